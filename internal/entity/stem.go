@@ -1,0 +1,90 @@
+// Package entity resolves identities: vendor name stems, the agency
+// crosswalk and (later) people and organizations.
+package entity
+
+import (
+	"regexp"
+	"strings"
+)
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// legalSuffixes are stripped from the end of a vendor name, longest forms
+// first; each is a sequence of whole words after punctuation became spaces.
+var legalSuffixes = [][]string{
+	{"OF", "NEW", "YORK"},
+	{"INCORPORATED"},
+	{"CORPORATION"},
+	{"COMPANY"},
+	{"LIMITED"},
+	{"OF", "NY"},
+	{"L", "L", "C"},
+	{"L", "L", "P"},
+	{"P", "L", "L", "C"},
+	{"P", "C"},
+	{"PLLC"},
+	{"LLC"},
+	{"LLP"},
+	{"INC"},
+	{"CORP"},
+	{"LTD"},
+	{"USA"},
+	{"CO"},
+	{"LP"},
+	{"PC"},
+}
+
+// VendorStem is the normalized name under which suffix and case variants of
+// a vendor meet: HTML tags stripped, upper-cased, ". , ' ’ &" turned into
+// spaces, whitespace collapsed, then trailing legal suffixes (INC, LLC,
+// L.L.C., CORP, P.C., OF NEW YORK …) removed one after another while more than
+// 3 characters remain. Related but different firms keep different stems.
+func VendorStem(name string) string {
+	s := tagRE.ReplaceAllString(name, " ")
+	s = strings.ToUpper(s)
+	s = strings.NewReplacer(".", " ", ",", " ", "'", " ", "’", " ", "&", " ").Replace(s)
+	words := strings.Fields(s)
+	for {
+		stripped := false
+		for _, suf := range legalSuffixes {
+			if len(words) <= len(suf) {
+				continue
+			}
+			tail := words[len(words)-len(suf):]
+			if !equalWords(tail, suf) {
+				continue
+			}
+			rest := strings.Join(words[:len(words)-len(suf)], " ")
+			if len(rest) <= 3 {
+				continue
+			}
+			words = words[:len(words)-len(suf)]
+			stripped = true
+			break
+		}
+		if !stripped {
+			break
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+func equalWords(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// StemSlug is a vendor stem as it appears in a URL path
+// ("ACME CONSTRUCTION" → "acme-construction").
+func StemSlug(stem string) string {
+	return strings.ToLower(strings.Join(strings.Fields(stem), "-"))
+}
+
+// StemFromSlug reverses StemSlug for lookups.
+func StemFromSlug(slug string) string {
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(slug), "-", " "))
+}

@@ -1,0 +1,60 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. One table in the API maps each to an HTTP status.
+const (
+	ENOTFOUND    = "not_found"
+	EUNAVAILABLE = "unavailable"
+	EINVALID     = "invalid"
+	ELIMIT       = "limit"
+	ETOOLARGE    = "too_large"
+	EINTERNAL    = "internal"
+)
+
+// Error is an error a caller can act on: a code, a message in plain words and,
+// for bad input, the parameter at fault.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Param   string `json:"param,omitempty"`
+}
+
+func (e *Error) Error() string {
+	if e.Param != "" {
+		return fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.Param)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Errorf returns an *Error with the given code.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalid returns an EINVALID error naming the parameter at fault.
+func Invalid(param, format string, args ...any) *Error {
+	return &Error{Code: EINVALID, Param: param, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err, or EINTERNAL when err is not an *Error.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the caller-facing message of err. Internal errors
+// never leak their text.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}

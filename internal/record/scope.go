@@ -1,0 +1,97 @@
+package record
+
+import "time"
+
+// AbsenceRules are SPEC §1's rules that every consumer must respect. Every
+// search result carries them, whether or not it has hits.
+var AbsenceRules = []string{
+	"No search hits does not mean no record exists.",
+	"A record may lack a detail page or a source document.",
+	"Each state of a record is checked on its own.",
+	"A search covers only the retained set of records. Missing hits do not prove that the service or an upstream source has no such record.",
+}
+
+// DateBoundsNote explains what first and last source dates promise.
+const DateBoundsNote = "First and last source dates bound what is held; they do not promise that every date between them is covered. Each source has its own dates, which differ from the date the corpus was observed."
+
+// SourceCoverage says what one source contributed to the corpus.
+type SourceCoverage struct {
+	Source          string    `json:"source"`
+	Label           string    `json:"label"`
+	RecordType      string    `json:"record_type"`
+	ObservedAt      time.Time `json:"observed_at,omitzero"`
+	FirstSourceDate string    `json:"first_source_date,omitempty"`
+	LastSourceDate  string    `json:"last_source_date,omitempty"`
+	Records         int       `json:"records"`
+	Passages        int       `json:"passages"`
+}
+
+// Searched is what a query asked for, as the backend applied it.
+type Searched struct {
+	Kind     string            `json:"kind"` // "notices" or "passages"
+	Query    string            `json:"q,omitempty"`
+	Terms    []string          `json:"terms,omitempty"`
+	Phrases  []string          `json:"phrases,omitempty"`
+	Excluded []string          `json:"excluded,omitempty"`
+	Lenses   []string          `json:"lenses,omitempty"`
+	Filters  map[string]string `json:"filters,omitempty"`
+	Sort     string            `json:"sort,omitempty"`
+}
+
+// Scope travels with every search result, including one with no hits.
+type Scope struct {
+	Searched         Searched         `json:"searched"`
+	SourceTypes      []string         `json:"source_types"`
+	Sources          []SourceCoverage `json:"sources"`
+	CorpusObservedAt time.Time        `json:"corpus_observed_at,omitzero"`
+	FirstSourceDate  string           `json:"first_source_date,omitempty"`
+	LastSourceDate   string           `json:"last_source_date,omitempty"`
+	RecordsInCorpus  int              `json:"records_in_corpus"`
+	PassagesInCorpus int              `json:"passages_in_corpus"`
+	Matched          int              `json:"matched"`
+	DateBoundsNote   string           `json:"date_bounds_note"`
+	Absence          []string         `json:"absence_rules"`
+}
+
+// NewScope builds a Scope from the corpus coverage and what was searched.
+func NewScope(searched Searched, cov []SourceCoverage, matched int) Scope {
+	s := Scope{
+		Searched:       searched,
+		SourceTypes:    []string{},
+		Sources:        cov,
+		Matched:        matched,
+		DateBoundsNote: DateBoundsNote,
+		Absence:        AbsenceRules,
+	}
+	if s.Sources == nil {
+		s.Sources = []SourceCoverage{}
+	}
+	seen := map[string]bool{}
+	for _, c := range cov {
+		if !seen[c.RecordType] {
+			seen[c.RecordType] = true
+			s.SourceTypes = append(s.SourceTypes, c.RecordType)
+		}
+		s.RecordsInCorpus += c.Records
+		s.PassagesInCorpus += c.Passages
+		if c.ObservedAt.After(s.CorpusObservedAt) {
+			s.CorpusObservedAt = c.ObservedAt
+		}
+		if c.FirstSourceDate != "" && (s.FirstSourceDate == "" || c.FirstSourceDate < s.FirstSourceDate) {
+			s.FirstSourceDate = c.FirstSourceDate
+		}
+		if c.LastSourceDate > s.LastSourceDate {
+			s.LastSourceDate = c.LastSourceDate
+		}
+	}
+	return s
+}
+
+// Availability is the state of a single-record read.
+type Availability string
+
+const (
+	Found       Availability = "found"
+	NotFound    Availability = "not_found"
+	Unavailable Availability = "unavailable"
+)

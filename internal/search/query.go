@@ -1,0 +1,292 @@
+package search
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// Keywords is a parsed keyword string.
+type Keywords struct {
+	Terms    []string // single words, OR-matched
+	Phrases  []string // quoted phrases, alternatives to the words
+	Excluded []string // words or phrases that must not appear
+}
+
+// Empty reports whether there is nothing positive to match.
+func (k Keywords) Empty() bool { return len(k.Terms) == 0 && len(k.Phrases) == 0 }
+
+// Count is the number of positive and negative clauses.
+func (k Keywords) Count() int { return len(k.Terms) + len(k.Phrases) + len(k.Excluded) }
+
+// ParseKeywords reads a keyword string: words, "quoted phrases", and
+// exclusions (-word, -"phrase"). Words are lower-cased; punctuation inside a
+// word splits it the way the engines' analyzers do, so both engines see the
+// same clauses.
+func ParseKeywords(s string) (Keywords, error) {
+	var k Keywords
+	if len([]rune(s)) > MaxTextLen {
+		return k, record.Invalid("q", "keywords are limited to %d characters", MaxTextLen)
+	}
+	rs := []rune(s)
+	for i := 0; i < len(rs); {
+		for i < len(rs) && unicode.IsSpace(rs[i]) {
+			i++
+		}
+		if i >= len(rs) {
+			break
+		}
+		neg := false
+		if rs[i] == '-' && i+1 < len(rs) && !unicode.IsSpace(rs[i+1]) {
+			neg = true
+			i++
+		}
+		if rs[i] == '"' || rs[i] == '“' || rs[i] == '”' {
+			j := i + 1
+			for j < len(rs) && rs[j] != '"' && rs[j] != '”' && rs[j] != '“' {
+				j++
+			}
+			words := splitWords(string(rs[i+1 : min(j, len(rs))]))
+			i = j + 1
+			if len(words) == 0 {
+				continue
+			}
+			p := strings.Join(words, " ")
+			switch {
+			case neg:
+				k.Excluded = appendUnique(k.Excluded, p)
+			case len(words) == 1:
+				k.Terms = appendUnique(k.Terms, p)
+			default:
+				k.Phrases = appendUnique(k.Phrases, p)
+			}
+			continue
+		}
+		j := i
+		for j < len(rs) && !unicode.IsSpace(rs[j]) {
+			j++
+		}
+		words := splitWords(string(rs[i:j]))
+		i = j
+		for _, w := range words {
+			if neg {
+				k.Excluded = appendUnique(k.Excluded, w)
+			} else {
+				k.Terms = appendUnique(k.Terms, w)
+			}
+		}
+	}
+	if k.Count() > MaxClauses {
+		return k, record.Invalid("q", "at most %d keywords and phrases", MaxClauses)
+	}
+	return k, nil
+}
+
+// splitWords lower-cases and splits on anything but letters and digits.
+func splitWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+func appendUnique(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// Normalize validates a query and fills defaults. It returns the parsed
+// keywords and an EINVALID error naming the parameter at fault.
+func (q *Query) Normalize() (Keywords, error) {
+	k, err := ParseKeywords(q.Text)
+	if err != nil {
+		return k, err
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultLimit
+	}
+	if q.Limit < 1 || q.Limit > MaxLimit {
+		return k, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+	}
+	if q.Sort == "" {
+		q.Sort = SortRelevance
+	}
+	if !slices.Contains(Sorts, q.Sort) {
+		return k, record.Invalid("sort", "sort must be one of %s", strings.Join(Sorts, ", "))
+	}
+	if q.Sort == SortRelevance && k.Empty() {
+		q.Sort = SortNewest
+	}
+	if q.MinAmount != nil && q.MaxAmount != nil && *q.MinAmount > *q.MaxAmount {
+		return k, record.Invalid("max_amount", "max_amount is below min_amount")
+	}
+	if q.MinAmount != nil || q.MaxAmount != nil || q.Sort == SortAmount {
+		q.ValidAmountOnly = true
+	}
+	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
+		return k, record.Invalid("to", "to is before from")
+	}
+	for _, l := range [][]string{q.Lenses, q.Sections, q.NoticeTypes, q.AgencyIDs, q.VendorStems, q.PINs, q.Sources} {
+		if len(l) > 50 {
+			return k, record.Invalid("filter", "at most 50 values per filter")
+		}
+	}
+	return k, nil
+}
+
+// Normalize validates a passage query and fills defaults.
+func (q *PassageQuery) Normalize() (Keywords, error) {
+	k, err := ParseKeywords(q.Text)
+	if err != nil {
+		return k, err
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultLimit
+	}
+	if q.Limit < 1 || q.Limit > MaxLimit {
+		return k, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+	}
+	return k, nil
+}
+
+// Searched describes what a notice query asked for, for its scope.
+func (q Query) Searched(k Keywords) record.Searched {
+	f := map[string]string{}
+	add := func(name string, v []string) {
+		if len(v) > 0 {
+			f[name] = strings.Join(v, ",")
+		}
+	}
+	add("section", q.Sections)
+	add("notice_type", q.NoticeTypes)
+	add("agency", q.AgencyIDs)
+	add("vendor", q.VendorStems)
+	add("pin", q.PINs)
+	add("source", q.Sources)
+	if q.MinAmount != nil {
+		f["min_amount"] = trimFloat(*q.MinAmount)
+	}
+	if q.MaxAmount != nil {
+		f["max_amount"] = trimFloat(*q.MaxAmount)
+	}
+	if q.ValidAmountOnly {
+		f["amount_validity"] = "valid amounts only"
+	}
+	addDate := func(name string, t time.Time) {
+		if !t.IsZero() {
+			f[name] = t.Format("2006-01-02")
+		}
+	}
+	addDate("from", q.From)
+	addDate("to", q.To)
+	addDate("due_from", q.DueFrom)
+	addDate("due_to", q.DueTo)
+	addDate("event_from", q.EventFrom)
+	addDate("event_to", q.EventTo)
+	if q.IncludeRolling {
+		f["rolling"] = "rolling deadlines included"
+	}
+	lenses := q.Lenses
+	if len(lenses) == 0 {
+		lenses = []string{"all"}
+	}
+	return record.Searched{
+		Kind: "notices", Query: q.Text, Terms: k.Terms, Phrases: k.Phrases, Excluded: k.Excluded,
+		Lenses: lenses, Filters: f, Sort: q.Sort,
+	}
+}
+
+// Searched describes what a passage query asked for.
+func (q PassageQuery) Searched(k Keywords) record.Searched {
+	f := map[string]string{}
+	if len(q.AgencyIDs) > 0 {
+		f["agency"] = strings.Join(q.AgencyIDs, ",")
+	}
+	if len(q.Sources) > 0 {
+		f["source"] = strings.Join(q.Sources, ",")
+	}
+	if q.RequestID != "" {
+		f["request_id"] = q.RequestID
+	}
+	if !q.From.IsZero() {
+		f["from"] = q.From.Format("2006-01-02")
+	}
+	if !q.To.IsZero() {
+		f["to"] = q.To.Format("2006-01-02")
+	}
+	lenses := q.Lenses
+	if len(lenses) == 0 {
+		lenses = []string{"all"}
+	}
+	return record.Searched{Kind: "passages", Query: q.Text, Terms: k.Terms, Phrases: k.Phrases,
+		Excluded: k.Excluded, Lenses: lenses, Filters: f, Sort: SortRelevance}
+}
+
+func trimFloat(v float64) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// cursor is the opaque paging token: the sort it belongs to and the sort
+// values of the last hit of the previous page.
+type cursor struct {
+	Sort   string   `json:"s"`
+	Values []string `json:"v"`
+}
+
+// EncodeCursor makes an opaque cursor from the last hit's sort values.
+func EncodeCursor(sortName string, values []string) string {
+	b, _ := json.Marshal(cursor{Sort: sortName, Values: values})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// DecodeCursor reads a cursor made by EncodeCursor for the same sort.
+func DecodeCursor(sortName, s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	var c cursor
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil || len(c.Values) == 0 || len(c.Values) > 4 {
+		return nil, record.Invalid("cursor", "cursor is not valid; start again without it")
+	}
+	if c.Sort != sortName {
+		return nil, record.Invalid("cursor", "cursor belongs to sort %q, not %q", c.Sort, sortName)
+	}
+	return c.Values, nil
+}
+
+// DayStart and DayEnd bound a calendar day in New York time.
+func DayStart(t time.Time) time.Time {
+	y, m, d := t.In(record.NewYork).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, record.NewYork)
+}
+
+// DayEnd is the last instant of t's day in New York time.
+func DayEnd(t time.Time) time.Time {
+	return DayStart(t).AddDate(0, 0, 1).Add(-time.Nanosecond)
+}
+
+// SortFacet orders facet values by count, then value, and keeps the top n.
+func SortFacet(fc []FacetCount, n int) []FacetCount {
+	sort.Slice(fc, func(i, j int) bool {
+		if fc[i].Count != fc[j].Count {
+			return fc[i].Count > fc[j].Count
+		}
+		return fc[i].Value < fc[j].Value
+	})
+	if len(fc) > n {
+		fc = fc[:n]
+	}
+	return fc
+}

@@ -1,0 +1,166 @@
+// Package search is the one seam between Recordwatch and a search engine.
+// Backend has a Reader (keyword, filtered, faceted, paged search; get by id;
+// passage search; coverage) and a Writer (idempotent upserts, deletes,
+// per-source coverage). Two engines implement it: embedded (Bleve, the
+// default) and opensearch; searchtest holds the contract suite both pass.
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// Sort orders.
+const (
+	SortRelevance  = "relevance"   // best match first (newest first when there are no keywords)
+	SortNewest     = "newest"      // publication (start) date, newest first
+	SortOldest     = "oldest"      // publication date, oldest first
+	SortDueSoonest = "due"         // due date, soonest first; rolling and undated last
+	SortEvent      = "event"       // event date, soonest first; undated last
+	SortAmount     = "amount_desc" // valid amount, largest first
+)
+
+// Sorts lists the accepted sort names.
+var Sorts = []string{SortRelevance, SortNewest, SortOldest, SortDueSoonest, SortEvent, SortAmount}
+
+// Paging bounds.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+	MaxTextLen   = 500
+	MaxClauses   = 32
+	FacetSize    = 20
+)
+
+// Query is a notice search. Keywords in Text are OR-matched; "quoted
+// phrases" are alternatives too; -word or -"phrase" excludes. Every other
+// field narrows. An amount bound implies valid amounts only.
+type Query struct {
+	Text        string
+	Lenses      []string
+	Sections    []string
+	NoticeTypes []string
+	AgencyIDs   []string
+	VendorStems []string
+	PINs        []string
+	Sources     []string
+
+	MinAmount *float64
+	MaxAmount *float64
+	// ValidAmountOnly keeps only rows with a valid amount (implied by bounds).
+	ValidAmountOnly bool
+
+	From, To time.Time // publication (start) date, inclusive days
+
+	DueFrom, DueTo time.Time // due date range
+	// IncludeRolling adds rolling (no fixed deadline) notices to a due range.
+	IncludeRolling bool
+
+	EventFrom, EventTo time.Time
+
+	Sort   string
+	Limit  int
+	Cursor string
+	Facets bool
+}
+
+// Hit is one notice in a result.
+type Hit struct {
+	Notice record.Notice `json:"notice"`
+	Score  float64       `json:"score"`
+}
+
+// FacetCount is one value of a facet and how many hits have it.
+type FacetCount struct {
+	Value string `json:"value"`
+	Count int    `json:"count"`
+}
+
+// Facet names.
+const (
+	FacetLens   = "lens"
+	FacetAgency = "agency"
+	FacetType   = "notice_type"
+	FacetYear   = "year"
+)
+
+// Result is a page of notices with the scope of the search.
+type Result struct {
+	Hits       []Hit                   `json:"hits"`
+	Total      int                     `json:"total"`
+	NextCursor string                  `json:"next_cursor,omitempty"`
+	Facets     map[string][]FacetCount `json:"facets,omitempty"`
+	Scope      record.Scope            `json:"scope"`
+}
+
+// PassageQuery is a passage search: keywords as in Query, narrowed by lens,
+// agency, source and publication dates.
+type PassageQuery struct {
+	Text      string
+	Lenses    []string
+	AgencyIDs []string
+	Sources   []string
+	RequestID string
+	From, To  time.Time
+	Limit     int
+	Cursor    string
+}
+
+// PassageHit is one passage in a result.
+type PassageHit struct {
+	Passage record.Passage `json:"passage"`
+	Score   float64        `json:"score"`
+}
+
+// PassageResult is a page of passages with their scope.
+type PassageResult struct {
+	Passages   []PassageHit `json:"passages"`
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+	Scope      record.Scope `json:"scope"`
+}
+
+// Doc is what the indexer writes: a notice and the passages cut from it.
+// Upserting a Doc replaces the notice and all of its earlier passages.
+type Doc struct {
+	Notice   record.Notice
+	Passages []record.Passage
+}
+
+// Observation records when a source was last observed, for coverage.
+type Observation struct {
+	Source     string
+	Label      string
+	RecordType string
+	ObservedAt time.Time
+}
+
+// Reader answers queries. Errors are *record.Error where the caller can act.
+type Reader interface {
+	Search(ctx context.Context, q Query) (Result, error)
+	// Get returns one notice by exact request id; ENOTFOUND when there is
+	// none, EUNAVAILABLE when the engine cannot answer.
+	Get(ctx context.Context, requestID string) (record.Notice, error)
+	Passages(ctx context.Context, q PassageQuery) (PassageResult, error)
+	Coverage(ctx context.Context) ([]record.SourceCoverage, error)
+}
+
+// Writer changes the index. Upsert is idempotent.
+type Writer interface {
+	Upsert(ctx context.Context, docs []Doc) error
+	Delete(ctx context.Context, requestIDs []string) error
+	Observe(ctx context.Context, o Observation) error
+	// Refresh makes earlier writes visible to readers.
+	Refresh(ctx context.Context) error
+}
+
+// Backend is a search engine behind Recordwatch.
+type Backend interface {
+	Reader
+	Writer
+	// Name identifies the engine ("embedded", "opensearch").
+	Name() string
+	Close() error
+}
