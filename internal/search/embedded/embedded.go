@@ -1,0 +1,393 @@
+// Package embedded is the default search engine: Bleve indexes on local disk
+// under the data directory, no server to install. One process owns the files
+// (they are locked), which is why the "all" role runs API, indexer and mailer
+// together over it.
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Backend is the Bleve engine.
+type Backend struct {
+	dir      string
+	notices  bleve.Index
+	passages bleve.Index
+
+	mu       sync.Mutex // serializes observation updates
+	cmu      sync.Mutex
+	gen      uint64                  // bumped by every write
+	coverage []record.SourceCoverage // cached; nil when stale
+}
+
+var _ search.Backend = (*Backend)(nil)
+
+// Open opens (or creates) the indexes under dir. It fails fast when another
+// process holds them.
+func Open(dir string) (*Backend, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("embedded: %w", err)
+	}
+	n, err := openIndex(filepath.Join(dir, "notices.bleve"), noticeMapping())
+	if err != nil {
+		return nil, err
+	}
+	p, err := openIndex(filepath.Join(dir, "passages.bleve"), passageMapping())
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
+	return &Backend{dir: dir, notices: n, passages: p}, nil
+}
+
+func openIndex(path string, m mapping.IndexMapping) (bleve.Index, error) {
+	idx, err := bleve.OpenUsing(path, map[string]interface{}{"bolt_timeout": "1s"})
+	if err == nil {
+		return idx, nil
+	}
+	if !errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
+		return nil, fmt.Errorf("embedded: open %s (is another Recordwatch process using this data directory?): %w", path, err)
+	}
+	idx, err = bleve.New(path, m)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: create %s: %w", path, err)
+	}
+	return idx, nil
+}
+
+// Name identifies the engine.
+func (b *Backend) Name() string { return "embedded" }
+
+// Close closes both indexes.
+func (b *Backend) Close() error {
+	return errors.Join(b.notices.Close(), b.passages.Close())
+}
+
+func (b *Backend) stale() {
+	b.cmu.Lock()
+	b.gen++
+	b.coverage = nil
+	b.cmu.Unlock()
+}
+
+// ---- writing
+
+func unix(t time.Time) float64 { return float64(t.Unix()) }
+
+func noticeFields(n record.Notice, passages int) (map[string]interface{}, error) {
+	raw, err := json.Marshal(n)
+	if err != nil {
+		return nil, err
+	}
+	content := strings.Join(nonEmpty(n.Title, n.AgencyName, n.VendorName, n.PIN, n.Text), "\n")
+	d := map[string]interface{}{
+		"request_id":       n.RequestID,
+		"source":           n.Source,
+		"section":          n.Section,
+		"lenses":           n.Lenses,
+		"notice_type":      n.NoticeType,
+		"agency_id":        n.AgencyID,
+		"vendor_stem":      n.VendorStem,
+		"pin":              n.PIN,
+		"year":             n.Year(),
+		"content":          content,
+		"title":            n.Title,
+		"amount_valid":     n.AmountValid,
+		"due_rolling":      n.DueRolling,
+		"sort_start_desc":  sortMissingLow,
+		"sort_start_asc":   sortMissingHigh,
+		"sort_due":         sortMissingHigh,
+		"sort_event":       sortMissingHigh,
+		"sort_amount_desc": sortMissingLow,
+		"doc":              string(raw),
+	}
+	if n.AmountValid {
+		d["amount"] = n.Amount
+		d["sort_amount_desc"] = n.Amount
+	}
+	if !n.StartDate.IsZero() {
+		d["start_date"] = n.StartDate
+		d["sort_start_desc"] = unix(n.StartDate)
+		d["sort_start_asc"] = unix(n.StartDate)
+	}
+	if !n.DueDate.IsZero() {
+		d["due_date"] = n.DueDate
+		d["sort_due"] = unix(n.DueDate)
+	}
+	if !n.EventDate.IsZero() {
+		d["event_date"] = n.EventDate
+		d["sort_event"] = unix(n.EventDate)
+	}
+	for k, v := range d {
+		if s, ok := v.(string); ok && s == "" {
+			delete(d, k)
+		}
+	}
+	_ = passages
+	return d, nil
+}
+
+func passageFields(p record.Passage) (map[string]interface{}, error) {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	d := map[string]interface{}{
+		"id":         p.ID,
+		"request_id": p.RequestID,
+		"source":     p.Source,
+		"lenses":     p.Lenses,
+		"agency_id":  p.AgencyID,
+		"text":       p.Text,
+		"doc":        string(raw),
+	}
+	if !p.StartDate.IsZero() {
+		d["start_date"] = p.StartDate
+	}
+	return d, nil
+}
+
+func nonEmpty(ss ...string) []string {
+	out := ss[:0:0]
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func passageCountKey(id string) []byte { return []byte("pc:" + id) }
+
+func (b *Backend) passageCount(id string) int {
+	v, err := b.notices.GetInternal(passageCountKey(id))
+	if err != nil || v == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(v))
+	return n
+}
+
+// Upsert writes notices and their passages in one batch per index; a
+// notice's passages from an earlier version are removed.
+func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	defer b.stale()
+	nb := b.notices.NewBatch()
+	pb := b.passages.NewBatch()
+	for _, d := range docs {
+		id := d.Notice.RequestID
+		if id == "" {
+			return record.Invalid("request_id", "a notice without a request id cannot be indexed")
+		}
+		fields, err := noticeFields(d.Notice, len(d.Passages))
+		if err != nil {
+			return err
+		}
+		if err := nb.Index(id, fields); err != nil {
+			return err
+		}
+		for old := b.passageCount(id); old > len(d.Passages); old-- {
+			pb.Delete(id + "#p" + strconv.Itoa(old))
+		}
+		for _, p := range d.Passages {
+			pf, err := passageFields(p)
+			if err != nil {
+				return err
+			}
+			if err := pb.Index(p.ID, pf); err != nil {
+				return err
+			}
+		}
+		nb.SetInternal(passageCountKey(id), []byte(strconv.Itoa(len(d.Passages))))
+	}
+	// passages first: a reader never sees a notice whose passages are missing
+	if err := b.passages.Batch(pb); err != nil {
+		return fmt.Errorf("embedded: write passages: %w", err)
+	}
+	if err := b.notices.Batch(nb); err != nil {
+		return fmt.Errorf("embedded: write notices: %w", err)
+	}
+	return nil
+}
+
+// Delete removes notices and their passages.
+func (b *Backend) Delete(ctx context.Context, ids []string) error {
+	defer b.stale()
+	nb := b.notices.NewBatch()
+	pb := b.passages.NewBatch()
+	for _, id := range ids {
+		nb.Delete(id)
+		for i := b.passageCount(id); i > 0; i-- {
+			pb.Delete(id + "#p" + strconv.Itoa(i))
+		}
+		nb.DeleteInternal(passageCountKey(id))
+	}
+	if err := b.passages.Batch(pb); err != nil {
+		return err
+	}
+	return b.notices.Batch(nb)
+}
+
+var observationsKey = []byte("observations")
+
+// Observe records when a source was observed.
+func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
+	defer b.stale()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	all := b.observations()
+	all[o.Source] = o
+	v, err := json.Marshal(all)
+	if err != nil {
+		return err
+	}
+	return b.notices.SetInternal(observationsKey, v)
+}
+
+// Refresh is a no-op: Bleve batches are visible once written.
+func (b *Backend) Refresh(ctx context.Context) error { return nil }
+
+// ---- reading
+
+func unavailable(err error) error {
+	return &record.Error{Code: record.EUNAVAILABLE, Message: "the search index could not answer: " + err.Error()}
+}
+
+// Get returns one notice by exact request id.
+func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery([]string{id}), 1, 0, false)
+	req.Fields = []string{"doc"}
+	res, err := b.notices.SearchInContext(ctx, req)
+	if err != nil {
+		return record.Notice{}, unavailable(err)
+	}
+	if len(res.Hits) == 0 {
+		return record.Notice{}, record.Errorf(record.ENOTFOUND, "no notice with request id %q is held", id)
+	}
+	return decodeNotice(res.Hits[0].Fields["doc"])
+}
+
+func decodeNotice(v interface{}) (record.Notice, error) {
+	var n record.Notice
+	s, ok := v.(string)
+	if !ok {
+		return n, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is missing"}
+	}
+	if err := json.Unmarshal([]byte(s), &n); err != nil {
+		return n, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is unreadable"}
+	}
+	return n, nil
+}
+
+// Search runs a notice query.
+func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, error) {
+	k, err := q.Normalize()
+	if err != nil {
+		return search.Result{}, err
+	}
+	after, err := search.DecodeCursor(q.Sort, q.Cursor)
+	if err != nil {
+		return search.Result{}, err
+	}
+	req := bleve.NewSearchRequestOptions(noticeQuery(q, k), q.Limit, 0, false)
+	req.Fields = []string{"doc"}
+	req.SortByCustom(noticeSort(q.Sort))
+	if after != nil {
+		if len(after) != len(req.Sort) {
+			return search.Result{}, record.Invalid("cursor", "cursor is not valid; start again without it")
+		}
+		req.SearchAfter = after
+	}
+	if q.Facets {
+		for name, field := range map[string]string{search.FacetLens: "lenses", search.FacetAgency: "agency_id",
+			search.FacetType: "notice_type", search.FacetYear: "year"} {
+			req.AddFacet(name, bleve.NewFacetRequest(field, 200))
+		}
+	}
+	res, err := b.notices.SearchInContext(ctx, req)
+	if err != nil {
+		if strings.Contains(err.Error(), "search after") {
+			return search.Result{}, record.Invalid("cursor", "cursor is not valid; start again without it")
+		}
+		return search.Result{}, unavailable(err)
+	}
+	out := search.Result{Hits: []search.Hit{}, Total: int(res.Total)}
+	for _, h := range res.Hits {
+		n, err := decodeNotice(h.Fields["doc"])
+		if err != nil {
+			return search.Result{}, err
+		}
+		out.Hits = append(out.Hits, search.Hit{Notice: n, Score: h.Score})
+	}
+	if len(res.Hits) == q.Limit && len(res.Hits) > 0 {
+		last := res.Hits[len(res.Hits)-1]
+		out.NextCursor = search.EncodeCursor(q.Sort, cursorValues(q.Sort, last.Score, last.ID, last.DecodedSort))
+	}
+	if q.Facets {
+		out.Facets = map[string][]search.FacetCount{}
+		for name, fr := range res.Facets {
+			fc := []search.FacetCount{}
+			if fr.Terms != nil {
+				for _, t := range fr.Terms.Terms() {
+					fc = append(fc, search.FacetCount{Value: t.Term, Count: t.Count})
+				}
+			}
+			out.Facets[name] = search.SortFacet(fc, search.FacetSize)
+		}
+	}
+	cov, err := b.Coverage(ctx)
+	if err != nil {
+		return search.Result{}, err
+	}
+	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
+	return out, nil
+}
+
+// cursorValues are the search_after values for the last hit of a page.
+func cursorValues(sortName string, score float64, id string, decoded []string) []string {
+	if sortName == search.SortRelevance {
+		return []string{strconv.FormatFloat(score, 'g', -1, 64), id}
+	}
+	vals := append([]string(nil), decoded...)
+	return vals
+}
+
+func noticeSort(name string) bsearch.SortOrder {
+	num := func(field string, desc bool) bsearch.SearchSort {
+		return &bsearch.SortField{Field: field, Desc: desc, Type: bsearch.SortFieldAsNumber, Missing: bsearch.SortFieldMissingLast}
+	}
+	id := &bsearch.SortDocID{}
+	switch name {
+	case search.SortNewest:
+		return bsearch.SortOrder{num("sort_start_desc", true), id}
+	case search.SortOldest:
+		return bsearch.SortOrder{num("sort_start_asc", false), id}
+	case search.SortDueSoonest:
+		return bsearch.SortOrder{num("sort_due", false), id}
+	case search.SortEvent:
+		return bsearch.SortOrder{num("sort_event", false), id}
+	case search.SortAmount:
+		return bsearch.SortOrder{num("sort_amount_desc", true), id}
+	default:
+		return bsearch.SortOrder{&bsearch.SortScore{Desc: true}, id}
+	}
+}

@@ -1,0 +1,125 @@
+package embedded
+
+import (
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Missing-value sentinels for the numeric sort keys, so that records without
+// a date or amount sort last in every order and cursors stay plain numbers.
+const (
+	sortMissingHigh = 1e13
+	sortMissingLow  = -1e13
+)
+
+func keywordField() *mapping.FieldMapping {
+	f := bleve.NewKeywordFieldMapping()
+	f.Analyzer = keyword.Name
+	f.Store = false
+	f.IncludeInAll = false
+	f.DocValues = true
+	return f
+}
+
+func textField(store bool) *mapping.FieldMapping {
+	f := bleve.NewTextFieldMapping()
+	f.Analyzer = en.AnalyzerName
+	f.Store = store
+	f.IncludeInAll = false
+	f.IncludeTermVectors = true
+	f.DocValues = false
+	return f
+}
+
+func numField() *mapping.FieldMapping {
+	f := bleve.NewNumericFieldMapping()
+	f.Store = false
+	f.IncludeInAll = false
+	f.DocValues = true
+	return f
+}
+
+func dateField() *mapping.FieldMapping {
+	f := bleve.NewDateTimeFieldMapping()
+	f.Store = false
+	f.IncludeInAll = false
+	f.DocValues = true
+	return f
+}
+
+func boolField() *mapping.FieldMapping {
+	f := bleve.NewBooleanFieldMapping()
+	f.Store = false
+	f.IncludeInAll = false
+	return f
+}
+
+func storedOnly() *mapping.FieldMapping {
+	f := bleve.NewTextFieldMapping()
+	f.Index = false
+	f.Store = true
+	f.IncludeInAll = false
+	f.DocValues = false
+	return f
+}
+
+func newMapping(fields map[string]*mapping.FieldMapping) *mapping.IndexMappingImpl {
+	dm := bleve.NewDocumentStaticMapping()
+	for name, f := range fields {
+		dm.AddFieldMappingsAt(name, f)
+	}
+	im := bleve.NewIndexMapping()
+	im.DefaultMapping = dm
+	im.DefaultAnalyzer = en.AnalyzerName
+	im.StoreDynamic = false
+	im.IndexDynamic = false
+	im.DocValuesDynamic = false
+	im.ScoringModel = index.BM25Scoring
+	return im
+}
+
+// noticeMapping: keyword filters, text for keywords, numeric sort keys, and
+// the whole notice as stored JSON in "doc".
+func noticeMapping() *mapping.IndexMappingImpl {
+	return newMapping(map[string]*mapping.FieldMapping{
+		"request_id":       keywordField(),
+		"source":           keywordField(),
+		"section":          keywordField(),
+		"lenses":           keywordField(),
+		"notice_type":      keywordField(),
+		"agency_id":        keywordField(),
+		"vendor_stem":      keywordField(),
+		"pin":              keywordField(),
+		"year":             keywordField(),
+		"content":          textField(false),
+		"title":            textField(false),
+		"amount":           numField(),
+		"amount_valid":     boolField(),
+		"due_rolling":      boolField(),
+		"start_date":       dateField(),
+		"due_date":         dateField(),
+		"event_date":       dateField(),
+		"sort_start_desc":  numField(),
+		"sort_start_asc":   numField(),
+		"sort_due":         numField(),
+		"sort_event":       numField(),
+		"sort_amount_desc": numField(),
+		"doc":              storedOnly(),
+	})
+}
+
+func passageMapping() *mapping.IndexMappingImpl {
+	return newMapping(map[string]*mapping.FieldMapping{
+		"id":         keywordField(),
+		"request_id": keywordField(),
+		"source":     keywordField(),
+		"lenses":     keywordField(),
+		"agency_id":  keywordField(),
+		"text":       textField(false),
+		"start_date": dateField(),
+		"doc":        storedOnly(),
+	})
+}

@@ -1,0 +1,149 @@
+package embedded
+
+import (
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// keywordQuery: words and phrases OR-matched on field; title matches (when
+// titleField is set) raise the score without changing which records match.
+func keywordQuery(k search.Keywords, field, titleField string) (query.Query, query.Query) {
+	var pos []query.Query
+	var boost []query.Query
+	for _, t := range k.Terms {
+		m := bleve.NewMatchQuery(t)
+		m.SetField(field)
+		m.Analyzer = en.AnalyzerName
+		pos = append(pos, m)
+		if titleField != "" {
+			tm := bleve.NewMatchQuery(t)
+			tm.SetField(titleField)
+			tm.Analyzer = en.AnalyzerName
+			boost = append(boost, tm)
+		}
+	}
+	for _, p := range k.Phrases {
+		m := bleve.NewMatchPhraseQuery(p)
+		m.SetField(field)
+		m.Analyzer = en.AnalyzerName
+		pos = append(pos, m)
+		if titleField != "" {
+			tm := bleve.NewMatchPhraseQuery(p)
+			tm.SetField(titleField)
+			tm.Analyzer = en.AnalyzerName
+			boost = append(boost, tm)
+		}
+	}
+	var must, should query.Query
+	if len(pos) > 0 {
+		d := bleve.NewDisjunctionQuery(pos...)
+		d.SetMin(1)
+		must = d
+	}
+	if len(boost) > 0 {
+		should = bleve.NewDisjunctionQuery(boost...)
+	}
+	return must, should
+}
+
+func exclusions(k search.Keywords, field string) []query.Query {
+	var out []query.Query
+	for _, e := range k.Excluded {
+		m := bleve.NewMatchPhraseQuery(e)
+		m.SetField(field)
+		m.Analyzer = en.AnalyzerName
+		out = append(out, m)
+	}
+	return out
+}
+
+func terms(field string, values []string) query.Query {
+	if len(values) == 1 {
+		t := bleve.NewTermQuery(values[0])
+		t.SetField(field)
+		return t
+	}
+	qs := make([]query.Query, 0, len(values))
+	for _, v := range values {
+		t := bleve.NewTermQuery(v)
+		t.SetField(field)
+		qs = append(qs, t)
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
+func dateRange(field string, from, to time.Time) query.Query {
+	var start, end time.Time
+	if !from.IsZero() {
+		start = search.DayStart(from)
+	}
+	if !to.IsZero() {
+		end = search.DayEnd(to)
+	}
+	t := true
+	q := bleve.NewDateRangeInclusiveQuery(start, end, &t, &t)
+	q.SetField(field)
+	return q
+}
+
+func boolIs(field string, v bool) query.Query {
+	q := bleve.NewBoolFieldQuery(v)
+	q.SetField(field)
+	return q
+}
+
+// noticeQuery compiles a notice query: keywords must match (any of them),
+// every filter narrows, exclusions remove.
+func noticeQuery(q search.Query, k search.Keywords) query.Query {
+	bq := bleve.NewBooleanQuery()
+	must, should := keywordQuery(k, "content", "title")
+	if must != nil {
+		bq.AddMust(must)
+	}
+	if should != nil {
+		bq.AddShould(should)
+	}
+	for field, vals := range map[string][]string{
+		"lenses": q.Lenses, "section": q.Sections, "notice_type": q.NoticeTypes,
+		"agency_id": q.AgencyIDs, "vendor_stem": q.VendorStems, "pin": q.PINs, "source": q.Sources,
+	} {
+		if len(vals) > 0 {
+			bq.AddMust(terms(field, vals))
+		}
+	}
+	if q.ValidAmountOnly {
+		bq.AddMust(boolIs("amount_valid", true))
+	}
+	if q.MinAmount != nil || q.MaxAmount != nil {
+		t := true
+		r := bleve.NewNumericRangeInclusiveQuery(q.MinAmount, q.MaxAmount, &t, &t)
+		r.SetField("amount")
+		bq.AddMust(r)
+	}
+	if !q.From.IsZero() || !q.To.IsZero() {
+		bq.AddMust(dateRange("start_date", q.From, q.To))
+	}
+	if !q.DueFrom.IsZero() || !q.DueTo.IsZero() {
+		due := dateRange("due_date", q.DueFrom, q.DueTo)
+		if q.IncludeRolling {
+			bq.AddMust(bleve.NewDisjunctionQuery(due, boolIs("due_rolling", true)))
+		} else {
+			bq.AddMust(due)
+		}
+	}
+	if !q.EventFrom.IsZero() || !q.EventTo.IsZero() {
+		bq.AddMust(dateRange("event_date", q.EventFrom, q.EventTo))
+	}
+	for _, e := range exclusions(k, "content") {
+		bq.AddMustNot(e)
+	}
+	if bq.Must == nil {
+		bq.AddMust(bleve.NewMatchAllQuery())
+	}
+	return bq
+}

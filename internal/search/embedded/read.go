@@ -1,0 +1,192 @@
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Passages searches cited passages.
+func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.PassageResult, error) {
+	k, err := q.Normalize()
+	if err != nil {
+		return search.PassageResult{}, err
+	}
+	after, err := search.DecodeCursor(search.SortRelevance, q.Cursor)
+	if err != nil {
+		return search.PassageResult{}, err
+	}
+	bq := bleve.NewBooleanQuery()
+	if must, _ := keywordQuery(k, "text", ""); must != nil {
+		bq.AddMust(must)
+	}
+	for field, vals := range map[string][]string{"lenses": q.Lenses, "agency_id": q.AgencyIDs, "source": q.Sources} {
+		if len(vals) > 0 {
+			bq.AddMust(terms(field, vals))
+		}
+	}
+	if q.RequestID != "" {
+		bq.AddMust(terms("request_id", []string{q.RequestID}))
+	}
+	if !q.From.IsZero() || !q.To.IsZero() {
+		bq.AddMust(dateRange("start_date", q.From, q.To))
+	}
+	for _, e := range exclusions(k, "text") {
+		bq.AddMustNot(e)
+	}
+	if bq.Must == nil {
+		bq.AddMust(bleve.NewMatchAllQuery())
+	}
+	req := bleve.NewSearchRequestOptions(bq, q.Limit, 0, false)
+	req.Fields = []string{"doc"}
+	req.SortByCustom(bsearch.SortOrder{&bsearch.SortScore{Desc: true}, &bsearch.SortDocID{}})
+	if after != nil {
+		if len(after) != 2 {
+			return search.PassageResult{}, record.Invalid("cursor", "cursor is not valid; start again without it")
+		}
+		req.SearchAfter = after
+	}
+	res, err := b.passages.SearchInContext(ctx, req)
+	if err != nil {
+		return search.PassageResult{}, unavailable(err)
+	}
+	out := search.PassageResult{Passages: []search.PassageHit{}, Total: int(res.Total)}
+	for _, h := range res.Hits {
+		var p record.Passage
+		s, _ := h.Fields["doc"].(string)
+		if err := json.Unmarshal([]byte(s), &p); err != nil {
+			return search.PassageResult{}, &record.Error{Code: record.EUNAVAILABLE, Message: "stored passage is unreadable"}
+		}
+		out.Passages = append(out.Passages, search.PassageHit{Passage: p, Score: h.Score})
+	}
+	if len(res.Hits) == q.Limit && len(res.Hits) > 0 {
+		last := res.Hits[len(res.Hits)-1]
+		out.NextCursor = search.EncodeCursor(search.SortRelevance, []string{strconv.FormatFloat(last.Score, 'g', -1, 64), last.ID})
+	}
+	cov, err := b.Coverage(ctx)
+	if err != nil {
+		return search.PassageResult{}, err
+	}
+	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
+	return out, nil
+}
+
+// Coverage reports, per source, its record and passage counts, first and
+// last source (publication) dates and when it was observed. It is cached
+// until the next write.
+func (b *Backend) Coverage(ctx context.Context) ([]record.SourceCoverage, error) {
+	b.cmu.Lock()
+	if b.coverage != nil {
+		c := b.coverage
+		b.cmu.Unlock()
+		return c, nil
+	}
+	gen := b.gen
+	b.cmu.Unlock()
+
+	sources := map[string]*record.SourceCoverage{}
+	for _, o := range b.observations() {
+		sources[o.Source] = &record.SourceCoverage{Source: o.Source, Label: o.Label, RecordType: o.RecordType, ObservedAt: o.ObservedAt}
+	}
+	// sources with records
+	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)
+	req.AddFacet("source", bleve.NewFacetRequest("source", 100))
+	res, err := b.notices.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if fr := res.Facets["source"]; fr != nil && fr.Terms != nil {
+		for _, t := range fr.Terms.Terms() {
+			c := sources[t.Term]
+			if c == nil {
+				c = &record.SourceCoverage{Source: t.Term, RecordType: "notice"}
+				sources[t.Term] = c
+			}
+			c.Records = t.Count
+		}
+	}
+	preq := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)
+	preq.AddFacet("source", bleve.NewFacetRequest("source", 100))
+	pres, err := b.passages.SearchInContext(ctx, preq)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if fr := pres.Facets["source"]; fr != nil && fr.Terms != nil {
+		for _, t := range fr.Terms.Terms() {
+			if c := sources[t.Term]; c != nil {
+				c.Passages = t.Count
+			}
+		}
+	}
+	for name, c := range sources {
+		if c.Records == 0 {
+			continue
+		}
+		first, err := b.edgeDate(ctx, name, false)
+		if err != nil {
+			return nil, err
+		}
+		last, err := b.edgeDate(ctx, name, true)
+		if err != nil {
+			return nil, err
+		}
+		c.FirstSourceDate, c.LastSourceDate = first, last
+	}
+	out := make([]record.SourceCoverage, 0, len(sources))
+	for _, c := range sources {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
+	b.cmu.Lock()
+	if b.gen == gen {
+		b.coverage = out
+	}
+	b.cmu.Unlock()
+	return out, nil
+}
+
+// edgeDate is the first (or last) publication date of a source, as a New
+// York calendar day.
+func (b *Backend) edgeDate(ctx context.Context, source string, last bool) (string, error) {
+	src := bleve.NewTermQuery(source)
+	src.SetField("source")
+	lo, hi := time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+	dated := bleve.NewDateRangeQuery(lo, hi)
+	dated.SetField("start_date")
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(src, dated), 1, 0, false)
+	field := "sort_start_asc"
+	if last {
+		field = "sort_start_desc"
+	}
+	req.SortByCustom(bsearch.SortOrder{&bsearch.SortField{Field: field, Desc: last, Type: bsearch.SortFieldAsNumber}})
+	res, err := b.notices.SearchInContext(ctx, req)
+	if err != nil {
+		return "", unavailable(err)
+	}
+	if len(res.Hits) == 0 || len(res.Hits[0].DecodedSort) == 0 {
+		return "", nil
+	}
+	secs, err := strconv.ParseFloat(res.Hits[0].DecodedSort[0], 64)
+	if err != nil {
+		return "", nil
+	}
+	return time.Unix(int64(secs), 0).In(record.NewYork).Format("2006-01-02"), nil
+}
+
+// observations reads every source observation.
+func (b *Backend) observations() map[string]search.Observation {
+	out := map[string]search.Observation{}
+	v, err := b.notices.GetInternal(observationsKey)
+	if err == nil && v != nil {
+		_ = json.Unmarshal(v, &out)
+	}
+	return out
+}
