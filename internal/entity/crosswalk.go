@@ -64,3 +64,6 @@ func (c *Crosswalk) Resolve(raw string) AgencyLink {
 	}
 	return AgencyLink{Raw: raw, ID: AgencyID(trimmed), Name: trimmed, Method: MethodOwn}
 }
+
+// DefaultCrosswalk is the crosswalk the service runs with.
+func DefaultCrosswalk() *Crosswalk { return NewCrosswalk(nil, nil) }

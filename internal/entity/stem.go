@@ -21,6 +21,7 @@ var legalSuffixes = [][]string{
 	{"L", "L", "C"},
 	{"L", "L", "P"},
 	{"P", "L", "L", "C"},
+	{"L", "P"},
 	{"P", "C"},
 	{"PLLC"},
 	{"LLC"},
@@ -37,8 +38,8 @@ var legalSuffixes = [][]string{
 // VendorStem is the normalized name under which suffix and case variants of
 // a vendor meet: HTML tags stripped, upper-cased, ". , ' ’ &" turned into
 // spaces, whitespace collapsed, then trailing legal suffixes (INC, LLC,
-// L.L.C., CORP, P.C., OF NEW YORK …) removed one after another while more than
-// 3 characters remain. Related but different firms keep different stems.
+// L.L.C., L.P., CORP, P.C., OF NEW YORK …) removed one after another while
+// more than 3 characters remain. Related but different firms keep different stems.
 func VendorStem(name string) string {
 	s := tagRE.ReplaceAllString(name, " ")
 	s = strings.ToUpper(s)

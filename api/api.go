@@ -1,0 +1,105 @@
+// Package api is Recordwatch's HTTP interface: the Gin router (routes.go is
+// the one route table), JSON twins of every view, rate limits, daily
+// ceilings and cache headers. Handlers parse into a typed struct, validate,
+// make one backend call and render.
+package api
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/store"
+)
+
+// Config is what the API needs to know about its deployment.
+type Config struct {
+	Form    int    // 1 extended, 2 basic
+	BaseURL string // absolute base for links, without trailing slash
+	Engine  string // engine name, reported by /healthz
+	// RatePerSecond and Burst bound each client's request rate.
+	RatePerSecond float64
+	Burst         int
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
+	TrustedProxies []string
+}
+
+// Deps are the services the API reads and writes through.
+type Deps struct {
+	Search    search.Reader
+	Store     store.Store
+	Crosswalk *entity.Crosswalk
+	Logger    *slog.Logger
+	Now       func() time.Time
+}
+
+// Server holds the router and its dependencies.
+type Server struct {
+	cfg     Config
+	deps    Deps
+	limiter *ipLimiter
+	router  *gin.Engine
+}
+
+// New builds the HTTP handler.
+func New(cfg Config, deps Deps) *Server {
+	if cfg.Form == 0 {
+		cfg.Form = 1
+	}
+	if cfg.RatePerSecond == 0 {
+		cfg.RatePerSecond = 20
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = 60
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{cfg: cfg, deps: deps, limiter: newIPLimiter(cfg.RatePerSecond, cfg.Burst, deps.Now)}
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	_ = r.SetTrustedProxies(cfg.TrustedProxies)
+	r.Use(s.recoverer(), s.logRequests())
+	s.routes(r)
+	s.router = r
+	return s
+}
+
+// ServeHTTP makes Server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+// Router exposes the Gin engine so other packages (web, mcp) can mount routes.
+func (s *Server) Router() *gin.Engine { return s.router }
+
+func (s *Server) logRequests() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		s.deps.Logger.Debug("http", "method", c.Request.Method, "path", c.Request.URL.Path,
+			"status", c.Writer.Status(), "dur", time.Since(start))
+	}
+}
+
+// recoverer turns a panic into a 500 with the standard body, and logs it.
+func (s *Server) recoverer() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.deps.Logger.Error("panic", "path", c.Request.URL.Path, "panic", v)
+				if !c.Writer.Written() {
+					writeError(c, nil)
+				}
+				c.Abort()
+			}
+		}()
+		c.Next()
+	}
+}

@@ -1,0 +1,414 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/store"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// fixedNow is the injected clock of every API test.
+var fixedNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
+
+type env struct {
+	srv *Server
+	ts  *httptest.Server
+	be  *embedded.Backend
+	st  *store.Bolt
+}
+
+var shared *env
+
+// TestMain loads the bundled sample corpus (real rows) once into a real
+// embedded index.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "rw-api-*")
+	if err != nil {
+		panic(err)
+	}
+	shared = newEnv(dir, Config{BaseURL: "http://rw.test"})
+	code := m.Run()
+	shared.ts.Close()
+	shared.be.Close()
+	shared.st.Close()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func newEnv(dir string, cfg Config) *env {
+	be, err := embedded.Open(filepath.Join(dir, "index"))
+	if err != nil {
+		panic(err)
+	}
+	cw := entity.DefaultCrosswalk()
+	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
+	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../testdata/sample"), "crol"); err != nil {
+		panic(err)
+	}
+	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
+	if err != nil {
+		panic(err)
+	}
+	cfg.Engine = "embedded"
+	srv := New(cfg, Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
+	return &env{srv: srv, ts: httptest.NewServer(srv), be: be, st: st}
+}
+
+func get(t *testing.T, e *env, path string, hdr ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", e.ts.URL+path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, b
+}
+
+func decode[T any](t *testing.T, b []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("decode: %v\n%s", err, b)
+	}
+	return v
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./api -update to create it)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs from golden file (go test ./api -update to accept):\n%s", name, got)
+	}
+}
+
+func checkScope(t *testing.T, s record.Scope) {
+	t.Helper()
+	if s.RecordsInCorpus == 0 || len(s.Sources) == 0 || s.FirstSourceDate == "" || s.LastSourceDate == "" ||
+		s.CorpusObservedAt.IsZero() || len(s.Absence) != 4 || s.PassagesInCorpus == 0 || len(s.SourceTypes) == 0 {
+		t.Errorf("scope incomplete: %+v", s)
+	}
+}
+
+func TestSearchMoneyConstruction(t *testing.T) {
+	res, b := get(t, shared, "/api/search?q=construction&lens=money")
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d: %s", res.StatusCode, b)
+	}
+	out := decode[SearchResponse](t, b)
+	if out.Total == 0 || len(out.Hits) == 0 {
+		t.Fatal("no construction notices in the money lens")
+	}
+	for _, h := range out.Hits {
+		if h.Lens != "money" {
+			t.Errorf("%s has lens %s", h.RequestID, h.Lens)
+		}
+		text := strings.ToLower(h.Title + " " + h.Summary)
+		n, err := shared.be.Get(context.Background(), h.RequestID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text += strings.ToLower(n.Text + n.Category)
+		if !strings.Contains(text, "construct") {
+			t.Errorf("%s does not mention construction", h.RequestID)
+		}
+		if h.Links.Official != record.OfficialURL(h.RequestID) {
+			t.Errorf("official link %s", h.Links.Official)
+		}
+	}
+	checkScope(t, out.Scope)
+	if out.Scope.Searched.Lenses[0] != "money" || out.Scope.Searched.Terms[0] != "construction" {
+		t.Errorf("searched %+v", out.Scope.Searched)
+	}
+	if out.Scope.Matched != out.Total {
+		t.Errorf("matched %d != total %d", out.Scope.Matched, out.Total)
+	}
+}
+
+func TestSearchNoHitsKeepsScope(t *testing.T) {
+	_, b1 := get(t, shared, "/api/search?q=construction&lens=money")
+	res, b := get(t, shared, "/api/search?q=zzzqqq")
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	out := decode[SearchResponse](t, b)
+	if out.Total != 0 || len(out.Hits) != 0 {
+		t.Fatalf("zzzqqq matched %d", out.Total)
+	}
+	checkScope(t, out.Scope)
+	// the same scope fields are filled as for a search with hits
+	var with, without map[string]any
+	json.Unmarshal(b1, &with)
+	json.Unmarshal(b, &without)
+	ws, wos := with["scope"].(map[string]any), without["scope"].(map[string]any)
+	for k := range ws {
+		if _, ok := wos[k]; !ok {
+			t.Errorf("scope field %s missing when there are no hits", k)
+		}
+	}
+	golden(t, "search_no_hits.json", b)
+}
+
+func TestSearchGolden(t *testing.T) {
+	_, b := get(t, shared, "/api/search?q=%22child+care%22&lens=money&sort=newest&limit=3&facets=true")
+	golden(t, "search_child_care.json", b)
+}
+
+func TestNoticeFound(t *testing.T) {
+	// a real 2014 award with a valid amount and a vendor
+	res, b := get(t, shared, "/api/notices/20140930007")
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d: %s", res.StatusCode, b)
+	}
+	v := decode[NoticeView](t, b)
+	if v.Status != record.Found || v.Amount == nil || !v.Amount.Valid || *v.Amount.Value != 1158788 ||
+		v.Amount.Display != "$1,158,788.00" || v.FullText == "" || v.Links.Official != record.OfficialURL("20140930007") ||
+		!strings.Contains(v.Summary, "$1,158,788.00") {
+		t.Errorf("notice view %+v", v)
+	}
+	golden(t, "notice_20140930007.json", b)
+	if res.Header.Get("ETag") == "" || !strings.Contains(res.Header.Get("Cache-Control"), "max-age") {
+		t.Errorf("cache headers %v", res.Header)
+	}
+	res2, b2 := get(t, shared, "/api/notices/20140930007", "If-None-Match", res.Header.Get("ETag"))
+	if res2.StatusCode != http.StatusNotModified || len(b2) != 0 {
+		t.Errorf("conditional request: %d with %d bytes", res2.StatusCode, len(b2))
+	}
+}
+
+func TestNoticeInvalidAmountAndHTML(t *testing.T) {
+	// a real Parks concession award with the -1 placeholder amount
+	_, b := get(t, shared, "/api/notices/20141031001")
+	v := decode[NoticeView](t, b)
+	if v.Amount == nil || v.Amount.Valid || v.Amount.Value != nil || v.Amount.SourceText != "-1" {
+		t.Errorf("placeholder amount shown as %+v", v.Amount)
+	}
+	if !hasFlag(v.Flags, "invalid_amount") || strings.Contains(v.Summary, "$-1") {
+		t.Errorf("flags %v summary %q", v.Flags, v.Summary)
+	}
+	// a real Property Disposition notice whose source text is HTML
+	_, b = get(t, shared, "/api/notices/20130621104")
+	v = decode[NoticeView](t, b)
+	if strings.Contains(v.FullText, "<strong>") || !strings.Contains(v.FullText, "OWNERS ARE WANTED") || !hasFlag(v.Flags, "source_html") {
+		t.Errorf("html notice full text %q flags %v", v.FullText[:80], v.Flags)
+	}
+}
+
+func hasFlag(fs []Flag, code string) bool {
+	for _, f := range fs {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+func TestNoticeNotFound(t *testing.T) {
+	res, b := get(t, shared, "/api/notices/20991231999")
+	if res.StatusCode != 404 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	v := decode[map[string]any](t, b)
+	if v["status"] != "not_found" || !strings.Contains(b2s(b), "not found") && !strings.Contains(b2s(b), "no notice") {
+		t.Errorf("body %s", b)
+	}
+	res, _ = get(t, shared, "/api/notices/bad%20id!")
+	if res.StatusCode != 400 {
+		t.Errorf("malformed id: %d", res.StatusCode)
+	}
+}
+
+func b2s(b []byte) string { return string(b) }
+
+func TestBadParameters(t *testing.T) {
+	cases := map[string]string{
+		"/api/search?colour=red":           "colour",
+		"/api/search?limit=1000":           "limit",
+		"/api/search?limit=abc":            "limit",
+		"/api/search?min=lots":             "min",
+		"/api/search?from=2026-13-01":      "from",
+		"/api/search?sort=sideways":        "sort",
+		"/api/search?lens=Money%20Lens!":   "lens",
+		"/api/search?vendor=ab":            "vendor",
+		"/api/search?cursor=xyz":           "cursor",
+		"/api/search?q=a&q=b":              "q",
+		"/api/search?min=10&max=5":         "max_amount",
+		"/api/search?facets=maybe":         "facets",
+		"/api/passages?q=x&lens=money&x=1": "x",
+		"/api/search?q=" + strings.Repeat("word+", 200): "q",
+	}
+	for path, param := range cases {
+		res, b := get(t, shared, path)
+		if res.StatusCode != 400 {
+			t.Errorf("%s: status %d", path, res.StatusCode)
+			continue
+		}
+		e := decode[errorBody](t, b)
+		if e.Error.Param != param || e.Error.Code != record.EINVALID || e.Error.Message == "" {
+			t.Errorf("%s: error %+v, want param %s", path, e.Error, param)
+		}
+	}
+	res, b := get(t, shared, "/api/nowhere")
+	if res.StatusCode != 404 || decode[errorBody](t, b).Error.Code != record.ENOTFOUND {
+		t.Errorf("unknown route: %d %s", res.StatusCode, b)
+	}
+	req, _ := http.NewRequest("DELETE", shared.ts.URL+"/api/search", nil)
+	r, _ := http.DefaultClient.Do(req)
+	if r.StatusCode != 405 {
+		t.Errorf("DELETE /api/search: %d", r.StatusCode)
+	}
+}
+
+func TestAmountFilterExcludesInvalid(t *testing.T) {
+	_, b := get(t, shared, "/api/search?lens=money&min=0.01&limit=100&sort=amount_desc")
+	out := decode[SearchResponse](t, b)
+	if out.Total == 0 {
+		t.Fatal("no valid amounts")
+	}
+	for _, h := range out.Hits {
+		if h.Amount == nil || !h.Amount.Valid {
+			t.Errorf("%s passed an amount filter without a valid amount", h.RequestID)
+		}
+	}
+	for i := 1; i < len(out.Hits); i++ {
+		if *out.Hits[i].Amount.Value > *out.Hits[i-1].Amount.Value {
+			t.Errorf("amount sort out of order at %d", i)
+		}
+	}
+}
+
+func TestPassages(t *testing.T) {
+	res, b := get(t, shared, "/api/passages?q=%22property+clerk%22&limit=5")
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d %s", res.StatusCode, b)
+	}
+	out := decode[struct {
+		Passages []PassageView `json:"passages"`
+		Total    int           `json:"total"`
+		Scope    record.Scope  `json:"scope"`
+	}](t, b)
+	if out.Total == 0 {
+		t.Fatal("no passages")
+	}
+	for _, p := range out.Passages {
+		if !strings.HasPrefix(p.Citation, p.RequestID+"#p") || p.SourceURL != record.OfficialURL(p.RequestID) ||
+			!strings.Contains(strings.ToLower(p.Text), "property clerk") {
+			t.Errorf("passage %+v", p)
+		}
+	}
+	checkScope(t, out.Scope)
+	_, b = get(t, shared, "/api/passages?q=zzzqqq")
+	none := decode[struct {
+		Total int          `json:"total"`
+		Scope record.Scope `json:"scope"`
+	}](t, b)
+	if none.Total != 0 {
+		t.Error("zzzqqq passages")
+	}
+	checkScope(t, none.Scope)
+}
+
+func TestHealthz(t *testing.T) {
+	res, b := get(t, shared, "/healthz")
+	v := decode[map[string]any](t, b)
+	if res.StatusCode != 200 || v["status"] != "ok" || v["records"].(float64) < 900 {
+		t.Errorf("healthz %d %s", res.StatusCode, b)
+	}
+}
+
+func TestHealthzReportsBrokenIndex(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(dir, Config{})
+	defer e.ts.Close()
+	defer e.st.Close()
+	e.be.Close() // the index goes away under the running API
+	res, b := get(t, e, "/healthz")
+	if res.StatusCode != 503 {
+		t.Errorf("healthz over a closed index: %d %s", res.StatusCode, b)
+	}
+	res, _ = get(t, e, "/api/notices/20140930007")
+	if res.StatusCode != 503 {
+		t.Errorf("notice over a closed index: %d", res.StatusCode)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	e := &env{be: shared.be, st: shared.st}
+	e.srv = New(Config{RatePerSecond: 1, Burst: 3}, Deps{Search: shared.be, Store: shared.st,
+		Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
+	e.ts = httptest.NewServer(e.srv)
+	defer e.ts.Close()
+	codes := []int{}
+	var last *http.Response
+	for i := 0; i < 5; i++ {
+		res, _ := get(t, e, "/api/search?q=parks")
+		codes = append(codes, res.StatusCode)
+		last = res
+	}
+	if codes[0] != 200 || codes[2] != 200 || codes[3] != 429 || codes[4] != 429 {
+		t.Errorf("codes %v", codes)
+	}
+	if last.Header.Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+}
+
+func TestDailyCeiling(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{}, Deps{Search: shared.be, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
+	s.Router().GET("/limited", s.ceiling("test", 2), func(c *gin.Context) { c.String(200, "ok") })
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	e := &env{ts: ts}
+	var codes []int
+	var last *http.Response
+	for i := 0; i < 3; i++ {
+		res, _ := get(t, e, "/limited")
+		codes = append(codes, res.StatusCode)
+		last = res
+	}
+	if codes[0] != 200 || codes[1] != 200 || codes[2] != 429 {
+		t.Errorf("codes %v", codes)
+	}
+	if ra := last.Header.Get("Retry-After"); ra == "" || ra == "0" {
+		t.Errorf("Retry-After %q", ra)
+	}
+}

@@ -1,0 +1,283 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+func pathEscape(s string) string { return url.PathEscape(s) }
+
+var agencyIDRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// agencyIDs resolves agency parameters (as printed in a record, or a
+// canonical id) through the crosswalk.
+func (s *Server) agencyIDs(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if agencyIDRE.MatchString(v) {
+			out = append(out, v)
+			continue
+		}
+		id := s.deps.Crosswalk.Resolve(v).ID
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+var searchParams = []string{"q", "lens", "section", "type", "agency", "vendor", "pin", "min", "max",
+	"valid_amount", "from", "to", "due_from", "due_to", "rolling", "open", "event_from", "event_to",
+	"sort", "limit", "cursor", "facets"}
+
+// parseSearch reads /api/search parameters into a query.
+func (s *Server) parseSearch(v url.Values) (search.Query, error) {
+	p := newParams(v, searchParams...)
+	q := search.Query{
+		Text:        p.str("q"),
+		Lenses:      p.list("lens"),
+		Sections:    p.list("section"),
+		NoticeTypes: p.list("type"),
+		AgencyIDs:   s.agencyIDs(p.list("agency")),
+		PINs:        p.list("pin"),
+		MinAmount:   p.amount("min"),
+		MaxAmount:   p.amount("max"),
+		From:        p.date("from"),
+		To:          p.date("to"),
+		DueFrom:     p.date("due_from"),
+		DueTo:       p.date("due_to"),
+		EventFrom:   p.date("event_from"),
+		EventTo:     p.date("event_to"),
+		Sort:        p.str("sort"),
+		Limit:       p.integer("limit", search.DefaultLimit, 1, search.MaxLimit),
+		Cursor:      p.str("cursor"),
+		Facets:      p.boolean("facets"),
+	}
+	q.ValidAmountOnly = p.boolean("valid_amount")
+	q.IncludeRolling = p.boolean("rolling")
+	for _, vname := range p.list("vendor") {
+		stem := entity.VendorStem(vname)
+		if len(stem) < 3 {
+			p.fail(record.Invalid("vendor", "vendor %q is too short to match by name stem (3 characters at least)", vname))
+		}
+		q.VendorStems = append(q.VendorStems, stem)
+	}
+	for _, l := range q.Lenses {
+		if !slices.Contains(record.KnownLenses, l) && record.Slug(l) != l {
+			p.fail(record.Invalid("lens", "unknown lens %q; lenses: %s", l, strings.Join(record.KnownLenses, ", ")))
+		}
+	}
+	if p.boolean("open") {
+		// open solicitations: due today or later, rolling ones included
+		if !q.DueFrom.IsZero() {
+			p.fail(record.Invalid("open", "open and due_from cannot be combined"))
+		}
+		q.DueFrom = s.deps.Now()
+		q.IncludeRolling = true
+	}
+	if p.err != nil {
+		return q, p.err
+	}
+	if _, err := q.Normalize(); err != nil {
+		return q, err
+	}
+	return q, nil
+}
+
+// SearchResponse is the JSON twin of a search view.
+type SearchResponse struct {
+	Hits       []HitView                      `json:"hits"`
+	Total      int                            `json:"total"`
+	NextCursor string                         `json:"next_cursor,omitempty"`
+	Next       string                         `json:"next,omitempty"`
+	Facets     map[string][]search.FacetCount `json:"facets,omitempty"`
+	Scope      record.Scope                   `json:"scope"`
+	Links      map[string]string              `json:"links"`
+}
+
+func (s *Server) search(c *gin.Context) {
+	q, err := s.parseSearch(c.Request.URL.Query())
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	res, err := s.deps.Search.Search(c.Request.Context(), q)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	now := s.deps.Now()
+	out := SearchResponse{Hits: []HitView{}, Total: res.Total, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
+		Links: s.searchLinks(c.Request.URL.Query())}
+	for _, h := range res.Hits {
+		out.Hits = append(out.Hits, s.hitView(h.Notice, h.Score, now))
+	}
+	if res.NextCursor != "" {
+		v := c.Request.URL.Query()
+		v.Set("cursor", res.NextCursor)
+		out.Next = s.cfg.BaseURL + "/api/search?" + v.Encode()
+	}
+	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
+}
+
+// searchLinks are the other shapes of the same search: its own JSON URL and
+// the human view.
+func (s *Server) searchLinks(v url.Values) map[string]string {
+	v = cloneValues(v)
+	v.Del("cursor")
+	enc := v.Encode()
+	lens := "search"
+	if ls := v["lens"]; len(ls) == 1 && !strings.Contains(ls[0], ",") {
+		lens = ls[0]
+	}
+	l := map[string]string{
+		"self": s.cfg.BaseURL + "/api/search?" + enc,
+		"view": s.cfg.BaseURL + "/#" + lens + "?" + enc,
+	}
+	return l
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = slices.Clone(vs)
+	}
+	return out
+}
+
+var requestIDRE = regexp.MustCompile(`^[0-9A-Za-z_-]{1,40}$`)
+
+func (s *Server) notice(c *gin.Context) {
+	id := c.Param("id")
+	if !requestIDRE.MatchString(id) {
+		writeError(c, record.Invalid("request_id", "request id %q is not a City Record RequestID", id))
+		return
+	}
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return
+	}
+	n, err := s.deps.Search.Get(c.Request.Context(), id)
+	if err != nil {
+		if record.ErrorCode(err) == record.ENOTFOUND {
+			c.Header("Cache-Control", "no-store")
+			c.AbortWithStatusJSON(http.StatusNotFound, gin.H{
+				"status":     record.NotFound,
+				"request_id": id,
+				"error": record.Error{Code: record.ENOTFOUND, Param: "request_id",
+					Message: "no notice with this request id is held here. The official City Record may still have it: " + record.OfficialURL(id)},
+				"absence_rules": record.AbsenceRules,
+			})
+			return
+		}
+		if record.ErrorCode(err) == record.EUNAVAILABLE {
+			c.Header("Cache-Control", "no-store")
+			c.Header("Retry-After", "30")
+			c.AbortWithStatusJSON(http.StatusServiceUnavailable, gin.H{
+				"status": record.Unavailable, "request_id": id,
+				"error": record.Error{Code: record.EUNAVAILABLE, Message: "the notice could not be read right now; this does not mean it is missing"},
+			})
+			return
+		}
+		writeError(c, err)
+		return
+	}
+	now := s.deps.Now()
+	v := NoticeView{
+		Status: record.Found, Summary: summary(n), Flags: flags(n, now), Amount: amountView(n),
+		Deadline: deadlineView(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
+		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
+	}
+	renderJSON(c, http.StatusOK, v, CacheSearch, v.Freshness.SourceObservedAt)
+}
+
+func (s *Server) freshness(ctx context.Context, source string) Freshness {
+	f := Freshness{Source: source}
+	cov, err := s.deps.Search.Coverage(ctx)
+	if err == nil {
+		for _, c := range cov {
+			if c.Source == source {
+				f.SourceObservedAt = c.ObservedAt
+			}
+		}
+	}
+	return f
+}
+
+// PassageView is one cited passage.
+type PassageView struct {
+	Citation  string  `json:"citation"`
+	RequestID string  `json:"request_id"`
+	Text      string  `json:"text"`
+	Start     int     `json:"start"`
+	End       int     `json:"end"`
+	Title     string  `json:"title"`
+	Published string  `json:"published,omitempty"`
+	Source    string  `json:"source"`
+	SourceURL string  `json:"source_url"`
+	Permalink string  `json:"permalink"`
+	Score     float64 `json:"score"`
+}
+
+func (s *Server) passages(c *gin.Context) {
+	p := newParams(c.Request.URL.Query(), "q", "lens", "agency", "from", "to", "request_id", "limit", "cursor")
+	q := search.PassageQuery{
+		Text: p.str("q"), Lenses: p.list("lens"), AgencyIDs: s.agencyIDs(p.list("agency")),
+		From: p.date("from"), To: p.date("to"), RequestID: p.str("request_id"),
+		Limit: p.integer("limit", search.DefaultLimit, 1, search.MaxLimit), Cursor: p.str("cursor"),
+	}
+	if p.err != nil {
+		writeError(c, p.err)
+		return
+	}
+	res, err := s.deps.Search.Passages(c.Request.Context(), q)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	out := struct {
+		Passages   []PassageView `json:"passages"`
+		Total      int           `json:"total"`
+		NextCursor string        `json:"next_cursor,omitempty"`
+		Scope      record.Scope  `json:"scope"`
+		Note       string        `json:"note"`
+	}{Passages: []PassageView{}, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope,
+		Note: "Passages are quoted from the source with citations; no answer is written and no links are inferred."}
+	for _, h := range res.Passages {
+		pv := PassageView{Citation: h.Passage.ID, RequestID: h.Passage.RequestID, Text: h.Passage.Text,
+			Start: h.Passage.Start, End: h.Passage.End, Title: h.Passage.Title, Source: h.Passage.Source,
+			SourceURL: h.Passage.SourceURL, Permalink: s.cfg.BaseURL + "/#notice/" + h.Passage.RequestID, Score: h.Score}
+		if !h.Passage.StartDate.IsZero() {
+			pv.Published = h.Passage.StartDate.In(record.NewYork).Format("2006-01-02")
+		}
+		out.Passages = append(out.Passages, pv)
+	}
+	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
+}
+
+// healthz runs a real query: the service is healthy only if the index answers.
+func (s *Server) healthz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
+	defer cancel()
+	res, err := s.deps.Search.Search(ctx, search.Query{Limit: 1})
+	if err != nil {
+		c.Header("Cache-Control", "no-store")
+		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable", "engine": s.cfg.Engine, "error": record.ErrorMessage(err)})
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "engine": s.cfg.Engine, "form": s.cfg.Form,
+		"records": res.Scope.RecordsInCorpus, "passages": res.Scope.PassagesInCorpus,
+		"corpus_observed_at": res.Scope.CorpusObservedAt})
+}

@@ -1,0 +1,134 @@
+package api
+
+import (
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// params reads query parameters strictly: unknown names and repeated
+// single-valued names are errors that name the parameter.
+type params struct {
+	v   url.Values
+	err error
+}
+
+func newParams(v url.Values, allowed ...string) *params {
+	p := &params{v: v}
+	var unknown []string
+	for k := range v {
+		if !slices.Contains(allowed, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		p.err = record.Invalid(unknown[0], "unknown parameter(s): %s; accepted: %s",
+			strings.Join(unknown, ", "), strings.Join(allowed, ", "))
+	}
+	return p
+}
+
+func (p *params) fail(err *record.Error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
+// str returns a single value.
+func (p *params) str(name string) string {
+	vs := p.v[name]
+	if len(vs) > 1 {
+		p.fail(record.Invalid(name, "%s may be given once", name))
+	}
+	if len(vs) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(vs[0])
+}
+
+// list returns comma-separated or repeated values.
+func (p *params) list(name string) []string {
+	var out []string
+	for _, v := range p.v[name] {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func (p *params) amount(name string) *float64 {
+	s := p.str(name)
+	if s == "" {
+		return nil
+	}
+	v, err := parseDollars(s)
+	if err != nil {
+		p.fail(record.Invalid(name, "%s must be an amount in dollars, such as 500000 or 1.5m", name))
+		return nil
+	}
+	return &v
+}
+
+// parseDollars reads 500000, $500,000, 500k, 1.5m, 2b.
+func parseDollars(s string) (float64, error) {
+	s = strings.ToLower(strings.NewReplacer("$", "", ",", "", " ", "").Replace(s))
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1e3, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "m"):
+		mult, s = 1e6, strings.TrimSuffix(s, "m")
+	case strings.HasSuffix(s, "b"):
+		mult, s = 1e9, strings.TrimSuffix(s, "b")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || v != v || v > 1e15 {
+		return 0, strconv.ErrSyntax
+	}
+	return v * mult, nil
+}
+
+func (p *params) date(name string) time.Time {
+	s := p.str(name)
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.ParseInLocation("2006-01-02", s, record.NewYork)
+	if err != nil {
+		p.fail(record.Invalid(name, "%s must be a date as YYYY-MM-DD", name))
+	}
+	return t
+}
+
+func (p *params) integer(name string, def, min, max int) int {
+	s := p.str(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < min || n > max {
+		p.fail(record.Invalid(name, "%s must be a whole number from %d to %d", name, min, max))
+		return def
+	}
+	return n
+}
+
+func (p *params) boolean(name string) bool {
+	switch strings.ToLower(p.str(name)) {
+	case "", "0", "false", "no":
+		return false
+	case "1", "true", "yes":
+		return true
+	}
+	p.fail(record.Invalid(name, "%s must be true or false", name))
+	return false
+}

@@ -1,0 +1,222 @@
+// Package indexer is the pipeline fetch → parse → normalize → link → write:
+// it turns source rows into notices and passages and writes them in batches
+// to the search backend, recording each source's coverage. Re-running it is
+// idempotent: the same input gives the same documents under the same ids.
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/sourcegraph/conc/iter"
+
+	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// DefaultBatch is how many notices go to the backend per write.
+const DefaultBatch = 500
+
+// CROLLabel names the City Record source in coverage.
+const CROLLabel = "City Record Online (NYC Open Data dg92-zbpx; 2014 DCAS export)"
+
+// Indexer writes sources into a backend.
+type Indexer struct {
+	Backend   search.Backend
+	Crosswalk *entity.Crosswalk
+	Logger    *slog.Logger
+	Now       func() time.Time
+	Batch     int
+	// Progress receives a progress bar on long runs (nil: none).
+	Progress io.Writer
+}
+
+func (ix *Indexer) now() time.Time {
+	if ix.Now != nil {
+		return ix.Now()
+	}
+	return time.Now()
+}
+
+func (ix *Indexer) log() *slog.Logger {
+	if ix.Logger != nil {
+		return ix.Logger
+	}
+	return slog.Default()
+}
+
+func (ix *Indexer) bar(total int, what string) *progressbar.ProgressBar {
+	if ix.Progress == nil {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(ix.Progress),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(ix.Progress) }),
+	)
+}
+
+// Docs cuts passages for each notice (in parallel) and pairs them up.
+func Docs(notices []record.Notice) []search.Doc {
+	return iter.Map(notices, func(n *record.Notice) search.Doc {
+		return search.Doc{Notice: *n, Passages: crol.Passages(*n)}
+	})
+}
+
+// Write indexes notices in batches and refreshes the backend.
+func (ix *Indexer) Write(ctx context.Context, notices []record.Notice, what string) error {
+	size := ix.Batch
+	if size <= 0 {
+		size = DefaultBatch
+	}
+	bar := ix.bar(len(notices), what)
+	for start := 0; start < len(notices); start += size {
+		end := min(start+size, len(notices))
+		if err := ix.Backend.Upsert(ctx, Docs(notices[start:end])); err != nil {
+			return fmt.Errorf("indexer: write %s: %w", what, err)
+		}
+		if bar != nil {
+			bar.Add(end - start)
+		}
+	}
+	return ix.Backend.Refresh(ctx)
+}
+
+// Report says what a load did.
+type Report struct {
+	Notices  int
+	Rows     int
+	Merged   int
+	Errors   []error
+	Duration time.Duration
+}
+
+// LoadCROLDir loads City Record files (DCAS .psv, Socrata .json/.csv) from a
+// directory of fsys: the bundled sample, or a dump on disk.
+func (ix *Indexer) LoadCROLDir(ctx context.Context, fsys fs.FS, dir string) (Report, error) {
+	start := time.Now()
+	corpus, errs := crol.Scan(fsys, dir, ix.Crosswalk)
+	rep := Report{Notices: len(corpus.Notices), Merged: corpus.Merged, Errors: errs}
+	for _, f := range corpus.Files {
+		rep.Rows += f.Rows
+	}
+	for _, e := range errs {
+		ix.log().Warn("crol row skipped", "err", e)
+	}
+	if err := ix.Write(ctx, corpus.Notices, "indexing City Record notices"); err != nil {
+		return rep, err
+	}
+	if err := ix.Backend.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: CROLLabel,
+		RecordType: "notice", ObservedAt: observedAt(corpus, ix.now())}); err != nil {
+		return rep, err
+	}
+	rep.Duration = time.Since(start)
+	ix.log().Info("crol loaded", "dir", dir, "rows", rep.Rows, "notices", rep.Notices, "merged", rep.Merged,
+		"errors", len(errs), "took", rep.Duration.Round(time.Millisecond))
+	return rep, nil
+}
+
+// observedAt is when the loaded files were observed at their source: the
+// latest observation any file states, or now when none does.
+func observedAt(c *crol.Corpus, now time.Time) time.Time {
+	var t time.Time
+	for _, f := range c.Files {
+		if f.ObservedAt.After(t) {
+			t = f.ObservedAt
+		}
+	}
+	if t.IsZero() {
+		return now
+	}
+	return t
+}
+
+// Empty reports whether the backend holds no records yet.
+func (ix *Indexer) Empty(ctx context.Context) (bool, error) {
+	cov, err := ix.Backend.Coverage(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, c := range cov {
+		if c.Records > 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// EnsureSample loads the bundled sample corpus into an empty backend. A
+// backend that already holds records is left as it is.
+func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error) {
+	empty, err := ix.Empty(ctx)
+	if err != nil || !empty {
+		return false, err
+	}
+	ix.log().Info("empty index: loading the bundled sample corpus")
+	if _, err := ix.LoadCROLDir(ctx, sample, "crol"); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// LiveOverlap re-reads a margin before the last observation, because rows
+// change in place at the source.
+const LiveOverlap = 7 * 24 * time.Hour
+
+// RunLive fetches City Record rows from the live SODA API (all of them, or
+// those changed since the last observation minus LiveOverlap when
+// incremental) and writes them page by page.
+func (ix *Indexer) RunLive(ctx context.Context, f *crol.Fetcher, incremental bool) (int, error) {
+	var since time.Time
+	if incremental {
+		cov, err := ix.Backend.Coverage(ctx)
+		if err != nil {
+			return 0, err
+		}
+		for _, c := range cov {
+			if c.Source == record.SourceCROL && !c.ObservedAt.IsZero() {
+				since = c.ObservedAt.Add(-LiveOverlap)
+			}
+		}
+	}
+	started := ix.now()
+	bar := ix.bar(-1, "fetching City Record rows")
+	written := 0
+	_, err := f.Fetch(ctx, since, func(rows []crol.Row) error {
+		notices := make([]record.Notice, 0, len(rows))
+		for _, r := range rows {
+			n, err := crol.Normalize(r, ix.Crosswalk)
+			if err != nil {
+				ix.log().Warn("crol row skipped", "err", err)
+				continue
+			}
+			notices = append(notices, n)
+		}
+		if err := ix.Backend.Upsert(ctx, Docs(notices)); err != nil {
+			return err
+		}
+		written += len(notices)
+		if bar != nil {
+			bar.Add(len(rows))
+		}
+		return nil
+	})
+	if err != nil {
+		return written, fmt.Errorf("indexer: live fetch: %w", err)
+	}
+	if err := ix.Backend.Refresh(ctx); err != nil {
+		return written, err
+	}
+	err = ix.Backend.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: CROLLabel, RecordType: "notice", ObservedAt: started})
+	ix.log().Info("crol live fetch done", "since", since, "notices", written)
+	return written, err
+}

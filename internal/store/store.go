@@ -1,0 +1,202 @@
+// Package store keeps the state users create and the service's own
+// counters: per-day event counts and daily per-client ceilings (later also
+// watches and shared investigations). The embedded implementation is a bbolt
+// file under the data directory, owned by one process.
+package store
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// Store is the state seam.
+type Store interface {
+	// Incr adds delta to the named event counter for a day (YYYY-MM-DD) and
+	// returns the new total. Counters count events, never people.
+	Incr(ctx context.Context, name, day string, delta int) (int, error)
+	// Counts returns a counter's per-day totals between two days, inclusive.
+	Counts(ctx context.Context, name, fromDay, toDay string) (map[string]int, error)
+	// Take consumes one unit of a daily ceiling for a client. It reports
+	// whether the request is allowed and how many remain today.
+	Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (Allowance, error)
+	Close() error
+}
+
+// Allowance is the outcome of Take.
+type Allowance struct {
+	Allowed   bool
+	Remaining int
+	ResetAt   time.Time // start of the next New York day
+}
+
+// Day is the New York calendar day of t, as counters key it.
+func Day(t time.Time) string { return t.In(record.NewYork).Format("2006-01-02") }
+
+// Bolt is the embedded store.
+type Bolt struct {
+	db  *bolt.DB
+	key []byte // HMAC key that turns client addresses into opaque ids
+}
+
+var (
+	bucketCounters = []byte("counters")
+	bucketCeilings = []byte("ceilings")
+	bucketMeta     = []byte("meta")
+)
+
+// OpenBolt opens (or creates) the state file at path.
+func OpenBolt(path string) (*Bolt, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s (is another Recordwatch process using this data directory?): %w", path, err)
+	}
+	s := &Bolt{db: db}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketCounters, bucketCeilings, bucketMeta} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		m := tx.Bucket(bucketMeta)
+		k := m.Get([]byte("client-key"))
+		if k == nil {
+			k = make([]byte, 32)
+			if _, err := rand.Read(k); err != nil {
+				return err
+			}
+			if err := m.Put([]byte("client-key"), k); err != nil {
+				return err
+			}
+		}
+		s.key = append([]byte(nil), k...)
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the file.
+func (s *Bolt) Close() error { return s.db.Close() }
+
+func counterKey(name, day string) []byte { return []byte(name + "\x00" + day) }
+
+func getInt(b *bolt.Bucket, k []byte) int {
+	v := b.Get(k)
+	if len(v) != 8 {
+		return 0
+	}
+	return int(binary.BigEndian.Uint64(v))
+}
+
+func putInt(b *bolt.Bucket, k []byte, n int) error {
+	v := make([]byte, 8)
+	binary.BigEndian.PutUint64(v, uint64(n))
+	return b.Put(k, v)
+}
+
+// Incr adds to a per-day counter.
+func (s *Bolt) Incr(ctx context.Context, name, day string, delta int) (int, error) {
+	if strings.ContainsRune(name, 0) {
+		return 0, errors.New("store: bad counter name")
+	}
+	var n int
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketCounters)
+		k := counterKey(name, day)
+		n = getInt(b, k) + delta
+		return putInt(b, k, n)
+	})
+	return n, err
+}
+
+// Counts reads a counter's per-day totals.
+func (s *Bolt) Counts(ctx context.Context, name, fromDay, toDay string) (map[string]int, error) {
+	out := map[string]int{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketCounters).Cursor()
+		prefix := []byte(name + "\x00")
+		for k, v := c.Seek(counterKey(name, fromDay)); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
+			day := string(k[len(prefix):])
+			if day > toDay {
+				break
+			}
+			if len(v) == 8 {
+				out[day] = int(binary.BigEndian.Uint64(v))
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ClientID turns a client address into an opaque id: ceilings need to tell
+// clients apart, but the store never holds an address.
+func (s *Bolt) ClientID(client string) string {
+	m := hmac.New(sha256.New, s.key)
+	m.Write([]byte(client))
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// Take consumes one unit of a daily ceiling.
+func (s *Bolt) Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (Allowance, error) {
+	day := Day(now)
+	y, m, d := now.In(record.NewYork).Date()
+	reset := time.Date(y, m, d+1, 0, 0, 0, 0, record.NewYork)
+	k := []byte(day + "\x00" + ceiling + "\x00" + s.ClientID(client))
+	var a Allowance
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketCeilings)
+		n := getInt(b, k)
+		a = Allowance{ResetAt: reset}
+		if n >= limit {
+			a.Remaining = 0
+			return nil
+		}
+		a.Allowed = true
+		a.Remaining = limit - n - 1
+		return putInt(b, k, n+1)
+	})
+	return a, err
+}
+
+// Sweep removes ceiling entries of days before now's day; counters are
+// kept (they are the service's history).
+func (s *Bolt) Sweep(now time.Time) (int, error) {
+	today := Day(now)
+	removed := 0
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketCeilings).Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			day, _, _ := strings.Cut(string(k), "\x00")
+			if day >= today {
+				continue
+			}
+			if err := c.Delete(); err != nil {
+				return err
+			}
+			removed++
+		}
+		return nil
+	})
+	return removed, err
+}
