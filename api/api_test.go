@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	shared = newEnv(dir, Config{BaseURL: "http://rw.test"})
+	shared = newEnv(dir, Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6})
 	code := m.Run()
 	shared.ts.Close()
 	shared.be.Close()
@@ -223,7 +223,7 @@ func TestNoticeInvalidAmountAndHTML(t *testing.T) {
 	_, b = get(t, shared, "/api/notices/20130621104")
 	v = decode[NoticeView](t, b)
 	if strings.Contains(v.FullText, "<strong>") || !strings.Contains(v.FullText, "OWNERS ARE WANTED") || !hasFlag(v.Flags, "source_html") {
-		t.Errorf("html notice full text %q flags %v", v.FullText[:80], v.Flags)
+		t.Errorf("html notice full text %.80q flags %v", v.FullText, v.Flags)
 	}
 }
 
@@ -255,19 +255,19 @@ func b2s(b []byte) string { return string(b) }
 
 func TestBadParameters(t *testing.T) {
 	cases := map[string]string{
-		"/api/search?colour=red":           "colour",
-		"/api/search?limit=1000":           "limit",
-		"/api/search?limit=abc":            "limit",
-		"/api/search?min=lots":             "min",
-		"/api/search?from=2026-13-01":      "from",
-		"/api/search?sort=sideways":        "sort",
-		"/api/search?lens=Money%20Lens!":   "lens",
-		"/api/search?vendor=ab":            "vendor",
-		"/api/search?cursor=xyz":           "cursor",
-		"/api/search?q=a&q=b":              "q",
-		"/api/search?min=10&max=5":         "max_amount",
-		"/api/search?facets=maybe":         "facets",
-		"/api/passages?q=x&lens=money&x=1": "x",
+		"/api/search?colour=red":                        "colour",
+		"/api/search?limit=1000":                        "limit",
+		"/api/search?limit=abc":                         "limit",
+		"/api/search?min=lots":                          "min",
+		"/api/search?from=2026-13-01":                   "from",
+		"/api/search?sort=sideways":                     "sort",
+		"/api/search?lens=Money%20Lens!":                "lens",
+		"/api/search?vendor=ab":                         "vendor",
+		"/api/search?cursor=xyz":                        "cursor",
+		"/api/search?q=a&q=b":                           "q",
+		"/api/search?min=10&max=5":                      "max_amount",
+		"/api/search?facets=maybe":                      "facets",
+		"/api/passages?q=x&lens=money&x=1":              "x",
 		"/api/search?q=" + strings.Repeat("word+", 200): "q",
 	}
 	for path, param := range cases {

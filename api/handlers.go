@@ -121,7 +121,11 @@ func (s *Server) search(c *gin.Context) {
 	out := SearchResponse{Hits: []HitView{}, Total: res.Total, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
 		Links: s.searchLinks(c.Request.URL.Query())}
 	for _, h := range res.Hits {
-		out.Hits = append(out.Hits, s.hitView(h.Notice, h.Score, now))
+		score := h.Score
+		if q.Sort != search.SortRelevance {
+			score = 0 // a score means nothing under a date or amount order
+		}
+		out.Hits = append(out.Hits, s.hitView(h.Notice, score, now))
 	}
 	if res.NextCursor != "" {
 		v := c.Request.URL.Query()

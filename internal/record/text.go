@@ -27,7 +27,8 @@ var blockTags = map[string]bool{
 }
 
 // flatten turns source text (plain or HTML) into glyphs: tags removed (block
-// tags become paragraph breaks, marked with rune '\f'), entities decoded,
+// tags become paragraph breaks, marked with rune '\f'; an inline tag between
+// two words becomes a space), entities decoded,
 // control characters dropped, runs of spaces collapsed, and blank lines kept
 // as paragraph breaks. Each glyph remembers where it came from.
 func flatten(src string) []glyph {
@@ -78,7 +79,10 @@ func flatten(src string) []glyph {
 			if j < len(rs) && rs[j] == '>' && isTag(rs[i+1:j]) {
 				if blockTags[tagName(rs[i+1:j])] {
 					emit('\f', i, j+1)
-				} else {
+				} else if inlineGap(out, rs, j+1) {
+					// an inline tag (<strong>, <u>, <span> …) is no
+					// space of its own; it separates only two words
+					// it would otherwise glue together
 					emit(' ', i, j+1)
 				}
 				i = j
@@ -119,6 +123,17 @@ func flatten(src string) []glyph {
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// inlineGap reports whether an inline tag ending just before rs[next] sits
+// between a letter or digit already emitted and one that follows.
+func inlineGap(out []glyph, rs []rune, next int) bool {
+	if len(out) == 0 || next >= len(rs) {
+		return false
+	}
+	prev := out[len(out)-1].r
+	return (unicode.IsLetter(prev) || unicode.IsDigit(prev)) &&
+		(unicode.IsLetter(rs[next]) || unicode.IsDigit(rs[next]))
 }
 
 func isTag(in []rune) bool {

@@ -1,0 +1,474 @@
+// Package opensearch is the search.Backend for deployments on OpenSearch,
+// built on opensearch-go/v4 (the opensearchapi typed requests).
+//
+// Three indexes hold the corpus, each versioned behind an alias (gitea's
+// VersionedIndexName style): <prefix>-notices.v1 behind <prefix>-notices,
+// <prefix>-passages.v1 behind <prefix>-passages and <prefix>-meta.v1 (source
+// observations) behind <prefix>-meta. The settings and mappings are the JSON
+// files of package mappings. Open creates what is missing; when an alias
+// points at an older version it creates the new index, copies the documents
+// with _reindex, swaps the alias in one atomic _aliases call and keeps the old
+// index, logging that it can be removed by hand. Stop the indexer while a
+// migration runs: writes that land in the old index during the copy are not
+// carried over (re-running the indexer puts them back, as it is idempotent).
+// _reindex copies documents as stored, engine fields included, so a change
+// to how the engine fills content or year also needs the indexer re-run.
+//
+// Queries mean the same as in the embedded engine (see query.go): keywords
+// OR-matched on the content field, exclusions removed, every filter narrows,
+// exact totals, search_after cursors, facets as terms aggregations. Every
+// read result carries its Scope, built from Coverage (cached for 30 seconds
+// and dropped on this process's writes).
+//
+// Errors: a notice that is not held is record.ENOTFOUND; a cluster that
+// cannot be reached, answers 5xx or 429, or has lost its indexes is
+// record.EUNAVAILABLE; anything else (a rejected request is a bug here) is a
+// plain error, which callers report as internal.
+package opensearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/opensearch-project/opensearch-go/v4"
+	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/mappings"
+)
+
+// DefaultIndexPrefix names the indexes when Config.IndexPrefix is empty.
+const DefaultIndexPrefix = "recordwatch"
+
+// CoverageTTL is how long Coverage answers from memory.
+const CoverageTTL = 30 * time.Second
+
+// Config says how to reach the cluster.
+type Config struct {
+	// URL of the cluster, e.g. http://localhost:9200; several nodes may be
+	// given separated by commas.
+	URL      string
+	Username string
+	Password string
+	// IndexPrefix names the indexes and aliases (default "recordwatch").
+	// Lower-case letters, digits, '-', '_' and '.', starting with a letter
+	// or digit.
+	IndexPrefix string
+	// Logger receives migration notices; nil discards them.
+	Logger *slog.Logger
+	// Transport replaces the HTTP transport (tests, TLS settings).
+	Transport http.RoundTripper
+	// DisableRetry turns off the client's retries (429, 502, 503, 504;
+	// three more attempts with backoff).
+	DisableRetry bool
+	// Now is the clock for the coverage cache; nil means time.Now.
+	Now func() time.Time
+}
+
+// Backend is the OpenSearch engine. It is safe for concurrent use.
+type Backend struct {
+	client *opensearchapi.Client
+	log    *slog.Logger
+	now    func() time.Time
+	prefix string
+
+	cmu      sync.Mutex
+	gen      uint64 // bumped by every write
+	coverage []record.SourceCoverage
+	covAt    time.Time
+}
+
+var _ search.Backend = (*Backend)(nil)
+
+var prefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,200}$`)
+
+// Open connects to the cluster and makes sure the current versions of the
+// indexes exist behind their aliases, migrating older versions (see the
+// package comment). It fails when the cluster cannot be reached.
+func Open(ctx context.Context, cfg Config) (*Backend, error) {
+	prefix := cfg.IndexPrefix
+	if prefix == "" {
+		prefix = DefaultIndexPrefix
+	}
+	if !prefixRE.MatchString(prefix) {
+		return nil, record.Invalid("index_prefix", "index prefix %q must be lower-case letters, digits, '-', '_' or '.', starting with a letter or digit", prefix)
+	}
+	if strings.TrimSpace(cfg.URL) == "" {
+		return nil, record.Invalid("opensearch_url", "the OpenSearch URL is required")
+	}
+	var addrs []string
+	for _, a := range strings.Split(cfg.URL, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			addrs = append(addrs, a)
+		}
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	noDiscovery := false
+	client, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{
+		Addresses:            addrs,
+		Username:             cfg.Username,
+		Password:             cfg.Password,
+		Transport:            cfg.Transport,
+		DisableRetry:         cfg.DisableRetry,
+		RetryOnStatus:        []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout},
+		MaxRetries:           3,
+		RetryBackoff:         retryBackoff,
+		DiscoverNodesOnStart: &noDiscovery,
+	}})
+	if err != nil {
+		return nil, fmt.Errorf("opensearch: client: %w", err)
+	}
+	b := &Backend{client: client, log: logger, now: now, prefix: prefix}
+	for _, kind := range mappings.Kinds {
+		if err := b.ensureIndex(ctx, kind); err != nil {
+			_ = client.Close()
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// retryBackoff waits 100 ms, 200 ms, 400 ms … (at most 2 s) between
+// attempts, so a busy cluster (429) or one restarting (502/503/504) is not
+// hammered. Every request the engine sends is safe to repeat.
+func retryBackoff(attempt int) time.Duration {
+	return min(100*time.Millisecond<<min(max(attempt-1, 0), 5), 2*time.Second)
+}
+
+// Name identifies the engine.
+func (b *Backend) Name() string { return "opensearch" }
+
+// Close releases the client.
+func (b *Backend) Close() error { return b.client.Close() }
+
+// Alias is the alias of an index kind ("recordwatch-notices").
+func (b *Backend) Alias(kind string) string { return b.prefix + "-" + kind }
+
+// IndexName is the versioned index of a kind ("recordwatch-notices.v1").
+func (b *Backend) IndexName(kind string, version int) string {
+	return fmt.Sprintf("%s.v%d", b.Alias(kind), version)
+}
+
+func (b *Backend) notices() string  { return b.Alias(mappings.Notices) }
+func (b *Backend) passages() string { return b.Alias(mappings.Passages) }
+func (b *Backend) meta() string     { return b.Alias(mappings.Meta) }
+
+// stale drops the cached coverage after a write.
+func (b *Backend) stale() {
+	b.cmu.Lock()
+	b.gen++
+	b.coverage = nil
+	b.cmu.Unlock()
+}
+
+// ---- requests
+
+// apiError is a non-2xx answer from the cluster.
+type apiError struct {
+	Op     string
+	Status int
+	Type   string
+	Reason string
+}
+
+func (e *apiError) Error() string {
+	s := fmt.Sprintf("opensearch: %s: status %d", e.Op, e.Status)
+	if e.Type != "" {
+		s += ": " + e.Type
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	return s
+}
+
+// parseAPIError reads the error body shapes OpenSearch uses:
+// {"error":{"type":..,"reason":..},"status":N} and {"error":"..","status":N}.
+func parseAPIError(op string, status int, body []byte) *apiError {
+	e := &apiError{Op: op, Status: status}
+	var v struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &v) == nil && len(v.Error) > 0 {
+		var s string
+		var o struct {
+			Type      string `json:"type"`
+			Reason    string `json:"reason"`
+			RootCause []struct {
+				Type   string `json:"type"`
+				Reason string `json:"reason"`
+			} `json:"root_cause"`
+		}
+		switch {
+		case json.Unmarshal(v.Error, &s) == nil:
+			e.Reason = s
+		case json.Unmarshal(v.Error, &o) == nil:
+			e.Type, e.Reason = o.Type, o.Reason
+			if len(o.RootCause) > 0 && o.RootCause[0].Reason != "" && o.RootCause[0].Reason != o.Reason {
+				e.Reason += " (" + o.RootCause[0].Type + ": " + o.RootCause[0].Reason + ")"
+			}
+		}
+	}
+	if e.Reason == "" && e.Type == "" && len(body) > 0 {
+		e.Reason = truncate(strings.TrimSpace(string(body)), 300)
+	}
+	return e
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// unavailable wraps err as an EUNAVAILABLE record error.
+func unavailable(op string, err error) error {
+	return &record.Error{Code: record.EUNAVAILABLE, Message: "the search index could not answer (" + op + "): " + err.Error()}
+}
+
+// classify turns a transport or API error into the error callers see.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var re *record.Error
+	if errors.As(err, &re) {
+		return err
+	}
+	var ae *apiError
+	if errors.As(err, &ae) {
+		switch {
+		case ae.Status >= 500, ae.Status == http.StatusTooManyRequests,
+			ae.Type == "index_not_found_exception", ae.Type == "cluster_block_exception":
+			return &record.Error{Code: record.EUNAVAILABLE, Message: "the search index could not answer: " + ae.Error()}
+		}
+		return err
+	}
+	return err
+}
+
+// do sends one request and decodes a 2xx JSON answer into out (when out is
+// not nil). Statuses listed in accept are returned without an error; their
+// body is decoded into out if it fits. Transport failures are EUNAVAILABLE.
+func (b *Backend) do(ctx context.Context, op, method string, req opensearch.Request, out any, accept ...int) (int, error) {
+	resp, err := b.client.Client.Do(ctx, method, req, nil)
+	if err != nil && ctx.Err() != nil {
+		return 0, fmt.Errorf("opensearch: %s: %w", op, ctx.Err())
+	}
+	if resp == nil {
+		if err == nil {
+			err = errors.New("no response")
+		}
+		return 0, unavailable(op, err)
+	}
+	var body []byte
+	if resp.Body != nil {
+		body, _ = io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+	}
+	if err != nil {
+		// a response came back with an error: retries ran out, or the body
+		// could not be read
+		if resp.StatusCode >= 300 {
+			return resp.StatusCode, classify(parseAPIError(op, resp.StatusCode, body))
+		}
+		return resp.StatusCode, unavailable(op, err)
+	}
+	status := resp.StatusCode
+	success := status >= 200 && status < 300
+	if !success && !slices.Contains(accept, status) {
+		return status, classify(parseAPIError(op, status, body))
+	}
+	if out != nil && len(bytes.TrimSpace(body)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if err := dec.Decode(out); err != nil && success {
+			return status, fmt.Errorf("opensearch: %s: unreadable answer (status %d): %w", op, status, err)
+		}
+		// an accepted error status may carry another shape: out is best effort
+	}
+	return status, nil
+}
+
+func jsonBody(v any) (*bytes.Reader, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.NewReader(b), nil
+}
+
+// ---- indexes and aliases
+
+var versionRE = regexp.MustCompile(`\.v(\d+)$`)
+
+// ensureIndex makes the alias of kind point at the current version of its
+// index, creating or migrating as needed.
+func (b *Backend) ensureIndex(ctx context.Context, kind string) error {
+	alias := b.Alias(kind)
+	want := mappings.Version(kind)
+	target := b.IndexName(kind, want)
+
+	current, err := b.aliasTargets(ctx, alias)
+	if err != nil {
+		return err
+	}
+	if len(current) == 1 && current[0] == target {
+		return nil
+	}
+	var older []string
+	for _, idx := range current {
+		if idx == target {
+			continue
+		}
+		m := versionRE.FindStringSubmatch(idx)
+		if m == nil || !strings.HasPrefix(idx, alias+".v") {
+			return fmt.Errorf("opensearch: alias %s points at %s, which is not one of this service's versioned indexes; remove the alias by hand", alias, idx)
+		}
+		var v int
+		_, _ = fmt.Sscanf(m[1], "%d", &v)
+		if v > want {
+			return fmt.Errorf("opensearch: alias %s points at %s, a newer mapping than this build knows (v%d); upgrade this service", alias, idx, want)
+		}
+		older = append(older, idx)
+	}
+	if err := b.createIndex(ctx, kind, target); err != nil {
+		return err
+	}
+	if len(older) > 0 && !slices.Contains(current, target) {
+		if err := b.reindex(ctx, older, target); err != nil {
+			return err
+		}
+	}
+	actions := []any{}
+	for _, idx := range older {
+		actions = append(actions, map[string]any{"remove": map[string]any{"index": idx, "alias": alias}})
+	}
+	actions = append(actions, map[string]any{"add": map[string]any{"index": target, "alias": alias}})
+	body, err := jsonBody(map[string]any{"actions": actions})
+	if err != nil {
+		return err
+	}
+	var ack struct {
+		Acknowledged bool `json:"acknowledged"`
+	}
+	if _, err := b.do(ctx, "update aliases", http.MethodPost, opensearchapi.AliasesReq{Body: body}, &ack); err != nil {
+		return err
+	}
+	if len(older) > 0 {
+		b.log.Info("opensearch: alias moved to the new index version; the old index is kept and can be removed by hand",
+			"alias", alias, "index", target, "old", strings.Join(older, ","))
+	} else {
+		b.log.Info("opensearch: created index", "alias", alias, "index", target)
+	}
+	return nil
+}
+
+// aliasTargets lists the indexes an alias points at (none when it does not
+// exist).
+func (b *Backend) aliasTargets(ctx context.Context, alias string) ([]string, error) {
+	var got map[string]struct {
+		Aliases map[string]json.RawMessage `json:"aliases"`
+	}
+	status, err := b.do(ctx, "get alias "+alias, http.MethodGet,
+		opensearchapi.AliasGetReq{Alias: []string{alias}}, &got, http.StatusNotFound)
+	if err != nil {
+		return nil, err
+	}
+	if status == http.StatusNotFound {
+		return nil, nil
+	}
+	var out []string
+	for idx, v := range got {
+		if _, ok := v.Aliases[alias]; ok {
+			out = append(out, idx)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// createIndex creates index with the current mapping of kind unless it
+// exists already.
+func (b *Backend) createIndex(ctx context.Context, kind, index string) error {
+	status, err := b.do(ctx, "index exists "+index, http.MethodHead,
+		opensearchapi.IndicesExistsReq{Indices: []string{index}}, nil, http.StatusNotFound)
+	if err != nil {
+		return err
+	}
+	if status == http.StatusOK {
+		return nil
+	}
+	def, err := mappings.Get(kind)
+	if err != nil {
+		return err
+	}
+	status, err = b.do(ctx, "create index "+index, http.MethodPut,
+		opensearchapi.IndicesCreateReq{Index: index, Body: bytes.NewReader(def)}, nil, http.StatusBadRequest)
+	if err != nil {
+		return err
+	}
+	if status == http.StatusBadRequest {
+		// another process created it first: fine; anything else is not
+		status, err = b.do(ctx, "index exists "+index, http.MethodHead,
+			opensearchapi.IndicesExistsReq{Indices: []string{index}}, nil, http.StatusNotFound)
+		if err != nil {
+			return err
+		}
+		if status != http.StatusOK {
+			return fmt.Errorf("opensearch: create index %s was rejected (status 400)", index)
+		}
+	}
+	return nil
+}
+
+// reindex copies every document of the old indexes into target and waits.
+func (b *Backend) reindex(ctx context.Context, from []string, target string) error {
+	body, err := jsonBody(map[string]any{
+		"source":    map[string]any{"index": from},
+		"dest":      map[string]any{"index": target},
+		"conflicts": "proceed",
+	})
+	if err != nil {
+		return err
+	}
+	wait, refresh := true, true
+	var res struct {
+		Total    int               `json:"total"`
+		Created  int               `json:"created"`
+		Updated  int               `json:"updated"`
+		Failures []json.RawMessage `json:"failures"`
+	}
+	b.log.Info("opensearch: reindexing into a new mapping version", "from", strings.Join(from, ","), "to", target)
+	if _, err := b.do(ctx, "reindex into "+target, http.MethodPost, opensearchapi.ReindexReq{
+		Body:   body,
+		Params: opensearchapi.ReindexParams{WaitForCompletion: &wait, Refresh: &refresh},
+	}, &res); err != nil {
+		return err
+	}
+	if len(res.Failures) > 0 {
+		return fmt.Errorf("opensearch: reindex into %s: %d failures, first: %s", target, len(res.Failures), truncate(string(res.Failures[0]), 300))
+	}
+	b.log.Info("opensearch: reindexed", "to", target, "total", res.Total, "created", res.Created, "updated", res.Updated)
+	return nil
+}

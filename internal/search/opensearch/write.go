@@ -1,0 +1,327 @@
+package opensearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// chunk bounds the ids sent in one mget, terms query or bulk by Delete.
+const chunk = 1000
+
+// noticeDoc is what a notice is indexed as: the notice's own JSON plus the
+// fields the engine adds (mappings.EngineFields).
+type noticeDoc struct {
+	record.Notice
+	// Content is what keywords search: title, agency name, vendor name, PIN
+	// and text, one per line (as the embedded engine joins them).
+	Content string `json:"content,omitempty"`
+	// Year is the publication year, for the year facet.
+	Year string `json:"year,omitempty"`
+	// PassageIDs lists the notice's passages, so a later upsert or delete
+	// can remove them by id (mget reads them back in real time).
+	PassageIDs []string `json:"passage_ids"`
+}
+
+// engineSourceFields are left out of _source when reading notices back.
+var engineSourceFields = []string{"content", "year", "passage_ids"}
+
+func newNoticeDoc(n record.Notice, passages []record.Passage) noticeDoc {
+	var parts []string
+	for _, s := range []string{n.Title, n.AgencyName, n.VendorName, n.PIN, n.Text} {
+		if strings.TrimSpace(s) != "" {
+			parts = append(parts, s)
+		}
+	}
+	ids := make([]string, 0, len(passages))
+	for _, p := range passages {
+		ids = append(ids, p.ID)
+	}
+	return noticeDoc{Notice: n, Content: strings.Join(parts, "\n"), Year: n.Year(), PassageIDs: ids}
+}
+
+// observationDoc is a source observation in the meta index (id = source).
+type observationDoc struct {
+	Source     string    `json:"source"`
+	Label      string    `json:"label"`
+	RecordType string    `json:"record_type"`
+	ObservedAt time.Time `json:"observed_at,omitzero"`
+}
+
+// bulkWriter builds one NDJSON _bulk body.
+type bulkWriter struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+	n   int
+}
+
+func newBulkWriter() *bulkWriter {
+	w := &bulkWriter{}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false)
+	return w
+}
+
+type bulkMeta struct {
+	Index string `json:"_index"`
+	ID    string `json:"_id"`
+}
+
+func (w *bulkWriter) index(index, id string, doc any) error {
+	w.n++
+	if err := w.enc.Encode(map[string]bulkMeta{"index": {Index: index, ID: id}}); err != nil {
+		return err
+	}
+	if err := w.enc.Encode(doc); err != nil {
+		return fmt.Errorf("opensearch: encode document %s: %w", id, err)
+	}
+	return nil
+}
+
+func (w *bulkWriter) delete(index, id string) error {
+	w.n++
+	return w.enc.Encode(map[string]bulkMeta{"delete": {Index: index, ID: id}})
+}
+
+// Upsert writes notices and their passages in one _bulk request (refresh
+// off; call Refresh to make them visible). A notice's passages from an
+// earlier version that the new version no longer has are deleted by id in
+// the same request; their ids come from one real-time _mget of the notices.
+func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(docs))
+	for _, d := range docs {
+		if d.Notice.RequestID == "" {
+			return record.Invalid("request_id", "a notice without a request id cannot be indexed")
+		}
+		for _, p := range d.Passages {
+			if p.ID == "" {
+				return record.Invalid("passage_id", "passage of notice %q has no id", d.Notice.RequestID)
+			}
+		}
+		ids = append(ids, d.Notice.RequestID)
+	}
+	defer b.stale()
+	held, err := b.passageIDs(ctx, ids)
+	if err != nil {
+		return err
+	}
+	w := newBulkWriter()
+	for _, d := range docs {
+		id := d.Notice.RequestID
+		keep := make(map[string]bool, len(d.Passages))
+		for _, p := range d.Passages {
+			keep[p.ID] = true
+		}
+		// passages first: a reader never sees a notice whose passages are missing
+		for _, old := range held[id] {
+			if !keep[old] {
+				if err := w.delete(b.passages(), old); err != nil {
+					return err
+				}
+			}
+		}
+		for _, p := range d.Passages {
+			if err := w.index(b.passages(), p.ID, p); err != nil {
+				return err
+			}
+		}
+		doc := newNoticeDoc(d.Notice, d.Passages)
+		if err := w.index(b.notices(), id, doc); err != nil {
+			return err
+		}
+		held[id] = doc.PassageIDs // the same notice twice in one batch
+	}
+	return b.bulk(ctx, w)
+}
+
+// passageIDs reads, in real time, the passage ids stored on the notices.
+func (b *Backend) passageIDs(ctx context.Context, requestIDs []string) (map[string][]string, error) {
+	out := make(map[string][]string, len(requestIDs))
+	seen := make(map[string]bool, len(requestIDs))
+	uniq := make([]string, 0, len(requestIDs))
+	for _, id := range requestIDs {
+		if !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
+		}
+	}
+	for start := 0; start < len(uniq); start += chunk {
+		part := uniq[start:min(start+chunk, len(uniq))]
+		body, err := jsonBody(map[string]any{"ids": part})
+		if err != nil {
+			return nil, err
+		}
+		var res struct {
+			Docs []struct {
+				ID     string `json:"_id"`
+				Found  bool   `json:"found"`
+				Source struct {
+					PassageIDs []string `json:"passage_ids"`
+				} `json:"_source"`
+				Error json.RawMessage `json:"error"`
+			} `json:"docs"`
+		}
+		if _, err := b.do(ctx, "read passage ids", http.MethodPost, opensearchapi.MGetReq{
+			Index:  b.notices(),
+			Body:   body,
+			Params: opensearchapi.MGetParams{SourceIncludes: []string{"passage_ids"}},
+		}, &res); err != nil {
+			return nil, err
+		}
+		for _, d := range res.Docs {
+			if len(d.Error) > 0 && string(d.Error) != "null" {
+				return nil, &record.Error{Code: record.EUNAVAILABLE,
+					Message: "the search index could not read notice " + d.ID + ": " + truncate(string(d.Error), 300)}
+			}
+			if d.Found {
+				out[d.ID] = d.Source.PassageIDs
+			}
+		}
+	}
+	return out, nil
+}
+
+// bulk sends the body and reports failed items. Deleting a document that
+// is not there is not a failure.
+func (b *Backend) bulk(ctx context.Context, w *bulkWriter) error {
+	if w.n == 0 {
+		return nil
+	}
+	var res opensearchapi.BulkResp
+	if _, err := b.do(ctx, "bulk", http.MethodPost, opensearchapi.BulkReq{
+		Body:   bytes.NewReader(w.buf.Bytes()),
+		Header: http.Header{"Content-Type": {"application/x-ndjson"}},
+		Params: opensearchapi.BulkParams{Refresh: "false", RequireAlias: new(true)},
+	}, &res); err != nil {
+		return err
+	}
+	return bulkError(res)
+}
+
+// bulkError summarizes the failed items of a bulk response, or nil.
+func bulkError(res opensearchapi.BulkResp) error {
+	var failed []string
+	retry := false
+	total := 0
+	for _, item := range res.Items {
+		for action, it := range item {
+			total++
+			if action == "delete" && it.Status == http.StatusNotFound {
+				continue
+			}
+			if it.Error == nil && it.Status < 300 {
+				continue
+			}
+			if it.Status == http.StatusTooManyRequests || it.Status >= 500 {
+				retry = true
+			}
+			msg := fmt.Sprintf("%s %s/%s: status %d", action, it.Index, it.ID, it.Status)
+			if it.Error != nil {
+				msg += ": " + it.Error.Type + ": " + it.Error.Reason
+				if it.Error.Cause.Reason != "" {
+					msg += " (" + it.Error.Cause.Type + ": " + it.Error.Cause.Reason + ")"
+				}
+			}
+			failed = append(failed, msg)
+		}
+	}
+	if len(failed) == 0 {
+		return nil // "errors" may be set for deletes of missing documents only
+	}
+	msg := fmt.Sprintf("opensearch: bulk: %d of %d actions failed; first: %s", len(failed), total, strings.Join(failed[:min(3, len(failed))], "; "))
+	if retry {
+		return &record.Error{Code: record.EUNAVAILABLE, Message: msg}
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// Delete removes notices and their passages: the passages the notices list
+// (by id, in real time) and any other passage of theirs the index can see
+// (one _delete_by_query per thousand notices).
+func (b *Backend) Delete(ctx context.Context, requestIDs []string) error {
+	if len(requestIDs) == 0 {
+		return nil
+	}
+	defer b.stale()
+	for start := 0; start < len(requestIDs); start += chunk {
+		part := requestIDs[start:min(start+chunk, len(requestIDs))]
+		held, err := b.passageIDs(ctx, part)
+		if err != nil {
+			return err
+		}
+		body, err := jsonBody(map[string]any{"query": map[string]any{"terms": map[string]any{"request_id": part}}})
+		if err != nil {
+			return err
+		}
+		var res struct {
+			Deleted  int               `json:"deleted"`
+			Failures []json.RawMessage `json:"failures"`
+		}
+		if _, err := b.do(ctx, "delete passages", http.MethodPost, opensearchapi.DocumentDeleteByQueryReq{
+			Indices: []string{b.passages()},
+			Body:    body,
+			Params:  opensearchapi.DocumentDeleteByQueryParams{Conflicts: "proceed"},
+		}, &res); err != nil {
+			return err
+		}
+		if len(res.Failures) > 0 {
+			return fmt.Errorf("opensearch: delete passages: %d failures, first: %s", len(res.Failures), truncate(string(res.Failures[0]), 300))
+		}
+		w := newBulkWriter()
+		for _, id := range part {
+			for _, p := range held[id] {
+				if err := w.delete(b.passages(), p); err != nil {
+					return err
+				}
+			}
+			if err := w.delete(b.notices(), id); err != nil {
+				return err
+			}
+		}
+		if err := b.bulk(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Observe records when a source was observed (one document per source in
+// the meta index, refreshed at once: observations are rare and small).
+func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
+	if o.Source == "" {
+		return record.Invalid("source", "an observation needs a source")
+	}
+	defer b.stale()
+	body, err := jsonBody(observationDoc{Source: o.Source, Label: o.Label, RecordType: o.RecordType, ObservedAt: o.ObservedAt})
+	if err != nil {
+		return err
+	}
+	_, err = b.do(ctx, "observe "+o.Source, http.MethodPut, opensearchapi.IndexReq{
+		Index:      b.meta(),
+		DocumentID: o.Source,
+		Body:       body,
+		Params:     opensearchapi.IndexParams{Refresh: "true", RequireAlias: new(true)},
+	}, nil)
+	return err
+}
+
+// Refresh makes earlier writes visible to searches.
+func (b *Backend) Refresh(ctx context.Context) error {
+	defer b.stale()
+	_, err := b.do(ctx, "refresh", http.MethodPost, opensearchapi.IndicesRefreshReq{
+		Index: []string{b.notices(), b.passages(), b.meta()},
+	}, nil)
+	return err
+}

@@ -1,0 +1,274 @@
+// Command recordwatch republishes and joins New York City's public records.
+// One binary, several roles (-target): "all" (default: API, indexer and
+// mailer in one process over the embedded engine, loading the bundled sample
+// corpus on first start), or "api", "indexer", "mailer" one at a time for
+// deployments on OpenSearch. This is the only place concrete engines are
+// chosen.
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/recordwatch/recordwatch/api"
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/search/opensearch"
+	"github.com/recordwatch/recordwatch/internal/store"
+)
+
+// sample is the bundled corpus of real public rows loaded on first start.
+//
+//go:embed testdata/sample
+var sample embed.FS
+
+// Config is read once, from flags and RECORDWATCH_* environment variables
+// (flags win).
+type Config struct {
+	Target        string
+	Addr          string
+	Data          string
+	Form          int
+	BaseURL       string
+	Engine        string
+	OpenSearchURL string
+	OpenSearchUser,
+	OpenSearchPassword string
+	LogLevel string
+
+	// indexer role
+	Source       string
+	SourceDir    string
+	Live         bool
+	Full         bool
+	Every        time.Duration
+	SODAToken    string
+	SODAEndpoint string
+
+	TrustedProxies []string
+}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func parseConfig(args []string, stderr io.Writer) (Config, error) {
+	var c Config
+	fl := flag.NewFlagSet("recordwatch", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	form, _ := strconv.Atoi(env("RECORDWATCH_FORM", "1"))
+	fl.StringVar(&c.Target, "target", env("RECORDWATCH_TARGET", "all"), "role: all, api, indexer or mailer")
+	fl.StringVar(&c.Addr, "addr", env("RECORDWATCH_ADDR", ":8080"), "HTTP listen address")
+	fl.StringVar(&c.Data, "data", env("RECORDWATCH_DATA", "./data"), "data directory (embedded indexes and state)")
+	fl.IntVar(&c.Form, "form", form, "interface form: 1 extended, 2 basic")
+	fl.StringVar(&c.BaseURL, "base-url", env("RECORDWATCH_BASE_URL", ""), "absolute base URL for links (default http://localhost<addr>)")
+	fl.StringVar(&c.Engine, "engine", env("RECORDWATCH_ENGINE", "embedded"), "search engine: embedded or opensearch")
+	fl.StringVar(&c.OpenSearchURL, "opensearch-url", env("OPENSEARCH_URL", ""), "OpenSearch URL (engine opensearch)")
+	fl.StringVar(&c.LogLevel, "log-level", env("RECORDWATCH_LOG_LEVEL", "info"), "debug, info, warn or error")
+	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", "crol"), "indexer: source to load (crol)")
+	fl.StringVar(&c.SourceDir, "source-dir", env("RECORDWATCH_SOURCE_DIR", ""), "indexer: load files from this directory instead of the bundled sample")
+	fl.BoolVar(&c.Live, "live", env("RECORDWATCH_LIVE", "") == "1", "indexer: fetch from the live source API")
+	fl.BoolVar(&c.Full, "full", false, "indexer: with -live, fetch everything instead of changes since the last run")
+	fl.DurationVar(&c.Every, "every", 0, "indexer: with -live, repeat at this interval (e.g. 6h) instead of once")
+	fl.StringVar(&c.SODAEndpoint, "soda-endpoint", env("RECORDWATCH_SODA_ENDPOINT", ""), "indexer: SODA endpoint (default the NYC Open Data dg92-zbpx endpoint)")
+	if err := fl.Parse(args); err != nil {
+		return c, err
+	}
+	c.OpenSearchUser = os.Getenv("OPENSEARCH_USERNAME")
+	c.OpenSearchPassword = os.Getenv("OPENSEARCH_PASSWORD")
+	c.SODAToken = os.Getenv("RECORDWATCH_SODA_APP_TOKEN")
+	if tp := env("RECORDWATCH_TRUSTED_PROXIES", ""); tp != "" {
+		c.TrustedProxies = strings.Split(tp, ",")
+	}
+	switch c.Target {
+	case "all", "api", "indexer", "mailer":
+	default:
+		return c, fmt.Errorf("unknown -target %q: use all, api, indexer or mailer", c.Target)
+	}
+	if c.Form != 1 && c.Form != 2 {
+		return c, fmt.Errorf("RECORDWATCH_FORM must be 1 or 2, not %d", c.Form)
+	}
+	switch c.Engine {
+	case "embedded":
+	case "opensearch":
+		if c.OpenSearchURL == "" {
+			return c, errors.New("engine opensearch needs OPENSEARCH_URL")
+		}
+	default:
+		return c, fmt.Errorf("unknown engine %q: use embedded or opensearch", c.Engine)
+	}
+	if c.BaseURL == "" {
+		host := c.Addr
+		if strings.HasPrefix(host, ":") {
+			host = "localhost" + host
+		}
+		c.BaseURL = "http://" + host
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	return c, nil
+}
+
+func main() {
+	cfg, err := parseConfig(os.Args[1:], os.Stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "recordwatch:", err)
+		os.Exit(2)
+	}
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, logger, time.Now); err != nil {
+		logger.Error("recordwatch stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+func openBackend(ctx context.Context, cfg Config, logger *slog.Logger) (search.Backend, error) {
+	if cfg.Engine == "opensearch" {
+		return opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, Username: cfg.OpenSearchUser,
+			Password: cfg.OpenSearchPassword, Logger: logger})
+	}
+	return embedded.Open(filepath.Join(cfg.Data, "index"))
+}
+
+// run wires the chosen role and blocks until ctx ends (or, for a one-shot
+// indexer run, until it is done).
+func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) error {
+	if cfg.Target == "mailer" {
+		return errors.New("the mailer role is not built yet (watches and mail are a later issue)")
+	}
+	backend, err := openBackend(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer backend.Close()
+	cw := entity.DefaultCrosswalk()
+	sampleFS, err := fs.Sub(sample, "testdata/sample")
+	if err != nil {
+		return err
+	}
+	ix := &indexer.Indexer{Backend: backend, Crosswalk: cw, Logger: logger, Now: now}
+	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		ix.Progress = os.Stderr // a progress bar only for people watching
+	}
+
+	if cfg.Target == "indexer" {
+		return runIndexer(ctx, cfg, ix, sampleFS, logger)
+	}
+
+	if cfg.Target == "all" {
+		if _, err := ix.EnsureSample(ctx, sampleFS); err != nil {
+			return fmt.Errorf("loading the sample corpus: %w", err)
+		}
+		if cfg.Live {
+			go func() {
+				if err := runIndexer(ctx, cfg, ix, sampleFS, logger); err != nil && ctx.Err() == nil {
+					logger.Error("live indexing", "err", err)
+				}
+			}()
+		}
+	}
+	if cfg.Engine == "opensearch" {
+		logger.Warn("daily ceilings are kept per process in " + cfg.Data + "; a shared OpenSearch state store is not built yet")
+	}
+	st, err := store.OpenBolt(filepath.Join(cfg.Data, "state.db"))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
+		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
+	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.ListenAndServe() }()
+	logger.Info("recordwatch serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "engine", backend.Name(), "form", cfg.Form, "target", cfg.Target)
+	go sweep(ctx, st, now, logger)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return hs.Shutdown(shutdown)
+}
+
+func sweep(ctx context.Context, st *store.Bolt, now func() time.Time, logger *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := st.Sweep(now()); err != nil {
+				logger.Warn("sweep", "err", err)
+			} else if n > 0 {
+				logger.Debug("sweep", "removed", n)
+			}
+		}
+	}
+}
+
+func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS fs.FS, logger *slog.Logger) error {
+	if cfg.Source != "crol" {
+		return fmt.Errorf("unknown source %q (available: crol)", cfg.Source)
+	}
+	if !cfg.Live {
+		var fsys fs.FS = sampleFS
+		dir := "crol"
+		if cfg.SourceDir != "" {
+			fsys, dir = os.DirFS(cfg.SourceDir), "."
+		}
+		_, err := ix.LoadCROLDir(ctx, fsys, dir)
+		return err
+	}
+	f := &crol.Fetcher{BaseURL: cfg.SODAEndpoint, AppToken: cfg.SODAToken}
+	if !cfg.Full {
+		// rows change in place (bid extensions keep their start date), so an
+		// incremental run asks for rows updated since the last observation
+		f.SinceField = ":updated_at"
+	}
+	for {
+		if _, err := ix.RunLive(ctx, f, !cfg.Full); err != nil {
+			if cfg.Every == 0 {
+				return err
+			}
+			logger.Error("live run failed; will retry at the next interval", "err", err)
+		}
+		if cfg.Every == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(cfg.Every):
+		}
+	}
+}

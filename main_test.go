@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"go/format"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestGofmt fails on any Go file that gofmt would change.
+func TestGofmt(t *testing.T) {
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != "." || d.Name() == "node_modules" || d.Name() == "data") {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out, err := format.Source(src)
+			if err != nil {
+				t.Errorf("%s: %v", p, err)
+			} else if !bytes.Equal(src, out) {
+				t.Errorf("%s is not gofmt-formatted", p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestVetAndTidy runs go vet and checks that go.mod and go.sum are tidy.
+func TestVetAndTidy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	for _, args := range [][]string{{"vet", "./..."}, {"mod", "tidy", "-diff"}} {
+		cmd := exec.Command("go", args...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// startAll runs the default role on dataDir until the returned stop is called.
+func startAll(t *testing.T, dataDir string, logs *bytes.Buffer) (string, func()) {
+	t.Helper()
+	cfg, err := parseConfig([]string{"-data", dataDir, "-addr", freeAddr(t)}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	logger := slog.New(slog.NewTextHandler(logs, nil))
+	go func() { done <- run(ctx, cfg, logger, time.Now) }()
+	base := "http://" + cfg.Addr
+	deadline := time.Now().Add(time.Minute)
+	for {
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				break
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("server stopped: %v\n%s", err, logs)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not serving within a minute\n%s", logs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return base, func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	}
+}
+
+// TestDefaultRoleServesSampleAndReusesIndex is `go run .` on a fresh data
+// directory, then a second start on the same directory.
+func TestDefaultRoleServesSampleAndReusesIndex(t *testing.T) {
+	dir := t.TempDir()
+	var logs bytes.Buffer
+	base, stop := startAll(t, dir, &logs)
+	var out struct {
+		Total int `json:"total"`
+		Hits  []struct {
+			RequestID string `json:"request_id"`
+			Lens      string `json:"lens"`
+		} `json:"hits"`
+		Scope struct {
+			RecordsInCorpus int `json:"records_in_corpus"`
+			Sources         []struct {
+				Source string `json:"source"`
+			} `json:"sources"`
+		} `json:"scope"`
+	}
+	getJSON(t, base+"/api/search?q=construction&lens=money", &out)
+	if out.Total == 0 || out.Hits[0].Lens != "money" || out.Scope.RecordsInCorpus < 1000 || out.Scope.Sources[0].Source != "crol" {
+		t.Fatalf("search: %+v", out)
+	}
+	var none struct {
+		Total int            `json:"total"`
+		Scope map[string]any `json:"scope"`
+	}
+	getJSON(t, base+"/api/search?q=zzzqqq", &none)
+	if none.Total != 0 || none.Scope["records_in_corpus"].(float64) != float64(out.Scope.RecordsInCorpus) {
+		t.Fatalf("zzzqqq: %+v", none)
+	}
+	stop()
+	if !strings.Contains(logs.String(), "loading the bundled sample corpus") {
+		t.Errorf("first start did not load the sample:\n%s", logs.String())
+	}
+	logs.Reset()
+	base, stop = startAll(t, dir, &logs)
+	defer stop()
+	if strings.Contains(logs.String(), "loading the bundled sample corpus") {
+		t.Errorf("second start reloaded the sample:\n%s", logs.String())
+	}
+	var again struct {
+		Total int `json:"total"`
+	}
+	getJSON(t, base+"/api/search?q=construction&lens=money", &again)
+	if again.Total != out.Total {
+		t.Errorf("second start: %d hits, first %d", again.Total, out.Total)
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("%s: %d", url, res.StatusCode)
+	}
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	t.Setenv("RECORDWATCH_FORM", "2")
+	t.Setenv("RECORDWATCH_ADDR", ":9999")
+	c, err := parseConfig(nil, io.Discard)
+	if err != nil || c.Form != 2 || c.Addr != ":9999" || c.BaseURL != "http://localhost:9999" || c.Engine != "embedded" || c.Target != "all" {
+		t.Fatalf("env config %+v %v", c, err)
+	}
+	c, err = parseConfig([]string{"-form", "1", "-base-url", "https://recordwatch.example/"}, io.Discard)
+	if err != nil || c.Form != 1 || c.BaseURL != "https://recordwatch.example" {
+		t.Fatalf("flags win: %+v %v", c, err)
+	}
+	for _, bad := range [][]string{{"-form", "3"}, {"-target", "everything"}, {"-engine", "solr"}, {"-engine", "opensearch"}} {
+		t.Setenv("OPENSEARCH_URL", "")
+		if _, err := parseConfig(bad, io.Discard); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
