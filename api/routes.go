@@ -13,4 +13,10 @@ func (s *Server) routes(r *gin.Engine) {
 	api.GET("/search", s.search)
 	api.GET("/notices/:id", s.notice)
 	api.GET("/passages", s.passages)
+
+	// each later issue owns its file and its routes
+	s.entityRoutes(r, api) // entities.go: agencies, vendors, matters, batch, property locations
+	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
+	s.watchRoutes(r, api)  // watches.go: preview, create, confirm, manage, unsubscribe
+	s.shareRoutes(r)       // shares.go: /inv, /stats
 }

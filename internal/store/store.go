@@ -23,8 +23,12 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
-// Store is the state seam.
+// Store is the state seam: counters and ceilings (this file), shared
+// investigations (shares.go) and watches (watches.go).
 type Store interface {
+	Shares
+	Watches
+
 	// Incr adds delta to the named event counter for a day (YYYY-MM-DD) and
 	// returns the new total. Counters count events, never people.
 	Incr(ctx context.Context, name, day string, delta int) (int, error)
