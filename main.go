@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/api"
+	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -33,6 +34,9 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
+
+// version is reported to MCP clients.
+const version = "0.1.0"
 
 // sample is the bundled corpus of real public rows loaded on first start.
 //
@@ -201,8 +205,11 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		return err
 	}
 	defer st.Close()
+	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version}
 	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
-		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
+		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now,
+			MCP:        mcp.Handler(mcpDeps, cfg.Form),
+			MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }})
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)

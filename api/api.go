@@ -5,6 +5,7 @@
 package api
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -35,6 +36,9 @@ type Deps struct {
 	Crosswalk *entity.Crosswalk
 	Logger    *slog.Logger
 	Now       func() time.Time
+	// MCP serves POST /mcp; MCPCatalog renders GET /mcp/catalog.json.
+	MCP        http.Handler
+	MCPCatalog func(ctx context.Context) any
 }
 
 // Server holds the router and its dependencies.

@@ -14,6 +14,14 @@ func (s *Server) routes(r *gin.Engine) {
 	api.GET("/notices/:id", s.notice)
 	api.GET("/passages", s.passages)
 
+	if s.deps.MCP != nil {
+		mcpH := gin.WrapH(s.deps.MCP)
+		r.POST("/mcp", s.rateLimit(), maxBody(1<<20), mcpH)
+		r.GET("/mcp", s.rateLimit(), mcpH)
+		r.DELETE("/mcp", s.rateLimit(), mcpH)
+		r.GET("/mcp/catalog.json", s.rateLimit(), s.mcpCatalog)
+	}
+
 	// each later issue owns its file and its routes
 	s.entityRoutes(r, api) // entities.go: agencies, vendors, matters, batch, property locations
 	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>

@@ -1,0 +1,111 @@
+package mcp
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Bounds on tool arguments.
+const (
+	maxResults  = 50
+	maxCursor   = 512
+	maxNameLen  = 200
+	datePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+)
+
+var lensEnum = []any{record.LensMoney, record.LensLand, record.LensProperty, record.LensRules, record.LensMeetings, record.LensPeople}
+
+func prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
+	p, ok := s.Properties[name]
+	if !ok {
+		panic("mcp: no property " + name)
+	}
+	return p
+}
+
+func bounded(s *jsonschema.Schema, name string, maxLen int, desc string) {
+	p := prop(s, name)
+	p.MaxLength = ptr(maxLen)
+	p.Description = desc
+}
+
+func limitProp(s *jsonschema.Schema, max int) {
+	p := prop(s, "limit")
+	p.Minimum = ptr(1.0)
+	p.Maximum = ptr(float64(max))
+	p.Description = "How many results to return (default 20)."
+}
+
+func dateProp(s *jsonschema.Schema, name, desc string) {
+	p := prop(s, name)
+	p.Pattern = datePattern
+	p.Description = desc
+}
+
+func cursorProp(s *jsonschema.Schema) {
+	bounded(s, "cursor", maxCursor, "Opaque next_cursor from the previous page of the same search.")
+}
+
+func lensProp(s *jsonschema.Schema, name, desc string) {
+	p := prop(s, name)
+	p.Types = nil
+	p.Type = "array"
+	p.Items = &jsonschema.Schema{Type: "string", Enum: lensEnum}
+	p.MaxItems = ptr(6)
+	p.Description = desc
+}
+
+func parseDay(param, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.ParseInLocation("2006-01-02", s, record.NewYork)
+	if err != nil {
+		return t, record.Invalid(param, "%s must be a date as YYYY-MM-DD", param)
+	}
+	return t, nil
+}
+
+func (d *Deps) agencyID(name string) []string {
+	if name == "" {
+		return nil
+	}
+	return []string{d.Crosswalk.Resolve(name).ID}
+}
+
+func vendorStems(param, name string) ([]string, error) {
+	if name == "" {
+		return nil, nil
+	}
+	stem := entity.VendorStem(name)
+	if len(stem) < 3 {
+		return nil, record.Invalid(param, "vendor %q is too short to match by name stem (3 characters at least)", name)
+	}
+	return []string{stem}, nil
+}
+
+func limitOr(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
+}
+
+// runCtx executes a search and maps hits to references.
+func (d *Deps) runCtx(ctx context.Context, q search.Query) (search.Result, []NoticeRef, error) {
+	res, err := d.Search.Search(ctx, q)
+	if err != nil {
+		return res, nil, err
+	}
+	refs := make([]NoticeRef, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		refs = append(refs, d.ref(h.Notice))
+	}
+	return res, refs, nil
+}

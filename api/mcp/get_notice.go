@@ -1,0 +1,116 @@
+package mcp
+
+import (
+	"context"
+	"regexp"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+type getNoticeIn struct {
+	RequestID string `json:"request_id"`
+}
+
+// NoticeOut is one notice read: found, not_found or unavailable, explicitly.
+type NoticeOut struct {
+	Status    record.Availability `json:"status"`
+	RequestID string              `json:"request_id"`
+	Message   string              `json:"message,omitempty"`
+	Notice    *NoticeRef          `json:"notice,omitempty"`
+	FullText  string              `json:"full_text,omitempty"`
+	Truncated bool                `json:"full_text_truncated,omitempty"`
+	Citation  *Citation           `json:"citation,omitempty"`
+	Freshness *Freshness          `json:"freshness,omitempty"`
+	Absence   []string            `json:"absence_rules"`
+}
+
+// Citation is what to cite for a notice.
+type Citation struct {
+	Text        string `json:"text"`
+	OfficialURL string `json:"official_url"`
+	OpenDataURL string `json:"open_data_url"`
+	Permalink   string `json:"permalink"`
+}
+
+// Freshness says when the notice's source was last observed.
+type Freshness struct {
+	Source           string `json:"source"`
+	SourceObservedAt string `json:"source_observed_at,omitempty"`
+	Note             string `json:"note"`
+}
+
+// maxFullText bounds the text returned with a notice.
+const maxFullText = 20000
+
+var requestIDRE = regexp.MustCompile(`^[0-9A-Za-z_-]{1,40}$`)
+
+func getNotice(d *Deps) Tool {
+	t := newTool(d, "get_notice", "Get one City Record notice", ClassRead,
+		"Read one notice by its exact City Record RequestID (e.g. 20140930007). Returns status found, not_found or "+
+			"unavailable explicitly: not_found means this service holds no such notice, not that the City Record lacks it; "+
+			"unavailable means the index could not answer now. A found notice comes with summary, flags (rolling deadline, "+
+			"invalid amount…), amount validity, full text, freshness and citation-ready links (the official City Record page is authoritative).",
+		[]int{1, 2},
+		func(s *jsonschema.Schema) {
+			p := prop(s, "request_id")
+			p.Pattern = requestIDRE.String()
+			p.MaxLength = ptr(40)
+			p.Description = "Exact RequestID of the official notice."
+		},
+		func(ctx context.Context, d *Deps, in getNoticeIn) (NoticeOut, error) {
+			if !requestIDRE.MatchString(in.RequestID) {
+				return NoticeOut{}, record.Invalid("request_id", "request_id must be a City Record RequestID such as 20140930007")
+			}
+			out := NoticeOut{RequestID: in.RequestID, Absence: record.AbsenceRules}
+			n, err := d.Search.Get(ctx, in.RequestID)
+			switch record.ErrorCode(err) {
+			case "":
+			case record.ENOTFOUND:
+				out.Status = record.NotFound
+				out.Message = "No notice with this RequestID is held by this service. The official City Record may still have it: " + record.OfficialURL(in.RequestID)
+				return out, nil
+			case record.EUNAVAILABLE:
+				out.Status = record.Unavailable
+				out.Message = "The notice could not be read right now; this does not mean it is missing. Try again later."
+				return out, nil
+			default:
+				if err != nil {
+					return out, err
+				}
+			}
+			out.Status = record.Found
+			ref := d.ref(n)
+			out.Notice = &ref
+			out.FullText = n.Text
+			if r := []rune(n.Text); len(r) > maxFullText {
+				out.FullText, out.Truncated = string(r[:maxFullText]), true
+			}
+			out.Citation = &Citation{
+				Text:        n.AgencyName + ", \"" + n.Title + "\", The City Record, RequestID " + n.RequestID + publishedSuffix(n),
+				OfficialURL: n.OfficialURL, OpenDataURL: n.OpenDataURL, Permalink: ref.Permalink,
+			}
+			f := &Freshness{Source: n.Source, Note: "The source date differs from when this service last observed the source."}
+			if cov, err := d.Search.Coverage(ctx); err == nil {
+				for _, c := range cov {
+					if c.Source == n.Source && !c.ObservedAt.IsZero() {
+						f.SourceObservedAt = c.ObservedAt.Format(time.RFC3339)
+					}
+				}
+			}
+			out.Freshness = f
+			return out, nil
+		})
+	t.Limits = []string{"full_text: at most 20,000 characters (full_text_truncated says when cut)"}
+	t.Examples = []Example{{"A 2014 child-care award", map[string]any{"request_id": "20140930007"}}}
+	return t
+}
+
+func publishedSuffix(n record.Notice) string {
+	if n.StartDate.IsZero() {
+		return ""
+	}
+	return ", published " + n.StartDate.In(record.NewYork).Format("January 2, 2006")
+}

@@ -1,0 +1,155 @@
+// Package mcp is Recordwatch's tool endpoint for AI assistants: POST /mcp,
+// Streamable HTTP carrying JSON-RPC, built on the official Go SDK. Tools are
+// values: one constructor per file with its input and output schema, a
+// description an assistant can act on and its class (read or mutation); All
+// lists them and ForForm filters by interface form. The JSON catalog and the
+// README's tool list are generated from the same list.
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Tool classes.
+const (
+	ClassRead     = "read"
+	ClassMutation = "mutation"
+)
+
+// Deps are what tools read and write through.
+type Deps struct {
+	Search    search.Reader
+	Crosswalk *entity.Crosswalk
+	BaseURL   string
+	Now       func() time.Time
+	Version   string
+}
+
+func (d *Deps) now() time.Time {
+	if d.Now != nil {
+		return d.Now()
+	}
+	return time.Now()
+}
+
+// Example is a documented call of a tool.
+type Example struct {
+	Description string         `json:"description"`
+	Arguments   map[string]any `json:"arguments"`
+}
+
+// Tool is one tool as a value.
+type Tool struct {
+	Def      *sdk.Tool
+	Class    string
+	Forms    []int
+	Limits   []string
+	Examples []Example
+	add      func(s *sdk.Server)
+}
+
+// InForm reports whether the tool is offered in a form.
+func (t Tool) InForm(form int) bool { return slices.Contains(t.Forms, form) }
+
+func ptr[T any](v T) *T { return &v }
+
+// newTool builds a tool from a typed handler: schemas are inferred from In
+// and Out, then shaped by the shape function (bounds, enums, descriptions);
+// annotations carry the class.
+func newTool[In, Out any](d *Deps, name, title, class, description string, forms []int,
+	shape func(in *jsonschema.Schema), h func(context.Context, *Deps, In) (Out, error)) Tool {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: input schema of %s: %v", name, err))
+	}
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: output schema of %s: %v", name, err))
+	}
+	if shape != nil {
+		shape(in)
+	}
+	def := &sdk.Tool{
+		Name: name, Title: title, Description: description,
+		InputSchema: in, OutputSchema: out,
+		Annotations: &sdk.ToolAnnotations{Title: title, ReadOnlyHint: class == ClassRead, OpenWorldHint: ptr(false)},
+	}
+	if class == ClassMutation {
+		def.Annotations.DestructiveHint = ptr(false)
+	}
+	return Tool{Def: def, Class: class, Forms: forms, add: func(s *sdk.Server) {
+		sdk.AddTool(s, def, func(ctx context.Context, _ *sdk.CallToolRequest, input In) (*sdk.CallToolResult, Out, error) {
+			out, err := h(ctx, d, input)
+			if err != nil {
+				var zero Out
+				return nil, zero, toolError(err)
+			}
+			return nil, out, nil
+		})
+	}}
+}
+
+// toolError turns an error into the text an assistant can act on: the
+// argument at fault and what to do.
+func toolError(err error) error {
+	if e, ok := err.(*record.Error); ok {
+		if e.Param != "" {
+			return fmt.Errorf("%s: invalid argument %q: %s", e.Code, e.Param, e.Message)
+		}
+		return fmt.Errorf("%s: %s", e.Code, e.Message)
+	}
+	return fmt.Errorf("%s: %s", record.EINTERNAL, record.ErrorMessage(err))
+}
+
+// All lists every tool. The order is the catalog's order.
+func All(d *Deps) []Tool {
+	return []Tool{
+		searchNotices(d),
+		getNotice(d),
+		searchFederated(d),
+		retrieveCitedPassages(d),
+		listCapabilityGaps(d),
+	}
+}
+
+// ForForm returns the tools offered in one form.
+func ForForm(tools []Tool, form int) []Tool {
+	var out []Tool
+	for _, t := range tools {
+		if t.InForm(form) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// NewServer makes an MCP server with the tools of one form.
+func NewServer(d *Deps, form int) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "recordwatch", Title: "Recordwatch: New York City public records", Version: d.Version}, &sdk.ServerOptions{
+		Instructions: "Recordwatch republishes NYC public records (City Record notices first). Every search result carries its scope: " +
+			"what was searched, sources, corpus date and date bounds. No hits never means no record exists; say so when you report an empty result. " +
+			"The official City Record stays authoritative: cite the official_url of each notice.",
+	})
+	for _, t := range ForForm(All(d), form) {
+		t.add(s)
+	}
+	return s
+}
+
+// Handler serves POST /mcp (Streamable HTTP, stateless, JSON responses).
+func Handler(d *Deps, form int) http.Handler {
+	srv := NewServer(d, form)
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: false})
+}

@@ -1,0 +1,91 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+type passagesIn struct {
+	Q      string   `json:"q"`
+	Lens   []string `json:"lens,omitempty"`
+	Agency string   `json:"agency,omitempty"`
+	From   string   `json:"from,omitempty"`
+	To     string   `json:"to,omitempty"`
+	Limit  int      `json:"limit,omitempty"`
+	Cursor string   `json:"cursor,omitempty"`
+}
+
+// PassageRef is a quoted passage with its citation.
+type PassageRef struct {
+	Citation  string `json:"citation"`
+	RequestID string `json:"request_id"`
+	Text      string `json:"text"`
+	Start     int    `json:"start"`
+	End       int    `json:"end"`
+	Title     string `json:"title"`
+	Published string `json:"published,omitempty"`
+	SourceURL string `json:"source_url"`
+	Permalink string `json:"permalink"`
+}
+
+// PassagesOut is a page of passages with scope.
+type PassagesOut struct {
+	Passages   []PassageRef `json:"passages"`
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+	Scope      record.Scope `json:"scope"`
+	Note       string       `json:"note"`
+}
+
+func retrieveCitedPassages(d *Deps) Tool {
+	t := newTool(d, "retrieve_cited_passages", "Retrieve cited source passages", ClassRead,
+		"Return passages quoted from City Record notices that match the keywords, each with a stable citation "+
+			"(<request_id>#p<n>), character offsets into the source text and the exact source link, plus the search scope "+
+			"(corpus date, source types, record and passage counts, first and last source dates) even when nothing matches. "+
+			"It writes no answer and infers no links between records: compose your answer from the quoted text and cite it.",
+		[]int{1},
+		func(s *jsonschema.Schema) {
+			bounded(s, "q", search.MaxTextLen, `Keywords, OR-matched. "quoted phrase" for exact phrases, -word to exclude.`)
+			prop(s, "q").MinLength = ptr(1)
+			lensProp(s, "lens", "Only passages from notices in these lenses.")
+			bounded(s, "agency", maxNameLen, "Agency as printed in the record, or a canonical agency id.")
+			dateProp(s, "from", "Published on or after (YYYY-MM-DD).")
+			dateProp(s, "to", "Published on or before (YYYY-MM-DD).")
+			limitProp(s, 20)
+			cursorProp(s)
+		},
+		func(ctx context.Context, d *Deps, in passagesIn) (PassagesOut, error) {
+			from, err := parseDay("from", in.From)
+			if err != nil {
+				return PassagesOut{}, err
+			}
+			to, err := parseDay("to", in.To)
+			if err != nil {
+				return PassagesOut{}, err
+			}
+			res, err := d.Search.Passages(ctx, search.PassageQuery{Text: in.Q, Lenses: in.Lens, AgencyIDs: d.agencyID(in.Agency),
+				From: from, To: to, Limit: limitOr(in.Limit, 10), Cursor: in.Cursor})
+			if err != nil {
+				return PassagesOut{}, err
+			}
+			out := PassagesOut{Passages: []PassageRef{}, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope,
+				Note: "Quoted source passages only; no answer is written and no links are inferred. No hits do not mean no record exists."}
+			for _, h := range res.Passages {
+				p := h.Passage
+				pr := PassageRef{Citation: p.ID, RequestID: p.RequestID, Text: p.Text, Start: p.Start, End: p.End, Title: p.Title,
+					SourceURL: p.SourceURL, Permalink: d.BaseURL + "/#notice/" + p.RequestID}
+				if !p.StartDate.IsZero() {
+					pr.Published = p.StartDate.In(record.NewYork).Format("2006-01-02")
+				}
+				out.Passages = append(out.Passages, pr)
+			}
+			return out, nil
+		})
+	t.Limits = []string{"limit: 1–20 passages", "passages are about 500–1,000 characters"}
+	t.Examples = []Example{{"What the Property Clerk says about unclaimed property", map[string]any{"q": `"property clerk" unclaimed`}}}
+	return t
+}

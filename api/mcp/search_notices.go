@@ -1,0 +1,110 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+type searchNoticesIn struct {
+	Q          string   `json:"q,omitempty"`
+	Lens       []string `json:"lens,omitempty"`
+	Agency     string   `json:"agency,omitempty"`
+	Vendor     string   `json:"vendor,omitempty"`
+	NoticeType string   `json:"notice_type,omitempty"`
+	PIN        string   `json:"pin,omitempty"`
+	MinAmount  *float64 `json:"min_amount,omitempty"`
+	MaxAmount  *float64 `json:"max_amount,omitempty"`
+	From       string   `json:"from,omitempty"`
+	To         string   `json:"to,omitempty"`
+	Open       bool     `json:"open,omitempty"`
+	Sort       string   `json:"sort,omitempty"`
+	Limit      int      `json:"limit,omitempty"`
+	Cursor     string   `json:"cursor,omitempty"`
+}
+
+// SearchOut is a page of notices with its scope.
+type SearchOut struct {
+	Results    []NoticeRef  `json:"results"`
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+	Scope      record.Scope `json:"scope"`
+}
+
+func searchNotices(d *Deps) Tool {
+	t := newTool(d, "search_notices", "Search City Record notices", ClassRead,
+		"Search New York City's City Record notices (procurement solicitations and awards, hearings and meetings, "+
+			"property disposition, agency rules, personnel changes). Keywords in q are OR-matched; \"quoted phrases\" match "+
+			"exactly; -word excludes. Structured filters (lens, agency, vendor, notice_type, pin, amounts, dates, open) narrow. "+
+			"Any amount bound returns only rows whose amount is valid (placeholders like -1 and entry errors never pass). "+
+			"Results carry scope (what was searched, sources, corpus date, first/last source dates, counts); "+
+			"zero results do not mean no record exists. Page with next_cursor.",
+		[]int{1, 2},
+		func(s *jsonschema.Schema) {
+			bounded(s, "q", search.MaxTextLen, `Keywords, OR-matched. "quoted phrase" for exact phrases, -word to exclude.`)
+			lensProp(s, "lens", "Limit to these lenses: money (procurement), land, property, rules, meetings, people.")
+			bounded(s, "agency", maxNameLen, "Agency as printed in the record (e.g. \"Parks and Recreation\") or a canonical agency id.")
+			bounded(s, "vendor", maxNameLen, "Vendor name; suffix and case variants match (Acme Inc. = ACME INCORPORATED).")
+			bounded(s, "notice_type", 100, "Notice type as printed, e.g. Solicitation, Award, Intent to Award, Public Hearing.")
+			bounded(s, "pin", 100, "Exact procurement identification number (PIN).")
+			prop(s, "min_amount").Minimum = ptr(0.0)
+			prop(s, "min_amount").Description = "Minimum valid amount in dollars."
+			prop(s, "max_amount").Minimum = ptr(0.0)
+			prop(s, "max_amount").Description = "Maximum valid amount in dollars."
+			dateProp(s, "from", "Published on or after this date (YYYY-MM-DD).")
+			dateProp(s, "to", "Published on or before this date (YYYY-MM-DD).")
+			prop(s, "open").Description = "Only solicitations still open: due today or later, rolling deadlines included."
+			sortEnum := make([]any, len(search.Sorts))
+			for i, v := range search.Sorts {
+				sortEnum[i] = v
+			}
+			prop(s, "sort").Enum = sortEnum
+			prop(s, "sort").Description = "relevance (default with keywords), newest, oldest, due, event or amount_desc."
+			limitProp(s, maxResults)
+			cursorProp(s)
+		},
+		func(ctx context.Context, d *Deps, in searchNoticesIn) (SearchOut, error) {
+			vend, err := vendorStems("vendor", in.Vendor)
+			if err != nil {
+				return SearchOut{}, err
+			}
+			from, err := parseDay("from", in.From)
+			if err != nil {
+				return SearchOut{}, err
+			}
+			to, err := parseDay("to", in.To)
+			if err != nil {
+				return SearchOut{}, err
+			}
+			q := search.Query{Text: in.Q, Lenses: in.Lens, AgencyIDs: d.agencyID(in.Agency), VendorStems: vend,
+				MinAmount: in.MinAmount, MaxAmount: in.MaxAmount, From: from, To: to, Sort: in.Sort,
+				Limit: limitOr(in.Limit, search.DefaultLimit), Cursor: in.Cursor}
+			if in.NoticeType != "" {
+				q.NoticeTypes = []string{in.NoticeType}
+			}
+			if in.PIN != "" {
+				q.PINs = []string{in.PIN}
+			}
+			if in.Open {
+				q.DueFrom = search.DayStart(d.now())
+				q.IncludeRolling = true
+				if q.NoticeTypes == nil {
+					q.NoticeTypes = []string{"Solicitation"}
+				}
+			}
+			res, refs, err := d.runCtx(ctx, q)
+			if err != nil {
+				return SearchOut{}, err
+			}
+			return SearchOut{Results: refs, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope}, nil
+		})
+	t.Limits = []string{"q: at most 500 characters", "limit: 1–50", "results are paged with next_cursor"}
+	t.Examples = []Example{
+		{"Open construction solicitations", map[string]any{"q": "construction", "lens": []string{"money"}, "open": true}},
+		{"Awards of at least $1 million from Parks", map[string]any{"agency": "Parks and Recreation", "notice_type": "Award", "min_amount": 1000000}},
+	}
+	return t
+}
