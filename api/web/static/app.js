@@ -1,0 +1,399 @@
+// Recordwatch site: hash-routed permalinks rendered from the JSON twins.
+// Source text is only ever inserted as text (textContent), never as markup.
+"use strict";
+
+const FORM = Number(document.body.dataset.form || "1");
+const LENSES = ["money", "land", "property", "rules", "meetings", "people"];
+const LENS_NAMES = { search: "All records", money: "Money: procurement", land: "Land use", property: "Property disposition",
+  rules: "Agency rules", meetings: "Hearings and meetings", people: "Changes in personnel" };
+const view = document.getElementById("view");
+
+// ---- tiny DOM helpers
+
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === undefined || kid === null || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+
+function link(href, text, attrs) { return h("a", Object.assign({ href }, attrs || {}), text); }
+
+const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+const count = new Intl.NumberFormat("en-US");
+
+function fmtDate(s) {
+  if (!s) return "";
+  const d = new Date(s.length === 10 ? s + "T12:00:00" : s);
+  if (isNaN(d)) return s;
+  return d.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "America/New_York" });
+}
+
+function fmtDateTime(s) {
+  const d = new Date(s);
+  if (isNaN(d)) return s || "";
+  return d.toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "America/New_York" });
+}
+
+function enc(s) { return encodeURIComponent(s); }
+
+async function getJSON(url) {
+  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  let body = null;
+  try { body = await res.json(); } catch (e) { body = null; }
+  if (!res.ok) {
+    const msg = (body && (body.error && body.error.message)) || ("The server answered " + res.status);
+    const err = new Error(msg);
+    err.status = res.status;
+    err.body = body;
+    throw err;
+  }
+  return body;
+}
+
+function render(...nodes) {
+  view.replaceChildren(...nodes.flat(Infinity).filter(n => n !== null && n !== undefined && n !== false));
+  view.removeAttribute("aria-busy");
+  const h1 = view.querySelector("h1");
+  if (h1) { h1.setAttribute("tabindex", "-1"); h1.focus({ preventScroll: false }); }
+}
+
+function loading(what) {
+  view.setAttribute("aria-busy", "true");
+  view.replaceChildren(h("p", { class: "loading", role: "status" }, "Loading " + what + "…"));
+}
+
+function failure(title, err, twin) {
+  render(h("h1", {}, title), h("div", { class: "error", role: "alert" }, err.message),
+    twin ? h("p", { class: "twin" }, "Machine-readable twin: ", link(twin, twin)) : null,
+    h("p", {}, link("/#", "Search all records")));
+}
+
+function twinLinks(pairs) {
+  return h("p", { class: "twin" }, pairs.filter(Boolean).map(([label, href]) => link(href, label, { "data-twin": label === "JSON" ? "json" : null })));
+}
+
+function setCurrentLens(lens) {
+  document.querySelectorAll(".lenses a").forEach(a => {
+    if (a.getAttribute("href") === "/#" + lens) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  });
+}
+
+// ---- shared pieces
+
+function badges(flags) {
+  if (!flags || !flags.length) return null;
+  const cls = { rolling_deadline: "warn", invalid_amount: "bad", deadline_passed: "", open: "ok", source_html: "", multi_day: "", no_full_text: "warn" };
+  return h("ul", { class: "badges", "aria-label": "Flags" }, flags.map(f => h("li", { class: "badge " + (cls[f.code] || ""), title: f.label, "data-flag": f.code }, f.label)));
+}
+
+function amountText(a) {
+  if (!a) return null;
+  if (a.valid) return money.format(a.value);
+  return "Not a valid amount (source says “" + a.source_text + "”); excluded from amount filters and totals";
+}
+
+function deadlineText(d) {
+  if (!d) return null;
+  if (d.rolling) return "No fixed deadline (rolling)";
+  return fmtDateTime(d.date) + (d.passed ? " (passed)" : "");
+}
+
+function scopeBox(scope, total) {
+  if (!scope) return null;
+  const s = scope.searched || {};
+  const what = [];
+  if (s.terms && s.terms.length) what.push("words " + s.terms.join(", "));
+  if (s.phrases && s.phrases.length) what.push("phrases " + s.phrases.map(p => "“" + p + "”").join(", "));
+  if (s.excluded && s.excluded.length) what.push("excluding " + s.excluded.join(", "));
+  const filters = Object.entries(s.filters || {}).map(([k, v]) => k.replace(/_/g, " ") + ": " + v);
+  const sources = (scope.sources || []).map(src => src.label + " — observed " + fmtDate(src.observed_at) + ", source dates " +
+    fmtDate(src.first_source_date) + " to " + fmtDate(src.last_source_date) + ", " + count.format(src.records) + " records");
+  const box = h("section", { class: "scope", "aria-label": "What this search covers", "data-scope": "" },
+    h("strong", {}, "What was searched"),
+    h("dl", {},
+      h("dt", {}, "Searched"), h("dd", {}, (what.length ? what.join("; ") : "everything") + " in " + (s.lenses || ["all"]).join(", ")),
+      filters.length ? [h("dt", {}, "Filters"), h("dd", {}, filters.join("; "))] : null,
+      h("dt", {}, "Sources"), h("dd", {}, sources.join(" · ") || "none held"),
+      h("dt", {}, "Corpus observed"), h("dd", {}, fmtDate(scope.corpus_observed_at)),
+      h("dt", {}, "Dates held"), h("dd", {}, fmtDate(scope.first_source_date) + " to " + fmtDate(scope.last_source_date) + " (not every date between is covered)"),
+      h("dt", {}, "Held"), h("dd", {}, count.format(scope.records_in_corpus) + " records, " + count.format(scope.passages_in_corpus) + " passages"),
+      h("dt", {}, "Matched"), h("dd", { "data-matched": String(total) }, count.format(total))));
+  return box;
+}
+
+function absence(scope) {
+  return h("div", { class: "absence", role: "note", "data-absence": "" },
+    h("strong", {}, "No hits here does not mean no record exists."),
+    h("ul", {}, (scope && scope.absence_rules || []).map(r => h("li", {}, r))));
+}
+
+// ---- search views: #<lens>?q=…&agency=…&m=…
+
+const SEARCH_KEYS = ["q", "agency", "m", "vendor", "type", "from", "to", "sort", "open", "cursor"];
+
+function apiParams(lens, p) {
+  const a = new URLSearchParams();
+  if (lens !== "search") a.set("lens", lens);
+  for (const k of SEARCH_KEYS) {
+    const v = p.get(k);
+    if (!v) continue;
+    a.set(k === "m" ? "min" : k, v);
+  }
+  a.set("facets", "true");
+  return a;
+}
+
+function searchForm(lens, p) {
+  const field = (name, label, type, attrs) => h("div", {},
+    h("label", { for: "f-" + name }, label),
+    h("input", Object.assign({ id: "f-" + name, name, type: type || "text", value: p.get(name) || "" }, attrs || {})));
+  const sortSel = h("select", { id: "f-sort", name: "sort" },
+    [["", "Best match / newest"], ["newest", "Newest first"], ["oldest", "Oldest first"], ["due", "Due soonest"], ["event", "Event soonest"], ["amount_desc", "Largest amount"]]
+      .map(([v, l]) => h("option", { value: v, selected: (p.get("sort") || "") === v }, l)));
+  const form = h("form", { class: "filters", role: "search", "aria-label": "Search " + (LENS_NAMES[lens] || lens) },
+    h("div", { class: "wide" }, h("label", { for: "f-q" }, "Keywords"),
+      h("input", { id: "f-q", name: "q", type: "search", value: p.get("q") || "", placeholder: "e.g. construction \"pest management\" -queens", autocomplete: "off" })),
+    h("details", { class: "wide more", open: window.innerWidth >= 700 || ["agency", "vendor", "m", "from", "to", "sort"].some(k => p.get(k)) },
+      h("summary", {}, "More filters"),
+      h("div", { class: "more-grid" },
+        field("agency", "Agency (as printed)"),
+        field("vendor", "Vendor"),
+        field("m", "Minimum amount ($)", "text", { inputmode: "decimal", placeholder: "e.g. 500000 or 1.5m" }),
+        field("from", "Published from", "date"),
+        field("to", "Published to", "date"),
+        h("div", {}, h("label", { for: "f-sort" }, "Order"), sortSel))),
+    lens === "money" ? h("div", {}, h("label", { class: "check" }, h("input", { type: "checkbox", name: "open", value: "1", checked: p.get("open") === "1" }), "Open solicitations only")) : null,
+    h("div", {}, h("button", { type: "submit" }, "Search")));
+  form.addEventListener("submit", ev => {
+    ev.preventDefault();
+    const next = new URLSearchParams();
+    for (const [k, v] of new FormData(form).entries()) if (String(v).trim()) next.set(k, String(v).trim());
+    const qs = next.toString();
+    location.hash = "#" + lens + (qs ? "?" + qs : "");
+  });
+  return form;
+}
+
+function prettyID(id) {
+  const s = String(id).replace(/-/g, " ");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function facetList(lens, p, name, title, values, param, labels) {
+  if (!values || !values.length) return null;
+  return [h("h2", {}, title), h("ul", {}, values.map(f => {
+    const next = new URLSearchParams(p);
+    next.delete("cursor");
+    let target = lens;
+    if (param === "lens") target = f.value;
+    else if (param === "year") { next.set("from", f.value + "-01-01"); next.set("to", f.value + "-12-31"); }
+    else next.set(param, f.value);
+    const label = f.label || (labels && labels[f.value]) || (param === "agency" ? prettyID(f.value) : f.value);
+    return h("li", {}, link("/#" + target + "?" + next.toString(), label), h("span", {}, count.format(f.count)));
+  }))];
+}
+
+function hitItem(hit) {
+  return h("li", { "data-request-id": hit.request_id },
+    h("h3", {}, link("/#notice/" + enc(hit.request_id), hit.title || hit.request_id)),
+    h("p", { class: "meta" }, hit.summary),
+    badges(hit.flags),
+    h("p", { class: "meta" },
+      link(hit.links.agency, hit.agency), hit.vendor && hit.links.vendor ? [" · ", link(hit.links.vendor, hit.vendor)] : null,
+      hit.pin && hit.links.matter ? [" · PIN ", link(hit.links.matter, hit.pin)] : null,
+      " · ", link(hit.links.official, "Official notice", { rel: "noopener" })));
+}
+
+async function searchView(lens, p) {
+  setCurrentLens(lens);
+  loading("results");
+  const api = "/api/search?" + apiParams(lens, p).toString();
+  let res;
+  try { res = await getJSON(api); } catch (err) { return failure(LENS_NAMES[lens] || "Search", err, api); }
+  const feeds = res.links && res.links.feeds;
+  const list = res.hits.length ? h("ol", { class: "results", "aria-label": "Results" }, res.hits.map(hitItem)) : absence(res.scope);
+  let pager = null;
+  if (res.next_cursor) {
+    const next = new URLSearchParams(p);
+    next.set("cursor", res.next_cursor);
+    pager = h("p", { class: "pager" }, link("/#" + lens + "?" + next.toString(), "Next page →"));
+  }
+  const facets = res.facets || {};
+  const agencyNames = {};
+  for (const hit of res.hits) agencyNames[hit.agency_id] = hit.agency;
+  render(
+    h("h1", {}, LENS_NAMES[lens] || "Search"),
+    searchForm(lens, p),
+    h("div", { class: "layout" },
+      h("aside", { class: "facets", "aria-label": "Refine" },
+        facetList(lens, p, "lens", "Lens", facets.lens, "lens"),
+        facetList(lens, p, "agency", "Agency", facets.agency, "agency", agencyNames),
+        facetList(lens, p, "notice_type", "Notice type", facets.notice_type, "type"),
+        facetList(lens, p, "year", "Year", facets.year, "year")),
+      h("section", { "aria-label": "Results" },
+        h("p", { role: "status", "data-total": String(res.total) }, count.format(res.total) + (res.total === 1 ? " notice" : " notices")),
+        twinLinks([["JSON", api], feeds && feeds.atom ? ["Atom feed", feeds.atom] : null, feeds && feeds.json ? ["JSON Feed", feeds.json] : null,
+          feeds && feeds.ics ? ["Calendar", feeds.ics] : null]),
+        scopeBox(res.scope, res.total),
+        list, pager,
+        watchForm(lens, p))));
+}
+
+// "Watch this search": structured in Form 1, plain English with double opt-in in Form 2.
+function watchForm(lens, p) {
+  const status = h("p", { role: "status", class: "meta" });
+  const email = h("input", { id: "w-email", name: "email", type: "email", required: true, autocomplete: "email" });
+  const kids = [h("h2", {}, "Watch this search by email"),
+    h("div", {}, h("label", { for: "w-email" }, "Email address"), email)];
+  let describe = null;
+  if (FORM === 2) {
+    describe = h("textarea", { id: "w-text", name: "request", rows: "2", maxlength: "600", required: true },
+      [lens !== "search" ? lens : "", p.get("q") || "", p.get("agency") ? "from " + p.get("agency") : "", p.get("m") ? "over $" + p.get("m") : ""].filter(Boolean).join(" "));
+    kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, "What to watch, in plain English"), describe));
+  }
+  kids.push(h("div", {}, h("button", { type: "submit" }, FORM === 2 ? "Send me a confirmation link" : "Create watch")), status);
+  const form = h("form", { class: "filters", "aria-label": "Watch this search" }, kids);
+  form.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const body = FORM === 2 ? { email: email.value, request: describe.value }
+      : { email: email.value, filter: { lens: lens === "search" ? "money" : lens, any_of: (p.get("q") || "").split(/\s+/).filter(w => w && !w.startsWith("-") && !w.startsWith("\"")) }, agency: p.get("agency") || undefined, min_amount: p.get("m") ? Number(p.get("m")) : undefined };
+    status.textContent = "Sending…";
+    try {
+      const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const out = await res.json().catch(() => ({}));
+      status.textContent = res.ok ? (out.message || "Done: check your email.") : ((out.error && out.error.message) || "The watch could not be created (" + res.status + ").");
+    } catch (e) { status.textContent = "The watch could not be created: " + e.message; }
+  });
+  return form;
+}
+
+// ---- notice view: #notice/<request_id>
+
+async function noticeView(id) {
+  setCurrentLens("");
+  loading("notice " + id);
+  const api = "/api/notices/" + enc(id);
+  let v;
+  try { v = await getJSON(api); } catch (err) {
+    if (err.status === 404) {
+      return render(h("h1", {}, "Notice " + id + " is not held here"),
+        absence({ absence_rules: (err.body && err.body.absence_rules) || [] }),
+        h("p", {}, "The official City Record may still have it: ", link("https://a856-cityrecord.nyc.gov/RequestDetail/" + enc(id), "look it up there", { rel: "noopener" }), "."),
+        twinLinks([["JSON", api]]));
+    }
+    return failure("Notice " + id, err, api);
+  }
+  const n = v.notice;
+  const facts = [
+    ["Agency", link(v.links.agency, n.agency_name), n.agency_raw !== n.agency_name ? " (printed as “" + n.agency_raw + "”)" : null],
+    ["Section", n.section], ["Notice type", n.notice_type], ["Category", n.category], ["Selection method", n.selection_method],
+    ["Published", fmtDate(n.start_date) + (n.end_date && n.end_date !== n.start_date ? " to " + fmtDate(n.end_date) : "")],
+    ["Deadline", deadlineText(v.deadline)],
+    ["Amount", amountText(v.amount)],
+    ["Vendor", n.vendor_name ? (v.links.vendor ? link(v.links.vendor, n.vendor_name.trim()) : n.vendor_name.trim()) : null],
+    ["PIN", n.pin ? link(v.links.matter, n.pin) : null],
+    ["Event", n.event_date ? fmtDateTime(n.event_date) + (n.event_place ? " at " + n.event_place : "") : null],
+    ["Request ID", n.request_id],
+  ].filter(([, val]) => val);
+  const payments = v.payments && v.payments.length ? [h("h2", {}, "Payments dataset"), paymentsTable(v.payments)] : null;
+  render(
+    h("h1", {}, n.title || "Notice " + n.request_id),
+    h("p", { class: "summary", "data-summary": "" }, v.summary),
+    badges(v.flags),
+    twinLinks([["Official notice", v.links.official], ["Open Data row", v.links.open_data], ["JSON", api]]),
+    h("dl", { class: "facts" }, facts.map(([k, ...val]) => [h("dt", {}, k), h("dd", {}, val)])),
+    payments,
+    (n.document_links || []).length ? [h("h2", {}, "Documents"), h("ul", {}, n.document_links.map(d => h("li", {}, link(d, d, { rel: "noopener" }))))] : null,
+    h("h2", {}, "Full text"),
+    v.full_text ? h("div", { class: "fulltext", "data-fulltext": "" }, v.full_text) : h("p", {}, "The source row carries no full text."),
+    h("p", { class: "meta" }, "Source observed " + fmtDate(v.freshness && v.freshness.source_observed_at) + ". The official notice is authoritative."));
+}
+
+function paymentsTable(rows) {
+  const cols = Object.keys(rows[0]).slice(0, 6);
+  return h("div", { class: "table-scroll" }, h("table", {},
+    h("thead", {}, h("tr", {}, cols.map(c => h("th", { scope: "col" }, c.replace(/_/g, " "))))),
+    h("tbody", {}, rows.map(r => h("tr", {}, cols.map(c => h("td", {}, typeof r[c] === "object" ? JSON.stringify(r[c]) : r[c])))))));
+}
+
+// ---- generic profile views (vendor, agency, matter, shared investigation)
+
+function valueNode(v) {
+  if (v === null || v === undefined) return "";
+  if (Array.isArray(v)) {
+    if (!v.length) return "none";
+    if (typeof v[0] !== "object") return v.join(", ");
+    return h("div", { class: "table-scroll" }, recordsTable(v));
+  }
+  if (typeof v === "object") return h("dl", { class: "facts" }, Object.entries(v).filter(([k]) => k !== "absence_rules").map(([k, x]) => [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, valueNode(x))]));
+  if (typeof v === "string" && /^https?:\/\//.test(v)) return link(v, v, { rel: "noopener" });
+  if (typeof v === "string" && v.startsWith("/")) return link(v, v);
+  return String(v);
+}
+
+function recordsTable(rows) {
+  const cols = [];
+  for (const r of rows.slice(0, 50)) for (const k of Object.keys(r)) if (!cols.includes(k) && cols.length < 8 && typeof r[k] !== "object") cols.push(k);
+  return h("table", {},
+    h("thead", {}, h("tr", {}, cols.map(c => h("th", { scope: "col" }, c.replace(/_/g, " "))))),
+    h("tbody", {}, rows.slice(0, 200).map(r => h("tr", {}, cols.map(c => {
+      if (c === "request_id" && r[c]) return h("td", {}, link("/#notice/" + enc(r[c]), r[c]));
+      const x = r[c];
+      return h("td", { class: typeof x === "number" ? "num" : null }, typeof x === "number" && /amount|total|value|dollar/.test(c) ? money.format(x) : valueNode(x));
+    })))));
+}
+
+async function profileView(kind, title, api) {
+  setCurrentLens("");
+  loading(kind);
+  let v;
+  try { v = await getJSON(api); } catch (err) {
+    return render(h("h1", {}, title), h("div", { class: "error", role: "alert" }, err.message),
+      err.status === 404 ? absence({ absence_rules: (err.body && err.body.absence_rules) || ["No hits does not mean no record exists."] }) : null,
+      twinLinks([["JSON", api]]));
+  }
+  const heading = v.name || v.canonical_name || v.title || v.pin || title;
+  const sections = Object.entries(v).filter(([k]) => !["name", "title", "absence_rules", "scope"].includes(k));
+  render(h("h1", {}, heading), twinLinks([["JSON", api]]),
+    v.scope ? scopeBox(v.scope, v.scope.matched) : null,
+    sections.map(([k, x]) => h("section", { "data-section": k }, h("h2", {}, k.replace(/_/g, " ")), valueNode(x))),
+    v.absence_rules ? absence(v) : null);
+}
+
+// ---- router
+
+function route() {
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/vendors\/([^/]+)\/?$/))) return profileView("vendor", "Vendor", "/api/vendors/" + m[1]);
+  if ((m = path.match(/^\/agencies\/([^/]+)\/?$/))) return profileView("agency", "Agency", "/api/agencies/" + m[1]);
+  const raw = location.hash.replace(/^#/, "");
+  const [head, query] = raw.split("?");
+  const p = new URLSearchParams(query || "");
+  if (!head) return searchView("search", p);
+  if ((m = head.match(/^notice\/(.+)$/))) return noticeView(decodeURIComponent(m[1]));
+  if ((m = head.match(/^vendor\/(.+)$/))) return profileView("vendor", decodeURIComponent(m[1]), "/api/vendors/" + m[1]);
+  if ((m = head.match(/^agency\/(.+)$/))) return profileView("agency", decodeURIComponent(m[1]), "/api/agencies/" + m[1]);
+  if ((m = head.match(/^matter\/(.+)$/))) return profileView("matter", "Procurement matter " + decodeURIComponent(m[1]), "/api/matters/" + m[1]);
+  if ((m = head.match(/^investigation\/shared\/(.+)$/))) return profileView("investigation", "Shared investigation", "/inv/" + m[1]);
+  if (head === "search" || LENSES.includes(head)) return searchView(head, p);
+  if (head === "main-content") return;
+  render(h("h1", {}, "Page not found"), h("p", {}, "No view is called “" + decodeURIComponent(head) + "”. "), h("p", {}, link("/#", "Search all records")));
+}
+
+document.querySelector("[data-skip]").addEventListener("click", ev => {
+  ev.preventDefault();
+  document.getElementById("main-content").focus();
+});
+window.addEventListener("hashchange", route);
+route();
