@@ -22,6 +22,8 @@ func (s *Server) routes(r *gin.Engine) {
 		r.GET("/mcp/catalog.json", s.rateLimit(), s.mcpCatalog)
 	}
 
+	s.webRoutes(r) // web_routes.go: the human site
+
 	// each later issue owns its file and its routes
 	s.entityRoutes(r, api) // entities.go: agencies, vendors, matters, batch, property locations
 	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
