@@ -63,8 +63,14 @@ function render(...nodes) {
   view.replaceChildren(...nodes.flat(Infinity).filter(n => n !== null && n !== undefined && n !== false));
   view.removeAttribute("aria-busy");
   const h1 = view.querySelector("h1");
-  if (h1) { h1.setAttribute("tabindex", "-1"); h1.focus({ preventScroll: false }); }
+  if (h1) {
+    h1.setAttribute("tabindex", "-1");
+    // move focus to the new view after a navigation, not on first load
+    if (navigated) h1.focus({ preventScroll: false });
+  }
 }
+
+let navigated = false;
 
 function loading(what) {
   view.setAttribute("aria-busy", "true");
@@ -395,5 +401,5 @@ document.querySelector("[data-skip]").addEventListener("click", ev => {
   ev.preventDefault();
   document.getElementById("main-content").focus();
 });
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => { navigated = true; route(); });
 route();

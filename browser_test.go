@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestBrowser runs the browser suite (web-tests/run.mjs: headless Debian
+// Chromium with playwright-core) against the running embedded service.
+// .ci/run installs Chromium and playwright-core and sets
+// RECORDWATCH_BROWSER_TESTS=1, which makes missing tools a failure instead
+// of a skip.
+func TestBrowser(t *testing.T) {
+	required := os.Getenv("RECORDWATCH_BROWSER_TESTS") == "1"
+	missing := func(what string) {
+		if required {
+			t.Fatalf("browser tests required but %s is missing", what)
+		}
+		t.Skipf("%s is missing: run .ci/run (or apt-get install chromium; cd web-tests && npm ci) to include the browser suite", what)
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
+		missing("/usr/bin/chromium")
+	}
+	if _, err := os.Stat("web-tests/node_modules/playwright-core"); err != nil {
+		missing("web-tests/node_modules/playwright-core")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node")
+	}
+	var logs bytes.Buffer
+	base, stop := startAll(t, t.TempDir(), &logs)
+	defer stop()
+	shots := filepath.Join("web-tests", "screenshots")
+	cmd := exec.Command(node, "web-tests/run.mjs")
+	cmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
+	out, err := cmd.CombinedOutput()
+	t.Logf("browser suite:\n%s", out)
+	if err != nil {
+		t.Fatalf("browser suite failed: %v", err)
+	}
+}

@@ -1,0 +1,197 @@
+// Browser tests of the Recordwatch site, run against a live service:
+//   BASE=http://127.0.0.1:8080 SHOTS=./screenshots node web-tests/run.mjs
+// Headless Debian Chromium driven by playwright-core. Each check opens a
+// permalink shape, checks the real content it shows, follows the JSON-twin
+// link and compares, and saves screenshots at 390 and 1440 px.
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import assert from "node:assert/strict";
+
+const BASE = process.env.BASE || "http://127.0.0.1:8080";
+const SHOTS = process.env.SHOTS || "web-tests/screenshots";
+const FORM = Number(process.env.FORM || "1");
+const ONLY = process.env.ONLY || "";
+mkdirSync(SHOTS, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+
+const results = [];
+async function check(name, fn) {
+  if (ONLY && !name.includes(ONLY)) return;
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (err) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}\n     ${String(err && err.stack || err).split("\n").slice(0, 6).join("\n     ")}`);
+  }
+}
+
+async function page(width) {
+  const ctx = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 } });
+  const p = await ctx.newPage();
+  p.errors = [];
+  p.on("pageerror", e => p.errors.push(e.message));
+  p.on("console", m => { if (m.type() === "error") p.errors.push(m.text()); });
+  return p;
+}
+
+async function shoot(p, name) {
+  await p.screenshot({ path: `${SHOTS}/${name}-${p.viewportSize().width}.png`, fullPage: true });
+}
+
+// open a permalink at both widths; fn checks the page at each width
+async function both(name, path, ready, fn) {
+  for (const width of [1440, 390]) {
+    const p = await page(width);
+    await p.goto(BASE + path);
+    await p.waitForSelector(ready, { timeout: 15000 });
+    await fn(p, width);
+    await shoot(p, name);
+    assert.deepEqual(p.errors, [], `console errors on ${path} at ${width}px`);
+    await p.context().close();
+  }
+}
+
+// follow the view's JSON twin link and return the parsed body
+async function twin(p) {
+  const href = await p.getAttribute("[data-twin=json]", "href");
+  assert.ok(href, "the view links its JSON twin");
+  const res = await p.request.get(new URL(href, BASE).toString());
+  assert.equal(res.status(), 200, `JSON twin ${href}`);
+  return res.json();
+}
+
+await check("security headers: CSP forbids inline script", async () => {
+  const p = await page(1440);
+  const res = await p.goto(BASE + "/");
+  const csp = res.headers()["content-security-policy"];
+  assert.match(csp, /script-src 'self'/);
+  assert.doesNotMatch(csp, /unsafe-inline/);
+  const inline = await p.$$eval("script:not([src])", s => s.length);
+  assert.equal(inline, 0, "no inline scripts in the shell");
+  await p.context().close();
+});
+
+await check("search view #money?q=construction: results, scope, twin agrees", async () => {
+  await both("search-money", "/#money?q=construction", "[data-total]", async p => {
+    const total = Number(await p.getAttribute("[data-total]", "data-total"));
+    assert.ok(total > 0, "construction has money notices");
+    const ids = await p.$$eval(".results > li", els => els.map(e => e.dataset.requestId));
+    const api = await twin(p);
+    assert.equal(api.total, total);
+    assert.deepEqual(api.hits.map(h => h.request_id), ids);
+    const scope = await p.textContent("[data-scope]");
+    assert.match(scope, /City Record Online/);
+    assert.match(scope, /construction/);
+    assert.equal(await p.getAttribute("[data-matched]", "data-matched"), String(total));
+    const navCurrent = await p.getAttribute('.lenses a[aria-current="page"]', "href");
+    assert.equal(navCurrent, "/#money");
+  });
+});
+
+await check("search submit: the URL holds the state", async () => {
+  const p = await page(1440);
+  await p.goto(BASE + "/#money");
+  await p.waitForSelector("[data-total]");
+  await p.fill("#f-q", "pest management");
+  await p.fill("#f-agency", "Citywide Administrative Services");
+  await p.press("#f-q", "Enter");
+  await p.waitForFunction(() => location.hash.includes("q=pest"));
+  const hash = await p.evaluate(() => location.hash);
+  assert.match(hash, /^#money\?/);
+  assert.match(hash, /agency=Citywide\+Administrative\+Services/);
+  await p.waitForSelector("[data-total]");
+  const before = await p.$$eval(".results > li", els => els.map(e => e.dataset.requestId));
+  assert.ok(before.length > 0, "pest management has results");
+  await p.reload();
+  await p.waitForSelector("[data-total]");
+  assert.equal(await p.inputValue("#f-q"), "pest management", "reload keeps the keywords");
+  const after = await p.$$eval(".results > li", els => els.map(e => e.dataset.requestId));
+  assert.deepEqual(after, before, "reload shows the same results");
+  await shoot(p, "search-submitted");
+  await p.context().close();
+});
+
+await check("no hits: scope and absence rules in plain words", async () => {
+  await both("search-no-hits", "/#search?q=zzzqqq", "[data-absence]", async p => {
+    assert.equal(await p.getAttribute("[data-total]", "data-total"), "0");
+    const text = await p.textContent("[data-absence]");
+    assert.match(text, /does not mean no record exists/);
+    assert.match(await p.textContent("[data-scope]"), /records/);
+    const api = await twin(p);
+    assert.equal(api.total, 0);
+    assert.equal(api.scope.absence_rules.length, 4);
+  });
+});
+
+await check("notice view #notice/20140930007: summary, amount, full text, official link", async () => {
+  await both("notice-award", "/#notice/20140930007", "[data-fulltext]", async p => {
+    const summary = await p.textContent("[data-summary]");
+    assert.match(summary, /\$1,158,788\.00/);
+    assert.match(await p.textContent("[data-fulltext]"), /Williamsbridge NAACP/);
+    assert.equal(await p.getAttribute("text=Official notice", "href"), "https://a856-cityrecord.nyc.gov/RequestDetail/20140930007");
+    const api = await twin(p);
+    assert.equal(api.summary, summary);
+    assert.equal(api.notice.request_id, "20140930007");
+    assert.match(await p.textContent("h1"), /CHILD CARE SERVICES/);
+  });
+});
+
+await check("invalid amount is flagged, never shown as an amount", async () => {
+  const p = await page(1440);
+  await p.goto(BASE + "/#notice/20141031001");
+  await p.waitForSelector("[data-fulltext], .summary");
+  assert.ok(await p.$("[data-flag=invalid_amount]"), "invalid amount flag");
+  const facts = await p.textContent(".facts");
+  assert.match(facts, /Not a valid amount/);
+  assert.doesNotMatch(facts, /\$-1/);
+  await p.context().close();
+});
+
+await check("HTML in source text renders as text, not markup", async () => {
+  await both("notice-html", "/#notice/20130621104", "[data-fulltext]", async p => {
+    const box = await p.$("[data-fulltext]");
+    assert.equal(await box.$$eval("strong, p, br, script", els => els.length), 0, "no elements from the source");
+    const text = await box.textContent();
+    assert.match(text, /OWNERS ARE WANTED BY THE PROPERTY CLERK/);
+    assert.doesNotMatch(text, /<strong>|&nbsp;/);
+    assert.ok(await p.$("[data-flag=source_html]"));
+  });
+});
+
+await check("unknown notice: says not held, links the official record", async () => {
+  const p = await page(1440);
+  await p.goto(BASE + "/#notice/20991231999");
+  await p.waitForSelector("[data-absence]");
+  assert.match(await p.textContent("h1"), /not held here/);
+  await shoot(p, "notice-missing");
+  await p.context().close();
+});
+
+await check("keyboard: skip link, labelled controls, visible focus", async () => {
+  const p = await page(1440);
+  await p.goto(BASE + "/#money?q=parks");
+  await p.waitForSelector("[data-total]");
+  await p.keyboard.press("Tab");
+  assert.equal(await p.evaluate(() => document.activeElement.textContent), "Skip to content");
+  await p.keyboard.press("Enter");
+  assert.equal(await p.evaluate(() => document.activeElement.id), "main-content");
+  const unlabelled = await p.$$eval("input, select, textarea", els => els.filter(e => e.type !== "hidden" && !(e.labels && e.labels.length) && !e.getAttribute("aria-label")).map(e => e.name));
+  assert.deepEqual(unlabelled, []);
+  await p.focus("#f-q");
+  const outline = await p.$eval("#f-q", e => getComputedStyle(e).outlineStyle);
+  assert.notEqual(outline, "none", "focus is visible");
+  await p.context().close();
+});
+
+await browser.close();
+const failed = results.filter(r => !r.ok);
+console.log(`\n${results.length - failed.length} passed, ${failed.length} failed; screenshots in ${SHOTS}`);
+process.exit(failed.length ? 1 : 0);
