@@ -45,6 +45,9 @@ type Query struct {
 	AgencyIDs   []string
 	VendorStems []string
 	PINs        []string
+	// PINPrefixes keeps notices whose PIN starts with one of these (the
+	// 10-character base PIN of a procurement, entity.PINBase).
+	PINPrefixes []string
 	Sources     []string
 
 	MinAmount *float64
@@ -145,6 +148,10 @@ type Reader interface {
 	Get(ctx context.Context, requestID string) (record.Notice, error)
 	Passages(ctx context.Context, q PassageQuery) (PassageResult, error)
 	Coverage(ctx context.Context) ([]record.SourceCoverage, error)
+	// Sections counts records per source and section, with each set's
+	// first and last source dates (sections.go), ordered by source, then
+	// section.
+	Sections(ctx context.Context) ([]SectionCoverage, error)
 }
 
 // Writer changes the index. Upsert is idempotent.

@@ -183,9 +183,19 @@ func (s *Bolt) Take(ctx context.Context, ceiling, client string, limit int, now 
 	return a, err
 }
 
-// Sweep removes ceiling entries of days before now's day; counters are
-// kept (they are the service's history).
+// Sweep removes ceiling entries of days before now's day and the content
+// of shared investigations expired at now (SweepShares); counters are kept
+// (they are the service's history).
 func (s *Bolt) Sweep(now time.Time) (int, error) {
+	n, err := s.sweepCeilings(now)
+	if err != nil {
+		return n, err
+	}
+	m, err := s.SweepShares(context.Background(), now)
+	return n + m, err
+}
+
+func (s *Bolt) sweepCeilings(now time.Time) (int, error) {
 	today := Day(now)
 	removed := 0
 	err := s.db.Update(func(tx *bolt.Tx) error {

@@ -379,6 +379,8 @@ func Run(t *testing.T, open Opener) {
 		}
 	})
 
+	t.Run("Sections", func(t *testing.T) { testSections(t, b, docs) })
+
 	t.Run("IdempotentUpsertAndDelete", func(t *testing.T) {
 		b := load(t)
 		if err := b.Upsert(ctx, docs); err != nil {

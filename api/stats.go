@@ -1,0 +1,312 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/store"
+)
+
+// StatsWindowDays is how many days of usage Form 2's /stats reports.
+const StatsWindowDays = 30
+
+// countEvent adds delta to today's (New York) event counter name, one of
+// the store.Counter* names. A failure is logged and never shown to the
+// client: counting must not break what is counted.
+func (s *Server) countEvent(ctx context.Context, name string, delta int) {
+	if s.deps.Store == nil {
+		return
+	}
+	if err := store.CountEvent(ctx, s.deps.Store, name, s.deps.Now(), delta); err != nil {
+		s.deps.Logger.Warn("counter not incremented", "counter", name, "err", err)
+	}
+}
+
+// statsCache keeps the rendered /stats body for CacheStats, in process.
+type statsCache struct {
+	mu   sync.Mutex
+	body []byte
+	at   time.Time
+}
+
+// stats answers GET /stats (SPEC §4.7): Form 1 served-product coverage,
+// Form 2 the service's own usage per day. The body is built at most once
+// per CacheStats and served with the remaining lifetime as max-age.
+func (s *Server) stats() gin.HandlerFunc {
+	cache := &statsCache{}
+	return func(c *gin.Context) {
+		if err := newParams(c.Request.URL.Query()).err; err != nil {
+			writeError(c, err)
+			return
+		}
+		now := s.deps.Now()
+		cache.mu.Lock()
+		defer cache.mu.Unlock()
+		if cache.body == nil || now.Before(cache.at) || now.Sub(cache.at) >= CacheStats {
+			var v any
+			var err error
+			if s.cfg.Form == 2 {
+				v, err = s.usageStats(c.Request.Context(), now)
+			} else {
+				v, err = s.coverageStats(c.Request.Context(), now)
+			}
+			if err != nil {
+				writeError(c, err)
+				return
+			}
+			body, err := json.MarshalIndent(v, "", "  ")
+			if err != nil {
+				writeError(c, err)
+				return
+			}
+			cache.body, cache.at = append(body, '\n'), now
+		}
+		left := max(CacheStats-now.Sub(cache.at), time.Second).Truncate(time.Second)
+		render(c, http.StatusOK, "application/json; charset=utf-8", cache.body, left, cache.at)
+	}
+}
+
+// CoverageStats is Form 1's /stats: what the service serves, by record set.
+type CoverageStats struct {
+	Form             int                     `json:"form"`
+	Kind             string                  `json:"kind"`
+	Description      string                  `json:"description"`
+	GeneratedAt      time.Time               `json:"generated_at"`
+	CacheSeconds     int                     `json:"cache_seconds"`
+	RecordSets       []RecordSet             `json:"record_sets"`
+	Sources          []record.SourceCoverage `json:"sources"`
+	Totals           CoverageTotals          `json:"totals"`
+	CorpusObservedAt time.Time               `json:"corpus_observed_at,omitzero"`
+	DateBoundsNote   string                  `json:"date_bounds_note"`
+	Absence          []string                `json:"absence_rules"`
+}
+
+// RecordSet is the notices of one section of one source, counted.
+type RecordSet struct {
+	ID               string            `json:"id"`
+	Source           string            `json:"source"`
+	SourceLabel      string            `json:"source_label"`
+	Section          string            `json:"section"`
+	Lens             string            `json:"lens"`
+	RecordType       string            `json:"record_type"`
+	Records          int               `json:"records"`
+	CountingRule     string            `json:"counting_rule"`
+	FirstSourceDate  string            `json:"first_source_date,omitempty"`
+	EvidenceDate     string            `json:"evidence_date,omitempty"`
+	EvidenceRule     string            `json:"evidence_date_rule"`
+	SourceObservedAt time.Time         `json:"source_observed_at,omitzero"`
+	Links            map[string]string `json:"links"`
+}
+
+// CoverageTotals add the record sets up.
+type CoverageTotals struct {
+	RecordSets int `json:"record_sets"`
+	Records    int `json:"records"`
+	Passages   int `json:"passages"`
+}
+
+const evidenceRule = "the latest publication (start) date among the records counted in this set; it shows how recent the set is, not that every earlier date is covered"
+
+func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStats, error) {
+	cov, err := s.deps.Search.Coverage(ctx)
+	if err != nil {
+		return CoverageStats{}, err
+	}
+	secs, err := s.deps.Search.Sections(ctx)
+	if err != nil {
+		return CoverageStats{}, err
+	}
+	bySource := map[string]record.SourceCoverage{}
+	for _, c := range cov {
+		bySource[c.Source] = c
+	}
+	out := CoverageStats{
+		Form: 1, Kind: "coverage", GeneratedAt: now, CacheSeconds: int(CacheStats.Seconds()),
+		Description: "Served-product coverage: the record sets this service holds, by source and section, each with its record type, " +
+			"the rule its count follows and its own evidence date. Counts are of records held here, not of everything the sources published.",
+		RecordSets: []RecordSet{}, Sources: cov, DateBoundsNote: record.DateBoundsNote, Absence: record.AbsenceRules,
+	}
+	if out.Sources == nil {
+		out.Sources = []record.SourceCoverage{}
+	}
+	scope := record.NewScope(record.Searched{}, cov, 0)
+	out.CorpusObservedAt = scope.CorpusObservedAt
+	out.Totals.Passages = scope.PassagesInCorpus
+	for _, sc := range secs {
+		src := bySource[sc.Source]
+		label := src.Label
+		if label == "" {
+			label = sc.Source
+		}
+		rtype := src.RecordType
+		if rtype == "" {
+			rtype = "notice"
+		}
+		rs := RecordSet{
+			ID: sc.Source + "/" + sectionSlug(sc.Section), Source: sc.Source, SourceLabel: label, Section: sc.Section,
+			Lens: record.LensesFor(sc.Section, "", "", "")[0], RecordType: rtype, Records: sc.Records,
+			FirstSourceDate: sc.FirstSourceDate, EvidenceDate: sc.LastSourceDate, EvidenceRule: evidenceRule,
+			SourceObservedAt: src.ObservedAt, Links: map[string]string{},
+		}
+		if sc.Section == "" {
+			rs.CountingRule = fmt.Sprintf("distinct request_id among %s %ss (source %q) that name no section, as held in the notices index",
+				label, rtype, sc.Source)
+		} else {
+			rs.CountingRule = fmt.Sprintf("distinct request_id among %s %ss (source %q) whose section is %q, as held in the notices index",
+				label, rtype, sc.Source, sc.Section)
+			rs.Links["search"] = s.cfg.BaseURL + "/api/search?section=" + url.QueryEscape(sc.Section)
+		}
+		out.RecordSets = append(out.RecordSets, rs)
+		out.Totals.Records += sc.Records
+	}
+	sort.SliceStable(out.RecordSets, func(i, j int) bool {
+		a, b := out.RecordSets[i], out.RecordSets[j]
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		if a.Records != b.Records {
+			return a.Records > b.Records
+		}
+		return a.Section < b.Section
+	})
+	out.Totals.RecordSets = len(out.RecordSets)
+	return out, nil
+}
+
+func sectionSlug(section string) string {
+	if section == "" {
+		return "no-section"
+	}
+	return record.Slug(section)
+}
+
+// UsageStats is Form 2's /stats: the service's own usage, per day.
+type UsageStats struct {
+	Form         int            `json:"form"`
+	Kind         string         `json:"kind"`
+	Description  string         `json:"description"`
+	GeneratedAt  time.Time      `json:"generated_at"`
+	CacheSeconds int            `json:"cache_seconds"`
+	Window       UsageWindow    `json:"window"`
+	Counters     []UsageCounter `json:"counters"`
+	Days         []UsageDay     `json:"days"`
+	Totals       UsageTotals    `json:"totals"`
+	Note         string         `json:"note"`
+}
+
+// UsageWindow is the days reported.
+type UsageWindow struct {
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Days     int    `json:"days"`
+	TimeZone string `json:"time_zone"`
+}
+
+// UsageCounter explains one reported figure.
+type UsageCounter struct {
+	Field   string `json:"field"`
+	Counter string `json:"counter"`
+	Counts  string `json:"counts"`
+}
+
+// UsageDay is one New York day's usage.
+type UsageDay struct {
+	Day                 string `json:"day"`
+	ActiveSubscriptions int    `json:"active_subscriptions"`
+	DigestsSent         int    `json:"digests_sent"`
+	DigestLinksFollowed int    `json:"digest_links_followed"`
+	FeedRequests        int    `json:"feed_requests"`
+	BatchRequests       int    `json:"batch_requests"`
+	SharesCreated       int    `json:"shares_created"`
+	SharesRead          int    `json:"shares_read"`
+	ShareChangesRead    int    `json:"share_changes_read"`
+}
+
+// UsageTotals sum the window's days; active_subscriptions is the count at
+// the end of the window.
+type UsageTotals struct {
+	ActiveSubscriptions int `json:"active_subscriptions"`
+	DigestsSent         int `json:"digests_sent"`
+	DigestLinksFollowed int `json:"digest_links_followed"`
+	FeedRequests        int `json:"feed_requests"`
+	BatchRequests       int `json:"batch_requests"`
+	SharesCreated       int `json:"shares_created"`
+	SharesRead          int `json:"shares_read"`
+	ShareChangesRead    int `json:"share_changes_read"`
+}
+
+// usageCounters pairs each reported field with its counter.
+var usageCounters = []struct {
+	field, counter, counts string
+	set                    func(d *UsageDay, n int)
+}{
+	{"active_subscriptions", store.CounterSubscriptionActive, "watches active at the end of the day (a running total of activations minus endings)",
+		func(d *UsageDay, n int) { d.ActiveSubscriptions = n }},
+	{"digests_sent", store.CounterDigestSent, "digest emails handed to the mail server",
+		func(d *UsageDay, n int) { d.DigestsSent = n }},
+	{"digest_links_followed", store.CounterDigestLinkFollowed, "digest links (/r/<kind>/<id>) that redirected to a notice",
+		func(d *UsageDay, n int) { d.DigestLinksFollowed = n }},
+	{"feed_requests", store.CounterFeedRequest, "feed responses served (Atom, JSON Feed, iCalendar)",
+		func(d *UsageDay, n int) { d.FeedRequests = n }},
+	{"batch_requests", store.CounterBatchRequest, "batch cross-reference requests answered (POST /batch)",
+		func(d *UsageDay, n int) { d.BatchRequests = n }},
+	{"shares_created", store.CounterShareCreated, "shared investigations stored (POST /inv)",
+		func(d *UsageDay, n int) { d.SharesCreated = n }},
+	{"shares_read", store.CounterShareRead, "shared investigation snapshots served (GET /inv/<id>)",
+		func(d *UsageDay, n int) { d.SharesRead = n }},
+	{"share_changes_read", store.CounterShareChangesRead, "comparisons of a snapshot with the current records (GET /inv/<id>/changes)",
+		func(d *UsageDay, n int) { d.ShareChangesRead = n }},
+}
+
+func (s *Server) usageStats(ctx context.Context, now time.Time) (UsageStats, error) {
+	days := store.Days(now, StatsWindowDays)
+	out := UsageStats{
+		Form: 2, Kind: "usage", GeneratedAt: now, CacheSeconds: int(CacheStats.Seconds()),
+		Description: "The service's own usage per day: active subscriptions, digests sent, digest links followed, and feed, batch and share activity.",
+		Window:      UsageWindow{From: days[0], To: days[len(days)-1], Days: len(days), TimeZone: record.NewYork.String()},
+		Counters:    []UsageCounter{}, Days: make([]UsageDay, len(days)),
+		Note: "Counts are events per New York day, never people: no address, IP or email is kept with them. " +
+			"Feeds and pages served from a cache between the client and this service are not seen here.",
+	}
+	for i, d := range days {
+		out.Days[i].Day = d
+	}
+	unavailable := &record.Error{Code: record.EUNAVAILABLE, Message: "the state store could not answer"}
+	for _, uc := range usageCounters {
+		out.Counters = append(out.Counters, UsageCounter{Field: uc.field, Counter: uc.counter, Counts: uc.counts})
+		var per map[string]int
+		var err error
+		if uc.counter == store.CounterSubscriptionActive {
+			per, err = store.RunningTotal(ctx, s.deps.Store, uc.counter, days)
+		} else {
+			per, err = s.deps.Store.Counts(ctx, uc.counter, days[0], days[len(days)-1])
+		}
+		if err != nil {
+			s.deps.Logger.Error("stats counters", "counter", uc.counter, "err", err)
+			return UsageStats{}, unavailable
+		}
+		for i := range out.Days {
+			uc.set(&out.Days[i], per[out.Days[i].Day])
+		}
+	}
+	for _, d := range out.Days {
+		out.Totals.DigestsSent += d.DigestsSent
+		out.Totals.DigestLinksFollowed += d.DigestLinksFollowed
+		out.Totals.FeedRequests += d.FeedRequests
+		out.Totals.BatchRequests += d.BatchRequests
+		out.Totals.SharesCreated += d.SharesCreated
+		out.Totals.SharesRead += d.SharesRead
+		out.Totals.ShareChangesRead += d.ShareChangesRead
+	}
+	out.Totals.ActiveSubscriptions = out.Days[len(out.Days)-1].ActiveSubscriptions
+	return out, nil
+}
