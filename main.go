@@ -27,12 +27,14 @@ import (
 	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // version is reported to MCP clients.
@@ -66,6 +68,11 @@ type Config struct {
 	SODAToken    string
 	SODAEndpoint string
 
+	CheckbookEndpoint string
+	CheckbookType     string
+	CheckbookFrom     string
+	CheckbookTo       string
+
 	TrustedProxies []string
 }
 
@@ -89,12 +96,16 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.StringVar(&c.Engine, "engine", env("RECORDWATCH_ENGINE", "embedded"), "search engine: embedded or opensearch")
 	fl.StringVar(&c.OpenSearchURL, "opensearch-url", env("OPENSEARCH_URL", ""), "OpenSearch URL (engine opensearch)")
 	fl.StringVar(&c.LogLevel, "log-level", env("RECORDWATCH_LOG_LEVEL", "info"), "debug, info, warn or error")
-	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", "crol"), "indexer: source to load (crol)")
+	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", "crol"), "indexer: source to load (crol or checkbook)")
 	fl.StringVar(&c.SourceDir, "source-dir", env("RECORDWATCH_SOURCE_DIR", ""), "indexer: load files from this directory instead of the bundled sample")
 	fl.BoolVar(&c.Live, "live", env("RECORDWATCH_LIVE", "") == "1", "indexer: fetch from the live source API")
 	fl.BoolVar(&c.Full, "full", false, "indexer: with -live, fetch everything instead of changes since the last run")
 	fl.DurationVar(&c.Every, "every", 0, "indexer: with -live, repeat at this interval (e.g. 6h) instead of once")
 	fl.StringVar(&c.SODAEndpoint, "soda-endpoint", env("RECORDWATCH_SODA_ENDPOINT", ""), "indexer: SODA endpoint (default the NYC Open Data dg92-zbpx endpoint)")
+	fl.StringVar(&c.CheckbookEndpoint, "checkbook-endpoint", env("RECORDWATCH_CHECKBOOK_ENDPOINT", checkbook.Endpoint), "indexer: Checkbook NYC API endpoint")
+	fl.StringVar(&c.CheckbookType, "checkbook-type", env("RECORDWATCH_CHECKBOOK_TYPE", "Spending"), "indexer: Checkbook type of data (Spending, Contracts, Payroll)")
+	fl.StringVar(&c.CheckbookFrom, "checkbook-from", "", "indexer: with -source=checkbook -live, first day (YYYY-MM-DD; default 7 days ago)")
+	fl.StringVar(&c.CheckbookTo, "checkbook-to", "", "indexer: with -source=checkbook -live, last day (YYYY-MM-DD; default today)")
 	if err := fl.Parse(args); err != nil {
 		return c, err
 	}
@@ -163,9 +174,6 @@ func openBackend(ctx context.Context, cfg Config, logger *slog.Logger) (search.B
 // run wires the chosen role and blocks until ctx ends (or, for a one-shot
 // indexer run, until it is done).
 func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) error {
-	if cfg.Target == "mailer" {
-		return errors.New("the mailer role is not built yet (watches and mail are a later issue)")
-	}
 	backend, err := openBackend(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -205,9 +213,31 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		return err
 	}
 	defer st.Close()
+	mcfg, err := mailer.ConfigFromEnv(os.Getenv, cfg.Data, cfg.BaseURL, cfg.Form)
+	if err != nil {
+		return err
+	}
+	if cfg.Target == "api" {
+		mcfg.SMTPAddr = "" // the api role sends confirmation and welcome mail; the mailer role receives and digests
+	}
+	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, Crosswalk: cw, Logger: logger, Now: now})
+	if err != nil {
+		return err
+	}
+	if cfg.Target == "mailer" {
+		go sweep(ctx, st, now, logger)
+		return mail.Run(ctx) // SMTP receiver and digest scheduler, no HTTP
+	}
+	if cfg.Target == "all" {
+		go func() {
+			if err := mail.Run(ctx); err != nil && ctx.Err() == nil {
+				logger.Error("mailer stopped; the API keeps serving", "err", err)
+			}
+		}()
+	}
 	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version}
 	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
-		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now,
+		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
 			MCP:        mcp.Handler(mcpDeps, cfg.Form),
 			MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }})
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,
@@ -244,8 +274,12 @@ func sweep(ctx context.Context, st *store.Bolt, now func() time.Time, logger *sl
 }
 
 func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS fs.FS, logger *slog.Logger) error {
-	if cfg.Source != "crol" {
-		return fmt.Errorf("unknown source %q (available: crol)", cfg.Source)
+	switch cfg.Source {
+	case "crol":
+	case "checkbook":
+		return runCheckbook(ctx, cfg, ix, sampleFS, logger)
+	default:
+		return fmt.Errorf("unknown source %q (available: crol, checkbook)", cfg.Source)
 	}
 	if !cfg.Live {
 		var fsys fs.FS = sampleFS
@@ -268,6 +302,55 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 				return err
 			}
 			logger.Error("live run failed; will retry at the next interval", "err", err)
+		}
+		if cfg.Every == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(cfg.Every):
+		}
+	}
+}
+
+// runCheckbook loads Checkbook NYC payments and contracts: from files, or
+// live in date windows (repeated with -every).
+func runCheckbook(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS fs.FS, logger *slog.Logger) error {
+	if !cfg.Live {
+		if cfg.SourceDir != "" {
+			_, err := ix.LoadCheckbookDir(ctx, os.DirFS(cfg.SourceDir), ".")
+			return err
+		}
+		return ix.LoadEntitySamples(ctx, sampleFS)
+	}
+	day := func(name, s string, def time.Time) (time.Time, error) {
+		if s == "" {
+			return def, nil
+		}
+		t, err := time.Parse("2006-01-02", s)
+		if err != nil {
+			return t, fmt.Errorf("-%s must be YYYY-MM-DD", name)
+		}
+		return t, nil
+	}
+	for {
+		today := time.Now()
+		from, err := day("checkbook-from", cfg.CheckbookFrom, today.AddDate(0, 0, -7))
+		if err != nil {
+			return err
+		}
+		to, err := day("checkbook-to", cfg.CheckbookTo, today)
+		if err != nil {
+			return err
+		}
+		f := &checkbook.Fetcher{BaseURL: cfg.CheckbookEndpoint, TypeOfData: cfg.CheckbookType,
+			Window: &checkbook.Window{Field: checkbook.WindowField(cfg.CheckbookType), From: from, To: to, Days: 1}}
+		if _, err := ix.RunCheckbookLive(ctx, f); err != nil {
+			if cfg.Every == 0 {
+				return err
+			}
+			logger.Error("checkbook live run failed; will retry at the next interval", "err", err)
 		}
 		if cfg.Every == 0 {
 			return nil

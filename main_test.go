@@ -73,6 +73,7 @@ func freeAddr(t *testing.T) string {
 // startAll runs the default role on dataDir until the returned stop is called.
 func startAll(t *testing.T, dataDir string, logs *bytes.Buffer) (string, func()) {
 	t.Helper()
+	t.Setenv("RECORDWATCH_SMTP_ADDR", "127.0.0.1:0")
 	cfg, err := parseConfig([]string{"-data", dataDir, "-addr", freeAddr(t)}, io.Discard)
 	if err != nil {
 		t.Fatal(err)

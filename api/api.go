@@ -15,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // Config is what the API needs to know about its deployment.
@@ -39,6 +40,13 @@ type Deps struct {
 	// MCP serves POST /mcp; MCPCatalog renders GET /mcp/catalog.json.
 	MCP        http.Handler
 	MCPCatalog func(ctx context.Context) any
+	// Mail runs the watch flows (create, confirm, manage, unsubscribe) and
+	// sends their mail; nil answers those routes with 503 (preview works).
+	Mail *mailer.Mailer
+	// Entities answers the entity views (agencies, vendors, matters,
+	// payments, property locations); nil uses Search when the engine
+	// implements search.EntityReader (both engines do).
+	Entities search.EntityReader
 }
 
 // Server holds the router and its dependencies.

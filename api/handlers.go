@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -104,6 +105,9 @@ type SearchResponse struct {
 	Facets     map[string][]search.FacetCount `json:"facets,omitempty"`
 	Scope      record.Scope                   `json:"scope"`
 	Links      map[string]string              `json:"links"`
+	// Feeds are the Atom, JSON Feed and iCalendar URLs of the same filter,
+	// when the search maps to a feed (feeds_links.go).
+	Feeds *feed.Links `json:"feeds,omitempty"`
 }
 
 func (s *Server) search(c *gin.Context) {
@@ -119,7 +123,7 @@ func (s *Server) search(c *gin.Context) {
 	}
 	now := s.deps.Now()
 	out := SearchResponse{Hits: []HitView{}, Total: res.Total, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
-		Links: s.searchLinks(c.Request.URL.Query())}
+		Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query())}
 	for _, h := range res.Hits {
 		score := h.Score
 		if q.Sort != search.SortRelevance {
@@ -202,6 +206,7 @@ func (s *Server) notice(c *gin.Context) {
 		Status: record.Found, Summary: summary(n), Flags: flags(n, now), Amount: amountView(n),
 		Deadline: deadlineView(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
 		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
+		Payments: s.noticePayments(c.Request.Context(), n),
 	}
 	renderJSON(c, http.StatusOK, v, CacheSearch, v.Freshness.SourceObservedAt)
 }

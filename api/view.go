@@ -62,6 +62,9 @@ type NoticeView struct {
 	Links     Links               `json:"links"`
 	Freshness Freshness           `json:"freshness"`
 	Absence   []string            `json:"absence_rules"`
+	// Payments are the payments-dataset dollars joined by PIN, present
+	// only where a PIN joins (entities_notice.go).
+	Payments *NoticePayments `json:"payments,omitempty"`
 }
 
 // Freshness says when the record's source was observed.

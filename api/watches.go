@@ -1,6 +1,459 @@
 package api
 
-import "github.com/gin-gonic/gin"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
 
-// watchRoutes mounts this file's routes.
-func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {}
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/watch"
+	"github.com/recordwatch/recordwatch/mailer"
+)
+
+// Watch request bounds.
+const (
+	maxWatchBody   = 8 << 10
+	previewHits    = 10
+	maxWatchValues = 10
+)
+
+// watchRoutes mounts this file's routes: preview and create under /api,
+// and the pages behind the emailed links (confirm, manage, unsubscribe).
+// Link pages change state only on POST, so link scanners that fetch a
+// link do not confirm or unsubscribe.
+func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {
+	api.GET("/watches/preview", s.previewWatch)
+	api.POST("/watches/preview", maxBody(maxWatchBody), s.previewWatch)
+	api.POST("/watches", maxBody(maxWatchBody), s.createWatch)
+
+	links := r.Group("", s.rateLimit(), noIndex())
+	links.GET("/confirm/:token", s.confirmPage)
+	links.POST("/confirm/:token", maxBody(4<<10), s.confirmWatch)
+	links.GET("/manage/:token", s.managePage)
+	links.GET("/u/:token", s.unsubscribePage)
+	links.POST("/u/:token", maxBody(4<<10), s.unsubscribe)
+}
+
+// noIndex keeps token pages out of caches, search engines and Referer
+// headers.
+func noIndex() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		h := c.Writer.Header()
+		h.Set("Cache-Control", "no-store")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Robots-Tag", "noindex, nofollow")
+		c.Next()
+	}
+}
+
+// WatchInput is a preview or create request. Form 2 takes text (plain
+// English); Form 1 takes a structured filter (lens, q, agency, vendor,
+// min, max, borough, awards) with an optional description, and may preview
+// plain English too.
+type WatchInput struct {
+	Email       string          `json:"email,omitempty"`
+	Text        string          `json:"text,omitempty"`
+	Lens        string          `json:"lens,omitempty"`
+	Q           string          `json:"q,omitempty"`
+	Agency      []string        `json:"agency,omitempty"`
+	Vendor      []string        `json:"vendor,omitempty"`
+	Min         json.RawMessage `json:"min,omitempty"`
+	Max         json.RawMessage `json:"max,omitempty"`
+	Borough     []string        `json:"borough,omitempty"`
+	Awards      bool            `json:"awards,omitempty"`
+	Description string          `json:"description,omitempty"`
+}
+
+func (in WatchInput) structured() bool {
+	return in.Lens != "" || in.Q != "" || len(in.Agency)+len(in.Vendor)+len(in.Borough) > 0 ||
+		len(in.Min) > 0 || len(in.Max) > 0 || in.Awards
+}
+
+// readWatchInput reads query parameters (GET) or a JSON body (POST).
+func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
+	var in WatchInput
+	if c.Request.Method == http.MethodGet {
+		p := newParams(c.Request.URL.Query(), "text", "lens", "q", "agency", "vendor", "min", "max", "borough", "awards")
+		in = WatchInput{Text: p.str("text"), Lens: p.str("lens"), Q: p.str("q"), Agency: p.list("agency"),
+			Vendor: p.list("vendor"), Borough: p.list("borough"), Awards: p.boolean("awards")}
+		for _, k := range []string{"min", "max"} {
+			if v := p.str(k); v != "" {
+				b, _ := json.Marshal(v)
+				if k == "min" {
+					in.Min = b
+				} else {
+					in.Max = b
+				}
+			}
+		}
+		return in, p.err
+	}
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return in, record.Errorf(record.ETOOLARGE, "request body is larger than %d bytes", mbe.Limit)
+		}
+		return in, record.Invalid("body", "the request body could not be read")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		msg := err.Error()
+		param := "body"
+		if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+			param = strings.Trim(f, `"`)
+			return in, record.Invalid(param, "unknown field %s; accepted: email, text, lens, q, agency, vendor, min, max, borough, awards, description", f)
+		}
+		return in, record.Invalid(param, "the body must be a JSON object such as {\"email\": \"you@example.org\", \"text\": \"construction awards from Parks\"}")
+	}
+	if !withEmail && in.Email != "" {
+		return in, record.Invalid("email", "a preview takes no email: it subscribes nothing")
+	}
+	return in, nil
+}
+
+func rawDollars(name string, raw json.RawMessage) (*float64, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var v float64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, record.Invalid(name, "%s must be an amount in dollars, such as 500000 or \"1.5m\"", name)
+		}
+		if v, err = parseDollars(s); err != nil {
+			return nil, record.Invalid(name, "%s must be an amount in dollars, such as 500000 or \"1.5m\"", name)
+		}
+	}
+	return &v, nil
+}
+
+// understanding turns the input into a filter: the parser for text, the
+// structured fields otherwise.
+func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
+	if strings.TrimSpace(in.Text) != "" {
+		if in.structured() {
+			return watch.Understanding{}, record.Invalid("text", "give text (plain English) or a structured filter, not both")
+		}
+		return watch.Parse(in.Text, watch.ParseOptions{Crosswalk: s.deps.Crosswalk, Form: s.cfg.Form})
+	}
+	if s.cfg.Form == 2 {
+		return watch.Understanding{}, record.Invalid("text", "say in plain English what to watch, such as \"construction awards over $500k from Parks, not Queens\"")
+	}
+	if in.Lens == "" {
+		return watch.Understanding{}, record.Invalid("lens", "a watch needs a lens (%s), or text in plain English", strings.Join(watch.Lenses, ", "))
+	}
+	for name, l := range map[string][]string{"agency": in.Agency, "vendor": in.Vendor, "borough": in.Borough} {
+		if len(l) > maxWatchValues {
+			return watch.Understanding{}, record.Invalid(name, "at most %d values", maxWatchValues)
+		}
+	}
+	k, err := search.ParseKeywords(in.Q)
+	if err != nil {
+		return watch.Understanding{}, err
+	}
+	f := watch.Filter{Lens: in.Lens, AnyOf: k.Terms, Phrases: k.Phrases, Exclude: k.Excluded, Awards: in.Awards}
+	var names map[string]string
+	f.AgencyIDs, names = watch.AgencyNames(s.deps.Crosswalk, in.Agency)
+	for _, v := range in.Vendor {
+		stem := entity.VendorStem(v)
+		if len(stem) < 3 {
+			return watch.Understanding{}, record.Invalid("vendor", "vendor %q is too short to match by name stem (3 characters at least)", v)
+		}
+		f.Vendors = append(f.Vendors, stem)
+	}
+	for _, b := range in.Borough {
+		name := watch.BoroughName(b)
+		if name == "" {
+			return watch.Understanding{}, record.Invalid("borough", "borough %q is not one of Manhattan, Brooklyn, Queens, Bronx, Staten Island", b)
+		}
+		f.Boroughs = append(f.Boroughs, name)
+	}
+	if f.MinAmount, err = rawDollars("min", in.Min); err != nil {
+		return watch.Understanding{}, err
+	}
+	if f.MaxAmount, err = rawDollars("max", in.Max); err != nil {
+		return watch.Understanding{}, err
+	}
+	if f.Lens == record.LensPeople && s.cfg.Form == 2 {
+		return watch.Understanding{}, record.Invalid("lens", "the people lens is not offered here")
+	}
+	if err := f.Validate(); err != nil {
+		return watch.Understanding{}, err
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	return watch.Understanding{Filter: f, Agencies: names, Scope: watch.Describe(f, names)}, nil
+}
+
+// Understood is how a request was read.
+type Understood struct {
+	Scope string   `json:"scope"`
+	Notes []string `json:"notes,omitempty"`
+}
+
+// PreviewResponse is what a watch would deliver now, without subscribing.
+type PreviewResponse struct {
+	Filter     watch.Filter `json:"filter"`
+	Understood Understood   `json:"understood"`
+	// Total counts what the watch matches now (a lower bound when
+	// total_is_lower_bound: a borough filter reads the first pages only).
+	Total             int          `json:"total"`
+	TotalIsLowerBound bool         `json:"total_is_lower_bound,omitempty"`
+	Hits              []HitView    `json:"hits"`
+	Scope             record.Scope `json:"scope"`
+	Note              string       `json:"note"`
+}
+
+func (s *Server) previewWatch(c *gin.Context) {
+	in, err := readWatchInput(c, false)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	u, err := s.understanding(in)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	now := s.deps.Now()
+	res, err := u.Filter.Run(c.Request.Context(), s.deps.Search, now)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	out := PreviewResponse{Filter: u.Filter, Understood: Understood{Scope: u.Scope, Notes: u.Notes}, Total: res.Total,
+		TotalIsLowerBound: res.TotalIsLowerBound, Hits: []HitView{}, Scope: res.Scope,
+		Note: "A preview subscribes nothing. These are the records the watch matches now; a watch's digests hold only records that are new since its last digest."}
+	for i, h := range res.Hits {
+		if i == previewHits {
+			break
+		}
+		out.Hits = append(out.Hits, s.hitView(h.Notice, 0, now))
+	}
+	maxAge := CacheSearch
+	if c.Request.Method != http.MethodGet {
+		maxAge = 0
+	}
+	renderJSON(c, http.StatusOK, out, maxAge, res.Scope.CorpusObservedAt)
+}
+
+// CreateWatchResponse answers a create request. It is the same whatever is
+// known about the address.
+type CreateWatchResponse struct {
+	Status     string       `json:"status"`
+	Filter     watch.Filter `json:"filter"`
+	Understood Understood   `json:"understood"`
+	Message    string       `json:"message"`
+}
+
+func (s *Server) mailer(c *gin.Context) *mailer.Mailer {
+	if s.deps.Mail == nil {
+		writeError(c, record.Errorf(record.EUNAVAILABLE, "watches are not available: this server sends no mail"))
+		return nil
+	}
+	return s.deps.Mail
+}
+
+func (s *Server) createWatch(c *gin.Context) {
+	m := s.mailer(c)
+	if m == nil {
+		return
+	}
+	in, err := readWatchInput(c, true)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	if _, err := watch.NormalizeEmail(in.Email); err != nil {
+		writeError(c, err)
+		return
+	}
+	req := mailer.Request{Email: in.Email, Client: c.ClientIP(), Channel: mailer.ChannelWeb}
+	var u watch.Understanding
+	if s.cfg.Form == 1 {
+		if strings.TrimSpace(in.Text) != "" {
+			writeError(c, record.Invalid("text", "create takes a structured filter (lens, q, agency, vendor, min, max, borough) and an optional description; preview plain English with /api/watches/preview?text=…"))
+			return
+		}
+		if u, err = s.understanding(in); err != nil {
+			writeError(c, err)
+			return
+		}
+		req.Filter, req.Agencies, req.Description = &u.Filter, u.Agencies, in.Description
+	} else {
+		if in.structured() || in.Description != "" {
+			writeError(c, record.Invalid("text", "here a watch is asked for in plain English: send email and text only"))
+			return
+		}
+		if u, err = s.understanding(in); err != nil {
+			writeError(c, err)
+			return
+		}
+		req.Text = in.Text
+	}
+	if err := m.Allow(c.Request.Context(), c.ClientIP()); err != nil {
+		writeError(c, err)
+		return
+	}
+	out, err := m.Subscribe(c.Request.Context(), req)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	status := http.StatusAccepted
+	if out.Status == watch.StatusActive {
+		status = http.StatusCreated
+	}
+	notes := out.Notes
+	if len(notes) == 0 {
+		notes = u.Notes
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(status, CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: notes}, Message: out.Message})
+}
+
+// Link pages.
+
+var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow"><title>{{.Title}} · Recordwatch</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem}.scope{background:#f4f4f4;padding:1rem}</style>
+</head><body><h1>{{.Title}}</h1>
+{{if .Message}}<p>{{.Message}}</p>{{end}}
+{{if .Scope}}<p class="scope">{{.Scope}}</p>{{end}}
+{{range .Notes}}<p>{{.}}</p>{{end}}
+{{if .Action}}<form method="post" action="{{.Action}}">{{if .OneClick}}<input type="hidden" name="List-Unsubscribe" value="One-Click">{{end}}<button type="submit">{{.Button}}</button></form>{{end}}
+<p><small>Recordwatch republishes New York City's public records; the City Record stays authoritative.</small></p>
+</body></html>
+`))
+
+type page struct {
+	Title, Message, Scope string
+	Notes                 []string
+	Action, Button        string
+	OneClick              bool
+}
+
+// respond renders a link page as HTML, or its JSON twin when the client
+// asks for JSON.
+func respond(c *gin.Context, status int, p page, twin any) {
+	if c.NegotiateFormat(gin.MIMEHTML, gin.MIMEJSON) == gin.MIMEJSON {
+		c.JSON(status, twin)
+		return
+	}
+	var buf bytes.Buffer
+	if err := pageTmpl.Execute(&buf, p); err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+}
+
+func linkError(c *gin.Context, err error) {
+	code := record.ErrorCode(err)
+	status := statusOf[code]
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	respond(c, status, page{Title: "This link cannot be used", Message: record.ErrorMessage(err)},
+		errorBody{Error: record.Error{Code: code, Message: record.ErrorMessage(err), Param: "token"}})
+}
+
+func (s *Server) confirmPage(c *gin.Context) {
+	m := s.mailer(c)
+	if m == nil {
+		return
+	}
+	out, err := m.Pending(c.Param("token"))
+	if err != nil {
+		linkError(c, err)
+		return
+	}
+	respond(c, http.StatusOK, page{Title: "Confirm your watch", Message: "This watch will email you new records that match:",
+		Scope: out.Scope, Action: "/confirm/" + url.PathEscape(c.Param("token")), Button: "Confirm"},
+		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "confirm": "POST this URL to confirm"})
+}
+
+func (s *Server) confirmWatch(c *gin.Context) {
+	m := s.mailer(c)
+	if m == nil {
+		return
+	}
+	out, err := m.Confirm(c.Request.Context(), c.Param("token"))
+	if err != nil {
+		linkError(c, err)
+		return
+	}
+	respond(c, http.StatusOK, page{Title: "Your watch is active", Message: out.Message, Scope: out.Scope},
+		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "message": out.Message})
+}
+
+func (s *Server) managePage(c *gin.Context) {
+	m := s.mailer(c)
+	if m == nil {
+		return
+	}
+	w, err := m.Manage(c.Request.Context(), c.Param("token"))
+	if err != nil {
+		linkError(c, err)
+		return
+	}
+	if w.Status != watch.StatusActive {
+		respond(c, http.StatusOK, page{Title: "This watch has ended", Message: "No more digests are sent for it."}, w)
+		return
+	}
+	p := page{Title: "Your watch", Message: "Active since " + w.ActiveSince.In(record.NewYork).Format("Jan 2, 2006") + ". It follows:",
+		Scope: w.Scope, Action: "/u/" + url.PathEscape(c.Param("token")), Button: "Unsubscribe", OneClick: true}
+	if w.Description != "" {
+		p.Notes = []string{"Your description: " + w.Description}
+	}
+	respond(c, http.StatusOK, p, w)
+}
+
+func (s *Server) unsubscribePage(c *gin.Context) {
+	m := s.mailer(c)
+	if m == nil {
+		return
+	}
+	w, err := m.Manage(c.Request.Context(), c.Param("token"))
+	if err != nil {
+		linkError(c, err)
+		return
+	}
+	if w.Status != watch.StatusActive {
+		respond(c, http.StatusOK, page{Title: "You are unsubscribed", Message: "This watch has ended; no more digests are sent for it."},
+			gin.H{"status": "ended"})
+		return
+	}
+	respond(c, http.StatusOK, page{Title: "Unsubscribe", Message: "Stop the digests of this watch?", Scope: w.Scope,
+		Action: "/u/" + url.PathEscape(c.Param("token")), Button: "Unsubscribe", OneClick: true},
+		gin.H{"status": w.Status, "scope": w.Scope, "unsubscribe": "POST this URL with List-Unsubscribe=One-Click"})
+}
+
+// unsubscribe is the RFC 8058 one-click endpoint (a POST whose body is
+// List-Unsubscribe=One-Click) and the page's button.
+func (s *Server) unsubscribe(c *gin.Context) {
+	m := s.mailer(c)
+	if m == nil {
+		return
+	}
+	if err := m.Unsubscribe(c.Request.Context(), c.Param("token")); err != nil {
+		linkError(c, err)
+		return
+	}
+	respond(c, http.StatusOK, page{Title: "You are unsubscribed", Message: "This watch has ended; no more digests are sent for it."},
+		gin.H{"status": "ended"})
+}

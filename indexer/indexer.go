@@ -155,17 +155,24 @@ func (ix *Indexer) Empty(ctx context.Context) (bool, error) {
 }
 
 // EnsureSample loads the bundled sample corpus into an empty backend. A
-// backend that already holds records is left as it is.
+// backend that already holds records is left as it is. The entity samples
+// (payments, contracts, lots: entities.go) are loaded when no entries are
+// held, also into a backend whose notices were loaded before.
 func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error) {
 	empty, err := ix.Empty(ctx)
-	if err != nil || !empty {
+	if err != nil {
 		return false, err
 	}
-	ix.log().Info("empty index: loading the bundled sample corpus")
-	if _, err := ix.LoadCROLDir(ctx, sample, "crol"); err != nil {
+	if empty {
+		ix.log().Info("empty index: loading the bundled sample corpus")
+		if _, err := ix.LoadCROLDir(ctx, sample, "crol"); err != nil {
+			return false, err
+		}
+	}
+	if _, err := ix.EnsureSampleEntries(ctx, sample); err != nil {
 		return false, err
 	}
-	return true, nil
+	return empty, nil
 }
 
 // LiveOverlap re-reads a margin before the last observation, because rows

@@ -33,11 +33,16 @@ import (
 //go:embed *.json
 var files embed.FS
 
-// Index kinds, one alias each (<prefix>-notices, <prefix>-passages, <prefix>-meta).
+// Index kinds, one alias each (<prefix>-notices, <prefix>-passages,
+// <prefix>-meta, <prefix>-entries).
 const (
 	Notices  = "notices"
 	Passages = "passages"
 	Meta     = "meta"
+	// Entries holds the records the entity views join to notices:
+	// payments-dataset contracts, payments and payroll, registered
+	// contracts and tax-lot locations (search.Entry).
+	Entries = "entries"
 )
 
 // Current mapping versions. Bump one (and add the file) to migrate.
@@ -45,15 +50,19 @@ const (
 	NoticesVersion  = 1
 	PassagesVersion = 1
 	MetaVersion     = 1
+	EntriesVersion  = 1
 )
 
 // Kinds lists the index kinds in the order they are opened.
-var Kinds = []string{Notices, Passages, Meta}
+var Kinds = []string{Notices, Passages, Meta, Entries}
 
 // EngineFields are the fields of each kind that are not on the record type:
 // the engine computes them at index time.
 var EngineFields = map[string][]string{
 	Notices: {"content", "year", "passage_ids"},
+	// pin_key is the PIN in the form PINs are compared in
+	// (entity.NormalizePIN).
+	Entries: {"pin_key"},
 }
 
 // Version returns the current mapping version of an index kind, or 0 when
@@ -66,6 +75,8 @@ func Version(kind string) int {
 		return PassagesVersion
 	case Meta:
 		return MetaVersion
+	case Entries:
+		return EntriesVersion
 	}
 	return 0
 }

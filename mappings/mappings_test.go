@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // storedOnly lists, per kind, the fields kept in _source only (mapped with
@@ -24,6 +25,7 @@ var storedOnly = map[string][]string{
 	},
 	Passages: {"source_url"},
 	Meta:     {},
+	Entries:  {"amount_label", "amount_raw", "date_label", "geometry", "pin", "raw", "title", "url"},
 }
 
 // typeFor is the Go type each kind's documents are built from.
@@ -32,6 +34,8 @@ var typeFor = map[string]reflect.Type{
 	Passages: reflect.TypeFor[record.Passage](),
 	// observation documents carry these coverage fields
 	Meta: reflect.TypeFor[record.SourceCoverage](),
+	// entries are search.Entry documents
+	Entries: reflect.TypeFor[search.Entry](),
 }
 
 type indexFile struct {

@@ -79,13 +79,20 @@ func equalWords(a, b []string) bool {
 	return true
 }
 
-// StemSlug is a vendor stem as it appears in a URL path
-// ("ACME CONSTRUCTION" → "acme-construction").
+// StemSlug is a vendor stem as it appears in a URL path: lower case, words
+// joined by "-", a hyphen inside a word written "~" so it survives the way
+// back ("ACME CONSTRUCTION" → "acme-construction", "SKANSKA-TREVCON JV" →
+// "skanska~trevcon-jv").
 func StemSlug(stem string) string {
-	return strings.ToLower(strings.Join(strings.Fields(stem), "-"))
+	words := strings.Fields(stem)
+	for i, w := range words {
+		words[i] = strings.ReplaceAll(w, "-", "~")
+	}
+	return strings.ToLower(strings.Join(words, "-"))
 }
 
 // StemFromSlug reverses StemSlug for lookups.
 func StemFromSlug(slug string) string {
-	return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(slug), "-", " "))
+	s := strings.ReplaceAll(strings.TrimSpace(slug), "-", " ")
+	return strings.ToUpper(strings.ReplaceAll(s, "~", "-"))
 }

@@ -7,6 +7,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -118,6 +119,21 @@ func (c *Client) Get(ctx context.Context, url string, header http.Header) (*Resp
 // header (seconds or HTTP date) sets the least wait before the next attempt.
 // It stops at once when ctx is done.
 func (c *Client) Do(ctx context.Context, method, url string, header http.Header) (*Response, error) {
+	return c.send(ctx, method, url, header, nil)
+}
+
+// Post sends body (the same bytes on every attempt) and returns the whole
+// answer, retrying like Do. Use it only for requests that are safe to
+// repeat, such as the query APIs that take their query as a POST body
+// (Checkbook NYC); header should carry the Content-Type.
+func (c *Client) Post(ctx context.Context, url string, body []byte, header http.Header) (*Response, error) {
+	if body == nil {
+		body = []byte{}
+	}
+	return c.send(ctx, http.MethodPost, url, header, body)
+}
+
+func (c *Client) send(ctx context.Context, method, url string, header http.Header, body []byte) (*Response, error) {
 	maxRetries := c.MaxRetries
 	if maxRetries == 0 {
 		maxRetries = DefaultMaxRetries
@@ -130,7 +146,7 @@ func (c *Client) Do(ctx context.Context, method, url string, header http.Header)
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("fetch: %s %s: %w", method, url, err)
 		}
-		resp, wait, err := c.once(ctx, method, url, header, attempt)
+		resp, wait, err := c.once(ctx, method, url, header, body, attempt)
 		if err == nil {
 			return resp, nil
 		}
@@ -153,8 +169,12 @@ func (c *Client) Do(ctx context.Context, method, url string, header http.Header)
 
 // once does a single attempt. On a retryable status it also returns the
 // wait the server asked for (Retry-After), if any.
-func (c *Client) once(ctx context.Context, method, url string, header http.Header, attempt int) (*Response, time.Duration, error) {
-	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+func (c *Client) once(ctx context.Context, method, url string, header http.Header, body []byte, attempt int) (*Response, time.Duration, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return nil, 0, fmt.Errorf("fetch: %s %s: %w", method, url, err)
 	}
@@ -205,14 +225,14 @@ func (c *Client) once(ctx context.Context, method, url string, header http.Heade
 		}
 		return nil, wait, se
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, 0, &transportError{method: method, url: url, attempt: attempt, err: fmt.Errorf("reading body: %w", err)}
 	}
-	if int64(len(body)) > limit {
+	if int64(len(data)) > limit {
 		return nil, 0, fmt.Errorf("fetch: %s %s: %w: body exceeds the %d-byte cap", method, url, ErrTooLarge, limit)
 	}
-	return &Response{URL: url, StatusCode: resp.StatusCode, Header: resp.Header, Body: body, Attempts: attempt}, 0, nil
+	return &Response{URL: url, StatusCode: resp.StatusCode, Header: resp.Header, Body: data, Attempts: attempt}, 0, nil
 }
 
 // transportError is a failure to get any answer (connection refused or

@@ -133,7 +133,7 @@ func (q *Query) Normalize() (Keywords, error) {
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
 		return k, record.Invalid("to", "to is before from")
 	}
-	for _, l := range [][]string{q.Lenses, q.Sections, q.NoticeTypes, q.AgencyIDs, q.VendorStems, q.PINs, q.Sources} {
+	for _, l := range [][]string{q.Lenses, q.Sections, q.NoticeTypes, q.AgencyIDs, q.VendorStems, q.PINs, q.PINPrefixes, q.Sources} {
 		if len(l) > 50 {
 			return k, record.Invalid("filter", "at most 50 values per filter")
 		}
@@ -169,6 +169,7 @@ func (q Query) Searched(k Keywords) record.Searched {
 	add("agency", q.AgencyIDs)
 	add("vendor", q.VendorStems)
 	add("pin", q.PINs)
+	add("pin_prefix", q.PINPrefixes)
 	add("source", q.Sources)
 	if q.MinAmount != nil {
 		f["min_amount"] = trimFloat(*q.MinAmount)

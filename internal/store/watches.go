@@ -1,4 +1,86 @@
 package store
 
-// Watches stores standing email watches (issue: watches and mail).
-type Watches interface{}
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/watch"
+)
+
+// Digest delivery states, one delivery per watch per digest window.
+const (
+	// DeliveryPlanned: the records are chosen (and the watch's seen set
+	// advanced in the same transaction); nothing was sent yet.
+	DeliveryPlanned = "planned"
+	// DeliverySending: a send began. A process that stops here does not
+	// know whether the mail left; see Delivery.
+	DeliverySending = "sending"
+	DeliverySent    = "sent"
+	DeliveryFailed  = "failed"  // the last attempt failed; retried at NextAttempt
+	DeliveryEmpty   = "empty"   // nothing new in this window: no mail
+	DeliveryDropped = "dropped" // given up (too many failures, or unknown outcome over a relay)
+)
+
+// Delivery is one watch's digest for one window. The planned records are
+// stored before anything is sent, so a restart sends the same digest (or
+// none), never a second one.
+type Delivery struct {
+	WatchID     string    `json:"watch_id"`
+	Window      string    `json:"window"`
+	State       string    `json:"state"`
+	RequestIDs  []string  `json:"request_ids,omitempty"`
+	MessageID   string    `json:"message_id"`
+	Attempts    int       `json:"attempts"`
+	NextAttempt time.Time `json:"next_attempt,omitzero"`
+	LastError   string    `json:"last_error,omitempty"`
+	PlannedAt   time.Time `json:"planned_at"`
+	SentAt      time.Time `json:"sent_at,omitzero"`
+}
+
+// Open reports whether the delivery still has work to do.
+func (d Delivery) Open() bool {
+	return d.State == DeliveryPlanned || d.State == DeliverySending || d.State == DeliveryFailed
+}
+
+// ErrTokenUsed is returned when a one-time confirmation was already used.
+var ErrTokenUsed = errors.New("store: this confirmation was already used")
+
+// Watches stores standing email watches and their digest deliveries.
+// Watches are keyed by a random id; the email address is kept only to send
+// the watch's mail and is deleted with the watch. A Form 2 request awaiting
+// confirmation is never stored (it travels in its signed token).
+type Watches interface {
+	// CreateWatch stores an active watch. A non-empty once key (the nonce
+	// of the confirmation token) is claimed in the same transaction until
+	// onceUntil; a key claimed before gives ErrTokenUsed and stores nothing.
+	CreateWatch(ctx context.Context, w watch.Watch, once string, onceUntil time.Time) error
+	// GetWatch returns a watch, or ENOTFOUND.
+	GetWatch(ctx context.Context, id string) (watch.Watch, error)
+	// DeleteWatch removes a watch, its address and its deliveries. It
+	// reports whether there was one.
+	DeleteWatch(ctx context.Context, id string) (bool, error)
+	// ListWatches returns every stored (active) watch.
+	ListWatches(ctx context.Context) ([]watch.Watch, error)
+	// CountWatches counts active watches.
+	CountWatches(ctx context.Context) (int, error)
+
+	// PlanDigest stores d (state planned or empty) and sets the watch's
+	// seen set and last window, in one transaction, unless a delivery for
+	// the same watch and window exists: then it returns that one and false.
+	PlanDigest(ctx context.Context, d Delivery, seen []string) (Delivery, bool, error)
+	// GetDelivery returns a watch's delivery for a window.
+	GetDelivery(ctx context.Context, watchID, window string) (Delivery, bool, error)
+	// PutDelivery updates a delivery's state (the watch must still exist;
+	// otherwise it is dropped silently and false is returned).
+	PutDelivery(ctx context.Context, d Delivery) (bool, error)
+	// OpenDeliveries lists deliveries that still have work to do.
+	OpenDeliveries(ctx context.Context) ([]Delivery, error)
+
+	// WatchKey returns the token-signing key, generated once and kept in
+	// the store (never in the repository).
+	WatchKey(ctx context.Context) ([]byte, error)
+	// SweepWatches forgets used confirmation nonces past their expiry and
+	// finished deliveries older than keep.
+	SweepWatches(ctx context.Context, now time.Time, keep time.Duration) (int, error)
+}

@@ -28,6 +28,14 @@ type Filter struct {
 	Vendors   []string `json:"vendor_stems,omitempty"`
 	MinAmount *float64 `json:"min_amount,omitempty"`
 	Boroughs  []string `json:"boroughs,omitempty"`
+
+	// Added for watches; feeds leave them unset.
+
+	// MaxAmount bounds award amounts from above (money lens).
+	MaxAmount *float64 `json:"max_amount,omitempty"`
+	// Awards follows award and intent-to-award notices instead of open
+	// solicitations (money lens); an amount bound implies it.
+	Awards bool `json:"awards,omitempty"`
 }
 
 // Lenses a filter may name.
@@ -69,12 +77,34 @@ func (f Filter) Validate() error {
 	if f.MinAmount != nil && (*f.MinAmount < 0 || *f.MinAmount >= record.MaxValidAmount) {
 		return record.Invalid("min", "min must be a dollar amount from 0 to 10 billion")
 	}
+	if f.MaxAmount != nil && (*f.MaxAmount <= 0 || *f.MaxAmount >= record.MaxValidAmount) {
+		return record.Invalid("max", "max must be a dollar amount above 0 and below 10 billion")
+	}
+	if f.MinAmount != nil && f.MaxAmount != nil && *f.MaxAmount < *f.MinAmount {
+		return record.Invalid("max", "max is below min")
+	}
+	for _, b := range f.Boroughs {
+		if BoroughName(b) == "" {
+			return record.Invalid("borough", "borough %q is not one of Manhattan, Brooklyn, Queens, Bronx, Staten Island", b)
+		}
+	}
+	if n := len(f.AnyOf) + len(f.Phrases) + len(f.Exclude); n > search.MaxClauses {
+		return record.Invalid("q", "at most %d keywords, phrases and exclusions", search.MaxClauses)
+	}
+	for _, l := range [][]string{f.AnyOf, f.Phrases, f.Exclude} {
+		for _, w := range l {
+			if strings.TrimSpace(w) == "" || len(w) > 100 {
+				return record.Invalid("q", "keywords and phrases must be 1 to 100 characters")
+			}
+		}
+	}
 	return nil
 }
 
 // Compile turns a filter into the query every delivery runs, as of now:
-//   - money with a minimum: award and intent-to-award notices with a valid
-//     amount at or above it, newest first (an award feed);
+//   - money with a minimum (or a maximum, or Awards): award and
+//     intent-to-award notices, with a valid amount within the bounds when
+//     there are bounds, newest first (an award feed);
 //   - money without one: open solicitations (due today or later, rolling
 //     deadlines included), soonest due first;
 //   - property, rules, people: their sections, newest first;
@@ -82,12 +112,16 @@ func (f Filter) Validate() error {
 //     first;
 //   - land: land-use notices, newest first;
 //   - entity: everything naming the vendor (by stem) or agency, newest first.
+//
+// Boroughs are not part of the query (the engines have no borough field):
+// Keep applies them to each hit, and Run does both.
 func (f Filter) Compile(now time.Time) search.Query {
 	q := search.Query{
 		Text:        f.Text(),
 		AgencyIDs:   f.AgencyIDs,
 		VendorStems: f.Vendors,
 		MinAmount:   f.MinAmount,
+		MaxAmount:   f.MaxAmount,
 		Sort:        search.SortNewest,
 		Limit:       FeedLimit,
 	}
@@ -95,9 +129,9 @@ func (f Filter) Compile(now time.Time) search.Query {
 	switch f.Lens {
 	case record.LensMoney:
 		q.Lenses = []string{record.LensMoney}
-		if f.MinAmount != nil {
+		if f.MinAmount != nil || f.MaxAmount != nil || f.Awards {
 			q.NoticeTypes = []string{"Award", "Intent to Award"}
-			q.ValidAmountOnly = true
+			q.ValidAmountOnly = f.MinAmount != nil || f.MaxAmount != nil
 		} else {
 			q.NoticeTypes = []string{"Solicitation"}
 			q.DueFrom = today

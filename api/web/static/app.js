@@ -226,7 +226,7 @@ async function searchView(lens, p) {
   const api = "/api/search?" + apiParams(lens, p).toString();
   let res;
   try { res = await getJSON(api); } catch (err) { return failure(LENS_NAMES[lens] || "Search", err, api); }
-  const feeds = res.links && res.links.feeds;
+  const feeds = res.feeds;
   const list = res.hits.length ? h("ol", { class: "results", "aria-label": "Results" }, res.hits.map(hitItem)) : absence(res.scope);
   let pager = null;
   if (res.next_cursor) {
@@ -248,8 +248,8 @@ async function searchView(lens, p) {
         facetList(lens, p, "year", "Year", facets.year, "year")),
       h("section", { "aria-label": "Results" },
         h("p", { role: "status", "data-total": String(res.total) }, count.format(res.total) + (res.total === 1 ? " notice" : " notices")),
-        twinLinks([["JSON", api], feeds && feeds.atom ? ["Atom feed", feeds.atom] : null, feeds && feeds.json ? ["JSON Feed", feeds.json] : null,
-          feeds && feeds.ics ? ["Calendar", feeds.ics] : null]),
+        twinLinks([["JSON", api], feeds ? ["Atom feed", feeds.atom] : null, feeds ? ["JSON Feed", feeds.json] : null,
+          feeds ? ["Calendar (iCal)", feeds.ics] : null]),
         scopeBox(res.scope, res.total),
         list, pager,
         watchForm(lens, p))));
@@ -263,7 +263,7 @@ function watchForm(lens, p) {
     h("div", {}, h("label", { for: "w-email" }, "Email address"), email)];
   let describe = null;
   if (FORM === 2) {
-    describe = h("textarea", { id: "w-text", name: "request", rows: "2", maxlength: "600", required: true },
+    describe = h("textarea", { id: "w-text", name: "text", rows: "2", maxlength: "600", required: true },
       [lens !== "search" ? lens : "", p.get("q") || "", p.get("agency") ? "from " + p.get("agency") : "", p.get("m") ? "over $" + p.get("m") : ""].filter(Boolean).join(" "));
     kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, "What to watch, in plain English"), describe));
   }
@@ -271,13 +271,16 @@ function watchForm(lens, p) {
   const form = h("form", { class: "filters", "aria-label": "Watch this search" }, kids);
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const body = FORM === 2 ? { email: email.value, request: describe.value }
-      : { email: email.value, filter: { lens: lens === "search" ? "money" : lens, any_of: (p.get("q") || "").split(/\s+/).filter(w => w && !w.startsWith("-") && !w.startsWith("\"")) }, agency: p.get("agency") || undefined, min_amount: p.get("m") ? Number(p.get("m")) : undefined };
+    const body = FORM === 2 ? { email: email.value, text: describe.value }
+      : { email: email.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
+          agency: p.get("agency") ? [p.get("agency")] : undefined, vendor: p.get("vendor") ? [p.get("vendor")] : undefined,
+          min: p.get("m") || undefined, awards: p.get("m") ? true : undefined };
     status.textContent = "Sending…";
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const out = await res.json().catch(() => ({}));
       status.textContent = res.ok ? (out.message || "Done: check your email.") : ((out.error && out.error.message) || "The watch could not be created (" + res.status + ").");
+      if (res.ok && out.understood && out.understood.scope) status.textContent += " Understood as: " + out.understood.scope;
     } catch (e) { status.textContent = "The watch could not be created: " + e.message; }
   });
   return form;

@@ -29,6 +29,7 @@ type Backend struct {
 	dir      string
 	notices  bleve.Index
 	passages bleve.Index
+	entries  bleve.Index // payments, contracts and lot locations (entities.go)
 
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
@@ -53,7 +54,13 @@ func Open(dir string) (*Backend, error) {
 		n.Close()
 		return nil, err
 	}
-	return &Backend{dir: dir, notices: n, passages: p}, nil
+	e, err := openIndex(filepath.Join(dir, "entries.bleve"), entryMapping())
+	if err != nil {
+		n.Close()
+		p.Close()
+		return nil, err
+	}
+	return &Backend{dir: dir, notices: n, passages: p, entries: e}, nil
 }
 
 func openIndex(path string, m mapping.IndexMapping) (bleve.Index, error) {
@@ -74,9 +81,9 @@ func openIndex(path string, m mapping.IndexMapping) (bleve.Index, error) {
 // Name identifies the engine.
 func (b *Backend) Name() string { return "embedded" }
 
-// Close closes both indexes.
+// Close closes the indexes.
 func (b *Backend) Close() error {
-	return errors.Join(b.notices.Close(), b.passages.Close())
+	return errors.Join(b.notices.Close(), b.passages.Close(), b.entries.Close())
 }
 
 func (b *Backend) stale() {
@@ -103,6 +110,7 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 		"lenses":           n.Lenses,
 		"notice_type":      n.NoticeType,
 		"agency_id":        n.AgencyID,
+		"agency_raw":       n.AgencyRaw,
 		"vendor_stem":      n.VendorStem,
 		"pin":              n.PIN,
 		"year":             n.Year(),

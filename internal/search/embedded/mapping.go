@@ -91,6 +91,7 @@ func noticeMapping() *mapping.IndexMappingImpl {
 		"lenses":           keywordField(),
 		"notice_type":      keywordField(),
 		"agency_id":        keywordField(),
+		"agency_raw":       keywordField(),
 		"vendor_stem":      keywordField(),
 		"pin":              keywordField(),
 		"year":             keywordField(),

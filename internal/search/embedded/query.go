@@ -77,6 +77,20 @@ func terms(field string, values []string) query.Query {
 	return bleve.NewDisjunctionQuery(qs...)
 }
 
+// prefixes matches keyword values that start with any of values.
+func prefixes(field string, values []string) query.Query {
+	qs := make([]query.Query, 0, len(values))
+	for _, v := range values {
+		p := bleve.NewPrefixQuery(v)
+		p.SetField(field)
+		qs = append(qs, p)
+	}
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
 func dateRange(field string, from, to time.Time) query.Query {
 	var start, end time.Time
 	if !from.IsZero() {
@@ -115,6 +129,9 @@ func noticeQuery(q search.Query, k search.Keywords) query.Query {
 		if len(vals) > 0 {
 			bq.AddMust(terms(field, vals))
 		}
+	}
+	if len(q.PINPrefixes) > 0 {
+		bq.AddMust(prefixes("pin", q.PINPrefixes))
 	}
 	if q.ValidAmountOnly {
 		bq.AddMust(boolIs("amount_valid", true))

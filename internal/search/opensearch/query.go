@@ -103,6 +103,13 @@ func noticeQuery(q search.Query, k search.Keywords) obj {
 			filter = append(filter, terms(f.field, f.values))
 		}
 	}
+	if len(q.PINPrefixes) > 0 {
+		var alts []any
+		for _, p := range q.PINPrefixes {
+			alts = append(alts, obj{"prefix": obj{"pin": obj{"value": p}}})
+		}
+		filter = append(filter, obj{"bool": obj{"should": alts, "minimum_should_match": 1}})
+	}
 	if q.ValidAmountOnly {
 		filter = append(filter, obj{"term": obj{"amount_valid": true}})
 	}

@@ -380,6 +380,7 @@ func Run(t *testing.T, open Opener) {
 	})
 
 	t.Run("Sections", func(t *testing.T) { testSections(t, b, docs) })
+	t.Run("Entities", func(t *testing.T) { testEntities(t, open) }) // entities.go
 
 	t.Run("IdempotentUpsertAndDelete", func(t *testing.T) {
 		b := load(t)

@@ -1,0 +1,198 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// MaxBatchName bounds one name of a batch request, in characters.
+const MaxBatchName = 200
+
+// BatchRequest is the body of POST /batch.
+type BatchRequest struct {
+	Names []string `json:"names"`
+}
+
+// BatchResponse answers POST /batch: one result per name, in order.
+type BatchResponse struct {
+	Results []BatchResult     `json:"results"`
+	Limits  map[string]int    `json:"limits"`
+	Scope   record.Scope      `json:"scope"`
+	Notes   map[string]string `json:"notes"`
+}
+
+// BatchResult is what the service holds for one name.
+type BatchResult struct {
+	Name     string        `json:"name"`
+	Stem     string        `json:"stem"`
+	Awards   BatchAwards   `json:"awards"`
+	Mentions BatchMentions `json:"mentions"`
+	// Entity is the vendor profile permalink, present only when awards exist.
+	Entity string `json:"entity,omitempty"`
+}
+
+// BatchAwards are the award and intent notices naming the vendor, by stem,
+// all years.
+type BatchAwards struct {
+	Total        int        `json:"total"`
+	ValidAmounts int        `json:"valid_amounts"`
+	Amount       MoneyView  `json:"amount"`
+	Notices      []BatchHit `json:"notices"`
+	More         string     `json:"more"`
+}
+
+// BatchMentions are full-text hits in the last two years of editions.
+type BatchMentions struct {
+	Total   int        `json:"total"`
+	Query   string     `json:"q"`
+	From    string     `json:"from"`
+	To      string     `json:"to"`
+	Notices []BatchHit `json:"notices"`
+	More    string     `json:"more"`
+}
+
+// BatchHit is one notice of a batch result.
+type BatchHit struct {
+	RequestID  string      `json:"request_id"`
+	Title      string      `json:"title"`
+	Published  string      `json:"published,omitempty"`
+	NoticeType string      `json:"notice_type,omitempty"`
+	Agency     string      `json:"agency"`
+	Vendor     string      `json:"vendor,omitempty"`
+	Amount     *AmountView `json:"amount,omitempty"`
+	Permalink  string      `json:"permalink"`
+}
+
+func (s *Server) batchHit(n record.Notice) BatchHit {
+	return BatchHit{RequestID: n.RequestID, Title: n.Title, Published: entityDay(n.StartDate), NoticeType: n.NoticeType,
+		Agency: n.AgencyName, Vendor: strings.TrimSpace(n.VendorName), Amount: amountView(n), Permalink: s.cfg.BaseURL + "/#notice/" + n.RequestID}
+}
+
+// readBatch parses and validates a batch body.
+func readBatch(c *gin.Context) ([]string, error) {
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, record.Errorf(record.ETOOLARGE, "request body is larger than %d bytes", BatchMaxBody)
+		}
+		return nil, record.Invalid("body", "the request body could not be read")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	var req BatchRequest
+	if err := dec.Decode(&req); err != nil {
+		return nil, record.Invalid("body", `the body must be a JSON object {"names": ["…", …]} with at most %d names: %v`, BatchMaxNames, err)
+	}
+	if dec.More() {
+		return nil, record.Invalid("body", "the body must hold one JSON object")
+	}
+	if req.Names == nil {
+		return nil, record.Invalid("names", `the body must carry "names", a list of 1 to %d names`, BatchMaxNames)
+	}
+	if len(req.Names) == 0 || len(req.Names) > BatchMaxNames {
+		return nil, record.Invalid("names", "names must list 1 to %d names; this request has %d", BatchMaxNames, len(req.Names))
+	}
+	names := make([]string, len(req.Names))
+	for i, n := range req.Names {
+		n = strings.TrimSpace(n)
+		param := "names[" + strconv.Itoa(i) + "]"
+		switch {
+		case n == "":
+			return nil, record.Invalid(param, "name %d is empty", i+1)
+		case len([]rune(n)) > MaxBatchName:
+			return nil, record.Invalid(param, "name %d is longer than %d characters", i+1, MaxBatchName)
+		case len(entity.VendorStem(n)) < 3:
+			return nil, record.Invalid(param, "name %d (%q) is too short to match by name stem (3 characters at least)", i+1, n)
+		}
+		names[i] = n
+	}
+	return names, nil
+}
+
+// batch is POST /batch: for each of at most 10 names, the award and intent
+// notices naming that vendor by stem (all years), full-text mentions in the
+// last two years of editions, and the vendor profile when awards exist.
+func (s *Server) batch(c *gin.Context) {
+	names, err := readBatch(c)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	er, err := s.entityReader()
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	now := s.deps.Now()
+	from := now.AddDate(-2, 0, 0)
+	out := BatchResponse{Results: []BatchResult{}, Limits: map[string]int{"max_names": BatchMaxNames, "requests_per_day": BatchPerDay},
+		Notes: map[string]string{
+			"awards":   "Award and intent notices naming a vendor whose name has the same stem (legal suffixes and case ignored), all years held.",
+			"mentions": "Full-text hits for the name (its stem, as a phrase) in notices published in the last two years; a mention is not an award.",
+			"entity":   "The vendor profile permalink, present only when awards exist.",
+			"absence":  "No awards or mentions does not mean no record exists: only the records held here were searched (see scope).",
+		}}
+	total := 0
+	for _, name := range names {
+		stem := entity.VendorStem(name)
+		aq := search.Query{VendorStems: []string{stem}, NoticeTypes: AwardTypes, Sort: search.SortNewest, Limit: 10}
+		awards, err := s.deps.Search.Search(ctx, aq)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		tot, err := er.NoticeTotals(ctx, aq, nil, 0)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		phrase := strings.ToLower(stem)
+		if strings.Contains(phrase, " ") {
+			phrase = `"` + phrase + `"`
+		}
+		mq := search.Query{Text: phrase, From: from, To: now, Sort: search.SortRelevance, Limit: 5}
+		mentions, err := s.deps.Search.Search(ctx, mq)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		r := BatchResult{Name: name, Stem: stem,
+			Awards: BatchAwards{Total: awards.Total, ValidAmounts: tot.ValidAmounts, Amount: moneyView(tot.Amount), Notices: []BatchHit{},
+				More: s.searchURL(url.Values{"vendor": {stem}, "type": {strings.Join(AwardTypes, ",")}})},
+			Mentions: BatchMentions{Total: mentions.Total, Query: phrase, From: entityDay(from), To: entityDay(now), Notices: []BatchHit{},
+				More: s.searchURL(url.Values{"q": {phrase}, "from": {entityDay(from)}, "to": {entityDay(now)}})},
+		}
+		for _, h := range awards.Hits {
+			r.Awards.Notices = append(r.Awards.Notices, s.batchHit(h.Notice))
+		}
+		for _, h := range mentions.Hits {
+			r.Mentions.Notices = append(r.Mentions.Notices, s.batchHit(h.Notice))
+		}
+		if awards.Total > 0 {
+			r.Entity = s.vendorLink(stem, name)
+		}
+		total += awards.Total + mentions.Total
+		out.Results = append(out.Results, r)
+	}
+	scope, err := s.entityScope(ctx, er, "batch", map[string]string{"names": strconv.Itoa(len(names)), "mentions_from": entityDay(from)}, total)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	out.Scope = scope
+	renderJSON(c, http.StatusOK, out, 0, scope.CorpusObservedAt)
+}

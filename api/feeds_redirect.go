@@ -1,0 +1,97 @@
+package api
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/watch"
+)
+
+// RedirectKinds are the <kind> segments of digest links /r/<kind>/<id>:
+// "notice" and every watch lens.
+var RedirectKinds = append([]string{"notice"}, watch.Lenses...)
+
+// digestRedirect answers GET /r/<kind>/<request_id> (SPEC §4.8): a known
+// notice id redirects (302) to its permalink and adds one to today's
+// digest_link_followed count; anything else gets a page that links to
+// search and never redirects.
+func (s *Server) digestRedirect(c *gin.Context) {
+	kind, id, _ := strings.Cut(strings.TrimPrefix(c.Param("link"), "/"), "/")
+	if !slices.Contains(RedirectKinds, kind) || !requestIDRE.MatchString(id) {
+		s.redirectRefused(c, http.StatusNotFound, id, "This link does not point to a notice Recordwatch knows.")
+		return
+	}
+	n, err := s.deps.Search.Get(c.Request.Context(), id)
+	switch {
+	case err == nil && n.RequestID == id:
+	case err == nil, record.ErrorCode(err) == record.ENOTFOUND:
+		s.redirectRefused(c, http.StatusNotFound, id, "No notice with this id is held here.")
+		return
+	case record.ErrorCode(err) == record.EUNAVAILABLE:
+		c.Header("Retry-After", "30")
+		s.redirectRefused(c, http.StatusServiceUnavailable, id,
+			"The link could not be checked right now; this does not mean the notice is missing. Please try again in a minute.")
+		return
+	default:
+		s.deps.Logger.Error("digest link check", "id", id, "err", err)
+		s.redirectRefused(c, http.StatusInternalServerError, id, "The link could not be checked.")
+		return
+	}
+	s.countEvent(c.Request.Context(), store.CounterDigestLinkFollowed, 1)
+	c.Header("Cache-Control", "no-store")
+	c.Header("Referrer-Policy", "no-referrer")
+	c.Redirect(http.StatusFound, s.links(n).Permalink)
+}
+
+var refusedPage = template.Must(template.New("refused").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="robots" content="noindex">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Notice not found · Recordwatch</title>
+</head>
+<body>
+<main>
+<h1>{{.Heading}}</h1>
+<p>{{.Message}}</p>
+{{if .ID}}<p>The link named the notice id <code>{{.ID}}</code>.{{if .Official}} No search hits does not mean no record exists: the official City Record may still have it at <a href="{{.Official}}">{{.Official}}</a>.{{end}}</p>{{end}}
+<p><a href="{{.Search}}">Search the notices</a> (or the same search as JSON: <a href="{{.SearchJSON}}">{{.SearchJSON}}</a>).</p>
+</main>
+</body>
+</html>
+`))
+
+// redirectRefused writes the page of a digest link that does not redirect.
+func (s *Server) redirectRefused(c *gin.Context, status int, id, message string) {
+	data := struct {
+		Heading, Message, ID, Official, Search, SearchJSON string
+	}{
+		Heading: "Notice not found", Message: message,
+		Search: s.cfg.BaseURL + "/#search", SearchJSON: s.cfg.BaseURL + "/api/search",
+	}
+	if status == http.StatusServiceUnavailable {
+		data.Heading = "Notice not checked"
+	}
+	if requestIDRE.MatchString(id) {
+		data.ID = id
+		if status == http.StatusNotFound {
+			data.Official = record.OfficialURL(id)
+		}
+	}
+	var b bytes.Buffer
+	if err := refusedPage.Execute(&b, data); err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	c.Data(status, "text/html; charset=utf-8", b.Bytes())
+	c.Abort()
+}

@@ -1,0 +1,101 @@
+package checkbook
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// FileReport says what one file contributed.
+type FileReport struct {
+	File         string    `json:"file"`
+	Source       string    `json:"source"`
+	TypeOfData   string    `json:"type_of_data,omitempty"`
+	RecordCount  int       `json:"record_count,omitempty"` // matches at the source, as the answer states
+	Transactions int       `json:"transactions"`
+	Entries      int       `json:"entries"`
+	Errors       int       `json:"errors"`
+	Repairs      []string  `json:"repairs,omitempty"`
+	ObservedAt   time.Time `json:"observed_at,omitzero"`
+}
+
+// Corpus is a loaded directory of Checkbook answers and contract rows.
+type Corpus struct {
+	Entries []search.Entry `json:"entries"` // sorted by id, one per id (the last file read wins)
+	Files   []FileReport   `json:"files"`
+}
+
+// LoadDir reads, under dir (recursively): Checkbook NYC API answers
+// (*.response.xml, or any .xml holding a response) and cityscroll
+// registered-contract rows (*.json arrays). Request documents, READMEs and
+// other files are skipped. An answer carries no observation time, so its
+// entries are stamped with the latest date among them (an answer cannot
+// have been observed before its newest transaction).
+func LoadDir(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
+	c := &Corpus{}
+	var errs []error
+	var names []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		lower := strings.ToLower(d.Name())
+		switch {
+		case strings.HasSuffix(lower, ".request.xml"):
+		case strings.HasSuffix(lower, ".xml"), strings.HasSuffix(lower, ".json"):
+			names = append(names, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return c, []error{fmt.Errorf("checkbook: %s: %w", dir, err)}
+	}
+	sort.Strings(names)
+	byID := map[string]search.Entry{}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		rep := FileReport{File: name}
+		var entries []search.Entry
+		var ferrs []error
+		if strings.EqualFold(path.Ext(name), ".xml") {
+			res, err := ParseResponse(data)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", name, err))
+				continue
+			}
+			rep.Source, rep.TypeOfData, rep.RecordCount, rep.Repairs = Source, res.Request.TypeOfData, res.RecordCount, res.Repairs
+			rep.Transactions = len(res.Transactions)
+			entries, ferrs = NormalizeResponse(res, name, cw, time.Time{})
+		} else {
+			rep.Source = ContractsSource
+			entries, ferrs = ReadContractRows(data, name, cw, time.Time{})
+			rep.Transactions = len(entries) + len(ferrs)
+		}
+		observed := latestDate(entries)
+		for i := range entries {
+			entries[i].ObservedAt = observed
+			byID[entries[i].ID] = entries[i]
+		}
+		rep.ObservedAt, rep.Entries, rep.Errors = observed, len(entries), len(ferrs)
+		errs = append(errs, ferrs...)
+		c.Files = append(c.Files, rep)
+	}
+	for _, e := range byID {
+		c.Entries = append(c.Entries, e)
+	}
+	sort.Slice(c.Entries, func(i, j int) bool { return c.Entries[i].ID < c.Entries[j].ID })
+	return c, errs
+}

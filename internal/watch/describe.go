@@ -1,0 +1,149 @@
+package watch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// LensLabel names a lens in plain words.
+func LensLabel(lens string) string {
+	switch lens {
+	case record.LensMoney:
+		return "money (procurement)"
+	case record.LensLand:
+		return "land (rezonings and land use)"
+	case record.LensProperty:
+		return "property (property disposition)"
+	case record.LensRules:
+		return "rules (agency rules)"
+	case record.LensMeetings:
+		return "meetings (public hearings and meetings)"
+	case record.LensPeople:
+		return "people (changes in personnel)"
+	case LensEntity:
+		return "entity (one vendor or agency)"
+	}
+	return lens
+}
+
+// Dollars writes an amount as "$1,500,000" (cents only when there are any).
+func Dollars(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	intPart, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if frac == "00" {
+		return "$" + b.String()
+	}
+	return "$" + b.String() + "." + frac
+}
+
+// Describe states a filter in one plain sentence: what kind of record, from
+// which agencies and vendors, of what amounts, mentioning what, excluding
+// what, where. agencies names agency ids (missing names show the id).
+func Describe(f Filter, agencies map[string]string) string {
+	var b strings.Builder
+	switch f.Lens {
+	case record.LensMoney:
+		if f.Awards || f.MinAmount != nil || f.MaxAmount != nil {
+			b.WriteString("Contract awards and intents to award")
+		} else {
+			b.WriteString("Open procurement solicitations (due today or later, rolling deadlines included)")
+		}
+	case record.LensLand:
+		b.WriteString("Land-use notices (rezonings, ULURP and other land-use hearings)")
+	case record.LensProperty:
+		b.WriteString("Property disposition notices")
+	case record.LensRules:
+		b.WriteString("Agency rules")
+	case record.LensMeetings:
+		b.WriteString("Public hearings and meetings (from today on)")
+	case record.LensPeople:
+		b.WriteString("Changes in personnel")
+	case LensEntity:
+		b.WriteString("Every notice")
+	default:
+		b.WriteString("Notices in " + f.Lens)
+	}
+	if len(f.AgencyIDs) > 0 {
+		var names []string
+		seen := map[string]bool{}
+		for _, id := range f.AgencyIDs {
+			n := agencies[id]
+			if n == "" {
+				n = id
+			}
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+		b.WriteString(" from " + strings.Join(names, " or "))
+	}
+	if len(f.Vendors) > 0 {
+		b.WriteString(" naming vendor " + strings.Join(f.Vendors, " or "))
+	}
+	switch {
+	case f.MinAmount != nil && f.MaxAmount != nil:
+		fmt.Fprintf(&b, ", of %s to %s", Dollars(*f.MinAmount), Dollars(*f.MaxAmount))
+	case f.MinAmount != nil:
+		fmt.Fprintf(&b, ", of at least %s", Dollars(*f.MinAmount))
+	case f.MaxAmount != nil:
+		fmt.Fprintf(&b, ", of at most %s", Dollars(*f.MaxAmount))
+	}
+	var pos []string
+	for _, w := range f.AnyOf {
+		pos = append(pos, w)
+	}
+	for _, p := range f.Phrases {
+		pos = append(pos, `"`+p+`"`)
+	}
+	if len(pos) == 1 {
+		b.WriteString(", mentioning " + pos[0])
+	} else if len(pos) > 1 {
+		b.WriteString(", mentioning any of " + strings.Join(pos, ", "))
+	}
+	if len(f.Exclude) > 0 {
+		b.WriteString(", leaving out any that mention " + strings.Join(f.Exclude, " or "))
+	}
+	if len(f.Boroughs) > 0 {
+		b.WriteString(", naming " + strings.Join(f.Boroughs, " or "))
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// AgencyNames names a filter's agency ids through the crosswalk's view of
+// the spellings given (for Form 1, where agencies arrive as names).
+func AgencyNames(cw *entity.Crosswalk, spellings []string) (ids []string, names map[string]string) {
+	names = map[string]string{}
+	for _, s := range spellings {
+		l := cw.Resolve(s)
+		if l.Method == entity.MethodOwn {
+			if nk := nicknameIndex[nicknameKey(s)]; nk != nil {
+				for _, sp := range nk.spellings {
+					id := cw.Resolve(sp).ID
+					if _, ok := names[id]; !ok {
+						ids = append(ids, id)
+					}
+					names[id] = nk.name
+				}
+				continue
+			}
+		}
+		if _, ok := names[l.ID]; !ok {
+			ids = append(ids, l.ID)
+		}
+		names[l.ID] = l.Name
+	}
+	return ids, names
+}

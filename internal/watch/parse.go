@@ -1,0 +1,853 @@
+package watch
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// MaxRequestLen bounds a plain-English request, in characters.
+const MaxRequestLen = 600
+
+// maxKeywords bounds the words a parsed request keeps.
+const maxKeywords = 10
+
+// LensPrecedence is the fixed order in which a lens is chosen when a
+// request names several kinds of record (people only in Form 1); a request
+// that names none follows money.
+var LensPrecedence = []string{record.LensLand, record.LensMeetings, record.LensRules, record.LensProperty, record.LensPeople, record.LensMoney}
+
+// ParseOptions are what the parser reads besides the request.
+type ParseOptions struct {
+	// Crosswalk resolves agency names and short forms; it is asked before
+	// the parser's own small nickname table.
+	Crosswalk *entity.Crosswalk
+	// Form 2 offers no people lens.
+	Form int
+}
+
+// Understanding is a parsed request: the structured filter and how the
+// request was read, in plain words.
+type Understanding struct {
+	Filter Filter `json:"filter"`
+	// Agencies names the filter's agency ids (id → name).
+	Agencies map[string]string `json:"agencies,omitempty"`
+	// Scope is the filter in one plain sentence, as the emails state it.
+	Scope string `json:"scope"`
+	// Notes say how each part of the request was read.
+	Notes []string `json:"notes"`
+}
+
+type tokKind int
+
+const (
+	tWord tokKind = iota
+	tQuote
+	tAmount
+	tBreak // . ; : ! ? ( ) and line ends between sentences
+	tComma
+)
+
+type token struct {
+	kind  tokKind
+	text  string  // as written (word or phrase); the amount's text
+	neg   bool    // written with a leading "-"
+	value float64 // tAmount, and numbers written as words
+	num   bool    // a bare number (tWord)
+}
+
+var amountRE = regexp.MustCompile(`(?i)^(\$\s*)?(\d[\d,]*(?:\.\d+)?|\.\d+)(?:\s*(thousand|grand|millions?|billions?|mil|mm|bn|k|m|b)\b)?(\s*(?:dollars|usd)\b)?`)
+
+func magnitude(s string) float64 {
+	switch strings.ToLower(s) {
+	case "k", "thousand", "grand":
+		return 1e3
+	case "m", "mm", "mil", "million", "millions":
+		return 1e6
+	case "b", "bn", "billion", "billions":
+		return 1e9
+	}
+	return 1
+}
+
+// abbreviations whose period does not end a sentence.
+var abbreviations = map[string]bool{"dept": true, "inc": true, "corp": true, "co": true, "ltd": true, "st": true,
+	"ave": true, "no": true, "mr": true, "ms": true, "dr": true, "jr": true, "bros": true, "assn": true, "svcs": true}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '&' || r == '+' || r == '-' || r == '/'
+}
+
+// tokenize splits a request into words, quoted phrases, amounts and breaks.
+func tokenize(s string) []token {
+	rs := []rune(s)
+	var out []token
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsSpace(r):
+			i++
+			continue
+		case r == '"' || r == '“' || r == '”' || r == '«' || r == '»':
+			j := i + 1
+			for j < len(rs) && !strings.ContainsRune("\"“”«»", rs[j]) {
+				j++
+			}
+			neg := i > 0 && rs[i-1] == '-'
+			out = append(out, token{kind: tQuote, text: string(rs[i+1 : min(j, len(rs))]), neg: neg})
+			i = j + 1
+			continue
+		case r == '-' && i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || strings.ContainsRune("\"“", rs[i+1])) &&
+			(i == 0 || unicode.IsSpace(rs[i-1])):
+			if unicode.IsLetter(rs[i+1]) {
+				j := i + 1
+				for j < len(rs) && isWordRune(rs[j]) {
+					j++
+				}
+				out = append(out, token{kind: tWord, text: strings.TrimRight(string(rs[i+1:j]), "-'’"), neg: true})
+				i = j
+				continue
+			}
+			i++ // a quote follows and reads its own "-"
+			continue
+		case r == '$' || unicode.IsDigit(r) || (r == '.' && i+1 < len(rs) && unicode.IsDigit(rs[i+1])):
+			rest := string(rs[i:])
+			m := amountRE.FindStringSubmatch(rest)
+			if m == nil {
+				i++
+				continue
+			}
+			numText := strings.ReplaceAll(m[2], ",", "")
+			v, err := strconv.ParseFloat(numText, 64)
+			n := len([]rune(m[0]))
+			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+				i += n
+				continue
+			}
+			if m[1] != "" || m[3] != "" || m[4] != "" {
+				out = append(out, token{kind: tAmount, text: strings.TrimSpace(m[0]), value: v * magnitude(m[3])})
+				i += n
+				if i < len(rs) && rs[i] == '+' {
+					i++ // "$1m+" reads as "or more" (the default)
+				}
+				continue
+			}
+			// a bare number: a word (a local law, a year), unless a
+			// comparator makes it an amount
+			j := i
+			for j < len(rs) && isWordRune(rs[j]) {
+				j++
+			}
+			word := string(rs[i:max(j, i+n)])
+			out = append(out, token{kind: tWord, text: word, num: word == m[0], value: v})
+			i = max(j, i+n)
+			continue
+		case unicode.IsLetter(r):
+			j := i
+			for j < len(rs) && isWordRune(rs[j]) {
+				j++
+			}
+			w := strings.TrimRight(string(rs[i:j]), "-'’/")
+			out = append(out, token{kind: tWord, text: w})
+			i = j
+			if i < len(rs) && rs[i] == '.' && abbreviations[strings.ToLower(w)] {
+				i++ // "Dept." and "Inc." do not end a sentence
+			}
+			continue
+		case r == ',':
+			out = append(out, token{kind: tComma, text: ","})
+		case strings.ContainsRune(".;:!?()[]\n", r):
+			out = append(out, token{kind: tBreak, text: string(r)})
+		}
+		i++
+	}
+	return out
+}
+
+// lensWords name a kind of record.
+var lensWords = func() map[string]string {
+	m := map[string]string{}
+	add := func(lens string, words ...string) {
+		for _, w := range words {
+			m[w] = lens
+		}
+	}
+	add(record.LensLand, "rezoning", "rezonings", "zoning", "ulurp", "land use", "land-use", "upzoning", "upzonings",
+		"land", "zoning changes", "zoning change", "special permit", "special permits", "zoning map", "zoning text")
+	add(record.LensMeetings, "meeting", "meetings", "hearing", "hearings", "public hearing", "public hearings",
+		"board meeting", "board meetings", "agenda", "agendas", "town hall", "town halls")
+	add(record.LensRules, "rule", "rules", "rulemaking", "rule-making", "rulemakings", "regulation", "regulations",
+		"proposed rule", "proposed rules", "final rule", "final rules", "rule changes", "rule change")
+	add(record.LensProperty, "property", "properties", "disposition", "dispositions", "auction", "auctions",
+		"real estate", "surplus property", "property sale", "property sales", "unclaimed property")
+	add(record.LensPeople, "personnel", "appointment", "appointments", "hire", "hires", "hiring", "new hires",
+		"promotion", "promotions", "changes in personnel", "staffing", "staff changes", "salary", "salaries", "payroll")
+	add(record.LensMoney, "contract", "contracts", "award", "awards", "awarded", "procurement", "procurements",
+		"bid", "bids", "bidding", "solicitation", "solicitations", "rfp", "rfps", "rfq", "rfqs", "rfi", "rfis",
+		"tender", "tenders", "purchase", "purchases", "purchasing", "spending", "money", "intent to award",
+		"intents to award", "concession", "concessions", "vendor", "vendors", "contractor", "contractors",
+		"winning bids", "winning bid", "won", "winner", "winners", "contract awards", "contract award", "opportunities", "opportunity")
+	return m
+}()
+
+var awardWords = map[string]bool{"award": true, "awards": true, "awarded": true, "intent to award": true,
+	"intents to award": true, "won": true, "winner": true, "winners": true, "winning bids": true, "winning bid": true,
+	"contract awards": true, "contract award": true}
+
+// stopwords carry no meaning for a watch.
+var stopwords = toSet(`a an the and or nor of for from in on at by with to into about regarding concerning re around near within
+me us my our i i'd i'm im we you your please pls kindly thanks thank hi hello dear regards cheers
+email e-mail mail emails send sent notify notified notification notifications alert alerts tell let know keep posted
+update updates updated digest digests daily weekly subscribe subscription watch watching follow following track tracking monitor remind
+any all every each some anything everything something new newly latest recent recently upcoming future current
+when whenever if there is are was were be been being will would could should can may might must
+want wants wanted like love interested interest need needs worth valued
+notice notices record records item items posting postings post posts publication published publish issued announced announcement announcements
+news info information that which who whom this these those it its they them their
+city nyc ny york get got gets show shows give see look looking find hear
+related relating involving include includes including mentioning mention mentions
+only just also too over more than least most under below above up down out what how where why
+do does did done has have had one ones such etc other others kind kinds type types sort sorts lot lots much many
+big large small major huge thing things stuff pm am today tomorrow week month year yearly monthly
+happen happens happening go goes going come comes coming make makes made so as but then via per whether both either neither
+please me`)
+
+// fillers may sit inside an exclusion list without ending it.
+var fillers = toSet(`the any in from for of by about or and nor anything mentioning with a an`)
+
+func toSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// exclusion markers, longest first.
+var exclusionMarkers = [][]string{{"other", "than"}, {"but", "not"}, {"and", "not"}, {"not"}, {"except"}, {"excluding"},
+	{"exclude"}, {"excludes"}, {"without"}, {"minus"}, {"no"}, {"never"}, {"excepting"}}
+
+// comparators before an amount.
+var (
+	minComparators = [][]string{{"more", "than"}, {"greater", "than"}, {"at", "least"}, {"no", "less", "than"},
+		{"not", "less", "than"}, {"in", "excess", "of"}, {"upwards", "of"}, {"minimum", "of"}, {"starting", "at"},
+		{"over"}, {"above"}, {"exceeding"}, {"exceeds"}, {"min"}, {"minimum"}, {"from"}, {">"}, {">="}, {"≥"}}
+	maxComparators = [][]string{{"less", "than"}, {"no", "more", "than"}, {"not", "more", "than"}, {"at", "most"},
+		{"up", "to"}, {"under"}, {"below"}, {"max"}, {"maximum"}, {"<"}, {"<="}, {"≤"}}
+	minTrailers = [][]string{{"or", "more"}, {"and", "up"}, {"and", "above"}, {"or", "above"}, {"or", "higher"}, {"plus"}, {"and", "over"}, {"or", "over"}}
+	maxTrailers = [][]string{{"or", "less"}, {"and", "under"}, {"and", "below"}, {"or", "below"}, {"or", "lower"}}
+)
+
+// vendor cues: a name follows them.
+var vendorCues = [][]string{{"awarded", "to"}, {"won", "by"}, {"given", "to"}, {"vendor"}, {"vendors"}, {"contractor"},
+	{"company"}, {"firm"}, {"supplier"}, {"awardee"}}
+
+var legalSuffixWords = toSet(`inc incorporated llc corp corporation co company lp llp pc ltd limited pllc`)
+
+var relatedWords = map[string][]string{
+	"construction": {"reconstruction"},
+}
+
+type parser struct {
+	opt      ParseOptions
+	toks     []token
+	f        Filter
+	agencies map[string]string
+	notes    []string
+	lensHits map[string][]string
+	awards   bool
+	noAwards bool
+	keywords []string
+	amounts  int
+}
+
+// Parse turns a plain-English request into a structured filter,
+// deterministically: lens words, agencies (crosswalk first, then short
+// forms), vendors, amounts, quoted phrases, exclusions and boroughs. It
+// refuses requests over MaxRequestLen characters and requests in which it
+// finds nothing to watch.
+func Parse(text string, opt ParseOptions) (Understanding, error) {
+	if n := len([]rune(text)); n > MaxRequestLen {
+		return Understanding{}, record.Invalid("text", "a request is limited to %d characters (this one has %d)", MaxRequestLen, n)
+	}
+	text = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+			return ' '
+		}
+		return r
+	}, text))
+	if text == "" {
+		return Understanding{}, record.Invalid("text", "say in plain words what to watch, such as \"construction awards over $500k from Parks, not Queens\"")
+	}
+	p := &parser{opt: opt, toks: tokenize(text), agencies: map[string]string{}, lensHits: map[string][]string{}}
+	p.run()
+	return p.finish()
+}
+
+func (p *parser) word(i int) string {
+	if i < 0 || i >= len(p.toks) || p.toks[i].kind != tWord {
+		return ""
+	}
+	return strings.ToLower(p.toks[i].text)
+}
+
+// matchSeq reports whether the words at i spell seq.
+func (p *parser) matchSeq(i int, seq []string) bool {
+	for k, w := range seq {
+		if p.word(i+k) != w {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) matchAny(i int, seqs [][]string) int {
+	for _, s := range seqs {
+		if p.matchSeq(i, s) {
+			return len(s)
+		}
+	}
+	return 0
+}
+
+// phrase joins n word tokens from i, or "" when a non-word is among them.
+func (p *parser) phrase(i, n int) (string, bool) {
+	if i+n > len(p.toks) {
+		return "", false
+	}
+	parts := make([]string, n)
+	for k := 0; k < n; k++ {
+		t := p.toks[i+k]
+		if t.kind != tWord || t.neg && k > 0 {
+			return "", false
+		}
+		parts[k] = t.text
+	}
+	return strings.Join(parts, " "), true
+}
+
+func hasUpper(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0 }
+
+func isAllUpper(s string) bool {
+	return hasUpper(s) && strings.IndexFunc(s, unicode.IsLower) < 0
+}
+
+// agencyAt finds the longest agency name at i: first through the
+// crosswalk, then the nickname table.
+func (p *parser) agencyAt(i int) (n int, ids []string, name string) {
+	for n = min(7, len(p.toks)-i); n >= 1; n-- {
+		ph, ok := p.phrase(i, n)
+		if !ok {
+			continue
+		}
+		// the crosswalk, for names and reviewed short forms; its family
+		// rules match by prefix and would swallow the rest of a sentence,
+		// and a phrase that names a kind of record stays one
+		if _, isLens := lensWords[strings.ToLower(ph)]; (n > 1 || hasUpper(ph)) && !isLens {
+			if l := p.opt.Crosswalk.Resolve(ph); l.Method != entity.MethodOwn && l.Method != entity.MethodFamily {
+				return n, []string{l.ID}, l.Name
+			}
+		}
+		if nk := nicknameIndex[nicknameKey(ph)]; nk != nil {
+			if n == 1 && acronymWords[strings.ToLower(ph)] && !isAllUpper(ph) {
+				continue
+			}
+			for _, sp := range nk.spellings {
+				if id := p.opt.Crosswalk.Resolve(sp).ID; !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+			return n, ids, nk.name
+		}
+	}
+	return 0, nil, ""
+}
+
+func (p *parser) boroughAt(i int) (int, string) {
+	for n := min(3, len(p.toks)-i); n >= 1; n-- {
+		if ph, ok := p.phrase(i, n); ok {
+			if b := BoroughName(ph); b != "" {
+				return n, b
+			}
+		}
+	}
+	return 0, ""
+}
+
+func (p *parser) lensAt(i int) (int, string, string) {
+	for n := min(3, len(p.toks)-i); n >= 1; n-- {
+		if ph, ok := p.phrase(i, n); ok {
+			lw := strings.ToLower(ph)
+			if l, ok := lensWords[lw]; ok {
+				if l == record.LensPeople && p.opt.Form == 2 {
+					continue
+				}
+				return n, l, lw
+			}
+		}
+	}
+	return 0, "", ""
+}
+
+// nameAt reads a capitalized name at i ("Gazebo Contracting Inc."), with
+// "of", "and", "&" and "the" inside it.
+func (p *parser) nameAt(i int) int {
+	n := 0
+	for k := i; k < len(p.toks) && k-i < 8; k++ {
+		t := p.toks[k]
+		if t.kind != tWord || t.neg {
+			break
+		}
+		r := []rune(t.text)
+		if unicode.IsUpper(r[0]) || unicode.IsDigit(r[0]) {
+			n = k - i + 1
+			continue
+		}
+		if lw := strings.ToLower(t.text); (lw == "of" || lw == "and" || lw == "&" || lw == "the") && n > 0 {
+			continue
+		}
+		break
+	}
+	return n
+}
+
+// suffixVendorAt finds a capitalized name ending with a legal suffix.
+func (p *parser) suffixVendorAt(i int) int {
+	n := p.nameAt(i)
+	for ; n >= 2; n-- {
+		if legalSuffixWords[strings.ToLower(strings.TrimRight(p.toks[i+n-1].text, "."))] {
+			return n
+		}
+	}
+	return 0
+}
+
+func (p *parser) note(format string, args ...any) {
+	p.notes = append(p.notes, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) addVendor(name string) {
+	stem := entity.VendorStem(name)
+	if len(stem) < 3 {
+		p.note("%q is too short to follow as a vendor; ignored.", name)
+		return
+	}
+	if !slices.Contains(p.f.Vendors, stem) {
+		p.f.Vendors = append(p.f.Vendors, stem)
+		p.note("%q → vendor (matched by name stem %q, so suffix and case variants count).", name, stem)
+	}
+}
+
+func (p *parser) addExclude(s, why string) {
+	s = strings.Join(splitWords(s), " ")
+	if s == "" || slices.Contains(p.f.Exclude, s) {
+		return
+	}
+	p.f.Exclude = append(p.f.Exclude, s)
+	p.note("%s → excluded: records mentioning %q are left out.", why, s)
+}
+
+// amountAt reads an amount at i with its comparators and trailers, and
+// returns how many tokens it used (0: none here).
+func (p *parser) amountAt(i int) int {
+	start := i
+	kind := "" // "min", "max", "between"
+	if n := p.matchAny(i, [][]string{{"between"}}); n > 0 {
+		kind, i = "between", i+n
+	} else if n := p.matchAny(i, minComparators); n > 0 {
+		kind, i = "min", i+n
+	} else if n := p.matchAny(i, maxComparators); n > 0 {
+		kind, i = "max", i+n
+	}
+	val := func(k int) (float64, bool) {
+		if k >= len(p.toks) {
+			return 0, false
+		}
+		t := p.toks[k]
+		if t.kind == tAmount {
+			return t.value, true
+		}
+		if t.kind == tWord && t.num && kind != "" && t.value >= 10000 {
+			return t.value, true // "over 500000"
+		}
+		return 0, false
+	}
+	v, ok := val(i)
+	if !ok {
+		// "million-dollar contracts"
+		if kind == "" {
+			switch strings.ToLower(p.word(i)) {
+			case "million-dollar", "multimillion", "multi-million", "multimillion-dollar", "multi-million-dollar":
+				p.setAmount("min", 1e6, 0, p.toks[i].text)
+				return 1
+			case "billion-dollar":
+				p.setAmount("min", 1e9, 0, p.toks[i].text)
+				return 1
+			}
+		}
+		return 0
+	}
+	i++
+	raw := func(end int) string {
+		var parts []string
+		for k := start; k < end; k++ {
+			parts = append(parts, p.toks[k].text)
+		}
+		return strings.Join(parts, " ")
+	}
+	// ranges: "between A and B", "from A to B", "A to B", "A - B"
+	if n := p.matchAny(i, [][]string{{"and"}, {"to"}, {"-"}}); n > 0 || (i < len(p.toks) && p.toks[i].kind == tAmount) {
+		if v2, ok := val(i + n); ok && (kind == "between" || kind == "min" || kind == "") && v2 > v {
+			p.setAmount("between", v, v2, raw(i+n+1))
+			return i + n + 1 - start
+		}
+	}
+	if kind == "between" {
+		kind = "min"
+	}
+	if n := p.matchAny(i, minTrailers); n > 0 {
+		kind, i = "min", i+n
+	} else if n := p.matchAny(i, maxTrailers); n > 0 {
+		kind, i = "max", i+n
+	}
+	if kind == "" {
+		kind = "plain"
+	}
+	p.setAmount(kind, v, 0, raw(i))
+	return i - start
+}
+
+func (p *parser) setAmount(kind string, v, v2 float64, raw string) {
+	p.amounts++
+	valid := func(x float64) bool { return x > 0 && x < record.MaxValidAmount }
+	if !valid(v) || (kind == "between" && !valid(v2)) {
+		p.note("%q is not an amount the service can filter on (valid amounts are above $0 and below $10 billion); ignored.", raw)
+		return
+	}
+	switch kind {
+	case "min", "plain":
+		x := v
+		p.f.MinAmount = &x
+		if kind == "plain" {
+			p.note("%q → amount of at least %s (an amount without \"over\" or \"under\" is read as a minimum).", raw, Dollars(v))
+		} else {
+			p.note("%q → amount of at least %s.", raw, Dollars(v))
+		}
+	case "max":
+		x := v
+		p.f.MaxAmount = &x
+		p.note("%q → amount of at most %s.", raw, Dollars(v))
+	case "between":
+		lo, hi := v, v2
+		p.f.MinAmount, p.f.MaxAmount = &lo, &hi
+		p.note("%q → amount from %s to %s.", raw, Dollars(v), Dollars(v2))
+	}
+}
+
+func (p *parser) run() {
+	excluding := false
+	for i := 0; i < len(p.toks); {
+		t := p.toks[i]
+		switch t.kind {
+		case tBreak:
+			excluding = false
+			i++
+			continue
+		case tComma:
+			i++
+			continue
+		case tQuote:
+			words := splitWords(t.text)
+			switch {
+			case len(words) == 0:
+			case excluding || t.neg:
+				p.addExclude(strings.Join(words, " "), fmt.Sprintf("%q", t.text))
+			case len(words) == 1:
+				p.addKeyword(words[0])
+			default:
+				ph := strings.Join(words, " ")
+				if !slices.Contains(p.f.Phrases, ph) {
+					p.f.Phrases = append(p.f.Phrases, ph)
+					p.note("%q → exact phrase.", t.text)
+				}
+			}
+			i++
+			continue
+		case tAmount:
+			if n := p.amountAt(i); n > 0 {
+				excluding = false
+				i += n
+				continue
+			}
+			i++
+			continue
+		}
+		// a word
+		if t.neg {
+			p.addExclude(t.text, fmt.Sprintf("%q", "-"+t.text))
+			i++
+			continue
+		}
+		if n := p.amountAt(i); n > 0 {
+			excluding = false
+			i += n
+			continue
+		}
+		if !excluding {
+			if n := p.matchAny(i, exclusionMarkers); n > 0 {
+				excluding = true
+				i += n
+				continue
+			}
+		}
+		if n := p.matchAny(i, vendorCues); n > 0 && !excluding {
+			if i+n < len(p.toks) && p.toks[i+n].kind == tQuote {
+				p.addVendor(p.toks[i+n].text)
+				p.lensHits[record.LensMoney] = append(p.lensHits[record.LensMoney], p.word(i))
+				i += n + 1
+				continue
+			}
+			if m := p.nameAt(i + n); m > 0 {
+				name, _ := p.phrase(i+n, m)
+				p.addVendor(name)
+				cue := strings.ToLower(strings.Join(vendorCueWords(p, i, n), " "))
+				p.lensHits[record.LensMoney] = append(p.lensHits[record.LensMoney], cue)
+				if cue == "awarded to" || cue == "won by" || cue == "awardee" {
+					p.awards = true
+				}
+				i += n + m
+				continue
+			}
+		}
+		na, ids, aname := p.agencyAt(i)
+		nb, borough := p.boroughAt(i)
+		nl, lens, lw := p.lensAt(i)
+		nv := p.suffixVendorAt(i)
+		best := max(na, nb, nl, nv)
+		if best == 0 {
+			lw := strings.ToLower(t.text)
+			lw = strings.TrimSuffix(strings.TrimSuffix(lw, "'s"), "’s")
+			if excluding {
+				if fillers[lw] {
+					i++
+					continue
+				}
+				if stopwords[lw] {
+					excluding = false
+					i++
+					continue
+				}
+				// a run of content words is one excluded phrase
+				j := i
+				var words []string
+				for j < len(p.toks) && p.toks[j].kind == tWord && !p.toks[j].neg {
+					w := strings.ToLower(p.toks[j].text)
+					if fillers[w] || stopwords[w] {
+						break
+					}
+					if n, _, _ := p.lensAt(j); n > 0 {
+						break
+					}
+					words = append(words, p.toks[j].text)
+					j++
+				}
+				p.addExclude(strings.Join(words, " "), fmt.Sprintf("%q", strings.Join(words, " ")))
+				i = max(j, i+1)
+				continue
+			}
+			if !stopwords[lw] {
+				p.addKeyword(lw)
+			}
+			i++
+			continue
+		}
+		ph, _ := p.phrase(i, best)
+		switch {
+		case nb == best:
+			if excluding {
+				p.addExclude(borough, fmt.Sprintf("%q", ph))
+			} else if !slices.Contains(p.f.Boroughs, borough) {
+				p.f.Boroughs = append(p.f.Boroughs, borough)
+				p.note("%q → borough %s (records whose text names it).", ph, borough)
+			}
+		case na == best:
+			if excluding {
+				p.addExclude(ph, fmt.Sprintf("%q (an agency cannot be excluded by id, so its name is excluded as words)", ph))
+				break
+			}
+			added := false
+			for _, id := range ids {
+				if !slices.Contains(p.f.AgencyIDs, id) {
+					p.f.AgencyIDs = append(p.f.AgencyIDs, id)
+					added = true
+				}
+				p.agencies[id] = aname
+			}
+			if added {
+				p.note("%q → agency %s (crosswalk id %s).", ph, aname, strings.Join(ids, ", "))
+			}
+		case nv == best:
+			if excluding {
+				p.addExclude(ph, fmt.Sprintf("%q", ph))
+			} else {
+				p.addVendor(ph)
+			}
+		default: // a lens word
+			if excluding {
+				excluding = false
+				if awardWords[lw] {
+					p.noAwards = true
+					p.note("%q → awards left out: open solicitations are followed.", "not "+ph)
+				} else {
+					p.note("%q: a kind of record cannot be excluded; a watch follows one kind at a time.", "not "+ph)
+				}
+				break
+			}
+			p.lensHits[lens] = append(p.lensHits[lens], lw)
+			if awardWords[lw] {
+				p.awards = true
+			}
+		}
+		i += best
+	}
+}
+
+func vendorCueWords(p *parser, i, n int) []string {
+	var out []string
+	for k := i; k < i+n; k++ {
+		out = append(out, p.toks[k].text)
+	}
+	return out
+}
+
+func (p *parser) addKeyword(w string) {
+	if w == "" || (len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0])) || slices.Contains(p.keywords, w) {
+		return
+	}
+	p.keywords = append(p.keywords, w)
+}
+
+func (p *parser) finish() (Understanding, error) {
+	// the lens: by precedence among those named, money when none
+	var named []string
+	for _, l := range LensPrecedence {
+		if len(p.lensHits[l]) > 0 {
+			named = append(named, l)
+		}
+	}
+	switch {
+	case len(named) == 0:
+		p.f.Lens = record.LensMoney
+		p.notes = append([]string{"No kind of record was named, so this watch follows procurement (money), the default. " +
+			"Name one to choose: contracts or awards (money), rezonings (land), hearings (meetings), rules, property" + peopleHint(p.opt.Form) + "."}, p.notes...)
+	case len(named) == 1:
+		p.f.Lens = named[0]
+		p.notes = append([]string{fmt.Sprintf("Kind of record: %s — you said %s.", LensLabel(named[0]), quoteList(uniq(p.lensHits[named[0]])))}, p.notes...)
+	default:
+		p.f.Lens = named[0]
+		p.notes = append([]string{fmt.Sprintf("You named several kinds of record (%s); a watch follows one, chosen in the fixed order %s: %s.",
+			strings.Join(named, ", "), precedenceText(p.opt.Form), LensLabel(named[0]))}, p.notes...)
+	}
+	if p.f.Lens == record.LensMoney {
+		p.f.Awards = (p.awards && !p.noAwards) || p.f.MinAmount != nil || p.f.MaxAmount != nil
+		if p.f.Awards {
+			p.note("Procurement notices followed: contract awards and intents to award (newest first).")
+		} else {
+			p.note("Procurement notices followed: open solicitations, due today or later (say \"awards\" to follow awards instead).")
+		}
+	} else if p.f.MinAmount != nil || p.f.MaxAmount != nil {
+		p.f.MinAmount, p.f.MaxAmount = nil, nil
+		p.note("Amounts apply to contract awards only, so the amount was not used for %s.", LensLabel(p.f.Lens))
+	}
+	// keywords, with related words
+	kw := p.keywords
+	if len(kw) > maxKeywords {
+		p.note("Only the first %d keywords are kept; %s left out.", maxKeywords, quoteList(kw[maxKeywords:]))
+		kw = kw[:maxKeywords]
+	}
+	for _, w := range kw {
+		if slices.Contains(p.f.Exclude, w) {
+			continue
+		}
+		p.f.AnyOf = appendNew(p.f.AnyOf, w)
+		for _, r := range relatedWords[w] {
+			if !slices.Contains(p.f.AnyOf, r) {
+				p.f.AnyOf = append(p.f.AnyOf, r)
+				p.note("%q also matches %q.", w, r)
+			}
+		}
+	}
+	if len(kw) > 0 {
+		p.note("Keywords: records mentioning any of %s (put words in \"quotes\" to require them as a phrase).", quoteList(kw))
+	}
+	if len(p.f.AnyOf)+len(p.f.Phrases) == 0 && len(p.f.AgencyIDs)+len(p.f.Vendors)+len(p.f.Boroughs) == 0 &&
+		p.f.MinAmount == nil && p.f.MaxAmount == nil && len(p.lensHits) == 0 {
+		return Understanding{}, record.Invalid("text", "nothing to watch was found in this request; name a kind of record "+
+			"(contracts, awards, rezonings, hearings, rules, property), an agency, a vendor, an amount or some keywords")
+	}
+	if err := p.f.Validate(); err != nil {
+		return Understanding{}, err
+	}
+	u := Understanding{Filter: p.f, Notes: p.notes}
+	if len(p.agencies) > 0 {
+		u.Agencies = p.agencies
+	}
+	u.Scope = Describe(p.f, u.Agencies)
+	return u, nil
+}
+
+func peopleHint(form int) string {
+	if form == 2 {
+		return ""
+	}
+	return ", personnel (people)"
+}
+
+func precedenceText(form int) string {
+	var out []string
+	for _, l := range LensPrecedence {
+		if l == record.LensPeople && form == 2 {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, ", ")
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func uniq(l []string) []string {
+	var out []string
+	for _, s := range l {
+		out = appendNew(out, s)
+	}
+	return out
+}
+
+func quoteList(l []string) string {
+	q := make([]string, len(l))
+	for i, s := range l {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// splitWords lower-cases and splits on anything but letters and digits, as
+// the search engines' analyzers do.
+func splitWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}

@@ -1,0 +1,122 @@
+package watch
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Boroughs are the five boroughs by their usual names.
+var Boroughs = []string{"Manhattan", "Brooklyn", "Queens", "Bronx", "Staten Island"}
+
+// boroughWords are the words a record may use for each borough: its name,
+// and its county (New York County, Kings, Queens, Bronx, Richmond).
+var boroughWords = map[string]*regexp.Regexp{
+	"Manhattan":     regexp.MustCompile(`(?i)\b(manhattan|new york county)\b`),
+	"Brooklyn":      regexp.MustCompile(`(?i)\b(brooklyn|kings county)\b`),
+	"Queens":        regexp.MustCompile(`(?i)\bqueens\b`),
+	"Bronx":         regexp.MustCompile(`(?i)\bbronx\b`),
+	"Staten Island": regexp.MustCompile(`(?i)\b(staten island|richmond county)\b`),
+}
+
+// BoroughName returns the usual name of a borough spelled any common way
+// ("the bronx", "BK", "staten-island"), or "" when s is not a borough.
+func BoroughName(s string) string {
+	k := strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	}), " ")
+	k = strings.TrimPrefix(k, "the ")
+	switch k {
+	case "manhattan", "new york county":
+		return "Manhattan"
+	case "brooklyn", "kings county", "bklyn":
+		return "Brooklyn"
+	case "queens", "queens county":
+		return "Queens"
+	case "bronx", "bronx county":
+		return "Bronx"
+	case "staten island", "richmond county":
+		return "Staten Island"
+	}
+	return ""
+}
+
+// Keep reports whether a notice returned by the compiled query also meets
+// the parts of the filter the query cannot carry: when boroughs are named,
+// the notice's title, text, event place or vendor address names one of them.
+func (f Filter) Keep(n record.Notice) bool {
+	if len(f.Boroughs) == 0 {
+		return true
+	}
+	text := strings.Join([]string{n.Title, n.Text, n.EventPlace, n.VendorAddress, n.AgencyName}, "\n")
+	for _, b := range f.Boroughs {
+		if re := boroughWords[BoroughName(b)]; re != nil && re.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is what a watch delivers now.
+type Result struct {
+	Hits []search.Hit
+	// Total counts the matches: the engine's count when the filter names no
+	// borough; otherwise the matches among the first pages read
+	// (TotalIsLowerBound tells when more pages were left unread).
+	Total             int
+	TotalIsLowerBound bool
+	Scope             record.Scope
+	Query             search.Query
+}
+
+// maxBoroughPages bounds how many pages Run reads to apply a borough.
+const maxBoroughPages = 4
+
+// Run is the one code path from a filter to what a preview, a watch or a
+// digest delivers: Compile(now), the search, then Keep on each hit.
+func (f Filter) Run(ctx context.Context, r search.Reader, now time.Time) (Result, error) {
+	q := f.Compile(now)
+	if len(f.Boroughs) == 0 {
+		res, err := r.Search(ctx, q)
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{Hits: res.Hits, Total: res.Total, Scope: res.Scope, Query: q}, nil
+	}
+	out := Result{Query: q}
+	limit := q.Limit
+	q.Limit = search.MaxLimit
+	for page := 0; page < maxBoroughPages; page++ {
+		res, err := r.Search(ctx, q)
+		if err != nil {
+			return Result{}, err
+		}
+		out.Scope = res.Scope
+		for _, h := range res.Hits {
+			if f.Keep(h.Notice) {
+				out.Total++
+				if len(out.Hits) < limit {
+					out.Hits = append(out.Hits, h)
+				}
+			}
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		if page == maxBoroughPages-1 {
+			out.TotalIsLowerBound = true
+			break
+		}
+		q.Cursor = res.NextCursor
+	}
+	out.Scope.Matched = out.Total
+	if out.Scope.Searched.Filters == nil {
+		out.Scope.Searched.Filters = map[string]string{}
+	}
+	out.Scope.Searched.Filters["borough"] = strings.Join(f.Boroughs, ",")
+	return out, nil
+}

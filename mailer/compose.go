@@ -1,0 +1,224 @@
+package mailer
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-message/mail"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/watch"
+)
+
+// Message is an outbound email before it is encoded.
+type Message struct {
+	Kind      string // confirmation, welcome, digest, refusal
+	From      string
+	To        string
+	Subject   string
+	Text      string
+	MessageID string // without <>
+	// InReplyTo names the message answered (subscribe mail).
+	InReplyTo string
+	// Unsubscribe is the one-click unsubscribe URL (RFC 8058 headers).
+	Unsubscribe string
+	// AutoSubmitted is "auto-replied" for answers to mail, else
+	// "auto-generated" (RFC 3834); either way no auto-responder answers.
+	AutoSubmitted string
+	Bulk          bool // Precedence: bulk (digests)
+}
+
+// Encode renders the message: UTF-8 text/plain (8bit), with the
+// headers that keep auto-responders quiet and, when there is an
+// unsubscribe link, List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+func (msg Message) Encode(date time.Time) ([]byte, error) {
+	var h mail.Header
+	h.SetDate(date)
+	h.SetAddressList("From", []*mail.Address{{Name: "Recordwatch", Address: msg.From}})
+	h.SetAddressList("To", []*mail.Address{{Address: msg.To}})
+	h.SetSubject(msg.Subject)
+	h.SetMessageID(msg.MessageID)
+	if msg.InReplyTo != "" {
+		h.SetMsgIDList("In-Reply-To", []string{msg.InReplyTo})
+	}
+	auto := msg.AutoSubmitted
+	if auto == "" {
+		auto = "auto-generated"
+	}
+	h.Set("Auto-Submitted", auto)
+	h.Set("X-Auto-Response-Suppress", "All")
+	if msg.Bulk {
+		h.Set("Precedence", "bulk")
+	}
+	if msg.Unsubscribe != "" {
+		h.Set("List-Unsubscribe", "<"+msg.Unsubscribe+">")
+		h.Set("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+	}
+	h.Set("X-Recordwatch-Kind", msg.Kind)
+	h.Set("MIME-Version", "1.0")
+	h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	// 8bit keeps links whole for people reading the .eml outbox; a line
+	// too long for SMTP (998 octets) switches to quoted-printable
+	text := strings.ReplaceAll(msg.Text, "\r\n", "\n")
+	enc := "8bit"
+	for _, l := range strings.Split(text, "\n") {
+		if len(l) > 990 {
+			enc = "quoted-printable"
+		}
+	}
+	h.Set("Content-Transfer-Encoding", enc)
+	var buf bytes.Buffer
+	w, err := mail.CreateSingleInlineWriter(&buf, h)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write([]byte(strings.ReplaceAll(text, "\n", "\r\n"))); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+const footer = `Recordwatch republishes New York City's public records; it is not the
+official registry. The City Record stays authoritative. A watch covers only
+the records this service holds: no match never means that no record exists.`
+
+func bullets(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString("  - " + strings.TrimPrefix(wrap(l, 72, "    "), "    ") + "\n")
+	}
+	return b.String()
+}
+
+// wrap folds s into lines of at most width characters, each indented.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(s) {
+		n := len([]rune(w))
+		if i > 0 && line+1+n > width {
+			b.WriteString("\n")
+			line = 0
+		} else if i > 0 {
+			b.WriteString(" ")
+			line++
+		}
+		if line == 0 {
+			b.WriteString(indent)
+		}
+		b.WriteString(w)
+		line += n
+	}
+	return b.String()
+}
+
+// confirmationText asks the sender to confirm a Form 2 request.
+func confirmationText(u watch.Understanding, request, link string, ttl time.Duration) string {
+	var b strings.Builder
+	b.WriteString("Someone (we hope you) asked Recordwatch to email this address about new\npublic records.\n\n")
+	if request != "" {
+		b.WriteString("The request:\n\n" + wrap(oneLine(request, 600), 72, "  ") + "\n\n")
+	}
+	b.WriteString("How we understood it:\n\n" + wrap(u.Scope, 72, "  ") + "\n\n")
+	b.WriteString("In detail:\n" + bullets(u.Notes) + "\n")
+	fmt.Fprintf(&b, "To start this watch, open the link below and press \"Confirm\" (the link\nworks for %d hours; nothing is stored until you confirm):\n\n  %s\n\n", int(ttl.Hours()), link)
+	b.WriteString("If this is not what you meant, ignore this email and write again in other\nwords. If you did not ask for this, ignore it: nothing will be sent.\n\n-- \n" + footer + "\n")
+	return b.String()
+}
+
+// welcomeText states an active watch's scope with its links.
+func welcomeText(w watch.Watch, manage, unsubscribe string, digest string) string {
+	var b strings.Builder
+	b.WriteString("Your Recordwatch watch is active.\n\n")
+	b.WriteString("It follows:\n\n" + wrap(w.Scope, 72, "  ") + "\n\n")
+	if w.Description != "" {
+		b.WriteString("Your description:\n" + wrap(oneLine(w.Description, 600), 72, "  ") + "\n\n")
+	}
+	b.WriteString("You will get a digest " + digest + " when new matching records arrive\n(no email when there is nothing new).\n\n")
+	b.WriteString("Manage this watch:  " + manage + "\n")
+	b.WriteString("Unsubscribe:        " + unsubscribe + "\n\n")
+	b.WriteString("Keep this email: these links are the only way to manage the watch.\nKnowing your address gives nobody access to it.\n\n-- \n" + footer + "\n")
+	return b.String()
+}
+
+// refusalText answers a subscribe mail the parser could not read.
+func refusalText(reason string) string {
+	return "Recordwatch could not set up a watch from your message:\n\n  " + reason + "\n\n" +
+		"Write again with one request in plain words (at most 600 characters), for\nexample:\n\n" +
+		"  construction contract awards over $500k from Parks, not Queens\n" +
+		"  rezonings in the Bronx\n  DOT hearings about \"bike lanes\"\n\n" +
+		"Nothing was stored.\n\n-- \n" + footer + "\n"
+}
+
+// DigestItem is one record in a digest.
+type DigestItem struct {
+	Notice record.Notice
+	Link   string
+}
+
+func digestText(w watch.Watch, window string, items []DigestItem, manage, unsubscribe string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Recordwatch digest (%s)\n\nYour watch:\n%s\n\n", window, wrap(w.Scope, 72, "  "))
+	if len(items) == 1 {
+		b.WriteString("1 new record since your last digest:\n\n")
+	} else {
+		fmt.Fprintf(&b, "%d new records since your last digest:\n\n", len(items))
+	}
+	for i, it := range items {
+		n := it.Notice
+		fmt.Fprintf(&b, "%d. %s\n", i+1, oneLine(n.Title, 200))
+		fmt.Fprintf(&b, "   %s\n", itemSummary(n))
+		fmt.Fprintf(&b, "   %s\n\n", it.Link)
+	}
+	b.WriteString("Each link opens the record here; the official City Record page is linked\nfrom it.\n\n")
+	b.WriteString("Manage this watch:  " + manage + "\n")
+	b.WriteString("Unsubscribe:        " + unsubscribe + "\n\n-- \n" + footer + "\n")
+	return b.String()
+}
+
+func itemSummary(n record.Notice) string {
+	var parts []string
+	if n.NoticeType != "" {
+		parts = append(parts, n.NoticeType)
+	} else if n.Section != "" {
+		parts = append(parts, n.Section)
+	}
+	if n.AgencyName != "" {
+		parts = append(parts, n.AgencyName)
+	}
+	if n.AmountValid {
+		s := watch.Dollars(n.Amount)
+		if v := strings.TrimSpace(n.VendorName); v != "" {
+			s += " to " + v
+		}
+		parts = append(parts, s)
+	} else if v := strings.TrimSpace(n.VendorName); v != "" {
+		parts = append(parts, "vendor "+v)
+	}
+	if !n.StartDate.IsZero() {
+		parts = append(parts, "published "+n.StartDate.In(record.NewYork).Format("Jan 2, 2006"))
+	}
+	if n.DueRolling {
+		parts = append(parts, record.RollingLabel)
+	} else if !n.DueDate.IsZero() {
+		parts = append(parts, "due "+n.DueDate.In(record.NewYork).Format("Jan 2, 2006"))
+	}
+	if !n.EventDate.IsZero() {
+		parts = append(parts, "event "+n.EventDate.In(record.NewYork).Format("Jan 2, 2006 3:04 PM"))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// oneLine folds whitespace and cuts s to n characters.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,222 @@
+// Package mailer is Recordwatch's mail: the SMTP receiver for the subscribe
+// address (emersion/go-smtp server, emersion/go-message parsing), outbound
+// mail (an .eml outbox under the data directory by default, an SMTP relay
+// when configured), the confirmation, welcome and digest emails, the
+// subscription flows every channel shares (web, MCP, mail: ceilings, double
+// opt-in through signed expiring tokens, manage and one-click unsubscribe
+// links) and the digest scheduler.
+package mailer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/watch"
+)
+
+// Defaults.
+const (
+	DefaultSMTPAddr          = ":2525"
+	DefaultMaxMessageBytes   = 256 << 10
+	DefaultDigestEvery       = 24 * time.Hour
+	DefaultDigestHour        = 7 // New York time, for daily digests
+	DefaultPollEvery         = time.Minute
+	DefaultConfirmTTL        = 72 * time.Hour
+	DefaultRepliesPerAddress = 3    // subscription mails to one address per day
+	DefaultRequestsPerClient = 20   // subscription requests per client IP per day
+	DefaultRequestsPerDay    = 1000 // subscription requests per day, all clients
+	DefaultMaxAttempts       = 8
+)
+
+// Config is what the mailer needs to know about its deployment. Read it
+// once in main from RECORDWATCH_* variables.
+type Config struct {
+	BaseURL string // absolute base for links, without trailing slash
+	Form    int    // 1 extended, 2 basic
+	// SubscribeAddress is the only recipient the SMTP receiver accepts.
+	SubscribeAddress string
+	// From is the sender of outbound mail (default SubscribeAddress).
+	From string
+	// SMTPAddr is the receiver's listen address ("" in Run: no receiver).
+	SMTPAddr string
+	// Hostname names this server in SMTP greetings and message ids.
+	Hostname        string
+	MaxMessageBytes int64
+	// OutboxDir receives .eml files when no relay is configured.
+	OutboxDir string
+	Relay     RelayConfig
+	// DigestEvery is the digest period: 24h (default) means daily at
+	// DigestHour New York time; a shorter period cuts windows of that
+	// length.
+	DigestEvery time.Duration
+	DigestHour  int
+	PollEvery   time.Duration
+	ConfirmTTL  time.Duration
+
+	RepliesPerAddress int
+	RequestsPerClient int
+	RequestsPerDay    int
+	MaxAttempts       int
+
+	// Key signs tokens. Empty: the key kept in the state store (generated
+	// once). Deployments whose roles run as separate processes set the
+	// same key everywhere (RECORDWATCH_WATCH_KEY).
+	Key []byte
+}
+
+// Deps are the services the mailer reads and writes through.
+type Deps struct {
+	Store     store.Store
+	Search    search.Reader
+	Crosswalk *entity.Crosswalk
+	Logger    *slog.Logger
+	Now       func() time.Time
+	// Transport overrides the one chosen from Config (tests inject faults).
+	Transport Transport
+}
+
+// Mailer is the mail side of Recordwatch.
+type Mailer struct {
+	cfg       Config
+	deps      Deps
+	signer    *watch.Signer
+	transport Transport
+}
+
+// New builds a mailer: it fills defaults, reads (or creates) the token key
+// and chooses the transport (the relay when Relay.Addr is set, else the
+// outbox directory).
+func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
+	if deps.Store == nil || deps.Search == nil {
+		return nil, errors.New("mailer: a store and a search reader are needed")
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	if deps.Crosswalk == nil {
+		deps.Crosswalk = entity.DefaultCrosswalk()
+	}
+	if cfg.Form == 0 {
+		cfg.Form = 1
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.SubscribeAddress == "" {
+		cfg.SubscribeAddress = "subscribe@localhost"
+	}
+	sub, err := watch.NormalizeEmail(cfg.SubscribeAddress)
+	if err != nil && !strings.HasSuffix(cfg.SubscribeAddress, "@localhost") {
+		return nil, fmt.Errorf("mailer: subscribe address %q: %w", cfg.SubscribeAddress, err)
+	}
+	if err == nil {
+		cfg.SubscribeAddress = sub
+	}
+	if cfg.From == "" {
+		cfg.From = cfg.SubscribeAddress
+	}
+	if cfg.Hostname == "" {
+		_, cfg.Hostname, _ = strings.Cut(cfg.SubscribeAddress, "@")
+	}
+	if cfg.MaxMessageBytes <= 0 {
+		cfg.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if cfg.DigestEvery <= 0 {
+		cfg.DigestEvery = DefaultDigestEvery
+	}
+	if cfg.DigestHour < 0 || cfg.DigestHour > 23 {
+		return nil, fmt.Errorf("mailer: digest hour %d is not 0–23", cfg.DigestHour)
+	}
+	if cfg.PollEvery <= 0 {
+		cfg.PollEvery = DefaultPollEvery
+	}
+	if cfg.ConfirmTTL <= 0 {
+		cfg.ConfirmTTL = DefaultConfirmTTL
+	}
+	if cfg.RepliesPerAddress <= 0 {
+		cfg.RepliesPerAddress = DefaultRepliesPerAddress
+	}
+	if cfg.RequestsPerClient <= 0 {
+		cfg.RequestsPerClient = DefaultRequestsPerClient
+	}
+	if cfg.RequestsPerDay <= 0 {
+		cfg.RequestsPerDay = DefaultRequestsPerDay
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = DefaultMaxAttempts
+	}
+	key := cfg.Key
+	if len(key) == 0 {
+		if key, err = deps.Store.WatchKey(ctx); err != nil {
+			return nil, fmt.Errorf("mailer: token key: %w", err)
+		}
+	}
+	signer, err := watch.NewSigner(key)
+	if err != nil {
+		return nil, err
+	}
+	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport}
+	if m.transport == nil {
+		if cfg.Relay.Addr != "" {
+			m.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}
+		} else {
+			if cfg.OutboxDir == "" {
+				return nil, errors.New("mailer: set an outbox directory or an SMTP relay")
+			}
+			m.transport = &Outbox{Dir: filepath.Clean(cfg.OutboxDir), Logger: deps.Logger}
+		}
+	}
+	return m, nil
+}
+
+// Config returns the mailer's configuration with defaults filled in.
+func (m *Mailer) Config() Config { return m.cfg }
+
+func (m *Mailer) now() time.Time { return m.deps.Now() }
+
+func (m *Mailer) log() *slog.Logger { return m.deps.Logger }
+
+// Run serves the SMTP receiver on cfg.SMTPAddr (when set) and runs the
+// digest scheduler until ctx ends. It returns the receiver's error if the
+// receiver cannot listen.
+func (m *Mailer) Run(ctx context.Context) error {
+	errc := make(chan error, 1)
+	var srv *smtp.Server
+	if m.cfg.SMTPAddr != "" {
+		l, err := net.Listen("tcp", m.cfg.SMTPAddr)
+		if err != nil {
+			return fmt.Errorf("mailer: SMTP listen on %s: %w", m.cfg.SMTPAddr, err)
+		}
+		srv = m.SMTPServer()
+		go func() { errc <- srv.Serve(l) }()
+		m.log().Info("mailer: receiving subscribe mail", "addr", l.Addr().String(), "subscribe_address", m.cfg.SubscribeAddress)
+	}
+	go m.RunScheduler(ctx)
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+			return err
+		}
+	}
+	if srv != nil {
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(shutdown); err != nil {
+			srv.Close()
+		}
+	}
+	return nil
+}
