@@ -147,7 +147,7 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 			delete(d, k)
 		}
 	}
-	_ = passages
+	d["passage_count"] = float64(passages)
 	return d, nil
 }
 
@@ -181,16 +181,35 @@ func nonEmpty(ss ...string) []string {
 	return out
 }
 
-func passageCountKey(id string) []byte { return []byte("pc:" + id) }
-
-func (b *Backend) passageCount(id string) int {
-	v, err := b.notices.GetInternal(passageCountKey(id))
-	if err != nil || v == nil {
-		return 0
+// passageCounts reads how many passages each notice was last written with:
+// one doc-id search per batch over the notices' stored passage_count. (A
+// per-notice internal key would be copied into every Bleve snapshot and make
+// bulk loads quadratic.) Indexes written before passage_count existed kept
+// the count under an internal "pc:<id>" key, which is still read.
+func (b *Backend) passageCounts(ids []string) map[string]int {
+	out := make(map[string]int, len(ids))
+	if len(ids) == 0 {
+		return out
 	}
-	n, _ := strconv.Atoi(string(v))
-	return n
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
+	req.Fields = []string{"passage_count"}
+	res, err := b.notices.Search(req)
+	if err != nil {
+		return out
+	}
+	for _, h := range res.Hits {
+		if v, ok := h.Fields["passage_count"].(float64); ok {
+			out[h.ID] = int(v)
+			continue
+		}
+		if v, err := b.notices.GetInternal(legacyPassageCountKey(h.ID)); err == nil && v != nil {
+			out[h.ID], _ = strconv.Atoi(string(v))
+		}
+	}
+	return out
 }
+
+func legacyPassageCountKey(id string) []byte { return []byte("pc:" + id) }
 
 // Upsert writes notices and their passages in one batch per index; a
 // notice's passages from an earlier version are removed.
@@ -201,6 +220,11 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 	defer b.stale()
 	nb := b.notices.NewBatch()
 	pb := b.passages.NewBatch()
+	ids := make([]string, 0, len(docs))
+	for _, d := range docs {
+		ids = append(ids, d.Notice.RequestID)
+	}
+	counts := b.passageCounts(ids)
 	for _, d := range docs {
 		id := d.Notice.RequestID
 		if id == "" {
@@ -213,7 +237,7 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 		if err := nb.Index(id, fields); err != nil {
 			return err
 		}
-		for old := b.passageCount(id); old > len(d.Passages); old-- {
+		for old := counts[id]; old > len(d.Passages); old-- {
 			pb.Delete(id + "#p" + strconv.Itoa(old))
 		}
 		for _, p := range d.Passages {
@@ -225,7 +249,7 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 				return err
 			}
 		}
-		nb.SetInternal(passageCountKey(id), []byte(strconv.Itoa(len(d.Passages))))
+		counts[id] = len(d.Passages) // a later copy in the same batch sees this one
 	}
 	// passages first: a reader never sees a notice whose passages are missing
 	if err := b.passages.Batch(pb); err != nil {
@@ -242,12 +266,13 @@ func (b *Backend) Delete(ctx context.Context, ids []string) error {
 	defer b.stale()
 	nb := b.notices.NewBatch()
 	pb := b.passages.NewBatch()
+	counts := b.passageCounts(ids)
 	for _, id := range ids {
 		nb.Delete(id)
-		for i := b.passageCount(id); i > 0; i-- {
+		for i := counts[id]; i > 0; i-- {
 			pb.Delete(id + "#p" + strconv.Itoa(i))
 		}
-		nb.DeleteInternal(passageCountKey(id))
+		nb.DeleteInternal(legacyPassageCountKey(id))
 	}
 	if err := b.passages.Batch(pb); err != nil {
 		return err

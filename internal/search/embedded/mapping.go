@@ -57,6 +57,15 @@ func boolField() *mapping.FieldMapping {
 	return f
 }
 
+func storedNum() *mapping.FieldMapping {
+	f := bleve.NewNumericFieldMapping()
+	f.Index = false
+	f.Store = true
+	f.IncludeInAll = false
+	f.DocValues = false
+	return f
+}
+
 func storedOnly() *mapping.FieldMapping {
 	f := bleve.NewTextFieldMapping()
 	f.Index = false
@@ -109,6 +118,7 @@ func noticeMapping() *mapping.IndexMappingImpl {
 		"sort_event":       numField(),
 		"sort_amount_desc": numField(),
 		"doc":              storedOnly(),
+		"passage_count":    storedNum(),
 	})
 }
 
