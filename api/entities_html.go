@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"github.com/recordwatch/recordwatch/api/web"
 	"html/template"
 	"net/http"
 	"time"
@@ -21,12 +22,12 @@ var entityPages = template.Must(template.New("page").Parse(`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · Recordwatch</title>
 <link rel="alternate" type="application/json" href="{{.JSON}}">
-<style>
-body{font:16px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border-bottom:1px solid #ddd;padding:.25rem .75rem;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}.note{color:#555;font-size:.9rem}
-</style></head><body>
-<p><a href="{{.Base}}/">Recordwatch</a> · <a href="{{.JSON}}">JSON twin of this page</a></p>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/app.css">
+</head><body class="page">
+<header class="top"><div class="wrap"><a class="brand" href="{{.Base}}/">Recordwatch</a></div></header>
+<main id="main-content" class="wrap">
+<p class="twin"><a href="{{.JSON}}" data-twin="json">JSON twin of this page</a></p>
 {{if .Error}}
 <h1>{{.Title}}</h1>
 <p>{{.Error}}</p>
@@ -67,7 +68,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}.note{color:#555;font-si
 <h2>Scope</h2>
 <p class="note">{{.ScopeLine}}</p>
 <ul class="note">{{range .Rules}}<li>{{.}}</li>{{end}}</ul>
-</body></html>
+</main></body></html>
 `))
 
 type entityPage struct {
@@ -98,6 +99,7 @@ func itoaComma(n int) string {
 
 func (s *Server) writePage(c *gin.Context, status int, p entityPage) {
 	p.Base = s.cfg.BaseURL
+	web.SecurityHeaders(c.Writer.Header())
 	p.Rules = record.AbsenceRules
 	var buf bytes.Buffer
 	if err := entityPages.Execute(&buf, p); err != nil {

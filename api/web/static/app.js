@@ -122,8 +122,10 @@ function scopeBox(scope, total) {
   if (s.phrases && s.phrases.length) what.push("phrases " + s.phrases.map(p => "“" + p + "”").join(", "));
   if (s.excluded && s.excluded.length) what.push("excluding " + s.excluded.join(", "));
   const filters = Object.entries(s.filters || {}).map(([k, v]) => k.replace(/_/g, " ") + ": " + v);
-  const sources = (scope.sources || []).map(src => src.label + " — observed " + fmtDate(src.observed_at) + ", source dates " +
-    fmtDate(src.first_source_date) + " to " + fmtDate(src.last_source_date) + ", " + count.format(src.records) + " records");
+  const sources = (scope.sources || []).map(src => [src.label || src.source,
+    src.observed_at ? "observed " + fmtDate(src.observed_at) : null,
+    src.first_source_date ? "source dates " + fmtDate(src.first_source_date) + " to " + fmtDate(src.last_source_date) : null,
+    count.format(src.records) + " " + (src.record_type || "record") + (src.records === 1 ? "" : "s")].filter(Boolean).join(", "));
   const box = h("section", { class: "scope", "aria-label": "What this search covers", "data-scope": "" },
     h("strong", {}, "What was searched"),
     h("dl", {},
@@ -372,11 +374,48 @@ async function profileView(kind, title, api) {
       twinLinks([["JSON", api]]));
   }
   const heading = v.name || v.canonical_name || v.title || v.pin || title;
-  const sections = Object.entries(v).filter(([k]) => !["name", "title", "absence_rules", "scope"].includes(k));
+  const sections = Object.entries(v).filter(([k]) => !["name", "title", "absence_rules", "absence_notes", "scope", "status", "links"].includes(k));
   render(h("h1", {}, heading), twinLinks([["JSON", api]]),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
     sections.map(([k, x]) => h("section", { "data-section": k }, h("h2", {}, k.replace(/_/g, " ")), valueNode(x))),
-    v.absence_rules ? absence(v) : null);
+    absence({ absence_rules: v.absence_rules || v.absence_notes || [] }));
+}
+
+// ---- procurement matter: #matter/<pin>
+
+async function matterView(pin) {
+  setCurrentLens("");
+  loading("procurement matter " + pin);
+  const api = "/api/matters/" + enc(pin);
+  let v;
+  try { v = await getJSON(api); } catch (err) {
+    return render(h("h1", {}, "Procurement matter " + pin), h("div", { class: "error", role: "alert" }, err.message),
+      err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || ["No hits does not mean no record exists."] }) : null,
+      twinLinks([["JSON", api]]));
+  }
+  const money2 = a => a && a.display ? a.display : "";
+  const steps = (v.timeline || []).map(st => h("li", { "data-step": st.step },
+    h("h3", {}, (st.date ? fmtDate(st.date) + " — " : "") + (st.step || st.record || "").replace(/_/g, " ")),
+    st.notice ? h("p", {}, link("/#notice/" + enc(st.notice.request_id), st.notice.title || st.notice.request_id), " · ", st.notice.summary) :
+      h("p", {}, [st.title, st.agency, st.vendor, st.contract_id, money2(st.amount)].filter(Boolean).join(" · ")),
+    st.link ? h("p", { class: "meta", "data-link-method": st.link.method }, "Linked by " + st.link.method + ": " + st.link.note) : null));
+  const t = v.totals || {};
+  render(
+    h("h1", {}, "Procurement matter " + v.pin),
+    h("p", { class: "summary" }, v.kind_note || ""),
+    twinLinks([["JSON", api]]),
+    h("dl", { class: "facts" },
+      h("dt", {}, "PIN"), h("dd", {}, v.pin),
+      v.base_pin && v.base_pin !== v.pin ? [h("dt", {}, "Base PIN"), h("dd", {}, v.base_pin)] : null,
+      v.prefix_pin ? [h("dt", {}, "10-character base"), h("dd", {}, v.prefix_pin)] : null,
+      h("dt", {}, "Awarded"), h("dd", {}, money2(t.awarded)),
+      h("dt", {}, "Registered"), h("dd", {}, money2(t.registered)),
+      h("dt", {}, "Paid"), h("dd", {}, money2(t.paid))),
+    t.note ? h("p", { class: "meta" }, t.note) : null,
+    h("h2", {}, "Timeline"),
+    steps.length ? h("ol", { class: "results", "data-timeline": "" }, steps) : h("p", {}, "No steps are held."),
+    v.scope ? scopeBox(v.scope, v.scope.matched) : null,
+    absence({ absence_rules: v.absence_notes || [] }));
 }
 
 // ---- router
@@ -393,7 +432,7 @@ function route() {
   if ((m = head.match(/^notice\/(.+)$/))) return noticeView(decodeURIComponent(m[1]));
   if ((m = head.match(/^vendor\/(.+)$/))) return profileView("vendor", decodeURIComponent(m[1]), "/api/vendors/" + m[1]);
   if ((m = head.match(/^agency\/(.+)$/))) return profileView("agency", decodeURIComponent(m[1]), "/api/agencies/" + m[1]);
-  if ((m = head.match(/^matter\/(.+)$/))) return profileView("matter", "Procurement matter " + decodeURIComponent(m[1]), "/api/matters/" + m[1]);
+  if ((m = head.match(/^matter\/(.+)$/))) return matterView(decodeURIComponent(m[1]));
   if ((m = head.match(/^investigation\/shared\/(.+)$/))) return profileView("investigation", "Shared investigation", "/inv/" + m[1]);
   if (head === "search" || LENSES.includes(head)) return searchView(head, p);
   if (head === "main-content") return;
