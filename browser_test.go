@@ -31,12 +31,14 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		missing("node")
 	}
-	var logs bytes.Buffer
+	var logs, logs2 bytes.Buffer
 	base, stop := startAll(t, t.TempDir(), &logs)
 	defer stop()
+	base2, stop2 := startAll(t, t.TempDir(), &logs2, "-form", "2")
+	defer stop2()
 	shots := filepath.Join("web-tests", "screenshots")
 	cmd := exec.Command(node, "web-tests/run.mjs")
-	cmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
+	cmd.Env = append(os.Environ(), "BASE="+base, "BASE2="+base2, "SHOTS="+shots)
 	out, err := cmd.CombinedOutput()
 	t.Logf("browser suite:\n%s", out)
 	if err != nil {

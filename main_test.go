@@ -71,10 +71,10 @@ func freeAddr(t *testing.T) string {
 }
 
 // startAll runs the default role on dataDir until the returned stop is called.
-func startAll(t *testing.T, dataDir string, logs *bytes.Buffer) (string, func()) {
+func startAll(t *testing.T, dataDir string, logs *bytes.Buffer, args ...string) (string, func()) {
 	t.Helper()
 	t.Setenv("RECORDWATCH_SMTP_ADDR", "127.0.0.1:0")
-	cfg, err := parseConfig([]string{"-data", dataDir, "-addr", freeAddr(t)}, io.Discard)
+	cfg, err := parseConfig(append([]string{"-data", dataDir, "-addr", freeAddr(t)}, args...), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

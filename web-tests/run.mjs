@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 
 const BASE = process.env.BASE || "http://127.0.0.1:8080";
 const SHOTS = process.env.SHOTS || "web-tests/screenshots";
-const FORM = Number(process.env.FORM || "1");
+const BASE2 = process.env.BASE2 || ""; // a Form 2 server, for the #vendor/ and #agency/ shapes
 const ONLY = process.env.ONLY || "";
 mkdirSync(SHOTS, { recursive: true });
 
@@ -190,6 +190,83 @@ await check("keyboard: skip link, labelled controls, visible focus", async () =>
   assert.notEqual(outline, "none", "focus is visible");
   await p.context().close();
 });
+
+
+await check("vendor profile /vendors/<stem>/ (Form 1): variants, awards, twin agrees", async () => {
+  await both("vendor-form1", "/vendors/denville-line-painting/", "h1", async p => {
+    assert.match(await p.textContent("h1"), /Denville Line Painting/i);
+    const body = await p.textContent("main");
+    assert.match(body, /DENVILLE LINE PAINTING INC/);
+    assert.match(body, /\$26,895,000\.00/);
+    const api = await twin(p);
+    assert.equal(api.stem, "DENVILLE LINE PAINTING");
+    assert.equal(api.awards.total, 3);
+    assert.ok(api.variants.length >= 2, "suffix variants resolve to one profile");
+  });
+  const p = await page(1440);
+  const res = await p.goto(BASE + "/vendors/denville-line-painting-inc/");
+  assert.equal(new URL(p.url()).pathname, "/vendors/denville-line-painting/", "a suffix variant redirects to the stem");
+  assert.equal(res.status(), 200);
+  await p.context().close();
+});
+
+await check("agency profile /agencies/<id>/ (Form 1)", async () => {
+  await both("agency-form1", "/agencies/parks-and-recreation/", "h1", async p => {
+    assert.match(await p.textContent("h1"), /Parks and Recreation/);
+    const api = await twin(p);
+    assert.equal(api.id, "parks-and-recreation");
+  });
+});
+
+await check("procurement matter #matter/<pin>: solicitation then award, with link methods", async () => {
+  await both("matter", "/#matter/81626W0043001", "[data-timeline]", async p => {
+    const steps = await p.$$eval("[data-timeline] > li", els => els.map(e => e.dataset.step));
+    const sol = steps.indexOf("solicitation"), award = steps.findIndex(s => /award/.test(s));
+    assert.ok(sol >= 0 && award > sol, `solicitation before award in ${steps}`);
+    const methods = await p.$$eval("[data-link-method]", els => els.map(e => e.dataset.linkMethod));
+    assert.ok(methods.includes("exact"), "steps say how they were linked");
+    const api = await twin(p);
+    assert.equal(api.timeline.length, steps.length);
+  });
+});
+
+await check("shared investigation #investigation/shared/<id>", async () => {
+  const p0 = await page(1440);
+  const res = await p0.request.post(BASE + "/inv", { data: { title: "Thermoplastic markings", items: [
+    { kind: "notice", id: "20141022026", note: "DOT award <b>not markup</b>".replace(/<[^>]+>/g, "") },
+    { kind: "matter", id: "81626W0043001" }] } });
+  assert.equal(res.status(), 201, await res.text());
+  const { id } = await res.json();
+  await p0.context().close();
+  await both("investigation", "/#investigation/shared/" + id, "[data-items]", async p => {
+    assert.equal(await p.textContent("h1"), "Thermoplastic markings");
+    const kinds = await p.$$eval("[data-items] > li", els => els.map(e => e.dataset.kind));
+    assert.deepEqual(kinds, ["notice", "matter"]);
+    assert.ok(await p.$("[data-change=unchanged]"), "pinned state compared with now");
+    const api = await twin(p);
+    assert.equal(api.id, id);
+  });
+});
+
+if (BASE2) {
+  await check("Form 2 vendor #vendor/<name> and agency #agency/<name>", async () => {
+    for (const [name, path, ready] of [["vendor-form2", "/#vendor/Denville%20Line%20Painting%2C%20Inc", "h1"], ["agency-form2", "/#agency/Parks%20and%20Recreation", "h1"]]) {
+      for (const width of [1440, 390]) {
+        const p = await page(width);
+        await p.goto(BASE2 + path);
+        await p.waitForSelector("[data-twin=json]");
+        const h1 = await p.textContent("h1");
+        assert.match(h1, name.startsWith("vendor") ? /Denville/i : /Parks and Recreation/);
+        const href = await p.getAttribute("[data-twin=json]", "href");
+        const api = await (await p.request.get(new URL(href, BASE2).toString())).json();
+        assert.equal(api.status, "found");
+        await shoot(p, name);
+        assert.deepEqual(p.errors, []);
+        await p.context().close();
+      }
+    }
+  });
+}
 
 await browser.close();
 const failed = results.filter(r => !r.ok);

@@ -418,22 +418,134 @@ async function matterView(pin) {
     absence({ absence_rules: v.absence_notes || [] }));
 }
 
+// ---- shared investigation: #investigation/shared/<id>
+
+async function investigationView(id) {
+  setCurrentLens("");
+  loading("shared investigation");
+  const api = "/inv/" + enc(id);
+  let v;
+  try { v = await getJSON(api); } catch (err) {
+    const gone = err.status === 410 ? "This shared investigation has expired (snapshots live 90 days)." : null;
+    return render(h("h1", {}, "Shared investigation"), h("div", { class: "error", role: "alert" }, gone || err.message), twinLinks([["JSON", api]]));
+  }
+  let changes = null;
+  try { changes = await getJSON(api + "/changes"); } catch (e) { changes = null; }
+  const changed = {};
+  for (const c of (changes && changes.items) || []) changed[c.kind + ":" + c.id] = c;
+  render(
+    h("h1", {}, v.title),
+    h("p", { class: "meta" }, "Pinned " + fmtDateTime(v.created_at) + " · readable until " + fmtDate(v.expires_at)),
+    twinLinks([["JSON", api], ["Changes since pinned (JSON)", api + "/changes"]]),
+    h("ol", { class: "results", "data-items": "" }, v.items.map(it => {
+      const ps = it.pinned_state || {};
+      const c = changed[it.kind + ":" + it.id];
+      const href = it.links && it.links.view ? it.links.view : null;
+      return h("li", { "data-kind": it.kind, "data-id": it.id },
+        h("h3", {}, it.kind + ": ", href ? link(href, ps.title || ps.name || it.id) : (ps.title || ps.name || it.id)),
+        it.note ? h("p", {}, it.note) : null,
+        h("p", { class: "meta" }, "When pinned: " + [ps.status, ps.published || ps.last_published, ps.records !== undefined ? ps.records + " records" : null].filter(Boolean).join(" · ")),
+        c ? h("p", { class: "badge " + (c.comparison === "unchanged" ? "ok" : "warn"), "data-change": c.comparison },
+          c.comparison === "unchanged" ? "Unchanged since pinned" : "Now: " + c.comparison + ((c.changed_fields || []).length ? " (" + c.changed_fields.join(", ") + ")" : "")) : null);
+    })),
+    absence({ absence_rules: ["Each state of a record is checked on its own: a change here says only what this service holds now."] }));
+}
+
+// ---- vendor and agency profiles (#vendor/<name>, #agency/<name> in Form 2)
+
+function amt(a) { return a && a.display ? a.display : "—"; }
+
+function smallTable(cols, rows) {
+  return h("div", { class: "table-scroll" }, h("table", {},
+    h("thead", {}, h("tr", {}, cols.map(([label, , num]) => h("th", { scope: "col", class: num ? "num" : null }, label)))),
+    h("tbody", {}, rows.map(r => h("tr", {}, cols.map(([, get, num]) => h("td", { class: num ? "num" : null }, get(r))))))));
+}
+
+function noticeList(hits) {
+  if (!hits || !hits.length) return h("p", {}, "None held.");
+  return h("ol", { class: "results" }, hits.map(hitItem));
+}
+
+function paymentsBlock(pay) {
+  if (!pay) return null;
+  return [h("h2", {}, "Payments dataset (Checkbook NYC)"),
+    h("p", {}, count.format(pay.contracts.count) + " contract registrations (" + amt(pay.contracts.amount) + " registered value) · " +
+      count.format(pay.payments.count) + " payments (" + amt(pay.payments.amount) + " paid)"),
+    pay.note ? h("p", { class: "meta" }, pay.note) : null];
+}
+
+function profileFailure(title, api, err) {
+  return render(h("h1", {}, title), h("div", { class: "error", role: "alert" }, err.message),
+    err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || ["No hits does not mean no record exists."] }) : null,
+    twinLinks([["JSON", api]]));
+}
+
+async function vendorView(name) {
+  setCurrentLens("");
+  loading("vendor " + name);
+  const api = "/api/vendors/" + enc(name);
+  let v;
+  try { v = await getJSON(api); } catch (err) { return profileFailure("Vendor " + name, api, err); }
+  const aw = v.awards || {};
+  render(
+    h("h1", {}, v.name),
+    h("p", { class: "summary" }, "Vendor name stem " + v.stem + (v.first_date ? " · records from " + fmtDate(v.first_date) + " to " + fmtDate(v.last_date) : "")),
+    twinLinks([["JSON", api], v.links && v.links.mentions ? ["Full-text mentions (JSON)", v.links.mentions] : null]),
+    h("h2", {}, "Spellings"),
+    h("ul", { "data-variants": "" }, (v.variants || []).map(x => h("li", {}, x.name + " (" + x.source + ", " + x.records + ")"))),
+    h("h2", {}, "Awards and intents"),
+    h("p", {}, count.format(aw.total || 0) + " notices; valid amounts total " + amt(aw.amount) +
+      (aw.without_valid_amount ? "; " + aw.without_valid_amount + " without a valid amount (not counted)" : "")),
+    (aw.by_fiscal_year || []).length ? smallTable([["Fiscal year", r => "FY" + r.fiscal_year], ["Notices", r => r.count, true], ["Valid amounts", r => amt(r.amount), true]], aw.by_fiscal_year) : null,
+    (aw.agencies || []).length ? [h("h2", {}, "Agencies"), h("ul", {}, aw.agencies.map(a => h("li", {}, link(FORM === 2 ? "/#agency/" + enc(a.name) : a.profile, a.name), ": " + a.count + " notices, " + amt(a.amount))))] : null,
+    h("h2", {}, "Notices"), noticeList(aw.notices),
+    paymentsBlock(v.payments),
+    v.scope ? scopeBox(v.scope, v.scope.matched) : null,
+    absence({ absence_rules: v.absence_notes || [] }));
+}
+
+async function agencyView(name) {
+  setCurrentLens("");
+  loading("agency " + name);
+  const api = "/api/agencies/" + enc(name);
+  let v;
+  try { v = await getJSON(api); } catch (err) { return profileFailure("Agency " + name, api, err); }
+  const no = v.notices || {}, aw = v.awards || {};
+  const facet = (title, rows) => rows && rows.length ? [h("h3", {}, title), h("ul", {}, rows.map(r => h("li", {}, r.value + ": " + count.format(r.count))))] : null;
+  render(
+    h("h1", {}, v.name),
+    h("p", { class: "summary" }, "Canonical id " + v.id + ((v.acronyms || []).length ? " · " + v.acronyms.join(", ") : "")),
+    twinLinks([["JSON", api], ["Agency crosswalk", "/agencies"]]),
+    h("h2", {}, "Spellings in the sources"),
+    h("ul", { "data-variants": "" }, (v.variants || []).map(x => h("li", {}, x.raw_string + " — " + x.method + ", " + x.records + " records"))),
+    h("h2", {}, "Notices"),
+    h("p", {}, count.format(no.total || 0) + " notices" + (no.first ? ", " + fmtDate(no.first) + " to " + fmtDate(no.last) : "")),
+    facet("By lens", no.by_lens), facet("By notice type", no.by_type),
+    h("h3", {}, "Recent"), noticeList(no.recent),
+    h("h2", {}, "Awards"),
+    h("p", {}, count.format(aw.total || 0) + " award and intent notices; valid amounts total " + amt(aw.amount)),
+    (aw.top_vendors || []).length ? smallTable([["Vendor", r => link(FORM === 2 ? "/#vendor/" + enc(r.stem) : r.profile, r.stem)], ["Notices", r => r.count, true], ["Valid amounts", r => amt(r.amount), true]], aw.top_vendors) : null,
+    paymentsBlock(v.payments),
+    v.scope ? scopeBox(v.scope, v.scope.matched) : null,
+    absence({ absence_rules: v.absence_notes || [] }));
+}
+
 // ---- router
 
 function route() {
   const path = location.pathname;
   let m;
-  if ((m = path.match(/^\/vendors\/([^/]+)\/?$/))) return profileView("vendor", "Vendor", "/api/vendors/" + m[1]);
-  if ((m = path.match(/^\/agencies\/([^/]+)\/?$/))) return profileView("agency", "Agency", "/api/agencies/" + m[1]);
+  if ((m = path.match(/^\/vendors\/([^/]+)\/?$/))) return vendorView(decodeURIComponent(m[1]));
+  if ((m = path.match(/^\/agencies\/([^/]+)\/?$/))) return agencyView(decodeURIComponent(m[1]));
   const raw = location.hash.replace(/^#/, "");
   const [head, query] = raw.split("?");
   const p = new URLSearchParams(query || "");
   if (!head) return searchView("search", p);
   if ((m = head.match(/^notice\/(.+)$/))) return noticeView(decodeURIComponent(m[1]));
-  if ((m = head.match(/^vendor\/(.+)$/))) return profileView("vendor", decodeURIComponent(m[1]), "/api/vendors/" + m[1]);
-  if ((m = head.match(/^agency\/(.+)$/))) return profileView("agency", decodeURIComponent(m[1]), "/api/agencies/" + m[1]);
+  if ((m = head.match(/^vendor\/(.+)$/))) return vendorView(decodeURIComponent(m[1]));
+  if ((m = head.match(/^agency\/(.+)$/))) return agencyView(decodeURIComponent(m[1]));
   if ((m = head.match(/^matter\/(.+)$/))) return matterView(decodeURIComponent(m[1]));
-  if ((m = head.match(/^investigation\/shared\/(.+)$/))) return profileView("investigation", "Shared investigation", "/inv/" + m[1]);
+  if ((m = head.match(/^investigation\/shared\/(.+)$/))) return investigationView(decodeURIComponent(m[1]));
   if (head === "search" || LENSES.includes(head)) return searchView(head, p);
   if (head === "main-content") return;
   render(h("h1", {}, "Page not found"), h("p", {}, "No view is called “" + decodeURIComponent(head) + "”. "), h("p", {}, link("/#", "Search all records")));
