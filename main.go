@@ -235,8 +235,10 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 			}
 		}()
 	}
-	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version}
-	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
+	var srv *api.Server
+	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
+		Dossier: func(ctx context.Context, kind, name string) (any, error) { return srv.Dossier(ctx, kind, name) }}
+	srv = api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
 		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
 			MCP:        mcp.Handler(mcpDeps, cfg.Form),
 			MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }})

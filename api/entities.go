@@ -242,3 +242,15 @@ func (s *Server) paymentsView(res search.EntryResult, limit int) *PaymentsView {
 	}
 	return p
 }
+
+// Dossier builds a vendor or agency profile by name, stem or id, for the
+// MCP dossier and relationship tools.
+func (s *Server) Dossier(ctx context.Context, kind, name string) (any, error) {
+	switch kind {
+	case "vendor":
+		return s.VendorDossier(ctx, name)
+	case "agency":
+		return s.AgencyDossier(ctx, name)
+	}
+	return nil, record.Invalid("kind", "kind must be vendor or agency")
+}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"net/http"
 	"net/url"
@@ -287,12 +288,17 @@ func (s *Server) buildAgencyProfile(c *gin.Context) (*AgencyProfile, error) {
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
 		return nil, err
 	}
-	id, name, inMapping := s.agencyFromPath(pathValue(c, "id"))
+	return s.AgencyDossier(c.Request.Context(), pathValue(c, "id"))
+}
+
+// AgencyDossier builds the profile for a name, slug or id as a path would carry it;
+// the MCP dossier and relationship tools read profiles through it.
+func (s *Server) AgencyDossier(ctx context.Context, pathArg string) (*AgencyProfile, error) {
+	id, name, inMapping := s.agencyFromPath(pathArg)
 	er, err := s.entityReader()
 	if err != nil {
 		return nil, err
 	}
-	ctx := c.Request.Context()
 	res, err := s.deps.Search.Search(ctx, search.Query{AgencyIDs: []string{id}, Sort: search.SortNewest, Limit: 10, Facets: true})
 	if err != nil {
 		return nil, err
@@ -318,7 +324,7 @@ func (s *Server) buildAgencyProfile(c *gin.Context) (*AgencyProfile, error) {
 	if res.Total == 0 && pay.Total == 0 && !inMapping {
 		return nil, &record.Error{Code: record.ENOTFOUND, Param: "id",
 			Message: "no agency with id " + strconv.Quote(id) + " is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions: " +
-				s.searchURL(url.Values{"q": {pathValue(c, "id")}})}
+				s.searchURL(url.Values{"q": {pathArg}})}
 	}
 	rows, _ := s.agencyRows(names)
 	variants := []AgencyRow{}

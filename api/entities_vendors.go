@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -57,7 +58,13 @@ func (s *Server) buildVendorProfile(c *gin.Context) (*VendorProfile, error) {
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
 		return nil, err
 	}
-	raw := pathValue(c, "stem")
+	return s.VendorDossier(c.Request.Context(), pathValue(c, "stem"))
+}
+
+// VendorDossier builds the profile for a name, slug or id as a path would carry it;
+// the MCP dossier and relationship tools read profiles through it.
+func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProfile, error) {
+	raw := pathArg
 	stem := vendorStem(raw)
 	if len(stem) < 3 {
 		return nil, record.Invalid("stem", "vendor %q is too short to match by name stem (3 characters at least)", raw)
@@ -66,7 +73,6 @@ func (s *Server) buildVendorProfile(c *gin.Context) (*VendorProfile, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := c.Request.Context()
 	q := search.Query{VendorStems: []string{stem}, NoticeTypes: AwardTypes, Sort: search.SortNewest, Limit: 50}
 	res, err := s.deps.Search.Search(ctx, q)
 	if err != nil {

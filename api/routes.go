@@ -15,7 +15,12 @@ func (s *Server) routes(r *gin.Engine) {
 	api.GET("/passages", s.passages)
 
 	if s.deps.MCP != nil {
-		mcpH := gin.WrapH(s.deps.MCP)
+		inner := gin.WrapH(s.deps.MCP)
+		mcpH := func(c *gin.Context) {
+			// the tools' per-client ceilings see the address the limiter saw
+			c.Request.Header.Set("X-Recordwatch-Client", c.ClientIP())
+			inner(c)
+		}
 		r.POST("/mcp", s.rateLimit(), maxBody(1<<20), mcpH)
 		r.GET("/mcp", s.rateLimit(), mcpH)
 		r.DELETE("/mcp", s.rateLimit(), mcpH)

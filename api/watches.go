@@ -12,18 +12,15 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/watch"
 	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // Watch request bounds.
 const (
-	maxWatchBody   = 8 << 10
-	previewHits    = 10
-	maxWatchValues = 10
+	maxWatchBody = 8 << 10
+	previewHits  = 10
 )
 
 // watchRoutes mounts this file's routes: preview and create under /api,
@@ -151,51 +148,16 @@ func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 	if s.cfg.Form == 2 {
 		return watch.Understanding{}, record.Invalid("text", "say in plain English what to watch, such as \"construction awards over $500k from Parks, not Queens\"")
 	}
-	if in.Lens == "" {
-		return watch.Understanding{}, record.Invalid("lens", "a watch needs a lens (%s), or text in plain English", strings.Join(watch.Lenses, ", "))
-	}
-	for name, l := range map[string][]string{"agency": in.Agency, "vendor": in.Vendor, "borough": in.Borough} {
-		if len(l) > maxWatchValues {
-			return watch.Understanding{}, record.Invalid(name, "at most %d values", maxWatchValues)
-		}
-	}
-	k, err := search.ParseKeywords(in.Q)
+	min, err := rawDollars("min", in.Min)
 	if err != nil {
 		return watch.Understanding{}, err
 	}
-	f := watch.Filter{Lens: in.Lens, AnyOf: k.Terms, Phrases: k.Phrases, Exclude: k.Excluded, Awards: in.Awards}
-	var names map[string]string
-	f.AgencyIDs, names = watch.AgencyNames(s.deps.Crosswalk, in.Agency)
-	for _, v := range in.Vendor {
-		stem := entity.VendorStem(v)
-		if len(stem) < 3 {
-			return watch.Understanding{}, record.Invalid("vendor", "vendor %q is too short to match by name stem (3 characters at least)", v)
-		}
-		f.Vendors = append(f.Vendors, stem)
-	}
-	for _, b := range in.Borough {
-		name := watch.BoroughName(b)
-		if name == "" {
-			return watch.Understanding{}, record.Invalid("borough", "borough %q is not one of Manhattan, Brooklyn, Queens, Bronx, Staten Island", b)
-		}
-		f.Boroughs = append(f.Boroughs, name)
-	}
-	if f.MinAmount, err = rawDollars("min", in.Min); err != nil {
+	max, err := rawDollars("max", in.Max)
+	if err != nil {
 		return watch.Understanding{}, err
 	}
-	if f.MaxAmount, err = rawDollars("max", in.Max); err != nil {
-		return watch.Understanding{}, err
-	}
-	if f.Lens == record.LensPeople && s.cfg.Form == 2 {
-		return watch.Understanding{}, record.Invalid("lens", "the people lens is not offered here")
-	}
-	if err := f.Validate(); err != nil {
-		return watch.Understanding{}, err
-	}
-	if len(names) == 0 {
-		names = nil
-	}
-	return watch.Understanding{Filter: f, Agencies: names, Scope: watch.Describe(f, names)}, nil
+	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor,
+		Boroughs: in.Borough, Min: min, Max: max, Awards: in.Awards}, s.deps.Crosswalk, s.cfg.Form)
 }
 
 // Understood is how a request was read.

@@ -19,6 +19,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // Tool classes.
@@ -34,6 +35,23 @@ type Deps struct {
 	BaseURL   string
 	Now       func() time.Time
 	Version   string
+	// Mail runs create_watch (nil: the tool answers unavailable).
+	Mail *mailer.Mailer
+	// Dossier reads one vendor or agency profile by name, stem or id
+	// (the same builder as /api/vendors and /api/agencies).
+	Dossier func(ctx context.Context, kind, name string) (any, error)
+}
+
+// ClientHeader carries the caller's address from the HTTP layer to the
+// tools, for per-client ceilings; the API sets it and overwrites any value a
+// client sends.
+const ClientHeader = "X-Recordwatch-Client"
+
+type clientKey struct{}
+
+func clientOf(ctx context.Context) string {
+	s, _ := ctx.Value(clientKey{}).(string)
+	return s
 }
 
 func (d *Deps) now() time.Time {
@@ -89,7 +107,10 @@ func newTool[In, Out any](d *Deps, name, title, class, description string, forms
 		def.Annotations.DestructiveHint = ptr(false)
 	}
 	return Tool{Def: def, Class: class, Forms: forms, add: func(s *sdk.Server) {
-		sdk.AddTool(s, def, func(ctx context.Context, _ *sdk.CallToolRequest, input In) (*sdk.CallToolResult, Out, error) {
+		sdk.AddTool(s, def, func(ctx context.Context, req *sdk.CallToolRequest, input In) (*sdk.CallToolResult, Out, error) {
+			if req != nil && req.Extra != nil && req.Extra.Header != nil {
+				ctx = context.WithValue(ctx, clientKey{}, req.Extra.Header.Get(ClientHeader))
+			}
 			out, err := h(ctx, d, input)
 			if err != nil {
 				var zero Out
@@ -118,7 +139,13 @@ func All(d *Deps) []Tool {
 		searchNotices(d),
 		getNotice(d),
 		searchFederated(d),
+		getEntityDossier(d),
+		getEntityRelationships(d),
 		retrieveCitedPassages(d),
+		previewWatchForm1(d),
+		previewWatchForm2(d),
+		createWatchForm1(d),
+		createWatchForm2(d),
 		listCapabilityGaps(d),
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +24,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/mailer"
 )
 
 var update = flag.Bool("update", false, "rewrite tool schema snapshots and the README tool list")
@@ -30,14 +33,17 @@ var fixedNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
 
 // wantTools is the tool list of each form.
 var wantTools = map[int][]string{
-	1: {"search_notices", "get_notice", "search_federated", "retrieve_cited_passages", "list_capability_gaps"},
-	2: {"search_notices", "get_notice"},
+	1: {"search_notices", "get_notice", "search_federated", "get_entity_dossier", "get_entity_relationships",
+		"retrieve_cited_passages", "preview_watch", "create_watch", "list_capability_gaps"},
+	2: {"search_notices", "get_notice", "preview_watch", "create_watch"},
 }
 
 type fixture struct {
-	be   *embedded.Backend
-	deps *mcp.Deps
-	urls map[int]string
+	be     *embedded.Backend
+	st     *store.Bolt
+	deps   *mcp.Deps
+	urls   map[int]string
+	outbox map[int]string
 }
 
 var fx fixture
@@ -58,14 +64,26 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	fx = fixture{be: be, urls: map[int]string{}}
+	fx = fixture{be: be, st: st, urls: map[int]string{}, outbox: map[int]string{}}
 	var servers []*httptest.Server
 	for _, form := range []int{1, 2} {
-		d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test"}
+		mcfg, err := mailer.ConfigFromEnv(func(string) string { return "" }, filepath.Join(dir, "form"+strconv.Itoa(form)), "http://rw.test", form)
+		if err != nil {
+			panic(err)
+		}
+		mcfg.SMTPAddr = ""
+		fx.outbox[form] = mcfg.OutboxDir
+		mail, err := mailer.New(context.Background(), mcfg, mailer.Deps{Store: st, Search: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
+		if err != nil {
+			panic(err)
+		}
+		var srv *api.Server
+		d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test",
+			Mail: mail, Dossier: func(ctx context.Context, kind, name string) (any, error) { return srv.Dossier(ctx, kind, name) }}
 		fx.deps = d
 		form := form
-		srv := api.New(api.Config{Form: form, BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
-			api.Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow },
+		srv = api.New(api.Config{Form: form, BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
+			api.Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }, Mail: mail,
 				MCP:        mcp.Handler(d, form),
 				MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, d, form) }})
 		ts := httptest.NewServer(srv)
@@ -174,7 +192,7 @@ func TestToolSchemaSnapshots(t *testing.T) {
 			"inputSchema": tool.Def.InputSchema, "outputSchema": tool.Def.OutputSchema}
 		got, _ := json.MarshalIndent(snap, "", "  ")
 		got = append(got, '\n')
-		path := filepath.Join("__toolsnaps__", tool.Def.Name+".snap")
+		path := filepath.Join("__toolsnaps__", snapName(tool))
 		if *update {
 			os.MkdirAll("__toolsnaps__", 0o755)
 			os.WriteFile(path, got, 0o644)
@@ -193,6 +211,25 @@ func TestToolSchemaSnapshots(t *testing.T) {
 	if len(entries) != len(mcp.All(fx.deps)) {
 		t.Errorf("%d snapshots for %d tools (remove stale snapshots)", len(entries), len(mcp.All(fx.deps)))
 	}
+}
+
+// snapName names a tool's snapshot; a tool with one variant per form gets
+// one snapshot per form.
+func snapName(tool mcp.Tool) string {
+	n := 0
+	for _, other := range mcp.All(fx.deps) {
+		if other.Def.Name == tool.Def.Name {
+			n++
+		}
+	}
+	if n == 1 {
+		return tool.Def.Name + ".snap"
+	}
+	forms := make([]string, len(tool.Forms))
+	for i, f := range tool.Forms {
+		forms[i] = strconv.Itoa(f)
+	}
+	return tool.Def.Name + ".form" + strings.Join(forms, "-") + ".snap"
 }
 
 func TestSearchNotices(t *testing.T) {
@@ -344,5 +381,144 @@ func TestCatalogAndReadme(t *testing.T) {
 			return
 		}
 		t.Errorf("README tool list is stale; run go test ./api/mcp -update")
+	}
+}
+
+func TestEntityTools(t *testing.T) {
+	s := connect(t, 1)
+	dos := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "vendor", "name": "DENVILLE LINE PAINTING INCORPORATED"}))
+	if dos.Status != "found" || dos.Dossier["stem"] != "DENVILLE LINE PAINTING" || len(dos.Provenance) == 0 {
+		t.Fatalf("vendor dossier %+v", dos)
+	}
+	awards := dos.Dossier["awards"].(map[string]any)
+	if awards["total"].(float64) != 3 {
+		t.Errorf("Denville awards %v", awards["total"])
+	}
+	none := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"}))
+	if none.Status != "not_found" || none.Dossier != nil || !strings.Contains(none.Message, "search_notices") {
+		t.Errorf("unknown vendor %+v", none)
+	}
+	ag := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "agency", "name": "DEPT OF PARKS & RECREATION"}))
+	if ag.Status != "found" || ag.Dossier["id"] != "parks-and-recreation" {
+		t.Errorf("agency by legacy spelling %+v", ag.Status)
+	}
+	rel := structured[mcp.RelationsOut](t, call(t, s, "get_entity_relationships", map[string]any{"kind": "vendor", "name": "Denville Line Painting, Inc"}))
+	var agencies, matters int
+	for _, r := range rel.Relations {
+		switch r.TargetKind {
+		case "agency":
+			agencies++
+			if r.TargetID != "transportation" || r.Count != 3 || r.Provenance == "" {
+				t.Errorf("relation %+v", r)
+			}
+		case "matter":
+			matters++
+		}
+	}
+	if agencies != 1 || matters == 0 {
+		t.Errorf("vendor relations %+v", rel.Relations)
+	}
+	arel := structured[mcp.RelationsOut](t, call(t, s, "get_entity_relationships", map[string]any{"kind": "agency", "name": "parks-and-recreation"}))
+	if arel.Leaders == nil || arel.Leaders.State != "unknown" || len(arel.Relations) == 0 {
+		t.Errorf("agency relations %+v", arel)
+	}
+	if res := call(t, s, "get_entity_dossier", map[string]any{"kind": "contract", "name": "x"}); !res.IsError || !strings.Contains(text(res), "kind") {
+		t.Errorf("bad kind: %s", text(res))
+	}
+}
+
+var confirmRE = regexp.MustCompile(`/confirm/([A-Za-z0-9_.~-]+)`)
+
+func outboxFiles(t *testing.T, form int) []string {
+	t.Helper()
+	entries, _ := os.ReadDir(fx.outbox[form])
+	var out []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".eml") {
+			b, _ := os.ReadFile(filepath.Join(fx.outbox[form], e.Name()))
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
+func TestWatchToolsForm1(t *testing.T) {
+	s := connect(t, 1)
+	args := map[string]any{"lens": "money", "q": "construction", "agency": []string{"Parks"}, "awards": true}
+	pv := structured[mcp.PreviewOut](t, call(t, s, "preview_watch", args))
+	if len(pv.Understood.Filter.AgencyIDs) != 1 || pv.Understood.Filter.AgencyIDs[0] != "parks-and-recreation" || pv.Understood.Scope == "" {
+		t.Fatalf("preview understood %+v", pv.Understood)
+	}
+	for _, r := range pv.Results {
+		if r.AgencyID != "parks-and-recreation" {
+			t.Errorf("preview result from %s", r.AgencyID)
+		}
+	}
+	before, _ := fx.st.CountWatches(context.Background())
+	args["email"] = "reporter@example.org"
+	out := structured[mcp.CreateOut](t, call(t, s, "create_watch", args))
+	if out.Status != "active" {
+		t.Fatalf("form 1 create %+v", out)
+	}
+	after, _ := fx.st.CountWatches(context.Background())
+	if after != before+1 {
+		t.Errorf("watches %d → %d", before, after)
+	}
+	welcome := false
+	for _, m := range outboxFiles(t, 1) {
+		if strings.Contains(m, "reporter@example.org") && strings.Contains(m, "List-Unsubscribe") {
+			welcome = true
+		}
+	}
+	if !welcome {
+		t.Error("no welcome mail with unsubscribe headers in the outbox")
+	}
+	if res := call(t, s, "create_watch", map[string]any{"email": "not-an-address", "lens": "money"}); !res.IsError || !strings.Contains(text(res), "email") {
+		t.Errorf("bad email: %s", text(res))
+	}
+	if res := call(t, s, "preview_watch", map[string]any{"lens": "weather"}); !res.IsError || !strings.Contains(text(res), "lens") {
+		t.Errorf("bad lens: %s", text(res))
+	}
+}
+
+func TestWatchToolsForm2RoundTrip(t *testing.T) {
+	s := connect(t, 2)
+	req := "email me about Parks construction awards over $1 million"
+	pv := structured[mcp.PreviewOut](t, call(t, s, "preview_watch", map[string]any{"request": req}))
+	if pv.Understood.Filter.Lens != "money" || pv.Understood.Filter.MinAmount == nil || *pv.Understood.Filter.MinAmount != 1e6 || len(pv.Understood.Notes) == 0 {
+		t.Fatalf("plain-English preview %+v", pv.Understood)
+	}
+	before, _ := fx.st.CountWatches(context.Background())
+	out := structured[mcp.CreateOut](t, call(t, s, "create_watch", map[string]any{"email": "resident@example.org", "request": req}))
+	if out.Status != "awaiting_confirmation" {
+		t.Fatalf("form 2 create %+v", out)
+	}
+	if n, _ := fx.st.CountWatches(context.Background()); n != before {
+		t.Fatalf("form 2 stored a watch before confirmation (%d → %d)", before, n)
+	}
+	var token string
+	for _, m := range outboxFiles(t, 2) {
+		if strings.Contains(m, "resident@example.org") {
+			if mm := confirmRE.FindStringSubmatch(strings.ReplaceAll(m, "=\r\n", "")); mm != nil {
+				token = mm[1]
+			}
+		}
+	}
+	if token == "" {
+		t.Fatal("no confirmation link in the outbox")
+	}
+	res, err := http.Post(fx.urls[2]+"/confirm/"+token, "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("confirm: %d", res.StatusCode)
+	}
+	if n, _ := fx.st.CountWatches(context.Background()); n != before+1 {
+		t.Errorf("confirmation did not make the watch active (%d → %d)", before, n)
+	}
+	if r := call(t, s, "create_watch", map[string]any{"email": "resident@example.org", "request": strings.Repeat("parks ", 200)}); !r.IsError || !strings.Contains(text(r), "request") {
+		t.Errorf("oversized request: %s", text(r))
 	}
 }

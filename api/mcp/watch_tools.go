@@ -1,0 +1,213 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/watch"
+	"github.com/recordwatch/recordwatch/mailer"
+)
+
+// previewLimit bounds the matches a preview returns.
+const previewLimit = 10
+
+// structuredIn is Form 1's watch: a lens and a structured filter.
+type structuredIn struct {
+	Lens        string   `json:"lens"`
+	Q           string   `json:"q,omitempty"`
+	Agency      []string `json:"agency,omitempty"`
+	Vendor      []string `json:"vendor,omitempty"`
+	Borough     []string `json:"borough,omitempty"`
+	MinAmount   *float64 `json:"min_amount,omitempty"`
+	MaxAmount   *float64 `json:"max_amount,omitempty"`
+	Awards      bool     `json:"awards,omitempty"`
+	Description string   `json:"description,omitempty"`
+}
+
+type structuredCreateIn struct {
+	Email string `json:"email"`
+	structuredIn
+}
+
+type plainIn struct {
+	Request string `json:"request"`
+}
+
+type plainCreateIn struct {
+	Email   string `json:"email"`
+	Request string `json:"request"`
+}
+
+// Understood is how a watch request was read.
+type Understood struct {
+	Filter watch.Filter `json:"filter"`
+	Scope  string       `json:"scope"`
+	Notes  []string     `json:"notes,omitempty"`
+}
+
+// PreviewOut is what a watch would deliver now.
+type PreviewOut struct {
+	Understood        Understood   `json:"understood"`
+	Total             int          `json:"total"`
+	TotalIsLowerBound bool         `json:"total_is_lower_bound,omitempty"`
+	Results           []NoticeRef  `json:"results"`
+	Scope             record.Scope `json:"scope"`
+	Note              string       `json:"note"`
+}
+
+// CreateOut is the outcome of a create_watch call. It never depends on
+// what is known about the address.
+type CreateOut struct {
+	Status     string     `json:"status"`
+	Understood Understood `json:"understood"`
+	Message    string     `json:"message"`
+}
+
+var watchLensEnum = []any{record.LensMoney, record.LensLand, record.LensProperty, record.LensRules, record.LensMeetings, record.LensPeople, watch.LensEntity}
+
+func shapeStructured(s *jsonschema.Schema) {
+	p := prop(s, "lens")
+	p.Enum = watchLensEnum
+	p.Description = "What to follow: money (procurement), land, property, rules, meetings, people, or entity (one vendor or agency everywhere)."
+	bounded(s, "q", search.MaxTextLen, `Keywords, any of which may match; "quoted phrases"; -word excludes.`)
+	for _, name := range []string{"agency", "vendor", "borough"} {
+		p := prop(s, name)
+		p.MaxItems = ptr(watch.MaxValues)
+		p.Items = &jsonschema.Schema{Type: "string", MaxLength: ptr(maxNameLen)}
+	}
+	prop(s, "agency").Description = "Agencies as printed in records (Parks and Recreation) or short forms (DOT, HPD)."
+	prop(s, "vendor").Description = "Vendors; suffix and case variants match."
+	prop(s, "borough").Description = "Manhattan, Brooklyn, Queens, Bronx or Staten Island."
+	prop(s, "min_amount").Minimum = ptr(0.0)
+	prop(s, "min_amount").Description = "Minimum valid award amount in dollars (money lens: an award watch)."
+	prop(s, "max_amount").Minimum = ptr(0.0)
+	prop(s, "awards").Description = "Money lens: award notices instead of open solicitations."
+	bounded(s, "description", watch.MaxRequestLen, "Optional plain-English description kept with the watch.")
+}
+
+func shapePlain(s *jsonschema.Schema) {
+	p := prop(s, "request")
+	p.MinLength = ptr(1)
+	p.MaxLength = ptr(watch.MaxRequestLen)
+	p.Description = `What to watch, in plain English, e.g. "construction contract awards over $500k from Parks, not Queens".`
+}
+
+func shapeEmail(s *jsonschema.Schema) {
+	p := prop(s, "email")
+	p.MaxLength = ptr(254)
+	p.Description = "The address the watch's mail goes to."
+}
+
+func (d *Deps) build(in structuredIn) (watch.Understanding, error) {
+	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor, Boroughs: in.Borough,
+		Min: in.MinAmount, Max: in.MaxAmount, Awards: in.Awards}, d.Crosswalk, 1)
+}
+
+func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
+	return watch.Parse(text, watch.ParseOptions{Crosswalk: d.Crosswalk, Form: form})
+}
+
+func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, error) {
+	res, err := u.Filter.Run(ctx, d.Search, d.now())
+	if err != nil {
+		return PreviewOut{}, err
+	}
+	out := PreviewOut{Understood: Understood{Filter: u.Filter, Scope: u.Scope, Notes: u.Notes}, Total: res.Total,
+		TotalIsLowerBound: res.TotalIsLowerBound, Results: []NoticeRef{}, Scope: res.Scope,
+		Note: "What the watch would deliver now; nothing is stored. A digest sends only records that are new since the last one."}
+	for i, h := range res.Hits {
+		if i == previewLimit {
+			break
+		}
+		out.Results = append(out.Results, d.ref(h.Notice))
+	}
+	return out, nil
+}
+
+func (d *Deps) create(ctx context.Context, req mailer.Request) (CreateOut, error) {
+	if d.Mail == nil {
+		return CreateOut{}, record.Errorf(record.EUNAVAILABLE, "watches are not available on this deployment")
+	}
+	req.Client = clientOf(ctx)
+	req.Channel = mailer.ChannelMCP
+	if err := d.Mail.Allow(ctx, req.Client); err != nil {
+		return CreateOut{}, err
+	}
+	o, err := d.Mail.Subscribe(ctx, req)
+	if err != nil {
+		return CreateOut{}, err
+	}
+	return CreateOut{Status: o.Status, Understood: Understood{Filter: o.Filter, Scope: o.Scope, Notes: o.Notes}, Message: o.Message}, nil
+}
+
+const previewDesc = "Show what a standing email watch would deliver now, without subscribing: the filter as understood " +
+	"(with a plain-English scope), the current matches (bounded), and the search scope. Zero matches do not mean no record exists."
+
+func previewWatchForm1(d *Deps) Tool {
+	t := newTool(d, "preview_watch", "Preview a watch", ClassRead,
+		previewDesc+" Takes a lens and a structured filter.", []int{1}, shapeStructured,
+		func(ctx context.Context, d *Deps, in structuredIn) (PreviewOut, error) {
+			u, err := d.build(in)
+			if err != nil {
+				return PreviewOut{}, err
+			}
+			return d.preview(ctx, u)
+		})
+	t.Limits = []string{"at most 10 matches shown", "q: at most 500 characters", "at most 10 agencies, vendors or boroughs"}
+	t.Examples = []Example{{"Parks construction awards of at least $1 million", map[string]any{"lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}}}
+	return t
+}
+
+func previewWatchForm2(d *Deps) Tool {
+	t := newTool(d, "preview_watch", "Preview a watch", ClassRead,
+		previewDesc+" Takes the request in plain English and says how it was understood.", []int{2}, shapePlain,
+		func(ctx context.Context, d *Deps, in plainIn) (PreviewOut, error) {
+			u, err := d.understand(in.Request, 2)
+			if err != nil {
+				return PreviewOut{}, err
+			}
+			return d.preview(ctx, u)
+		})
+	t.Limits = []string{"request: at most 600 characters", "at most 10 matches shown"}
+	t.Examples = []Example{{"Plain English", map[string]any{"request": "construction contract awards over $500k from Parks, not Queens"}}}
+	return t
+}
+
+func createWatchForm1(d *Deps) Tool {
+	t := newTool(d, "create_watch", "Create an email watch", ClassMutation,
+		"Create a standing email watch from a lens and a structured filter (optional plain-English description). "+
+			"It is active at once: a welcome email states its scope and carries manage and unsubscribe links. "+
+			"Watches are managed only through those emailed links; knowing an address never reveals or controls its watches. "+
+			"Per-client and daily ceilings apply.",
+		[]int{1}, func(s *jsonschema.Schema) { shapeStructured(s); shapeEmail(s) },
+		func(ctx context.Context, d *Deps, in structuredCreateIn) (CreateOut, error) {
+			u, err := d.build(in.structuredIn)
+			if err != nil {
+				return CreateOut{}, err
+			}
+			return d.create(ctx, mailer.Request{Email: in.Email, Filter: &u.Filter, Agencies: u.Agencies, Description: in.Description})
+		})
+	t.Limits = []string{"per-client and daily ceilings on subscription requests", "one welcome mail per watch"}
+	t.Examples = []Example{{"Parks construction awards", map[string]any{"email": "reporter@example.org", "lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}}}
+	return t
+}
+
+func createWatchForm2(d *Deps) Tool {
+	t := newTool(d, "create_watch", "Request an email watch", ClassMutation,
+		"Request a standing email watch in plain English, with double opt-in: a confirmation email describes how the "+
+			"request was understood, and nothing is stored until its link is followed; digests start only then. "+
+			"Watches are managed only through emailed links. Per-client and daily ceilings apply.",
+		[]int{2}, func(s *jsonschema.Schema) { shapePlain(s); shapeEmail(s) },
+		func(ctx context.Context, d *Deps, in plainCreateIn) (CreateOut, error) {
+			if _, err := d.understand(in.Request, 2); err != nil {
+				return CreateOut{}, err
+			}
+			return d.create(ctx, mailer.Request{Email: in.Email, Text: in.Request})
+		})
+	t.Limits = []string{"request: at most 600 characters", "per-client and daily ceilings on subscription requests"}
+	t.Examples = []Example{{"Plain English", map[string]any{"email": "resident@example.org", "request": "rezonings in the Bronx"}}}
+	return t
+}

@@ -1,0 +1,69 @@
+package watch
+
+import (
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// MaxValues bounds each list in a structured request.
+const MaxValues = 10
+
+// Structured is a watch described field by field (Form 1): the HTTP API and
+// the MCP tools both build filters through Build.
+type Structured struct {
+	Lens     string
+	Q        string // keywords: words, "phrases", -exclusions
+	Agencies []string
+	Vendors  []string
+	Boroughs []string
+	Min, Max *float64
+	Awards   bool
+}
+
+// Build turns a structured request into a validated filter and its plain
+// description. Errors name the field at fault.
+func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error) {
+	if in.Lens == "" {
+		return Understanding{}, record.Invalid("lens", "a watch needs a lens (%s), or text in plain English", strings.Join(Lenses, ", "))
+	}
+	for name, l := range map[string][]string{"agency": in.Agencies, "vendor": in.Vendors, "borough": in.Boroughs} {
+		if len(l) > MaxValues {
+			return Understanding{}, record.Invalid(name, "at most %d values", MaxValues)
+		}
+	}
+	k, err := search.ParseKeywords(in.Q)
+	if err != nil {
+		return Understanding{}, err
+	}
+	f := Filter{Lens: in.Lens, AnyOf: k.Terms, Phrases: k.Phrases, Exclude: k.Excluded, Awards: in.Awards,
+		MinAmount: in.Min, MaxAmount: in.Max}
+	var names map[string]string
+	f.AgencyIDs, names = AgencyNames(cw, in.Agencies)
+	for _, v := range in.Vendors {
+		stem := entity.VendorStem(v)
+		if len(stem) < 3 {
+			return Understanding{}, record.Invalid("vendor", "vendor %q is too short to match by name stem (3 characters at least)", v)
+		}
+		f.Vendors = append(f.Vendors, stem)
+	}
+	for _, b := range in.Boroughs {
+		name := BoroughName(b)
+		if name == "" {
+			return Understanding{}, record.Invalid("borough", "borough %q is not one of Manhattan, Brooklyn, Queens, Bronx, Staten Island", b)
+		}
+		f.Boroughs = append(f.Boroughs, name)
+	}
+	if f.Lens == record.LensPeople && form == 2 {
+		return Understanding{}, record.Invalid("lens", "the people lens is not offered here")
+	}
+	if err := f.Validate(); err != nil {
+		return Understanding{}, err
+	}
+	if len(names) == 0 {
+		names = nil
+	}
+	return Understanding{Filter: f, Agencies: names, Scope: Describe(f, names)}, nil
+}
