@@ -298,20 +298,29 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 		// incremental run asks for rows updated since the last observation
 		f.SinceField = ":updated_at"
 	}
+	return repeat(ctx, cfg.Every, logger, "crol", func() error {
+		_, err := ix.RunLive(ctx, f, !cfg.Full)
+		return err
+	})
+}
+
+// repeat runs a live fetch once, or every interval until ctx ends; with an
+// interval, a failed run is logged and retried at the next one.
+func repeat(ctx context.Context, every time.Duration, logger *slog.Logger, what string, run func() error) error {
 	for {
-		if _, err := ix.RunLive(ctx, f, !cfg.Full); err != nil {
-			if cfg.Every == 0 {
+		if err := run(); err != nil {
+			if every == 0 {
 				return err
 			}
-			logger.Error("live run failed; will retry at the next interval", "err", err)
+			logger.Error("live run failed; will retry at the next interval", "source", what, "err", err)
 		}
-		if cfg.Every == 0 {
+		if every == 0 {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(cfg.Every):
+		case <-time.After(every):
 		}
 	}
 }
@@ -336,7 +345,7 @@ func runCheckbook(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS
 		}
 		return t, nil
 	}
-	for {
+	return repeat(ctx, cfg.Every, logger, "checkbook", func() error {
 		today := time.Now()
 		from, err := day("checkbook-from", cfg.CheckbookFrom, today.AddDate(0, 0, -7))
 		if err != nil {
@@ -348,19 +357,7 @@ func runCheckbook(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS
 		}
 		f := &checkbook.Fetcher{BaseURL: cfg.CheckbookEndpoint, TypeOfData: cfg.CheckbookType,
 			Window: &checkbook.Window{Field: checkbook.WindowField(cfg.CheckbookType), From: from, To: to, Days: 1}}
-		if _, err := ix.RunCheckbookLive(ctx, f); err != nil {
-			if cfg.Every == 0 {
-				return err
-			}
-			logger.Error("checkbook live run failed; will retry at the next interval", "err", err)
-		}
-		if cfg.Every == 0 {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(cfg.Every):
-		}
-	}
+		_, err = ix.RunCheckbookLive(ctx, f)
+		return err
+	})
 }

@@ -336,7 +336,7 @@ func TestWatchEndToEnd(t *testing.T) {
 	dg := readMail(t, digests[0])
 	rlink := e.ts.URL + "/r/money/20260616012"
 	if !strings.Contains(dg.Text, "Hickman Playground Reconstruction") || !strings.Contains(dg.Text, rlink) ||
-		!strings.Contains(dg.Text, "$2,982,000 to Gazebo Contracting Inc.") {
+		!strings.Contains(dg.Text, "$2,982,000.00 to Gazebo Contracting Inc.") {
 		t.Errorf("digest:\n%s", dg.Text)
 	}
 	if strings.Count(dg.Text, "/r/") != 1 {

@@ -9,6 +9,7 @@ import (
 	"github.com/emersion/go-message/mail"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -181,38 +182,7 @@ func digestText(w watch.Watch, window string, items []DigestItem, manage, unsubs
 	return b.String()
 }
 
-func itemSummary(n record.Notice) string {
-	var parts []string
-	if n.NoticeType != "" {
-		parts = append(parts, n.NoticeType)
-	} else if n.Section != "" {
-		parts = append(parts, n.Section)
-	}
-	if n.AgencyName != "" {
-		parts = append(parts, n.AgencyName)
-	}
-	if n.AmountValid {
-		s := watch.Dollars(n.Amount)
-		if v := strings.TrimSpace(n.VendorName); v != "" {
-			s += " to " + v
-		}
-		parts = append(parts, s)
-	} else if v := strings.TrimSpace(n.VendorName); v != "" {
-		parts = append(parts, "vendor "+v)
-	}
-	if !n.StartDate.IsZero() {
-		parts = append(parts, "published "+n.StartDate.In(record.NewYork).Format("Jan 2, 2006"))
-	}
-	if n.DueRolling {
-		parts = append(parts, record.RollingLabel)
-	} else if !n.DueDate.IsZero() {
-		parts = append(parts, "due "+n.DueDate.In(record.NewYork).Format("Jan 2, 2006"))
-	}
-	if !n.EventDate.IsZero() {
-		parts = append(parts, "event "+n.EventDate.In(record.NewYork).Format("Jan 2, 2006 3:04 PM"))
-	}
-	return strings.Join(parts, " · ")
-}
+func itemSummary(n record.Notice) string { return view.Summary(n) }
 
 // oneLine folds whitespace and cuts s to n characters.
 func oneLine(s string, n int) string {

@@ -48,7 +48,8 @@ func loadNY() *time.Location {
 	return loc
 }
 
-var dateLayouts = []string{
+// DateLayouts are the date and timestamp shapes the sources use.
+var DateLayouts = []string{
 	"2006-01-02T15:04:05.000",
 	"2006-01-02T15:04:05",
 	"2006-01-02 15:04:05",
@@ -69,7 +70,7 @@ func ParseDate(raw string) time.Time {
 	if s == "" {
 		return time.Time{}
 	}
-	for _, l := range dateLayouts {
+	for _, l := range DateLayouts {
 		if t, err := time.ParseInLocation(l, s, NewYork); err == nil {
 			if t.Year() < 1800 {
 				return time.Time{}

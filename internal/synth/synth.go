@@ -46,6 +46,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // IDPrefix starts every synthetic request id. Real request ids are digits
@@ -587,18 +588,7 @@ func substitute(r *rand.Rand, s string, pairs, words []string) string {
 }
 
 // money formats an amount as printouts show it: $1,234,567.00.
-func money(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return "$" + b.String() + "." + frac
-}
+func money(v float64) string { return view.Money(v) }
 
 func dayOf(t time.Time) time.Time {
 	if t.IsZero() {
@@ -627,29 +617,15 @@ func (m *Model) day(r *rand.Rand) time.Time {
 	return from.AddDate(0, 0, r.IntN(span))
 }
 
-var dateLayouts = []string{
-	"2006-01-02T15:04:05.000",
-	"2006-01-02T15:04:05",
-	"2006-01-02 15:04:05",
-	"2006-01-02 15:04:05.000",
-	"2006-01-02",
-	"01/02/2006 03:04:05 PM",
-	"01/02/2006 15:04:05",
-	"01/02/2006 15:04",
-	"01/02/2006",
-	"1/2/2006",
-	time.RFC3339,
-}
-
 // formatLike writes t in the layout of the source value like.
 func formatLike(like string, t time.Time) string {
 	s := strings.TrimSpace(like)
-	for _, l := range dateLayouts {
+	for _, l := range record.DateLayouts {
 		if _, err := time.ParseInLocation(l, s, record.NewYork); err == nil {
 			return t.Format(l)
 		}
 	}
-	return t.Format(dateLayouts[0])
+	return t.Format(record.DateLayouts[0])
 }
 
 // pinOf is notice i's own PIN: a real PIN with its digits redrawn.

@@ -2,11 +2,11 @@ package watch
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // LensLabel names a lens in plain words.
@@ -32,19 +32,7 @@ func LensLabel(lens string) string {
 
 // Dollars writes an amount as "$1,500,000" (cents only when there are any).
 func Dollars(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if frac == "00" {
-		return "$" + b.String()
-	}
-	return "$" + b.String() + "." + frac
+	return strings.TrimSuffix(view.Money(v), ".00")
 }
 
 // Describe states a filter in one plain sentence: what kind of record, from
