@@ -1,0 +1,456 @@
+// Command bench measures Recordwatch at city scale against PostgreSQL
+// full-text search and SQLite FTS5, on one synthetic corpus, and writes
+// BENCHMARKS.md. It is not part of CI.
+//
+//	go run ./bench                          # 100,000 notices, peers included
+//	go run ./bench -n 1100000               # the size of the real City Record dataset
+//	go run ./bench -peers=false -keep       # ours only, reusing the corpus and index of an earlier run
+//
+// One run: generate the corpus once with internal/synth (deterministic
+// seed) into a JSON-lines file; index it with Recordwatch's real pipeline
+// (indexer.Docs, embedded Backend.Upsert in batches) in a child process
+// whose peak RSS is read from getrusage; serve the real API (api.New) from
+// another child on a loopback port and drive the fixed query mix through
+// HTTP at each concurrency; then load the same file into SQLite FTS5 and a
+// private PostgreSQL cluster (installed from Debian packages when missing)
+// and drive the same requests through a small HTTP server over each. A
+// fairness check compares hit counts (and facet counts) for every query and
+// makes the run fail when they disagree. Child roles are this same binary
+// started with -child=<role>.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+type config struct {
+	N        int
+	Seed     int64
+	Out      string
+	Work     string
+	Sample   string
+	Peers    bool
+	Keep     bool
+	Duration time.Duration
+	Warmup   time.Duration
+	Conc     []int
+	Pprof    bool
+	PGPort   int
+}
+
+func main() {
+	if len(os.Args) > 1 && strings.HasPrefix(os.Args[1], "-child=") {
+		role := strings.TrimPrefix(os.Args[1], "-child=")
+		if err := runChild(role, os.Args[2:]); err != nil {
+			fmt.Fprintf(os.Stderr, "bench child %s: %v\n", role, err)
+			os.Exit(1)
+		}
+		return
+	}
+	var cfg config
+	var conc string
+	fl := flag.NewFlagSet("bench", flag.ExitOnError)
+	fl.IntVar(&cfg.N, "n", 100_000, "corpus size (notices)")
+	fl.Int64Var(&cfg.Seed, "seed", 1, "corpus seed")
+	fl.StringVar(&cfg.Out, "out", "BENCHMARKS.md", "report file")
+	fl.StringVar(&cfg.Work, "work", filepath.Join(os.TempDir(), "recordwatch-bench"), "work directory (corpus, indexes, databases, profiles)")
+	fl.StringVar(&cfg.Sample, "sample", "testdata/sample", "real sample corpus the generator learns from")
+	fl.BoolVar(&cfg.Peers, "peers", true, "also run PostgreSQL and SQLite FTS5")
+	fl.BoolVar(&cfg.Keep, "keep", false, "reuse the corpus and the indexes/databases of an earlier run of the same size (their load figures are those of that run)")
+	fl.DurationVar(&cfg.Duration, "duration", 5*time.Second, "measured time per query and concurrency")
+	fl.DurationVar(&cfg.Warmup, "warmup", time.Second, "unmeasured warm-up per query and concurrency")
+	fl.StringVar(&conc, "conc", "1,32", "concurrencies")
+	fl.BoolVar(&cfg.Pprof, "pprof", true, "CPU-profile our indexing and our server under the mixed load at the highest concurrency")
+	fl.IntVar(&cfg.PGPort, "pg-port", 55432, "loopback port of the private PostgreSQL cluster")
+	fl.Parse(os.Args[1:])
+	for _, s := range strings.Split(conc, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || c < 1 {
+			fmt.Fprintf(os.Stderr, "bench: bad -conc %q\n", conc)
+			os.Exit(2)
+		}
+		cfg.Conc = append(cfg.Conc, c)
+	}
+	failed, err := run(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	if failed != "" {
+		fmt.Fprintln(os.Stderr, "bench: FAIRNESS CHECK FAILED:", failed)
+		os.Exit(3)
+	}
+}
+
+func runChild(role string, args []string) error {
+	switch role {
+	case "ours-index":
+		return childOursIndex(args)
+	case "ours-serve":
+		return childOursServe(args)
+	case "sqlite-load":
+		return childSQLiteLoad(args)
+	case "pg-load":
+		return childPGLoad(args)
+	case "peer-serve":
+		return childPeerServe(args)
+	}
+	return fmt.Errorf("unknown child role %q", role)
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s bench: %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+// system is one engine's figures.
+type system struct {
+	Key     string // ours, sqlite, postgres
+	Name    string
+	Version string
+	Index   indexStats
+	// ServePeakMB is the serving process's peak RSS over the whole query
+	// run (for PostgreSQL: the server processes' summed PSS, sampled, plus
+	// the peer HTTP server's RSS).
+	ServePeakMB float64
+	Answers     map[string]answer // by query name
+	AnswerErr   map[string]string
+	Load        map[string]map[int]loadResult // query → concurrency → figures
+	Note        string
+	// LoadMean and LoadPeak are the machine's 1-minute load average while
+	// this system's queries ran (the benchmark's own work included).
+	LoadMean, LoadPeak float64
+}
+
+func newSystem(key, name string) *system {
+	return &system{Key: key, Name: name, Answers: map[string]answer{}, AnswerErr: map[string]string{},
+		Load: map[string]map[int]loadResult{}}
+}
+
+// report is everything BENCHMARKS.md is written from.
+type report struct {
+	Cfg      config
+	Machine  machine
+	Corpus   corpusMeta
+	Mix      []mixQuery
+	Systems  []*system
+	Fairness []fairRow
+	Profiles []profile
+	Started  time.Time
+	Took     time.Duration
+	Command  string
+}
+
+type profile struct {
+	Title, File, Top string
+}
+
+func run(cfg config) (string, error) {
+	rep := &report{Cfg: cfg, Machine: describeMachine(), Started: time.Now(), Command: commandLine()}
+	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(cfg.Sample); err != nil {
+		return "", fmt.Errorf("sample corpus %s not found: run from the repository root or set -sample", cfg.Sample)
+	}
+	meta, err := ensureCorpus(cfg.Work, cfg.Sample, cfg.N, cfg.Seed, cfg.Keep, logf)
+	if err != nil {
+		return "", err
+	}
+	rep.Corpus = meta
+	rep.Mix = buildMix(meta.Agency, meta.Vendor)
+	logf("corpus: %d notices, %.1f MB; filtered query agency %q, vendor %q (stem %q)", meta.N, float64(meta.Bytes)/1e6,
+		meta.Agency, meta.Vendor, meta.Stem)
+	ctx := context.Background()
+	maxConc := 1
+	for _, c := range cfg.Conc {
+		maxConc = max(maxConc, c)
+	}
+
+	// ---- Recordwatch
+	ours := newSystem("ours", "Recordwatch")
+	rep.Systems = append(rep.Systems, ours)
+	dataDir := oursDataDir(cfg.Work, cfg.N)
+	statsPath := dataDir + ".stats.json"
+	if !cfg.Keep || !readStats(statsPath, &ours.Index) {
+		os.Remove(statsPath)
+		logf("Recordwatch: indexing through indexer.Docs + embedded Backend.Upsert")
+		args := []string{"-corpus", meta.Path, "-data", dataDir}
+		var prof string
+		if cfg.Pprof {
+			prof = filepath.Join(cfg.Work, fmt.Sprintf("ours-index-n%d.pprof", cfg.N))
+			args = append(args, "-cpuprofile", prof)
+		}
+		if err := runChildJSON("ours-index", &ours.Index, args...); err != nil {
+			return "", err
+		}
+		saveStats(statsPath, ours.Index)
+		if prof != "" {
+			rep.Profiles = append(rep.Profiles, profile{Title: "Recordwatch indexing (CPU)", File: prof, Top: pprofTop(prof)})
+		}
+	} else {
+		ours.Index.Reused = true
+	}
+	logf("Recordwatch: %d notices in %.1fs (%.0f/s), %.1f MB on disk, peak RSS %.0f MB", ours.Index.Notices, ours.Index.Seconds,
+		float64(ours.Index.Notices)/ours.Index.Seconds, float64(ours.Index.Bytes)/1e6, ours.Index.PeakRSSMB)
+	ours.Version = "Bleve " + rep.Machine.Bleve
+	{
+		args := []string{"-data", dataDir}
+		if cfg.Pprof {
+			args = append(args, "-pprof")
+		}
+		c, err := startChild("ours-serve", args...)
+		if err != nil {
+			return "", err
+		}
+		var pprofURL string
+		if cfg.Pprof {
+			if pprofURL, err = c.expect("PPROF", time.Minute); err != nil {
+				return "", err
+			}
+		}
+		base, err := c.expect("LISTEN", 5*time.Minute)
+		if err != nil {
+			return "", err
+		}
+		measure(ctx, cfg, ours, base, rep.Mix)
+		if cfg.Pprof {
+			file := filepath.Join(cfg.Work, fmt.Sprintf("ours-serve-n%d-c%d.pprof", cfg.N, maxConc))
+			if err := profileMix(ctx, base, pprofURL, rep.Mix, maxConc, 10*time.Second, file); err != nil {
+				logf("profile: %v", err)
+			} else {
+				rep.Profiles = append(rep.Profiles, profile{Title: fmt.Sprintf("Recordwatch server under the search mix at concurrency %d (CPU)", maxConc),
+					File: file, Top: pprofTop(file)})
+			}
+		}
+		if err := c.stop(); err != nil {
+			return "", err
+		}
+		ours.ServePeakMB = c.maxRSS
+	}
+
+	if cfg.Peers {
+		// ---- SQLite FTS5
+		lite := newSystem("sqlite", "SQLite FTS5")
+		rep.Systems = append(rep.Systems, lite)
+		dbPath := filepath.Join(cfg.Work, fmt.Sprintf("sqlite-n%d.db", cfg.N))
+		if err := loadPeer(cfg, lite, dbPath+".stats.json", func() error {
+			logf("SQLite: loading")
+			return runChildJSON("sqlite-load", &lite.Index, "-corpus", meta.Path, "-db", dbPath)
+		}); err != nil {
+			return "", err
+		}
+		if err := servePeer(ctx, cfg, lite, rep.Mix, nil, "-engine", "sqlite", "-dsn", dbPath, "-conns", strconv.Itoa(maxConc)); err != nil {
+			return "", err
+		}
+
+		// ---- PostgreSQL
+		pg := newSystem("postgres", "PostgreSQL FTS")
+		rep.Systems = append(rep.Systems, pg)
+		pgDir := filepath.Join(cfg.Work, fmt.Sprintf("pg-n%d", cfg.N))
+		statsPath := pgDir + ".stats.json"
+		reuse := cfg.Keep && fileExists(statsPath)
+		cluster, err := newPGCluster(pgDir, cfg.PGPort, reuse, logf)
+		if err != nil {
+			return "", err
+		}
+		if err := cluster.start(); err != nil {
+			return "", err
+		}
+		err = loadPeer(cfg, pg, statsPath, func() error {
+			logf("PostgreSQL: loading (COPY, then GIN and B-tree indexes)")
+			s := samplePSS(cluster.pids, 250*time.Millisecond)
+			err := runChildJSON("pg-load", &pg.Index, "-corpus", meta.Path, "-dsn", cluster.dsn("postgres"))
+			pg.Index.ServerMB = s.PeakMB()
+			return err
+		})
+		if err == nil {
+			err = servePeer(ctx, cfg, pg, rep.Mix, cluster.pids, "-engine", "postgres", "-dsn", cluster.dsn(pgDB), "-conns", strconv.Itoa(maxConc))
+		}
+		if serr := cluster.stop(); err == nil {
+			err = serr
+		}
+		if err != nil {
+			return "", err
+		}
+		pg.Note = "settings: " + strings.Join(pgSettings, ", ")
+	}
+
+	rep.Fairness = fairness(rep)
+	rep.Took = time.Since(rep.Started)
+	md := renderReport(rep)
+	if err := os.WriteFile(cfg.Out, []byte(md), 0o644); err != nil {
+		return "", err
+	}
+	logf("wrote %s", cfg.Out)
+	var bad []string
+	for _, f := range rep.Fairness {
+		if !f.Agree {
+			bad = append(bad, f.Query)
+		}
+	}
+	return strings.Join(bad, ", "), nil
+}
+
+func commandLine() string {
+	args := []string{"go", "run", "./bench"}
+	args = append(args, os.Args[1:]...)
+	return strings.Join(args, " ")
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func readStats(path string, st *indexStats) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && json.Unmarshal(b, st) == nil
+}
+
+func saveStats(path string, st indexStats) {
+	b, _ := json.MarshalIndent(st, "", "  ")
+	_ = os.WriteFile(path, b, 0o644)
+}
+
+func jsonUnmarshalString(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// loadPeer runs load unless -keep finds the stats of an earlier load.
+func loadPeer(cfg config, s *system, statsPath string, load func() error) error {
+	if cfg.Keep && readStats(statsPath, &s.Index) {
+		s.Index.Reused = true
+		return nil
+	}
+	os.Remove(statsPath)
+	if err := load(); err != nil {
+		return err
+	}
+	saveStats(statsPath, s.Index)
+	logf("%s: %d notices in %.1fs (%.0f/s), %.1f MB, peak RSS %.0f MB", s.Name, s.Index.Notices, s.Index.Seconds,
+		float64(s.Index.Notices)/s.Index.Seconds, float64(s.Index.Bytes)/1e6, s.Index.PeakRSSMB)
+	return nil
+}
+
+// servePeer starts a peer HTTP server child and measures the mix on it.
+// serverPIDs (PostgreSQL) are sampled for their PSS during the run.
+func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, serverPIDs func() []int, args ...string) error {
+	c, err := startChild("peer-serve", args...)
+	if err != nil {
+		return err
+	}
+	base, err := c.expect("LISTEN", 2*time.Minute)
+	if err != nil {
+		c.stop()
+		return err
+	}
+	if v, err := get(ctx, newClient(1), base+"/version"); err == nil {
+		s.Version = string(v)
+	}
+	var sampler *pssSampler
+	if serverPIDs != nil {
+		sampler = samplePSS(serverPIDs, 250*time.Millisecond)
+	}
+	measure(ctx, cfg, s, base, mix)
+	var serverMB float64
+	if sampler != nil {
+		serverMB = sampler.PeakMB()
+	}
+	err = c.stop()
+	s.ServePeakMB = c.maxRSS + serverMB
+	return err
+}
+
+// measure reads each query's answer (the fairness check), then runs the
+// load at every concurrency.
+func measure(ctx context.Context, cfg config, s *system, base string, mix []mixQuery) {
+	client := newClient(64)
+	for _, q := range mix {
+		if s.Key != "ours" && !q.peerServed() {
+			continue
+		}
+		if q.Kind == kindFeedCold || q.Kind == kindFeedCached {
+			continue
+		}
+		a, err := fetchAnswer(ctx, client, base, q)
+		if err != nil {
+			s.AnswerErr[q.Name] = err.Error()
+			logf("%s %s: %v", s.Name, q.Name, err)
+			continue
+		}
+		s.Answers[q.Name] = a
+	}
+	var seq atomic.Int64
+	ls := sampleLoad(2 * time.Second)
+	defer func() { s.LoadMean, s.LoadPeak = ls.Stop() }()
+	for _, c := range cfg.Conc {
+		client := newClient(c)
+		for _, q := range mix {
+			if s.Key != "ours" && !q.peerServed() {
+				continue
+			}
+			r := runLoad(ctx, client, base, q, c, cfg.Warmup, cfg.Duration, &seq)
+			if s.Load[q.Name] == nil {
+				s.Load[q.Name] = map[int]loadResult{}
+			}
+			s.Load[q.Name][c] = r
+			logf("%-12s c=%-3d %-22s n=%-6d p50=%-9s p95=%-9s p99=%-9s %8.1f req/s  errors=%d %s", s.Key, c, q.Name, r.Requests,
+				ms(r.P50), ms(r.P95), ms(r.P99), r.RPS, r.Errors, r.FirstErr)
+		}
+		client.CloseIdleConnections()
+	}
+}
+
+// profileMix runs the search queries of the mix round-robin from conc
+// workers while the server records a CPU profile.
+func profileMix(ctx context.Context, base, pprofURL string, mix []mixQuery, conc int, d time.Duration, file string) error {
+	var searches []mixQuery
+	for _, q := range mix {
+		if q.peerServed() {
+			searches = append(searches, q)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		b, err := get(ctx, newClient(1), fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", pprofURL, int(d.Seconds())))
+		if err == nil {
+			err = os.WriteFile(file, b, 0o644)
+		}
+		done <- err
+	}()
+	client := newClient(conc)
+	var next atomic.Int64
+	stop := time.Now().Add(d + 500*time.Millisecond)
+	errc := make(chan struct{}, conc)
+	for range conc {
+		go func() {
+			defer func() { errc <- struct{}{} }()
+			for time.Now().Before(stop) {
+				q := searches[int(next.Add(1))%len(searches)]
+				_, _ = get(ctx, client, base+q.path(0))
+			}
+		}()
+	}
+	for range conc {
+		<-errc
+	}
+	return <-done
+}
+
+// pprofTop is `go tool pprof -top` of a profile, its first lines.
+func pprofTop(file string) string {
+	out, err := exec.Command("go", "tool", "pprof", "-top", "-nodecount=25", file).CombinedOutput()
+	if err != nil {
+		return "go tool pprof failed: " + err.Error() + "\n" + string(out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 2, 64) + "ms"
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"os/signal"
+	"path/filepath"
+	rpprof "runtime/pprof"
+	"syscall"
+	"time"
+
+	"github.com/recordwatch/recordwatch/api"
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/store"
+)
+
+// indexStats is what a loading child reports on its standard output.
+type indexStats struct {
+	Notices  int     `json:"notices"`
+	Passages int     `json:"passages"`
+	Seconds  float64 `json:"seconds"`       // wall time: reading the corpus file to a closed, queryable index
+	Write    float64 `json:"write_seconds"` // of which writing (passage cutting + engine writes + final merge/index build)
+	Bytes    int64   `json:"bytes"`         // on disk after closing
+	Deciles  []int   `json:"deciles,omitempty"`
+	// set by the parent
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+	ServerMB  float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
+	Reused    bool    `json:"reused,omitempty"`
+}
+
+// oursDataDir is the data directory of the Recordwatch corpus; the
+// embedded index lives in its "index" folder, as main.go opens it.
+func oursDataDir(work string, n int) string { return filepath.Join(work, fmt.Sprintf("ours-n%d", n)) }
+
+// childOursIndex indexes the corpus file through the real pipeline:
+// indexer.Docs (passages cut in parallel) and embedded Backend.Upsert in
+// batches of indexer.DefaultBatch, then Observe, Refresh and Close.
+func childOursIndex(args []string) error {
+	fl := flag.NewFlagSet("ours-index", flag.ContinueOnError)
+	corpus := fl.String("corpus", "", "corpus file")
+	data := fl.String("data", "", "data directory")
+	cpuprofile := fl.String("cpuprofile", "", "write a CPU profile of the whole load here")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		if err := rpprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer f.Close()
+		defer rpprof.StopCPUProfile()
+	}
+	ctx := context.Background()
+	start := time.Now()
+	if err := os.RemoveAll(*data); err != nil {
+		return err
+	}
+	be, err := embedded.Open(filepath.Join(*data, "index"))
+	if err != nil {
+		return err
+	}
+	var st indexStats
+	var write time.Duration
+	var batches []time.Duration
+	err = readCorpus(*corpus, indexer.DefaultBatch, func(ns []record.Notice) error {
+		t := time.Now()
+		docs := indexer.Docs(ns)
+		err := be.Upsert(ctx, docs)
+		d := time.Since(t)
+		write += d
+		batches = append(batches, d)
+		st.Notices += len(ns)
+		for _, d := range docs {
+			st.Passages += len(d.Passages)
+		}
+		return err
+	})
+	t := time.Now()
+	if err == nil {
+		err = be.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: "synthetic City Record notices (internal/synth)",
+			RecordType: "notice", ObservedAt: time.Date(2026, 8, 14, 0, 0, 0, 0, record.NewYork)})
+	}
+	if err == nil {
+		err = be.Refresh(ctx)
+	}
+	err = errors.Join(err, be.Close())
+	write += time.Since(t)
+	if err != nil {
+		return err
+	}
+	st.Seconds = time.Since(start).Seconds()
+	st.Write = write.Seconds()
+	st.Bytes, err = dirSize(*data)
+	if err != nil {
+		return err
+	}
+	st.Deciles = deciles(batches, indexer.DefaultBatch)
+	return json.NewEncoder(os.Stdout).Encode(st)
+}
+
+// deciles is the write rate (notices/s) of each tenth of the batches: a
+// falling rate means writes cost more as the index grows.
+func deciles(batches []time.Duration, size int) []int {
+	if len(batches) < 10 {
+		return nil
+	}
+	out := make([]int, 10)
+	for d := range 10 {
+		lo, hi := d*len(batches)/10, (d+1)*len(batches)/10
+		var t time.Duration
+		for _, x := range batches[lo:hi] {
+			t += x
+		}
+		out[d] = int(float64((hi-lo)*size) / t.Seconds())
+	}
+	return out
+}
+
+// childOursServe serves the real API (api.New, the router main.go mounts)
+// over the built data directory on a loopback port, until SIGTERM. The
+// per-client rate limit is raised: the load generator is one client
+// address, which the default (20 requests/s per address) would throttle.
+func childOursServe(args []string) error {
+	fl := flag.NewFlagSet("ours-serve", flag.ContinueOnError)
+	data := fl.String("data", "", "data directory")
+	withPprof := fl.Bool("pprof", false, "serve net/http/pprof on a second loopback port")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	be, err := embedded.Open(filepath.Join(*data, "index"))
+	if err != nil {
+		return err
+	}
+	defer be.Close()
+	st, err := store.OpenBolt(filepath.Join(*data, "state.db"))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := api.New(api.Config{Form: 1, BaseURL: base, Engine: be.Name(), RatePerSecond: 1e9, Burst: 1 << 30},
+		api.Deps{Search: be, Store: st, Crosswalk: entity.DefaultCrosswalk(), Logger: logger, Now: time.Now})
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	go hs.Serve(ln)
+	if *withPprof {
+		pl, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		go http.Serve(pl, mux)
+		fmt.Printf("PPROF http://%s\n", pl.Addr())
+	}
+	fmt.Printf("LISTEN %s\n", base)
+	return waitForTerm(func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return hs.Shutdown(ctx)
+	})
+}
+
+// waitForTerm blocks until SIGTERM or SIGINT (or the parent closes our
+// standard input), then stops.
+func waitForTerm(stop func() error) error {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
+	stdin := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, os.Stdin)
+		close(stdin)
+	}()
+	select {
+	case <-sig:
+	case <-stdin:
+	}
+	return stop()
+}
+
+// dirSize is the total size of the regular files under dir.
+func dirSize(dir string) (int64, error) {
+	var total int64
+	err := filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.Mode().IsRegular() {
+			total += info.Size()
+		}
+		return nil
+	})
+	return total, err
+}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// machine describes where the benchmark ran.
+type machine struct {
+	CPU, Cores, Memory, Go, OS, Kernel, Date, Bleve string
+}
+
+func describeMachine() machine {
+	m := machine{Cores: strconv.Itoa(runtime.NumCPU()), Go: runtime.Version(), Date: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if kb := meminfo("MemTotal"); kb > 0 {
+		m.Memory = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
+	}
+	if b, err := os.ReadFile("/etc/os-release"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "PRETTY_NAME="); ok {
+				m.OS = strings.Trim(v, `"`)
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.Kernel = "Linux " + strings.TrimSpace(string(b))
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/blevesearch/bleve/v2" {
+				m.Bleve = d.Version
+			}
+		}
+	}
+	return m
+}
+
+func meminfo(key string) int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// childPIDs are the direct children of pid.
+func childPIDs(pid int) []int {
+	var out []int
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, s := range stats {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces, so cut at the last ')'
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(f[1]); ppid == pid {
+			c, _ := strconv.Atoi(filepath.Base(filepath.Dir(s)))
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// pssKB is a process's proportional set size (shared pages divided among
+// the processes that map them), so a sum over processes counts shared
+// memory once.
+func pssKB(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Pss:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// pssSampler samples the summed PSS of a set of processes until stopped
+// and keeps the peak.
+type pssSampler struct {
+	stop chan struct{}
+	done chan struct{}
+	peak int64
+}
+
+func samplePSS(pids func() []int, every time.Duration) *pssSampler {
+	s := &pssSampler{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			var sum int64
+			for _, p := range pids() {
+				sum += pssKB(p)
+			}
+			s.peak = max(s.peak, sum)
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return s
+}
+
+// PeakMB stops the sampler and returns the peak in MB.
+func (s *pssSampler) PeakMB() float64 {
+	close(s.stop)
+	<-s.done
+	return float64(s.peak) / 1024
+}
+
+// child is a running copy of this program in one of its child roles.
+type child struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	wg     sync.WaitGroup
+	maxRSS float64 // MB, set by wait
+}
+
+// startChild runs this executable with -child=role and args. Its standard
+// error goes to ours; its standard output is read line by line.
+func startChild(role string, args ...string) (*child, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, append([]string{"-child=" + role}, args...)...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &child{cmd: cmd, stdin: stdin, lines: make(chan string, 64)}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer close(c.lines)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+	}()
+	return c, nil
+}
+
+// expect waits for a line starting with prefix and returns the rest.
+func (c *child) expect(prefix string, timeout time.Duration) (string, error) {
+	deadline := time.After(timeout)
+	for {
+		select {
+		case line, ok := <-c.lines:
+			if !ok {
+				return "", fmt.Errorf("child %s ended before saying %q", c.cmd.Args[1], prefix)
+			}
+			if rest, found := strings.CutPrefix(line, prefix); found {
+				return strings.TrimSpace(rest), nil
+			}
+		case <-deadline:
+			return "", fmt.Errorf("child %s: no %q within %s", c.cmd.Args[1], prefix, timeout)
+		}
+	}
+}
+
+// stop closes the child's standard input (servers stop on it), waits for
+// it, and records its peak RSS (getrusage ru_maxrss).
+func (c *child) stop() error {
+	c.stdin.Close()
+	err := c.cmd.Wait()
+	c.wg.Wait()
+	if ru, ok := c.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		c.maxRSS = float64(ru.Maxrss) / 1024
+	}
+	return err
+}
+
+// vmHWM is a running process's peak resident set (VmHWM) in MB.
+func vmHWM(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return n / 1024
+		}
+	}
+	return 0
+}
+
+// runChildJSON runs a loading child to completion and decodes the JSON
+// line it prints; it records the child's peak RSS.
+func runChildJSON(role string, v *indexStats, args ...string) error {
+	c, err := startChild(role, args...)
+	if err != nil {
+		return err
+	}
+	var last string
+	for line := range c.lines {
+		last = line
+	}
+	if err := c.stop(); err != nil {
+		return fmt.Errorf("child %s: %w", role, err)
+	}
+	if err := jsonUnmarshalString(last, v); err != nil {
+		return fmt.Errorf("child %s printed %q: %w", role, last, err)
+	}
+	v.PeakRSSMB = c.maxRSS
+	return nil
+}
+
+// loadAvg is the 1-minute load average.
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
+}
+
+// loadSampler samples the 1-minute load average until stopped.
+type loadSampler struct {
+	stop    chan struct{}
+	done    chan struct{}
+	samples []float64
+}
+
+func sampleLoad(every time.Duration) *loadSampler {
+	s := &loadSampler{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			s.samples = append(s.samples, loadAvg())
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return s
+}
+
+// Stop returns the mean and the highest sample.
+func (s *loadSampler) Stop() (mean, peak float64) {
+	close(s.stop)
+	<-s.done
+	for _, v := range s.samples {
+		mean += v
+		peak = max(peak, v)
+	}
+	if len(s.samples) > 0 {
+		mean /= float64(len(s.samples))
+	}
+	return mean, peak
+}
