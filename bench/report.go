@@ -373,7 +373,7 @@ func renderReport(rep *report) string {
 	for _, s := range rep.Systems {
 		w("| %s | %s |\n", s.Name, mb(s.ServePeakMB))
 	}
-	w("\nRecordwatch: peak RSS (getrusage) of the API server process. SQLite: of its HTTP server process (the database is in process). " +
+	w("\nRecordwatch: peak RSS (getrusage) of the API server process (it includes the pages of the index files Bleve maps into memory, which the kernel can reclaim). SQLite: of its HTTP server process (the database is in process). " +
 		"PostgreSQL: the server processes' summed PSS, sampled every 250 ms, plus its HTTP server's peak RSS.\n\n")
 	for _, s := range rep.Systems {
 		if s.Note != "" {
