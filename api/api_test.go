@@ -412,3 +412,17 @@ func TestDailyCeiling(t *testing.T) {
 		t.Errorf("Retry-After %q", ra)
 	}
 }
+
+// A vendor name with a comma is one name, not two stems.
+func TestVendorNameWithComma(t *testing.T) {
+	_, b := get(t, shared, "/api/search?vendor=Denville+Line+Painting%2C+Inc&limit=100")
+	withComma := decode[SearchResponse](t, b)
+	_, b = get(t, shared, "/api/search?vendor=DENVILLE+LINE+PAINTING+INC&limit=100")
+	plain := decode[SearchResponse](t, b)
+	if withComma.Total == 0 || withComma.Total != plain.Total {
+		t.Fatalf("vendor with a comma: %d hits, without: %d", withComma.Total, plain.Total)
+	}
+	if got := withComma.Scope.Searched.Filters["vendor"]; got != "DENVILLE LINE PAINTING" {
+		t.Errorf("searched vendor %q", got)
+	}
+}

@@ -67,7 +67,7 @@ func (s *Server) parseSearch(v url.Values) (search.Query, error) {
 	}
 	q.ValidAmountOnly = p.boolean("valid_amount")
 	q.IncludeRolling = p.boolean("rolling")
-	for _, vname := range p.list("vendor") {
+	for _, vname := range p.names("vendor") {
 		stem := entity.VendorStem(vname)
 		if len(stem) < 3 {
 			p.fail(record.Invalid("vendor", "vendor %q is too short to match by name stem (3 characters at least)", vname))

@@ -65,6 +65,18 @@ func (p *params) list(name string) []string {
 	return out
 }
 
+// names returns repeated values without splitting at commas: names such
+// as "Acme, Inc." contain them.
+func (p *params) names(name string) []string {
+	var out []string
+	for _, v := range p.v[name] {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func (p *params) amount(name string) *float64 {
 	s := p.str(name)
 	if s == "" {

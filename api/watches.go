@@ -81,7 +81,7 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 	if c.Request.Method == http.MethodGet {
 		p := newParams(c.Request.URL.Query(), "text", "lens", "q", "agency", "vendor", "min", "max", "borough", "awards")
 		in = WatchInput{Text: p.str("text"), Lens: p.str("lens"), Q: p.str("q"), Agency: p.list("agency"),
-			Vendor: p.list("vendor"), Borough: p.list("borough"), Awards: p.boolean("awards")}
+			Vendor: p.names("vendor"), Borough: p.list("borough"), Awards: p.boolean("awards")}
 		for _, k := range []string{"min", "max"} {
 			if v := p.str(k); v != "" {
 				b, _ := json.Marshal(v)
