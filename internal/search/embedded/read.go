@@ -9,6 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -158,10 +159,16 @@ func (b *Backend) Coverage(ctx context.Context) ([]record.SourceCoverage, error)
 func (b *Backend) edgeDate(ctx context.Context, source string, last bool) (string, error) {
 	src := bleve.NewTermQuery(source)
 	src.SetField("source")
+	return b.edgeDay(ctx, src, last)
+}
+
+// edgeDay is the first (or last) publication day, in New York, of the
+// notices matching q that carry a publication date ("" when none do).
+func (b *Backend) edgeDay(ctx context.Context, q query.Query, last bool) (string, error) {
 	lo, hi := time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 	dated := bleve.NewDateRangeQuery(lo, hi)
 	dated.SetField("start_date")
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(src, dated), 1, 0, false)
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(q, dated), 1, 0, false)
 	field := "sort_start_asc"
 	if last {
 		field = "sort_start_desc"

@@ -3,14 +3,10 @@ package embedded
 import (
 	"context"
 	"sort"
-	"strconv"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -73,41 +69,18 @@ func (b *Backend) Sections(ctx context.Context) ([]search.SectionCoverage, error
 // sectionDates is the first and last publication day of the notices of
 // one source that have section (or, when section is nil, none of named).
 func (b *Backend) sectionDates(ctx context.Context, source, section query.Query, named []query.Query) (string, string, error) {
-	lo, hi := time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
-	dated := bleve.NewDateRangeQuery(lo, hi)
-	dated.SetField("start_date")
-	edge := func(last bool) (string, error) {
-		q := bleve.NewBooleanQuery()
-		q.AddMust(source, dated)
-		if section != nil {
-			q.AddMust(section)
-		}
-		if len(named) > 0 {
-			q.AddMustNot(named...)
-		}
-		req := bleve.NewSearchRequestOptions(q, 1, 0, false)
-		field := "sort_start_asc"
-		if last {
-			field = "sort_start_desc"
-		}
-		req.SortByCustom(bsearch.SortOrder{&bsearch.SortField{Field: field, Desc: last, Type: bsearch.SortFieldAsNumber}})
-		res, err := b.notices.SearchInContext(ctx, req)
-		if err != nil {
-			return "", unavailable(err)
-		}
-		if len(res.Hits) == 0 || len(res.Hits[0].DecodedSort) == 0 {
-			return "", nil
-		}
-		secs, err := strconv.ParseFloat(res.Hits[0].DecodedSort[0], 64)
-		if err != nil {
-			return "", nil
-		}
-		return time.Unix(int64(secs), 0).In(record.NewYork).Format("2006-01-02"), nil
+	q := bleve.NewBooleanQuery()
+	q.AddMust(source)
+	if section != nil {
+		q.AddMust(section)
 	}
-	first, err := edge(false)
+	if len(named) > 0 {
+		q.AddMustNot(named...)
+	}
+	first, err := b.edgeDay(ctx, q, false)
 	if err != nil {
 		return "", "", err
 	}
-	last, err := edge(true)
+	last, err := b.edgeDay(ctx, q, true)
 	return first, last, err
 }
