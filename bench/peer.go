@@ -255,3 +255,25 @@ func writePeer(w http.ResponseWriter, res peerResult, err error) {
 }
 
 func writeJSON(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
+
+// facetRows is what both peers' drivers return for a facet query: rows of
+// (facet name, value, count).
+type facetRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// scanFacets reads facet rows; the caller closes them.
+func scanFacets(rows facetRows) (facetCounter, error) {
+	fc := facetCounter{}
+	for rows.Next() {
+		var name, value string
+		var n int
+		if err := rows.Scan(&name, &value, &n); err != nil {
+			return fc, err
+		}
+		fc.add(name, value, n)
+	}
+	return fc, rows.Err()
+}

@@ -452,18 +452,9 @@ func (e *pgEngine) Search(ctx context.Context, q search.Query, k search.Keywords
 		if err != nil {
 			return res, err
 		}
-		fc := facetCounter{}
-		for rows.Next() {
-			var name, value string
-			var n int
-			if err := rows.Scan(&name, &value, &n); err != nil {
-				rows.Close()
-				return res, err
-			}
-			fc.add(name, value, n)
-		}
+		fc, err := scanFacets(rows)
 		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err != nil {
 			return res, err
 		}
 		res.Facets = fc.result()
