@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -40,21 +39,60 @@ type Backend struct {
 var _ search.Backend = (*Backend)(nil)
 
 // Open opens (or creates) the indexes under dir. It fails fast when another
-// process holds them.
+// process holds them. Indexes in an older format are rebuilt first
+// (migrate.go).
 func Open(dir string) (*Backend, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("embedded: %w", err)
 	}
-	n, err := openIndex(filepath.Join(dir, "notices.bleve"), noticeMapping())
+	_, statErr := os.Stat(filepath.Join(dir, indexNames[0]))
+	fresh := errors.Is(statErr, os.ErrNotExist)
+	if !fresh {
+		if err := finishSwap(dir); err != nil {
+			return nil, fmt.Errorf("embedded: finish an interrupted rebuild in %s: %w", dir, err)
+		}
+	}
+	b, err := openAll(dir)
 	if err != nil {
 		return nil, err
 	}
-	p, err := openIndex(filepath.Join(dir, "passages.bleve"), passageMapping())
+	format := formatVersion
+	if !fresh {
+		if format, err = readFormat(b.notices); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("embedded: read the index format: %w", err)
+		}
+	}
+	switch {
+	case format == formatVersion && fresh:
+		if err := writeFormat(b.notices); err != nil {
+			b.Close()
+			return nil, err
+		}
+	case format > formatVersion:
+		b.Close()
+		return nil, fmt.Errorf("embedded: %s was written by a newer Recordwatch (index format %d; this one reads %d)", dir, format, formatVersion)
+	case format < formatVersion:
+		if err := rebuild(dir, b, format); err != nil {
+			return nil, err
+		}
+		return openAll(dir)
+	}
+	return b, nil
+}
+
+// openAll opens (or creates) the three indexes under dir as they are.
+func openAll(dir string) (*Backend, error) {
+	n, err := openIndex(filepath.Join(dir, indexNames[0]), noticeMapping())
+	if err != nil {
+		return nil, err
+	}
+	p, err := openIndex(filepath.Join(dir, indexNames[1]), passageMapping())
 	if err != nil {
 		n.Close()
 		return nil, err
 	}
-	e, err := openIndex(filepath.Join(dir, "entries.bleve"), entryMapping())
+	e, err := openIndex(filepath.Join(dir, indexNames[2]), entryMapping())
 	if err != nil {
 		n.Close()
 		p.Close()
@@ -95,8 +133,6 @@ func (b *Backend) stale() {
 
 // ---- writing
 
-func unix(t time.Time) float64 { return float64(t.Unix()) }
-
 func noticeFields(n record.Notice, passages int) (map[string]interface{}, error) {
 	raw, err := json.Marshal(n)
 	if err != nil {
@@ -118,29 +154,30 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 		"title":            n.Title,
 		"amount_valid":     n.AmountValid,
 		"due_rolling":      n.DueRolling,
-		"sort_start_desc":  sortMissingLow,
-		"sort_start_asc":   sortMissingHigh,
-		"sort_due":         sortMissingHigh,
-		"sort_event":       sortMissingHigh,
-		"sort_amount_desc": sortMissingLow,
+		"sort_start_desc":  keyMissingLow,
+		"sort_start_asc":   keyMissingHigh,
+		"sort_due":         keyMissingHigh,
+		"sort_event":       keyMissingHigh,
+		"sort_amount_desc": keyMissingLow,
 		"doc":              string(raw),
 	}
 	if n.AmountValid {
 		d["amount"] = n.Amount
-		d["sort_amount_desc"] = n.Amount
+		d["sort_amount_desc"] = amountKey(n.Amount)
 	}
 	if !n.StartDate.IsZero() {
 		d["start_date"] = n.StartDate
-		d["sort_start_desc"] = unix(n.StartDate)
-		d["sort_start_asc"] = unix(n.StartDate)
+		k := timeKey(n.StartDate)
+		d["sort_start_desc"] = k
+		d["sort_start_asc"] = k
 	}
 	if !n.DueDate.IsZero() {
 		d["due_date"] = n.DueDate
-		d["sort_due"] = unix(n.DueDate)
+		d["sort_due"] = timeKey(n.DueDate)
 	}
 	if !n.EventDate.IsZero() {
 		d["event_date"] = n.EventDate
-		d["sort_event"] = unix(n.EventDate)
+		d["sort_event"] = timeKey(n.EventDate)
 	}
 	for k, v := range d {
 		if s, ok := v.(string); ok && s == "" {
@@ -184,8 +221,7 @@ func nonEmpty(ss ...string) []string {
 // passageCounts reads how many passages each notice was last written with:
 // one doc-id search per batch over the notices' stored passage_count. (A
 // per-notice internal key would be copied into every Bleve snapshot and make
-// bulk loads quadratic.) Indexes written before passage_count existed kept
-// the count under an internal "pc:<id>" key, which is still read.
+// bulk loads quadratic.)
 func (b *Backend) passageCounts(ids []string) map[string]int {
 	out := make(map[string]int, len(ids))
 	if len(ids) == 0 {
@@ -200,16 +236,10 @@ func (b *Backend) passageCounts(ids []string) map[string]int {
 	for _, h := range res.Hits {
 		if v, ok := h.Fields["passage_count"].(float64); ok {
 			out[h.ID] = int(v)
-			continue
-		}
-		if v, err := b.notices.GetInternal(legacyPassageCountKey(h.ID)); err == nil && v != nil {
-			out[h.ID], _ = strconv.Atoi(string(v))
 		}
 	}
 	return out
 }
-
-func legacyPassageCountKey(id string) []byte { return []byte("pc:" + id) }
 
 // Upsert writes notices and their passages in one batch per index; a
 // notice's passages from an earlier version are removed.
@@ -272,7 +302,6 @@ func (b *Backend) Delete(ctx context.Context, ids []string) error {
 		for i := counts[id]; i > 0; i-- {
 			pb.Delete(id + "#p" + strconv.Itoa(i))
 		}
-		nb.DeleteInternal(legacyPassageCountKey(id))
 	}
 	if err := b.passages.Batch(pb); err != nil {
 		return err
@@ -345,7 +374,7 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 	req.Fields = []string{"doc"}
 	req.SortByCustom(noticeSort(q.Sort))
 	if after != nil {
-		if len(after) != len(req.Sort) {
+		if len(after) != len(req.Sort) || !validCursorKey(q.Sort, after[0]) {
 			return search.Result{}, record.Invalid("cursor", "cursor is not valid; start again without it")
 		}
 		req.SearchAfter = after
@@ -404,22 +433,20 @@ func cursorValues(sortName string, score float64, id string, decoded []string) [
 	return vals
 }
 
+// noticeSort is the sort order for a sort name (sortkeys.go).
 func noticeSort(name string) bsearch.SortOrder {
-	num := func(field string, desc bool) bsearch.SearchSort {
-		return &bsearch.SortField{Field: field, Desc: desc, Type: bsearch.SortFieldAsNumber, Missing: bsearch.SortFieldMissingLast}
-	}
-	id := &bsearch.SortDocID{}
+	id := keySort("request_id", false)
 	switch name {
 	case search.SortNewest:
-		return bsearch.SortOrder{num("sort_start_desc", true), id}
+		return bsearch.SortOrder{keySort("sort_start_desc", true), id}
 	case search.SortOldest:
-		return bsearch.SortOrder{num("sort_start_asc", false), id}
+		return bsearch.SortOrder{keySort("sort_start_asc", false), id}
 	case search.SortDueSoonest:
-		return bsearch.SortOrder{num("sort_due", false), id}
+		return bsearch.SortOrder{keySort("sort_due", false), id}
 	case search.SortEvent:
-		return bsearch.SortOrder{num("sort_event", false), id}
+		return bsearch.SortOrder{keySort("sort_event", false), id}
 	case search.SortAmount:
-		return bsearch.SortOrder{num("sort_amount_desc", true), id}
+		return bsearch.SortOrder{keySort("sort_amount_desc", true), id}
 	default:
 		return bsearch.SortOrder{&bsearch.SortScore{Desc: true}, id}
 	}

@@ -18,9 +18,9 @@ import (
 
 var _ search.EntityBackend = (*Backend)(nil)
 
-// entryMapping: keyword filters, a numeric date sort key with a sentinel for
-// undated entries, the observation time for coverage, and the whole entry
-// as stored JSON in "doc".
+// entryMapping: keyword filters, a keyword date sort key with a sentinel
+// for undated entries, the observation time (also a key) for coverage, and
+// the whole entry as stored JSON in "doc".
 func entryMapping() *mapping.IndexMappingImpl {
 	return newMapping(map[string]*mapping.FieldMapping{
 		"id":          keywordField(),
@@ -35,8 +35,8 @@ func entryMapping() *mapping.IndexMappingImpl {
 		"bbl":         keywordField(),
 		"request_id":  keywordField(),
 		"date":        dateField(),
-		"sort_date":   numField(),
-		"observed":    numField(),
+		"sort_date":   keywordField(),
+		"observed":    keywordField(),
 		"doc":         storedOnly(),
 	})
 }
@@ -58,16 +58,16 @@ func entryFields(e search.Entry) (map[string]interface{}, error) {
 		"pin_base":    e.PINBase,
 		"bbl":         e.BBL,
 		"request_id":  e.RequestID,
-		"sort_date":   sortMissingHigh,
-		"observed":    sortMissingLow,
+		"sort_date":   keyMissingHigh,
+		"observed":    keyMissingLow,
 		"doc":         string(raw),
 	}
 	if !e.Date.IsZero() {
 		d["date"] = e.Date
-		d["sort_date"] = unix(e.Date)
+		d["sort_date"] = timeKey(e.Date)
 	}
 	if !e.ObservedAt.IsZero() {
-		d["observed"] = unix(e.ObservedAt)
+		d["observed"] = timeKey(e.ObservedAt)
 	}
 	for k, v := range d {
 		if s, ok := v.(string); ok && s == "" {
@@ -136,10 +136,7 @@ func entryQuery(q search.EntryQuery) query.Query {
 	return bq
 }
 
-var entrySort = bsearch.SortOrder{
-	&bsearch.SortField{Field: "sort_date", Type: bsearch.SortFieldAsNumber, Missing: bsearch.SortFieldMissingLast},
-	&bsearch.SortDocID{},
-}
+var entrySort = bsearch.SortOrder{keySort("sort_date", false), keySort("id", false)}
 
 func decodeEntry(v interface{}) (search.Entry, error) {
 	var e search.Entry
@@ -208,7 +205,7 @@ func (b *Backend) entryTotals(ctx context.Context, q query.Query) ([]search.Entr
 	for seen := 0; seen < search.MaxTotalsScan; {
 		req := bleve.NewSearchRequestOptions(q, 1000, 0, false)
 		req.Fields = []string{"doc"}
-		req.SortByCustom(bsearch.SortOrder{&bsearch.SortDocID{}})
+		req.SortByCustom(bsearch.SortOrder{keySort("id", false)})
 		req.SearchAfter = after
 		res, err := b.entries.SearchInContext(ctx, req)
 		if err != nil {
@@ -301,15 +298,15 @@ func (b *Backend) EntryCoverage(ctx context.Context) ([]record.SourceCoverage, e
 	return out, nil
 }
 
-// entryEdge is the entry with the lowest (or highest) value of a numeric
-// sort field among those q matches, skipping the missing-value sentinels.
+// entryEdge is the entry with the lowest (or highest) value of a keyword
+// sort key among those q matches, skipping the missing-value sentinels.
 func (b *Backend) entryEdge(ctx context.Context, q query.Query, field string, desc bool) (*search.Entry, error) {
-	lo, hi := sortMissingLow+1, sortMissingHigh-1
-	r := bleve.NewNumericRangeInclusiveQuery(&lo, &hi, nil, nil)
-	r.SetField(field)
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(q, r), 1, 0, false)
+	bq := bleve.NewBooleanQuery()
+	bq.AddMust(q)
+	bq.AddMustNot(terms(field, []string{keyMissingLow, keyMissingHigh}))
+	req := bleve.NewSearchRequestOptions(bq, 1, 0, false)
 	req.Fields = []string{"doc"}
-	req.SortByCustom(bsearch.SortOrder{&bsearch.SortField{Field: field, Desc: desc, Type: bsearch.SortFieldAsNumber}, &bsearch.SortDocID{}})
+	req.SortByCustom(bsearch.SortOrder{keySort(field, desc), keySort("id", false)})
 	res, err := b.entries.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, unavailable(err)
@@ -336,22 +333,11 @@ func facetTerms(res *bleve.SearchResult, name string) []*bsearch.TermFacet {
 const maxAgencyNames = 100_000
 
 // AgencyNames lists the distinct raw agency strings of the notices and the
-// entries, per source. An index created before notices carried the
-// agency_raw keyword field is read document by document instead.
+// entries, per source.
 func (b *Backend) AgencyNames(ctx context.Context) ([]search.AgencyName, error) {
-	var out []search.AgencyName
-	if hasField(b.notices, "agency_raw") {
-		names, err := agencyFacets(ctx, b.notices)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, names...)
-	} else {
-		names, err := b.scanNoticeAgencies(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, names...)
+	out, err := agencyFacets(ctx, b.notices)
+	if err != nil {
+		return nil, err
 	}
 	names, err := agencyFacets(ctx, b.entries)
 	if err != nil {
@@ -360,16 +346,6 @@ func (b *Backend) AgencyNames(ctx context.Context) ([]search.AgencyName, error) 
 	out = append(out, names...)
 	search.SortAgencyNames(out)
 	return out, nil
-}
-
-// hasField reports whether an index's mapping has a top-level field.
-func hasField(idx bleve.Index, field string) bool {
-	im, ok := idx.Mapping().(*mapping.IndexMappingImpl)
-	if !ok || im.DefaultMapping == nil {
-		return false
-	}
-	_, ok = im.DefaultMapping.Properties[field]
-	return ok
 }
 
 func agencyFacets(ctx context.Context, idx bleve.Index) ([]search.AgencyName, error) {
@@ -394,42 +370,6 @@ func agencyFacets(ctx context.Context, idx bleve.Index) ([]search.AgencyName, er
 	return out, nil
 }
 
-// scanNoticeAgencies reads every stored notice (indexes without the
-// agency_raw field).
-func (b *Backend) scanNoticeAgencies(ctx context.Context) ([]search.AgencyName, error) {
-	type key struct{ raw, source string }
-	counts := map[key]int{}
-	var after []string
-	for {
-		req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 1000, 0, false)
-		req.Fields = []string{"doc"}
-		req.SortByCustom(bsearch.SortOrder{&bsearch.SortDocID{}})
-		req.SearchAfter = after
-		res, err := b.notices.SearchInContext(ctx, req)
-		if err != nil {
-			return nil, unavailable(err)
-		}
-		for _, h := range res.Hits {
-			n, err := decodeNotice(h.Fields["doc"])
-			if err != nil {
-				return nil, err
-			}
-			if n.AgencyRaw != "" {
-				counts[key{n.AgencyRaw, n.Source}]++
-			}
-		}
-		if len(res.Hits) < 1000 {
-			break
-		}
-		after = []string{res.Hits[len(res.Hits)-1].ID}
-	}
-	out := make([]search.AgencyName, 0, len(counts))
-	for k, n := range counts {
-		out = append(out, search.AgencyName{Raw: k.raw, Source: k.source, Records: n})
-	}
-	return out, nil
-}
-
 // NoticeTotals reads every notice q matches (up to search.MaxTotalsScan) and
 // sums them overall and per grouping.
 func (b *Backend) NoticeTotals(ctx context.Context, q search.Query, groupBy []string, size int) (search.Totals, error) {
@@ -447,7 +387,7 @@ func (b *Backend) NoticeTotals(ctx context.Context, q search.Query, groupBy []st
 	for seen := 0; seen < search.MaxTotalsScan; {
 		req := bleve.NewSearchRequestOptions(bq, 1000, 0, false)
 		req.Fields = []string{"doc"}
-		req.SortByCustom(bsearch.SortOrder{&bsearch.SortDocID{}})
+		req.SortByCustom(bsearch.SortOrder{keySort("request_id", false)})
 		req.SearchAfter = after
 		res, err := b.notices.SearchInContext(ctx, req)
 		if err != nil {

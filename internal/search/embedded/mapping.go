@@ -8,13 +8,6 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 )
 
-// Missing-value sentinels for the numeric sort keys, so that records without
-// a date or amount sort last in every order and cursors stay plain numbers.
-const (
-	sortMissingHigh = 1e13
-	sortMissingLow  = -1e13
-)
-
 func keywordField() *mapping.FieldMapping {
 	f := bleve.NewKeywordFieldMapping()
 	f.Analyzer = keyword.Name
@@ -90,7 +83,7 @@ func newMapping(fields map[string]*mapping.FieldMapping) *mapping.IndexMappingIm
 	return im
 }
 
-// noticeMapping: keyword filters, text for keywords, numeric sort keys, and
+// noticeMapping: keyword filters, text for keywords, keyword sort keys, and
 // the whole notice as stored JSON in "doc".
 func noticeMapping() *mapping.IndexMappingImpl {
 	return newMapping(map[string]*mapping.FieldMapping{
@@ -112,11 +105,11 @@ func noticeMapping() *mapping.IndexMappingImpl {
 		"start_date":       dateField(),
 		"due_date":         dateField(),
 		"event_date":       dateField(),
-		"sort_start_desc":  numField(),
-		"sort_start_asc":   numField(),
-		"sort_due":         numField(),
-		"sort_event":       numField(),
-		"sort_amount_desc": numField(),
+		"sort_start_desc":  keywordField(),
+		"sort_start_asc":   keywordField(),
+		"sort_due":         keywordField(),
+		"sort_event":       keywordField(),
+		"sort_amount_desc": keywordField(),
 		"doc":              storedOnly(),
 		"passage_count":    storedNum(),
 	})

@@ -48,7 +48,7 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 	}
 	req := bleve.NewSearchRequestOptions(bq, q.Limit, 0, false)
 	req.Fields = []string{"doc"}
-	req.SortByCustom(bsearch.SortOrder{&bsearch.SortScore{Desc: true}, &bsearch.SortDocID{}})
+	req.SortByCustom(bsearch.SortOrder{&bsearch.SortScore{Desc: true}, keySort("id", false)})
 	if after != nil {
 		if len(after) != 2 {
 			return search.PassageResult{}, record.Invalid("cursor", "cursor is not valid; start again without it")
@@ -173,7 +173,7 @@ func (b *Backend) edgeDay(ctx context.Context, q query.Query, last bool) (string
 	if last {
 		field = "sort_start_desc"
 	}
-	req.SortByCustom(bsearch.SortOrder{&bsearch.SortField{Field: field, Desc: last, Type: bsearch.SortFieldAsNumber}})
+	req.SortByCustom(bsearch.SortOrder{keySort(field, last)})
 	res, err := b.notices.SearchInContext(ctx, req)
 	if err != nil {
 		return "", unavailable(err)
@@ -181,11 +181,11 @@ func (b *Backend) edgeDay(ctx context.Context, q query.Query, last bool) (string
 	if len(res.Hits) == 0 || len(res.Hits[0].DecodedSort) == 0 {
 		return "", nil
 	}
-	secs, err := strconv.ParseFloat(res.Hits[0].DecodedSort[0], 64)
-	if err != nil {
+	t := keyTime(res.Hits[0].DecodedSort[0])
+	if t.IsZero() {
 		return "", nil
 	}
-	return time.Unix(int64(secs), 0).In(record.NewYork).Format("2006-01-02"), nil
+	return t.In(record.NewYork).Format("2006-01-02"), nil
 }
 
 // observations reads every source observation.

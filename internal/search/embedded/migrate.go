@@ -1,0 +1,252 @@
+package embedded
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// formatVersion names the layout of the indexed fields. Indexes written in
+// an older layout are rebuilt at Open from their own stored documents, so an
+// upgrade never needs the sources fetched again.
+//
+//	1: numeric sort keys, passage counts partly in internal keys
+//	2: keyword sort keys (sortkeys.go), passage_count stored on every notice
+const formatVersion = 2
+
+var formatKey = []byte("format")
+
+// indexNames are the index directories under the data directory.
+var indexNames = [...]string{"notices.bleve", "passages.bleve", "entries.bleve"}
+
+const (
+	nextDir    = "next"     // a rebuild in progress
+	oldDir     = "previous" // the indexes a finished rebuild replaces
+	doneMarker = "complete" // in nextDir once the rebuild is whole
+)
+
+func readFormat(idx bleve.Index) (int, error) {
+	v, err := idx.GetInternal(formatKey)
+	if err != nil {
+		return 0, err
+	}
+	if v == nil {
+		return 1, nil // written before the format was recorded
+	}
+	return strconv.Atoi(string(v))
+}
+
+func writeFormat(idx bleve.Index) error {
+	return idx.SetInternal(formatKey, []byte(strconv.Itoa(formatVersion)))
+}
+
+// finishSwap completes or discards a rebuild a stopped process left behind:
+// a whole rebuild is moved into place, a partial one is removed (the old
+// indexes are still in place and are rebuilt again).
+func finishSwap(dir string) error {
+	next := filepath.Join(dir, nextDir)
+	if _, err := os.Stat(next); errors.Is(err, os.ErrNotExist) {
+		return os.RemoveAll(filepath.Join(dir, oldDir))
+	}
+	if _, err := os.Stat(filepath.Join(next, doneMarker)); err != nil {
+		return os.RemoveAll(next)
+	}
+	old := filepath.Join(dir, oldDir)
+	if err := os.MkdirAll(old, 0o755); err != nil {
+		return err
+	}
+	for _, name := range indexNames {
+		src := filepath.Join(next, name)
+		if _, err := os.Stat(src); err != nil {
+			continue // already moved
+		}
+		cur := filepath.Join(dir, name)
+		if _, err := os.Stat(cur); err == nil {
+			if err := os.Rename(cur, filepath.Join(old, name)); err != nil {
+				return err
+			}
+		}
+		if err := os.Rename(src, cur); err != nil {
+			return err
+		}
+	}
+	if err := os.RemoveAll(next); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+// rebuild copies every stored notice, passage, entry and the source
+// observations of b (an older format) into new indexes under dir/next, then
+// swaps them in. b is closed.
+func rebuild(dir string, b *Backend, from int) error {
+	start := time.Now()
+	slog.Info("embedded: rebuilding the indexes in the current format (once; the stored documents are kept)",
+		"dir", dir, "from_format", from, "to_format", formatVersion)
+	next := filepath.Join(dir, nextDir)
+	if err := os.RemoveAll(next); err != nil {
+		return err
+	}
+	nb, err := openAll(next)
+	if err != nil {
+		return err
+	}
+	counts, err := copyNotices(b.notices, nb.notices)
+	if err == nil {
+		err = copyDocs(b.passages, nb.passages, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
+			var p record.Passage
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return "", nil, err
+			}
+			f, err := passageFields(p)
+			return p.ID, f, err
+		})
+	}
+	if err == nil {
+		err = copyDocs(b.entries, nb.entries, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
+			var e search.Entry
+			if err := json.Unmarshal(raw, &e); err != nil {
+				return "", nil, err
+			}
+			f, err := entryFields(e)
+			return e.ID, f, err
+		})
+	}
+	if err == nil {
+		var obs []byte
+		if obs, err = b.notices.GetInternal(observationsKey); err == nil && obs != nil {
+			err = nb.notices.SetInternal(observationsKey, obs)
+		}
+	}
+	if err == nil {
+		err = writeFormat(nb.notices)
+	}
+	err = errors.Join(err, nb.Close(), b.Close())
+	if err != nil {
+		return fmt.Errorf("embedded: rebuild: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(next, doneMarker), nil, 0o644); err != nil {
+		return err
+	}
+	if err := finishSwap(dir); err != nil {
+		return fmt.Errorf("embedded: rebuild: %w", err)
+	}
+	slog.Info("embedded: rebuild done", "notices", counts, "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// eachStored calls fn with the stored fields of every document in idx.
+func eachStored(idx bleve.Index, fn func(id string, fields map[string]index.Field) error) error {
+	ai, err := idx.Advanced()
+	if err != nil {
+		return err
+	}
+	r, err := ai.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	all, err := r.DocIDReaderAll()
+	if err != nil {
+		return err
+	}
+	defer all.Close()
+	for {
+		iid, err := all.Next()
+		if err != nil {
+			return err
+		}
+		if iid == nil {
+			return nil
+		}
+		id, err := r.ExternalID(iid)
+		if err != nil {
+			return err
+		}
+		doc, err := r.Document(id)
+		if err != nil {
+			return err
+		}
+		if doc == nil {
+			continue
+		}
+		fields := map[string]index.Field{}
+		doc.VisitFields(func(f index.Field) { fields[f.Name()] = f })
+		if err := fn(id, fields); err != nil {
+			return fmt.Errorf("%s: %w", id, err)
+		}
+	}
+}
+
+const rebuildBatch = 1000
+
+// copyDocs re-indexes every stored document of src into dst: decode turns
+// its stored fields (the JSON "doc" and any others) into an id and fields.
+func copyDocs(src, dst bleve.Index, decode func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error)) error {
+	batch := dst.NewBatch()
+	err := eachStored(src, func(_ string, fields map[string]index.Field) error {
+		f, ok := fields["doc"]
+		if !ok {
+			return errors.New("stored document is missing")
+		}
+		id, doc, err := decode(f.Value(), fields)
+		if err != nil {
+			return err
+		}
+		if err := batch.Index(id, doc); err != nil {
+			return err
+		}
+		if batch.Size() >= rebuildBatch {
+			if err := dst.Batch(batch); err != nil {
+				return err
+			}
+			batch.Reset()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return dst.Batch(batch)
+}
+
+// copyNotices re-indexes every notice with its passage count: the stored
+// passage_count, or in format 1 possibly an internal "pc:<id>" key.
+func copyNotices(src, dst bleve.Index) (int, error) {
+	n := 0
+	err := copyDocs(src, dst, func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error) {
+		var no record.Notice
+		if err := json.Unmarshal(raw, &no); err != nil {
+			return "", nil, err
+		}
+		count := 0
+		if nf, ok := stored["passage_count"].(index.NumericField); ok {
+			v, err := nf.Number()
+			if err != nil {
+				return "", nil, err
+			}
+			count = int(v)
+		} else if v, err := src.GetInternal([]byte("pc:" + no.RequestID)); err != nil {
+			return "", nil, err
+		} else if v != nil {
+			if count, err = strconv.Atoi(string(v)); err != nil {
+				return "", nil, err
+			}
+		}
+		f, err := noticeFields(no, count)
+		n++
+		return no.RequestID, f, err
+	})
+	return n, err
+}
