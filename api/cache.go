@@ -25,8 +25,18 @@ const (
 // ETag of the body, Last-Modified when known; a matching conditional request
 // gets 304 with no body.
 func render(c *gin.Context, status int, contentType string, body []byte, maxAge time.Duration, lastModified time.Time) {
+	renderTagged(c, status, contentType, body, etagOf(body), maxAge, lastModified)
+}
+
+// etagOf is the strong validator of a body.
+func etagOf(body []byte) string {
 	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
+}
+
+// renderTagged is render with the body's ETag computed once beforehand (a
+// cached rendering, such as a feed, is not hashed on every request).
+func renderTagged(c *gin.Context, status int, contentType string, body []byte, etag string, maxAge time.Duration, lastModified time.Time) {
 	h := c.Writer.Header()
 	if maxAge > 0 {
 		h.Set("Cache-Control", fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())))

@@ -205,7 +205,7 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 			c.Header("Age", strconv.Itoa(int(age.Seconds())))
 		}
 		s.countEvent(c.Request.Context(), store.CounterFeedRequest, 1)
-		render(c, http.StatusOK, formatContentType[format], ent.bodies[format], CacheFeeds, ent.lastModified)
+		renderTagged(c, http.StatusOK, formatContentType[format], ent.bodies[format], ent.etags[format], CacheFeeds, ent.lastModified)
 	}
 }
 
@@ -225,6 +225,9 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 		return nil, err
 	}
 	ent.bodies[formatICS] = feed.ICS(f)
+	for i, b := range ent.bodies {
+		ent.etags[i] = etagOf(b)
+	}
 	return ent, nil
 }
 

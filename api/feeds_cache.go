@@ -19,6 +19,7 @@ type feedEntry struct {
 	built        time.Time
 	lastModified time.Time
 	bodies       [numFormats][]byte
+	etags        [numFormats]string
 }
 
 // feedCache is the in-process response cache of feeds, keyed by the

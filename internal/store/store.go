@@ -54,6 +54,7 @@ func Day(t time.Time) string { return t.In(record.NewYork).Format("2006-01-02") 
 type Bolt struct {
 	db  *bolt.DB
 	key []byte // HMAC key that turns client addresses into opaque ids
+	counterBuffer
 }
 
 var (
@@ -96,11 +97,14 @@ func OpenBolt(path string) (*Bolt, error) {
 		db.Close()
 		return nil, err
 	}
+	s.startFlusher(counterFlushEvery)
 	return s, nil
 }
 
-// Close closes the file.
-func (s *Bolt) Close() error { return s.db.Close() }
+// Close writes the buffered counts and closes the file.
+func (s *Bolt) Close() error {
+	return errors.Join(s.stopFlusher(), s.db.Close())
+}
 
 func counterKey(name, day string) []byte { return []byte(name + "\x00" + day) }
 
@@ -116,41 +120,6 @@ func putInt(b *bolt.Bucket, k []byte, n int) error {
 	v := make([]byte, 8)
 	binary.BigEndian.PutUint64(v, uint64(n))
 	return b.Put(k, v)
-}
-
-// Incr adds to a per-day counter.
-func (s *Bolt) Incr(ctx context.Context, name, day string, delta int) (int, error) {
-	if strings.ContainsRune(name, 0) {
-		return 0, errors.New("store: bad counter name")
-	}
-	var n int
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketCounters)
-		k := counterKey(name, day)
-		n = getInt(b, k) + delta
-		return putInt(b, k, n)
-	})
-	return n, err
-}
-
-// Counts reads a counter's per-day totals.
-func (s *Bolt) Counts(ctx context.Context, name, fromDay, toDay string) (map[string]int, error) {
-	out := map[string]int{}
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketCounters).Cursor()
-		prefix := []byte(name + "\x00")
-		for k, v := c.Seek(counterKey(name, fromDay)); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
-			day := string(k[len(prefix):])
-			if day > toDay {
-				break
-			}
-			if len(v) == 8 {
-				out[day] = int(binary.BigEndian.Uint64(v))
-			}
-		}
-		return nil
-	})
-	return out, err
 }
 
 // ClientID turns a client address into an opaque id: ceilings need to tell
