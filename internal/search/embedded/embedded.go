@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -101,15 +102,26 @@ func openAll(dir string) (*Backend, error) {
 	return &Backend{dir: dir, notices: n, passages: p, entries: e}, nil
 }
 
+// scorchConfig: batches return once applied (visible to readers) instead of
+// once each is written and synced to disk, so the persister writes several
+// in-memory segments as one; waiting for every batch of 500 notices to be
+// fsynced held bulk loads back. Durability is asked for where it matters:
+// Refresh, Observe and Close wait until everything written is on disk
+// (sync).
+// (A new map each time: Bleve writes into the one it is given.)
+func scorchConfig() map[string]interface{} {
+	return map[string]interface{}{"bolt_timeout": "1s", "unsafe_batch": true}
+}
+
 func openIndex(path string, m mapping.IndexMapping) (bleve.Index, error) {
-	idx, err := bleve.OpenUsing(path, map[string]interface{}{"bolt_timeout": "1s"})
+	idx, err := bleve.OpenUsing(path, scorchConfig())
 	if err == nil {
 		return idx, nil
 	}
 	if !errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
 		return nil, fmt.Errorf("embedded: open %s (is another Recordwatch process using this data directory?): %w", path, err)
 	}
-	idx, err = bleve.New(path, m)
+	idx, err = bleve.NewUsing(path, m, bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
 	if err != nil {
 		return nil, fmt.Errorf("embedded: create %s: %w", path, err)
 	}
@@ -119,9 +131,33 @@ func openIndex(path string, m mapping.IndexMapping) (bleve.Index, error) {
 // Name identifies the engine.
 func (b *Backend) Name() string { return "embedded" }
 
-// Close closes the indexes.
+// Close writes what is still in memory to disk and closes the indexes.
 func (b *Backend) Close() error {
-	return errors.Join(b.notices.Close(), b.passages.Close(), b.entries.Close())
+	return errors.Join(b.sync(), b.notices.Close(), b.passages.Close(), b.entries.Close())
+}
+
+var syncKey = []byte("synced")
+
+// durable writes batch and waits until it, and with it every earlier batch
+// of idx (the persister writes in order), is on disk.
+func durable(idx bleve.Index, batch *bleve.Batch) error {
+	done := make(chan error, 1)
+	batch.SetPersistedCallback(func(err error) { done <- err })
+	if err := idx.Batch(batch); err != nil {
+		return err
+	}
+	return <-done
+}
+
+// sync waits until every write made so far to the three indexes is on disk.
+func (b *Backend) sync() error {
+	var errs []error
+	for _, idx := range []bleve.Index{b.passages, b.entries, b.notices} {
+		batch := idx.NewBatch()
+		batch.SetInternal(syncKey, []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+		errs = append(errs, durable(idx, batch))
+	}
+	return errors.Join(errs...)
 }
 
 func (b *Backend) stale() {
@@ -264,7 +300,7 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 		if err != nil {
 			return err
 		}
-		if err := nb.Index(id, fields); err != nil {
+		if err := add(nb, b.notices.Mapping(), id, fields); err != nil {
 			return err
 		}
 		for old := counts[id]; old > len(d.Passages); old-- {
@@ -275,7 +311,7 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 			if err != nil {
 				return err
 			}
-			if err := pb.Index(p.ID, pf); err != nil {
+			if err := add(pb, b.passages.Mapping(), p.ID, pf); err != nil {
 				return err
 			}
 		}
@@ -311,7 +347,8 @@ func (b *Backend) Delete(ctx context.Context, ids []string) error {
 
 var observationsKey = []byte("observations")
 
-// Observe records when a source was observed.
+// Observe records when a source was observed, once the records written
+// before it are on disk.
 func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 	defer b.stale()
 	b.mu.Lock()
@@ -322,11 +359,19 @@ func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 	if err != nil {
 		return err
 	}
-	return b.notices.SetInternal(observationsKey, v)
+	// the observation says the records before it are held: they reach the
+	// disk first
+	if err := b.sync(); err != nil {
+		return err
+	}
+	batch := b.notices.NewBatch()
+	batch.SetInternal(observationsKey, v)
+	return durable(b.notices, batch)
 }
 
-// Refresh is a no-op: Bleve batches are visible once written.
-func (b *Backend) Refresh(ctx context.Context) error { return nil }
+// Refresh waits until every write so far is on disk (batches are visible
+// to readers as soon as they are applied).
+func (b *Backend) Refresh(ctx context.Context) error { return b.sync() }
 
 // ---- reading
 

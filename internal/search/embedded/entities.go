@@ -93,7 +93,7 @@ func (b *Backend) UpsertEntries(ctx context.Context, entries []search.Entry) err
 		if err != nil {
 			return err
 		}
-		if err := batch.Index(e.ID, f); err != nil {
+		if err := add(batch, b.entries.Mapping(), e.ID, f); err != nil {
 			return err
 		}
 	}

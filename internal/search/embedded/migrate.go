@@ -23,7 +23,10 @@ import (
 //
 //	1: numeric sort keys, passage counts partly in internal keys
 //	2: keyword sort keys (sortkeys.go), passage_count stored on every notice
-const formatVersion = 2
+//	3: uncompressed, unchunked doc values for sort keys, ids and facets
+//	   (rawDocValues); zapx must not merge these with compressed segments
+//	   of the same field
+const formatVersion = 3
 
 var formatKey = []byte("format")
 
@@ -204,7 +207,7 @@ func copyDocs(src, dst bleve.Index, decode func(raw []byte, stored map[string]in
 		if err != nil {
 			return err
 		}
-		if err := batch.Index(id, doc); err != nil {
+		if err := add(batch, dst.Mapping(), id, doc); err != nil {
 			return err
 		}
 		if batch.Size() >= rebuildBatch {
