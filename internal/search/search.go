@@ -69,7 +69,9 @@ type Query struct {
 	Facets bool
 }
 
-// Hit is one notice in a result.
+// Hit is one notice in a result. Its Notice has every field but Raw (the
+// source fields as read, a third of a stored notice, which no result view
+// shows); Get returns the whole notice.
 type Hit struct {
 	Notice record.Notice `json:"notice"`
 	Score  float64       `json:"score"`

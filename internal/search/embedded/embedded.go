@@ -170,7 +170,16 @@ func (b *Backend) stale() {
 // ---- writing
 
 func noticeFields(n record.Notice, passages int) (map[string]interface{}, error) {
-	raw, err := json.Marshal(n)
+	var src []byte
+	if len(n.Raw) > 0 {
+		var err error
+		if src, err = json.Marshal(n.Raw); err != nil {
+			return nil, err
+		}
+	}
+	hit := n
+	hit.Raw = nil
+	raw, err := json.Marshal(hit)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +228,9 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 		if s, ok := v.(string); ok && s == "" {
 			delete(d, k)
 		}
+	}
+	if src != nil {
+		d["raw"] = string(src)
 	}
 	d["passage_count"] = float64(passages)
 	return d, nil
@@ -382,7 +394,7 @@ func unavailable(err error) error {
 // Get returns one notice by exact request id.
 func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
 	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery([]string{id}), 1, 0, false)
-	req.Fields = []string{"doc"}
+	req.Fields = []string{"doc", "raw"}
 	res, err := b.notices.SearchInContext(ctx, req)
 	if err != nil {
 		return record.Notice{}, unavailable(err)
@@ -390,7 +402,16 @@ func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
 	if len(res.Hits) == 0 {
 		return record.Notice{}, record.Errorf(record.ENOTFOUND, "no notice with request id %q is held", id)
 	}
-	return decodeNotice(res.Hits[0].Fields["doc"])
+	n, err := decodeNotice(res.Hits[0].Fields["doc"])
+	if err != nil {
+		return n, err
+	}
+	if s, ok := res.Hits[0].Fields["raw"].(string); ok {
+		if err := json.Unmarshal([]byte(s), &n.Raw); err != nil {
+			return n, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is unreadable"}
+		}
+	}
+	return n, nil
 }
 
 func decodeNotice(v interface{}) (record.Notice, error) {

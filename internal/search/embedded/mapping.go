@@ -86,8 +86,9 @@ func newMapping(fields map[string]*mapping.FieldMapping) *mapping.IndexMappingIm
 	return im
 }
 
-// noticeMapping: keyword filters, text for keywords, keyword sort keys, and
-// the whole notice as stored JSON in "doc".
+// noticeMapping: keyword filters, text for keywords, keyword sort keys, the
+// notice but its Raw source fields as stored JSON in "doc" (what searches
+// read) and Raw as stored JSON in "raw" (what Get adds).
 func noticeMapping() *mapping.IndexMappingImpl {
 	return newMapping(map[string]*mapping.FieldMapping{
 		"request_id":       keywordField(),
@@ -114,6 +115,7 @@ func noticeMapping() *mapping.IndexMappingImpl {
 		"sort_event":       keywordField(),
 		"sort_amount_desc": keywordField(),
 		"doc":              storedOnly(),
+		"raw":              storedOnly(),
 		"passage_count":    storedNum(),
 	})
 }

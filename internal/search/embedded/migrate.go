@@ -26,7 +26,9 @@ import (
 //	3: uncompressed, unchunked doc values for sort keys, ids and facets
 //	   (rawDocValues); zapx must not merge these with compressed segments
 //	   of the same field
-const formatVersion = 3
+//	4: a notice's Raw source fields stored apart ("raw"), so searches do not
+//	   decode them
+const formatVersion = 4
 
 var formatKey = []byte("format")
 
@@ -232,6 +234,11 @@ func copyNotices(src, dst bleve.Index) (int, error) {
 		var no record.Notice
 		if err := json.Unmarshal(raw, &no); err != nil {
 			return "", nil, err
+		}
+		if f, ok := stored["raw"]; ok { // format 4 keeps Raw apart
+			if err := json.Unmarshal(f.Value(), &no.Raw); err != nil {
+				return "", nil, err
+			}
 		}
 		count := 0
 		if nf, ok := stored["passage_count"].(index.NumericField); ok {

@@ -44,6 +44,12 @@ func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []search.
 			t.Fatal(err)
 		}
 		delete(f, "agency_raw")
+		delete(f, "raw") // format 1 kept Raw inside the stored notice
+		full, err := json.Marshal(d.Notice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f["doc"] = string(full)
 		for k, v := range f {
 			if s, ok := v.(string); ok && len(k) > 5 && k[:5] == "sort_" {
 				num, _ := strconv.ParseFloat(s, 64) // the old keys were plain numbers
@@ -127,6 +133,15 @@ func TestOpenRebuildsFormat1(t *testing.T) {
 	ids := make([]string, 0, len(docs))
 	for _, d := range docs {
 		ids = append(ids, d.Notice.RequestID)
+		got, err := migrated.Get(ctx, d.Notice.RequestID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(got)
+		b, _ := json.Marshal(d.Notice)
+		if string(a) != string(b) || len(got.Raw) == 0 {
+			t.Errorf("%s after rebuild:\n got %s\nwant %s", d.Notice.RequestID, a, b)
+		}
 	}
 	if got, want := migrated.passageCounts(ids), fresh.passageCounts(ids); !reflect.DeepEqual(got, want) {
 		t.Errorf("passage counts %v, want %v", got, want)

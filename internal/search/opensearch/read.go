@@ -155,7 +155,7 @@ func noticeSearchBody(q search.Query, k search.Keywords) (obj, error) {
 		"size":             q.Limit,
 		"sort":             sortSpecs(keys),
 		"track_total_hits": true,
-		"_source":          obj{"excludes": engineSourceFields},
+		"_source":          obj{"excludes": hitExcludes},
 	}
 	vals, err := search.DecodeCursor(q.Sort, q.Cursor)
 	if err != nil {

@@ -35,6 +35,10 @@ type noticeDoc struct {
 // engineSourceFields are left out of _source when reading notices back.
 var engineSourceFields = []string{"content", "year", "passage_ids"}
 
+// hitExcludes are left out of search hits: the engine's fields and the
+// notice's raw source fields (search.Hit; Get returns them).
+var hitExcludes = append(append([]string(nil), engineSourceFields...), "raw")
+
 func newNoticeDoc(n record.Notice, passages []record.Passage) noticeDoc {
 	var parts []string
 	for _, s := range []string{n.Title, n.AgencyName, n.VendorName, n.PIN, n.Text} {

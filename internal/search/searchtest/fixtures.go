@@ -25,6 +25,11 @@ func notice(id, section, typ, agency, title, pin, start, due, amount, vendor, bo
 		AgencyRaw: agency, AgencyID: a.ID, AgencyName: a.Name, Title: title, PIN: pin,
 		VendorName: vendor, VendorStem: entity.VendorStem(vendor), Body: body, Text: record.PlainText(body),
 		OfficialURL: record.OfficialURL(id), OpenDataURL: record.OpenDataURL(id),
+		Raw: map[string]string{"request_id": id, "section_name": section, "type_of_notice_description": typ,
+			"agency_name": agency, "short_title": title},
+	}
+	if body != "" {
+		n.Raw["additional_description_1"] = body
 	}
 	n.Lenses = record.LensesFor(section, a.Name, title, n.Text)
 	n.Lens = n.Lenses[0]

@@ -54,6 +54,26 @@ func Run(t *testing.T, open Opener) {
 			}
 		}
 	})
+	t.Run("SearchHitsLeaveOutRaw", func(t *testing.T) {
+		res := mustSearch(t, b, search.Query{Limit: 100})
+		if len(res.Hits) != len(docs) {
+			t.Fatalf("%d hits, want %d", len(res.Hits), len(docs))
+		}
+		want := map[string]record.Notice{}
+		for _, d := range docs {
+			want[d.Notice.RequestID] = d.Notice
+		}
+		for _, h := range res.Hits {
+			w := want[h.Notice.RequestID]
+			if len(w.Raw) == 0 {
+				t.Fatalf("fixture %s has no raw fields to leave out", w.RequestID)
+			}
+			w.Raw = nil
+			if !sameJSON(h.Notice, w) {
+				t.Errorf("hit %s: got %s\nwant %s", w.RequestID, js(h.Notice), js(w))
+			}
+		}
+	})
 	t.Run("GetNotFound", func(t *testing.T) {
 		_, err := b.Get(ctx, "20990101999")
 		if record.ErrorCode(err) != record.ENOTFOUND {
