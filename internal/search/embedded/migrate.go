@@ -109,21 +109,13 @@ func rebuild(dir string, b *Backend, from int) error {
 	}
 	counts, err := copyNotices(b.notices, nb.notices)
 	if err == nil {
-		err = copyDocs(b.passages, nb.passages, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
-			var p record.Passage
-			if err := json.Unmarshal(raw, &p); err != nil {
-				return "", nil, err
-			}
+		err = copyJSON(b.passages, nb.passages, func(p record.Passage) (string, map[string]interface{}, error) {
 			f, err := passageFields(p)
 			return p.ID, f, err
 		})
 	}
 	if err == nil {
-		err = copyDocs(b.entries, nb.entries, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
-			var e search.Entry
-			if err := json.Unmarshal(raw, &e); err != nil {
-				return "", nil, err
-			}
+		err = copyJSON(b.entries, nb.entries, func(e search.Entry) (string, map[string]interface{}, error) {
 			f, err := entryFields(e)
 			return e.ID, f, err
 		})
@@ -224,6 +216,18 @@ func copyDocs(src, dst bleve.Index, decode func(raw []byte, stored map[string]in
 		return err
 	}
 	return dst.Batch(batch)
+}
+
+// copyJSON re-indexes every stored document of src, decoded as a T, through
+// fields.
+func copyJSON[T any](src, dst bleve.Index, fields func(T) (string, map[string]interface{}, error)) error {
+	return copyDocs(src, dst, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return "", nil, err
+		}
+		return fields(v)
+	})
 }
 
 // copyNotices re-indexes every notice with its passage count: the stored
