@@ -44,10 +44,10 @@ func copyDir(t *testing.T, src, dst string) {
 	}
 }
 
-// Batches return before they are on disk (unsafe_batch), so Observe must
-// not: once it returns, the notices, passages and entries written before it
+// Once Observe returns, the notices, passages and entries written before it
 // and the observation itself are on disk, as a copy of the directory taken
-// at that moment (a crash) shows.
+// at that moment (a crash) shows: the observation is the watermark the
+// indexer fetches from next time, so nothing before it may be lost.
 func TestObserveIsDurable(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
