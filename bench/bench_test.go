@@ -189,3 +189,27 @@ func TestPeerText(t *testing.T) {
 		t.Errorf("peerText:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A peer whose requests all timed out is slower than us, not a tie or a
+// zero-latency winner; we must answer to win.
+func TestFasterThan(t *testing.T) {
+	ms := time.Millisecond
+	ours := loadResult{Requests: 100, P50: 10 * ms, RPS: 100}
+	for _, c := range []struct {
+		name string
+		peer loadResult
+		want bool
+	}{
+		{"slower peer", loadResult{Requests: 10, P50: 90 * ms, RPS: 11}, true},
+		{"faster peer", loadResult{Requests: 500, P50: 2 * ms, RPS: 500}, false},
+		{"faster p50, lower throughput", loadResult{Requests: 50, P50: 5 * ms, RPS: 50}, false},
+		{"all timed out", loadResult{Errors: 32}, true},
+	} {
+		if got := ours.fasterThan(c.peer); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if (loadResult{Errors: 3}).fasterThan(loadResult{Errors: 3}) {
+		t.Error("neither answered: not faster")
+	}
+}

@@ -29,10 +29,14 @@ func newClient(conc int) *http.Client {
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   false,
 	}
-	return &http.Client{Transport: tr, Timeout: 60 * time.Second}
+	return &http.Client{Transport: tr, Timeout: requestTimeout}
 }
 
 // loadResult is one query at one concurrency on one system.
+// requestTimeout bounds one request; a request that takes longer counts as
+// an error (loadResult.Errors), never as a latency.
+const requestTimeout = 60 * time.Second
+
 type loadResult struct {
 	Requests int
 	Errors   int
@@ -43,6 +47,22 @@ type loadResult struct {
 	Mean     time.Duration
 	RPS      float64
 	FirstErr string
+}
+
+// completed reports whether any request of the run answered.
+func (r loadResult) completed() bool { return r.Requests > 0 }
+
+// fasterThan reports whether r beat peer on both p50 and throughput. A peer
+// none of whose requests answered (all timed out or failed) is beaten by
+// any r that answered.
+func (r loadResult) fasterThan(peer loadResult) bool {
+	if !r.completed() {
+		return false
+	}
+	if !peer.completed() {
+		return true
+	}
+	return r.P50 < peer.P50 && r.RPS > peer.RPS
 }
 
 // percentile is the nearest-rank percentile p (0–100) of sorted latencies.

@@ -259,7 +259,9 @@ func renderReport(rep *report) string {
 					continue
 				}
 				cell := fmt.Sprintf("%s / %s / %s", msf(r.P50), msf(r.P95), msf(r.P99))
-				if r.Errors > 0 {
+				if !r.completed() {
+					cell = fmt.Sprintf("none answered: %d errors (timeout %s)", r.Errors, requestTimeout)
+				} else if r.Errors > 0 {
 					cell += fmt.Sprintf(" (%d errors)", r.Errors)
 				}
 				w(" %s | %s |", cell, rps(r.RPS))
@@ -330,8 +332,12 @@ func renderReport(rep *report) string {
 				o := ours.Load[q.Name][conc]
 				for _, s := range rep.Systems[1:] {
 					r := s.Load[q.Name][conc]
-					ok := o.P50 < r.P50 && o.RPS > r.RPS
-					all = all && ok
+					all = all && o.fasterThan(r)
+					if !r.completed() {
+						lines = append(lines, fmt.Sprintf("%s c=%d vs %s: no %s request answered within %s", q.Name, conc, s.Name,
+							s.Name, requestTimeout))
+						continue
+					}
 					lines = append(lines, fmt.Sprintf("%s c=%d vs %s: %s p50, %s req/s", q.Name, conc, s.Name,
 						ratio(float64(r.P50), float64(o.P50)), ratio(o.RPS, r.RPS)))
 				}
