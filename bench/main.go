@@ -118,9 +118,8 @@ type system struct {
 	Name    string
 	Version string
 	Index   indexStats
-	// ServePeakMB is the serving process's peak RSS over the whole query
-	// run (for PostgreSQL: the server processes' summed PSS, sampled, plus
-	// the peer HTTP server's RSS).
+	// ServePeakMB is the serving processes' peak summed PSS while the mix
+	// ran (for PostgreSQL its server processes and its HTTP server).
 	ServePeakMB float64
 	Answers     map[string]answer // by query name
 	AnswerErr   map[string]string
@@ -222,7 +221,9 @@ func run(cfg config) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		sampler := samplePSS(func() []int { return []int{c.pid()} }, 250*time.Millisecond)
 		measure(ctx, cfg, ours, base, rep.Mix)
+		ours.ServePeakMB = sampler.PeakMB() // the mix only, not the profiling run after it
 		if cfg.Pprof {
 			file := filepath.Join(cfg.Work, fmt.Sprintf("ours-serve-n%d-c%d.pprof", cfg.N, maxConc))
 			if err := profileMix(ctx, base, pprofURL, rep.Mix, maxConc, 10*time.Second, file); err != nil {
@@ -235,7 +236,6 @@ func run(cfg config) (string, error) {
 		if err := c.stop(); err != nil {
 			return "", err
 		}
-		ours.ServePeakMB = c.maxRSS
 	}
 
 	if cfg.Peers {
@@ -338,7 +338,8 @@ func loadPeer(cfg config, s *system, statsPath string, load func() error) error 
 }
 
 // servePeer starts a peer HTTP server child and measures the mix on it.
-// serverPIDs (PostgreSQL) are sampled for their PSS during the run.
+// The child and serverPIDs (PostgreSQL's processes) are sampled for their
+// summed PSS during the run.
 func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, serverPIDs func() []int, args ...string) error {
 	c, err := startChild("peer-serve", args...)
 	if err != nil {
@@ -352,18 +353,16 @@ func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, serve
 	if v, err := get(ctx, newClient(1), base+"/version"); err == nil {
 		s.Version = string(v)
 	}
-	var sampler *pssSampler
-	if serverPIDs != nil {
-		sampler = samplePSS(serverPIDs, 250*time.Millisecond)
-	}
+	sampler := samplePSS(func() []int {
+		pids := []int{c.pid()}
+		if serverPIDs != nil {
+			pids = append(pids, serverPIDs()...)
+		}
+		return pids
+	}, 250*time.Millisecond)
 	measure(ctx, cfg, s, base, mix)
-	var serverMB float64
-	if sampler != nil {
-		serverMB = sampler.PeakMB()
-	}
-	err = c.stop()
-	s.ServePeakMB = c.maxRSS + serverMB
-	return err
+	s.ServePeakMB = sampler.PeakMB()
+	return c.stop()
 }
 
 // measure reads each query's answer (the fairness check), then runs the

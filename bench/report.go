@@ -383,8 +383,11 @@ func renderReport(rep *report) string {
 	for _, s := range rep.Systems {
 		w("| %s | %s |\n", s.Name, mb(s.ServePeakMB))
 	}
-	w("\nRecordwatch: peak RSS (getrusage) of the API server process (it includes the pages of the index files Bleve maps into memory, which the kernel can reclaim). SQLite: of its HTTP server process (the database is in process). " +
-		"PostgreSQL: the server processes' summed PSS, sampled every 250 ms, plus its HTTP server's peak RSS.\n\n")
+	w("\nPeak PSS (proportional set size, from /proc/<pid>/smaps_rollup, sampled every 250 ms while the mix ran) of the serving processes: " +
+		"Recordwatch's API server (it includes the pages of the index files Bleve maps into memory, which the kernel can reclaim); " +
+		"SQLite's HTTP server (the database is in process); PostgreSQL's server processes summed, plus its HTTP server. " +
+		"PSS, not RSS: RSS counts a file page once per mapping, so SQLite's connections, each mapping the same database file, " +
+		"would count it once per connection (over 10 GB for a 0.4 GB database at concurrency 32).\n\n")
 	for _, s := range rep.Systems {
 		if s.Note != "" {
 			w("%s %s.\n\n", s.Name, s.Note)

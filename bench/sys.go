@@ -221,6 +221,9 @@ func (c *child) stop() error {
 	return err
 }
 
+// pid is the child's process id.
+func (c *child) pid() int { return c.cmd.Process.Pid }
+
 // vmHWM is a running process's peak resident set (VmHWM) in MB.
 func vmHWM(pid int) float64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
