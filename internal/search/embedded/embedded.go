@@ -45,13 +45,13 @@ func Open(dir string) (*Backend, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("embedded: %w", err)
 	}
+	// before anything else: a swap stopped between its renames leaves no
+	// notices.bleve, and the directory must not be taken for a new one
+	if err := finishSwap(dir); err != nil {
+		return nil, fmt.Errorf("embedded: finish an interrupted rebuild in %s: %w", dir, err)
+	}
 	_, statErr := os.Stat(filepath.Join(dir, indexNames[0]))
 	fresh := errors.Is(statErr, os.ErrNotExist)
-	if !fresh {
-		if err := finishSwap(dir); err != nil {
-			return nil, fmt.Errorf("embedded: finish an interrupted rebuild in %s: %w", dir, err)
-		}
-	}
 	b, err := openAll(dir)
 	if err != nil {
 		return nil, err

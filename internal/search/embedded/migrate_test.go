@@ -267,6 +267,42 @@ func TestOpenFinishesOrDiscardsAnInterruptedRebuild(t *testing.T) {
 	}
 }
 
+// A swap stopped between moving the old notices index aside and moving the
+// rebuilt one in leaves no notices.bleve: Open finishes the swap instead of
+// starting an empty index.
+func TestOpenFinishesASwapStoppedBetweenItsRenames(t *testing.T) {
+	docs := searchtest.Fixtures()
+	dir := t.TempDir()
+	writeFormat1(t, dir, docs, nil, search.Observation{Source: "crol", ObservedAt: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)})
+	b, err := Open(dir) // rebuilds and swaps
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	// put the state back to "notices moved aside, rebuilt one not yet in"
+	next, prev := filepath.Join(dir, nextDir), filepath.Join(dir, oldDir)
+	for _, d := range []string{next, prev} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Rename(filepath.Join(dir, indexNames[0]), filepath.Join(next, indexNames[0])); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(next, doneMarker), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	res, err := b.Search(context.Background(), search.Query{Limit: 1})
+	if err != nil || res.Total != len(docs) {
+		t.Fatalf("after finishing the swap: %d notices (%v), want %d", res.Total, err, len(docs))
+	}
+}
+
 // An index from a newer Recordwatch is refused, not rewritten.
 func TestOpenRefusesANewerFormat(t *testing.T) {
 	dir := t.TempDir()
