@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -424,5 +425,36 @@ func TestVendorNameWithComma(t *testing.T) {
 	}
 	if got := withComma.Scope.Searched.Filters["vendor"]; got != "DENVILLE LINE PAINTING" {
 		t.Errorf("searched vendor %q", got)
+	}
+}
+
+// IPv6 clients count per /64: a client with a whole /64 gets one bucket,
+// not one per address; another /64 gets its own.
+func TestRateLimitCountsIPv6PerSlash64(t *testing.T) {
+	s := New(Config{RatePerSecond: 0.001, Burst: 2}, Deps{Search: shared.be, Store: shared.st,
+		Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
+	do := func(addr string) int {
+		r := httptest.NewRequest("GET", "/api/search?q=parks", nil)
+		r.RemoteAddr = addr
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		return w.Code
+	}
+	var codes []int
+	for i := 1; i <= 3; i++ {
+		codes = append(codes, do(fmt.Sprintf("[2001:db8:1:2::%x]:4000", i*0x1111)))
+	}
+	codes = append(codes, do("[2001:db8:1:3::1]:4000"))
+	if codes[0] != 200 || codes[1] != 200 || codes[2] != 429 || codes[3] != 200 {
+		t.Errorf("codes %v: want 200 200 429 (same /64) then 200 (another /64)", codes)
+	}
+	for in, want := range map[string]string{
+		"2001:db8:1:2:aaaa:bbbb:cccc:dddd": "2001:db8:1:2::/64",
+		"::ffff:192.0.2.7":                 "192.0.2.7",
+		"192.0.2.7":                        "192.0.2.7",
+	} {
+		if got := ClientKey(in); got != want {
+			t.Errorf("ClientKey(%s) = %s, want %s", in, got, want)
+		}
 	}
 }

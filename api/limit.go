@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -60,10 +61,30 @@ func (l *ipLimiter) allow(client string) (bool, time.Duration) {
 	return true, 0
 }
 
+// ClientKey is the one rule for who a client is, for every per-client
+// limit and daily ceiling: an IPv4 address as it is, an IPv6 address by its
+// /64 network (one subscriber line is usually given a whole /64, so counting
+// full addresses would let one client take 2^64 allowances). An IPv4-mapped
+// IPv6 address counts as its IPv4 address.
+func ClientKey(ip string) string {
+	parsed := net.ParseIP(ip)
+	if parsed == nil {
+		return ip
+	}
+	if v4 := parsed.To4(); v4 != nil {
+		return v4.String()
+	}
+	return (&net.IPNet{IP: parsed.Mask(net.CIDRMask(64, 128)), Mask: net.CIDRMask(64, 128)}).String()
+}
+
+// clientKey is ClientKey of the address Gin resolved (trusted proxies
+// applied).
+func clientKey(c *gin.Context) string { return ClientKey(c.ClientIP()) }
+
 // rateLimit applies the per-client token bucket.
 func (s *Server) rateLimit() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		ok, wait := s.limiter.allow(c.ClientIP())
+		ok, wait := s.limiter.allow(clientKey(c))
 		if !ok {
 			secs := int(wait.Seconds()) + 1
 			c.Header("Retry-After", strconv.Itoa(secs))
@@ -79,7 +100,7 @@ func (s *Server) rateLimit() gin.HandlerFunc {
 func (s *Server) ceiling(name string, limit int) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		now := s.deps.Now()
-		a, err := s.deps.Store.Take(c.Request.Context(), name, c.ClientIP(), limit, now)
+		a, err := s.deps.Store.Take(c.Request.Context(), name, clientKey(c), limit, now)
 		if err != nil {
 			writeError(c, &record.Error{Code: record.EUNAVAILABLE, Message: "the state store could not answer"})
 			return

@@ -18,7 +18,7 @@ func (s *Server) routes(r *gin.Engine) {
 		inner := gin.WrapH(s.deps.MCP)
 		mcpH := func(c *gin.Context) {
 			// the tools' per-client ceilings see the address the limiter saw
-			c.Request.Header.Set("X-Recordwatch-Client", c.ClientIP())
+			c.Request.Header.Set("X-Recordwatch-Client", clientKey(c))
 			inner(c)
 		}
 		r.POST("/mcp", s.rateLimit(), maxBody(1<<20), mcpH)

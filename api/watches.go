@@ -243,7 +243,7 @@ func (s *Server) createWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	req := mailer.Request{Email: in.Email, Client: c.ClientIP(), Channel: mailer.ChannelWeb}
+	req := mailer.Request{Email: in.Email, Client: clientKey(c), Channel: mailer.ChannelWeb}
 	var u watch.Understanding
 	if s.cfg.Form == 1 {
 		if strings.TrimSpace(in.Text) != "" {
@@ -266,7 +266,7 @@ func (s *Server) createWatch(c *gin.Context) {
 		}
 		req.Text = in.Text
 	}
-	if err := m.Allow(c.Request.Context(), c.ClientIP()); err != nil {
+	if err := m.Allow(c.Request.Context(), clientKey(c)); err != nil {
 		writeError(c, err)
 		return
 	}
