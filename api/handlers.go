@@ -286,7 +286,10 @@ func (s *Server) healthz(c *gin.Context) {
 		return
 	}
 	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, gin.H{"status": "ok", "engine": s.cfg.Engine, "form": s.cfg.Form,
-		"records": res.Scope.RecordsInCorpus, "passages": res.Scope.PassagesInCorpus,
-		"corpus_observed_at": res.Scope.CorpusObservedAt})
+	h := gin.H{"status": "ok", "engine": s.cfg.Engine, "form": s.cfg.Form,
+		"records": res.Scope.RecordsInCorpus, "passages": res.Scope.PassagesInCorpus}
+	if !res.Scope.CorpusObservedAt.IsZero() { // never observed: left out, not a zero date
+		h["corpus_observed_at"] = res.Scope.CorpusObservedAt
+	}
+	c.JSON(http.StatusOK, h)
 }

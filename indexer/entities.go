@@ -8,6 +8,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/lots"
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -95,23 +96,67 @@ func (ix *Indexer) LoadLotsDir(ctx context.Context, fsys fs.FS, dir string) (Rep
 }
 
 // EnsureSampleEntries loads the bundled Checkbook NYC answers, contract rows
-// and lot locations when the backend holds no entries yet (also into a data
-// directory indexed before entries existed). A backend that does not hold
-// entries is left alone.
+// and lot locations unless every entry they hold is already held (by
+// source and kind, at least as many as the sample has): into a data
+// directory indexed before entries existed, and over a load that was
+// interrupted part way (entry ids are stable, so loading again replaces
+// what is there). A backend that does not hold entries is left alone.
 func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool, error) {
 	eb, ok := ix.Backend.(search.EntityBackend)
 	if !ok {
 		return false, nil
 	}
 	cov, err := eb.EntryCoverage(ctx)
-	if err != nil || len(cov) > 0 {
+	if err != nil {
 		return false, err
 	}
-	ix.log().Info("no payments or contracts held: loading the bundled Checkbook NYC, contract and lot samples")
+	held := map[string]int{}
+	for _, c := range cov {
+		held[c.Source+"/"+c.RecordType] += c.Records
+	}
+	var missing []string
+	for key, n := range sampleEntryCounts(sample, ix.Crosswalk) {
+		if held[key] < n {
+			missing = append(missing, key)
+		}
+	}
+	if len(missing) == 0 {
+		return false, nil
+	}
+	ix.log().Info("payments, contracts or lots of the bundled sample are missing: loading them", "missing", missing)
 	if err := ix.LoadEntitySamples(ctx, sample); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// sampleEntryCounts counts the distinct entries of the bundled entity
+// samples by "source/kind".
+func sampleEntryCounts(sample fs.FS, cw *entity.Crosswalk) map[string]int {
+	var all []search.Entry
+	for _, dir := range []string{SampleCheckbookDir, SampleContractsDir} {
+		if _, err := fs.Stat(sample, dir); err == nil {
+			c, _ := checkbook.LoadDir(sample, dir, cw)
+			all = append(all, c.Entries...)
+		}
+	}
+	if _, err := fs.Stat(sample, SampleLotsDir); err == nil {
+		es, _ := lots.LoadDir(sample, SampleLotsDir)
+		all = append(all, es...)
+	}
+	ids := map[string]map[string]bool{}
+	for _, e := range all {
+		key := e.Source + "/" + e.Kind
+		if ids[key] == nil {
+			ids[key] = map[string]bool{}
+		}
+		ids[key][e.ID] = true
+	}
+	counts := map[string]int{}
+	for key, set := range ids {
+		counts[key] = len(set)
+	}
+	return counts
 }
 
 // LoadEntitySamples loads the bundled Checkbook NYC answers, contract rows

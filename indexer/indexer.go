@@ -140,39 +140,62 @@ func observedAt(c *crol.Corpus, now time.Time) time.Time {
 	return t
 }
 
-// Empty reports whether the backend holds no records yet.
-func (ix *Indexer) Empty(ctx context.Context) (bool, error) {
+// SampleLoaded reports whether a load of City Record rows has completed
+// into the backend: the City Record source has been observed. The
+// observation is written only after every notice of a load (LoadCROLDir,
+// RunLive), so records without it are the remains of an interrupted load.
+func (ix *Indexer) SampleLoaded(ctx context.Context) (bool, error) {
 	cov, err := ix.Backend.Coverage(ctx)
 	if err != nil {
 		return false, err
 	}
 	for _, c := range cov {
-		if c.Records > 0 {
-			return false, nil
+		if c.Source == record.SourceCROL && !c.ObservedAt.IsZero() {
+			return true, nil
 		}
 	}
-	return true, nil
+	return false, nil
 }
 
-// EnsureSample loads the bundled sample corpus into an empty backend. A
-// backend that already holds records is left as it is. The entity samples
-// (payments, contracts, lots: entities.go) are loaded when no entries are
-// held, also into a backend whose notices were loaded before.
+// EnsureSample loads the bundled sample corpus until one load has
+// completed. Until then every start loads it again from the beginning, over
+// whatever an interrupted start left (ids are stable, so the writes replace
+// what they find): entries (payments, contracts, lots) first, then the
+// notices, and last the City Record observation that marks the load as
+// complete (SampleLoaded). A backend loaded once is left as it is, except
+// that missing entries are completed (EnsureSampleEntries). It reports
+// whether the notices were (re)loaded.
 func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error) {
-	empty, err := ix.Empty(ctx)
+	done, err := ix.SampleLoaded(ctx)
 	if err != nil {
 		return false, err
 	}
-	if empty {
+	if done {
+		_, err := ix.EnsureSampleEntries(ctx, sample)
+		return false, err
+	}
+	cov, err := ix.Backend.Coverage(ctx)
+	if err != nil {
+		return false, err
+	}
+	held := 0
+	for _, c := range cov {
+		held += c.Records
+	}
+	if held > 0 {
+		ix.log().Warn("an earlier load of the bundled sample did not finish: loading it again", "records_held", held)
+	} else {
 		ix.log().Info("empty index: loading the bundled sample corpus")
-		if _, err := ix.LoadCROLDir(ctx, sample, "crol"); err != nil {
+	}
+	if _, ok := ix.Backend.(search.EntityBackend); ok {
+		if err := ix.LoadEntitySamples(ctx, sample); err != nil {
 			return false, err
 		}
 	}
-	if _, err := ix.EnsureSampleEntries(ctx, sample); err != nil {
+	if _, err := ix.LoadCROLDir(ctx, sample, "crol"); err != nil {
 		return false, err
 	}
-	return empty, nil
+	return true, nil
 }
 
 // LiveOverlap re-reads a margin before the last observation, because rows

@@ -132,7 +132,7 @@ function scopeBox(scope, total) {
       h("dt", {}, "Searched"), h("dd", {}, (what.length ? what.join("; ") : "everything") + " in " + (s.lenses || ["all"]).join(", ")),
       filters.length ? [h("dt", {}, "Filters"), h("dd", {}, filters.join("; "))] : null,
       h("dt", {}, "Sources"), h("dd", {}, sources.join(" · ") || "none held"),
-      h("dt", {}, "Corpus observed"), h("dd", {}, fmtDate(scope.corpus_observed_at)),
+      h("dt", {}, "Corpus observed"), h("dd", {}, scope.corpus_observed_at ? fmtDate(scope.corpus_observed_at) : "not yet observed (a load has not completed)"),
       h("dt", {}, "Dates held"), h("dd", {}, fmtDate(scope.first_source_date) + " to " + fmtDate(scope.last_source_date) + " (not every date between is covered)"),
       h("dt", {}, "Held"), h("dd", {}, count.format(scope.records_in_corpus) + " records, " + count.format(scope.passages_in_corpus) + " passages"),
       h("dt", {}, "Matched"), h("dd", { "data-matched": String(total) }, count.format(total))));
