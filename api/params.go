@@ -34,7 +34,7 @@ func newParams(v url.Values, allowed ...string) *params {
 	return p
 }
 
-func (p *params) fail(err *record.Error) {
+func (p *params) fail(err error) {
 	if p.err == nil {
 		p.err = err
 	}
@@ -110,13 +110,9 @@ func parseDollars(s string) (float64, error) {
 }
 
 func (p *params) date(name string) time.Time {
-	s := p.str(name)
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.ParseInLocation("2006-01-02", s, record.NewYork)
+	t, err := record.ParseDay(name, p.str(name))
 	if err != nil {
-		p.fail(record.Invalid(name, "%s must be a date as YYYY-MM-DD", name))
+		p.fail(err)
 	}
 	return t
 }

@@ -61,16 +61,7 @@ func lensProp(s *jsonschema.Schema, name, desc string) {
 	p.Description = desc
 }
 
-func parseDay(param, s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.ParseInLocation("2006-01-02", s, record.NewYork)
-	if err != nil {
-		return t, record.Invalid(param, "%s must be a date as YYYY-MM-DD", param)
-	}
-	return t, nil
-}
+func parseDay(param, s string) (time.Time, error) { return record.ParseDay(param, s) }
 
 func (d *Deps) agencyID(name string) []string {
 	if name == "" {

@@ -130,6 +130,14 @@ func (q *Query) Normalize() (Keywords, error) {
 	if q.MinAmount != nil || q.MaxAmount != nil || q.Sort == SortAmount {
 		q.ValidAmountOnly = true
 	}
+	for _, d := range []struct {
+		param string
+		t     time.Time
+	}{{"from", q.From}, {"to", q.To}, {"due_from", q.DueFrom}, {"due_to", q.DueTo}, {"event_from", q.EventFrom}, {"event_to", q.EventTo}} {
+		if err := record.CheckDay(d.param, d.t); err != nil {
+			return k, err
+		}
+	}
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
 		return k, record.Invalid("to", "to is before from")
 	}
@@ -152,6 +160,12 @@ func (q *PassageQuery) Normalize() (Keywords, error) {
 	}
 	if q.Limit < 1 || q.Limit > MaxLimit {
 		return k, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+	}
+	if err := record.CheckDay("from", q.From); err != nil {
+		return k, err
+	}
+	if err := record.CheckDay("to", q.To); err != nil {
+		return k, err
 	}
 	return k, nil
 }
