@@ -1,6 +1,8 @@
 package api
 
 import (
+	"strings"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
@@ -12,5 +14,12 @@ func (s *Server) webRoutes(r *gin.Engine) {
 	shell := gin.WrapH(web.Shell(web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL}))
 	r.GET("/", shell)
 	r.HEAD("/", shell)
-	r.GET("/static/*filepath", gin.WrapH(web.Static()))
+	files := gin.WrapH(web.Static())
+	r.GET("/static/*filepath", func(c *gin.Context) {
+		if !web.StaticFile(strings.TrimPrefix(c.Param("filepath"), "/")) {
+			s.notFoundRoute(c) // no listings, no "..", no 500 for a name that is not UTF-8
+			return
+		}
+		files(c)
+	})
 }

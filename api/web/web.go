@@ -14,6 +14,8 @@ import (
 	"io/fs"
 	"net/http"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 //go:embed static templates
@@ -55,16 +57,36 @@ func SecurityHeaders(h http.Header) {
 	h.Set("X-Frame-Options", "DENY")
 }
 
-// Static serves /static/… from the embedded assets.
-func Static() http.Handler {
+var static = func() fs.FS {
 	sub, err := fs.Sub(assets, "static")
 	if err != nil {
 		panic(err)
 	}
-	files := http.StripPrefix("/static/", http.FileServer(http.FS(sub)))
+	return sub
+}()
+
+// StaticFile reports whether name (the path after /static/) is a file
+// Static serves: a regular file by a clean, valid UTF-8 path. Directories
+// (no listings), "..", empty or doubled slashes are not.
+func StaticFile(name string) bool {
+	if !utf8.ValidString(name) || !fs.ValidPath(name) || name == "." {
+		return false
+	}
+	fi, err := fs.Stat(static, name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Static serves /static/… from the embedded assets; anything StaticFile
+// refuses is a 404.
+func Static() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutPrefix(r.URL.Path, "/static/")
+		if !ok || !StaticFile(name) {
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		files.ServeHTTP(w, r)
+		http.ServeFileFS(w, r, static, name)
 	})
 }
