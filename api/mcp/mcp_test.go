@@ -345,6 +345,36 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 	}
 }
 
+// Days the index cannot hold are argument errors naming the argument, not
+// an unavailable index.
+func TestDateArgumentsOutOfRange(t *testing.T) {
+	s := connect(t, 1)
+	for _, tc := range []struct {
+		tool  string
+		args  map[string]any
+		param string
+	}{
+		{"search_notices", map[string]any{"from": "1600-01-01"}, "from"},
+		{"search_notices", map[string]any{"to": "2300-01-01"}, "to"},
+		{"search_notices", map[string]any{"q": "construction", "to": "9999-12-31"}, "to"},
+		{"retrieve_cited_passages", map[string]any{"q": "contract", "from": "1600-01-01"}, "from"},
+		{"retrieve_cited_passages", map[string]any{"q": "contract", "to": "2300-01-01"}, "to"},
+	} {
+		res := call(t, s, tc.tool, tc.args)
+		msg := text(res)
+		if !res.IsError || !strings.Contains(msg, tc.param+" must be a date from "+record.FirstDay+" to "+record.LastDay) ||
+			strings.Contains(msg, "unavailable") {
+			t.Errorf("%s %v: %v %s", tc.tool, tc.args, res.IsError, msg)
+		}
+	}
+	for _, tool := range []string{"search_notices", "retrieve_cited_passages"} {
+		res := call(t, s, tool, map[string]any{"q": "contract", "from": record.FirstDay, "to": record.LastDay})
+		if res.IsError {
+			t.Errorf("%s with the first and last days: %s", tool, text(res))
+		}
+	}
+}
+
 func TestCatalogAndReadme(t *testing.T) {
 	res, err := http.Get(fx.urls[1] + "/mcp/catalog.json")
 	if err != nil {
@@ -356,8 +386,11 @@ func TestCatalogAndReadme(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Delivery.Endpoint != "http://rw.test/mcp" || c.Delivery.Transport != "streamable-http" || len(c.Tools) != len(wantTools[1]) ||
-		c.Freshness.CorpusObservedAt == "" || res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		c.Freshness.CorpusObservedAt == "" {
 		t.Errorf("catalog %+v", c)
+	}
+	if o := res.Header.Get("Access-Control-Allow-Origin"); o != "" {
+		t.Errorf("the catalog allows cross-site reads: Access-Control-Allow-Origin %q", o)
 	}
 	for _, tool := range c.Tools {
 		if tool.InputSchema == nil || tool.OutputSchema == nil || len(tool.Examples) == 0 || tool.Class == "" {
