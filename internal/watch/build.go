@@ -26,6 +26,9 @@ type Structured struct {
 // Build turns a structured request into a validated filter and its plain
 // description. Errors name the field at fault.
 func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error) {
+	if err := in.check(); err != nil {
+		return Understanding{}, err
+	}
 	if in.Lens == "" {
 		return Understanding{}, record.Invalid("lens", "a watch needs a lens (%s), or text in plain English", strings.Join(Lenses, ", "))
 	}
@@ -66,4 +69,20 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 		names = nil
 	}
 	return Understanding{Filter: f, Agencies: names, Scope: Describe(f, names)}, nil
+}
+
+// check refuses control characters in any field (CheckText): each is one
+// line, and each can reach an email through the scope.
+func (in Structured) check() error {
+	for _, f := range []struct {
+		name   string
+		values []string
+	}{{"lens", []string{in.Lens}}, {"q", []string{in.Q}}, {"agency", in.Agencies}, {"vendor", in.Vendors}, {"borough", in.Boroughs}} {
+		for _, v := range f.values {
+			if err := CheckText(f.name, v, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -38,6 +38,9 @@ func Dollars(v float64) string {
 // Describe states a filter in one plain sentence: what kind of record, from
 // which agencies and vendors, of what amounts, mentioning what, excluding
 // what, where. agencies names agency ids (missing names show the id).
+// Values the requester chose (keywords, phrases, exclusions, vendors) are
+// stated as PlainValue gives them: the sentence goes into emails sent to
+// the address named in a request, so it never carries a link or markup.
 func Describe(f Filter, agencies map[string]string) string {
 	var b strings.Builder
 	switch f.Lens {
@@ -77,8 +80,8 @@ func Describe(f Filter, agencies map[string]string) string {
 		}
 		b.WriteString(" from " + strings.Join(names, " or "))
 	}
-	if len(f.Vendors) > 0 {
-		b.WriteString(" naming vendor " + strings.Join(f.Vendors, " or "))
+	if vs := plainValues(f.Vendors); len(vs) > 0 {
+		b.WriteString(" naming vendor " + strings.Join(vs, " or "))
 	}
 	switch {
 	case f.MinAmount != nil && f.MaxAmount != nil:
@@ -89,10 +92,8 @@ func Describe(f Filter, agencies map[string]string) string {
 		fmt.Fprintf(&b, ", of at most %s", Dollars(*f.MaxAmount))
 	}
 	var pos []string
-	for _, w := range f.AnyOf {
-		pos = append(pos, w)
-	}
-	for _, p := range f.Phrases {
+	pos = append(pos, plainValues(f.AnyOf)...)
+	for _, p := range plainValues(f.Phrases) {
 		pos = append(pos, `"`+p+`"`)
 	}
 	if len(pos) == 1 {
@@ -100,11 +101,11 @@ func Describe(f Filter, agencies map[string]string) string {
 	} else if len(pos) > 1 {
 		b.WriteString(", mentioning any of " + strings.Join(pos, ", "))
 	}
-	if len(f.Exclude) > 0 {
-		b.WriteString(", leaving out any that mention " + strings.Join(f.Exclude, " or "))
+	if ex := plainValues(f.Exclude); len(ex) > 0 {
+		b.WriteString(", leaving out any that mention " + strings.Join(ex, " or "))
 	}
-	if len(f.Boroughs) > 0 {
-		b.WriteString(", naming " + strings.Join(f.Boroughs, " or "))
+	if bs := plainValues(f.Boroughs); len(bs) > 0 {
+		b.WriteString(", naming " + strings.Join(bs, " or "))
 	}
 	b.WriteString(".")
 	return b.String()
@@ -131,7 +132,14 @@ func AgencyNames(cw *entity.Crosswalk, spellings []string) (ids []string, names 
 		if _, ok := names[l.ID]; !ok {
 			ids = append(ids, l.ID)
 		}
-		names[l.ID] = l.Name
+		name := l.Name
+		if l.Method == entity.MethodOwn {
+			// a spelling nothing recognized is the requester's text
+			if name = PlainValue(name); name == "" {
+				name = l.ID
+			}
+		}
+		names[l.ID] = name
 	}
 	return ids, names
 }

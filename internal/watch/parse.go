@@ -436,12 +436,13 @@ func (p *parser) note(format string, args ...any) {
 func (p *parser) addVendor(name string) {
 	stem := entity.VendorStem(name)
 	if len(stem) < 3 {
-		p.note("%q is too short to follow as a vendor; ignored.", name)
+		p.note("%q is too short to follow as a vendor; ignored.", PlainValue(name))
 		return
 	}
 	if !slices.Contains(p.f.Vendors, stem) {
 		p.f.Vendors = append(p.f.Vendors, stem)
-		p.note("%q → vendor (matched by name stem %q, so suffix and case variants count).", name, stem)
+		// notes quote the requester's words as plain values (see PlainValue)
+		p.note("%q → vendor (matched by name stem %q, so suffix and case variants count).", PlainValue(name), PlainValue(stem))
 	}
 }
 
@@ -568,14 +569,14 @@ func (p *parser) run() {
 			switch {
 			case len(words) == 0:
 			case excluding || t.neg:
-				p.addExclude(strings.Join(words, " "), fmt.Sprintf("%q", t.text))
+				p.addExclude(strings.Join(words, " "), fmt.Sprintf("%q", PlainValue(t.text)))
 			case len(words) == 1:
 				p.addKeyword(words[0])
 			default:
 				ph := strings.Join(words, " ")
 				if !slices.Contains(p.f.Phrases, ph) {
 					p.f.Phrases = append(p.f.Phrases, ph)
-					p.note("%q → exact phrase.", t.text)
+					p.note("%q → exact phrase.", ph)
 				}
 			}
 			i++
