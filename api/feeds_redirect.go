@@ -24,7 +24,7 @@ var RedirectKinds = append([]string{"notice"}, watch.Lenses...)
 // search and never redirects.
 func (s *Server) digestRedirect(c *gin.Context) {
 	kind, id, _ := strings.Cut(strings.TrimPrefix(c.Param("link"), "/"), "/")
-	if !slices.Contains(RedirectKinds, kind) || !requestIDRE.MatchString(id) {
+	if !slices.Contains(RedirectKinds, kind) || !record.ValidRequestID(id) {
 		s.redirectRefused(c, http.StatusNotFound, id, "This link does not point to a notice Recordwatch knows.")
 		return
 	}
@@ -80,7 +80,7 @@ func (s *Server) redirectRefused(c *gin.Context, status int, id, message string)
 	if status == http.StatusServiceUnavailable {
 		data.Heading = "Notice not checked"
 	}
-	if requestIDRE.MatchString(id) {
+	if record.ValidRequestID(id) {
 		data.ID = id
 		if status == http.StatusNotFound {
 			data.Official = record.OfficialURL(id)

@@ -164,11 +164,9 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
-var requestIDRE = regexp.MustCompile(`^[0-9A-Za-z_-]{1,40}$`)
-
 func (s *Server) notice(c *gin.Context) {
 	id := c.Param("id")
-	if !requestIDRE.MatchString(id) {
+	if !record.ValidRequestID(id) {
 		writeError(c, record.Invalid("request_id", "request id %q is not a City Record RequestID", id))
 		return
 	}

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"regexp"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -45,8 +44,6 @@ type Freshness struct {
 // maxFullText bounds the text returned with a notice.
 const maxFullText = 20000
 
-var requestIDRE = regexp.MustCompile(`^[0-9A-Za-z_-]{1,40}$`)
-
 func getNotice(d *Deps) Tool {
 	t := newTool(d, "get_notice", "Get one City Record notice", ClassRead,
 		"Read one notice by its exact City Record RequestID (e.g. 20140930007). Returns status found, not_found or "+
@@ -56,12 +53,12 @@ func getNotice(d *Deps) Tool {
 		[]int{1, 2},
 		func(s *jsonschema.Schema) {
 			p := prop(s, "request_id")
-			p.Pattern = requestIDRE.String()
-			p.MaxLength = ptr(40)
+			p.Pattern = record.RequestIDPattern
+			p.MaxLength = ptr(record.MaxRequestIDLen)
 			p.Description = "Exact RequestID of the official notice."
 		},
 		func(ctx context.Context, d *Deps, in getNoticeIn) (NoticeOut, error) {
-			if !requestIDRE.MatchString(in.RequestID) {
+			if !record.ValidRequestID(in.RequestID) {
 				return NoticeOut{}, record.Invalid("request_id", "request_id must be a City Record RequestID such as 20140930007")
 			}
 			out := NoticeOut{RequestID: in.RequestID, Absence: record.AbsenceRules}

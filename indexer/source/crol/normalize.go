@@ -3,6 +3,7 @@ package crol
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -51,8 +52,15 @@ var (
 // without a request id.
 var ErrNoRequestID = errors.New("row has no request id")
 
+// ErrBadRequestID is wrapped by the error Normalize returns for a row whose
+// request id is not a RequestID (record.ValidRequestID): its permalink and
+// notice endpoint would refuse it, so it is not indexed.
+var ErrBadRequestID = errors.New("request id is not a City Record RequestID")
+
 // Normalize maps one raw row to a record.Notice. It is a pure function of
 // the row and the crosswalk (nil is allowed: every agency keeps its own id).
+// A row without a request id, or whose id is not a RequestID
+// (record.ValidRequestID), is an error: ErrNoRequestID or ErrBadRequestID.
 //
 //   - Section comes from the row, else from the wrapper's predicate
 //     (Row.Defaults), else from the notice type (Solicitation, Award, Intent
@@ -72,6 +80,9 @@ func Normalize(row Row, cw *entity.Crosswalk) (record.Notice, error) {
 	id := strings.TrimSpace(row.Fields["requestid"])
 	if id == "" {
 		return record.Notice{}, &RowError{File: row.File, Line: row.Line, Err: ErrNoRequestID}
+	}
+	if !record.ValidRequestID(id) {
+		return record.Notice{}, &RowError{File: row.File, Line: row.Line, Err: fmt.Errorf("%w: %q", ErrBadRequestID, clipID(id))}
 	}
 	n := record.Notice{
 		RequestID:       id,
@@ -295,4 +306,12 @@ func Passages(n record.Notice) []record.Passage {
 		ps[i].SourceURL = n.OfficialURL
 	}
 	return ps
+}
+
+// clipID bounds a refused id quoted in an error.
+func clipID(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
 }

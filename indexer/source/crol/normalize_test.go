@@ -1,10 +1,14 @@
 package crol
 
 import (
+	"bytes"
 	"errors"
+	"io/fs"
+	"path"
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -409,6 +413,68 @@ func TestNormalizeNoRequestID(t *testing.T) {
 	_, err := Normalize(Row{Fields: map[string]string{"requestid": "  ", "shorttitle": "x"}, File: "f.json", Line: 7}, nil)
 	if !errors.Is(err, ErrNoRequestID) || err.Error() != "f.json:7: row has no request id" {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// hearingsFile is a real SODA JSON file of the sample.
+const hearingsFile = "dg92-zbpx_hearings_with_event_date_cityscroll_asof_2026-08-14_event_2026-08-17_to_2026-09-03.json"
+
+// A real row whose request id is mutated into something the notice
+// endpoint refuses is not normalized: its permalink could never open.
+func TestNormalizeRefusesMalformedRequestID(t *testing.T) {
+	row := findRow(t, readSample(t, hearingsFile), "20260805006")
+	if n, err := Normalize(row, entity.DefaultCrosswalk()); err != nil || n.RequestID != "20260805006" {
+		t.Fatalf("the real row: %v %q", err, n.RequestID)
+	}
+	for _, id := range []string{"20260805006/1", "2026 0805006", "../20260805006", "20260805006?x=1", "2026080500６",
+		"20260805006#p1", "20260805006.", strings.Repeat("2", 41)} {
+		mutated := row
+		mutated.Fields = map[string]string{}
+		for k, v := range row.Fields {
+			mutated.Fields[k] = v
+		}
+		mutated.Fields["requestid"] = id
+		_, err := Normalize(mutated, entity.DefaultCrosswalk())
+		var re *RowError
+		if !errors.Is(err, ErrBadRequestID) || !errors.As(err, &re) || re.File != row.File || re.Line != row.Line {
+			t.Errorf("%q: err = %v", id, err)
+		}
+	}
+	// surrounding blanks are trimmed, as before
+	padded := row
+	padded.Fields = map[string]string{}
+	for k, v := range row.Fields {
+		padded.Fields[k] = v
+	}
+	padded.Fields["requestid"] = " 20260805006 "
+	if n, err := Normalize(padded, nil); err != nil || n.RequestID != "20260805006" {
+		t.Errorf("padded id: %v %q", err, n.RequestID)
+	}
+}
+
+// Scanning a real file in which one row's id is malformed reports that row
+// and loads every other one.
+func TestScanSkipsMalformedRequestID(t *testing.T) {
+	data, err := fs.ReadFile(repoRoot, path.Join(sampleDir, hearingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(data, []byte(`"request_id": "20260805006"`), []byte(`"request_id": "20260805006/1"`), 1)
+	if bytes.Equal(bad, data) {
+		t.Fatal("the row to mutate is not in the file")
+	}
+	want := countJSONRows(t, hearingsFile)
+	c, errs := Scan(fstest.MapFS{"crol/h.json": {Data: bad}}, "crol", nil)
+	if len(errs) != 1 || !errors.Is(errs[0], ErrBadRequestID) || !strings.HasPrefix(errs[0].Error(), "crol/h.json:") {
+		t.Fatalf("errors %v", errs)
+	}
+	if len(c.Notices) != want-1 {
+		t.Errorf("%d notices, want %d", len(c.Notices), want-1)
+	}
+	for _, n := range c.Notices {
+		if !record.ValidRequestID(n.RequestID) || strings.HasPrefix(n.RequestID, "20260805006") {
+			t.Errorf("loaded %q", n.RequestID)
+		}
 	}
 }
 
