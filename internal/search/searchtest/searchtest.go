@@ -42,6 +42,15 @@ func Run(t *testing.T, open Opener) {
 		return b
 	}
 	b := load(t)
+	// Every test name carries the engine (TestContract/opensearch/Keywords/…),
+	// so a failure says which engine broke the contract.
+	t.Run(b.Name(), func(t *testing.T) { suite(t, b, docs, load, open) })
+}
+
+// suite is the contract suite proper; b holds docs, load makes another
+// backend holding them, open an empty one.
+func suite(t *testing.T, b search.Backend, docs []search.Doc, load func(*testing.T) search.Backend, open Opener) {
+	ctx := context.Background()
 
 	t.Run("GetRoundTrip", func(t *testing.T) {
 		for _, d := range docs {
