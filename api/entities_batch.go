@@ -114,8 +114,8 @@ func readBatch(c *gin.Context) ([]string, error) {
 			return nil, record.Invalid(param, "name %d is empty", i+1)
 		case len([]rune(n)) > MaxBatchName:
 			return nil, record.Invalid(param, "name %d is longer than %d characters", i+1, MaxBatchName)
-		case len(entity.VendorStem(n)) < 3:
-			return nil, record.Invalid(param, "name %d (%q) is too short to match by name stem (3 characters at least)", i+1, n)
+		case !entity.StemLongEnough(entity.VendorStem(n)):
+			return nil, record.Invalid(param, "name %d (%q) is too short to match by name stem (%d characters at least)", i+1, n, entity.MinStemChars)
 		}
 		names[i] = n
 	}

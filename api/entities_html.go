@@ -137,7 +137,7 @@ func (s *Server) pageError(c *gin.Context, title, json string, err error) {
 func (s *Server) vendorPage(c *gin.Context) {
 	raw := pathValue(c, "stem")
 	stem := vendorStem(raw)
-	if slug := entity.StemSlug(stem); slug != raw && len(stem) >= 3 {
+	if slug := entity.StemSlug(stem); slug != raw && entity.StemLongEnough(stem) {
 		c.Redirect(http.StatusMovedPermanently, "/vendors/"+slug+"/")
 		return
 	}

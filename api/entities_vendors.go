@@ -66,8 +66,8 @@ func (s *Server) buildVendorProfile(c *gin.Context) (*VendorProfile, error) {
 func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProfile, error) {
 	raw := pathArg
 	stem := vendorStem(raw)
-	if len(stem) < 3 {
-		return nil, record.Invalid("stem", "vendor %q is too short to match by name stem (3 characters at least)", raw)
+	if !entity.StemLongEnough(stem) {
+		return nil, record.Invalid("stem", "vendor %q is too short to match by name stem (%d characters at least)", raw, entity.MinStemChars)
 	}
 	er, err := s.entityReader()
 	if err != nil {

@@ -133,6 +133,9 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 		fr.entityKind = kind
 		if kind == entityVendor {
 			stem := entity.VendorStem(name)
+			if !entity.StemLongEnough(stem) {
+				return fr, record.Invalid("name", "vendor %q is too short to match by name stem (%d characters at least)", name, entity.MinStemChars)
+			}
 			f.Vendors = []string{stem}
 			fr.entityName = stem
 			canon.Set("name", stem)

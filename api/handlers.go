@@ -69,8 +69,8 @@ func (s *Server) parseSearch(v url.Values) (search.Query, error) {
 	q.IncludeRolling = p.boolean("rolling")
 	for _, vname := range p.names("vendor") {
 		stem := entity.VendorStem(vname)
-		if len(stem) < 3 {
-			p.fail(record.Invalid("vendor", "vendor %q is too short to match by name stem (3 characters at least)", vname))
+		if !entity.StemLongEnough(stem) {
+			p.fail(record.Invalid("vendor", "vendor %q is too short to match by name stem (%d characters at least)", vname, entity.MinStemChars))
 		}
 		q.VendorStems = append(q.VendorStems, stem)
 	}

@@ -75,8 +75,8 @@ func vendorStems(param, name string) ([]string, error) {
 		return nil, nil
 	}
 	stem := entity.VendorStem(name)
-	if len(stem) < 3 {
-		return nil, record.Invalid(param, "vendor %q is too short to match by name stem (3 characters at least)", name)
+	if !entity.StemLongEnough(stem) {
+		return nil, record.Invalid(param, "vendor %q is too short to match by name stem (%d characters at least)", name, entity.MinStemChars)
 	}
 	return []string{stem}, nil
 }

@@ -375,6 +375,22 @@ func TestDateArgumentsOutOfRange(t *testing.T) {
 	}
 }
 
+// The vendor minimum counts characters, not bytes.
+func TestVendorArgumentCountsCharacters(t *testing.T) {
+	s := connect(t, 1)
+	for _, v := range []string{"Éa", "日本"} {
+		res := call(t, s, "search_notices", map[string]any{"vendor": v})
+		if !res.IsError || !strings.Contains(text(res), "too short to match by name stem") {
+			t.Errorf("vendor %q: %v %s", v, res.IsError, text(res))
+		}
+	}
+	for _, v := range []string{"Éab", "日本語"} {
+		if res := call(t, s, "search_notices", map[string]any{"vendor": v}); res.IsError {
+			t.Errorf("vendor %q: %s", v, text(res))
+		}
+	}
+}
+
 func TestCatalogAndReadme(t *testing.T) {
 	res, err := http.Get(fx.urls[1] + "/mcp/catalog.json")
 	if err != nil {

@@ -5,7 +5,28 @@ package entity
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
+
+// MinStemChars is the fewest characters a vendor stem must have to be
+// matched by: every surface that takes a vendor name (search, feeds, batch,
+// profiles, watches, tools) refuses a shorter stem with StemLongEnough.
+const MinStemChars = 3
+
+// StemChars counts the characters of a stem: letters, digits, spaces and
+// punctuation, not bytes ("ÉA" is 2), and a combining accent adds none.
+func StemChars(stem string) int {
+	n := 0
+	for _, r := range stem {
+		if !unicode.In(r, unicode.Mn, unicode.Me) {
+			n++
+		}
+	}
+	return n
+}
+
+// StemLongEnough reports whether stem has at least MinStemChars characters.
+func StemLongEnough(stem string) bool { return StemChars(stem) >= MinStemChars }
 
 var tagRE = regexp.MustCompile(`<[^>]*>`)
 
@@ -39,7 +60,8 @@ var legalSuffixes = [][]string{
 // a vendor meet: HTML tags stripped, upper-cased, ". , ' ’ &" turned into
 // spaces, whitespace collapsed, then trailing legal suffixes (INC, LLC,
 // L.L.C., L.P., CORP, P.C., OF NEW YORK …) removed one after another while
-// more than 3 characters remain. Related but different firms keep different stems.
+// more than MinStemChars characters (StemChars) remain. Related but
+// different firms keep different stems.
 func VendorStem(name string) string {
 	s := tagRE.ReplaceAllString(name, " ")
 	s = strings.ToUpper(s)
@@ -56,7 +78,7 @@ func VendorStem(name string) string {
 				continue
 			}
 			rest := strings.Join(words[:len(words)-len(suf)], " ")
-			if len(rest) <= 3 {
+			if StemChars(rest) <= MinStemChars {
 				continue
 			}
 			words = words[:len(words)-len(suf)]

@@ -47,7 +47,7 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 	f.AgencyIDs, names = AgencyNames(cw, in.Agencies)
 	for _, v := range in.Vendors {
 		stem := entity.VendorStem(v)
-		if len(stem) < 3 {
+		if !entity.StemLongEnough(stem) {
 			return Understanding{}, record.Invalid("vendor", "vendor %q is too short to match by name stem (3 characters at least)", v)
 		}
 		f.Vendors = append(f.Vendors, stem)

@@ -435,7 +435,7 @@ func (p *parser) note(format string, args ...any) {
 
 func (p *parser) addVendor(name string) {
 	stem := entity.VendorStem(name)
-	if len(stem) < 3 {
+	if !entity.StemLongEnough(stem) {
 		p.note("%q is too short to follow as a vendor; ignored.", PlainValue(name))
 		return
 	}

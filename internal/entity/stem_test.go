@@ -1,0 +1,51 @@
+package entity
+
+import "testing"
+
+func TestStemLongEnoughCountsCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		chars int
+		ok    bool
+	}{
+		{"AB", 2, false},
+		{"ABC", 3, true},
+		{"ÉA", 2, false},       // 3 bytes, 2 characters
+		{"ÉAB", 3, true},       // 4 bytes
+		{"E\u0301A", 2, false}, // E + combining acute + A: 2 characters
+		{"日本", 2, false},       // 6 bytes
+		{"日本語", 3, true},
+		{"A B", 3, true},
+		{"", 0, false},
+	} {
+		if got := StemChars(tc.name); got != tc.chars {
+			t.Errorf("StemChars(%q) = %d, want %d", tc.name, got, tc.chars)
+		}
+		if got := StemLongEnough(tc.name); got != tc.ok {
+			t.Errorf("StemLongEnough(%q) = %v", tc.name, got)
+		}
+	}
+}
+
+// Stripping a legal suffix never leaves MinStemChars characters or fewer,
+// counted as characters: "ÉÉ INC" keeps its suffix as "AB INC" does.
+func TestVendorStemSuffixCountsCharacters(t *testing.T) {
+	for in, want := range map[string]string{
+		"AB Inc.":      "AB INC",
+		"ÉÉ Inc.":      "ÉÉ INC",
+		"ÉÉÉ Inc.":     "ÉÉÉ INC",
+		"ÉÉÉÉ Inc.":    "ÉÉÉÉ",
+		"Acme Inc.":    "ACME",
+		"Société LLC":  "SOCIÉTÉ",
+		"Café Co":      "CAFÉ",
+		"Acme, L.L.C.": "ACME",
+		"Élan Corp":    "ÉLAN",
+	} {
+		if got := VendorStem(in); got != want {
+			t.Errorf("VendorStem(%q) = %q, want %q", in, got, want)
+		}
+		if !StemLongEnough(VendorStem(in)) {
+			t.Errorf("%q: stem too short", in)
+		}
+	}
+}
