@@ -55,6 +55,9 @@ type Config struct {
 	BaseURL       string
 	Engine        string
 	OpenSearchURL string
+	// OpenSearchPrefix names the indexes (several deployments or test runs
+	// can share one cluster).
+	OpenSearchPrefix string
 	OpenSearchUser,
 	OpenSearchPassword string
 	LogLevel string
@@ -95,6 +98,7 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.StringVar(&c.BaseURL, "base-url", env("RECORDWATCH_BASE_URL", ""), "absolute base URL for links (default http://localhost<addr>)")
 	fl.StringVar(&c.Engine, "engine", env("RECORDWATCH_ENGINE", "embedded"), "search engine: embedded or opensearch")
 	fl.StringVar(&c.OpenSearchURL, "opensearch-url", env("OPENSEARCH_URL", ""), "OpenSearch URL (engine opensearch)")
+	fl.StringVar(&c.OpenSearchPrefix, "opensearch-index-prefix", env("RECORDWATCH_OPENSEARCH_INDEX_PREFIX", opensearch.DefaultIndexPrefix), "OpenSearch index and alias name prefix (engine opensearch)")
 	fl.StringVar(&c.LogLevel, "log-level", env("RECORDWATCH_LOG_LEVEL", "info"), "debug, info, warn or error")
 	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", "crol"), "indexer: source to load (crol or checkbook)")
 	fl.StringVar(&c.SourceDir, "source-dir", env("RECORDWATCH_SOURCE_DIR", ""), "indexer: load files from this directory instead of the bundled sample")
@@ -165,7 +169,7 @@ func main() {
 
 func openBackend(ctx context.Context, cfg Config, logger *slog.Logger) (search.Backend, error) {
 	if cfg.Engine == "opensearch" {
-		return opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, Username: cfg.OpenSearchUser,
+		return opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix, Username: cfg.OpenSearchUser,
 			Password: cfg.OpenSearchPassword, Logger: logger})
 	}
 	return embedded.Open(filepath.Join(cfg.Data, "index"))

@@ -286,6 +286,13 @@ func (b *Backend) EntryCoverage(ctx context.Context) ([]record.SourceCoverage, e
 				c.ObservedAt = newest.ObservedAt
 				c.Label = newest.SourceLabel
 			}
+			if c.Label == "" { // no entry states when it was observed: the label of any
+				if any, err := b.entryEdge(ctx, both, "id", false); err != nil {
+					return nil, err
+				} else if any != nil {
+					c.Label = any.SourceLabel
+				}
+			}
 			out = append(out, c)
 		}
 	}
