@@ -3,8 +3,10 @@ package mailer
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/emersion/go-message/mail"
 
@@ -34,7 +36,21 @@ type Message struct {
 // Encode renders the message: UTF-8 text/plain (8bit), with the
 // headers that keep auto-responders quiet and, when there is an
 // unsubscribe link, List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+//
+// It refuses to write a header value holding CR, LF, NUL or another control
+// character (nothing a request carries may add or split a header), and a
+// body holding NUL or another control character but tab and line breaks.
 func (msg Message) Encode(date time.Time) ([]byte, error) {
+	for _, f := range []struct{ name, value string }{{"From", msg.From}, {"To", msg.To}, {"Subject", msg.Subject},
+		{"Message-ID", msg.MessageID}, {"In-Reply-To", msg.InReplyTo}, {"List-Unsubscribe", msg.Unsubscribe},
+		{"Auto-Submitted", msg.AutoSubmitted}, {"X-Recordwatch-Kind", msg.Kind}} {
+		if i := strings.IndexFunc(f.value, unicode.IsControl); i >= 0 {
+			return nil, fmt.Errorf("mailer: the %s header would hold control character %U; not written", f.name, []rune(f.value[i:])[0])
+		}
+	}
+	if i := strings.IndexFunc(msg.Text, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' }); i >= 0 {
+		return nil, fmt.Errorf("mailer: the body would hold control character %U; not written", []rune(msg.Text[i:])[0])
+	}
 	var h mail.Header
 	h.SetDate(date)
 	h.SetAddressList("From", []*mail.Address{{Name: "Recordwatch", Address: msg.From}})
@@ -118,28 +134,31 @@ func wrap(s string, width int, indent string) string {
 	return b.String()
 }
 
-// confirmationText asks the sender to confirm a Form 2 request.
-func confirmationText(u watch.Understanding, request, link string, ttl time.Duration) string {
+// confirmationText asks the sender to confirm a Form 2 request. It goes to
+// whatever address the request named, so it states only what was
+// understood (the scope and the notes, built from the parsed filter) and
+// never quotes the request's own words; its only link is ours.
+func confirmationText(u watch.Understanding, link string, ttl time.Duration) string {
 	var b strings.Builder
 	b.WriteString("Someone (we hope you) asked Recordwatch to email this address about new\npublic records.\n\n")
-	if request != "" {
-		b.WriteString("The request:\n\n" + wrap(oneLine(request, 600), 72, "  ") + "\n\n")
+	b.WriteString("How we understood the request:\n\n" + wrap(mailSafe(u.Scope), 72, "  ") + "\n\n")
+	notes := make([]string, len(u.Notes))
+	for i, n := range u.Notes {
+		notes[i] = mailSafe(n)
 	}
-	b.WriteString("How we understood it:\n\n" + wrap(u.Scope, 72, "  ") + "\n\n")
-	b.WriteString("In detail:\n" + bullets(u.Notes) + "\n")
+	b.WriteString("In detail:\n" + bullets(notes) + "\n")
 	fmt.Fprintf(&b, "To start this watch, open the link below and press \"Confirm\" (the link\nworks for %d hours; nothing is stored until you confirm):\n\n  %s\n\n", int(ttl.Hours()), link)
 	b.WriteString("If this is not what you meant, ignore this email and write again in other\nwords. If you did not ask for this, ignore it: nothing will be sent.\n\n-- \n" + footer + "\n")
 	return b.String()
 }
 
-// welcomeText states an active watch's scope with its links.
+// welcomeText states an active watch's scope with its links. Like the
+// confirmation it quotes no free text (a Form 1 description stays on the
+// manage page).
 func welcomeText(w watch.Watch, manage, unsubscribe string, digest string) string {
 	var b strings.Builder
 	b.WriteString("Your Recordwatch watch is active.\n\n")
-	b.WriteString("It follows:\n\n" + wrap(w.Scope, 72, "  ") + "\n\n")
-	if w.Description != "" {
-		b.WriteString("Your description:\n" + wrap(oneLine(w.Description, 600), 72, "  ") + "\n\n")
-	}
+	b.WriteString("It follows:\n\n" + wrap(mailSafe(w.Scope), 72, "  ") + "\n\n")
 	b.WriteString("You will get a digest " + digest + " when new matching records arrive\n(no email when there is nothing new).\n\n")
 	b.WriteString("Manage this watch:  " + manage + "\n")
 	b.WriteString("Unsubscribe:        " + unsubscribe + "\n\n")
@@ -147,9 +166,30 @@ func welcomeText(w watch.Watch, manage, unsubscribe string, digest string) strin
 	return b.String()
 }
 
+// Scopes and notes are built from parsed values that are plain words
+// already (watch.PlainValue); mailSafe is the second fence, for any text
+// derived from a request that goes into a mail: it drops control
+// characters and angle brackets and replaces anything that reads as a link
+// (a scheme, www., a dotted host name) with "[link removed]".
+var (
+	schemeLinkRE = regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.\-]*:/{1,3}|www\d{0,3}\.|mailto:)\S*`)
+	hostLinkRE   = regexp.MustCompile(`(?i)\b[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?)*\.[a-z]{2,63}\b(?:[/?#]\S*)?`)
+)
+
+func mailSafe(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '<' || r == '>' {
+			return ' '
+		}
+		return r
+	}, s)
+	s = schemeLinkRE.ReplaceAllString(s, "[link removed]")
+	return hostLinkRE.ReplaceAllString(s, "[link removed]")
+}
+
 // refusalText answers a subscribe mail the parser could not read.
 func refusalText(reason string) string {
-	return "Recordwatch could not set up a watch from your message:\n\n  " + reason + "\n\n" +
+	return "Recordwatch could not set up a watch from your message:\n\n  " + mailSafe(reason) + "\n\n" +
 		"Write again with one request in plain words (at most 600 characters), for\nexample:\n\n" +
 		"  construction contract awards over $500k from Parks, not Queens\n" +
 		"  rezonings in the Bronx\n  DOT hearings about \"bike lanes\"\n\n" +
@@ -164,7 +204,7 @@ type DigestItem struct {
 
 func digestText(w watch.Watch, window string, items []DigestItem, manage, unsubscribe string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Recordwatch digest (%s)\n\nYour watch:\n%s\n\n", window, wrap(w.Scope, 72, "  "))
+	fmt.Fprintf(&b, "Recordwatch digest (%s)\n\nYour watch:\n%s\n\n", window, wrap(mailSafe(w.Scope), 72, "  "))
 	if len(items) == 1 {
 		b.WriteString("1 new record since your last digest:\n\n")
 	} else {

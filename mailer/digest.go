@@ -175,7 +175,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
 	if len(items) != 1 {
 		subject = "Recordwatch: " + strconv.Itoa(len(items)) + " new records"
 	}
-	msg := Message{Kind: "digest", To: w.Email, Subject: subject + " — " + oneLine(w.Scope, 70),
+	msg := Message{Kind: "digest", To: w.Email, Subject: subject + " — " + oneLine(mailSafe(w.Scope), 70),
 		Text: digestText(w, d.Window, items, manage, unsub), MessageID: d.MessageID, Unsubscribe: unsub, Bulk: true}
 	d.State = store.DeliverySending
 	d.Attempts++

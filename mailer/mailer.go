@@ -37,6 +37,12 @@ const (
 	DefaultRequestsPerClient = 20   // subscription requests per client IP per day
 	DefaultRequestsPerDay    = 1000 // subscription requests per day, all clients
 	DefaultMaxAttempts       = 8
+	// Fair share of the all-clients ceiling (see Allow): once
+	// DefaultFairShareAfter of RequestsPerDay is spent, only a client's
+	// first DefaultFairShareRequests requests of the day draw on the rest.
+	DefaultFairShareAfter    = 0.75
+	DefaultFairShareRequests = 2
+	DefaultSendQueue         = 256 // mails waiting to be sent off the request path
 )
 
 // Config is what the mailer needs to know about its deployment. Read it
@@ -67,7 +73,16 @@ type Config struct {
 	RepliesPerAddress int
 	RequestsPerClient int
 	RequestsPerDay    int
+	// FairShareAfter is the fraction of RequestsPerDay (0 < f ≤ 1) past
+	// which a client may draw on the day's remaining subscription
+	// requests only for its first FairShareRequests requests of the day,
+	// so a few clients cannot spend the whole pool (see Allow).
+	FairShareAfter    float64
+	FairShareRequests int
 	MaxAttempts       int
+	// SendQueue bounds the welcome and confirmation mails waiting to be
+	// sent off the request path (see later).
+	SendQueue int
 
 	// Key signs tokens. Empty: the key kept in the state store (generated
 	// once). Deployments whose roles run as separate processes set the
@@ -92,6 +107,7 @@ type Mailer struct {
 	deps      Deps
 	signer    *watch.Signer
 	transport Transport
+	queue     *sendQueue
 }
 
 // New builds a mailer: it fills defaults, reads (or creates) the token key
@@ -154,8 +170,17 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	if cfg.RequestsPerDay <= 0 {
 		cfg.RequestsPerDay = DefaultRequestsPerDay
 	}
+	if cfg.FairShareAfter <= 0 || cfg.FairShareAfter > 1 {
+		cfg.FairShareAfter = DefaultFairShareAfter
+	}
+	if cfg.FairShareRequests <= 0 {
+		cfg.FairShareRequests = DefaultFairShareRequests
+	}
 	if cfg.MaxAttempts <= 0 {
 		cfg.MaxAttempts = DefaultMaxAttempts
+	}
+	if cfg.SendQueue <= 0 {
+		cfg.SendQueue = DefaultSendQueue
 	}
 	key := cfg.Key
 	if len(key) == 0 {
@@ -167,7 +192,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport}
+	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, queue: newSendQueue(cfg.SendQueue)}
 	if m.transport == nil {
 		if cfg.Relay.Addr != "" {
 			m.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}

@@ -409,13 +409,14 @@ func activeWatch(t *testing.T, tm *testMailer, text string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, _, err := tm.signer.Sign(watch.TokenConfirm, pending{Email: "pat@example.org", Filter: u.Filter, Scope: u.Scope, Form: 2}, tm.now(), time.Hour)
+	tok, _, err := tm.signer.Sign(watch.TokenConfirm, pending{Email: "pat@example.org", Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: 2}, tm.now(), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := tm.Confirm(context.Background(), tok); err != nil {
 		t.Fatal(err)
 	}
+	tm.Flush() // the welcome mail is sent off the request path
 }
 
 // forget drops a watch's baseline, so its next digest holds what it matches.

@@ -81,51 +81,18 @@ func (m *Mailer) Understand(text string) (watch.Understanding, error) {
 	return watch.Parse(text, watch.ParseOptions{Crosswalk: m.deps.Crosswalk, Form: m.cfg.Form})
 }
 
-// Allow applies the per-client and all-clients daily ceilings to a
-// subscription request. It returns an ELIMIT error when one is reached.
-func (m *Mailer) Allow(ctx context.Context, client string) error {
-	now := m.now()
-	if client != "" {
-		a, err := m.deps.Store.Take(ctx, CeilingClient, client, m.cfg.RequestsPerClient, now)
-		if err != nil {
-			return record.Errorf(record.EUNAVAILABLE, "the state store could not answer")
-		}
-		if !a.Allowed {
-			return record.Errorf(record.ELIMIT, "daily limit of %d subscription requests from this address reached; it resets at %s",
-				m.cfg.RequestsPerClient, a.ResetAt.Format(time.RFC3339))
-		}
-	}
-	a, err := m.deps.Store.Take(ctx, CeilingAll, "*", m.cfg.RequestsPerDay, now)
-	if err != nil {
-		return record.Errorf(record.EUNAVAILABLE, "the state store could not answer")
-	}
-	if !a.Allowed {
-		return record.Errorf(record.ELIMIT, "the service has taken all the subscription requests it takes today; it resets at %s",
-			a.ResetAt.Format(time.RFC3339))
-	}
-	return nil
-}
-
-// mayMail takes one unit of the per-address ceiling. Over it, nothing is
-// sent, and the caller answers exactly as if it had been.
-func (m *Mailer) mayMail(ctx context.Context, addr string) bool {
-	a, err := m.deps.Store.Take(ctx, CeilingAddress, strings.ToLower(addr), m.cfg.RepliesPerAddress, m.now())
-	if err != nil {
-		m.log().Warn("mailer: address ceiling unavailable; not sending", "err", err)
-		return false
-	}
-	if !a.Allowed {
-		m.log().Info("mailer: daily mail ceiling for an address reached; not sending")
-	}
-	return a.Allowed
-}
-
 // Subscribe handles a create request from any channel, after the caller
 // has applied Allow. Form 1 (a structured filter) stores an active watch
-// and sends the welcome mail; Form 2 (plain English) stores nothing and
-// sends a confirmation mail whose link carries the signed, expiring
-// request. The outcome never depends on what is known about the address.
+// and queues the welcome mail; over the address's daily mail ceiling it is
+// refused (ELIMIT) and nothing is stored. Form 2 (plain English) stores
+// nothing and queues a confirmation mail whose link carries the signed,
+// expiring request; whether that mail goes out (the address's daily
+// ceiling) is decided off the request path, so the answer and its timing
+// never depend on what is known about the address.
 func (m *Mailer) Subscribe(ctx context.Context, req Request) (Outcome, error) {
+	if err := req.check(); err != nil {
+		return Outcome{}, err
+	}
 	email, err := watch.NormalizeEmail(req.Email)
 	if err != nil {
 		return Outcome{}, err
@@ -140,13 +107,33 @@ func (m *Mailer) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 	out := Outcome{Status: watch.StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes,
 		Message: "A confirmation email stating how the request was understood is on its way to the address. " +
 			"Nothing is stored and no digest is sent until its link is followed."}
-	if !m.mayMail(ctx, email) {
-		return out, nil
-	}
-	if err := m.sendConfirmation(ctx, email, u, req.Text, req.InReplyTo); err != nil {
-		m.log().Error("mailer: confirmation not sent", "err", err)
-	}
+	text, inReplyTo := req.Text, req.InReplyTo
+	m.later(ctx, "confirmation", func(ctx context.Context) error {
+		if !m.mayMail(ctx, email) {
+			return nil
+		}
+		return m.sendConfirmation(ctx, email, u, text, inReplyTo)
+	})
 	return out, nil
+}
+
+// check refuses control characters in any value of a request (they can
+// reach a mail): one-line values get no CR or LF either.
+func (req Request) check() error {
+	for _, f := range []struct {
+		name, value string
+		multiline   bool
+	}{{"email", req.Email, false}, {"text", req.Text, true}, {"description", req.Description, true}, {"in_reply_to", req.InReplyTo, false}} {
+		if err := watch.CheckText(f.name, f.value, f.multiline); err != nil {
+			return err
+		}
+	}
+	for id, name := range req.Agencies {
+		if err := watch.CheckText("agency", id+name, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (m *Mailer) subscribeStructured(ctx context.Context, email string, req Request) (Outcome, error) {
@@ -157,19 +144,24 @@ func (m *Mailer) subscribeStructured(ctx context.Context, email string, req Requ
 	if len(req.Description) > watch.MaxRequestLen {
 		return Outcome{}, record.Invalid("description", "a description is limited to %d characters", watch.MaxRequestLen)
 	}
-	scope := watch.Describe(f, req.Agencies)
-	out := Outcome{Status: watch.StatusActive, Filter: f, Scope: scope,
-		Message: "The watch is active. A welcome email stating its scope, with manage and unsubscribe links, is on its way to the address."}
-	if !m.mayMail(ctx, email) {
-		return out, nil
+	// the welcome mail counts against the address's daily mail ceiling;
+	// over it the request is refused, not acknowledged and dropped
+	a, err := m.takeAddress(ctx, email)
+	if err != nil {
+		return Outcome{}, errStoreDown
 	}
+	if !a.Allowed {
+		return Outcome{}, m.addressLimited(a)
+	}
+	scope := watch.Describe(f, req.Agencies)
 	now := m.now()
 	w := watch.Watch{ID: watch.NewID(), Email: email, Filter: f, Description: strings.TrimSpace(req.Description),
 		Scope: scope, Form: 1, Status: watch.StatusActive, CreatedAt: now, ActivatedAt: now}
 	if err := m.activate(ctx, &w, "", time.Time{}); err != nil {
 		return Outcome{}, err
 	}
-	return out, nil
+	return Outcome{Status: watch.StatusActive, Filter: f, Scope: scope,
+		Message: "The watch is active. A welcome email stating its scope, with manage and unsubscribe links, is on its way to the address."}, nil
 }
 
 // activate takes the watch's baseline (what it matches now is not new),
@@ -189,9 +181,8 @@ func (m *Mailer) activate(ctx context.Context, w *watch.Watch, once string, once
 		return err
 	}
 	_ = store.CountEvent(ctx, m.deps.Store, store.CounterSubscriptionActive, m.now(), 1)
-	if err := m.sendWelcome(ctx, *w); err != nil {
-		m.log().Error("mailer: welcome not sent", "err", err)
-	}
+	stored := *w
+	m.later(ctx, "welcome", func(ctx context.Context) error { return m.sendWelcome(ctx, stored) })
 	return nil
 }
 
@@ -202,7 +193,7 @@ func (m *Mailer) Pending(token string) (Outcome, error) {
 	if _, err := m.signer.Verify(watch.TokenConfirm, token, m.now(), &p); err != nil {
 		return Outcome{}, ErrBadLink
 	}
-	return Outcome{Status: watch.StatusAwaiting, Filter: p.Filter, Scope: p.Scope}, nil
+	return Outcome{Status: watch.StatusAwaiting, Filter: p.Filter, Scope: watch.Describe(p.Filter, p.Agencies)}, nil
 }
 
 // Confirm follows a confirmation link: the watch becomes active now, and
@@ -219,7 +210,8 @@ func (m *Mailer) Confirm(ctx context.Context, token string) (Outcome, error) {
 		return Outcome{}, ErrBadLink
 	}
 	now := m.now()
-	w := watch.Watch{ID: watch.NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: p.Scope,
+	// the scope is stated afresh from the filter (never taken as text)
+	w := watch.Watch{ID: watch.NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: watch.Describe(p.Filter, p.Agencies),
 		Form: p.Form, Status: watch.StatusActive, CreatedAt: now, ActivatedAt: now}
 	if err := m.activate(ctx, &w, "confirm:"+nonce, now.Add(m.cfg.ConfirmTTL+24*time.Hour)); err != nil {
 		return Outcome{}, err
@@ -311,8 +303,8 @@ func (m *Mailer) sendConfirmation(ctx context.Context, email string, u watch.Und
 	if inReplyTo != "" {
 		auto = "auto-replied"
 	}
-	return m.send(ctx, Message{Kind: "confirmation", To: email, Subject: "Confirm your Recordwatch watch: " + oneLine(u.Scope, 80),
-		Text: confirmationText(u, text, m.cfg.BaseURL+"/confirm/"+tok, m.cfg.ConfirmTTL), MessageID: m.messageID("confirm", nonce),
+	return m.send(ctx, Message{Kind: "confirmation", To: email, Subject: "Confirm your Recordwatch watch: " + oneLine(mailSafe(u.Scope), 80),
+		Text: confirmationText(u, m.cfg.BaseURL+"/confirm/"+tok, m.cfg.ConfirmTTL), MessageID: m.messageID("confirm", nonce),
 		InReplyTo: inReplyTo, AutoSubmitted: auto})
 }
 
@@ -321,7 +313,7 @@ func (m *Mailer) sendWelcome(ctx context.Context, w watch.Watch) error {
 	if err != nil {
 		return err
 	}
-	return m.send(ctx, Message{Kind: "welcome", To: w.Email, Subject: "Your Recordwatch watch is active: " + oneLine(w.Scope, 80),
+	return m.send(ctx, Message{Kind: "welcome", To: w.Email, Subject: "Your Recordwatch watch is active: " + oneLine(mailSafe(w.Scope), 80),
 		Text: welcomeText(w, manage, unsub, m.digestCadence()), MessageID: m.messageID("welcome", w.ID), Unsubscribe: unsub})
 }
 

@@ -142,8 +142,10 @@ func (s *Bolt) Take(ctx context.Context, ceiling, client string, limit int, now 
 		n := getInt(b, k)
 		a = Allowance{ResetAt: reset}
 		if n >= limit {
+			// write the same count back: a refusal costs the same
+			// write as a grant, so timing does not tell them apart
 			a.Remaining = 0
-			return nil
+			return putInt(b, k, n)
 		}
 		a.Allowed = true
 		a.Remaining = limit - n - 1
