@@ -1,12 +1,16 @@
 package opensearch
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/hex"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,20 +22,31 @@ import (
 	"github.com/recordwatch/recordwatch/mappings"
 )
 
-// TestContract runs the shared contract suite against a real cluster. Each
-// backend the suite opens gets its own index prefix, and its indexes are
-// deleted when the test ends.
+// liveCommand is how to run the live tests on a local node the project's
+// own script starts (any cluster will do: OPENSEARCH_URL takes one URL or
+// several nodes' URLs separated by commas).
+const liveCommand = "docker/opensearch-local.sh start && " +
+	"OPENSEARCH_URL=$(docker/opensearch-local.sh url) go test ./internal/search/opensearch/ -count=1 -v -run TestContract; " +
+	"docker/opensearch-local.sh stop"
+
+// TestContract runs the shared contract suite against a real cluster
+// (TestContract/opensearch/...), then the checks only this engine has
+// (TestContract/opensearch-only/...: mapping migration through _reindex, a
+// node list with a node down). Each backend gets its own index prefix, and
+// its indexes are deleted when the test ends.
 //
-//	OPENSEARCH_URL=http://localhost:9200 go test ./internal/search/opensearch/ -run TestContract -v
+//	docker/opensearch-local.sh start        # or start 3 for a three-node cluster
+//	OPENSEARCH_URL=$(docker/opensearch-local.sh url) go test ./internal/search/opensearch/ -count=1 -v -run TestContract
+//	docker/opensearch-local.sh stop
 //
 // OPENSEARCH_USERNAME and OPENSEARCH_PASSWORD (or credentials in the URL) log
 // in; OPENSEARCH_INSECURE=1 accepts a self-signed certificate.
 func TestContract(t *testing.T) {
 	url := os.Getenv("OPENSEARCH_URL")
 	if url == "" {
-		t.Skip("OPENSEARCH_URL not set: the contract suite needs a running OpenSearch cluster; run " +
-			"OPENSEARCH_URL=http://localhost:9200 go test ./internal/search/opensearch/ -run TestContract " +
-			"(OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, OPENSEARCH_INSECURE=1 as needed)")
+		t.Skip("OPENSEARCH_URL not set: skipped the search contract suite and the OpenSearch-only checks " +
+			"against a live OpenSearch (the embedded engine's run of the suite is in internal/search/embedded). Run them with: " +
+			liveCommand + " (OPENSEARCH_USERNAME, OPENSEARCH_PASSWORD, OPENSEARCH_INSECURE=1 as a cluster needs)")
 	}
 	var transport http.RoundTripper
 	if os.Getenv("OPENSEARCH_INSECURE") == "1" {
@@ -55,6 +70,128 @@ func TestContract(t *testing.T) {
 		}
 		return b
 	})
+	t.Run("opensearch-only/MigrationReindexesAndSwapsTheAlias", func(t *testing.T) { liveMigration(t, cfg) })
+	t.Run("opensearch-only/NodeDownInTheList", func(t *testing.T) { liveNodeDown(t, cfg) })
+}
+
+// liveMigration: the notices are on an older mapping version (v0 stands
+// for "the version before", made by hand as an older build made it); Open
+// creates v1, copies the documents with _reindex, moves the alias and keeps
+// v0.
+func liveMigration(t *testing.T, cfg Config) {
+	ctx := context.Background()
+	cfg.IndexPrefix = "rwtest-" + randomHex(t)
+	client := newClient(t, cfg)
+	old := &Backend{client: client, prefix: cfg.IndexPrefix}
+	v0 := old.IndexName(mappings.Notices, 0)
+	t.Cleanup(func() { deleteIndexes(t, cfg, v0) })
+	if err := old.createIndex(ctx, mappings.Notices, v0); err != nil {
+		t.Fatal(err)
+	}
+	body, err := jsonBody(map[string]any{"actions": []any{map[string]any{"add": map[string]any{"index": v0, "alias": old.notices()}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.do(ctx, "alias v0", http.MethodPost, opensearchapi.AliasesReq{Body: body}, nil); err != nil {
+		t.Fatal(err)
+	}
+	docs := searchtest.Fixtures()[:3]
+	w := newBulkWriter()
+	for _, d := range docs {
+		if err := w.index(old.notices(), d.Notice.RequestID, newNoticeDoc(d.Notice, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := old.bulk(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+
+	var logs bytes.Buffer
+	cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	b, err := Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("Open over an older notices index: %v", err)
+	}
+	defer b.Close()
+	targets, err := b.aliasTargets(ctx, b.notices())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v1 := b.IndexName(mappings.Notices, mappings.NoticesVersion); !slices.Equal(targets, []string{v1}) {
+		t.Errorf("alias %s → %v, want only %s", b.notices(), targets, v1)
+	}
+	status, err := b.do(ctx, "v0 exists", http.MethodHead, opensearchapi.IndicesExistsReq{Indices: []string{v0}}, nil, http.StatusNotFound)
+	if err != nil || status != http.StatusOK {
+		t.Errorf("the old index %s is gone (status %d, %v); it must be kept until removed by hand", v0, status, err)
+	}
+	if err := b.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		got, err := b.Get(ctx, d.Notice.RequestID)
+		if err != nil || got.Title != d.Notice.Title {
+			t.Errorf("after migration, Get %s = %q, %v; want %q", d.Notice.RequestID, got.Title, err, d.Notice.Title)
+		}
+	}
+	res, err := b.Search(ctx, search.Query{Limit: 10})
+	if err != nil || res.Total != len(docs) {
+		t.Errorf("after migration, search finds %d notices (%v), want %d", res.Total, err, len(docs))
+	}
+	if !strings.Contains(logs.String(), "removed by hand") {
+		t.Errorf("log = %q, want a notice that the old index can be removed by hand", logs.String())
+	}
+}
+
+// liveNodeDown: with a node that refuses connections in the list (first
+// and last), every request still reaches a live node.
+func liveNodeDown(t *testing.T, cfg Config) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	ctx := context.Background()
+	docs := searchtest.Fixtures()
+	for _, list := range []string{dead + "," + cfg.URL, cfg.URL + "," + dead} {
+		c := cfg
+		c.URL = list
+		c.IndexPrefix = "rwtest-" + randomHex(t)
+		t.Cleanup(func() { deleteIndexes(t, c) })
+		b, err := Open(ctx, c)
+		if err != nil {
+			t.Fatalf("Open(%s): %v", list, err)
+		}
+		for i, d := range docs[:4] {
+			if err := b.Upsert(ctx, []search.Doc{d}); err != nil {
+				t.Fatalf("Upsert %d via %s: %v", i, list, err)
+			}
+			if err := b.Refresh(ctx); err != nil {
+				t.Fatalf("Refresh %d via %s: %v", i, list, err)
+			}
+			res, err := b.Search(ctx, search.Query{Limit: 10})
+			if err != nil || res.Total != i+1 {
+				t.Fatalf("Search %d via %s: %d notices, %v; want %d", i, list, res.Total, err, i+1)
+			}
+		}
+		b.Close()
+	}
+}
+
+func newClient(t *testing.T, cfg Config) *opensearchapi.Client {
+	t.Helper()
+	addrs, err := addresses(cfg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{
+		Addresses: addrs, Username: cfg.Username, Password: cfg.Password, Transport: cfg.Transport,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = client.Close() })
+	return client
 }
 
 func randomHex(t *testing.T) string {
@@ -65,11 +202,17 @@ func randomHex(t *testing.T) string {
 	return hex.EncodeToString(b[:])
 }
 
-// deleteIndexes removes the indexes of one contract run (by name: wildcard
-// deletes may be refused by the cluster).
-func deleteIndexes(t *testing.T, cfg Config) {
+// deleteIndexes removes the indexes of one run, the current versions of
+// every kind and any others named (by name: wildcard deletes may be refused
+// by the cluster).
+func deleteIndexes(t *testing.T, cfg Config, more ...string) {
+	addrs, err := addresses(cfg.URL)
+	if err != nil {
+		t.Errorf("cleanup: %v", err)
+		return
+	}
 	client, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{
-		Addresses: strings.Split(cfg.URL, ","), Username: cfg.Username, Password: cfg.Password, Transport: cfg.Transport,
+		Addresses: addrs, Username: cfg.Username, Password: cfg.Password, Transport: cfg.Transport,
 	}})
 	if err != nil {
 		t.Errorf("cleanup: %v", err)
@@ -77,7 +220,7 @@ func deleteIndexes(t *testing.T, cfg Config) {
 	}
 	defer client.Close()
 	names := Backend{prefix: cfg.IndexPrefix}
-	var indexes []string
+	indexes := append([]string(nil), more...)
 	for _, kind := range mappings.Kinds {
 		indexes = append(indexes, names.IndexName(kind, mappings.Version(kind)))
 	}

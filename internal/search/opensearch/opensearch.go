@@ -35,6 +35,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,8 +58,9 @@ const CoverageTTL = 30 * time.Second
 
 // Config says how to reach the cluster.
 type Config struct {
-	// URL of the cluster, e.g. http://localhost:9200; several nodes may be
-	// given separated by commas.
+	// URL of the cluster, e.g. http://localhost:9200, or of several of its
+	// nodes separated by commas (http://a:9200,http://b:9200): requests go
+	// round the nodes, and one that fails is retried on the next.
 	URL      string
 	Username string
 	Password string
@@ -70,12 +72,19 @@ type Config struct {
 	Logger *slog.Logger
 	// Transport replaces the HTTP transport (tests, TLS settings).
 	Transport http.RoundTripper
-	// DisableRetry turns off the client's retries (429, 502, 503, 504;
-	// three more attempts with backoff).
+	// DisableRetry turns off the client's retries: on 429, 502, 503 and
+	// 504 answers, a lost or refused connection and a network timeout, a
+	// request is sent up to MaxRetries more times (on the next node when
+	// there are several), after waits of 100 ms, 200 ms, 400 ms …
 	DisableRetry bool
 	// Now is the clock for the coverage cache; nil means time.Now.
 	Now func() time.Time
 }
+
+// MaxRetries is how many times a request is sent again after a retryable
+// failure (see Config.DisableRetry): the waits add up to 3.1 s, enough to
+// ride out a cluster-manager election or a node leaving a cluster.
+const MaxRetries = 5
 
 // Backend is the OpenSearch engine. It is safe for concurrent use.
 type Backend struct {
@@ -105,14 +114,9 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	if !prefixRE.MatchString(prefix) {
 		return nil, record.Invalid("index_prefix", "index prefix %q must be lower-case letters, digits, '-', '_' or '.', starting with a letter or digit", prefix)
 	}
-	if strings.TrimSpace(cfg.URL) == "" {
-		return nil, record.Invalid("opensearch_url", "the OpenSearch URL is required")
-	}
-	var addrs []string
-	for _, a := range strings.Split(cfg.URL, ",") {
-		if a = strings.TrimSpace(a); a != "" {
-			addrs = append(addrs, a)
-		}
+	addrs, err := addresses(cfg.URL)
+	if err != nil {
+		return nil, err
 	}
 	logger := cfg.Logger
 	if logger == nil {
@@ -130,7 +134,8 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 		Transport:            cfg.Transport,
 		DisableRetry:         cfg.DisableRetry,
 		RetryOnStatus:        []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout},
-		MaxRetries:           3,
+		EnableRetryOnTimeout: true, // every request is safe to repeat (below)
+		MaxRetries:           MaxRetries,
 		RetryBackoff:         retryBackoff,
 		DiscoverNodesOnStart: &noDiscovery,
 	}})
@@ -145,6 +150,33 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 		}
 	}
 	return b, nil
+}
+
+// addresses splits Config.URL into the client's node list: one URL or
+// several separated by commas, blanks around each ignored, empty entries
+// skipped. Each must be an absolute http or https URL with a host (a path,
+// e.g. behind a proxy, is kept).
+func addresses(raw string) ([]string, error) {
+	var out []string
+	for _, a := range strings.Split(raw, ",") {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		u, err := url.Parse(a)
+		if err != nil {
+			// the message leaves the entry out: it may hold a password
+			return nil, record.Invalid("opensearch_url", "OpenSearch URL %d of %d does not parse as a URL", len(out)+1, strings.Count(raw, ",")+1)
+		}
+		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, record.Invalid("opensearch_url", "%q is not an http:// or https:// URL of an OpenSearch node (several are separated by commas)", u.Redacted())
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return nil, record.Invalid("opensearch_url", "the OpenSearch URL is required")
+	}
+	return out, nil
 }
 
 // retryBackoff waits 100 ms, 200 ms, 400 ms … (at most 2 s) between
@@ -443,7 +475,14 @@ func (b *Backend) createIndex(ctx context.Context, kind, index string) error {
 }
 
 // reindex copies every document of the old indexes into target and waits.
+// It refreshes the old indexes first: _reindex reads them through a search,
+// which sees only refreshed documents, so without it the writes of the
+// last refresh interval before the migration would be left behind.
 func (b *Backend) reindex(ctx context.Context, from []string, target string) error {
+	if _, err := b.do(ctx, "refresh "+strings.Join(from, ","), http.MethodPost,
+		opensearchapi.IndicesRefreshReq{Index: from}, nil); err != nil {
+		return err
+	}
 	body, err := jsonBody(map[string]any{
 		"source":    map[string]any{"index": from},
 		"dest":      map[string]any{"index": target},
