@@ -1,8 +1,6 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -90,14 +88,13 @@ func readBatch(c *gin.Context) ([]string, error) {
 		}
 		return nil, record.Invalid("body", "the request body could not be read")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
 	var req BatchRequest
-	if err := dec.Decode(&req); err != nil {
-		return nil, record.Invalid("body", `the body must be a JSON object {"names": ["…", …]} with at most %d names: %v`, BatchMaxNames, err)
-	}
-	if dec.More() {
-		return nil, record.Invalid("body", "the body must hold one JSON object")
+	if err := decodeStrict(body, &req); err != nil {
+		if re, ok := err.(*record.Error); ok && re.Param != "body" {
+			return nil, err // an unknown field ("Names" is one) or a wrong type, named
+		}
+		return nil, record.Invalid("body", `the body must be a JSON object {"names": ["…", …]} with at most %d names: %s`,
+			BatchMaxNames, record.ErrorMessage(err))
 	}
 	if req.Names == nil {
 		return nil, record.Invalid("names", `the body must carry "names", a list of 1 to %d names`, BatchMaxNames)

@@ -456,7 +456,7 @@ func TestEntities(t *testing.T) {
 			{"not JSON", []byte("names=Acme"), 400, "body"},
 			{"empty list", []byte(`{"names": []}`), 400, "names"},
 			{"empty name", []byte(`{"names": ["Acme Construction", "  "]}`), 400, "names[1]"},
-			{"no names field", []byte(`{"vendors": ["Acme"]}`), 400, "body"},
+			{"no names field", []byte(`{"vendors": ["Acme"]}`), 400, "vendors"},
 			{"oversized", []byte(`{"names": ["` + strings.Repeat("a", BatchMaxBody) + `"]}`), 413, ""},
 		}
 		for _, c := range cases {

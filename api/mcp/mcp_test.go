@@ -391,6 +391,41 @@ func TestVendorArgumentCountsCharacters(t *testing.T) {
 	}
 }
 
+// Argument names match exactly: a case variant of a known argument is an
+// unknown argument, named in the error, never read as the argument.
+func TestArgumentNamesAreCaseSensitive(t *testing.T) {
+	type argCase struct {
+		tool string
+		args map[string]any
+		bad  string
+	}
+	both := []argCase{
+		{"search_notices", map[string]any{"Q": "construction"}, "Q"},
+		{"search_notices", map[string]any{"q": "construction", "Vendor": "Éa"}, "Vendor"},
+		{"get_notice", map[string]any{"Request_ID": "20140930007"}, "Request_ID"},
+		{"get_notice", map[string]any{"request_id": "20140930007", "REQUEST_ID": "20140930007"}, "REQUEST_ID"},
+		{"preview_watch", map[string]any{"Lens": "money"}, "Lens"},
+	}
+	perForm := map[int][]argCase{
+		1: {
+			{"retrieve_cited_passages", map[string]any{"Q": "contract"}, "Q"},
+			{"search_federated", map[string]any{"q": "pier", "Limit": 1}, "Limit"},
+			{"get_entity_dossier", map[string]any{"Kind": "vendor", "Name": "Denville Line Painting"}, "Kind"},
+			{"list_capability_gaps", map[string]any{"Anything": 1}, "Anything"},
+		},
+		2: {{"preview_watch", map[string]any{"Request": "construction awards"}, "Request"}},
+	}
+	for _, form := range []int{1, 2} {
+		s := connect(t, form)
+		for _, tc := range append(slices.Clone(both), perForm[form]...) {
+			res := call(t, s, tc.tool, tc.args)
+			if !res.IsError || !strings.Contains(text(res), `"`+tc.bad+`"`) {
+				t.Errorf("form %d %s %v: error %v %.300s", form, tc.tool, tc.args, res.IsError, text(res))
+			}
+		}
+	}
+}
+
 func TestCatalogAndReadme(t *testing.T) {
 	res, err := http.Get(fx.urls[1] + "/mcp/catalog.json")
 	if err != nil {
