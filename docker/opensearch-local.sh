@@ -94,10 +94,16 @@ find_java_home() {
 	die "no JDK found: install OpenJDK 17 (apt-get install openjdk-17-jdk-headless) or set JAVA_HOME"
 }
 
-mvn_copy() { # artifact outdir
+# mvn runs Maven quietly, failing on a bad checksum (-C); its output goes to
+# stderr without the colour codes Maven 3.8 prints even with -q.
+mvn() {
 	command -v mvn >/dev/null 2>&1 || die "mvn not found: it fetches OpenSearch from Maven Central (apt-get install maven)"
-	mvn -B -q -C -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
-		-Dartifact="$1" -DoutputDirectory="$2" -Dmdep.overWriteReleases=false >&2 ||
+	command mvn -B -q -C "$@" 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g' -e '/^$/d' >&2
+}
+
+mvn_copy() { # artifact outdir
+	mvn org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+		-Dartifact="$1" -DoutputDirectory="$2" -Dmdep.overWriteReleases=false ||
 		die "could not fetch $1 from Maven Central"
 }
 
@@ -108,7 +114,6 @@ fetch_module() { # name artifactId
 	if [ -f "$dir/.done" ]; then
 		return
 	fi
-	command -v mvn >/dev/null 2>&1 || die "mvn not found: it fetches OpenSearch from Maven Central (apt-get install maven)"
 	say "fetching the $1 module $OPENSEARCH_VERSION from Maven Central"
 	rm -rf "$dir"
 	mkdir -p "$dir/pom"
@@ -128,8 +133,8 @@ fetch_module() { # name artifactId
   </dependencies>
 </project>
 EOF
-	mvn -B -q -C -Dstyle.color=never -f "$dir/pom/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
-		-DincludeScope=runtime -DoutputDirectory="$dir/jars" >&2 ||
+	mvn -f "$dir/pom/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
+		-DincludeScope=runtime -DoutputDirectory="$dir/jars" ||
 		die "could not fetch org.opensearch.plugin:$2:$OPENSEARCH_VERSION from Maven Central"
 	touch "$dir/.done"
 }
@@ -366,7 +371,9 @@ start() {
 }
 
 url() {
-	[ -n "$(running_pids)" ] && [ -f "$STATE" ] || die "no local OpenSearch running (start it with: $0 start)"
+	if [ -z "$(running_pids)" ] || [ ! -f "$STATE" ]; then
+		die "no local OpenSearch running (start it with: $0 start)"
+	fi
 	local n base
 	read -r n base <"$STATE"
 	urls "$n" "$base"
