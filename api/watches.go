@@ -8,10 +8,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/watch"
 	"github.com/recordwatch/recordwatch/mailer"
@@ -32,7 +34,7 @@ func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	api.POST("/watches/preview", maxBody(maxWatchBody), s.previewWatch)
 	api.POST("/watches", maxBody(maxWatchBody), s.createWatch)
 
-	links := r.Group("", s.rateLimit(), noIndex())
+	links := r.Group("", s.rateLimit(), linkPageHeaders())
 	links.GET("/confirm/:token", s.confirmPage)
 	links.POST("/confirm/:token", maxBody(4<<10), s.confirmWatch)
 	links.GET("/manage/:token", s.managePage)
@@ -40,11 +42,14 @@ func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	links.POST("/u/:token", maxBody(4<<10), s.unsubscribe)
 }
 
-// noIndex keeps token pages out of caches, search engines and Referer
-// headers.
-func noIndex() gin.HandlerFunc {
+// linkPageHeaders gives the token pages the security headers every HTML
+// page of the site carries (web.SecurityHeaders: CSP, X-Frame-Options,
+// X-Content-Type-Options), and keeps them out of caches, search engines
+// and Referer headers (no-referrer, stricter than the site's policy).
+func linkPageHeaders() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		h := c.Writer.Header()
+		web.SecurityHeaders(h)
 		h.Set("Cache-Control", "no-store")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Robots-Tag", "noindex, nofollow")
@@ -92,7 +97,10 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 				}
 			}
 		}
-		return in, p.err
+		if p.err != nil {
+			return in, p.err
+		}
+		return in, in.check()
 	}
 	body, err := io.ReadAll(c.Request.Body)
 	if err != nil {
@@ -116,7 +124,28 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 	if !withEmail && in.Email != "" {
 		return in, record.Invalid("email", "a preview takes no email: it subscribes nothing")
 	}
-	return in, nil
+	return in, in.check()
+}
+
+// check refuses control characters in every field (each can reach a
+// mail): text and description may hold line breaks and tabs, the others
+// are one line. The error names the field.
+func (in WatchInput) check() error {
+	one := map[string][]string{"email": {in.Email}, "lens": {in.Lens}, "q": {in.Q}, "agency": in.Agency, "vendor": in.Vendor,
+		"borough": in.Borough, "min": {string(in.Min)}, "max": {string(in.Max)}}
+	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "min", "max"} {
+		for _, v := range one[name] {
+			if err := watch.CheckText(name, v, false); err != nil {
+				return err
+			}
+		}
+	}
+	for name, v := range map[string]string{"text": in.Text, "description": in.Description} {
+		if err := watch.CheckText(name, v, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func rawDollars(name string, raw json.RawMessage) (*float64, error) {
@@ -229,6 +258,15 @@ func (s *Server) mailer(c *gin.Context) *mailer.Mailer {
 	return s.deps.Mail
 }
 
+// watchError writes a create error; a ceiling's refusal says when to
+// retry.
+func (s *Server) watchError(c *gin.Context, err error) {
+	if reset, ok := mailer.ResetAt(err); ok {
+		c.Header("Retry-After", strconv.Itoa(max(int(reset.Sub(s.deps.Now()).Seconds()), 0)+1))
+	}
+	writeError(c, err)
+}
+
 func (s *Server) createWatch(c *gin.Context) {
 	m := s.mailer(c)
 	if m == nil {
@@ -267,12 +305,12 @@ func (s *Server) createWatch(c *gin.Context) {
 		req.Text = in.Text
 	}
 	if err := m.Allow(c.Request.Context(), clientKey(c)); err != nil {
-		writeError(c, err)
+		s.watchError(c, err)
 		return
 	}
 	out, err := m.Subscribe(c.Request.Context(), req)
 	if err != nil {
-		writeError(c, err)
+		s.watchError(c, err)
 		return
 	}
 	status := http.StatusAccepted
@@ -292,14 +330,14 @@ func (s *Server) createWatch(c *gin.Context) {
 var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow"><title>{{.Title}} · Recordwatch</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem}.scope{background:#f4f4f4;padding:1rem}</style>
-</head><body><h1>{{.Title}}</h1>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css">
+</head><body><main class="wrap"><h1>{{.Title}}</h1>
 {{if .Message}}<p>{{.Message}}</p>{{end}}
 {{if .Scope}}<p class="scope">{{.Scope}}</p>{{end}}
 {{range .Notes}}<p>{{.}}</p>{{end}}
 {{if .Action}}<form method="post" action="{{.Action}}">{{if .OneClick}}<input type="hidden" name="List-Unsubscribe" value="One-Click">{{end}}<button type="submit">{{.Button}}</button></form>{{end}}
 <p><small>Recordwatch republishes New York City's public records; the City Record stays authoritative.</small></p>
-</body></html>
+</main></body></html>
 `))
 
 type page struct {

@@ -21,6 +21,7 @@ import (
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -116,8 +117,10 @@ func (e *watchEnv) watches(t *testing.T) int {
 	return n
 }
 
-// outboxFiles lists .eml files whose name starts with prefix.
+// outboxFiles lists .eml files whose name starts with prefix, once the
+// mail queued so far is sent.
 func (e *watchEnv) outboxFiles(prefix string) []string {
+	e.m.Flush()
 	m, _ := filepath.Glob(filepath.Join(e.outbox, prefix+"*.eml"))
 	sort.Strings(m)
 	return m
@@ -286,10 +289,14 @@ func TestWatchEndToEnd(t *testing.T) {
 	}
 	parks := entity.DefaultCrosswalk().Resolve("Parks and Recreation").Name
 	understood := "Contract awards and intents to award from " + parks + ", of at least $1,000,000, mentioning any of construction, reconstruction."
-	for _, want := range []string{understood, `"Parks" → agency`, "at least $1,000,000", "email me about Parks construction awards over $1 million"} {
+	for _, want := range []string{understood, `"Parks" → agency`, "at least $1,000,000"} {
 		if !strings.Contains(flat(conf.Text), want) {
 			t.Errorf("confirmation does not state %q:\n%s", want, conf.Text)
 		}
+	}
+	// it states what was understood, never the request's own words
+	if strings.Contains(flat(conf.Text), "email me about Parks") {
+		t.Errorf("confirmation quotes the request:\n%s", conf.Text)
 	}
 	if e.watches(t) != 0 {
 		t.Fatal("a watch was stored before confirmation")
@@ -404,12 +411,14 @@ func TestWatchForm1CreateIsActiveWithWelcome(t *testing.T) {
 	w := readMail(t, welcomes[0])
 	manage := linkWith(t, w.Text, "/manage/")
 	unsub := linkWith(t, w.Text, "/u/")
-	if !strings.Contains(flat(w.Text), v.Understood.Scope) || !strings.Contains(w.Text, "Parks capital work in Brooklyn") ||
+	// the welcome states the scope; the free-text description is not
+	// quoted (it stays on the manage page)
+	if !strings.Contains(flat(w.Text), v.Understood.Scope) || strings.Contains(w.Text, "Parks capital work in Brooklyn") ||
 		strings.Trim(w.Header.Get("List-Unsubscribe"), "<>") != unsub {
 		t.Errorf("welcome:\n%s", w.Text)
 	}
 	res, page := httpDo(t, "GET", manage, "", "")
-	if res.StatusCode != 200 || !strings.Contains(page, "Unsubscribe") || res.Header.Get("Cache-Control") != "no-store" {
+	if res.StatusCode != 200 || !strings.Contains(page, "Unsubscribe") || !strings.Contains(page, "Parks capital work in Brooklyn") || res.Header.Get("Cache-Control") != "no-store" {
 		t.Errorf("manage page %d %s", res.StatusCode, page)
 	}
 	res, js := httpDo(t, "GET", manage, "", "", "Accept", "application/json")
@@ -626,5 +635,188 @@ func TestWatchRoutesWithoutMail(t *testing.T) {
 	res, out = httpDo(t, "GET", shared.ts.URL+"/api/watches/preview?text=Parks+awards", "", "")
 	if res.StatusCode != 200 {
 		t.Errorf("preview without a mailer: %d %s", res.StatusCode, out)
+	}
+}
+
+// storedFor counts stored watches whose address shares key's ceiling.
+func (e *watchEnv) storedFor(t *testing.T, key string) int {
+	t.Helper()
+	ws, err := e.st.ListWatches(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, w := range ws {
+		if mailer.AddressKey(w.Email) == key {
+			n++
+		}
+	}
+	return n
+}
+
+// TestWatchForm1AddressCeilingIsRefusedNotDropped: past an address's
+// daily mail ceiling (+tags and case folded), a Form 1 create is a 429
+// that says why, stores nothing and sends nothing; every 201 has its
+// stored watch.
+func TestWatchForm1AddressCeilingIsRefusedNotDropped(t *testing.T) {
+	e := newWatchEnv(t, 1, func(c *mailer.Config) { c.RepliesPerAddress = 2 })
+	key := "gail@example.org"
+	for i, addr := range []string{"gail+1@example.org", "GAIL+2@example.org", "gail+3@example.org", "gail@example.org"} {
+		before, mails := e.storedFor(t, key), len(e.outboxFiles("welcome."))
+		res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", `{"email":"`+addr+`","lens":"money","q":"construction"}`)
+		after := e.storedFor(t, key)
+		if i < 2 {
+			if res.StatusCode != http.StatusCreated || after != before+1 || len(e.outboxFiles("welcome.")) != mails+1 {
+				t.Errorf("create %d: %d %s; stored %d → %d", i, res.StatusCode, out, before, after)
+			}
+			continue
+		}
+		eb := decode[errorBody](t, []byte(out))
+		if res.StatusCode != http.StatusTooManyRequests || eb.Error.Code != record.ELIMIT ||
+			!strings.Contains(eb.Error.Message, "this address has had 2 watch mails today; try again after") ||
+			res.Header.Get("Retry-After") == "" {
+			t.Errorf("create %d over the ceiling: %d %v %s", i, res.StatusCode, res.Header, out)
+		}
+		if after != before || len(e.outboxFiles("welcome.")) != mails {
+			t.Errorf("create %d over the ceiling stored or sent: %d → %d watches", i, before, after)
+		}
+	}
+	// another address is not affected
+	if res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", `{"email":"hal@example.org","lens":"money"}`); res.StatusCode != 201 {
+		t.Errorf("another address: %d %s", res.StatusCode, out)
+	}
+}
+
+// evilText is a request written to turn the confirmation into a phishing
+// mail to whatever address is named.
+const evilText = `Parks awards. URGENT your account is locked: sign in at http://evil.example/login ` +
+	`or <a href="http://evil.example/login">click here</a> "https://evil.example/reset" www.evil.example`
+
+// TestWatchMailQuotesNoFreeText: the confirmation (Form 2) and welcome
+// (Form 1) mails state what was understood, never the requester's text;
+// their only links are the service's own.
+func TestWatchMailQuotesNoFreeText(t *testing.T) {
+	check := func(t *testing.T, e *watchEnv, prefix string) {
+		t.Helper()
+		files := e.outboxFiles(prefix)
+		if len(files) != 1 {
+			t.Fatalf("%s mails: %v", prefix, files)
+		}
+		raw, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := readMail(t, files[0])
+		for _, s := range []string{string(raw), m.Text, flat(m.Text)} {
+			for _, bad := range []string{"evil.example", "http://evil", "https://evil", "<a", "href=", "click here", "URGENT", "account is locked"} {
+				if strings.Contains(s, bad) {
+					t.Errorf("the %s mail carries %q:\n%s", prefix, bad, s)
+				}
+			}
+		}
+		for _, l := range linkRE.FindAllString(string(raw), -1) {
+			if !strings.HasPrefix(l, e.ts.URL+"/") {
+				t.Errorf("the %s mail links outside the service: %s", prefix, l)
+			}
+		}
+	}
+	t.Run("form 2 confirmation", func(t *testing.T) {
+		e := newWatchEnv(t, 2, nil)
+		body, _ := json.Marshal(map[string]string{"email": "target@example.org", "text": evilText})
+		if res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", string(body)); res.StatusCode != 202 {
+			t.Fatalf("create: %d %s", res.StatusCode, out)
+		}
+		check(t, e, "confirm.")
+	})
+	t.Run("form 1 welcome", func(t *testing.T) {
+		e := newWatchEnv(t, 1, nil)
+		body, _ := json.Marshal(map[string]any{"email": "target@example.org", "lens": "money", "description": evilText,
+			"q": `"http://evil.example/login"`, "agency": []string{"http://evil.example/login"}, "vendor": []string{`<a href="http://evil.example/login">Evil</a> Corp`}})
+		if res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", string(body)); res.StatusCode != 201 {
+			t.Fatalf("create: %d %s", res.StatusCode, out)
+		}
+		check(t, e, "welcome.")
+	})
+}
+
+// TestWatchRefusesControlCharacters: a NUL or another control character
+// (CR/LF in one-line values) in any field that can reach a mail is a 400
+// naming the field; nothing is stored or sent.
+func TestWatchRefusesControlCharacters(t *testing.T) {
+	for _, form := range []int{1, 2} {
+		e := newWatchEnv(t, form, nil)
+		cases := map[string]map[string]any{
+			"email": {"email": "pat@example.org\u0000", "text": "Parks awards"},
+			"text":  {"email": "pat@example.org", "text": "Parks\u0000 awards"},
+		}
+		if form == 1 {
+			cases = map[string]map[string]any{
+				"email":       {"email": "pat@example.org\r\nBcc: x@example.org", "lens": "money"},
+				"description": {"email": "pat@example.org", "lens": "money", "description": "mine\u0000"},
+				"q":           {"email": "pat@example.org", "lens": "money", "q": "parks\r\nBcc: x@example.org"},
+				"lens":        {"email": "pat@example.org", "lens": "money\u0000"},
+				"agency":      {"email": "pat@example.org", "lens": "money", "agency": []string{"Parks\u0000"}},
+				"vendor":      {"email": "pat@example.org", "lens": "money", "vendor": []string{"Acme\u001bCorp"}},
+				"borough":     {"email": "pat@example.org", "lens": "money", "borough": []string{"Queens\n"}},
+				"min":         {"email": "pat@example.org", "lens": "money", "min": "1m\u0000"},
+			}
+		}
+		for field, in := range cases {
+			body, _ := json.Marshal(in)
+			res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", string(body))
+			if res.StatusCode != 400 || decode[errorBody](t, []byte(out)).Error.Param != field {
+				t.Errorf("form %d %s: %d %s", form, field, res.StatusCode, out)
+			}
+		}
+		// the preview reads the same fields
+		q := "?text=Parks%00awards"
+		if form == 1 {
+			q = "?lens=money&agency=Parks%00"
+		}
+		res, out := httpDo(t, "GET", e.ts.URL+"/api/watches/preview"+q, "", "")
+		if res.StatusCode != 400 {
+			t.Errorf("form %d preview: %d %s", form, res.StatusCode, out)
+		}
+		if e.watches(t) != 0 || len(e.outboxFiles("")) != 0 {
+			t.Errorf("form %d: a refused request stored or sent something", form)
+		}
+		// line breaks in plain-English text are fine
+		if form == 2 {
+			if res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", `{"email":"pat@example.org","text":"Parks awards\r\nover $1m"}`); res.StatusCode != 202 {
+				t.Errorf("text with a line break: %d %s", res.StatusCode, out)
+			}
+		}
+	}
+}
+
+// TestWatchLinkPagesSecurityHeaders: the confirm, manage and unsubscribe
+// pages (and their error pages) send the site's security headers.
+func TestWatchLinkPagesSecurityHeaders(t *testing.T) {
+	e2 := newWatchEnv(t, 2, nil)
+	if res, out := httpDo(t, "POST", e2.ts.URL+"/api/watches", "application/json", `{"email":"ivy@example.org","text":"Parks awards"}`); res.StatusCode != 202 {
+		t.Fatalf("create: %d %s", res.StatusCode, out)
+	}
+	confirm := linkWith(t, readMail(t, e2.outboxFiles("confirm.")[0]).Text, "/confirm/")
+	e1 := newWatchEnv(t, 1, nil)
+	if res, out := httpDo(t, "POST", e1.ts.URL+"/api/watches", "application/json", `{"email":"ivy@example.org","lens":"money"}`); res.StatusCode != 201 {
+		t.Fatalf("create: %d %s", res.StatusCode, out)
+	}
+	welcome := readMail(t, e1.outboxFiles("welcome.")[0]).Text
+	manage, unsub := linkWith(t, welcome, "/manage/"), linkWith(t, welcome, "/u/")
+	pages := []struct{ method, url string }{
+		{"GET", confirm}, {"GET", manage}, {"GET", unsub},
+		{"GET", e1.ts.URL + "/confirm/forged.token"}, {"GET", e1.ts.URL + "/manage/forged.token"}, {"GET", e1.ts.URL + "/u/forged.token"},
+		{"POST", confirm}, {"POST", unsub},
+	}
+	for _, p := range pages {
+		res, body := httpDo(t, p.method, p.url, "", "")
+		h := res.Header
+		if h.Get("Content-Security-Policy") != web.CSP || h.Get("X-Frame-Options") != "DENY" || h.Get("X-Content-Type-Options") != "nosniff" ||
+			h.Get("Referrer-Policy") != "no-referrer" || h.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s %s: %d, headers %v", p.method, p.url, res.StatusCode, h)
+		}
+		if strings.Contains(body, "<style") || strings.Contains(body, "style=") {
+			t.Errorf("%s %s: inline style the CSP forbids:\n%s", p.method, p.url, body)
+		}
 	}
 }

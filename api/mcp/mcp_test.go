@@ -44,6 +44,7 @@ type fixture struct {
 	deps   *mcp.Deps
 	urls   map[int]string
 	outbox map[int]string
+	mail   map[int]*mailer.Mailer // per form; Flush before reading the outbox
 }
 
 var fx fixture
@@ -64,7 +65,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	fx = fixture{be: be, st: st, urls: map[int]string{}, outbox: map[int]string{}}
+	fx = fixture{be: be, st: st, urls: map[int]string{}, outbox: map[int]string{}, mail: map[int]*mailer.Mailer{}}
 	var servers []*httptest.Server
 	for _, form := range []int{1, 2} {
 		mcfg, err := mailer.ConfigFromEnv(func(string) string { return "" }, filepath.Join(dir, "form"+strconv.Itoa(form)), "http://rw.test", form)
@@ -77,6 +78,7 @@ func TestMain(m *testing.M) {
 		if err != nil {
 			panic(err)
 		}
+		fx.mail[form] = mail
 		var srv *api.Server
 		d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test",
 			Mail: mail, Dossier: func(ctx context.Context, kind, name string) (any, error) { return srv.Dossier(ctx, kind, name) }}
@@ -515,6 +517,7 @@ var confirmRE = regexp.MustCompile(`/confirm/([A-Za-z0-9_.~-]+)`)
 
 func outboxFiles(t *testing.T, form int) []string {
 	t.Helper()
+	fx.mail[form].Flush() // mail is sent off the request path
 	entries, _ := os.ReadDir(fx.outbox[form])
 	var out []string
 	for _, e := range entries {

@@ -107,6 +107,11 @@ func (d *Deps) build(in structuredIn) (watch.Understanding, error) {
 }
 
 func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
+	// control characters are refused, not read as spaces: the request's
+	// understanding can reach a mail
+	if err := watch.CheckText("request", text, true); err != nil {
+		return watch.Understanding{}, err
+	}
 	return watch.Parse(text, watch.ParseOptions{Crosswalk: d.Crosswalk, Form: form})
 }
 
@@ -130,6 +135,9 @@ func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, 
 func (d *Deps) create(ctx context.Context, req mailer.Request) (CreateOut, error) {
 	if d.Mail == nil {
 		return CreateOut{}, record.Errorf(record.EUNAVAILABLE, "watches are not available on this deployment")
+	}
+	if err := watch.CheckText("email", req.Email, false); err != nil {
+		return CreateOut{}, err
 	}
 	req.Client = clientOf(ctx)
 	req.Channel = mailer.ChannelMCP
