@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -716,6 +718,67 @@ func TestParseAPIError(t *testing.T) {
 		}
 		if got := parseAPIError("op", status, []byte(body)).Error(); got != want {
 			t.Errorf("parseAPIError(%s) = %q, want %q", body, got, want)
+		}
+	}
+}
+
+// Config.Shards and Config.Replicas set the layout of the indexes Open
+// creates and change nothing else of the mapping; without them the
+// mapping files' settings go as they are (one shard, the cluster's default
+// replicas).
+func TestOpenSetsShardsAndReplicas(t *testing.T) {
+	created := func(t *testing.T, cfg Config) map[string]map[string]any {
+		t.Helper()
+		f := newFake(t)
+		cfg.URL = f.srv.URL
+		b, err := Open(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		out := map[string]map[string]any{}
+		for _, ex := range f.requests() {
+			if ex.Method == http.MethodPut && strings.HasSuffix(ex.Path, ".v1") {
+				out[strings.TrimPrefix(ex.Path, "/")] = ex.Body.(map[string]any)
+			}
+		}
+		if len(out) != len(mappings.Kinds) {
+			t.Fatalf("%d indexes created, want %d", len(out), len(mappings.Kinds))
+		}
+		return out
+	}
+	plain := created(t, Config{})
+	for name, def := range plain {
+		idx := def["settings"].(map[string]any)["index"].(map[string]any)
+		if _, ok := idx["number_of_replicas"]; ok || fmt.Sprint(idx["number_of_shards"]) != "1" {
+			t.Errorf("%s without options: settings.index = %v, want the mapping file's (1 shard, no replicas setting)", name, idx)
+		}
+	}
+	three := 1
+	laid := created(t, Config{Shards: 3, Replicas: &three})
+	zero := 0
+	single := created(t, Config{Replicas: &zero})
+	for name, def := range laid {
+		idx := def["settings"].(map[string]any)["index"].(map[string]any)
+		if fmt.Sprint(idx["number_of_shards"]) != "3" || fmt.Sprint(idx["number_of_replicas"]) != "1" {
+			t.Errorf("%s with Shards 3, Replicas 1: settings.index = %v", name, idx)
+		}
+		delete(idx, "number_of_shards")
+		delete(idx, "number_of_replicas")
+		p := plain[name]["settings"].(map[string]any)["index"].(map[string]any)
+		delete(p, "number_of_shards")
+		if !reflect.DeepEqual(def, plain[name]) {
+			t.Errorf("%s: Shards/Replicas changed more than the layout:\n got %v\nwant %v", name, def, plain[name])
+		}
+		s := single[name]["settings"].(map[string]any)["index"].(map[string]any)
+		if fmt.Sprint(s["number_of_shards"]) != "1" || fmt.Sprint(s["number_of_replicas"]) != "0" {
+			t.Errorf("%s with Replicas 0: settings.index = %v", name, s)
+		}
+	}
+	for _, cfg := range []Config{{Shards: -1}, {Shards: 5000}, {Replicas: new(-1)}} {
+		cfg.URL = "http://127.0.0.1:1"
+		if _, err := Open(context.Background(), cfg); code(err) != record.EINVALID {
+			t.Errorf("Open(%+v) = %v, want EINVALID", cfg, err)
 		}
 	}
 }

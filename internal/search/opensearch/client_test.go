@@ -223,3 +223,112 @@ func TestFailsOverToTheNextNode(t *testing.T) {
 func docsFor(id string) []search.Doc {
 	return []search.Doc{doc(notice(id, day(2026, 1, 1)), 1)}
 }
+
+// A bulk write that the cluster accepts with some items refused as busy
+// (429 from a full write queue, 503 from a shard without its primary) sends
+// those items again, and only those, after the backoff; items refused for
+// another reason are not sent again; items still refused after MaxRetries
+// make the write EUNAVAILABLE.
+func TestBulkRetriesItemsRefusedAsBusy(t *testing.T) {
+	ctx := context.Background()
+	docs := []search.Doc{
+		doc(notice("A", day(2024, 1, 1)), 1),
+		doc(notice("B", day(2024, 1, 2)), 2),
+		doc(notice("C", day(2024, 1, 3)), 0),
+	}
+	type round = map[string]int // "verb id" → status refused with
+	for _, tc := range []struct {
+		name   string
+		rounds []round // what each bulk request refuses; later ones refuse nothing
+		sent   [][]string
+		code   string // of the error; "" for none
+		want   string // in the error
+		held   []string
+	}{
+		{
+			name:   "refused twice, then written",
+			rounds: []round{{"index B": 429, "index A#p1": 503}, {"index B": 429}},
+			sent: [][]string{
+				{"index A#p1", "index A", "index B#p1", "index B#p2", "index B", "index C"},
+				{"index A#p1", "index B"},
+				{"index B"},
+			},
+			held: []string{"A", "B", "C"},
+		},
+		{
+			name:   "a mapping error is not sent again",
+			rounds: []round{{"index B": 429, "index C": 400}},
+			sent: [][]string{
+				{"index A#p1", "index A", "index B#p1", "index B#p2", "index B", "index C"},
+				{"index B"},
+			},
+			code: record.EINTERNAL, want: "1 of 6 actions failed",
+			held: []string{"A", "B"},
+		},
+		{
+			name: "busy until the retries run out",
+			rounds: []round{{"index C": 429}, {"index C": 429}, {"index C": 429},
+				{"index C": 429}, {"index C": 429}, {"index C": 429}},
+			sent: [][]string{
+				{"index A#p1", "index A", "index B#p1", "index B#p2", "index B", "index C"},
+				{"index C"}, {"index C"}, {"index C"}, {"index C"}, {"index C"},
+			},
+			code: record.EUNAVAILABLE, want: "es_rejected_execution_exception",
+			held: []string{"A", "B"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			b, err := Open(ctx, Config{URL: f.srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			var mu sync.Mutex
+			var sent [][]string
+			f.fault = func(r *http.Request) (int, string, bool) {
+				if r.URL.Path != "/_bulk" {
+					return 0, "", false
+				}
+				mu.Lock()
+				n := len(sent)
+				sent = append(sent, nil)
+				mu.Unlock()
+				refuse := round{}
+				if n < len(tc.rounds) {
+					refuse = tc.rounds[n]
+				}
+				status, body, actions := f.bulkRefusing(r, func(verb, id string) int { return refuse[verb+" "+id] })
+				mu.Lock()
+				sent[n] = actions
+				mu.Unlock()
+				return status, body, true
+			}
+			start := time.Now()
+			err = b.Upsert(ctx, docs)
+			took := time.Since(start)
+			switch {
+			case tc.code == "" && err != nil:
+				t.Fatalf("Upsert = %v, want the refused items written on a retry", err)
+			case tc.code != "" && (code(err) != tc.code || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("Upsert = %v (code %s), want %s mentioning %q", err, code(err), tc.code, tc.want)
+			}
+			if !slices.EqualFunc(sent, tc.sent, slices.Equal) {
+				t.Errorf("bulk requests sent:\n%q\nwant\n%q", sent, tc.sent)
+			}
+			var backoff time.Duration
+			for i := 1; i < len(tc.sent); i++ {
+				backoff += retryBackoff(i)
+			}
+			if took < backoff {
+				t.Errorf("%d bulk requests took %v, want the backoff waits (%v)", len(sent), took, backoff)
+			}
+			if got := sortedKeys(f.docs("recordwatch-notices")); !slices.Equal(got, tc.held) {
+				t.Errorf("notices held = %v, want %v", got, tc.held)
+			}
+			if got := sortedKeys(f.docs("recordwatch-passages")); !slices.Equal(got, []string{"A#p1", "B#p1", "B#p2"}) {
+				t.Errorf("passages held = %v, want every passage", got)
+			}
+		})
+	}
+}

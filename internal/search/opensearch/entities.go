@@ -1,16 +1,12 @@
 package opensearch
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"sort"
 	"strconv"
 	"time"
-
-	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -66,15 +62,7 @@ func (b *Backend) DeleteEntries(ctx context.Context, ids []string) error {
 }
 
 func (b *Backend) bulkVisible(ctx context.Context, w *bulkWriter) error {
-	var res opensearchapi.BulkResp
-	if _, err := b.do(ctx, "bulk entries", http.MethodPost, opensearchapi.BulkReq{
-		Body:   bytes.NewReader(w.buf.Bytes()),
-		Header: http.Header{"Content-Type": {"application/x-ndjson"}},
-		Params: opensearchapi.BulkParams{Refresh: "wait_for", RequireAlias: new(true)},
-	}, &res); err != nil {
-		return err
-	}
-	return bulkError(res)
+	return b.sendBulk(ctx, "bulk entries", w, "wait_for")
 }
 
 // entrySorts: dated entries first, oldest first, then by id.

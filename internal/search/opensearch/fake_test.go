@@ -142,6 +142,7 @@ func (f *fakeCluster) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	raw, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(raw)) // a fault may read it again
 	q := r.URL.Query()
 	ex := exchange{Method: r.Method, Path: r.URL.EscapedPath(), Query: q.Encode(), raw: raw}
 	if len(raw) > 0 {
@@ -524,4 +525,66 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// bulkRefusing answers a _bulk request as a busy cluster does: an action
+// for which refuse returns a status (429, 503 …) is refused with it and not
+// applied; the others go to the fake, and the answer lists every item in
+// the request's order. actions gets "verb id" of each action of the body.
+func (f *fakeCluster) bulkRefusing(r *http.Request, refuse func(verb, id string) int) (status int, body string, actions []string) {
+	raw, _ := io.ReadAll(r.Body)
+	lines := strings.SplitAfter(string(raw), "\n")
+	var kept strings.Builder
+	type slot struct {
+		verb, index, id string
+		status          int
+	}
+	var slots []slot
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) == "" {
+			continue
+		}
+		var action map[string]bulkMeta
+		if err := json.Unmarshal([]byte(lines[i]), &action); err != nil {
+			f.t.Errorf("bulkRefusing: action line %q: %v", lines[i], err)
+			return 400, `{"error":"bad action line","status":400}`, nil
+		}
+		for verb, meta := range action {
+			s := slot{verb: verb, index: meta.Index, id: meta.ID, status: refuse(verb, meta.ID)}
+			slots = append(slots, s)
+			actions = append(actions, verb+" "+meta.ID)
+			part := lines[i]
+			if verb == "index" {
+				i++
+				part += lines[i]
+			}
+			if s.status == 0 {
+				kept.WriteString(part)
+			}
+		}
+	}
+	var applied struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if kept.Len() > 0 {
+		st, ans := f.route(http.MethodPost, "/_bulk", r.URL.Query(), []byte(kept.String()))
+		if st != 200 || json.Unmarshal([]byte(ans), &applied) != nil {
+			return st, ans, actions
+		}
+	}
+	var items []any
+	for _, s := range slots {
+		if s.status == 0 {
+			items = append(items, applied.Items[0])
+			applied.Items = applied.Items[1:]
+			continue
+		}
+		typ := "es_rejected_execution_exception"
+		if s.status != http.StatusTooManyRequests {
+			typ = "unavailable_shards_exception"
+		}
+		items = append(items, map[string]any{s.verb: map[string]any{"_index": s.index, "_id": s.id, "status": s.status,
+			"error": map[string]any{"type": typ, "reason": "injected: refused while busy"}}})
+	}
+	return 200, jsonString(map[string]any{"took": 4, "errors": true, "items": items}), actions
 }

@@ -75,10 +75,21 @@ type Config struct {
 	// DisableRetry turns off the client's retries: on 429, 502, 503 and
 	// 504 answers, a lost or refused connection and a network timeout, a
 	// request is sent up to MaxRetries more times (on the next node when
-	// there are several), after waits of 100 ms, 200 ms, 400 ms …
+	// there are several), after waits of 100 ms, 200 ms, 400 ms …; and the
+	// items of a bulk write that the cluster refuses with one of those
+	// statuses (a full write queue) are sent again the same way.
 	DisableRetry bool
 	// Now is the clock for the coverage cache; nil means time.Now.
 	Now func() time.Time
+	// Shards, when above 0, is the number of primary shards of the
+	// indexes Open creates, in place of the mapping files' setting (1).
+	// Indexes that exist already keep theirs.
+	Shards int
+	// Replicas, when set, is the number of replicas of each shard of the
+	// indexes Open creates; nil leaves the cluster's default (1, which a
+	// one-node cluster cannot place: its indexes stay yellow). Indexes that
+	// exist already keep theirs.
+	Replicas *int
 }
 
 // MaxRetries is how many times a request is sent again after a retryable
@@ -92,6 +103,10 @@ type Backend struct {
 	log    *slog.Logger
 	now    func() time.Time
 	prefix string
+
+	retry    bool // !Config.DisableRetry: bulk items refused as busy are sent again
+	shards   int  // Config.Shards
+	replicas *int // Config.Replicas
 
 	cmu      sync.Mutex
 	gen      uint64 // bumped by every write
@@ -142,7 +157,15 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opensearch: client: %w", err)
 	}
-	b := &Backend{client: client, log: logger, now: now, prefix: prefix}
+	if cfg.Shards < 0 || cfg.Shards > 1024 {
+		_ = client.Close()
+		return nil, record.Invalid("shards", "the number of shards must be between 1 and 1024, not %d", cfg.Shards)
+	}
+	if cfg.Replicas != nil && (*cfg.Replicas < 0 || *cfg.Replicas > 16) {
+		_ = client.Close()
+		return nil, record.Invalid("replicas", "the number of replicas must be between 0 and 16, not %d", *cfg.Replicas)
+	}
+	b := &Backend{client: client, log: logger, now: now, prefix: prefix, retry: !cfg.DisableRetry, shards: cfg.Shards, replicas: cfg.Replicas}
 	for _, kind := range mappings.Kinds {
 		if err := b.ensureIndex(ctx, kind); err != nil {
 			_ = client.Close()
@@ -455,6 +478,9 @@ func (b *Backend) createIndex(ctx context.Context, kind, index string) error {
 	if err != nil {
 		return err
 	}
+	if def, err = b.withLayout(def); err != nil {
+		return fmt.Errorf("opensearch: mapping %s: %w", kind, err)
+	}
 	status, err = b.do(ctx, "create index "+index, http.MethodPut,
 		opensearchapi.IndicesCreateReq{Index: index, Body: bytes.NewReader(def)}, nil, http.StatusBadRequest)
 	if err != nil {
@@ -472,6 +498,47 @@ func (b *Backend) createIndex(ctx context.Context, kind, index string) error {
 		}
 	}
 	return nil
+}
+
+// withLayout sets Config.Shards and Config.Replicas in an index definition's
+// settings.index; without them the definition is returned as it is.
+func (b *Backend) withLayout(def []byte) ([]byte, error) {
+	if b.shards <= 0 && b.replicas == nil {
+		return def, nil
+	}
+	var d map[string]json.RawMessage
+	if err := json.Unmarshal(def, &d); err != nil {
+		return nil, err
+	}
+	var settings map[string]json.RawMessage
+	if raw, ok := d["settings"]; ok {
+		if err := json.Unmarshal(raw, &settings); err != nil {
+			return nil, err
+		}
+	}
+	if settings == nil {
+		settings = map[string]json.RawMessage{}
+	}
+	index := map[string]any{}
+	if raw, ok := settings["index"]; ok {
+		if err := json.Unmarshal(raw, &index); err != nil {
+			return nil, err
+		}
+	}
+	if b.shards > 0 {
+		index["number_of_shards"] = b.shards
+	}
+	if b.replicas != nil {
+		index["number_of_replicas"] = *b.replicas
+	}
+	var err error
+	if settings["index"], err = json.Marshal(index); err != nil {
+		return nil, err
+	}
+	if d["settings"], err = json.Marshal(settings); err != nil {
+		return nil, err
+	}
+	return json.Marshal(d)
 }
 
 // reindex copies every document of the old indexes into target and waits.

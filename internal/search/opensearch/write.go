@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,9 +64,10 @@ type observationDoc struct {
 
 // bulkWriter builds one NDJSON _bulk body.
 type bulkWriter struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-	n   int
+	buf    bytes.Buffer
+	enc    *json.Encoder
+	n      int
+	starts []int // where each action's lines begin in buf
 }
 
 func newBulkWriter() *bulkWriter {
@@ -82,6 +84,7 @@ type bulkMeta struct {
 
 func (w *bulkWriter) index(index, id string, doc any) error {
 	w.n++
+	w.starts = append(w.starts, w.buf.Len())
 	if err := w.enc.Encode(map[string]bulkMeta{"index": {Index: index, ID: id}}); err != nil {
 		return err
 	}
@@ -93,7 +96,23 @@ func (w *bulkWriter) index(index, id string, doc any) error {
 
 func (w *bulkWriter) delete(index, id string) error {
 	w.n++
+	w.starts = append(w.starts, w.buf.Len())
 	return w.enc.Encode(map[string]bulkMeta{"delete": {Index: index, ID: id}})
+}
+
+// subset is the body of the actions numbered in which (ascending), in
+// their order.
+func (w *bulkWriter) subset(which []int) []byte {
+	all := w.buf.Bytes()
+	var out []byte
+	for _, i := range which {
+		end := len(all)
+		if i+1 < len(w.starts) {
+			end = w.starts[i+1]
+		}
+		out = append(out, all[w.starts[i]:end]...)
+	}
+	return out
 }
 
 // Upsert writes notices and their passages in one _bulk request (refresh
@@ -197,55 +216,104 @@ func (b *Backend) passageIDs(ctx context.Context, requestIDs []string) (map[stri
 	return out, nil
 }
 
-// bulk sends the body and reports failed items. Deleting a document that
-// is not there is not a failure.
+// bulk sends the body (refresh off) and reports failed items (see
+// sendBulk).
 func (b *Backend) bulk(ctx context.Context, w *bulkWriter) error {
+	return b.sendBulk(ctx, "bulk", w, "false")
+}
+
+// retryItemStatus lists the statuses of a bulk item that are sent again: a
+// node or shard that is busy (429: a full write queue) or briefly
+// unreachable (a node leaving, a primary being moved).
+var retryItemStatus = []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}
+
+// sendBulk sends a _bulk body and reports failed items. A request that
+// fails as a whole is retried by the client; a request that succeeds with
+// some items refused as retryable (retryItemStatus) is sent again with
+// those items only, up to MaxRetries times after the client's backoff
+// waits (unless Config.DisableRetry). Every action is an index or delete by id, so sending one again is
+// safe. Deleting a document that is not there is not a failure.
+func (b *Backend) sendBulk(ctx context.Context, op string, w *bulkWriter, refresh string) error {
 	if w.n == 0 {
 		return nil
 	}
-	var res opensearchapi.BulkResp
-	if _, err := b.do(ctx, "bulk", http.MethodPost, opensearchapi.BulkReq{
-		Body:   bytes.NewReader(w.buf.Bytes()),
-		Header: http.Header{"Content-Type": {"application/x-ndjson"}},
-		Params: opensearchapi.BulkParams{Refresh: "false", RequireAlias: new(true)},
-	}, &res); err != nil {
-		return err
+	pending := make([]int, w.n) // the actions the body holds, by number
+	for i := range pending {
+		pending[i] = i
 	}
-	return bulkError(res)
-}
-
-// bulkError summarizes the failed items of a bulk response, or nil.
-func bulkError(res opensearchapi.BulkResp) error {
-	var failed []string
-	retry := false
-	total := 0
-	for _, item := range res.Items {
-		for action, it := range item {
-			total++
-			if action == "delete" && it.Status == http.StatusNotFound {
-				continue
-			}
-			if it.Error == nil && it.Status < 300 {
-				continue
-			}
-			if it.Status == http.StatusTooManyRequests || it.Status >= 500 {
-				retry = true
-			}
-			msg := fmt.Sprintf("%s %s/%s: status %d", action, it.Index, it.ID, it.Status)
-			if it.Error != nil {
-				msg += ": " + it.Error.Type + ": " + it.Error.Reason
-				if it.Error.Cause.Reason != "" {
-					msg += " (" + it.Error.Cause.Type + ": " + it.Error.Cause.Reason + ")"
+	body := w.buf.Bytes()
+	var failed []string // failures that are not retried
+	serverSide := false // one of them is the cluster's (5xx), not the request's
+	for attempt := 0; ; attempt++ {
+		var res opensearchapi.BulkResp
+		if _, err := b.do(ctx, op, http.MethodPost, opensearchapi.BulkReq{
+			Body:   bytes.NewReader(body),
+			Header: http.Header{"Content-Type": {"application/x-ndjson"}},
+			Params: opensearchapi.BulkParams{Refresh: refresh, RequireAlias: new(true)},
+		}, &res); err != nil {
+			return err
+		}
+		if len(res.Items) != len(pending) {
+			return fmt.Errorf("opensearch: %s: %d items answered for %d actions", op, len(res.Items), len(pending))
+		}
+		var again []int
+		var againMsgs []string
+		for k, item := range res.Items {
+			for action, it := range item {
+				msg, ok := bulkItemFailure(action, it)
+				switch {
+				case ok:
+				case slices.Contains(retryItemStatus, it.Status):
+					again = append(again, pending[k])
+					againMsgs = append(againMsgs, msg)
+				default:
+					failed = append(failed, msg)
+					serverSide = serverSide || it.Status >= 500
 				}
 			}
-			failed = append(failed, msg)
+		}
+		if len(again) == 0 || attempt == MaxRetries || !b.retry {
+			return bulkFailure(op, w.n, failed, againMsgs, serverSide)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("opensearch: %s: %d of %d actions refused as busy, not sent again: %w", op, len(again), w.n, ctx.Err())
+		case <-time.After(retryBackoff(attempt + 1)):
+		}
+		pending, body = again, w.subset(again)
+	}
+}
+
+// bulkItemFailure describes a failed bulk item; ok is true when the item
+// succeeded (a delete of a missing document counts as done).
+func bulkItemFailure(action string, it opensearchapi.BulkRespItem) (msg string, ok bool) {
+	if action == "delete" && it.Status == http.StatusNotFound {
+		return "", true
+	}
+	if it.Error == nil && it.Status < 300 {
+		return "", true
+	}
+	msg = fmt.Sprintf("%s %s/%s: status %d", action, it.Index, it.ID, it.Status)
+	if it.Error != nil {
+		msg += ": " + it.Error.Type + ": " + it.Error.Reason
+		if it.Error.Cause.Reason != "" {
+			msg += " (" + it.Error.Cause.Type + ": " + it.Error.Cause.Reason + ")"
 		}
 	}
-	if len(failed) == 0 {
-		return nil // "errors" may be set for deletes of missing documents only
+	return msg, false
+}
+
+// bulkFailure is the error of a bulk whose items failed, or nil: busy lists
+// the items still refused as busy after the retries, failed the others. It
+// is EUNAVAILABLE when some are busy or serverSide (a 5xx item), else a
+// plain error (a rejected document is a bug).
+func bulkFailure(op string, total int, failed, busy []string, serverSide bool) error {
+	all := append(append([]string(nil), failed...), busy...)
+	if len(all) == 0 {
+		return nil
 	}
-	msg := fmt.Sprintf("opensearch: bulk: %d of %d actions failed; first: %s", len(failed), total, strings.Join(failed[:min(3, len(failed))], "; "))
-	if retry {
+	msg := fmt.Sprintf("opensearch: %s: %d of %d actions failed; first: %s", op, len(all), total, strings.Join(all[:min(3, len(all))], "; "))
+	if len(busy) > 0 || serverSide {
 		return &record.Error{Code: record.EUNAVAILABLE, Message: msg}
 	}
 	return fmt.Errorf("%s", msg)
