@@ -91,6 +91,7 @@ func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 		Deps{Search: be, Store: st, Crosswalk: cw, Now: clock.Now, Mail: e.m, Logger: quietLog})
 	t.Cleanup(func() {
 		ts.Close()
+		e.m.Flush() // queued mail is written before the store and directory go
 		be.Close()
 		st.Close()
 	})

@@ -238,8 +238,15 @@ func TestMailIsSentOffTheRequestPath(t *testing.T) {
 				t.Fatalf("form %d: the request waited for the relay", form)
 			}
 		}
+		short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		if tm.FlushContext(short) {
+			t.Errorf("form %d: the queue drained while the relay was still closed", form)
+		}
+		cancel()
 		close(g.open)
-		tm.Flush()
+		if !tm.FlushContext(context.Background()) {
+			t.Errorf("form %d: the queue did not drain", form)
+		}
 		g.mu.Lock()
 		if g.sent != 1 {
 			t.Errorf("form %d: %d mails sent, want 1", form, g.sent)

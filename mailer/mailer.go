@@ -236,12 +236,15 @@ func (m *Mailer) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
 	if srv != nil {
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
 		if err := srv.Shutdown(shutdown); err != nil {
 			srv.Close()
 		}
+	}
+	if !m.FlushContext(shutdown) {
+		m.log().Warn("mailer: stopping with welcome or confirmation mail still queued")
 	}
 	return nil
 }

@@ -95,6 +95,7 @@ func newTestMailer(t *testing.T, tweak func(*Config), tr Transport) *testMailer 
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(m.Flush) // queued mail is written before the directory goes
 	return &testMailer{Mailer: m, st: st, clock: c, outbox: cfg.OutboxDir, cfg: cfg}
 }
 

@@ -116,3 +116,20 @@ func (m *Mailer) Flush() {
 	}
 	q.mu.Unlock()
 }
+
+// FlushContext is Flush bounded by ctx (a shutdown's deadline). It
+// reports whether the queue drained; mail still queued when ctx ends is
+// sent only if the process keeps running.
+func (m *Mailer) FlushContext(ctx context.Context) bool {
+	done := make(chan struct{})
+	go func() {
+		m.Flush()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
