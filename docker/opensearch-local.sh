@@ -7,7 +7,9 @@
 # cache directory and runs 1 or 3 nodes on 127.0.0.1.
 #
 #   docker/opensearch-local.sh start [1|3]  start (or find running) nodes, wait
-#                                           for cluster health, print the URL(s)
+#                                           for cluster health, print the URL(s); on
+#                                           a running set, first starts again (on
+#                                           their data) the nodes that died
 #   docker/opensearch-local.sh url          the running nodes' URLs, comma-separated
 #                                           (the form OPENSEARCH_URL takes)
 #   docker/opensearch-local.sh status       nodes, pids, cluster health
@@ -50,7 +52,7 @@ RUN_USER="${RECORDWATCH_OPENSEARCH_USER:-opensearch}"
 DIST_DIR="$OS_HOME/dist"
 INSTALL="$OS_HOME/opensearch-$OPENSEARCH_VERSION"
 RUN_DIR="$OS_HOME/run"
-STATE="$RUN_DIR/nodes" # "<count> <http base>" of the running set
+STATE="$RUN_DIR/nodes" # "<count> <http base> <transport base>" of the running set
 CLUSTER=recordwatch-local
 
 say() { printf 'opensearch-local: %s\n' "$*" >&2; }
@@ -288,16 +290,87 @@ wait_healthy() { # count base
 	die "cluster not healthy within ${WAIT}s (set RECORDWATCH_OPENSEARCH_WAIT to wait longer)"
 }
 
+# discovery_args prints, one per line, the discovery settings of an n-node
+# set whose first transport port is tbase.
+discovery_args() { # count transport-base
+	local i seeds="" masters=""
+	if [ "$1" -eq 1 ]; then
+		printf '%s\n' -E discovery.type=single-node
+		return
+	fi
+	for ((i = 0; i < $1; i++)); do
+		seeds="${seeds:+$seeds,}127.0.0.1:$(($2 + i))"
+		masters="${masters:+$masters,}rw-node-$((i + 1))"
+	done
+	printf '%s\n' -E discovery.seed_hosts="$seeds" -E cluster.initial_cluster_manager_nodes="$masters"
+}
+
+# launch_node starts node i of an n-node set on its data directory (made by
+# start), in the background; the JVM writes its pid to the node's pid file.
+launch_node() { # count index http-base transport-base java-home
+	local n="$1" i="$2" hbase="$3" tbase="$4" java_home="$5" d
+	local discovery=()
+	mapfile -t discovery < <(discovery_args "$n" "$tbase")
+	d="$(node_dir "$n" "$i")"
+	rm -f "$(pidfile "$i")"
+	say "starting node-$i: http 127.0.0.1:$((hbase + i - 1)), transport $((tbase + i - 1)), heap $HEAP, JDK $java_home"
+	# -d daemonizes; -p writes the JVM's own pid, the one stop kills
+	(cd "$d" && as_node env OPENSEARCH_JAVA_HOME="$java_home" JAVA_HOME="$java_home" \
+		OPENSEARCH_PATH_CONF="$d/config" OPENSEARCH_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP" \
+		"$INSTALL/bin/opensearch" -d -p "$(pidfile "$i")" \
+		-E cluster.name="$CLUSTER" -E node.name="rw-node-$i" \
+		-E network.host=127.0.0.1 -E http.port="$((hbase + i - 1))" -E transport.port="$((tbase + i - 1))" \
+		-E path.data="$d/data" -E path.logs="$d/logs" \
+		-E action.auto_create_index=false \
+		-E cluster.routing.allocation.disk.threshold_enabled=false \
+		"${discovery[@]}" >>"$d/stderr.log" 2>&1) || {
+		show_logs "$n"
+		die "node-$i did not start"
+	}
+}
+
+# restart_dead starts again, on their own data directories, the nodes of the
+# running n-node set whose pid names no live node (killed, crashed).
+restart_dead() { # count http-base transport-base
+	local n="$1" i f dead=()
+	for ((i = 1; i <= n; i++)); do
+		f="$(pidfile "$i")"
+		if [ -s "$f" ] && alive "$(cat "$f" 2>/dev/null || true)"; then
+			continue
+		fi
+		dead+=("$i")
+	done
+	if [ "${#dead[@]}" -gt 0 ]; then
+		local p java_home
+		for i in "${dead[@]}"; do
+			for p in $(($2 + i - 1)) $(($3 + i - 1)); do
+				if port_busy "$p"; then
+					die "node-$i is down but port $p on 127.0.0.1 is in use by something else"
+				fi
+			done
+		done
+		java_home="$(find_java_home)"
+		for i in "${dead[@]}"; do
+			say "node-$i of the running $n-node set is down: restarting it on its data directory"
+			launch_node "$n" "$i" "$2" "$3" "$java_home"
+		done
+	fi
+}
+
 start() {
 	local n="${1:-1}"
 	case "$n" in 1 | 3) ;; *) die "start takes 1 or 3 nodes, not $n" ;; esac
 	mkdir -p "$RUN_DIR"
 	if [ -n "$(running_pids)" ]; then
-		local cur curbase
-		read -r cur curbase <"$STATE" || die "nodes are running but $STATE is missing: run stop first"
+		local cur curbase curtbase
+		read -r cur curbase curtbase <"$STATE" || die "nodes are running but $STATE is missing: run stop first"
+		curtbase="${curtbase:-$TRANSPORT_BASE}"
 		if [ "$cur" != "$n" ]; then
 			die "$cur node(s) already running; run '$0 stop' before starting $n"
 		fi
+		# a node of the set that died is started again (the others are left
+		# as they are), then the set is waited for as on a first start
+		restart_dead "$cur" "$curbase" "$curtbase"
 		wait_healthy "$cur" "$curbase"
 		urls "$cur" "$curbase"
 		return
@@ -318,18 +391,6 @@ start() {
 	local java_home
 	java_home="$(find_java_home)"
 
-	local discovery=()
-	if [ "$n" -eq 1 ]; then
-		discovery=(-E discovery.type=single-node)
-	else
-		local seeds="" masters=""
-		for ((i = 0; i < n; i++)); do
-			seeds="${seeds:+$seeds,}127.0.0.1:$((TRANSPORT_BASE + i))"
-			masters="${masters:+$masters,}rw-node-$((i + 1))"
-		done
-		discovery=(-E discovery.seed_hosts="$seeds" -E cluster.initial_cluster_manager_nodes="$masters")
-	fi
-
 	for ((i = 1; i <= n; i++)); do
 		local d
 		d="$(node_dir "$n" "$i")"
@@ -339,6 +400,7 @@ start() {
 		# jvm.options (gc log, heap dumps) under the node's directory
 		cp -R "$INSTALL/config/." "$d/config/"
 		sed -i -e "s|^-Xms1g$|-Xms$HEAP|; s|^-Xmx1g$|-Xmx$HEAP|; s|logs/gc.log|$d/logs/gc.log|; s|HeapDumpPath=data|HeapDumpPath=$d/data|; s|ErrorFile=logs/|ErrorFile=$d/logs/|" "$d/config/jvm.options"
+		: >"$d/stderr.log"
 	done
 	if is_root; then
 		chown -R "$RUN_USER" "$OS_HOME/nodes" "$INSTALL" "$RUN_DIR"
@@ -346,24 +408,9 @@ start() {
 		as_node test -w "$RUN_DIR" || die "user $RUN_USER cannot write $RUN_DIR: choose a RECORDWATCH_OPENSEARCH_HOME it can reach"
 	fi
 
-	echo "$n $HTTP_BASE" >"$STATE"
+	echo "$n $HTTP_BASE $TRANSPORT_BASE" >"$STATE"
 	for ((i = 1; i <= n; i++)); do
-		local d
-		d="$(node_dir "$n" "$i")"
-		say "starting node-$i: http 127.0.0.1:$((HTTP_BASE + i - 1)), transport $((TRANSPORT_BASE + i - 1)), heap $HEAP, JDK $java_home"
-		# -d daemonizes; -p writes the JVM's own pid, the one stop kills
-		(cd "$d" && as_node env OPENSEARCH_JAVA_HOME="$java_home" JAVA_HOME="$java_home" \
-			OPENSEARCH_PATH_CONF="$d/config" OPENSEARCH_JAVA_OPTS="-Xms$HEAP -Xmx$HEAP" \
-			"$INSTALL/bin/opensearch" -d -p "$(pidfile "$i")" \
-			-E cluster.name="$CLUSTER" -E node.name="rw-node-$i" \
-			-E network.host=127.0.0.1 -E http.port="$((HTTP_BASE + i - 1))" -E transport.port="$((TRANSPORT_BASE + i - 1))" \
-			-E path.data="$d/data" -E path.logs="$d/logs" \
-			-E action.auto_create_index=false \
-			-E cluster.routing.allocation.disk.threshold_enabled=false \
-			"${discovery[@]}" >"$d/stderr.log" 2>&1) || {
-			show_logs "$n"
-			die "node-$i did not start"
-		}
+		launch_node "$n" "$i" "$HTTP_BASE" "$TRANSPORT_BASE" "$java_home"
 	done
 	wait_healthy "$n" "$HTTP_BASE"
 	say "cluster $CLUSTER is up ($n node(s)); stop it with: $0 stop"
@@ -375,7 +422,7 @@ url() {
 		die "no local OpenSearch running (start it with: $0 start)"
 	fi
 	local n base
-	read -r n base <"$STATE"
+	read -r n base _ <"$STATE"
 	urls "$n" "$base"
 }
 
@@ -387,7 +434,7 @@ status() {
 		return 3
 	fi
 	local n base
-	read -r n base <"$STATE"
+	read -r n base _ <"$STATE"
 	echo "running: $n node(s), pids $(echo "$pids" | tr '\n' ' ')(home $OS_HOME, OpenSearch $OPENSEARCH_VERSION)"
 	echo "url: $(urls "$n" "$base")"
 	health "$base" || echo "health: no answer on port $base"
