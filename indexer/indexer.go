@@ -24,6 +24,10 @@ import (
 // DefaultBatch is how many notices go to the backend per write.
 const DefaultBatch = 500
 
+// DefaultRetryFor is how long a batch the backend could not take is tried
+// again when Indexer.RetryFor is zero.
+const DefaultRetryFor = 2 * time.Minute
+
 // CROLLabel names the City Record source in coverage.
 const CROLLabel = "City Record Online (NYC Open Data dg92-zbpx; 2014 DCAS export)"
 
@@ -36,6 +40,15 @@ type Indexer struct {
 	Batch     int
 	// Progress receives a progress bar on long runs (nil: none).
 	Progress io.Writer
+	// RetryFor bounds how long a write the backend refuses as unavailable
+	// (record.EUNAVAILABLE: a cluster that lost a node or is electing a
+	// new manager, a full write queue) is tried again, with waits of
+	// 250 ms doubling up to 5 s, before the load fails. The retried write
+	// is the batch that failed: the batches before it were acknowledged
+	// and are not sent again (writes are idempotent upserts by id, so a
+	// batch the backend took in part is safe to send again). 0 means
+	// DefaultRetryFor; a negative value turns retries off.
+	RetryFor time.Duration
 }
 
 func (ix *Indexer) now() time.Time {
@@ -81,14 +94,53 @@ func (ix *Indexer) Write(ctx context.Context, notices []record.Notice, what stri
 	bar := ix.bar(len(notices), what)
 	for start := 0; start < len(notices); start += size {
 		end := min(start+size, len(notices))
-		if err := ix.Backend.Upsert(ctx, Docs(notices[start:end])); err != nil {
+		docs := Docs(notices[start:end])
+		if err := ix.retry(ctx, fmt.Sprintf("write %s, notices %d-%d of %d", what, start+1, end, len(notices)), func() error {
+			return ix.Backend.Upsert(ctx, docs)
+		}); err != nil {
 			return fmt.Errorf("indexer: write %s: %w", what, err)
 		}
 		if bar != nil {
 			bar.Add(end - start)
 		}
 	}
-	return ix.Backend.Refresh(ctx)
+	return ix.retry(ctx, "refresh after "+what, func() error { return ix.Backend.Refresh(ctx) })
+}
+
+// retry runs op (one batch) until it succeeds, fails for a reason other
+// than the backend being unavailable, or RetryFor has passed since the
+// first failure; the backend's last error is returned.
+func (ix *Indexer) retry(ctx context.Context, what string, op func() error) error {
+	err := op()
+	if err == nil || ix.RetryFor < 0 || record.ErrorCode(err) != record.EUNAVAILABLE {
+		return err
+	}
+	limit := ix.RetryFor
+	if limit == 0 {
+		limit = DefaultRetryFor
+	}
+	first := time.Now()
+	wait := 250 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		if time.Since(first)+wait > limit {
+			ix.log().Error("indexer: backend still unavailable: giving up", "op", what, "attempts", attempt, "for", time.Since(first).Round(time.Millisecond), "err", err)
+			return err
+		}
+		ix.log().Warn("indexer: backend unavailable: sending the batch again", "op", what, "attempt", attempt, "wait", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (gave up waiting: %w)", err, ctx.Err())
+		case <-time.After(wait):
+		}
+		if err = op(); err == nil {
+			ix.log().Info("indexer: batch written after retries", "op", what, "attempts", attempt+1, "after", time.Since(first).Round(time.Millisecond))
+			return nil
+		}
+		if record.ErrorCode(err) != record.EUNAVAILABLE {
+			return err
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
 }
 
 // Report says what a load did.
@@ -231,7 +283,10 @@ func (ix *Indexer) RunLive(ctx context.Context, f *crol.Fetcher, incremental boo
 			}
 			notices = append(notices, n)
 		}
-		if err := ix.Backend.Upsert(ctx, Docs(notices)); err != nil {
+		docs := Docs(notices)
+		if err := ix.retry(ctx, "write a page of live City Record rows", func() error {
+			return ix.Backend.Upsert(ctx, docs)
+		}); err != nil {
 			return err
 		}
 		written += len(notices)
