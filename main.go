@@ -259,7 +259,13 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return hs.Shutdown(shutdown)
+	err = hs.Shutdown(shutdown)
+	// welcome and confirmation mails queued by the last requests go out
+	// before the process ends (the all role's mail.Run drains it too)
+	if !mail.FlushContext(shutdown) {
+		logger.Warn("mail queue not drained at shutdown: queued welcome or confirmation mail was not sent")
+	}
+	return err
 }
 
 func sweep(ctx context.Context, st *store.Bolt, now func() time.Time, logger *slog.Logger) {

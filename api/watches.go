@@ -110,16 +110,8 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 		}
 		return in, record.Invalid("body", "the request body could not be read")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		msg := err.Error()
-		param := "body"
-		if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-			param = strings.Trim(f, `"`)
-			return in, record.Invalid(param, "unknown field %s; accepted: email, text, lens, q, agency, vendor, min, max, borough, awards, description", f)
-		}
-		return in, record.Invalid(param, "the body must be a JSON object such as {\"email\": \"you@example.org\", \"text\": \"construction awards from Parks\"}")
+	if err := decodeStrict(body, &in); err != nil { // exact field names: "Text" is not "text"
+		return in, err
 	}
 	if !withEmail && in.Email != "" {
 		return in, record.Invalid("email", "a preview takes no email: it subscribes nothing")

@@ -821,3 +821,18 @@ func TestWatchLinkPagesSecurityHeaders(t *testing.T) {
 		}
 	}
 }
+
+// Watch bodies take their field names exactly: "Text" is not "text".
+func TestWatchBodyFieldNamesAreExact(t *testing.T) {
+	for _, body := range []string{`{"Text":"construction awards from Parks"}`, `{"text":"construction awards","LENS":"money"}`} {
+		res, b := post(t, shared, "/api/watches/preview", "application/json", []byte(body))
+		e := decode[errorBody](t, b)
+		if res.StatusCode != 400 || e.Error.Code != record.EINVALID || (e.Error.Param != "Text" && e.Error.Param != "LENS") {
+			t.Errorf("%s: %d %s", body, res.StatusCode, b)
+		}
+	}
+	res, b := post(t, shared, "/api/watches/preview", "application/json", []byte(`{"text":"construction awards from Parks"}`))
+	if res.StatusCode != 200 {
+		t.Errorf("exact names: %d %s", res.StatusCode, b)
+	}
+}

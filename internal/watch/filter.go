@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -70,8 +71,8 @@ func (f Filter) Validate() error {
 		return record.Invalid("name", "the entity lens follows exactly one vendor or one agency")
 	}
 	for _, v := range f.Vendors {
-		if len(v) < 3 {
-			return record.Invalid("name", "vendor %q is too short to match by name stem (3 characters at least)", v)
+		if !entity.StemLongEnough(v) {
+			return record.Invalid("name", "vendor %q is too short to match by name stem (%d characters at least)", v, entity.MinStemChars)
 		}
 	}
 	if f.MinAmount != nil && (*f.MinAmount < 0 || *f.MinAmount >= record.MaxValidAmount) {

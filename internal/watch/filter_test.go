@@ -35,3 +35,13 @@ func TestCompile(t *testing.T) {
 		t.Error("unknown lens accepted")
 	}
 }
+
+// The vendor minimum counts characters (entity.MinStemChars), not bytes.
+func TestValidateVendorCountsCharacters(t *testing.T) {
+	for v, ok := range map[string]bool{"Éa": false, "日本": false, "Éab": true, "日本語": true} {
+		err := Filter{Lens: LensEntity, Vendors: []string{v}}.Validate()
+		if (err == nil) != ok {
+			t.Errorf("vendor %q: %v", v, err)
+		}
+	}
+}
