@@ -1,10 +1,11 @@
 // Command bench measures Recordwatch at city scale against PostgreSQL
-// full-text search and SQLite FTS5, on one synthetic corpus, and writes
-// BENCHMARKS.md. It is not part of CI.
+// full-text search, SQLite FTS5 and OpenSearch, on one synthetic corpus,
+// and writes BENCHMARKS.md. It is not part of CI.
 //
 //	go run ./bench                          # 100,000 notices, peers included
 //	go run ./bench -n 1100000               # the size of the real City Record dataset
 //	go run ./bench -peers=false -keep       # ours only, reusing the corpus and index of an earlier run
+//	go run ./bench -opensearch=false        # the database peers only
 //
 // One run: generate the corpus once with internal/synth (deterministic
 // seed) into a JSON-lines file; index it with Recordwatch's real pipeline
@@ -13,7 +14,12 @@
 // another child on a loopback port and drive the fixed query mix through
 // HTTP at each concurrency; then load the same file into SQLite FTS5 and a
 // private PostgreSQL cluster (installed from Debian packages when missing)
-// and drive the same requests through a small HTTP server over each. A
+// and drive the same requests through a small HTTP server over each.
+// OpenSearch, the engine users would pick instead of the embedded one, runs
+// as a single node of its own (docker/opensearch-local.sh, heap
+// -opensearch-heap, default 1g) and is loaded and served by the same
+// children with -engine opensearch: Recordwatch's pipeline and API over the
+// OpenSearch engine, so its requests are byte-identical to ours. A
 // fairness check compares hit counts (and facet counts) for every query and
 // makes the run fail when they disagree. Child roles are this same binary
 // started with -child=<role>.
@@ -26,10 +32,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -46,6 +54,13 @@ type config struct {
 	Conc     []int
 	Pprof    bool
 	PGPort   int
+
+	OpenSearch       bool // run the OpenSearch peer (with Peers)
+	OpenSearchHeap   string
+	OpenSearchHome   string
+	OpenSearchPort   int
+	OpenSearchScript string
+	OpenSearchWarmup time.Duration
 }
 
 func main() {
@@ -72,6 +87,12 @@ func main() {
 	fl.StringVar(&conc, "conc", "1,32", "concurrencies")
 	fl.BoolVar(&cfg.Pprof, "pprof", true, "CPU-profile our indexing and our server under the mixed load at the highest concurrency")
 	fl.IntVar(&cfg.PGPort, "pg-port", 55432, "loopback port of the private PostgreSQL cluster")
+	fl.BoolVar(&cfg.OpenSearch, "opensearch", true, "also run OpenSearch (a single node of the benchmark's own, served through Recordwatch's API); -peers=false skips it too")
+	fl.StringVar(&cfg.OpenSearchHeap, "opensearch-heap", "1g", "OpenSearch JVM heap (-Xms = -Xmx)")
+	fl.StringVar(&cfg.OpenSearchHome, "opensearch-home", defaultOSHome(), "RECORDWATCH_OPENSEARCH_HOME of the benchmark's node (distribution, data, pids); keep it apart from a development node's")
+	fl.IntVar(&cfg.OpenSearchPort, "opensearch-port", 9290, "HTTP port of the benchmark's node on 127.0.0.1 (transport: this + 100)")
+	fl.StringVar(&cfg.OpenSearchScript, "opensearch-script", "docker/opensearch-local.sh", "the script that starts and stops the node")
+	fl.DurationVar(&cfg.OpenSearchWarmup, "opensearch-warmup", 15*time.Second, "unmeasured search mix sent to the fresh JVM before its measurements (JIT compilation)")
 	fl.Parse(os.Args[1:])
 	for _, s := range strings.Split(conc, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(s))
@@ -114,17 +135,24 @@ func logf(format string, args ...any) {
 
 // system is one engine's figures.
 type system struct {
-	Key     string // ours, sqlite, postgres
+	Key     string // ours, sqlite, postgres, opensearch
 	Name    string
 	Version string
+	// FullAPI: served by Recordwatch's own API (ours, and OpenSearch
+	// through it), so the feeds of the mix are measured too.
+	FullAPI bool
 	Index   indexStats
 	// ServePeakMB is the serving processes' peak summed PSS while the mix
-	// ran (for PostgreSQL its server processes and its HTTP server).
+	// ran (for PostgreSQL its server processes and its HTTP server, for
+	// OpenSearch its JVM and the Recordwatch API server in front of it).
 	ServePeakMB float64
 	Answers     map[string]answer // by query name
 	AnswerErr   map[string]string
 	Load        map[string]map[int]loadResult // query → concurrency → figures
 	Note        string
+	// Warmup, when set, is an unmeasured run of the search mix before the
+	// measurements (OpenSearch's JVM compiles its hot code under load).
+	Warmup time.Duration
 	// LoadMean and LoadPeak are the machine's 1-minute load average while
 	// this system's queries ran (the benchmark's own work included).
 	LoadMean, LoadPeak float64
@@ -177,6 +205,7 @@ func run(cfg config) (string, error) {
 
 	// ---- Recordwatch
 	ours := newSystem("ours", "Recordwatch")
+	ours.FullAPI = true
 	rep.Systems = append(rep.Systems, ours)
 	dataDir := oursDataDir(cfg.Work, cfg.N)
 	statsPath := dataDir + ".stats.json"
@@ -249,7 +278,7 @@ func run(cfg config) (string, error) {
 		}); err != nil {
 			return "", err
 		}
-		if err := servePeer(ctx, cfg, lite, rep.Mix, nil, "-engine", "sqlite", "-dsn", dbPath, "-conns", strconv.Itoa(maxConc)); err != nil {
+		if err := servePeer(ctx, cfg, lite, rep.Mix, "peer-serve", nil, "-engine", "sqlite", "-dsn", dbPath, "-conns", strconv.Itoa(maxConc)); err != nil {
 			return "", err
 		}
 
@@ -274,7 +303,7 @@ func run(cfg config) (string, error) {
 			return err
 		})
 		if err == nil {
-			err = servePeer(ctx, cfg, pg, rep.Mix, cluster.pids, "-engine", "postgres", "-dsn", cluster.dsn(pgDB), "-conns", strconv.Itoa(maxConc))
+			err = servePeer(ctx, cfg, pg, rep.Mix, "peer-serve", cluster.pids, "-engine", "postgres", "-dsn", cluster.dsn(pgDB), "-conns", strconv.Itoa(maxConc))
 		}
 		if serr := cluster.stop(); err == nil {
 			err = serr
@@ -283,6 +312,13 @@ func run(cfg config) (string, error) {
 			return "", err
 		}
 		pg.Note = "settings: " + strings.Join(pgSettings, ", ")
+
+		// ---- OpenSearch
+		if cfg.OpenSearch {
+			if err := runOpenSearch(ctx, cfg, rep, meta); err != nil {
+				return "", err
+			}
+		}
 	}
 
 	rep.Fairness = fairness(rep)
@@ -299,6 +335,82 @@ func run(cfg config) (string, error) {
 		}
 	}
 	return strings.Join(bad, ", "), nil
+}
+
+// runOpenSearch starts the benchmark's node, loads the corpus into it
+// through Recordwatch's pipeline (unless -keep finds the same corpus loaded
+// by an earlier run), measures the mix through Recordwatch's API over it,
+// and stops the node.
+func runOpenSearch(ctx context.Context, cfg config, rep *report, meta corpusMeta) (err error) {
+	s := newSystem("opensearch", "OpenSearch")
+	s.FullAPI = true
+	s.Warmup = cfg.OpenSearchWarmup
+	rep.Systems = append(rep.Systems, s)
+	node := &osNode{Script: cfg.OpenSearchScript, Home: cfg.OpenSearchHome, Port: cfg.OpenSearchPort, Heap: cfg.OpenSearchHeap}
+	logf("OpenSearch: starting a single node (heap %s, home %s, port %d)", node.Heap, node.Home, node.Port)
+	if err := node.start(); err != nil {
+		return err
+	}
+	// an interrupted run does not leave a JVM with a resident heap
+	// behind on a shared machine
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+			logf("OpenSearch: interrupted; stopping the node")
+			node.stop()
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	defer func() {
+		signal.Stop(sig)
+		close(done)
+		if serr := node.stop(); err == nil {
+			err = serr
+		}
+	}()
+	if len(node.pids()) == 0 {
+		return fmt.Errorf("OpenSearch: no running JVM pid under %s/run", node.Home)
+	}
+	if s.Version, err = osVersion(ctx, node.URL); err != nil {
+		return err
+	}
+	prefix := fmt.Sprintf("rwbench-n%d", cfg.N)
+	statsPath := filepath.Join(cfg.Work, fmt.Sprintf("opensearch-n%d.stats.json", cfg.N))
+	lcfg := cfg
+	// reuse only what the node still holds: its data outlives the run, but
+	// not a `clean` of its home
+	lcfg.Keep = cfg.Keep && osNotices(ctx, node.URL, prefix) == meta.N
+	engine := []string{"-engine", "opensearch", "-opensearch-url", node.URL, "-prefix", prefix}
+	err = loadPeer(lcfg, s, statsPath, func() error {
+		if err := osDeleteIndexes(ctx, node.URL, prefix); err != nil {
+			return err
+		}
+		logf("OpenSearch: indexing through indexer.Docs + opensearch Backend.Upsert (prefix %s)", prefix)
+		sampler := samplePSS(node.pids, 250*time.Millisecond)
+		err := runChildJSON("ours-index", &s.Index, append([]string{"-corpus", meta.Path}, engine...)...)
+		s.Index.ServerMB = sampler.PeakMB()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// the state store (feed counters) of the serving child
+	data := filepath.Join(cfg.Work, fmt.Sprintf("opensearch-n%d", cfg.N))
+	if err := os.RemoveAll(data); err != nil {
+		return err
+	}
+	if err := servePeer(ctx, cfg, s, rep.Mix, "ours-serve", node.pids, append([]string{"-data", data}, engine...)...); err != nil {
+		return err
+	}
+	s.Note = fmt.Sprintf("node: one node started by `%s start 1` (its own home and ports, 127.0.0.1:%d), heap %s (-Xms = -Xmx), "+
+		"the script's settings otherwise; indexes `%s-*` as Recordwatch creates them (mappings/, 1 shard); "+
+		"the fresh JVM was sent the search mix from 4 workers for %s, unmeasured, before the measurements (JIT compilation)",
+		cfg.OpenSearchScript, cfg.OpenSearchPort, cfg.OpenSearchHeap, prefix, cfg.OpenSearchWarmup)
+	return nil
 }
 
 func commandLine() string {
@@ -337,11 +449,12 @@ func loadPeer(cfg config, s *system, statsPath string, load func() error) error 
 	return nil
 }
 
-// servePeer starts a peer HTTP server child and measures the mix on it.
-// The child and serverPIDs (PostgreSQL's processes) are sampled for their
-// summed PSS during the run.
-func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, serverPIDs func() []int, args ...string) error {
-	c, err := startChild("peer-serve", args...)
+// servePeer starts a serving child (role peer-serve, or ours-serve for
+// OpenSearch) and measures the mix on it. The child and serverPIDs
+// (PostgreSQL's processes, OpenSearch's JVM) are sampled for their summed
+// PSS during the run.
+func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, role string, serverPIDs func() []int, args ...string) error {
+	c, err := startChild(role, args...)
 	if err != nil {
 		return err
 	}
@@ -350,8 +463,14 @@ func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, serve
 		c.stop()
 		return err
 	}
-	if v, err := get(ctx, newClient(1), base+"/version"); err == nil {
-		s.Version = string(v)
+	if role == "peer-serve" {
+		if v, err := get(ctx, newClient(1), base+"/version"); err == nil {
+			s.Version = string(v)
+		}
+	}
+	if s.Warmup > 0 {
+		logf("%s: warming up with the search mix for %s", s.Name, s.Warmup)
+		runMix(ctx, base, mix, 4, s.Warmup)
 	}
 	sampler := samplePSS(func() []int {
 		pids := []int{c.pid()}
@@ -370,7 +489,7 @@ func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, serve
 func measure(ctx context.Context, cfg config, s *system, base string, mix []mixQuery) {
 	client := newClient(64)
 	for _, q := range mix {
-		if s.Key != "ours" && !q.peerServed() {
+		if !s.FullAPI && !q.peerServed() {
 			continue
 		}
 		if q.Kind == kindFeedCold || q.Kind == kindFeedCached {
@@ -390,7 +509,7 @@ func measure(ctx context.Context, cfg config, s *system, base string, mix []mixQ
 	for _, c := range cfg.Conc {
 		client := newClient(c)
 		for _, q := range mix {
-			if s.Key != "ours" && !q.peerServed() {
+			if !s.FullAPI && !q.peerServed() {
 				continue
 			}
 			r := runLoad(ctx, client, base, q, c, cfg.Warmup, cfg.Duration, &seq)
@@ -408,12 +527,6 @@ func measure(ctx context.Context, cfg config, s *system, base string, mix []mixQ
 // profileMix runs the search queries of the mix round-robin from conc
 // workers while the server records a CPU profile.
 func profileMix(ctx context.Context, base, pprofURL string, mix []mixQuery, conc int, d time.Duration, file string) error {
-	var searches []mixQuery
-	for _, q := range mix {
-		if q.peerServed() {
-			searches = append(searches, q)
-		}
-	}
 	done := make(chan error, 1)
 	go func() {
 		b, err := get(ctx, newClient(1), fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", pprofURL, int(d.Seconds())))
@@ -422,9 +535,22 @@ func profileMix(ctx context.Context, base, pprofURL string, mix []mixQuery, conc
 		}
 		done <- err
 	}()
+	runMix(ctx, base, mix, conc, d+500*time.Millisecond)
+	return <-done
+}
+
+// runMix sends the search queries of the mix round-robin from conc
+// workers for d, answers unread.
+func runMix(ctx context.Context, base string, mix []mixQuery, conc int, d time.Duration) {
+	var searches []mixQuery
+	for _, q := range mix {
+		if q.peerServed() {
+			searches = append(searches, q)
+		}
+	}
 	client := newClient(conc)
 	var next atomic.Int64
-	stop := time.Now().Add(d + 500*time.Millisecond)
+	stop := time.Now().Add(d)
 	errc := make(chan struct{}, conc)
 	for range conc {
 		go func() {
@@ -438,7 +564,7 @@ func profileMix(ctx context.Context, base, pprofURL string, mix []mixQuery, conc
 	for range conc {
 		<-errc
 	}
-	return <-done
+	client.CloseIdleConnections()
 }
 
 // pprofTop is `go tool pprof -top` of a profile, its first lines.

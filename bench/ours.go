@@ -24,6 +24,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/search/opensearch"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
@@ -45,14 +46,46 @@ type indexStats struct {
 // embedded index lives in its "index" folder, as main.go opens it.
 func oursDataDir(work string, n int) string { return filepath.Join(work, fmt.Sprintf("ours-n%d", n)) }
 
+// engineFlags are the ours-index and ours-serve children's engine switch:
+// the embedded engine in the data directory (default), or OpenSearch at a
+// URL with an index prefix (the parent starts the node and, for a load,
+// deletes the prefix's indexes first).
+type engineFlags struct {
+	engine, url, prefix string
+}
+
+func (e *engineFlags) register(fl *flag.FlagSet) {
+	fl.StringVar(&e.engine, "engine", "embedded", "search engine: embedded or opensearch")
+	fl.StringVar(&e.url, "opensearch-url", "", "OpenSearch URL (engine opensearch)")
+	fl.StringVar(&e.prefix, "prefix", "", "OpenSearch index prefix (engine opensearch)")
+}
+
+// open opens the engine as main.go's openBackend does.
+func (e *engineFlags) open(ctx context.Context, data string) (search.Backend, error) {
+	switch e.engine {
+	case "embedded":
+		return embedded.Open(filepath.Join(data, "index"))
+	case "opensearch":
+		if e.url == "" || e.prefix == "" {
+			return nil, errors.New("engine opensearch needs -opensearch-url and -prefix")
+		}
+		return opensearch.Open(ctx, opensearch.Config{URL: e.url, IndexPrefix: e.prefix})
+	}
+	return nil, fmt.Errorf("unknown engine %q", e.engine)
+}
+
 // childOursIndex indexes the corpus file through the real pipeline:
-// indexer.Docs (passages cut in parallel) and embedded Backend.Upsert in
-// batches of indexer.DefaultBatch, then Observe, Refresh and Close.
+// indexer.Docs (passages cut in parallel) and Backend.Upsert in batches of
+// indexer.DefaultBatch, then Observe, Refresh and Close. On OpenSearch a
+// _flush (a Lucene commit) follows Refresh, counted in the time as Bleve's
+// Close is, and the size on disk is the indexes' store.
 func childOursIndex(args []string) error {
 	fl := flag.NewFlagSet("ours-index", flag.ContinueOnError)
 	corpus := fl.String("corpus", "", "corpus file")
 	data := fl.String("data", "", "data directory")
 	cpuprofile := fl.String("cpuprofile", "", "write a CPU profile of the whole load here")
+	var ef engineFlags
+	ef.register(fl)
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -69,10 +102,12 @@ func childOursIndex(args []string) error {
 	}
 	ctx := context.Background()
 	start := time.Now()
-	if err := os.RemoveAll(*data); err != nil {
-		return err
+	if ef.engine == "embedded" {
+		if err := os.RemoveAll(*data); err != nil {
+			return err
+		}
 	}
-	be, err := embedded.Open(filepath.Join(*data, "index"))
+	be, err := ef.open(ctx, *data)
 	if err != nil {
 		return err
 	}
@@ -100,6 +135,9 @@ func childOursIndex(args []string) error {
 	if err == nil {
 		err = be.Refresh(ctx)
 	}
+	if err == nil && ef.engine == "opensearch" {
+		err = osFlush(ctx, ef.url, ef.prefix)
+	}
 	err = errors.Join(err, be.Close())
 	write += time.Since(t)
 	if err != nil {
@@ -107,7 +145,11 @@ func childOursIndex(args []string) error {
 	}
 	st.Seconds = time.Since(start).Seconds()
 	st.Write = write.Seconds()
-	st.Bytes, err = dirSize(*data)
+	if ef.engine == "opensearch" {
+		st.Bytes, err = osStoreBytes(ctx, ef.url, ef.prefix)
+	} else {
+		st.Bytes, err = dirSize(*data)
+	}
 	if err != nil {
 		return err
 	}
@@ -134,21 +176,28 @@ func deciles(batches []time.Duration, size int) []int {
 }
 
 // childOursServe serves the real API (api.New, the router main.go mounts)
-// over the built data directory on a loopback port, until SIGTERM. The
+// over the built index (the data directory's, or OpenSearch's with
+// -engine opensearch; the state store is always in the data directory) on
+// a loopback port, until SIGTERM. The
 // per-client rate limit is raised: the load generator is one client
 // address, which the default (20 requests/s per address) would throttle.
 func childOursServe(args []string) error {
 	fl := flag.NewFlagSet("ours-serve", flag.ContinueOnError)
 	data := fl.String("data", "", "data directory")
 	withPprof := fl.Bool("pprof", false, "serve net/http/pprof on a second loopback port")
+	var ef engineFlags
+	ef.register(fl)
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	be, err := embedded.Open(filepath.Join(*data, "index"))
+	be, err := ef.open(context.Background(), *data)
 	if err != nil {
 		return err
 	}
 	defer be.Close()
+	if err := os.MkdirAll(*data, 0o755); err != nil {
+		return err
+	}
 	st, err := store.OpenBolt(filepath.Join(*data, "state.db"))
 	if err != nil {
 		return err

@@ -26,7 +26,8 @@ import (
 // net/http server (no framework) that reads the same /api/search and
 // /api/passages parameters as Recordwatch (for the subset the mix uses),
 // runs the count, the page and the facets against the database, and writes
-// JSON. So the load generator sends byte-identical requests to all three.
+// JSON. So the load generator sends byte-identical requests to every
+// system (OpenSearch is served by Recordwatch's own API, see opensearch.go).
 
 type peerHit struct {
 	RequestID string   `json:"request_id"`

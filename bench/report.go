@@ -33,7 +33,10 @@ func fairness(rep *report) []fairRow {
 	for _, q := range rep.Mix {
 		row := fairRow{Query: q.Name, Counts: map[string]string{}, Agree: true}
 		if !q.peerServed() {
-			row.Detail = "Recordwatch only (no feed layer in the peers); not compared"
+			row.Detail = "Recordwatch only (no feed layer in the database peers); not compared"
+			if len(fullAPISystems(rep)) > 1 {
+				row.Detail = "a feed carries no hit count; not compared (measured on the systems served by Recordwatch's API; no feed layer in the database peers)"
+			}
 			for _, s := range rep.Systems {
 				row.Counts[s.Key] = "–"
 			}
@@ -133,6 +136,32 @@ func thousands(n int) string {
 	return b.String()
 }
 
+// fullAPISystems are the systems served by Recordwatch's API (ours, and
+// OpenSearch through it).
+// openSearchColumnNote explains OpenSearch's columns in the query tables.
+func openSearchColumnNote(rep *report) string {
+	if rep.system("opensearch") == nil {
+		return ""
+	}
+	return " OpenSearch is served through Recordwatch's own API (the same server, the OpenSearch engine), so its feeds are measured too and its × columns compare the two engines alone."
+}
+
+func fullAPISystems(rep *report) []*system {
+	var out []*system
+	for _, s := range rep.Systems {
+		if s.FullAPI {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ownThreads reports whether a system's own server threads or processes
+// count in the load average as much as the load generator does
+// (PostgreSQL's backends, one per connection; OpenSearch's search
+// threads), so a high load while it ran is its own, not another process's.
+func ownThreads(key string) bool { return key == "postgres" || key == "opensearch" }
+
 func (rep *report) system(key string) *system {
 	for _, s := range rep.Systems {
 		if s.Key == key {
@@ -173,24 +202,24 @@ func renderReport(rep *report) string {
 		rep.Machine.OS, rep.Machine.Kernel, strings.Join(engines, "; "))
 	w("The load generator (Go, `net/http` with keep-alive connections) runs on the same %s cores as the server it measures. "+
 		"1-minute load average while each system's queries ran (the benchmark's own server and load generator count for up to about 2–3 of it; "+
-		"PostgreSQL's figure also counts its own backends, one per connection, up to %d):", rep.Machine.Cores, slices.Max(cfg.Conc))
+		"PostgreSQL's figure also counts its own backends, one per connection, up to %d, and OpenSearch's its search threads):", rep.Machine.Cores, slices.Max(cfg.Conc))
 	busy := false
 	for _, s := range rep.Systems {
 		w(" %s mean %.1f, peak %.1f;", s.Name, s.LoadMean, s.LoadPeak)
-		if s.Key != "postgres" { // its backends make a high load its own, not another process's
+		if !ownThreads(s.Key) {
 			busy = busy || s.LoadMean > 4
 		}
 	}
 	w("\n\n")
 	if busy {
-		w("> **The machine was shared while this ran**: other processes (tests and builds of other work on the same machine) competed for the 2 cores, so absolute figures are pessimistic and noisier than on a quiet machine; the three systems ran one after another under similar conditions, which keeps the ratios meaningful but not exact.\n\n")
+		w("> **The machine was shared while this ran**: other processes (tests and builds of other work on the same machine) competed for the 2 cores, so absolute figures are pessimistic and noisier than on a quiet machine; the systems ran one after another under similar conditions, which keeps the ratios meaningful but not exact.\n\n")
 	}
 
 	c := rep.Corpus
 	w("## Corpus\n\n")
 	w("%s synthetic City Record notices from `internal/synth` (learned from the real rows in `testdata/sample`), seed %d, "+
 		"written once to `%s` (%.1f MB of JSON lines; %s with full text, %s with a valid amount), generated in %.1f s. "+
-		"All three systems load that file; passages are cut by the same `indexer.Docs` for all three. "+
+		"Every system loads that file; passages are cut by the same `indexer.Docs` for all of them. "+
 		"The filtered queries use agency `%s` (the agency with the most valid amounts of $1M or more) and vendor `%s` "+
 		"(a printed variant of the most frequent vendor stem, `%s`).\n\n",
 		thousands(c.N), c.Seed, c.Path, float64(c.Bytes)/1e6, thousands(c.WithText), thousands(c.Valid), c.Seconds, c.Agency, c.Vendor, c.Stem)
@@ -208,6 +237,9 @@ func renderReport(rep *report) string {
 		case "postgres":
 			how = fmt.Sprintf("two COPY streams (tsvector a stored generated column), then GIN + B-tree indexes and VACUUM ANALYZE; peak = server processes' summed PSS (sampled every 250 ms, %s) + loader RSS (%s)",
 				mb(st.ServerMB), mb(st.PeakRSSMB))
+		case "opensearch":
+			how = fmt.Sprintf("child process: Recordwatch's pipeline with the OpenSearch engine, JSON lines → `indexer.Docs` → `opensearch.Backend.Upsert` per 500 (one `_bulk` each, after a real-time `_mget` of the passage ids held) → Observe, Refresh, `_flush`; on disk = the indexes' primary store (`_stats/store`); peak = the JVM's PSS (sampled every 250 ms, %s) + loader RSS (%s)",
+				mb(st.ServerMB), mb(st.PeakRSSMB))
 		}
 		if st.Reused {
 			how = "*reused* — " + how
@@ -216,17 +248,20 @@ func renderReport(rep *report) string {
 		w("| %s | **%s** | %.1f s | %s | %s | %s | %s | %s |\n", s.Name, thousands(int(float64(st.Notices)/st.Seconds)), st.Seconds,
 			thousands(st.Notices), thousands(st.Passages), mb(float64(st.Bytes)/(1<<20)), mb(peak), how)
 	}
-	if ours != nil && len(ours.Index.Deciles) == 10 {
-		w("\nRecordwatch write rate by tenth of the run (notices/s, writing only): %s. Writing (passage cutting, Bleve batches, final merge) took %.1f s of the %.1f s.\n",
-			joinInts(ours.Index.Deciles), ours.Index.Write, ours.Index.Seconds)
+	for _, s := range rep.Systems {
+		what := map[string]string{"ours": "passage cutting, Bleve batches, final merge", "opensearch": "passage cutting, `_mget` + `_bulk` per batch, Refresh, `_flush`"}[s.Key]
+		if what != "" && len(s.Index.Deciles) == 10 {
+			w("\n%s write rate by tenth of the run (notices/s, writing only): %s. Writing (%s) took %.1f s of the %.1f s.\n",
+				s.Name, joinInts(s.Index.Deciles), what, s.Index.Write, s.Index.Seconds)
+		}
 	}
 	w("\n")
 
 	for _, conc := range cfg.Conc {
 		w("## Queries at concurrency %d\n\n", conc)
 		w("Latency in milliseconds (p50 / p95 / p99 from every raw latency of a %s run after a %s warm-up), throughput in requests/s. "+
-			"**×** columns: how many times faster Recordwatch is (peer p50 ÷ our p50; our req/s ÷ peer req/s); below 1× the peer is faster.\n\n",
-			cfg.Duration, cfg.Warmup)
+			"**×** columns: how many times faster Recordwatch is (peer p50 ÷ our p50; our req/s ÷ peer req/s); below 1× the peer is faster.%s\n\n",
+			cfg.Duration, cfg.Warmup, openSearchColumnNote(rep))
 		w("| query | hits |")
 		for _, s := range rep.Systems {
 			w(" %s p50 / p95 / p99 | req/s |", s.Name)
@@ -289,7 +324,7 @@ func renderReport(rep *report) string {
 		for _, q := range rep.Mix {
 			notes = append(notes, fmt.Sprintf("`%s` %s (`%s`)", q.Name, q.Note, q.path(0)))
 		}
-		w("%s. Feeds have no counterpart in a bare database (n/a for the peers).\n\n", strings.Join(notes, "; "))
+		w("%s. Feeds have no counterpart in a bare database (n/a for the database peers).\n\n", strings.Join(notes, "; "))
 	}
 
 	w("## Targets (issue 9)\n\n")
@@ -347,9 +382,9 @@ func renderReport(rep *report) string {
 				}
 			}
 		}
-		w("| faster than both peers on the filtered query mix | %s | %s |\n", strings.Join(lines, "; "), yes(all))
+		w("| faster than the peers (%s) on the filtered query mix | %s | %s |\n", strings.Join(systemNames(rep)[1:], ", "), strings.Join(lines, "; "), yes(all))
 	} else {
-		w("| faster than both peers on the filtered query mix | peers not run (`-peers=false`) | – |\n")
+		w("| faster than the peers on the filtered query mix | peers not run (`-peers=false`) | – |\n")
 	}
 	w("\n")
 
@@ -376,18 +411,22 @@ func renderReport(rep *report) string {
 			w(" %s | %s |\n", agree, strings.TrimSpace(f.Detail))
 		}
 		w("\n")
-		w(semanticsNotes)
+		w("%s", semanticsNotes(rep))
 	}
 
+	osMemory := ""
+	if rep.system("opensearch") != nil {
+		osMemory = "; OpenSearch's JVM (its whole heap is resident from the start: -Xms = -Xmx and AlwaysPreTouch; plus off-heap memory and the pages of mapped index files) plus the Recordwatch API server in front of it"
+	}
 	w("## Memory while serving\n\n| system | peak while serving the whole mix |\n|---|---:|\n")
 	for _, s := range rep.Systems {
 		w("| %s | %s |\n", s.Name, mb(s.ServePeakMB))
 	}
-	w("\nPeak PSS (proportional set size, from /proc/<pid>/smaps_rollup, sampled every 250 ms while the mix ran) of the serving processes: " +
-		"Recordwatch's API server (it includes the pages of the index files Bleve maps into memory, which the kernel can reclaim); " +
-		"SQLite's HTTP server (the database is in process); PostgreSQL's server processes summed, plus its HTTP server. " +
-		"PSS, not RSS: RSS counts a file page once per mapping, so SQLite's connections, each mapping the same database file, " +
-		"would count it once per connection (over 10 GB for a 0.4 GB database at concurrency 32).\n\n")
+	w("\nPeak PSS (proportional set size, from /proc/<pid>/smaps_rollup, sampled every 250 ms while the mix ran) of the serving processes: "+
+		"Recordwatch's API server (it includes the pages of the index files Bleve maps into memory, which the kernel can reclaim); "+
+		"SQLite's HTTP server (the database is in process); PostgreSQL's server processes summed, plus its HTTP server%s. "+
+		"PSS, not RSS: RSS counts a file page once per mapping, so SQLite's connections, each mapping the same database file, "+
+		"would count it once per connection (over 10 GB for a 0.4 GB database at concurrency 32).\n\n", osMemory)
 	for _, s := range rep.Systems {
 		if s.Note != "" {
 			w("%s %s.\n\n", s.Name, s.Note)
@@ -400,7 +439,7 @@ func renderReport(rep *report) string {
 			w("### %s\n\n`go tool pprof -top %s`\n\n```\n%s\n```\n\n", p.Title, p.File, p.Top)
 		}
 	}
-	w(methodNotes)
+	w("%s", methodNotes(rep))
 	return b.String()
 }
 
@@ -420,22 +459,72 @@ func joinInts(v []int) string {
 	return strings.Join(s, ", ")
 }
 
-const semanticsNotes = `How the same query is asked of each system (bench/mix.go):
+// semanticsNotes says how each system of the run is asked the same query.
+func semanticsNotes(rep *report) string {
+	var b strings.Builder
+	b.WriteString(semanticsHead)
+	if rep.system("opensearch") != nil {
+		b.WriteString(semanticsOpenSearch)
+	}
+	b.WriteString(semanticsTail)
+	return b.String()
+}
+
+const semanticsHead = `How the same query is asked of each system (bench/mix.go):
 
 - **Recordwatch**: ` + "`q`" + ` words are OR-matched, "quoted phrases" are alternatives too, ` + "`-word`" + ` excludes; analyzer Bleve ` + "`en`" + ` (Unicode word segmentation, possessive filter, lower case, Bleve's English stop list, classic Porter stemmer) over the content field (title, agency, vendor, PIN, text).
 - **PostgreSQL**: ` + "`to_tsvector('english', content)`" + ` (snowball English, PostgreSQL's stop list) in a stored generated column with a GIN index; keywords as ` + "`websearch_to_tsquery('english', 'a or b or \"c d\"')`" + `; exclusions as ` + "`&& !!websearch_to_tsquery('english', 'x or y')`" + ` (inline ` + "`-x`" + ` would bind to the last alternative only, since websearch gives AND precedence over or); rank ` + "`ts_rank`" + `; filters as WHERE clauses; the amount bound keeps ` + "`amount_valid`" + ` rows only; facets by GROUP BY (lenses by unnest); vendor by an indexed ` + "`vendor_stem`" + ` column; passages in their own table with their own tsvector.
 - **SQLite FTS5**: external-content FTS5 tables with ` + "`tokenize='porter unicode61 remove_diacritics 0'`" + ` (classic Porter, no stop list); keywords as ` + "`\"a\" OR \"b\" OR \"c d\"`" + `, exclusions as ` + "`(…) NOT \"x\"`" + `; rank ` + "`bm25()`" + `; filters, facets and vendor as in PostgreSQL (lenses in a side table).
+`
 
-The analyzers differ in stemmers and stop lists, and in where words are: Bleve cuts text at Unicode word boundaries (UAX #29), which keep ` + "`construction_materials`" + `, ` + "`www.construction.ny.gov`" + ` or ` + "`cuny.construction@cuny.edu`" + ` as one word; FTS5's unicode61 splits at every non-alphanumeric character; PostgreSQL's parser reads URLs, e-mail addresses, host names and ` + "`word://`" + ` as units (the generator's word swaps even make ` + "`Demolition://www.nyc.gov/…`" + `, where PostgreSQL indexes no word demolition). Bleve also strips possessives (` + "`services’s`" + ` → services). So the peers are given the words Recordwatch sees: the notice content and the passage text are stored as Bleve's word tokens, after its possessive filter, with their inner punctuation removed, separated by spaces (` + "`peerText`" + ` in bench/peer.go, done by the peers' loaders and counted in their load time); their own stemmers and stop lists still apply. The query words were chosen so that all three stem them alike, and the counts agree exactly; a word whose stems differ would show here as a disagreement and fail the run.
+const semanticsOpenSearch = `- **OpenSearch**: Recordwatch's own query translation (internal/search/opensearch, query.go), the one a deployment on OpenSearch runs: ` + "`match`" + ` per word and ` + "`match_phrase`" + ` per phrase in a ` + "`bool`" + ` ` + "`should`" + ` (at least one), exclusions in ` + "`must_not`" + `, filters in ` + "`filter`" + `, exact totals, facets as terms aggregations; analyzer ` + "`en`" + ` of mappings/notices.v1.json, built to cut and stem as Bleve's does (standard tokenizer, which is UAX #29, possessive filter, lower case, Bleve's English stop list, ` + "`porter_stem`" + `, the classic Porter stemmer). It is given the original text, as in production, not the database peers' pre-cut words.
+`
+
+const semanticsTail = `
+The analyzers differ in stemmers and stop lists, and in where words are: Bleve cuts text at Unicode word boundaries (UAX #29), which keep ` + "`construction_materials`" + `, ` + "`www.construction.ny.gov`" + ` or ` + "`cuny.construction@cuny.edu`" + ` as one word; FTS5's unicode61 splits at every non-alphanumeric character; PostgreSQL's parser reads URLs, e-mail addresses, host names and ` + "`word://`" + ` as units (the generator's word swaps even make ` + "`Demolition://www.nyc.gov/…`" + `, where PostgreSQL indexes no word demolition). Bleve also strips possessives (` + "`services’s`" + ` → services). So the database peers are given the words Recordwatch sees: the notice content and the passage text are stored as Bleve's word tokens, after its possessive filter, with their inner punctuation removed, separated by spaces (` + "`peerText`" + ` in bench/peer.go, done by the peers' loaders and counted in their load time); their own stemmers and stop lists still apply. The query words were chosen so that all the systems stem them alike, and the counts agree exactly; a word whose stems differ would show here as a disagreement and fail the run.
 
 `
 
-const methodNotes = `## Method
+// methodNotes is the method section, with the OpenSearch notes when it ran.
+func methodNotes(rep *report) string {
+	withOS := rep.system("opensearch") != nil
+	var b strings.Builder
+	b.WriteString(methodHead)
+	if withOS {
+		b.WriteString(methodOpenSearch)
+	}
+	b.WriteString(methodLoad)
+	b.WriteString(methodMemory)
+	if withOS {
+		b.WriteString(" OpenSearch's JVM is sampled for PSS the same way while loading and while serving (the pids the node script records under its home's run directory).")
+	}
+	b.WriteString(methodDisk)
+	if withOS {
+		b.WriteString("; OpenSearch — the primary store of the run's indexes (`_stats/store`) after Refresh and `_flush` (a Lucene commit, as Bleve's Close commits).")
+	} else {
+		b.WriteString(".")
+	}
+	b.WriteString(methodReproduce)
+	return b.String()
+}
+
+const methodHead = `## Method
 
 - **Recordwatch** is served by the real API (` + "`api.New`" + `, the router ` + "`main.go`" + ` mounts, Gin) over the real embedded engine, in a child process listening on 127.0.0.1; requests go through loopback HTTP. The per-client rate limit is raised for the run: the load generator is a single client address, which the default (20 requests/s per address) would throttle; everything else is as deployed (scope and coverage on every answer, JSON views, ETags, the feed cache, the per-request feed counter in the bbolt state store).
-- **Peers** are served by a small ` + "`net/http`" + ` server (bench/peer.go) in a child process that reads the same parameters (same keyword parser, same vendor stemming) and answers with the count, the page of 20 (relevance, or newest first when there are no keywords) and the facets. PostgreSQL is reached over loopback TCP through a pgx pool (one connection per worker); SQLite in process through database/sql (one connection per worker, read-only, memory-mapped).
-- **Load**: for each query and concurrency, N workers loop for a fixed time after a warm-up; every latency is kept, percentiles are nearest-rank over all of them; throughput is completed requests ÷ measured time. Errors (non-200) are counted apart and never timed. A cold feed request asks each time for a feed nobody asked for before (a new minimum amount), so it misses the feed cache; a cached one repeats one feed.
-- **Memory**: peak RSS from getrusage of each child process (loader, server); PostgreSQL's own processes are sampled for PSS (shared buffers counted once).
-- **Disk**: Recordwatch — every file under the data directory after Close (notices, passages and entries indexes); SQLite — the database file; PostgreSQL — ` + "`pg_database_size`" + ` (tables, TOAST, indexes).
-- Reproduce: ` + "`go run ./bench`" + ` (100k), ` + "`go run ./bench -n 1100000`" + `; ` + "`-peers=false`" + ` for ours only, ` + "`-keep`" + ` to reuse the corpus and indexes of an earlier run of the same size, ` + "`-duration`" + `/` + "`-warmup`" + `/` + "`-conc`" + ` for the load, ` + "`-work`" + ` for where files go (default ` + "`$TMPDIR/recordwatch-bench`" + `). PostgreSQL runs as a private cluster under the work directory (initdb, loopback-only port 55432, no Unix socket), installed with apt-get when missing.
+- **Database peers** (SQLite, PostgreSQL) are served by a small ` + "`net/http`" + ` server (bench/peer.go) in a child process that reads the same parameters (same keyword parser, same vendor stemming) and answers with the count, the page of 20 (relevance, or newest first when there are no keywords) and the facets. PostgreSQL is reached over loopback TCP through a pgx pool (one connection per worker); SQLite in process through database/sql (one connection per worker, read-only, memory-mapped).
+`
+
+const methodOpenSearch = `- **OpenSearch** is served the way a deployment on it is: the same API server child as Recordwatch (` + "`api.New`" + ` with the same raised rate limit) over Recordwatch's OpenSearch engine (` + "`internal/search/opensearch`" + `, one pooled HTTP client to the node over loopback), loaded by the same pipeline child with ` + "`opensearch.Backend.Upsert`" + `. The requests are byte-identical to ours and the answers go through the same code, so counts must agree exactly, feeds are measured too, and the figures compare the engines, not two web layers. The node is a single one of the benchmark's own, started by ` + "`docker/opensearch-local.sh start 1`" + ` with its own home, ports and heap (` + "`-opensearch-home`" + `, ` + "`-opensearch-port`" + `, ` + "`-opensearch-heap`" + `, default 1g), only while OpenSearch is measured, and stopped after; its memory counts the JVM plus the Recordwatch server in front of it.
+`
+
+const methodLoad = `- **Load**: for each query and concurrency, N workers loop for a fixed time after a warm-up; every latency is kept, percentiles are nearest-rank over all of them; throughput is completed requests ÷ measured time. Errors (non-200) are counted apart and never timed. A cold feed request asks each time for a feed nobody asked for before (a new minimum amount), so it misses the feed cache; a cached one repeats one feed.
+`
+
+const methodMemory = `- **Memory**: peak RSS from getrusage of each child process (loader, server); PostgreSQL's own processes are sampled for PSS (shared buffers counted once).`
+
+const methodDisk = `
+- **Disk**: Recordwatch — every file under the data directory after Close (notices, passages and entries indexes); SQLite — the database file; PostgreSQL — ` + "`pg_database_size`" + ` (tables, TOAST, indexes)`
+
+const methodReproduce = `
+- Reproduce: ` + "`go run ./bench`" + ` (100k), ` + "`go run ./bench -n 1100000`" + `; ` + "`-peers=false`" + ` for ours only, ` + "`-opensearch=false`" + ` without OpenSearch, ` + "`-keep`" + ` to reuse the corpus and indexes of an earlier run of the same size, ` + "`-duration`" + `/` + "`-warmup`" + `/` + "`-conc`" + ` for the load, ` + "`-work`" + ` for where files go (default ` + "`$TMPDIR/recordwatch-bench`" + `). PostgreSQL runs as a private cluster under the work directory (initdb, loopback-only port 55432, no Unix socket), installed with apt-get when missing. OpenSearch's node runs from ` + "`docker/opensearch-local.sh`" + ` (its distribution fetched from Maven Central once, JDK 17) in its own home, by default ` + "`/var/cache/rw-bench-opensearch`" + ` as root, HTTP port 9290 and transport 9390, apart from a development node on the script's defaults; its indexes ` + "`rwbench-n<N>-*`" + ` stay there for ` + "`-keep`" + `.
 `
