@@ -6,17 +6,21 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/searchtest"
 	"github.com/recordwatch/recordwatch/mappings"
@@ -75,14 +79,17 @@ func TestContract(t *testing.T) {
 }
 
 // liveMigration: the notices are on an older mapping version (v0 stands
-// for "the version before", made by hand as an older build made it); Open
-// creates v1, copies the documents with _reindex, moves the alias and keeps
-// v0.
+// for "the version before", made by hand as an older build made it, with
+// the other kinds current); Open creates v1, copies the documents with
+// _reindex, moves the alias and keeps v0. Searches and reads run through
+// the alias in a loop all along, from a second process's view (another
+// Backend on the same cluster): none may fail, and every one sees every
+// written notice, before the swap (v0), across it and after it (v1).
 func liveMigration(t *testing.T, cfg Config) {
 	ctx := context.Background()
 	cfg.IndexPrefix = "rwtest-" + randomHex(t)
 	client := newClient(t, cfg)
-	old := &Backend{client: client, prefix: cfg.IndexPrefix}
+	old := &Backend{client: client, prefix: cfg.IndexPrefix, log: slog.New(slog.DiscardHandler), now: time.Now}
 	v0 := old.IndexName(mappings.Notices, 0)
 	t.Cleanup(func() { deleteIndexes(t, cfg, v0) })
 	if err := old.createIndex(ctx, mappings.Notices, v0); err != nil {
@@ -95,6 +102,15 @@ func liveMigration(t *testing.T, cfg Config) {
 	if _, err := old.do(ctx, "alias v0", http.MethodPost, opensearchapi.AliasesReq{Body: body}, nil); err != nil {
 		t.Fatal(err)
 	}
+	for _, kind := range mappings.Kinds {
+		if kind != mappings.Notices {
+			if err := old.ensureIndex(ctx, kind); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// the fixtures, read back by id below, and enough other notices that
+	// the copy takes a while
 	docs := searchtest.Fixtures()[:3]
 	w := newBulkWriter()
 	for _, d := range docs {
@@ -102,17 +118,102 @@ func liveMigration(t *testing.T, cfg Config) {
 			t.Fatal(err)
 		}
 	}
+	written := len(docs)
+	for i := range migrationFiller {
+		n := notice(fmt.Sprintf("M%06d", i), day(2020+i%6, 1+i%12, 1+i%28))
+		if err := w.index(old.notices(), n.RequestID, newNoticeDoc(n, nil)); err != nil {
+			t.Fatal(err)
+		}
+		written++
+	}
 	if err := old.bulk(ctx, w); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := old.do(ctx, "refresh v0", http.MethodPost, opensearchapi.IndicesRefreshReq{Index: []string{v0}}, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// reads through the alias during Open
+	var (
+		mu                            sync.Mutex
+		phase                         int // 0 before Open, 1 during, 2 after
+		before, during, after, failed int
+		errs                          []string
+	)
+	qctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; qctx.Err() == nil; i++ {
+			mu.Lock()
+			began := phase
+			mu.Unlock()
+			var err error
+			if i%2 == 0 {
+				var res search.Result
+				res, err = old.Search(qctx, search.Query{Sort: search.SortNewest, Limit: 10})
+				if err == nil && res.Total != written {
+					err = fmt.Errorf("search found %d notices, want %d", res.Total, written)
+				}
+			} else {
+				var n record.Notice
+				n, err = old.Get(qctx, docs[i%len(docs)].Notice.RequestID)
+				if err == nil && n.Title != docs[i%len(docs)].Notice.Title {
+					err = fmt.Errorf("get %s = %q", n.RequestID, n.Title)
+				}
+			}
+			if qctx.Err() != nil {
+				return
+			}
+			mu.Lock()
+			if err != nil {
+				failed++
+				if len(errs) < 5 {
+					errs = append(errs, err.Error())
+				}
+			}
+			switch began {
+			case 0:
+				before++
+			case 1:
+				during++
+			default:
+				after++
+			}
+			mu.Unlock()
+		}
+	}()
+	time.Sleep(200 * time.Millisecond) // a few reads before Open begins
 
 	var logs bytes.Buffer
 	cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	mu.Lock()
+	phase = 1
+	mu.Unlock()
+	openStart := time.Now()
 	b, err := Open(ctx, cfg)
+	openTook := time.Since(openStart)
+	mu.Lock()
+	phase = 2
+	mu.Unlock()
 	if err != nil {
+		stop()
+		<-done
 		t.Fatalf("Open over an older notices index: %v", err)
 	}
 	defer b.Close()
+	time.Sleep(500 * time.Millisecond) // and a few after the swap
+	stop()
+	<-done
+	t.Logf("migration of %d notices took %s; reads through the alias: %d before, %d during, %d after; %d failed",
+		written, openTook.Round(time.Millisecond), before, during, after, failed)
+	if failed > 0 {
+		t.Errorf("%d reads through the alias failed or missed notices during the migration; first: %s", failed, strings.Join(errs, "; "))
+	}
+	if before < 1 || during < 2 || after < 1 {
+		t.Errorf("reads: %d before Open, %d during, %d after; want some in each", before, during, after)
+	}
+
 	targets, err := b.aliasTargets(ctx, b.notices())
 	if err != nil {
 		t.Fatal(err)
@@ -134,13 +235,17 @@ func liveMigration(t *testing.T, cfg Config) {
 		}
 	}
 	res, err := b.Search(ctx, search.Query{Limit: 10})
-	if err != nil || res.Total != len(docs) {
-		t.Errorf("after migration, search finds %d notices (%v), want %d", res.Total, err, len(docs))
+	if err != nil || res.Total != written {
+		t.Errorf("after migration, search finds %d notices (%v), want %d", res.Total, err, written)
 	}
 	if !strings.Contains(logs.String(), "removed by hand") {
 		t.Errorf("log = %q, want a notice that the old index can be removed by hand", logs.String())
 	}
 }
+
+// migrationFiller is how many notices besides the fixtures the live
+// migration check copies, so that reads overlap the copy.
+const migrationFiller = 3000
 
 // liveNodeDown: with a node that refuses connections in the list (first
 // and last), every request still reaches a live node.

@@ -275,6 +275,8 @@ func (b *Backend) sendBulk(ctx context.Context, op string, w *bulkWriter, refres
 		if len(again) == 0 || attempt == MaxRetries || !b.retry {
 			return bulkFailure(op, w.n, failed, againMsgs, serverSide)
 		}
+		b.log.Warn("opensearch: bulk items refused as busy: sending them again", "op", op,
+			"items", len(again), "of", w.n, "attempt", attempt+1, "first", againMsgs[0])
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("opensearch: %s: %d of %d actions refused as busy, not sent again: %w", op, len(again), w.n, ctx.Err())
