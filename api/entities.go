@@ -9,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -85,24 +84,11 @@ func entityDay(t time.Time) string {
 
 // vendorLink is the vendor profile permalink of a stem (Form 1) or name
 // (Form 2).
-func (s *Server) vendorLink(stem, name string) string {
-	if s.cfg.Form == 2 {
-		if name == "" {
-			name = stem
-		}
-		return s.cfg.BaseURL + "/#vendor/" + pathEscape(strings.TrimSpace(name))
-	}
-	return s.cfg.BaseURL + "/vendors/" + entity.StemSlug(stem) + "/"
-}
+func (s *Server) vendorLink(stem, name string) string { return s.permalinks().Vendor(stem, name) }
 
 // agencyLink is the agency profile permalink of an id (Form 1) or name
 // (Form 2).
-func (s *Server) agencyLink(id, name string) string {
-	if s.cfg.Form == 2 {
-		return s.cfg.BaseURL + "/#agency/" + pathEscape(name)
-	}
-	return s.cfg.BaseURL + "/agencies/" + id + "/"
-}
+func (s *Server) agencyLink(id, name string) string { return s.permalinks().Agency(id, name) }
 
 // searchURL is the JSON search for parameters.
 func (s *Server) searchURL(v url.Values) string {

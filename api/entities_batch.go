@@ -75,7 +75,7 @@ type BatchHit struct {
 
 func (s *Server) batchHit(n record.Notice) BatchHit {
 	return BatchHit{RequestID: n.RequestID, Title: n.Title, Published: entityDay(n.StartDate), NoticeType: n.NoticeType,
-		Agency: n.AgencyName, Vendor: strings.TrimSpace(n.VendorName), Amount: amountView(n), Permalink: s.cfg.BaseURL + "/#notice/" + n.RequestID}
+		Agency: n.AgencyName, Vendor: strings.TrimSpace(n.VendorName), Amount: amountView(n), Permalink: s.permalinks().Notice(n.RequestID)}
 }
 
 // readBatch parses and validates a batch body.

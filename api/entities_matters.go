@@ -298,7 +298,7 @@ func (s *Server) matter(c *gin.Context) {
 		Note: "Awarded sums valid award and intent amounts; registered sums registered contract amounts (value, not spending); paid sums payments held here. Placeholder and erroneous amounts are excluded."}
 	v.Links = map[string]string{
 		"self":      s.cfg.BaseURL + "/api/matters/" + pathEscape(asked),
-		"permalink": s.cfg.BaseURL + "/#matter/" + pathEscape(asked),
+		"permalink": s.permalinks().Matter(asked),
 		"search":    searchLink,
 	}
 	v.Scope = scope

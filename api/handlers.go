@@ -264,7 +264,7 @@ func (s *Server) passages(c *gin.Context) {
 	for _, h := range res.Passages {
 		pv := PassageView{Citation: h.Passage.ID, RequestID: h.Passage.RequestID, Text: h.Passage.Text,
 			Start: h.Passage.Start, End: h.Passage.End, Title: h.Passage.Title, Source: h.Passage.Source,
-			SourceURL: h.Passage.SourceURL, Permalink: s.cfg.BaseURL + "/#notice/" + h.Passage.RequestID, Score: h.Score}
+			SourceURL: h.Passage.SourceURL, Permalink: s.permalinks().Notice(h.Passage.RequestID), Score: h.Score}
 		if !h.Passage.StartDate.IsZero() {
 			pv.Published = h.Passage.StartDate.In(record.NewYork).Format("2006-01-02")
 		}

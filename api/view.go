@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -16,16 +15,8 @@ type (
 	DeadlineView = view.DeadlineView
 )
 
-// Links are the addresses of a record.
-type Links struct {
-	Permalink string `json:"permalink"`
-	JSON      string `json:"json"`
-	Official  string `json:"official"`
-	OpenData  string `json:"open_data"`
-	Vendor    string `json:"vendor,omitempty"`
-	Agency    string `json:"agency,omitempty"`
-	Matter    string `json:"matter,omitempty"`
-}
+// Links are the addresses of a record (view.NoticeLinks).
+type Links = view.NoticeLinks
 
 // HitView is one notice in a result list.
 type HitView struct {
@@ -79,30 +70,10 @@ func deadlineView(n record.Notice, now time.Time) *DeadlineView { return view.De
 func flags(n record.Notice, now time.Time) []Flag               { return view.Flags(n, now) }
 func summary(n record.Notice) string                            { return view.Summary(n) }
 
-func (s *Server) links(n record.Notice) Links {
-	l := Links{
-		Permalink: s.cfg.BaseURL + "/#notice/" + n.RequestID,
-		JSON:      s.cfg.BaseURL + "/api/notices/" + n.RequestID,
-		Official:  n.OfficialURL,
-		OpenData:  n.OpenDataURL,
-	}
-	if n.VendorStem != "" {
-		if s.cfg.Form == 1 {
-			l.Vendor = s.cfg.BaseURL + "/vendors/" + entity.StemSlug(n.VendorStem) + "/"
-		} else {
-			l.Vendor = s.cfg.BaseURL + "/#vendor/" + pathEscape(strings.TrimSpace(n.VendorName))
-		}
-	}
-	if s.cfg.Form == 1 {
-		l.Agency = s.cfg.BaseURL + "/agencies/" + n.AgencyID + "/"
-	} else {
-		l.Agency = s.cfg.BaseURL + "/#agency/" + pathEscape(n.AgencyName)
-	}
-	if n.PIN != "" {
-		l.Matter = s.cfg.BaseURL + "/#matter/" + pathEscape(n.PIN)
-	}
-	return l
-}
+// permalinks is the one permalink rule at this server's base and form.
+func (s *Server) permalinks() view.Links { return view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form} }
+
+func (s *Server) links(n record.Notice) Links { return s.permalinks().ForNotice(n) }
 
 func (s *Server) hitView(n record.Notice, score float64, now time.Time) HitView {
 	h := HitView{
