@@ -46,17 +46,28 @@ func TestGofmt(t *testing.T) {
 	}
 }
 
-// TestVetAndTidy runs go vet and checks that go.mod and go.sum are tidy.
+// TestVetAndTidy runs go vet and checks that go.mod and go.sum are tidy, in
+// the service's module and in the benchmark's own module (bench/, which
+// carries the benchmark-only dependencies: PostgreSQL and SQLite drivers),
+// whose unit tests it also runs, so that `go test ./...` covers both.
 func TestVetAndTidy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	for _, args := range [][]string{{"vet", "./..."}, {"mod", "tidy", "-diff"}} {
-		cmd := exec.Command("go", args...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	for _, dir := range []string{".", "bench"} {
+		for _, args := range [][]string{{"vet", "./..."}, {"mod", "tidy", "-diff"}} {
+			cmd := exec.Command("go", args...)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Errorf("%s: go %s: %v\n%s", dir, strings.Join(args, " "), err, out)
+			}
 		}
+	}
+	cmd := exec.Command("go", "test", "-count=1", "./...")
+	cmd.Dir = "bench"
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("bench: go test: %v\n%s", err, out)
 	}
 }
 
