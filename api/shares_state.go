@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -181,23 +180,13 @@ func (s *Server) itemLinks(it ShareItem, st ItemState) map[string]string {
 	base := s.cfg.BaseURL
 	switch it.Kind {
 	case ShareKindNotice:
-		return map[string]string{"view": base + "/#notice/" + it.ID, "json": base + "/api/notices/" + it.ID,
+		return map[string]string{"view": s.permalinks().Notice(it.ID), "json": s.permalinks().NoticeJSON(it.ID),
 			"official": record.OfficialURL(it.ID)}
 	case ShareKindVendor:
-		view := base + "/#vendor/" + pathEscape(it.ID)
-		if s.cfg.Form == 1 {
-			view = base + "/vendors/" + entity.StemSlug(it.ID) + "/"
-		}
-		return map[string]string{"view": view, "json": base + "/api/search?vendor=" + url.QueryEscape(it.ID)}
+		return map[string]string{"view": s.permalinks().Vendor(it.ID, ""), "json": base + "/api/search?vendor=" + url.QueryEscape(it.ID)}
 	case ShareKindAgency:
-		view := base + "/#agency/" + pathEscape(it.ID)
-		if s.cfg.Form == 1 {
-			view = base + "/agencies/" + it.ID + "/"
-		} else if st.Name != "" {
-			view = base + "/#agency/" + pathEscape(st.Name)
-		}
-		return map[string]string{"view": view, "json": base + "/api/search?agency=" + url.QueryEscape(it.ID)}
+		return map[string]string{"view": s.permalinks().Agency(it.ID, st.Name), "json": base + "/api/search?agency=" + url.QueryEscape(it.ID)}
 	default:
-		return map[string]string{"view": base + "/#matter/" + pathEscape(it.ID), "json": base + "/api/search?pin=" + url.QueryEscape(it.ID)}
+		return map[string]string{"view": s.permalinks().Matter(it.ID), "json": base + "/api/search?pin=" + url.QueryEscape(it.ID)}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -160,7 +161,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
 			}
 			return m.failed(ctx, d, err)
 		}
-		items = append(items, DigestItem{Notice: n, Link: m.cfg.BaseURL + "/r/" + kind + "/" + n.RequestID})
+		items = append(items, DigestItem{Notice: n, Link: view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}.Digest(kind, n.RequestID)})
 	}
 	if len(items) == 0 {
 		d.State = store.DeliveryEmpty

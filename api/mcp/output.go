@@ -72,7 +72,7 @@ func (d *Deps) ref(n record.Notice) NoticeRef {
 		RequestID: n.RequestID, Title: n.Title, Section: n.Section, Lens: n.Lens, NoticeType: n.NoticeType,
 		Agency: n.AgencyName, AgencyID: n.AgencyID, Deadline: deadlineOf(n, now), Amount: amountOf(n),
 		Vendor: strings.TrimSpace(n.VendorName), PIN: n.PIN, Summary: view.Summary(n), Flags: view.Flags(n, now),
-		Route: "/api/notices/" + n.RequestID, Permalink: d.BaseURL + "/#notice/" + n.RequestID, OfficialURL: n.OfficialURL,
+		Route: "/api/notices/" + n.RequestID, Permalink: view.Links{Base: d.BaseURL}.Notice(n.RequestID), OfficialURL: n.OfficialURL,
 	}
 	if !n.StartDate.IsZero() {
 		r.Published = n.StartDate.In(record.NewYork).Format("2006-01-02")

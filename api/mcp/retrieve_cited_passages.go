@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 type passagesIn struct {
@@ -77,7 +78,7 @@ func retrieveCitedPassages(d *Deps) Tool {
 			for _, h := range res.Passages {
 				p := h.Passage
 				pr := PassageRef{Citation: p.ID, RequestID: p.RequestID, Text: p.Text, Start: p.Start, End: p.End, Title: p.Title,
-					SourceURL: p.SourceURL, Permalink: d.BaseURL + "/#notice/" + p.RequestID}
+					SourceURL: p.SourceURL, Permalink: view.Links{Base: d.BaseURL}.Notice(p.RequestID)}
 				if !p.StartDate.IsZero() {
 					pr.Published = p.StartDate.In(record.NewYork).Format("2006-01-02")
 				}
