@@ -2,7 +2,7 @@ package checkbook
 
 import (
 	"encoding/json"
-	"flag"
+	"github.com/recordwatch/recordwatch/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +11,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden file")
 
 func readRaw(t *testing.T, name string) []byte {
 	t.Helper()
@@ -148,18 +146,5 @@ func TestGolden(t *testing.T) {
 	}
 	got, _ := json.MarshalIndent(c, "", "  ")
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "golden.json")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./indexer/source/checkbook -update)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("normalized entries differ from %s (go test ./indexer/source/checkbook -update to accept)", path)
-	}
+	golden.Assert(t, filepath.Join("testdata", "golden.json"), got)
 }

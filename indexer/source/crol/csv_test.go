@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/recordwatch/recordwatch/internal/golden"
 	"os"
 	"path"
 	"slices"
@@ -135,7 +136,7 @@ const csvFixture = "testdata/socrata_export.csv"
 // TestCSVFixture keeps the committed CSV fixture equal to what the real
 // sample rows render to (go test -run TestCSVFixture -update rewrites it).
 func TestCSVFixture(t *testing.T) {
-	assertGolden(t, csvFixture, renderCSV(t, csvSourceRows(t), true))
+	golden.Assert(t, csvFixture, renderCSV(t, csvSourceRows(t), true))
 }
 
 // TestReadCSV reads the display-header export and an API-header export of

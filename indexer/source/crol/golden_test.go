@@ -1,9 +1,8 @@
 package crol
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
+	"github.com/recordwatch/recordwatch/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files and the CSV fixture")
 
 // testCrosswalk links a few real short forms seen in testdata/raw to
 // canonical names, so the golden files show both linked and own ids.
@@ -75,37 +72,10 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			assertGolden(t, filepath.Join("testdata", "golden", strings.TrimSuffix(name, filepath.Ext(name))+".golden.json"), got)
+			golden.Assert(t, filepath.Join("testdata", "golden", strings.TrimSuffix(name, filepath.Ext(name))+".golden.json"), got)
 			if len(g.Errors) > 0 {
 				t.Errorf("errors: %v", g.Errors)
 			}
 		})
-	}
-}
-
-// assertGolden compares got with the golden file, or rewrites it with -update.
-func assertGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			if gl[i] != wl[i] {
-				t.Fatalf("%s differs at line %d:\n got: %.300s\nwant: %.300s\n(run with -update if the change is intended)", path, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s differs in length: got %d lines, want %d", path, len(gl), len(wl))
 	}
 }
