@@ -13,6 +13,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/store"
 )
 
 // MaxBatchName bounds one name of a batch request, in characters.
@@ -191,5 +192,6 @@ func (s *Server) batch(c *gin.Context) {
 		return
 	}
 	out.Scope = scope
+	s.countEvent(ctx, store.CounterBatchRequest, 1) // Form 2 /stats reports it
 	renderJSON(c, http.StatusOK, out, 0, scope.CorpusObservedAt)
 }

@@ -236,3 +236,20 @@ func TestStatsUnavailableIsNotCached(t *testing.T) {
 		t.Errorf("stats over a closed index: %d %s", res.StatusCode, b)
 	}
 }
+
+// A batch look-up answered through the API is counted, and Form 2 /stats
+// reports it (it never did: nothing incremented the counter).
+func TestStatsForm2CountsBatchRequests(t *testing.T) {
+	e, clk := newFixtureEnv(t, Config{Form: 2}, "")
+	clk.Set(fixedNow)
+	for i := 0; i < 2; i++ {
+		if res, b := post(t, e, "/batch", "application/json", []byte(`{"names":["Denville Line Painting Inc"]}`)); res.StatusCode != 200 {
+			t.Fatalf("batch: %d %s", res.StatusCode, b)
+		}
+	}
+	_, b := get(t, e, "/stats")
+	out := decode[UsageStats](t, b)
+	if out.Totals.BatchRequests != 2 || out.Days[len(out.Days)-1].BatchRequests != 2 {
+		t.Errorf("batch requests: totals %d, today %d; want 2", out.Totals.BatchRequests, out.Days[len(out.Days)-1].BatchRequests)
+	}
+}
