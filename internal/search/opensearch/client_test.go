@@ -332,3 +332,69 @@ func TestBulkRetriesItemsRefusedAsBusy(t *testing.T) {
 		})
 	}
 }
+
+// A search answered in part (a shard failed in a phase OpenSearch does not
+// move to another copy, e.g. the fetch phase on a node that has just died)
+// is sent again with backoff; one still answered in part after MaxRetries
+// is EUNAVAILABLE, never a short result.
+func TestSearchAnsweredInPartIsSentAgain(t *testing.T) {
+	const partial = `{"took":1,"timed_out":false,"_shards":{"total":3,"successful":2,"skipped":0,"failed":1,"failures":[{"shard":2,"index":"recordwatch-notices.v1","node":"n2","reason":{"type":"node_disconnected_exception","reason":"[rw-node-2][indices:data/read/search[phase/fetch/id]] disconnected"}}]},"hits":{"total":{"value":1,"relation":"eq"},"hits":[]}}`
+	for _, tc := range []struct {
+		name     string
+		partials int // how many searches are answered in part before whole answers
+		wantErr  bool
+	}{
+		{"once", 1, false},
+		{"twice", 2, false},
+		{"always", 1 + MaxRetries, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFake(t)
+			b, err := Open(ctx, Config{URL: f.srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			if err := b.Upsert(ctx, docsFor("20260101001")); err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			searches := 0
+			f.fault = func(r *http.Request) (int, string, bool) {
+				if !strings.HasSuffix(r.URL.Path, "/_search") || !strings.Contains(r.URL.Path, "notices") {
+					return 0, "", false
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				searches++
+				if searches <= tc.partials {
+					return 200, partial, true
+				}
+				return 0, "", false
+			}
+			// the search itself, not the coverage it reads first
+			if _, err := b.Coverage(ctx); err != nil && !tc.wantErr {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			searches = 0
+			mu.Unlock()
+			res, err := b.Search(ctx, search.Query{Limit: 10})
+			if tc.wantErr {
+				if code(err) != record.EUNAVAILABLE || !strings.Contains(err.Error(), "node_disconnected_exception") {
+					t.Fatalf("Search answered in part %d times = %v, want EUNAVAILABLE", tc.partials, err)
+				}
+			} else if err != nil || res.Total != 1 || len(res.Hits) != 1 {
+				t.Fatalf("Search after %d partial answers = %d hits of %d, %v; want the whole answer", tc.partials, len(res.Hits), res.Total, err)
+			}
+			want := tc.partials + 1
+			if tc.wantErr {
+				want = 1 + MaxRetries
+			}
+			if searches != want {
+				t.Errorf("%d search requests, want %d", searches, want)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,8 +215,9 @@ func TestClusterSurvivesANodeLoss(t *testing.T) {
 	q.stop()
 	retries := strings.Count(logs.String(), "sending the batch again")
 	t.Logf("indexer: %d batches acknowledged, %d Upsert calls failed after the client's retries, %d batch retries by the indexer; "+
-		"engine: %d bulk requests sent again with the items refused as busy",
-		wb.acked.Load(), wb.failed.Load(), retries, strings.Count(engineLogs.String(), "bulk items refused as busy"))
+		"engine: %d bulk requests sent again with the items refused as busy, %d searches answered in part sent again",
+		wb.acked.Load(), wb.failed.Load(), retries, strings.Count(engineLogs.String(), "bulk items refused as busy"),
+		strings.Count(engineLogs.String(), "search answered in part"))
 	q.report(t)
 
 	// ---- every acknowledged notice exactly once
@@ -280,8 +282,8 @@ func TestClusterSurvivesANodeLoss(t *testing.T) {
 	from, to := time.Date(2025, 1, 1, 0, 0, 0, 0, record.NewYork), time.Date(2025, 12, 31, 0, 0, 0, 0, record.NewYork)
 	for _, query := range []search.Query{
 		{Sort: search.SortNewest, Limit: 100},
-		{Sort: search.SortOldest, Limit: 100},
-		{Text: "construction", Sort: search.SortNewest, Limit: 100},
+		{Sort: search.SortOldest, Limit: 100, Facets: true},
+		{Text: "construction", Sort: search.SortNewest, Limit: 100, Facets: true},
 		{Text: "services repair -bronx", Sort: search.SortOldest, Limit: 100},
 		{Lenses: []string{record.LensMoney}, Sort: search.SortAmount, Limit: 100},
 		{VendorStems: []string{vendor}, Sort: search.SortNewest, Limit: 100},
@@ -299,6 +301,9 @@ func TestClusterSurvivesANodeLoss(t *testing.T) {
 			if e.Total != o.Total || !slices.Equal(hitIDs(e), hitIDs(o)) {
 				t.Errorf("query %s page %d: embedded %d hits %q, opensearch %d hits %q", describe(query), page, e.Total, hitIDs(e), o.Total, hitIDs(o))
 				break
+			}
+			if !reflect.DeepEqual(e.Facets, o.Facets) {
+				t.Errorf("query %s page %d: facets differ:\nembedded   %v\nopensearch %v", describe(query), page, e.Facets, o.Facets)
 			}
 			if page == 1 && e.Total < 10 {
 				t.Errorf("query %s finds %d notices: too few to compare", describe(query), e.Total)

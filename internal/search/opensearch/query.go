@@ -259,16 +259,25 @@ func cursorValues(raw []json.RawMessage) ([]string, bool) {
 	return out, true
 }
 
+// facetShardSize is how many values of a facet each shard reports. A terms
+// aggregation over several shards is exact only when every shard reports
+// every value that could make the top FacetSize; OpenSearch's default
+// (1.5 × size + 10) is not enough, and a three-shard index counted a
+// value short (found by TestClusterSurvivesANodeLoss). The facet fields
+// have at most a few hundred values (agencies), so each shard reports all.
+const facetShardSize = 1000
+
 // facetAggs are the terms aggregations behind the facets: top FacetSize
 // values by count, then value; empty strings are not values.
 func facetAggs() obj {
 	aggs := obj{}
 	for name, field := range facetFields {
 		aggs[name] = obj{"terms": obj{
-			"field":   field,
-			"size":    search.FacetSize,
-			"order":   []any{obj{"_count": "desc"}, obj{"_key": "asc"}},
-			"exclude": []string{""},
+			"field":      field,
+			"size":       search.FacetSize,
+			"shard_size": facetShardSize,
+			"order":      []any{obj{"_count": "desc"}, obj{"_key": "asc"}},
+			"exclude":    []string{""},
 		}}
 	}
 	return aggs

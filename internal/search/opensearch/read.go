@@ -1,6 +1,7 @@
 package opensearch
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -67,23 +68,38 @@ func bucketKey(raw json.RawMessage) string {
 
 // search runs one _search and refuses partial answers.
 func (b *Backend) search(ctx context.Context, op, index string, body obj) (*searchResponse, error) {
-	r, err := jsonBody(body)
+	raw, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
-	var res searchResponse
-	if _, err := b.do(ctx, op, http.MethodPost, opensearchapi.SearchReq{Indices: []string{index}, Body: r}, &res); err != nil {
-		return nil, err
-	}
-	if res.Shards.Failed > 0 || res.TimedOut {
+	for attempt := 0; ; attempt++ {
+		var res searchResponse
+		if _, err := b.do(ctx, op, http.MethodPost, opensearchapi.SearchReq{Indices: []string{index}, Body: bytes.NewReader(raw)}, &res); err != nil {
+			return nil, err
+		}
+		if res.Shards.Failed == 0 && !res.TimedOut {
+			return &res, nil
+		}
 		msg := fmt.Sprintf("the search index answered %s only in part (%d of %d shards failed, timed out: %v)",
 			op, res.Shards.Failed, res.Shards.Total, res.TimedOut)
 		if len(res.Shards.Failures) > 0 {
 			msg += ": " + truncate(string(res.Shards.Failures[0]), 300)
 		}
-		return nil, &record.Error{Code: record.EUNAVAILABLE, Message: msg}
+		// A shard can fail in a phase OpenSearch does not move to another
+		// copy: the fetch phase on a node that has just left the cluster
+		// (node_disconnected_exception) — seen when a node was killed under
+		// TestClusterSurvivesANodeLoss. A search is read-only, so it is
+		// sent again like a request that failed as a whole.
+		if !b.retry || attempt == MaxRetries {
+			return nil, &record.Error{Code: record.EUNAVAILABLE, Message: msg}
+		}
+		b.log.Warn("opensearch: search answered in part: sending it again", "op", op, "attempt", attempt+1, "why", msg)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("opensearch: %s: %w (after: %s)", op, ctx.Err(), msg)
+		case <-time.After(retryBackoff(attempt + 1)):
+		}
 	}
-	return &res, nil
 }
 
 func unreadable(what, id string, err error) error {
