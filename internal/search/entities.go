@@ -186,7 +186,8 @@ type Totals struct {
 
 // EntityReader answers the entity views: the raw agency strings held, the
 // entries of the payments dataset and other joined sources, and totals
-// over notices. Both engines implement it.
+// over notices. EntityView implements it once over an engine's Records and
+// NoticeAggregates (entryview.go); Entities(backend) returns it.
 type EntityReader interface {
 	// AgencyNames lists every distinct raw agency string in the notices
 	// and the entries, per source, ordered by source then string.
@@ -210,7 +211,7 @@ type EntityWriter interface {
 	DeleteEntries(ctx context.Context, ids []string) error
 }
 
-// EntityBackend is an engine that holds entries.
+// EntityBackend reads and writes entries (EntityView).
 type EntityBackend interface {
 	EntityReader
 	EntityWriter
