@@ -37,7 +37,6 @@ import (
 // touches a node someone else runs (CI's on 9250, a benchmark's on 9290).
 const (
 	clusterTestEnv       = "RECORDWATCH_OPENSEARCH_CLUSTER_TEST"
-	clusterTestHome      = "/var/cache/rw-cluster-test"
 	clusterTestHTTP      = 9260
 	clusterTestTransport = 9360
 	// clusterTestSynth is how many synthetic notices follow the bundled
@@ -61,11 +60,17 @@ const clusterTestCommand = clusterTestEnv + "=1 go test ./internal/search/opense
 // green again, every written notice is found exactly once (count and a
 // walk over every page by id), the passages are all there, and a handful of
 // queries with non-relevance sorts answer as the embedded engine answers
-// over the same data (ids in order and totals).
+// over the same data (ids in order, totals and facets).
+//
+// It runs only with RECORDWATCH_OPENSEARCH_CLUSTER_TEST=1 (clusterTestCommand)
+// and takes one to two and a half minutes on two cores. The cluster is
+// removed at the end (clean), or stopped with its logs kept when the test
+// fails; RECORDWATCH_CLUSTER_TEST_HOME moves its home and
+// RECORDWATCH_CLUSTER_TEST_N sets the number of synthetic notices.
 func TestClusterSurvivesANodeLoss(t *testing.T) {
 	if os.Getenv(clusterTestEnv) != "1" {
 		t.Skip(clusterTestEnv + "=1 not set: skipped the three-node OpenSearch test (a node killed during a bulk load; " +
-			"it starts its own cluster with docker/opensearch-local.sh on ports 9260-9262/9360-9362, home " + clusterTestHome + "). Run it with: " + clusterTestCommand)
+			"it starts its own cluster with docker/opensearch-local.sh on ports 9260-9262/9360-9362, home " + clusterTestHome() + "). Run it with: " + clusterTestCommand)
 	}
 	if testing.Short() {
 		t.Skip("starts a three-node cluster")
@@ -90,7 +95,7 @@ func TestClusterSurvivesANodeLoss(t *testing.T) {
 		if _, err := cl.run(context.Background(), what); err != nil {
 			t.Error(err)
 		} else if what == "stop" {
-			t.Logf("cluster stopped; its logs are under %s/nodes", clusterTestHome)
+			t.Logf("cluster stopped; its logs are under %s/nodes", cl.home)
 		}
 	})
 	url := strings.TrimSpace(cl.must(ctx, "start", "3"))
@@ -489,7 +494,24 @@ func (q *querier) report(t *testing.T) {
 type testCluster struct {
 	t      *testing.T
 	script string
+	home   string
 	env    []string
+}
+
+// clusterTestHome is the script's home for this test's cluster:
+// RECORDWATCH_CLUSTER_TEST_HOME, else /var/cache/rw-cluster-test as root (the
+// nodes' user must reach it), else rw-cluster-test in the user's cache.
+func clusterTestHome() string {
+	if h := os.Getenv("RECORDWATCH_CLUSTER_TEST_HOME"); h != "" {
+		return h
+	}
+	if os.Geteuid() == 0 {
+		return "/var/cache/rw-cluster-test"
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "rw-cluster-test")
+	}
+	return filepath.Join(os.TempDir(), "rw-cluster-test")
 }
 
 func newTestCluster(t *testing.T) *testCluster {
@@ -497,8 +519,9 @@ func newTestCluster(t *testing.T) *testCluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testCluster{t: t, script: script, env: append(os.Environ(),
-		"RECORDWATCH_OPENSEARCH_HOME="+clusterTestHome,
+	home := clusterTestHome()
+	return &testCluster{t: t, script: script, home: home, env: append(os.Environ(),
+		"RECORDWATCH_OPENSEARCH_HOME="+home,
 		"RECORDWATCH_OPENSEARCH_HTTP_PORT="+strconv.Itoa(clusterTestHTTP),
 		"RECORDWATCH_OPENSEARCH_TRANSPORT_PORT="+strconv.Itoa(clusterTestTransport),
 		"RECORDWATCH_OPENSEARCH_HEAP=512m",
@@ -528,7 +551,7 @@ func (c *testCluster) must(ctx context.Context, args ...string) string {
 
 // kill sends SIGKILL to node i (its pid file is the script's).
 func (c *testCluster) kill(i int) {
-	raw, err := os.ReadFile(filepath.Join(clusterTestHome, "run", fmt.Sprintf("node-%d.pid", i)))
+	raw, err := os.ReadFile(filepath.Join(c.home, "run", fmt.Sprintf("node-%d.pid", i)))
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -20,6 +20,13 @@
 // read result carries its Scope, built from Coverage (cached for 30 seconds
 // and dropped on this process's writes).
 //
+// Failures a cluster has while it loses or regains a node are ridden out
+// (TestClusterSurvivesANodeLoss kills one under load): a request that fails
+// as a whole (429, 502-504, a lost connection) is retried by the client on
+// the next node; the items of a bulk write refused as busy are sent again,
+// only those; a search answered in part (a shard failed) is sent again.
+// Each gives up after MaxRetries, with backoff (see Config.DisableRetry).
+//
 // Errors: a notice that is not held is record.ENOTFOUND; a cluster that
 // cannot be reached, answers 5xx or 429, or has lost its indexes is
 // record.EUNAVAILABLE; anything else (a rejected request is a bug here) is a
@@ -77,7 +84,8 @@ type Config struct {
 	// request is sent up to MaxRetries more times (on the next node when
 	// there are several), after waits of 100 ms, 200 ms, 400 ms …; and the
 	// items of a bulk write that the cluster refuses with one of those
-	// statuses (a full write queue) are sent again the same way.
+	// statuses (a full write queue), and a search some shards failed to
+	// answer, are sent again the same way.
 	DisableRetry bool
 	// Now is the clock for the coverage cache; nil means time.Now.
 	Now func() time.Time
