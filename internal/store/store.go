@@ -1,7 +1,9 @@
 // Package store keeps the state users create and the service's own
 // counters: per-day event counts and daily per-client ceilings (later also
 // watches and shared investigations). The embedded implementation is a bbolt
-// file under the data directory, owned by one process.
+// file under the data directory, owned by one process; package osstore
+// keeps the same state in OpenSearch, shared by the processes of a split
+// deployment. Package storetest is the contract suite both pass.
 package store
 
 import (
@@ -39,6 +41,14 @@ type Store interface {
 	Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (Allowance, error)
 	Close() error
 }
+
+// Sweeper is a store with an hourly clean-up: ceiling entries of past days
+// and expired shared investigations (see Bolt.Sweep).
+type Sweeper interface {
+	Sweep(now time.Time) (int, error)
+}
+
+var _ Sweeper = (*Bolt)(nil)
 
 // Allowance is the outcome of Take.
 type Allowance struct {
