@@ -140,10 +140,13 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 			fr.entityName = stem
 			canon.Set("name", stem)
 		} else {
-			id, display := s.resolveAgency(name)
-			f.AgencyIDs = []string{id}
+			ids, display, err := s.resolveAgency("name", name)
+			if err != nil {
+				return fr, err
+			}
+			f.AgencyIDs = ids
 			fr.entityName = display
-			canon.Set("name", id)
+			canon["name"] = ids
 		}
 		canon.Set("kind", kind)
 	} else {
@@ -154,10 +157,13 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 			return fr, record.Invalid("name", "kind and name belong to the entity lens (lens=entity), not to lens=%s", lens)
 		}
 		if agency != "" {
-			id, display := s.resolveAgency(agency)
-			f.AgencyIDs = []string{id}
+			ids, display, err := s.resolveAgency("agency", agency)
+			if err != nil {
+				return fr, err
+			}
+			f.AgencyIDs = ids
 			fr.agencyName = display
-			canon.Set("agency", id)
+			canon["agency"] = ids
 		}
 	}
 	if err := f.Validate(); err != nil {
@@ -167,14 +173,18 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 	return fr, nil
 }
 
-// resolveAgency resolves an agency as printed (or a canonical id) through
-// the crosswalk, as /api/search does; it returns the id and a display name.
-func (s *Server) resolveAgency(raw string) (id, display string) {
-	id = s.agencyIDs([]string{raw})[0]
-	if agencyIDRE.MatchString(raw) {
-		return id, id
+// resolveAgency resolves an agency through the one agency rule
+// (entity.ResolveName), as /api/search does; it returns the ids and a
+// display name (the id when the input was one).
+func (s *Server) resolveAgency(param, raw string) (ids []string, display string, err error) {
+	r, err := s.deps.Crosswalk.ResolveName(param, raw)
+	if err != nil {
+		return nil, "", err
 	}
-	return id, s.deps.Crosswalk.Resolve(raw).Name
+	if r.Method == entity.MethodID || r.Method == entity.MethodOwn {
+		return r.IDs, r.IDs[0], nil
+	}
+	return r.IDs, r.Name, nil
 }
 
 // feedURLs are the feed's own addresses in the three formats.

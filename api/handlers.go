@@ -19,24 +19,8 @@ import (
 
 func pathEscape(s string) string { return url.PathEscape(s) }
 
+// agencyIDRE is the shape of an agency id.
 var agencyIDRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
-// agencyIDs resolves agency parameters (as printed in a record, or a
-// canonical id) through the crosswalk.
-func (s *Server) agencyIDs(values []string) []string {
-	var out []string
-	for _, v := range values {
-		if agencyIDRE.MatchString(v) {
-			out = append(out, v)
-			continue
-		}
-		id := s.deps.Crosswalk.Resolve(v).ID
-		if !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	return out
-}
 
 var searchParams = []string{"q", "lens", "section", "type", "agency", "vendor", "pin", "min", "max",
 	"valid_amount", "from", "to", "due_from", "due_to", "rolling", "open", "event_from", "event_to",
@@ -50,7 +34,7 @@ func (s *Server) parseSearch(v url.Values) (search.Query, error) {
 		Lenses:      p.list("lens"),
 		Sections:    p.list("section"),
 		NoticeTypes: p.list("type"),
-		AgencyIDs:   s.agencyIDs(p.list("agency")),
+		AgencyIDs:   p.agencies(s.deps.Crosswalk, "agency"),
 		PINs:        p.list("pin"),
 		MinAmount:   p.amount("min"),
 		MaxAmount:   p.amount("max"),
@@ -240,7 +224,7 @@ type PassageView struct {
 func (s *Server) passages(c *gin.Context) {
 	p := newParams(c.Request.URL.Query(), "q", "lens", "agency", "from", "to", "request_id", "limit", "cursor")
 	q := search.PassageQuery{
-		Text: p.str("q"), Lenses: p.list("lens"), AgencyIDs: s.agencyIDs(p.list("agency")),
+		Text: p.str("q"), Lenses: p.list("lens"), AgencyIDs: p.agencies(s.deps.Crosswalk, "agency"),
 		From: p.date("from"), To: p.date("to"), RequestID: p.str("request_id"),
 		Limit: p.integer("limit", search.DefaultLimit, 1, search.MaxLimit), Cursor: p.str("cursor"),
 	}

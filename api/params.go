@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -139,4 +140,17 @@ func (p *params) boolean(name string) bool {
 	}
 	p.fail(record.Invalid(name, "%s must be true or false", name))
 	return false
+}
+
+// agencies resolves an agency parameter (comma-separated or repeated)
+// through the one agency rule, entity.(*Crosswalk).ResolveName: canonical
+// ids, names as printed, short forms and nicknames find the same agencies
+// here as in the feeds, the MCP tools and a watch; an unknown agency is
+// refused (EINVALID naming the parameter, with suggestions).
+func (p *params) agencies(cw *entity.Crosswalk, name string) []string {
+	ids, _, err := cw.ResolveNames(name, p.list(name))
+	if err != nil {
+		p.fail(err)
+	}
+	return ids
 }

@@ -732,9 +732,14 @@ func TestWatchMailQuotesNoFreeText(t *testing.T) {
 	t.Run("form 1 welcome", func(t *testing.T) {
 		e := newWatchEnv(t, 1, nil)
 		body, _ := json.Marshal(map[string]any{"email": "target@example.org", "lens": "money", "description": evilText,
-			"q": `"http://evil.example/login"`, "agency": []string{"http://evil.example/login"}, "vendor": []string{`<a href="http://evil.example/login">Evil</a> Corp`}})
+			"q": `"http://evil.example/login"`, "agency": []string{"Parks"}, "vendor": []string{`<a href="http://evil.example/login">Evil</a> Corp`}})
 		if res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", string(body)); res.StatusCode != 201 {
 			t.Fatalf("create: %d %s", res.StatusCode, out)
+		}
+		// an agency nothing recognizes (a link included) is refused, not quoted
+		bad, _ := json.Marshal(map[string]any{"email": "target@example.org", "lens": "money", "agency": []string{"http://evil.example/login"}})
+		if res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", string(bad)); res.StatusCode != 400 {
+			t.Fatalf("a link as an agency: %d %s, want 400", res.StatusCode, out)
 		}
 		check(t, e, "welcome.")
 	})

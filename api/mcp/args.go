@@ -63,11 +63,12 @@ func lensProp(s *jsonschema.Schema, name, desc string) {
 
 func parseDay(param, s string) (time.Time, error) { return record.ParseDay(param, s) }
 
-func (d *Deps) agencyID(name string) []string {
+func (d *Deps) agencyID(name string) ([]string, error) {
 	if name == "" {
-		return nil
+		return nil, nil
 	}
-	return []string{d.Crosswalk.Resolve(name).ID}
+	ids, _, err := d.Crosswalk.ResolveNames("agency", []string{name}) // the one agency rule
+	return ids, err
 }
 
 func vendorStems(param, name string) ([]string, error) {

@@ -68,7 +68,11 @@ func retrieveCitedPassages(d *Deps) Tool {
 			if err != nil {
 				return PassagesOut{}, err
 			}
-			res, err := d.Search.Passages(ctx, search.PassageQuery{Text: in.Q, Lenses: in.Lens, AgencyIDs: d.agencyID(in.Agency),
+			agencies, err := d.agencyID(in.Agency)
+			if err != nil {
+				return PassagesOut{}, err
+			}
+			res, err := d.Search.Passages(ctx, search.PassageQuery{Text: in.Q, Lenses: in.Lens, AgencyIDs: agencies,
 				From: from, To: to, Limit: limitOr(in.Limit, 10), Cursor: in.Cursor})
 			if err != nil {
 				return PassagesOut{}, err

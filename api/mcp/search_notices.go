@@ -79,7 +79,11 @@ func searchNotices(d *Deps) Tool {
 			if err != nil {
 				return SearchOut{}, err
 			}
-			q := search.Query{Text: in.Q, Lenses: in.Lens, AgencyIDs: d.agencyID(in.Agency), VendorStems: vend,
+			agencies, err := d.agencyID(in.Agency)
+			if err != nil {
+				return SearchOut{}, err
+			}
+			q := search.Query{Text: in.Q, Lenses: in.Lens, AgencyIDs: agencies, VendorStems: vend,
 				MinAmount: in.MinAmount, MaxAmount: in.MaxAmount, From: from, To: to, Sort: in.Sort,
 				Limit: limitOr(in.Limit, search.DefaultLimit), Cursor: in.Cursor}
 			if in.NoticeType != "" {

@@ -44,7 +44,10 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 	f := Filter{Lens: in.Lens, AnyOf: k.Terms, Phrases: k.Phrases, Exclude: k.Excluded, Awards: in.Awards,
 		MinAmount: in.Min, MaxAmount: in.Max}
 	var names map[string]string
-	f.AgencyIDs, names = AgencyNames(cw, in.Agencies)
+	f.AgencyIDs, names, err = AgencyNames(cw, in.Agencies)
+	if err != nil {
+		return Understanding{}, err
+	}
 	for _, v := range in.Vendors {
 		stem := entity.VendorStem(v)
 		if !entity.StemLongEnough(stem) {

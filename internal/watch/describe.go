@@ -111,35 +111,23 @@ func Describe(f Filter, agencies map[string]string) string {
 	return b.String()
 }
 
-// AgencyNames names a filter's agency ids through the crosswalk's view of
-// the spellings given (for Form 1, where agencies arrive as names).
-func AgencyNames(cw *entity.Crosswalk, spellings []string) (ids []string, names map[string]string) {
+// AgencyNames resolves the agencies a request names (entity.ResolveName,
+// the one rule every surface uses) into a filter's ids and the names a
+// scope states them by. An agency nothing recognizes is refused (EINVALID
+// on "agency").
+func AgencyNames(cw *entity.Crosswalk, spellings []string) (ids []string, names map[string]string, err error) {
 	names = map[string]string{}
 	for _, s := range spellings {
-		l := cw.Resolve(s)
-		if l.Method == entity.MethodOwn {
-			if nk := nicknameIndex[nicknameKey(s)]; nk != nil {
-				for _, sp := range nk.spellings {
-					id := cw.Resolve(sp).ID
-					if _, ok := names[id]; !ok {
-						ids = append(ids, id)
-					}
-					names[id] = nk.name
-				}
-				continue
+		r, err := cw.ResolveName("agency", s)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, id := range r.IDs {
+			if _, ok := names[id]; !ok {
+				ids = append(ids, id)
 			}
+			names[id] = r.Name
 		}
-		if _, ok := names[l.ID]; !ok {
-			ids = append(ids, l.ID)
-		}
-		name := l.Name
-		if l.Method == entity.MethodOwn {
-			// a spelling nothing recognized is the requester's text
-			if name = PlainValue(name); name == "" {
-				name = l.ID
-			}
-		}
-		names[l.ID] = name
 	}
-	return ids, names
+	return ids, names, nil
 }

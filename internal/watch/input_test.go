@@ -57,8 +57,12 @@ func TestUnderstandingCarriesNoLinks(t *testing.T) {
 		}
 	}
 	// Form 1: a structured filter whose values are links
+	// (an agency nothing recognizes is refused, a link included)
+	if _, err := Build(Structured{Lens: record.LensMoney, Agencies: []string{"http://evil.example/login"}}, cw, 1); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("a link as an agency: %v, want EINVALID", err)
+	}
 	u, err := Build(Structured{Lens: record.LensMoney, Q: `"http://evil.example/login" -www.evil.example`,
-		Agencies: []string{"http://evil.example/login"}, Vendors: []string{"<a href='http://evil.example/login'>Evil</a> Corp"}}, cw, 1)
+		Agencies: []string{"Parks"}, Vendors: []string{"<a href='http://evil.example/login'>Evil</a> Corp"}}, cw, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -339,32 +339,19 @@ func isAllUpper(s string) bool {
 	return hasUpper(s) && strings.IndexFunc(s, unicode.IsLower) < 0
 }
 
-// agencyAt finds the longest agency name at i: first through the
-// crosswalk, then the nickname table.
+// agencyAt finds the longest agency name at i through the one rule, as
+// running text reads it (entity.ResolveInText): a crosswalk spelling counts
+// when the phrase has several words or a capital (a lower-case "police" is
+// a word) and does not name a kind of record.
 func (p *parser) agencyAt(i int) (n int, ids []string, name string) {
 	for n = min(7, len(p.toks)-i); n >= 1; n-- {
 		ph, ok := p.phrase(i, n)
 		if !ok {
 			continue
 		}
-		// the crosswalk, for names and reviewed short forms; its family
-		// rules match by prefix and would swallow the rest of a sentence,
-		// and a phrase that names a kind of record stays one
-		if _, isLens := lensWords[strings.ToLower(ph)]; (n > 1 || hasUpper(ph)) && !isLens {
-			if l := p.opt.Crosswalk.Resolve(ph); l.Method != entity.MethodOwn && l.Method != entity.MethodFamily {
-				return n, []string{l.ID}, l.Name
-			}
-		}
-		if nk := nicknameIndex[nicknameKey(ph)]; nk != nil {
-			if n == 1 && acronymWords[strings.ToLower(ph)] && !isAllUpper(ph) {
-				continue
-			}
-			for _, sp := range nk.spellings {
-				if id := p.opt.Crosswalk.Resolve(sp).ID; !slices.Contains(ids, id) {
-					ids = append(ids, id)
-				}
-			}
-			return n, ids, nk.name
+		_, isLens := lensWords[strings.ToLower(ph)]
+		if r, ok := p.opt.Crosswalk.ResolveInText(ph, (n > 1 || hasUpper(ph)) && !isLens); ok {
+			return n, r.IDs, r.Name
 		}
 	}
 	return 0, nil, ""

@@ -1,14 +1,13 @@
-package watch
+package entity
 
 import "strings"
 
-// agencyNickname is one agency as people name it in a request. The
-// crosswalk (entity.Crosswalk.Resolve) is asked first, always; this small
-// table only answers where it cannot: everyday short forms ("Parks", "DOT",
-// "HPD") and full names the crosswalk does not list yet. Spellings are the
-// agency names as the City Record prints them; each goes through the
-// crosswalk, so a watch always carries the crosswalk's ids, whatever the
-// crosswalk later learns.
+// agencyNickname is one agency as people name it: everyday short forms
+// ("Parks", "DOT", "HPD") and full names the reviewed mapping does not list
+// yet. Spellings are the agency names as the City Record prints them; each
+// goes through the crosswalk (Resolve), so a nickname always yields the
+// crosswalk's ids, whatever the mapping later learns. ResolveName is the
+// only reader.
 type agencyNickname struct {
 	name      string   // how an explanation names the agency
 	spellings []string // as printed in City Record rows
@@ -128,3 +127,8 @@ func nicknameKey(s string) string {
 	s = strings.NewReplacer("'", "", "’", "", ".", "", "&", " and ").Replace(s)
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// WordAcronym says whether a short form is also an everyday English word
+// ("dot", "doe"): in running text it names an agency only when written in
+// capitals.
+func WordAcronym(s string) bool { return acronymWords[strings.ToLower(s)] }
