@@ -3,7 +3,15 @@ package api
 import "github.com/gin-gonic/gin"
 
 // routes is the one route table.
+//
+// Two middlewares run before every route's own handlers, NoRoute and
+// NoMethod included: the per-client token bucket (limit.go; it charges a
+// request once, so routes that name it again are not charged twice), then
+// sameOriginWrites (crosssite.go): state-changing requests from other
+// origins, and writes that are not JSON, are refused before any daily
+// ceiling is taken.
 func (s *Server) routes(r *gin.Engine) {
+	r.Use(s.rateLimit(), s.sameOriginWrites())
 	r.NoRoute(s.notFoundRoute)
 	r.NoMethod(s.methodNotAllowed)
 
@@ -15,13 +23,8 @@ func (s *Server) routes(r *gin.Engine) {
 	api.GET("/passages", s.passages)
 
 	if s.deps.MCP != nil {
-		inner := gin.WrapH(s.deps.MCP)
-		mcpH := func(c *gin.Context) {
-			// the tools' per-client ceilings see the address the limiter saw
-			c.Request.Header.Set("X-Recordwatch-Client", clientKey(c))
-			inner(c)
-		}
-		r.POST("/mcp", s.rateLimit(), maxBody(1<<20), mcpH)
+		mcpH := s.mcpTransport(s.deps.MCP) // mcp_transport.go: JSON-RPC errors, 1 MiB bodies
+		r.POST("/mcp", s.rateLimit(), mcpH)
 		r.GET("/mcp", s.rateLimit(), mcpH)
 		r.DELETE("/mcp", s.rateLimit(), mcpH)
 		r.GET("/mcp/catalog.json", s.rateLimit(), s.mcpCatalog)

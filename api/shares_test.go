@@ -304,8 +304,8 @@ func TestShareDailyLimit(t *testing.T) {
 		if res.StatusCode != http.StatusCreated {
 			t.Fatalf("POST %d: %d %s", i, res.StatusCode, b)
 		}
-		if got := res.Header.Get("X-RateLimit-Remaining"); got != strconv.Itoa(MaxSharesPerDay-i) {
-			t.Errorf("POST %d: remaining %s", i, got)
+		if got := strings.Join(res.Header.Values("RateLimit"), ", "); !strings.Contains(got, `"inv";r=`+strconv.Itoa(MaxSharesPerDay-i)+";") {
+			t.Errorf("POST %d: RateLimit %s", i, got)
 		}
 	}
 	res, b := postInv(t, e, "198.51.100.7", []byte(small), false)
