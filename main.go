@@ -29,11 +29,14 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/store/osstore"
 	"github.com/recordwatch/recordwatch/mailer"
 )
 
@@ -93,7 +96,7 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	form, _ := strconv.Atoi(env("RECORDWATCH_FORM", "1"))
 	fl.StringVar(&c.Target, "target", env("RECORDWATCH_TARGET", "all"), "role: all, api, indexer or mailer")
 	fl.StringVar(&c.Addr, "addr", env("RECORDWATCH_ADDR", ":8080"), "HTTP listen address")
-	fl.StringVar(&c.Data, "data", env("RECORDWATCH_DATA", "./data"), "data directory (embedded indexes and state)")
+	fl.StringVar(&c.Data, "data", env("RECORDWATCH_DATA", "./data"), "data directory (embedded index and state; with engine opensearch only the mail outbox)")
 	fl.IntVar(&c.Form, "form", form, "interface form: 1 extended, 2 basic")
 	fl.StringVar(&c.BaseURL, "base-url", env("RECORDWATCH_BASE_URL", ""), "absolute base URL for links (default http://localhost<addr>)")
 	fl.StringVar(&c.Engine, "engine", env("RECORDWATCH_ENGINE", "embedded"), "search engine: embedded or opensearch")
@@ -175,6 +178,25 @@ func openBackend(ctx context.Context, cfg Config, logger *slog.Logger) (search.B
 	return embedded.Open(filepath.Join(cfg.Data, "index"))
 }
 
+// stateStore is what the roles need of the state store.
+type stateStore interface {
+	store.Store
+	store.Sweeper
+}
+
+// openStore opens the state store: with the OpenSearch engine every role
+// shares one (<prefix>-state in the same cluster), so watches created
+// through the api role are the ones the mailer role digests, and ceilings,
+// counters, shares and token keys are the same in every process; the
+// embedded engine keeps a bbolt file in the data directory.
+func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (stateStore, error) {
+	if cfg.Engine == "opensearch" {
+		return osstore.Open(ctx, osstore.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix,
+			Username: cfg.OpenSearchUser, Password: cfg.OpenSearchPassword, Logger: logger})
+	}
+	return store.OpenBolt(filepath.Join(cfg.Data, "state.db"))
+}
+
 // run wires the chosen role and blocks until ctx ends (or, for a one-shot
 // indexer run, until it is done).
 func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) error {
@@ -209,10 +231,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 			}()
 		}
 	}
-	if cfg.Engine == "opensearch" {
-		logger.Warn("daily ceilings are kept per process in " + cfg.Data + "; a shared OpenSearch state store is not built yet")
-	}
-	st, err := store.OpenBolt(filepath.Join(cfg.Data, "state.db"))
+	st, err := openStore(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -239,10 +258,10 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 			}
 		}()
 	}
-	var srv *api.Server
+	procurement := procure.New(backend, nil, cw, now)
 	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
-		Dossier: func(ctx context.Context, kind, name string) (any, error) { return srv.Dossier(ctx, kind, name) }}
-	srv = api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
+		Procure: procurement, Dossiers: dossier.New(procurement)}
+	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
 		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
 			MCP:        mcp.Handler(mcpDeps, cfg.Form),
 			MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }})
@@ -268,7 +287,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	return err
 }
 
-func sweep(ctx context.Context, st *store.Bolt, now func() time.Time, logger *slog.Logger) {
+func sweep(ctx context.Context, st store.Sweeper, now func() time.Time, logger *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	for {

@@ -26,6 +26,7 @@ import (
 //	RECORDWATCH_SMTP_MAX_BYTES        largest accepted message (default 262144)
 //	RECORDWATCH_DIGEST_EVERY          digest period (default 24h: daily)
 //	RECORDWATCH_DIGEST_HOUR           hour of the daily digest, New York time (default 7)
+//	RECORDWATCH_DIGEST_POLL           how often the scheduler looks for digests to plan and send (default 1m)
 //	RECORDWATCH_WATCH_KEY             token key, hex, 32 bytes or more (default: generated
 //	                                  once and kept in the state store)
 func ConfigFromEnv(getenv func(string) string, dataDir, baseURL string, form int) (Config, error) {
@@ -71,6 +72,13 @@ func ConfigFromEnv(getenv func(string) string, dataDir, baseURL string, form int
 		return c, fmt.Errorf("RECORDWATCH_DIGEST_HOUR must be 0 to 23")
 	}
 	c.DigestHour = hour
+	if v := get("RECORDWATCH_DIGEST_POLL", ""); v != "" {
+		poll, err := time.ParseDuration(v)
+		if err != nil || poll < 100*time.Millisecond {
+			return c, fmt.Errorf("RECORDWATCH_DIGEST_POLL must be a duration of 100ms or more, such as 1m")
+		}
+		c.PollEvery = poll
+	}
 	if k := get("RECORDWATCH_WATCH_KEY", ""); k != "" {
 		key, err := hex.DecodeString(k)
 		if err != nil || len(key) < 32 {
