@@ -15,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 func pathEscape(s string) string { return url.PathEscape(s) }
@@ -64,12 +65,7 @@ func (s *Server) parseSearch(v url.Values) (search.Query, error) {
 		}
 	}
 	if p.boolean("open") {
-		// open solicitations: due today or later, rolling ones included
-		if !q.DueFrom.IsZero() {
-			p.fail(record.Invalid("open", "open and due_from cannot be combined"))
-		}
-		q.DueFrom = s.deps.Now()
-		q.IncludeRolling = true
+		p.fail(watch.Open("open", &q, s.deps.Now())) // the one "open" rule
 	}
 	if p.err != nil {
 		return q, p.err

@@ -36,7 +36,7 @@ func newParams(v url.Values, allowed ...string) *params {
 }
 
 func (p *params) fail(err error) {
-	if p.err == nil {
+	if p.err == nil && err != nil {
 		p.err = err
 	}
 }

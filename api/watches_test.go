@@ -21,6 +21,7 @@ import (
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
 
+	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
@@ -87,8 +88,10 @@ func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// /mcp too, as main wires it, so the same-rule tests can call the tools
+	mcpDeps := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: ts.URL, Now: clock.Now, Version: "test", Mail: e.m}
 	handler = New(Config{Form: form, BaseURL: ts.URL, RatePerSecond: 1e6, Burst: 1e6},
-		Deps{Search: be, Store: st, Crosswalk: cw, Now: clock.Now, Mail: e.m, Logger: quietLog})
+		Deps{Search: be, Store: st, Crosswalk: cw, Now: clock.Now, Mail: e.m, Logger: quietLog, MCP: mcp.Handler(mcpDeps, form)})
 	t.Cleanup(func() {
 		ts.Close()
 		e.m.Flush() // queued mail is written before the store and directory go

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 type searchNoticesIn struct {
@@ -93,10 +94,8 @@ func searchNotices(d *Deps) Tool {
 				q.PINs = []string{in.PIN}
 			}
 			if in.Open {
-				q.DueFrom = search.DayStart(d.now())
-				q.IncludeRolling = true
-				if q.NoticeTypes == nil {
-					q.NoticeTypes = []string{"Solicitation"}
+				if err := watch.Open("open", &q, d.now()); err != nil { // the one "open" rule
+					return SearchOut{}, err
 				}
 			}
 			res, refs, err := d.runCtx(ctx, q)

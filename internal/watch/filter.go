@@ -134,9 +134,7 @@ func (f Filter) Compile(now time.Time) search.Query {
 			q.NoticeTypes = []string{"Award", "Intent to Award"}
 			q.ValidAmountOnly = f.MinAmount != nil || f.MaxAmount != nil
 		} else {
-			q.NoticeTypes = []string{"Solicitation"}
-			q.DueFrom = today
-			q.IncludeRolling = true
+			_ = Open("lens", &q, now) // the one "open" rule; q has no due date or type yet
 			q.Sort = search.SortDueSoonest
 		}
 	case record.LensMeetings:

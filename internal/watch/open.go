@@ -1,0 +1,48 @@
+package watch
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// OpenNoticeType is the one type of notice that can be open. In the City
+// Record only solicitations invite bids or proposals; a due date on any
+// other notice (a hearing's comment date, an award's) is not an invitation.
+const OpenNoticeType = "Solicitation"
+
+// OpenFrom is the first instant a due date still counts as open: the start
+// of today in New York. A solicitation due today stays open all day (the
+// source's time of day is often missing or a placeholder).
+func OpenFrom(now time.Time) time.Time { return search.DayStart(now) }
+
+// Open is the one meaning of "open" (README, "What open means"): a
+// solicitation whose due date is from the start of today (New York) or
+// whose deadline is rolling. /api/search?open=true (and so the site's
+// "Open solicitations only"), MCP search_notices open=true, and the money
+// lens of watches and feeds (Filter.Compile) all narrow their query here.
+// It refuses, on param, a query that already sets due_from or asks for
+// other notice types only.
+func Open(param string, q *search.Query, now time.Time) error {
+	if !q.DueFrom.IsZero() {
+		return record.Invalid(param, "open and due_from cannot be combined")
+	}
+	if len(q.NoticeTypes) > 0 && !slices.ContainsFunc(q.NoticeTypes, func(t string) bool { return strings.EqualFold(t, OpenNoticeType) }) {
+		return record.Invalid(param, "open means solicitations (due today or later, or rolling); it cannot be combined with type %s", strings.Join(q.NoticeTypes, ", "))
+	}
+	q.NoticeTypes = []string{OpenNoticeType}
+	q.DueFrom = OpenFrom(now)
+	q.IncludeRolling = true
+	return nil
+}
+
+// IsOpen says whether one notice is open by the same rule.
+func IsOpen(n record.Notice, now time.Time) bool {
+	if !strings.EqualFold(n.NoticeType, OpenNoticeType) {
+		return false
+	}
+	return n.DueRolling || !n.DueDate.IsZero() && !n.DueDate.Before(OpenFrom(now))
+}
