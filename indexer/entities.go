@@ -22,7 +22,7 @@ const (
 
 // entityWriter is the backend as a writer of entries.
 func (ix *Indexer) entityWriter() (search.EntityBackend, error) {
-	eb, ok := ix.Backend.(search.EntityBackend)
+	eb, ok := search.Entities(ix.Backend)
 	if !ok {
 		return nil, fmt.Errorf("indexer: the %s engine does not hold entries (payments, contracts, lots)", ix.Backend.Name())
 	}
@@ -102,7 +102,7 @@ func (ix *Indexer) LoadLotsDir(ctx context.Context, fsys fs.FS, dir string) (Rep
 // interrupted part way (entry ids are stable, so loading again replaces
 // what is there). A backend that does not hold entries is left alone.
 func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool, error) {
-	eb, ok := ix.Backend.(search.EntityBackend)
+	eb, ok := search.Entities(ix.Backend)
 	if !ok {
 		return false, nil
 	}

@@ -26,7 +26,7 @@ func TestEnsureSampleEntries(t *testing.T) {
 	if err != nil || !loaded {
 		t.Fatalf("first load: %v %v", loaded, err)
 	}
-	cov, err := b.EntryCoverage(ctx)
+	cov, err := search.View(b).EntryCoverage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestEnsureSampleEntries(t *testing.T) {
 	if err != nil || loaded {
 		t.Errorf("second load: %v %v", loaded, err)
 	}
-	res, err := b.Entries(ctx, search.EntryQuery{PINBases: []string{"85015B0065"}})
+	res, err := search.View(b).Entries(ctx, search.EntryQuery{PINBases: []string{"85015B0065"}})
 	if err != nil || res.Total != 1 || res.Entries[0].ContractID != "CT185020151429177" {
 		t.Errorf("checkbook contract by base PIN: %+v %v", res, err)
 	}

@@ -239,7 +239,7 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	} else {
 		ix.log().Info("empty index: loading the bundled sample corpus")
 	}
-	if _, ok := ix.Backend.(search.EntityBackend); ok {
+	if _, ok := search.Entities(ix.Backend); ok {
 		if err := ix.LoadEntitySamples(ctx, sample); err != nil {
 			return false, err
 		}

@@ -31,12 +31,12 @@ func (b *interrupted) Upsert(ctx context.Context, docs []search.Doc) error {
 	return b.Backend.Upsert(ctx, docs)
 }
 
-func (b *interrupted) UpsertEntries(ctx context.Context, es []search.Entry) error {
+func (b *interrupted) PutRecords(ctx context.Context, es []search.Record) error {
 	if b.entries == 0 {
 		return errKilled
 	}
 	b.entries--
-	return b.Backend.UpsertEntries(ctx, es)
+	return b.Backend.PutRecords(ctx, es)
 }
 
 // held is what a backend holds, to compare a repaired load with a clean one.
@@ -57,7 +57,7 @@ func holdings(t *testing.T, b *embedded.Backend) held {
 	for _, c := range cov {
 		h.Coverage[c.Source] = c
 	}
-	ecov, err := b.EntryCoverage(ctx)
+	ecov, err := search.View(b).EntryCoverage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

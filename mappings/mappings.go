@@ -34,14 +34,19 @@ import (
 var files embed.FS
 
 // Index kinds, one alias each (<prefix>-notices, <prefix>-passages,
-// <prefix>-meta, <prefix>-entries).
+// <prefix>-meta, <prefix>-records).
 const (
 	Notices  = "notices"
 	Passages = "passages"
 	Meta     = "meta"
-	// Entries holds the records the entity views join to notices:
-	// payments-dataset contracts, payments and payroll, registered
-	// contracts and tax-lot locations (search.Entry).
+	// Records holds every read-model record (search.Record): entries
+	// (kinds entry.contract, entry.payment …) and each kind to come, with
+	// the record's keys as an object of keywords (a dynamic template maps
+	// every keys.* field to keyword, so a new key needs no mapping change).
+	Records = "records"
+	// Entries is retired: it held search.Entry documents before Records.
+	// Open no longer creates it; it copies an existing one into Records
+	// once, and the index is kept until removed by hand.
 	Entries = "entries"
 )
 
@@ -50,18 +55,23 @@ const (
 	NoticesVersion  = 1
 	PassagesVersion = 1
 	MetaVersion     = 1
-	EntriesVersion  = 1
+	RecordsVersion  = 1
+	EntriesVersion  = 1 // retired
 )
 
 // Kinds lists the index kinds in the order they are opened.
-var Kinds = []string{Notices, Passages, Meta, Entries}
+var Kinds = []string{Notices, Passages, Meta, Records}
 
 // EngineFields are the fields of each kind that are not on the record type:
 // the engine computes them at index time.
 var EngineFields = map[string][]string{
 	Notices: {"content", "year", "passage_ids"},
-	// pin_key is the PIN in the form PINs are compared in
-	// (entity.NormalizePIN).
+	// valid_amount is the amount of a record whose amount is valid, the
+	// field amount sorts, ranges and sums read (amount itself is kept as
+	// given, stored only).
+	Records: {"valid_amount"},
+	// pin_key was the PIN in the form PINs are compared in
+	// (entity.NormalizePIN); records carry it as a key, computed upstream.
 	Entries: {"pin_key"},
 }
 
@@ -75,6 +85,8 @@ func Version(kind string) int {
 		return PassagesVersion
 	case Meta:
 		return MetaVersion
+	case Records:
+		return RecordsVersion
 	case Entries:
 		return EntriesVersion
 	}

@@ -63,7 +63,7 @@ func TestObserveIsDurable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := b.UpsertEntries(ctx, entries); err != nil {
+	if err := search.View(b).UpsertEntries(ctx, entries); err != nil {
 		t.Fatal(err)
 	}
 	obs := search.Observation{Source: "crol", Label: "City Record", RecordType: "notice", ObservedAt: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
@@ -90,7 +90,7 @@ func TestObserveIsDurable(t *testing.T) {
 	if err != nil || pr.Total != want {
 		t.Fatalf("after the crash: %d passages (%v), want %d", pr.Total, err, want)
 	}
-	er, err := c.Entries(ctx, search.EntryQuery{Limit: 1})
+	er, err := search.View(c).Entries(ctx, search.EntryQuery{Limit: 1})
 	if err != nil || er.Total != len(entries) {
 		t.Fatalf("after the crash: %d entries (%v), want %d", er.Total, err, len(entries))
 	}

@@ -28,7 +28,7 @@ type Backend struct {
 	dir      string
 	notices  bleve.Index
 	passages bleve.Index
-	entries  bleve.Index // payments, contracts and lot locations (entities.go)
+	records  bleve.Index // every read-model record: entries, … (records.go)
 
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
@@ -69,6 +69,13 @@ func Open(dir string) (*Backend, error) {
 			b.Close()
 			return nil, err
 		}
+	case format == formatVersion:
+		// a rebuild from format 4 or older stopped before removing the
+		// entries it had converted
+		if err := os.RemoveAll(filepath.Join(dir, legacyEntries)); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("embedded: %w", err)
+		}
 	case format > formatVersion:
 		b.Close()
 		return nil, fmt.Errorf("embedded: %s was written by a newer Recordwatch (index format %d; this one reads %d)", dir, format, formatVersion)
@@ -92,13 +99,13 @@ func openAll(dir string) (*Backend, error) {
 		n.Close()
 		return nil, err
 	}
-	e, err := openIndex(filepath.Join(dir, indexNames[2]), entryMapping())
+	r, err := openIndex(filepath.Join(dir, indexNames[2]), recordMapping())
 	if err != nil {
 		n.Close()
 		p.Close()
 		return nil, err
 	}
-	return &Backend{dir: dir, notices: n, passages: p, entries: e}, nil
+	return &Backend{dir: dir, notices: n, passages: p, records: r}, nil
 }
 
 // scorchConfig is a new map each time: Bleve writes into the one it is
@@ -129,7 +136,7 @@ func (b *Backend) Name() string { return "embedded" }
 
 // Close closes the indexes.
 func (b *Backend) Close() error {
-	return errors.Join(b.notices.Close(), b.passages.Close(), b.entries.Close())
+	return errors.Join(b.notices.Close(), b.passages.Close(), b.records.Close())
 }
 
 func (b *Backend) stale() {

@@ -28,12 +28,19 @@ import (
 //	   of the same field
 //	4: a notice's Raw source fields stored apart ("raw"), so searches do not
 //	   decode them
-const formatVersion = 4
+//	5: entries.bleve (search.Entry documents) replaced by records.bleve
+//	   (search.Record documents of every kind; entries are the "entry.*"
+//	   kinds, converted through search.EntryKind by the rebuild)
+const formatVersion = 5
+
+// legacyEntries is the entries index of formats 1-4; a rebuild converts its
+// entries into records and removes it.
+const legacyEntries = "entries.bleve"
 
 var formatKey = []byte("format")
 
 // indexNames are the index directories under the data directory.
-var indexNames = [...]string{"notices.bleve", "passages.bleve", "entries.bleve"}
+var indexNames = [...]string{"notices.bleve", "passages.bleve", "records.bleve"}
 
 const (
 	nextDir    = "next"     // a rebuild in progress
@@ -92,9 +99,10 @@ func finishSwap(dir string) error {
 	return os.RemoveAll(old)
 }
 
-// rebuild copies every stored notice, passage, entry and the source
+// rebuild copies every stored notice, passage, record (and, from formats
+// before 5, every entry of entries.bleve as a record) and the source
 // observations of b (an older format) into new indexes under dir/next, then
-// swaps them in. b is closed.
+// swaps them in and removes entries.bleve. b is closed.
 func rebuild(dir string, b *Backend, from int) error {
 	start := time.Now()
 	slog.Info("embedded: rebuilding the indexes in the current format (once; the stored documents are kept)",
@@ -115,10 +123,13 @@ func rebuild(dir string, b *Backend, from int) error {
 		})
 	}
 	if err == nil {
-		err = copyJSON(b.entries, nb.entries, func(e search.Entry) (string, map[string]interface{}, error) {
-			f, err := entryFields(e)
-			return e.ID, f, err
+		err = copyJSON(b.records, nb.records, func(r search.Record) (string, map[string]interface{}, error) {
+			f, err := recordFields(r)
+			return search.RecordDocID(r.Kind, r.ID), f, err
 		})
+	}
+	if err == nil && from < 5 {
+		err = copyEntries(filepath.Join(dir, legacyEntries), nb.records)
 	}
 	if err == nil {
 		var obs []byte
@@ -137,6 +148,11 @@ func rebuild(dir string, b *Backend, from int) error {
 		return err
 	}
 	if err := finishSwap(dir); err != nil {
+		return fmt.Errorf("embedded: rebuild: %w", err)
+	}
+	// the entries are records now (a stop before this leaves a stale
+	// directory that the next Open removes)
+	if err := os.RemoveAll(filepath.Join(dir, legacyEntries)); err != nil {
 		return fmt.Errorf("embedded: rebuild: %w", err)
 	}
 	slog.Info("embedded: rebuild done", "notices", counts, "took", time.Since(start).Round(time.Millisecond))
@@ -263,4 +279,25 @@ func copyNotices(src, dst bleve.Index) (int, error) {
 		return no.RequestID, f, err
 	})
 	return n, err
+}
+
+// copyEntries converts every entry stored in a format 1-4 entries index
+// (when there is one) into a record of dst.
+func copyEntries(path string, dst bleve.Index) error {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	src, err := bleve.OpenUsing(path, scorchConfig())
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	err = copyJSON(src, dst, func(e search.Entry) (string, map[string]interface{}, error) {
+		r, err := search.EntryKind.Encode(e)
+		if err != nil {
+			return "", nil, err
+		}
+		f, err := recordFields(r)
+		return search.RecordDocID(r.Kind, r.ID), f, err
+	})
+	return errors.Join(err, src.Close())
 }

@@ -37,7 +37,7 @@ func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []search.
 		}
 		return idx
 	}
-	notices, passages, ents := create("notices.bleve", old), create("passages.bleve", passageMapping()), create("entries.bleve", entryMapping())
+	notices, passages, ents := create("notices.bleve", old), create("passages.bleve", passageMapping()), create("entries.bleve", legacyEntryMapping())
 	for i, d := range docs {
 		f, err := noticeFields(d.Notice, len(d.Passages))
 		if err != nil {
@@ -73,7 +73,7 @@ func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []search.
 		}
 	}
 	for _, e := range entries {
-		ef, _ := entryFields(e)
+		ef, _ := legacyEntryFields(e)
 		if err := ents.Index(e.ID, ef); err != nil {
 			t.Fatal(err)
 		}
@@ -87,6 +87,17 @@ func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []search.
 			t.Fatal(err)
 		}
 	}
+}
+
+// legacyEntryMapping is the part of the entries index of formats 1-4 a
+// rebuild reads: the entry as stored JSON.
+func legacyEntryMapping() *mapping.IndexMappingImpl {
+	return newMapping(map[string]*mapping.FieldMapping{"id": keywordField(), "kind": keywordField(), "doc": storedOnly()})
+}
+
+func legacyEntryFields(e search.Entry) (map[string]interface{}, error) {
+	raw, err := json.Marshal(e)
+	return map[string]interface{}{"id": e.ID, "kind": e.Kind, "doc": string(raw)}, err
 }
 
 // A data directory in format 1 is rebuilt at Open from its stored
@@ -109,7 +120,7 @@ func TestOpenRebuildsFormat1(t *testing.T) {
 	if f, err := readFormat(migrated.notices); err != nil || f != formatVersion {
 		t.Fatalf("format after rebuild: %d, %v", f, err)
 	}
-	for _, leftover := range []string{nextDir, oldDir} {
+	for _, leftover := range []string{nextDir, oldDir, legacyEntries} {
 		if _, err := os.Stat(filepath.Join(dir, leftover)); !os.IsNotExist(err) {
 			t.Errorf("%s left behind: %v", leftover, err)
 		}
@@ -123,7 +134,7 @@ func TestOpenRebuildsFormat1(t *testing.T) {
 	if err := fresh.Upsert(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	if err := fresh.UpsertEntries(ctx, entries); err != nil {
+	if err := search.View(fresh).UpsertEntries(ctx, entries); err != nil {
 		t.Fatal(err)
 	}
 	if err := fresh.Observe(ctx, obs); err != nil {
@@ -178,24 +189,24 @@ func TestOpenRebuildsFormat1(t *testing.T) {
 	if pa.Total == 0 || pa.Total != pb.Total {
 		t.Errorf("passages: %d after rebuild, %d fresh", pa.Total, pb.Total)
 	}
-	ea, err := migrated.Entries(ctx, search.EntryQuery{Limit: 100, Totals: true})
+	ea, err := search.View(migrated).Entries(ctx, search.EntryQuery{Limit: 100, Totals: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eb, _ := fresh.Entries(ctx, search.EntryQuery{Limit: 100, Totals: true})
+	eb, _ := search.View(fresh).Entries(ctx, search.EntryQuery{Limit: 100, Totals: true})
 	if len(ea.Entries) == 0 || !reflect.DeepEqual(ea, eb) {
 		t.Errorf("entries after rebuild differ:\n%+v\n%+v", ea, eb)
 	}
-	ca, _ := migrated.EntryCoverage(ctx)
-	cb, _ := fresh.EntryCoverage(ctx)
+	ca, _ := search.View(migrated).EntryCoverage(ctx)
+	cb, _ := search.View(fresh).EntryCoverage(ctx)
 	if !reflect.DeepEqual(ca, cb) {
 		t.Errorf("entry coverage %+v, want %+v", ca, cb)
 	}
-	na, err := migrated.AgencyNames(ctx)
+	na, err := search.View(migrated).AgencyNames(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nb, _ := fresh.AgencyNames(ctx)
+	nb, _ := search.View(fresh).AgencyNames(ctx)
 	if len(na) == 0 || !reflect.DeepEqual(na, nb) {
 		t.Errorf("agency names %+v, want %+v", na, nb)
 	}

@@ -108,8 +108,8 @@ func validCursorKey(sortName, v string) bool {
 var rawDocValues = map[string]bool{
 	"request_id": true, "id": true,
 	"sort_start_desc": true, "sort_start_asc": true, "sort_due": true, "sort_event": true, "sort_amount_desc": true,
-	"sort_date": true,
-	"lenses":    true, "agency_id": true, "notice_type": true, "year": true, "source": true,
+	"sort_date_asc": true, "sort_date_desc": true, "kind": true,
+	"lenses": true, "agency_id": true, "notice_type": true, "year": true, "source": true,
 }
 
 // add maps fields to a Bleve document through the index's mapping, with

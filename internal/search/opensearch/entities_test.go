@@ -13,100 +13,133 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search/searchtest"
 )
 
-func TestEntriesUpsertAndDelete(t *testing.T) {
+func TestRecordsPutAndDelete(t *testing.T) {
 	b, f := openFake(t, Config{})
 	ctx := context.Background()
 	entries := searchtest.EntryFixtures()
-	if err := b.UpsertEntries(ctx, entries); err != nil {
+	if err := search.View(b).UpsertEntries(ctx, entries); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "entries_upsert", f.requests())
-	docs := f.docs("recordwatch-entries")
+	checkGolden(t, "records_put", f.requests())
+	docs := f.docs("recordwatch-records")
 	if len(docs) != len(entries) {
-		t.Fatalf("%d entry documents, want %d", len(docs), len(entries))
+		t.Fatalf("%d record documents, want %d", len(docs), len(entries))
 	}
-	var d map[string]any
-	_ = json.Unmarshal(docs["checkbook:contract:CTR85020131408259:239"], &d)
-	if d["pin_key"] != "85013B0017001C237" || d["pin_base"] != "85013B0017" || d["agency_id"] != "design-and-construction" {
-		t.Errorf("entry document %v", d)
+	var d struct {
+		Kind        string              `json:"kind"`
+		Keys        map[string][]string `json:"keys"`
+		ValidAmount *float64            `json:"valid_amount"`
+		Body        search.Entry        `json:"body"`
 	}
-	if err := b.DeleteEntries(ctx, []string{"checkbook:payroll:1"}); err != nil {
+	_ = json.Unmarshal(docs["entry.contract:checkbook:contract:CTR85020131408259:239"], &d)
+	if d.Kind != "entry.contract" || fmt.Sprint(d.Keys["pin_key"]) != "[85013B0017001C237]" || fmt.Sprint(d.Keys["pin_base"]) != "[85013B0017]" ||
+		fmt.Sprint(d.Keys["agency_id"]) != "[design-and-construction]" || d.ValidAmount == nil || *d.ValidAmount != 209938022.91 ||
+		d.Body.ContractID != "CTR85020131408259" {
+		t.Errorf("record document %+v", d)
+	}
+	d.ValidAmount = nil
+	_ = json.Unmarshal(docs["entry.contract:checkbook:contract:CT185020151429177:1"], &d)
+	if d.ValidAmount != nil {
+		t.Errorf("an invalid amount is indexed as valid_amount %v", *d.ValidAmount)
+	}
+	if err := b.DeleteRecords(ctx, "entry.payroll", []string{"checkbook:payroll:1"}); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "entries_delete", f.requests())
-	if _, ok := f.docs("recordwatch-entries")["checkbook:payroll:1"]; ok {
-		t.Error("deleted entry still held")
+	checkGolden(t, "records_delete", f.requests())
+	if _, ok := f.docs("recordwatch-records")["entry.payroll:checkbook:payroll:1"]; ok {
+		t.Error("deleted record still held")
 	}
-	if err := b.UpsertEntries(ctx, []search.Entry{{ID: "x"}}); record.ErrorCode(err) != record.EINVALID {
-		t.Errorf("entry without source and kind: %v", err)
+	if err := b.PutRecords(ctx, []search.Record{{Kind: "x", ID: "x"}}); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("record without a source: %v", err)
 	}
 }
 
-// An entries answer as OpenSearch 2.x gives it: two hits with their sort
-// values (an undated entry sorts with Long.MAX_VALUE) and the totals.
-const entriesAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},
+// A records answer as OpenSearch 2.x gives it: two hits with their sort
+// values (an undated record sorts with Long.MAX_VALUE).
+const recordsAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},
 "hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[
- {"_index":"recordwatch-entries.v1","_id":"checkbook:contract:CTR85020131408259:239","_score":null,
-  "_source":{"id":"checkbook:contract:CTR85020131408259:239","source":"checkbook","kind":"contract","contract_id":"CTR85020131408259","pin":"85013B0017001C237","pin_base":"85013B0017","date":"2021-08-13T00:00:00-04:00","fiscal_year":2022,"amount":209938022.91,"amount_valid":true,"pin_key":"85013B0017001C237"},
-  "sort":[1628827200000,"checkbook:contract:CTR85020131408259:239"]},
- {"_index":"recordwatch-entries.v1","_id":"contracts:procurement:contract:CT112520278800354","_score":null,
-  "_source":{"id":"contracts:procurement:contract:CT112520278800354","source":"contracts","kind":"contract","amount":738202,"amount_valid":true},
-  "sort":[9223372036854775807,"contracts:procurement:contract:CT112520278800354"]}]},
-"aggregations":{"kinds":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
- {"key":"contract","doc_count":3,"years":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
-  {"key":2022,"doc_count":2,"valid":{"doc_count":2,"sum":{"value":419717845.27000004}}},
-  {"key":0,"doc_count":1,"valid":{"doc_count":1,"sum":{"value":738202.0}}}]}}]}}}`
+ {"_index":"recordwatch-records.v1","_id":"entry.contract:checkbook:contract:CTR85020131408259:239","_score":null,
+  "_source":{"kind":"entry.contract","id":"checkbook:contract:CTR85020131408259:239","source":"checkbook","keys":{"pin_key":["85013B0017001C237"],"fiscal_year":["2022"]},"date":"2021-08-13T00:00:00-04:00","amount":209938022.91,"amount_valid":true,"valid_amount":209938022.91,"body":{"id":"checkbook:contract:CTR85020131408259:239","source":"checkbook","kind":"contract","contract_id":"CTR85020131408259"}},
+  "sort":[1628827200000,"checkbook:contract:CTR85020131408259:239","entry.contract"]},
+ {"_index":"recordwatch-records.v1","_id":"entry.contract:contracts:procurement:contract:CT112520278800354","_score":null,
+  "_source":{"kind":"entry.contract","id":"contracts:procurement:contract:CT112520278800354","source":"contracts","amount":738202,"amount_valid":true,"valid_amount":738202,"body":{"id":"contracts:procurement:contract:CT112520278800354","source":"contracts","kind":"contract"}},
+  "sort":[9223372036854775807,"contracts:procurement:contract:CT112520278800354","entry.contract"]}]}}`
 
-func TestEntriesRequestAndParse(t *testing.T) {
+const recordTotalsAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},
+"hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[]},
+"aggregations":{
+ "valid":{"doc_count":3,"sum":{"value":420456047.27000004}},
+ "first":{"value":1628827200000.0},"last":{"value":1629259200000.0},
+ "g0":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
+  {"key":"2022","doc_count":2,"valid":{"doc_count":2,"sum":{"value":419717845.27000004}}}]}}}`
+
+func TestRecordsRequestAndParse(t *testing.T) {
 	b, f := openFake(t, Config{})
-	f.search = func(index string, body map[string]any) (int, string) { return 200, entriesAnswer }
+	f.search = func(index string, body map[string]any) (int, string) {
+		if body["aggs"] != nil {
+			return 200, recordTotalsAnswer
+		}
+		return 200, recordsAnswer
+	}
 	ctx := context.Background()
-	res, err := b.Entries(ctx, search.EntryQuery{PINs: []string{"85013b0017001c237"}, PINBases: []string{"85013B0017"},
-		Kinds: []string{search.EntryContract}, VendorStems: []string{"SKANSKA-TREVCON JV"}, Limit: 2, Totals: true})
+	min := 1.0
+	q := search.RecordQuery{Kinds: []string{"entry.contract"}, Sources: []string{"checkbook", "contracts"},
+		Keys: map[string][]string{"pin_key": {"85013B0017001C237"}, "pin_base": {"85013B0017"}},
+		From: time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC), MinAmount: &min, Limit: 2}
+	res, err := b.FindRecords(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Total != 3 || len(res.Entries) != 2 || res.Entries[0].ContractID != "CTR85020131408259" || res.NextCursor == "" {
+	if res.Total != 3 || len(res.Records) != 2 || res.Records[0].Keys["pin_key"][0] != "85013B0017001C237" || res.NextCursor == "" {
 		t.Errorf("result %+v", res)
 	}
-	want := []search.EntryTotal{
-		{Kind: "contract", FiscalYear: 0, Count: 1, ValidAmounts: 1, Amount: 738202},
-		{Kind: "contract", FiscalYear: 2022, Count: 2, ValidAmounts: 2, Amount: 419717845.27},
+	e, err := search.EntryKind.Decode(res.Records[0])
+	if err != nil || e.ContractID != "CTR85020131408259" {
+		t.Errorf("entry %+v %v", e, err)
 	}
-	if fmt.Sprint(res.Totals) != fmt.Sprint(want) {
-		t.Errorf("totals %+v, want %+v", res.Totals, want)
-	}
-	// the next page carries the undated entry's sort values exactly
-	if _, err := b.Entries(ctx, search.EntryQuery{Cursor: res.NextCursor, Limit: 2}); err != nil {
+	// the next page carries the undated record's sort values exactly
+	q.Cursor = res.NextCursor
+	if _, err := b.FindRecords(ctx, q); err != nil {
 		t.Fatal(err)
 	}
+	tot, err := b.RecordTotals(ctx, q, []string{"fiscal_year"}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tot.Count != 3 || tot.ValidAmounts != 3 || tot.Amount != 420456047.27 || fmt.Sprint(tot.Groups["fiscal_year"]) != "[{2022 2 2 4.1971784527e+08}]" {
+		t.Errorf("totals %+v", tot)
+	}
 	reqs := f.requests()
-	checkGolden(t, "entries_search", reqs)
-	if !strings.Contains(string(reqs[1].raw), `"search_after":[9223372036854775807,"contracts:procurement:contract:CT112520278800354"]`) {
+	checkGolden(t, "records_find", reqs)
+	if !strings.Contains(string(reqs[1].raw), `"search_after":[9223372036854775807,"contracts:procurement:contract:CT112520278800354","entry.contract"]`) {
 		t.Errorf("second page: %s", reqs[1].raw)
+	}
+	q.Sort = search.RecordSortAmount
+	if _, err := b.FindRecords(ctx, q); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("a cursor of another sort: %v", err)
 	}
 }
 
-const entryCoverageAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},
+const recordCoverageAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},
 "hits":{"total":{"value":5,"relation":"eq"},"max_score":null,"hits":[]},
 "aggregations":{"sources":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
  {"key":"checkbook","doc_count":4,"kinds":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
-  {"key":"contract","doc_count":3,"first":{"value":1437364800000.0,"value_as_string":"2015-07-20T04:00:00.000Z"},"last":{"value":1629259200000.0,"value_as_string":"2021-08-18T04:00:00.000Z"},
-   "latest":{"hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-entries.v1","_id":"a","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"a"]}]}}},
-  {"key":"payment","doc_count":1,"first":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},"last":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},
-   "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-entries.v1","_id":"b","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"b"]}]}}}]}},
+  {"key":"entry.contract","doc_count":3,"first":{"value":1437364800000.0,"value_as_string":"2015-07-20T04:00:00.000Z"},"last":{"value":1629259200000.0,"value_as_string":"2021-08-18T04:00:00.000Z"},
+   "latest":{"hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"a","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"a","entry.contract"]}]}}},
+  {"key":"entry.payment","doc_count":1,"first":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},"last":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},
+   "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"b","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"b","entry.payment"]}]}}}]}},
  {"key":"zap","doc_count":1,"kinds":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
-  {"key":"lot","doc_count":1,"first":{"value":null},"last":{"value":null},
-   "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-entries.v1","_id":"c","_score":null,"_source":{"observed_at":"2026-08-18T00:00:00Z","source_label":"ZAP lots"},"sort":[1787011200000,"c"]}]}}}]}}]}}}`
+  {"key":"entry.lot","doc_count":1,"first":{"value":null},"last":{"value":null},
+   "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"c","_score":null,"_source":{"observed_at":"2026-08-18T00:00:00Z","source_label":"ZAP lots"},"sort":[1787011200000,"c","entry.lot"]}]}}}]}}]}}}`
 
-func TestEntryCoverageRequestAndParse(t *testing.T) {
+func TestRecordCoverageRequestAndParse(t *testing.T) {
 	b, f := openFake(t, Config{})
-	f.search = func(index string, body map[string]any) (int, string) { return 200, entryCoverageAnswer }
-	cov, err := b.EntryCoverage(context.Background())
+	f.search = func(index string, body map[string]any) (int, string) { return 200, recordCoverageAnswer }
+	cov, err := search.View(b).EntryCoverage(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "entries_coverage", f.requests())
+	checkGolden(t, "records_coverage", f.requests())
 	obs := time.Date(2026, 4, 21, 0, 0, 0, 0, time.UTC)
 	want := []record.SourceCoverage{
 		{Source: "checkbook", Label: "Checkbook NYC", RecordType: "contract", ObservedAt: obs, FirstSourceDate: "2015-07-20", LastSourceDate: "2021-08-18", Records: 3},
@@ -144,22 +177,23 @@ func TestAgencyNamesPagesCompositeAggregation(t *testing.T) {
 		case index == "recordwatch-notices":
 			return 200, compositeAnswer("crol", compositePage, 3, true)
 		default:
-			return 200, compositeAnswer("checkbook", 0, 2, true)
+			t.Errorf("agency names of notices read %s", index)
+			return 500, `{}`
 		}
 	}
-	names, err := b.AgencyNames(context.Background())
+	names, err := b.NoticeAgencyNames(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	reqs := f.requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3 (two pages of notices, one of entries)", len(reqs))
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 (two pages of notices)", len(reqs))
 	}
 	if !strings.Contains(string(reqs[1].raw), `"after":{"agency":"Agency 0999","source":"crol"}`) {
 		t.Errorf("second page does not continue after the first: %s", reqs[1].raw)
 	}
 	checkGolden(t, "agency_names", reqs[1:])
-	if len(names) != compositePage+3+2 || names[0].Source != "checkbook" || names[2].Raw != "Agency 0000" || names[2].Records != 1 {
+	if len(names) != compositePage+3 || names[0].Source != "crol" || names[0].Raw != "Agency 0000" || names[0].Records != 1 {
 		t.Errorf("%d names, first %+v", len(names), names[:3])
 	}
 }

@@ -66,13 +66,14 @@ func testEntities(t *testing.T, open Opener) {
 	ctx := context.Background()
 	b0 := open(t)
 	t.Cleanup(func() { b0.Close() })
-	b, ok := b0.(interface {
+	eb, ok := search.Entities(b0)
+	if !ok {
+		t.Fatalf("%s holds no entries (search.Entities)", b0.Name())
+	}
+	b := struct {
 		search.Backend
 		search.EntityBackend
-	})
-	if !ok {
-		t.Fatalf("%s does not implement search.EntityBackend", b0.Name())
-	}
+	}{b0, eb}
 	docs := Fixtures()
 	if err := b.Upsert(ctx, docs); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,383 @@
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Records live in records.bleve, one document per record (id
+// search.RecordDocID): the envelope as keyword, date and numeric fields,
+// the keys as one keyword field of "name=value" terms (key names hold no
+// '='), keyword sort keys with sentinels for undated records and invalid
+// amounts (sortkeys.go), and the whole record as stored JSON in "doc".
+
+var _ search.Records = (*Backend)(nil)
+
+func recordMapping() *mapping.IndexMappingImpl {
+	return newMapping(map[string]*mapping.FieldMapping{
+		"kind":             keywordField(),
+		"id":               keywordField(),
+		"source":           keywordField(),
+		"keys":             keywordField(),
+		"date":             dateField(),
+		"amount":           numField(),
+		"amount_valid":     boolField(),
+		"sort_date_asc":    keywordField(),
+		"sort_date_desc":   keywordField(),
+		"sort_amount_desc": keywordField(),
+		"observed":         keywordField(),
+		"doc":              storedOnly(),
+	})
+}
+
+// keyTerm is the term of one key value in the "keys" field.
+func keyTerm(name, value string) string { return name + "=" + value }
+
+func recordFields(r search.Record) (map[string]interface{}, error) {
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for name, vs := range r.Keys {
+		for _, v := range vs {
+			keys = append(keys, keyTerm(name, v))
+		}
+	}
+	d := map[string]interface{}{
+		"kind":             r.Kind,
+		"id":               r.ID,
+		"source":           r.Source,
+		"amount_valid":     r.AmountValid,
+		"sort_date_asc":    keyMissingHigh,
+		"sort_date_desc":   keyMissingLow,
+		"sort_amount_desc": keyMissingLow,
+		"observed":         keyMissingLow,
+		"doc":              string(raw),
+	}
+	if len(keys) > 0 {
+		d["keys"] = keys
+	}
+	if !r.Date.IsZero() {
+		d["date"] = r.Date
+		d["sort_date_asc"] = timeKey(r.Date)
+		d["sort_date_desc"] = timeKey(r.Date)
+	}
+	if r.AmountValid {
+		d["amount"] = r.Amount
+		d["sort_amount_desc"] = amountKey(r.Amount)
+	}
+	if !r.ObservedAt.IsZero() {
+		d["observed"] = timeKey(r.ObservedAt)
+	}
+	return d, nil
+}
+
+// PutRecords writes records in one batch; a record with the kind and id of
+// one held replaces it.
+func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if err := search.CheckRecord(r); err != nil {
+			return err
+		}
+	}
+	defer b.stale()
+	batch := b.records.NewBatch()
+	for _, r := range rs {
+		f, err := recordFields(r)
+		if err != nil {
+			return err
+		}
+		if err := add(batch, b.records.Mapping(), search.RecordDocID(r.Kind, r.ID), f); err != nil {
+			return err
+		}
+	}
+	if err := b.records.Batch(batch); err != nil {
+		return fmt.Errorf("embedded: write records: %w", err)
+	}
+	return nil
+}
+
+// DeleteRecords removes records of one kind by id.
+func (b *Backend) DeleteRecords(ctx context.Context, kind string, ids []string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	defer b.stale()
+	batch := b.records.NewBatch()
+	for _, id := range ids {
+		batch.Delete(search.RecordDocID(kind, id))
+	}
+	if err := b.records.Batch(batch); err != nil {
+		return fmt.Errorf("embedded: delete records: %w", err)
+	}
+	return nil
+}
+
+func decodeRecord(v interface{}) (search.Record, error) {
+	var r search.Record
+	s, ok := v.(string)
+	if !ok {
+		return r, &record.Error{Code: record.EUNAVAILABLE, Message: "stored record is missing"}
+	}
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		return r, &record.Error{Code: record.EUNAVAILABLE, Message: "stored record is unreadable"}
+	}
+	return r, nil
+}
+
+// GetRecord returns one record by kind and id.
+func (b *Backend) GetRecord(ctx context.Context, kind, id string) (search.Record, error) {
+	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery([]string{search.RecordDocID(kind, id)}), 1, 0, false)
+	req.Fields = []string{"doc"}
+	res, err := b.records.SearchInContext(ctx, req)
+	if err != nil {
+		return search.Record{}, unavailable(err)
+	}
+	if len(res.Hits) == 0 {
+		return search.Record{}, record.Errorf(record.ENOTFOUND, "no %s with id %q is held", kind, id)
+	}
+	return decodeRecord(res.Hits[0].Fields["doc"])
+}
+
+// recordQuery compiles a normalized record query.
+func recordQuery(q search.RecordQuery) query.Query {
+	bq := bleve.NewBooleanQuery()
+	for _, f := range []struct {
+		field  string
+		values []string
+	}{{"kind", q.Kinds}, {"source", q.Sources}, {"id", q.IDs}} {
+		if len(f.values) > 0 {
+			bq.AddMust(terms(f.field, f.values))
+		}
+	}
+	for name, vs := range q.Keys {
+		if len(vs) == 0 {
+			continue
+		}
+		ts := make([]string, 0, len(vs))
+		for _, v := range vs {
+			ts = append(ts, keyTerm(name, v))
+		}
+		bq.AddMust(terms("keys", ts))
+	}
+	if !q.From.IsZero() || !q.To.IsZero() {
+		t := true
+		r := bleve.NewDateRangeInclusiveQuery(q.From, q.To, &t, &t)
+		r.SetField("date")
+		bq.AddMust(r)
+	}
+	if q.ValidAmountOnly {
+		bq.AddMust(boolIs("amount_valid", true))
+	}
+	if q.MinAmount != nil || q.MaxAmount != nil {
+		t := true
+		r := bleve.NewNumericRangeInclusiveQuery(q.MinAmount, q.MaxAmount, &t, &t)
+		r.SetField("amount")
+		bq.AddMust(r)
+	}
+	if bq.Must == nil {
+		bq.AddMust(bleve.NewMatchAllQuery())
+	}
+	return bq
+}
+
+// recordSort is the order of a record sort: its key, then id, then kind.
+func recordSort(name string) bsearch.SortOrder {
+	tie := []bsearch.SearchSort{keySort("id", false), keySort("kind", false)}
+	switch name {
+	case search.RecordSortDate:
+		return append(bsearch.SortOrder{keySort("sort_date_asc", false)}, tie...)
+	case search.RecordSortDateDesc:
+		return append(bsearch.SortOrder{keySort("sort_date_desc", true)}, tie...)
+	case search.RecordSortAmount:
+		return append(bsearch.SortOrder{keySort("sort_amount_desc", true)}, tie...)
+	}
+	return tie
+}
+
+// validRecordCursor checks the first cursor value against the layout of
+// the sort's key.
+func validRecordCursor(name string, vals []string) bool {
+	if len(vals) != len(recordSort(name)) {
+		return false
+	}
+	switch name {
+	case search.RecordSortDate, search.RecordSortDateDesc:
+		return validCursorKey(search.SortNewest, vals[0])
+	case search.RecordSortAmount:
+		return validCursorKey(search.SortAmount, vals[0])
+	}
+	return true
+}
+
+// FindRecords reads a page of records in the query's order.
+func (b *Backend) FindRecords(ctx context.Context, q search.RecordQuery) (search.RecordPage, error) {
+	if err := q.Normalize(); err != nil {
+		return search.RecordPage{}, err
+	}
+	after, err := search.DecodeCursor(q.CursorSort(), q.Cursor)
+	if err != nil {
+		return search.RecordPage{}, err
+	}
+	req := bleve.NewSearchRequestOptions(recordQuery(q), q.Limit, 0, false)
+	req.Fields = []string{"doc"}
+	req.SortByCustom(recordSort(q.Sort))
+	if after != nil {
+		if !validRecordCursor(q.Sort, after) {
+			return search.RecordPage{}, record.Invalid("cursor", "cursor is not valid; start again without it")
+		}
+		req.SearchAfter = after
+	}
+	res, err := b.records.SearchInContext(ctx, req)
+	if err != nil {
+		if strings.Contains(err.Error(), "search after") {
+			return search.RecordPage{}, record.Invalid("cursor", "cursor is not valid; start again without it")
+		}
+		return search.RecordPage{}, unavailable(err)
+	}
+	out := search.RecordPage{Records: make([]search.Record, 0, len(res.Hits)), Total: int(res.Total)}
+	for _, h := range res.Hits {
+		r, err := decodeRecord(h.Fields["doc"])
+		if err != nil {
+			return out, err
+		}
+		out.Records = append(out.Records, r)
+	}
+	if len(res.Hits) == q.Limit && len(res.Hits) > 0 {
+		out.NextCursor = search.EncodeCursor(q.CursorSort(), res.Hits[len(res.Hits)-1].DecodedSort)
+	}
+	return out, nil
+}
+
+// totalsPage is how many records a totals scan reads per request.
+const totalsPage = 1000
+
+// RecordTotals reads every record q matches (up to search.MaxTotalsScan)
+// and sums them overall and per grouping.
+func (b *Backend) RecordTotals(ctx context.Context, q search.RecordQuery, groupBy []string, size int) (search.Totals, error) {
+	if err := search.CheckGroupBy(groupBy); err != nil {
+		return search.Totals{}, err
+	}
+	q.Limit, q.Cursor, q.Sort = 0, "", ""
+	if err := q.Normalize(); err != nil {
+		return search.Totals{}, err
+	}
+	acc := search.NewRecordTotalsAccumulator(groupBy)
+	bq := recordQuery(q)
+	var after []string
+	for seen := 0; seen < search.MaxTotalsScan; {
+		req := bleve.NewSearchRequestOptions(bq, totalsPage, 0, false)
+		req.Fields = []string{"doc"}
+		req.SortByCustom(recordSort(search.RecordSortID))
+		req.SearchAfter = after
+		res, err := b.records.SearchInContext(ctx, req)
+		if err != nil {
+			return search.Totals{}, unavailable(err)
+		}
+		for _, h := range res.Hits {
+			r, err := decodeRecord(h.Fields["doc"])
+			if err != nil {
+				return search.Totals{}, err
+			}
+			acc.Add(r)
+		}
+		seen += len(res.Hits)
+		if len(res.Hits) < totalsPage {
+			break
+		}
+		after = res.Hits[len(res.Hits)-1].DecodedSort
+	}
+	return acc.Totals(size), nil
+}
+
+// RecordCoverage reports, per source and kind, the records held, their
+// first and last dates and the latest observation.
+func (b *Backend) RecordCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
+	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)
+	req.AddFacet("source", bleve.NewFacetRequest("source", 1000))
+	res, err := b.records.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	out := []record.SourceCoverage{}
+	for _, src := range facetTerms(res, "source") {
+		sq := terms("source", []string{src.Term})
+		kreq := bleve.NewSearchRequestOptions(sq, 0, 0, false)
+		kreq.AddFacet("kind", bleve.NewFacetRequest("kind", 1000))
+		kres, err := b.records.SearchInContext(ctx, kreq)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		for _, kind := range facetTerms(kres, "kind") {
+			c := record.SourceCoverage{Source: src.Term, RecordType: kind.Term, Records: kind.Count}
+			both := bleve.NewConjunctionQuery(sq, terms("kind", []string{kind.Term}))
+			first, err := b.recordEdge(ctx, both, "sort_date_asc", false)
+			if err != nil {
+				return nil, err
+			}
+			last, err := b.recordEdge(ctx, both, "sort_date_asc", true)
+			if err != nil {
+				return nil, err
+			}
+			newest, err := b.recordEdge(ctx, both, "observed", true)
+			if err != nil {
+				return nil, err
+			}
+			if first != nil && !first.Date.IsZero() {
+				c.FirstSourceDate = first.Date.In(record.NewYork).Format("2006-01-02")
+			}
+			if last != nil && !last.Date.IsZero() {
+				c.LastSourceDate = last.Date.In(record.NewYork).Format("2006-01-02")
+			}
+			if newest != nil {
+				c.ObservedAt = newest.ObservedAt
+				c.Label = newest.SourceLabel
+			} else if any, err := b.recordEdge(ctx, both, "id", false); err != nil {
+				return nil, err
+			} else if any != nil { // no record states when it was observed: the label of the first
+				c.Label = any.SourceLabel
+			}
+			out = append(out, c)
+		}
+	}
+	search.SortRecordCoverage(out)
+	return out, nil
+}
+
+// recordEdge is the record with the lowest (or highest) value of a keyword
+// sort key among those q matches, skipping the missing-value sentinels;
+// ties go to the lowest id, then kind.
+func (b *Backend) recordEdge(ctx context.Context, q query.Query, field string, desc bool) (*search.Record, error) {
+	bq := bleve.NewBooleanQuery()
+	bq.AddMust(q)
+	bq.AddMustNot(terms(field, []string{keyMissingLow, keyMissingHigh}))
+	req := bleve.NewSearchRequestOptions(bq, 1, 0, false)
+	req.Fields = []string{"doc"}
+	req.SortByCustom(bsearch.SortOrder{keySort(field, desc), keySort("id", false), keySort("kind", false)})
+	res, err := b.records.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if len(res.Hits) == 0 {
+		return nil, nil
+	}
+	r, err := decodeRecord(res.Hits[0].Fields["doc"])
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
