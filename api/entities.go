@@ -3,12 +3,13 @@ package api
 import (
 	"context"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -24,7 +25,7 @@ const (
 
 // AwardTypes are the notice types that name a vendor as awarded (award and
 // intent notices).
-var AwardTypes = []string{"Award", "Intent to Award", "Intent to Negotiate"}
+var AwardTypes = procure.AwardTypes
 
 // entityRoutes mounts this file's routes: the agency crosswalk, vendor and
 // agency profiles with their JSON twins, procurement matters, batch
@@ -47,31 +48,23 @@ func pathValue(c *gin.Context, name string) string {
 	return strings.Trim(c.Param(name), "/")
 }
 
-// entityReader is the reader of the entity views.
-func (s *Server) entityReader() (search.EntityReader, error) {
-	if s.deps.Entities != nil {
-		return s.deps.Entities, nil
-	}
-	if er, ok := s.deps.Search.(search.EntityReader); ok {
-		return er, nil
-	}
-	return nil, &record.Error{Code: record.EUNAVAILABLE, Message: "this deployment's search engine does not hold payments, contracts or lots"}
+// procure is the procurement service over this server's readers. It is a
+// small value over the same dependencies, built where it is used.
+func (s *Server) procure() *procure.Service {
+	return procure.New(s.deps.Search, s.deps.Entities, s.deps.Crosswalk, s.deps.Now)
 }
+
+// dossiers is the dossier service over this server's readers.
+func (s *Server) dossiers() *dossier.Service { return dossier.New(s.procure()) }
+
+// entityReader is the reader of the entity views.
+func (s *Server) entityReader() (search.EntityReader, error) { return s.procure().EntryReader() }
 
 // entityScope is the scope of an entity view: what was asked, the notice
 // coverage and the coverage of the payments dataset and other joined
 // sources.
-func (s *Server) entityScope(ctx context.Context, er search.EntityReader, kind string, filters map[string]string, matched int) (record.Scope, error) {
-	cov, err := s.deps.Search.Coverage(ctx)
-	if err != nil {
-		return record.Scope{}, err
-	}
-	ecov, err := er.EntryCoverage(ctx)
-	if err != nil {
-		return record.Scope{}, err
-	}
-	all := append(slices.Clone(cov), ecov...)
-	return record.NewScope(record.Searched{Kind: kind, Filters: filters, Lenses: []string{"all"}}, all, matched), nil
+func (s *Server) entityScope(ctx context.Context, kind string, filters map[string]string, matched int) (record.Scope, error) {
+	return s.procure().Scope(ctx, kind, filters, matched)
 }
 
 // day formats a time as a New York calendar day ("" for zero).
@@ -95,13 +88,27 @@ func (s *Server) searchURL(v url.Values) string {
 	return s.cfg.BaseURL + "/api/search?" + v.Encode()
 }
 
-// MoneyView is a dollar sum with its display form.
-type MoneyView struct {
-	Value   float64 `json:"value"`
-	Display string  `json:"display"`
+// withLink appends an address to an error's message (a search that may
+// still find what a service did not).
+func withLink(err error, link string) error {
+	if e, ok := err.(*record.Error); ok {
+		return &record.Error{Code: e.Code, Param: e.Param, Message: e.Message + ": " + link}
+	}
+	return err
 }
 
-func moneyView(v float64) MoneyView { return MoneyView{Value: v, Display: money(v)} }
+// MoneyView is a dollar sum with its display form; Value is null when
+// nothing is held, and Display then says what is absent ("no payments
+// held"), never $0.00.
+type MoneyView struct {
+	Value   *float64 `json:"value"`
+	Display string   `json:"display"`
+}
+
+func moneyView(v float64) MoneyView { return MoneyView{Value: &v, Display: money(v)} }
+
+// sumView renders a sum: absent reads as absent.
+func sumView(x procure.Sum) MoneyView { return MoneyView{Value: x.Value(), Display: x.Display()} }
 
 // FiscalYearTotal is a count and valid-amount sum of one fiscal year.
 type FiscalYearTotal struct {
@@ -109,19 +116,6 @@ type FiscalYearTotal struct {
 	Count        int       `json:"count"`
 	ValidAmounts int       `json:"valid_amounts"`
 	Amount       MoneyView `json:"amount"`
-}
-
-// fiscalYears turns fiscal-year buckets into totals (oldest first).
-func fiscalYears(bs []search.Bucket) []FiscalYearTotal {
-	out := []FiscalYearTotal{}
-	for _, b := range bs {
-		fy := 0
-		for _, r := range b.Value {
-			fy = fy*10 + int(r-'0')
-		}
-		out = append(out, FiscalYearTotal{FiscalYear: fy, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: moneyView(b.Amount)})
-	}
-	return out
 }
 
 // EntryView is one record of the payments dataset or a registered contract.
@@ -178,7 +172,8 @@ type PaymentsView struct {
 	Note         string              `json:"note"`
 }
 
-// KindTotal is the count and valid-amount sum of one kind of entry.
+// KindTotal is the count and valid-amount sum of one kind of entry; with
+// none held, Amount reads "no contracts held" (or payments, payroll).
 type KindTotal struct {
 	Count         int       `json:"count"`
 	ValidAmounts  int       `json:"valid_amounts"`
@@ -186,57 +181,22 @@ type KindTotal struct {
 	InvalidAmount int       `json:"without_valid_amount"`
 }
 
+func kindTotal(x procure.Sum) KindTotal {
+	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, Amount: sumView(x), InvalidAmount: x.Records - x.ValidAmounts}
+}
+
 // PaymentsNote says what the payments totals measure.
 const PaymentsNote = "Contract totals measure registered (or pending) contract value, not spending; payment totals sum checks issued. Amounts that are placeholders (0) or entry errors are excluded from totals. These are the records held here from Checkbook NYC and joined sources; the official datasets may hold more."
 
-func (s *Server) paymentsView(res search.EntryResult, limit int) *PaymentsView {
-	p := &PaymentsView{Records: res.Total, ByFiscalYear: []search.EntryTotal{}, Entries: []EntryView{}, Note: PaymentsNote}
-	var payroll KindTotal
-	for _, t := range res.Totals {
-		var k *KindTotal
-		switch t.Kind {
-		case search.EntryContract:
-			k = &p.Contracts
-		case search.EntryPayment:
-			k = &p.Payments
-		case search.EntryPayroll:
-			k = &payroll
-		default:
-			continue
-		}
-		k.Count += t.Count
-		k.ValidAmounts += t.ValidAmounts
-		k.InvalidAmount += t.Count - t.ValidAmounts
-		k.Amount = moneyView(search.RoundCents(k.Amount.Value + t.Amount))
-		p.ByFiscalYear = append(p.ByFiscalYear, t)
+func (s *Server) paymentsView(t procure.EntryTotals) *PaymentsView {
+	p := &PaymentsView{Records: t.Records, Contracts: kindTotal(t.Contracts), Payments: kindTotal(t.Payments),
+		ByFiscalYear: t.ByFiscalYear, Entries: []EntryView{}, More: t.More, Note: PaymentsNote}
+	if t.Payroll != nil {
+		k := kindTotal(*t.Payroll)
+		p.Payroll = &k
 	}
-	if payroll.Count > 0 {
-		p.Payroll = &payroll
-	}
-	for i, e := range res.Entries {
-		if i >= limit {
-			p.More = true
-			break
-		}
-		if e.Kind == search.EntryLot {
-			continue
-		}
+	for _, e := range t.Entries {
 		p.Entries = append(p.Entries, s.entryView(e))
 	}
-	if res.NextCursor != "" {
-		p.More = true
-	}
 	return p
-}
-
-// Dossier builds a vendor or agency profile by name, stem or id, for the
-// MCP dossier and relationship tools.
-func (s *Server) Dossier(ctx context.Context, kind, name string) (any, error) {
-	switch kind {
-	case "vendor":
-		return s.VendorDossier(ctx, name)
-	case "agency":
-		return s.AgencyDossier(ctx, name)
-	}
-	return nil, record.Invalid("kind", "kind must be vendor or agency")
 }

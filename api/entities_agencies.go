@@ -6,13 +6,14 @@ import (
 	"encoding/csv"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -22,16 +23,7 @@ const NotOfficialRegistry = "This agency crosswalk is not an official agency reg
 
 // AgencyRow is one row of GET /agencies (SPEC §2.1): one distinct raw
 // agency string as written in a source.
-type AgencyRow struct {
-	RawString     string   `json:"raw_string"`
-	CanonicalID   string   `json:"canonical_id"`
-	CanonicalName string   `json:"canonical_name"`
-	Variants      []string `json:"variants"`
-	Method        string   `json:"method"`
-	Note          string   `json:"note,omitempty"`
-	Sources       []string `json:"sources"`
-	Records       int      `json:"records"`
-}
+type AgencyRow = dossier.AgencyRow
 
 // AgenciesResponse is the JSON answer of GET /agencies.
 type AgenciesResponse struct {
@@ -56,47 +48,7 @@ var methodMeaning = map[string]string{
 // agencyRows builds the crosswalk rows from the raw strings the backend
 // holds.
 func (s *Server) agencyRows(names []search.AgencyName) ([]AgencyRow, map[string]int) {
-	type acc struct {
-		sources map[string]bool
-		records int
-	}
-	by := map[string]*acc{}
-	for _, n := range names {
-		a := by[n.Raw]
-		if a == nil {
-			a = &acc{sources: map[string]bool{}}
-			by[n.Raw] = a
-		}
-		a.sources[n.Source] = true
-		a.records += n.Records
-	}
-	rows := make([]AgencyRow, 0, len(by))
-	variants := map[string][]string{}
-	for raw, a := range by {
-		l := s.deps.Crosswalk.Resolve(raw)
-		srcs := make([]string, 0, len(a.sources))
-		for src := range a.sources {
-			srcs = append(srcs, src)
-		}
-		sort.Strings(srcs)
-		rows = append(rows, AgencyRow{RawString: raw, CanonicalID: l.ID, CanonicalName: l.Name, Method: l.Method, Note: l.Note,
-			Sources: srcs, Records: a.records})
-		variants[l.ID] = append(variants[l.ID], raw)
-	}
-	methods := map[string]int{}
-	for i := range rows {
-		v := variants[rows[i].CanonicalID]
-		sort.Strings(v)
-		rows[i].Variants = v
-		methods[rows[i].Method]++
-	}
-	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].CanonicalID != rows[j].CanonicalID {
-			return rows[i].CanonicalID < rows[j].CanonicalID
-		}
-		return rows[i].RawString < rows[j].RawString
-	})
-	return rows, methods
+	return s.dossiers().AgencyRows(names)
 }
 
 func corsAnyOrigin(c *gin.Context) {
@@ -139,7 +91,7 @@ func (s *Server) agencies(c *gin.Context) {
 		return
 	}
 	rows, methods := s.agencyRows(names)
-	scope, err := s.entityScope(ctx, er, "agency_crosswalk", nil, len(rows))
+	scope, err := s.entityScope(ctx, "agency_crosswalk", nil, len(rows))
 	if err != nil {
 		writeError(c, err)
 		return
@@ -242,39 +194,29 @@ type AgencyTotal struct {
 // AwardsNote says what award totals measure.
 const AwardsNote = "Award totals sum the valid amounts of award and intent notices in the City Record as held here, by fiscal year of publication (July–June, named for the year it ends). Placeholder amounts (-1, 0), entry errors and missing amounts are excluded and counted under without_valid_amount."
 
-func (s *Server) awardsView(t search.Totals, q url.Values) AwardsView {
-	a := AwardsView{Total: t.Count, ValidAmounts: t.ValidAmounts, ExcludedInvalidAmounts: t.Count - t.ValidAmounts,
-		Amount: moneyView(t.Amount), First: entityDay(t.First), Last: entityDay(t.Last), ByFiscalYear: fiscalYears(t.Groups[search.GroupFiscalYear]),
+func (s *Server) awardsView(t procure.Awards, q url.Values) AwardsView {
+	a := AwardsView{Total: t.Total, ValidAmounts: t.ValidAmounts, ExcludedInvalidAmounts: t.Total - t.ValidAmounts,
+		Amount: moneyView(t.Amount), First: t.First, Last: t.Last, ByFiscalYear: []FiscalYearTotal{},
 		More: s.searchURL(q), Note: AwardsNote}
-	for _, b := range t.Groups[search.GroupVendorStem] {
-		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: b.Value, Count: b.Count, Amount: moneyView(b.Amount), Profile: s.vendorLink(b.Value, "")})
+	for _, y := range t.ByFiscalYear {
+		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: moneyView(y.Amount)})
 	}
-	for _, b := range t.Groups[search.GroupAgencyID] {
-		name := b.Value
-		if ag, ok := s.deps.Crosswalk.Agency(b.Value); ok {
-			name = ag.Name
-		}
-		a.Agencies = append(a.Agencies, AgencyTotal{ID: b.Value, Name: name, Count: b.Count, Amount: moneyView(b.Amount), Profile: s.agencyLink(b.Value, name)})
+	for _, g := range t.TopVendors {
+		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: moneyView(g.Amount), Profile: s.vendorLink(g.Value, "")})
+	}
+	for _, g := range t.Agencies {
+		a.Agencies = append(a.Agencies, AgencyTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: moneyView(g.Amount), Profile: s.agencyLink(g.ID, g.Name)})
 	}
 	return a
 }
 
-// resolveAgency turns a path value (a canonical id, or a name in Form 2)
+// agencyFromPath turns a path value (a canonical id, or a name in Form 2)
 // into a canonical id and name.
 func (s *Server) agencyFromPath(v string) (id, name string, inMapping bool) {
-	v = strings.TrimSpace(v)
-	if ag, ok := s.deps.Crosswalk.Agency(v); ok {
-		return ag.ID, ag.Name, true
-	}
-	if agencyIDRE.MatchString(v) {
-		return v, v, false
-	}
-	l := s.deps.Crosswalk.Resolve(v)
-	_, ok := s.deps.Crosswalk.Agency(l.ID)
-	return l.ID, l.Name, ok
+	return s.dossiers().ResolveAgency(v)
 }
 
-// agencyProfile is GET /api/agencies/:id.
+// agencyProfile is GET /api/agencies/:id: parse, read the dossier, render.
 func (s *Server) agencyProfile(c *gin.Context) {
 	prof, err := s.buildAgencyProfile(c)
 	if err != nil {
@@ -291,89 +233,36 @@ func (s *Server) buildAgencyProfile(c *gin.Context) (*AgencyProfile, error) {
 	return s.AgencyDossier(c.Request.Context(), pathValue(c, "id"))
 }
 
-// AgencyDossier builds the profile for a name, slug or id as a path would carry it;
-// the MCP dossier and relationship tools read profiles through it.
+// AgencyDossier renders the agency dossier of a name or id as a path would
+// carry it.
 func (s *Server) AgencyDossier(ctx context.Context, pathArg string) (*AgencyProfile, error) {
-	id, name, inMapping := s.agencyFromPath(pathArg)
-	er, err := s.entityReader()
+	a, err := s.dossiers().Agency(ctx, pathArg)
 	if err != nil {
-		return nil, err
-	}
-	res, err := s.deps.Search.Search(ctx, search.Query{AgencyIDs: []string{id}, Sort: search.SortNewest, Limit: 10, Facets: true})
-	if err != nil {
-		return nil, err
-	}
-	awards, err := er.NoticeTotals(ctx, search.Query{AgencyIDs: []string{id}, NoticeTypes: AwardTypes},
-		[]string{search.GroupVendorStem, search.GroupFiscalYear}, 10)
-	if err != nil {
-		return nil, err
-	}
-	all, err := er.NoticeTotals(ctx, search.Query{AgencyIDs: []string{id}}, nil, 0)
-	if err != nil {
-		return nil, err
-	}
-	pay, err := er.Entries(ctx, search.EntryQuery{AgencyIDs: []string{id}, Kinds: []string{search.EntryContract, search.EntryPayment, search.EntryPayroll},
-		Totals: true, Limit: 20})
-	if err != nil {
-		return nil, err
-	}
-	names, err := er.AgencyNames(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if res.Total == 0 && pay.Total == 0 && !inMapping {
-		return nil, &record.Error{Code: record.ENOTFOUND, Param: "id",
-			Message: "no agency with id " + strconv.Quote(id) + " is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions: " +
-				s.searchURL(url.Values{"q": {pathArg}})}
-	}
-	rows, _ := s.agencyRows(names)
-	variants := []AgencyRow{}
-	for _, r := range rows {
-		if r.CanonicalID == id {
-			variants = append(variants, r)
+		if record.ErrorCode(err) == record.ENOTFOUND {
+			return nil, withLink(err, s.searchURL(url.Values{"q": {pathArg}}))
 		}
-	}
-	scope, err := s.entityScope(ctx, er, "agency_profile", map[string]string{"agency": id}, res.Total+pay.Total)
-	if err != nil {
 		return nil, err
 	}
-	prof := &AgencyProfile{Status: record.Found, ID: id, Name: name, InMapping: inMapping, Variants: variants, Scope: scope,
-		Links: map[string]string{
-			"self":      s.cfg.BaseURL + "/api/agencies/" + pathEscape(id),
-			"permalink": s.agencyLink(id, name),
-			"crosswalk": s.cfg.BaseURL + "/agencies",
-			"search":    s.searchURL(url.Values{"agency": {id}}),
-		}}
-	if ag, ok := s.deps.Crosswalk.Agency(id); ok {
-		prof.Acronyms, prof.NYCGOID = ag.Acronyms, ag.NYCGOID
-	}
-	now := s.deps.Now()
-	prof.Notices = AgencyNotices{Total: res.Total, ByLens: nonNilFacets(res.Facets[search.FacetLens]), ByType: nonNilFacets(res.Facets[search.FacetType]),
-		ByYear: nonNilFacets(res.Facets[search.FacetYear]), First: entityDay(all.First), Last: entityDay(all.Last), Recent: []HitView{},
-		More: s.searchURL(url.Values{"agency": {id}, "sort": {"newest"}})}
-	for _, h := range res.Hits {
-		prof.Notices.Recent = append(prof.Notices.Recent, s.hitView(h.Notice, 0, now))
-	}
-	prof.Awards = s.awardsView(awards, url.Values{"agency": {id}, "type": {strings.Join(AwardTypes, ",")}, "sort": {"newest"}})
-	prof.Payments = s.paymentsView(pay, 20)
-	prof.Absence = []string{
-		"Counts cover the City Record notices and payments-dataset records held here (see scope); no count proves that the agency has no other records.",
-	}
-	if res.Total == 0 {
-		prof.Absence = append(prof.Absence, "No City Record notice held here names this agency; the official City Record may still have some.")
-	}
-	if pay.Total == 0 {
-		prof.Absence = append(prof.Absence, "No payments-dataset record held here names this agency; Checkbook NYC may still have some.")
-	}
-	if len(variants) == 0 {
-		prof.Absence = append(prof.Absence, "No source spelling of this agency is held yet; the id comes from the reviewed mapping.")
-	}
-	return prof, nil
+	return s.agencyProfileOf(a), nil
 }
 
-func nonNilFacets(fc []search.FacetCount) []search.FacetCount {
-	if fc == nil {
-		return []search.FacetCount{}
+func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
+	prof := &AgencyProfile{Status: record.Found, ID: a.ID, Name: a.Name, Acronyms: a.Acronyms, NYCGOID: a.NYCGOID, InMapping: a.InMapping,
+		Variants: a.Variants, Scope: a.Scope, Absence: a.Absence,
+		Links: map[string]string{
+			"self":      s.cfg.BaseURL + "/api/agencies/" + pathEscape(a.ID),
+			"permalink": s.agencyLink(a.ID, a.Name),
+			"crosswalk": s.cfg.BaseURL + "/agencies",
+			"search":    s.searchURL(url.Values{"agency": {a.ID}}),
+		}}
+	now := s.deps.Now()
+	prof.Notices = AgencyNotices{Total: a.Notices.Total, ByLens: a.Notices.ByLens, ByType: a.Notices.ByType, ByYear: a.Notices.ByYear,
+		First: a.Notices.First, Last: a.Notices.Last, Recent: []HitView{},
+		More: s.searchURL(url.Values{"agency": {a.ID}, "sort": {"newest"}})}
+	for _, n := range a.Notices.Recent {
+		prof.Notices.Recent = append(prof.Notices.Recent, s.hitView(n, 0, now))
 	}
-	return fc
+	prof.Awards = s.awardsView(a.Awards, url.Values{"agency": {a.ID}, "type": {strings.Join(AwardTypes, ",")}, "sort": {"newest"}})
+	prof.Payments = s.paymentsView(a.Payments)
+	return prof
 }

@@ -186,7 +186,7 @@ func (s *Server) batch(c *gin.Context) {
 		total += awards.Total + mentions.Total
 		out.Results = append(out.Results, r)
 	}
-	scope, err := s.entityScope(ctx, er, "batch", map[string]string{"names": strconv.Itoa(len(names)), "mentions_from": entityDay(from)}, total)
+	scope, err := s.entityScope(ctx, "batch", map[string]string{"names": strconv.Itoa(len(names)), "mentions_from": entityDay(from)}, total)
 	if err != nil {
 		writeError(c, err)
 		return

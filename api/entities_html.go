@@ -45,7 +45,7 @@ var entityPages = template.Must(template.New("page").Parse(`<!doctype html>
 <h2>Agencies</h2>
 <ul>{{range .Awards.Agencies}}<li><a href="{{.Profile}}">{{.Name}}</a>: {{.Count}} notices, {{.Amount.Display}}</li>{{end}}</ul>
 <h2>Payments dataset</h2>
-{{with .Payments}}<p>{{.Contracts.Count}} contract records ({{.Contracts.Amount.Display}} registered value) · {{.Payments.Count}} payments ({{.Payments.Amount.Display}})</p><p class="note">{{.Note}}</p>{{end}}
+{{template "payments" .Payments}}
 <h2>What this page does not say</h2>
 <ul>{{range .Absence}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{else if .Agency}}{{with .Agency}}
@@ -61,7 +61,7 @@ var entityPages = template.Must(template.New("page").Parse(`<!doctype html>
 <table><tr><th>Vendor</th><th>Notices</th><th>Valid amounts</th></tr>
 {{range .Awards.TopVendors}}<tr><td><a href="{{.Profile}}">{{.Stem}}</a></td><td class="n">{{.Count}}</td><td class="n">{{.Amount.Display}}</td></tr>{{end}}</table>
 <h2>Payments dataset</h2>
-{{with .Payments}}<p>{{.Contracts.Count}} contract records ({{.Contracts.Amount.Display}} registered value) · {{.Payments.Count}} payments ({{.Payments.Amount.Display}})</p><p class="note">{{.Note}}</p>{{end}}
+{{template "payments" .Payments}}
 <h2>What this page does not say</h2>
 <ul>{{range .Absence}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{end}}
@@ -69,6 +69,7 @@ var entityPages = template.Must(template.New("page").Parse(`<!doctype html>
 <p class="note">{{.ScopeLine}}</p>
 <ul class="note">{{range .Rules}}<li>{{.}}</li>{{end}}</ul>
 </main></body></html>
+{{define "payments"}}{{with .}}<p>{{with .Contracts}}{{if .Count}}{{.Count}} contract records ({{.Amount.Display}}{{if .ValidAmounts}} registered value{{end}}){{else}}{{.Amount.Display}}{{end}}{{end}} · {{with .Payments}}{{if .Count}}{{.Count}} payments ({{.Amount.Display}}{{if .ValidAmounts}} paid{{end}}){{else}}{{.Amount.Display}}{{end}}{{end}}</p><p class="note">{{.Note}}</p>{{else}}<p>No payments-dataset records are held on this deployment.</p>{{end}}{{end}}
 `))
 
 type entityPage struct {

@@ -107,7 +107,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		}
 	}
 	out.Count = len(out.Records)
-	scope, err := s.entityScope(ctx, er, "property_locations", map[string]string{"section": record.SectionPropertyDisp}, res.Total)
+	scope, err := s.entityScope(ctx, "property_locations", map[string]string{"section": record.SectionPropertyDisp}, res.Total)
 	if err != nil {
 		writeError(c, err)
 		return

@@ -38,7 +38,8 @@ type ItemState struct {
 	VendorStem       string   `json:"vendor_stem,omitempty"`
 	PIN              string   `json:"pin,omitempty"`
 
-	// a vendor, agency or matter: the notices held that name it
+	// a vendor or agency: the notices held that name it; a matter: the
+	// records of its matter page (notices, registrations, payments)
 	Name            string `json:"name,omitempty"`
 	Records         *int   `json:"records,omitempty"`
 	FirstPublished  string `json:"first_published,omitempty"`
@@ -63,6 +64,9 @@ func (s *Server) itemState(ctx context.Context, it ShareItem) ItemState {
 		}
 		return shareNoticeState(n)
 	}
+	if it.Kind == ShareKindMatter {
+		return s.matterState(ctx, it.ID)
+	}
 	q := search.Query{Sort: search.SortNewest, Limit: stateSetLimit}
 	var what string
 	switch it.Kind {
@@ -70,8 +74,6 @@ func (s *Server) itemState(ctx context.Context, it ShareItem) ItemState {
 		q.VendorStems, what = []string{it.ID}, "vendor stem"
 	case ShareKindAgency:
 		q.AgencyIDs, what = []string{it.ID}, "agency"
-	case ShareKindMatter:
-		q.PINs, what = []string{it.ID}, "PIN"
 	}
 	res, err := s.deps.Search.Search(ctx, q)
 	if err != nil {
@@ -91,8 +93,6 @@ func (s *Server) itemState(ctx context.Context, it ShareItem) ItemState {
 		st.Name = strings.TrimSpace(newest.VendorName)
 	case ShareKindAgency:
 		st.Name = newest.AgencyName
-	case ShareKindMatter:
-		st.Name = newest.Title
 	}
 	if res.Total <= len(res.Hits) {
 		st.FirstPublished = shareDay(res.Hits[len(res.Hits)-1].Notice.StartDate)
@@ -187,6 +187,44 @@ func (s *Server) itemLinks(it ShareItem, st ItemState) map[string]string {
 	case ShareKindAgency:
 		return map[string]string{"view": s.permalinks().Agency(it.ID, st.Name), "json": base + "/api/search?agency=" + url.QueryEscape(it.ID)}
 	default:
-		return map[string]string{"view": s.permalinks().Matter(it.ID), "json": base + "/api/search?pin=" + url.QueryEscape(it.ID)}
+		return map[string]string{"view": s.permalinks().Matter(it.ID), "json": base + "/api/matters/" + pathEscape(it.ID)}
 	}
+}
+
+// matterState is a pinned matter's state: the records its matter page
+// shows (procure.Matter.Records, the one count of a matter), its newest
+// notice, and a hash of every step.
+func (s *Server) matterState(ctx context.Context, pin string) ItemState {
+	m, err := s.procure().Matter(ctx, pin)
+	if err != nil || m.Status == record.NotFound {
+		if err == nil || record.ErrorCode(err) == record.ENOTFOUND {
+			zero := 0
+			return ItemState{Status: record.NotFound, Records: &zero,
+				Message: "no notice, registration or payment held here carries this PIN. No hits does not mean no record exists."}
+		}
+		return shareMissingState(err, "")
+	}
+	n := m.Records()
+	st := ItemState{Status: record.Found, Records: &n}
+	h := sha256.New()
+	h.Write([]byte(strconv.Itoa(n)))
+	for _, step := range m.Steps {
+		id := ""
+		switch {
+		case step.Notice != nil:
+			id = step.Notice.RequestID
+			if st.FirstPublished == "" {
+				st.FirstPublished = shareDay(step.Notice.StartDate)
+			}
+			if d := shareDay(step.Notice.StartDate); d >= st.LastPublished {
+				st.LastPublished, st.LatestRequestID, st.Name = d, step.Notice.RequestID, step.Notice.Title
+			}
+		case step.Entry != nil:
+			id = step.Entry.ID
+		}
+		h.Write([]byte{0})
+		h.Write([]byte(step.Record + ":" + id))
+	}
+	st.ContentHash = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return st
 }

@@ -2,12 +2,16 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 type entityIn struct {
@@ -25,15 +29,141 @@ func shapeEntity(s *jsonschema.Schema) {
 	p.Description = "The vendor's name or stem, or the agency's id or name."
 }
 
-// DossierOut is a bounded dossier of one exact canonical entity.
+// DossierOut is a bounded dossier of one exact canonical entity: Vendor or
+// Agency when found, neither otherwise.
 type DossierOut struct {
 	Kind       string         `json:"kind"`
 	Query      string         `json:"query"`
 	Status     string         `json:"status"`
 	Message    string         `json:"message,omitempty"`
-	Dossier    map[string]any `json:"dossier,omitempty"`
+	Vendor     *VendorDossier `json:"vendor,omitempty"`
+	Agency     *AgencyDossier `json:"agency,omitempty"`
 	Provenance []string       `json:"provenance"`
 	Absence    []string       `json:"absence_rules"`
+}
+
+// Money is a sum of valid amounts; Value is null when none is held and
+// Display then says what is absent, never $0.00.
+type Money struct {
+	Value   *float64 `json:"value"`
+	Display string   `json:"display"`
+}
+
+func money(v float64) Money { return Money{Value: &v, Display: view.Money(v)} }
+
+func sum(x procure.Sum) Money { return Money{Value: x.Value(), Display: x.Display()} }
+
+// FiscalYearTotal is a count and valid-amount sum of one fiscal year.
+type FiscalYearTotal struct {
+	FiscalYear   int   `json:"fiscal_year"`
+	Count        int   `json:"count"`
+	ValidAmounts int   `json:"valid_amounts"`
+	Amount       Money `json:"amount"`
+}
+
+// GroupTotal is the awards of one vendor stem or agency.
+type GroupTotal struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Count  int    `json:"count"`
+	Amount Money  `json:"amount"`
+	Route  string `json:"route"`
+}
+
+// AwardTotals sums award and intent notices: valid amounts only.
+type AwardTotals struct {
+	Total              int               `json:"total"`
+	ValidAmounts       int               `json:"valid_amounts"`
+	WithoutValidAmount int               `json:"without_valid_amount"`
+	Amount             Money             `json:"amount"`
+	First              string            `json:"first,omitempty"`
+	Last               string            `json:"last,omitempty"`
+	ByFiscalYear       []FiscalYearTotal `json:"by_fiscal_year"`
+	TopVendors         []GroupTotal      `json:"top_vendors,omitempty"`
+	Agencies           []GroupTotal      `json:"agencies,omitempty"`
+	Notices            []NoticeRef       `json:"notices,omitempty"`
+}
+
+// KindTotal is the count and valid-amount sum of one kind of entry.
+type KindTotal struct {
+	Count              int   `json:"count"`
+	ValidAmounts       int   `json:"valid_amounts"`
+	WithoutValidAmount int   `json:"without_valid_amount"`
+	Amount             Money `json:"amount"`
+}
+
+// EntryRef is one payments-dataset record or registered contract.
+type EntryRef struct {
+	ID         string  `json:"id"`
+	Source     string  `json:"source"`
+	Kind       string  `json:"kind"`
+	Agency     string  `json:"agency,omitempty"`
+	AgencyID   string  `json:"agency_id,omitempty"`
+	Vendor     string  `json:"vendor,omitempty"`
+	ContractID string  `json:"contract_id,omitempty"`
+	PIN        string  `json:"pin,omitempty"`
+	RequestID  string  `json:"request_id,omitempty"`
+	Title      string  `json:"title,omitempty"`
+	Status     string  `json:"status,omitempty"`
+	Date       string  `json:"date,omitempty"`
+	DateLabel  string  `json:"date_label,omitempty"`
+	FiscalYear int     `json:"fiscal_year,omitempty"`
+	Amount     *Amount `json:"amount,omitempty"`
+	URL        string  `json:"url,omitempty"`
+}
+
+// PaymentTotals sums payments-dataset records by kind; contract totals
+// are registered value, not spending.
+type PaymentTotals struct {
+	Records      int                 `json:"records"`
+	Contracts    KindTotal           `json:"contracts"`
+	Payments     KindTotal           `json:"payments"`
+	Payroll      *KindTotal          `json:"payroll,omitempty"`
+	ByFiscalYear []search.EntryTotal `json:"by_fiscal_year"`
+	Entries      []EntryRef          `json:"entries"`
+	More         bool                `json:"more,omitempty"`
+}
+
+// VendorDossier is a vendor's dossier.
+type VendorDossier struct {
+	Stem     string            `json:"stem"`
+	Slug     string            `json:"slug"`
+	Name     string            `json:"name"`
+	Variants []dossier.Variant `json:"variants"`
+	Awards   AwardTotals       `json:"awards"`
+	Payments PaymentTotals     `json:"payments"`
+	First    string            `json:"first_date,omitempty"`
+	Last     string            `json:"last_date,omitempty"`
+	Route    string            `json:"route"`
+	Scope    record.Scope      `json:"scope"`
+	Absence  []string          `json:"absence_notes"`
+}
+
+// AgencyNotices counts an agency's notices by lens, type and year.
+type AgencyNotices struct {
+	Total  int                 `json:"total"`
+	ByLens []search.FacetCount `json:"by_lens"`
+	ByType []search.FacetCount `json:"by_type"`
+	ByYear []search.FacetCount `json:"by_year"`
+	First  string              `json:"first,omitempty"`
+	Last   string              `json:"last,omitempty"`
+	Recent []NoticeRef         `json:"recent"`
+}
+
+// AgencyDossier is an agency's dossier.
+type AgencyDossier struct {
+	ID        string              `json:"id"`
+	Name      string              `json:"name"`
+	Acronyms  []string            `json:"acronyms,omitempty"`
+	NYCGOID   string              `json:"nycgo_id,omitempty"`
+	InMapping bool                `json:"in_reviewed_mapping"`
+	Variants  []dossier.AgencyRow `json:"variants"`
+	Notices   AgencyNotices       `json:"notices"`
+	Awards    AwardTotals         `json:"awards"`
+	Payments  PaymentTotals       `json:"payments"`
+	Route     string              `json:"route"`
+	Scope     record.Scope        `json:"scope"`
+	Absence   []string            `json:"absence_notes"`
 }
 
 var dossierProvenance = map[string][]string{
@@ -51,43 +181,74 @@ var dossierProvenance = map[string][]string{
 	},
 }
 
-func (d *Deps) dossier(ctx context.Context, in entityIn) (DossierOut, map[string]any, error) {
-	out := DossierOut{Kind: in.Kind, Query: in.Name, Provenance: dossierProvenance[in.Kind], Absence: record.AbsenceRules}
-	if d.Dossier == nil {
-		return out, nil, record.Errorf(record.EUNAVAILABLE, "entity dossiers are not available on this deployment")
+func (d *Deps) awards(a procure.Awards, notices []record.Notice) AwardTotals {
+	out := AwardTotals{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts, Amount: money(a.Amount),
+		First: a.First, Last: a.Last, ByFiscalYear: []FiscalYearTotal{}}
+	for _, y := range a.ByFiscalYear {
+		out.ByFiscalYear = append(out.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: money(y.Amount)})
 	}
-	if in.Kind != "vendor" && in.Kind != "agency" {
-		return out, nil, record.Invalid("kind", "kind must be vendor or agency")
+	for _, g := range a.TopVendors {
+		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: money(g.Amount),
+			Route: "/api/vendors/" + entity.StemSlug(g.Value)})
 	}
-	if strings.TrimSpace(in.Name) == "" {
-		return out, nil, record.Invalid("name", "name is required")
+	for _, g := range a.Agencies {
+		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: money(g.Amount), Route: "/api/agencies/" + g.ID})
 	}
-	v, err := d.Dossier(ctx, in.Kind, in.Name)
-	switch record.ErrorCode(err) {
-	case "":
-	case record.ENOTFOUND:
-		out.Status = string(record.NotFound)
-		out.Message = record.ErrorMessage(err) + " No record here does not mean none exists; a full-text search (search_notices) may still find mentions."
-		return out, nil, nil
-	case record.EUNAVAILABLE:
-		out.Status = string(record.Unavailable)
-		out.Message = "The entity could not be read right now; this does not mean it is missing."
-		return out, nil, nil
-	default:
-		if err != nil {
-			return out, nil, err
+	for _, n := range notices {
+		out.Notices = append(out.Notices, d.ref(n))
+	}
+	return out
+}
+
+func kindTotal(x procure.Sum) KindTotal {
+	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, WithoutValidAmount: x.Records - x.ValidAmounts, Amount: sum(x)}
+}
+
+func payments(t procure.EntryTotals) PaymentTotals {
+	p := PaymentTotals{Records: t.Records, Contracts: kindTotal(t.Contracts), Payments: kindTotal(t.Payments), ByFiscalYear: t.ByFiscalYear,
+		Entries: []EntryRef{}, More: t.More}
+	if t.Payroll != nil {
+		k := kindTotal(*t.Payroll)
+		p.Payroll = &k
+	}
+	for _, e := range t.Entries {
+		r := EntryRef{ID: e.ID, Source: e.Source, Kind: e.Kind, Agency: e.AgencyName, AgencyID: e.AgencyID, Vendor: strings.TrimSpace(e.VendorName),
+			ContractID: e.ContractID, PIN: e.PIN, RequestID: e.RequestID, Title: e.Title, Status: e.Status, DateLabel: e.DateLabel,
+			FiscalYear: e.FiscalYear, URL: e.URL}
+		if !e.Date.IsZero() {
+			r.Date = e.Date.In(record.NewYork).Format("2006-01-02")
 		}
+		if e.AmountValid {
+			a := e.Amount
+			r.Amount = &Amount{Valid: true, Value: &a, Display: view.Money(a), SourceText: e.AmountRaw, Note: e.AmountLabel}
+		} else if e.AmountRaw != "" {
+			r.Amount = &Amount{Valid: false, SourceText: e.AmountRaw, Note: "not a valid amount (a placeholder such as 0, or an entry error); excluded from totals"}
+		}
+		p.Entries = append(p.Entries, r)
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return out, nil, err
+	return p
+}
+
+// readStatus turns a service error into an explicit status: not_found and
+// unavailable are answers, other errors are tool errors.
+func readStatus(err error) (status, message string, _ error) {
+	if err == nil {
+		return string(record.Found), "", nil
 	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return out, nil, err
+	switch record.ErrorCode(err) {
+	case record.ENOTFOUND:
+		return string(record.NotFound), record.ErrorMessage(err) + ". No record here does not mean none exists; a full-text search (search_notices) may still find mentions.", nil
+	case record.EUNAVAILABLE:
+		return string(record.Unavailable), "The entity could not be read right now; this does not mean it is missing.", nil
 	}
-	out.Status = string(record.Found)
-	return out, m, nil
+	return "", "", err
+}
+
+func (d *Deps) dossiers() (*dossier.Service, error) {
+	if d.Dossiers == nil {
+		return nil, record.Errorf(record.EUNAVAILABLE, "entity dossiers are not available on this deployment")
+	}
+	return d.Dossiers, nil
 }
 
 func getEntityDossier(d *Deps) Tool {
@@ -98,11 +259,38 @@ func getEntityDossier(d *Deps) Tool {
 			"not_found and unavailable are explicit statuses, never errors.",
 		[]int{1}, shapeEntity,
 		func(ctx context.Context, d *Deps, in entityIn) (DossierOut, error) {
-			out, m, err := d.dossier(ctx, in)
+			out := DossierOut{Kind: in.Kind, Query: in.Name, Provenance: dossierProvenance[in.Kind], Absence: record.AbsenceRules}
+			svc, err := d.dossiers()
 			if err != nil {
 				return out, err
 			}
-			out.Dossier = m
+			if err := dossier.CheckKind(in.Kind, in.Name); err != nil {
+				return out, err
+			}
+			var v *dossier.Vendor
+			var a *dossier.Agency
+			if in.Kind == dossier.KindVendor {
+				v, err = svc.Vendor(ctx, in.Name)
+			} else {
+				a, err = svc.Agency(ctx, in.Name)
+			}
+			if out.Status, out.Message, err = readStatus(err); err != nil || out.Status != string(record.Found) {
+				return out, err
+			}
+			switch {
+			case v != nil:
+				out.Vendor = &VendorDossier{Stem: v.Stem, Slug: v.Slug, Name: v.Name, Variants: v.Variants, Awards: d.awards(v.Awards, v.Notices),
+					Payments: payments(v.Payments), First: v.First, Last: v.Last, Route: "/api/vendors/" + v.Slug, Scope: v.Scope, Absence: v.Absence}
+			case a != nil:
+				ad := &AgencyDossier{ID: a.ID, Name: a.Name, Acronyms: a.Acronyms, NYCGOID: a.NYCGOID, InMapping: a.InMapping, Variants: a.Variants,
+					Notices: AgencyNotices{Total: a.Notices.Total, ByLens: a.Notices.ByLens, ByType: a.Notices.ByType, ByYear: a.Notices.ByYear,
+						First: a.Notices.First, Last: a.Notices.Last, Recent: []NoticeRef{}},
+					Awards: d.awards(a.Awards, nil), Payments: payments(a.Payments), Route: "/api/agencies/" + a.ID, Scope: a.Scope, Absence: a.Absence}
+				for _, n := range a.Notices.Recent {
+					ad.Notices.Recent = append(ad.Notices.Recent, d.ref(n))
+				}
+				out.Agency = ad
+			}
 			return out, nil
 		})
 	t.Limits = []string{"bounded: at most 50 notices and the top 50 groups per dossier"}
@@ -142,38 +330,15 @@ type RelationsOut struct {
 	Absence   []string     `json:"absence_rules"`
 }
 
-func str(m map[string]any, k string) string {
-	s, _ := m[k].(string)
-	return s
-}
-
-func num(m map[string]any, k string) int {
-	f, _ := m[k].(float64)
-	return int(f)
-}
-
-func list(m map[string]any, path ...string) []map[string]any {
-	var cur any = m
-	for _, p := range path {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = mm[p]
+// route is the JSON address of a relation's target.
+func route(kind, id string) string {
+	switch kind {
+	case dossier.KindAgency:
+		return "/api/agencies/" + id
+	case dossier.KindVendor:
+		return "/api/vendors/" + id
 	}
-	arr, _ := cur.([]any)
-	var out []map[string]any
-	for _, a := range arr {
-		if mm, ok := a.(map[string]any); ok {
-			out = append(out, mm)
-		}
-	}
-	return out
-}
-
-func amountDisplay(m map[string]any) string {
-	a, _ := m["amount"].(map[string]any)
-	return str(a, "display")
+	return "/api/matters/" + id
 }
 
 func getEntityRelationships(d *Deps) Tool {
@@ -184,37 +349,29 @@ func getEntityRelationships(d *Deps) Tool {
 			"and no leader roster is held yet, so their state is unknown. Infers nothing beyond the records.",
 		[]int{1}, shapeEntity,
 		func(ctx context.Context, d *Deps, in entityIn) (RelationsOut, error) {
-			dos, m, err := d.dossier(ctx, in)
-			out := RelationsOut{Kind: in.Kind, Query: in.Name, Status: dos.Status, Message: dos.Message, Relations: []Relation{}, Absence: record.AbsenceRules}
-			if err != nil || m == nil {
+			out := RelationsOut{Kind: in.Kind, Query: in.Name, Relations: []Relation{}, Absence: record.AbsenceRules}
+			svc, err := d.dossiers()
+			if err != nil {
 				return out, err
 			}
-			switch in.Kind {
-			case "vendor":
-				out.ID, out.Name = str(m, "stem"), str(m, "name")
-				for _, a := range list(m, "awards", "agencies") {
-					out.Relations = append(out.Relations, Relation{Type: "awarded_by", TargetKind: "agency", TargetID: str(a, "id"),
-						TargetName: str(a, "name"), Count: num(a, "count"), Amount: amountDisplay(a), Route: "/api/agencies/" + str(a, "id"),
-						Provenance: "award and intent notices naming this vendor (by stem) and this agency"})
+			if err := dossier.CheckKind(in.Kind, in.Name); err != nil {
+				return out, err
+			}
+			rel, err := svc.Relationships(ctx, in.Kind, in.Name)
+			if out.Status, out.Message, err = readStatus(err); err != nil || rel == nil {
+				return out, err
+			}
+			out.ID, out.Name = rel.ID, rel.Name
+			for _, r := range rel.Relations {
+				x := Relation{Type: r.Type, TargetKind: r.TargetKind, TargetID: r.TargetID, TargetName: r.TargetName, Count: r.Count,
+					Route: route(r.TargetKind, r.TargetID), Provenance: r.Provenance}
+				if r.Amount != nil {
+					x.Amount = view.Money(*r.Amount)
 				}
-				seen := map[string]bool{}
-				for _, n := range list(m, "awards", "notices") {
-					pin := str(n, "pin")
-					if pin == "" || seen[pin] {
-						continue
-					}
-					seen[pin] = true
-					out.Relations = append(out.Relations, Relation{Type: "party_to_matter", TargetKind: "matter", TargetID: pin, TargetName: str(n, "title"),
-						Count: 1, Route: "/api/matters/" + pin, Provenance: "the PIN printed on award notice " + str(n, "request_id")})
-				}
-			case "agency":
-				out.ID, out.Name = str(m, "id"), str(m, "name")
-				for _, v := range list(m, "awards", "top_vendors") {
-					out.Relations = append(out.Relations, Relation{Type: "awarded_to", TargetKind: "vendor", TargetID: str(v, "stem"),
-						TargetName: str(v, "stem"), Count: num(v, "count"), Amount: amountDisplay(v),
-						Route: "/api/vendors/" + str(v, "stem"), Provenance: "award and intent notices of this agency naming the vendor (by stem)"})
-				}
-				out.Leaders = &LeaderState{State: "unknown", Note: "No agency leader roster is held yet; the relation is unknown, not empty."}
+				out.Relations = append(out.Relations, x)
+			}
+			if rel.Leaders != nil {
+				out.Leaders = &LeaderState{State: rel.Leaders.State, Note: rel.Leaders.Note}
 			}
 			return out, nil
 		})

@@ -16,7 +16,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/mailer"
@@ -37,9 +39,12 @@ type Deps struct {
 	Version   string
 	// Mail runs create_watch (nil: the tool answers unavailable).
 	Mail *mailer.Mailer
-	// Dossier reads one vendor or agency profile by name, stem or id
-	// (the same builder as /api/vendors and /api/agencies).
-	Dossier func(ctx context.Context, kind, name string) (any, error)
+	// Procure answers procurement matters and award and contract totals;
+	// Dossiers answers vendor and agency dossiers and relationships (the
+	// services /api/matters, /api/vendors and /api/agencies render). Nil
+	// Dossiers answers the entity tools unavailable.
+	Procure  *procure.Service
+	Dossiers *dossier.Service
 }
 
 // ClientHeader carries the caller's address from the HTTP layer to the

@@ -20,7 +20,9 @@ import (
 	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -79,12 +81,12 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 		fx.mail[form] = mail
-		var srv *api.Server
+		procurement := procure.New(be, nil, cw, func() time.Time { return fixedNow })
 		d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test",
-			Mail: mail, Dossier: func(ctx context.Context, kind, name string) (any, error) { return srv.Dossier(ctx, kind, name) }}
+			Mail: mail, Procure: procurement, Dossiers: dossier.New(procurement)}
 		fx.deps = d
 		form := form
-		srv = api.New(api.Config{Form: form, BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
+		srv := api.New(api.Config{Form: form, BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
 			api.Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }, Mail: mail,
 				MCP:        mcp.Handler(d, form),
 				MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, d, form) }})
@@ -473,19 +475,18 @@ func TestCatalogAndReadme(t *testing.T) {
 func TestEntityTools(t *testing.T) {
 	s := connect(t, 1)
 	dos := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "vendor", "name": "DENVILLE LINE PAINTING INCORPORATED"}))
-	if dos.Status != "found" || dos.Dossier["stem"] != "DENVILLE LINE PAINTING" || len(dos.Provenance) == 0 {
+	if dos.Status != "found" || dos.Vendor == nil || dos.Vendor.Stem != "DENVILLE LINE PAINTING" || dos.Agency != nil || len(dos.Provenance) == 0 {
 		t.Fatalf("vendor dossier %+v", dos)
 	}
-	awards := dos.Dossier["awards"].(map[string]any)
-	if awards["total"].(float64) != 3 {
-		t.Errorf("Denville awards %v", awards["total"])
+	if aw := dos.Vendor.Awards; aw.Total != 3 || aw.Amount.Value == nil || *aw.Amount.Value != 26895000 || len(aw.Notices) != 3 || aw.Notices[0].Permalink == "" {
+		t.Errorf("Denville awards %+v", aw)
 	}
 	none := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"}))
-	if none.Status != "not_found" || none.Dossier != nil || !strings.Contains(none.Message, "search_notices") {
+	if none.Status != "not_found" || none.Vendor != nil || !strings.Contains(none.Message, "search_notices") {
 		t.Errorf("unknown vendor %+v", none)
 	}
 	ag := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "agency", "name": "DEPT OF PARKS & RECREATION"}))
-	if ag.Status != "found" || ag.Dossier["id"] != "parks-and-recreation" {
+	if ag.Status != "found" || ag.Agency == nil || ag.Agency.ID != "parks-and-recreation" || ag.Agency.Awards.WithoutValidAmount != 8 {
 		t.Errorf("agency by legacy spelling %+v", ag.Status)
 	}
 	rel := structured[mcp.RelationsOut](t, call(t, s, "get_entity_relationships", map[string]any{"kind": "vendor", "name": "Denville Line Painting, Inc"}))

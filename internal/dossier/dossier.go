@@ -1,0 +1,376 @@
+// Package dossier answers who a vendor or an agency is in the records held:
+// its spellings in the sources, its award and intent notices with their
+// totals, its payments-dataset records, and its public links to other
+// entities (relationships). Values are typed and carry no addresses: the
+// API renders them as JSON twins and Form 1 pages, MCP as tool results.
+//
+// Errors carry the codes of internal/record: each method's comment names
+// the ones it returns.
+package dossier
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Service reads dossiers through the search seam; totals and scope come
+// from the procurement service.
+type Service struct {
+	Procure *procure.Service
+}
+
+// New builds a dossier service over a procurement service.
+func New(p *procure.Service) *Service { return &Service{Procure: p} }
+
+// Kinds of entity a dossier describes.
+const (
+	KindVendor = "vendor"
+	KindAgency = "agency"
+)
+
+// Bounds of a dossier.
+const (
+	VendorNotices = 50 // newest award notices and top groups of a vendor
+	VendorEntries = 50 // payments-dataset records listed for a vendor
+	AgencyRecent  = 10 // newest notices of an agency
+	AgencyGroups  = 10 // top vendors and fiscal years of an agency
+	AgencyEntries = 20 // payments-dataset records listed for an agency
+)
+
+// Variant is one spelling of a vendor as a source wrote it.
+type Variant struct {
+	Name    string `json:"name"`
+	Source  string `json:"source"`
+	Records int    `json:"records"`
+}
+
+// Vendor is a vendor's dossier: every award and intent notice naming a
+// vendor whose name has the stem, and the payments-dataset records of the
+// same stem.
+type Vendor struct {
+	Stem, Slug, Name string
+	Variants         []Variant
+	Awards           procure.Awards
+	Notices          []record.Notice // newest award and intent notices, at most VendorNotices
+	Payments         procure.EntryTotals
+	First, Last      string // New York days
+	Scope            record.Scope
+	Absence          []string
+}
+
+// Mentions is the full-text query that finds mentions of a vendor stem.
+func Mentions(stem string) string { return `"` + strings.ToLower(stem) + `"` }
+
+// VendorStem reads the stem of a name, slug or stem ("acme-construction",
+// "Acme Construction, Inc.").
+func VendorStem(v string) string { return entity.VendorStem(entity.StemFromSlug(v)) }
+
+// Vendor reads the dossier of a vendor by name, slug or stem.
+//
+// Errors: EINVALID when the stem is too short to match by; ENOTFOUND when
+// no award notice and no payments-dataset record names it (the message
+// says a full-text search may still find mentions); EUNAVAILABLE when the
+// index or entries cannot be read.
+func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
+	stem := VendorStem(name)
+	if !entity.StemLongEnough(stem) {
+		return nil, record.Invalid("stem", "vendor %q is too short to match by name stem (%d characters at least)", name, entity.MinStemChars)
+	}
+	p := s.Procure
+	er, err := p.EntryReader()
+	if err != nil {
+		return nil, err
+	}
+	q := search.Query{VendorStems: []string{stem}, NoticeTypes: procure.AwardTypes, Sort: search.SortNewest, Limit: VendorNotices}
+	res, err := p.Search.Search(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	tot, err := er.NoticeTotals(ctx, q, []string{search.GroupFiscalYear, search.GroupAgencyID, search.GroupVendorName}, VendorNotices)
+	if err != nil {
+		return nil, err
+	}
+	pay, err := er.Entries(ctx, search.EntryQuery{VendorStems: []string{stem}, Totals: true, Limit: VendorEntries})
+	if err != nil {
+		return nil, err
+	}
+	if res.Total == 0 && pay.Total == 0 {
+		return nil, &record.Error{Code: record.ENOTFOUND, Param: "stem",
+			Message: "no award or intent notice and no payments-dataset record held here names a vendor with the name stem " +
+				strconv.Quote(stem) + ". This does not mean there is no such vendor: a full-text search may still find mentions"}
+	}
+	scope, err := p.Scope(ctx, "vendor_profile", map[string]string{"vendor_stem": stem}, res.Total+pay.Total)
+	if err != nil {
+		return nil, err
+	}
+	v := &Vendor{Stem: stem, Slug: entity.StemSlug(stem), Variants: []Variant{}, Scope: scope, Notices: []record.Notice{}}
+	// spellings: notices (with counts) and payments-dataset names
+	best := 0
+	for _, b := range tot.Groups[search.GroupVendorName] {
+		name := strings.TrimSpace(b.Value)
+		v.Variants = append(v.Variants, Variant{Name: name, Source: record.SourceCROL, Records: b.Count})
+		if b.Count > best {
+			best, v.Name = b.Count, name
+		}
+	}
+	seen := map[string]int{}
+	for _, e := range pay.Entries {
+		if e.VendorName != "" {
+			seen[e.Source+"\x00"+strings.TrimSpace(e.VendorName)]++
+		}
+	}
+	for k, n := range seen {
+		src, name, _ := strings.Cut(k, "\x00")
+		v.Variants = append(v.Variants, Variant{Name: name, Source: src, Records: n})
+	}
+	sortVariants(v.Variants)
+	if v.Name == "" {
+		for _, x := range v.Variants {
+			v.Name = x.Name
+			break
+		}
+	}
+	v.Awards = p.AwardTotals(tot)
+	for _, h := range res.Hits {
+		v.Notices = append(v.Notices, h.Notice)
+	}
+	v.Payments = procure.Totals(pay, VendorEntries)
+	v.First, v.Last = v.Awards.First, v.Awards.Last
+	for _, e := range pay.Entries {
+		if d := day(e); d != "" {
+			if v.First == "" || d < v.First {
+				v.First = d
+			}
+			if d > v.Last {
+				v.Last = d
+			}
+		}
+	}
+	v.Absence = []string{
+		"A vendor is matched by name stem: legal suffixes and case do not matter, but a different spelling of the name does. Notices that mention the vendor without naming it as the awardee are not counted here; a full-text search finds them.",
+	}
+	if res.Total == 0 {
+		v.Absence = append(v.Absence, "No award or intent notice held here names this vendor; the official City Record may still have some.")
+	}
+	if pay.Total == 0 {
+		v.Absence = append(v.Absence, "No payments-dataset record held here names this vendor; Checkbook NYC may still have some.")
+	}
+	if v.Awards.Total > v.Awards.ValidAmounts {
+		v.Absence = append(v.Absence, "Some notices carry placeholder or erroneous amounts; they are listed but excluded from the totals.")
+	}
+	return v, nil
+}
+
+func day(e search.Entry) string {
+	if e.Date.IsZero() {
+		return ""
+	}
+	return e.Date.In(record.NewYork).Format("2006-01-02")
+}
+
+func sortVariants(vs []Variant) {
+	sort.SliceStable(vs, func(i, j int) bool {
+		a, b := vs[i], vs[j]
+		if a.Source != b.Source {
+			return a.Source > b.Source // crol first
+		}
+		if a.Records != b.Records {
+			return a.Records > b.Records
+		}
+		return a.Name < b.Name
+	})
+}
+
+// AgencyRow is one distinct raw agency string as written in a source, with
+// its canonical id and name (SPEC §2.1).
+type AgencyRow struct {
+	RawString     string   `json:"raw_string"`
+	CanonicalID   string   `json:"canonical_id"`
+	CanonicalName string   `json:"canonical_name"`
+	Variants      []string `json:"variants"`
+	Method        string   `json:"method"`
+	Note          string   `json:"note,omitempty"`
+	Sources       []string `json:"sources"`
+	Records       int      `json:"records"`
+}
+
+// AgencyRows builds the crosswalk rows from the raw strings held, and how
+// many rows each link method made.
+func (s *Service) AgencyRows(names []search.AgencyName) ([]AgencyRow, map[string]int) {
+	type acc struct {
+		sources map[string]bool
+		records int
+	}
+	by := map[string]*acc{}
+	for _, n := range names {
+		a := by[n.Raw]
+		if a == nil {
+			a = &acc{sources: map[string]bool{}}
+			by[n.Raw] = a
+		}
+		a.sources[n.Source] = true
+		a.records += n.Records
+	}
+	rows := make([]AgencyRow, 0, len(by))
+	variants := map[string][]string{}
+	for raw, a := range by {
+		l := s.Procure.Crosswalk.Resolve(raw)
+		srcs := make([]string, 0, len(a.sources))
+		for src := range a.sources {
+			srcs = append(srcs, src)
+		}
+		sort.Strings(srcs)
+		rows = append(rows, AgencyRow{RawString: raw, CanonicalID: l.ID, CanonicalName: l.Name, Method: l.Method, Note: l.Note,
+			Sources: srcs, Records: a.records})
+		variants[l.ID] = append(variants[l.ID], raw)
+	}
+	methods := map[string]int{}
+	for i := range rows {
+		v := variants[rows[i].CanonicalID]
+		sort.Strings(v)
+		rows[i].Variants = v
+		methods[rows[i].Method]++
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].CanonicalID != rows[j].CanonicalID {
+			return rows[i].CanonicalID < rows[j].CanonicalID
+		}
+		return rows[i].RawString < rows[j].RawString
+	})
+	return rows, methods
+}
+
+var agencyIDRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// ResolveAgency turns a canonical id, or any spelling, into a canonical id
+// and name; inMapping says whether the id is in the reviewed mapping.
+func (s *Service) ResolveAgency(v string) (id, name string, inMapping bool) {
+	cw := s.Procure.Crosswalk
+	v = strings.TrimSpace(v)
+	if ag, ok := cw.Agency(v); ok {
+		return ag.ID, ag.Name, true
+	}
+	if agencyIDRE.MatchString(v) {
+		return v, v, false
+	}
+	l := cw.Resolve(v)
+	_, ok := cw.Agency(l.ID)
+	return l.ID, l.Name, ok
+}
+
+// AgencyNotices counts an agency's notices by lens, type and year.
+type AgencyNotices struct {
+	Total          int
+	ByLens, ByType []search.FacetCount
+	ByYear         []search.FacetCount
+	First, Last    string
+	Recent         []record.Notice // newest, at most AgencyRecent
+}
+
+// Agency is an agency's dossier.
+type Agency struct {
+	ID, Name  string
+	Acronyms  []string
+	NYCGOID   string
+	InMapping bool
+	Variants  []AgencyRow
+	Notices   AgencyNotices
+	Awards    procure.Awards
+	Payments  procure.EntryTotals
+	Scope     record.Scope
+	Absence   []string
+}
+
+// Agency reads the dossier of an agency by canonical id or any spelling.
+//
+// Errors: ENOTFOUND when the id is neither in the crosswalk nor in any
+// record held; EUNAVAILABLE when the index or entries cannot be read.
+func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
+	p := s.Procure
+	id, canon, inMapping := s.ResolveAgency(name)
+	er, err := p.EntryReader()
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.Search.Search(ctx, search.Query{AgencyIDs: []string{id}, Sort: search.SortNewest, Limit: AgencyRecent, Facets: true})
+	if err != nil {
+		return nil, err
+	}
+	awards, err := er.NoticeTotals(ctx, search.Query{AgencyIDs: []string{id}, NoticeTypes: procure.AwardTypes},
+		[]string{search.GroupVendorStem, search.GroupFiscalYear}, AgencyGroups)
+	if err != nil {
+		return nil, err
+	}
+	all, err := er.NoticeTotals(ctx, search.Query{AgencyIDs: []string{id}}, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	pay, err := er.Entries(ctx, search.EntryQuery{AgencyIDs: []string{id}, Kinds: []string{search.EntryContract, search.EntryPayment, search.EntryPayroll},
+		Totals: true, Limit: AgencyEntries})
+	if err != nil {
+		return nil, err
+	}
+	names, err := er.AgencyNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if res.Total == 0 && pay.Total == 0 && !inMapping {
+		return nil, &record.Error{Code: record.ENOTFOUND, Param: "id",
+			Message: "no agency with id " + strconv.Quote(id) + " is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions"}
+	}
+	rows, _ := s.AgencyRows(names)
+	a := &Agency{ID: id, Name: canon, InMapping: inMapping, Variants: []AgencyRow{}}
+	for _, r := range rows {
+		if r.CanonicalID == id {
+			a.Variants = append(a.Variants, r)
+		}
+	}
+	a.Scope, err = p.Scope(ctx, "agency_profile", map[string]string{"agency": id}, res.Total+pay.Total)
+	if err != nil {
+		return nil, err
+	}
+	if ag, ok := p.Crosswalk.Agency(id); ok {
+		a.Acronyms, a.NYCGOID = ag.Acronyms, ag.NYCGOID
+	}
+	a.Notices = AgencyNotices{Total: res.Total, ByLens: nonNil(res.Facets[search.FacetLens]), ByType: nonNil(res.Facets[search.FacetType]),
+		ByYear: nonNil(res.Facets[search.FacetYear]), Recent: []record.Notice{}}
+	if !all.First.IsZero() {
+		a.Notices.First = all.First.In(record.NewYork).Format("2006-01-02")
+	}
+	if !all.Last.IsZero() {
+		a.Notices.Last = all.Last.In(record.NewYork).Format("2006-01-02")
+	}
+	for _, h := range res.Hits {
+		a.Notices.Recent = append(a.Notices.Recent, h.Notice)
+	}
+	a.Awards = p.AwardTotals(awards)
+	a.Payments = procure.Totals(pay, AgencyEntries)
+	a.Absence = []string{
+		"Counts cover the City Record notices and payments-dataset records held here (see scope); no count proves that the agency has no other records.",
+	}
+	if res.Total == 0 {
+		a.Absence = append(a.Absence, "No City Record notice held here names this agency; the official City Record may still have some.")
+	}
+	if pay.Total == 0 {
+		a.Absence = append(a.Absence, "No payments-dataset record held here names this agency; Checkbook NYC may still have some.")
+	}
+	if len(a.Variants) == 0 {
+		a.Absence = append(a.Absence, "No source spelling of this agency is held yet; the id comes from the reviewed mapping.")
+	}
+	return a, nil
+}
+
+func nonNil(fc []search.FacetCount) []search.FacetCount {
+	if fc == nil {
+		return []search.FacetCount{}
+	}
+	return fc
+}

@@ -1,0 +1,364 @@
+package procure
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// BlanketAwards: a PIN carried by more award notices than this, with no
+// solicitation, is a blanket chain, not one procurement.
+const BlanketAwards = 5
+
+// MaxPIN is the longest PIN a matter is asked by, in bytes.
+const MaxPIN = 64
+
+// Matter kinds.
+const (
+	KindProcurement = "procurement"
+	KindBlanket     = "blanket_chain"
+)
+
+// Link confidences.
+const (
+	// ConfidenceHigh: the record belongs to the same procurement (the same
+	// PIN, another renewal of it, or a payment naming the contract of such
+	// a registration); its amount is summed.
+	ConfidenceHigh = "high"
+	// ConfidenceLow: the record only shares the 10-character base PIN (a
+	// solicitation, or a sibling contract that may be another vendor's);
+	// it is shown with its method and never summed.
+	ConfidenceLow = "low"
+)
+
+// MethodContract links a payment to a registration by contract id.
+const MethodContract = "contract"
+
+// Methods says what each link method means.
+var Methods = map[string]string{
+	entity.PINExact:   "the record carries the same PIN",
+	entity.PINRenewal: "the same PIN once renewal suffixes (R001 …) are removed: another renewal of the same contract",
+	entity.PINPrefix:  "the same 10-character base PIN (agency, fiscal year, method, sequence): a solicitation and the awards and registrations that followed it",
+	MethodContract:    "a payment that names the contract id of a registration linked by PIN",
+	"source":          "the source itself joined this registration to the notice",
+}
+
+// Link says how a record was tied to the PIN asked for, how sure the join
+// is, and whether the record's amount is summed with the matter's.
+type Link struct {
+	Method          string `json:"method"`
+	Note            string `json:"note"`
+	Confidence      string `json:"confidence"`
+	SameProcurement bool   `json:"same_procurement"`
+}
+
+// PINLink links two PINs with method and confidence; ok is false when they
+// are not linked.
+func PINLink(asked, pin string) (Link, bool) {
+	m, ok := entity.PINLink(asked, pin)
+	if !ok {
+		return Link{}, false
+	}
+	l := Link{Method: m, Note: Methods[m], Confidence: ConfidenceHigh, SameProcurement: true}
+	if m == entity.PINPrefix {
+		l.Confidence, l.SameProcurement = ConfidenceLow, false
+	}
+	return l, true
+}
+
+// contractLink links a payment through its registration's link.
+func contractLink(contractID string, reg Link) Link {
+	return Link{Method: MethodContract, Note: Methods[MethodContract] + " (" + contractID + ", registration linked by " + reg.Method + ")",
+		Confidence: reg.Confidence, SameProcurement: reg.SameProcurement}
+}
+
+// Step is one record on a matter's timeline.
+type Step struct {
+	Step      string // solicitation, intent, award, hearing, registration, payment …
+	Date      time.Time
+	DateLabel string // published, registered, paid …
+	Record    string // notice, contract, payment
+	PIN       string
+	Link      Link
+	Notice    *record.Notice // a notice step
+	Entry     *search.Entry  // a contract or payment step
+	rank      int
+	id        string
+}
+
+// Matter is a procurement matter: every record held that one PIN joins,
+// oldest first, each with how it was linked.
+type Matter struct {
+	Status   record.Availability // found, or not_found when nothing joins
+	PIN      string              // as asked
+	BasePIN  string              // without renewal suffixes
+	Prefix   string              // the 10-character base ("" for a non-standard PIN)
+	Kind     string              // KindProcurement or KindBlanket
+	KindNote string
+	Steps    []Step
+	Counts   map[string]int // notices, contracts, payments
+	Totals   MatterTotals
+	Scope    record.Scope
+	Absence  []string
+}
+
+// Records is how many records the matter holds: the one count of a matter,
+// read by its page and by a shared investigation that pins it.
+func (m *Matter) Records() int { return len(m.Steps) }
+
+// MatterTotals sums the valid amounts of a matter's same-procurement
+// records; Apart sums, separately, those joined by base PIN alone.
+type MatterTotals struct {
+	Awarded, Registered, Paid Sum
+	Apart                     Apart
+}
+
+// Apart are the records joined by the 10-character base PIN alone: shown
+// with their method, summed apart, never added to the matter's totals.
+type Apart struct {
+	Method                    string
+	Records                   int
+	Awarded, Registered, Paid Sum
+}
+
+// TotalsNote says what a matter's totals add.
+const TotalsNote = "Awarded sums valid award and intent amounts; registered sums registered contract amounts (value, not spending); paid sums payments held here. Only records of the same procurement are added: the same PIN or a renewal of it, and payments naming those contracts. Records that share only the 10-character base PIN (link method prefix, confidence low) may be other vendors' contracts: they are summed apart, never added. Placeholder and erroneous amounts are excluded; a sum with nothing held reads as absent, not $0."
+
+// stepOf names a notice's step and its order within a day.
+func stepOf(n record.Notice) (string, int) {
+	t := strings.ToLower(n.NoticeType)
+	switch {
+	case strings.EqualFold(n.Section, record.SectionContractHearings):
+		return "hearing", 3
+	case t == "solicitation":
+		return "solicitation", 1
+	case t == "vendor list":
+		return "vendor list", 1
+	case strings.HasPrefix(t, "intent"):
+		return "intent", 2
+	case t == "award":
+		return "award", 4
+	case t == "":
+		return record.Slug(n.Section), 5
+	}
+	return record.Slug(n.NoticeType), 5
+}
+
+// Matter reads the matter of a PIN as printed: the notices that carry it,
+// its renewals or its 10-character base; the registrations so linked; and
+// the payments naming their contracts. When nothing joins, the Matter has
+// Status not_found, no steps and its scope, and the error is nil.
+//
+// Errors: ENOTFOUND when the PIN is a placeholder (blank, N/A, TBD, 0 …);
+// EINVALID when it is longer than MaxPIN; EUNAVAILABLE when entries or the
+// index cannot be read.
+func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
+	asked := strings.TrimSpace(pin)
+	if entity.JunkPIN(asked) {
+		return nil, &record.Error{Code: record.ENOTFOUND, Param: "pin",
+			Message: strconv.Quote(asked) + " is a placeholder, not a PIN: blank, N/A, NONE, TBD, 0 and the like never form a procurement matter"}
+	}
+	if len(asked) > MaxPIN {
+		return nil, record.Invalid("pin", "a PIN is at most %d characters", MaxPIN)
+	}
+	er, err := s.EntryReader()
+	if err != nil {
+		return nil, err
+	}
+	norm := entity.NormalizePIN(asked)
+	base := entity.StripRenewal(norm)
+	prefix := entity.PINBase(base)
+	exact := UniqueNonEmpty([]string{asked, norm, base})
+
+	// notices: the PIN as written, without renewals, or with the same base
+	var notices []record.Notice
+	queries := []search.Query{{PINs: exact, Sort: search.SortOldest, Limit: search.MaxLimit}}
+	if prefix != "" {
+		queries = append(queries, search.Query{PINPrefixes: []string{prefix}, Sort: search.SortOldest, Limit: search.MaxLimit})
+	}
+	for _, q := range queries {
+		for pages := 0; pages < 5; pages++ {
+			res, err := s.Search.Search(ctx, q)
+			if err != nil {
+				return nil, err
+			}
+			for _, h := range res.Hits {
+				notices = append(notices, h.Notice)
+			}
+			if res.NextCursor == "" {
+				break
+			}
+			q.Cursor = res.NextCursor
+		}
+	}
+	regs, err := er.Entries(ctx, search.EntryQuery{PINs: exact, Kinds: []string{search.EntryContract}, Limit: search.MaxEntryLimit})
+	if err != nil {
+		return nil, err
+	}
+	entries := append([]search.Entry(nil), regs.Entries...)
+	if prefix != "" {
+		more, err := er.Entries(ctx, search.EntryQuery{PINBases: []string{prefix}, Kinds: []string{search.EntryContract}, Limit: search.MaxEntryLimit})
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, more.Entries...)
+	}
+	var contractIDs []string
+	for _, e := range entries {
+		contractIDs = append(contractIDs, e.ContractID)
+	}
+	var payments []search.Entry
+	if ids := UniqueNonEmpty(contractIDs); len(ids) > 0 {
+		pr, err := er.Entries(ctx, search.EntryQuery{ContractIDs: ids, Kinds: []string{search.EntryPayment}, Limit: search.MaxEntryLimit})
+		if err != nil {
+			return nil, err
+		}
+		payments = pr.Entries
+	}
+
+	m := &Matter{Status: record.Found, PIN: asked, BasePIN: base, Prefix: prefix, Kind: KindProcurement, Steps: []Step{},
+		Counts: map[string]int{},
+		Totals: MatterTotals{Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments},
+			Apart: Apart{Method: entity.PINPrefix, Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments}}}}
+	// sums picks the totals a link adds to
+	sums := func(l Link) (awarded, registered, paid *Sum) {
+		if l.SameProcurement {
+			return &m.Totals.Awarded, &m.Totals.Registered, &m.Totals.Paid
+		}
+		m.Totals.Apart.Records++
+		return &m.Totals.Apart.Awarded, &m.Totals.Apart.Registered, &m.Totals.Apart.Paid
+	}
+	seen := map[string]bool{}
+	var matched []record.Notice
+	for _, n := range notices {
+		if seen["n:"+n.RequestID] {
+			continue
+		}
+		link, ok := PINLink(asked, n.PIN)
+		if !ok {
+			continue
+		}
+		seen["n:"+n.RequestID] = true
+		n := n
+		step, rank := stepOf(n)
+		matched = append(matched, n)
+		m.Steps = append(m.Steps, Step{Step: step, Date: n.StartDate, DateLabel: "published", Record: "notice", PIN: n.PIN,
+			Link: link, Notice: &n, rank: rank, id: n.RequestID})
+		awarded, _, _ := sums(link)
+		if step == "award" || step == "intent" {
+			awarded.add(n.AmountValid, n.Amount)
+		}
+		m.Counts["notices"]++
+	}
+	linked := map[string]Link{} // contract id → how its registration was linked
+	for _, e := range entries {
+		if seen["e:"+e.ID] {
+			continue
+		}
+		link, ok := PINLink(asked, e.PIN)
+		if !ok {
+			continue
+		}
+		seen["e:"+e.ID] = true
+		e := e
+		step := "registration"
+		if e.DateLabel != "registered" {
+			step = "contract (" + strings.TrimSpace(e.Status+" "+e.DateLabel) + ")"
+		}
+		if e.RequestID != "" {
+			link.Note += "; the source also joins it to notice " + e.RequestID
+		}
+		m.Steps = append(m.Steps, Step{Step: step, Date: e.Date, DateLabel: e.DateLabel, Record: "contract", PIN: e.PIN,
+			Link: link, Entry: &e, rank: 6, id: e.ID})
+		_, registered, _ := sums(link)
+		if e.DateLabel == "registered" {
+			registered.add(e.AmountValid, e.Amount)
+		}
+		if e.ContractID != "" {
+			if prev, ok := linked[e.ContractID]; !ok || (!prev.SameProcurement && link.SameProcurement) {
+				linked[e.ContractID] = link
+			}
+		}
+		m.Counts["contracts"]++
+	}
+	for _, e := range payments {
+		reg, ok := linked[e.ContractID]
+		if seen["e:"+e.ID] || !ok {
+			continue
+		}
+		seen["e:"+e.ID] = true
+		e := e
+		link := contractLink(e.ContractID, reg)
+		m.Steps = append(m.Steps, Step{Step: "payment", Date: e.Date, DateLabel: e.DateLabel, Record: "payment",
+			Link: link, Entry: &e, rank: 7, id: e.ID})
+		_, _, paid := sums(link)
+		paid.add(e.AmountValid, e.Amount)
+		m.Counts["payments"]++
+	}
+	sort.SliceStable(m.Steps, func(i, j int) bool {
+		a, b := m.Steps[i], m.Steps[j]
+		if a.Date.IsZero() != b.Date.IsZero() {
+			return !a.Date.IsZero()
+		}
+		if !a.Date.Equal(b.Date) {
+			return a.Date.Before(b.Date)
+		}
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		return a.id < b.id
+	})
+	m.Scope, err = s.Scope(ctx, "procurement_matter", map[string]string{"pin": asked, "base_pin": base, "pin_prefix": prefix}, m.Records())
+	if err != nil {
+		return nil, err
+	}
+	if m.Records() == 0 {
+		m.Status = record.NotFound
+		return m, nil
+	}
+	if blanket, n := blanketChain(asked, matched); blanket {
+		m.Kind = KindBlanket
+		m.KindNote = "This PIN is carried by " + strconv.Itoa(n) + " award or intent notices and no solicitation: it is a blanket PIN shared by many awards (a pre-qualified list, a renewal chain or an umbrella contract), shown as a chain of awards, not as one procurement."
+	} else {
+		m.KindNote = "One procurement: the notices, registrations and payments that share this PIN or its base."
+	}
+	m.Absence = []string{"The timeline holds the records held here that carry the PIN or its base; a step that is missing (no solicitation, no registration, no payment) may exist at the source."}
+	if m.Counts["contracts"] == 0 {
+		m.Absence = append(m.Absence, "No registration held here carries this PIN; Checkbook NYC and PASSPort may still have one.")
+	}
+	if m.Counts["payments"] == 0 {
+		m.Absence = append(m.Absence, "No payment held here is linked to this PIN.")
+	}
+	if m.Totals.Apart.Records > 0 {
+		m.Absence = append(m.Absence, strconv.Itoa(m.Totals.Apart.Records)+" records share only the 10-character base PIN "+prefix+
+			": they are shown with link method prefix (confidence low) and summed apart, not added to this procurement's totals.")
+	}
+	return m, nil
+}
+
+// blanketChain reports whether more than BlanketAwards notices carry
+// exactly the PIN asked for and every one of them is an award or intent
+// notice; n is how many carry it.
+func blanketChain(asked string, notices []record.Notice) (bool, int) {
+	n := 0
+	for _, x := range notices {
+		if m, ok := entity.PINLink(asked, x.PIN); !ok || m != entity.PINExact {
+			continue
+		}
+		n++
+		if step, _ := stepOf(x); step != "award" && step != "intent" {
+			return false, n
+		}
+	}
+	return n > BlanketAwards, n
+}
+
+// Blanket reports whether notices carrying a PIN form a blanket chain, and
+// how many carry it exactly.
+func Blanket(asked string, notices []record.Notice) (bool, int) { return blanketChain(asked, notices) }

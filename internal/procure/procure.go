@@ -1,0 +1,159 @@
+// Package procure answers questions about procurements: a procurement
+// matter (every notice, registration and payment one PIN joins, as a
+// timeline, or a blanket chain of awards), the payments-dataset records a
+// notice joins, and award and contract totals. Its values are typed and
+// carry no addresses: the API, the site, MCP and the mailer render them.
+//
+// Every join says its method and confidence (Link). A sum adds only records
+// that belong to the same procurement (an exact or renewal PIN link, or a
+// payment naming the contract of such a registration); records joined by
+// the 10-character base PIN alone are kept apart, never summed in. Absent
+// data reads as absent: a Sum with nothing held has no value.
+//
+// Errors carry the codes of internal/record: each method's comment names
+// the ones it returns.
+package procure
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
+)
+
+// AwardTypes are the notice types that name a vendor as awarded (award and
+// intent notices).
+var AwardTypes = []string{"Award", "Intent to Award", "Intent to Negotiate"}
+
+// Service reads procurements through the search seam.
+type Service struct {
+	// Search reads notices and coverage.
+	Search search.Reader
+	// Entries reads the payments dataset and registered contracts; nil
+	// answers EUNAVAILABLE where entries are needed.
+	Entries search.EntityReader
+	// Crosswalk names agencies.
+	Crosswalk *entity.Crosswalk
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// New builds a service; entries nil reads the entries of the search
+// backend (search.Entities), when it holds any.
+func New(s search.Reader, entries search.EntityReader, cw *entity.Crosswalk, now func() time.Time) *Service {
+	if entries == nil {
+		if eb, ok := search.Entities(s); ok {
+			entries = eb
+		}
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{Search: s, Entries: entries, Crosswalk: cw, Now: now}
+}
+
+// EntryReader is the reader of entries. Errors: EUNAVAILABLE when this
+// deployment holds no entries.
+func (s *Service) EntryReader() (search.EntityReader, error) {
+	if s.Entries != nil {
+		return s.Entries, nil
+	}
+	return nil, &record.Error{Code: record.EUNAVAILABLE, Message: "this deployment's search engine does not hold payments, contracts or lots"}
+}
+
+// Scope is the scope of an entity view: what was asked, the notice
+// coverage and the coverage of the payments dataset and other joined
+// sources. Errors: those of the coverage reads (EUNAVAILABLE).
+func (s *Service) Scope(ctx context.Context, kind string, filters map[string]string, matched int) (record.Scope, error) {
+	er, err := s.EntryReader()
+	if err != nil {
+		return record.Scope{}, err
+	}
+	cov, err := s.Search.Coverage(ctx)
+	if err != nil {
+		return record.Scope{}, err
+	}
+	ecov, err := er.EntryCoverage(ctx)
+	if err != nil {
+		return record.Scope{}, err
+	}
+	all := append(slices.Clone(cov), ecov...)
+	return record.NewScope(record.Searched{Kind: kind, Filters: filters, Lenses: []string{"all"}}, all, matched), nil
+}
+
+// Sum is the valid-amount sum of the records of one kind that belong
+// together. A Sum with no valid amount held has no value: Held is false and
+// Display says what is absent ("no payments held"), never $0.00.
+type Sum struct {
+	Records      int     // records of this kind held
+	ValidAmounts int     // of which carry a valid amount
+	Amount       float64 // sum of the valid amounts, to the cent
+	// Absent is what to read when no record is held ("no payments held").
+	Absent string
+}
+
+// Held reports whether the sum has a value: at least one valid amount.
+func (s Sum) Held() bool { return s.ValidAmounts > 0 }
+
+// Value is the sum, or nil when none is held.
+func (s Sum) Value() *float64 {
+	if !s.Held() {
+		return nil
+	}
+	v := search.RoundCents(s.Amount)
+	return &v
+}
+
+// Display is the sum as read: a dollar amount, or what is absent.
+func (s Sum) Display() string {
+	switch {
+	case s.Held():
+		return view.Money(search.RoundCents(s.Amount))
+	case s.Records > 0:
+		return "no valid amounts held"
+	case s.Absent != "":
+		return s.Absent
+	}
+	return "none held"
+}
+
+func (s *Sum) add(valid bool, amount float64) {
+	s.Records++
+	if valid {
+		s.ValidAmounts++
+		s.Amount = search.RoundCents(s.Amount + amount)
+	}
+}
+
+// Absence labels of sums.
+const (
+	NoContracts = "no contracts held"
+	NoPayments  = "no payments held"
+	NoPayroll   = "no payroll held"
+	NoAwards    = "no awards held"
+)
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(record.NewYork).Format("2006-01-02")
+}
+
+// UniqueNonEmpty is list without empty strings and repeats, in order.
+func UniqueNonEmpty(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func trim(s string) string { return strings.TrimSpace(s) }

@@ -1,0 +1,118 @@
+package procure
+
+import (
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// EntryTotals sums payments-dataset records by kind and fiscal year.
+// Contract totals are registered value, not spending.
+type EntryTotals struct {
+	Records      int
+	Contracts    Sum
+	Payments     Sum
+	Payroll      *Sum // nil when no payroll record is held
+	ByFiscalYear []search.EntryTotal
+	// Entries are the records read (lots left out), at most the limit
+	// asked; More says when more are held.
+	Entries []search.Entry
+	More    bool
+}
+
+// Totals reads the totals of an entry result (asked with Totals) and keeps
+// at most limit of its entries.
+func Totals(res search.EntryResult, limit int) EntryTotals {
+	t := EntryTotals{Records: res.Total, ByFiscalYear: []search.EntryTotal{}, Entries: []search.Entry{},
+		Contracts: Sum{Absent: NoContracts}, Payments: Sum{Absent: NoPayments}}
+	payroll := Sum{Absent: NoPayroll}
+	for _, x := range res.Totals {
+		var k *Sum
+		switch x.Kind {
+		case search.EntryContract:
+			k = &t.Contracts
+		case search.EntryPayment:
+			k = &t.Payments
+		case search.EntryPayroll:
+			k = &payroll
+		default:
+			continue
+		}
+		k.Records += x.Count
+		k.ValidAmounts += x.ValidAmounts
+		k.Amount = search.RoundCents(k.Amount + x.Amount)
+		t.ByFiscalYear = append(t.ByFiscalYear, x)
+	}
+	if payroll.Records > 0 {
+		t.Payroll = &payroll
+	}
+	for i, e := range res.Entries {
+		if i >= limit {
+			t.More = true
+			break
+		}
+		if e.Kind == search.EntryLot {
+			continue
+		}
+		t.Entries = append(t.Entries, e)
+	}
+	if res.NextCursor != "" {
+		t.More = true
+	}
+	return t
+}
+
+// Awards sums award and intent notices: valid amounts only.
+type Awards struct {
+	Total, ValidAmounts int
+	Amount              float64
+	First, Last         string // New York days
+	ByFiscalYear        []FiscalYear
+	TopVendors          []Group       // by vendor stem, when grouped so
+	Agencies            []AgencyGroup // by agency id, when grouped so
+}
+
+// FiscalYear is a count and valid-amount sum of one fiscal year.
+type FiscalYear struct {
+	FiscalYear, Count, ValidAmounts int
+	Amount                          float64
+}
+
+// Group is the awards of one value (a vendor stem).
+type Group struct {
+	Value  string
+	Count  int
+	Amount float64
+}
+
+// AgencyGroup is the awards of one agency.
+type AgencyGroup struct {
+	ID, Name string
+	Count    int
+	Amount   float64
+}
+
+// AwardTotals reads notice totals (grouped by fiscal year, vendor stem or
+// agency id) as award totals; agencies are named by the crosswalk.
+func (s *Service) AwardTotals(t search.Totals) Awards {
+	a := Awards{Total: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, First: day(t.First), Last: day(t.Last),
+		ByFiscalYear: []FiscalYear{}}
+	for _, b := range t.Groups[search.GroupFiscalYear] {
+		fy := 0
+		for _, r := range b.Value {
+			fy = fy*10 + int(r-'0')
+		}
+		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYear{FiscalYear: fy, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount})
+	}
+	for _, b := range t.Groups[search.GroupVendorStem] {
+		a.TopVendors = append(a.TopVendors, Group{Value: b.Value, Count: b.Count, Amount: b.Amount})
+	}
+	for _, b := range t.Groups[search.GroupAgencyID] {
+		name := b.Value
+		if s.Crosswalk != nil {
+			if ag, ok := s.Crosswalk.Agency(b.Value); ok {
+				name = ag.Name
+			}
+		}
+		a.Agencies = append(a.Agencies, AgencyGroup{ID: b.Value, Name: name, Count: b.Count, Amount: b.Amount})
+	}
+	return a
+}
