@@ -3,12 +3,21 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recordwatch/recordwatch/internal/store"
 )
 
 // TestMain lets a test start this test binary as the service itself
@@ -75,11 +84,181 @@ func TestFirstLoadKilledIsRepairedAtTheNextStart(t *testing.T) {
 	if health.Records != 1158 || health.CorpusObservedAt == "" {
 		t.Errorf("after the restart: %+v, want the 1,158 notices of a clean load, observed", health)
 	}
-	var contracts struct {
+	// a sample of documents equals a clean load's, read whole
+	clean, cleanBase := startChild(t, t.TempDir())
+	defer func() { _ = clean.Process.Signal(syscall.SIGTERM); _ = clean.Wait() }()
+	var page struct {
+		Total int `json:"total"`
+		Hits  []struct {
+			RequestID string `json:"request_id"`
+		} `json:"hits"`
+	}
+	getJSON(t, base+"/api/search?sort=oldest&limit=100", &page)
+	var cleanTotal struct {
 		Total int `json:"total"`
 	}
-	getJSON(t, base+"/api/search?q=construction&lens=money", &contracts)
-	if contracts.Total == 0 {
-		t.Error("no money notices after the restart")
+	getJSON(t, cleanBase+"/api/search?sort=oldest&limit=100", &cleanTotal)
+	if page.Total != cleanTotal.Total || len(page.Hits) == 0 {
+		t.Fatalf("after the restart %d notices, a clean load %d", page.Total, cleanTotal.Total)
+	}
+	for i, h := range page.Hits {
+		if i%7 != 0 {
+			continue
+		}
+		var got, want map[string]any
+		getJSON(t, base+"/api/notices/"+h.RequestID, &got)
+		getJSON(t, cleanBase+"/api/notices/"+h.RequestID, &want)
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != strings.ReplaceAll(string(w), cleanBase, base) {
+			t.Errorf("notice %s differs from a clean load:\n got %.400s\nwant %.400s", h.RequestID, g, w)
+		}
+	}
+}
+
+// startChild starts the service (all role) as a process on dir and waits
+// until it serves.
+func startChild(t *testing.T, dir string, env ...string) (*exec.Cmd, string) {
+	t.Helper()
+	addr := freeAddr(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), "RECORDWATCH_TEST_MAIN=1", "RECORDWATCH_TEST_ARGS=-data "+dir+" -addr "+addr,
+		"RECORDWATCH_SMTP_ADDR=127.0.0.1:0"), env...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + addr
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if res, err := http.Get(base + "/healthz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return cmd, base
+			}
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatal("the service did not serve within 2 minutes")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// The server is killed (SIGKILL) while shares and watches are being
+// created; after a restart every write it acknowledged is there.
+func TestAcknowledgedWritesSurviveAKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the service as a process")
+	}
+	dir := t.TempDir()
+	cmd, base := startChild(t, dir, "RECORDWATCH_TRUSTED_PROXIES=127.0.0.1")
+	share := []byte(`{"title":"crash test","items":[{"kind":"notice","id":"20141031001","note":"pinned"},{"kind":"agency","id":"parks-and-recreation"}]}`)
+	var (
+		mu      sync.Mutex
+		shares  []string
+		watches []string
+		refused int
+	)
+	post := func(path string, body []byte, client string) (int, []byte) {
+		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", client)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, nil // in flight when the process died
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, b
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				client := fmt.Sprintf("198.51.%d.%d", w, i%250+1)
+				if i%2 == 0 {
+					code, b := post("/inv", share, client)
+					var created struct {
+						ID string `json:"id"`
+					}
+					mu.Lock()
+					if code == http.StatusCreated && json.Unmarshal(b, &created) == nil && created.ID != "" {
+						shares = append(shares, created.ID)
+					} else if code != 0 {
+						refused++
+					}
+					mu.Unlock()
+				} else {
+					email := fmt.Sprintf("crash-%d-%d@example.org", w, i)
+					code, _ := post("/api/watches", []byte(`{"email":"`+email+`","lens":"money","q":"construction"}`), client)
+					mu.Lock()
+					if code == http.StatusCreated {
+						watches = append(watches, email)
+					} else if code != 0 {
+						refused++
+					}
+					mu.Unlock()
+				}
+			}
+		}(w)
+	}
+	// kill once writes are being acknowledged, with more in flight
+	deadline := time.Now().Add(time.Minute)
+	for {
+		mu.Lock()
+		n := len(shares) + len(watches)
+		mu.Unlock()
+		if n >= 20 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	close(stop)
+	wg.Wait()
+	if len(shares) == 0 || len(watches) == 0 {
+		t.Fatalf("nothing acknowledged before the kill (%d shares, %d watches, %d refused)", len(shares), len(watches), refused)
+	}
+	t.Logf("acknowledged before the kill: %d shares, %d watches (%d refused)", len(shares), len(watches), refused)
+
+	cmd, base = startChild(t, dir)
+	for _, id := range shares {
+		res, err := http.Get(base + "/inv/" + id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Errorf("acknowledged share %s: %d after the restart", id, res.StatusCode)
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
+	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	held, err := st.ListWatches(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]bool{}
+	for _, w := range held {
+		stored[w.Email] = true
+	}
+	for _, email := range watches {
+		if !stored[email] {
+			t.Errorf("acknowledged watch for %s is not stored after the restart", email)
+		}
 	}
 }
