@@ -29,7 +29,9 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
@@ -256,10 +258,10 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 			}
 		}()
 	}
-	var srv *api.Server
+	procurement := procure.New(backend, nil, cw, now)
 	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
-		Dossier: func(ctx context.Context, kind, name string) (any, error) { return srv.Dossier(ctx, kind, name) }}
-	srv = api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
+		Procure: procurement, Dossiers: dossier.New(procurement)}
+	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
 		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
 			MCP:        mcp.Handler(mcpDeps, cfg.Form),
 			MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }})
