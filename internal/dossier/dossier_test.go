@@ -1,0 +1,152 @@
+package dossier_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+)
+
+var (
+	fixedNow = time.Date(2026, 7, 31, 12, 0, 0, 0, record.NewYork)
+	be       *embedded.Backend
+	svc      *dossier.Service
+)
+
+// TestMain loads the bundled sample, as `go run .` does, into a real
+// embedded index.
+func TestMain(m *testing.M) {
+	dir, _ := os.MkdirTemp("", "rw-dossier-*")
+	var err error
+	be, err = embedded.Open(filepath.Join(dir, "index"))
+	if err != nil {
+		panic(err)
+	}
+	cw := entity.DefaultCrosswalk()
+	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
+	if _, err := ix.EnsureSample(context.Background(), os.DirFS("../../testdata/sample")); err != nil {
+		panic(err)
+	}
+	svc = dossier.New(procure.New(be, nil, cw, func() time.Time { return fixedNow }))
+	code := m.Run()
+	be.Close()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestVendor(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"Denville Line Painting, Inc.", "DENVILLE LINE PAINTING INCORPORATED", "denville-line-painting"} {
+		v, err := svc.Vendor(ctx, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if v.Stem != "DENVILLE LINE PAINTING" || v.Slug != "denville-line-painting" || v.Awards.Total != 3 || v.Awards.Amount != 26895000 ||
+			len(v.Notices) != 3 || len(v.Awards.Agencies) != 1 || v.Awards.Agencies[0].ID != "transportation" {
+			t.Errorf("%s: %+v", name, v)
+		}
+		// nothing of the payments dataset is held for Denville: absent, not $0
+		if v.Payments.Contracts.Display() != "no contracts held" || v.Payments.Payments.Display() != "no payments held" {
+			t.Errorf("payments read %q, %q", v.Payments.Contracts.Display(), v.Payments.Payments.Display())
+		}
+		if v.Variants[0].Source != record.SourceCROL || v.First == "" || v.Last < v.First || len(v.Scope.Sources) == 0 {
+			t.Errorf("variants %+v, dates %s–%s", v.Variants, v.First, v.Last)
+		}
+	}
+	if _, err := svc.Vendor(ctx, "Ab"); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("short stem: %v", err)
+	}
+	_, err := svc.Vendor(ctx, "Zzyzx Nonexistent Widgets LLC")
+	if record.ErrorCode(err) != record.ENOTFOUND || !strings.Contains(record.ErrorMessage(err), "full-text search") {
+		t.Errorf("unknown vendor: %v", err)
+	}
+	bare := dossier.New(procure.New(struct{ search.Reader }{be}, nil, entity.DefaultCrosswalk(), nil))
+	if _, err := bare.Vendor(ctx, "Denville Line Painting"); record.ErrorCode(err) != record.EUNAVAILABLE {
+		t.Errorf("no entries: %v", err)
+	}
+}
+
+func TestAgency(t *testing.T) {
+	ctx := context.Background()
+	a, err := svc.Agency(ctx, "DEPT OF PARKS & RECREATION")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ID != "parks-and-recreation" || !a.InMapping || a.Awards.Total-a.Awards.ValidAmounts != 8 || a.Notices.Total == 0 ||
+		len(a.Notices.Recent) == 0 || len(a.Variants) == 0 {
+		t.Errorf("parks %+v", a)
+	}
+	for _, v := range a.Variants {
+		if v.CanonicalID != a.ID {
+			t.Errorf("variant %+v", v)
+		}
+	}
+	d, err := svc.Agency(ctx, "design-and-construction")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Payments.Contracts.Held() || d.Payments.Payments.Display() != "no payments held" {
+		t.Errorf("ddc payments %+v", d.Payments)
+	}
+	if _, err := svc.Agency(ctx, "no-such-agency-here"); record.ErrorCode(err) != record.ENOTFOUND {
+		t.Errorf("unknown agency: %v", err)
+	}
+}
+
+func TestRelationships(t *testing.T) {
+	ctx := context.Background()
+	r, err := svc.Relationships(ctx, dossier.KindVendor, "Denville Line Painting, Inc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agencies, matters int
+	for _, x := range r.Relations {
+		switch x.Type {
+		case dossier.AwardedBy:
+			agencies++
+			if x.TargetID != "transportation" || x.Count != 3 || x.Amount == nil || x.Provenance == "" {
+				t.Errorf("relation %+v", x)
+			}
+		case dossier.PartyToMatter:
+			matters++
+			if x.Amount != nil || !strings.Contains(x.Provenance, "award notice") {
+				t.Errorf("matter %+v", x)
+			}
+		}
+	}
+	if agencies != 1 || matters == 0 || r.Leaders != nil {
+		t.Errorf("vendor relations %+v", r)
+	}
+	a, err := svc.Relationships(ctx, dossier.KindAgency, "parks-and-recreation")
+	if err != nil || a.Leaders == nil || a.Leaders.State != "unknown" || len(a.Relations) == 0 {
+		t.Errorf("agency relations %+v %v", a, err)
+	}
+	if _, err := svc.Relationships(ctx, "contract", "x"); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("bad kind: %v", err)
+	}
+	if _, err := svc.Relationships(ctx, dossier.KindVendor, "  "); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("empty name: %v", err)
+	}
+}
+
+func TestResolveAgency(t *testing.T) {
+	for _, tc := range []struct{ in, id string }{
+		{"parks-and-recreation", "parks-and-recreation"},
+		{"DEPT OF PARKS & RECREATION", "parks-and-recreation"},
+		{"Department of Design and Construction", "design-and-construction"},
+	} {
+		if id, _, _ := svc.ResolveAgency(tc.in); id != tc.id {
+			t.Errorf("%q: %q, want %q", tc.in, id, tc.id)
+		}
+	}
+}
