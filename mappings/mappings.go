@@ -45,8 +45,11 @@ const (
 	// every keys.* field to keyword, so a new key needs no mapping change).
 	Records = "records"
 	// Entries is retired: it held search.Entry documents before Records.
-	// Open no longer creates it; it copies an existing one into Records
-	// once, and the index is kept until removed by hand.
+	// Open no longer creates or reads it, and its documents are not
+	// copied: after upgrading, load the entry sources again (Checkbook,
+	// contracts, lots; the bundled sample is reloaded at start, as
+	// EnsureSampleEntries finds its entries missing). Remove the old index
+	// by hand once they are back.
 	Entries = "entries"
 )
 

@@ -18,6 +18,10 @@ import (
 // engine field valid_amount (the amount when it is valid, which sorts,
 // ranges and sums read). Keys are an object of keywords (keys.<name>).
 // Queries mean what search.RecordQuery.Matches and search.RecordLess say.
+//
+// Upgrading from the entries index (<prefix>-entries.v1, search.Entry
+// documents): Open leaves it alone and does not copy it; reload the entry
+// sources into Records, then remove the old index by hand.
 
 var _ search.Records = (*Backend)(nil)
 

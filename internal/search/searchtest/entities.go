@@ -110,7 +110,7 @@ func testEntities(t *testing.T, open Opener) {
 	t.Run("EntriesOrderAndRoundTrip", func(t *testing.T) {
 		r := mustEntries(t, search.EntryQuery{})
 		// by date, oldest first; undated last; ties by id
-		assertIDs(t, entryIDs(r), []string{
+		assertSeq(t, entryIDs(r), []string{
 			"checkbook:payroll:1", "checkbook:contract:CT185020151429177:1", "checkbook:payment:20180011164-1-DSB-AD",
 			"checkbook:contract:CTR85020131408259:239", "checkbook:contract:CTR85020131408259:240",
 			"contracts:procurement:contract:CT112520278800354", "mappluto:lot:1000380001",
@@ -162,7 +162,7 @@ func testEntities(t *testing.T, open Opener) {
 			q.Cursor = r.NextCursor
 		}
 		all := entryIDs(mustEntries(t, search.EntryQuery{}))
-		assertIDs(t, got, all)
+		assertSeq(t, got, all)
 		if _, err := b.Entries(ctx, search.EntryQuery{Cursor: "nonsense"}); record.ErrorCode(err) != record.EINVALID {
 			t.Errorf("bad cursor: %v", err)
 		}
