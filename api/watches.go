@@ -16,7 +16,6 @@ import (
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/watch"
-	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // Watch request bounds.
@@ -242,25 +241,27 @@ type CreateWatchResponse struct {
 	Message    string       `json:"message"`
 }
 
-func (s *Server) mailer(c *gin.Context) *mailer.Mailer {
+// watches is the subscription lifecycle (watch.Service) of the mailer;
+// without one it answers unavailable.
+func (s *Server) watches(c *gin.Context) *watch.Service {
 	if s.deps.Mail == nil {
 		writeError(c, record.Errorf(record.EUNAVAILABLE, "watches are not available: this server sends no mail"))
 		return nil
 	}
-	return s.deps.Mail
+	return s.deps.Mail.Watches()
 }
 
 // watchError writes a create error; a ceiling's refusal says when to
 // retry.
 func (s *Server) watchError(c *gin.Context, err error) {
-	if reset, ok := mailer.ResetAt(err); ok {
+	if reset, ok := watch.ResetAt(err); ok {
 		c.Header("Retry-After", strconv.Itoa(max(int(reset.Sub(s.deps.Now()).Seconds()), 0)+1))
 	}
 	writeError(c, err)
 }
 
 func (s *Server) createWatch(c *gin.Context) {
-	m := s.mailer(c)
+	m := s.watches(c)
 	if m == nil {
 		return
 	}
@@ -273,7 +274,7 @@ func (s *Server) createWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	req := mailer.Request{Email: in.Email, Client: clientKey(c), Channel: mailer.ChannelWeb}
+	req := watch.Request{Email: in.Email, Client: clientKey(c), Channel: watch.ChannelWeb}
 	var u watch.Understanding
 	if s.cfg.Form == 1 {
 		if strings.TrimSpace(in.Text) != "" {
@@ -365,7 +366,7 @@ func linkError(c *gin.Context, err error) {
 }
 
 func (s *Server) confirmPage(c *gin.Context) {
-	m := s.mailer(c)
+	m := s.watches(c)
 	if m == nil {
 		return
 	}
@@ -380,7 +381,7 @@ func (s *Server) confirmPage(c *gin.Context) {
 }
 
 func (s *Server) confirmWatch(c *gin.Context) {
-	m := s.mailer(c)
+	m := s.watches(c)
 	if m == nil {
 		return
 	}
@@ -394,7 +395,7 @@ func (s *Server) confirmWatch(c *gin.Context) {
 }
 
 func (s *Server) managePage(c *gin.Context) {
-	m := s.mailer(c)
+	m := s.watches(c)
 	if m == nil {
 		return
 	}
@@ -416,7 +417,7 @@ func (s *Server) managePage(c *gin.Context) {
 }
 
 func (s *Server) unsubscribePage(c *gin.Context) {
-	m := s.mailer(c)
+	m := s.watches(c)
 	if m == nil {
 		return
 	}
@@ -438,7 +439,7 @@ func (s *Server) unsubscribePage(c *gin.Context) {
 // unsubscribe is the RFC 8058 one-click endpoint (a POST whose body is
 // List-Unsubscribe=One-Click) and the page's button.
 func (s *Server) unsubscribe(c *gin.Context) {
-	m := s.mailer(c)
+	m := s.watches(c)
 	if m == nil {
 		return
 	}

@@ -168,7 +168,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
 		_, _ = m.deps.Store.PutDelivery(ctx, d)
 		return d.State
 	}
-	manage, unsub, err := m.manageLinks(w.ID)
+	manage, unsub, err := m.svc.ManageLinks(w.ID)
 	if err != nil {
 		return m.failed(ctx, d, err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -108,6 +109,7 @@ type Mailer struct {
 	signer    *watch.Signer
 	transport Transport
 	queue     *sendQueue
+	svc       *watch.Service
 }
 
 // New builds a mailer: it fills defaults, reads (or creates) the token key
@@ -193,6 +195,14 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 		return nil, err
 	}
 	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, queue: newSendQueue(cfg.SendQueue)}
+	m.svc, err = watch.NewService(watch.ServiceConfig{Form: cfg.Form, Links: view.Links{Base: cfg.BaseURL, Form: cfg.Form},
+		ConfirmTTL: cfg.ConfirmTTL, RepliesPerAddress: cfg.RepliesPerAddress, RequestsPerClient: cfg.RequestsPerClient,
+		RequestsPerDay: cfg.RequestsPerDay, FairShareAfter: cfg.FairShareAfter, FairShareRequests: cfg.FairShareRequests},
+		watch.ServiceDeps{Store: watchStore{deps.Store}, Search: deps.Search, Parse: watch.ParseOptions{Crosswalk: deps.Crosswalk},
+			Signer: signer, Sender: sender{m}, Now: deps.Now, Logger: deps.Logger})
+	if err != nil {
+		return nil, err
+	}
 	if m.transport == nil {
 		if cfg.Relay.Addr != "" {
 			m.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}

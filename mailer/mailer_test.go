@@ -406,15 +406,23 @@ func (f *flaky) count(kind string) int {
 // activeWatch confirms a Form 2 request the way a link does.
 func activeWatch(t *testing.T, tm *testMailer, text string) {
 	t.Helper()
-	u, err := tm.Understand(text)
+	u, err := tm.Watches().Understand(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, _, err := tm.signer.Sign(watch.TokenConfirm, pending{Email: "pat@example.org", Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: 2}, tm.now(), time.Hour)
+	// the claim a confirmation link carries (watch.Service's pending)
+	p := struct {
+		Email    string            `json:"e"`
+		Filter   watch.Filter      `json:"f"`
+		Scope    string            `json:"s"`
+		Agencies map[string]string `json:"a,omitempty"`
+		Form     int               `json:"m"`
+	}{"pat@example.org", u.Filter, u.Scope, u.Agencies, 2}
+	tok, _, err := tm.signer.Sign(watch.TokenConfirm, p, tm.now(), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tm.Confirm(context.Background(), tok); err != nil {
+	if _, err := tm.Watches().Confirm(context.Background(), tok); err != nil {
 		t.Fatal(err)
 	}
 	tm.Flush() // the welcome mail is sent off the request path

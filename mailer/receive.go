@@ -156,7 +156,7 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 	if text == "" {
 		return "", errNoText
 	}
-	if err := m.Allow(ctx, in.Client); err != nil {
+	if err := m.svc.Allow(ctx, in.Client); err != nil {
 		if record.ErrorCode(err) == record.ELIMIT {
 			m.log().Info("mailer: subscribe mail over a daily ceiling", "err", err)
 			return Limited, nil
@@ -164,8 +164,8 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 		return "", errBusy
 	}
 	msgID, _ := h.MessageID()
-	u, perr := m.Understand(text)
-	if !m.mayMail(ctx, sender) {
+	u, perr := m.svc.Understand(text)
+	if !m.svc.MayMail(ctx, sender) {
 		return Limited, nil
 	}
 	if perr != nil {
@@ -175,7 +175,7 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 		}
 		return Answered, nil
 	}
-	if err := m.sendConfirmation(ctx, sender, u, text, msgID); err != nil {
+	if err := m.svc.SendConfirmation(ctx, sender, u, text, msgID); err != nil {
 		m.log().Error("mailer: confirmation not sent", "err", err)
 		return "", errBusy
 	}

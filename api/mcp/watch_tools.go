@@ -8,7 +8,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/watch"
-	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // previewLimit bounds the matches a preview returns.
@@ -132,7 +131,7 @@ func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, 
 	return out, nil
 }
 
-func (d *Deps) create(ctx context.Context, req mailer.Request) (CreateOut, error) {
+func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error) {
 	if d.Mail == nil {
 		return CreateOut{}, record.Errorf(record.EUNAVAILABLE, "watches are not available on this deployment")
 	}
@@ -140,11 +139,11 @@ func (d *Deps) create(ctx context.Context, req mailer.Request) (CreateOut, error
 		return CreateOut{}, err
 	}
 	req.Client = clientOf(ctx)
-	req.Channel = mailer.ChannelMCP
-	if err := d.Mail.Allow(ctx, req.Client); err != nil {
+	req.Channel = watch.ChannelMCP
+	if err := d.Mail.Watches().Allow(ctx, req.Client); err != nil {
 		return CreateOut{}, err
 	}
-	o, err := d.Mail.Subscribe(ctx, req)
+	o, err := d.Mail.Watches().Subscribe(ctx, req)
 	if err != nil {
 		return CreateOut{}, err
 	}
@@ -196,7 +195,7 @@ func createWatchForm1(d *Deps) Tool {
 			if err != nil {
 				return CreateOut{}, err
 			}
-			return d.create(ctx, mailer.Request{Email: in.Email, Filter: &u.Filter, Agencies: u.Agencies, Description: in.Description})
+			return d.create(ctx, watch.Request{Email: in.Email, Filter: &u.Filter, Agencies: u.Agencies, Description: in.Description})
 		})
 	t.Limits = []string{"per-client and daily ceilings on subscription requests", "one welcome mail per watch"}
 	t.Examples = []Example{{"Parks construction awards", map[string]any{"email": "reporter@example.org", "lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}}}
@@ -213,7 +212,7 @@ func createWatchForm2(d *Deps) Tool {
 			if _, err := d.understand(in.Request, 2); err != nil {
 				return CreateOut{}, err
 			}
-			return d.create(ctx, mailer.Request{Email: in.Email, Text: in.Request})
+			return d.create(ctx, watch.Request{Email: in.Email, Text: in.Request})
 		})
 	t.Limits = []string{"request: at most 600 characters", "per-client and daily ceilings on subscription requests"}
 	t.Examples = []Example{{"Plain English", map[string]any{"email": "resident@example.org", "request": "rezonings in the Bronx"}}}

@@ -106,3 +106,12 @@ func (l Links) ForNotice(n record.Notice) NoticeLinks {
 	}
 	return out
 }
+
+// Confirm is the confirmation link of a Form 2 watch request.
+func (l Links) Confirm(token string) string { return l.Base + "/confirm/" + token }
+
+// Manage is a watch's manage link.
+func (l Links) Manage(token string) string { return l.Base + "/manage/" + token }
+
+// Unsubscribe is a watch's one-click unsubscribe link.
+func (l Links) Unsubscribe(token string) string { return l.Base + "/u/" + token }

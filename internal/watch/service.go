@@ -1,0 +1,527 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
+)
+
+// Channels a subscription request arrives through.
+const (
+	ChannelWeb  = "web"
+	ChannelMCP  = "mcp"
+	ChannelMail = "mail"
+)
+
+// Daily ceiling names in the state store.
+const (
+	CeilingClient  = "watch-client"  // per client IP, every channel
+	CeilingAddress = "watch-address" // subscription mails per address
+	CeilingAll     = "watch-all"     // all subscription requests
+)
+
+// CounterActive is the counter of active watches (net change per day).
+const CounterActive = "subscription_active"
+
+// Link errors. Forged and expired links are refused alike.
+var (
+	ErrBadLink  = record.Errorf(record.EINVALID, "this link is not valid or has expired")
+	ErrUsedLink = record.Errorf(record.EINVALID, "this confirmation link was already used")
+)
+
+// ErrTokenUsed is what a Store's CreateWatch returns when its one-time key
+// was claimed before.
+var ErrTokenUsed = errors.New("watch: this confirmation was already used")
+
+var errStoreDown = record.Errorf(record.EUNAVAILABLE, "the state store could not answer")
+
+// Allowance is the outcome of a Store's Take.
+type Allowance struct {
+	Allowed   bool
+	Remaining int
+	ResetAt   time.Time // start of the next New York day
+}
+
+// Store is the state the subscription lifecycle reads and writes (the
+// mailer adapts internal/store to it: that package stores Watch values, so
+// this one cannot import it).
+type Store interface {
+	// Take consumes one unit of a daily ceiling for a key.
+	Take(ctx context.Context, ceiling, key string, limit int, now time.Time) (Allowance, error)
+	// CreateWatch stores an active watch; with once set, a key claimed
+	// before gives ErrTokenUsed and stores nothing.
+	CreateWatch(ctx context.Context, w Watch, once string, onceUntil time.Time) error
+	// GetWatch reads a watch (ENOTFOUND when it has ended).
+	GetWatch(ctx context.Context, id string) (Watch, error)
+	// DeleteWatch ends a watch; found is false when it had already ended.
+	DeleteWatch(ctx context.Context, id string) (found bool, err error)
+	// Count adds delta to a per-day counter.
+	Count(ctx context.Context, counter string, now time.Time, delta int) error
+}
+
+// Sender is the mail side the lifecycle needs; the mailer implements it
+// with its send queue, composer and transport. No free text reaches a mail
+// through it: the scope is always stated afresh from the filter.
+type Sender interface {
+	// Later runs fn off the request path, so an answer and its timing never
+	// depend on what is done for an address.
+	Later(ctx context.Context, what string, fn func(ctx context.Context) error)
+	// Confirmation sends a Form 2 confirmation mail (nonce names the
+	// message; inReplyTo answers a subscribe mail).
+	Confirmation(ctx context.Context, to string, u Understanding, link, nonce, inReplyTo string) error
+	// Welcome sends the welcome mail of an active watch.
+	Welcome(ctx context.Context, w Watch, manage, unsubscribe string) error
+}
+
+// ServiceConfig are the lifecycle's settings (the mailer's Config carries
+// them, with its defaults filled in).
+type ServiceConfig struct {
+	Form       int
+	Links      view.Links // confirm, manage and unsubscribe links
+	ConfirmTTL time.Duration
+	// RepliesPerAddress is the daily mail ceiling per address (AddressKey).
+	RepliesPerAddress int
+	// RequestsPerClient and RequestsPerDay are the daily request ceilings
+	// per client and for all clients, shared fairly (see Allow).
+	RequestsPerClient int
+	RequestsPerDay    int
+	FairShareAfter    float64
+	FairShareRequests int
+}
+
+// Service is the subscription lifecycle every channel shares (web, MCP,
+// subscribe mail): ceilings with a fair share, Form 1 create (active at
+// once, welcome mail), Form 2 create (nothing stored; a confirmation mail
+// whose signed, expiring link carries the request), confirm, manage and
+// unsubscribe through signed links.
+type Service struct {
+	cfg    ServiceConfig
+	store  Store
+	search search.Reader
+	parse  ParseOptions
+	signer *Signer
+	sender Sender
+	now    func() time.Time
+	log    *slog.Logger
+}
+
+// ServiceDeps are the Service's dependencies.
+type ServiceDeps struct {
+	Store  Store
+	Search search.Reader
+	// Parse carries the crosswalk; its Form is taken from the config.
+	Parse  ParseOptions
+	Signer *Signer
+	Sender Sender
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// NewService builds the lifecycle over its dependencies.
+func NewService(cfg ServiceConfig, d ServiceDeps) (*Service, error) {
+	if d.Store == nil || d.Search == nil || d.Signer == nil || d.Sender == nil {
+		return nil, errors.New("watch: a service needs a store, a search reader, a signer and a sender")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	d.Parse.Form = cfg.Form
+	return &Service{cfg: cfg, store: d.Store, search: d.Search, parse: d.Parse, signer: d.Signer, sender: d.Sender,
+		now: d.Now, log: d.Logger}, nil
+}
+
+// Request is a subscription request from any channel.
+type Request struct {
+	Email string
+	// Text is the plain-English request (Form 2's input; Form 1 may send
+	// it for preview only).
+	Text string
+	// Filter is Form 1's structured filter, with Agencies naming its ids.
+	Filter   *Filter
+	Agencies map[string]string
+	// Description is Form 1's optional plain-English description.
+	Description string
+	Client      string // IP address, for the per-client ceiling
+	Channel     string
+	// InReplyTo is the message id of a subscribe mail being answered.
+	InReplyTo string
+}
+
+// Outcome is what a subscription request led to. It is the same whether
+// or not the address already has watches, and whether or not a mail could
+// be sent to it.
+type Outcome struct {
+	Status  string   `json:"status"`
+	Filter  Filter   `json:"filter"`
+	Scope   string   `json:"scope"`
+	Notes   []string `json:"notes,omitempty"`
+	Message string   `json:"message"`
+}
+
+// Managed is what a manage link shows.
+type Managed struct {
+	Status      string    `json:"status"`
+	Scope       string    `json:"scope"`
+	Filter      Filter    `json:"filter"`
+	Description string    `json:"description,omitempty"`
+	ActiveSince time.Time `json:"active_since"`
+	LastDigest  string    `json:"last_digest_window,omitempty"`
+}
+
+// pending is what a confirmation token carries: the whole request, so that
+// nothing is stored before the link is followed.
+type pending struct {
+	Email       string            `json:"e"`
+	Filter      Filter            `json:"f"`
+	Scope       string            `json:"s"`
+	Description string            `json:"d,omitempty"`
+	Agencies    map[string]string `json:"a,omitempty"`
+	Form        int               `json:"m"`
+}
+
+type manageClaim struct {
+	WatchID string `json:"w"`
+}
+
+// Understand parses a plain-English request with the deployment's
+// crosswalk and form.
+func (s *Service) Understand(text string) (Understanding, error) {
+	return Parse(text, s.parse)
+}
+
+// Subscribe handles a create request from any channel, after the caller
+// has applied Allow. Form 1 (a structured filter) stores an active watch
+// and queues the welcome mail; over the address's daily mail ceiling it is
+// refused (ELIMIT, a *LimitError) and nothing is stored. Form 2 (plain
+// English) stores nothing and queues a confirmation mail whose link
+// carries the signed, expiring request; whether that mail goes out (the
+// address's daily ceiling) is decided off the request path, so the answer
+// and its timing never depend on what is known about the address.
+// Control characters in any value are EINVALID naming the field.
+func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
+	if err := req.check(); err != nil {
+		return Outcome{}, err
+	}
+	email, err := NormalizeEmail(req.Email)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if req.Filter != nil {
+		return s.subscribeStructured(ctx, email, req)
+	}
+	u, err := s.Understand(req.Text)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes,
+		Message: "A confirmation email stating how the request was understood is on its way to the address. " +
+			"Nothing is stored and no digest is sent until its link is followed."}
+	text, inReplyTo := req.Text, req.InReplyTo
+	s.sender.Later(ctx, "confirmation", func(ctx context.Context) error {
+		if !s.MayMail(ctx, email) {
+			return nil
+		}
+		return s.SendConfirmation(ctx, email, u, text, inReplyTo)
+	})
+	return out, nil
+}
+
+// check refuses control characters in any value of a request (they can
+// reach a mail): one-line values get no CR or LF either.
+func (req Request) check() error {
+	for _, f := range []struct {
+		name, value string
+		multiline   bool
+	}{{"email", req.Email, false}, {"text", req.Text, true}, {"description", req.Description, true}, {"in_reply_to", req.InReplyTo, false}} {
+		if err := CheckText(f.name, f.value, f.multiline); err != nil {
+			return err
+		}
+	}
+	for id, name := range req.Agencies {
+		if err := CheckText("agency", id+name, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Service) subscribeStructured(ctx context.Context, email string, req Request) (Outcome, error) {
+	f := *req.Filter
+	if err := f.Validate(); err != nil {
+		return Outcome{}, err
+	}
+	if len(req.Description) > MaxRequestLen {
+		return Outcome{}, record.Invalid("description", "a description is limited to %d characters", MaxRequestLen)
+	}
+	// the welcome mail counts against the address's daily mail ceiling;
+	// over it the request is refused, not acknowledged and dropped
+	a, err := s.takeAddress(ctx, email)
+	if err != nil {
+		return Outcome{}, errStoreDown
+	}
+	if !a.Allowed {
+		return Outcome{}, s.addressLimited(a)
+	}
+	scope := Describe(f, req.Agencies)
+	now := s.now()
+	w := Watch{ID: NewID(), Email: email, Filter: f, Description: strings.TrimSpace(req.Description),
+		Scope: scope, Form: 1, Status: StatusActive, CreatedAt: now, ActivatedAt: now}
+	if err := s.activate(ctx, &w, "", time.Time{}); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusActive, Filter: f, Scope: scope,
+		Message: "The watch is active. A welcome email stating its scope, with manage and unsubscribe links, is on its way to the address."}, nil
+}
+
+// activate takes the watch's baseline (what it matches now is not new),
+// stores it and queues the welcome mail.
+func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil time.Time) error {
+	res, err := w.Filter.Run(ctx, s.search, s.now())
+	if err != nil {
+		return err
+	}
+	for _, h := range res.Hits {
+		w.Seen = append(w.Seen, h.Notice.RequestID)
+	}
+	if err := s.store.CreateWatch(ctx, *w, once, onceUntil); err != nil {
+		if errors.Is(err, ErrTokenUsed) {
+			return ErrUsedLink
+		}
+		return err
+	}
+	_ = s.store.Count(ctx, CounterActive, s.now(), 1)
+	stored := *w
+	s.sender.Later(ctx, "welcome", func(ctx context.Context) error {
+		manage, unsub, err := s.ManageLinks(stored.ID)
+		if err != nil {
+			return err
+		}
+		return s.sender.Welcome(ctx, stored, manage, unsub)
+	})
+	return nil
+}
+
+// Pending reads a confirmation token without using it (the page that
+// shows what will be confirmed). A forged or expired token is ErrBadLink.
+func (s *Service) Pending(token string) (Outcome, error) {
+	var p pending
+	if _, err := s.signer.Verify(TokenConfirm, token, s.now(), &p); err != nil {
+		return Outcome{}, ErrBadLink
+	}
+	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: Describe(p.Filter, p.Agencies)}, nil
+}
+
+// Confirm follows a confirmation link: the watch becomes active now, and
+// digests start. A forged or expired token stores nothing (ErrBadLink); a
+// token already used gives ErrUsedLink and stores nothing more.
+func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
+	var p pending
+	nonce, err := s.signer.Verify(TokenConfirm, token, s.now(), &p)
+	if err != nil {
+		return Outcome{}, ErrBadLink
+	}
+	email, err := NormalizeEmail(p.Email)
+	if err != nil || p.Filter.Validate() != nil {
+		return Outcome{}, ErrBadLink
+	}
+	now := s.now()
+	// the scope is stated afresh from the filter (never taken as text)
+	w := Watch{ID: NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: Describe(p.Filter, p.Agencies),
+		Form: p.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now}
+	if err := s.activate(ctx, &w, "confirm:"+nonce, now.Add(s.cfg.ConfirmTTL+24*time.Hour)); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope,
+		Message: "The watch is active. Digests start now; a welcome email with manage and unsubscribe links is on its way."}, nil
+}
+
+// Manage reads the watch a manage link names. A valid link whose watch has
+// ended says so (status "ended"); a forged link is ErrBadLink.
+func (s *Service) Manage(ctx context.Context, token string) (Managed, error) {
+	var c manageClaim
+	if _, err := s.signer.Verify(TokenManage, token, s.now(), &c); err != nil {
+		return Managed{}, ErrBadLink
+	}
+	w, err := s.store.GetWatch(ctx, c.WatchID)
+	if err != nil {
+		if record.ErrorCode(err) == record.ENOTFOUND {
+			return Managed{Status: "ended"}, nil
+		}
+		return Managed{}, err
+	}
+	return Managed{Status: w.Status, Scope: w.Scope, Filter: w.Filter, Description: w.Description,
+		ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow}, nil
+}
+
+// Unsubscribe ends the watch a manage link names (idempotent: an ended
+// watch answers the same). A forged link is ErrBadLink.
+func (s *Service) Unsubscribe(ctx context.Context, token string) error {
+	var c manageClaim
+	if _, err := s.signer.Verify(TokenManage, token, s.now(), &c); err != nil {
+		return ErrBadLink
+	}
+	found, err := s.store.DeleteWatch(ctx, c.WatchID)
+	if err != nil {
+		return err
+	}
+	if found {
+		_ = s.store.Count(ctx, CounterActive, s.now(), -1)
+		s.log.Info("watch: ended by its unsubscribe link")
+	}
+	return nil
+}
+
+// ManageLinks are a watch's manage and one-click unsubscribe links (signed,
+// without expiry), for the welcome and digest mails.
+func (s *Service) ManageLinks(watchID string) (manage, unsubscribe string, err error) {
+	tok, _, err := s.signer.Sign(TokenManage, manageClaim{WatchID: watchID}, s.now(), 0)
+	if err != nil {
+		return "", "", err
+	}
+	return s.cfg.Links.Manage(tok), s.cfg.Links.Unsubscribe(tok), nil
+}
+
+// SendConfirmation signs the request into an expiring confirmation link
+// and has the sender mail it (the SMTP receiver calls it on its own path,
+// after MayMail; Subscribe calls it off the request path).
+func (s *Service) SendConfirmation(ctx context.Context, email string, u Understanding, text, inReplyTo string) error {
+	p := pending{Email: email, Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: s.cfg.Form, Description: strings.TrimSpace(text)}
+	tok, nonce, err := s.signer.Sign(TokenConfirm, p, s.now(), s.cfg.ConfirmTTL)
+	if err != nil {
+		return err
+	}
+	return s.sender.Confirmation(ctx, email, u, s.cfg.Links.Confirm(tok), nonce, inReplyTo)
+}
+
+// LimitError is an ELIMIT refusal with the time the ceiling resets (the
+// HTTP API turns it into Retry-After).
+type LimitError struct {
+	Err     *record.Error
+	ResetAt time.Time
+}
+
+func (e *LimitError) Error() string { return e.Err.Error() }
+func (e *LimitError) Unwrap() error { return e.Err }
+
+// ResetAt reports when the ceiling that refused err resets.
+func ResetAt(err error) (time.Time, bool) {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return le.ResetAt, true
+	}
+	return time.Time{}, false
+}
+
+func limitError(reset time.Time, format string, args ...any) error {
+	return &LimitError{Err: record.Errorf(record.ELIMIT, format, args...), ResetAt: reset}
+}
+
+// AddressKey is the key of an address in every ceiling on addresses: the
+// address lower-cased, with a "+tag" cut from its local part, so that
+// name+1@example.org, name+2@example.org and NAME@example.org share one
+// allowance. It is only a key: mail still goes to the address as given.
+func AddressKey(addr string) string {
+	addr = strings.ToLower(strings.TrimSpace(addr))
+	local, domain, ok := strings.Cut(addr, "@")
+	if !ok {
+		return addr
+	}
+	if base, _, tagged := strings.Cut(local, "+"); tagged && base != "" {
+		local = base
+	}
+	return local + "@" + domain
+}
+
+// Allow applies the per-client and all-clients daily ceilings to a
+// subscription request. It returns an ELIMIT error (a *LimitError) when
+// one is reached, EUNAVAILABLE when the store cannot answer.
+//
+// Fair share: the all-clients ceiling (RequestsPerDay) is one pool for the
+// day. Until FairShareAfter of it is spent (750 of 1,000 by default), any
+// request within its client's own ceiling (RequestsPerClient) draws on it.
+// Past that point the rest of the pool is kept for clients that have made
+// few requests today: only a client's first FairShareRequests requests of
+// the day (2 by default) may draw on it. So clients that spend their whole
+// allowance (50 clients × 20 = the whole pool without this) can take at
+// most FairShareAfter of the pool plus their first requests, and at least
+// (1−FairShareAfter) × RequestsPerDay / FairShareRequests other clients
+// (125 by default) still get their first requests. A request without a
+// client key draws only on the shared part. Both counts are daily ceilings
+// in the state store (Store.Take), so they hold across replicas.
+func (s *Service) Allow(ctx context.Context, client string) error {
+	now := s.now()
+	ordinal := math.MaxInt // without a client: never among a client's first requests
+	if client != "" {
+		a, err := s.store.Take(ctx, CeilingClient, client, s.cfg.RequestsPerClient, now)
+		if err != nil {
+			return errStoreDown
+		}
+		if !a.Allowed {
+			return limitError(a.ResetAt, "daily limit of %d subscription requests from this address reached; it resets at %s",
+				s.cfg.RequestsPerClient, a.ResetAt.Format(time.RFC3339))
+		}
+		ordinal = s.cfg.RequestsPerClient - a.Remaining // this request is the client's n-th today
+	}
+	limit := s.sharedPool()
+	if ordinal <= s.cfg.FairShareRequests {
+		limit = s.cfg.RequestsPerDay
+	}
+	a, err := s.store.Take(ctx, CeilingAll, "*", limit, now)
+	if err != nil {
+		return errStoreDown
+	}
+	if !a.Allowed {
+		if limit < s.cfg.RequestsPerDay {
+			return limitError(a.ResetAt, "most of today's subscription requests are taken; the rest are kept for the first %d requests of each client, "+
+				"and this client has made more; it resets at %s", s.cfg.FairShareRequests, a.ResetAt.Format(time.RFC3339))
+		}
+		return limitError(a.ResetAt, "the service has taken all the subscription requests it takes today; it resets at %s",
+			a.ResetAt.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// sharedPool is the part of RequestsPerDay any request may draw on.
+func (s *Service) sharedPool() int {
+	n := int(math.Floor(s.cfg.FairShareAfter * float64(s.cfg.RequestsPerDay)))
+	return max(n, 1)
+}
+
+// takeAddress takes one unit of the per-address mail ceiling (keyed by
+// AddressKey).
+func (s *Service) takeAddress(ctx context.Context, addr string) (Allowance, error) {
+	return s.store.Take(ctx, CeilingAddress, AddressKey(addr), s.cfg.RepliesPerAddress, s.now())
+}
+
+// addressLimited is the refusal of a request whose address has had its
+// mails today.
+func (s *Service) addressLimited(a Allowance) error {
+	return limitError(a.ResetAt, "this address has had %d watch mails today; try again after %s",
+		s.cfg.RepliesPerAddress, a.ResetAt.Format(time.RFC3339))
+}
+
+// MayMail takes one unit of the per-address ceiling for a mail that is
+// sent without an answer depending on it (a Form 2 confirmation, an answer
+// to subscribe mail): over the ceiling, or when the store cannot answer,
+// nothing may be sent.
+func (s *Service) MayMail(ctx context.Context, addr string) bool {
+	a, err := s.takeAddress(ctx, addr)
+	if err != nil {
+		s.log.Warn("watch: address ceiling unavailable; not sending", "err", err)
+		return false
+	}
+	if !a.Allowed {
+		s.log.Info("watch: daily mail ceiling for an address reached; not sending")
+	}
+	return a.Allowed
+}
