@@ -71,7 +71,7 @@ func (c *counters) FlushCounters() error {
 		c.inflight[k] = d
 	}
 	c.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var errs []error
 	for k, d := range batch {
