@@ -14,9 +14,8 @@
 // returned. Fetcher pages through live answers (records_from, at most 1,000
 // records per call) with pacing and retries.
 //
-// The package also reads the registered-contract rows of the cityscroll
-// read model (Checkbook NYC and PASSPort registrations joined to City
-// Record notices by a third party): ReadContractRows.
+// Registered-contract rows of the cityscroll read model are another
+// source: package contracts.
 package checkbook
 
 import (
@@ -28,12 +27,10 @@ import (
 	"strings"
 )
 
-// Sources and their coverage labels.
+// Source and its coverage label.
 const (
-	Source          = "checkbook"
-	SourceLabel     = "Checkbook NYC (NYC Comptroller) XML API"
-	ContractsSource = "contracts"
-	ContractsLabel  = "Registered contracts as joined by the cityscroll read model (Checkbook NYC and PASSPort rows; third party)"
+	Source      = "checkbook"
+	SourceLabel = "Checkbook NYC (NYC Comptroller) XML API"
 )
 
 // Types of data the API serves (type_of_data).

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
+	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -25,19 +27,34 @@ type FileReport struct {
 	ObservedAt   time.Time `json:"observed_at,omitzero"`
 }
 
-// Corpus is a loaded directory of Checkbook answers and contract rows.
+// Corpus is a read directory of Checkbook answers (and, through LoadDir,
+// contract rows).
 type Corpus struct {
 	Entries []search.Entry `json:"entries"` // sorted by id, one per id (the last file read wins)
 	Files   []FileReport   `json:"files"`
 }
 
-// LoadDir reads, under dir (recursively): Checkbook NYC API answers
-// (*.response.xml, or any .xml holding a response) and cityscroll
-// registered-contract rows (*.json arrays). Request documents, READMEs and
-// other files are skipped. An answer carries no observation time, so its
-// entries are stamped with the latest date among them (an answer cannot
-// have been observed before its newest transaction).
+// ReadDir reads the Checkbook NYC API answers under dir (recursively):
+// *.response.xml, or any .xml holding a response; request documents and
+// other files are skipped. Entries are raw (agency ids, vendor stems and
+// base PINs are the link stage's). An answer carries no observation time,
+// so its entries are stamped with the latest date among them (an answer
+// cannot have been observed before its newest transaction).
+func ReadDir(fsys fs.FS, dir string) (*Corpus, []error) {
+	return readDir(fsys, dir, false)
+}
+
+// LoadDir reads dir as ReadDir does, and also the registered-contract rows
+// (*.json) of the contracts source found there, and links every entry
+// (indexer/link) with cw: for callers outside the indexer pipeline, which
+// reads each source on its own and links once.
 func LoadDir(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
+	c, errs := readDir(fsys, dir, true)
+	link.Linker{Crosswalk: cw}.Entries(c.Entries)
+	return c, errs
+}
+
+func readDir(fsys fs.FS, dir string, withContracts bool) (*Corpus, []error) {
 	c := &Corpus{}
 	var errs []error
 	var names []string
@@ -51,7 +68,7 @@ func LoadDir(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
 		lower := strings.ToLower(d.Name())
 		switch {
 		case strings.HasSuffix(lower, ".request.xml"):
-		case strings.HasSuffix(lower, ".xml"), strings.HasSuffix(lower, ".json"):
+		case strings.HasSuffix(lower, ".xml"), withContracts && strings.HasSuffix(lower, ".json"):
 			names = append(names, p)
 		}
 		return nil
@@ -78,13 +95,13 @@ func LoadDir(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
 			}
 			rep.Source, rep.TypeOfData, rep.RecordCount, rep.Repairs = Source, res.Request.TypeOfData, res.RecordCount, res.Repairs
 			rep.Transactions = len(res.Transactions)
-			entries, ferrs = NormalizeResponse(res, name, cw, time.Time{})
+			entries, ferrs = ReadResponse(res, name, time.Time{})
 		} else {
-			rep.Source = ContractsSource
-			entries, ferrs = ReadContractRows(data, name, cw, time.Time{})
+			rep.Source = contracts.Source
+			entries, ferrs = contracts.ReadRows(data, name, time.Time{})
 			rep.Transactions = len(entries) + len(ferrs)
 		}
-		observed := latestDate(entries)
+		observed := contracts.LatestDate(entries)
 		for i := range entries {
 			entries[i].ObservedAt = observed
 			byID[entries[i].ID] = entries[i]

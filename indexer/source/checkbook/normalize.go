@@ -8,19 +8,33 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// Normalize maps one transaction of an answer for typeOfData to an entry.
-// It is a pure function of its arguments (cw may be nil).
+// Normalize is NormalizeRaw with the link stage applied (agency id, vendor
+// stem, base PIN; indexer/link), for callers outside the pipeline. cw may
+// be nil.
+func Normalize(typeOfData, status string, tx Transaction, cw *entity.Crosswalk, observed time.Time) (search.Entry, error) {
+	e, err := NormalizeRaw(typeOfData, status, tx, observed)
+	if err == nil {
+		link.Linker{Crosswalk: cw}.Entry(&e)
+	}
+	return e, err
+}
+
+// NormalizeRaw maps one transaction of an answer for typeOfData to an
+// entry with the fields as the source gives them; the derived keys (agency
+// id and name, vendor stem, base PIN) are the link stage's. It is a pure
+// function of its arguments.
 //
 //   - Contracts become EntryContract: id "checkbook:contract:<contract
 //     id>:v<version>" (":sub:<reference>" added for a sub-vendor line), the
 //     prime vendor, the purpose as title, the current amount (0 is not a
 //     valid amount), the registration date (pending contracts: the received
-//     date) and the PIN with its 10-character base. The fiscal year of a
+//     date) and the PIN. The fiscal year of a
 //     contract derives from its registration date only.
 //   - Spending becomes EntryPayment: id "checkbook:payment:<document id>",
 //     payee, check amount, issue date, fiscal year, contract id.
@@ -30,7 +44,7 @@ import (
 // status is the request's status criterion ("active", "pending" …). Raw
 // keeps every field as given, "-" included; a repeated element keeps all
 // its values, joined by " | ".
-func Normalize(typeOfData, status string, tx Transaction, cw *entity.Crosswalk, observed time.Time) (search.Entry, error) {
+func NormalizeRaw(typeOfData, status string, tx Transaction, observed time.Time) (search.Entry, error) {
 	e := search.Entry{Source: Source, SourceLabel: SourceLabel, ObservedAt: observed, Status: status, Raw: map[string]string{}}
 	for _, k := range tx.Order {
 		e.Raw[k] = tx.Fields[k]
@@ -39,10 +53,6 @@ func Normalize(typeOfData, status string, tx Transaction, cw *entity.Crosswalk, 
 		}
 	}
 	e.AgencyRaw = tx.Value("prime_contracting_agency", "agency", "contracting_agency")
-	if e.AgencyRaw != "" {
-		l := cw.Resolve(e.AgencyRaw)
-		e.AgencyID, e.AgencyName = l.ID, l.Name
-	}
 	amount := func(raw, label string) {
 		e.AmountRaw, e.AmountLabel = raw, label
 		if v, ok := record.ParseAmount(raw); ok {
@@ -111,12 +121,6 @@ func Normalize(typeOfData, status string, tx Transaction, cw *entity.Crosswalk, 
 	default:
 		return e, fmt.Errorf("checkbook: type of data %q is not read (contracts, spending and payroll are)", typeOfData)
 	}
-	if e.VendorName != "" {
-		e.VendorStem = entity.VendorStem(e.VendorName)
-	}
-	if e.PIN != "" {
-		e.PINBase = entity.PINBase(e.PIN)
-	}
 	if !e.AmountValid {
 		e.Amount = 0
 	}
@@ -133,14 +137,23 @@ func hashID(tx Transaction) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// NormalizeResponse normalizes every transaction of an answer. Rows that
-// cannot be normalized are returned as errors, never dropped silently.
+// NormalizeResponse is ReadResponse with the link stage applied, for
+// callers outside the pipeline.
 func NormalizeResponse(res *Response, file string, cw *entity.Crosswalk, observed time.Time) ([]search.Entry, []error) {
+	out, errs := ReadResponse(res, file, observed)
+	link.Linker{Crosswalk: cw}.Entries(out)
+	return out, errs
+}
+
+// ReadResponse normalizes every transaction of an answer (NormalizeRaw).
+// Rows that cannot be normalized are returned as errors, never dropped
+// silently.
+func ReadResponse(res *Response, file string, observed time.Time) ([]search.Entry, []error) {
 	var out []search.Entry
 	var errs []error
 	status := strings.ToLower(res.Request.Criterion("status"))
 	for _, tx := range res.Transactions {
-		e, err := Normalize(res.Request.TypeOfData, status, tx, cw, observed)
+		e, err := NormalizeRaw(res.Request.TypeOfData, status, tx, observed)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s:%d: %w", file, tx.Line, err))
 			continue

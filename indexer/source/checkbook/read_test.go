@@ -5,7 +5,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/golden"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -124,18 +123,6 @@ func TestNormalizeRealTransactions(t *testing.T) {
 	again, _ := LoadDir(os.DirFS("testdata/raw"), ".", cw)
 	if len(again.Entries) != len(c.Entries) || again.Entries[0].ID != c.Entries[0].ID {
 		t.Error("ids are not stable")
-	}
-}
-
-func TestReadRealContractRows(t *testing.T) {
-	rows, errs := ReadContractRows(readRaw(t, "cityscroll_procurement_browse_rows_start_date_MMDDYYYY.json"), "x.json", entity.DefaultCrosswalk(), fixedObserved)
-	if len(errs) > 0 || len(rows) != 21 {
-		t.Fatalf("%d rows, %v", len(rows), errs)
-	}
-	for _, e := range rows {
-		if e.Source != ContractsSource || e.Kind != search.EntryContract || !strings.HasPrefix(e.ID, "contracts:procurement:") || e.AgencyID == "" {
-			t.Errorf("row %+v", e)
-		}
 	}
 }
 

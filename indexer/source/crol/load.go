@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -76,7 +77,18 @@ func LoadDir(fsys fs.FS, dir string, cw *entity.Crosswalk) ([]record.Notice, []e
 	return c.Notices, errs
 }
 
-// Scan is LoadDir with per-file counts and coverage.
+// Scan is LoadDir with per-file counts and coverage: Read, then the link
+// stage (indexer/link) with cw, for callers outside the indexer pipeline
+// (which reads and links as two stages).
+func Scan(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
+	c, errs := Read(fsys, dir)
+	link.Linker{Crosswalk: cw}.Notices(c.Notices)
+	return c, errs
+}
+
+// Read reads every file under dir as LoadDir does into raw notices
+// (NormalizeRaw: agency ids and vendor stems are the link stage's), with
+// per-file counts and coverage.
 //
 // Rows change in place at the source, so a request id may appear in several
 // files. Its observations are ordered by Row.ObservedAt (then file name,
@@ -84,7 +96,7 @@ func LoadDir(fsys fs.FS, dir string, cw *entity.Crosswalk) ([]record.Notice, []e
 // and a column the newer observation was not asked for (another $select)
 // keeps the older value. A column the newer observation was asked for but
 // does not have was emptied at the source and is dropped.
-func Scan(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
+func Read(fsys fs.FS, dir string) (*Corpus, []error) {
 	c := &Corpus{}
 	var errs []error
 	var all []Row
@@ -134,7 +146,7 @@ func Scan(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
 	c.Merged = n
 	var observed time.Time
 	for _, r := range merged {
-		note, err := Normalize(r, cw)
+		note, err := NormalizeRaw(r)
 		if err != nil {
 			errs = append(errs, err)
 			continue

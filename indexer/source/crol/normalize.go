@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -57,9 +58,21 @@ var ErrNoRequestID = errors.New("row has no request id")
 // notice endpoint would refuse it, so it is not indexed.
 var ErrBadRequestID = errors.New("request id is not a City Record RequestID")
 
-// Normalize maps one raw row to a record.Notice. It is a pure function of
-// the row and the crosswalk (nil is allowed: every agency keeps its own id).
-// A row without a request id, or whose id is not a RequestID
+// Normalize is NormalizeRaw followed by the link stage (indexer/link: the
+// agency id and name from the crosswalk, the vendor stem, the lenses a
+// canonical agency name adds), for callers outside the indexer pipeline.
+// cw may be nil: every agency keeps its own id.
+func Normalize(row Row, cw *entity.Crosswalk) (record.Notice, error) {
+	n, err := NormalizeRaw(row)
+	if err == nil {
+		link.Linker{Crosswalk: cw}.Notice(&n)
+	}
+	return n, err
+}
+
+// NormalizeRaw maps one raw row to a record.Notice with the fields the
+// source gives; the derived ones (agency id and name, vendor stem) are the
+// link stage's. It is a pure function of the row. A row without a request id, or whose id is not a RequestID
 // (record.ValidRequestID), is an error: ErrNoRequestID or ErrBadRequestID.
 //
 //   - Section comes from the row, else from the wrapper's predicate
@@ -68,13 +81,13 @@ var ErrBadRequestID = errors.New("request id is not a City Record RequestID")
 //   - Lenses come from record.LensesFor; Lens is the first.
 //   - Amount is set only when record.ParseAmount says it is valid; AmountRaw
 //     is always the source text. Due dates in 2090 or later are rolling.
-//   - AgencyRaw is the exact source string; AgencyID and AgencyName come from
-//     the crosswalk.
+//   - AgencyRaw is the exact source string; AgencyID and AgencyName are
+//     left to the link stage, which may add lenses under the canonical name.
 //   - Body is the notice text as the source gave it (HTML included); Text is
 //     record.PlainText(Body).
 //   - Raw holds every non-empty source field, exactly as read, except the
 //     anonymized placeholders (see placeholderColumns).
-func Normalize(row Row, cw *entity.Crosswalk) (record.Notice, error) {
+func NormalizeRaw(row Row) (record.Notice, error) {
 	get := func(keys ...string) string { return row.value(keys...) }
 
 	id := strings.TrimSpace(row.Fields["requestid"])
@@ -111,8 +124,6 @@ func Normalize(row Row, cw *entity.Crosswalk) (record.Notice, error) {
 	}
 
 	n.AgencyRaw = get("agencyname")
-	link := cw.Resolve(n.AgencyRaw)
-	n.AgencyID, n.AgencyName = link.ID, link.Name
 
 	n.Section = clean(get("sectionname"))
 	if n.Section == "" && procurementTypes[strings.ToLower(n.NoticeType)] {
@@ -128,20 +139,10 @@ func Normalize(row Row, cw *entity.Crosswalk) (record.Notice, error) {
 		}
 	}
 
-	if n.VendorName != "" {
-		n.VendorStem = entity.VendorStem(n.VendorName)
-	}
-
 	n.Body = row.body()
 	n.Text = record.PlainText(n.Body)
 
 	n.Lenses = record.LensesFor(n.Section, n.AgencyRaw, n.Title, n.Text)
-	if n.AgencyName != strings.TrimSpace(n.AgencyRaw) {
-		// a land-use body may be recognized by its canonical name only
-		if alt := record.LensesFor(n.Section, n.AgencyName, n.Title, n.Text); len(alt) > len(n.Lenses) {
-			n.Lenses = alt
-		}
-	}
 	n.Lens = n.Lenses[0]
 
 	n.EventPlace = row.place()

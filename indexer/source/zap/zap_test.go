@@ -1,4 +1,4 @@
-package lots
+package zap
 
 import (
 	"encoding/json"

@@ -1,14 +1,29 @@
-package checkbook
+// Package contracts reads registered-contract rows: the procurement read
+// model of cityscroll (a third party that joined Checkbook NYC and PASSPort
+// registrations to City Record notices), one JSON array of rows per file,
+// into contract entries of source "contracts".
+//
+// Rows are read as written: the agency string, vendor name and PIN stay
+// raw; agency ids, vendor stems and base PINs are filled by the link stage
+// (indexer/link).
+package contracts
 
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"sort"
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Source and its coverage label (the names stored on every entry).
+const (
+	Source = "contracts"
+	Label  = "Registered contracts as joined by the cityscroll read model (Checkbook NYC and PASSPort rows; third party)"
 )
 
 // contractRow is a row of the cityscroll procurement read model
@@ -32,14 +47,15 @@ type contractRow struct {
 	ProcurementStages []string        `json:"procurement_stages"`
 }
 
-// ReadContractRows reads registered-contract rows of the cityscroll read
-// model (a JSON array) into contract entries of source "contracts": id
+// ReadRows reads registered-contract rows of the cityscroll read model (a
+// JSON array) into contract entries of source "contracts": id
 // "contracts:<procurement_id>", the contract id, PIN, agency and vendor as
 // written, the amount (validated), the Checkbook registration date when the
 // row has one (its fiscal year follows from it), and the City Record
 // request id cityscroll joined. Values derived by cityscroll (stages, the
-// summary line) stay out of the entry except in Raw.
-func ReadContractRows(data []byte, file string, cw *entity.Crosswalk, observed time.Time) ([]search.Entry, []error) {
+// summary line) stay out of the entry except in Raw; so do the derived
+// keys (agency id, vendor stem, base PIN), which the link stage fills.
+func ReadRows(data []byte, file string, observed time.Time) ([]search.Entry, []error) {
 	var rows []json.RawMessage
 	if err := json.Unmarshal(data, &rows); err != nil {
 		return nil, []error{fmt.Errorf("%s: not a JSON array of contract rows: %w", file, err)}
@@ -57,7 +73,7 @@ func ReadContractRows(data []byte, file string, cw *entity.Crosswalk, observed t
 			continue
 		}
 		e := search.Entry{
-			ID: ContractsSource + ":" + r.ProcurementID, Source: ContractsSource, SourceLabel: ContractsLabel, Kind: search.EntryContract,
+			ID: Source + ":" + r.ProcurementID, Source: Source, SourceLabel: Label, Kind: search.EntryContract,
 			AgencyRaw: r.AgencyName, VendorName: r.VendorName, ContractID: r.ContractID, PIN: r.PIN, RequestID: r.RequestID,
 			Title: r.ShortTitle, Status: r.PrimaryStage, ObservedAt: observed, Raw: map[string]string{},
 		}
@@ -70,16 +86,6 @@ func ReadContractRows(data []byte, file string, cw *entity.Crosswalk, observed t
 			} else if string(v) != "null" {
 				e.Raw[k] = string(v)
 			}
-		}
-		if r.AgencyName != "" {
-			l := cw.Resolve(r.AgencyName)
-			e.AgencyID, e.AgencyName = l.ID, l.Name
-		}
-		if r.VendorName != "" {
-			e.VendorStem = entity.VendorStem(r.VendorName)
-		}
-		if r.PIN != "" {
-			e.PINBase = entity.PINBase(r.PIN)
 		}
 		if len(r.ContractAmount) > 0 && string(r.ContractAmount) != "null" {
 			e.AmountRaw = strings.Trim(string(r.ContractAmount), `"`)
@@ -102,8 +108,10 @@ func ReadContractRows(data []byte, file string, cw *entity.Crosswalk, observed t
 	return out, errs
 }
 
-// latestDate is the latest entry date, or zero.
-func latestDate(entries []search.Entry) time.Time {
+// LatestDate is the latest entry date, or zero: the observation time of a
+// file that states none (it cannot have been observed before its newest
+// row).
+func LatestDate(entries []search.Entry) time.Time {
 	var t time.Time
 	for _, e := range entries {
 		if e.Date.After(t) {
@@ -111,4 +119,47 @@ func latestDate(entries []search.Entry) time.Time {
 		}
 	}
 	return t
+}
+
+// LoadDir reads every *.json file under dir (recursively, in name order)
+// as contract rows. Each file's entries are stamped observed at their
+// latest date; an id read twice keeps the last file's row. Entries are
+// sorted by id.
+func LoadDir(fsys fs.FS, dir string) ([]search.Entry, []error) {
+	var names []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(strings.ToLower(d.Name()), ".json") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, []error{fmt.Errorf("contracts: %s: %w", dir, err)}
+	}
+	sort.Strings(names)
+	var errs []error
+	byID := map[string]search.Entry{}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		es, ferrs := ReadRows(data, name, time.Time{})
+		errs = append(errs, ferrs...)
+		observed := LatestDate(es)
+		for _, e := range es {
+			e.ObservedAt = observed
+			byID[e.ID] = e
+		}
+	}
+	out := make([]search.Entry, 0, len(byID))
+	for _, e := range byID {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, errs
 }
