@@ -45,12 +45,6 @@ var methodMeaning = map[string]string{
 	entity.MethodOwn:    "not in the reviewed mapping: the spelling has its own id until the mapping is updated",
 }
 
-// agencyRows builds the crosswalk rows from the raw strings the backend
-// holds.
-func (s *Server) agencyRows(names []search.AgencyName) ([]AgencyRow, map[string]int) {
-	return s.dossiers().AgencyRows(names)
-}
-
 func corsAnyOrigin(c *gin.Context) {
 	c.Header("Access-Control-Allow-Origin", "*")
 	c.Header("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
@@ -79,23 +73,12 @@ func (s *Server) agencies(c *gin.Context) {
 		writeError(c, p.err)
 		return
 	}
-	er, err := s.entityReader()
+	cw, err := s.dossiers().Crosswalk(c.Request.Context())
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	ctx := c.Request.Context()
-	names, err := er.AgencyNames(ctx)
-	if err != nil {
-		writeError(c, err)
-		return
-	}
-	rows, methods := s.agencyRows(names)
-	scope, err := s.entityScope(ctx, "agency_crosswalk", nil, len(rows))
-	if err != nil {
-		writeError(c, err)
-		return
-	}
+	rows, methods, scope := cw.Rows, cw.Methods, cw.Scope
 	if format == "csv" {
 		var buf bytes.Buffer
 		w := csv.NewWriter(&buf)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
@@ -129,14 +128,13 @@ func (s *Server) batch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	er, err := s.entityReader()
+	ctx := c.Request.Context()
+	b, err := s.dossiers().Batch(ctx, names)
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	ctx := c.Request.Context()
-	now := s.deps.Now()
-	from := now.AddDate(-2, 0, 0)
+	from, to := entityDay(b.From), entityDay(b.To)
 	out := BatchResponse{Results: []BatchResult{}, Limits: map[string]int{"max_names": BatchMaxNames, "requests_per_day": BatchPerDay},
 		Notes: map[string]string{
 			"awards":   "Award and intent notices naming a vendor whose name has the same stem (legal suffixes and case ignored), all years held.",
@@ -144,54 +142,25 @@ func (s *Server) batch(c *gin.Context) {
 			"entity":   "The vendor profile permalink, present only when awards exist.",
 			"absence":  "No awards or mentions does not mean no record exists: only the records held here were searched (see scope).",
 		}}
-	total := 0
-	for _, name := range names {
-		stem := entity.VendorStem(name)
-		aq := search.Query{VendorStems: []string{stem}, NoticeTypes: AwardTypes, Sort: search.SortNewest, Limit: 10}
-		awards, err := s.deps.Search.Search(ctx, aq)
-		if err != nil {
-			writeError(c, err)
-			return
+	for _, it := range b.Items {
+		r := BatchResult{Name: it.Name, Stem: it.Stem,
+			Awards: BatchAwards{Total: it.Awards.Total, ValidAmounts: it.Awards.ValidAmounts, Amount: moneyView(it.Awards.Amount), Notices: []BatchHit{},
+				More: s.searchURL(url.Values{"vendor": {it.Stem}, "type": {strings.Join(AwardTypes, ",")}})},
+			Mentions: BatchMentions{Total: it.Mentions, Query: it.MentionQuery, From: from, To: to, Notices: []BatchHit{},
+				More: s.searchURL(url.Values{"q": {it.MentionQuery}, "from": {from}, "to": {to}})},
 		}
-		tot, err := er.NoticeTotals(ctx, aq, nil, 0)
-		if err != nil {
-			writeError(c, err)
-			return
+		for _, n := range it.AwardNotices {
+			r.Awards.Notices = append(r.Awards.Notices, s.batchHit(n))
 		}
-		phrase := strings.ToLower(stem)
-		if strings.Contains(phrase, " ") {
-			phrase = `"` + phrase + `"`
+		for _, n := range it.MentionNotices {
+			r.Mentions.Notices = append(r.Mentions.Notices, s.batchHit(n))
 		}
-		mq := search.Query{Text: phrase, From: from, To: now, Sort: search.SortRelevance, Limit: 5}
-		mentions, err := s.deps.Search.Search(ctx, mq)
-		if err != nil {
-			writeError(c, err)
-			return
+		if it.Awards.Total > 0 {
+			r.Entity = s.vendorLink(it.Stem, it.Name)
 		}
-		r := BatchResult{Name: name, Stem: stem,
-			Awards: BatchAwards{Total: awards.Total, ValidAmounts: tot.ValidAmounts, Amount: moneyView(tot.Amount), Notices: []BatchHit{},
-				More: s.searchURL(url.Values{"vendor": {stem}, "type": {strings.Join(AwardTypes, ",")}})},
-			Mentions: BatchMentions{Total: mentions.Total, Query: phrase, From: entityDay(from), To: entityDay(now), Notices: []BatchHit{},
-				More: s.searchURL(url.Values{"q": {phrase}, "from": {entityDay(from)}, "to": {entityDay(now)}})},
-		}
-		for _, h := range awards.Hits {
-			r.Awards.Notices = append(r.Awards.Notices, s.batchHit(h.Notice))
-		}
-		for _, h := range mentions.Hits {
-			r.Mentions.Notices = append(r.Mentions.Notices, s.batchHit(h.Notice))
-		}
-		if awards.Total > 0 {
-			r.Entity = s.vendorLink(stem, name)
-		}
-		total += awards.Total + mentions.Total
 		out.Results = append(out.Results, r)
 	}
-	scope, err := s.entityScope(ctx, "batch", map[string]string{"names": strconv.Itoa(len(names)), "mentions_from": entityDay(from)}, total)
-	if err != nil {
-		writeError(c, err)
-		return
-	}
-	out.Scope = scope
+	out.Scope = b.Scope
 	s.countEvent(ctx, store.CounterBatchRequest, 1) // Form 2 /stats reports it
-	renderJSON(c, http.StatusOK, out, 0, scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, 0, b.Scope.CorpusObservedAt)
 }

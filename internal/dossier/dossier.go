@@ -248,6 +248,35 @@ func (s *Service) AgencyRows(names []search.AgencyName) ([]AgencyRow, map[string
 	return rows, methods
 }
 
+// Crosswalk is the agency crosswalk as held: every raw agency string with
+// its canonical id and name, how many rows each link method made, and the
+// scope.
+type Crosswalk struct {
+	Rows    []AgencyRow
+	Methods map[string]int
+	Scope   record.Scope
+}
+
+// Crosswalk reads the agency crosswalk of the records held.
+//
+// Errors: EUNAVAILABLE when the index or entries cannot be read.
+func (s *Service) Crosswalk(ctx context.Context) (*Crosswalk, error) {
+	er, err := s.Procure.EntryReader()
+	if err != nil {
+		return nil, err
+	}
+	names, err := er.AgencyNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, methods := s.AgencyRows(names)
+	scope, err := s.Procure.Scope(ctx, "agency_crosswalk", nil, len(rows))
+	if err != nil {
+		return nil, err
+	}
+	return &Crosswalk{Rows: rows, Methods: methods, Scope: scope}, nil
+}
+
 var agencyIDRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // ResolveAgency turns a canonical id, or any spelling, into a canonical id

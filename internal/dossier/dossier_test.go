@@ -150,3 +150,39 @@ func TestResolveAgency(t *testing.T) {
 		}
 	}
 }
+
+func TestBatch(t *testing.T) {
+	ctx := context.Background()
+	b, err := svc.Batch(ctx, []string{"Denville Line Painting, Inc.", "Zzyzx Nonexistent Widgets"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Items) != 2 || !b.To.Equal(fixedNow) || !b.From.Equal(fixedNow.AddDate(-2, 0, 0)) || b.Scope.Searched.Kind != "batch" {
+		t.Fatalf("batch %+v", b)
+	}
+	d, z := b.Items[0], b.Items[1]
+	if d.Stem != "DENVILLE LINE PAINTING" || d.Awards.Total != 3 || d.Awards.ValidAmounts != 3 || len(d.AwardNotices) != 3 ||
+		d.MentionQuery != `"denville line painting"` {
+		t.Errorf("denville %+v", d)
+	}
+	if z.Awards.Total != 0 || z.Mentions != 0 || len(z.AwardNotices) != 0 {
+		t.Errorf("unknown name %+v", z)
+	}
+	if _, err := svc.Batch(ctx, []string{"Denville Line Painting", "Ab"}); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("short name: %v", err)
+	}
+}
+
+func TestCrosswalk(t *testing.T) {
+	cw, err := svc.Crosswalk(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cw.Methods {
+		n += c
+	}
+	if len(cw.Rows) == 0 || n != len(cw.Rows) || cw.Scope.Matched != len(cw.Rows) {
+		t.Errorf("%d rows, methods %v, scope matched %d", len(cw.Rows), cw.Methods, cw.Scope.Matched)
+	}
+}
