@@ -73,7 +73,7 @@ func Deadline(n record.Notice, now time.Time) *DeadlineView {
 	if h, m, _ := d.In(record.NewYork).Clock(); h != 0 || m != 0 {
 		disp += d.In(record.NewYork).Format(" at 3:04 PM")
 	}
-	return &DeadlineView{Date: &d, Display: disp, Passed: d.Before(now)}
+	return &DeadlineView{Date: &d, Display: disp, Passed: d.Before(OpenFrom(now))}
 }
 
 func Flags(n record.Notice, now time.Time) []Flag {
@@ -84,11 +84,11 @@ func Flags(n record.Notice, now time.Time) []Flag {
 	if !n.AmountValid && n.AmountRaw != "" {
 		fs = append(fs, Flag{"invalid_amount", fmt.Sprintf("Amount %q is a placeholder or entry error and is not counted", n.AmountRaw)})
 	}
-	if !n.DueDate.IsZero() && n.DueDate.Before(now) {
+	if !n.DueDate.IsZero() && n.DueDate.Before(OpenFrom(now)) {
 		fs = append(fs, Flag{"deadline_passed", "The due date has passed"})
 	}
-	if !n.DueDate.IsZero() && !n.DueDate.Before(now) {
-		fs = append(fs, Flag{"open", "Open: the due date has not passed"})
+	if IsOpen(n, now) {
+		fs = append(fs, Flag{"open", "Open: a solicitation due today or later, or with a rolling deadline"})
 	}
 	if !n.EndDate.IsZero() && !n.StartDate.IsZero() && n.EndDate.After(n.StartDate.Add(24*time.Hour)) {
 		fs = append(fs, Flag{"multi_day", "Published over several days"})
@@ -131,4 +131,29 @@ func Summary(n record.Notice) string {
 		parts = append(parts, "event "+n.EventDate.In(record.NewYork).Format("Jan 2, 2006 3:04 PM"))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// OpenNoticeType is the one type of notice that can be open. In the City
+// Record only solicitations invite bids or proposals; a due date on any
+// other notice (a hearing's comment date, an award's) is not an invitation.
+const OpenNoticeType = "Solicitation"
+
+// OpenFrom is the first instant a due date still counts: the start of
+// today in New York. A due date counts through its whole day (the source's
+// time of day is often missing or a placeholder), so a solicitation due
+// today stays open all day and its deadline has not passed.
+func OpenFrom(now time.Time) time.Time {
+	y, m, d := now.In(record.NewYork).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, record.NewYork)
+}
+
+// IsOpen is the one meaning of "open" for one notice (README, "One rule,
+// one place"): a solicitation whose due date is from the start of today
+// (New York) or whose deadline is rolling. watch.Open narrows a query to
+// the same notices; the "open" flag says it of one.
+func IsOpen(n record.Notice, now time.Time) bool {
+	if !strings.EqualFold(n.NoticeType, OpenNoticeType) {
+		return false
+	}
+	return n.DueRolling || !n.DueDate.IsZero() && !n.DueDate.Before(OpenFrom(now))
 }

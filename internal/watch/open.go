@@ -7,17 +7,16 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// OpenNoticeType is the one type of notice that can be open. In the City
-// Record only solicitations invite bids or proposals; a due date on any
-// other notice (a hearing's comment date, an award's) is not an invitation.
-const OpenNoticeType = "Solicitation"
+// OpenNoticeType is the one type of notice that can be open
+// (view.OpenNoticeType).
+const OpenNoticeType = view.OpenNoticeType
 
 // OpenFrom is the first instant a due date still counts as open: the start
-// of today in New York. A solicitation due today stays open all day (the
-// source's time of day is often missing or a placeholder).
-func OpenFrom(now time.Time) time.Time { return search.DayStart(now) }
+// of today in New York (view.OpenFrom).
+func OpenFrom(now time.Time) time.Time { return view.OpenFrom(now) }
 
 // Open is the one meaning of "open" (README, "What open means"): a
 // solicitation whose due date is from the start of today (New York) or
@@ -39,10 +38,5 @@ func Open(param string, q *search.Query, now time.Time) error {
 	return nil
 }
 
-// IsOpen says whether one notice is open by the same rule.
-func IsOpen(n record.Notice, now time.Time) bool {
-	if !strings.EqualFold(n.NoticeType, OpenNoticeType) {
-		return false
-	}
-	return n.DueRolling || !n.DueDate.IsZero() && !n.DueDate.Before(OpenFrom(now))
-}
+// IsOpen says whether one notice is open by the same rule (view.IsOpen).
+func IsOpen(n record.Notice, now time.Time) bool { return view.IsOpen(n, now) }
