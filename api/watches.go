@@ -15,6 +15,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -376,7 +377,7 @@ func (s *Server) confirmPage(c *gin.Context) {
 		return
 	}
 	respond(c, http.StatusOK, page{Title: "Confirm your watch", Message: "This watch will email you new records that match:",
-		Scope: out.Scope, Action: "/confirm/" + url.PathEscape(c.Param("token")), Button: "Confirm"},
+		Scope: out.Scope, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))), Button: "Confirm"},
 		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "confirm": "POST this URL to confirm"})
 }
 
@@ -409,7 +410,7 @@ func (s *Server) managePage(c *gin.Context) {
 		return
 	}
 	p := page{Title: "Your watch", Message: "Active since " + w.ActiveSince.In(record.NewYork).Format("Jan 2, 2006") + ". It follows:",
-		Scope: w.Scope, Action: "/u/" + url.PathEscape(c.Param("token")), Button: "Unsubscribe", OneClick: true}
+		Scope: w.Scope, Action: view.Links{}.Unsubscribe(url.PathEscape(c.Param("token"))), Button: "Unsubscribe", OneClick: true}
 	if w.Description != "" {
 		p.Notes = []string{"Your description: " + w.Description}
 	}
@@ -432,7 +433,7 @@ func (s *Server) unsubscribePage(c *gin.Context) {
 		return
 	}
 	respond(c, http.StatusOK, page{Title: "Unsubscribe", Message: "Stop the digests of this watch?", Scope: w.Scope,
-		Action: "/u/" + url.PathEscape(c.Param("token")), Button: "Unsubscribe", OneClick: true},
+		Action: view.Links{}.Unsubscribe(url.PathEscape(c.Param("token"))), Button: "Unsubscribe", OneClick: true},
 		gin.H{"status": w.Status, "scope": w.Scope, "unsubscribe": "POST this URL with List-Unsubscribe=One-Click"})
 }
 
