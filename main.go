@@ -103,7 +103,7 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.StringVar(&c.OpenSearchURL, "opensearch-url", env("OPENSEARCH_URL", ""), "OpenSearch URL (engine opensearch)")
 	fl.StringVar(&c.OpenSearchPrefix, "opensearch-index-prefix", env("RECORDWATCH_OPENSEARCH_INDEX_PREFIX", opensearch.DefaultIndexPrefix), "OpenSearch index and alias name prefix (engine opensearch)")
 	fl.StringVar(&c.LogLevel, "log-level", env("RECORDWATCH_LOG_LEVEL", "info"), "debug, info, warn or error")
-	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", "crol"), "indexer: source to load (crol or checkbook)")
+	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", "crol"), "indexer: source to load ("+strings.Join(indexer.SourceNames(), ", ")+")")
 	fl.StringVar(&c.SourceDir, "source-dir", env("RECORDWATCH_SOURCE_DIR", ""), "indexer: load files from this directory instead of the bundled sample")
 	fl.BoolVar(&c.Live, "live", env("RECORDWATCH_LIVE", "") == "1", "indexer: fetch from the live source API")
 	fl.BoolVar(&c.Full, "full", false, "indexer: with -live, fetch everything instead of changes since the last run")
@@ -305,21 +305,24 @@ func sweep(ctx context.Context, st store.Sweeper, now func() time.Time, logger *
 }
 
 func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS fs.FS, logger *slog.Logger) error {
-	switch cfg.Source {
-	case "crol":
-	case "checkbook":
-		return runCheckbook(ctx, cfg, ix, sampleFS, logger)
-	default:
-		return fmt.Errorf("unknown source %q (available: crol, checkbook)", cfg.Source)
+	src, err := indexer.LookupSource(cfg.Source)
+	if err != nil {
+		return err
 	}
 	if !cfg.Live {
 		var fsys fs.FS = sampleFS
-		dir := "crol"
+		dir := src.Name()
 		if cfg.SourceDir != "" {
 			fsys, dir = os.DirFS(cfg.SourceDir), "."
 		}
-		_, err := ix.LoadCROLDir(ctx, fsys, dir)
+		_, err := ix.Load(ctx, src, fsys, dir)
 		return err
+	}
+	switch {
+	case !src.Live():
+		return fmt.Errorf("source %q has no live fetch: load its files with -source-dir", src.Name())
+	case src.Name() == checkbook.Source:
+		return runCheckbook(ctx, cfg, ix, logger)
 	}
 	f := &crol.Fetcher{BaseURL: cfg.SODAEndpoint, AppToken: cfg.SODAToken}
 	if !cfg.Full {
@@ -354,16 +357,9 @@ func repeat(ctx context.Context, every time.Duration, logger *slog.Logger, what 
 	}
 }
 
-// runCheckbook loads Checkbook NYC payments and contracts: from files, or
-// live in date windows (repeated with -every).
-func runCheckbook(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS fs.FS, logger *slog.Logger) error {
-	if !cfg.Live {
-		if cfg.SourceDir != "" {
-			_, err := ix.LoadCheckbookDir(ctx, os.DirFS(cfg.SourceDir), ".")
-			return err
-		}
-		return ix.LoadEntitySamples(ctx, sampleFS)
-	}
+// runCheckbook fetches Checkbook NYC payments and contracts live in date
+// windows (repeated with -every).
+func runCheckbook(ctx context.Context, cfg Config, ix *indexer.Indexer, logger *slog.Logger) error {
 	day := func(name, s string, def time.Time) (time.Time, error) {
 		if s == "" {
 			return def, nil

@@ -4,16 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"time"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
-	"github.com/recordwatch/recordwatch/indexer/source/lots"
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Sample directories of the sources written as entries (search.Entry):
-// Checkbook NYC answers, registered-contract rows and lot locations.
+// Checkbook NYC answers, registered-contract rows and lot locations (each
+// source's Name).
 const (
 	SampleCheckbookDir = "checkbook"
 	SampleContractsDir = "contracts"
@@ -53,46 +52,26 @@ func (ix *Indexer) WriteEntries(ctx context.Context, entries []search.Entry, wha
 }
 
 // LoadCheckbookDir loads Checkbook NYC API answers (*.response.xml) and
-// registered-contract rows (cityscroll read model, *.json) from a directory.
+// registered-contract rows (the contracts source, *.json) from one
+// directory: the two sources, one after the other.
 func (ix *Indexer) LoadCheckbookDir(ctx context.Context, fsys fs.FS, dir string) (Report, error) {
-	start := time.Now()
-	c, errs := checkbook.LoadDir(fsys, dir, ix.Crosswalk)
-	rep := Report{Notices: len(c.Entries), Errors: errs}
-	for _, f := range c.Files {
-		rep.Rows += f.Transactions
-		for _, r := range f.Repairs {
-			ix.log().Info("checkbook file repaired", "file", f.File, "repair", r)
+	var rep Report
+	for _, src := range []Source{checkbookSource{}, contractsSource{}} {
+		r, err := ix.Load(ctx, src, fsys, dir)
+		rep.Notices += r.Notices
+		rep.Rows += r.Rows
+		rep.Errors = append(rep.Errors, r.Errors...)
+		rep.Duration += r.Duration
+		if err != nil {
+			return rep, err
 		}
-		if f.RecordCount > f.Transactions {
-			ix.log().Info("checkbook answer holds part of its matches", "file", f.File, "record_count", f.RecordCount, "transactions", f.Transactions)
-		}
 	}
-	for _, e := range errs {
-		ix.log().Warn("checkbook row skipped", "err", e)
-	}
-	if err := ix.WriteEntries(ctx, c.Entries, "indexing payments and contracts"); err != nil {
-		return rep, err
-	}
-	rep.Duration = time.Since(start)
-	ix.log().Info("checkbook loaded", "dir", dir, "rows", rep.Rows, "entries", rep.Notices, "errors", len(errs),
-		"took", rep.Duration.Round(time.Millisecond))
 	return rep, nil
 }
 
 // LoadLotsDir loads lot locations (MapPLUTO centroids, ZAP portal projects).
 func (ix *Indexer) LoadLotsDir(ctx context.Context, fsys fs.FS, dir string) (Report, error) {
-	start := time.Now()
-	es, errs := lots.LoadDir(fsys, dir)
-	for _, e := range errs {
-		ix.log().Warn("lot skipped", "err", e)
-	}
-	rep := Report{Notices: len(es), Rows: len(es) + len(errs), Errors: errs}
-	if err := ix.WriteEntries(ctx, es, "indexing lot locations"); err != nil {
-		return rep, err
-	}
-	rep.Duration = time.Since(start)
-	ix.log().Info("lots loaded", "dir", dir, "entries", len(es), "errors", len(errs))
-	return rep, nil
+	return ix.Load(ctx, zapSource{}, fsys, dir)
 }
 
 // EnsureSampleEntries loads the bundled Checkbook NYC answers, contract rows
@@ -115,7 +94,7 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 		held[c.Source+"/"+c.RecordType] += c.Records
 	}
 	var missing []string
-	for key, n := range sampleEntryCounts(sample, ix.Crosswalk) {
+	for key, n := range sampleEntryCounts(sample) {
 		if held[key] < n {
 			missing = append(missing, key)
 		}
@@ -132,25 +111,23 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 
 // sampleEntryCounts counts the distinct entries of the bundled entity
 // samples by "source/kind".
-func sampleEntryCounts(sample fs.FS, cw *entity.Crosswalk) map[string]int {
-	var all []search.Entry
-	for _, dir := range []string{SampleCheckbookDir, SampleContractsDir} {
-		if _, err := fs.Stat(sample, dir); err == nil {
-			c, _ := checkbook.LoadDir(sample, dir, cw)
-			all = append(all, c.Entries...)
-		}
-	}
-	if _, err := fs.Stat(sample, SampleLotsDir); err == nil {
-		es, _ := lots.LoadDir(sample, SampleLotsDir)
-		all = append(all, es...)
-	}
+func sampleEntryCounts(sample fs.FS) map[string]int {
 	ids := map[string]map[string]bool{}
-	for _, e := range all {
-		key := e.Source + "/" + e.Kind
-		if ids[key] == nil {
-			ids[key] = map[string]bool{}
+	for _, src := range Sources {
+		if src.Holds() != HoldsEntries {
+			continue
 		}
-		ids[key][e.ID] = true
+		if _, err := fs.Stat(sample, src.Name()); err != nil {
+			continue
+		}
+		b, _ := src.Read(sample, src.Name())
+		for _, e := range b.Entries {
+			key := e.Source + "/" + e.Kind
+			if ids[key] == nil {
+				ids[key] = map[string]bool{}
+			}
+			ids[key][e.ID] = true
+		}
 	}
 	counts := map[string]int{}
 	for key, set := range ids {
@@ -159,20 +136,19 @@ func sampleEntryCounts(sample fs.FS, cw *entity.Crosswalk) map[string]int {
 	return counts
 }
 
-// LoadEntitySamples loads the bundled Checkbook NYC answers, contract rows
-// and lot locations (the directories that exist), whatever is held: entry
-// ids are stable, so loading twice changes nothing.
+// LoadEntitySamples loads the bundled samples of every entry source of
+// Sources (Checkbook NYC answers, contract rows, lot locations), in list
+// order, from the directories that exist, whatever is held: entry ids are
+// stable, so loading twice changes nothing.
 func (ix *Indexer) LoadEntitySamples(ctx context.Context, sample fs.FS) error {
-	for _, dir := range []string{SampleCheckbookDir, SampleContractsDir} {
-		if _, err := fs.Stat(sample, dir); err != nil {
+	for _, src := range Sources {
+		if src.Holds() != HoldsEntries {
 			continue
 		}
-		if _, err := ix.LoadCheckbookDir(ctx, sample, dir); err != nil {
-			return err
+		if _, err := fs.Stat(sample, src.Name()); err != nil {
+			continue
 		}
-	}
-	if _, err := fs.Stat(sample, SampleLotsDir); err == nil {
-		if _, err := ix.LoadLotsDir(ctx, sample, SampleLotsDir); err != nil {
+		if _, err := ix.Load(ctx, src, sample, src.Name()); err != nil {
 			return err
 		}
 	}
@@ -188,10 +164,11 @@ func (ix *Indexer) RunCheckbookLive(ctx context.Context, f *checkbook.Fetcher) (
 	bar := ix.bar(-1, "fetching Checkbook NYC transactions")
 	written := 0
 	_, err := f.Fetch(ctx, func(p checkbook.Page) error {
-		entries, errs := checkbook.NormalizeResponse(p.Response, f.BaseURL, ix.Crosswalk, p.ObservedAt)
+		entries, errs := checkbook.ReadResponse(p.Response, f.BaseURL, p.ObservedAt)
 		for _, e := range errs {
 			ix.log().Warn("checkbook transaction skipped", "err", e)
 		}
+		link.Linker{Crosswalk: ix.Crosswalk}.Entries(entries)
 		if err := ix.WriteEntries(ctx, entries, "writing Checkbook NYC transactions"); err != nil {
 			return err
 		}

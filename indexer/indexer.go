@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/sourcegraph/conc/iter"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -152,33 +153,57 @@ type Report struct {
 	Duration time.Duration
 }
 
-// LoadCROLDir loads City Record files (DCAS .psv, Socrata .json/.csv) from a
-// directory of fsys: the bundled sample, or a dump on disk.
-func (ix *Indexer) LoadCROLDir(ctx context.Context, fsys fs.FS, dir string) (Report, error) {
+// Load runs the pipeline for one source over a directory of fsys (the
+// bundled sample, or a dump on disk): read, link (indexer/link: agency
+// ids, vendor stems, base PINs), write in batches. A notice source is
+// observed last, once every notice is written (SampleLoaded reads that
+// observation as the mark of a completed load).
+func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string) (Report, error) {
 	start := time.Now()
-	corpus, errs := crol.Scan(fsys, dir, ix.Crosswalk)
-	rep := Report{Notices: len(corpus.Notices), Merged: corpus.Merged, Errors: errs}
-	for _, f := range corpus.Files {
-		rep.Rows += f.Rows
+	b, errs := src.Read(fsys, dir)
+	rep := Report{Notices: len(b.Notices) + len(b.Entries), Rows: b.Rows, Merged: b.Merged, Errors: errs}
+	for _, n := range b.Notes {
+		ix.log().Info("source file note", "source", src.Name(), "note", n)
 	}
 	for _, e := range errs {
-		ix.log().Warn("crol row skipped", "err", e)
+		ix.log().Warn("row skipped", "source", src.Name(), "err", e)
 	}
-	if err := ix.Write(ctx, corpus.Notices, "indexing City Record notices"); err != nil {
-		return rep, err
+	linker := link.Linker{Crosswalk: ix.Crosswalk}
+	linker.Notices(b.Notices)
+	linker.Entries(b.Entries)
+	if len(b.Entries) > 0 {
+		if err := ix.WriteEntries(ctx, b.Entries, "indexing "+src.Name()+" entries"); err != nil {
+			return rep, err
+		}
 	}
-	if err := ix.Backend.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: CROLLabel,
-		RecordType: "notice", ObservedAt: observedAt(corpus, ix.now())}); err != nil {
-		return rep, err
+	if src.Holds() == HoldsNotices {
+		if err := ix.Write(ctx, b.Notices, "indexing "+src.Name()+" notices"); err != nil {
+			return rep, err
+		}
+		observed := b.ObservedAt
+		if observed.IsZero() {
+			observed = ix.now()
+		}
+		if err := ix.Backend.Observe(ctx, search.Observation{Source: src.Name(), Label: src.Label(),
+			RecordType: "notice", ObservedAt: observed}); err != nil {
+			return rep, err
+		}
 	}
 	rep.Duration = time.Since(start)
-	ix.log().Info("crol loaded", "dir", dir, "rows", rep.Rows, "notices", rep.Notices, "merged", rep.Merged,
+	ix.log().Info("source loaded", "source", src.Name(), "dir", dir, "rows", rep.Rows, "records", rep.Notices, "merged", rep.Merged,
 		"errors", len(errs), "took", rep.Duration.Round(time.Millisecond))
 	return rep, nil
 }
 
+// LoadCROLDir loads City Record files (DCAS .psv, Socrata .json/.csv) from a
+// directory of fsys: the bundled sample, or a dump on disk.
+func (ix *Indexer) LoadCROLDir(ctx context.Context, fsys fs.FS, dir string) (Report, error) {
+	return ix.Load(ctx, crolSource{}, fsys, dir)
+}
+
 // observedAt is when the loaded files were observed at their source: the
-// latest observation any file states, or now when none does.
+// latest observation any file states, or now when none does (now may be
+// zero: unknown).
 func observedAt(c *crol.Corpus, now time.Time) time.Time {
 	var t time.Time
 	for _, f := range c.Files {
@@ -244,8 +269,13 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 			return false, err
 		}
 	}
-	if _, err := ix.LoadCROLDir(ctx, sample, "crol"); err != nil {
-		return false, err
+	for _, src := range Sources {
+		if src.Holds() != HoldsNotices {
+			continue
+		}
+		if _, err := ix.Load(ctx, src, sample, src.Name()); err != nil {
+			return false, err
+		}
 	}
 	return true, nil
 }
@@ -276,13 +306,14 @@ func (ix *Indexer) RunLive(ctx context.Context, f *crol.Fetcher, incremental boo
 	_, err := f.Fetch(ctx, since, func(rows []crol.Row) error {
 		notices := make([]record.Notice, 0, len(rows))
 		for _, r := range rows {
-			n, err := crol.Normalize(r, ix.Crosswalk)
+			n, err := crol.NormalizeRaw(r)
 			if err != nil {
 				ix.log().Warn("crol row skipped", "err", err)
 				continue
 			}
 			notices = append(notices, n)
 		}
+		link.Linker{Crosswalk: ix.Crosswalk}.Notices(notices)
 		docs := Docs(notices)
 		if err := ix.retry(ctx, "write a page of live City Record rows", func() error {
 			return ix.Backend.Upsert(ctx, docs)

@@ -1,0 +1,140 @@
+package indexer
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
+	"github.com/recordwatch/recordwatch/indexer/source/contracts"
+	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/indexer/source/zap"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Source is one source of records, read the same way whatever it holds:
+// Read turns the files under a directory into a Batch of raw records (the
+// link stage fills agency ids, vendor stems and PIN keys; the pipeline
+// writes). Name is the -source value and the directory of the bundled
+// sample the source is loaded from.
+type Source interface {
+	Name() string
+	// Label names the source in coverage and in the -source help.
+	Label() string
+	// Holds is what the source writes: HoldsNotices (full-text notices,
+	// observed once a load completes) or HoldsEntries (search.Entry).
+	Holds() string
+	// Live reports whether the source can also be fetched from its live
+	// API (-live; main.go wires the fetcher).
+	Live() bool
+	// Read reads the files of the source under dir.
+	Read(fsys fs.FS, dir string) (Batch, []error)
+}
+
+// What sources hold.
+const (
+	HoldsNotices = "notices"
+	HoldsEntries = "entries"
+)
+
+// Batch is what a source read: raw records and what the read saw.
+type Batch struct {
+	Notices []record.Notice
+	Entries []search.Entry
+	// Rows is how many source rows were read; Merged how many were folded
+	// into another observation of the same record.
+	Rows, Merged int
+	// ObservedAt is when the files say they were observed (zero: unknown).
+	ObservedAt time.Time
+	// Notes are things worth logging (repairs, partial answers).
+	Notes []string
+}
+
+// Sources is the one list of sources: what -source accepts, what the
+// bundled sample is loaded from (entry sources first, in this order, then
+// notice sources) and what the README lists.
+var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}}
+
+// SourceNames lists the names of Sources, in order.
+func SourceNames() []string {
+	names := make([]string, len(Sources))
+	for i, s := range Sources {
+		names[i] = s.Name()
+	}
+	return names
+}
+
+// LookupSource returns the source named name; an unknown name is an error
+// that lists the available ones.
+func LookupSource(name string) (Source, error) {
+	for _, s := range Sources {
+		if s.Name() == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown source %q (available: %s)", name, strings.Join(SourceNames(), ", "))
+}
+
+// crolSource: City Record Online notices (DCAS .psv, Socrata .json/.csv).
+type crolSource struct{}
+
+func (crolSource) Name() string  { return "crol" }
+func (crolSource) Label() string { return CROLLabel }
+func (crolSource) Holds() string { return HoldsNotices }
+func (crolSource) Live() bool    { return true }
+func (crolSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	c, errs := crol.Read(fsys, dir)
+	b := Batch{Notices: c.Notices, Merged: c.Merged, ObservedAt: observedAt(c, time.Time{})}
+	for _, f := range c.Files {
+		b.Rows += f.Rows
+	}
+	return b, errs
+}
+
+// checkbookSource: Checkbook NYC API answers (payments, contracts, payroll).
+type checkbookSource struct{}
+
+func (checkbookSource) Name() string  { return checkbook.Source }
+func (checkbookSource) Label() string { return checkbook.SourceLabel }
+func (checkbookSource) Holds() string { return HoldsEntries }
+func (checkbookSource) Live() bool    { return true }
+func (checkbookSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	c, errs := checkbook.ReadDir(fsys, dir)
+	b := Batch{Entries: c.Entries}
+	for _, f := range c.Files {
+		b.Rows += f.Transactions
+		for _, r := range f.Repairs {
+			b.Notes = append(b.Notes, fmt.Sprintf("%s repaired: %s", f.File, r))
+		}
+		if f.RecordCount > f.Transactions {
+			b.Notes = append(b.Notes, fmt.Sprintf("%s holds %d of the %d matches at the source", f.File, f.Transactions, f.RecordCount))
+		}
+	}
+	return b, errs
+}
+
+// contractsSource: registered-contract rows (cityscroll read model).
+type contractsSource struct{}
+
+func (contractsSource) Name() string  { return contracts.Source }
+func (contractsSource) Label() string { return contracts.Label }
+func (contractsSource) Holds() string { return HoldsEntries }
+func (contractsSource) Live() bool    { return false }
+func (contractsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	es, errs := contracts.LoadDir(fsys, dir)
+	return Batch{Entries: es, Rows: len(es) + len(errs)}, errs
+}
+
+// zapSource: ZAP project lots and the MapPLUTO centroids of their lots.
+type zapSource struct{}
+
+func (zapSource) Name() string  { return zap.ZAPSource }
+func (zapSource) Label() string { return zap.ZAPLabel + "; " + zap.CentroidLabel }
+func (zapSource) Holds() string { return HoldsEntries }
+func (zapSource) Live() bool    { return false }
+func (zapSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	es, errs := zap.LoadDir(fsys, dir)
+	return Batch{Entries: es, Rows: len(es) + len(errs)}, errs
+}

@@ -1,0 +1,66 @@
+package indexer
+
+import (
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// The one list is what -source accepts (main.go calls LookupSource), and
+// every source has a bundled sample directory named after it.
+func TestSourcesList(t *testing.T) {
+	want := []string{"crol", "checkbook", "contracts", "zap"}
+	if got := SourceNames(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("sources %v, want %v", got, want)
+	}
+	sample := os.DirFS("../testdata/sample")
+	for _, name := range want {
+		src, err := LookupSource(name)
+		if err != nil || src.Name() != name {
+			t.Errorf("LookupSource(%q) = %v, %v", name, src, err)
+			continue
+		}
+		if h := src.Holds(); h != HoldsNotices && h != HoldsEntries {
+			t.Errorf("%s holds %q", name, h)
+		}
+		if _, err := fs.Stat(sample, name); err != nil {
+			t.Errorf("%s: no bundled sample directory: %v", name, err)
+		}
+		b, errs := src.Read(sample, name)
+		if len(b.Notices)+len(b.Entries) == 0 {
+			t.Errorf("%s read nothing from its sample (%v)", name, errs)
+		}
+		if (src.Holds() == HoldsNotices) != (len(b.Notices) > 0) {
+			t.Errorf("%s holds %s but read %d notices, %d entries", name, src.Holds(), len(b.Notices), len(b.Entries))
+		}
+	}
+	if src, _ := LookupSource("crol"); src.Name() != record.SourceCROL || !src.Live() {
+		t.Error("crol is the City Record source and fetches live")
+	}
+	_, err := LookupSource("lots")
+	if err == nil || !strings.Contains(err.Error(), "available: crol, checkbook, contracts, zap") {
+		t.Errorf("unknown source: %v", err)
+	}
+}
+
+// Sources give raw records: the derived keys are filled by the link stage
+// only.
+func TestSourcesReadRaw(t *testing.T) {
+	sample := os.DirFS("../testdata/sample")
+	for _, src := range Sources {
+		b, _ := src.Read(sample, src.Name())
+		for _, n := range b.Notices {
+			if n.AgencyID != "" || n.VendorStem != "" {
+				t.Fatalf("%s: notice %s read with derived keys %q %q", src.Name(), n.RequestID, n.AgencyID, n.VendorStem)
+			}
+		}
+		for _, e := range b.Entries {
+			if e.AgencyID != "" || e.VendorStem != "" || e.PINBase != "" {
+				t.Fatalf("%s: entry %s read with derived keys", src.Name(), e.ID)
+			}
+		}
+	}
+}
