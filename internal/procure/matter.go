@@ -25,29 +25,16 @@ const (
 	KindBlanket     = "blanket_chain"
 )
 
-// Link confidences.
+// Link confidences and methods are the join rules' (internal/entity
+// join.go), written once for the index-time link stage and for procure.
 const (
-	// ConfidenceHigh: the record belongs to the same procurement (the same
-	// PIN, another renewal of it, or a payment naming the contract of such
-	// a registration); its amount is summed.
-	ConfidenceHigh = "high"
-	// ConfidenceLow: the record only shares the 10-character base PIN (a
-	// solicitation, or a sibling contract that may be another vendor's);
-	// it is shown with its method and never summed.
-	ConfidenceLow = "low"
+	ConfidenceHigh = entity.ConfidenceHigh
+	ConfidenceLow  = entity.ConfidenceLow
+	MethodContract = entity.JoinContractID
 )
 
-// MethodContract links a payment to a registration by contract id.
-const MethodContract = "contract"
-
 // Methods says what each link method means.
-var Methods = map[string]string{
-	entity.PINExact:   "the record carries the same PIN",
-	entity.PINRenewal: "the same PIN once renewal suffixes (R001 …) are removed: another renewal of the same contract",
-	entity.PINPrefix:  "the same 10-character base PIN (agency, fiscal year, method, sequence): a solicitation and the awards and registrations that followed it",
-	MethodContract:    "a payment that names the contract id of a registration linked by PIN",
-	"source":          "the source itself joined this registration to the notice",
-}
+var Methods = entity.JoinMethods
 
 // Link says how a record was tied to the PIN asked for, how sure the join
 // is, and whether the record's amount is summed with the matter's.
@@ -61,21 +48,22 @@ type Link struct {
 // PINLink links two PINs with method and confidence; ok is false when they
 // are not linked.
 func PINLink(asked, pin string) (Link, bool) {
-	m, ok := entity.PINLink(asked, pin)
+	j, ok := entity.JoinPINs(asked, pin)
 	if !ok {
 		return Link{}, false
 	}
-	l := Link{Method: m, Note: Methods[m], Confidence: ConfidenceHigh, SameProcurement: true}
-	if m == entity.PINPrefix {
-		l.Confidence, l.SameProcurement = ConfidenceLow, false
-	}
-	return l, true
+	return linkOf(j, ""), true
 }
 
 // contractLink links a payment through its registration's link.
 func contractLink(contractID string, reg Link) Link {
-	return Link{Method: MethodContract, Note: Methods[MethodContract] + " (" + contractID + ", registration linked by " + reg.Method + ")",
-		Confidence: reg.Confidence, SameProcurement: reg.SameProcurement}
+	j := entity.JoinByContract(entity.Join{Method: reg.Method, Confidence: reg.Confidence, SameProcurement: reg.SameProcurement})
+	return linkOf(j, " ("+contractID+", registration linked by "+reg.Method+")")
+}
+
+// linkOf is a join as a matter shows it, its note said in words.
+func linkOf(j entity.Join, detail string) Link {
+	return Link{Method: j.Method, Note: j.Note() + detail, Confidence: j.Confidence, SameProcurement: j.SameProcurement}
 }
 
 // Step is one record on a matter's timeline.
