@@ -11,7 +11,7 @@ import (
 )
 
 // These tests cover the harness's pieces (query translation, percentiles,
-// parsing); the benchmark itself runs only with `go run ./bench`.
+// parsing); the benchmark itself runs only with `go -C bench run .`.
 
 func keywords(t *testing.T, q string) search.Keywords {
 	t.Helper()

@@ -2,10 +2,10 @@
 // full-text search, SQLite FTS5 and OpenSearch, on one synthetic corpus,
 // and writes BENCHMARKS.md. It is not part of CI.
 //
-//	go run ./bench                          # 100,000 notices, peers included
-//	go run ./bench -n 1100000               # the size of the real City Record dataset
-//	go run ./bench -peers=false -keep       # ours only, reusing the corpus and index of an earlier run
-//	go run ./bench -opensearch=false        # the database peers only
+//	go -C bench run .                          # 100,000 notices, peers included
+//	go -C bench run . -n 1100000               # the size of the real City Record dataset
+//	go -C bench run . -peers=false -keep       # ours only, reusing the corpus and index of an earlier run
+//	go -C bench run . -opensearch=false        # the database peers only
 //
 // One run: generate the corpus once with internal/synth (deterministic
 // seed) into a JSON-lines file; index it with Recordwatch's real pipeline
@@ -72,6 +72,7 @@ func main() {
 		}
 		return
 	}
+	toRepoRoot()
 	var cfg config
 	var conc string
 	fl := flag.NewFlagSet("bench", flag.ExitOnError)
@@ -179,6 +180,21 @@ type report struct {
 
 type profile struct {
 	Title, File, Top string
+}
+
+// toRepoRoot makes the repository root the working directory when the
+// benchmark runs from its own module's directory (`go -C bench run .`), so
+// that the default paths (testdata/sample, docker/, BENCHMARKS.md) are the
+// repository's.
+func toRepoRoot() {
+	if _, err := os.Stat("testdata/sample"); err == nil {
+		return
+	}
+	if _, err := os.Stat(filepath.Join("..", "testdata", "sample")); err == nil {
+		if err := os.Chdir(".."); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
+	}
 }
 
 func run(cfg config) (string, error) {
@@ -414,7 +430,7 @@ func runOpenSearch(ctx context.Context, cfg config, rep *report, meta corpusMeta
 }
 
 func commandLine() string {
-	args := []string{"go", "run", "./bench"}
+	args := []string{"go", "-C", "bench", "run", "."}
 	args = append(args, os.Args[1:]...)
 	return strings.Join(args, " ")
 }

@@ -20,7 +20,7 @@ func testReport(keys ...string) *report {
 		Cfg:     config{N: 3000, Conc: []int{1, 32}, Duration: time.Second, Warmup: time.Second},
 		Corpus:  corpusMeta{N: 3000, Agency: "dcas", Vendor: "Acme Inc.", Stem: "acme"},
 		Mix:     buildMix("dcas", "Acme Inc."),
-		Command: "go run ./bench -n 3000",
+		Command: "go -C bench run . -n 3000",
 	}
 	for i, k := range keys {
 		s := newSystem(k, names[k])

@@ -23,7 +23,9 @@ func hostileServer(t *testing.T, tweak func(*Config)) (*testMailer, string) {
 	return tm, l.Addr().String()
 }
 
-func b64word(s string) string { return "=?utf-8?b?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?=" }
+func b64word(s string) string {
+	return "=?utf-8?b?" + base64.StdEncoding.EncodeToString([]byte(s)) + "?="
+}
 
 // Hostile subscribe mail gets a clear SMTP reply; header injection through
 // encoded words never reaches an outgoing header, a reply goes to one
