@@ -221,6 +221,16 @@ func TestRuleAgencyResolution(t *testing.T) {
 		if c.want == nil {
 			continue
 		}
+		// the agency profile (its JSON twin) names the same agency
+		if len(c.want) == 1 {
+			res, body := httpDo(t, "GET", e.ts.URL+"/api/agencies/"+url.PathEscape(c.in), "", "")
+			var prof struct {
+				ID string `json:"id"`
+			}
+			if res.StatusCode != 200 || json.Unmarshal([]byte(body), &prof) != nil || prof.ID != c.want[0] {
+				t.Errorf("%q through /api/agencies/: %d id %q, want %s", c.in, res.StatusCode, prof.ID, c.want[0])
+			}
+		}
 		found += api.Total
 		if api.Total != mcp.Total || !slices.Equal(api.ids(), mcp.ids()) {
 			t.Errorf("%q: /api/search %d %v, search_notices %d %v", c.in, api.Total, api.ids(), mcp.Total, mcp.ids())

@@ -280,15 +280,20 @@ func (s *Service) Crosswalk(ctx context.Context) (*Crosswalk, error) {
 var agencyIDRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // ResolveAgency turns a canonical id, or any spelling, into a canonical id
-// and name; inMapping says whether the id is in the reviewed mapping.
+// and name; inMapping says whether the id is in the reviewed mapping. It is
+// the one agency rule (entity.ResolveName) for every input that names one
+// agency; a printed spelling that rule does not know (a Form 2 profile
+// link names an agency as a record printed it) keeps the crosswalk's own
+// id for that spelling, as /agencies lists it, so its records stay
+// reachable.
 func (s *Service) ResolveAgency(v string) (id, name string, inMapping bool) {
 	cw := s.Procure.Crosswalk
 	v = strings.TrimSpace(v)
-	if ag, ok := cw.Agency(v); ok {
-		return ag.ID, ag.Name, true
-	}
-	if agencyIDRE.MatchString(v) {
-		return v, v, false
+	if r, err := cw.ResolveName("agency", v); err == nil && len(r.IDs) == 1 {
+		if ag, ok := cw.Agency(r.IDs[0]); ok {
+			return ag.ID, ag.Name, true
+		}
+		return r.IDs[0], r.Name, false
 	}
 	l := cw.Resolve(v)
 	_, ok := cw.Agency(l.ID)
