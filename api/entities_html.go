@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // The Form 1 permalinks /vendors/<stem>/ and /agencies/<id>/ are small
@@ -139,7 +140,7 @@ func (s *Server) vendorPage(c *gin.Context) {
 	raw := pathValue(c, "stem")
 	stem := vendorStem(raw)
 	if slug := entity.StemSlug(stem); slug != raw && entity.StemLongEnough(stem) {
-		c.Redirect(http.StatusMovedPermanently, "/vendors/"+slug+"/")
+		c.Redirect(http.StatusMovedPermanently, view.Links{Form: 1}.Vendor(stem, "")) // the one permalink rule, site-relative
 		return
 	}
 	jsonURL := s.cfg.BaseURL + "/api/vendors/" + raw
@@ -157,7 +158,7 @@ func (s *Server) agencyPage(c *gin.Context) {
 	raw := pathValue(c, "id")
 	id, _, _ := s.agencyFromPath(raw)
 	if id != raw {
-		c.Redirect(http.StatusMovedPermanently, "/agencies/"+id+"/")
+		c.Redirect(http.StatusMovedPermanently, view.Links{Form: 1}.Agency(id, ""))
 		return
 	}
 	jsonURL := s.cfg.BaseURL + "/api/agencies/" + id
