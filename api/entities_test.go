@@ -18,8 +18,9 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
+	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
-	"github.com/recordwatch/recordwatch/indexer/source/lots"
+	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -86,15 +87,17 @@ func sampleAgencyStrings(t *testing.T) map[string]bool {
 			out[n.AgencyRaw] = true
 		}
 	}
-	for _, dir := range []string{"checkbook", "contracts"} {
-		cb, errs := checkbook.LoadDir(sample, dir, nil)
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		for _, e := range cb.Entries {
-			if e.AgencyRaw != "" {
-				out[e.AgencyRaw] = true
-			}
+	cb, errs := checkbook.LoadDir(sample, "checkbook", nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	rows, errs := contracts.LoadDir(sample, "contracts")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, e := range append(cb.Entries, rows...) {
+		if e.AgencyRaw != "" {
+			out[e.AgencyRaw] = true
 		}
 	}
 	return out
@@ -590,7 +593,7 @@ func TestAgencyNameWithSlash(t *testing.T) {
 // Geometry comes from the real lot files: a MapPLUTO centroid for a lot,
 // else the ZAP portal's geometry of the project's lots.
 func TestLotGeometry(t *testing.T) {
-	es, errs := lots.LoadDir(os.DirFS("../testdata/sample"), "zap")
+	es, errs := zap.LoadDir(os.DirFS("../testdata/sample"), "zap")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -3,7 +3,6 @@ package checkbook
 import (
 	"fmt"
 	"io/fs"
-	"path"
 	"sort"
 	"strings"
 	"time"
@@ -41,20 +40,20 @@ type Corpus struct {
 // so its entries are stamped with the latest date among them (an answer
 // cannot have been observed before its newest transaction).
 func ReadDir(fsys fs.FS, dir string) (*Corpus, []error) {
-	return readDir(fsys, dir, false)
+	return readDir(fsys, dir)
 }
 
-// LoadDir reads dir as ReadDir does, and also the registered-contract rows
-// (*.json) of the contracts source found there, and links every entry
-// (indexer/link) with cw: for callers outside the indexer pipeline, which
-// reads each source on its own and links once.
+// LoadDir reads dir as ReadDir does and links every entry (indexer/link)
+// with cw: for callers outside the indexer pipeline, which reads each
+// source on its own and links once. Registered-contract rows (*.json) are
+// the contracts source's (indexer/source/contracts).
 func LoadDir(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
-	c, errs := readDir(fsys, dir, true)
+	c, errs := readDir(fsys, dir)
 	link.Linker{Crosswalk: cw}.Entries(c.Entries)
 	return c, errs
 }
 
-func readDir(fsys fs.FS, dir string, withContracts bool) (*Corpus, []error) {
+func readDir(fsys fs.FS, dir string) (*Corpus, []error) {
 	c := &Corpus{}
 	var errs []error
 	var names []string
@@ -68,7 +67,7 @@ func readDir(fsys fs.FS, dir string, withContracts bool) (*Corpus, []error) {
 		lower := strings.ToLower(d.Name())
 		switch {
 		case strings.HasSuffix(lower, ".request.xml"):
-		case strings.HasSuffix(lower, ".xml"), withContracts && strings.HasSuffix(lower, ".json"):
+		case strings.HasSuffix(lower, ".xml"):
 			names = append(names, p)
 		}
 		return nil
@@ -87,20 +86,14 @@ func readDir(fsys fs.FS, dir string, withContracts bool) (*Corpus, []error) {
 		rep := FileReport{File: name}
 		var entries []search.Entry
 		var ferrs []error
-		if strings.EqualFold(path.Ext(name), ".xml") {
-			res, err := ParseResponse(data)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", name, err))
-				continue
-			}
-			rep.Source, rep.TypeOfData, rep.RecordCount, rep.Repairs = Source, res.Request.TypeOfData, res.RecordCount, res.Repairs
-			rep.Transactions = len(res.Transactions)
-			entries, ferrs = ReadResponse(res, name, time.Time{})
-		} else {
-			rep.Source = contracts.Source
-			entries, ferrs = contracts.ReadRows(data, name, time.Time{})
-			rep.Transactions = len(entries) + len(ferrs)
+		res, err := ParseResponse(data)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
 		}
+		rep.Source, rep.TypeOfData, rep.RecordCount, rep.Repairs = Source, res.Request.TypeOfData, res.RecordCount, res.Repairs
+		rep.Transactions = len(res.Transactions)
+		entries, ferrs = ReadResponse(res, name, time.Time{})
 		observed := contracts.LatestDate(entries)
 		for i := range entries {
 			entries[i].ObservedAt = observed
