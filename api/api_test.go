@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	goldenfile "github.com/recordwatch/recordwatch/internal/golden"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -22,8 +23,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fixedNow is the injected clock of every API test.
 var fixedNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
@@ -97,23 +96,11 @@ func decode[T any](t *testing.T, b []byte) T {
 	return v
 }
 
+// golden compares got with testdata/golden/<name> (internal/golden; -update
+// rewrites).
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./api -update to create it)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs from golden file (go test ./api -update to accept):\n%s", name, got)
-	}
+	goldenfile.Assert(t, filepath.Join("testdata", "golden", name), got)
 }
 
 func checkScope(t *testing.T, s record.Scope) {

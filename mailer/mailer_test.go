@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/recordwatch/recordwatch/internal/golden"
 	"io"
 	"log/slog"
 	"math/rand"
@@ -30,8 +31,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var (
 	backend *embedded.Backend
@@ -564,20 +563,7 @@ func TestDigestGolden(t *testing.T) {
 	if head, body, ok := strings.Cut(got, "\r\n\r\n"); ok { // undo quoted-printable soft breaks around body tokens
 		got = head + "\r\n\r\n" + tokenRE.ReplaceAllString(strings.ReplaceAll(body, "=\r\n", ""), "/$1/TOKEN")
 	}
-	path := filepath.Join("testdata", "golden", "digest.eml")
-	if *update {
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./mailer -update creates it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("digest differs from %s (go test ./mailer -update to accept):\n%s", path, got)
-	}
+	golden.Assert(t, filepath.Join("testdata", "golden", "digest.eml"), []byte(got))
 	for _, h := range []string{"List-Unsubscribe: <http://rw.test/u/TOKEN>", "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
 		"Precedence: bulk", "Auto-Submitted: auto-generated", "http://rw.test/r/money/"} {
 		if !strings.Contains(got, h) {

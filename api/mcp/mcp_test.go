@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"github.com/recordwatch/recordwatch/internal/golden"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,8 +29,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/mailer"
 )
-
-var update = flag.Bool("update", false, "rewrite tool schema snapshots and the README tool list")
 
 var fixedNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
 
@@ -196,20 +195,7 @@ func TestToolSchemaSnapshots(t *testing.T) {
 			"inputSchema": tool.Def.InputSchema, "outputSchema": tool.Def.OutputSchema}
 		got, _ := json.MarshalIndent(snap, "", "  ")
 		got = append(got, '\n')
-		path := filepath.Join("__toolsnaps__", snapName(tool))
-		if *update {
-			os.MkdirAll("__toolsnaps__", 0o755)
-			os.WriteFile(path, got, 0o644)
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: %v (go test ./api/mcp -update)", tool.Def.Name, err)
-			continue
-		}
-		if string(want) != string(got) {
-			t.Errorf("schema of %s changed; if intended run go test ./api/mcp -update\n%s", tool.Def.Name, got)
-		}
+		golden.Assert(t, filepath.Join("__toolsnaps__", snapName(tool)), got)
 	}
 	entries, _ := os.ReadDir("__toolsnaps__")
 	if len(entries) != len(mcp.All(fx.deps)) {
@@ -463,7 +449,7 @@ func TestCatalogAndReadme(t *testing.T) {
 	}
 	gen := mcp.Markdown(fx.deps)
 	if string(readme[i+len(begin):j]) != gen {
-		if *update {
+		if golden.Update() {
 			out := string(readme[:i+len(begin)]) + gen + string(readme[j:])
 			os.WriteFile("../../README.md", []byte(out), 0o644)
 			return

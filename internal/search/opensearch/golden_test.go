@@ -6,8 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/recordwatch/recordwatch/internal/golden"
 	"io"
 	"net/http"
 	"os"
@@ -23,8 +23,6 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // checkGolden compares the recorded requests with testdata/<name>.golden.json
 // (rewritten with -update) and validates each against the OpenSearch API
@@ -44,51 +42,7 @@ func checkGolden(t *testing.T, name string, got []exchange) {
 		t.Fatal(err)
 	}
 	b = append(b, '\n')
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(want, b) {
-		t.Errorf("requests differ from %s (run go test -update to accept):\n%s", path, lineDiff(string(want), string(b)))
-	}
-}
-
-// lineDiff shows the first differing lines.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			lo := max(0, i-3)
-			var out strings.Builder
-			for j := lo; j < min(i+4, max(len(w), len(g))); j++ {
-				if j < len(w) {
-					fmt.Fprintf(&out, "want %4d: %s\n", j+1, w[j])
-				}
-				if j < len(g) {
-					fmt.Fprintf(&out, "got  %4d: %s\n", j+1, g[j])
-				}
-			}
-			return out.String()
-		}
-	}
-	return "(no line differs)"
+	golden.Assert(t, filepath.Join("testdata", name+".golden.json"), b)
 }
 
 // ---- the OpenSearch API spec
