@@ -39,10 +39,10 @@ var entityPages = template.Must(template.New("page").Parse(`<!doctype html>
 <ul>{{range .Variants}}<li>{{.Name}} <span class="note">({{.Source}}, {{.Records}})</span></li>{{end}}</ul>
 <h2>Awards and intents</h2>
 <p>{{.Awards.Total}} notices; valid amounts total {{.Awards.Amount.Display}}{{if .Awards.ExcludedInvalidAmounts}} ({{.Awards.ExcludedInvalidAmounts}} placeholder or erroneous amounts excluded){{end}}.</p>
-<table><tr><th>Fiscal year</th><th>Notices</th><th>Valid amounts</th></tr>
-{{range .Awards.ByFiscalYear}}<tr><td>FY{{.FiscalYear}}</td><td class="n">{{.Count}}</td><td class="n">{{.Amount.Display}}</td></tr>{{end}}</table>
-<table><tr><th>Published</th><th>Notice</th><th>Agency</th><th>Amount</th></tr>
-{{range .Awards.Notices}}<tr><td>{{.Published}}</td><td><a href="{{.Links.Permalink}}">{{.Title}}</a> <span class="note">{{.NoticeType}}</span></td><td>{{.Agency}}</td><td class="n">{{with .Amount}}{{if .Valid}}{{.Display}}{{else}}<span class="note">{{.SourceText}} (not counted)</span>{{end}}{{end}}</td></tr>{{end}}</table>
+<div class="table-scroll"><table><tr><th>Fiscal year</th><th>Notices</th><th>Valid amounts</th></tr>
+{{range .Awards.ByFiscalYear}}<tr><td>FY{{.FiscalYear}}</td><td class="n">{{.Count}}</td><td class="n">{{.Amount.Display}}</td></tr>{{end}}</table></div>
+<div class="table-scroll"><table><tr><th>Published</th><th>Notice</th><th>Agency</th><th>Amount</th></tr>
+{{range .Awards.Notices}}<tr><td>{{.Published}}</td><td><a href="{{.Links.Permalink}}">{{.Title}}</a> <span class="note">{{.NoticeType}}</span></td><td>{{.Agency}}</td><td class="n">{{with .Amount}}{{if .Valid}}{{.Display}}{{else}}<span class="note">{{.SourceText}} (not counted)</span>{{end}}{{end}}</td></tr>{{end}}</table></div>
 <h2>Agencies</h2>
 <ul>{{range .Awards.Agencies}}<li><a href="{{.Profile}}">{{.Name}}</a>: {{.Count}} notices, {{.Amount.Display}}</li>{{end}}</ul>
 <h2>Payments dataset</h2>
@@ -56,11 +56,11 @@ var entityPages = template.Must(template.New("page").Parse(`<!doctype html>
 <ul>{{range .Variants}}<li>{{.RawString}} <span class="note">({{.Method}}; {{range $i, $s := .Sources}}{{if $i}}, {{end}}{{$s}}{{end}}; {{.Records}} records)</span></li>{{end}}</ul>
 <h2>Notices</h2>
 <p>{{.Notices.Total}} notices{{if .Notices.First}} from {{.Notices.First}} to {{.Notices.Last}}{{end}}.</p>
-<table><tr><th>Lens</th><th>Notices</th></tr>{{range .Notices.ByLens}}<tr><td>{{.Value}}</td><td class="n">{{.Count}}</td></tr>{{end}}</table>
+<div class="table-scroll"><table><tr><th>Lens</th><th>Notices</th></tr>{{range .Notices.ByLens}}<tr><td>{{.Value}}</td><td class="n">{{.Count}}</td></tr>{{end}}</table></div>
 <h2>Awards</h2>
 <p>{{.Awards.Total}} award and intent notices; valid amounts total {{.Awards.Amount.Display}}.</p>
-<table><tr><th>Vendor</th><th>Notices</th><th>Valid amounts</th></tr>
-{{range .Awards.TopVendors}}<tr><td><a href="{{.Profile}}">{{.Stem}}</a></td><td class="n">{{.Count}}</td><td class="n">{{.Amount.Display}}</td></tr>{{end}}</table>
+<div class="table-scroll"><table><tr><th>Vendor</th><th>Notices</th><th>Valid amounts</th></tr>
+{{range .Awards.TopVendors}}<tr><td><a href="{{.Profile}}">{{.Stem}}</a></td><td class="n">{{.Count}}</td><td class="n">{{.Amount.Display}}</td></tr>{{end}}</table></div>
 <h2>Payments dataset</h2>
 {{template "payments" .Payments}}
 <h2>What this page does not say</h2>

@@ -192,6 +192,45 @@ await check("keyboard: skip link, labelled controls, visible focus", async () =>
 });
 
 
+// On a phone (390 px) no page scrolls sideways (wide tables scroll in their
+// own box), and a search shows its first result after a handful of links,
+// not after every filter link (the filters fold behind one control).
+await check("phones: no page wider than 390 px; results before the filter links", async () => {
+  for (const path of ["/vendors/denville-line-painting/", "/agencies/parks-and-recreation/", "/#money?q=construction",
+    "/#search?q=construction", "/#notice/20140930007"]) {
+    const p = await page(390);
+    await p.goto(BASE + path);
+    await p.waitForSelector("h1", { timeout: 15000 });
+    await p.waitForLoadState("networkidle");
+    const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `${path} is ${wide} px wide at 390 px`);
+    await p.context().close();
+  }
+  const p = await page(390);
+  await p.goto(BASE + "/#search?q=construction");
+  await p.waitForSelector("ol.results li", { timeout: 15000 });
+  const before = await p.evaluate(() => {
+    const first = document.querySelector("ol.results li");
+    let n = 0;
+    for (const a of document.querySelectorAll("main a")) {
+      if (!a.checkVisibility()) continue; // folded away (a closed <details> hides by content-visibility)
+      if (a.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) n++;
+    }
+    return n;
+  });
+  assert.ok(before <= 8, `${before} visible links come before the first result at 390 px`);
+  // the filters are one tap away
+  await p.click("details.refine > summary");
+  assert.ok(await p.isVisible(".facets a"), "the filters open");
+  await p.context().close();
+  // and are open on a wide screen
+  const w = await page(1440);
+  await w.goto(BASE + "/#search?q=construction");
+  await w.waitForSelector("ol.results li", { timeout: 15000 });
+  assert.ok(await w.isVisible(".facets a"), "the filters show at 1440 px");
+  await w.context().close();
+});
+
 await check("vendor profile /vendors/<stem>/ (Form 1): variants, awards, twin agrees", async () => {
   await both("vendor-form1", "/vendors/denville-line-painting/", "h1", async p => {
     assert.match(await p.textContent("h1"), /Denville Line Painting/i);
