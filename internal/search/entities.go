@@ -291,19 +291,11 @@ func SortBuckets(group string, bs []Bucket) {
 
 // TotalsAccumulator computes Totals notice by notice, for engines that
 // cannot aggregate natively.
-type TotalsAccumulator struct {
-	t      Totals
-	groups []string
-	acc    map[string]map[string]*Bucket
-}
+type TotalsAccumulator struct{ core totalsCore }
 
 // NewTotalsAccumulator starts totals for the given groupings.
 func NewTotalsAccumulator(groupBy []string) *TotalsAccumulator {
-	a := &TotalsAccumulator{groups: groupBy, acc: map[string]map[string]*Bucket{}}
-	for _, g := range groupBy {
-		a.acc[g] = map[string]*Bucket{}
-	}
-	return a
+	return &TotalsAccumulator{core: newTotalsCore(groupBy)}
 }
 
 // GroupValue is the value of a grouping for a notice ("" when it has none).
@@ -332,63 +324,18 @@ func GroupValue(n record.Notice, group string) string {
 
 // Add counts one notice.
 func (a *TotalsAccumulator) Add(n record.Notice) {
-	a.t.Count++
-	if n.AmountValid {
-		a.t.ValidAmounts++
-		a.t.Amount += n.Amount
-	}
-	if !n.StartDate.IsZero() {
-		if a.t.First.IsZero() || n.StartDate.Before(a.t.First) {
-			a.t.First = n.StartDate
+	a.core.add(n.StartDate, n.Amount, n.AmountValid, func(g string) []string {
+		if v := GroupValue(n, g); v != "" {
+			return []string{v}
 		}
-		if n.StartDate.After(a.t.Last) {
-			a.t.Last = n.StartDate
-		}
-	}
-	for _, g := range a.groups {
-		v := GroupValue(n, g)
-		if v == "" {
-			continue
-		}
-		b := a.acc[g][v]
-		if b == nil {
-			b = &Bucket{Value: v}
-			a.acc[g][v] = b
-		}
-		b.Count++
-		if n.AmountValid {
-			b.ValidAmounts++
-			b.Amount += n.Amount
-		}
-	}
+		return nil
+	})
 }
 
-// Totals returns the totals with the top size buckets per grouping.
+// Totals returns the totals with the top size buckets per grouping (fiscal
+// years are all kept, in year order).
 func (a *TotalsAccumulator) Totals(size int) Totals {
-	t := a.t
-	t.Amount = RoundCents(t.Amount)
-	if len(a.groups) > 0 {
-		t.Groups = map[string][]Bucket{}
-		t.Other = map[string]int{}
-	}
-	for _, g := range a.groups {
-		bs := make([]Bucket, 0, len(a.acc[g]))
-		for _, b := range a.acc[g] {
-			b.Amount = RoundCents(b.Amount)
-			bs = append(bs, *b)
-		}
-		SortBuckets(g, bs)
-		other := 0
-		if size > 0 && len(bs) > size && g != GroupFiscalYear {
-			for _, b := range bs[size:] {
-				other += b.Count
-			}
-			bs = bs[:size]
-		}
-		t.Groups[g] = bs
-		t.Other[g] = other
-	}
-	return t
+	return a.core.totals(size, func(g string) bool { return g == GroupFiscalYear }, SortBuckets)
 }
 
 // RoundCents rounds a dollar sum to whole cents, so sums do not depend on

@@ -355,70 +355,22 @@ func GroupValues(r Record, group string) []string {
 }
 
 // SortRecordBuckets orders the buckets of a record grouping: valid-amount
-// sum, then count (both descending), then value.
-func SortRecordBuckets(bs []Bucket) {
-	sort.Slice(bs, func(i, j int) bool {
-		if bs[i].Amount != bs[j].Amount {
-			return bs[i].Amount > bs[j].Amount
-		}
-		if bs[i].Count != bs[j].Count {
-			return bs[i].Count > bs[j].Count
-		}
-		return bs[i].Value < bs[j].Value
-	})
-}
+// sum, then count (both descending), then value (SortBuckets' rule for
+// every grouping but notices' fiscal years).
+func SortRecordBuckets(bs []Bucket) { SortBuckets("", bs) }
 
 // RecordTotalsAccumulator computes RecordTotals record by record, for
 // engines that cannot aggregate natively (and as the suite's reference).
-type RecordTotalsAccumulator struct {
-	t      Totals
-	groups []string
-	acc    map[string]map[string]*Bucket
-}
+type RecordTotalsAccumulator struct{ core totalsCore }
 
 // NewRecordTotalsAccumulator starts totals for the given groupings.
 func NewRecordTotalsAccumulator(groupBy []string) *RecordTotalsAccumulator {
-	a := &RecordTotalsAccumulator{groups: groupBy, acc: map[string]map[string]*Bucket{}}
-	for _, g := range groupBy {
-		a.acc[g] = map[string]*Bucket{}
-	}
-	return a
+	return &RecordTotalsAccumulator{core: newTotalsCore(groupBy)}
 }
 
-// Add counts one record.
+// Add counts one record (once per distinct value of a grouping).
 func (a *RecordTotalsAccumulator) Add(r Record) {
-	a.t.Count++
-	if r.AmountValid {
-		a.t.ValidAmounts++
-		a.t.Amount += r.Amount
-	}
-	if !r.Date.IsZero() {
-		if a.t.First.IsZero() || r.Date.Before(a.t.First) {
-			a.t.First = r.Date
-		}
-		if r.Date.After(a.t.Last) {
-			a.t.Last = r.Date
-		}
-	}
-	for _, g := range a.groups {
-		seen := map[string]bool{}
-		for _, v := range GroupValues(r, g) {
-			if seen[v] {
-				continue
-			}
-			seen[v] = true
-			b := a.acc[g][v]
-			if b == nil {
-				b = &Bucket{Value: v}
-				a.acc[g][v] = b
-			}
-			b.Count++
-			if r.AmountValid {
-				b.ValidAmounts++
-				b.Amount += r.Amount
-			}
-		}
-	}
+	a.core.add(r.Date, r.Amount, r.AmountValid, func(g string) []string { return GroupValues(r, g) })
 }
 
 // Totals returns the totals with the top size buckets per grouping (size
@@ -427,30 +379,7 @@ func (a *RecordTotalsAccumulator) Totals(size int) Totals {
 	if size <= 0 || size > MaxRecordGroups {
 		size = MaxRecordGroups
 	}
-	t := a.t
-	t.Amount = RoundCents(t.Amount)
-	if len(a.groups) > 0 {
-		t.Groups = map[string][]Bucket{}
-		t.Other = map[string]int{}
-	}
-	for _, g := range a.groups {
-		bs := make([]Bucket, 0, len(a.acc[g]))
-		for _, b := range a.acc[g] {
-			b.Amount = RoundCents(b.Amount)
-			bs = append(bs, *b)
-		}
-		SortRecordBuckets(bs)
-		other := 0
-		if len(bs) > size {
-			for _, b := range bs[size:] {
-				other += b.Count
-			}
-			bs = bs[:size]
-		}
-		t.Groups[g] = bs
-		t.Other[g] = other
-	}
-	return t
+	return a.core.totals(size, func(string) bool { return false }, func(_ string, bs []Bucket) { SortRecordBuckets(bs) })
 }
 
 // SortRecordCoverage orders coverage by source, then record type.
