@@ -705,23 +705,6 @@ func TestDocumentsMatchTheMappings(t *testing.T) {
 	}
 }
 
-func TestParseAPIError(t *testing.T) {
-	for body, want := range map[string]string{
-		`{"error":{"root_cause":[{"type":"query_shard_exception","reason":"failed to create query"}],"type":"search_phase_execution_exception","reason":"all shards failed"},"status":400}`: "opensearch: op: status 400: search_phase_execution_exception: all shards failed (query_shard_exception: failed to create query)",
-		`{"error":"alias [x] missing","status":404}`: "opensearch: op: status 404: alias [x] missing",
-		`Service Unavailable`:                        "opensearch: op: status 404: Service Unavailable",
-		``:                                           "opensearch: op: status 404",
-	} {
-		status := 404
-		if strings.Contains(body, `"status":400`) {
-			status = 400
-		}
-		if got := parseAPIError("op", status, []byte(body)).Error(); got != want {
-			t.Errorf("parseAPIError(%s) = %q, want %q", body, got, want)
-		}
-	}
-}
-
 // Config.Shards and Config.Replicas set the layout of the indexes Open
 // creates and change nothing else of the mapping; without them the
 // mapping files' settings go as they are (one shard, the cluster's default

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/osclient"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/mappings"
@@ -25,9 +26,9 @@ func TestAddresses(t *testing.T) {
 		"https://rw:secret@search.internal:443":            {"https://rw:secret@search.internal:443"},
 	}
 	for in, want := range ok {
-		got, err := addresses(in)
+		got, err := osclient.Addresses(in)
 		if err != nil || !slices.Equal(got, want) {
-			t.Errorf("addresses(%q) = %q, %v; want %q", in, got, err, want)
+			t.Errorf("osclient.Addresses(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, in := range []string{
@@ -41,13 +42,13 @@ func TestAddresses(t *testing.T) {
 		"http://a:9200,opensearch:9200",       // one good, one without scheme
 		"ftp://rw:hunter2@search.internal:21", // credentials stay out of the message
 	} {
-		got, err := addresses(in)
+		got, err := osclient.Addresses(in)
 		if record.ErrorCode(err) != record.EINVALID {
-			t.Errorf("addresses(%q) = %q, %v; want EINVALID", in, got, err)
+			t.Errorf("osclient.Addresses(%q) = %q, %v; want EINVALID", in, got, err)
 			continue
 		}
 		if strings.Contains(err.Error(), "hunter2") {
-			t.Errorf("addresses(%q): the error shows the password: %v", in, err)
+			t.Errorf("osclient.Addresses(%q): the error shows the password: %v", in, err)
 		}
 	}
 	// Open reads the list the same way
@@ -318,7 +319,7 @@ func TestBulkRetriesItemsRefusedAsBusy(t *testing.T) {
 			}
 			var backoff time.Duration
 			for i := 1; i < len(tc.sent); i++ {
-				backoff += retryBackoff(i)
+				backoff += osclient.Backoff(i)
 			}
 			if took < backoff {
 				t.Errorf("%d bulk requests took %v, want the backoff waits (%v)", len(sent), took, backoff)

@@ -576,7 +576,7 @@ func (c *testCluster) manager(ctx context.Context, b *Backend) int {
 	var rows []struct {
 		Node string `json:"node"`
 	}
-	if _, err := b.do(ctx, "cat cluster manager", http.MethodGet, rawGet("/_cat/cluster_manager?format=json"), &rows); err != nil {
+	if _, err := b.client.Do(ctx, "cat cluster manager", http.MethodGet, rawGet("/_cat/cluster_manager?format=json"), &rows); err != nil {
 		c.t.Fatal(err)
 	}
 	if len(rows) != 1 {
@@ -599,7 +599,7 @@ func (c *testCluster) layout(ctx context.Context, b *Backend, index string) (sha
 			} `json:"index"`
 		} `json:"settings"`
 	}
-	if _, err := b.do(ctx, "settings", http.MethodGet, rawGet("/"+index+"/_settings"), &got); err != nil {
+	if _, err := b.client.Do(ctx, "settings", http.MethodGet, rawGet("/"+index+"/_settings"), &got); err != nil {
 		c.t.Fatal(err)
 	}
 	s := got[index].Settings.Index
@@ -611,7 +611,7 @@ func (c *testCluster) count(ctx context.Context, b *Backend, index string) int {
 	var got struct {
 		Count json.Number `json:"count"`
 	}
-	if _, err := b.do(ctx, "count", http.MethodGet, rawGet("/"+index+"/_count"), &got); err != nil {
+	if _, err := b.client.Do(ctx, "count", http.MethodGet, rawGet("/"+index+"/_count"), &got); err != nil {
 		c.t.Fatal(err)
 	}
 	n, _ := got.Count.Int64()
@@ -629,7 +629,7 @@ func (c *testCluster) waitGreen(ctx context.Context, b *Backend, limit time.Dura
 			Nodes    int    `json:"number_of_nodes"`
 			TimedOut bool   `json:"timed_out"`
 		}
-		status, err := b.do(ctx, "health", http.MethodGet, opensearchapi.ClusterHealthReq{Params: opensearchapi.ClusterHealthParams{
+		status, err := b.client.Do(ctx, "health", http.MethodGet, opensearchapi.ClusterHealthReq{Params: opensearchapi.ClusterHealthParams{
 			WaitForStatus: "green", WaitForNodes: "3", Timeout: 10 * time.Second,
 		}}, &h, http.StatusRequestTimeout)
 		if err == nil && status == http.StatusOK && h.Status == "green" && h.Nodes == 3 && !h.TimedOut {

@@ -20,6 +20,7 @@ import (
 	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
+	"github.com/recordwatch/recordwatch/internal/osclient"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/searchtest"
@@ -99,7 +100,7 @@ func liveMigration(t *testing.T, cfg Config) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := old.do(ctx, "alias v0", http.MethodPost, opensearchapi.AliasesReq{Body: body}, nil); err != nil {
+	if _, err := old.client.Do(ctx, "alias v0", http.MethodPost, opensearchapi.AliasesReq{Body: body}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, kind := range mappings.Kinds {
@@ -129,7 +130,7 @@ func liveMigration(t *testing.T, cfg Config) {
 	if err := old.bulk(ctx, w); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := old.do(ctx, "refresh v0", http.MethodPost, opensearchapi.IndicesRefreshReq{Index: []string{v0}}, nil); err != nil {
+	if _, err := old.client.Do(ctx, "refresh v0", http.MethodPost, opensearchapi.IndicesRefreshReq{Index: []string{v0}}, nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -221,7 +222,7 @@ func liveMigration(t *testing.T, cfg Config) {
 	if v1 := b.IndexName(mappings.Notices, mappings.NoticesVersion); !slices.Equal(targets, []string{v1}) {
 		t.Errorf("alias %s → %v, want only %s", b.notices(), targets, v1)
 	}
-	status, err := b.do(ctx, "v0 exists", http.MethodHead, opensearchapi.IndicesExistsReq{Indices: []string{v0}}, nil, http.StatusNotFound)
+	status, err := b.client.Do(ctx, "v0 exists", http.MethodHead, opensearchapi.IndicesExistsReq{Indices: []string{v0}}, nil, http.StatusNotFound)
 	if err != nil || status != http.StatusOK {
 		t.Errorf("the old index %s is gone (status %d, %v); it must be kept until removed by hand", v0, status, err)
 	}
@@ -283,15 +284,9 @@ func liveNodeDown(t *testing.T, cfg Config) {
 	}
 }
 
-func newClient(t *testing.T, cfg Config) *opensearchapi.Client {
+func newClient(t *testing.T, cfg Config) *osclient.Client {
 	t.Helper()
-	addrs, err := addresses(cfg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{
-		Addresses: addrs, Username: cfg.Username, Password: cfg.Password, Transport: cfg.Transport,
-	}})
+	client, err := osclient.New(cfg.client())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +306,7 @@ func randomHex(t *testing.T) string {
 // every kind and any others named (by name: wildcard deletes may be refused
 // by the cluster).
 func deleteIndexes(t *testing.T, cfg Config, more ...string) {
-	addrs, err := addresses(cfg.URL)
+	addrs, err := osclient.Addresses(cfg.URL)
 	if err != nil {
 		t.Errorf("cleanup: %v", err)
 		return

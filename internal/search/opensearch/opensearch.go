@@ -37,28 +37,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
+	"github.com/recordwatch/recordwatch/internal/osclient"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/mappings"
 )
 
 // DefaultIndexPrefix names the indexes when Config.IndexPrefix is empty.
-const DefaultIndexPrefix = "recordwatch"
+const DefaultIndexPrefix = osclient.DefaultIndexPrefix
 
 // CoverageTTL is how long Coverage answers from memory.
 const CoverageTTL = 30 * time.Second
@@ -103,11 +100,11 @@ type Config struct {
 // MaxRetries is how many times a request is sent again after a retryable
 // failure (see Config.DisableRetry): the waits add up to 3.1 s, enough to
 // ride out a cluster-manager election or a node leaving a cluster.
-const MaxRetries = 5
+const MaxRetries = osclient.MaxRetries
 
 // Backend is the OpenSearch engine. It is safe for concurrent use.
 type Backend struct {
-	client *opensearchapi.Client
+	client *osclient.Client
 	log    *slog.Logger
 	now    func() time.Time
 	prefix string
@@ -124,20 +121,15 @@ type Backend struct {
 
 var _ search.Backend = (*Backend)(nil)
 
-var prefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,200}$`)
-
 // Open connects to the cluster and makes sure the current versions of the
 // indexes exist behind their aliases, migrating older versions (see the
 // package comment). It fails when the cluster cannot be reached.
 func Open(ctx context.Context, cfg Config) (*Backend, error) {
-	prefix := cfg.IndexPrefix
-	if prefix == "" {
-		prefix = DefaultIndexPrefix
+	prefix, err := osclient.IndexPrefix(cfg.IndexPrefix)
+	if err != nil {
+		return nil, err
 	}
-	if !prefixRE.MatchString(prefix) {
-		return nil, record.Invalid("index_prefix", "index prefix %q must be lower-case letters, digits, '-', '_' or '.', starting with a letter or digit", prefix)
-	}
-	addrs, err := addresses(cfg.URL)
+	client, err := osclient.New(cfg.client())
 	if err != nil {
 		return nil, err
 	}
@@ -148,22 +140,6 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
-	}
-	noDiscovery := false
-	client, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{
-		Addresses:            addrs,
-		Username:             cfg.Username,
-		Password:             cfg.Password,
-		Transport:            cfg.Transport,
-		DisableRetry:         cfg.DisableRetry,
-		RetryOnStatus:        []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout},
-		EnableRetryOnTimeout: true, // every request is safe to repeat (below)
-		MaxRetries:           MaxRetries,
-		RetryBackoff:         retryBackoff,
-		DiscoverNodesOnStart: &noDiscovery,
-	}})
-	if err != nil {
-		return nil, fmt.Errorf("opensearch: client: %w", err)
 	}
 	if cfg.Shards < 0 || cfg.Shards > 1024 {
 		_ = client.Close()
@@ -183,38 +159,17 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	return b, nil
 }
 
-// addresses splits Config.URL into the client's node list: one URL or
-// several separated by commas, blanks around each ignored, empty entries
-// skipped. Each must be an absolute http or https URL with a host (a path,
-// e.g. behind a proxy, is kept).
-func addresses(raw string) ([]string, error) {
-	var out []string
-	for _, a := range strings.Split(raw, ",") {
-		a = strings.TrimSpace(a)
-		if a == "" {
-			continue
-		}
-		u, err := url.Parse(a)
-		if err != nil {
-			// the message leaves the entry out: it may hold a password
-			return nil, record.Invalid("opensearch_url", "OpenSearch URL %d of %d does not parse as a URL", len(out)+1, strings.Count(raw, ",")+1)
-		}
-		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, record.Invalid("opensearch_url", "%q is not an http:// or https:// URL of an OpenSearch node (several are separated by commas)", u.Redacted())
-		}
-		out = append(out, a)
+// client is the connection part of cfg, with this engine's error texts.
+func (cfg Config) client() osclient.Config {
+	return osclient.Config{
+		URL:          cfg.URL,
+		Username:     cfg.Username,
+		Password:     cfg.Password,
+		Transport:    cfg.Transport,
+		DisableRetry: cfg.DisableRetry,
+		Name:         "opensearch",
+		What:         "the search index",
 	}
-	if len(out) == 0 {
-		return nil, record.Invalid("opensearch_url", "the OpenSearch URL is required")
-	}
-	return out, nil
-}
-
-// retryBackoff waits 100 ms, 200 ms, 400 ms … (at most 2 s) between
-// attempts, so a busy cluster (429) or one restarting (502/503/504) is not
-// hammered. Every request the engine sends is safe to repeat.
-func retryBackoff(attempt int) time.Duration {
-	return min(100*time.Millisecond<<min(max(attempt-1, 0), 5), 2*time.Second)
 }
 
 // Name identifies the engine.
@@ -244,134 +199,6 @@ func (b *Backend) stale() {
 }
 
 // ---- requests
-
-// apiError is a non-2xx answer from the cluster.
-type apiError struct {
-	Op     string
-	Status int
-	Type   string
-	Reason string
-}
-
-func (e *apiError) Error() string {
-	s := fmt.Sprintf("opensearch: %s: status %d", e.Op, e.Status)
-	if e.Type != "" {
-		s += ": " + e.Type
-	}
-	if e.Reason != "" {
-		s += ": " + e.Reason
-	}
-	return s
-}
-
-// parseAPIError reads the error body shapes OpenSearch uses:
-// {"error":{"type":..,"reason":..},"status":N} and {"error":"..","status":N}.
-func parseAPIError(op string, status int, body []byte) *apiError {
-	e := &apiError{Op: op, Status: status}
-	var v struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(body, &v) == nil && len(v.Error) > 0 {
-		var s string
-		var o struct {
-			Type      string `json:"type"`
-			Reason    string `json:"reason"`
-			RootCause []struct {
-				Type   string `json:"type"`
-				Reason string `json:"reason"`
-			} `json:"root_cause"`
-		}
-		switch {
-		case json.Unmarshal(v.Error, &s) == nil:
-			e.Reason = s
-		case json.Unmarshal(v.Error, &o) == nil:
-			e.Type, e.Reason = o.Type, o.Reason
-			if len(o.RootCause) > 0 && o.RootCause[0].Reason != "" && o.RootCause[0].Reason != o.Reason {
-				e.Reason += " (" + o.RootCause[0].Type + ": " + o.RootCause[0].Reason + ")"
-			}
-		}
-	}
-	if e.Reason == "" && e.Type == "" && len(body) > 0 {
-		e.Reason = truncate(strings.TrimSpace(string(body)), 300)
-	}
-	return e
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-// unavailable wraps err as an EUNAVAILABLE record error.
-func unavailable(op string, err error) error {
-	return &record.Error{Code: record.EUNAVAILABLE, Message: "the search index could not answer (" + op + "): " + err.Error()}
-}
-
-// classify turns a transport or API error into the error callers see.
-func classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	var re *record.Error
-	if errors.As(err, &re) {
-		return err
-	}
-	var ae *apiError
-	if errors.As(err, &ae) {
-		switch {
-		case ae.Status >= 500, ae.Status == http.StatusTooManyRequests,
-			ae.Type == "index_not_found_exception", ae.Type == "cluster_block_exception":
-			return &record.Error{Code: record.EUNAVAILABLE, Message: "the search index could not answer: " + ae.Error()}
-		}
-		return err
-	}
-	return err
-}
-
-// do sends one request and decodes a 2xx JSON answer into out (when out is
-// not nil). Statuses listed in accept are returned without an error; their
-// body is decoded into out if it fits. Transport failures are EUNAVAILABLE.
-func (b *Backend) do(ctx context.Context, op, method string, req opensearch.Request, out any, accept ...int) (int, error) {
-	resp, err := b.client.Client.Do(ctx, method, req, nil)
-	if err != nil && ctx.Err() != nil {
-		return 0, fmt.Errorf("opensearch: %s: %w", op, ctx.Err())
-	}
-	if resp == nil {
-		if err == nil {
-			err = errors.New("no response")
-		}
-		return 0, unavailable(op, err)
-	}
-	var body []byte
-	if resp.Body != nil {
-		body, _ = io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-	}
-	if err != nil {
-		// a response came back with an error: retries ran out, or the body
-		// could not be read
-		if resp.StatusCode >= 300 {
-			return resp.StatusCode, classify(parseAPIError(op, resp.StatusCode, body))
-		}
-		return resp.StatusCode, unavailable(op, err)
-	}
-	status := resp.StatusCode
-	success := status >= 200 && status < 300
-	if !success && !slices.Contains(accept, status) {
-		return status, classify(parseAPIError(op, status, body))
-	}
-	if out != nil && len(bytes.TrimSpace(body)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.UseNumber()
-		if err := dec.Decode(out); err != nil && success {
-			return status, fmt.Errorf("opensearch: %s: unreadable answer (status %d): %w", op, status, err)
-		}
-		// an accepted error status may carry another shape: out is best effort
-	}
-	return status, nil
-}
 
 func jsonBody(v any) (*bytes.Reader, error) {
 	b, err := json.Marshal(v)
@@ -435,7 +262,7 @@ func (b *Backend) ensureIndex(ctx context.Context, kind string) error {
 	var ack struct {
 		Acknowledged bool `json:"acknowledged"`
 	}
-	if _, err := b.do(ctx, "update aliases", http.MethodPost, opensearchapi.AliasesReq{Body: body}, &ack); err != nil {
+	if _, err := b.client.Do(ctx, "update aliases", http.MethodPost, opensearchapi.AliasesReq{Body: body}, &ack); err != nil {
 		return err
 	}
 	if len(older) > 0 {
@@ -453,7 +280,7 @@ func (b *Backend) aliasTargets(ctx context.Context, alias string) ([]string, err
 	var got map[string]struct {
 		Aliases map[string]json.RawMessage `json:"aliases"`
 	}
-	status, err := b.do(ctx, "get alias "+alias, http.MethodGet,
+	status, err := b.client.Do(ctx, "get alias "+alias, http.MethodGet,
 		opensearchapi.AliasGetReq{Alias: []string{alias}}, &got, http.StatusNotFound)
 	if err != nil {
 		return nil, err
@@ -474,7 +301,7 @@ func (b *Backend) aliasTargets(ctx context.Context, alias string) ([]string, err
 // createIndex creates index with the current mapping of kind unless it
 // exists already.
 func (b *Backend) createIndex(ctx context.Context, kind, index string) error {
-	status, err := b.do(ctx, "index exists "+index, http.MethodHead,
+	status, err := b.client.Do(ctx, "index exists "+index, http.MethodHead,
 		opensearchapi.IndicesExistsReq{Indices: []string{index}}, nil, http.StatusNotFound)
 	if err != nil {
 		return err
@@ -489,14 +316,14 @@ func (b *Backend) createIndex(ctx context.Context, kind, index string) error {
 	if def, err = b.withLayout(def); err != nil {
 		return fmt.Errorf("opensearch: mapping %s: %w", kind, err)
 	}
-	status, err = b.do(ctx, "create index "+index, http.MethodPut,
+	status, err = b.client.Do(ctx, "create index "+index, http.MethodPut,
 		opensearchapi.IndicesCreateReq{Index: index, Body: bytes.NewReader(def)}, nil, http.StatusBadRequest)
 	if err != nil {
 		return err
 	}
 	if status == http.StatusBadRequest {
 		// another process created it first: fine; anything else is not
-		status, err = b.do(ctx, "index exists "+index, http.MethodHead,
+		status, err = b.client.Do(ctx, "index exists "+index, http.MethodHead,
 			opensearchapi.IndicesExistsReq{Indices: []string{index}}, nil, http.StatusNotFound)
 		if err != nil {
 			return err
@@ -554,7 +381,7 @@ func (b *Backend) withLayout(def []byte) ([]byte, error) {
 // which sees only refreshed documents, so without it the writes of the
 // last refresh interval before the migration would be left behind.
 func (b *Backend) reindex(ctx context.Context, from []string, target string) error {
-	if _, err := b.do(ctx, "refresh "+strings.Join(from, ","), http.MethodPost,
+	if _, err := b.client.Do(ctx, "refresh "+strings.Join(from, ","), http.MethodPost,
 		opensearchapi.IndicesRefreshReq{Index: from}, nil); err != nil {
 		return err
 	}
@@ -574,14 +401,14 @@ func (b *Backend) reindex(ctx context.Context, from []string, target string) err
 		Failures []json.RawMessage `json:"failures"`
 	}
 	b.log.Info("opensearch: reindexing into a new mapping version", "from", strings.Join(from, ","), "to", target)
-	if _, err := b.do(ctx, "reindex into "+target, http.MethodPost, opensearchapi.ReindexReq{
+	if _, err := b.client.Do(ctx, "reindex into "+target, http.MethodPost, opensearchapi.ReindexReq{
 		Body:   body,
 		Params: opensearchapi.ReindexParams{WaitForCompletion: &wait, Refresh: &refresh},
 	}, &res); err != nil {
 		return err
 	}
 	if len(res.Failures) > 0 {
-		return fmt.Errorf("opensearch: reindex into %s: %d failures, first: %s", target, len(res.Failures), truncate(string(res.Failures[0]), 300))
+		return fmt.Errorf("opensearch: reindex into %s: %d failures, first: %s", target, len(res.Failures), osclient.Truncate(string(res.Failures[0]), 300))
 	}
 	b.log.Info("opensearch: reindexed", "to", target, "total", res.Total, "created", res.Created, "updated", res.Updated)
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
+	"github.com/recordwatch/recordwatch/internal/osclient"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -74,7 +75,7 @@ func (b *Backend) search(ctx context.Context, op, index string, body obj) (*sear
 	}
 	for attempt := 0; ; attempt++ {
 		var res searchResponse
-		if _, err := b.do(ctx, op, http.MethodPost, opensearchapi.SearchReq{Indices: []string{index}, Body: bytes.NewReader(raw)}, &res); err != nil {
+		if _, err := b.client.Do(ctx, op, http.MethodPost, opensearchapi.SearchReq{Indices: []string{index}, Body: bytes.NewReader(raw)}, &res); err != nil {
 			return nil, err
 		}
 		if res.Shards.Failed == 0 && !res.TimedOut {
@@ -83,7 +84,7 @@ func (b *Backend) search(ctx context.Context, op, index string, body obj) (*sear
 		msg := fmt.Sprintf("the search index answered %s only in part (%d of %d shards failed, timed out: %v)",
 			op, res.Shards.Failed, res.Shards.Total, res.TimedOut)
 		if len(res.Shards.Failures) > 0 {
-			msg += ": " + truncate(string(res.Shards.Failures[0]), 300)
+			msg += ": " + osclient.Truncate(string(res.Shards.Failures[0]), 300)
 		}
 		// A shard can fail in a phase OpenSearch does not move to another
 		// copy: the fetch phase on a node that has just left the cluster
@@ -97,7 +98,7 @@ func (b *Backend) search(ctx context.Context, op, index string, body obj) (*sear
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("opensearch: %s: %w (after: %s)", op, ctx.Err(), msg)
-		case <-time.After(retryBackoff(attempt + 1)):
+		case <-time.After(osclient.Backoff(attempt + 1)):
 		}
 	}
 }
@@ -204,7 +205,7 @@ func (b *Backend) Get(ctx context.Context, requestID string) (record.Notice, err
 		Source json.RawMessage `json:"_source"`
 		Error  json.RawMessage `json:"error"`
 	}
-	status, err := b.do(ctx, "get notice", http.MethodGet, opensearchapi.DocumentGetReq{
+	status, err := b.client.Do(ctx, "get notice", http.MethodGet, opensearchapi.DocumentGetReq{
 		Index:      b.notices(),
 		DocumentID: requestID,
 		Params:     opensearchapi.DocumentGetParams{SourceExcludes: engineSourceFields},
@@ -215,7 +216,7 @@ func (b *Backend) Get(ctx context.Context, requestID string) (record.Notice, err
 	if status == http.StatusNotFound && len(res.Error) > 0 {
 		// the index itself is missing
 		body := append(append([]byte(`{"error":`), res.Error...), '}')
-		return record.Notice{}, classify(parseAPIError("get notice", status, body))
+		return record.Notice{}, b.client.Error("get notice", status, body)
 	}
 	if !res.Found || status == http.StatusNotFound {
 		return record.Notice{}, notFound

@@ -12,6 +12,7 @@ import (
 
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
+	"github.com/recordwatch/recordwatch/internal/osclient"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -196,7 +197,7 @@ func (b *Backend) passageIDs(ctx context.Context, requestIDs []string) (map[stri
 				Error json.RawMessage `json:"error"`
 			} `json:"docs"`
 		}
-		if _, err := b.do(ctx, "read passage ids", http.MethodPost, opensearchapi.MGetReq{
+		if _, err := b.client.Do(ctx, "read passage ids", http.MethodPost, opensearchapi.MGetReq{
 			Index:  b.notices(),
 			Body:   body,
 			Params: opensearchapi.MGetParams{SourceIncludes: []string{"passage_ids"}},
@@ -206,7 +207,7 @@ func (b *Backend) passageIDs(ctx context.Context, requestIDs []string) (map[stri
 		for _, d := range res.Docs {
 			if len(d.Error) > 0 && string(d.Error) != "null" {
 				return nil, &record.Error{Code: record.EUNAVAILABLE,
-					Message: "the search index could not read notice " + d.ID + ": " + truncate(string(d.Error), 300)}
+					Message: "the search index could not read notice " + d.ID + ": " + osclient.Truncate(string(d.Error), 300)}
 			}
 			if d.Found {
 				out[d.ID] = d.Source.PassageIDs
@@ -246,7 +247,7 @@ func (b *Backend) sendBulk(ctx context.Context, op string, w *bulkWriter, refres
 	serverSide := false // one of them is the cluster's (5xx), not the request's
 	for attempt := 0; ; attempt++ {
 		var res opensearchapi.BulkResp
-		if _, err := b.do(ctx, op, http.MethodPost, opensearchapi.BulkReq{
+		if _, err := b.client.Do(ctx, op, http.MethodPost, opensearchapi.BulkReq{
 			Body:   bytes.NewReader(body),
 			Header: http.Header{"Content-Type": {"application/x-ndjson"}},
 			Params: opensearchapi.BulkParams{Refresh: refresh, RequireAlias: new(true)},
@@ -280,7 +281,7 @@ func (b *Backend) sendBulk(ctx context.Context, op string, w *bulkWriter, refres
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("opensearch: %s: %d of %d actions refused as busy, not sent again: %w", op, len(again), w.n, ctx.Err())
-		case <-time.After(retryBackoff(attempt + 1)):
+		case <-time.After(osclient.Backoff(attempt + 1)):
 		}
 		pending, body = again, w.subset(again)
 	}
@@ -343,7 +344,7 @@ func (b *Backend) Delete(ctx context.Context, requestIDs []string) error {
 			Deleted  int               `json:"deleted"`
 			Failures []json.RawMessage `json:"failures"`
 		}
-		if _, err := b.do(ctx, "delete passages", http.MethodPost, opensearchapi.DocumentDeleteByQueryReq{
+		if _, err := b.client.Do(ctx, "delete passages", http.MethodPost, opensearchapi.DocumentDeleteByQueryReq{
 			Indices: []string{b.passages()},
 			Body:    body,
 			Params:  opensearchapi.DocumentDeleteByQueryParams{Conflicts: "proceed"},
@@ -351,7 +352,7 @@ func (b *Backend) Delete(ctx context.Context, requestIDs []string) error {
 			return err
 		}
 		if len(res.Failures) > 0 {
-			return fmt.Errorf("opensearch: delete passages: %d failures, first: %s", len(res.Failures), truncate(string(res.Failures[0]), 300))
+			return fmt.Errorf("opensearch: delete passages: %d failures, first: %s", len(res.Failures), osclient.Truncate(string(res.Failures[0]), 300))
 		}
 		w := newBulkWriter()
 		for _, id := range part {
@@ -382,7 +383,7 @@ func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 	if err != nil {
 		return err
 	}
-	_, err = b.do(ctx, "observe "+o.Source, http.MethodPut, opensearchapi.IndexReq{
+	_, err = b.client.Do(ctx, "observe "+o.Source, http.MethodPut, opensearchapi.IndexReq{
 		Index:      b.meta(),
 		DocumentID: o.Source,
 		Body:       body,
@@ -394,7 +395,7 @@ func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 // Refresh makes earlier writes visible to searches.
 func (b *Backend) Refresh(ctx context.Context) error {
 	defer b.stale()
-	_, err := b.do(ctx, "refresh", http.MethodPost, opensearchapi.IndicesRefreshReq{
+	_, err := b.client.Do(ctx, "refresh", http.MethodPost, opensearchapi.IndicesRefreshReq{
 		Index: []string{b.notices(), b.passages(), b.meta()},
 	}, nil)
 	return err

@@ -33,7 +33,7 @@ func TestStoreOpenSearch(t *testing.T) {
 			}
 			defer s.client.Close()
 			s.stopFlusher()
-			if _, err := s.do(context.Background(), "delete index", http.MethodDelete, opensearchapi.IndicesDeleteReq{Indices: []string{s.index}}, nil); err != nil {
+			if _, err := s.client.Do(context.Background(), "delete index", http.MethodDelete, opensearchapi.IndicesDeleteReq{Indices: []string{s.index}}, nil); err != nil {
 				t.Logf("cleanup: %v", err)
 			}
 		})

@@ -32,7 +32,8 @@
 //     that counter; Counts reads the index and adds this process's buffer.
 //
 // Errors: a cluster that cannot be reached, answers 5xx or 429, or has lost
-// the index is record.EUNAVAILABLE; ids not held are record.ENOTFOUND.
+// or blocks the index is record.EUNAVAILABLE (package osclient maps them);
+// ids not held are record.ENOTFOUND.
 package osstore
 
 import (
@@ -45,18 +46,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"regexp"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/opensearch-project/opensearch-go/v4"
 	"github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 
+	"github.com/recordwatch/recordwatch/internal/osclient"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
@@ -66,11 +64,11 @@ const Version = 1
 
 // DefaultIndexPrefix is used when Config.IndexPrefix is empty (the search
 // engine's default too).
-const DefaultIndexPrefix = "recordwatch"
+const DefaultIndexPrefix = osclient.DefaultIndexPrefix
 
 // MaxRetries is how many times the client sends a request again after a
 // retryable failure (429, 502, 503, 504, a lost connection, a timeout).
-const MaxRetries = 5
+const MaxRetries = osclient.MaxRetries
 
 // Config says how to reach the cluster.
 type Config struct {
@@ -94,7 +92,7 @@ type Config struct {
 // Store is the OpenSearch state store. It is safe for concurrent use, and
 // any number of processes may open the same index.
 type Store struct {
-	client *opensearchapi.Client
+	client *osclient.Client
 	alias  string
 	index  string
 	log    *slog.Logger
@@ -108,51 +106,28 @@ var (
 	_ store.Sweeper = (*Store)(nil)
 )
 
-var prefixRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,200}$`)
-
 // Open connects, makes sure <prefix>-state.v1 exists behind <prefix>-state,
 // and reads (or creates) the shared client-id key.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
-	prefix := cfg.IndexPrefix
-	if prefix == "" {
-		prefix = DefaultIndexPrefix
+	prefix, err := osclient.IndexPrefix(cfg.IndexPrefix)
+	if err != nil {
+		return nil, err
 	}
-	if !prefixRE.MatchString(prefix) {
-		return nil, record.Invalid("index_prefix", "index prefix %q must be lower-case letters, digits, '-', '_' or '.', starting with a letter or digit", prefix)
-	}
-	var addrs []string
-	for _, a := range strings.Split(cfg.URL, ",") {
-		if a = strings.TrimSpace(a); a == "" {
-			continue
-		}
-		u, err := url.Parse(a)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, record.Invalid("opensearch_url", "OpenSearch URL %d is not an http:// or https:// URL of a node", len(addrs)+1)
-		}
-		addrs = append(addrs, a)
-	}
-	if len(addrs) == 0 {
-		return nil, record.Invalid("opensearch_url", "the OpenSearch URL is required")
+	client, err := osclient.New(osclient.Config{
+		URL:          cfg.URL,
+		Username:     cfg.Username,
+		Password:     cfg.Password,
+		Transport:    cfg.Transport,
+		DisableRetry: cfg.DisableRetry,
+		Name:         "osstore",
+		What:         "the state store",
+	})
+	if err != nil {
+		return nil, err
 	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
-	}
-	noDiscovery := false
-	client, err := opensearchapi.NewClient(opensearchapi.Config{Client: opensearch.Config{
-		Addresses:            addrs,
-		Username:             cfg.Username,
-		Password:             cfg.Password,
-		Transport:            cfg.Transport,
-		DisableRetry:         cfg.DisableRetry,
-		RetryOnStatus:        []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout},
-		EnableRetryOnTimeout: true,
-		MaxRetries:           MaxRetries,
-		RetryBackoff:         func(n int) time.Duration { return min(100*time.Millisecond<<min(max(n-1, 0), 5), 2*time.Second) },
-		DiscoverNodesOnStart: &noDiscovery,
-	}})
-	if err != nil {
-		return nil, fmt.Errorf("osstore: client: %w", err)
 	}
 	s := &Store{client: client, alias: prefix + "-state", log: logger}
 	s.index = fmt.Sprintf("%s.v%d", s.alias, Version)
@@ -211,7 +186,7 @@ func (s *Store) ensureIndex(ctx context.Context) error {
 	var got map[string]struct {
 		Aliases map[string]json.RawMessage `json:"aliases"`
 	}
-	status, err := s.do(ctx, "get alias", http.MethodGet, opensearchapi.AliasGetReq{Alias: []string{s.alias}}, &got, http.StatusNotFound)
+	status, err := s.client.Do(ctx, "get alias", http.MethodGet, opensearchapi.AliasGetReq{Alias: []string{s.alias}}, &got, http.StatusNotFound)
 	if err != nil {
 		return err
 	}
@@ -230,14 +205,14 @@ func (s *Store) ensureIndex(ctx context.Context) error {
 				s.alias, strings.Join(targets, ","), s.index, Version)
 		}
 	}
-	status, err = s.do(ctx, "create index", http.MethodPut,
+	status, err = s.client.Do(ctx, "create index", http.MethodPut,
 		opensearchapi.IndicesCreateReq{Index: s.index, Body: strings.NewReader(stateMapping)}, nil, http.StatusBadRequest)
 	if err != nil {
 		return err
 	}
 	if status == http.StatusBadRequest {
 		// created by another process meanwhile: fine; anything else is not
-		st, err := s.do(ctx, "index exists", http.MethodHead, opensearchapi.IndicesExistsReq{Indices: []string{s.index}}, nil, http.StatusNotFound)
+		st, err := s.client.Do(ctx, "index exists", http.MethodHead, opensearchapi.IndicesExistsReq{Indices: []string{s.index}}, nil, http.StatusNotFound)
 		if err != nil {
 			return err
 		}
@@ -246,72 +221,11 @@ func (s *Store) ensureIndex(ctx context.Context) error {
 		}
 	}
 	body, _ := json.Marshal(map[string]any{"actions": []any{map[string]any{"add": map[string]any{"index": s.index, "alias": s.alias}}}})
-	if _, err := s.do(ctx, "add alias", http.MethodPost, opensearchapi.AliasesReq{Body: bytes.NewReader(body)}, nil); err != nil {
+	if _, err := s.client.Do(ctx, "add alias", http.MethodPost, opensearchapi.AliasesReq{Body: bytes.NewReader(body)}, nil); err != nil {
 		return err
 	}
 	s.log.Info("osstore: state index ready", "alias", s.alias, "index", s.index)
 	return nil
-}
-
-// ---- requests
-
-// apiError is a non-2xx answer.
-type apiError struct {
-	Op     string
-	Status int
-	Body   string
-}
-
-func (e *apiError) Error() string {
-	return fmt.Sprintf("osstore: %s: status %d: %s", e.Op, e.Status, e.Body)
-}
-
-func unavailable(op string, err error) error {
-	return &record.Error{Code: record.EUNAVAILABLE, Message: "the state store could not answer (" + op + "): " + err.Error()}
-}
-
-// do sends one request and decodes a 2xx answer into out. Statuses in
-// accept come back without an error (their body decoded into out when it
-// fits). Unreachable clusters, 5xx, 429 and a missing index are
-// EUNAVAILABLE.
-func (s *Store) do(ctx context.Context, op, method string, req opensearch.Request, out any, accept ...int) (int, error) {
-	resp, err := s.client.Client.Do(ctx, method, req, nil)
-	if err != nil && ctx.Err() != nil {
-		return 0, fmt.Errorf("osstore: %s: %w", op, ctx.Err())
-	}
-	if resp == nil {
-		if err == nil {
-			err = errors.New("no response")
-		}
-		return 0, unavailable(op, err)
-	}
-	var body []byte
-	if resp.Body != nil {
-		body, _ = io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-	}
-	status := resp.StatusCode
-	ok := status >= 200 && status < 300
-	if !ok && !slices.Contains(accept, status) {
-		msg := strings.TrimSpace(string(body))
-		if len(msg) > 300 {
-			msg = msg[:300] + "…"
-		}
-		ae := &apiError{Op: op, Status: status, Body: msg}
-		if status >= 500 || status == http.StatusTooManyRequests || strings.Contains(msg, "index_not_found_exception") {
-			return status, unavailable(op, ae)
-		}
-		return status, ae
-	}
-	if err != nil && ok {
-		return status, unavailable(op, err)
-	}
-	if out != nil && len(bytes.TrimSpace(body)) > 0 {
-		if err := json.Unmarshal(body, out); err != nil && ok {
-			return status, fmt.Errorf("osstore: %s: unreadable answer: %w", op, err)
-		}
-	}
-	return status, nil
 }
 
 // doc is every state document; kind says which fields are used.
@@ -365,7 +279,7 @@ func (s *Store) get(ctx context.Context, id string) (doc, *version, error) {
 		PrimaryTerm int  `json:"_primary_term"`
 		Source      doc  `json:"_source"`
 	}
-	status, err := s.do(ctx, "get", http.MethodGet, opensearchapi.DocumentGetReq{Index: s.alias, DocumentID: id}, &res, http.StatusNotFound)
+	status, err := s.client.Do(ctx, "get", http.MethodGet, opensearchapi.DocumentGetReq{Index: s.alias, DocumentID: id}, &res, http.StatusNotFound)
 	if err != nil {
 		return doc{}, nil, err
 	}
@@ -408,7 +322,7 @@ func (s *Store) put(ctx context.Context, id string, d doc, m writeMode) (conflic
 	if m.at != nil {
 		p.IfSeqNo, p.IfPrimaryTerm = &m.at.SeqNo, &m.at.PrimaryTerm
 	}
-	status, err := s.do(ctx, "write "+d.Kind, http.MethodPut,
+	status, err := s.client.Do(ctx, "write "+d.Kind, http.MethodPut,
 		opensearchapi.IndexReq{Index: s.alias, DocumentID: id, Body: bytes.NewReader(body), Params: p}, nil, http.StatusConflict)
 	if err != nil {
 		return false, err
@@ -423,7 +337,7 @@ func (s *Store) del(ctx context.Context, id string, at *version) (bool, error) {
 	if at != nil {
 		p.IfSeqNo, p.IfPrimaryTerm = &at.SeqNo, &at.PrimaryTerm
 	}
-	status, err := s.do(ctx, "delete", http.MethodDelete,
+	status, err := s.client.Do(ctx, "delete", http.MethodDelete,
 		opensearchapi.DocumentDeleteReq{Index: s.alias, DocumentID: id, Params: p}, nil, http.StatusNotFound, http.StatusConflict)
 	if err != nil {
 		return false, err
@@ -433,7 +347,7 @@ func (s *Store) del(ctx context.Context, id string, at *version) (bool, error) {
 
 // refresh makes every acknowledged write visible to searches.
 func (s *Store) refresh(ctx context.Context) error {
-	_, err := s.do(ctx, "refresh", http.MethodPost, opensearchapi.IndicesRefreshReq{Index: []string{s.alias}}, nil)
+	_, err := s.client.Do(ctx, "refresh", http.MethodPost, opensearchapi.IndicesRefreshReq{Index: []string{s.alias}}, nil)
 	return err
 }
 
@@ -472,7 +386,7 @@ func (s *Store) scan(ctx context.Context, filters []any, mustNot []any, fn func(
 				Hits []hit `json:"hits"`
 			} `json:"hits"`
 		}
-		if _, err := s.do(ctx, "search", http.MethodPost, opensearchapi.SearchReq{Indices: []string{s.alias}, Body: bytes.NewReader(body)}, &res); err != nil {
+		if _, err := s.client.Do(ctx, "search", http.MethodPost, opensearchapi.SearchReq{Indices: []string{s.alias}, Body: bytes.NewReader(body)}, &res); err != nil {
 			return err
 		}
 		for _, h := range res.Hits.Hits {

@@ -122,7 +122,7 @@ func (s *Store) CountWatches(ctx context.Context) (int, error) {
 			} `json:"total"`
 		} `json:"hits"`
 	}
-	if _, err := s.do(ctx, "count watches", http.MethodPost, opensearchapi.SearchReq{Indices: []string{s.alias}, Body: bytes.NewReader(body)}, &res); err != nil {
+	if _, err := s.client.Do(ctx, "count watches", http.MethodPost, opensearchapi.SearchReq{Indices: []string{s.alias}, Body: bytes.NewReader(body)}, &res); err != nil {
 		return 0, err
 	}
 	return res.Hits.Total.Value, nil
