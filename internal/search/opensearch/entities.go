@@ -23,6 +23,30 @@ func validSum() obj {
 }
 
 // bucketAgg is a bucket with the valid-amount sub-aggregation.
+// groupBuckets reads a terms aggregation of a totals grouping: its
+// non-empty buckets (count, valid amounts and their sum) and the count of
+// the documents in buckets left out.
+func groupBuckets(raw json.RawMessage) ([]search.Bucket, int, error) {
+	var agg struct {
+		SumOtherDocCount int         `json:"sum_other_doc_count"`
+		Buckets          []bucketAgg `json:"buckets"`
+	}
+	if raw != nil {
+		if err := json.Unmarshal(raw, &agg); err != nil {
+			return nil, 0, err
+		}
+	}
+	bs := []search.Bucket{}
+	for _, bk := range agg.Buckets {
+		if bk.DocCount == 0 {
+			continue
+		}
+		n, sum := bk.valid()
+		bs = append(bs, search.Bucket{Value: bucketKey(bk.Key), Count: bk.DocCount, ValidAmounts: n, Amount: sum})
+	}
+	return bs, agg.SumOtherDocCount, nil
+}
+
 type bucketAgg struct {
 	Key      json.RawMessage `json:"key"`
 	DocCount int             `json:"doc_count"`
@@ -196,26 +220,13 @@ func (b *Backend) NoticeTotals(ctx context.Context, q search.Query, groupBy []st
 		t.Other = map[string]int{}
 	}
 	for _, g := range groupBy {
-		var agg struct {
-			SumOtherDocCount int         `json:"sum_other_doc_count"`
-			Buckets          []bucketAgg `json:"buckets"`
-		}
-		if raw := res.Aggregations["g_"+g]; raw != nil {
-			if err := json.Unmarshal(raw, &agg); err != nil {
-				return t, fmt.Errorf("opensearch: notice totals %s: %w", g, err)
-			}
-		}
-		bs := []search.Bucket{}
-		for _, bk := range agg.Buckets {
-			if bk.DocCount == 0 {
-				continue
-			}
-			n, sum := bk.valid()
-			bs = append(bs, search.Bucket{Value: bucketKey(bk.Key), Count: bk.DocCount, ValidAmounts: n, Amount: sum})
+		bs, other, err := groupBuckets(res.Aggregations["g_"+g])
+		if err != nil {
+			return t, fmt.Errorf("opensearch: notice totals %s: %w", g, err)
 		}
 		search.SortBuckets(g, bs)
 		t.Groups[g] = bs
-		t.Other[g] = agg.SumOtherDocCount
+		t.Other[g] = other
 	}
 	return t, nil
 }

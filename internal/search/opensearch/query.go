@@ -213,6 +213,21 @@ func sortSpecs(keys []sortKey) []any {
 // searchAfter turns decoded cursor values back into search_after values:
 // numbers stay exact (json.Number), the infinities OpenSearch uses for
 // missing doubles stay strings, keywords are strings.
+// setSearchAfter decodes a cursor issued for sort and, when there is one,
+// sets the body's search_after from it (keys: the sort keys of the body).
+func setSearchAfter(body obj, keys []sortKey, sort, cursor string) error {
+	vals, err := search.DecodeCursor(sort, cursor)
+	if err != nil || vals == nil {
+		return err
+	}
+	after, err := searchAfter(keys, vals)
+	if err != nil {
+		return err
+	}
+	body["search_after"] = after
+	return nil
+}
+
 func searchAfter(keys []sortKey, values []string) ([]any, error) {
 	if len(values) != len(keys) {
 		return nil, badCursor()

@@ -174,16 +174,8 @@ func noticeSearchBody(q search.Query, k search.Keywords) (obj, error) {
 		"track_total_hits": true,
 		"_source":          obj{"excludes": hitExcludes},
 	}
-	vals, err := search.DecodeCursor(q.Sort, q.Cursor)
-	if err != nil {
+	if err := setSearchAfter(body, keys, q.Sort, q.Cursor); err != nil {
 		return nil, err
-	}
-	if vals != nil {
-		after, err := searchAfter(keys, vals)
-		if err != nil {
-			return nil, err
-		}
-		body["search_after"] = after
 	}
 	if !k.Empty() && q.Sort != search.SortRelevance {
 		body["track_scores"] = true
@@ -275,16 +267,8 @@ func passageSearchBody(q search.PassageQuery, k search.Keywords) (obj, error) {
 		"sort":             sortSpecs(passageSorts),
 		"track_total_hits": true,
 	}
-	vals, err := search.DecodeCursor(search.SortRelevance, q.Cursor)
-	if err != nil {
+	if err := setSearchAfter(body, passageSorts, search.SortRelevance, q.Cursor); err != nil {
 		return nil, err
-	}
-	if vals != nil {
-		after, err := searchAfter(passageSorts, vals)
-		if err != nil {
-			return nil, err
-		}
-		body["search_after"] = after
 	}
 	return body, nil
 }

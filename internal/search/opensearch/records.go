@@ -162,16 +162,8 @@ func recordSearchBody(q search.RecordQuery) (obj, error) {
 		"sort":             sortSpecs(keys),
 		"track_total_hits": true,
 	}
-	vals, err := search.DecodeCursor(q.CursorSort(), q.Cursor)
-	if err != nil {
+	if err := setSearchAfter(body, keys, q.CursorSort(), q.Cursor); err != nil {
 		return nil, err
-	}
-	if vals != nil {
-		after, err := searchAfter(keys, vals)
-		if err != nil {
-			return nil, err
-		}
-		body["search_after"] = after
 	}
 	return body, nil
 }
@@ -296,25 +288,11 @@ func (b *Backend) RecordTotals(ctx context.Context, q search.RecordQuery, groupB
 		t.Other = map[string]int{}
 	}
 	for i, g := range groupBy {
-		var agg struct {
-			SumOtherDocCount int         `json:"sum_other_doc_count"`
-			Buckets          []bucketAgg `json:"buckets"`
-		}
-		if raw := res.Aggregations["g"+strconv.Itoa(i)]; raw != nil {
-			if err := json.Unmarshal(raw, &agg); err != nil {
-				return t, fmt.Errorf("opensearch: record totals %s: %w", g, err)
-			}
-		}
-		bs := []search.Bucket{}
-		for _, bk := range agg.Buckets {
-			if bk.DocCount == 0 {
-				continue
-			}
-			n, sum := bk.valid()
-			bs = append(bs, search.Bucket{Value: bucketKey(bk.Key), Count: bk.DocCount, ValidAmounts: n, Amount: sum})
+		bs, other, err := groupBuckets(res.Aggregations["g"+strconv.Itoa(i)])
+		if err != nil {
+			return t, fmt.Errorf("opensearch: record totals %s: %w", g, err)
 		}
 		search.SortRecordBuckets(bs)
-		other := agg.SumOtherDocCount
 		if len(bs) > size { // date ranges come back whole
 			for _, bk := range bs[size:] {
 				other += bk.Count
