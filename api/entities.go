@@ -105,7 +105,6 @@ type MoneyView struct {
 	Display string   `json:"display"`
 }
 
-func moneyView(v float64) MoneyView { return MoneyView{Value: &v, Display: money(v)} }
 
 // sumView renders a sum: absent reads as absent.
 func sumView(x procure.Sum) MoneyView { return MoneyView{Value: x.Value(), Display: x.Display()} }

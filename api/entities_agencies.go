@@ -179,16 +179,16 @@ const AwardsNote = "Award totals sum the valid amounts of award and intent notic
 
 func (s *Server) awardsView(t procure.Awards, q url.Values) AwardsView {
 	a := AwardsView{Total: t.Total, ValidAmounts: t.ValidAmounts, ExcludedInvalidAmounts: t.Total - t.ValidAmounts,
-		Amount: moneyView(t.Amount), First: t.First, Last: t.Last, ByFiscalYear: []FiscalYearTotal{},
+		Amount: sumView(procure.AwardSum(t.Total, t.ValidAmounts, t.Amount)), First: t.First, Last: t.Last, ByFiscalYear: []FiscalYearTotal{},
 		More: s.searchURL(q), Note: AwardsNote}
 	for _, y := range t.ByFiscalYear {
-		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: moneyView(y.Amount)})
+		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: sumView(procure.AwardSum(y.Count, y.ValidAmounts, y.Amount))})
 	}
 	for _, g := range t.TopVendors {
-		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: moneyView(g.Amount), Profile: s.vendorLink(g.Value, "")})
+		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: sumView(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Profile: s.vendorLink(g.Value, "")})
 	}
 	for _, g := range t.Agencies {
-		a.Agencies = append(a.Agencies, AgencyTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: moneyView(g.Amount), Profile: s.agencyLink(g.ID, g.Name)})
+		a.Agencies = append(a.Agencies, AgencyTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: sumView(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Profile: s.agencyLink(g.ID, g.Name)})
 	}
 	return a
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
@@ -144,7 +145,7 @@ func (s *Server) batch(c *gin.Context) {
 		}}
 	for _, it := range b.Items {
 		r := BatchResult{Name: it.Name, Stem: it.Stem,
-			Awards: BatchAwards{Total: it.Awards.Total, ValidAmounts: it.Awards.ValidAmounts, Amount: moneyView(it.Awards.Amount), Notices: []BatchHit{},
+			Awards: BatchAwards{Total: it.Awards.Total, ValidAmounts: it.Awards.ValidAmounts, Amount: sumView(procure.AwardSum(it.Awards.Total, it.Awards.ValidAmounts, it.Awards.Amount)), Notices: []BatchHit{},
 				More: s.searchURL(url.Values{"vendor": {it.Stem}, "type": {strings.Join(AwardTypes, ",")}})},
 			Mentions: BatchMentions{Total: it.Mentions, Query: it.MentionQuery, From: from, To: to, Notices: []BatchHit{},
 				More: s.searchURL(url.Values{"q": {it.MentionQuery}, "from": {from}, "to": {to}})},

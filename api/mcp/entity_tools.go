@@ -49,7 +49,6 @@ type Money struct {
 	Display string   `json:"display"`
 }
 
-func money(v float64) Money { return Money{Value: &v, Display: view.Money(v)} }
 
 func sum(x procure.Sum) Money { return Money{Value: x.Value(), Display: x.Display()} }
 
@@ -182,17 +181,17 @@ var dossierProvenance = map[string][]string{
 }
 
 func (d *Deps) awards(a procure.Awards, notices []record.Notice) AwardTotals {
-	out := AwardTotals{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts, Amount: money(a.Amount),
+	out := AwardTotals{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts, Amount: sum(procure.AwardSum(a.Total, a.ValidAmounts, a.Amount)),
 		First: a.First, Last: a.Last, ByFiscalYear: []FiscalYearTotal{}}
 	for _, y := range a.ByFiscalYear {
-		out.ByFiscalYear = append(out.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: money(y.Amount)})
+		out.ByFiscalYear = append(out.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: sum(procure.AwardSum(y.Count, y.ValidAmounts, y.Amount))})
 	}
 	for _, g := range a.TopVendors {
-		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: money(g.Amount),
+		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: sum(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)),
 			Route: "/api/vendors/" + entity.StemSlug(g.Value)})
 	}
 	for _, g := range a.Agencies {
-		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: money(g.Amount), Route: "/api/agencies/" + g.ID})
+		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: sum(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Route: "/api/agencies/" + g.ID})
 	}
 	for _, n := range notices {
 		out.Notices = append(out.Notices, d.ref(n))

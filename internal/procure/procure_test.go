@@ -187,3 +187,22 @@ func TestTotalsAndAwards(t *testing.T) {
 		t.Errorf("awards %+v", a)
 	}
 }
+
+// An award total reads absent data as absent: never $0.00.
+func TestAwardSumReadsAbsenceAsAbsent(t *testing.T) {
+	for _, c := range []struct {
+		count, valid int
+		amount       float64
+		display      string
+		held         bool
+	}{
+		{0, 0, 0, "no awards held", false},
+		{6, 0, 0, "no valid amounts held", false},
+		{3, 2, 1500.5, "$1,500.50", true},
+	} {
+		s := procure.AwardSum(c.count, c.valid, c.amount)
+		if s.Display() != c.display || (s.Value() != nil) != c.held {
+			t.Errorf("%+v: %q %v", c, s.Display(), s.Value())
+		}
+	}
+}

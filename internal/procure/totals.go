@@ -78,16 +78,23 @@ type FiscalYear struct {
 
 // Group is the awards of one value (a vendor stem).
 type Group struct {
-	Value  string
-	Count  int
-	Amount float64
+	Value               string
+	Count, ValidAmounts int
+	Amount              float64
 }
 
 // AgencyGroup is the awards of one agency.
 type AgencyGroup struct {
-	ID, Name string
-	Count    int
-	Amount   float64
+	ID, Name            string
+	Count, ValidAmounts int
+	Amount              float64
+}
+
+// AwardSum is an award total as read: the valid amounts' sum, "no valid
+// amounts held" when every award held has a placeholder or entry-error
+// amount, "no awards held" when none is held — never $0.00 for absent data.
+func AwardSum(count, valid int, amount float64) Sum {
+	return Sum{Records: count, ValidAmounts: valid, Amount: amount, Absent: "no awards held"}
 }
 
 // AwardTotals reads notice totals (grouped by fiscal year, vendor stem or
@@ -103,7 +110,7 @@ func (s *Service) AwardTotals(t search.Totals) Awards {
 		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYear{FiscalYear: fy, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount})
 	}
 	for _, b := range t.Groups[search.GroupVendorStem] {
-		a.TopVendors = append(a.TopVendors, Group{Value: b.Value, Count: b.Count, Amount: b.Amount})
+		a.TopVendors = append(a.TopVendors, Group{Value: b.Value, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount})
 	}
 	for _, b := range t.Groups[search.GroupAgencyID] {
 		name := b.Value
@@ -112,7 +119,7 @@ func (s *Service) AwardTotals(t search.Totals) Awards {
 				name = ag.Name
 			}
 		}
-		a.Agencies = append(a.Agencies, AgencyGroup{ID: b.Value, Name: name, Count: b.Count, Amount: b.Amount})
+		a.Agencies = append(a.Agencies, AgencyGroup{ID: b.Value, Name: name, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount})
 	}
 	return a
 }
