@@ -105,7 +105,6 @@ type MoneyView struct {
 	Display string   `json:"display"`
 }
 
-
 // sumView renders a sum: absent reads as absent.
 func sumView(x procure.Sum) MoneyView { return MoneyView{Value: x.Value(), Display: x.Display()} }
 

@@ -49,7 +49,6 @@ type Money struct {
 	Display string   `json:"display"`
 }
 
-
 func sum(x procure.Sum) Money { return Money{Value: x.Value(), Display: x.Display()} }
 
 // FiscalYearTotal is a count and valid-amount sum of one fiscal year.
