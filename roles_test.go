@@ -143,7 +143,7 @@ func TestSplitRolesCooperateOnOpenSearch(t *testing.T) {
 	// 1. the indexer role loads the bundled sample (City Record notices)
 	ix := startRole(t, "indexer", nil, append([]string{"-target=indexer", "-data", dirs["indexer"]}, common...)...)
 	ix.wait(t, 3*time.Minute)
-	if !strings.Contains(ix.log.String(), "crol loaded") {
+	if !strings.Contains(ix.log.String(), `msg="source loaded" source=crol`) {
 		t.Fatalf("the indexer did not load the sample:\n%s", ix.log)
 	}
 	t.Logf("indexer loaded the sample in %v", time.Since(started).Round(time.Millisecond))
