@@ -51,6 +51,33 @@ func (ix *Indexer) WriteEntries(ctx context.Context, entries []search.Entry, wha
 	return nil
 }
 
+// WriteContracts writes the registered contracts of linked entries (the
+// contract entries with a contract ID, search.ContractOf) as records of
+// search.ContractKind, in batches, beside the entries they come from. A
+// backend that holds no records is left alone.
+func (ix *Indexer) WriteContracts(ctx context.Context, entries []search.Entry, what string) error {
+	cs := search.ContractsOf(entries)
+	if len(cs) == 0 {
+		return nil
+	}
+	rs, ok := ix.Backend.(search.Records)
+	if !ok {
+		ix.log().Warn("contracts not written: the engine holds no records", "engine", ix.Backend.Name())
+		return nil
+	}
+	size := ix.Batch
+	if size <= 0 {
+		size = DefaultBatch
+	}
+	for start := 0; start < len(cs); start += size {
+		end := min(start+size, len(cs))
+		if err := search.Put(ctx, rs, search.ContractKind, cs[start:end]); err != nil {
+			return fmt.Errorf("indexer: write %s: %w", what, err)
+		}
+	}
+	return nil
+}
+
 // LoadCheckbookDir loads Checkbook NYC API answers (*.response.xml) and
 // registered-contract rows (the contracts source, *.json) from one
 // directory: the two sources, one after the other.
@@ -76,7 +103,8 @@ func (ix *Indexer) LoadLotsDir(ctx context.Context, fsys fs.FS, dir string) (Rep
 
 // EnsureSampleEntries loads the bundled Checkbook NYC answers, contract rows
 // and lot locations unless every entry they hold is already held (by
-// source and kind, at least as many as the sample has): into a data
+// source and kind, at least as many as the sample has, and as many
+// registered contracts): into a data
 // directory indexed before entries existed, and over a load that was
 // interrupted part way (entry ids are stable, so loading again replaces
 // what is there). A backend that does not hold entries is left alone.
@@ -92,6 +120,17 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 	held := map[string]int{}
 	for _, c := range cov {
 		held[c.Source+"/"+c.RecordType] += c.Records
+	}
+	if rs, ok := ix.Backend.(search.Records); ok {
+		rcov, err := rs.RecordCoverage(ctx)
+		if err != nil {
+			return false, err
+		}
+		for _, c := range rcov {
+			if c.RecordType == search.ContractKind.Name {
+				held[contractCountKey(c.Source)] += c.Records
+			}
+		}
 	}
 	var missing []string
 	for key, n := range sampleEntryCounts(sample) {
@@ -109,8 +148,14 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 	return true, nil
 }
 
+// contractCountKey is the sampleEntryCounts key of the registered
+// contracts (search.ContractKind) of a source.
+func contractCountKey(source string) string { return source + "/" + search.ContractKind.Name + " records" }
+
 // sampleEntryCounts counts the distinct entries of the bundled entity
-// samples by "source/kind".
+// samples by "source/kind", and the registered contracts they give by
+// contractCountKey (a data directory loaded before contracts were written
+// as their own kind is completed).
 func sampleEntryCounts(sample fs.FS) map[string]int {
 	ids := map[string]map[string]bool{}
 	for _, src := range Sources {
@@ -127,6 +172,13 @@ func sampleEntryCounts(sample fs.FS) map[string]int {
 				ids[key] = map[string]bool{}
 			}
 			ids[key][e.ID] = true
+			if c, ok := search.ContractOf(e); ok {
+				ck := contractCountKey(e.Source)
+				if ids[ck] == nil {
+					ids[ck] = map[string]bool{}
+				}
+				ids[ck][c.ID] = true
+			}
 		}
 	}
 	counts := map[string]int{}
@@ -170,6 +222,9 @@ func (ix *Indexer) RunCheckbookLive(ctx context.Context, f *checkbook.Fetcher) (
 		}
 		link.Linker{Crosswalk: ix.Crosswalk}.Entries(entries)
 		if err := ix.WriteEntries(ctx, entries, "writing Checkbook NYC transactions"); err != nil {
+			return err
+		}
+		if err := ix.WriteContracts(ctx, entries, "writing Checkbook NYC contracts"); err != nil {
 			return err
 		}
 		written += len(entries)

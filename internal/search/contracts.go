@@ -1,0 +1,102 @@
+package search
+
+import (
+	"strconv"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// Contracts are records of the kind "contract": one per registered
+// contract row (record.Contract), written beside the contract entries the
+// same rows give (EntryContract) when the contracts and checkbook sources
+// load. The row id is the entry's; the exact contract ID is a key.
+
+// ContractKind is the typed kind of registered contracts, declared once.
+var ContractKind = Kind[record.Contract]{
+	Name:  "contract",
+	Index: contractRecord,
+}
+
+// contractRecord is the envelope of a contract: its keys (contract_id,
+// pin_key in entity.NormalizePIN's form, pin_base, agency_id, vendor_stem,
+// fiscal_year), the registration date and the registered amount.
+func contractRecord(c record.Contract) Record {
+	keys := map[string][]string{}
+	set := func(k, v string) {
+		if v != "" {
+			keys[k] = []string{v}
+		}
+	}
+	set(KeyContractID, c.ContractID)
+	set(KeyPIN, entity.NormalizePIN(c.PIN))
+	set(KeyPINBase, c.PINBase)
+	set(KeyAgencyID, c.AgencyID)
+	set(KeyVendorStem, c.VendorStem)
+	if c.FiscalYear != 0 {
+		set(KeyFiscalYear, strconv.Itoa(c.FiscalYear))
+	}
+	r := Record{
+		ID: c.ID, Source: c.Source, SourceLabel: c.SourceLabel, ObservedAt: c.ObservedAt, Keys: keys,
+		Date: c.RegisteredOn, AmountValid: c.AmountValid, Title: c.Purpose,
+	}
+	if !c.RegisteredOn.IsZero() {
+		r.DateLabel = "registered"
+	}
+	if c.AmountValid {
+		r.Amount = c.Amount
+	}
+	return r
+}
+
+// ContractOf is the contract a linked contract entry holds (ok false for
+// an entry of another kind, or one without a contract ID). Only a
+// registration date dates a contract: a pending row's received date does
+// not, and the fiscal year is the registration date's (never the
+// source's). The procurement method is the source's award or selection
+// method when it states one.
+func ContractOf(e Entry) (record.Contract, bool) {
+	if e.Kind != EntryContract || e.ContractID == "" {
+		return record.Contract{}, false
+	}
+	c := record.Contract{
+		ID: e.ID, ContractID: e.ContractID,
+		AgencyLabel: e.AgencyRaw, AgencyID: e.AgencyID, AgencyName: e.AgencyName,
+		VendorName: e.VendorName, VendorStem: e.VendorStem,
+		PIN: e.PIN, PINBase: e.PINBase,
+		AmountValid: e.AmountValid, AmountRaw: e.AmountRaw, AmountLabel: e.AmountLabel,
+		Purpose: e.Title, Status: e.Status, RequestID: e.RequestID,
+		Source: e.Source, SourceLabel: e.SourceLabel, ObservedAt: e.ObservedAt,
+	}
+	if e.AmountValid {
+		c.Amount = e.Amount
+	}
+	if e.DateLabel == "registered" && !e.Date.IsZero() {
+		c.RegisteredOn = e.Date
+		c.FiscalYear = record.ContractFiscalYear(e.Date)
+	}
+	for _, k := range []string{"prime_contract_award_method", "award_method", "selection_method_description"} {
+		if v := e.Raw[k]; v != "" && v != "-" {
+			c.Method = v
+			break
+		}
+	}
+	if e.URL != "" {
+		c.Links = append(c.Links, record.ContractURL{Label: "source row", URL: e.URL})
+	}
+	if e.RequestID != "" {
+		c.Links = append(c.Links, record.ContractURL{Label: "City Record notice joined by the source", URL: record.OfficialURL(e.RequestID)})
+	}
+	return c, true
+}
+
+// ContractsOf are the contracts of the contract entries among es.
+func ContractsOf(es []Entry) []record.Contract {
+	var out []record.Contract
+	for _, e := range es {
+		if c, ok := ContractOf(e); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
