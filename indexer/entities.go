@@ -150,7 +150,9 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 
 // contractCountKey is the sampleEntryCounts key of the registered
 // contracts (search.ContractKind) of a source.
-func contractCountKey(source string) string { return source + "/" + search.ContractKind.Name + " records" }
+func contractCountKey(source string) string {
+	return source + "/" + search.ContractKind.Name + " records"
+}
 
 // sampleEntryCounts counts the distinct entries of the bundled entity
 // samples by "source/kind", and the registered contracts they give by
