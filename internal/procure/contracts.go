@@ -1,0 +1,200 @@
+package procure
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Contract reads (SPEC §2.6): one contract by exact ID, and bounded pages
+// of contracts. Both read search.ContractKind through the Records seam.
+
+// Contract read bounds.
+const (
+	DefaultContractLimit = 20
+	MaxContractLimit     = 100
+	// MaxContractRows bounds the rows one exact contract ID returns.
+	MaxContractRows = 50
+)
+
+// ContractMeasure is what contract totals measure (SPEC §2.6).
+const ContractMeasure = "registered value and count of registered contract rows; not payments or spending"
+
+// ContractRead is one contract by exact ID: the row asked for (or, asked
+// by contract ID, the first of its rows by id) and every row held under
+// the same exact contract ID (versions, sub-vendor lines, other sources),
+// bounded by MaxContractRows.
+type ContractRead struct {
+	Contract record.Contract   `json:"contract"`
+	Rows     []record.Contract `json:"rows"`
+	// RowsTotal counts every row held under the contract ID.
+	RowsTotal int `json:"rows_total"`
+}
+
+// ContractFilter narrows a browse: every set field must match. Agency is a
+// label, name or canonical id (the crosswalk's one rule); Vendor a name,
+// matched by its stem; PIN an exact PIN, or a 10-character base PIN
+// matching every PIN of that base; FiscalYear a July–June fiscal year of
+// the registration date.
+type ContractFilter struct {
+	Agency     string
+	Vendor     string
+	PIN        string
+	FiscalYear int
+}
+
+// ContractTotals sum the registered value of every contract a browse
+// matched (not only its page).
+type ContractTotals struct {
+	Count        int      `json:"count"`
+	ValidAmounts int      `json:"valid_amounts"`
+	Registered   *float64 `json:"registered_value"` // nil: no valid amount held
+	Display      string   `json:"display"`
+	Measure      string   `json:"measure"`
+}
+
+// ContractPage is a page of contracts with the scope of the read.
+type ContractPage struct {
+	Contracts  []record.Contract `json:"contracts"`
+	Total      int               `json:"total"`
+	NextCursor string            `json:"next_cursor,omitempty"`
+	Totals     ContractTotals    `json:"totals"`
+	Scope      record.Scope      `json:"scope"`
+}
+
+// records is the Records of the engine. Errors: EUNAVAILABLE when the
+// engine holds none.
+func (s *Service) records() (search.Records, error) {
+	if rs, ok := s.Search.(search.Records); ok {
+		return rs, nil
+	}
+	if v, ok := s.Entries.(search.EntityView); ok && v.Records != nil {
+		return v.Records, nil
+	}
+	return nil, &record.Error{Code: record.EUNAVAILABLE, Message: "this deployment's search engine does not hold registered contracts"}
+}
+
+// Contract reads one contract by exact ID: a row id or a contract ID
+// (matched exactly, as written). Errors: ENOTFOUND when no row is held
+// under it, EUNAVAILABLE when the engine cannot answer, EINVALID for an
+// empty id.
+func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error) {
+	id = trim(id)
+	if id == "" {
+		return ContractRead{}, record.Invalid("id", "a contract ID is required")
+	}
+	rs, err := s.records()
+	if err != nil {
+		return ContractRead{}, err
+	}
+	var out ContractRead
+	contractID := id
+	c, err := search.Get(ctx, rs, search.ContractKind, id)
+	switch {
+	case err == nil:
+		out.Contract, contractID = c, c.ContractID
+	case record.ErrorCode(err) != record.ENOTFOUND:
+		return out, err
+	}
+	p, err := search.Find(ctx, rs, search.ContractKind, search.RecordQuery{
+		Keys: map[string][]string{search.KeyContractID: {contractID}}, Sort: search.RecordSortID, Limit: MaxContractRows})
+	if err != nil {
+		return out, err
+	}
+	if out.Contract.ID == "" {
+		if len(p.Items) == 0 {
+			return out, record.Errorf(record.ENOTFOUND, "no contract with ID %q is held", id)
+		}
+		out.Contract = p.Items[0]
+	}
+	out.Rows, out.RowsTotal = p.Items, p.Total
+	if out.RowsTotal == 0 { // a row whose contract ID key is not held
+		out.Rows, out.RowsTotal = []record.Contract{out.Contract}, 1
+	}
+	return out, nil
+}
+
+// BrowseContracts reads a bounded page of contracts (registration date,
+// oldest first, undated last, then row id: a stable order a cursor walks
+// without gaps or repeats) with the totals of every match and the scope.
+// Errors: EINVALID for a bad filter, limit or cursor; EUNAVAILABLE when
+// the engine cannot answer.
+func (s *Service) BrowseContracts(ctx context.Context, f ContractFilter, cursor string, limit int) (ContractPage, error) {
+	if limit == 0 {
+		limit = DefaultContractLimit
+	}
+	if limit < 1 || limit > MaxContractLimit {
+		return ContractPage{}, record.Invalid("limit", "limit must be between 1 and %d", MaxContractLimit)
+	}
+	q, err := s.contractQuery(f)
+	if err != nil {
+		return ContractPage{}, err
+	}
+	rs, err := s.records()
+	if err != nil {
+		return ContractPage{}, err
+	}
+	q.Sort, q.Limit, q.Cursor = search.RecordSortDate, limit, cursor
+	var notices search.CoverageReader
+	if s.Search != nil {
+		notices = s.Search
+	}
+	p, err := search.Find(ctx, search.WithScope(rs, notices), search.ContractKind, q)
+	if err != nil {
+		return ContractPage{}, err
+	}
+	t, err := search.TotalsOf(ctx, rs, search.ContractKind, q, nil, 0)
+	if err != nil {
+		return ContractPage{}, err
+	}
+	out := ContractPage{Contracts: p.Items, Total: p.Total, NextCursor: p.NextCursor, Scope: p.Scope}
+	out.Scope.Searched.Kind = "contracts"
+	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
+	out.Totals = ContractTotals{Count: t.Count, ValidAmounts: t.ValidAmounts, Registered: sum.Value(), Display: sum.Display(), Measure: ContractMeasure}
+	return out, nil
+}
+
+// contractQuery is the record query of a filter: the agency by the
+// crosswalk's one rule, the vendor by stem, the PIN exact (or by base),
+// the fiscal year as written.
+func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
+	keys := map[string][]string{}
+	if a := trim(f.Agency); a != "" {
+		ids, _, err := s.Crosswalk.ResolveNames("agency", []string{a})
+		if err != nil {
+			return search.RecordQuery{}, err
+		}
+		keys[search.KeyAgencyID] = ids
+	}
+	if v := trim(f.Vendor); v != "" {
+		stem := entity.VendorStem(v)
+		if !entity.StemLongEnough(stem) {
+			return search.RecordQuery{}, record.Invalid("vendor", "vendor %q is too short to match by name stem (%d characters at least)", v, entity.MinStemChars)
+		}
+		keys[search.KeyVendorStem] = []string{stem}
+	}
+	if p := entity.NormalizePIN(f.PIN); p != "" {
+		if entity.JunkPIN(p) {
+			return search.RecordQuery{}, record.Invalid("pin", "%q is not a PIN", f.PIN)
+		}
+		if len(p) == 10 && entity.PINBase(p+"001") == p {
+			keys[search.KeyPINBase] = []string{p}
+		} else {
+			keys[search.KeyPIN] = []string{p}
+		}
+	}
+	if f.FiscalYear != 0 {
+		if f.FiscalYear < 1990 || f.FiscalYear > 2100 {
+			return search.RecordQuery{}, record.Invalid("fiscal_year", "fiscal year %d is out of range (1990–2100)", f.FiscalYear)
+		}
+		keys[search.KeyFiscalYear] = []string{strconv.Itoa(f.FiscalYear)}
+	}
+	q := search.RecordQuery{}
+	if len(keys) > 0 {
+		q.Keys = keys
+	}
+	return q, nil
+}
