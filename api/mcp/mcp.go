@@ -147,6 +147,8 @@ func All(d *Deps) []Tool {
 		getEntityDossier(d),
 		getEntityRelationships(d),
 		retrieveCitedPassages(d),
+		getContract(d),
+		browseContracts(d),
 		previewWatchForm1(d),
 		previewWatchForm2(d),
 		createWatchForm1(d),

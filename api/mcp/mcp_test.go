@@ -35,7 +35,7 @@ var fixedNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
 // wantTools is the tool list of each form.
 var wantTools = map[int][]string{
 	1: {"search_notices", "get_notice", "search_federated", "get_entity_dossier", "get_entity_relationships",
-		"retrieve_cited_passages", "preview_watch", "create_watch", "list_capability_gaps"},
+		"retrieve_cited_passages", "get_contract", "browse_contracts", "preview_watch", "create_watch", "list_capability_gaps"},
 	2: {"search_notices", "get_notice", "preview_watch", "create_watch"},
 }
 
@@ -402,6 +402,8 @@ func TestArgumentNamesAreCaseSensitive(t *testing.T) {
 			{"search_federated", map[string]any{"q": "pier", "Limit": 1}, "Limit"},
 			{"get_entity_dossier", map[string]any{"Kind": "vendor", "Name": "Denville Line Painting"}, "Kind"},
 			{"list_capability_gaps", map[string]any{"Anything": 1}, "Anything"},
+			{"get_contract", map[string]any{"ID": "CT100220268808241"}, "ID"},
+			{"browse_contracts", map[string]any{"Fiscal_Year": 2026}, "Fiscal_Year"},
 		},
 		2: {{"preview_watch", map[string]any{"Request": "construction awards"}, "Request"}},
 	}

@@ -1,0 +1,79 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+type getContractIn struct {
+	ID string `json:"id"`
+}
+
+// ContractOut is one contract read: found, not_found or unavailable,
+// explicitly.
+type ContractOut struct {
+	Status    record.Availability `json:"status"`
+	ID        string              `json:"id"`
+	Message   string              `json:"message,omitempty"`
+	Contract  *record.Contract    `json:"contract,omitempty"`
+	Rows      []record.Contract   `json:"rows,omitempty"`
+	RowsTotal int                 `json:"rows_total,omitempty"`
+	Measure   string              `json:"measure"`
+	Absence   []string            `json:"absence_rules"`
+}
+
+// maxContractID bounds a contract or row id argument.
+const maxContractID = 120
+
+func (d *Deps) procurement() (*procure.Service, error) {
+	if d.Procure == nil {
+		return nil, record.Errorf(record.EUNAVAILABLE, "registered contracts are not available on this deployment")
+	}
+	return d.Procure, nil
+}
+
+func getContract(d *Deps) Tool {
+	t := newTool(d, "get_contract", "Get one registered contract", ClassRead,
+		"Read one registered contract by its exact contract ID (e.g. CT100220268808241) or the exact row id a browse "+
+			"returned. Returns status found, not_found or unavailable explicitly: not_found means this service holds no "+
+			"such contract, not that none was registered. A found contract carries agency (as printed and canonical id), "+
+			"vendor, PIN, registration date and the fiscal year derived from it (July 1 to June 30, named for the year it "+
+			"ends), registered amount with its validity, purpose, procurement method when the source states it, source "+
+			"and links, and every row held under the same contract ID (versions, sub-vendor lines). Amounts are "+
+			"registered value, never payments or spending.",
+		[]int{1},
+		func(s *jsonschema.Schema) {
+			bounded(s, "id", maxContractID, "Exact contract ID, or the exact row id of a contract.")
+			prop(s, "id").MinLength = ptr(1)
+		},
+		func(ctx context.Context, d *Deps, in getContractIn) (ContractOut, error) {
+			out := ContractOut{ID: in.ID, Measure: procure.ContractMeasure, Absence: record.AbsenceRules}
+			svc, err := d.procurement()
+			if err == nil {
+				var r procure.ContractRead
+				r, err = svc.Contract(ctx, in.ID)
+				if err == nil {
+					out.Status, out.Contract, out.Rows, out.RowsTotal = record.Found, &r.Contract, r.Rows, r.RowsTotal
+					return out, nil
+				}
+			}
+			switch record.ErrorCode(err) {
+			case record.ENOTFOUND:
+				out.Status = record.NotFound
+				out.Message = "No contract with this exact ID is held by this service; that does not mean none was registered."
+				return out, nil
+			case record.EUNAVAILABLE:
+				out.Status = record.Unavailable
+				out.Message = "The contract could not be read right now; this does not mean it is missing. Try again later."
+				return out, nil
+			}
+			return out, err
+		})
+	t.Limits = []string{"rows: at most 50 rows of one contract ID (rows_total counts all)"}
+	t.Examples = []Example{{"A registered purchase of the Office of the Mayor", map[string]any{"id": "CT100220268808241"}}}
+	return t
+}
