@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/recordwatch/recordwatch/internal/watch"
 	"io"
 	"log/slog"
 	"net"
@@ -651,7 +652,7 @@ func (e *watchEnv) storedFor(t *testing.T, key string) int {
 	}
 	n := 0
 	for _, w := range ws {
-		if mailer.AddressKey(w.Email) == key {
+		if watch.AddressKey(w.Email) == key {
 			n++
 		}
 	}

@@ -28,14 +28,14 @@ func TestAddressKeyFoldsTags(t *testing.T) {
 		"pat+@example.org":         "pat@example.org",
 		"p+q@example.org+x@a.test": "p@example.org+x@a.test",
 	} {
-		if got := AddressKey(in); got != want {
+		if got := watch.AddressKey(in); got != want {
 			t.Errorf("AddressKey(%q) = %q, want %q", in, got, want)
 		}
 	}
 	tm := newTestMailer(t, func(c *Config) { c.RepliesPerAddress = 2 }, nil)
 	ctx := context.Background()
 	for i, addr := range []string{"pat+1@example.org", "pat+2@example.org", "PAT+3@example.org", "pat@example.org", "Pat+spam@example.org"} {
-		if _, err := tm.Watches().Subscribe(ctx, Request{Email: addr, Text: "Parks awards"}); err != nil {
+		if _, err := tm.Watches().Subscribe(ctx, watch.Request{Email: addr, Text: "Parks awards"}); err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
 	}
@@ -66,7 +66,7 @@ func TestAddressKeyFoldsTags(t *testing.T) {
 	f1 := newTestMailer(t, func(c *Config) { c.Form = 1; c.RepliesPerAddress = 2 }, nil)
 	f := watch.Filter{Lens: record.LensMoney, AnyOf: []string{"construction"}}
 	for i, addr := range []string{"kim+a@example.org", "KIM+b@example.org", "kim+c@example.org"} {
-		_, err := f1.Watches().Subscribe(ctx, Request{Email: addr, Filter: &f})
+		_, err := f1.Watches().Subscribe(ctx, watch.Request{Email: addr, Filter: &f})
 		if (i < 2) != (err == nil) {
 			t.Errorf("form 1 request %d (%s): %v", i, addr, err)
 		}
@@ -113,7 +113,7 @@ func TestFairShareKeepsRoomForNewClients(t *testing.T) {
 		if err == nil || record.ErrorCode(err) != record.ELIMIT || !strings.Contains(record.ErrorMessage(err), "first 2 requests") {
 			t.Fatalf("new client %d's third request: %v", c, err)
 		}
-		if _, ok := ResetAt(err); !ok {
+		if _, ok := watch.ResetAt(err); !ok {
 			t.Error("a limit refusal without its reset time")
 		}
 		newcomers++
@@ -168,14 +168,14 @@ func TestSubscribeRefusesControlCharacters(t *testing.T) {
 	f := watch.Filter{Lens: record.LensMoney, AnyOf: []string{"construction"}}
 	cases := []struct {
 		m     *testMailer
-		req   Request
+		req   watch.Request
 		field string
 	}{
-		{tm, Request{Email: "pat@example.org\x00", Text: "Parks awards"}, "email"},
-		{tm, Request{Email: "pat@example.org", Text: "Parks\x00 awards"}, "text"},
-		{tm, Request{Email: "pat@example.org", Text: "Parks awards", InReplyTo: "x@y\r\nBcc: v@example.org"}, "in_reply_to"},
-		{f1, Request{Email: "pat@example.org", Filter: &f, Description: "mine\x00"}, "description"},
-		{f1, Request{Email: "pat@example.org\r\n", Filter: &f}, "email"},
+		{tm, watch.Request{Email: "pat@example.org\x00", Text: "Parks awards"}, "email"},
+		{tm, watch.Request{Email: "pat@example.org", Text: "Parks\x00 awards"}, "text"},
+		{tm, watch.Request{Email: "pat@example.org", Text: "Parks awards", InReplyTo: "x@y\r\nBcc: v@example.org"}, "in_reply_to"},
+		{f1, watch.Request{Email: "pat@example.org", Filter: &f, Description: "mine\x00"}, "description"},
+		{f1, watch.Request{Email: "pat@example.org\r\n", Filter: &f}, "email"},
 	}
 	for i, c := range cases {
 		_, err := c.m.Watches().Subscribe(context.Background(), c.req)
@@ -193,7 +193,7 @@ func TestSubscribeRefusesControlCharacters(t *testing.T) {
 		t.Error("a refused request sent or stored something")
 	}
 	// a request with line breaks in its text is fine
-	if _, err := tm.Watches().Subscribe(context.Background(), Request{Email: "pat@example.org", Text: "Parks awards\r\nover $1m\n"}); err != nil {
+	if _, err := tm.Watches().Subscribe(context.Background(), watch.Request{Email: "pat@example.org", Text: "Parks awards\r\nover $1m\n"}); err != nil {
 		t.Error(err)
 	}
 }
@@ -225,9 +225,9 @@ func TestMailIsSentOffTheRequestPath(t *testing.T) {
 	for _, form := range []int{1, 2} {
 		g := &gate{open: make(chan struct{})}
 		tm := newTestMailer(t, func(c *Config) { c.Form = form; c.RepliesPerAddress = 1 }, g)
-		req := Request{Email: "pat@example.org", Text: "Parks awards"}
+		req := watch.Request{Email: "pat@example.org", Text: "Parks awards"}
 		if form == 1 {
-			req = Request{Email: "pat@example.org", Filter: &watch.Filter{Lens: record.LensMoney, AnyOf: []string{"construction"}}}
+			req = watch.Request{Email: "pat@example.org", Filter: &watch.Filter{Lens: record.LensMoney, AnyOf: []string{"construction"}}}
 		}
 		done := make(chan error, 2)
 		go func() {

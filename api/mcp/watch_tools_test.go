@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"github.com/recordwatch/recordwatch/internal/watch"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func storedFor(t *testing.T, key string) int {
 	}
 	n := 0
 	for _, w := range ws {
-		if mailer.AddressKey(w.Email) == key {
+		if watch.AddressKey(w.Email) == key {
 			n++
 		}
 	}
