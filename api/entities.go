@@ -97,16 +97,11 @@ func withLink(err error, link string) error {
 	return err
 }
 
-// MoneyView is a dollar sum with its display form; Value is null when
-// nothing is held, and Display then says what is absent ("no payments
-// held"), never $0.00.
-type MoneyView struct {
-	Value   *float64 `json:"value"`
-	Display string   `json:"display"`
-}
+// MoneyView is a sum as shown (procure.Money: absent reads as absent).
+type MoneyView = procure.Money
 
 // sumView renders a sum: absent reads as absent.
-func sumView(x procure.Sum) MoneyView { return MoneyView{Value: x.Value(), Display: x.Display()} }
+func sumView(x procure.Sum) MoneyView { return x.Money() }
 
 // FiscalYearTotal is a count and valid-amount sum of one fiscal year.
 type FiscalYearTotal struct {

@@ -42,14 +42,10 @@ type DossierOut struct {
 	Absence    []string       `json:"absence_rules"`
 }
 
-// Money is a sum of valid amounts; Value is null when none is held and
-// Display then says what is absent, never $0.00.
-type Money struct {
-	Value   *float64 `json:"value"`
-	Display string   `json:"display"`
-}
+// Money is a sum of valid amounts as shown (procure.Money).
+type Money = procure.Money
 
-func sum(x procure.Sum) Money { return Money{Value: x.Value(), Display: x.Display()} }
+func sum(x procure.Sum) Money { return x.Money() }
 
 // FiscalYearTotal is a count and valid-amount sum of one fiscal year.
 type FiscalYearTotal struct {

@@ -109,6 +109,17 @@ func (s Sum) Value() *float64 {
 	return &v
 }
 
+// Money is a sum as every surface shows it (JSON twins, pages, MCP): Value
+// is null when nothing is held, and Display then says what is absent ("no
+// payments held"), never $0.00.
+type Money struct {
+	Value   *float64 `json:"value"`
+	Display string   `json:"display"`
+}
+
+// Money is the sum as shown.
+func (s Sum) Money() Money { return Money{Value: s.Value(), Display: s.Display()} }
+
 // Display is the sum as read: a dollar amount, or what is absent.
 func (s Sum) Display() string {
 	switch {
