@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -19,9 +18,6 @@ import (
 )
 
 func pathEscape(s string) string { return url.PathEscape(s) }
-
-// agencyIDRE is the shape of an agency id.
-var agencyIDRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 var searchParams = []string{"q", "lens", "section", "type", "agency", "vendor", "pin", "min", "max",
 	"valid_amount", "from", "to", "due_from", "due_to", "rolling", "open", "event_from", "event_to",

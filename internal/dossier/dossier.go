@@ -10,7 +10,6 @@ package dossier
 
 import (
 	"context"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -276,8 +275,6 @@ func (s *Service) Crosswalk(ctx context.Context) (*Crosswalk, error) {
 	}
 	return &Crosswalk{Rows: rows, Methods: methods, Scope: scope}, nil
 }
-
-var agencyIDRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // ResolveAgency turns a canonical id, or any spelling, into a canonical id
 // and name; inMapping says whether the id is in the reviewed mapping. It is
