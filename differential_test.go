@@ -33,8 +33,7 @@ var engineDifferences = []struct {
 	{`› (.*\.)?engine$`, "names the engine that answered"},
 	{`› (.*\.)?generated_at$`, "the time the answer was made"},
 	{`› (.*\.)?score$`, "BM25 scores are computed per shard and segment layout; each engine scores on its own statistics"},
-	{`› (.*\.)?next_cursor$`, "a cursor is the engine's own sort key (opaque to clients, valid only on the engine that issued it)"},
-	{`› (.*\.)?(cursor|next|url|feed_url|home_page_url|id|link|external_url|href)$`, "carries a cursor or the base address of the service that answered"},
+	{`› (.*\.)?next_cursor$`, "a cursor is the engine's own sort key (opaque to clients, valid only on the engine that issued it); links that carry one are compared with the cursor taken out (decodeBody)"},
 }
 
 // differs reports whether a difference at path (for request) is listed.
@@ -137,6 +136,7 @@ func (s engineService) post(t *testing.T, path, body string) (int, any) {
 // service's own address taken out.
 func decodeBody(ctype string, b []byte, base string) any {
 	b = bytes.ReplaceAll(b, []byte(base), []byte("{base}"))
+	b = cursorParam.ReplaceAll(b, []byte("cursor=…"))
 	if strings.Contains(ctype, "json") {
 		var v any
 		if err := json.Unmarshal(b, &v); err == nil {
@@ -145,6 +145,10 @@ func decodeBody(ctype string, b []byte, base string) any {
 	}
 	return string(b)
 }
+
+// cursorParam is a cursor inside a link (next-page URLs): engine-specific,
+// so it is taken out before links are compared.
+var cursorParam = regexp.MustCompile(`cursor=[A-Za-z0-9_%=-]+`)
 
 // hitIDs pulls the ids of a search-like answer, for relevance comparisons.
 func hitIDs(v any) ([]string, float64, bool) {
