@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -34,21 +35,7 @@ func (ix *Indexer) WriteEntries(ctx context.Context, entries []search.Entry, wha
 	if err != nil {
 		return err
 	}
-	size := ix.Batch
-	if size <= 0 {
-		size = DefaultBatch
-	}
-	bar := ix.bar(len(entries), what)
-	for start := 0; start < len(entries); start += size {
-		end := min(start+size, len(entries))
-		if err := eb.UpsertEntries(ctx, entries[start:end]); err != nil {
-			return fmt.Errorf("indexer: write %s: %w", what, err)
-		}
-		if bar != nil {
-			bar.Add(end - start)
-		}
-	}
-	return nil
+	return writeBatches(ctx, ix, entries, what, func(batch []search.Entry) error { return eb.UpsertEntries(ctx, batch) })
 }
 
 // WriteContracts writes the registered contracts of linked entries (the
@@ -65,17 +52,7 @@ func (ix *Indexer) WriteContracts(ctx context.Context, entries []search.Entry, w
 		ix.log().Warn("contracts not written: the engine holds no records", "engine", ix.Backend.Name())
 		return nil
 	}
-	size := ix.Batch
-	if size <= 0 {
-		size = DefaultBatch
-	}
-	for start := 0; start < len(cs); start += size {
-		end := min(start+size, len(cs))
-		if err := search.Put(ctx, rs, search.ContractKind, cs[start:end]); err != nil {
-			return fmt.Errorf("indexer: write %s: %w", what, err)
-		}
-	}
-	return nil
+	return writeBatches(ctx, ix, cs, what, func(batch []record.Contract) error { return search.Put(ctx, rs, search.ContractKind, batch) })
 }
 
 // LoadCheckbookDir loads Checkbook NYC API answers (*.response.xml) and

@@ -88,16 +88,29 @@ func Docs(notices []record.Notice) []search.Doc {
 
 // Write indexes notices in batches and refreshes the backend.
 func (ix *Indexer) Write(ctx context.Context, notices []record.Notice, what string) error {
+	if err := writeBatches(ctx, ix, notices, what, func(batch []record.Notice) error {
+		return ix.Backend.Upsert(ctx, Docs(batch))
+	}); err != nil {
+		return err
+	}
+	return ix.retry(ctx, "refresh after "+what, func() error { return ix.Backend.Refresh(ctx) })
+}
+
+// writeBatches is the one way the indexer writes: items in batches of
+// ix.Batch, each batch sent again while the backend is unavailable (retry:
+// acknowledged batches are never re-sent and none is skipped), with a
+// progress bar for people watching.
+func writeBatches[T any](ctx context.Context, ix *Indexer, items []T, what string, write func([]T) error) error {
 	size := ix.Batch
 	if size <= 0 {
 		size = DefaultBatch
 	}
-	bar := ix.bar(len(notices), what)
-	for start := 0; start < len(notices); start += size {
-		end := min(start+size, len(notices))
-		docs := Docs(notices[start:end])
-		if err := ix.retry(ctx, fmt.Sprintf("write %s, notices %d-%d of %d", what, start+1, end, len(notices)), func() error {
-			return ix.Backend.Upsert(ctx, docs)
+	bar := ix.bar(len(items), what)
+	for start := 0; start < len(items); start += size {
+		end := min(start+size, len(items))
+		batch := items[start:end]
+		if err := ix.retry(ctx, fmt.Sprintf("write %s, %d-%d of %d", what, start+1, end, len(items)), func() error {
+			return write(batch)
 		}); err != nil {
 			return fmt.Errorf("indexer: write %s: %w", what, err)
 		}
@@ -105,7 +118,7 @@ func (ix *Indexer) Write(ctx context.Context, notices []record.Notice, what stri
 			bar.Add(end - start)
 		}
 	}
-	return ix.retry(ctx, "refresh after "+what, func() error { return ix.Backend.Refresh(ctx) })
+	return nil
 }
 
 // retry runs op (one batch) until it succeeds, fails for a reason other

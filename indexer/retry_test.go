@@ -137,3 +137,46 @@ func TestWriteRetriesAnUnavailableBatch(t *testing.T) {
 		})
 	}
 }
+
+// flakyRecords refuses its first n record writes as unavailable.
+type flakyRecords struct {
+	*embedded.Backend
+	mu      sync.Mutex
+	refuse  int
+	refused int
+}
+
+func (b *flakyRecords) PutRecords(ctx context.Context, rs []search.Record) error {
+	b.mu.Lock()
+	if b.refused < b.refuse {
+		b.refused++
+		b.mu.Unlock()
+		return unavailable("node lost")
+	}
+	b.mu.Unlock()
+	return b.Backend.PutRecords(ctx, rs)
+}
+
+// Entries and registered contracts are written the way notices are: a
+// batch refused as unavailable is sent again until it is taken, so a
+// load of the entity samples survives a short outage whole.
+func TestEntryWritesRetryAnUnavailableBatch(t *testing.T) {
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	fb := &flakyRecords{Backend: b, refuse: 3}
+	ix := sampleIndexer(fb)
+	ix.RetryFor = time.Minute
+	if err := ix.LoadEntitySamples(context.Background(), os.DirFS("../testdata/sample")); err != nil {
+		t.Fatalf("a short outage failed the load: %v", err)
+	}
+	if fb.refused != 3 {
+		t.Fatalf("%d writes refused, want 3", fb.refused)
+	}
+	got := holdings(t, b).Entries
+	if got["contracts/contract"] != 552 || got["mappluto/lot"] != 776 || got["checkbook/contract"] != 6 {
+		t.Errorf("entries after the outage: %v", got)
+	}
+}
