@@ -106,6 +106,8 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 		for _, c := range rcov {
 			if c.RecordType == search.ContractKind.Name {
 				held[contractCountKey(c.Source)] += c.Records
+			} else {
+				held[recordCountKey(c.Source, c.RecordType)] += c.Records
 			}
 		}
 	}
@@ -118,8 +120,11 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 	if len(missing) == 0 {
 		return false, nil
 	}
-	ix.log().Info("payments, contracts or lots of the bundled sample are missing: loading them", "missing", missing)
+	ix.log().Info("entries or records of the bundled sample are missing: loading them", "missing", missing)
 	if err := ix.LoadEntitySamples(ctx, sample); err != nil {
+		return false, err
+	}
+	if err := ix.LoadRecordSamples(ctx, sample); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -137,14 +142,16 @@ func contractCountKey(source string) string {
 // as their own kind is completed).
 func sampleEntryCounts(sample fs.FS) map[string]int {
 	ids := map[string]map[string]bool{}
+	counts := map[string]int{}
 	for _, src := range Sources {
-		if src.Holds() != HoldsEntries {
+		if src.Holds() == HoldsNotices {
 			continue
 		}
 		if _, err := fs.Stat(sample, src.Name()); err != nil {
 			continue
 		}
 		b, _ := src.Read(sample, src.Name())
+		sampleRecordCounts(counts, src, b)
 		for _, e := range b.Entries {
 			key := e.Source + "/" + e.Kind
 			if ids[key] == nil {
@@ -160,7 +167,6 @@ func sampleEntryCounts(sample fs.FS) map[string]int {
 			}
 		}
 	}
-	counts := map[string]int{}
 	for key, set := range ids {
 		counts[key] = len(set)
 	}
@@ -172,8 +178,20 @@ func sampleEntryCounts(sample fs.FS) map[string]int {
 // order, from the directories that exist, whatever is held: entry ids are
 // stable, so loading twice changes nothing.
 func (ix *Indexer) LoadEntitySamples(ctx context.Context, sample fs.FS) error {
+	return ix.loadSamples(ctx, sample, HoldsEntries)
+}
+
+// LoadRecordSamples loads the bundled samples of every record source of
+// Sources (typed records: their link stage reads the notices already
+// held, so they load after the notices), in list order.
+func (ix *Indexer) LoadRecordSamples(ctx context.Context, sample fs.FS) error {
+	return ix.loadSamples(ctx, sample, HoldsRecords)
+}
+
+// loadSamples loads the bundled samples of the sources that hold holds.
+func (ix *Indexer) loadSamples(ctx context.Context, sample fs.FS, holds string) error {
 	for _, src := range Sources {
-		if src.Holds() != HoldsEntries {
+		if src.Holds() != holds {
 			continue
 		}
 		if _, err := fs.Stat(sample, src.Name()); err != nil {

@@ -24,7 +24,8 @@ type Source interface {
 	// Label names the source in coverage and in the -source help.
 	Label() string
 	// Holds is what the source writes: HoldsNotices (full-text notices,
-	// observed once a load completes) or HoldsEntries (search.Entry).
+	// observed once a load completes), HoldsEntries (search.Entry) or
+	// HoldsRecords (typed records of search kinds, Batch.Records).
 	Holds() string
 	// Live reports whether the source can also be fetched from its live
 	// API (-live; main.go wires the fetcher).
@@ -37,12 +38,16 @@ type Source interface {
 const (
 	HoldsNotices = "notices"
 	HoldsEntries = "entries"
+	HoldsRecords = "records"
 )
 
 // Batch is what a source read: raw records and what the read saw.
 type Batch struct {
 	Notices []record.Notice
 	Entries []search.Entry
+	// Records are typed records (land projects, meetings, payroll …), one
+	// set per kind, linked and written by the pipeline.
+	Records []RecordSet
 	// Rows is how many source rows were read; Merged how many were folded
 	// into another observation of the same record.
 	Rows, Merged int
@@ -54,7 +59,8 @@ type Batch struct {
 
 // Sources is the one list of sources: what -source accepts, what the
 // bundled sample is loaded from (entry sources first, in this order, then
-// notice sources) and what the README lists.
+// notice sources, then record sources, whose link stage reads the notices)
+// and what the README lists.
 var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}}
 
 // SourceNames lists the names of Sources, in order.

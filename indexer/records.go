@@ -1,0 +1,121 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/recordwatch/recordwatch/indexer/link"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// RecordSet is a batch of typed records of one kind a source read (land
+// projects, meetings, payroll rows …): the pipeline links them (the link
+// stage, with the notices already held) and encodes them into
+// search.Records. Adding a dataset is a source returning sets of its kind;
+// neither the pipeline nor the engines change.
+type RecordSet interface {
+	// Kind is the record kind (its search.Kind's Name).
+	Kind() string
+	// Len is how many values the set holds.
+	Len() int
+	// Link runs the link stage on the values in place: identity fields
+	// (agency ids, vendor stems, PIN keys) and links to notices, each with
+	// its method and confidence. Errors are values rejected by the stage.
+	Link(ctx context.Context, env link.Env) []error
+	// Encode turns the values into records; a value that does not make a
+	// valid record is rejected with its reason, never the whole set.
+	Encode() ([]search.Record, []error)
+}
+
+// Set is the RecordSet of a search.Kind: Items, linked by LinkWith (nil:
+// the kind has nothing to link).
+type Set[T any] struct {
+	Of       search.Kind[T]
+	Items    []T
+	LinkWith func(ctx context.Context, env link.Env, items []T) []error
+}
+
+// Kind is the kind's name.
+func (s Set[T]) Kind() string { return s.Of.Name }
+
+// Len is the number of items.
+func (s Set[T]) Len() int { return len(s.Items) }
+
+// Link runs LinkWith over the items.
+func (s Set[T]) Link(ctx context.Context, env link.Env) []error {
+	if s.LinkWith == nil {
+		return nil
+	}
+	return s.LinkWith(ctx, env, s.Items)
+}
+
+// Encode encodes every item, rejecting (with the reason) those that do not
+// make a valid record.
+func (s Set[T]) Encode() ([]search.Record, []error) {
+	out := make([]search.Record, 0, len(s.Items))
+	var errs []error
+	for _, v := range s.Items {
+		r, err := s.Of.Encode(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s %s rejected: %w", s.Of.Name, r.ID, err))
+			continue
+		}
+		out = append(out, r)
+	}
+	return out, errs
+}
+
+// writeRecordSets links, encodes and writes the record sets of a batch, in
+// batches retried while the engine is unavailable; it returns how many
+// records were written and the values rejected, with reasons.
+func (ix *Indexer) writeRecordSets(ctx context.Context, src string, sets []RecordSet) (int, []error, error) {
+	if len(sets) == 0 {
+		return 0, nil, nil
+	}
+	rs, ok := ix.Backend.(search.Records)
+	if !ok {
+		return 0, nil, fmt.Errorf("indexer: the %s engine holds no records (%s)", ix.Backend.Name(), src)
+	}
+	env := link.Env{Linker: link.Linker{Crosswalk: ix.Crosswalk}, Notices: ix.Backend}
+	written := 0
+	var rejected []error
+	for _, set := range sets {
+		rejected = append(rejected, set.Link(ctx, env)...)
+		recs, errs := set.Encode()
+		rejected = append(rejected, errs...)
+		if err := writeBatches(ctx, ix, recs, "indexing "+src+" "+set.Kind()+" records", func(batch []search.Record) error {
+			return rs.PutRecords(ctx, batch)
+		}); err != nil {
+			return written, rejected, err
+		}
+		written += len(recs)
+	}
+	return written, rejected, nil
+}
+
+// sampleRecordCounts counts the records of the bundled samples of the
+// record sources by recordCountKey (linking is not run: the count does
+// not depend on it).
+func sampleRecordCounts(counts map[string]int, src Source, b Batch) {
+	for _, set := range b.Records {
+		recs, _ := set.Encode()
+		ids := map[string]bool{}
+		for _, r := range recs {
+			ids[r.ID] = true
+		}
+		counts[recordCountKey(firstSource(recs, src.Name()), set.Kind())] += len(ids)
+	}
+}
+
+// recordCountKey is the key of the records of one source and kind in the
+// sample completeness check.
+func recordCountKey(source, kind string) string {
+	return source + "/" + kind + " records"
+}
+
+func firstSource(recs []search.Record, fallback string) string {
+	if len(recs) > 0 && recs[0].Source != "" {
+		return recs[0].Source
+	}
+	return fallback
+}
