@@ -399,3 +399,20 @@ func TestSearchAnsweredInPartIsSentAgain(t *testing.T) {
 		})
 	}
 }
+
+// Every page of one query is sent with the same preference (the same shard
+// copies answer it); another query gets another one.
+func TestPagePreferenceFollowsTheQueryNotThePage(t *testing.T) {
+	page1 := obj{"query": obj{"match": obj{"content": "parks"}}, "size": 20}
+	page2 := obj{"query": obj{"match": obj{"content": "parks"}}, "size": 20, "search_after": []any{1.5, "x"}}
+	other := obj{"query": obj{"match": obj{"content": "police"}}, "size": 20}
+	if a, b := pagePreference(page1), pagePreference(page2); a != b || a == "" {
+		t.Errorf("pages of one query: %q and %q", a, b)
+	}
+	if pagePreference(page1) == pagePreference(other) {
+		t.Error("two queries share a preference")
+	}
+	if _, ok := page2["search_after"]; !ok {
+		t.Error("pagePreference changed the body")
+	}
+}

@@ -3,6 +3,8 @@ package opensearch
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -73,9 +75,11 @@ func (b *Backend) search(ctx context.Context, op, index string, body obj) (*sear
 	if err != nil {
 		return nil, err
 	}
+	pref := pagePreference(body)
 	for attempt := 0; ; attempt++ {
 		var res searchResponse
-		if _, err := b.client.Do(ctx, op, http.MethodPost, opensearchapi.SearchReq{Indices: []string{index}, Body: bytes.NewReader(raw)}, &res); err != nil {
+		if _, err := b.client.Do(ctx, op, http.MethodPost, opensearchapi.SearchReq{Indices: []string{index}, Body: bytes.NewReader(raw),
+			Params: opensearchapi.SearchParams{Preference: pref}}, &res); err != nil {
 			return nil, err
 		}
 		if res.Shards.Failed == 0 && !res.TimedOut {
@@ -101,6 +105,25 @@ func (b *Backend) search(ctx context.Context, op, index string, body obj) (*sear
 		case <-time.After(osclient.Backoff(attempt + 1)):
 		}
 	}
+}
+
+// pagePreference is the search preference of a request: a hash of its body
+// without search_after, so every page of one query (and a repeat of it) is
+// answered by the same shard copies. With replicas, copies of a shard can
+// score the same document differently (each merges and expunges deletes on
+// its own), and relevance pages read from different copies could repeat
+// or skip hits at a page boundary. If a copy is lost, OpenSearch answers
+// from another copy.
+func pagePreference(body obj) string {
+	rest := make(obj, len(body))
+	for k, v := range body {
+		if k != "search_after" {
+			rest[k] = v
+		}
+	}
+	raw, _ := json.Marshal(rest) // map keys are sorted: the same query, the same hash
+	sum := sha256.Sum256(raw)
+	return "rw-" + hex.EncodeToString(sum[:8])
 }
 
 func unreadable(what, id string, err error) error {
