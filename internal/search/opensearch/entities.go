@@ -166,10 +166,14 @@ func noticeTotalsBody(q search.Query, k search.Keywords, groupBy []string, size 
 		}
 		aggs["g_"+g] = obj{
 			"terms": obj{
-				"field":   groupField[g],
-				"size":    size,
-				"order":   []any{obj{"valid>sum": "desc"}, obj{"_count": "desc"}, obj{"_key": "asc"}},
-				"exclude": []string{""},
+				"field": groupField[g],
+				"size":  size,
+				// each shard reports up to MaxRecordGroups values, not its
+				// own top size by sum, so a value ranked low on one shard
+				// and high on another is summed whole (as RecordTotals)
+				"shard_size": search.MaxRecordGroups,
+				"order":      []any{obj{"valid>sum": "desc"}, obj{"_count": "desc"}, obj{"_key": "asc"}},
+				"exclude":    []string{""},
 			},
 			"aggs": obj{"valid": validSum()},
 		}
