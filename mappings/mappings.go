@@ -8,7 +8,10 @@
 // until removed by hand).
 //
 // Every text field uses the custom analyzer "en", built to tokenize like
-// Bleve's "en" analyzer that the embedded engine uses: the standard (UAX#29)
+// the embedded engine's analyzer (recordwatch_en): since version 2 of notices
+// and passages, two pattern_replace char filters that state
+// search.CleanText's punctuation rule (possessives, then ':', '.' and
+// apostrophes between letters become spaces), then the standard (UAX#29)
 // tokenizer, English possessive removal, lower-casing, Bleve's own English
 // stop word list (the Snowball list, not Lucene's shorter _english_ list) and
 // the classic Porter stemmer (porter_stem), which is what Bleve's "en"
@@ -55,8 +58,8 @@ const (
 
 // Current mapping versions. Bump one (and add the file) to migrate.
 const (
-	NoticesVersion  = 1
-	PassagesVersion = 1
+	NoticesVersion  = 2
+	PassagesVersion = 2
 	MetaVersion     = 1
 	RecordsVersion  = 1
 	EntriesVersion  = 1 // retired

@@ -26,9 +26,12 @@ func (k Keywords) Empty() bool { return len(k.Terms) == 0 && len(k.Phrases) == 0
 func (k Keywords) Count() int { return len(k.Terms) + len(k.Phrases) + len(k.Excluded) }
 
 // ParseKeywords reads a keyword string: words, "quoted phrases", and
-// exclusions (-word, -"phrase"). Words are lower-cased; punctuation inside a
-// word splits it the way the engines' analyzers do, so both engines see the
-// same clauses.
+// exclusions (-word, -"phrase"). Words are split and lower-cased by Words,
+// the way the engines' analysis splits indexed text, so both engines see
+// the same clauses; a word that splits into several (a hyphen, an
+// apostrophe, a colon or period between letters) is matched as the phrase
+// of its parts: "foo-bar" finds "foo bar" and "foo-bar", never a notice
+// that only holds "bar".
 func ParseKeywords(s string) (Keywords, error) {
 	var k Keywords
 	if len([]rune(s)) > MaxTextLen {
@@ -52,7 +55,7 @@ func ParseKeywords(s string) (Keywords, error) {
 			for j < len(rs) && rs[j] != '"' && rs[j] != '”' && rs[j] != '“' {
 				j++
 			}
-			words := splitWords(string(rs[i+1 : min(j, len(rs))]))
+			words := Words(string(rs[i+1 : min(j, len(rs))]))
 			i = j + 1
 			if len(words) == 0 {
 				continue
@@ -72,27 +75,24 @@ func ParseKeywords(s string) (Keywords, error) {
 		for j < len(rs) && !unicode.IsSpace(rs[j]) {
 			j++
 		}
-		words := splitWords(string(rs[i:j]))
+		// a word the analysis splits (a hyphen, an apostrophe, a colon)
+		// is the phrase of its parts, not each part alone
+		words := Words(string(rs[i:j]))
 		i = j
-		for _, w := range words {
-			if neg {
-				k.Excluded = appendUnique(k.Excluded, w)
-			} else {
-				k.Terms = appendUnique(k.Terms, w)
-			}
+		switch {
+		case len(words) == 0:
+		case neg:
+			k.Excluded = appendUnique(k.Excluded, strings.Join(words, " "))
+		case len(words) == 1:
+			k.Terms = appendUnique(k.Terms, words[0])
+		default:
+			k.Phrases = appendUnique(k.Phrases, strings.Join(words, " "))
 		}
 	}
 	if k.Count() > MaxClauses {
 		return k, record.Invalid("q", "at most %d keywords and phrases", MaxClauses)
 	}
 	return k, nil
-}
-
-// splitWords lower-cases and splits on anything but letters and digits.
-func splitWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
 }
 
 func appendUnique(list []string, s string) []string {

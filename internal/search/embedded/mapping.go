@@ -3,7 +3,6 @@ package embedded
 import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 )
@@ -19,7 +18,7 @@ func keywordField() *mapping.FieldMapping {
 
 func textField(store bool) *mapping.FieldMapping {
 	f := bleve.NewTextFieldMapping()
-	f.Analyzer = en.AnalyzerName
+	f.Analyzer = analyzerName
 	f.Store = store
 	f.IncludeInAll = false
 	f.IncludeTermVectors = true
@@ -78,7 +77,7 @@ func newMapping(fields map[string]*mapping.FieldMapping) *mapping.IndexMappingIm
 	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	im := bleve.NewIndexMapping()
 	im.DefaultMapping = dm
-	im.DefaultAnalyzer = en.AnalyzerName
+	im.DefaultAnalyzer = analyzerName
 	im.StoreDynamic = false
 	im.IndexDynamic = false
 	im.DocValuesDynamic = false

@@ -31,7 +31,10 @@ import (
 //	5: entries.bleve (search.Entry documents) replaced by records.bleve
 //	   (search.Record documents of every kind; entries are the "entry.*"
 //	   kinds, converted through search.EntryKind by the rebuild)
-const formatVersion = 5
+//	6: text fields analyzed by recordwatch_en (search.CleanText before
+//	   Bleve's "en" analysis: words joined by ':', '.' or an apostrophe
+//	   are split, possessives removed)
+const formatVersion = 6
 
 // legacyEntries is the entries index of formats 1-4; a rebuild converts its
 // entries into records and removes it.

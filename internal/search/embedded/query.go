@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -18,24 +17,24 @@ func keywordQuery(k search.Keywords, field, titleField string) (query.Query, que
 	for _, t := range k.Terms {
 		m := bleve.NewMatchQuery(t)
 		m.SetField(field)
-		m.Analyzer = en.AnalyzerName
+		m.Analyzer = analyzerName
 		pos = append(pos, m)
 		if titleField != "" {
 			tm := bleve.NewMatchQuery(t)
 			tm.SetField(titleField)
-			tm.Analyzer = en.AnalyzerName
+			tm.Analyzer = analyzerName
 			boost = append(boost, tm)
 		}
 	}
 	for _, p := range k.Phrases {
 		m := bleve.NewMatchPhraseQuery(p)
 		m.SetField(field)
-		m.Analyzer = en.AnalyzerName
+		m.Analyzer = analyzerName
 		pos = append(pos, m)
 		if titleField != "" {
 			tm := bleve.NewMatchPhraseQuery(p)
 			tm.SetField(titleField)
-			tm.Analyzer = en.AnalyzerName
+			tm.Analyzer = analyzerName
 			boost = append(boost, tm)
 		}
 	}
@@ -56,7 +55,7 @@ func exclusions(k search.Keywords, field string) []query.Query {
 	for _, e := range k.Excluded {
 		m := bleve.NewMatchPhraseQuery(e)
 		m.SetField(field)
-		m.Analyzer = en.AnalyzerName
+		m.Analyzer = analyzerName
 		out = append(out, m)
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,8 +82,9 @@ func TestOpenCreatesIndexesBehindAliases(t *testing.T) {
 	checkGolden(t, "open_fresh", f.requests())
 	for _, kind := range mappings.Kinds {
 		alias := "recordwatch-" + kind
-		if got := f.aliases[alias]; !slices.Equal(got, []string{alias + ".v1"}) {
-			t.Errorf("alias %s → %v, want %s.v1", alias, got, alias)
+		want := fmt.Sprintf("%s.v%d", alias, mappings.Version(kind))
+		if got := f.aliases[alias]; !slices.Equal(got, []string{want}) {
+			t.Errorf("alias %s → %v, want %s", alias, got, want)
 		}
 	}
 	if !strings.Contains(logs.String(), "created index") {
@@ -114,13 +116,14 @@ func TestOpenMigratesAnOlderVersion(t *testing.T) {
 	defer b.Close()
 	reqs := f.requests()
 	checkGolden(t, "open_migrate", reqs)
-	if got := f.aliases["recordwatch-notices"]; !slices.Equal(got, []string{"recordwatch-notices.v1"}) {
+	current := fmt.Sprintf("recordwatch-notices.v%d", mappings.NoticesVersion)
+	if got := f.aliases["recordwatch-notices"]; !slices.Equal(got, []string{current}) {
 		t.Errorf("alias → %v, want the new version only", got)
 	}
 	if _, ok := f.indexes["recordwatch-notices.v0"]; !ok {
 		t.Error("the old index was removed; it must be kept until removed by hand")
 	}
-	if n := len(f.indexes["recordwatch-notices.v1"]); n != 2 {
+	if n := len(f.indexes[current]); n != 2 {
 		t.Errorf("reindexed %d documents, want 2", n)
 	}
 	if !strings.Contains(logs.String(), "removed by hand") || !strings.Contains(logs.String(), "recordwatch-notices.v0") {
@@ -721,7 +724,7 @@ func TestOpenSetsShardsAndReplicas(t *testing.T) {
 		defer b.Close()
 		out := map[string]map[string]any{}
 		for _, ex := range f.requests() {
-			if ex.Method == http.MethodPut && strings.HasSuffix(ex.Path, ".v1") {
+			if ex.Method == http.MethodPut && regexp.MustCompile(`\.v[0-9]+$`).MatchString(ex.Path) {
 				out[strings.TrimPrefix(ex.Path, "/")] = ex.Body.(map[string]any)
 			}
 		}

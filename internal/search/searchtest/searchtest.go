@@ -411,6 +411,7 @@ func suite(t *testing.T, b search.Backend, docs []search.Doc, load func(*testing
 	t.Run("Sections", func(t *testing.T) { testSections(t, b, docs) })
 	t.Run("Entities", func(t *testing.T) { testEntities(t, open) }) // entities.go
 	t.Run("Records", func(t *testing.T) { testRecords(t, open) })   // records.go
+	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, open) }) // analysis.go
 
 	t.Run("IdempotentUpsertAndDelete", func(t *testing.T) {
 		b := load(t)
