@@ -14,6 +14,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -84,6 +85,9 @@ type SearchResponse struct {
 	// Feeds are the Atom, JSON Feed and iCalendar URLs of the same filter,
 	// when the search maps to a feed (feeds_links.go).
 	Feeds *feed.Links `json:"feeds,omitempty"`
+	// SuggestedFilters are agency filters for short forms typed as
+	// keywords ("HPD"), view.AgencySuggestions.
+	SuggestedFilters []view.FilterSuggestion `json:"suggested_filters,omitempty"`
 }
 
 func (s *Server) search(c *gin.Context) {
@@ -99,7 +103,8 @@ func (s *Server) search(c *gin.Context) {
 	}
 	now := s.deps.Now()
 	out := SearchResponse{Hits: []HitView{}, Total: res.Total, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
-		Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query())}
+		Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query()),
+		SuggestedFilters: s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())}
 	for _, h := range res.Hits {
 		score := h.Score
 		if q.Sort != search.SortRelevance {

@@ -2,11 +2,13 @@ package mcp
 
 import (
 	"context"
+	"net/url"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -33,6 +35,9 @@ type SearchOut struct {
 	Total      int          `json:"total"`
 	NextCursor string       `json:"next_cursor,omitempty"`
 	Scope      record.Scope `json:"scope"`
+	// SuggestedFilters: agency filters for short forms typed in q ("HPD"
+	// finds only notices printing it; agency finds all of the agency's).
+	SuggestedFilters []view.FilterSuggestion `json:"suggested_filters,omitempty"`
 }
 
 func searchNotices(d *Deps) Tool {
@@ -102,7 +107,11 @@ func searchNotices(d *Deps) Tool {
 			if err != nil {
 				return SearchOut{}, err
 			}
-			return SearchOut{Results: refs, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope}, nil
+			var sugg []view.FilterSuggestion
+			if in.Agency == "" {
+				sugg = view.Links{Base: d.BaseURL}.AgencySuggestions(d.Crosswalk, url.Values{"q": {in.Q}})
+			}
+			return SearchOut{Results: refs, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope, SuggestedFilters: sugg}, nil
 		})
 	t.Limits = []string{"q: at most 500 characters", "limit: 1–50", "results are paged with next_cursor"}
 	t.Examples = []Example{
