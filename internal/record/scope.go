@@ -28,14 +28,17 @@ type SourceCoverage struct {
 
 // Searched is what a query asked for, as the backend applied it.
 type Searched struct {
-	Kind     string            `json:"kind"` // "notices" or "passages"
-	Query    string            `json:"q,omitempty"`
-	Terms    []string          `json:"terms,omitempty"`
-	Phrases  []string          `json:"phrases,omitempty"`
-	Excluded []string          `json:"excluded,omitempty"`
-	Lenses   []string          `json:"lenses,omitempty"`
-	Filters  map[string]string `json:"filters,omitempty"`
-	Sort     string            `json:"sort,omitempty"`
+	Kind     string   `json:"kind"` // "notices" or "passages"
+	Query    string   `json:"q,omitempty"`
+	Terms    []string `json:"terms,omitempty"`
+	Phrases  []string `json:"phrases,omitempty"`
+	Excluded []string `json:"excluded,omitempty"`
+	// Synonyms are the alternatives the reviewed synonym list added to a
+	// keyword clause ("rfp" → "request for proposals").
+	Synonyms map[string][]string `json:"synonyms,omitempty"`
+	Lenses   []string            `json:"lenses,omitempty"`
+	Filters  map[string]string   `json:"filters,omitempty"`
+	Sort     string              `json:"sort,omitempty"`
 }
 
 // Scope travels with every search result, including one with no hits.

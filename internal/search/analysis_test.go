@@ -61,3 +61,26 @@ func TestKeywordsSplitWordsArePhrases(t *testing.T) {
 		}
 	}
 }
+
+func TestSynonymsExpandBothWaysAndSayWhat(t *testing.T) {
+	k, err := ParseKeywords(`RFP "invitation for bids" -csb guards`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"request for proposals", "request for proposal"} {
+		if !slices.Contains(k.Phrases, want) {
+			t.Errorf("phrases %q lack %q", k.Phrases, want)
+		}
+	}
+	if !slices.Contains(k.Terms, "ifb") || !slices.Contains(k.Excluded, "competitive sealed bids") {
+		t.Errorf("terms %q excluded %q: want ifb and the excluded csb spelled out", k.Terms, k.Excluded)
+	}
+	if !slices.Equal(k.Synonyms["rfp"], []string{"request for proposals", "request for proposal"}) || len(k.Synonyms["invitation for bids"]) == 0 {
+		t.Errorf("synonyms = %v", k.Synonyms)
+	}
+	q := Query{Text: "rfq"} // two meanings: not expanded
+	kk, _ := q.Normalize()
+	if len(kk.Synonyms) != 0 || q.Searched(kk).Synonyms != nil {
+		t.Errorf("rfq expanded: %v", kk.Synonyms)
+	}
+}

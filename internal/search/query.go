@@ -17,6 +17,9 @@ type Keywords struct {
 	Terms    []string // single words, OR-matched
 	Phrases  []string // quoted phrases, alternatives to the words
 	Excluded []string // words or phrases that must not appear
+	// Synonyms are the expansions of the reviewed synonym list
+	// (synonyms.go): clause → the alternatives it added.
+	Synonyms map[string][]string
 }
 
 // Empty reports whether there is nothing positive to match.
@@ -92,6 +95,7 @@ func ParseKeywords(s string) (Keywords, error) {
 	if k.Count() > MaxClauses {
 		return k, record.Invalid("q", "at most %d keywords and phrases", MaxClauses)
 	}
+	expandSynonyms(&k)
 	return k, nil
 }
 
@@ -213,7 +217,7 @@ func (q Query) Searched(k Keywords) record.Searched {
 		lenses = []string{"all"}
 	}
 	return record.Searched{
-		Kind: "notices", Query: q.Text, Terms: k.Terms, Phrases: k.Phrases, Excluded: k.Excluded,
+		Kind: "notices", Query: q.Text, Terms: k.Terms, Phrases: k.Phrases, Excluded: k.Excluded, Synonyms: k.Synonyms,
 		Lenses: lenses, Filters: f, Sort: q.Sort,
 	}
 }
@@ -240,7 +244,7 @@ func (q PassageQuery) Searched(k Keywords) record.Searched {
 	if len(lenses) == 0 {
 		lenses = []string{"all"}
 	}
-	return record.Searched{Kind: "passages", Query: q.Text, Terms: k.Terms, Phrases: k.Phrases,
+	return record.Searched{Kind: "passages", Query: q.Text, Terms: k.Terms, Phrases: k.Phrases, Synonyms: k.Synonyms,
 		Excluded: k.Excluded, Lenses: lenses, Filters: f, Sort: SortRelevance}
 }
 

@@ -27,6 +27,8 @@ func analysisDocs() []search.Doc {
 		mk("20260803002", "Hearing", "A hearing will be held at the Mayor’s Office of Contract Services on the proposed rules."),
 		mk("20260803003", "Plumbing repairs", "Award to O'Brien Plumbing of Queens for repairs of city owned buildings."),
 		mk("20260803004", "Fencing", "Fence repair for the bar of the court, and a foo for the lobby."),
+		mk("20260803005", "Security guard services", "Request for Proposals for security guard services at shelters."),
+		mk("20260803006", "Elevator maintenance", "RFP for elevator maintenance; M/WBE participation goals apply."),
 	}
 }
 
@@ -64,6 +66,12 @@ func testAnalysis(t *testing.T, open Opener) {
 		{"qwzx-foo-bar-lobby", []string{}},
 		{"court -foo-lobby", []string{"20260803004"}},
 		{"section:procurement", []string{"20260803001"}},
+		// the reviewed synonym list (search.expandSynonyms), both ways
+		{"rfp", []string{"20260803005", "20260803006"}},
+		{`"request for proposals"`, []string{"20260803005", "20260803006"}},
+		{`"minority and women-owned business enterprise"`, []string{"20260803006"}},
+		{"M/WBE", []string{"20260803006"}},
+		{"guard -rfp", []string{}},
 	} {
 		res := mustSearch(t, b, search.Query{Text: c.q, Sort: search.SortOldest, Limit: 10})
 		assertIDs(t, ids(res), c.want)
