@@ -18,9 +18,32 @@ var ContractKind = Kind[record.Contract]{
 	Index: contractRecord,
 }
 
+// Contract keys beside the entry keys (contract_id, pin_key, pin_base,
+// agency_id, vendor_stem, fiscal_year): every contract has an amount band
+// (record.AmountBandOf, "invalid" for an amount not valid) and a
+// registration state, so an analysis group (contracts.go in
+// internal/procure) is always one exact key filter a browse can follow.
+const (
+	// KeyAmountBand is the key of record.ContractAmountBands.
+	KeyAmountBand = "amount_band"
+	// KeyAmountExcluded is why an amount is not summed
+	// (record.AmountExcludedReason); absent for a valid amount.
+	KeyAmountExcluded = "amount_excluded"
+	// KeyRegistration is "dated" for a row with a registration date (it
+	// has a fiscal year) and "undated" for one without (pending rows).
+	KeyRegistration = "registration"
+)
+
+// Values of KeyRegistration.
+const (
+	RegistrationDated   = "dated"
+	RegistrationUndated = "undated"
+)
+
 // contractRecord is the envelope of a contract: its keys (contract_id,
 // pin_key in entity.NormalizePIN's form, pin_base, agency_id, vendor_stem,
-// fiscal_year), the registration date and the registered amount.
+// fiscal_year, amount_band, amount_excluded, registration), the
+// registration date and the registered amount.
 func contractRecord(c record.Contract) Record {
 	keys := map[string][]string{}
 	set := func(k, v string) {
@@ -35,6 +58,13 @@ func contractRecord(c record.Contract) Record {
 	set(KeyVendorStem, c.VendorStem)
 	if c.FiscalYear != 0 {
 		set(KeyFiscalYear, strconv.Itoa(c.FiscalYear))
+	}
+	set(KeyAmountBand, record.AmountBandOf(c.Amount, c.AmountValid))
+	set(KeyAmountExcluded, record.AmountExcludedReason(c))
+	if c.RegisteredOn.IsZero() {
+		set(KeyRegistration, RegistrationUndated)
+	} else {
+		set(KeyRegistration, RegistrationDated)
 	}
 	r := Record{
 		ID: c.ID, Source: c.Source, SourceLabel: c.SourceLabel, ObservedAt: c.ObservedAt, Keys: keys,
