@@ -164,6 +164,20 @@ func TestContractAnalysisFiscalYearsAndBands(t *testing.T) {
 	if n != 558 {
 		t.Errorf("bands hold %d rows", n)
 	}
+
+	res, body = get(t, e, "/api/contracts/analysis?group_by=vendor&rank_by=count&limit=3")
+	v := decode[ContractAnalysisView](t, body)
+	if res.StatusCode != http.StatusOK || len(v.Groups) != 3 || v.GroupsTotal < 100 {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	for _, g := range v.Groups {
+		if g.Label == "" || g.Follow.Arguments["vendor_stem"] != g.Key {
+			t.Errorf("vendor group %+v", g)
+		}
+		if seen, total := walkContracts(t, e, g.Follow.URL); total != g.Rows || len(seen) != g.Rows {
+			t.Errorf("vendor %s: %d rows, browse %d", g.Key, g.Rows, total)
+		}
+	}
 }
 
 // An agency label is matched with the same letter case; any other label
