@@ -422,7 +422,7 @@ func (s *Service) AnalyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 		return ContractAnalysis{}, err
 	}
 	key := groupKey(req.GroupBy)
-	t, err := search.TotalsOf(ctx, rs, search.ContractKind, q, []string{key, search.KeyAmountExcluded}, 0)
+	t, err := search.TotalsOf(ctx, rs, search.ContractKind, q, []string{key, search.KeyAmountExcluded, search.KeyRegistration}, 0)
 	if err != nil {
 		return ContractAnalysis{}, err
 	}
@@ -446,7 +446,17 @@ func (s *Service) AnalyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	out.GroupsTotal = len(buckets)
 	if rest := t.Count - grouped; rest > 0 {
 		out.Ungrouped = &AnalysisUngrouped{Rows: rest, Reason: ungroupedReason(req.GroupBy)}
-		if req.GroupBy == GroupFiscalYear {
+		undated := 0
+		for _, b := range t.Groups[search.KeyRegistration] {
+			if b.Value == search.RegistrationUndated {
+				undated = b.Count
+			}
+		}
+		if req.GroupBy == GroupFiscalYear && undated != rest {
+			// rows written before the registration key existed: the
+			// undated browse would not find them all
+			out.Ungrouped.Reason += "; " + ungroupedReason("")
+		} else if req.GroupBy == GroupFiscalYear {
 			uf := f
 			uf.Undated = true
 			fl := s.follow(uf)
@@ -552,7 +562,7 @@ func ungroupedReason(g string) string {
 	case GroupAgency:
 		return "no agency stated"
 	}
-	return "written before amount bands existed: load the contract sources again"
+	return "some rows were written before amount bands and registration states were kept: load the contract sources again to group and follow them"
 }
 
 // sortAnalysisBuckets ranks buckets: by registered value (then count) or
