@@ -224,6 +224,10 @@ func TestContractPages(t *testing.T) {
 		!strings.Contains(html, "FY2026") || !strings.Contains(html, "$43,844.00") || !strings.Contains(html, "/agencies/office-of-the-mayor/") {
 		t.Errorf("contract page: %d %s", res.StatusCode, html)
 	}
+	// a row id (as the rows table links it) reads the same contract
+	if res, body := get(t, e, "/contracts/contracts:procurement:contract:CT100220268808241"); res.StatusCode != http.StatusOK || !strings.Contains(string(body), "Empire Electronics Inc") {
+		t.Errorf("contract page by row id: %d", res.StatusCode)
+	}
 	if res, body := get(t, e, "/contracts/CT0000000000000000"); res.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "does not mean none was registered") {
 		t.Errorf("unknown contract page: %d %s", res.StatusCode, body)
 	}

@@ -44,7 +44,7 @@ var contractPages = template.Must(template.New("page").Funcs(template.FuncMap{
 <h1>{{.Title}}</h1>
 {{if .Error}}<p>{{.Error}}</p>{{end}}
 {{with .Contract}}
-<p class="note">Registered value, never payments or spending: {{.Measure}}.</p>
+<p class="note">Amounts here are registered value, never payments or spending ({{.Measure}}).</p>
 {{with .Contract}}
 <dl>
 <dt>Contract ID</dt><dd><code>{{.ContractID}}</code> <span class="note">(row <code>{{.ID}}</code>)</span></dd>
@@ -68,6 +68,7 @@ var contractPages = template.Must(template.New("page").Funcs(template.FuncMap{
 {{end}}
 {{with .Analysis}}
 <p class="note">{{.Measure}}.</p>
+<p>Group by: {{range $.Groupings}}<a href="{{$.Switch "group_by" .}}">{{.}}</a> {{end}}· Rank by: {{range $.Rankings}}<a href="{{$.Switch "rank_by" .}}">{{.}}</a> {{end}}</p>
 {{if .Suggestions}}<p>Suggested labels: {{range $i, $s := .Suggestions}}{{if $i}}, {{end}}<a href="{{$.AnalysisLink $s}}">{{$s}}</a>{{end}}</p>{{end}}
 {{with .Population}}
 <h2>Population</h2>
@@ -111,15 +112,22 @@ func (p contractPage) ContractLink(id string) string {
 	return p.Base + "/contracts/" + url.PathEscape(id)
 }
 
-// AnalysisLink is this analysis with another agency label.
-func (p contractPage) AnalysisLink(label string) string {
+// Groupings and Rankings are the analysis choices the page links.
+func (p contractPage) Groupings() []string { return procure.AnalysisGroupings }
+func (p contractPage) Rankings() []string  { return procure.AnalysisRankings }
+
+// Switch is this analysis with one parameter set to value.
+func (p contractPage) Switch(name, value string) string {
 	q := url.Values{}
 	for k, v := range p.query {
 		q[k] = v
 	}
-	q.Set("agency", label)
+	q.Set(name, value)
 	return p.Base + "/contracts/analysis?" + q.Encode()
 }
+
+// AnalysisLink is this analysis with another agency label.
+func (p contractPage) AnalysisLink(label string) string { return p.Switch("agency", label) }
 
 func (s *Server) writeContractPage(c *gin.Context, status int, p contractPage, observed time.Time) {
 	p.Base, p.Rules, p.srv = s.cfg.BaseURL, record.AbsenceRules, s
