@@ -146,6 +146,13 @@ func TestContractAnalysisFiscalYearsAndBands(t *testing.T) {
 		}
 	}
 
+	// the shape of the twin, pinned on one agency's bands
+	res, body = get(t, e, "/api/contracts/analysis?group_by=amount_band&agency=Design+and+Construction")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s", res.StatusCode, body)
+	}
+	golden(t, "contracts_analysis_design-and-construction_bands.json", body)
+
 	res, body = get(t, e, "/api/contracts/analysis?group_by=amount_band&limit=100")
 	b := decode[ContractAnalysisView](t, body)
 	if res.StatusCode != http.StatusOK || b.Ungrouped != nil || len(b.AmountBands) != len(record.ContractAmountBands) {
