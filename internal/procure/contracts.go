@@ -115,6 +115,10 @@ func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error)
 	case record.ErrorCode(err) != record.ENOTFOUND:
 		return out, err
 	}
+	if out.Contract.ID != "" && contractID == "" { // a row whose source states no contract ID
+		out.Rows, out.RowsTotal = []record.Contract{out.Contract}, 1
+		return out, nil
+	}
 	p, err := search.Find(ctx, rs, search.ContractKind, search.RecordQuery{
 		Keys: map[string][]string{search.KeyContractID: {contractID}}, Sort: search.RecordSortID, Limit: MaxContractRows})
 	if err != nil {

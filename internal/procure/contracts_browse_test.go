@@ -227,3 +227,31 @@ func TestContractAnalysisOfRecordsWrittenBefore(t *testing.T) {
 		t.Errorf("FY over old records: ungrouped %+v", fy.Ungrouped)
 	}
 }
+
+// A registered row whose source states no contract ID is still a contract:
+// read by its row id (alone under it), browsed and counted with its
+// agency.
+func TestContractWithoutContractID(t *testing.T) {
+	ctx := context.Background()
+	b, s, items := copyContracts(t)
+	c := items[0]
+	c.ID, c.ContractID = "contracts:no-contract-id", ""
+	if err := search.Put(ctx, b, search.ContractKind, []record.Contract{c}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Contract(ctx, c.ID)
+	if err != nil || r.Contract.ID != c.ID || r.RowsTotal != 1 || len(r.Rows) != 1 {
+		t.Fatalf("by row id: %+v %v", r, err)
+	}
+	p, err := s.BrowseContracts(ctx, procure.ContractFilter{AgencyID: c.AgencyID, VendorStem: c.VendorStem}, "", procure.MaxContractLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, x := range p.Contracts {
+		found = found || x.ID == c.ID
+	}
+	if !found {
+		t.Errorf("row without contract ID not browsed: %d rows", p.Total)
+	}
+}

@@ -80,13 +80,15 @@ func contractRecord(c record.Contract) Record {
 }
 
 // ContractOf is the contract a linked contract entry holds (ok false for
-// an entry of another kind, or one without a contract ID). Only a
-// registration date dates a contract: a pending row's received date does
-// not, and the fiscal year is the registration date's (never the
-// source's). The procurement method is the source's award or selection
-// method when it states one.
+// an entry of another kind). Every contract entry is one: a row without a
+// contract ID (the source states none yet) keeps its own row id and is
+// browsed, analysed and deleted with the rest, it only cannot be read by
+// contract ID. Only a registration date dates a contract: a pending row's
+// received date does not, and the fiscal year is the registration date's
+// (never the source's). The procurement method is the source's award or
+// selection method when it states one.
 func ContractOf(e Entry) (record.Contract, bool) {
-	if e.Kind != EntryContract || e.ContractID == "" {
+	if e.Kind != EntryContract || e.ID == "" {
 		return record.Contract{}, false
 	}
 	c := record.Contract{
