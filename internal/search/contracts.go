@@ -42,8 +42,9 @@ const (
 
 // contractRecord is the envelope of a contract: its keys (contract_id,
 // pin_key in entity.NormalizePIN's form, pin_base, agency_id, vendor_stem,
-// fiscal_year, amount_band, amount_excluded, registration), the
-// registration date and the registered amount.
+// fiscal_year, amount_band, amount_excluded, registration, and the keys a
+// contract entry has: agency_raw, status, request_id), the registration
+// date and the registered amount.
 func contractRecord(c record.Contract) Record {
 	keys := map[string][]string{}
 	set := func(k, v string) {
@@ -51,6 +52,9 @@ func contractRecord(c record.Contract) Record {
 			keys[k] = []string{v}
 		}
 	}
+	set(KeyAgencyRaw, c.AgencyLabel)
+	set(KeyStatus, c.Status)
+	set(KeyRequestID, c.RequestID)
 	set(KeyContractID, c.ContractID)
 	set(KeyPIN, entity.NormalizePIN(c.PIN))
 	set(KeyPINBase, c.PINBase)
