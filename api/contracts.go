@@ -1,6 +1,8 @@
 package api
 
 import (
+	"net/http"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -8,10 +10,14 @@ import (
 )
 
 // contractRoutes mounts the JSON reads of registered contracts (SPEC
-// §2.6), twins of the get_contract and browse_contracts tools.
-func (s *Server) contractRoutes(api *gin.RouterGroup) {
+// §2.6), twins of the get_contract, browse_contracts and analyze_contracts
+// tools, and their site pages (contracts_html.go).
+func (s *Server) contractRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	api.GET("/contracts", s.contracts)
+	api.GET("/contracts/analysis", s.contractAnalysis)
 	api.GET("/contracts/:id", s.contract)
+	r.GET("/contracts/analysis", s.rateLimit(), s.contractAnalysisPage)
+	r.GET("/contracts/:id", s.rateLimit(), s.contractPage)
 }
 
 // ContractView is one contract by exact ID, with every row held under the
@@ -40,11 +46,17 @@ func (s *Server) contract(c *gin.Context) {
 	c.JSON(200, ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure})
 }
 
-// contracts serves GET /api/contracts?agency=&vendor=&pin=&fiscal_year=&limit=&cursor=:
-// a bounded, stable page with registered-value totals and scope.
+// contractBrowseParams are the parameters of GET /api/contracts.
+var contractBrowseParams = []string{"agency", "vendor", "pin", "fiscal_year", "agency_label", "agency_id", "vendor_stem", "amount_band", "undated", "limit", "cursor"}
+
+// contracts serves GET /api/contracts?agency=&vendor=&pin=&fiscal_year=&limit=&cursor=
+// and the exact filters an analysis group follows with (agency_label,
+// agency_id, vendor_stem, amount_band, undated): a bounded, stable page
+// with registered-value totals and scope.
 func (s *Server) contracts(c *gin.Context) {
-	p := newParams(c.Request.URL.Query(), "agency", "vendor", "pin", "fiscal_year", "limit", "cursor")
-	f := procure.ContractFilter{Agency: p.str("agency"), Vendor: p.str("vendor"), PIN: p.str("pin"), FiscalYear: p.integer("fiscal_year", 0, 1990, 2100)}
+	p := newParams(c.Request.URL.Query(), contractBrowseParams...)
+	f := procure.ContractFilter{Agency: p.str("agency"), Vendor: p.str("vendor"), PIN: p.str("pin"), FiscalYear: p.integer("fiscal_year", 0, 1990, 2100),
+		AgencyLabel: p.str("agency_label"), AgencyID: p.str("agency_id"), VendorStem: p.str("vendor_stem"), AmountBand: p.str("amount_band"), Undated: p.boolean("undated")}
 	limit := p.integer("limit", procure.DefaultContractLimit, 1, procure.MaxContractLimit)
 	cursor := p.str("cursor")
 	if p.err != nil {
@@ -58,4 +70,57 @@ func (s *Server) contracts(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "public, max-age=300")
 	c.JSON(200, page)
+}
+
+// contractAnalysisParams are the parameters of GET /api/contracts/analysis.
+var contractAnalysisParams = []string{"group_by", "rank_by", "agency", "fiscal_year", "amount_band", "limit"}
+
+// ContractAnalysisView is the JSON twin of the analysis page and of
+// analyze_contracts.
+type ContractAnalysisView struct {
+	procure.ContractAnalysis
+	Permalink string   `json:"permalink"`
+	Absence   []string `json:"absence_rules"`
+}
+
+// analysis reads the analysis a request asks for; status is 400 for an
+// agency label that is not accepted (the body still carries the analysis
+// state, its error and suggested labels, never an empty ranking).
+func (s *Server) analysis(c *gin.Context) (ContractAnalysisView, int, error) {
+	p := newParams(c.Request.URL.Query(), contractAnalysisParams...)
+	req := procure.AnalysisRequest{GroupBy: p.str("group_by"), RankBy: p.str("rank_by"), AgencyLabel: p.str("agency"),
+		FiscalYear: p.integer("fiscal_year", 0, 1990, 2100), AmountBand: p.str("amount_band"),
+		Limit: p.integer("limit", procure.DefaultAnalysisGroups, 1, procure.MaxAnalysisGroups)}
+	if p.err != nil {
+		return ContractAnalysisView{}, 0, p.err
+	}
+	a, err := s.procure().AnalyzeContracts(c.Request.Context(), req)
+	if err != nil {
+		return ContractAnalysisView{}, 0, err
+	}
+	a.WithBase(s.cfg.BaseURL, "/api/contracts")
+	v := ContractAnalysisView{ContractAnalysis: a, Absence: record.AbsenceRules, Permalink: s.cfg.BaseURL + "/contracts/analysis"}
+	if q := c.Request.URL.RawQuery; q != "" {
+		v.Permalink += "?" + c.Request.URL.Query().Encode()
+	}
+	status := http.StatusOK
+	if a.Status == procure.AnalysisUnknownLabel {
+		status = http.StatusBadRequest
+	}
+	return v, status, nil
+}
+
+// contractAnalysis serves GET /api/contracts/analysis?group_by=&rank_by=&agency=&fiscal_year=&amount_band=&limit=.
+func (s *Server) contractAnalysis(c *gin.Context) {
+	v, status, err := s.analysis(c)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	if status != http.StatusOK {
+		c.Header("Cache-Control", "no-store")
+		c.JSON(status, v)
+		return
+	}
+	renderJSON(c, status, v, CacheProfiles, v.Scope.CorpusObservedAt)
 }

@@ -149,6 +149,7 @@ func All(d *Deps) []Tool {
 		retrieveCitedPassages(d),
 		getContract(d),
 		browseContracts(d),
+		analyzeContracts(d),
 		previewWatchForm1(d),
 		previewWatchForm2(d),
 		createWatchForm1(d),

@@ -2,7 +2,9 @@ package procure
 
 import (
 	"context"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -39,11 +41,25 @@ type ContractRead struct {
 // matched by its stem; PIN an exact PIN, or a 10-character base PIN
 // matching every PIN of that base; FiscalYear a July–June fiscal year of
 // the registration date.
+//
+// The exact filters follow an analysis group (AnalyzeContracts): each is
+// one key, as written, so a group's browse total is its count.
+// AgencyLabel is an accepted agency label (AgencyLabels, same letter
+// case); AgencyID a canonical id as groups carry it (no resolution);
+// VendorStem a vendor stem as written; AmountBand a key of
+// record.ContractAmountBands; Undated keeps only the rows with no
+// registration date (no fiscal year).
 type ContractFilter struct {
 	Agency     string
 	Vendor     string
 	PIN        string
 	FiscalYear int
+
+	AgencyLabel string
+	AgencyID    string
+	VendorStem  string
+	AmountBand  string
+	Undated     bool
 }
 
 // ContractTotals sum the registered value of every contract a browse
@@ -98,6 +114,10 @@ func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error)
 		out.Contract, contractID = c, c.ContractID
 	case record.ErrorCode(err) != record.ENOTFOUND:
 		return out, err
+	}
+	if out.Contract.ID != "" && contractID == "" { // a row whose source states no contract ID
+		out.Rows, out.RowsTotal = []record.Contract{out.Contract}, 1
+		return out, nil
 	}
 	p, err := search.Find(ctx, rs, search.ContractKind, search.RecordQuery{
 		Keys: map[string][]string{search.KeyContractID: {contractID}}, Sort: search.RecordSortID, Limit: MaxContractRows})
@@ -169,12 +189,37 @@ func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
 		}
 		keys[search.KeyAgencyID] = ids
 	}
+	if l := f.AgencyLabel; l != "" {
+		id, err := s.agencyLabelID(l)
+		if err != nil {
+			return search.RecordQuery{}, err
+		}
+		keys[search.KeyAgencyID] = intersect(keys[search.KeyAgencyID], id)
+	}
+	if id := trim(f.AgencyID); id != "" {
+		keys[search.KeyAgencyID] = intersect(keys[search.KeyAgencyID], id)
+	}
+	if stem := trim(f.VendorStem); stem != "" {
+		keys[search.KeyVendorStem] = intersect(keys[search.KeyVendorStem], stem)
+	}
+	if b := trim(f.AmountBand); b != "" {
+		if _, ok := record.AmountBand(b); !ok {
+			return search.RecordQuery{}, record.Invalid("amount_band", "unknown amount band %q; bands: %s", b, strings.Join(AmountBandKeys(), ", "))
+		}
+		keys[search.KeyAmountBand] = []string{b}
+	}
+	if f.Undated {
+		if f.FiscalYear != 0 {
+			return search.RecordQuery{}, record.Invalid("undated", "undated rows have no fiscal year: ask for one or the other")
+		}
+		keys[search.KeyRegistration] = []string{search.RegistrationUndated}
+	}
 	if v := trim(f.Vendor); v != "" {
 		stem := entity.VendorStem(v)
 		if !entity.StemLongEnough(stem) {
 			return search.RecordQuery{}, record.Invalid("vendor", "vendor %q is too short to match by name stem (%d characters at least)", v, entity.MinStemChars)
 		}
-		keys[search.KeyVendorStem] = []string{stem}
+		keys[search.KeyVendorStem] = intersect(keys[search.KeyVendorStem], stem)
 	}
 	if p := entity.NormalizePIN(f.PIN); p != "" {
 		if entity.JunkPIN(p) {
@@ -197,4 +242,14 @@ func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
 		q.Keys = keys
 	}
 	return q, nil
+}
+
+// intersect narrows the values a key filter already holds (nil: none yet)
+// to v: a value no other filter allows matches nothing (an empty-string
+// value no record holds), never everything.
+func intersect(held []string, v string) []string {
+	if held == nil || slices.Contains(held, v) {
+		return []string{v}
+	}
+	return []string{"none:no-match"}
 }

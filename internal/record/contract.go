@@ -1,6 +1,10 @@
 package record
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Contract is one registered contract row (SPEC §2.6). ContractID is the
 // exact contract ID a reader asks for; ID is the row's own identity within
@@ -68,4 +72,98 @@ func ContractFiscalYear(registered time.Time) int {
 		return 0
 	}
 	return FiscalYear(registered.In(NewYork))
+}
+
+// ContractAmountBand is one band of registered amounts: valid amounts from
+// Min (inclusive) up to Max (exclusive; 0 for no upper bound). The band
+// "invalid" holds every row whose amount is not valid.
+type ContractAmountBand struct {
+	Key   string  `json:"key"`
+	Label string  `json:"label"`
+	Min   float64 `json:"min,omitempty"`
+	Max   float64 `json:"max,omitempty"`
+}
+
+// BandInvalid is the amount band of rows without a valid amount
+// (placeholders, negatives, entry errors, no amount): counted, never summed.
+const BandInvalid = "invalid"
+
+// ContractAmountBands is the fixed, documented list of amount bands, in
+// order: decades of dollars from under $10,000 to $100 million and over
+// (valid amounts are above $0 and below MaxValidAmount), then the rows with
+// no valid amount. The list does not change with the data held.
+var ContractAmountBands = []ContractAmountBand{
+	{Key: "under_10k", Label: "under $10,000", Max: 10_000},
+	{Key: "10k_to_100k", Label: "$10,000 to under $100,000", Min: 10_000, Max: 100_000},
+	{Key: "100k_to_1m", Label: "$100,000 to under $1 million", Min: 100_000, Max: 1_000_000},
+	{Key: "1m_to_10m", Label: "$1 million to under $10 million", Min: 1_000_000, Max: 10_000_000},
+	{Key: "10m_to_100m", Label: "$10 million to under $100 million", Min: 10_000_000, Max: 100_000_000},
+	{Key: "100m_and_over", Label: "$100 million and over", Min: 100_000_000},
+	{Key: BandInvalid, Label: "no valid amount (placeholder, negative, entry error or none): counted, not summed"},
+}
+
+// AmountBandOf is the key of the amount band of a registered amount.
+func AmountBandOf(amount float64, valid bool) string {
+	if !valid {
+		return BandInvalid
+	}
+	for _, b := range ContractAmountBands {
+		if b.Key != BandInvalid && amount >= b.Min && (b.Max == 0 || amount < b.Max) {
+			return b.Key
+		}
+	}
+	return BandInvalid
+}
+
+// AmountBand is the band of a key; ok false for a key not in the list.
+func AmountBand(key string) (ContractAmountBand, bool) {
+	for _, b := range ContractAmountBands {
+		if b.Key == key {
+			return b, true
+		}
+	}
+	return ContractAmountBand{}, false
+}
+
+// Reasons an amount is excluded from registered-value sums.
+const (
+	ExcludedPlaceholder = "placeholder" // 0 or -1: a value standing for "not stated"
+	ExcludedNegative    = "negative"    // below 0 (other than -1)
+	ExcludedEntryError  = "entry_error" // at or above MaxValidAmount: a data-entry error
+	ExcludedUnreadable  = "unreadable"  // not a number
+	ExcludedNone        = "no_amount"   // the source states no amount
+)
+
+// ExcludedReasons describes each reason an amount is excluded.
+var ExcludedReasons = map[string]string{
+	ExcludedPlaceholder: "placeholder amount (0 or -1)",
+	ExcludedNegative:    "negative amount",
+	ExcludedEntryError:  "data-entry error ($10 billion or more)",
+	ExcludedUnreadable:  "amount that is not a number",
+	ExcludedNone:        "no amount stated",
+}
+
+// AmountExcludedReason is why a contract's amount is excluded from sums
+// ("" when it is valid), read from the amount as written.
+func AmountExcludedReason(c Contract) string {
+	if c.AmountValid {
+		return ""
+	}
+	if strings.TrimSpace(c.AmountRaw) == "" {
+		return ExcludedNone
+	}
+	v, _ := ParseAmount(c.AmountRaw)
+	s := strings.NewReplacer("$", "", ",", "", " ", "").Replace(strings.TrimSpace(c.AmountRaw))
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		return ExcludedUnreadable
+	}
+	switch {
+	case v == 0 || v == -1:
+		return ExcludedPlaceholder
+	case v < 0:
+		return ExcludedNegative
+	case v >= MaxValidAmount:
+		return ExcludedEntryError
+	}
+	return ExcludedUnreadable
 }

@@ -18,9 +18,33 @@ var ContractKind = Kind[record.Contract]{
 	Index: contractRecord,
 }
 
+// Contract keys beside the entry keys (contract_id, pin_key, pin_base,
+// agency_id, vendor_stem, fiscal_year): every contract has an amount band
+// (record.AmountBandOf, "invalid" for an amount not valid) and a
+// registration state, so an analysis group (contracts.go in
+// internal/procure) is always one exact key filter a browse can follow.
+const (
+	// KeyAmountBand is the key of record.ContractAmountBands.
+	KeyAmountBand = "amount_band"
+	// KeyAmountExcluded is why an amount is not summed
+	// (record.AmountExcludedReason); absent for a valid amount.
+	KeyAmountExcluded = "amount_excluded"
+	// KeyRegistration is "dated" for a row with a registration date (it
+	// has a fiscal year) and "undated" for one without (pending rows).
+	KeyRegistration = "registration"
+)
+
+// Values of KeyRegistration.
+const (
+	RegistrationDated   = "dated"
+	RegistrationUndated = "undated"
+)
+
 // contractRecord is the envelope of a contract: its keys (contract_id,
 // pin_key in entity.NormalizePIN's form, pin_base, agency_id, vendor_stem,
-// fiscal_year), the registration date and the registered amount.
+// fiscal_year, amount_band, amount_excluded, registration, and the keys a
+// contract entry has: agency_raw, status, request_id), the registration
+// date and the registered amount.
 func contractRecord(c record.Contract) Record {
 	keys := map[string][]string{}
 	set := func(k, v string) {
@@ -28,6 +52,9 @@ func contractRecord(c record.Contract) Record {
 			keys[k] = []string{v}
 		}
 	}
+	set(KeyAgencyRaw, c.AgencyLabel)
+	set(KeyStatus, c.Status)
+	set(KeyRequestID, c.RequestID)
 	set(KeyContractID, c.ContractID)
 	set(KeyPIN, entity.NormalizePIN(c.PIN))
 	set(KeyPINBase, c.PINBase)
@@ -35,6 +62,13 @@ func contractRecord(c record.Contract) Record {
 	set(KeyVendorStem, c.VendorStem)
 	if c.FiscalYear != 0 {
 		set(KeyFiscalYear, strconv.Itoa(c.FiscalYear))
+	}
+	set(KeyAmountBand, record.AmountBandOf(c.Amount, c.AmountValid))
+	set(KeyAmountExcluded, record.AmountExcludedReason(c))
+	if c.RegisteredOn.IsZero() {
+		set(KeyRegistration, RegistrationUndated)
+	} else {
+		set(KeyRegistration, RegistrationDated)
 	}
 	r := Record{
 		ID: c.ID, Source: c.Source, SourceLabel: c.SourceLabel, ObservedAt: c.ObservedAt, Keys: keys,
@@ -50,13 +84,15 @@ func contractRecord(c record.Contract) Record {
 }
 
 // ContractOf is the contract a linked contract entry holds (ok false for
-// an entry of another kind, or one without a contract ID). Only a
-// registration date dates a contract: a pending row's received date does
-// not, and the fiscal year is the registration date's (never the
-// source's). The procurement method is the source's award or selection
-// method when it states one.
+// an entry of another kind). Every contract entry is one: a row without a
+// contract ID (the source states none yet) keeps its own row id and is
+// browsed, analysed and deleted with the rest, it only cannot be read by
+// contract ID. Only a registration date dates a contract: a pending row's
+// received date does not, and the fiscal year is the registration date's
+// (never the source's). The procurement method is the source's award or
+// selection method when it states one.
 func ContractOf(e Entry) (record.Contract, bool) {
-	if e.Kind != EntryContract || e.ContractID == "" {
+	if e.Kind != EntryContract || e.ID == "" {
 		return record.Contract{}, false
 	}
 	c := record.Contract{

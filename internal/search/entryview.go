@@ -157,12 +157,18 @@ func (v EntityView) UpsertEntries(ctx context.Context, entries []Entry) error {
 	return Put(ctx, v.Records, EntryKind, entries)
 }
 
-// DeleteEntries removes entries by id, whatever their kind.
+// DeleteEntries removes entries by id, whatever their kind, and the
+// registered contracts written beside contract entries (ContractKind, the
+// same row id: WriteContracts in the indexer), so a deleted contract row
+// is neither browsed nor analysed nor counted in coverage.
 func (v EntityView) DeleteEntries(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return Delete(ctx, v.Records, EntryKind, ids)
+	if err := Delete(ctx, v.Records, EntryKind, ids); err != nil {
+		return err
+	}
+	return Delete(ctx, v.Records, ContractKind, ids)
 }
 
 // recordQuery is the record query of an entry query; ok is false when it

@@ -290,6 +290,35 @@ func testEntities(t *testing.T, open Opener) {
 		if r.Total != 0 {
 			t.Errorf("deleted entry still held: %v", entryIDs(r))
 		}
+		// a contract entry's registered contract (written beside it, same
+		// id) goes with it; the other contract stays
+		rs, ok := b0.(search.Records)
+		if !ok {
+			return
+		}
+		contracts := search.ContractsOf(entries)
+		if len(contracts) != 4 {
+			t.Fatalf("%d contracts of the fixtures", len(contracts))
+		}
+		if err := search.Put(ctx, rs, search.ContractKind, contracts); err != nil {
+			t.Fatal(err)
+		}
+		gone, kept := contracts[0].ID, contracts[1].ID
+		if err := b.DeleteEntries(ctx, []string{gone}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := search.Get(ctx, rs, search.ContractKind, gone); record.ErrorCode(err) != record.ENOTFOUND {
+			t.Errorf("contract of a deleted entry still held: %v", err)
+		}
+		if r := mustEntries(t, search.EntryQuery{IDs: []string{gone}}); r.Total != 0 {
+			t.Errorf("deleted contract entry still held")
+		}
+		if c, err := search.Get(ctx, rs, search.ContractKind, kept); err != nil || c.ID != kept {
+			t.Errorf("contract of a kept entry: %+v %v", c, err)
+		}
+		if r := mustEntries(t, search.EntryQuery{IDs: []string{kept}}); r.Total != 1 {
+			t.Errorf("kept contract entry: %d", r.Total)
+		}
 	})
 }
 

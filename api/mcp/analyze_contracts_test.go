@@ -1,0 +1,33 @@
+package mcp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/internal/procure"
+)
+
+// analyze_contracts over a deployment that holds notices but no registered
+// contracts: the accepted agency labels are listed without an agency, the
+// population reads "no contracts held" (never $0.00), and a wrongly cased
+// label gets suggestions and no ranking. (The ranking itself is tested on
+// the bundled contracts through its JSON twin, api/contracts_analysis_test.go.)
+func TestAnalyzeContractsTool(t *testing.T) {
+	s := connect(t, 1)
+	out := structured[mcp.AnalyzeContractsOut](t, call(t, s, "analyze_contracts", map[string]any{"group_by": "agency"}))
+	if out.Status != procure.AnalysisRanked || out.AgencyLabels == nil || out.AgencyLabels.Count < 400 || out.Population == nil ||
+		out.Population.Rows != 0 || out.Population.RegisteredValue.Value != nil || out.Population.RegisteredValue.Display != procure.NoContracts ||
+		len(out.Groups) != 0 || !strings.Contains(out.Coverage.Statement, "No registered contracts are held") || len(out.Absence) == 0 {
+		t.Errorf("no contracts held: %+v", out)
+	}
+	bad := structured[mcp.AnalyzeContractsOut](t, call(t, s, "analyze_contracts", map[string]any{"agency": "administration for children's services"}))
+	if bad.Status != procure.AnalysisUnknownLabel || len(bad.Suggestions) == 0 || bad.Suggestions[0] != "Administration for Children's Services" ||
+		bad.Population != nil || len(bad.Groups) != 0 || !strings.Contains(bad.Message, "never means it has zero awards") {
+		t.Errorf("wrongly cased label: %+v", bad)
+	}
+	res := call(t, s, "analyze_contracts", map[string]any{"group_by": "size"})
+	if !res.IsError || !strings.Contains(text(res), "group_by") {
+		t.Errorf("bad grouping: %v %s", res.IsError, text(res))
+	}
+}

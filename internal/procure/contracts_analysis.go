@@ -1,0 +1,634 @@
+package procure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Contract analysis (SPEC §2.6, analyze_contracts): registered contracts
+// ranked by agency, vendor, fiscal year or amount band, by registered value
+// or by count. Every group is one exact key of search.ContractKind, so the
+// browse it carries (Follow) pages through exactly its rows.
+
+// Analysis groupings.
+const (
+	GroupAgency     = "agency"
+	GroupVendor     = "vendor"
+	GroupFiscalYear = "fiscal_year"
+	GroupAmountBand = "amount_band"
+)
+
+// AnalysisGroupings lists the groupings, the default first.
+var AnalysisGroupings = []string{GroupAgency, GroupVendor, GroupFiscalYear, GroupAmountBand}
+
+// Analysis rankings.
+const (
+	RankValue = "registered_value"
+	RankCount = "count"
+)
+
+// AnalysisRankings lists the rankings, the default first.
+var AnalysisRankings = []string{RankValue, RankCount}
+
+// Analysis bounds.
+const (
+	DefaultAnalysisGroups = 20
+	MaxAnalysisGroups     = 100
+)
+
+// Analysis states.
+const (
+	AnalysisRanked       = "ranked"
+	AnalysisUnknownLabel = "unknown_agency_label"
+)
+
+// AgencyLabelsSource says where the accepted agency labels come from.
+const AgencyLabelsSource = "every canonical agency name of the reviewed agency crosswalk (internal/entity/agencies.json, " +
+	"served by GET /agencies as canonical_name), active and inactive; the list changes only when the reviewed mapping does, " +
+	"never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels."
+
+// AnalysisRequest asks for an analysis. AgencyLabel, when set, must be an
+// accepted label with the same letter case (AgencyLabels).
+type AnalysisRequest struct {
+	GroupBy     string
+	RankBy      string
+	AgencyLabel string
+	FiscalYear  int
+	AmountBand  string
+	Limit       int
+}
+
+// AgencyLabelList is the fixed list of accepted agency labels.
+type AgencyLabelList struct {
+	Source string   `json:"source"`
+	Count  int      `json:"count"`
+	Labels []string `json:"labels"`
+}
+
+// AnalysisPopulation is the denominator of an analysis: every registered
+// row the filters matched, the included rows (valid amounts, summed) and
+// the excluded ones (counted, never summed), by reason.
+type AnalysisPopulation struct {
+	Rows int `json:"rows"`
+	// IncludedRows carry a valid amount; RegisteredValue sums them.
+	IncludedRows    int   `json:"included_rows"`
+	RegisteredValue Money `json:"registered_value"`
+	// ExcludedRows have no valid amount: counted in counts, excluded from
+	// every value sum.
+	ExcludedRows int                `json:"excluded_rows"`
+	Excluded     []AnalysisExcluded `json:"excluded_by_reason"`
+	ExcludedNote string             `json:"excluded_note"`
+	// FirstRegistered and LastRegistered bound the registration dates.
+	FirstRegistered string `json:"first_registered,omitempty"`
+	LastRegistered  string `json:"last_registered,omitempty"`
+}
+
+// AnalysisExcluded counts the excluded rows of one reason.
+type AnalysisExcluded struct {
+	Reason      string `json:"reason"`
+	Description string `json:"description"`
+	Rows        int    `json:"rows"`
+}
+
+// ContractFollow is how to page through every row of a group: the
+// browse_contracts arguments and the same filters as /api/contracts query
+// parameters (the surfaces add the address as URL).
+type ContractFollow struct {
+	Arguments map[string]any `json:"browse_contracts"`
+	Query     string         `json:"query"`
+	URL       string         `json:"url,omitempty"`
+}
+
+// ContractGroup is one ranked group.
+type ContractGroup struct {
+	Rank int `json:"rank"`
+	// Key is the group's exact key value (canonical agency id, vendor
+	// stem, fiscal year, amount band key); Label how it reads.
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	// AcceptedLabel is set for an agency group whose agency is in the
+	// accepted list (its label); empty for a spelling the reviewed mapping
+	// does not know yet.
+	AcceptedLabel   string         `json:"accepted_label,omitempty"`
+	Rows            int            `json:"rows"`
+	IncludedRows    int            `json:"included_rows"`
+	ExcludedRows    int            `json:"excluded_rows"`
+	RegisteredValue Money          `json:"registered_value"`
+	ShareOfRows     float64        `json:"share_of_rows"`            // percent of the population's rows
+	ShareOfValue    *float64       `json:"share_of_value,omitempty"` // percent of its registered value; nil when none is held
+	Follow          ContractFollow `json:"follow"`
+}
+
+// AnalysisUngrouped counts the population's rows in no group (no value for
+// the grouping: a pending row has no registration date, so no fiscal
+// year).
+type AnalysisUngrouped struct {
+	Rows   int             `json:"rows"`
+	Reason string          `json:"reason"`
+	Follow *ContractFollow `json:"follow,omitempty"`
+}
+
+// AnalysisCoverage is what the analysis read: the registered-contract
+// sources with their dates and observations, and a statement of it.
+type AnalysisCoverage struct {
+	Statement string                  `json:"statement"`
+	Sources   []record.SourceCoverage `json:"sources"`
+}
+
+// ContractAnalysis is the answer of AnalyzeContracts. Status "ranked"
+// carries the ranking; "unknown_agency_label" carries no ranking (nothing
+// was analysed, which proves nothing about the agency) but the error and
+// suggested labels.
+type ContractAnalysis struct {
+	Status  string            `json:"status"`
+	GroupBy string            `json:"group_by"`
+	RankBy  string            `json:"rank_by"`
+	Filters map[string]string `json:"filters"`
+	Measure string            `json:"measure"`
+
+	Error       *record.Error `json:"error,omitempty"`
+	Suggestions []string      `json:"suggested_labels,omitempty"`
+	Message     string        `json:"message,omitempty"`
+
+	Population  *AnalysisPopulation `json:"population,omitempty"`
+	Groups      []ContractGroup     `json:"groups,omitempty"`
+	GroupsTotal int                 `json:"groups_total"`
+	GroupsShown int                 `json:"groups_shown"`
+	Ungrouped   *AnalysisUngrouped  `json:"ungrouped,omitempty"`
+	// Follow pages through the whole population.
+	Follow *ContractFollow `json:"follow,omitempty"`
+
+	Coverage AnalysisCoverage `json:"coverage"`
+	// AgencyLabels is the accepted list, returned when no agency label
+	// was given.
+	AgencyLabels *AgencyLabelList            `json:"agency_labels,omitempty"`
+	AmountBands  []record.ContractAmountBand `json:"amount_bands"`
+	Scope        record.Scope                `json:"scope"`
+}
+
+// WithBase fills every follow URL: base (the site's address, "" for a
+// site-relative one) + path + "?" + query.
+func (a *ContractAnalysis) WithBase(base, path string) {
+	set := func(f *ContractFollow) {
+		if f != nil {
+			f.URL = base + path
+			if f.Query != "" {
+				f.URL += "?" + f.Query
+			}
+		}
+	}
+	set(a.Follow)
+	if a.Ungrouped != nil {
+		set(a.Ungrouped.Follow)
+	}
+	for i := range a.Groups {
+		set(&a.Groups[i].Follow)
+	}
+}
+
+// AmountBandKeys are the keys of the fixed amount bands, in order.
+func AmountBandKeys() []string {
+	out := make([]string, len(record.ContractAmountBands))
+	for i, b := range record.ContractAmountBands {
+		out[i] = b.Key
+	}
+	return out
+}
+
+// AgencyLabels is the fixed list of accepted agency labels, sorted.
+func (s *Service) AgencyLabels() AgencyLabelList {
+	out := AgencyLabelList{Source: AgencyLabelsSource, Labels: []string{}}
+	for _, a := range s.Crosswalk.Agencies() {
+		out.Labels = append(out.Labels, a.Name)
+	}
+	sort.Strings(out.Labels)
+	out.Count = len(out.Labels)
+	return out
+}
+
+// agencyLabelID is the canonical id of an accepted label, matched with the
+// same letter case. EINVALID (param agency) otherwise, naming suggestions.
+func (s *Service) agencyLabelID(label string) (string, error) {
+	for _, a := range s.Crosswalk.Agencies() {
+		if a.Name == label {
+			return a.ID, nil
+		}
+	}
+	return "", s.unknownLabel(label)
+}
+
+// unknownLabel is the error of a label not accepted.
+func (s *Service) unknownLabel(label string) *record.Error {
+	msg := fmt.Sprintf("%q is not an accepted agency label (labels are the crosswalk's canonical agency names, matched with the same letter case)", label)
+	if sg := s.SuggestLabels(label); len(sg) > 0 {
+		msg += "; did you mean " + quoteList(sg) + "?"
+	}
+	msg += " Nothing was analysed for it: this says nothing about its contracts and never means it has zero awards. Call without an agency label for the accepted list."
+	return record.Invalid("agency", "%s", msg)
+}
+
+func quoteList(l []string) string {
+	q := make([]string, len(l))
+	for i, s := range l {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, " or ")
+}
+
+// SuggestLabels names up to five accepted labels for a label that is not
+// one: the same label in other letter case first, then the agencies the
+// crosswalk's one rule resolves it to (short forms, nicknames, acronyms,
+// canonical ids), then labels sharing the most words with it, then labels
+// a few letters away.
+func (s *Service) SuggestLabels(label string) []string {
+	in := strings.TrimSpace(label)
+	if in == "" {
+		return nil
+	}
+	var out []string
+	add := func(l string) {
+		if len(out) < 5 && !containsString(out, l) {
+			out = append(out, l)
+		}
+	}
+	agencies := s.Crosswalk.Agencies()
+	for _, a := range agencies {
+		if strings.EqualFold(a.Name, in) {
+			add(a.Name)
+		}
+	}
+	if r, err := s.Crosswalk.ResolveName("agency", in); err == nil && r.Method != entity.MethodOwn {
+		for _, id := range r.IDs {
+			if a, ok := s.Crosswalk.Agency(id); ok {
+				add(a.Name)
+			}
+		}
+	}
+	words := map[string]bool{}
+	for _, w := range strings.Fields(entity.AgencyKey(in)) {
+		if len(w) > 2 && !labelStop[w] {
+			words[w] = true
+		}
+	}
+	type cand struct {
+		name  string
+		score int
+	}
+	var cs []cand
+	lower := strings.ToLower(in)
+	for _, a := range agencies {
+		n := 0
+		for _, w := range strings.Fields(entity.AgencyKey(a.Name)) {
+			if words[w] {
+				n++
+			}
+		}
+		if n > 0 {
+			cs = append(cs, cand{a.Name, n * 100})
+		} else if d := editDistance(lower, strings.ToLower(a.Name)); d <= max(2, len(in)/5) {
+			cs = append(cs, cand{a.Name, 50 - d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].score != cs[j].score {
+			return cs[i].score > cs[j].score
+		}
+		return cs[i].name < cs[j].name
+	})
+	for _, c := range cs {
+		add(c.name)
+	}
+	return out
+}
+
+// labelStop are words too common in agency names to suggest by.
+var labelStop = map[string]bool{"DEPARTMENT": true, "DEPT": true, "THE": true, "AND": true, "FOR": true, "NYC": true,
+	"NEW": true, "YORK": true, "CITY": true, "OFFICE": true, "MAYORS": true, "SERVICES": true, "COMMISSION": true,
+	"BOARD": true, "AGENCY": true}
+
+func containsString(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// editDistance is the Levenshtein distance of two strings, by rune.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// groupKey is the contract key a grouping reads.
+func groupKey(g string) string {
+	switch g {
+	case GroupVendor:
+		return search.KeyVendorStem
+	case GroupFiscalYear:
+		return search.KeyFiscalYear
+	case GroupAmountBand:
+		return search.KeyAmountBand
+	}
+	return search.KeyAgencyID
+}
+
+// AnalyzeContracts ranks the registered contracts the filters match by
+// group (agency, vendor, fiscal year or amount band) and by registered
+// value or count, with the denominators (every row matched; the rows with
+// a valid amount, summed; the rows without, counted and excluded from
+// every sum, by reason), the rows in no group, how to follow each group
+// through BrowseContracts, and the coverage of the contract sources.
+// Without an agency label it lists the accepted labels; with a label that
+// is not one (other letter case included) it answers status
+// unknown_agency_label with suggestions and no ranking. Errors: EINVALID
+// for a bad grouping, ranking, limit, fiscal year or band; EUNAVAILABLE
+// when the engine cannot answer.
+func (s *Service) AnalyzeContracts(ctx context.Context, req AnalysisRequest) (ContractAnalysis, error) {
+	if req.GroupBy == "" {
+		req.GroupBy = GroupAgency
+	}
+	if req.RankBy == "" {
+		req.RankBy = RankValue
+	}
+	if req.Limit == 0 {
+		req.Limit = DefaultAnalysisGroups
+	}
+	switch {
+	case !containsString(AnalysisGroupings, req.GroupBy):
+		return ContractAnalysis{}, record.Invalid("group_by", "unknown grouping %q; groupings: %s", req.GroupBy, strings.Join(AnalysisGroupings, ", "))
+	case !containsString(AnalysisRankings, req.RankBy):
+		return ContractAnalysis{}, record.Invalid("rank_by", "unknown ranking %q; rankings: %s", req.RankBy, strings.Join(AnalysisRankings, ", "))
+	case req.Limit < 1 || req.Limit > MaxAnalysisGroups:
+		return ContractAnalysis{}, record.Invalid("limit", "limit must be between 1 and %d groups", MaxAnalysisGroups)
+	}
+	out := ContractAnalysis{Status: AnalysisRanked, GroupBy: req.GroupBy, RankBy: req.RankBy, Filters: map[string]string{},
+		Measure: ContractMeasure, AmountBands: record.ContractAmountBands, Groups: []ContractGroup{}}
+	f := ContractFilter{FiscalYear: req.FiscalYear, AmountBand: req.AmountBand}
+	if req.AgencyLabel != "" {
+		out.Filters["agency"] = req.AgencyLabel
+		if _, err := s.agencyLabelID(req.AgencyLabel); err != nil {
+			e := s.unknownLabel(req.AgencyLabel)
+			out.Status, out.Error, out.Suggestions, out.Groups = AnalysisUnknownLabel, e, s.SuggestLabels(req.AgencyLabel), nil
+			out.Message = e.Message
+			out.Coverage.Statement = "Nothing was analysed: the agency label is not accepted. " + ContractMeasureNote
+			out.Coverage.Sources = []record.SourceCoverage{}
+			out.Scope = record.NewScope(record.Searched{Kind: "contracts", Filters: out.Filters}, nil, 0)
+			return out, nil
+		}
+		f.AgencyLabel = req.AgencyLabel
+	} else {
+		l := s.AgencyLabels()
+		out.AgencyLabels = &l
+	}
+	if req.FiscalYear != 0 {
+		out.Filters["fiscal_year"] = strconv.Itoa(req.FiscalYear)
+	}
+	if req.AmountBand != "" {
+		out.Filters["amount_band"] = req.AmountBand
+	}
+	q, err := s.contractQuery(f)
+	if err != nil {
+		return ContractAnalysis{}, err
+	}
+	rs, err := s.records()
+	if err != nil {
+		return ContractAnalysis{}, err
+	}
+	key := groupKey(req.GroupBy)
+	t, err := search.TotalsOf(ctx, rs, search.ContractKind, q, []string{key, search.KeyAmountExcluded, search.KeyRegistration}, 0)
+	if err != nil {
+		return ContractAnalysis{}, err
+	}
+	pop := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
+	out.Population = &AnalysisPopulation{Rows: t.Count, IncludedRows: t.ValidAmounts, RegisteredValue: pop.Money(),
+		ExcludedRows: t.Count - t.ValidAmounts, Excluded: []AnalysisExcluded{}, FirstRegistered: day(t.First), LastRegistered: day(t.Last),
+		ExcludedNote: "Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum."}
+	for _, b := range t.Groups[search.KeyAmountExcluded] {
+		out.Population.Excluded = append(out.Population.Excluded, AnalysisExcluded{Reason: b.Value, Description: record.ExcludedReasons[b.Value], Rows: b.Count})
+	}
+	sort.Slice(out.Population.Excluded, func(i, j int) bool { return out.Population.Excluded[i].Reason < out.Population.Excluded[j].Reason })
+	all := s.follow(f)
+	out.Follow = &all
+
+	buckets := t.Groups[key]
+	sortAnalysisBuckets(buckets, req.RankBy)
+	grouped := 0
+	for _, b := range buckets {
+		grouped += b.Count
+	}
+	out.GroupsTotal = len(buckets)
+	if rest := t.Count - grouped; rest > 0 {
+		out.Ungrouped = &AnalysisUngrouped{Rows: rest, Reason: ungroupedReason(req.GroupBy)}
+		undated := 0
+		for _, b := range t.Groups[search.KeyRegistration] {
+			if b.Value == search.RegistrationUndated {
+				undated = b.Count
+			}
+		}
+		if req.GroupBy == GroupFiscalYear && undated != rest {
+			// rows written before the registration key existed: the
+			// undated browse would not find them all
+			out.Ungrouped.Reason += "; " + ungroupedReason("")
+		} else if req.GroupBy == GroupFiscalYear {
+			uf := f
+			uf.Undated = true
+			fl := s.follow(uf)
+			out.Ungrouped.Follow = &fl
+		}
+	}
+	if len(buckets) > req.Limit {
+		buckets = buckets[:req.Limit]
+	}
+	for i, b := range buckets {
+		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoContracts}
+		g := ContractGroup{Rank: i + 1, Key: b.Value, Rows: b.Count, IncludedRows: b.ValidAmounts, ExcludedRows: b.Count - b.ValidAmounts,
+			RegisteredValue: sum.Money(), ShareOfRows: percent(float64(b.Count), float64(t.Count))}
+		if b.ValidAmounts > 0 && t.Amount > 0 {
+			v := percent(b.Amount, t.Amount)
+			g.ShareOfValue = &v
+		}
+		gf := f
+		switch req.GroupBy {
+		case GroupAgency:
+			if a, ok := s.Crosswalk.Agency(b.Value); ok {
+				g.Label, g.AcceptedLabel = a.Name, a.Name
+				gf.AgencyLabel = a.Name
+			} else {
+				g.Label = s.printed(ctx, rs, q, key, b.Value, func(c record.Contract) string { return c.AgencyLabel })
+				gf.AgencyID = b.Value
+			}
+		case GroupVendor:
+			g.Label = s.printed(ctx, rs, q, key, b.Value, func(c record.Contract) string { return c.VendorName })
+			gf.VendorStem = b.Value
+		case GroupFiscalYear:
+			fy, _ := strconv.Atoi(b.Value)
+			g.Label = fmt.Sprintf("FY%d (registered %d-07-01 to %d-06-30)", fy, fy-1, fy)
+			gf.FiscalYear = fy
+		case GroupAmountBand:
+			if band, ok := record.AmountBand(b.Value); ok {
+				g.Label = band.Label
+			}
+			gf.AmountBand = b.Value
+		}
+		if g.Label == "" {
+			g.Label = b.Value
+		}
+		g.Follow = s.follow(gf)
+		out.Groups = append(out.Groups, g)
+	}
+	out.GroupsShown = len(out.Groups)
+
+	cov, err := rs.RecordCoverage(ctx)
+	if err != nil {
+		return ContractAnalysis{}, err
+	}
+	out.Coverage = contractCoverage(cov, t.Count)
+	var notices search.CoverageReader
+	if s.Search != nil {
+		notices = s.Search
+	}
+	out.Scope, err = search.WithScope(rs, notices).Scope(ctx, record.Searched{Kind: "contracts", Filters: out.Filters, Sort: req.RankBy}, t.Count)
+	if err != nil {
+		return ContractAnalysis{}, err
+	}
+	return out, nil
+}
+
+// ContractMeasureNote is the sentence every analysis states.
+const ContractMeasureNote = "Totals measure the registered value or the count of registered contract rows, never payments or spending; " +
+	"rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists."
+
+// contractCoverage is the coverage of the registered-contract records
+// (search.ContractKind) and its statement.
+func contractCoverage(cov []record.SourceCoverage, matched int) AnalysisCoverage {
+	out := AnalysisCoverage{Sources: []record.SourceCoverage{}}
+	var parts []string
+	for _, c := range cov {
+		if c.RecordType != search.ContractKind.Name {
+			continue
+		}
+		out.Sources = append(out.Sources, c)
+		p := fmt.Sprintf("%d rows from %s", c.Records, c.Label)
+		if c.FirstSourceDate != "" {
+			p += fmt.Sprintf(", registered %s to %s", c.FirstSourceDate, c.LastSourceDate)
+		}
+		if !c.ObservedAt.IsZero() {
+			p += ", observed " + day(c.ObservedAt)
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		out.Statement = "No registered contracts are held on this deployment, so nothing was analysed. " + ContractMeasureNote
+		return out
+	}
+	out.Statement = fmt.Sprintf("Analysed %d of the registered contract rows held (%s). Only these rows were read: contracts registered elsewhere or later are not counted. %s",
+		matched, strings.Join(parts, "; "), ContractMeasureNote)
+	return out
+}
+
+func ungroupedReason(g string) string {
+	switch g {
+	case GroupFiscalYear:
+		return "no registration date (pending or not yet registered), so no fiscal year"
+	case GroupVendor:
+		return "no vendor name stated"
+	case GroupAgency:
+		return "no agency stated"
+	}
+	return "some rows were written before amount bands and registration states were kept: load the contract sources again to group and follow them"
+}
+
+// sortAnalysisBuckets ranks buckets: by registered value (then count) or
+// by count (then registered value), ties by key.
+func sortAnalysisBuckets(bs []search.Bucket, rank string) {
+	sort.SliceStable(bs, func(i, j int) bool {
+		a, b := bs[i], bs[j]
+		if rank == RankCount && a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		if ac, bc := search.RoundCents(a.Amount), search.RoundCents(b.Amount); ac != bc {
+			return ac > bc
+		}
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		return a.Value < b.Value
+	})
+}
+
+func percent(part, whole float64) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return math.Round(part/whole*1000) / 10
+}
+
+// printed is how the first row of a group prints its value (the agency or
+// vendor as the source wrote it); "" when it cannot be read.
+func (s *Service) printed(ctx context.Context, rs search.Records, q search.RecordQuery, key, value string, of func(record.Contract) string) string {
+	gq := q
+	gq.Keys = map[string][]string{}
+	for k, v := range q.Keys {
+		gq.Keys[k] = v
+	}
+	gq.Keys[key] = []string{value}
+	gq.Sort, gq.Limit, gq.Cursor = search.RecordSortID, 1, ""
+	p, err := search.Find(ctx, rs, search.ContractKind, gq)
+	if err != nil || len(p.Items) == 0 {
+		return ""
+	}
+	return of(p.Items[0])
+}
+
+// follow is the browse of a filter: browse_contracts arguments and the
+// /api/contracts query.
+func (s *Service) follow(f ContractFilter) ContractFollow {
+	args := map[string]any{}
+	v := url.Values{}
+	str := func(name, val string) {
+		if val != "" {
+			args[name] = val
+			v.Set(name, val)
+		}
+	}
+	str("agency_label", f.AgencyLabel)
+	str("agency_id", f.AgencyID)
+	str("vendor_stem", f.VendorStem)
+	if f.FiscalYear != 0 {
+		args["fiscal_year"] = f.FiscalYear
+		v.Set("fiscal_year", strconv.Itoa(f.FiscalYear))
+	}
+	str("amount_band", f.AmountBand)
+	if f.Undated {
+		args["undated"] = true
+		v.Set("undated", "true")
+	}
+	return ContractFollow{Arguments: args, Query: v.Encode()}
+}
