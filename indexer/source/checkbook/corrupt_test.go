@@ -32,6 +32,12 @@ func TestCorruptedTransactionRejectedAlone(t *testing.T) {
 	if err != nil || len(intact.Transactions) != 5 {
 		t.Fatalf("intact: %v", err)
 	}
+	// the documentation page's bare "&" (STATEN ISLAND 1&3 GARAGE) reads as
+	// a literal ampersand: the transaction is kept and the repair names it
+	if len(intact.Repairs) != 2 || !strings.HasPrefix(intact.Repairs[1], "transaction 4 (line 147, contract_id CTR85020211414552") ||
+		!strings.Contains(intact.Repairs[1], `bare "&"`) {
+		t.Errorf("repairs %q", intact.Repairs)
+	}
 	cases := []struct {
 		name    string
 		corrupt func(string) string
