@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,7 @@ func payrollRecord(p record.PayrollRow) Record {
 	set(KeyPayrollName, p.PayrollNameKeys()...)
 	var flags []string
 	for _, f := range p.Flags {
-		if !strings.Contains(strings.Join(flags, " "), f.Code) {
+		if !slices.Contains(flags, f.Code) {
 			flags = append(flags, f.Code)
 		}
 	}
