@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
@@ -90,13 +92,16 @@ type CoverageStats struct {
 	Absence          []string                `json:"absence_rules"`
 }
 
-// RecordSet is the notices of one section of one source, counted.
+// RecordSet is one set of records served, counted: the notices of one
+// section of one source, or the records of one kind from one source
+// (RecordKind names it).
 type RecordSet struct {
 	ID               string            `json:"id"`
 	Source           string            `json:"source"`
 	SourceLabel      string            `json:"source_label"`
-	Section          string            `json:"section"`
-	Lens             string            `json:"lens"`
+	Section          string            `json:"section,omitempty"`
+	Lens             string            `json:"lens,omitempty"`
+	RecordKind       string            `json:"record_kind,omitempty"`
 	RecordType       string            `json:"record_type"`
 	Records          int               `json:"records"`
 	CountingRule     string            `json:"counting_rule"`
@@ -107,10 +112,12 @@ type RecordSet struct {
 	Links            map[string]string `json:"links"`
 }
 
-// CoverageTotals add the record sets up.
+// CoverageTotals add the record sets up: Records over every set, Notices
+// over the notice sets.
 type CoverageTotals struct {
 	RecordSets int `json:"record_sets"`
 	Records    int `json:"records"`
+	Notices    int `json:"notices"`
 	Passages   int `json:"passages"`
 }
 
@@ -131,8 +138,9 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 	}
 	out := CoverageStats{
 		Form: 1, Kind: "coverage", GeneratedAt: now, CacheSeconds: int(CacheStats.Seconds()),
-		Description: "Served-product coverage: the record sets this service holds, by source and section, each with its record type, " +
-			"the rule its count follows and its own evidence date. Counts are of records held here, not of everything the sources published.",
+		Description: "Served-product coverage: the record sets this service holds — notices by source and section, then every other record kind " +
+			"(contracts, payments, payroll …) by source — each with its record type, the rule its count follows and its own evidence date. " +
+			"Counts are of records held here, not of everything the sources published.",
 		RecordSets: []RecordSet{}, Sources: cov, DateBoundsNote: record.DateBoundsNote, Absence: record.AbsenceRules,
 	}
 	if out.Sources == nil {
@@ -167,9 +175,21 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 		}
 		out.RecordSets = append(out.RecordSets, rs)
 		out.Totals.Records += sc.Records
+		out.Totals.Notices += sc.Records
+	}
+	kinds, err := s.kindRecordSets(ctx)
+	if err != nil {
+		return CoverageStats{}, err
+	}
+	for _, rs := range kinds {
+		out.RecordSets = append(out.RecordSets, rs)
+		out.Totals.Records += rs.Records
 	}
 	sort.SliceStable(out.RecordSets, func(i, j int) bool {
 		a, b := out.RecordSets[i], out.RecordSets[j]
+		if (a.RecordKind == "") != (b.RecordKind == "") {
+			return a.RecordKind == "" // notices first
+		}
 		if a.Source != b.Source {
 			return a.Source < b.Source
 		}
@@ -179,6 +199,71 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 		return a.Section < b.Section
 	})
 	out.Totals.RecordSets = len(out.RecordSets)
+	return out, nil
+}
+
+// kindRecordSets are the record sets of every record kind held (contracts,
+// payments, payroll, and any kind added later), one per source and record
+// type, from the engine's record coverage: nothing here names a kind, the
+// texts come from search.Describe. Kinds that hold the same source rows
+// under one record type (a registered contract row is both a contract and
+// an entry.contract) make one set, counted once (the larger count), as in
+// every scope (search.Scoped.Coverage), described and dated by the kind
+// outside the family.
+func (s *Server) kindRecordSets(ctx context.Context) ([]RecordSet, error) {
+	rs, ok := s.deps.Search.(search.Records)
+	if v, isView := s.deps.Entities.(search.EntityView); !ok && isView && v.Records != nil {
+		rs, ok = v.Records, true
+	}
+	if !ok {
+		return nil, nil
+	}
+	cov, err := rs.RecordCoverage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []RecordSet
+	at := map[string]int{}
+	for _, c := range cov {
+		rtype := search.ScopeType(c.RecordType)
+		key := c.Source + "/" + rtype
+		d := search.Describe(c.RecordType)
+		label := c.Label
+		if label == "" {
+			label = c.Source
+		}
+		set := RecordSet{
+			ID: key, Source: c.Source, SourceLabel: label, RecordKind: c.RecordType, RecordType: d.RecordType, Records: c.Records,
+			CountingRule: fmt.Sprintf("distinct record id among the %s records (kind %q) of %s (source %q) held in the records index: %s",
+				rtype, c.RecordType, label, c.Source, d.CountingRule),
+			FirstSourceDate: c.FirstSourceDate, EvidenceDate: c.LastSourceDate, EvidenceRule: d.EvidenceRule,
+			SourceObservedAt: c.ObservedAt, Links: map[string]string{},
+		}
+		if d.API != "" {
+			set.Links["api"] = s.cfg.BaseURL + d.API
+		}
+		i, seen := at[key]
+		if !seen {
+			at[key] = len(out)
+			out = append(out, set)
+			continue
+		}
+		// the same rows under a second kind: the kind outside a family
+		// ("contract", not "entry.contract") describes and dates the set
+		// (its evidence rule is about its own dates); the rows are counted
+		// once, the larger count
+		prev := out[i]
+		merged := set
+		if strings.Contains(c.RecordType, ".") && !strings.Contains(prev.RecordKind, ".") {
+			merged = prev
+		}
+		merged.Records = max(prev.Records, set.Records)
+		merged.SourceObservedAt = prev.SourceObservedAt
+		if set.SourceObservedAt.After(prev.SourceObservedAt) {
+			merged.SourceObservedAt = set.SourceObservedAt
+		}
+		out[i] = merged
+	}
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
@@ -64,6 +65,7 @@ func (ix *Indexer) LoadCheckbookDir(ctx context.Context, fsys fs.FS, dir string)
 		r, err := ix.Load(ctx, src, fsys, dir)
 		rep.Notices += r.Notices
 		rep.Rows += r.Rows
+		rep.Indexed += r.Indexed
 		rep.Errors = append(rep.Errors, r.Errors...)
 		rep.Duration += r.Duration
 		if err != nil {
@@ -205,18 +207,37 @@ func (ix *Indexer) loadSamples(ctx context.Context, sample fs.FS, holds string) 
 }
 
 // RunCheckbookLive fetches from the live Checkbook NYC API and writes every
-// page as entries (ids are stable, so a page read twice replaces itself).
-func (ix *Indexer) RunCheckbookLive(ctx context.Context, f *checkbook.Fetcher) (int, error) {
+// page as entries (ids are stable, so a page read twice replaces itself),
+// the registered contracts among them also as contract records. The
+// report counts the transactions read (Rows), the entries written
+// (Indexed) and every transaction rejected, with its reason (Errors): one
+// that is not readable XML or cannot be normalized is rejected alone,
+// never its page. Each page is logged with its counts, and the progress
+// bar (Indexer.Progress) advances by the transactions read.
+func (ix *Indexer) RunCheckbookLive(ctx context.Context, f *checkbook.Fetcher) (Report, error) {
+	start := time.Now()
+	var rep Report
 	if _, err := ix.entityWriter(); err != nil {
-		return 0, err
+		return rep, err
 	}
 	bar := ix.bar(-1, "fetching Checkbook NYC transactions")
-	written := 0
+	from := f.BaseURL
+	if from == "" {
+		from = checkbook.Endpoint
+	}
 	_, err := f.Fetch(ctx, func(p checkbook.Page) error {
-		entries, errs := checkbook.ReadResponse(p.Response, f.BaseURL, p.ObservedAt)
+		read := len(p.Response.Transactions) + len(p.Response.Rejected)
+		where := fmt.Sprintf("%s %s records %d-%d", from, f.TypeOfData, p.Request.RecordsFrom, p.Request.RecordsFrom+read-1)
+		entries, errs := checkbook.ReadResponse(p.Response, where, p.ObservedAt)
 		for _, e := range errs {
-			ix.log().Warn("checkbook transaction skipped", "err", e)
+			ix.log().Warn("checkbook transaction rejected", "err", e)
 		}
+		for _, r := range p.Response.Repairs {
+			ix.log().Info("checkbook answer repaired", "page", where, "repair", r)
+		}
+		rep.Rows += read
+		rep.Notices += len(entries)
+		rep.Errors = append(rep.Errors, errs...)
 		link.Linker{Crosswalk: ix.Crosswalk}.Entries(entries)
 		if err := ix.WriteEntries(ctx, entries, "writing Checkbook NYC transactions"); err != nil {
 			return err
@@ -224,15 +245,18 @@ func (ix *Indexer) RunCheckbookLive(ctx context.Context, f *checkbook.Fetcher) (
 		if err := ix.WriteContracts(ctx, entries, "writing Checkbook NYC contracts"); err != nil {
 			return err
 		}
-		written += len(entries)
+		rep.Indexed += len(entries)
+		ix.log().Info("checkbook page written", "page", where, "read", read, "indexed", len(entries), "rejected", len(errs),
+			"record_count", p.Response.RecordCount)
 		if bar != nil {
-			bar.Add(len(p.Response.Transactions))
+			bar.Add(read)
 		}
 		return nil
 	})
+	rep.Duration = time.Since(start)
 	if err != nil {
-		return written, fmt.Errorf("indexer: checkbook live fetch: %w", err)
+		return rep, fmt.Errorf("indexer: checkbook live fetch: %w", err)
 	}
-	ix.log().Info("checkbook live fetch done", "type", f.TypeOfData, "entries", written)
-	return written, nil
+	ix.log().Info("checkbook live fetch done", "type", f.TypeOfData, "rows", rep.Rows, "indexed", rep.Indexed, "rejected", len(rep.Errors))
+	return rep, nil
 }

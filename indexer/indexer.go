@@ -160,8 +160,8 @@ func (ix *Indexer) retry(ctx context.Context, what string, op func() error) erro
 // Report says what a load did.
 type Report struct {
 	// Notices counts the records read (notices, entries and typed
-	// records); Indexed the typed records written; Errors the rows and
-	// records rejected, each with its reason.
+	// records); Indexed the entries and typed records written; Errors the
+	// rows and records rejected, each with its reason.
 	Notices  int
 	Indexed  int
 	Rows     int
@@ -199,6 +199,7 @@ func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string)
 		if err := ix.WriteContracts(ctx, b.Entries, "indexing "+src.Name()+" contracts"); err != nil {
 			return rep, err
 		}
+		rep.Indexed += len(b.Entries)
 	}
 	if src.Holds() == HoldsNotices {
 		if err := ix.Write(ctx, b.Notices, "indexing "+src.Name()+" notices"); err != nil {
@@ -224,7 +225,7 @@ func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string)
 	}
 	rep.Duration = time.Since(start)
 	ix.log().Info("source loaded", "source", src.Name(), "dir", dir, "rows", rep.Rows, "records", rep.Notices, "merged", rep.Merged,
-		"errors", len(rep.Errors), "took", rep.Duration.Round(time.Millisecond))
+		"indexed", rep.Indexed, "errors", len(rep.Errors), "took", rep.Duration.Round(time.Millisecond))
 	return rep, nil
 }
 

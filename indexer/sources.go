@@ -61,7 +61,7 @@ type Batch struct {
 // bundled sample is loaded from (entry sources first, in this order, then
 // notice sources, then record sources, whose link stage reads the notices)
 // and what the README lists.
-var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}}
+var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}}
 
 // SourceNames lists the names of Sources, in order.
 func SourceNames() []string {
@@ -110,7 +110,7 @@ func (checkbookSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	c, errs := checkbook.ReadDir(fsys, dir)
 	b := Batch{Entries: c.Entries}
 	for _, f := range c.Files {
-		b.Rows += f.Transactions
+		b.Rows += f.Transactions + f.Rejected // a rejected transaction was read, and is one of errs
 		for _, r := range f.Repairs {
 			b.Notes = append(b.Notes, fmt.Sprintf("%s repaired: %s", f.File, r))
 		}

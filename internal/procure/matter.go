@@ -139,8 +139,11 @@ func stepOf(n record.Notice) (string, int) {
 }
 
 // Matter reads the matter of a PIN as printed: the notices that carry it,
-// its renewals or its 10-character base; the registrations so linked; and
-// the payments naming their contracts. When nothing joins, the Matter has
+// its renewals or its 10-character base; the registrations so linked; the
+// payments naming their contracts (link method contract, as sure as the
+// registration's link); and the payments that state the PIN themselves
+// (linked by PIN like a notice). Every payment is a step with its link
+// method; a matter with none reads "no payments held". When nothing joins, the Matter has
 // Status not_found, no steps and its scope, and the error is nil.
 //
 // Errors: ENOTFOUND when the PIN is a placeholder (blank, N/A, TBD, 0 …);
@@ -208,6 +211,19 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 			return nil, err
 		}
 		payments = pr.Entries
+	}
+	// payments that state the PIN themselves (joined directly, by PIN)
+	pinPays, err := er.Entries(ctx, search.EntryQuery{PINs: exact, Kinds: []string{search.EntryPayment}, Limit: search.MaxEntryLimit})
+	if err != nil {
+		return nil, err
+	}
+	direct := pinPays.Entries
+	if prefix != "" {
+		more, err := er.Entries(ctx, search.EntryQuery{PINBases: []string{prefix}, Kinds: []string{search.EntryPayment}, Limit: search.MaxEntryLimit})
+		if err != nil {
+			return nil, err
+		}
+		direct = append(direct, more.Entries...)
 	}
 
 	m := &Matter{Status: record.Found, PIN: asked, BasePIN: base, Prefix: prefix, Kind: KindProcurement, Steps: []Step{},
@@ -289,6 +305,27 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		paid.add(e.AmountValid, e.Amount)
 		m.Counts["payments"]++
 	}
+	for _, e := range direct {
+		if seen["e:"+e.ID] {
+			continue
+		}
+		link, ok := PINLink(asked, e.PIN)
+		if !ok {
+			continue
+		}
+		seen["e:"+e.ID] = true
+		e := e
+		link.Note += " (the payment states the PIN itself"
+		if e.ContractID != "" {
+			link.Note += "; the contract it names, " + e.ContractID + ", is not held under this PIN"
+		}
+		link.Note += ")"
+		m.Steps = append(m.Steps, Step{Step: "payment", Date: e.Date, DateLabel: e.DateLabel, Record: "payment", PIN: e.PIN,
+			Link: link, Entry: &e, rank: 7, id: e.ID})
+		_, _, paid := sums(link)
+		paid.add(e.AmountValid, e.Amount)
+		m.Counts["payments"]++
+	}
 	sort.SliceStable(m.Steps, func(i, j int) bool {
 		a, b := m.Steps[i], m.Steps[j]
 		if a.Date.IsZero() != b.Date.IsZero() {
@@ -321,7 +358,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		m.Absence = append(m.Absence, "No registration held here carries this PIN; Checkbook NYC and PASSPort may still have one.")
 	}
 	if m.Counts["payments"] == 0 {
-		m.Absence = append(m.Absence, "No payment held here is linked to this PIN.")
+		m.Absence = append(m.Absence, "No payments held: no payment held here names a contract registered under this PIN, or states the PIN itself.")
 	}
 	if m.Totals.Apart.Records > 0 {
 		m.Absence = append(m.Absence, strconv.Itoa(m.Totals.Apart.Records)+" records share only the 10-character base PIN "+prefix+

@@ -86,9 +86,11 @@ func (f *Fetcher) sleep(ctx context.Context, d time.Duration) error {
 }
 
 // Fetch runs the requests and calls page once per answer that holds
-// transactions, in order. It stops at the first error from the API (after
+// transactions (read or rejected: a transaction that is not readable XML
+// is in Response.Rejected and never fails its page), in order. It stops at the first error from the API (after
 // the client's retries), from a failed status in an answer, from page or
-// from ctx, and returns the number of transactions handed to page.
+// from ctx, and returns the number of transactions handed to page
+// (rejected ones included).
 func (f *Fetcher) Fetch(ctx context.Context, page func(Page) error) (int, error) {
 	if f.TypeOfData == "" {
 		return 0, fmt.Errorf("checkbook: a fetch needs a type of data")
@@ -173,14 +175,15 @@ func (f *Fetcher) fetchWindow(ctx context.Context, extra []Criterion, calls *int
 				break
 			}
 			count = res.RecordCount
-			if len(res.Transactions) > 0 {
+			got := len(res.Transactions) + len(res.Rejected)
+			if got > 0 {
 				if err := page(Page{Request: req, Response: res, ObservedAt: now()}); err != nil {
 					return n, err
 				}
-				n += len(res.Transactions)
+				n += got
 			}
-			done += len(res.Transactions)
-			if len(res.Transactions) < size || done >= count {
+			done += got
+			if got < size || done >= count {
 				break
 			}
 		}

@@ -239,3 +239,29 @@ func TestFetchRereadsAWindowThatMoves(t *testing.T) {
 		}
 	}
 }
+
+// A live page holding a malformed transaction (a mismatched tag, in a copy
+// of the real rows) keeps its other transactions; the bad one is rejected
+// with its reason and still counts as read, so paging goes on through
+// every record.
+func TestFetchRejectsOneMalformedTransaction(t *testing.T) {
+	r, srv := newReplay(t)
+	r.txs[2] = strings.Replace(r.txs[2], "</purpose>", "</purpse>", 1)
+	f := newFetcher(srv, &sleeps{})
+	var ids []string
+	var rejected []error
+	n, err := f.Fetch(context.Background(), func(p Page) error {
+		entries, errs := ReadResponse(p.Response, "live", p.ObservedAt)
+		rejected = append(rejected, errs...)
+		for _, e := range entries {
+			ids = append(ids, e.ID)
+		}
+		return nil
+	})
+	if err != nil || n != 5 || len(ids) != 4 || len(rejected) != 1 || len(r.requests) != 3 {
+		t.Fatalf("fetched %d (%v): %d entries, rejected %v, %d requests", n, err, len(ids), rejected, len(r.requests))
+	}
+	if msg := rejected[0].Error(); !strings.Contains(msg, "transaction 1") || !strings.Contains(msg, "closed by </purpse>") {
+		t.Errorf("rejection %q", msg)
+	}
+}

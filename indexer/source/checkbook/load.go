@@ -15,15 +15,18 @@ import (
 
 // FileReport says what one file contributed.
 type FileReport struct {
-	File         string    `json:"file"`
-	Source       string    `json:"source"`
-	TypeOfData   string    `json:"type_of_data,omitempty"`
-	RecordCount  int       `json:"record_count,omitempty"` // matches at the source, as the answer states
-	Transactions int       `json:"transactions"`
-	Entries      int       `json:"entries"`
-	Errors       int       `json:"errors"`
-	Repairs      []string  `json:"repairs,omitempty"`
-	ObservedAt   time.Time `json:"observed_at,omitzero"`
+	File         string `json:"file"`
+	Source       string `json:"source"`
+	TypeOfData   string `json:"type_of_data,omitempty"`
+	RecordCount  int    `json:"record_count,omitempty"` // matches at the source, as the answer states
+	Transactions int    `json:"transactions"`
+	// Rejected counts the transactions that could not be read (each is
+	// one of the read's errors, with its reason).
+	Rejected   int       `json:"rejected,omitempty"`
+	Entries    int       `json:"entries"`
+	Errors     int       `json:"errors"`
+	Repairs    []string  `json:"repairs,omitempty"`
+	ObservedAt time.Time `json:"observed_at,omitzero"`
 }
 
 // Corpus is a read directory of Checkbook answers (and, through LoadDir,
@@ -92,7 +95,7 @@ func readDir(fsys fs.FS, dir string) (*Corpus, []error) {
 			continue
 		}
 		rep.Source, rep.TypeOfData, rep.RecordCount, rep.Repairs = Source, res.Request.TypeOfData, res.RecordCount, res.Repairs
-		rep.Transactions = len(res.Transactions)
+		rep.Transactions, rep.Rejected = len(res.Transactions), len(res.Rejected)
 		entries, ferrs = ReadResponse(res, name, time.Time{})
 		observed := contracts.LatestDate(entries)
 		for i := range entries {

@@ -107,6 +107,8 @@ func NormalizeRaw(typeOfData, status string, tx Transaction, observed time.Time)
 		e.ID = "checkbook:payment:" + doc
 		e.VendorName = tx.Value("payee_name", "vendor")
 		e.ContractID = tx.Value("contract_id")
+		// a spending row that states a PIN joins a matter directly
+		e.PIN = tx.Value("pin", "contract_pin", "prime_contract_pin")
 		e.Title = tx.Value("expense_category", "budget_code", "department")
 		amount(tx.Value("check_amount"), "check amount")
 		date(tx.Value("issue_date"), "issued")
@@ -146,11 +148,15 @@ func NormalizeResponse(res *Response, file string, cw *entity.Crosswalk, observe
 }
 
 // ReadResponse normalizes every transaction of an answer (NormalizeRaw).
-// Rows that cannot be normalized are returned as errors, never dropped
-// silently.
+// Transactions that could not be read (Response.Rejected) and rows that
+// cannot be normalized are returned as errors naming the file, line and
+// transaction, never dropped silently.
 func ReadResponse(res *Response, file string, observed time.Time) ([]search.Entry, []error) {
 	var out []search.Entry
 	var errs []error
+	for _, r := range res.Rejected {
+		errs = append(errs, fmt.Errorf("%s:%d: checkbook: %w", file, r.Line, r))
+	}
 	status := strings.ToLower(res.Request.Criterion("status"))
 	for _, tx := range res.Transactions {
 		e, err := NormalizeRaw(res.Request.TypeOfData, status, tx, observed)

@@ -1,0 +1,102 @@
+package procure_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+)
+
+// paymentFixtures are the bundled Checkbook answers plus the two payments
+// of testdata/payment_fixtures (README there): copies of the real spending
+// answer, one naming the contract of PIN 85015B0065001C021's real
+// registration, one stating that PIN. The bundled sample holds no payment
+// that joins a PIN.
+func paymentFixtures(t testing.TB) fstest.MapFS {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for _, p := range []string{"contracts_active_expense_citywide", "contracts_pending_expense_citywide", "spending_citywide"} {
+		b, err := os.ReadFile(filepath.Join("../../testdata/sample/checkbook", p+".response.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys["cb/"+p+".response.xml"] = &fstest.MapFile{Data: b}
+	}
+	for _, p := range []string{"paid_by_contract", "paid_by_pin"} {
+		b, err := os.ReadFile(filepath.Join("testdata/payment_fixtures", p+".response.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys["cb/"+p+".response.xml"] = &fstest.MapFile{Data: b}
+	}
+	return fsys
+}
+
+// A matter whose registration has a Checkbook payment shows it as a step
+// linked by contract id; a payment that states the PIN itself is a step
+// linked by PIN; both are summed as paid. A matter without any reads "no
+// payments held".
+func TestMatterShowsJoinedPayments(t *testing.T) {
+	ctx := context.Background()
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	cw := entity.DefaultCrosswalk()
+	ix := &indexer.Indexer{Backend: b, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
+	if rep, err := ix.LoadCheckbookDir(ctx, paymentFixtures(t), "cb"); err != nil || len(rep.Errors) != 0 {
+		t.Fatalf("load: %+v %v", rep, err)
+	}
+	s := procure.New(b, nil, cw, func() time.Time { return fixedNow })
+
+	m, err := s.Matter(ctx, "85015B0065001C021")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Status != record.Found || m.Counts["contracts"] != 1 || m.Counts["payments"] != 2 || m.Records() != 3 {
+		t.Fatalf("counts %v, %d records", m.Counts, m.Records())
+	}
+	methods := map[string]procure.Link{}
+	for _, st := range m.Steps {
+		if st.Step == "payment" {
+			if st.Entry == nil || st.Entry.Amount != 35775 || st.Date.Format("2006-01-02") != "2017-07-17" {
+				t.Errorf("payment step %+v", st)
+			}
+			methods[st.Link.Method] = st.Link
+		}
+	}
+	byContract, byPIN := methods[entity.JoinContractID], methods[entity.PINExact]
+	if byContract.Confidence != procure.ConfidenceHigh || !byContract.SameProcurement || !strings.Contains(byContract.Note, "CT185020151429177") {
+		t.Errorf("payment by contract: %+v", byContract)
+	}
+	if byPIN.Confidence != procure.ConfidenceHigh || !strings.Contains(byPIN.Note, "states the PIN itself") || !strings.Contains(byPIN.Note, "CT103920171428053") {
+		t.Errorf("payment by PIN: %+v", byPIN)
+	}
+	if got := value(t, m.Totals.Paid); got != 71550 || m.Totals.Paid.Display() != "$71,550.00" {
+		t.Errorf("paid %v %q", got, m.Totals.Paid.Display())
+	}
+	for _, a := range m.Absence {
+		if strings.Contains(a, "No payments held") {
+			t.Errorf("absence note %q on a matter with payments", a)
+		}
+	}
+
+	none, err := s.Matter(ctx, "85015P0007001A002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none.Counts["payments"] != 0 || none.Totals.Paid.Value() != nil || none.Totals.Paid.Display() != procure.NoPayments ||
+		!strings.Contains(strings.Join(none.Absence, " "), "No payments held") {
+		t.Errorf("matter without payments: %v, paid %q, absence %v", none.Counts, none.Totals.Paid.Display(), none.Absence)
+	}
+}

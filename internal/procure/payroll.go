@@ -1,0 +1,166 @@
+package procure
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Payroll reads (SPEC §2.6 sources): one Citywide Payroll row by id, and
+// bounded pages of rows by name, agency, fiscal year and title, read
+// through the Records seam (search.PayrollKind).
+
+// Payroll read bounds.
+const (
+	DefaultPayrollLimit = 20
+	MaxPayrollLimit     = 100
+)
+
+// PayrollMeasure is what payroll totals measure.
+const PayrollMeasure = "the sum of Regular Gross Paid as the dataset prints it, over the rows matched whose value is a number of zero or more; " +
+	"overtime and other pay are not included; rows with a negative or unreadable value are counted as excluded, never added"
+
+// PayrollFlagsNote says how odd rows are treated.
+const PayrollFlagsNote = "Rows with a blank name (redacted at the source), a negative value or an agency start date after their fiscal year are kept and flagged, not dropped; names are shown only as the dataset prints them."
+
+// PayrollFilter narrows a browse: every set field must match. Name is one
+// name word or a full name in either order ("ABENSUR", "Margaret Abensur");
+// Agency a label, name or canonical id (the crosswalk's one rule); Title a
+// title as printed (letter case and spacing do not matter); FiscalYear a
+// July–June fiscal year.
+type PayrollFilter struct {
+	Name       string
+	Agency     string
+	FiscalYear int
+	Title      string
+}
+
+// PayrollTotals sum every row a browse matched (not only its page).
+type PayrollTotals struct {
+	Count        int            `json:"count"`
+	ValidAmounts int            `json:"valid_amounts"`
+	Excluded     int            `json:"excluded_amounts"`
+	GrossPaid    *float64       `json:"regular_gross_paid"` // nil: no valid amount held
+	Display      string         `json:"display"`
+	Measure      string         `json:"measure"`
+	Flagged      map[string]int `json:"flagged"`
+}
+
+// PayrollPage is a page of payroll rows with the totals of every match and
+// the scope of the read.
+type PayrollPage struct {
+	Rows       []record.PayrollRow `json:"rows"`
+	Total      int                 `json:"total"`
+	NextCursor string              `json:"next_cursor,omitempty"`
+	Totals     PayrollTotals       `json:"totals"`
+	FlagsNote  string              `json:"flags_note"`
+	Scope      record.Scope        `json:"scope"`
+}
+
+// PayrollRow reads one payroll row by its id. Errors: EINVALID for an empty
+// id, ENOTFOUND when no row is held under it, EUNAVAILABLE when the engine
+// cannot answer.
+func (s *Service) PayrollRow(ctx context.Context, id string) (record.PayrollRow, error) {
+	id = trim(id)
+	if id == "" {
+		return record.PayrollRow{}, record.Invalid("id", "a payroll row id is required")
+	}
+	rs, err := s.records()
+	if err != nil {
+		return record.PayrollRow{}, err
+	}
+	r, err := search.Get(ctx, rs, search.PayrollKind, id)
+	if record.ErrorCode(err) == record.ENOTFOUND {
+		return r, record.Errorf(record.ENOTFOUND, "no payroll row with id %q is held", id)
+	}
+	return r, err
+}
+
+// BrowsePayroll reads a bounded page of payroll rows (fiscal year, oldest
+// first, then row id: a stable order a cursor walks without gaps or
+// repeats) with the totals of every match and the scope. Errors: EINVALID
+// for a bad filter, limit or cursor; EUNAVAILABLE when the engine cannot
+// answer.
+func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor string, limit int) (PayrollPage, error) {
+	if limit == 0 {
+		limit = DefaultPayrollLimit
+	}
+	if limit < 1 || limit > MaxPayrollLimit {
+		return PayrollPage{}, record.Invalid("limit", "limit must be between 1 and %d", MaxPayrollLimit)
+	}
+	q, filters, err := s.payrollQuery(f)
+	if err != nil {
+		return PayrollPage{}, err
+	}
+	rs, err := s.records()
+	if err != nil {
+		return PayrollPage{}, err
+	}
+	q.Sort, q.Limit, q.Cursor = search.RecordSortDate, limit, cursor
+	var notices search.CoverageReader
+	if s.Search != nil {
+		notices = s.Search
+	}
+	p, err := search.Find(ctx, search.WithScope(rs, notices), search.PayrollKind, q)
+	if err != nil {
+		return PayrollPage{}, err
+	}
+	t, err := search.TotalsOf(ctx, rs, search.PayrollKind, q, []string{search.KeyPayrollFlag}, 0)
+	if err != nil {
+		return PayrollPage{}, err
+	}
+	out := PayrollPage{Rows: p.Items, Total: p.Total, NextCursor: p.NextCursor, Scope: p.Scope, FlagsNote: PayrollFlagsNote}
+	if out.Rows == nil {
+		out.Rows = []record.PayrollRow{}
+	}
+	out.Scope.Searched.Kind = "payroll"
+	out.Scope.Searched.Filters = filters
+	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoPayroll}
+	out.Totals = PayrollTotals{Count: t.Count, ValidAmounts: t.ValidAmounts, Excluded: t.Count - t.ValidAmounts,
+		GrossPaid: sum.Value(), Display: sum.Display(), Measure: PayrollMeasure, Flagged: map[string]int{}}
+	for _, b := range t.Groups[search.KeyPayrollFlag] {
+		out.Totals.Flagged[b.Value] = b.Count
+	}
+	return out, nil
+}
+
+// payrollQuery is the record query of a filter, and the filters as the
+// scope states them.
+func (s *Service) payrollQuery(f PayrollFilter) (search.RecordQuery, map[string]string, error) {
+	keys := map[string][]string{}
+	filters := map[string]string{}
+	if n := trim(f.Name); n != "" {
+		k := record.PayrollNameKey(n)
+		if k == "" {
+			return search.RecordQuery{}, nil, record.Invalid("name", "name %q has no letters or digits to match", n)
+		}
+		keys[search.KeyPayrollName] = []string{k}
+		filters["name"] = k
+	}
+	if a := trim(f.Agency); a != "" {
+		ids, _, err := s.Crosswalk.ResolveNames("agency", []string{a})
+		if err != nil {
+			return search.RecordQuery{}, nil, err
+		}
+		keys[search.KeyAgencyID] = ids
+		filters["agency"] = a
+	}
+	if t := record.PayrollText(f.Title); t != "" {
+		keys[search.KeyPayrollTitle] = []string{t}
+		filters["title"] = t
+	}
+	if f.FiscalYear != 0 {
+		if f.FiscalYear < 1990 || f.FiscalYear > 2100 {
+			return search.RecordQuery{}, nil, record.Invalid("fiscal_year", "fiscal year %d is out of range (1990–2100)", f.FiscalYear)
+		}
+		keys[search.KeyFiscalYear] = []string{strconv.Itoa(f.FiscalYear)}
+		filters["fiscal_year"] = strconv.Itoa(f.FiscalYear)
+	}
+	q := search.RecordQuery{}
+	if len(keys) > 0 {
+		q.Keys = keys
+	}
+	return q, filters, nil
+}
