@@ -329,3 +329,17 @@ func BoroughOfBBL(bbl string) string {
 	}
 	return map[byte]string{'1': "Manhattan", '2': "Bronx", '3': "Brooklyn", '4': "Queens", '5': "Staten Island"}[bbl[0]]
 }
+
+// NoCentroidReason says why the held MapPLUTO centroids do not locate a
+// BBL (held: whether any centroid file is held at all).
+func NoCentroidReason(bbl string, held bool) string {
+	switch {
+	case !held:
+		return "no MapPLUTO centroid file is held"
+	case strings.HasPrefix(bbl, "4"):
+		return "Queens lot: the held MapPLUTO centroid file covers Manhattan, the Bronx, Brooklyn and Staten Island only"
+	case len(bbl) == 10 && bbl[6:8] == "75":
+		return "condominium billing lot (75xx): the held centroid file has no row for it"
+	}
+	return "not in the held MapPLUTO centroid file, which holds only the lots of ZAP projects (those that matched PLUTO)"
+}

@@ -737,7 +737,7 @@ func merge(id string, os []obs, lots map[string]string, centroids map[string]lan
 		if c, ok := centroids[l.BBL]; ok {
 			l.Centroid = &c
 		} else {
-			l.NoCentroid = NoCentroidReason(l.BBL, len(centroids) > 0)
+			l.NoCentroid = land.NoCentroidReason(l.BBL, len(centroids) > 0)
 		}
 	}
 	if len(p.Boroughs) == 0 {
@@ -750,15 +750,3 @@ func merge(id string, os []obs, lots map[string]string, centroids map[string]lan
 	return p
 }
 
-// NoCentroidReason says why a held centroid file does not locate a BBL.
-func NoCentroidReason(bbl string, held bool) string {
-	switch {
-	case !held:
-		return "no MapPLUTO centroid file is held"
-	case strings.HasPrefix(bbl, "4"):
-		return "Queens lot: the held MapPLUTO centroid file covers Manhattan, the Bronx, Brooklyn and Staten Island only"
-	case len(bbl) == 10 && bbl[6:8] == "75":
-		return "condominium billing lot (75xx): MapPLUTO locates billing lots, but the held centroid file has no row for this one"
-	}
-	return "not in the held MapPLUTO centroid file (it holds ZAP project lots that matched PLUTO; 95.4% of them matched)"
-}
