@@ -749,4 +749,3 @@ func merge(id string, os []obs, lots map[string]string, centroids map[string]lan
 	}
 	return p
 }
-
