@@ -156,7 +156,7 @@ type landSource struct{}
 func (landSource) Name() string  { return "land" }
 func (landSource) Label() string { return land.SourceLabel }
 func (landSource) Holds() string { return HoldsRecords }
-func (landSource) Live() bool    { return false }
+func (landSource) Live() bool    { return true }
 func (landSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	l, errs := zap.ReadLand(fsys, dir)
 	b := Batch{Rows: l.Rows, Merged: l.Merged, Records: []RecordSet{

@@ -145,6 +145,13 @@ func ReadLand(fsys fs.FS, dir string) (Land, []error) {
 			for i, r := range rows {
 				out.Rows++
 				switch {
+				case r["project_id"] != nil && r["bbl"] != nil: // a 2iga-a6mk row (SODA JSON)
+					id, bbl := str(r["project_id"]), str(r["bbl"])
+					if !ValidProjectID(id) || !ValidBBL(bbl) {
+						errs = append(errs, fmt.Errorf("%s row %d: project %q, BBL %q: not a ZAP project id and a BBL", file, i+1, id, bbl))
+						continue
+					}
+					addBBL(bbls, id, bbl, str(r["validated"]))
 				case r["project_id"] != nil:
 					o, id, err := warehouseRow(r, file)
 					if err != nil {
@@ -365,17 +372,24 @@ func readCSV(data []byte, file string, add func(string, obs), bbls map[string]ma
 				errs = append(errs, fmt.Errorf("%s line %d: %q is not a BBL", file, line, bbl))
 				continue
 			}
-			if bbls[id] == nil {
-				bbls[id] = map[string]string{}
-			}
-			if v, ok := bbls[id][bbl]; !ok || v == "" {
-				bbls[id][bbl] = get("validated")
-			}
+			addBBL(bbls, id, bbl, get("validated"))
 			continue
 		}
 		add(id, rowObs(get, SrcSeed, file))
 	}
 	return rows, errs
+}
+
+// addBBL records a lot of a project once (a duplicate pair with another
+// validated_date is the same lot; a blank validated is kept blank unless
+// another row says).
+func addBBL(bbls map[string]map[string]string, id, bbl, validated string) {
+	if bbls[id] == nil {
+		bbls[id] = map[string]string{}
+	}
+	if v, ok := bbls[id][bbl]; !ok || v == "" {
+		bbls[id][bbl] = validated
+	}
 }
 
 // portalProject reads a ZAP portal answer (JSON:API: data.attributes with
