@@ -16,6 +16,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/golden"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
@@ -251,5 +252,50 @@ func TestProjectFieldsAndLots(t *testing.T) {
 	}
 	if located == 0 {
 		t.Error("no lot centroid")
+	}
+}
+
+// Events of other publishers attach to a project by its application
+// numbers and become evidence of their stage. The project is a test
+// fixture carrying the number of the real Council item LU 0001-2026
+// (C 250304 PQK, Prospect Farm Acquisition); no bundled ZAP project is
+// named by a bundled Council item or borough president row.
+func TestEventsAttachByULURPNumber(t *testing.T) {
+	s := service(t)
+	rs := s.Backend.(search.Records)
+	fixture := land.Project{ID: "2025K9999", Name: "fixture: Prospect Farm Acquisition", ProcedureID: "ulurp", Procedure: "ULURP",
+		Actions: []land.Action{{Code: "PQ", ULURPNumber: "C 250304 PQK", ULURPKey: "250304PQK", Source: "test fixture"}}}
+	if err := search.Put(context.Background(), rs, land.ProjectKind, []land.Project{fixture}); err != nil {
+		t.Fatal(err)
+	}
+	defer search.Delete(context.Background(), rs, land.ProjectKind, []string{fixture.ID})
+	r, err := s.Project(context.Background(), fixture.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Events) != 1 || r.Events[0].Type != "council_item" || r.Events[0].Outcome != "Adopted" || r.Events[0].Date.Format("2006-01-02") != "2026-02-24" {
+		t.Fatalf("events %+v", r.Events)
+	}
+	d := land.Path(r.Project, r.Events)
+	for _, st := range d.Normative {
+		switch st.ID {
+		case "council":
+			if st.State != land.StateHappened || st.Outcome != "Adopted" || len(st.Evidence) != 1 {
+				t.Errorf("council %+v", st)
+			}
+		case "community_board":
+			if st.State != land.StateUnknown {
+				t.Errorf("community board %+v: no milestone list is held, so unknown", st)
+			}
+		}
+	}
+	steps := 0
+	for _, o := range d.Observed {
+		if o.Kind == "council_action" {
+			steps++
+		}
+	}
+	if steps == 0 {
+		t.Error("the Council item's history is not observed")
 	}
 }
