@@ -14,6 +14,7 @@ func (s *Server) landRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	api.GET("/land-projects", s.landProjects)
 	api.GET("/land-projects/:id", s.landProject)
 	api.GET("/land-projects/:id/decision-path", s.landDecisionPath)
+	r.GET("/land-projects", s.landProjectsPage)
 	r.GET("/land-projects/:id", s.landProjectPage)
 }
 

@@ -91,6 +91,99 @@ var landPage = template.Must(template.New("land").Funcs(template.FuncMap{
 </main></body></html>
 `))
 
+var landListPage = template.Must(template.New("landlist").Funcs(template.FuncMap{
+	"day": func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.In(record.NewYork).Format("2006-01-02")
+	},
+}).Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Land-use projects · Recordwatch</title>
+<link rel="alternate" type="application/json" href="{{.JSON}}">
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/app.css">
+</head><body class="page">
+<header class="top"><div class="wrap"><a class="brand" href="{{.Base}}/">Recordwatch</a></div></header>
+<main id="main-content" class="wrap">
+<p class="twin"><a href="{{.JSON}}" data-twin="json">JSON twin of this page</a></p>
+<h1>Land-use projects</h1>
+<form method="get" action="/land-projects">
+<label>Procedure <select name="procedure"><option value="">any</option>{{range .Procedures}}<option value="{{.}}"{{if eq . $.Filter.Procedure}} selected{{end}}>{{.}}</option>{{end}}</select></label>
+<label>Action <input name="action" size="3" maxlength="2" value="{{.Filter.Action}}"></label>
+<label>Stage <select name="stage"><option value="">any</option>{{range .Stages}}<option value="{{.}}"{{if eq . $.Filter.Stage}} selected{{end}}>{{.}}</option>{{end}}</select></label>
+<label>Borough <input name="borough" size="12" value="{{.Filter.Borough}}"></label>
+<label>Community district <input name="community_district" size="4" value="{{.Filter.CommunityDistrict}}"></label>
+<label>BBL <input name="bbl" size="10" value="{{.Filter.BBL}}"></label>
+<label>Status <input name="status" size="14" value="{{.Filter.Status}}"></label>
+<button type="submit">Filter</button>
+</form>
+{{if .Error}}<p>{{.Error}}</p>{{else}}{{with .Page}}
+<p>{{.Total}} projects match (completed and past projects included){{if .Groups}}: {{range $k, $v := .Groups}}{{$k}} {{$v}} · {{end}}{{end}}</p>
+<div class="table-scroll"><table><tr><th>Project</th><th>Status</th><th>Procedure</th><th>Actions</th><th>Stage</th><th>Where</th><th>Last milestone</th></tr>
+{{range .Projects}}<tr><td><a href="/land-projects/{{.ID}}">{{if .Name}}{{.Name}}{{else}}(no name held){{end}}</a> <span class="note">{{.ID}}</span></td><td>{{.PublicStatus}}</td><td>{{.Procedure}}</td><td>{{range $i, $a := .Actions}}{{if $i}}, {{end}}{{$a}}{{end}}</td><td>{{.Stage}}</td><td>{{range $i, $b := .Boroughs}}{{if $i}}, {{end}}{{$b}}{{end}} {{range .CommunityDistricts}}{{.}} {{end}}</td><td>{{day .LastDate}}</td></tr>{{end}}</table></div>
+{{if .NextCursor}}<p><a href="{{$.Next}}">Next page</a></p>{{end}}
+{{end}}{{end}}
+<h2>What this page does not say</h2>
+<ul class="note">{{range .Rules}}<li>{{.}}</li>{{end}}</ul>
+</main></body></html>
+`))
+
+type landListData struct {
+	JSON, Base, Error, Next string
+	Filter                  land.Filter
+	Page                    *land.Page
+	Procedures, Stages      []string
+	Rules                   []string
+}
+
+// landProjectsPage is /land-projects: the land lens as a page, filters in
+// the URL (the same parameters as its JSON twin /api/land-projects).
+func (s *Server) landProjectsPage(c *gin.Context) {
+	q := c.Request.URL.Query()
+	d := landListData{JSON: s.cfg.BaseURL + "/api/land-projects?" + q.Encode(), Base: s.cfg.BaseURL, Rules: record.AbsenceRules,
+		Procedures: append(land.ProcedureIDs(), "unknown"), Stages: append(land.StageIDs(), "unknown")}
+	p := newParams(q, "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "limit", "cursor")
+	d.Filter = land.Filter{Procedure: p.str("procedure"), Action: p.str("action"), Stage: p.str("stage"), Effect: p.str("effect"), Borough: p.str("borough"),
+		CommunityDistrict: p.str("community_district"), BBL: p.str("bbl"), Status: p.str("status"), ULURP: p.str("ulurp")}
+	limit := p.integer("limit", land.DefaultLimit, 1, land.MaxLimit)
+	status := http.StatusOK
+	err := p.err
+	if err == nil {
+		var page land.Page
+		page, err = s.land().Browse(c.Request.Context(), d.Filter, p.str("cursor"), limit)
+		if err == nil {
+			d.Page = &page
+			if page.NextCursor != "" {
+				next := c.Request.URL.Query()
+				next.Set("cursor", page.NextCursor)
+				d.Next = "/land-projects?" + next.Encode()
+			}
+		}
+	}
+	if err != nil {
+		status = statusOf[record.ErrorCode(err)]
+		if status == 0 {
+			status = http.StatusInternalServerError
+		}
+		d.Error = record.ErrorMessage(err)
+	}
+	web.SecurityHeaders(c.Writer.Header())
+	var buf bytes.Buffer
+	if err := landListPage.Execute(&buf, d); err != nil {
+		writeError(c, err)
+		return
+	}
+	if status != http.StatusOK {
+		c.Header("Cache-Control", "no-store")
+		c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+		return
+	}
+	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, time.Time{})
+}
+
 type landPageData struct {
 	Title, JSON, PathJSON, Base, Error string
 	Project                            *land.Project

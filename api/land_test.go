@@ -60,6 +60,14 @@ func TestLandProjectsJSONAndPage(t *testing.T) {
 	if res, _ := get(t, e, "/land-projects/2099M9999"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown project page: %d", res.StatusCode)
 	}
+	res, body = get(t, e, "/land-projects?status=completed&borough=Manhattan")
+	if html := string(body); res.StatusCode != http.StatusOK || !strings.Contains(html, `href="/land-projects/2022M0258"`) || strings.Contains(html, "P2018X0210") ||
+		!strings.Contains(html, `href="http://rw.test/api/land-projects?borough=Manhattan&amp;status=completed"`) {
+		t.Errorf("land lens page: %d\n%s", res.StatusCode, html)
+	}
+	if res, _ := get(t, e, "/land-projects?stage=lottery"); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("bad filter on the page: %d", res.StatusCode)
+	}
 }
 
 // Every BBL the bundled centroid file holds resolves to its centroid; a
