@@ -185,6 +185,15 @@ func TestBrowseFindsCompletedAndFiltersCombine(t *testing.T) {
 			t.Errorf("stage filter gave %+v", pr)
 		}
 	}
+	up, err := s.Browse(ctx, land.Filter{Effect: "upzone", Borough: "Queens"}, "", 100)
+	if err != nil || up.Total == 0 {
+		t.Errorf("by effect: %+v %v", up, err)
+	}
+	for _, pr := range up.Projects {
+		if pr.Effect != "upzone" || !slices.Contains(pr.Boroughs, "Queens") {
+			t.Errorf("effect filter gave %+v", pr)
+		}
+	}
 	if _, err := s.Browse(ctx, land.Filter{Stage: "lottery"}, "", 10); record.ErrorCode(err) != record.EINVALID {
 		t.Errorf("bad stage: %v", err)
 	}

@@ -146,8 +146,8 @@ func Path(p Project, events []Event) DecisionPath {
 		s := proc.stageOf(milestone)
 		if s == "" {
 			for _, o := range proc.Outside {
-				if strings.EqualFold(o, milestone) {
-					return "", "not a stage of the procedure: " + proc.OutsideNote
+				if strings.EqualFold(o.Milestone, milestone) {
+					return "", "not a stage of the procedure: " + o.Note
 				}
 			}
 			return "", "not mapped to a stage of the procedure definition"

@@ -22,9 +22,15 @@ type Procedure struct {
 	Groups    []Group         `json:"groups"`
 	Stages    []Stage         `json:"stages"`
 	// Outside are milestone names that belong to no stage (the project's
-	// closing, ad-hoc appeals).
-	Outside     []string `json:"outside"`
-	OutsideNote string   `json:"outside_note"`
+	// closing, the Commission's internal review sessions, ad-hoc appeals),
+	// each with why.
+	Outside []OutsideMilestone `json:"outside"`
+}
+
+// OutsideMilestone is a milestone that is no stage, and why.
+type OutsideMilestone struct {
+	Milestone string `json:"milestone"`
+	Note      string `json:"note"`
 }
 
 // ProcedureSource is where a procedure definition comes from.
