@@ -30,7 +30,7 @@ func browseLandProjects(d *Deps) Tool {
 	t := newTool(d, "browse_land_projects", "Browse land-use projects", ClassRead,
 		"Bounded, stable pages of land-use (ZAP) projects, latest milestone first (undated last), read from every project "+
 			"held: completed, withdrawn and past projects are included. Filters combine (every one given must match): procedure "+
-			"(ulurp, non_ulurp, or unknown for ELURP and unstated), action code (ZM zoning map, ZR zoning text, ZS special permit, "+
+			"(ulurp, non_ulurp, elurp, or unknown when not stated; elurp has no reviewed procedure definition, so its decision path's normative layer is unknown), action code (ZM zoning map, ZR zoning text, ZS special permit, "+
 			"HA urban development action area, PQ acquisition …), stage (the latest procedure stage the project's records place "+
 			"it at: "+strings.Join(land.StageIDs(), ", ")+", or unknown), effect (a derived regulatory effect such as upzone, "+
 			"only where a held file states one), borough, community district (M11, K03 …), BBL (10 digits), public status "+
@@ -38,7 +38,7 @@ func browseLandProjects(d *Deps) Tool {
 			"status. Follow next_cursor for the rest. The scope says what was searched; no rows never proves no project exists.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
-			prop(s, "procedure").Enum = []any{"ulurp", "non_ulurp", "unknown", "ULURP", "Non-ULURP"}
+			prop(s, "procedure").Enum = []any{"ulurp", "non_ulurp", "elurp", "unknown", "ULURP", "Non-ULURP", "ELURP"}
 			prop(s, "procedure").Description = "Review procedure."
 			bounded(s, "action", 2, "Action code, two letters (ZM, ZR, ZS, HA, PQ …).")
 			stages := []any{}

@@ -285,15 +285,17 @@ func contains(vs []string, v string) bool {
 	return false
 }
 
-// ProcedureIDOf is the procedure definition a written review procedure
-// maps to: "ulurp", "non_ulurp", or "unknown" (ELURP and anything else:
-// no reviewed definition is held).
+// ProcedureIDOf is the procedure id of a written review procedure:
+// "ulurp", "non_ulurp", "elurp" (no reviewed definition is held for it),
+// or "unknown" (not stated, or not one of these).
 func ProcedureIDOf(written string) string {
 	switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(written), " ", "")) {
 	case "ulurp":
 		return "ulurp"
 	case "non-ulurp", "nonulurp":
 		return "non_ulurp"
+	case "elurp":
+		return "elurp"
 	}
 	return "unknown"
 }

@@ -308,3 +308,19 @@ func TestEventsAttachByULURPNumber(t *testing.T) {
 		t.Error("the Council item's history is not observed")
 	}
 }
+
+// A procedure with no reviewed definition (ELURP) has an explicit unknown
+// normative layer, never borrowed stages; its observations are kept.
+func TestUndefinedProcedureIsExplicit(t *testing.T) {
+	d, err := service(t).DecisionPath(context.Background(), "2026X0362")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Procedure != nil || len(d.Normative) != 0 || !strings.Contains(d.ProcedureNote, "ELURP") || d.CurrentStage != land.StateUnknown || len(d.Observed) == 0 {
+		t.Errorf("ELURP path %+v", d)
+	}
+	p, err := service(t).Browse(context.Background(), land.Filter{Procedure: "ELURP"}, "", 10)
+	if err != nil || p.Total != 2 || p.Projects[0].ProcedureID != "elurp" {
+		t.Errorf("ELURP browse %d %v", p.Total, err)
+	}
+}

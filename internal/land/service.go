@@ -173,8 +173,8 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 		if t := Token(v); slices.Contains(ProcedureIDs(), t) || t == "unknown" {
 			id = t
 		}
-		if id == "unknown" && Token(v) != "unknown" && Token(v) != "elurp" {
-			return search.RecordQuery{}, n, record.Invalid("procedure", "unknown review procedure %q; procedures: ulurp, non_ulurp, unknown (ELURP and unstated procedures)", v)
+		if id == "unknown" && Token(v) != "unknown" {
+			return search.RecordQuery{}, n, record.Invalid("procedure", "unknown review procedure %q; procedures: ulurp, non_ulurp, elurp, unknown (not stated)", v)
 		}
 		keys[KeyProcedure], n.Procedure = []string{id}, id
 	}
