@@ -53,3 +53,24 @@ func TestLandTools(t *testing.T) {
 		t.Errorf("bad stage accepted: %s", text(res))
 	}
 }
+
+// list_capability_gaps points to tools that exist.
+func TestCapabilityGapsNearestToolsExist(t *testing.T) {
+	s := connect(t, 1)
+	gaps := structured[mcp.GapsOut](t, call(t, s, "list_capability_gaps", map[string]any{}))
+	tools, err := s.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	for _, g := range gaps.Gaps {
+		for _, n := range g.NearestTools {
+			if !slices.Contains(names, n) {
+				t.Errorf("gap %s points to %s, which is not a tool", g.ID, n)
+			}
+		}
+	}
+}
