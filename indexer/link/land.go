@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
@@ -19,7 +20,13 @@ const (
 	LandByULURP = "ulurp_number" // the notice text names one of the project's application numbers
 	LandByCEQR  = "ceqr_number"  // the notice text names the project's CEQR number
 	LandByBBL   = "bbl"          // the notice's extracted BBLs include one of the project's lots
+	// LandByHearing: the notice's event date is a hearing date the project
+	// records and its text names the project.
+	LandByHearing = "hearing_date_and_name"
 )
+
+// minLandName is the shortest project name a hearing link matches on.
+const minLandName = 8
 
 // maxLandCandidates bounds the notices one search of the link stage reads.
 const maxLandCandidates = 50
@@ -28,9 +35,11 @@ const maxLandCandidates = 50
 // notice whose text names one of a project's application (ULURP) numbers
 // (digits and letters, with or without the prefix letter and spaces) or
 // its CEQR number is linked with high confidence; one whose extracted
-// BBLs include a lot of the project, with medium confidence (a lot can
-// see several projects). Hearing dates that match a recorded hearing are
-// added as evidence. A link is only made with its evidence stated. With
+// BBLs include a lot of the project, or whose event falls on a hearing
+// date the project records and whose text names the project, with medium
+// confidence (a lot can see several projects; a name can repeat). A
+// hearing date that matches is added as evidence to the other links too.
+// A link is only made with its evidence stated. With
 // no notices held (env.Notices nil) links are left undecided.
 func LandProjects(ctx context.Context, env Env, items []land.Project) []error {
 	if env.Notices == nil {
@@ -146,17 +155,41 @@ func landLinks(ctx context.Context, r search.Reader, p land.Project) ([]land.Not
 			hearings[m.ReviewMeeting.In(record.NewYork).Format("2006-01-02")] = m.Milestone
 		}
 	}
+	// hearing dates: a notice of an event on a recorded hearing day that
+	// names the project
+	if name := strings.TrimSpace(p.Name); len(name) >= minLandName {
+		days := make([]string, 0, len(hearings))
+		for d := range hearings {
+			days = append(days, d)
+		}
+		sort.Strings(days)
+		for _, d := range days {
+			day, err := time.ParseInLocation("2006-01-02", d, record.NewYork)
+			if err != nil {
+				continue
+			}
+			res, err := r.Search(ctx, search.Query{Text: `"` + strings.ReplaceAll(name, `"`, "") + `"`, EventFrom: day, EventTo: day, Limit: maxLandCandidates})
+			if err != nil {
+				return nil, err
+			}
+			for _, h := range res.Hits {
+				if strings.Contains(strings.ToLower(h.Notice.Text), strings.ToLower(name)) {
+					consider(h.Notice, LandByHearing, "the notice names the project ("+name+") and its event date "+d+" is the date of the recorded "+hearings[d])
+				}
+			}
+		}
+	}
 	out := []land.NoticeLink{}
 	for _, id := range order {
 		c := found[id]
-		if !c.n.EventDate.IsZero() {
+		if !c.n.EventDate.IsZero() && c.method != LandByHearing {
 			d := c.n.EventDate.In(record.NewYork).Format("2006-01-02")
 			if what, ok := hearings[d]; ok {
 				c.evidence = append(c.evidence, "the notice's event date "+d+" is the date of the recorded "+what)
 			}
 		}
 		conf := "high"
-		if c.method == LandByBBL {
+		if c.method == LandByBBL || c.method == LandByHearing {
 			conf = "medium"
 		}
 		out = append(out, land.NoticeLink{RequestID: id, Title: c.n.Title, Published: day(c.n), Method: c.method, Confidence: conf, Evidence: c.evidence})
@@ -171,8 +204,10 @@ func rankLand(method string) int {
 		return 0
 	case LandByCEQR:
 		return 1
+	case LandByBBL:
+		return 2
 	}
-	return 2
+	return 3
 }
 
 func day(n record.Notice) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
@@ -60,5 +61,37 @@ func TestLandProjectLinks(t *testing.T) {
 	undecided := []land.Project{{ID: "2014K9991", Actions: items[0].Actions}}
 	if errs := link.LandProjects(context.Background(), link.Env{}, undecided); len(errs) > 0 || undecided[0].Links != nil {
 		t.Errorf("without notices: %+v %v", undecided[0].Links, errs)
+	}
+}
+
+// A notice whose event falls on a hearing date the project records and
+// whose text names the project links with medium confidence; the same
+// name on another day does not. The notice is the real CPC hearing notice
+// 20260805038 (event 2026-08-26); the projects are fixtures named by its
+// text.
+func TestLandHearingDateLinks(t *testing.T) {
+	be, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk()}
+	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../../testdata/sample"), "crol"); err != nil {
+		t.Fatal(err)
+	}
+	on := time.Date(2026, 8, 26, 0, 0, 0, 0, record.NewYork)
+	items := []land.Project{
+		{ID: "2026M9991", Name: "City Planning Commission Public Hearing", Milestones: []land.Milestone{{Milestone: "CPC Public Meeting - Public Hearing", ReviewMeeting: on}}},
+		{ID: "2026M9992", Name: "City Planning Commission Public Hearing", Milestones: []land.Milestone{{Milestone: "CPC Public Meeting - Public Hearing", ReviewMeeting: on.AddDate(0, 0, -9)}}},
+	}
+	if errs := link.LandProjects(context.Background(), link.Env{Notices: be}, items); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if l := items[0].Links; len(l) != 1 || l[0].RequestID != "20260805038" || l[0].Method != link.LandByHearing || l[0].Confidence != "medium" ||
+		!strings.Contains(l[0].Evidence[0], "2026-08-26") {
+		t.Errorf("hearing-day link %+v", l)
+	}
+	if l := items[1].Links; len(l) != 0 {
+		t.Errorf("another day linked %+v", l)
 	}
 }
