@@ -106,7 +106,7 @@ func ReadLand(fsys fs.FS, dir string) (Land, []error) {
 	var out Land
 	var errs []error
 	byID := map[string][]obs{}
-	bbls := map[string]map[string]string{} // project → bbl → validated
+	bbls := map[string]*projectLots{}
 	centroids := map[string]land.Point{}
 	var order []string
 	add := func(id string, o obs) {
@@ -151,7 +151,7 @@ func ReadLand(fsys fs.FS, dir string) (Land, []error) {
 						errs = append(errs, fmt.Errorf("%s row %d: project %q, BBL %q: not a ZAP project id and a BBL", file, i+1, id, bbl))
 						continue
 					}
-					addBBL(bbls, id, bbl, str(r["validated"]))
+					addBBL(bbls, id, bbl, str(r["validated"]), file)
 				case r["project_id"] != nil:
 					o, id, err := warehouseRow(r, file)
 					if err != nil {
@@ -328,7 +328,7 @@ func contains(vs []string, v string) bool {
 
 // readCSV reads an hgx4-8ukb seed (project_id, project_name …) or a
 // 2iga-a6mk BBL file (project_id, bbl …).
-func readCSV(data []byte, file string, add func(string, obs), bbls map[string]map[string]string) (int, []error) {
+func readCSV(data []byte, file string, add func(string, obs), bbls map[string]*projectLots) (int, []error) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
 	head, err := r.Read()
@@ -372,7 +372,7 @@ func readCSV(data []byte, file string, add func(string, obs), bbls map[string]ma
 				errs = append(errs, fmt.Errorf("%s line %d: %q is not a BBL", file, line, bbl))
 				continue
 			}
-			addBBL(bbls, id, bbl, get("validated"))
+			addBBL(bbls, id, bbl, get("validated"), file)
 			continue
 		}
 		add(id, rowObs(get, SrcSeed, file))
@@ -383,13 +383,21 @@ func readCSV(data []byte, file string, add func(string, obs), bbls map[string]ma
 // addBBL records a lot of a project once (a duplicate pair with another
 // validated_date is the same lot; a blank validated is kept blank unless
 // another row says).
-func addBBL(bbls map[string]map[string]string, id, bbl, validated string) {
+func addBBL(bbls map[string]*projectLots, id, bbl, validated, file string) {
 	if bbls[id] == nil {
-		bbls[id] = map[string]string{}
+		bbls[id] = &projectLots{validated: map[string]string{}}
 	}
-	if v, ok := bbls[id][bbl]; !ok || v == "" {
-		bbls[id][bbl] = validated
+	bbls[id].file = file
+	if v, ok := bbls[id].validated[bbl]; !ok || v == "" {
+		bbls[id].validated[bbl] = validated
 	}
+}
+
+// projectLots are the BBL rows of one project: validated per BBL, and
+// the file they were read from.
+type projectLots struct {
+	file      string
+	validated map[string]string
 }
 
 // portalProject reads a ZAP portal answer (JSON:API: data.attributes with
@@ -579,7 +587,7 @@ func councilItem(data []byte, file string) (land.Event, error) {
 // merge merges what every source says about one project: the portal's
 // value first, then the Open Data row's, then the seed's; a field on
 // which sources disagree is a conflict with each value attributed.
-func merge(id string, os []obs, lots map[string]string, centroids map[string]land.Point) land.Project {
+func merge(id string, os []obs, lots *projectLots, centroids map[string]land.Point) land.Project {
 	rank := map[string]int{SrcPortal: 0, SrcProjects: 1, SrcSeed: 2}
 	sort.SliceStable(os, func(i, j int) bool { return rank[os[i].src] < rank[os[j].src] })
 	p := land.Project{ID: id, URL: land.PortalURL + id, Boroughs: []string{}, CommunityDistricts: []string{}, Lots: []land.Lot{},
@@ -729,16 +737,16 @@ func merge(id string, os []obs, lots map[string]string, centroids map[string]lan
 		lotAt[bbl] = len(p.Lots)
 		p.Lots = append(p.Lots, land.Lot{BBL: bbl, Borough: land.BoroughOfBBL(bbl), Validated: validated, Sources: []string{src}})
 	}
-	var bblList []string
-	for b := range lots {
-		bblList = append(bblList, b)
-	}
-	sort.Strings(bblList)
-	for _, b := range bblList {
-		addLot(b, SrcBBLs, lots[b])
-	}
-	if len(bblList) > 0 {
-		p.Sources = append(p.Sources, land.Attribution{Source: SrcBBLs, Label: sourceLabels[SrcBBLs]})
+	if lots != nil {
+		var bblList []string
+		for b := range lots.validated {
+			bblList = append(bblList, b)
+		}
+		sort.Strings(bblList)
+		for _, b := range bblList {
+			addLot(b, SrcBBLs, lots.validated[b])
+		}
+		p.Sources = append(p.Sources, land.Attribution{Source: SrcBBLs, Label: sourceLabels[SrcBBLs], File: lots.file})
 	}
 	for _, o := range os {
 		for _, b := range o.lots {
