@@ -30,8 +30,10 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
+	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -261,7 +263,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	procurement := procure.New(backend, nil, cw, now)
 	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
-		Procure: procurement, Dossiers: dossier.New(procurement)}
+		Procure: procurement, Dossiers: dossier.New(procurement), Land: land.New(backend)}
 	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
 		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
 			MCP:        mcp.Handler(mcpDeps, cfg.Form),
@@ -327,6 +329,11 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 	case src.Name() == payroll.Source:
 		return repeat(ctx, cfg.Every, logger, payroll.Source, func() error {
 			_, err := ix.RunPayrollLive(ctx, &payroll.Fetcher{AppToken: cfg.SODAToken})
+			return err
+		})
+	case src.Name() == "land":
+		return repeat(ctx, cfg.Every, logger, "land", func() error {
+			_, err := ix.RunLandLive(ctx, &zap.LandFetcher{AppToken: cfg.SODAToken})
 			return err
 		})
 	}

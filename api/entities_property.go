@@ -1,12 +1,14 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -37,11 +39,31 @@ type PropertyLocation struct {
 	TaxLots   []entity.TaxLot      `json:"tax_lots"`
 	BBLs      []string             `json:"bbls"`
 	Geometry  []LotGeometry        `json:"geometry"`
-	// Unlocated lists BBLs no bundled lot file locates.
-	Unlocated []string          `json:"unlocated_bbls"`
-	SetAside  []entity.SetAside `json:"set_aside"`
-	Notes     []string          `json:"notes,omitempty"`
-	Links     Links             `json:"links"`
+	// Unlocated lists BBLs no bundled lot file locates; UnlocatedWhy
+	// says why for each.
+	Unlocated    []string       `json:"unlocated_bbls"`
+	UnlocatedWhy []UnlocatedLot `json:"unlocated_lots"`
+	// LandProjects are the held land-use projects one of whose lots is a
+	// BBL of the notice.
+	LandProjects []LotProject      `json:"land_projects"`
+	SetAside     []entity.SetAside `json:"set_aside"`
+	Notes        []string          `json:"notes,omitempty"`
+	Links        Links             `json:"links"`
+}
+
+// UnlocatedLot is a BBL without geometry and why it has none.
+type UnlocatedLot struct {
+	BBL    string `json:"bbl"`
+	Reason string `json:"reason"`
+}
+
+// LotProject is a land project that holds one of a notice's lots.
+type LotProject struct {
+	BBL       string `json:"bbl"`
+	ProjectID string `json:"project_id"`
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Evidence  string `json:"evidence"`
 }
 
 // LotGeometry is the map geometry of one BBL (GeoJSON, longitude first).
@@ -73,14 +95,15 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		"One record per Property Disposition notice, newest first (at most 100).",
 		"Addresses, boroughs, tax lots and BBLs are extracted from the notice text. Addresses of hearing venues, offices and contacts are never taken for the site; they are listed under set_aside with the reason.",
 		"A BBL comes from an explicit BBL in the text, or from a block and lot when exactly one borough is in scope.",
-		"Geometry is given where a bundled lot file locates the BBL (MapPLUTO centroids of ZAP project lots, ZAP portal project lots); other BBLs are listed under unlocated_bbls. No location does not mean the lot does not exist.",
+		"Geometry is given where a bundled lot file locates the BBL (MapPLUTO centroids of ZAP project lots, ZAP portal project lots); other BBLs are listed under unlocated_bbls, and unlocated_lots says why for each. No location does not mean the lot does not exist.",
+		"land_projects lists the held land-use projects with a lot of the notice (same BBL); a shared lot is evidence of place, not of the same transaction.",
 	}}
 	var all []string
 	for _, h := range res.Hits {
 		n := h.Notice
 		pl := entity.ExtractPlaces(n.Text)
 		rec := PropertyLocation{RequestID: n.RequestID, Published: entityDay(n.StartDate), Title: n.Title, Agency: n.AgencyName, AgencyID: n.AgencyID,
-			Addresses: pl.Addresses, Boroughs: pl.Boroughs, TaxLots: pl.TaxLots, BBLs: pl.BBLs, Geometry: []LotGeometry{}, Unlocated: []string{},
+			Addresses: pl.Addresses, Boroughs: pl.Boroughs, TaxLots: pl.TaxLots, BBLs: pl.BBLs, Geometry: []LotGeometry{}, Unlocated: []string{}, UnlocatedWhy: []UnlocatedLot{}, LandProjects: []LotProject{},
 			SetAside: pl.SetAside, Notes: pl.Notes, Links: s.links(n)}
 		all = append(all, pl.BBLs...)
 		out.Records = append(out.Records, rec)
@@ -96,6 +119,11 @@ func (s *Server) propertyLocations(c *gin.Context) {
 			geo[e.BBL] = append(geo[e.BBL], e)
 		}
 	}
+	centroidsHeld := false
+	if held, err := er.Entries(ctx, search.EntryQuery{Kinds: []string{search.EntryLot}, Sources: []string{"mappluto"}, Limit: 1}); err == nil && held.Total > 0 {
+		centroidsHeld = true
+	}
+	projects := s.lotProjects(ctx, uniqueNonEmpty(all))
 	for i := range out.Records {
 		rec := &out.Records[i]
 		for _, bbl := range rec.BBLs {
@@ -103,7 +131,9 @@ func (s *Server) propertyLocations(c *gin.Context) {
 				rec.Geometry = append(rec.Geometry, g)
 			} else {
 				rec.Unlocated = append(rec.Unlocated, bbl)
+				rec.UnlocatedWhy = append(rec.UnlocatedWhy, UnlocatedLot{BBL: bbl, Reason: land.NoCentroidReason(bbl, centroidsHeld)})
 			}
+			rec.LandProjects = append(rec.LandProjects, projects[bbl]...)
 		}
 	}
 	out.Count = len(out.Records)
@@ -114,6 +144,30 @@ func (s *Server) propertyLocations(c *gin.Context) {
 	}
 	out.Scope = scope
 	renderJSON(c, http.StatusOK, out, CachePropertyLocations, scope.CorpusObservedAt)
+}
+
+// lotProjects are the held land projects of each BBL (none when the
+// engine holds no land projects).
+func (s *Server) lotProjects(ctx context.Context, bbls []string) map[string][]LotProject {
+	out := map[string][]LotProject{}
+	if len(bbls) == 0 {
+		return out
+	}
+	page, err := s.land().Browse(ctx, land.Filter{}, "", 1)
+	if err != nil || page.Total == 0 {
+		return out
+	}
+	for _, bbl := range bbls {
+		p, err := s.land().Browse(ctx, land.Filter{BBL: bbl}, "", 10)
+		if err != nil {
+			continue
+		}
+		for _, pr := range p.Projects {
+			out[bbl] = append(out[bbl], LotProject{BBL: bbl, ProjectID: pr.ID, Name: pr.Name, URL: "/land-projects/" + pr.ID,
+				Evidence: "the project's lots include BBL " + bbl})
+		}
+	}
+	return out
 }
 
 // lotGeometry picks the geometry of a BBL among its lot entries: the lot's

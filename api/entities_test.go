@@ -509,6 +509,10 @@ func TestEntities(t *testing.T) {
 			len(hpd.Boroughs) != 1 || hpd.Boroughs[0] != "Manhattan" || len(hpd.Unlocated) != 1 {
 			t.Errorf("hpd %+v", hpd)
 		}
+		if hpd != nil && (len(hpd.UnlocatedWhy) != 1 || hpd.UnlocatedWhy[0].BBL != "1010810001" ||
+			!strings.Contains(hpd.UnlocatedWhy[0].Reason, "only the lots of ZAP projects") || len(hpd.LandProjects) != 0) {
+			t.Errorf("hpd unlocated lots %+v, land projects %+v", hpd.UnlocatedWhy, hpd.LandProjects)
+		}
 		checkScope(t, out.Scope)
 		golden(t, "property_locations.json", b)
 	})

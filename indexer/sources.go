@@ -6,10 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -61,7 +63,7 @@ type Batch struct {
 // bundled sample is loaded from (entry sources first, in this order, then
 // notice sources, then record sources, whose link stage reads the notices)
 // and what the README lists.
-var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}}
+var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}, landSource{}}
 
 // SourceNames lists the names of Sources, in order.
 func SourceNames() []string {
@@ -143,4 +145,33 @@ func (zapSource) Live() bool    { return false }
 func (zapSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	es, errs := zap.LoadDir(fsys, dir)
 	return Batch{Entries: es, Rows: len(es) + len(errs)}, errs
+}
+
+// landSource: land-use projects (ZAP portal answers, Open Data project
+// and BBL rows, MapPLUTO centroids) and other publishers' land-use events
+// (borough president recommendations, Council land-use items), linked to
+// the notices held.
+type landSource struct{}
+
+func (landSource) Name() string  { return "land" }
+func (landSource) Label() string { return land.SourceLabel }
+func (landSource) Holds() string { return HoldsRecords }
+func (landSource) Live() bool    { return true }
+func (landSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	l, errs := zap.ReadLand(fsys, dir)
+	b := Batch{Rows: l.Rows, Merged: l.Merged, Records: []RecordSet{
+		Set[land.Project]{Of: land.ProjectKind, Items: l.Projects, LinkWith: link.LandProjects}}}
+	// one set per publisher of events, so each is counted under its source
+	bySource := map[string][]land.Event{}
+	var order []string
+	for _, e := range l.Events {
+		if bySource[e.Source] == nil {
+			order = append(order, e.Source)
+		}
+		bySource[e.Source] = append(bySource[e.Source], e)
+	}
+	for _, src := range order {
+		b.Records = append(b.Records, Set[land.Event]{Of: land.EventKind, Items: bySource[src]})
+	}
+	return b, errs
 }

@@ -16,6 +16,8 @@ func TestGetToolsUnknownIDsAreExplicit(t *testing.T) {
 		"get_contract":             {"id": "CT0000000000000000"},
 		"get_entity_dossier":       {"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"},
 		"get_entity_relationships": {"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"},
+		"get_land_project":         {"id": "2099M9999"},
+		"get_land_decision_path":   {"id": "2099M9999"},
 	}
 	for _, form := range []int{1, 2} {
 		s := connect(t, form)

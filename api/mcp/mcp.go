@@ -18,6 +18,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -45,6 +46,8 @@ type Deps struct {
 	// Dossiers answers the entity tools unavailable.
 	Procure  *procure.Service
 	Dossiers *dossier.Service
+	// Land answers the land-use tools (nil: a service over Search).
+	Land *land.Service
 }
 
 // ClientHeader carries the caller's address from the HTTP layer to the
@@ -150,6 +153,9 @@ func All(d *Deps) []Tool {
 		getContract(d),
 		browseContracts(d),
 		analyzeContracts(d),
+		getLandProject(d),
+		browseLandProjects(d),
+		getLandDecisionPath(d),
 		previewWatchForm1(d),
 		previewWatchForm2(d),
 		createWatchForm1(d),

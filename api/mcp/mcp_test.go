@@ -35,7 +35,7 @@ var fixedNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
 // wantTools is the tool list of each form.
 var wantTools = map[int][]string{
 	1: {"search_notices", "get_notice", "search_federated", "get_entity_dossier", "get_entity_relationships",
-		"retrieve_cited_passages", "get_contract", "browse_contracts", "analyze_contracts", "preview_watch", "create_watch", "list_capability_gaps"},
+		"retrieve_cited_passages", "get_contract", "browse_contracts", "analyze_contracts", "get_land_project", "browse_land_projects", "get_land_decision_path", "preview_watch", "create_watch", "list_capability_gaps"},
 	2: {"search_notices", "get_notice", "preview_watch", "create_watch"},
 }
 
@@ -60,6 +60,11 @@ func TestMain(m *testing.M) {
 	cw := entity.DefaultCrosswalk()
 	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
 	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../../testdata/sample"), "crol"); err != nil {
+		panic(err)
+	}
+	if src, err := indexer.LookupSource("land"); err != nil {
+		panic(err)
+	} else if _, err := ix.Load(context.Background(), src, os.DirFS("../../testdata/sample"), "land"); err != nil {
 		panic(err)
 	}
 	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))

@@ -150,6 +150,8 @@ func LoadDir(fsys fs.FS, dir string) ([]search.Entry, []error) {
 		switch {
 		case probe["data"] != nil:
 			es, ferrs = ReadZAPProject(data, p)
+		case probe["File"] != nil || probe["History"] != nil:
+			return nil // a Council land-use item (ReadLand): no lot location
 		default:
 			es, ferrs = ReadCentroids(data, p)
 		}

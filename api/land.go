@@ -1,0 +1,84 @@
+package api
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// landRoutes mounts the JSON reads of land-use projects (SPEC §2.9),
+// twins of get_land_project, browse_land_projects and
+// get_land_decision_path, and the project page of the site.
+func (s *Server) landRoutes(r *gin.Engine, api *gin.RouterGroup) {
+	api.GET("/land-projects", s.landProjects)
+	api.GET("/land-projects/:id", s.landProject)
+	api.GET("/land-projects/:id/decision-path", s.landDecisionPath)
+	r.GET("/land-projects", s.landProjectsPage)
+	r.GET("/land-projects/:id", s.landProjectPage)
+}
+
+// land is the land service over this server's engine.
+func (s *Server) land() *land.Service { return land.New(s.deps.Search) }
+
+// LandProjectView is one land project by exact id.
+type LandProjectView struct {
+	Status           record.Availability `json:"status"`
+	Project          land.Project        `json:"project"`
+	Events           []land.Event        `json:"events"`
+	EventsNote       string              `json:"events_note"`
+	DecisionPathJSON string              `json:"decision_path_json"`
+	Page             string              `json:"page"`
+}
+
+// landProject serves GET /api/land-projects/:id: 400 for a malformed id,
+// 404 when none is held, 503 when the engine cannot answer.
+func (s *Server) landProject(c *gin.Context) {
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return
+	}
+	r, err := s.land().Project(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=300")
+	c.JSON(200, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
+		DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID})
+}
+
+// landDecisionPath serves GET /api/land-projects/:id/decision-path.
+func (s *Server) landDecisionPath(c *gin.Context) {
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return
+	}
+	d, err := s.land().DecisionPath(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=300")
+	c.JSON(200, d)
+}
+
+// landProjects serves GET /api/land-projects?procedure=&action=&stage=&effect=&borough=&community_district=&bbl=&status=&ulurp=&limit=&cursor=.
+func (s *Server) landProjects(c *gin.Context) {
+	p := newParams(c.Request.URL.Query(), "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "limit", "cursor")
+	f := land.Filter{Procedure: p.str("procedure"), Action: p.str("action"), Stage: p.str("stage"), Effect: p.str("effect"), Borough: p.str("borough"),
+		CommunityDistrict: p.str("community_district"), BBL: p.str("bbl"), Status: p.str("status"), ULURP: p.str("ulurp")}
+	limit := p.integer("limit", land.DefaultLimit, 1, land.MaxLimit)
+	cursor := p.str("cursor")
+	if p.err != nil {
+		writeError(c, p.err)
+		return
+	}
+	page, err := s.land().Browse(c.Request.Context(), f, cursor, limit)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=300")
+	c.JSON(200, page)
+}

@@ -1,0 +1,70 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/land"
+)
+
+type browseLandIn struct {
+	Procedure         string `json:"procedure,omitempty"`
+	Action            string `json:"action,omitempty"`
+	Stage             string `json:"stage,omitempty"`
+	Effect            string `json:"effect,omitempty"`
+	Borough           string `json:"borough,omitempty"`
+	CommunityDistrict string `json:"community_district,omitempty"`
+	BBL               string `json:"bbl,omitempty"`
+	Status            string `json:"status,omitempty"`
+	ULURP             string `json:"ulurp,omitempty"`
+	Limit             int    `json:"limit,omitempty"`
+	Cursor            string `json:"cursor,omitempty"`
+}
+
+// BrowseLandOut is a bounded page of land projects.
+type BrowseLandOut = land.Page
+
+func browseLandProjects(d *Deps) Tool {
+	t := newTool(d, "browse_land_projects", "Browse land-use projects", ClassRead,
+		"Bounded, stable pages of land-use (ZAP) projects, latest milestone first (undated last), read from every project "+
+			"held: completed, withdrawn and past projects are included. Filters combine (every one given must match): procedure "+
+			"(ulurp, non_ulurp, elurp, or unknown when not stated; elurp has no reviewed procedure definition, so its decision path's normative layer is unknown), action code (ZM zoning map, ZR zoning text, ZS special permit, "+
+			"HA urban development action area, PQ acquisition …), stage (the latest procedure stage the project's records place "+
+			"it at: "+strings.Join(land.StageIDs(), ", ")+", or unknown), effect (a derived regulatory effect such as upzone, "+
+			"only where a held file states one), borough, community district (M11, K03 …), BBL (10 digits), public status "+
+			"(filed, noticed, in public review, completed) and application (ULURP) number. by_status counts every match by "+
+			"status. Follow next_cursor for the rest. The scope says what was searched; no rows never proves no project exists.",
+		[]int{1},
+		func(s *jsonschema.Schema) {
+			prop(s, "procedure").Enum = []any{"ulurp", "non_ulurp", "elurp", "unknown", "ULURP", "Non-ULURP", "ELURP"}
+			prop(s, "procedure").Description = "Review procedure."
+			bounded(s, "action", 2, "Action code, two letters (ZM, ZR, ZS, HA, PQ …).")
+			stages := []any{}
+			for _, st := range append(land.StageIDs(), "unknown") {
+				stages = append(stages, st)
+			}
+			prop(s, "stage").Enum = stages
+			prop(s, "stage").Description = "Latest procedure stage the project's records place it at."
+			bounded(s, "effect", 40, "Derived regulatory effect (upzone, downzone …), attributed to the file that states it.")
+			bounded(s, "borough", 20, "Borough: Manhattan, Bronx, Brooklyn, Queens, Staten Island, Citywide (or M, X, K, Q, R, 1-5).")
+			bounded(s, "community_district", 6, "Community district: borough letter and number, as M11 or K03.")
+			bounded(s, "bbl", 10, "BBL: 10 digits (borough, block, lot).")
+			bounded(s, "status", 40, "Public status: filed, noticed, in public review, completed.")
+			bounded(s, "ulurp", 30, "Application (ULURP) number, with or without prefix letter and spaces (C 240046 HAM).")
+			limitProp(s, land.MaxLimit)
+			cursorProp(s)
+		},
+		func(ctx context.Context, d *Deps, in browseLandIn) (BrowseLandOut, error) {
+			return d.land().Browse(ctx, land.Filter{Procedure: in.Procedure, Action: in.Action, Stage: in.Stage, Effect: in.Effect,
+				Borough: in.Borough, CommunityDistrict: in.CommunityDistrict, BBL: in.BBL, Status: in.Status, ULURP: in.ULURP},
+				in.Cursor, limitOr(in.Limit, land.DefaultLimit))
+		})
+	t.Limits = []string{"limit: at most 100 projects per page (default 20); follow next_cursor for the rest"}
+	t.Examples = []Example{
+		{"Completed projects", map[string]any{"status": "completed"}},
+		{"ULURP zoning map amendments in Queens", map[string]any{"procedure": "ulurp", "action": "ZM", "borough": "Queens"}},
+	}
+	return t
+}

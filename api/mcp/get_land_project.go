@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+type getLandProjectIn struct {
+	ID string `json:"id"`
+}
+
+// LandProjectOut is one land project read: found, not_found or
+// unavailable, explicitly.
+type LandProjectOut struct {
+	Status     record.Availability `json:"status"`
+	ID         string              `json:"id"`
+	Message    string              `json:"message,omitempty"`
+	Project    *land.Project       `json:"project,omitempty"`
+	Events     []land.Event        `json:"events,omitempty"`
+	EventsNote string              `json:"events_note,omitempty"`
+	Absence    []string            `json:"absence_rules"`
+}
+
+// maxProjectID bounds a project id argument.
+const maxProjectID = 20
+
+// land is the land service: Deps.Land, or one over the search engine.
+func (d *Deps) land() *land.Service {
+	if d.Land != nil {
+		return d.Land
+	}
+	return land.New(d.Search)
+}
+
+// landStatus turns a read error into an explicit status; other errors are
+// tool errors.
+func landStatus(err error, what string) (record.Availability, string, error) {
+	switch record.ErrorCode(err) {
+	case record.ENOTFOUND:
+		return record.NotFound, "No land project with this exact id is held by this service; that does not mean no such " + what + " exists. Check the id on https://zap.planning.nyc.gov/projects/<id>.", nil
+	case record.EUNAVAILABLE:
+		return record.Unavailable, "Land projects could not be read right now; this does not mean the project is missing. Try again later.", nil
+	}
+	return "", "", err
+}
+
+func getLandProject(d *Deps) Tool {
+	t := newTool(d, "get_land_project", "Get one land-use project", ClassRead,
+		"Read one land-use (ZAP) project by its exact project id (e.g. 2022M0258, legacy P2018X0210, citywide 2026Y0360). "+
+			"Returns status found, not_found or unavailable explicitly: not_found means this service holds no such project, not "+
+			"that none exists. A found project carries its deep link to the official ZAP page, public and internal status, review "+
+			"procedure (ULURP, Non-ULURP …), applicant, geography (boroughs, community districts, council districts, every lot's "+
+			"BBL with its centroid or the reason it has none), actions with their exact application (ULURP) numbers, environmental "+
+			"review (CEQR number and type), dated facts and milestones (actual and planned dates kept apart), community board and "+
+			"borough president recommendations, a derived regulatory effect only when a file states one (attributed, never ZAP "+
+			"data), every source it was read from, conflicts between sources with each value attributed, City Record notices "+
+			"linked with their evidence and confidence, and events other publishers record for its application numbers. "+
+			"For the stages of its review procedure call get_land_decision_path.",
+		[]int{1},
+		func(s *jsonschema.Schema) {
+			bounded(s, "id", maxProjectID, "Exact ZAP project id, e.g. 2022M0258.")
+			prop(s, "id").MinLength = ptr(1)
+		},
+		func(ctx context.Context, d *Deps, in getLandProjectIn) (LandProjectOut, error) {
+			out := LandProjectOut{ID: in.ID, Absence: record.AbsenceRules}
+			r, err := d.land().Project(ctx, in.ID)
+			if err == nil {
+				out.Status, out.Project, out.Events, out.EventsNote = record.Found, &r.Project, r.Events, r.EventsNote
+				return out, nil
+			}
+			out.Status, out.Message, err = landStatus(err, "project")
+			return out, err
+		})
+	t.Limits = []string{"events: at most 200 events of other publishers per project"}
+	t.Examples = []Example{{"A completed ULURP project in East Harlem", map[string]any{"id": "2022M0258"}}}
+	return t
+}

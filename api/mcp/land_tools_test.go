@@ -1,0 +1,76 @@
+package mcp_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+func TestLandTools(t *testing.T) {
+	s := connect(t, 1)
+	got := structured[mcp.LandProjectOut](t, call(t, s, "get_land_project", map[string]any{"id": "2022M0258"}))
+	if got.Status != record.Found || got.Project == nil || got.Project.Name != "Timbale Terrace" || got.Project.URL != "https://zap.planning.nyc.gov/projects/2022M0258" {
+		t.Fatalf("get %+v", got)
+	}
+	missing := structured[mcp.LandProjectOut](t, call(t, s, "get_land_project", map[string]any{"id": "2099M9999"}))
+	if missing.Status != record.NotFound || missing.Project != nil || !strings.Contains(missing.Message, "does not mean") {
+		t.Errorf("unknown id %+v", missing)
+	}
+	if res := call(t, s, "get_land_project", map[string]any{"id": "Timbale"}); !res.IsError || !strings.Contains(text(res), `"id"`) {
+		t.Errorf("malformed id: %s", text(res))
+	}
+	path := structured[mcp.LandPathOut](t, call(t, s, "get_land_decision_path", map[string]any{"id": "2024Q0292"}))
+	if path.Status != record.Found || path.Path == nil || path.Path.Procedure == nil || len(path.Path.Observed) == 0 {
+		t.Fatalf("path %+v", path)
+	}
+	states := map[string]string{}
+	for _, st := range path.Path.Normative {
+		states[st.ID] = st.State
+	}
+	if states["borough_president"] != land.StateInProgress || states["council"] != land.StateNotStarted || states["mayor"] != land.StateAbsent {
+		t.Errorf("states %v", states)
+	}
+	if p := structured[mcp.LandPathOut](t, call(t, s, "get_land_decision_path", map[string]any{"id": "2099M9999"})); p.Status != record.NotFound {
+		t.Errorf("unknown path %+v", p)
+	}
+	done := structured[mcp.BrowseLandOut](t, call(t, s, "browse_land_projects", map[string]any{"status": "completed", "procedure": "ULURP"}))
+	var ids []string
+	for _, p := range done.Projects {
+		ids = append(ids, p.ID)
+	}
+	if !slices.Contains(ids, "2022M0258") || !slices.Contains(ids, "P2018X0210") || done.Scope.Searched.Kind != "land_projects" {
+		t.Errorf("completed ULURP projects %v", ids)
+	}
+	zmQ := structured[mcp.BrowseLandOut](t, call(t, s, "browse_land_projects", map[string]any{"action": "ZM", "borough": "Q", "limit": 2}))
+	if zmQ.Total < 3 || len(zmQ.Projects) != 2 || zmQ.NextCursor == "" {
+		t.Errorf("ZM in Queens: %d, %d, %q", zmQ.Total, len(zmQ.Projects), zmQ.NextCursor)
+	}
+	if res := call(t, s, "browse_land_projects", map[string]any{"stage": "lottery"}); !res.IsError {
+		t.Errorf("bad stage accepted: %s", text(res))
+	}
+}
+
+// list_capability_gaps points to tools that exist.
+func TestCapabilityGapsNearestToolsExist(t *testing.T) {
+	s := connect(t, 1)
+	gaps := structured[mcp.GapsOut](t, call(t, s, "list_capability_gaps", map[string]any{}))
+	tools, err := s.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	for _, g := range gaps.Gaps {
+		for _, n := range g.NearestTools {
+			if !slices.Contains(names, n) {
+				t.Errorf("gap %s points to %s, which is not a tool", g.ID, n)
+			}
+		}
+	}
+}

@@ -1,0 +1,326 @@
+package land_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/golden"
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+)
+
+var (
+	once sync.Once
+	svc  *land.Service
+	rep  indexer.Report
+)
+
+// service loads the bundled land sample into a real embedded engine.
+func service(t *testing.T) *land.Service {
+	t.Helper()
+	once.Do(func() {
+		dir, err := os.MkdirTemp("", "rw-land-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		be, err := embedded.Open(filepath.Join(dir, "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return time.Date(2026, 8, 14, 0, 0, 0, 0, time.UTC) }}
+		src, err := indexer.LookupSource("land")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err = ix.Load(context.Background(), src, os.DirFS("../../testdata/sample"), "land")
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc = land.New(be)
+	})
+	if svc == nil {
+		t.Fatal("no land service")
+	}
+	return svc
+}
+
+func TestLoadCountsRowsAndRecords(t *testing.T) {
+	service(t)
+	// 165 warehouse rows + 10 seed rows + 96 BBL rows + 3 portal answers +
+	// 776 centroids + 75 + 64 recommendation rows + 8 Council items
+	if rep.Rows != 1197 || len(rep.Errors) != 0 {
+		t.Errorf("rows %d, errors %v", rep.Rows, rep.Errors)
+	}
+	// 168 projects (165 Open Data rows, 2 seed-only, 1 portal-only) and 147 events
+	if rep.Indexed != rep.Notices || rep.Indexed < 300 {
+		t.Errorf("indexed %d of %d records", rep.Indexed, rep.Notices)
+	}
+}
+
+// The three bundled portal projects give decision paths with observed
+// milestones, normative stages and explicit absent or unknown stages.
+func TestDecisionPathsGolden(t *testing.T) {
+	s := service(t)
+	for _, id := range []string{"2022M0258", "2024Q0292", "P2018X0210"} {
+		d, err := s.DecisionPath(context.Background(), id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		b, _ := json.MarshalIndent(d, "", "  ")
+		golden.Assert(t, filepath.Join("testdata", "path_"+id+".json"), append(b, '\n'))
+		states := map[string]string{}
+		observed := 0
+		for _, o := range d.Observed {
+			if o.Kind == "milestone" {
+				observed++
+			}
+		}
+		for _, st := range d.Normative {
+			states[st.ID] = st.State
+			for _, ev := range st.Evidence {
+				if !strings.HasPrefix(ev, "o") {
+					t.Errorf("%s: stage %s evidence %q is not an observation id", id, st.ID, ev)
+				}
+			}
+		}
+		if observed == 0 || len(d.Normative) == 0 || d.Procedure == nil || d.Procedure.Source.Title == "" {
+			t.Errorf("%s: %d milestones observed, %d stages", id, observed, len(d.Normative))
+		}
+		if states["community_board"] != land.StateHappened || states["certification"] != land.StateHappened {
+			t.Errorf("%s: states %v", id, states)
+		}
+		switch id {
+		case "2024Q0292": // in public review: BP in progress, CPC and Council planned only
+			if states["borough_president"] != land.StateInProgress || states["cpc_vote"] != land.StateNotStarted || states["council"] != land.StateNotStarted ||
+				states["mayor"] != land.StateAbsent {
+				t.Errorf("%s: states %v", id, states)
+			}
+		default: // completed: the portal stops at the pre-hearing review
+			if states["cpc_vote"] != land.StateAbsent || states["council"] != land.StateAbsent || states["borough_board"] != land.StateAbsent {
+				t.Errorf("%s: states %v", id, states)
+			}
+		}
+	}
+}
+
+func TestUnknownProjectIsNotFound(t *testing.T) {
+	s := service(t)
+	_, err := s.Project(context.Background(), "2099M9999")
+	if record.ErrorCode(err) != record.ENOTFOUND {
+		t.Errorf("unknown id: %v", err)
+	}
+	_, err = s.DecisionPath(context.Background(), "not-an-id")
+	if record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("malformed id: %v", err)
+	}
+}
+
+// A project held only as an Open Data row has unknown stages, never absent.
+func TestWarehouseOnlyStagesAreUnknown(t *testing.T) {
+	d, err := service(t).DecisionPath(context.Background(), "2018X0438")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range d.Normative {
+		if st.State == land.StateAbsent || st.State == land.StateNotStarted {
+			t.Errorf("stage %s is %s without a milestone list", st.ID, st.State)
+		}
+	}
+	if d.CurrentStage != "pre_filing" {
+		t.Errorf("current stage %q", d.CurrentStage)
+	}
+}
+
+func TestBrowseFindsCompletedAndFiltersCombine(t *testing.T) {
+	s := service(t)
+	ctx := context.Background()
+	p, err := s.Browse(ctx, land.Filter{Status: "Completed"}, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, pr := range p.Projects {
+		ids = append(ids, pr.ID)
+	}
+	if !slices.Contains(ids, "2022M0258") || !slices.Contains(ids, "P2018X0210") {
+		t.Errorf("completed projects %v", ids)
+	}
+	all, err := s.Browse(ctx, land.Filter{}, "", 100)
+	if err != nil || all.Total < 160 || all.Groups["completed"] != p.Total {
+		t.Fatalf("all %d %v %v", all.Total, all.Groups, err)
+	}
+	// procedure + action + borough: each narrows, together they intersect
+	ulurp, _ := s.Browse(ctx, land.Filter{Procedure: "ULURP"}, "", 100)
+	zm, _ := s.Browse(ctx, land.Filter{Procedure: "ULURP", Action: "zm"}, "", 100)
+	zmQ, err := s.Browse(ctx, land.Filter{Procedure: "ulurp", Action: "ZM", Borough: "Queens"}, "", 100)
+	if err != nil || !(ulurp.Total > zm.Total && zm.Total > zmQ.Total && zmQ.Total > 0) {
+		t.Fatalf("ulurp %d, +ZM %d, +Queens %d (%v)", ulurp.Total, zm.Total, zmQ.Total, err)
+	}
+	for _, pr := range zmQ.Projects {
+		if pr.ProcedureID != "ulurp" || !slices.Contains(pr.Actions, "ZM") || !slices.Contains(pr.Boroughs, "Queens") {
+			t.Errorf("filtered %+v", pr)
+		}
+	}
+	byBBL, err := s.Browse(ctx, land.Filter{BBL: "1017670067", CommunityDistrict: "MN11"}, "", 10)
+	if err != nil || byBBL.Total != 1 || byBBL.Projects[0].ID != "2022M0258" {
+		t.Errorf("by BBL and district: %+v %v", byBBL, err)
+	}
+	stage, err := s.Browse(ctx, land.Filter{Stage: "borough_president", Borough: "Q"}, "", 10)
+	if err != nil || stage.Total == 0 {
+		t.Errorf("by stage: %+v %v", stage, err)
+	}
+	for _, pr := range stage.Projects {
+		if pr.Stage != "borough_president" {
+			t.Errorf("stage filter gave %+v", pr)
+		}
+	}
+	up, err := s.Browse(ctx, land.Filter{Effect: "upzone", Borough: "Queens"}, "", 100)
+	if err != nil || up.Total == 0 {
+		t.Errorf("by effect: %+v %v", up, err)
+	}
+	for _, pr := range up.Projects {
+		if pr.Effect != "upzone" || !slices.Contains(pr.Boroughs, "Queens") {
+			t.Errorf("effect filter gave %+v", pr)
+		}
+	}
+	if _, err := s.Browse(ctx, land.Filter{Stage: "lottery"}, "", 10); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("bad stage: %v", err)
+	}
+	// pages are bounded and a cursor walks every project once
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		pg, err := s.Browse(ctx, land.Filter{}, cursor, 25)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pr := range pg.Projects {
+			if seen[pr.ID] {
+				t.Fatalf("%s twice", pr.ID)
+			}
+			seen[pr.ID] = true
+		}
+		if pg.NextCursor == "" {
+			break
+		}
+		cursor = pg.NextCursor
+	}
+	if len(seen) != all.Total {
+		t.Errorf("walked %d of %d", len(seen), all.Total)
+	}
+}
+
+// Sources that disagree are kept, each value attributed: the Open Data
+// row and the older seed row of 2024M0193 give two public statuses.
+func TestConflictsAreAttributed(t *testing.T) {
+	r, err := service(t).Project(context.Background(), "2024M0193")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]land.AttributedValue{}
+	for _, c := range r.Project.Conflicts {
+		got[c.Field] = c.Values
+	}
+	want := []land.AttributedValue{{Value: "In Public Review", Source: "hgx4-8ukb"}, {Value: "Noticed", Source: "hgx4-8ukb-seed"}}
+	if !slices.Equal(got["public_status"], want) || len(got["current_milestone"]) != 2 {
+		t.Errorf("conflicts %+v", r.Project.Conflicts)
+	}
+	if r.Project.PublicStatus != "In Public Review" {
+		t.Errorf("status %q: the Open Data row is preferred to the seed", r.Project.PublicStatus)
+	}
+}
+
+func TestProjectFieldsAndLots(t *testing.T) {
+	r, err := service(t).Project(context.Background(), "2022M0258")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Project
+	if p.URL != "https://zap.planning.nyc.gov/projects/2022M0258" || p.Environmental.CEQRNumber != "22HPD059M" || len(p.Actions) != 2 ||
+		p.Actions[0].ULURPKey != "240046HAM" || p.Applicant == "" || len(p.Lots) != 11 {
+		t.Errorf("project %+v", p)
+	}
+	located := 0
+	for _, l := range p.Lots {
+		if l.Centroid != nil {
+			located++
+		} else if l.NoCentroid == "" {
+			t.Errorf("lot %s without a centroid says no reason", l.BBL)
+		}
+	}
+	if located == 0 {
+		t.Error("no lot centroid")
+	}
+}
+
+// Events of other publishers attach to a project by its application
+// numbers and become evidence of their stage. The project is a test
+// fixture carrying the number of the real Council item LU 0001-2026
+// (C 250304 PQK, Prospect Farm Acquisition); no bundled ZAP project is
+// named by a bundled Council item or borough president row.
+func TestEventsAttachByULURPNumber(t *testing.T) {
+	s := service(t)
+	rs := s.Backend.(search.Records)
+	fixture := land.Project{ID: "2025K9999", Name: "fixture: Prospect Farm Acquisition", ProcedureID: "ulurp", Procedure: "ULURP",
+		Actions: []land.Action{{Code: "PQ", ULURPNumber: "C 250304 PQK", ULURPKey: "250304PQK", Source: "test fixture"}}}
+	if err := search.Put(context.Background(), rs, land.ProjectKind, []land.Project{fixture}); err != nil {
+		t.Fatal(err)
+	}
+	defer search.Delete(context.Background(), rs, land.ProjectKind, []string{fixture.ID})
+	r, err := s.Project(context.Background(), fixture.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Events) != 1 || r.Events[0].Type != "council_item" || r.Events[0].Outcome != "Adopted" || r.Events[0].Date.Format("2006-01-02") != "2026-02-24" {
+		t.Fatalf("events %+v", r.Events)
+	}
+	d := land.Path(r.Project, r.Events)
+	for _, st := range d.Normative {
+		switch st.ID {
+		case "council":
+			if st.State != land.StateHappened || st.Outcome != "Adopted" || len(st.Evidence) != 1 {
+				t.Errorf("council %+v", st)
+			}
+		case "community_board":
+			if st.State != land.StateUnknown {
+				t.Errorf("community board %+v: no milestone list is held, so unknown", st)
+			}
+		}
+	}
+	steps := 0
+	for _, o := range d.Observed {
+		if o.Kind == "council_action" {
+			steps++
+		}
+	}
+	if steps == 0 {
+		t.Error("the Council item's history is not observed")
+	}
+}
+
+// A procedure with no reviewed definition (ELURP) has an explicit unknown
+// normative layer, never borrowed stages; its observations are kept.
+func TestUndefinedProcedureIsExplicit(t *testing.T) {
+	d, err := service(t).DecisionPath(context.Background(), "2026X0362")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Procedure != nil || len(d.Normative) != 0 || !strings.Contains(d.ProcedureNote, "ELURP") || d.CurrentStage != land.StateUnknown || len(d.Observed) == 0 {
+		t.Errorf("ELURP path %+v", d)
+	}
+	p, err := service(t).Browse(context.Background(), land.Filter{Procedure: "ELURP"}, "", 10)
+	if err != nil || p.Total != 2 || p.Projects[0].ProcedureID != "elurp" {
+		t.Errorf("ELURP browse %d %v", p.Total, err)
+	}
+}

@@ -1,0 +1,296 @@
+package land
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// DecisionPath is the typed decision path of one project (SPEC §2.9): the
+// observed layer (what the sources record, with dates and sources) and the
+// normative layer (the stages of the reviewed procedure, their actors,
+// effects and parallel review groups) are two lists that never share a
+// key: a stage refers to the observations that are its evidence by their
+// ids only. Stages without evidence stay explicit as absent or unknown.
+type DecisionPath struct {
+	ProjectID  string `json:"project_id"`
+	ProjectURL string `json:"project_url"`
+	Name       string `json:"name"`
+	// Procedure is the reviewed procedure definition; nil when none is
+	// held for the project's procedure (ProcedureNote says why).
+	Procedure     *ProcedureRef `json:"procedure"`
+	ProcedureNote string        `json:"procedure_note,omitempty"`
+	Observed      []Observation `json:"observed"`
+	Normative     []StageState  `json:"normative"`
+	Groups        []Group       `json:"parallel_groups"`
+	// CurrentStage is the latest stage the records place the project at
+	// ("unknown" when none).
+	CurrentStage  string            `json:"current_stage"`
+	StateMeanings map[string]string `json:"state_meanings"`
+	Notes         []string          `json:"notes"`
+}
+
+// ProcedureRef names a procedure and its source.
+type ProcedureRef struct {
+	ID     string          `json:"id"`
+	Name   string          `json:"name"`
+	Source ProcedureSource `json:"source"`
+}
+
+// Observation is one recorded fact: a milestone, a recommendation, a
+// dated statement, another publisher's event. Planned dates are given
+// apart (Planned) and are never the date of an observation.
+type Observation struct {
+	ID      string    `json:"id"`
+	Kind    string    `json:"kind"` // milestone, recommendation, dated_fact, current_milestone, bp_recommendation, council_item, council_action
+	Name    string    `json:"name"`
+	Body    string    `json:"body,omitempty"`
+	Action  string    `json:"action,omitempty"`
+	Status  string    `json:"status,omitempty"`
+	Started time.Time `json:"started,omitzero"`
+	Date    time.Time `json:"date,omitzero"` // when it happened (ended, voted, stated)
+	Planned *Planned  `json:"planned,omitempty"`
+	Outcome string    `json:"outcome,omitempty"`
+	Note    string    `json:"note,omitempty"`
+	Source  string    `json:"source"`
+	URL     string    `json:"url,omitempty"`
+}
+
+// Planned are the planned dates of a milestone: plans, not observations.
+type Planned struct {
+	Start         time.Time `json:"start,omitzero"`
+	End           time.Time `json:"end,omitzero"`
+	ReviewMeeting time.Time `json:"review_meeting,omitzero"`
+}
+
+// StageState is one normative stage with what the observations say of it.
+type StageState struct {
+	Stage
+	// State: happened, in_progress, current, not_started, absent, unknown
+	// (StateMeanings).
+	State    string    `json:"state"`
+	Reason   string    `json:"reason"`
+	Evidence []string  `json:"evidence"` // observation ids
+	Outcome  string    `json:"outcome,omitempty"`
+	Date     time.Time `json:"date,omitzero"` // the latest evidence date
+	// PlannedEnd is the planned end of a stage not started (a plan).
+	PlannedEnd time.Time `json:"planned_end,omitzero"`
+}
+
+// Stage states.
+const (
+	StateHappened   = "happened"
+	StateInProgress = "in_progress"
+	StateCurrent    = "current"
+	StateNotStarted = "not_started"
+	StateAbsent     = "absent"
+	StateUnknown    = "unknown"
+)
+
+// StateMeanings explain the stage states.
+var StateMeanings = map[string]string{
+	StateHappened:   "a held record shows the stage completed (a completed milestone, a recommendation, a recorded date or vote)",
+	StateInProgress: "a held record shows the stage started and not completed",
+	StateCurrent:    "the Open Data row names a milestone of this stage as the project's current milestone; whether it completed is not stated",
+	StateNotStarted: "the portal lists the stage's milestone as Not Started, with planned dates only",
+	StateAbsent:     "the portal's milestone list for the project is held and has no milestone of this stage: the stage is not recorded (it may not apply, may not have happened, or may have gone unrecorded)",
+	StateUnknown:    "no milestone list is held for the project: whether the stage happened is unknown",
+}
+
+var stateRank = map[string]int{StateHappened: 4, StateInProgress: 3, StateCurrent: 2, StateNotStarted: 1}
+
+// Path builds the decision path of a project with the events held for its
+// applications.
+func Path(p Project, events []Event) DecisionPath {
+	d := DecisionPath{ProjectID: p.ID, ProjectURL: p.URL, Name: p.Name, Observed: []Observation{}, Normative: []StageState{},
+		Groups: []Group{}, StateMeanings: StateMeanings, CurrentStage: StateUnknown, Notes: []string{}}
+	proc, ok := ProcedureByID(p.ProcedureID)
+	if ok {
+		d.Procedure = &ProcedureRef{ID: proc.ID, Name: proc.Name, Source: proc.Source}
+		d.Groups = proc.Groups
+	} else {
+		written := p.Procedure
+		if written == "" {
+			written = "not stated by any held source"
+		}
+		d.ProcedureNote = fmt.Sprintf("review procedure %s: no reviewed procedure definition is held for it, so the normative layer is unknown", written)
+	}
+	// evidence[stage] are observation ids with the state they support
+	type ev struct {
+		id, state, outcome string
+		date, planned      time.Time
+	}
+	evidence := map[string][]ev{}
+	n := 0
+	observe := func(o Observation, stage, state string) {
+		n++
+		o.ID = fmt.Sprintf("o%02d", n)
+		d.Observed = append(d.Observed, o)
+		if stage != "" && ok {
+			e := ev{id: o.ID, state: state, outcome: o.Outcome, date: o.Date}
+			if o.Planned != nil {
+				e.planned = o.Planned.End
+			}
+			evidence[stage] = append(evidence[stage], e)
+		}
+	}
+	stageOfMilestone := func(prefix, milestone string) (string, string) {
+		if prefix == "Ad-hoc" {
+			return "", "ad-hoc milestone: listed by the portal although it may never happen; not evidence of a procedure stage"
+		}
+		if !ok {
+			return "", ""
+		}
+		s := proc.stageOf(milestone)
+		if s == "" {
+			for _, o := range proc.Outside {
+				if strings.EqualFold(o.Milestone, milestone) {
+					return "", "not a stage of the procedure: " + o.Note
+				}
+			}
+			return "", "not mapped to a stage of the procedure definition"
+		}
+		return s, ""
+	}
+	for _, m := range p.Milestones {
+		o := Observation{Kind: "milestone", Name: m.Milestone, Action: m.Action, Status: m.Status, Started: m.ActualStart, Date: m.ActualEnd,
+			Outcome: m.Outcome, Source: m.Source}
+		if !m.PlannedStart.IsZero() || !m.PlannedEnd.IsZero() || !m.ReviewMeeting.IsZero() {
+			o.Planned = &Planned{Start: m.PlannedStart, End: m.PlannedEnd, ReviewMeeting: m.ReviewMeeting}
+		}
+		stage, note := stageOfMilestone(m.Action, m.Milestone)
+		o.Note = note
+		state := ""
+		switch strings.ToLower(m.Status) {
+		case "completed":
+			state = StateHappened
+		case "in progress":
+			state = StateInProgress
+		case "not started":
+			state = StateNotStarted
+			o.Date = time.Time{}
+		}
+		observe(o, stage, state)
+	}
+	for _, r := range p.Recommendations {
+		o := Observation{Kind: "recommendation", Name: r.Name, Body: r.Body, Action: r.Action, Status: r.Status, Outcome: r.Recommendation, Source: r.Source}
+		o.Date = r.VoteDate
+		if o.Date.IsZero() {
+			o.Date = r.Received
+		}
+		if !r.HearingDate.IsZero() {
+			o.Note = "public hearing " + r.HearingDate.In(record.NewYork).Format("2006-01-02 15:04")
+			if r.HearingLocation != "" {
+				o.Note += " at " + r.HearingLocation
+			}
+		}
+		state := StateInProgress
+		if r.Recommendation != "" {
+			state = StateHappened
+		}
+		observe(o, r.Actor, state)
+	}
+	for _, f := range p.Dates {
+		stage := ""
+		note := ""
+		switch f.Name {
+		case "certified_referred":
+			stage = "certification"
+		case "approval_date":
+			note = "the publisher does not say which body's approval this date is; it is not tied to a stage"
+		case "completed_date", "project_completed":
+			note = "the project's closing; not a procedure stage"
+		}
+		observe(Observation{Kind: "dated_fact", Name: f.Name, Date: f.Date, Source: f.Source, Note: note}, stage, StateHappened)
+	}
+	if c := p.CurrentMilestone; c != nil {
+		prefix, m := SplitMilestone(c.Name)
+		stage, note := stageOfMilestone(prefix, m)
+		observe(Observation{Kind: "current_milestone", Name: m, Action: prefix, Started: c.Date, Source: c.Source, Note: note}, stage, StateCurrent)
+	}
+	for _, e := range events {
+		switch e.Type {
+		case "bp_recommendation":
+			o := Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Outcome: e.Outcome, Date: e.Date, Source: e.Source, URL: e.URL, Note: e.DateNote}
+			observe(o, "borough_president", StateHappened)
+		case "council_item":
+			state := StateInProgress
+			if !e.Date.IsZero() {
+				state = StateHappened
+			}
+			observe(Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Outcome: e.Outcome, Date: e.Date, Source: e.Source, URL: e.URL, Note: e.DateNote}, "council", state)
+			for _, s := range e.Steps {
+				observe(Observation{Kind: "council_action", Name: s.Action, Body: s.Body, Date: s.Date, Source: e.Source}, "", "")
+			}
+		}
+	}
+	if !ok {
+		return d
+	}
+	held := len(p.Milestones) > 0
+	latest := -1
+	for i, s := range proc.Stages {
+		st := StageState{Stage: s, Evidence: []string{}}
+		best := 0
+		for _, e := range evidence[s.ID] {
+			st.Evidence = append(st.Evidence, e.id)
+			if r := stateRank[e.state]; r > best {
+				best, st.State = r, e.state
+			}
+			if e.outcome != "" && e.state == StateHappened {
+				st.Outcome = e.outcome
+			}
+			if e.date.After(st.Date) && e.state != StateNotStarted {
+				st.Date = e.date
+			}
+			if e.state == StateNotStarted && !e.planned.IsZero() {
+				st.PlannedEnd = e.planned
+			}
+		}
+		switch st.State {
+		case StateHappened:
+			st.Reason = "completed according to the evidence"
+		case StateInProgress:
+			st.Reason = "started and not completed according to the evidence"
+		case StateCurrent:
+			st.Reason = "named as the current milestone by the Open Data row"
+		case StateNotStarted:
+			st.Reason = "listed by the portal as Not Started; the planned date is a plan, not an observation"
+			st.Date = time.Time{}
+		case "":
+			if held {
+				st.State, st.Reason = StateAbsent, "no milestone of this stage in the portal's milestone list"
+			} else {
+				st.State, st.Reason = StateUnknown, "no milestone list is held for this project"
+			}
+			if s.Applies == "conditional" {
+				st.Reason += "; a conditional stage (" + s.Condition + ")"
+			}
+		}
+		if st.State == StateHappened || st.State == StateInProgress || st.State == StateCurrent {
+			latest = i
+		}
+		d.Normative = append(d.Normative, st)
+	}
+	if latest >= 0 {
+		d.CurrentStage = proc.Stages[latest].ID
+		for i := 0; i < latest; i++ {
+			if s := d.Normative[i]; s.State == StateAbsent || s.State == StateUnknown {
+				d.Normative[i].Reason += "; a later stage is recorded"
+			}
+		}
+	}
+	if strings.EqualFold(p.PublicStatus, "Completed") {
+		d.Notes = append(d.Notes, "The project is Completed according to its public status; stages after the last recorded one are not recorded by the held sources, and this path does not infer them.")
+	}
+	d.Notes = append(d.Notes, "Observed and normative layers are kept apart: a stage names its evidence by observation id only. This path reports recorded facts and the procedure's rules; it does not predict outcomes.")
+	return d
+}
+
+// CurrentStage is the latest stage a project's own records place it at
+// (without other publishers' events): the browse key of the stage filter.
+func CurrentStage(p Project) string {
+	return Path(p, nil).CurrentStage
+}

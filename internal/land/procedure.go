@@ -1,0 +1,185 @@
+package land
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Procedure is a review procedure as data (procedures/*.json): its stages
+// in order, each with its actor, effect, Charter section, time limit,
+// parallel review group and whether it always applies, and the ZAP
+// milestone names that are evidence of it. Source names the Charter
+// sections the definition was reviewed against and what could not be
+// verified.
+type Procedure struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	AppliesTo []string        `json:"applies_to"`
+	Source    ProcedureSource `json:"source"`
+	Groups    []Group         `json:"groups"`
+	Stages    []Stage         `json:"stages"`
+	// Outside are milestone names that belong to no stage (the project's
+	// closing, the Commission's internal review sessions, ad-hoc appeals),
+	// each with why.
+	Outside []OutsideMilestone `json:"outside"`
+}
+
+// OutsideMilestone is a milestone that is no stage, and why.
+type OutsideMilestone struct {
+	Milestone string `json:"milestone"`
+	Note      string `json:"note"`
+}
+
+// ProcedureSource is where a procedure definition comes from.
+type ProcedureSource struct {
+	Title            string   `json:"title"`
+	URL              string   `json:"url"`
+	SectionsReviewed []string `json:"sections_reviewed"`
+	ReviewNote       string   `json:"review_note"`
+	Unverified       []string `json:"unverified"`
+}
+
+// Group is a parallel review group: stages that run side by side.
+type Group struct {
+	ID     string   `json:"id"`
+	Name   string   `json:"name"`
+	Stages []string `json:"stages"`
+	Note   string   `json:"note"`
+}
+
+// Stage is one normative stage.
+type Stage struct {
+	ID            string   `json:"id"`
+	Name          string   `json:"name"`
+	Actor         string   `json:"actor"`
+	Effect        string   `json:"effect"`
+	Charter       string   `json:"charter"`
+	TimeLimitDays int      `json:"time_limit_days,omitempty"`
+	Group         string   `json:"group,omitempty"`
+	Applies       string   `json:"applies"` // always, conditional
+	Condition     string   `json:"condition,omitempty"`
+	Milestones    []string `json:"milestones"`
+}
+
+//go:embed procedures/*.json
+var procedureFiles embed.FS
+
+var procedures = mustProcedures()
+
+func mustProcedures() map[string]Procedure {
+	out := map[string]Procedure{}
+	entries, err := procedureFiles.ReadDir("procedures")
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range entries {
+		data, err := procedureFiles.ReadFile("procedures/" + e.Name())
+		if err != nil {
+			panic(err)
+		}
+		var p Procedure
+		if err := json.Unmarshal(data, &p); err != nil {
+			panic(fmt.Sprintf("land: procedure %s: %v", e.Name(), err))
+		}
+		if err := p.check(); err != nil {
+			panic(fmt.Sprintf("land: procedure %s: %v", e.Name(), err))
+		}
+		out[p.ID] = p
+	}
+	return out
+}
+
+// check validates a definition: stage ids unique, groups name held
+// stages, a milestone name belongs to one stage at most, a source named.
+func (p Procedure) check() error {
+	if p.ID == "" || p.Source.Title == "" || len(p.Source.SectionsReviewed) == 0 {
+		return fmt.Errorf("a procedure needs an id and a named source with the sections reviewed")
+	}
+	ids := map[string]bool{}
+	ms := map[string]string{}
+	for _, s := range p.Stages {
+		if ids[s.ID] {
+			return fmt.Errorf("stage %s twice", s.ID)
+		}
+		ids[s.ID] = true
+		if s.Applies != "always" && s.Applies != "conditional" {
+			return fmt.Errorf("stage %s: applies must be always or conditional", s.ID)
+		}
+		for _, m := range s.Milestones {
+			if o, ok := ms[m]; ok {
+				return fmt.Errorf("milestone %q in stages %s and %s", m, o, s.ID)
+			}
+			ms[m] = s.ID
+		}
+	}
+	for _, g := range p.Groups {
+		for _, s := range g.Stages {
+			if !ids[s] {
+				return fmt.Errorf("group %s names unknown stage %s", g.ID, s)
+			}
+		}
+	}
+	return nil
+}
+
+// ProcedureByID returns a procedure definition.
+func ProcedureByID(id string) (Procedure, bool) {
+	p, ok := procedures[id]
+	return p, ok
+}
+
+// ProcedureIDs lists the procedure ids held.
+func ProcedureIDs() []string {
+	var out []string
+	for id := range procedures {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StageIDs lists every stage id of every procedure, in procedure order
+// (each once).
+func StageIDs() []string {
+	var out []string
+	for _, id := range ProcedureIDs() {
+		for _, s := range procedures[id].Stages {
+			if !contains(out, s.ID) {
+				out = append(out, s.ID)
+			}
+		}
+	}
+	return out
+}
+
+// stageOf is the stage a milestone name (without its action prefix) is
+// evidence of; "" when none (outside the procedure, or unknown).
+func (p Procedure) stageOf(milestone string) string {
+	m := strings.TrimSpace(milestone)
+	for _, s := range p.Stages {
+		for _, name := range s.Milestones {
+			if strings.EqualFold(name, m) {
+				return s.ID
+			}
+		}
+	}
+	return ""
+}
+
+// SplitMilestone splits a ZAP milestone name into its action prefix and
+// the milestone ("HA - Review Session - Certified / Referred  " → "HA",
+// "Review Session - Certified / Referred"; "- Review Session …" has an
+// empty prefix).
+func SplitMilestone(name string) (prefix, milestone string) {
+	name = strings.TrimSpace(name)
+	if strings.HasPrefix(name, "- ") {
+		return "", strings.TrimSpace(name[2:])
+	}
+	if p, m, ok := strings.Cut(name, " - "); ok && !strings.Contains(p, " ") {
+		return strings.TrimSpace(p), strings.TrimSpace(m)
+	}
+	return "", name
+}

@@ -1,0 +1,288 @@
+package land
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Read bounds.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+	// MaxEvents bounds the events read for one project.
+	MaxEvents = 200
+)
+
+// Service reads land projects through the Records seam. Backend is the
+// search engine: it must hold records (search.Records); its notice
+// coverage, when it has one, goes into scopes.
+type Service struct {
+	Backend any
+}
+
+// New is a service over a search engine.
+func New(backend any) *Service { return &Service{Backend: backend} }
+
+func (s *Service) records() (search.Records, search.CoverageReader, error) {
+	if s == nil {
+		return nil, nil, record.Errorf(record.EUNAVAILABLE, "land projects are not available on this deployment")
+	}
+	rs, ok := s.Backend.(search.Records)
+	if !ok {
+		return nil, nil, record.Errorf(record.EUNAVAILABLE, "this deployment's search engine does not hold land projects")
+	}
+	cov, _ := s.Backend.(search.CoverageReader)
+	return rs, cov, nil
+}
+
+// ProjectRead is one project with the events other publishers record
+// about its applications.
+type ProjectRead struct {
+	Project Project `json:"project"`
+	Events  []Event `json:"events"`
+	// EventsNote says how events are attached.
+	EventsNote string `json:"events_note"`
+}
+
+var projectIDRE = regexp.MustCompile(`^P?[0-9]{4}[MXKQRY][0-9]{4}$`)
+
+// CheckID validates a project id: EINVALID when it is not one.
+func CheckID(id string) (string, error) {
+	id = strings.ToUpper(strings.TrimSpace(id))
+	if id == "" {
+		return "", record.Invalid("id", "a ZAP project id is required (e.g. 2022M0258)")
+	}
+	if !projectIDRE.MatchString(id) {
+		return "", record.Invalid("id", "%q is not a ZAP project id: four digits of year, a borough letter (M, X, K, Q, R, or Y for citywide) and four digits, with an optional legacy P prefix (2022M0258, P2018X0210)", id)
+	}
+	return id, nil
+}
+
+// Project reads one project by exact id. Errors: EINVALID for a malformed
+// id, ENOTFOUND when none is held, EUNAVAILABLE when the engine cannot
+// answer.
+func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
+	id, err := CheckID(id)
+	if err != nil {
+		return ProjectRead{}, err
+	}
+	rs, _, err := s.records()
+	if err != nil {
+		return ProjectRead{}, err
+	}
+	p, err := search.Get(ctx, rs, ProjectKind, id)
+	if err != nil {
+		if record.ErrorCode(err) == record.ENOTFOUND {
+			return ProjectRead{}, record.Errorf(record.ENOTFOUND, "no land project with id %q is held", id)
+		}
+		return ProjectRead{}, err
+	}
+	out := ProjectRead{Project: p, Events: []Event{},
+		EventsNote: "Events of other publishers (borough president recommendations, Council land-use items) are attached when they name one of the project's application (ULURP) numbers."}
+	if keys := p.ULURPKeys(); len(keys) > 0 {
+		page, err := search.Find(ctx, rs, EventKind, search.RecordQuery{Keys: map[string][]string{KeyULURP: keys}, Sort: search.RecordSortDate, Limit: MaxEvents})
+		if err != nil {
+			return out, err
+		}
+		out.Events = page.Items
+	}
+	return out, nil
+}
+
+// DecisionPath reads the decision path of one project (Project's errors).
+func (s *Service) DecisionPath(ctx context.Context, id string) (DecisionPath, error) {
+	r, err := s.Project(ctx, id)
+	if err != nil {
+		return DecisionPath{}, err
+	}
+	return Path(r.Project, r.Events), nil
+}
+
+// Filter narrows a browse; every set field must match. Values are
+// normalized here (procedure "ULURP" or "ulurp", borough "Manhattan", "M"
+// or "1", community district "M11" or "MN11").
+type Filter struct {
+	Procedure         string `json:"procedure,omitempty"`
+	Action            string `json:"action,omitempty"`
+	Stage             string `json:"stage,omitempty"`
+	Effect            string `json:"effect,omitempty"`
+	Borough           string `json:"borough,omitempty"`
+	CommunityDistrict string `json:"community_district,omitempty"`
+	BBL               string `json:"bbl,omitempty"`
+	Status            string `json:"status,omitempty"`
+	ULURP             string `json:"ulurp,omitempty"`
+}
+
+// Summary is one project in a browse page.
+type Summary struct {
+	ID                 string    `json:"id"`
+	URL                string    `json:"url"`
+	Name               string    `json:"name"`
+	PublicStatus       string    `json:"public_status,omitempty"`
+	ProjectStatus      string    `json:"project_status,omitempty"`
+	Procedure          string    `json:"review_procedure,omitempty"`
+	ProcedureID        string    `json:"procedure_id"`
+	Actions            []string  `json:"actions"`
+	ULURPNumbers       []string  `json:"ulurp_numbers"`
+	Stage              string    `json:"stage"`
+	Effect             string    `json:"effect,omitempty"`
+	Boroughs           []string  `json:"boroughs"`
+	CommunityDistricts []string  `json:"community_districts"`
+	Lots               int       `json:"lots"`
+	Conflicts          int       `json:"conflicts"`
+	LastDate           time.Time `json:"last_date,omitzero"`
+}
+
+// Page is a bounded page of projects, newest last milestone first (then
+// undated, then id: a stable order the cursor walks).
+type Page struct {
+	Projects   []Summary      `json:"projects"`
+	Total      int            `json:"total"`
+	NextCursor string         `json:"next_cursor,omitempty"`
+	Filters    Filter         `json:"filters"`
+	Groups     map[string]int `json:"by_status"`
+	Scope      record.Scope   `json:"scope"`
+}
+
+var (
+	boroughNames = map[string]string{
+		"manhattan": "manhattan", "m": "manhattan", "mn": "manhattan", "1": "manhattan",
+		"bronx": "bronx", "the_bronx": "bronx", "x": "bronx", "bx": "bronx", "2": "bronx",
+		"brooklyn": "brooklyn", "k": "brooklyn", "bk": "brooklyn", "3": "brooklyn",
+		"queens": "queens", "q": "queens", "qn": "queens", "4": "queens",
+		"staten_island": "staten_island", "r": "staten_island", "si": "staten_island", "5": "staten_island",
+		"citywide": "citywide", "y": "citywide",
+	}
+	actionRE = regexp.MustCompile(`^[A-Z]{2}$`)
+	bblRE    = regexp.MustCompile(`^[1-5][0-9]{9}$`)
+)
+
+// Query is the record query of a filter (normalized); EINVALID for a
+// value that cannot match.
+func (f Filter) Query() (search.RecordQuery, Filter, error) {
+	keys := map[string][]string{}
+	n := Filter{}
+	if v := strings.TrimSpace(f.Procedure); v != "" {
+		id := ProcedureIDOf(v)
+		if t := Token(v); slices.Contains(ProcedureIDs(), t) || t == "unknown" {
+			id = t
+		}
+		if id == "unknown" && Token(v) != "unknown" {
+			return search.RecordQuery{}, n, record.Invalid("procedure", "unknown review procedure %q; procedures: ulurp, non_ulurp, elurp, unknown (not stated)", v)
+		}
+		keys[KeyProcedure], n.Procedure = []string{id}, id
+	}
+	if v := strings.ToUpper(strings.TrimSpace(f.Action)); v != "" {
+		if !actionRE.MatchString(v) {
+			return search.RecordQuery{}, n, record.Invalid("action", "%q is not an action code: two letters such as ZM (zoning map), ZR (zoning text), ZS (special permit), HA (urban development action area), PQ (acquisition)", f.Action)
+		}
+		keys[KeyAction], n.Action = []string{v}, v
+	}
+	if v := Token(f.Stage); v != "" {
+		if !slices.Contains(StageIDs(), v) && v != "unknown" {
+			return search.RecordQuery{}, n, record.Invalid("stage", "unknown stage %q; stages: %s, unknown", f.Stage, strings.Join(StageIDs(), ", "))
+		}
+		keys[KeyStage], n.Stage = []string{v}, v
+	}
+	if v := Token(f.Effect); v != "" {
+		keys[KeyEffect], n.Effect = []string{v}, v
+	}
+	if v := Token(f.Borough); v != "" {
+		b, ok := boroughNames[v]
+		if !ok {
+			return search.RecordQuery{}, n, record.Invalid("borough", "unknown borough %q; boroughs: Manhattan, Bronx, Brooklyn, Queens, Staten Island, Citywide (or M, X, K, Q, R, 1-5)", f.Borough)
+		}
+		keys[KeyBorough], n.Borough = []string{b}, b
+	}
+	if v := strings.TrimSpace(f.CommunityDistrict); v != "" {
+		cd := CommunityDistrict(v)
+		if cd == "" {
+			return search.RecordQuery{}, n, record.Invalid("community_district", "%q is not a community district: a borough letter (M, X, K, Q, R) and a number, as M11 or K03", v)
+		}
+		keys[KeyCD], n.CommunityDistrict = []string{cd}, cd
+	}
+	if v := strings.TrimSpace(f.BBL); v != "" {
+		if !bblRE.MatchString(v) {
+			return search.RecordQuery{}, n, record.Invalid("bbl", "%q is not a BBL: 10 digits, borough (1-5), block (5) and lot (4)", v)
+		}
+		keys[KeyBBL], n.BBL = []string{v}, v
+	}
+	if v := Token(f.Status); v != "" {
+		keys[KeyStatus], n.Status = []string{v}, v
+	}
+	if v := strings.TrimSpace(f.ULURP); v != "" {
+		k := ULURPKey(v)
+		if k == "" {
+			return search.RecordQuery{}, n, record.Invalid("ulurp", "%q is not an application (ULURP) number such as C 240046 HAM", v)
+		}
+		keys[KeyULURP], n.ULURP = []string{k}, k
+	}
+	q := search.RecordQuery{}
+	if len(keys) > 0 {
+		q.Keys = keys
+	}
+	return q, n, nil
+}
+
+// Browse reads a bounded page of projects matching every filter: the full
+// warehouse held, completed and past projects included. Errors: EINVALID
+// for a bad filter, limit or cursor; EUNAVAILABLE when the engine cannot
+// answer.
+func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int) (Page, error) {
+	if limit == 0 {
+		limit = DefaultLimit
+	}
+	if limit < 1 || limit > MaxLimit {
+		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+	}
+	q, norm, err := f.Query()
+	if err != nil {
+		return Page{}, err
+	}
+	rs, cov, err := s.records()
+	if err != nil {
+		return Page{}, err
+	}
+	q.Sort, q.Limit, q.Cursor = search.RecordSortDateDesc, limit, cursor
+	p, err := search.Find(ctx, search.WithScope(rs, cov), ProjectKind, q)
+	if err != nil {
+		return Page{}, err
+	}
+	t, err := search.TotalsOf(ctx, rs, ProjectKind, q, []string{KeyStatus}, 0)
+	if err != nil {
+		return Page{}, err
+	}
+	out := Page{Projects: []Summary{}, Total: p.Total, NextCursor: p.NextCursor, Filters: norm, Groups: map[string]int{}, Scope: p.Scope}
+	out.Scope.Searched.Kind = "land_projects"
+	for _, b := range t.Groups[KeyStatus] {
+		out.Groups[b.Value] = b.Count
+	}
+	for i, pr := range p.Items {
+		sm := Summary{ID: pr.ID, URL: pr.URL, Name: pr.Name, PublicStatus: pr.PublicStatus, ProjectStatus: pr.ProjectStatus,
+			Procedure: pr.Procedure, ProcedureID: pr.ProcedureID, Actions: []string{}, ULURPNumbers: []string{},
+			Boroughs: pr.Boroughs, CommunityDistricts: pr.CommunityDistricts, Lots: len(pr.Lots), Conflicts: len(pr.Conflicts), LastDate: pr.LastDate,
+			Stage: StateUnknown}
+		if st := p.Records[i].Keys[KeyStage]; len(st) > 0 {
+			sm.Stage = st[0]
+		}
+		for _, a := range pr.Actions {
+			if !slices.Contains(sm.Actions, a.Code) && a.Code != "" {
+				sm.Actions = append(sm.Actions, a.Code)
+			}
+			if a.ULURPNumber != "" {
+				sm.ULURPNumbers = append(sm.ULURPNumbers, a.ULURPNumber)
+			}
+		}
+		if pr.Effect != nil {
+			sm.Effect = pr.Effect.Value
+		}
+		out.Projects = append(out.Projects, sm)
+	}
+	return out, nil
+}
