@@ -1,15 +1,19 @@
 package indexer
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -61,7 +65,7 @@ type Batch struct {
 // bundled sample is loaded from (entry sources first, in this order, then
 // notice sources, then record sources, whose link stage reads the notices)
 // and what the README lists.
-var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}}
+var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, meetingsSource{}}
 
 // SourceNames lists the names of Sources, in order.
 func SourceNames() []string {
@@ -143,4 +147,18 @@ func (zapSource) Live() bool    { return false }
 func (zapSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	es, errs := zap.LoadDir(fsys, dir)
 	return Batch{Entries: es, Rows: len(es) + len(errs)}, errs
+}
+
+// meetingsSource: Council Legistar events, community-board calendars and
+// City Record hearing notices, as meetings (linked to hearing notices).
+type meetingsSource struct{}
+
+func (meetingsSource) Name() string  { return meetings.Name }
+func (meetingsSource) Label() string { return meetings.Label }
+func (meetingsSource) Holds() string { return HoldsRecords }
+func (meetingsSource) Live() bool    { return false }
+func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	r, errs := meetings.ReadDir(fsys, dir)
+	return Batch{Rows: r.Total(), Notes: r.Notes, Records: []RecordSet{Set[meeting.Meeting]{Of: meeting.Kind, Items: r.Meetings,
+		LinkWith: func(ctx context.Context, env link.Env, ms []meeting.Meeting) []error { return link.Meetings(ctx, env, ms) }}}}, errs
 }

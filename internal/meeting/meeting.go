@@ -235,12 +235,18 @@ func index(m Meeting) search.Record {
 		st := m.When.Start.In(record.NewYork)
 		r.Date, r.DateLabel = st, "starts"
 		set(KeyEvening, boolKey(Evening(st)))
+		if Evening(st) {
+			set(KeyResident, TimeEvening)
+		}
 	} else if d, err := time.ParseInLocation("2006-01-02", m.When.Date, record.NewYork); err == nil {
 		r.Date, r.DateLabel = d, "day (start unknown)"
 	}
 	if !r.Date.IsZero() {
 		wd := r.Date.In(record.NewYork).Weekday()
 		set(KeyWeekend, boolKey(wd == time.Saturday || wd == time.Sunday))
+		if wd == time.Saturday || wd == time.Sunday {
+			set(KeyResident, TimeWeekend)
+		}
 	}
 	return r
 }

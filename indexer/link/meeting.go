@@ -1,0 +1,235 @@
+package link
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Meeting ↔ City Record hearing notice links. A candidate notice is a
+// hearing notice (held, or a hearing row of the same batch) whose event
+// is on the meeting's New York day. Three things are compared:
+//
+//   - body: the notice's agency resolves (crosswalk) to the meeting's
+//     agency, or the meeting's body name appears in the notice's title or
+//     text;
+//   - time: the notice's event time equals the meeting's start;
+//   - place: the street number and street word of the meeting's place
+//     appear in the notice's place or text.
+//
+// Linked when the body matches and the time or place does (method
+// event_date_body_time or event_date_body_place; confidence high when all
+// three match, medium otherwise). Not linked when hearing notices are held
+// for that day and none matches the body (the day is covered, so a notice
+// would have been seen). Unknown otherwise: no notice held for the day
+// (evidence too thin), or a body match whose time and place both differ or
+// are not stated.
+
+// MeetingNoticeMethod names of a link.
+const (
+	MethodMeetingBodyTime  = "event_date_body_time"
+	MethodMeetingBodyPlace = "event_date_body_place"
+)
+
+// maxDayNotices bounds the notices read for one day.
+const maxDayNotices = 100
+
+// hearingSections are the City Record sections that announce hearings.
+var hearingSections = []string{"Public Hearings and Meetings", "Agency Rules"}
+
+// candidate is a notice a meeting may link to.
+type candidate struct {
+	RequestID string
+	AgencyID  string
+	Title     string
+	Text      string
+	Place     string
+	Event     time.Time
+}
+
+// Meetings runs the link stage of meetings in place: each body that is an
+// agency gets its crosswalk id (when the crosswalk knows it), and each
+// meeting not read from a notice gets its notice link decided against
+// the hearing notices held (env.Notices) and the hearing rows of the same
+// batch. Errors are reads that failed (the meetings keep state unknown).
+func Meetings(ctx context.Context, env Env, ms []meeting.Meeting) []error {
+	var errs []error
+	for i := range ms {
+		m := &ms[i]
+		if m.Agency != nil {
+			a := env.Linker.Crosswalk.Resolve(m.Agency.Raw)
+			if a.Method == entity.MethodOwn {
+				m.Agency.ID, m.Agency.Name, m.Agency.Method = "", "", a.Method
+			} else {
+				m.Agency.ID, m.Agency.Name, m.Agency.Method = a.ID, a.Name, a.Method
+			}
+		}
+	}
+	batch := map[string][]candidate{}
+	for _, m := range ms {
+		if m.Notice.Method == "source" && m.When.StartKnown && m.When.Start != nil {
+			c := candidate{RequestID: m.Notice.RequestID, Title: m.Title, Place: m.Place.Text, Event: *m.When.Start}
+			if m.Agency != nil {
+				c.AgencyID = m.Agency.ID
+			}
+			batch[m.When.Date] = append(batch[m.When.Date], c)
+		}
+	}
+	cache := map[string][]candidate{}
+	for i := range ms {
+		m := &ms[i]
+		if m.Notice.Method == "source" {
+			continue
+		}
+		if m.When.Date == "" {
+			m.Notice = meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: "the meeting has no date to compare with notice event dates"}
+			continue
+		}
+		held, ok := cache[m.When.Date]
+		if !ok && env.Notices != nil {
+			var err error
+			held, err = dayNotices(ctx, env.Notices, m.When.Date)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("meeting %s: reading notices of %s: %w", m.ID, m.When.Date, err))
+				m.Notice = meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: "the notices could not be read: " + err.Error()}
+				continue
+			}
+			cache[m.When.Date] = held
+		}
+		cands := append(slices.Clone(held), batch[m.When.Date]...)
+		m.Notice = decideNotice(*m, uniq(cands), env.Notices != nil)
+	}
+	return errs
+}
+
+func uniq(cs []candidate) []candidate {
+	seen := map[string]bool{}
+	var out []candidate
+	for _, c := range cs {
+		if !seen[c.RequestID] {
+			seen[c.RequestID] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dayNotices reads the hearing notices held whose event is on day.
+func dayNotices(ctx context.Context, r search.Reader, day string) ([]candidate, error) {
+	from, err := time.ParseInLocation("2006-01-02", day, record.NewYork)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.Search(ctx, search.Query{Sections: hearingSections, EventFrom: from, EventTo: from, Sort: search.SortEvent, Limit: maxDayNotices})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]candidate, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		n := h.Notice
+		if n.EventDate.IsZero() || meeting.Day(n.EventDate) != day {
+			continue
+		}
+		out = append(out, candidate{RequestID: n.RequestID, AgencyID: n.AgencyID, Title: n.Title, Text: n.Text, Place: n.EventPlace, Event: n.EventDate})
+	}
+	return out, nil
+}
+
+var streetNumRE = regexp.MustCompile(`\b(\d{1,5})\s+([A-Za-z]+)`)
+
+// decideNotice is the notice link of one meeting among the candidates of
+// its day.
+func decideNotice(m meeting.Meeting, cands []candidate, heldRead bool) meeting.NoticeLink {
+	ids := make([]string, 0, len(cands))
+	for _, c := range cands {
+		ids = append(ids, c.RequestID)
+	}
+	if len(cands) == 0 {
+		why := "no City Record hearing notice with an event on " + m.When.Date + " is held"
+		if !heldRead {
+			why = "no City Record notices were readable when the meeting was linked"
+		}
+		return meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: why + "; evidence too thin to say it was not noticed (a notice may exist outside the retained set)"}
+	}
+	var best *meeting.NoticeLink
+	bodyOnly := []string{}
+	for _, c := range cands {
+		var matched []string
+		if bodyMatches(m, c) {
+			matched = append(matched, "body")
+		} else {
+			continue
+		}
+		matched = append(matched, "date")
+		if m.When.StartKnown && m.When.Start != nil && !c.Event.IsZero() && c.Event.Equal(*m.When.Start) {
+			matched = append(matched, "time")
+		}
+		if placeMatches(m.Place.Text, c.Place+" "+c.Text) {
+			matched = append(matched, "place")
+		}
+		if len(matched) == 2 {
+			bodyOnly = append(bodyOnly, c.RequestID)
+			continue
+		}
+		l := meeting.NoticeLink{State: meeting.NoticeLinked, RequestID: c.RequestID, URL: record.OfficialURL(c.RequestID), Matched: matched, Candidates: ids, NoticesSeen: len(cands)}
+		l.Method, l.Confidence = MethodMeetingBodyPlace, meeting.Medium
+		if slices.Contains(matched, "time") {
+			l.Method = MethodMeetingBodyTime
+		}
+		if len(matched) == 4 {
+			l.Confidence = meeting.High
+		}
+		l.Evidence = fmt.Sprintf("City Record notice %s: same %s", c.RequestID, strings.Join(matched, ", "))
+		if best == nil || len(l.Matched) > len(best.Matched) {
+			best = &l
+		}
+	}
+	if best != nil {
+		return *best
+	}
+	if len(bodyOnly) > 0 {
+		return meeting.NoticeLink{State: meeting.NoticeUnknown, Candidates: ids, NoticesSeen: len(cands),
+			Evidence: "notice(s) " + strings.Join(bodyOnly, ", ") + " name this body on the same day, but neither the time nor the place agrees; too thin to link or to rule out"}
+	}
+	return meeting.NoticeLink{State: meeting.NoticeNotLinked, Candidates: ids, NoticesSeen: len(cands),
+		Evidence: fmt.Sprintf("%d City Record hearing notice(s) with an event on %s are held; none names this body", len(cands), m.When.Date)}
+}
+
+// bodyMatches: the same agency (crosswalk id), or the body's name in the
+// notice's title or text.
+func bodyMatches(m meeting.Meeting, c candidate) bool {
+	if m.Agency != nil && m.Agency.ID != "" && c.AgencyID != "" && m.Agency.ID == c.AgencyID && m.BodyKind == meeting.BodyAgency {
+		return true
+	}
+	body := strings.ToLower(strings.TrimSpace(m.Body))
+	if len(body) < 8 {
+		return false
+	}
+	hay := strings.ToLower(c.Title + " " + c.Text)
+	if strings.Contains(hay, body) {
+		return true
+	}
+	// "Committee on Finance" is written "Finance" in Legistar's body name
+	if m.BodyKind == meeting.BodyCouncil && strings.Contains(hay, "council") && strings.Contains(hay, "committee on "+body) {
+		return true
+	}
+	return false
+}
+
+// placeMatches: a street number and the word after it, from the
+// meeting's place, appear in the notice.
+func placeMatches(place, hay string) bool {
+	sm := streetNumRE.FindStringSubmatch(place)
+	if sm == nil {
+		return false
+	}
+	return strings.Contains(strings.ToLower(hay), strings.ToLower(sm[1]+" "+sm[2]))
+}
