@@ -160,5 +160,7 @@ func (meetingsSource) Live() bool    { return false }
 func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	r, errs := meetings.ReadDir(fsys, dir)
 	return Batch{Rows: r.Total(), Notes: r.Notes, Records: []RecordSet{Set[meeting.Meeting]{Of: meeting.Kind, Items: r.Meetings,
-		LinkWith: func(ctx context.Context, env link.Env, ms []meeting.Meeting) []error { return link.Meetings(ctx, env, ms) }}}}, errs
+		LinkWith: func(ctx context.Context, env link.Env, ms []meeting.Meeting) []error {
+			return link.Meetings(ctx, env, ms)
+		}}}}, errs
 }

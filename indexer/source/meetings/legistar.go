@@ -26,26 +26,26 @@ const CouncilAgency = "City Council"
 // and EventTime merged into one Date with the New York offset). Live
 // events are converted to this form (live.go).
 type legistarEvent struct {
-	ID                   int             `json:"ID"`
-	GUID                 string          `json:"GUID"`
-	BodyID               int             `json:"BodyID"`
-	BodyName             string          `json:"BodyName"`
-	Date                 time.Time       `json:"Date"`
-	Location             string          `json:"Location"`
-	VideoStatus          string          `json:"VideoStatus"`
-	AgendaStatusName     string          `json:"AgendaStatusName"`
-	MinutesStatusName    string          `json:"MinutesStatusName"`
-	AgendaFile           string          `json:"AgendaFile"`
-	MinutesFile          string          `json:"MinutesFile"`
-	Comment              string          `json:"Comment"`
-	VideoPath            string          `json:"VideoPath"`
-	Media                string          `json:"Media"`
-	InSiteURL            string          `json:"InSiteURL"`
-	Items                []legistarItem  `json:"Items"`
-	AgendaLastPublished  time.Time       `json:"AgendaLastPublished"`
-	MinutesLastPublished time.Time       `json:"MinutesLastPublished"`
-	LastModified         time.Time       `json:"LastModified"`
-	timeKnown            bool // false when a live event's EventTime is empty
+	ID                   int            `json:"ID"`
+	GUID                 string         `json:"GUID"`
+	BodyID               int            `json:"BodyID"`
+	BodyName             string         `json:"BodyName"`
+	Date                 time.Time      `json:"Date"`
+	Location             string         `json:"Location"`
+	VideoStatus          string         `json:"VideoStatus"`
+	AgendaStatusName     string         `json:"AgendaStatusName"`
+	MinutesStatusName    string         `json:"MinutesStatusName"`
+	AgendaFile           string         `json:"AgendaFile"`
+	MinutesFile          string         `json:"MinutesFile"`
+	Comment              string         `json:"Comment"`
+	VideoPath            string         `json:"VideoPath"`
+	Media                string         `json:"Media"`
+	InSiteURL            string         `json:"InSiteURL"`
+	Items                []legistarItem `json:"Items"`
+	AgendaLastPublished  time.Time      `json:"AgendaLastPublished"`
+	MinutesLastPublished time.Time      `json:"MinutesLastPublished"`
+	LastModified         time.Time      `json:"LastModified"`
+	timeKnown            bool           // false when a live event's EventTime is empty
 }
 
 type legistarItem struct {
