@@ -33,9 +33,10 @@ func (s *Server) routes(r *gin.Engine) {
 	s.webRoutes(r) // web_routes.go: the human site
 
 	// each later issue owns its file and its routes
-	s.entityRoutes(r, api) // entities.go: agencies, vendors, matters, batch, property locations
-	s.contractRoutes(api)  // contracts.go: /api/contracts, /api/contracts/:id
-	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
-	s.watchRoutes(r, api)  // watches.go: preview, create, confirm, manage, unsubscribe
-	s.shareRoutes(r)       // shares.go: /inv, /stats
+	s.entityRoutes(r, api)  // entities.go: agencies, vendors, matters, batch, property locations
+	s.contractRoutes(api)   // contracts.go: /api/contracts, /api/contracts/:id
+	s.meetingRoutes(r, api) // meetings.go: /api/meetings, /meetings, /meetings/:id, /meetings.ics
+	s.feedRoutes(r)         // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
+	s.watchRoutes(r, api)   // watches.go: preview, create, confirm, manage, unsubscribe
+	s.shareRoutes(r)        // shares.go: /inv, /stats
 }
