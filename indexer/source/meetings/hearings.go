@@ -23,8 +23,17 @@ const (
 // document_links and source_links, which cached files hold as lists.
 type hearingRow map[string]any
 
+// get is a field by its column name, or by the key the City Record
+// reader writes (crol.Key: lower case, letters and digits only).
+func (r hearingRow) get(k string) any {
+	if v, ok := r[k]; ok {
+		return v
+	}
+	return r[strings.ReplaceAll(k, "_", "")]
+}
+
 func (r hearingRow) str(k string) string {
-	switch v := r[k].(type) {
+	switch v := r.get(k).(type) {
 	case string:
 		return strings.TrimSpace(v)
 	case nil:
@@ -38,7 +47,7 @@ func (r hearingRow) str(k string) string {
 // whitespace- or comma-separated URLs (SODA documents document_links as
 // text).
 func (r hearingRow) list(k string) []string {
-	switch v := r[k].(type) {
+	switch v := r.get(k).(type) {
 	case []any:
 		var out []string
 		for _, x := range v {
