@@ -29,6 +29,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -323,6 +324,8 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 		return fmt.Errorf("source %q has no live fetch: load its files with -source-dir", src.Name())
 	case src.Name() == checkbook.Source:
 		return runCheckbook(ctx, cfg, ix, logger)
+	case src.Name() == meetings.Name:
+		return runMeetingsLive(ctx, cfg, ix, src, logger)
 	}
 	f := &crol.Fetcher{BaseURL: cfg.SODAEndpoint, AppToken: cfg.SODAToken}
 	if !cfg.Full {

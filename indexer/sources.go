@@ -156,7 +156,7 @@ type meetingsSource struct{}
 func (meetingsSource) Name() string  { return meetings.Name }
 func (meetingsSource) Label() string { return meetings.Label }
 func (meetingsSource) Holds() string { return HoldsRecords }
-func (meetingsSource) Live() bool    { return false }
+func (meetingsSource) Live() bool    { return true }
 func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	r, errs := meetings.ReadDir(fsys, dir)
 	return Batch{Rows: r.Total(), Notes: r.Notes, Records: []RecordSet{Set[meeting.Meeting]{Of: meeting.Kind, Items: r.Meetings,
