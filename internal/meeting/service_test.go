@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/link"
+	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -191,5 +193,49 @@ func TestBrowseEveningWindowStablePages(t *testing.T) {
 	}
 	if _, err := svc.Browse(ctx, meeting.Filter{Time: "night"}, "", 10); err == nil {
 		t.Error("an unknown time filter is accepted")
+	}
+}
+
+// The link stage reads the hearing notices held (link.Env.Notices) by
+// their event day: with no hearing row in the batch, the Council Finance
+// meeting of 2026-08-18 sees the one LPC hearing held for that day and is
+// not linked to it.
+func TestNoticeLinkReadsHeldNotices(t *testing.T) {
+	ctx := context.Background()
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ix := &indexer.Indexer{Backend: b, Crosswalk: entity.DefaultCrosswalk()}
+	data, err := os.ReadFile("../../testdata/sample/crol/" + hearingFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crol, _ := indexer.LookupSource("crol")
+	if _, err := ix.Load(ctx, crol, fstest.MapFS{"crol/" + hearingFile: {Data: data}}, "crol"); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := meetings.ReadDir(os.DirFS("../../testdata/sample"), "meetings")
+	var council []meeting.Meeting
+	for _, m := range res.Meetings {
+		if m.Source == meetings.LegistarSource {
+			council = append(council, m)
+		}
+	}
+	if errs := link.Meetings(ctx, link.Env{Linker: link.Linker{Crosswalk: entity.DefaultCrosswalk()}, Notices: b}, council); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	for _, m := range council {
+		switch m.ID {
+		case "legistar:22632":
+			if m.Notice.State != meeting.NoticeNotLinked || len(m.Notice.Candidates) != 1 || m.Notice.Candidates[0] != "20260727031" {
+				t.Errorf("22632: %+v", m.Notice)
+			}
+		case "legistar:22593":
+			if m.Notice.State != meeting.NoticeUnknown {
+				t.Errorf("22593: %+v", m.Notice)
+			}
+		}
 	}
 }
