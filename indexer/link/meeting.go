@@ -143,7 +143,10 @@ func dayNotices(ctx context.Context, r search.Reader, day string) ([]candidate, 
 	return out, nil
 }
 
-var streetNumRE = regexp.MustCompile(`\b(\d{1,5})\s+([A-Za-z]+)`)
+var (
+	streetNumRE = regexp.MustCompile(`\b(\d{1,5})\s+([A-Za-z]+)`)
+	cbNameRE    = regexp.MustCompile(`^(Bronx|Brooklyn|Manhattan|Queens|Staten Island) Community Board (\d+)$`)
+)
 
 // decideNotice is the notice link of one meeting among the candidates of
 // its day.
@@ -210,12 +213,22 @@ func bodyMatches(m meeting.Meeting, c candidate) bool {
 		return true
 	}
 	body := strings.ToLower(strings.TrimSpace(m.Body))
-	if len(body) < 8 {
+	if body == "" {
 		return false
 	}
 	hay := strings.ToLower(c.Title + " " + c.Text)
-	if strings.Contains(hay, body) {
+	if len(body) >= 8 && strings.Contains(hay, body) { // a short name ("Finance") alone is too common
 		return true
+	}
+	// "Bronx Community Board 9" is also written "Community Board No. 9" or
+	// "CB #9", with the borough named
+	if m.BodyKind == meeting.BodyCommunityBoard {
+		if sm := cbNameRE.FindStringSubmatch(m.Body); sm != nil && strings.Contains(hay, strings.ToLower(sm[1])) {
+			re := regexp.MustCompile(`(?i)\b(?:community board|cb)\s*(?:no\.?|#|number)?\s*0?` + sm[2] + `\b`)
+			if re.MatchString(hay) {
+				return true
+			}
+		}
 	}
 	// "Committee on Finance" is written "Finance" in Legistar's body name
 	if m.BodyKind == meeting.BodyCouncil && strings.Contains(hay, "council") && strings.Contains(hay, "committee on "+body) {
