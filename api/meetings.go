@@ -51,7 +51,7 @@ func (s *Server) meetings() *meeting.Service {
 	return &meeting.Service{Records: rs, Notices: notices, Now: s.deps.Now}
 }
 
-func (s *Server) now() time.Time {
+func (s *Server) meetingNow() time.Time {
 	if s.deps.Now != nil {
 		return s.deps.Now()
 	}
@@ -114,7 +114,7 @@ func (s *Server) meetingsICS(c *gin.Context) {
 		return
 	}
 	if f.To == "" {
-		from, _, err := f.Window(s.now())
+		from, _, err := f.Window(s.meetingNow())
 		if err != nil {
 			writeError(c, err)
 			return
