@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -140,17 +139,14 @@ func (s *Server) meetingsICS(c *gin.Context) {
 			break
 		}
 	}
-	c.Data(http.StatusOK, feed.ContentTypeICS, feed.ICS(s.meetingsFeed(first, ms)))
+	q := c.Request.URL.Query()
+	q.Set("from", f.From)
+	q.Set("to", f.To)
+	c.Data(http.StatusOK, feed.ContentTypeICS, feed.ICS(s.meetingsFeed(first, ms, q)))
 }
 
-// meetingsFeed is the meetings of a browse as a feed.
-func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting) feed.Feed {
-	q := url.Values{}
-	for k, v := range pg.Applied {
-		if k != "time_zone" {
-			q.Set(k, strings.Fields(v)[0])
-		}
-	}
+// meetingsFeed is the meetings of a browse (its parameters q) as a feed.
+func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting, q url.Values) feed.Feed {
 	base := s.cfg.BaseURL
 	f := feed.Feed{
 		ID: base + "/meetings.ics?" + q.Encode(), Title: "Recordwatch meetings " + pg.Applied["from"] + " to " + pg.Applied["to"],
