@@ -28,10 +28,12 @@ import (
 // Linked when the body matches and the time or place does (method
 // event_date_body_time or event_date_body_place; confidence high when all
 // three match, medium otherwise). Not linked when hearing notices are held
-// for that day and none matches the body (the day is covered, so a notice
-// would have been seen). Unknown otherwise: no notice held for the day
-// (evidence too thin), or a body match whose time and place both differ or
-// are not stated.
+// for that day, none matches the body, and notices of the body's agency
+// are held on some day (the day is covered and the body is one whose
+// notices the retained set holds, so its notice would have been seen).
+// Unknown otherwise: no notice held for the day, no notice of the agency
+// held at all (evidence too thin), or a body match whose time and place
+// both differ or are not stated.
 
 // MeetingNoticeMethod names of a link.
 const (
@@ -74,14 +76,39 @@ func Meetings(ctx context.Context, env Env, ms []meeting.Meeting) []error {
 		}
 	}
 	batch := map[string][]candidate{}
+	batchAgencies := map[string]bool{}
 	for _, m := range ms {
 		if m.Notice.Method == "source" && m.When.StartKnown && m.When.Start != nil {
 			c := candidate{RequestID: m.Notice.RequestID, Title: m.Title, Place: m.Place.Text, Event: *m.When.Start}
 			if m.Agency != nil {
 				c.AgencyID = m.Agency.ID
+				batchAgencies[c.AgencyID] = true
 			}
 			batch[m.When.Date] = append(batch[m.When.Date], c)
 		}
+	}
+	// publishes reports whether any notice of the meeting's agency is held
+	// (any day): only then can notices of other bodies on its day show that
+	// it was not noticed.
+	published := map[string]bool{}
+	publishes := func(m meeting.Meeting) (bool, error) {
+		if m.Agency == nil || m.Agency.ID == "" {
+			return false, nil
+		}
+		id := m.Agency.ID
+		if v, ok := published[id]; ok {
+			return v, nil
+		}
+		v := batchAgencies[id]
+		if !v && env.Notices != nil {
+			res, err := env.Notices.Search(ctx, search.Query{AgencyIDs: []string{id}, Limit: 1})
+			if err != nil {
+				return false, err
+			}
+			v = res.Total > 0
+		}
+		published[id] = v
+		return v, nil
 	}
 	cache := map[string][]candidate{}
 	for i := range ms {
@@ -106,6 +133,18 @@ func Meetings(ctx context.Context, env Env, ms []meeting.Meeting) []error {
 		}
 		cands := append(slices.Clone(held), batch[m.When.Date]...)
 		m.Notice = decideNotice(*m, uniq(cands), env.Notices != nil)
+		if m.Notice.State == meeting.NoticeNotLinked {
+			pub, err := publishes(*m)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("meeting %s: reading the notices of its agency: %w", m.ID, err))
+			}
+			if !pub {
+				m.Notice.State = meeting.NoticeUnknown
+				m.Notice.Evidence += "; but no City Record notice of this body's agency is held on any day, so the retained set cannot show whether it notices its meetings"
+			} else {
+				m.Notice.Evidence += "; notices of this body's agency are held on other days"
+			}
+		}
 	}
 	return errs
 }

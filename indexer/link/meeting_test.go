@@ -16,8 +16,9 @@ import (
 // Meetings are linked to the hearing-notice rows of the same batch when
 // no notices are held: a body with the same agency, day, time and place
 // links (high); the same body at another time and place stays unknown; a
-// day covered by notices of other bodies is not linked; a day no notice
-// covers is unknown.
+// day covered by notices of other bodies is not linked when notices of
+// the body's agency are held on another day, and unknown when none are; a
+// day no notice covers is unknown.
 func TestMeetingNoticeLinksWithinTheBatch(t *testing.T) {
 	res, errs := meetings.ReadDir(os.DirFS("../../testdata/sample"), "meetings")
 	if len(errs) != 1 {
@@ -32,7 +33,9 @@ func TestMeetingNoticeLinksWithinTheBatch(t *testing.T) {
 			Agency: &meeting.AgencyRef{Raw: "City Planning Commission"},
 			When:   meeting.When{Date: "2026-08-26", Start: at(h), StartKnown: true}, Place: meeting.Place{Text: place}}
 	}
-	ms := append(res.Meetings, cpc("same", 10, "120 Broadway, Lower Level"), cpc("other", 14, "22 Reade Street"))
+	lpc := cpc("lpc", 14, "253 Broadway")
+	lpc.Body, lpc.Agency = "Landmarks Preservation Commission", &meeting.AgencyRef{Raw: "Landmarks Preservation Commission"}
+	ms := append(res.Meetings, cpc("same", 10, "120 Broadway, Lower Level"), cpc("other", 14, "22 Reade Street"), lpc)
 	if errs := link.Meetings(context.Background(), link.Env{Linker: link.Linker{Crosswalk: entity.DefaultCrosswalk()}}, ms); len(errs) != 0 {
 		t.Fatal(errs)
 	}
@@ -46,8 +49,11 @@ func TestMeetingNoticeLinksWithinTheBatch(t *testing.T) {
 	if l := got["test:other"]; l.State != meeting.NoticeUnknown || len(l.Candidates) == 0 {
 		t.Errorf("same body, other time and place: %+v", l)
 	}
-	if l := got["legistar:22632"]; l.State != meeting.NoticeNotLinked || l.NoticesSeen != 1 {
-		t.Errorf("Finance on 2026-08-18 (only an LPC hearing that day): %+v", l)
+	if l := got["test:lpc"]; l.State != meeting.NoticeNotLinked || l.NoticesSeen != 2 {
+		t.Errorf("LPC on 2026-08-26 (its notices held on another day; CPC and DOT hearings that day): %+v", l)
+	}
+	if l := got["legistar:22632"]; l.State != meeting.NoticeUnknown || l.NoticesSeen != 1 {
+		t.Errorf("Finance on 2026-08-18 (an LPC hearing that day, no Council notice anywhere): %+v", l)
 	}
 	if l := got["legistar:22593"]; l.State != meeting.NoticeUnknown {
 		t.Errorf("no notice covers 2026-07-01: %+v", l)

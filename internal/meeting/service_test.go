@@ -66,16 +66,16 @@ func TestMeetingsLoadWithFourIndependentFacts(t *testing.T) {
 		"legistar:22600": {meeting.NotHeld, meeting.MinutesNotPublished, meeting.NoticeUnknown, "2026-08-19"},
 		// held: final minutes linked and a roll call
 		"legistar:22593": {meeting.Held, meeting.MinutesPublished, meeting.NoticeUnknown, "2026-08-19"},
-		// held, minutes published; a City Record hearing (LPC) is held for that day, none names the Finance committee
-		"legistar:22632": {meeting.Held, meeting.MinutesPublished, meeting.NoticeNotLinked, "2026-08-19"},
+		// held, minutes published; a City Record hearing (LPC) is held for that day, but no Council notice at all: unknown
+		"legistar:22632": {meeting.Held, meeting.MinutesPublished, meeting.NoticeUnknown, "2026-08-19"},
 		// scheduled after the observation: held unknown
 		"legistar:22647": {meeting.HeldUnknown, meeting.MinutesNotPublished, meeting.NoticeUnknown, "2026-08-19"},
 		// past, no minutes and no roll call
 		"legistar:22295": {meeting.HeldUnknown, meeting.MinutesNotPublished, meeting.NoticeUnknown, "2026-08-19"},
 		// the hearing notice itself
 		"cityrecord-hearings:20260727031": {meeting.HeldUnknown, meeting.MinutesNotPublished, meeting.NoticeLinked, "2026-08-14"},
-		// a DOT rules hearing is held for 2026-09-01; it does not name the board
-		"cb-calendar:bx10-2026-09-01-economic-development": {meeting.HeldUnknown, meeting.MinutesNotPublished, meeting.NoticeNotLinked, "2026-08-22"},
+		// a DOT rules hearing is held for 2026-09-01; no community-board notice is held at all: unknown
+		"cb-calendar:bx10-2026-09-01-economic-development": {meeting.HeldUnknown, meeting.MinutesNotPublished, meeting.NoticeUnknown, "2026-08-22"},
 		"cb-calendar:qn08-2026-09-09-board-meeting":        {meeting.HeldUnknown, meeting.MinutesNotPublished, meeting.NoticeUnknown, "2026-08-22"},
 	}
 	for id, w := range cases {
@@ -198,8 +198,9 @@ func TestBrowseEveningWindowStablePages(t *testing.T) {
 
 // The link stage reads the hearing notices held (link.Env.Notices) by
 // their event day: with no hearing row in the batch, the Council Finance
-// meeting of 2026-08-18 sees the one LPC hearing held for that day and is
-// not linked to it.
+// meeting of 2026-08-18 sees the one LPC hearing held for that day; with
+// City Council notices held (DCAS 2014 rows) it is not linked, without
+// them it stays unknown.
 func TestNoticeLinkReadsHeldNotices(t *testing.T) {
 	ctx := context.Background()
 	b, err := embedded.Open(t.TempDir())
@@ -216,13 +217,24 @@ func TestNoticeLinkReadsHeldNotices(t *testing.T) {
 	if _, err := ix.Load(ctx, crol, fstest.MapFS{"crol/" + hearingFile: {Data: data}}, "crol"); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := meetings.ReadDir(os.DirFS("../../testdata/sample"), "meetings")
-	var council []meeting.Meeting
-	for _, m := range res.Meetings {
-		if m.Source == meetings.LegistarSource {
-			council = append(council, m)
+	council := councilMeetings(t)
+	if errs := link.Meetings(ctx, link.Env{Linker: link.Linker{Crosswalk: entity.DefaultCrosswalk()}, Notices: b}, council); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	for _, m := range council {
+		if m.ID == "legistar:22632" && (m.Notice.State != meeting.NoticeUnknown || !strings.Contains(m.Notice.Evidence, "no City Record notice of this body's agency")) {
+			t.Errorf("22632 with no Council notice held: %+v", m.Notice)
 		}
 	}
+	const dcas = "procPublicationRequest_nonprocurement_startdate_2014-01_to_2014-11_part2.psv"
+	psv, err := os.ReadFile("../../testdata/sample/crol/dcas_2014/" + dcas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Load(ctx, crol, fstest.MapFS{"crol/" + dcas: {Data: psv}}, "crol"); err != nil {
+		t.Fatal(err)
+	}
+	council = councilMeetings(t)
 	if errs := link.Meetings(ctx, link.Env{Linker: link.Linker{Crosswalk: entity.DefaultCrosswalk()}, Notices: b}, council); len(errs) != 0 {
 		t.Fatal(errs)
 	}
@@ -238,4 +250,16 @@ func TestNoticeLinkReadsHeldNotices(t *testing.T) {
 			}
 		}
 	}
+}
+
+func councilMeetings(t *testing.T) []meeting.Meeting {
+	t.Helper()
+	res, _ := meetings.ReadDir(os.DirFS("../../testdata/sample"), "meetings")
+	var council []meeting.Meeting
+	for _, m := range res.Meetings {
+		if m.Source == meetings.LegistarSource {
+			council = append(council, m)
+		}
+	}
+	return council
 }
