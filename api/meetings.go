@@ -167,6 +167,9 @@ func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting, q url.Value
 	for _, m := range ms {
 		it := feed.Item{ID: base + "/meetings/" + m.ID, Title: m.Title, URL: base + "/meetings/" + url.PathEscape(m.ID), SourceURL: m.SourceURL}
 		ev := &feed.Event{UID: m.ID + "@recordwatch", Summary: m.Title, Location: m.Place.Text, Categories: []string{"Meeting", m.BodyKind}}
+		if m.Held.State == meeting.NotHeld {
+			ev.Summary = "Not held (as recorded): " + m.Title
+		}
 		ev.Description = "Held: " + m.Held.State + " (" + m.Held.Evidence + ")\nMinutes: " + m.Minutes.State +
 			"\nCity Record notice: " + m.Notice.State + "\nAttendance: " + m.Place.Attendance
 		switch {
