@@ -57,7 +57,7 @@ func browseMeetings(d *Deps) Tool {
 			sp.Items = &jsonschema.Schema{Type: "string", Enum: []any{"cb-calendar", "cityrecord-hearings", "legistar"}}
 			sp.MaxItems = ptr(3)
 			sp.Description = "Meeting sources to read (default all)."
-			bounded(s, "body", maxNameLen, "A body or board name as the source writes it (Finance, Bronx Community Board 10).")
+			bounded(s, "body", maxNameLen, "A body or board name as the source writes it (Committee on Finance, Bronx Community Board 10), matched exactly after case and punctuation are folded.")
 			limitProp(s, meeting.MaxLimit)
 			cursorProp(s)
 		},

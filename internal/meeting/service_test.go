@@ -263,3 +263,33 @@ func councilMeetings(t *testing.T) []meeting.Meeting {
 	}
 	return council
 }
+
+// Attendance, source and body filters: remote includes hybrid meetings;
+// the body filter matches the body as the source writes it.
+func TestBrowseAttendanceSourceAndBody(t *testing.T) {
+	svc, _ := loadSample(t)
+	ctx := context.Background()
+	p, err := svc.Browse(ctx, meeting.Filter{From: "2026-08-01", To: "2026-09-30", Attendance: meeting.Remote}, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, m := range p.Meetings {
+		ids[m.ID] = m.Place.Attendance
+	}
+	if ids["cityrecord-hearings:20260728028"] != meeting.Remote || ids["cityrecord-hearings:20260810053"] != meeting.Hybrid || len(ids) != 3 {
+		t.Errorf("remote meetings %v", ids)
+	}
+	p, err = svc.Browse(ctx, meeting.Filter{From: "2026-07-01", To: "2026-12-31", Body: "Committee on Finance", Sources: []string{"legistar"}}, "", 100)
+	if err != nil || p.Total == 0 {
+		t.Fatalf("body filter: %v %d", err, p.Total)
+	}
+	for _, m := range p.Meetings {
+		if m.Body != "Committee on Finance" || m.Source != "legistar" {
+			t.Errorf("body filter returned %s (%s)", m.ID, m.Body)
+		}
+	}
+	if _, err := svc.Browse(ctx, meeting.Filter{Sources: []string{"twitter"}}, "", 10); err == nil {
+		t.Error("an unknown source is accepted")
+	}
+}
