@@ -142,7 +142,8 @@ func (s *Server) meetingsICS(c *gin.Context) {
 	q := c.Request.URL.Query()
 	q.Set("from", f.From)
 	q.Set("to", f.To)
-	c.Data(http.StatusOK, feed.ContentTypeICS, feed.ICS(s.meetingsFeed(first, ms, q)))
+	fd := s.meetingsFeed(first, ms, q)
+	render(c, http.StatusOK, feed.ContentTypeICS, feed.ICS(fd), CacheFeeds, fd.Updated)
 }
 
 // meetingsFeed is the meetings of a browse (its parameters q) as a feed.
