@@ -65,7 +65,9 @@ func parseLegistarFile(name string, data []byte) (legistarEvent, error) {
 	if ev.BodyName == "" {
 		return ev, fmt.Errorf("%s: rejected: event %d names no body", name, ev.ID)
 	}
-	ev.timeKnown = !ev.Date.IsZero()
+	// a midnight start is how a merged date without EventTime reads
+	ny := ev.Date.In(record.NewYork)
+	ev.timeKnown = !zeroTime(ev.Date) && (ny.Hour() != 0 || ny.Minute() != 0)
 	return ev, nil
 }
 
