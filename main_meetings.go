@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer"
@@ -34,8 +35,10 @@ func (l liveBatch) Read(fs.FS, string) (indexer.Batch, []error) { return l.b, l.
 
 // runMeetingsLive fetches Council events (Legistar Web API; token from
 // RECORDWATCH_LEGISTAR_TOKEN) and City Record hearing notices with event
-// dates (SODA) live, then links and writes them as meetings. Community-
-// board calendars are PDFs: they load from files only (-source-dir).
+// dates (SODA) live, and community-board calendars from the addresses in
+// RECORDWATCH_CB_CALENDAR_URLS (comma-separated; each must answer the
+// calendar's text: boards publish PDFs and no PDF text is extracted
+// here), then links and writes them as meetings.
 func runMeetingsLive(ctx context.Context, cfg Config, ix *indexer.Indexer, src indexer.Source, logger *slog.Logger) error {
 	return repeat(ctx, cfg.Every, logger, "meetings", func() error {
 		n := time.Now().In(record.NewYork)
@@ -52,12 +55,20 @@ func runMeetingsLive(ctx context.Context, cfg Config, ix *indexer.Indexer, src i
 		} else if err != nil {
 			logger.Error("meetings live: one source failed; the other is written", "err", err)
 		}
-		ms := append(hearings, council...)
-		b := indexer.Batch{Rows: nc + nh, Records: []indexer.RecordSet{indexer.Set[meeting.Meeting]{Of: meeting.Kind, Items: ms,
+		var urls []string
+		for _, u := range strings.Split(os.Getenv("RECORDWATCH_CB_CALENDAR_URLS"), ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				urls = append(urls, u)
+			}
+		}
+		cf := &meetings.CalendarFetcher{URLs: urls, Progress: progress(meetings.CalendarSource)}
+		boards, nb, rejB := cf.Fetch(ctx)
+		ms := append(append(hearings, council...), boards...)
+		b := indexer.Batch{Rows: nc + nh + nb, Records: []indexer.RecordSet{indexer.Set[meeting.Meeting]{Of: meeting.Kind, Items: ms,
 			LinkWith: func(ctx context.Context, env link.Env, ms []meeting.Meeting) []error {
 				return link.Meetings(ctx, env, ms)
 			}}}}
-		_, err := ix.Load(ctx, liveBatch{Source: src, b: b, errs: append(rejC, rejH...)}, nil, "live")
+		_, err := ix.Load(ctx, liveBatch{Source: src, b: b, errs: append(append(rejC, rejH...), rejB...)}, nil, "live")
 		return err
 	})
 }

@@ -187,3 +187,52 @@ func FetchHearings(ctx context.Context, f crol.Fetcher, since time.Time) ([]meet
 	})
 	return out, n, rejected, err
 }
+
+// CalendarFetcher reads community-board calendars live from a list of
+// addresses. Boards publish PDFs; this service has no PDF text extractor,
+// so an address must answer the calendar's text (layout-mode text, as
+// pdftotext -layout writes it). A PDF or an empty answer is rejected with
+// its reason, never parsed as nothing.
+type CalendarFetcher struct {
+	Client   *fetch.Client // nil: fetch.New()
+	URLs     []string
+	Progress func(done int)
+	Now      func() time.Time
+}
+
+// Fetch reads every address and returns the meetings parsed from them,
+// the documents read and the rejected ones with reasons.
+func (f *CalendarFetcher) Fetch(ctx context.Context) ([]meeting.Meeting, int, []error) {
+	client := f.Client
+	if client == nil {
+		client = fetch.New()
+	}
+	now := f.Now
+	if now == nil {
+		now = time.Now
+	}
+	var out []meeting.Meeting
+	var rejected []error
+	read := 0
+	for _, u := range f.URLs {
+		read++
+		resp, err := client.Get(ctx, u, nil)
+		switch {
+		case err != nil:
+			rejected = append(rejected, fmt.Errorf("%s: %w", u, err))
+		case strings.Contains(resp.Header.Get("Content-Type"), "pdf") || strings.HasPrefix(string(resp.Body), "%PDF"):
+			rejected = append(rejected, fmt.Errorf("%s: rejected: a PDF; this service extracts no PDF text (give the calendar's layout-mode text)", u))
+		default:
+			name := u[strings.LastIndex(u, "/")+1:]
+			ms, _, err := CalendarMeetings(name, string(resp.Body), liveObservation(now()))
+			if err != nil {
+				rejected = append(rejected, fmt.Errorf("%s: %w", u, err))
+			}
+			out = append(out, ms...)
+		}
+		if f.Progress != nil {
+			f.Progress(read)
+		}
+	}
+	return out, read, rejected
+}

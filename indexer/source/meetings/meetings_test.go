@@ -227,3 +227,39 @@ func TestHearingsLiveReplay(t *testing.T) {
 		t.Errorf("LPC hearing live: %+v", lpc)
 	}
 }
+
+// Calendar texts served live are parsed as the files are; a PDF and an
+// image-only text are rejected with their reasons.
+func TestCalendarsLiveReplay(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".pdf") {
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Write([]byte("%PDF-1.7\n"))
+			return
+		}
+		b, err := os.ReadFile(sample + "/meetings/calendars" + r.URL.Path)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write(b)
+	}))
+	defer srv.Close()
+	at := time.Date(2026, 8, 25, 12, 0, 0, 0, time.UTC)
+	var done []int
+	f := &CalendarFetcher{Client: fetch.New(), Now: func() time.Time { return at }, Progress: func(n int) { done = append(done, n) },
+		URLs: []string{srv.URL + "/bronx-cb-10-september-2026.txt", srv.URL + "/image-only.txt", srv.URL + "/bronx-cb-10-september-2026.pdf"}}
+	ms, read, rejected := f.Fetch(context.Background())
+	if read != 3 || len(rejected) != 2 || !slices.Equal(done, []int{1, 2, 3}) {
+		t.Fatalf("read %d rejected %v progress %v", read, rejected, done)
+	}
+	if !strings.Contains(rejected[0].Error(), "no text") || !strings.Contains(rejected[1].Error(), "a PDF") {
+		t.Errorf("reasons %v", rejected)
+	}
+	got := byID(ms)
+	m, ok := got["cb-calendar:bx10-2026-09-17-cb-10-full-board-public-hearing"]
+	if !ok || m.Observed.Date != "2026-08-25" || !m.When.StartKnown || len(ms) != 8 {
+		t.Errorf("%d meetings; full board %+v", len(ms), m)
+	}
+}
