@@ -10,10 +10,8 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/indexer/source/meetings"
-	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -64,10 +62,7 @@ func runMeetingsLive(ctx context.Context, cfg Config, ix *indexer.Indexer, src i
 		cf := &meetings.CalendarFetcher{URLs: urls, Progress: progress(meetings.CalendarSource)}
 		boards, nb, rejB := cf.Fetch(ctx)
 		ms := append(append(hearings, council...), boards...)
-		b := indexer.Batch{Rows: nc + nh + nb, Records: []indexer.RecordSet{indexer.Set[meeting.Meeting]{Of: meeting.Kind, Items: ms,
-			LinkWith: func(ctx context.Context, env link.Env, ms []meeting.Meeting) []error {
-				return link.Meetings(ctx, env, ms)
-			}}}}
+		b := indexer.Batch{Rows: nc + nh + nb, Records: indexer.MeetingSets(ms)}
 		_, err := ix.Load(ctx, liveBatch{Source: src, b: b, errs: append(append(rejC, rejH...), rejB...)}, nil, "live")
 		return err
 	})

@@ -159,8 +159,19 @@ func (meetingsSource) Holds() string { return HoldsRecords }
 func (meetingsSource) Live() bool    { return true }
 func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	r, errs := meetings.ReadDir(fsys, dir)
-	return Batch{Rows: r.Total(), Notes: r.Notes, Records: []RecordSet{Set[meeting.Meeting]{Of: meeting.Kind, Items: r.Meetings,
-		LinkWith: func(ctx context.Context, env link.Env, ms []meeting.Meeting) []error {
-			return link.Meetings(ctx, env, ms)
-		}}}}, errs
+	return Batch{Rows: r.Total(), Notes: r.Notes, Records: MeetingSets(r.Meetings)}, errs
+}
+
+// MeetingSets are the record sets of meetings, one per source (records
+// are counted per source), each linked with the whole batch's hearing
+// notices.
+func MeetingSets(ms []meeting.Meeting) []RecordSet {
+	var sets []RecordSet
+	for _, part := range meetings.BySource(ms) {
+		sets = append(sets, Set[meeting.Meeting]{Of: meeting.Kind, Items: part,
+			LinkWith: func(ctx context.Context, env link.Env, items []meeting.Meeting) []error {
+				return link.Meetings(ctx, env, items, ms...)
+			}})
+	}
+	return sets
 }

@@ -61,27 +61,34 @@ type candidate struct {
 // agency gets its crosswalk id (when the crosswalk knows it), and each
 // meeting not read from a notice gets its notice link decided against
 // the hearing notices held (env.Notices) and the hearing rows of the same
-// batch. Errors are reads that failed (the meetings keep state unknown).
-func Meetings(ctx context.Context, env Env, ms []meeting.Meeting) []error {
+// batch (among ms and others, the batch's meetings of other sources, which
+// are read and not changed). Errors are reads that failed (the meetings
+// keep state unknown).
+func Meetings(ctx context.Context, env Env, ms []meeting.Meeting, others ...meeting.Meeting) []error {
 	var errs []error
-	for i := range ms {
-		m := &ms[i]
-		if m.Agency != nil {
-			a := env.Linker.Crosswalk.Resolve(m.Agency.Raw)
-			if a.Method == entity.MethodOwn {
-				m.Agency.ID, m.Agency.Name, m.Agency.Method = "", "", a.Method
-			} else {
-				m.Agency.ID, m.Agency.Name, m.Agency.Method = a.ID, a.Name, a.Method
-			}
+	resolve := func(ref *meeting.AgencyRef) {
+		if ref == nil {
+			return
 		}
+		a := env.Linker.Crosswalk.Resolve(ref.Raw)
+		if a.Method == entity.MethodOwn {
+			ref.ID, ref.Name, ref.Method = "", "", a.Method
+		} else {
+			ref.ID, ref.Name, ref.Method = a.ID, a.Name, a.Method
+		}
+	}
+	for i := range ms {
+		resolve(ms[i].Agency)
 	}
 	batch := map[string][]candidate{}
 	batchAgencies := map[string]bool{}
-	for _, m := range ms {
+	for _, m := range append(slices.Clone(ms), others...) {
 		if m.Notice.Method == "source" && m.When.StartKnown && m.When.Start != nil {
 			c := candidate{RequestID: m.Notice.RequestID, Title: m.Title, Place: m.Place.Text, Event: *m.When.Start}
 			if m.Agency != nil {
-				c.AgencyID = m.Agency.ID
+				ref := *m.Agency
+				resolve(&ref)
+				c.AgencyID = ref.ID
 				batchAgencies[c.AgencyID] = true
 			}
 			batch[m.When.Date] = append(batch[m.When.Date], c)

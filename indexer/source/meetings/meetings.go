@@ -156,3 +156,22 @@ func dedupe(ms []meeting.Meeting, notes *[]string) []meeting.Meeting {
 	}
 	return out
 }
+
+// BySource splits meetings into one list per source, in the order hearing
+// notices, Council events, board calendars (each list keeps its order):
+// the records of one source are written, and counted, together.
+func BySource(ms []meeting.Meeting) [][]meeting.Meeting {
+	var out [][]meeting.Meeting
+	for _, src := range []string{HearingSource, LegistarSource, CalendarSource} {
+		var part []meeting.Meeting
+		for _, m := range ms {
+			if m.Source == src {
+				part = append(part, m)
+			}
+		}
+		if len(part) > 0 {
+			out = append(out, part)
+		}
+	}
+	return out
+}
