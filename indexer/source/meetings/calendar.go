@@ -326,7 +326,7 @@ func parseGrid(name string, lines []string, frs [][]fragment, rows []int, tentat
 		case len(placeLines) > 0:
 			p.Place = joinPlace(placeLines)
 			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, How: "the cell's address lines (below its time, or above it from a street number on), joined"})
-		case committeePlace != "" && strings.Contains(strings.ToLower(p.Name), "committee") || committeePlace != "" && !strings.Contains(strings.ToLower(p.Name), "board"):
+		case committeePlace != "" && !strings.Contains(strings.ToLower(p.Name), "board"): // a committee, not the full or executive board
 			p.Place = committeePlace
 			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Low, How: "the calendar's note on where committee meetings are held"})
 		}
