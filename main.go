@@ -29,6 +29,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/dossier"
@@ -336,6 +337,8 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 			_, err := ix.RunLandLive(ctx, &zap.LandFetcher{AppToken: cfg.SODAToken})
 			return err
 		})
+	case src.Name() == meetings.Name:
+		return runMeetingsLive(ctx, cfg, ix, src, logger)
 	}
 	f := &crol.Fetcher{BaseURL: cfg.SODAEndpoint, AppToken: cfg.SODAToken}
 	if !cfg.Full {

@@ -33,12 +33,13 @@ func (s *Server) routes(r *gin.Engine) {
 	s.webRoutes(r) // web_routes.go: the human site
 
 	// each later issue owns its file and its routes
-	s.entityRoutes(r, api) // entities.go: agencies, vendors, matters, batch, property locations
-	s.payrollRoutes(api)   // payroll.go: /api/payroll, /api/payroll/:id
-	s.landRoutes(r, api)   // land.go: /api/land-projects[/:id[/decision-path]], /land-projects/:id
-	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
-	s.watchRoutes(r, api)  // watches.go: preview, create, confirm, manage, unsubscribe
-	s.shareRoutes(r)       // shares.go: /inv, /stats
+	s.entityRoutes(r, api)  // entities.go: agencies, vendors, matters, batch, property locations
+	s.payrollRoutes(api)    // payroll.go: /api/payroll, /api/payroll/:id
+	s.landRoutes(r, api)    // land.go: /api/land-projects[/:id[/decision-path]], /land-projects/:id
+	s.meetingRoutes(r, api) // meetings.go: /api/meetings, /meetings, /meetings/:id, /meetings.ics
+	s.feedRoutes(r)         // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
+	s.watchRoutes(r, api)   // watches.go: preview, create, confirm, manage, unsubscribe
+	s.shareRoutes(r)        // shares.go: /inv, /stats
 
 	// contracts.go: /api/contracts, /api/contracts/analysis, /api/contracts/:id and the pages /contracts/…
 	s.contractRoutes(r, api)

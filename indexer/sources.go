@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -10,8 +11,10 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -63,7 +66,7 @@ type Batch struct {
 // bundled sample is loaded from (entry sources first, in this order, then
 // notice sources, then record sources, whose link stage reads the notices)
 // and what the README lists.
-var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}, landSource{}}
+var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}, landSource{}, meetingsSource{}}
 
 // SourceNames lists the names of Sources, in order.
 func SourceNames() []string {
@@ -174,4 +177,31 @@ func (landSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 		b.Records = append(b.Records, Set[land.Event]{Of: land.EventKind, Items: bySource[src]})
 	}
 	return b, errs
+}
+
+// meetingsSource: Council Legistar events, community-board calendars and
+// City Record hearing notices, as meetings (linked to hearing notices).
+type meetingsSource struct{}
+
+func (meetingsSource) Name() string  { return meetings.Name }
+func (meetingsSource) Label() string { return meetings.Label }
+func (meetingsSource) Holds() string { return HoldsRecords }
+func (meetingsSource) Live() bool    { return true }
+func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	r, errs := meetings.ReadDir(fsys, dir)
+	return Batch{Rows: r.Total(), Notes: r.Notes, Records: MeetingSets(r.Meetings)}, errs
+}
+
+// MeetingSets are the record sets of meetings, one per source (records
+// are counted per source), each linked with the whole batch's hearing
+// notices.
+func MeetingSets(ms []meeting.Meeting) []RecordSet {
+	var sets []RecordSet
+	for _, part := range meetings.BySource(ms) {
+		sets = append(sets, Set[meeting.Meeting]{Of: meeting.Kind, Items: part,
+			LinkWith: func(ctx context.Context, env link.Env, items []meeting.Meeting) []error {
+				return link.Meetings(ctx, env, items, ms...)
+			}})
+	}
+	return sets
 }

@@ -14,6 +14,7 @@ func TestGetToolsUnknownIDsAreExplicit(t *testing.T) {
 	unknown := map[string]map[string]any{
 		"get_notice":               {"request_id": "20991231999"},
 		"get_contract":             {"id": "CT0000000000000000"},
+		"get_meeting":              {"id": "legistar:0"},
 		"get_entity_dossier":       {"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"},
 		"get_entity_relationships": {"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"},
 		"get_land_project":         {"id": "2099M9999"},

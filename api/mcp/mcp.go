@@ -19,6 +19,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -48,6 +49,9 @@ type Deps struct {
 	Dossiers *dossier.Service
 	// Land answers the land-use tools (nil: a service over Search).
 	Land *land.Service
+	// Meetings answers get_meeting and browse_meetings (nil: a service
+	// over Search's records).
+	Meetings *meeting.Service
 }
 
 // ClientHeader carries the caller's address from the HTTP layer to the
@@ -156,6 +160,8 @@ func All(d *Deps) []Tool {
 		getLandProject(d),
 		browseLandProjects(d),
 		getLandDecisionPath(d),
+		getMeeting(d),
+		browseMeetings(d),
 		previewWatchForm1(d),
 		previewWatchForm2(d),
 		createWatchForm1(d),

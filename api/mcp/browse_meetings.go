@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+type browseMeetingsIn struct {
+	From       string   `json:"from,omitempty"`
+	To         string   `json:"to,omitempty"`
+	Time       string   `json:"time,omitempty"`
+	Attendance string   `json:"attendance,omitempty"`
+	Sources    []string `json:"sources,omitempty"`
+	Body       string   `json:"body,omitempty"`
+	Limit      int      `json:"limit,omitempty"`
+	Cursor     string   `json:"cursor,omitempty"`
+}
+
+// BrowseMeetingsOut is a bounded page of meetings.
+type BrowseMeetingsOut struct {
+	Meetings             []meeting.Meeting  `json:"meetings"`
+	Total                int                `json:"total"`
+	NextCursor           string             `json:"next_cursor,omitempty"`
+	Applied              map[string]string  `json:"applied_filters"`
+	ExcludedUnknownStart meeting.Excluded   `json:"excluded_unknown_start"`
+	Coverage             []meeting.Coverage `json:"coverage"`
+	Scope                record.Scope       `json:"scope"`
+}
+
+func browseMeetings(d *Deps) Tool {
+	t := newTool(d, "browse_meetings", "Browse source meetings", ClassRead,
+		"Bounded, stable pages of source meetings (Council events from Legistar, community-board calendars, City Record "+
+			"hearing notices) in a date window of New York days (from defaults to today, to to from + 30 days; at most 366 "+
+			"days), soonest first. time narrows to resident-friendly times: evening (start at or after 17:00 New York), "+
+			"weekend (Saturday or Sunday) or evening_or_weekend. attendance narrows to in_person or remote (hybrid meetings "+
+			"match both), hybrid or unknown; sources to legistar, cb-calendar or cityrecord-hearings; body to one body "+
+			"name. A time filter cannot judge a meeting whose start the source does not give: those are counted and "+
+			"listed in excluded_unknown_start, never silently dropped. Each meeting keeps its four facts (held, observed, "+
+			"minutes, notice) apart with evidence. coverage gives per-source records, date bounds and freshness; "+
+			"follow next_cursor with the same arguments for the next page. No rows never proves no meeting exists.",
+		[]int{1},
+		func(s *jsonschema.Schema) {
+			dateProp(s, "from", "First New York day, YYYY-MM-DD (default today).")
+			dateProp(s, "to", "Last New York day, YYYY-MM-DD (default from + 30 days; window at most 366 days).")
+			tp := prop(s, "time")
+			tp.Enum = []any{meeting.TimeEvening, meeting.TimeWeekend, meeting.TimeEveningOrWeekend}
+			tp.Description = "Resident time: evening (start ≥ 17:00 New York), weekend, or evening_or_weekend."
+			ap := prop(s, "attendance")
+			ap.Enum = []any{meeting.InPerson, meeting.Remote, meeting.Hybrid, meeting.AttendanceUnknown}
+			ap.Description = "Attendance mode; in_person and remote include hybrid meetings."
+			sp := prop(s, "sources")
+			sp.Types, sp.Type = nil, "array"
+			sp.Items = &jsonschema.Schema{Type: "string", Enum: []any{"cb-calendar", "cityrecord-hearings", "legistar"}}
+			sp.MaxItems = ptr(3)
+			sp.Description = "Meeting sources to read (default all)."
+			bounded(s, "body", maxNameLen, "A body or board name as the source writes it (Committee on Finance, Bronx Community Board 10), matched exactly after case and punctuation are folded.")
+			limitProp(s, meeting.MaxLimit)
+			cursorProp(s)
+		},
+		func(ctx context.Context, d *Deps, in browseMeetingsIn) (BrowseMeetingsOut, error) {
+			svc, err := d.meetings()
+			if err != nil {
+				return BrowseMeetingsOut{}, err
+			}
+			p, err := svc.Browse(ctx, meeting.Filter{From: in.From, To: in.To, Time: in.Time, Attendance: in.Attendance, Sources: in.Sources, Body: in.Body},
+				in.Cursor, limitOr(in.Limit, meeting.DefaultLimit))
+			if err != nil {
+				return BrowseMeetingsOut{}, err
+			}
+			return BrowseMeetingsOut{Meetings: p.Meetings, Total: p.Total, NextCursor: p.NextCursor, Applied: p.Applied,
+				ExcludedUnknownStart: p.ExcludedUnknownStart, Coverage: p.Coverage, Scope: p.Scope}, nil
+		})
+	t.Limits = []string{"limit: at most 100 meetings per page (default 20); follow next_cursor for the rest",
+		"window: at most 366 days", "excluded_unknown_start lists at most 100 meetings (count counts all)"}
+	t.Examples = []Example{{"Evening meetings in September 2026", map[string]any{"from": "2026-09-01", "to": "2026-09-30", "time": "evening"}}}
+	return t
+}

@@ -1,0 +1,83 @@
+package mcp
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+type getMeetingIn struct {
+	ID string `json:"id"`
+}
+
+// MeetingOut is one meeting read: found, not_found or unavailable,
+// explicitly.
+type MeetingOut struct {
+	Status  record.Availability `json:"status"`
+	ID      string              `json:"id"`
+	Message string              `json:"message,omitempty"`
+	Meeting *meeting.Meeting    `json:"meeting,omitempty"`
+	Absence []string            `json:"absence_rules"`
+}
+
+// maxMeetingID bounds a meeting id argument.
+const maxMeetingID = 160
+
+// meetings is the meeting service: Deps.Meetings, or one over the
+// search engine's records.
+func (d *Deps) meetings() (*meeting.Service, error) {
+	if d.Meetings != nil {
+		return d.Meetings, nil
+	}
+	if rs, ok := d.Search.(search.Records); ok {
+		return &meeting.Service{Records: rs, Notices: d.Search, Now: d.now}, nil
+	}
+	return nil, record.Errorf(record.EUNAVAILABLE, "meetings are not available on this deployment")
+}
+
+func getMeeting(d *Deps) Tool {
+	t := newTool(d, "get_meeting", "Get one source meeting", ClassRead,
+		"Read one source meeting by its exact id, source:source_id (legistar:22525 for a Council event, "+
+			"cityrecord-hearings:<request id> for a City Record hearing notice, cb-calendar:<board>-<date>-<name> for a "+
+			"community-board calendar entry; browse_meetings returns ids). Returns status found, not_found or unavailable "+
+			"explicitly. A found meeting carries its body (and agency via the crosswalk), date and start in "+
+			"America/New_York (start_known false when the source gives no time), place, attendance and remote links, "+
+			"documents (agenda, minutes, video) with links, and four facts kept apart, each with its evidence: held "+
+			"(held / not_held as recorded, e.g. deferred / unknown), observed (when the source was seen), minutes "+
+			"(published / not_published) and notice (City Record notice linked / not_linked / unknown, with method and "+
+			"confidence). Unpublished minutes or an unlinked notice never mean the meeting did not exist. Calendar "+
+			"entries carry parsed_fields: the confidence of each field read from the board's text.",
+		[]int{1},
+		func(s *jsonschema.Schema) {
+			bounded(s, "id", maxMeetingID, "Exact meeting id: source:source_id.")
+			prop(s, "id").MinLength = ptr(1)
+		},
+		func(ctx context.Context, d *Deps, in getMeetingIn) (MeetingOut, error) {
+			out := MeetingOut{ID: in.ID, Absence: record.AbsenceRules}
+			svc, err := d.meetings()
+			if err == nil {
+				var m meeting.Meeting
+				if m, err = svc.Get(ctx, in.ID); err == nil {
+					out.Status, out.Meeting = record.Found, &m
+					return out, nil
+				}
+			}
+			switch record.ErrorCode(err) {
+			case record.ENOTFOUND:
+				out.Status = record.NotFound
+				out.Message = "No meeting with this exact id is held by this service; that does not mean no such meeting took place."
+				return out, nil
+			case record.EUNAVAILABLE:
+				out.Status = record.Unavailable
+				out.Message = "The meeting could not be read right now; this does not mean it is missing. Try again later."
+				return out, nil
+			}
+			return out, err
+		})
+	t.Examples = []Example{{"A Council subcommittee meeting that was deferred although its minutes show Draft", map[string]any{"id": "legistar:22525"}}}
+	return t
+}

@@ -1,0 +1,55 @@
+package mcp_test
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+)
+
+var loadMeetings sync.Once
+
+// withMeetings loads the bundled meetings sample into the fixture's
+// engine (after its notices, as the sample load does).
+func withMeetings(t *testing.T) {
+	t.Helper()
+	loadMeetings.Do(func() {
+		ix := &indexer.Indexer{Backend: fx.be, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }}
+		src, err := indexer.LookupSource("meetings")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Load(context.Background(), src, os.DirFS("../../testdata/sample"), "meetings"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestMeetingTools(t *testing.T) {
+	withMeetings(t)
+	s := connect(t, 1)
+	got := structured[mcp.MeetingOut](t, call(t, s, "get_meeting", map[string]any{"id": "legistar:22525"}))
+	if got.Status != "found" || got.Meeting == nil || got.Meeting.Held.State != meeting.NotHeld || got.Meeting.Minutes.State != meeting.MinutesNotPublished {
+		t.Fatalf("get_meeting 22525: %+v", got)
+	}
+	miss := structured[mcp.MeetingOut](t, call(t, s, "get_meeting", map[string]any{"id": "legistar:1"}))
+	if miss.Status != "not_found" || miss.Message == "" {
+		t.Errorf("unknown meeting: %+v", miss)
+	}
+	args := map[string]any{"from": "2026-09-01", "to": "2026-09-30", "time": "evening", "limit": 5}
+	p := structured[mcp.BrowseMeetingsOut](t, call(t, s, "browse_meetings", args))
+	if len(p.Meetings) != 5 || p.NextCursor == "" || p.Total <= 5 || p.ExcludedUnknownStart.Count == 0 || len(p.Coverage) == 0 || p.Applied["time"] != "evening" {
+		t.Fatalf("browse_meetings: total %d rows %d cursor %q excluded %+v coverage %v", p.Total, len(p.Meetings), p.NextCursor, p.ExcludedUnknownStart, p.Coverage)
+	}
+	args["cursor"] = p.NextCursor
+	p2 := structured[mcp.BrowseMeetingsOut](t, call(t, s, "browse_meetings", args))
+	if len(p2.Meetings) == 0 || p2.Meetings[0].ID == p.Meetings[4].ID {
+		t.Errorf("second page %+v", p2.Meetings)
+	}
+}

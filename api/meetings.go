@@ -1,0 +1,347 @@
+package api
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// meetingRoutes mounts the meetings lens (SPEC §2.8): the JSON twins of
+// get_meeting and browse_meetings, the meeting page with its four facts,
+// the calendar of upcoming meetings and its iCalendar feed.
+func (s *Server) meetingRoutes(r *gin.Engine, api *gin.RouterGroup) {
+	api.GET("/meetings", s.meetingsJSON)
+	api.GET("/meetings/:id", s.meetingJSON)
+	r.GET("/meetings", s.rateLimit(), s.meetingsPage)
+	r.GET("/meetings/:id", s.rateLimit(), s.meetingPage)
+	r.GET("/meetings.ics", s.rateLimit(), s.meetingsICS)
+}
+
+// meetingParams are the browse parameters shared by the JSON twin, the
+// calendar page and the feed.
+var meetingParams = []string{"from", "to", "time", "attendance", "source", "body", "limit", "cursor"}
+
+// MeetingView is one meeting by exact id.
+type MeetingView struct {
+	Status  record.Availability `json:"status"`
+	Meeting meeting.Meeting     `json:"meeting"`
+	Absence []string            `json:"absence_rules"`
+}
+
+func (s *Server) meetings() *meeting.Service {
+	var rs search.Records
+	if r, ok := s.deps.Search.(search.Records); ok {
+		rs = r
+	}
+	var notices search.CoverageReader
+	if s.deps.Search != nil {
+		notices = s.deps.Search
+	}
+	return &meeting.Service{Records: rs, Notices: notices, Now: s.deps.Now}
+}
+
+func (s *Server) meetingNow() time.Time {
+	if s.deps.Now != nil {
+		return s.deps.Now()
+	}
+	return time.Now()
+}
+
+// meetingFilter reads a browse filter; defaultDays > 0 sets the window's
+// end when none is given.
+func meetingFilter(p *params) meeting.Filter {
+	return meeting.Filter{From: p.str("from"), To: p.str("to"), Time: p.str("time"), Attendance: p.str("attendance"),
+		Sources: p.list("source"), Body: p.str("body")}
+}
+
+// meetingJSON serves GET /api/meetings/:id.
+func (s *Server) meetingJSON(c *gin.Context) {
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return
+	}
+	m, err := s.meetings().Get(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=300")
+	c.JSON(200, MeetingView{Status: record.Found, Meeting: m, Absence: record.AbsenceRules})
+}
+
+// meetingsJSON serves GET /api/meetings: a bounded, stable page with the
+// unknown-start exclusions, coverage and scope.
+func (s *Server) meetingsJSON(c *gin.Context) {
+	p := newParams(c.Request.URL.Query(), meetingParams...)
+	f := meetingFilter(p)
+	limit := p.integer("limit", meeting.DefaultLimit, 1, meeting.MaxLimit)
+	cursor := p.str("cursor")
+	if p.err != nil {
+		writeError(c, p.err)
+		return
+	}
+	page, err := s.meetings().Browse(c.Request.Context(), f, cursor, limit)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=300")
+	c.JSON(200, page)
+}
+
+// maxFeedMeetings bounds the events of the meetings feed.
+const maxFeedMeetings = 1000
+
+// meetingsICS serves GET /meetings.ics: one VEVENT per dated meeting of
+// the window (default today to today + 180 days): timed when the start
+// is known, all-day otherwise.
+func (s *Server) meetingsICS(c *gin.Context) {
+	p := newParams(c.Request.URL.Query(), "from", "to", "time", "attendance", "source", "body")
+	f := meetingFilter(p)
+	if p.err != nil {
+		writeError(c, p.err)
+		return
+	}
+	if f.To == "" {
+		from, _, err := f.Window(s.meetingNow())
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		f.From, f.To = from.Format("2006-01-02"), from.AddDate(0, 0, 180).Format("2006-01-02")
+	}
+	ctx := c.Request.Context()
+	svc := s.meetings()
+	var ms []meeting.Meeting
+	var first meeting.Page
+	cursor := ""
+	for len(ms) < maxFeedMeetings {
+		pg, err := svc.Browse(ctx, f, cursor, meeting.MaxLimit)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		if cursor == "" {
+			first = pg
+		}
+		ms = append(ms, pg.Meetings...)
+		if cursor = pg.NextCursor; cursor == "" {
+			break
+		}
+	}
+	q := c.Request.URL.Query()
+	q.Set("from", f.From)
+	q.Set("to", f.To)
+	fd := s.meetingsFeed(first, ms, q)
+	render(c, http.StatusOK, feed.ContentTypeICS, feed.ICS(fd), CacheFeeds, fd.Updated)
+}
+
+// meetingsFeed is the meetings of a browse (its parameters q) as a feed.
+func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting, q url.Values) feed.Feed {
+	base := s.cfg.BaseURL
+	f := feed.Feed{
+		ID: base + "/meetings.ics?" + q.Encode(), Title: "Recordwatch meetings " + pg.Applied["from"] + " to " + pg.Applied["to"],
+		Description: "Source meetings (Council Legistar events, community-board calendars, City Record hearing notices); " +
+			"one event per dated meeting. Not the official calendar of any body.",
+		HomeURL: base + "/meetings?" + q.Encode(), Self: feed.Links{ICS: base + "/meetings.ics?" + q.Encode()},
+		Updated: pg.Scope.CorpusObservedAt, TTL: CacheFeeds,
+		Scope: feed.Scope{Covers: "meetings", Filter: pg.Applied, Order: "start", Limit: maxFeedMeetings, Matched: pg.Total,
+			Items: len(ms), AbsenceRules: record.AbsenceRules, DateBoundsNote: pg.Scope.DateBoundsNote},
+	}
+	if f.Updated.IsZero() {
+		f.Updated = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	for _, c := range pg.Coverage {
+		f.Scope.Sources = append(f.Scope.Sources, feed.Source{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt,
+			FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, Records: c.Records})
+	}
+	for _, m := range ms {
+		it := feed.Item{ID: base + "/meetings/" + m.ID, Title: m.Title, URL: base + "/meetings/" + url.PathEscape(m.ID), SourceURL: m.SourceURL}
+		ev := &feed.Event{UID: m.ID + "@recordwatch", Summary: m.Title, Location: m.Place.Text, Categories: []string{"Meeting", m.BodyKind}}
+		if m.Held.State == meeting.NotHeld {
+			ev.Summary = "Not held (as recorded): " + m.Title
+		}
+		ev.Description = "Held: " + m.Held.State + " (" + m.Held.Evidence + ")\nMinutes: " + m.Minutes.State +
+			"\nCity Record notice: " + m.Notice.State + "\nAttendance: " + m.Place.Attendance
+		switch {
+		case m.When.StartKnown && m.When.Start != nil:
+			ev.Start = m.When.Start.In(record.NewYork)
+		case m.When.Date != "":
+			d, err := time.ParseInLocation("2006-01-02", m.When.Date, record.NewYork)
+			if err != nil {
+				continue
+			}
+			ev.Start, ev.AllDay = d, true
+			ev.Description += "\nStart time unknown: " + m.When.Note
+		default:
+			continue
+		}
+		it.Event = ev
+		f.Items = append(f.Items, it)
+		f.Scope.Events++
+	}
+	return f
+}
+
+// meetingPage serves GET /meetings/:id: the meeting with its four facts
+// shown separately.
+func (s *Server) meetingPage(c *gin.Context) {
+	id := c.Param("id")
+	json := s.cfg.BaseURL + "/api/meetings/" + url.PathEscape(id)
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: "Meeting", JSON: json, Error: record.ErrorMessage(err)})
+		return
+	}
+	m, err := s.meetings().Get(c.Request.Context(), id)
+	if err != nil {
+		status, ok := statusOf[record.ErrorCode(err)]
+		if !ok {
+			status = http.StatusInternalServerError
+		}
+		s.writeMeetingPage(c, status, meetingPageData{Title: "Meeting", JSON: json, Error: record.ErrorMessage(err)})
+		return
+	}
+	s.writeMeetingPage(c, http.StatusOK, meetingPageData{Title: m.Title, JSON: json, Meeting: &m})
+}
+
+// meetingsPage serves GET /meetings: a calendar of upcoming meetings (the
+// browse's window, default today to today + 30 days), grouped by day.
+func (s *Server) meetingsPage(c *gin.Context) {
+	p := newParams(c.Request.URL.Query(), meetingParams...)
+	f := meetingFilter(p)
+	limit := p.integer("limit", meeting.MaxLimit, 1, meeting.MaxLimit)
+	cursor := p.str("cursor")
+	q := c.Request.URL.Query()
+	data := meetingPageData{Title: "Upcoming meetings", JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics"}
+	if p.err != nil {
+		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(p.err)})
+		return
+	}
+	pg, err := s.meetings().Browse(c.Request.Context(), f, cursor, limit)
+	if err != nil {
+		status, ok := statusOf[record.ErrorCode(err)]
+		if !ok {
+			status = http.StatusInternalServerError
+		}
+		s.writeMeetingPage(c, status, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(err)})
+		return
+	}
+	data.Page = &pg
+	for _, m := range pg.Meetings {
+		if len(data.Days) == 0 || data.Days[len(data.Days)-1].Date != m.When.Date {
+			d := calendarDay{Date: m.When.Date}
+			if t, err := time.ParseInLocation("2006-01-02", m.When.Date, record.NewYork); err == nil {
+				d.Label = t.Format("Monday, January 2, 2006")
+			}
+			data.Days = append(data.Days, d)
+		}
+		day := &data.Days[len(data.Days)-1]
+		day.Meetings = append(day.Meetings, m)
+	}
+	if pg.NextCursor != "" {
+		q.Set("cursor", pg.NextCursor)
+		data.Next = s.cfg.BaseURL + "/meetings?" + q.Encode()
+	}
+	s.writeMeetingPage(c, http.StatusOK, data)
+}
+
+type calendarDay struct {
+	Date, Label string
+	Meetings    []meeting.Meeting
+}
+
+type meetingPageData struct {
+	Title, JSON, ICS, Base, Error, Next string
+	Meeting                             *meeting.Meeting
+	Page                                *meeting.Page
+	Days                                []calendarDay
+	Rules                               []string
+}
+
+func (s *Server) writeMeetingPage(c *gin.Context, status int, p meetingPageData) {
+	p.Base = s.cfg.BaseURL
+	p.Rules = record.AbsenceRules
+	web.SecurityHeaders(c.Writer.Header())
+	var buf bytes.Buffer
+	if err := meetingPages.Execute(&buf, p); err != nil {
+		writeError(c, err)
+		return
+	}
+	if status != http.StatusOK {
+		c.Header("Cache-Control", "no-store")
+	}
+	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, time.Time{})
+}
+
+var meetingFuncs = template.FuncMap{
+	"clock": func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return t.In(record.NewYork).Format("3:04 PM")
+	},
+	"path": url.PathEscape,
+}
+
+var meetingPages = template.Must(template.New("meetings").Funcs(meetingFuncs).Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}} · Recordwatch</title>
+<link rel="alternate" type="application/json" href="{{.JSON}}">
+{{if .ICS}}<link rel="alternate" type="text/calendar" href="{{.ICS}}">{{end}}
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/app.css">
+</head><body class="page">
+<header class="top"><div class="wrap"><a class="brand" href="{{.Base}}/">Recordwatch</a> · <a href="{{.Base}}/meetings">Meetings</a></div></header>
+<main id="main-content" class="wrap">
+<p class="twin"><a href="{{.JSON}}" data-twin="json">JSON twin of this page</a>{{if .ICS}} · <a href="{{.ICS}}" data-twin="ics">Calendar feed (iCalendar)</a>{{end}}</p>
+{{if .Error}}
+<h1>{{.Title}}</h1>
+<p>{{.Error}}</p>
+{{else if .Meeting}}{{with .Meeting}}
+<h1>{{.Title}}</h1>
+<p>{{.Body}}{{with .Agency}}{{if .ID}} · agency <a href="{{$.Base}}/agencies/{{.ID}}/">{{.Name}}</a>{{end}}{{end}} · source {{.SourceLabel}} <code>{{.SourceID}}</code>{{if .SourceURL}} · <a href="{{.SourceURL}}" rel="nofollow">source page</a>{{end}}</p>
+<h2>When and where</h2>
+<p>{{if .When.Date}}{{.When.Date}}{{else}}Date unknown{{end}}{{if .When.StartKnown}}, {{clock .When.Start}}{{if .When.End}} to {{clock .When.End}}{{end}} ({{.When.TimeZone}}){{else}}, start time unknown{{end}}. <span class="note">{{.When.Note}}</span></p>
+<p>{{if .Place.Text}}{{.Place.Text}}{{else}}Place not stated.{{end}} · attendance: {{.Place.Attendance}} <span class="note">{{.Place.Note}}</span></p>
+{{if .Place.RemoteLinks}}<ul>{{range .Place.RemoteLinks}}<li><a href="{{.URL}}" rel="nofollow">{{.Label}}</a></li>{{end}}</ul>{{end}}
+{{if .Tentative}}<p>The source marks this meeting tentative.</p>{{end}}
+<h2>Four facts, each on its own</h2>
+<dl class="facts">
+<dt>Held</dt><dd data-fact="held"><strong>{{.Held.State}}</strong> — {{.Held.Evidence}}</dd>
+<dt>Observed</dt><dd data-fact="observed"><strong>{{if .Observed.Date}}{{.Observed.Date}}{{else}}unknown{{end}}</strong> — {{.Observed.Evidence}}</dd>
+<dt>Minutes</dt><dd data-fact="minutes"><strong>{{.Minutes.State}}</strong> — {{.Minutes.Evidence}}</dd>
+<dt>City Record notice</dt><dd data-fact="notice"><strong>{{.Notice.State}}</strong> — {{.Notice.Evidence}}{{if .Notice.RequestID}} · <a href="{{.Notice.URL}}">notice {{.Notice.RequestID}}</a>{{end}}{{if .Notice.Method}} <span class="note">(method {{.Notice.Method}}, confidence {{.Notice.Confidence}})</span>{{end}}</dd>
+</dl>
+<p class="note">Unpublished minutes or an unlinked notice never mean the meeting did not exist.</p>
+<h2>Documents</h2>
+{{if .Docs}}<ul>{{range .Docs}}<li>{{.Kind}}: <a href="{{.URL}}" rel="nofollow">{{.Label}}</a>{{if .Status}} <span class="note">({{.Status}})</span>{{end}}</li>{{end}}</ul>{{else}}<p>No documents are held for this meeting.</p>{{end}}
+{{if .Fields}}<h2>Fields read from the calendar text</h2>
+<div class="table-scroll"><table><tr><th>Field</th><th>Value</th><th>Confidence</th><th>How</th></tr>
+{{range .Fields}}<tr><td>{{.Field}}</td><td>{{.Value}}</td><td>{{.Confidence}}</td><td>{{.How}}</td></tr>{{end}}</table></div>{{end}}
+{{end}}{{else if .Page}}{{with .Page}}
+<h1>Meetings {{index .Applied "from"}} to {{index .Applied "to"}}</h1>
+<p>{{.Total}} meetings{{with index .Applied "time"}} ({{.}}){{end}}. Times are New York time.</p>
+{{range $.Days}}<section class="day"><h2>{{.Label}}</h2><ul>
+{{range .Meetings}}<li><a href="{{$.Base}}/meetings/{{path .ID}}">{{.Title}}</a> · {{if .When.StartKnown}}{{clock .When.Start}}{{else}}time unknown{{end}}{{if .Place.Text}} · {{.Place.Text}}{{end}} <span class="note">({{.Place.Attendance}}; held {{.Held.State}}; minutes {{.Minutes.State}}; notice {{.Notice.State}})</span></li>
+{{end}}</ul></section>{{else}}<p>No meetings held here match; that does not mean none are scheduled.</p>{{end}}
+{{if $.Next}}<p><a href="{{$.Next}}" rel="next">Next page</a></p>{{end}}
+{{with .ExcludedUnknownStart}}{{if .Count}}<h2>Excluded: start unknown ({{.Count}})</h2>
+<p class="note">{{.Note}}</p><ul>{{range .Meetings}}<li><a href="{{$.Base}}/meetings/{{path .ID}}">{{.Title}}</a> · {{.Date}}</li>{{end}}</ul>{{end}}{{end}}
+<h2>Coverage</h2>
+<ul class="note">{{range .Coverage}}<li>{{.Label}}: {{.Records}} meetings, {{.FirstSourceDate}} to {{.LastSourceDate}}{{if not .ObservedAt.IsZero}}, observed {{.ObservedAt.Format "2006-01-02"}}{{end}}</li>{{end}}</ul>
+{{end}}{{end}}
+<h2>Scope</h2>
+<ul class="note">{{range .Rules}}<li>{{.}}</li>{{end}}</ul>
+</main></body></html>
+`))

@@ -1,0 +1,200 @@
+package meetings
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// Legistar source.
+const (
+	LegistarSource = "legistar"
+	LegistarLabel  = "NYC Council events (Legistar)"
+)
+
+// CouncilAgency is the agency every Council body belongs to, resolved
+// through the crosswalk by the link stage.
+const CouncilAgency = "City Council"
+
+// legistarEvent is one Council event as jehiah/legislator writes it (the
+// Legistar Web API event with the "Event" prefix dropped and EventDate
+// and EventTime merged into one Date with the New York offset). Live
+// events are converted to this form (live.go).
+type legistarEvent struct {
+	ID                   int            `json:"ID"`
+	GUID                 string         `json:"GUID"`
+	BodyID               int            `json:"BodyID"`
+	BodyName             string         `json:"BodyName"`
+	Date                 time.Time      `json:"Date"`
+	Location             string         `json:"Location"`
+	VideoStatus          string         `json:"VideoStatus"`
+	AgendaStatusName     string         `json:"AgendaStatusName"`
+	MinutesStatusName    string         `json:"MinutesStatusName"`
+	AgendaFile           string         `json:"AgendaFile"`
+	MinutesFile          string         `json:"MinutesFile"`
+	Comment              string         `json:"Comment"`
+	VideoPath            string         `json:"VideoPath"`
+	Media                string         `json:"Media"`
+	InSiteURL            string         `json:"InSiteURL"`
+	Items                []legistarItem `json:"Items"`
+	AgendaLastPublished  time.Time      `json:"AgendaLastPublished"`
+	MinutesLastPublished time.Time      `json:"MinutesLastPublished"`
+	LastModified         time.Time      `json:"LastModified"`
+	timeKnown            bool           // false when a live event's EventTime is empty
+}
+
+type legistarItem struct {
+	ID       int               `json:"ID"`
+	RollCall []json.RawMessage `json:"RollCall"`
+}
+
+// parseLegistarFile reads one event file.
+func parseLegistarFile(name string, data []byte) (legistarEvent, error) {
+	var ev legistarEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return ev, fmt.Errorf("%s: not a Legistar event: %w", name, err)
+	}
+	if ev.ID == 0 {
+		return ev, fmt.Errorf("%s: rejected: the event has no ID", name)
+	}
+	if ev.BodyName == "" {
+		return ev, fmt.Errorf("%s: rejected: event %d names no body", name, ev.ID)
+	}
+	// a midnight start is how a merged date without EventTime reads
+	ny := ev.Date.In(record.NewYork)
+	ev.timeKnown = !zeroTime(ev.Date) && (ny.Hour() != 0 || ny.Minute() != 0)
+	return ev, nil
+}
+
+// zeroTime reports Go's zero time, which the files write for an unset
+// timestamp ("0001-01-01T00:00:00Z").
+func zeroTime(t time.Time) bool { return t.IsZero() || t.Year() <= 1 }
+
+// legistarMeeting builds the meeting of an event observed at obs (with
+// the evidence of that observation).
+func legistarMeeting(ev legistarEvent, obs meeting.Observation) meeting.Meeting {
+	m := meeting.Meeting{
+		ID: LegistarSource + ":" + strconv.Itoa(ev.ID), Source: LegistarSource, SourceLabel: LegistarLabel,
+		SourceID: strconv.Itoa(ev.ID), SourceURL: ev.InSiteURL,
+		Body: strings.TrimSpace(ev.BodyName), BodyKind: meeting.BodyCouncil,
+		Agency:   &meeting.AgencyRef{Raw: CouncilAgency},
+		Comment:  strings.TrimSpace(ev.Comment),
+		Observed: obs,
+		Raw: map[string]string{
+			"agenda_status": ev.AgendaStatusName, "minutes_status": ev.MinutesStatusName,
+			"video_status": ev.VideoStatus, "body_id": strconv.Itoa(ev.BodyID), "guid": ev.GUID,
+		},
+	}
+	m.Title = m.Body
+	if m.Comment != "" {
+		m.Title += " (" + m.Comment + ")"
+	}
+	m.When = meeting.When{TimeZone: meeting.TimeZone}
+	if !zeroTime(ev.Date) {
+		st := ev.Date.In(record.NewYork)
+		m.When.Date = meeting.Day(st)
+		if ev.timeKnown {
+			m.When.Start, m.When.StartKnown = &st, true
+			m.When.Note = "Legistar event date and time (New York)"
+		} else {
+			m.When.Note = "Legistar gives the date but no time"
+		}
+	} else {
+		m.When.Note = "Legistar gives no date"
+	}
+	if loc := strings.TrimSpace(ev.Location); loc != "" {
+		m.Place = meeting.Place{Text: loc, Attendance: meeting.InPerson, Note: "a physical location is the only place Legistar gives; no remote link is published"}
+	} else {
+		m.Place = meeting.Place{Attendance: meeting.AttendanceUnknown, Note: "Legistar gives no location"}
+	}
+	pub := func(t time.Time) string {
+		if zeroTime(t) {
+			return ""
+		}
+		return t.UTC().Format(time.RFC3339)
+	}
+	if ev.AgendaFile != "" {
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAgenda, Label: "Agenda", URL: ev.AgendaFile, Status: ev.AgendaStatusName, PublishedAt: pub(ev.AgendaLastPublished)})
+	}
+	if ev.MinutesFile != "" {
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocMinutes, Label: "Minutes", URL: ev.MinutesFile, Status: ev.MinutesStatusName, PublishedAt: pub(ev.MinutesLastPublished)})
+	}
+	if ev.VideoPath != "" {
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocVideo, Label: "Video", URL: ev.VideoPath, Status: ev.VideoStatus})
+	}
+	if ev.Media != "" && ev.Media != ev.VideoPath {
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocVideo, Label: "Media", URL: ev.Media})
+	}
+	if ev.InSiteURL != "" {
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAttachment, Label: "Meeting detail (Legistar)", URL: ev.InSiteURL})
+	}
+	m.Minutes = meeting.MinutesFact(m.Docs, ev.MinutesStatusName)
+	m.Held = legistarHeld(ev, m, obs)
+	m.Notice = meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: "the link stage has not run"}
+	return m
+}
+
+// legistarHeld is the held fact of an event, as recorded: deferred or
+// cancelled is not held (even when minutes show Draft); minutes or a roll
+// call recorded is held; otherwise unknown (still to come, or past with
+// nothing recorded).
+func legistarHeld(ev legistarEvent, m meeting.Meeting, obs meeting.Observation) meeting.Fact {
+	agenda := strings.ToLower(ev.AgendaStatusName)
+	comment := strings.ToLower(ev.Comment)
+	switch {
+	case strings.Contains(agenda, "defer"):
+		return meeting.Fact{State: meeting.NotHeld, Evidence: "deferred: Legistar agenda status " + ev.AgendaStatusName +
+			" (minutes status " + ev.MinutesStatusName + " does not make it held)"}
+	case strings.Contains(agenda, "cancel") || strings.Contains(comment, "cancel") || strings.Contains(comment, "postpone"):
+		return meeting.Fact{State: meeting.NotHeld, Evidence: "cancelled: Legistar agenda status " + ev.AgendaStatusName + ", comment " + strconv.Quote(ev.Comment)}
+	}
+	rolls := 0
+	for _, it := range ev.Items {
+		if len(it.RollCall) > 0 {
+			rolls++
+		}
+	}
+	if ev.MinutesFile != "" || rolls > 0 {
+		var ev2 []string
+		if ev.MinutesFile != "" {
+			ev2 = append(ev2, "minutes "+ev.MinutesStatusName+" are linked")
+		}
+		if rolls > 0 {
+			ev2 = append(ev2, fmt.Sprintf("a roll call is recorded on %d item(s)", rolls))
+		}
+		return meeting.Fact{State: meeting.Held, Evidence: "held as recorded in Legistar: " + strings.Join(ev2, "; ")}
+	}
+	if m.When.Start != nil && !obs.At.IsZero() && m.When.Start.After(obs.At) {
+		return meeting.Fact{State: meeting.HeldUnknown, Evidence: "scheduled: the event starts after the source was observed (" + obs.Date + "); agenda status " + ev.AgendaStatusName}
+	}
+	return meeting.Fact{State: meeting.HeldUnknown, Evidence: "the date has passed but Legistar records neither minutes nor a roll call (agenda status " +
+		ev.AgendaStatusName + ", minutes status " + ev.MinutesStatusName + ")"}
+}
+
+// legistarObservation is the observation of event files, which carry no
+// fetch time: no earlier than the latest source change they hold.
+func legistarObservation(evs []legistarEvent) meeting.Observation {
+	var latest time.Time
+	for _, ev := range evs {
+		for _, t := range []time.Time{ev.LastModified, ev.AgendaLastPublished, ev.MinutesLastPublished} {
+			if !zeroTime(t) && t.After(latest) {
+				latest = t
+			}
+		}
+	}
+	if latest.IsZero() {
+		return meeting.Observation{Evidence: "the event files carry no fetch time and no modification time"}
+	}
+	return meeting.Observation{At: latest.UTC(), Date: meeting.Day(latest),
+		Evidence: "the event files carry no fetch time; observed no earlier than the latest change they hold (LastModified " + latest.UTC().Format(time.RFC3339) + ")"}
+}
+
+// liveObservation is the observation of a live fetch.
+func liveObservation(at time.Time) meeting.Observation {
+	return meeting.Observation{At: at.UTC(), Date: meeting.Day(at), Evidence: "fetched live from the source at " + at.UTC().Format(time.RFC3339)}
+}

@@ -1,0 +1,177 @@
+// Package meetings reads source meetings (SPEC §2.8) from files and live:
+// NYC Council events (Legistar), community-board calendars (text of their
+// PDF calendars and agendas) and City Record hearing notices with event
+// dates. Each becomes a meeting.Meeting with its four facts; the link
+// stage (indexer/link) decides the City Record notice link.
+//
+// Files under a directory:
+//
+//	legistar/*.json   one Legistar event per file (jehiah/legislator form)
+//	hearings/*.json   dg92-zbpx rows with event_date (array or wrapper)
+//	calendars/*.txt   community-board calendar text; calendars/OBSERVED
+//	                  holds the date the texts were observed (YYYY-MM-DD)
+package meetings
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// Name is the source name (-source meetings, testdata/sample/meetings).
+const (
+	Name  = "meetings"
+	Label = LegistarLabel + "; " + CalendarLabel + "; " + HearingLabel
+)
+
+// Result is what a read saw: the meetings, rows read per source, and
+// notes (skipped text, repairs).
+type Result struct {
+	Meetings []meeting.Meeting
+	Rows     map[string]int
+	Notes    []string
+}
+
+// Total is the number of rows read.
+func (r Result) Total() int {
+	n := 0
+	for _, v := range r.Rows {
+		n += v
+	}
+	return n
+}
+
+// ReadDir reads every meeting file under dir. A bad file or row is an
+// error with its reason; the rest is read.
+func ReadDir(fsys fs.FS, dir string) (Result, []error) {
+	res := Result{Rows: map[string]int{}}
+	var errs []error
+	var files []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return res, []error{fmt.Errorf("meetings: %w", err)}
+	}
+	sort.Strings(files)
+	var events []legistarEvent
+	var cbObs meeting.Observation
+	if b, err := fs.ReadFile(fsys, path.Join(dir, "calendars", "OBSERVED")); err == nil {
+		s := strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
+		if t, err := time.ParseInLocation("2006-01-02", s, record.NewYork); err == nil {
+			cbObs = meeting.Observation{At: t.UTC(), Date: s, Evidence: "the date the calendar texts were copied (calendars/OBSERVED); the PDFs carry no fetch date"}
+		}
+	}
+	if cbObs.Evidence == "" {
+		cbObs.Evidence = "the calendar texts carry no observation date"
+	}
+	for _, p := range files {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		switch {
+		case strings.HasPrefix(rel, "legistar/") && strings.HasSuffix(p, ".json"):
+			res.Rows[LegistarSource]++
+			ev, err := parseLegistarFile(rel, data)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			events = append(events, ev)
+		case strings.HasPrefix(rel, "hearings/") && strings.HasSuffix(p, ".json"):
+			rows, err := parseHearingFile(rel, data)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			obs := hearingObservation(rel, rows)
+			for i, r := range rows {
+				res.Rows[HearingSource]++
+				m, err := hearingMeeting(r, obs)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s row %d: %w", rel, i+1, err))
+					continue
+				}
+				res.Meetings = append(res.Meetings, m)
+			}
+		case strings.HasPrefix(rel, "calendars/") && strings.HasSuffix(p, ".txt"):
+			res.Rows[CalendarSource]++
+			ms, notes, err := CalendarMeetings(rel, string(data), cbObs)
+			res.Notes = append(res.Notes, notes...)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			res.Meetings = append(res.Meetings, ms...)
+		}
+	}
+	obs := legistarObservation(events)
+	for _, ev := range events {
+		res.Meetings = append(res.Meetings, legistarMeeting(ev, obs))
+	}
+	res.Meetings = dedupe(res.Meetings, &res.Notes)
+	return res, errs
+}
+
+// CalendarMeetings parses one community-board calendar text.
+func CalendarMeetings(name, text string, obs meeting.Observation) ([]meeting.Meeting, []string, error) {
+	code, body, bf, ps, notes, err := parseCalendar(name, text)
+	if err != nil {
+		return nil, notes, err
+	}
+	out := make([]meeting.Meeting, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, calendarMeeting(name, code, body, bf, p, obs))
+	}
+	return out, notes, nil
+}
+
+// dedupe keeps one meeting per id (the last read), noting the others.
+func dedupe(ms []meeting.Meeting, notes *[]string) []meeting.Meeting {
+	at := map[string]int{}
+	var out []meeting.Meeting
+	for _, m := range ms {
+		if i, ok := at[m.ID]; ok {
+			*notes = append(*notes, "meeting "+m.ID+" read twice; the later read is kept")
+			out[i] = m
+			continue
+		}
+		at[m.ID] = len(out)
+		out = append(out, m)
+	}
+	return out
+}
+
+// BySource splits meetings into one list per source, in the order hearing
+// notices, Council events, board calendars (each list keeps its order):
+// the records of one source are written, and counted, together.
+func BySource(ms []meeting.Meeting) [][]meeting.Meeting {
+	var out [][]meeting.Meeting
+	for _, src := range []string{HearingSource, LegistarSource, CalendarSource} {
+		var part []meeting.Meeting
+		for _, m := range ms {
+			if m.Source == src {
+				part = append(part, m)
+			}
+		}
+		if len(part) > 0 {
+			out = append(out, part)
+		}
+	}
+	return out
+}

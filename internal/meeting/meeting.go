@@ -1,0 +1,307 @@
+// Package meeting is the meeting read model (SPEC §2.8): one record per
+// source meeting (a Council Legistar event, a community-board calendar
+// entry, a City Record hearing notice), keyed by source and source id,
+// with four facts kept apart, each with its evidence: held, observed,
+// minutes and City notice link. A meeting is never dropped because its
+// minutes are unpublished or its notice unlinked.
+package meeting
+
+import (
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// TimeZone is the zone of every meeting time: New York.
+const TimeZone = "America/New_York"
+
+// Kinds of body.
+const (
+	BodyCouncil        = "council"         // a City Council committee, subcommittee or the Stated Meeting
+	BodyCommunityBoard = "community_board" // a community board or one of its committees
+	BodyAgency         = "agency"          // a city agency, commission or board named by City Record
+)
+
+// Held states (SPEC §2.8: held / not held as recorded; unknown when the
+// source records neither, e.g. a meeting still to come).
+const (
+	Held        = "held"
+	NotHeld     = "not_held"
+	HeldUnknown = "unknown"
+)
+
+// Minutes states.
+const (
+	MinutesPublished    = "published"
+	MinutesNotPublished = "not_published"
+)
+
+// Notice link states (SPEC §3).
+const (
+	NoticeLinked    = "linked"
+	NoticeNotLinked = "not_linked"
+	NoticeUnknown   = "unknown"
+)
+
+// Attendance modes.
+const (
+	InPerson          = "in_person"
+	Remote            = "remote"
+	Hybrid            = "hybrid"
+	AttendanceUnknown = "unknown"
+)
+
+// Confidence values of parsed fields and links.
+const (
+	High   = "high"
+	Medium = "medium"
+	Low    = "low"
+)
+
+// Meeting is one source meeting.
+type Meeting struct {
+	// ID is source + ":" + source id, unique and stable.
+	ID          string `json:"id"`
+	Source      string `json:"source"`
+	SourceLabel string `json:"source_label"`
+	SourceID    string `json:"source_id"`
+	SourceURL   string `json:"source_url,omitempty"`
+
+	// Body is the board or body as the source names it; BodyKind says
+	// which kind it is. Agency is its crosswalk resolution when the body
+	// is, or belongs to, an agency (empty when the crosswalk has none).
+	Body     string      `json:"body"`
+	BodyKind string      `json:"body_kind"`
+	Agency   *AgencyRef  `json:"agency,omitempty"`
+	Title    string      `json:"title"`
+	When     When        `json:"when"`
+	Place    Place       `json:"place"`
+	Docs     []Document  `json:"documents"`
+	Held     Fact        `json:"held"`
+	Observed Observation `json:"observed"`
+	Minutes  Fact        `json:"minutes"`
+	Notice   NoticeLink  `json:"notice"`
+	// Tentative is set when the source marks the meeting as tentative or
+	// "if necessary".
+	Tentative bool   `json:"tentative,omitempty"`
+	Comment   string `json:"comment,omitempty"`
+	// Fields gives, for a meeting parsed from free text (community-board
+	// calendars), the confidence of each parsed field and how it was read.
+	Fields []ParsedField `json:"parsed_fields,omitempty"`
+	// Raw keeps source status fields as read (agenda status, minutes
+	// status …).
+	Raw map[string]string `json:"raw,omitempty"`
+}
+
+// AgencyRef is the crosswalk resolution of a body.
+type AgencyRef struct {
+	Raw    string `json:"raw"`
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Method string `json:"method"`
+}
+
+// When is the source date and time. Date is the New York day
+// (YYYY-MM-DD, empty when unknown). Start is set only when the source
+// gives a start time; StartKnown says so explicitly.
+type When struct {
+	Date       string     `json:"date,omitempty"`
+	Start      *time.Time `json:"start,omitempty"`
+	End        *time.Time `json:"end,omitempty"`
+	StartKnown bool       `json:"start_known"`
+	TimeZone   string     `json:"time_zone"`
+	// Note says why the start is unknown, or how it was read.
+	Note string `json:"note,omitempty"`
+}
+
+// Place is where the meeting is held and how to attend.
+type Place struct {
+	Text        string `json:"text,omitempty"` // empty: not stated
+	Attendance  string `json:"attendance"`     // in_person, remote, hybrid, unknown
+	RemoteLinks []Link `json:"remote_links,omitempty"`
+	Note        string `json:"note,omitempty"`
+}
+
+// Link is a labelled URL.
+type Link struct {
+	Label string `json:"label"`
+	URL   string `json:"url"`
+}
+
+// Document kinds.
+const (
+	DocAgenda     = "agenda"
+	DocMinutes    = "minutes"
+	DocTranscript = "transcript"
+	DocVideo      = "video"
+	DocNotice     = "notice"
+	DocAttachment = "attachment"
+)
+
+// Document is one document of a meeting.
+type Document struct {
+	Kind        string `json:"kind"`
+	Label       string `json:"label"`
+	URL         string `json:"url"`
+	Status      string `json:"status,omitempty"` // as the source states it (Final, Draft …)
+	PublishedAt string `json:"published_at,omitempty"`
+}
+
+// Fact is one of the independent facts, with its evidence.
+type Fact struct {
+	State    string `json:"state"`
+	Evidence string `json:"evidence"`
+}
+
+// Observation is when the meeting was observed and on what evidence.
+type Observation struct {
+	At       time.Time `json:"at,omitzero"`
+	Date     string    `json:"date,omitempty"`
+	Evidence string    `json:"evidence"`
+}
+
+// NoticeLink is the City Record notice link with its evidence: the
+// method and confidence of a link, or why none was decided.
+type NoticeLink struct {
+	State       string   `json:"state"`
+	Evidence    string   `json:"evidence"`
+	RequestID   string   `json:"request_id,omitempty"`
+	URL         string   `json:"url,omitempty"`
+	Method      string   `json:"method,omitempty"`
+	Confidence  string   `json:"confidence,omitempty"`
+	Matched     []string `json:"matched,omitempty"`     // body, date, time, place
+	Candidates  []string `json:"candidates,omitempty"`  // request ids considered, same day
+	NoticesSeen int      `json:"notices_seen,omitzero"` // hearing notices held for the day
+}
+
+// ParsedField is the confidence of one field read from free text.
+type ParsedField struct {
+	Field      string `json:"field"`
+	Value      string `json:"value"`
+	Confidence string `json:"confidence"`
+	How        string `json:"how"`
+}
+
+// Record keys of a meeting (exact match, lower case).
+const (
+	KeyBody       = "body_key"
+	KeyBodyKind   = "body_kind"
+	KeyHeld       = "held"
+	KeyMinutes    = "minutes"
+	KeyNotice     = "notice_link"
+	KeyAttendance = "attendance"
+	KeyStartKnown = "start_known"
+	KeyEvening    = "evening"
+	KeyWeekend    = "weekend"
+	KeyDay        = "day"
+	KeyRequestID  = "request_id"
+)
+
+// Kind is the typed record kind of meetings.
+var Kind = search.Kind[Meeting]{Name: "meeting", Index: index}
+
+// index is the envelope of a meeting: keys for every browse filter, the
+// start (or, when the start is unknown, the New York day) as Date.
+func index(m Meeting) search.Record {
+	keys := map[string][]string{}
+	set := func(k string, vs ...string) {
+		for _, v := range vs {
+			if v != "" {
+				keys[k] = append(keys[k], v)
+			}
+		}
+	}
+	set(KeyBody, BodyKey(m.Body))
+	set(KeyBodyKind, m.BodyKind)
+	if m.Agency != nil {
+		set(search.KeyAgencyID, m.Agency.ID)
+	}
+	set(KeyHeld, m.Held.State)
+	set(KeyMinutes, m.Minutes.State)
+	set(KeyNotice, m.Notice.State)
+	set(KeyRequestID, m.Notice.RequestID)
+	switch m.Place.Attendance {
+	case Hybrid:
+		set(KeyAttendance, Hybrid, InPerson, Remote)
+	default:
+		set(KeyAttendance, m.Place.Attendance)
+	}
+	set(KeyStartKnown, boolKey(m.When.StartKnown))
+	set(KeyDay, m.When.Date)
+	r := search.Record{ID: m.ID, Source: m.Source, SourceLabel: m.SourceLabel, ObservedAt: m.Observed.At, Keys: keys, Title: m.Title}
+	if m.When.StartKnown && m.When.Start != nil {
+		st := m.When.Start.In(record.NewYork)
+		r.Date, r.DateLabel = st, "starts"
+		set(KeyEvening, boolKey(Evening(st)))
+		if Evening(st) {
+			set(KeyResident, TimeEvening)
+		}
+	} else if d, err := time.ParseInLocation("2006-01-02", m.When.Date, record.NewYork); err == nil {
+		r.Date, r.DateLabel = d, "day (start unknown)"
+	}
+	if !r.Date.IsZero() {
+		wd := r.Date.In(record.NewYork).Weekday()
+		set(KeyWeekend, boolKey(wd == time.Saturday || wd == time.Sunday))
+		if wd == time.Saturday || wd == time.Sunday {
+			set(KeyResident, TimeWeekend)
+		}
+	}
+	return r
+}
+
+// Evening reports whether a start is at or after 17:00 New York time.
+func Evening(t time.Time) bool { return t.In(record.NewYork).Hour() >= 17 }
+
+func boolKey(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// BodyKey is the exact-match key of a body name: lower case, letters and
+// digits, single dashes.
+func BodyKey(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// Day is the New York day of t.
+func Day(t time.Time) string { return t.In(record.NewYork).Format("2006-01-02") }
+
+// MinutesFact is the minutes fact of a meeting's documents: published
+// when a minutes document with a link is held, whatever the meeting's
+// held state.
+func MinutesFact(docs []Document, sourceState string) Fact {
+	for _, d := range docs {
+		if d.Kind == DocMinutes && d.URL != "" {
+			ev := "the source links a minutes document"
+			if d.Status != "" {
+				ev += " (status " + d.Status + ")"
+			}
+			if d.PublishedAt != "" {
+				ev += ", published " + d.PublishedAt
+			}
+			return Fact{State: MinutesPublished, Evidence: ev}
+		}
+	}
+	ev := "no minutes document is linked by the source"
+	if sourceState != "" {
+		ev += " (minutes status " + sourceState + ")"
+	}
+	return Fact{State: MinutesNotPublished, Evidence: ev}
+}

@@ -1,0 +1,283 @@
+package meeting
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Browse bounds.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+	// DefaultWindowDays is the window when no end is given; MaxWindowDays
+	// bounds every window.
+	DefaultWindowDays = 31
+	MaxWindowDays     = 366
+	// MaxExcluded bounds the unknown-start meetings listed (all are counted).
+	MaxExcluded = 100
+)
+
+// Resident-time filters.
+const (
+	TimeAny              = ""
+	TimeEvening          = "evening"            // starts at or after 17:00 New York
+	TimeWeekend          = "weekend"            // on a Saturday or Sunday
+	TimeEveningOrWeekend = "evening_or_weekend" // either
+)
+
+// TimeFilters lists the accepted resident-time filters.
+var TimeFilters = []string{TimeEvening, TimeWeekend, TimeEveningOrWeekend}
+
+// Attendance filters.
+var AttendanceFilters = []string{InPerson, Remote, Hybrid, AttendanceUnknown}
+
+// Sources lists the meeting sources a filter may name.
+var Sources = []string{"cb-calendar", "cityrecord-hearings", "legistar"}
+
+// KeyResident holds "evening" and/or "weekend".
+const KeyResident = "resident_time"
+
+// Service reads meetings through the Records seam.
+type Service struct {
+	Records search.Records
+	// Notices adds the notice coverage to scopes (nil: records only).
+	Notices search.CoverageReader
+	Now     func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s != nil && s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Service) records() (search.Records, error) {
+	if s == nil || s.Records == nil {
+		return nil, record.Errorf(record.EUNAVAILABLE, "meetings are not available on this deployment")
+	}
+	return s.Records, nil
+}
+
+// Get reads one meeting by exact id (source:source id). Errors: EINVALID
+// for an empty id, ENOTFOUND, EUNAVAILABLE.
+func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return Meeting{}, record.Invalid("id", "a meeting id is required (source:source id, e.g. legistar:22525)")
+	}
+	rs, err := s.records()
+	if err != nil {
+		return Meeting{}, err
+	}
+	m, err := search.Get(ctx, rs, Kind, id)
+	if record.ErrorCode(err) == record.ENOTFOUND {
+		return m, record.Errorf(record.ENOTFOUND, "no meeting with id %q is held", id)
+	}
+	return m, err
+}
+
+// Filter narrows a browse. From and To are New York days (YYYY-MM-DD),
+// inclusive; From defaults to today, To to From + 30 days; the window is
+// at most MaxWindowDays.
+type Filter struct {
+	From, To   string
+	Time       string   // a TimeFilters value, or empty
+	Attendance string   // in_person, remote (hybrid meetings match both), hybrid, unknown
+	Sources    []string // Sources values
+	Body       string   // a body name, matched by BodyKey
+}
+
+// Brief names a meeting in a list.
+type Brief struct {
+	ID     string `json:"id"`
+	Source string `json:"source"`
+	Title  string `json:"title"`
+	Date   string `json:"date"`
+	Reason string `json:"reason"`
+}
+
+// Excluded are the meetings a resident-time filter could not judge
+// because their start is unknown: all counted, the first MaxExcluded
+// listed.
+type Excluded struct {
+	Count    int     `json:"count"`
+	Meetings []Brief `json:"meetings"`
+	Note     string  `json:"note"`
+}
+
+// Coverage is one meeting source's share: records, dates, freshness.
+type Coverage struct {
+	Source          string    `json:"source"`
+	Label           string    `json:"label"`
+	Records         int       `json:"records"`
+	FirstSourceDate string    `json:"first_source_date,omitempty"`
+	LastSourceDate  string    `json:"last_source_date,omitempty"`
+	ObservedAt      time.Time `json:"observed_at,omitzero"`
+}
+
+// Page is a bounded page of meetings, soonest first.
+type Page struct {
+	Meetings             []Meeting         `json:"meetings"`
+	Total                int               `json:"total"`
+	NextCursor           string            `json:"next_cursor,omitempty"`
+	Applied              map[string]string `json:"applied_filters"`
+	ExcludedUnknownStart Excluded          `json:"excluded_unknown_start"`
+	Coverage             []Coverage        `json:"coverage"`
+	Scope                record.Scope      `json:"scope"`
+}
+
+// Window is the inclusive New York day window of a filter.
+func (f Filter) Window(now time.Time) (from, to time.Time, err error) {
+	day := func(param, s string) (time.Time, error) {
+		t, err := time.ParseInLocation("2006-01-02", strings.TrimSpace(s), record.NewYork)
+		if err != nil {
+			return t, record.Invalid(param, "%s must be a day as YYYY-MM-DD, not %q", param, s)
+		}
+		return t, nil
+	}
+	if strings.TrimSpace(f.From) == "" {
+		n := now.In(record.NewYork)
+		from = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, record.NewYork)
+	} else if from, err = day("from", f.From); err != nil {
+		return
+	}
+	if strings.TrimSpace(f.To) == "" {
+		to = from.AddDate(0, 0, DefaultWindowDays-1)
+	} else if to, err = day("to", f.To); err != nil {
+		return
+	}
+	if to.Before(from) {
+		return from, to, record.Invalid("to", "to (%s) is before from (%s)", to.Format("2006-01-02"), from.Format("2006-01-02"))
+	}
+	if to.Sub(from) > time.Duration(MaxWindowDays-1)*24*time.Hour+time.Hour {
+		return from, to, record.Invalid("to", "the date window is at most %d days", MaxWindowDays)
+	}
+	return from, to, nil
+}
+
+// query is the record query of a filter (without the time filter) and
+// the applied filters.
+func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error) {
+	from, to, err := f.Window(s.now())
+	if err != nil {
+		return search.RecordQuery{}, nil, err
+	}
+	applied := map[string]string{"from": from.Format("2006-01-02"), "to": to.Format("2006-01-02"), "time_zone": TimeZone}
+	q := search.RecordQuery{From: from, To: to.Add(24*time.Hour - time.Second), Keys: map[string][]string{}}
+	if f.Time != "" && !slices.Contains(TimeFilters, f.Time) {
+		return q, nil, record.Invalid("time", "unknown time filter %q; one of %s", f.Time, strings.Join(TimeFilters, ", "))
+	}
+	if a := f.Attendance; a != "" {
+		if !slices.Contains(AttendanceFilters, a) {
+			return q, nil, record.Invalid("attendance", "unknown attendance %q; one of %s", a, strings.Join(AttendanceFilters, ", "))
+		}
+		q.Keys[KeyAttendance] = []string{a}
+		applied["attendance"] = a
+		if a == InPerson || a == Remote {
+			applied["attendance"] += " (hybrid meetings included)"
+		}
+	}
+	for _, src := range f.Sources {
+		if !slices.Contains(Sources, src) {
+			return q, nil, record.Invalid("source", "unknown meeting source %q; one of %s", src, strings.Join(Sources, ", "))
+		}
+	}
+	if len(f.Sources) > 0 {
+		q.Sources = slices.Clone(f.Sources)
+		applied["source"] = strings.Join(f.Sources, ",")
+	}
+	if b := strings.TrimSpace(f.Body); b != "" {
+		k := BodyKey(b)
+		if k == "" {
+			return q, nil, record.Invalid("body", "body %q has no letters or digits", b)
+		}
+		q.Keys[KeyBody] = []string{k}
+		applied["body"] = b
+	}
+	return q, applied, nil
+}
+
+// Browse reads a bounded page of meetings in a date window, soonest
+// first (then by id: a stable order a cursor walks without gaps or
+// repeats), with the meetings a time filter excluded because their start
+// is unknown, per-source coverage and freshness, and the scope.
+func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int) (Page, error) {
+	if limit == 0 {
+		limit = DefaultLimit
+	}
+	if limit < 1 || limit > MaxLimit {
+		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+	}
+	q, applied, err := s.query(f)
+	if err != nil {
+		return Page{}, err
+	}
+	rs, err := s.records()
+	if err != nil {
+		return Page{}, err
+	}
+	ex := Excluded{Meetings: []Brief{}}
+	if f.Time != "" {
+		applied["time"] = f.Time
+		eq := q
+		eq.Keys = cloneKeys(q.Keys)
+		eq.Keys[KeyStartKnown] = []string{"false"}
+		switch f.Time {
+		case TimeEvening:
+			q.Keys[KeyResident] = []string{TimeEvening}
+		case TimeWeekend:
+			q.Keys[KeyResident] = []string{TimeWeekend}
+		case TimeEveningOrWeekend:
+			q.Keys[KeyResident] = []string{TimeEvening, TimeWeekend}
+			eq.Keys[KeyWeekend] = []string{"false"}
+		}
+		if f.Time != TimeWeekend {
+			eq.Sort, eq.Limit = search.RecordSortDate, MaxExcluded
+			p, err := search.Find(ctx, rs, Kind, eq)
+			if err != nil {
+				return Page{}, err
+			}
+			ex.Count = p.Total
+			for _, m := range p.Items {
+				ex.Meetings = append(ex.Meetings, Brief{ID: m.ID, Source: m.Source, Title: m.Title, Date: m.When.Date, Reason: "start unknown: " + m.When.Note})
+			}
+			ex.Note = "meetings in the window that match every other filter but whose start time the source does not give, so they cannot be judged evening or not"
+		} else {
+			ex.Note = "none: a weekend is known from the date alone"
+		}
+	} else {
+		ex.Note = "no time filter applied: meetings whose start is unknown are included in the rows with when.start_known false"
+	}
+	q.Sort, q.Limit, q.Cursor = search.RecordSortDate, limit, cursor
+	p, err := search.Find(ctx, search.WithScope(rs, s.Notices), Kind, q)
+	if err != nil {
+		return Page{}, err
+	}
+	out := Page{Meetings: p.Items, Total: p.Total, NextCursor: p.NextCursor, Applied: applied, ExcludedUnknownStart: ex, Scope: p.Scope}
+	if out.Meetings == nil {
+		out.Meetings = []Meeting{}
+	}
+	out.Scope.Searched.Kind = "meetings"
+	out.Coverage = []Coverage{}
+	for _, c := range p.Scope.Sources {
+		if c.RecordType == Kind.Name {
+			out.Coverage = append(out.Coverage, Coverage{Source: c.Source, Label: c.Label, Records: c.Records,
+				FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, ObservedAt: c.ObservedAt})
+		}
+	}
+	return out, nil
+}
+
+func cloneKeys(m map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(m))
+	for k, v := range m {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}
