@@ -1,0 +1,42 @@
+package indexer
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/recordwatch/recordwatch/indexer/link"
+	"github.com/recordwatch/recordwatch/indexer/source/leaders"
+	"github.com/recordwatch/recordwatch/internal/people"
+)
+
+// leadersSource: the NYC Governance Organizations roster (t3jq-9nkf) and
+// its name crosswalk, as typed people rows (organizations and the persons
+// a release names).
+type leadersSource struct{}
+
+func (leadersSource) Name() string  { return leaders.Source }
+func (leadersSource) Label() string { return leaders.Label }
+func (leadersSource) Holds() string { return HoldsRecords }
+func (leadersSource) Live() bool    { return false }
+func (leadersSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	b, errs := leaders.ReadDir(fsys, dir)
+	return Batch{Rows: b.Read, Merged: b.Merged, Records: []RecordSet{peopleSet(b.Rows)}}, errs
+}
+
+// peopleSet is the record set of people rows, linked to the crosswalk.
+func peopleSet(rows []people.Row) RecordSet {
+	return Set[people.Row]{Of: people.Kind, Items: rows, LinkWith: linkPeople}
+}
+
+// linkPeople ties organization rows to crosswalk agencies by the
+// crosswalk's NYC Governance Organizations id: an exact id join, never a
+// name match (person rows are not agencies).
+func linkPeople(_ context.Context, env link.Env, rows []people.Row) []error {
+	byGOID := people.AgenciesByRecordID(env.Linker.Crosswalk)
+	for i := range rows {
+		if rows[i].Type == people.TypeOrganization {
+			rows[i].AgencyID = byGOID[rows[i].ID]
+		}
+	}
+	return nil
+}
