@@ -240,4 +240,3 @@ func distinct(vs []Attributed) int {
 	}
 	return len(seen)
 }
-
