@@ -31,6 +31,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -260,7 +261,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	procurement := procure.New(backend, nil, cw, now)
 	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
-		Procure: procurement, Dossiers: dossier.New(procurement)}
+		Procure: procurement, Dossiers: dossier.New(procurement), People: people.New(backend, nil, cw)}
 	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
 		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
 			MCP:        mcp.Handler(mcpDeps, cfg.Form),

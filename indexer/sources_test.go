@@ -12,7 +12,7 @@ import (
 // The one list is what -source accepts (main.go calls LookupSource), and
 // every source has a bundled sample directory named after it.
 func TestSourcesList(t *testing.T) {
-	want := []string{"crol", "checkbook", "contracts", "zap"}
+	want := []string{"crol", "checkbook", "contracts", "zap", "leaders"}
 	if got := SourceNames(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("sources %v, want %v", got, want)
 	}
@@ -23,14 +23,18 @@ func TestSourcesList(t *testing.T) {
 			t.Errorf("LookupSource(%q) = %v, %v", name, src, err)
 			continue
 		}
-		if h := src.Holds(); h != HoldsNotices && h != HoldsEntries {
+		if h := src.Holds(); h != HoldsNotices && h != HoldsEntries && h != HoldsRecords {
 			t.Errorf("%s holds %q", name, h)
 		}
 		if _, err := fs.Stat(sample, name); err != nil {
 			t.Errorf("%s: no bundled sample directory: %v", name, err)
 		}
 		b, errs := src.Read(sample, name)
-		if len(b.Notices)+len(b.Entries) == 0 {
+		records := 0
+		for _, set := range b.Records {
+			records += set.Len()
+		}
+		if len(b.Notices)+len(b.Entries)+records == 0 {
 			t.Errorf("%s read nothing from its sample (%v)", name, errs)
 		}
 		if (src.Holds() == HoldsNotices) != (len(b.Notices) > 0) {

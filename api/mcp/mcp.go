@@ -18,6 +18,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -45,6 +46,9 @@ type Deps struct {
 	// Dossiers answers the entity tools unavailable.
 	Procure  *procure.Service
 	Dossiers *dossier.Service
+	// People answers people and organization rows (nil: the dossiers'
+	// readers).
+	People *people.Service
 }
 
 // ClientHeader carries the caller's address from the HTTP layer to the
@@ -149,6 +153,8 @@ func All(d *Deps) []Tool {
 		retrieveCitedPassages(d),
 		getContract(d),
 		browseContracts(d),
+		getPersonOrOrganization(d),
+		browseOrganizations(d),
 		previewWatchForm1(d),
 		previewWatchForm2(d),
 		createWatchForm1(d),

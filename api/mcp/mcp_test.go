@@ -35,7 +35,8 @@ var fixedNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
 // wantTools is the tool list of each form.
 var wantTools = map[int][]string{
 	1: {"search_notices", "get_notice", "search_federated", "get_entity_dossier", "get_entity_relationships",
-		"retrieve_cited_passages", "get_contract", "browse_contracts", "preview_watch", "create_watch", "list_capability_gaps"},
+		"retrieve_cited_passages", "get_contract", "browse_contracts", "get_person_or_organization", "browse_organizations",
+		"preview_watch", "create_watch", "list_capability_gaps"},
 	2: {"search_notices", "get_notice", "preview_watch", "create_watch"},
 }
 

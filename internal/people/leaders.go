@@ -2,6 +2,7 @@ package people
 
 import (
 	"context"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -39,6 +40,27 @@ type PersonLink struct {
 	// only).
 	SeparateDossier bool   `json:"separate_dossier"`
 	Note            string `json:"note"`
+	// Route is the address of the person row; the surfaces fill it.
+	Route string `json:"route,omitempty"`
+}
+
+// Route is the JSON address of a row (ids are path-escaped: they are kept
+// exactly as given, encoded text included).
+func Route(id string) string { return "/api/people/" + url.PathEscape(id) }
+
+// WithRoutes fills the person routes of leader nodes.
+func (l Leadership) WithRoutes() Leadership {
+	nodes := make([]Leader, len(l.Nodes))
+	for i, n := range l.Nodes {
+		if n.Person != nil {
+			p := *n.Person
+			p.Route = Route(p.ID)
+			n.Person = &p
+		}
+		nodes[i] = n
+	}
+	l.Nodes = nodes
+	return l
 }
 
 // Leader is one leader node: what one roster release prints as the
@@ -181,7 +203,7 @@ func (s *Service) Disagreements(ctx context.Context, agencyID string) ([]Disagre
 		return out, err
 	}
 	roster := func(r Row, v string) Attributed {
-		return Attributed{Value: v, Source: r.SourceLabel + " " + r.Release.Version, SourceDate: r.Release.Date}
+		return Attributed{Value: v, Source: strings.TrimSpace("NYC Governance Organizations roster " + r.Release.Dataset + " " + r.Release.Version), SourceDate: r.Release.Date}
 	}
 	// name: the crosswalk's canonical name against each release
 	name := Disagreement{Field: "name", Values: []Attributed{{Value: ag.Name, Source: CrosswalkSource,
