@@ -1,0 +1,58 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// The JSON twins of get_person_or_organization and browse_organizations on
+// the bundled roster: an exact organization row (golden), a person row by
+// its escaped route, ids that are not exact in the API's error shape, a
+// token browse that keeps two persons of one name apart, and bad input as
+// 400.
+func TestPeopleJSON(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	res, body := get(t, e, "/api/people/NYC_GOID_000190")
+	var one PersonOrOrgView
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &one) != nil || one.Row.Type != people.TypeOrganization || one.ReleasesTotal != 1 {
+		t.Fatalf("GET organization: %d %s", res.StatusCode, body)
+	}
+	golden(t, "people_NYC_GOID_000190.json", body)
+
+	person := one.Row.Relation(people.RelPrincipalOfficer).TargetID
+	res, body = get(t, e, people.Route(person))
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &one) != nil || one.Row.ID != person || one.Row.Name != "Neil Matthew" || one.Route != people.Route(person) {
+		t.Fatalf("GET person %s: %d %s", people.Route(person), res.StatusCode, body)
+	}
+	for _, path := range []string{"/api/people/nyc_goid_000190", "/api/people/Neil%20Matthew", "/api/people/NYC_GOID_000190%252F"} {
+		var eb errorBody
+		if res, body := get(t, e, path); res.StatusCode != http.StatusNotFound || json.Unmarshal(body, &eb) != nil || eb.Error.Code != record.ENOTFOUND {
+			t.Errorf("%s: %d %s", path, res.StatusCode, body)
+		}
+	}
+
+	res, body = get(t, e, "/api/organizations?row_type=person&token=matthew")
+	var page people.Page
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &page) != nil {
+		t.Fatalf("browse: %d %s", res.StatusCode, body)
+	}
+	orgs := map[string]bool{}
+	for _, r := range page.Rows {
+		if r.Name == "Neil Matthew" {
+			orgs[r.OrgID] = true
+		}
+	}
+	if len(orgs) != 2 || page.Freshness.Release != "2026-06-12" || page.Filters.Token != "matthew" {
+		t.Errorf("Neil Matthew rows by organization %v; freshness %+v", orgs, page.Freshness)
+	}
+	for _, path := range []string{"/api/organizations?row_type=agency", "/api/organizations?token=two%20words", "/api/organizations?limit=101",
+		"/api/organizations?nope=1", "/api/organizations?release=June", "/api/people/", "/api/people/NYC_GOID_000190?x=1"} {
+		if res, body := get(t, e, path); res.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: %d %s; want 400", path, res.StatusCode, body)
+		}
+	}
+}
