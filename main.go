@@ -29,6 +29,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/indexer/source/leaders"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/people"
@@ -324,6 +325,16 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 		return fmt.Errorf("source %q has no live fetch: load its files with -source-dir", src.Name())
 	case src.Name() == checkbook.Source:
 		return runCheckbook(ctx, cfg, ix, logger)
+	case src.Name() == leaders.Source:
+		// each live read is one roster release, dated the day it was fetched
+		return repeat(ctx, cfg.Every, logger, leaders.Source, func() error {
+			b, rowErrs, err := (&leaders.Fetcher{AppToken: cfg.SODAToken}).Fetch(ctx)
+			if err != nil {
+				return err
+			}
+			_, err = ix.Load(ctx, indexer.FetchedLeaders(b, rowErrs), nil, "")
+			return err
+		})
 	}
 	f := &crol.Fetcher{BaseURL: cfg.SODAEndpoint, AppToken: cfg.SODAToken}
 	if !cfg.Full {

@@ -17,7 +17,7 @@ type leadersSource struct{}
 func (leadersSource) Name() string  { return leaders.Source }
 func (leadersSource) Label() string { return leaders.Label }
 func (leadersSource) Holds() string { return HoldsRecords }
-func (leadersSource) Live() bool    { return false }
+func (leadersSource) Live() bool    { return true }
 func (leadersSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	b, errs := leaders.ReadDir(fsys, dir)
 	return Batch{Rows: b.Read, Merged: b.Merged, Records: []RecordSet{peopleSet(b.Rows)}}, errs
@@ -39,4 +39,21 @@ func linkPeople(_ context.Context, env link.Env, rows []people.Row) []error {
 		}
 	}
 	return nil
+}
+
+// FetchedLeaders is a live read of the roster (leaders.Fetcher) as a
+// source for Load: its Read returns the fetched rows whatever the files.
+func FetchedLeaders(b leaders.Batch, errs []error) Source { return fetchedLeaders{b, errs} }
+
+type fetchedLeaders struct {
+	b    leaders.Batch
+	errs []error
+}
+
+func (fetchedLeaders) Name() string  { return leaders.Source }
+func (fetchedLeaders) Label() string { return leaders.Label }
+func (fetchedLeaders) Holds() string { return HoldsRecords }
+func (fetchedLeaders) Live() bool    { return true }
+func (f fetchedLeaders) Read(fs.FS, string) (Batch, []error) {
+	return Batch{Rows: f.b.Read, Merged: f.b.Merged, Records: []RecordSet{peopleSet(f.b.Rows)}}, f.errs
 }
