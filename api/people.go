@@ -11,12 +11,35 @@ import (
 
 // peopleRoutes mounts the JSON reads of people and organization rows (SPEC
 // §2.7, §2.10), twins of the get_person_or_organization and
-// browse_organizations tools. A row id is kept exactly as given and may
+// browse_organizations tools, and the civil-service exam and list rows
+// kept beside them. A row id is kept exactly as given and may
 // hold "/" (person ids: record/role/release), so it is the rest of the
 // path, path-escaped (people.Route).
 func (s *Server) peopleRoutes(api *gin.RouterGroup) {
 	api.GET("/organizations", s.organizations)
 	api.GET("/people/*id", s.personOrOrganization)
+	api.GET("/civil-service", s.civilService)
+}
+
+// civilService serves GET /api/civil-service?kind=&exam_number=&title_code=&agency=&limit=&cursor=:
+// exam and eligible-list rows (DCAS), newest first, each with its date
+// and source; agency matches the lists that name it.
+func (s *Server) civilService(c *gin.Context) {
+	p := newParams(c.Request.URL.Query(), "kind", "exam_number", "title_code", "agency", "limit", "cursor")
+	f := people.CivilFilter{Kind: p.str("kind"), ExamNumber: p.str("exam_number"), TitleCode: p.str("title_code"), Agency: p.str("agency")}
+	limit := p.integer("limit", people.DefaultLimit, 1, people.MaxLimit)
+	cursor := p.str("cursor")
+	if p.err != nil {
+		writeError(c, p.err)
+		return
+	}
+	page, err := s.people().Civil(c.Request.Context(), f, cursor, limit)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=300")
+	c.JSON(200, page)
 }
 
 // people is the people service over this server's readers.

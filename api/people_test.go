@@ -56,3 +56,28 @@ func TestPeopleJSON(t *testing.T) {
 		}
 	}
 }
+
+// Civil-service rows beside the organizations: a list that names an
+// agency is found by it, with its date and source; bad input is 400.
+func TestCivilServiceJSON(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	res, body := get(t, e, "/api/civil-service?agency=police-department&kind=list")
+	var page people.CivilPage
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &page) != nil || page.Total == 0 || page.Note == "" {
+		t.Fatalf("police lists: %d %s", res.StatusCode, body)
+	}
+	for _, c := range page.Records {
+		if c.AgencyID != "police-department" || c.AgencyName != "POLICE DEPARTMENT" || c.Date == "" || c.SourceLabel == "" || c.Kind != "list" {
+			t.Fatalf("record %+v", c)
+		}
+	}
+	res, body = get(t, e, "/api/civil-service?exam_number=7006")
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &page) != nil || page.Total < 2 {
+		t.Fatalf("exam 7006 (schedule and OASys): %d %s", res.StatusCode, body)
+	}
+	for _, path := range []string{"/api/civil-service?kind=candidate", "/api/civil-service?limit=0", "/api/civil-service?name=x"} {
+		if res, body := get(t, e, path); res.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: %d %s; want 400", path, res.StatusCode, body)
+		}
+	}
+}

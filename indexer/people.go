@@ -5,7 +5,9 @@ import (
 	"io/fs"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
+	"github.com/recordwatch/recordwatch/indexer/source/civillist"
 	"github.com/recordwatch/recordwatch/indexer/source/leaders"
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/people"
 )
 
@@ -56,4 +58,30 @@ func (fetchedLeaders) Holds() string { return HoldsRecords }
 func (fetchedLeaders) Live() bool    { return true }
 func (f fetchedLeaders) Read(fs.FS, string) (Batch, []error) {
 	return Batch{Rows: f.b.Read, Merged: f.b.Merged, Records: []RecordSet{peopleSet(f.b.Rows)}}, f.errs
+}
+
+// civillistSource: DCAS civil-service exams and eligible lists, typed
+// civil records kept beside the organizations (the agency a list names
+// is resolved by the crosswalk; a list naming none is citywide).
+type civillistSource struct{}
+
+func (civillistSource) Name() string  { return civillist.Source }
+func (civillistSource) Label() string { return civillist.Label }
+func (civillistSource) Holds() string { return HoldsRecords }
+func (civillistSource) Live() bool    { return false }
+func (civillistSource) Read(fsys fs.FS, dir string) (Batch, []error) {
+	b, errs := civillist.ReadDir(fsys, dir)
+	return Batch{Rows: b.Read, Merged: b.Merged, Records: []RecordSet{Set[people.CivilRecord]{Of: people.CivilKind, Items: b.Records,
+		LinkWith: func(_ context.Context, env link.Env, items []people.CivilRecord) []error {
+			for i := range items {
+				if items[i].AgencyName == "" {
+					continue
+				}
+				a := env.Linker.Crosswalk.Resolve(items[i].AgencyName)
+				if a.Method != entity.MethodOwn {
+					items[i].AgencyID, items[i].AgencyMethod = a.ID, a.Method
+				}
+			}
+			return nil
+		}}}}, errs
 }

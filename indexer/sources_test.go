@@ -12,7 +12,7 @@ import (
 // The one list is what -source accepts (main.go calls LookupSource), and
 // every source has a bundled sample directory named after it.
 func TestSourcesList(t *testing.T) {
-	want := []string{"crol", "checkbook", "contracts", "zap", "leaders"}
+	want := []string{"crol", "checkbook", "contracts", "zap", "leaders", "civillist"}
 	if got := SourceNames(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("sources %v, want %v", got, want)
 	}
