@@ -15,7 +15,9 @@ import (
 // kept beside them. A row id is kept exactly as given and may
 // hold "/" (person ids: record/role/release), so it is the rest of the
 // path, path-escaped (people.Route).
-func (s *Server) peopleRoutes(api *gin.RouterGroup) {
+func (s *Server) peopleRoutes(r *gin.Engine, api *gin.RouterGroup) {
+	r.GET("/organizations/:id/", s.rateLimit(), s.organizationPage)
+	r.GET("/people/*id", s.rateLimit(), s.personPage)
 	api.GET("/organizations", s.organizations)
 	api.GET("/people/*id", s.personOrOrganization)
 	api.GET("/civil-service", s.civilService)

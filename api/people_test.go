@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/people"
@@ -78,6 +79,35 @@ func TestCivilServiceJSON(t *testing.T) {
 	for _, path := range []string{"/api/civil-service?kind=candidate", "/api/civil-service?limit=0", "/api/civil-service?name=x"} {
 		if res, body := get(t, e, path); res.StatusCode != http.StatusBadRequest {
 			t.Errorf("%s: %d %s; want 400", path, res.StatusCode, body)
+		}
+	}
+}
+
+// The Form 1 pages: an organization with its leader per release (dated,
+// linked to the person row), its civil-service lists when it is an
+// agency, and a person row linked back; unknown ids are 404 pages.
+func TestPeoplePages(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	res, body := get(t, e, "/organizations/NYC_GOID_000002/")
+	page := string(body)
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, "Administration for Children&#39;s Services") || !strings.Contains(page, "as of 2026-06-12") ||
+		!strings.Contains(page, `href="/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12"`) || !strings.Contains(page, `href="/api/people/NYC_GOID_000002"`) ||
+		!strings.Contains(page, `href="/agencies/administration-for-childrens-services/"`) {
+		t.Fatalf("organization page: %d %s", res.StatusCode, body)
+	}
+	res, body = get(t, e, "/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12")
+	page = string(body)
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, "Rebecca Jones Gaston") || !strings.Contains(page, `href="/organizations/NYC_GOID_000002/"`) ||
+		!strings.Contains(page, "not proof of who holds the role now") {
+		t.Fatalf("person page: %d %s", res.StatusCode, body)
+	}
+	res, body = get(t, e, "/organizations/NYC_GOID_000389/")
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "Civil-service lists naming this agency") {
+		t.Errorf("police organization page: %d", res.StatusCode)
+	}
+	for _, path := range []string{"/organizations/NYC_GOID_999999/", "/people/Rebecca%20Jones%20Gaston"} {
+		if res, body := get(t, e, path); res.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "JSON twin") {
+			t.Errorf("%s: %d %s", path, res.StatusCode, body)
 		}
 	}
 }

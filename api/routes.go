@@ -35,7 +35,7 @@ func (s *Server) routes(r *gin.Engine) {
 	// each later issue owns its file and its routes
 	s.entityRoutes(r, api) // entities.go: agencies, vendors, matters, batch, property locations
 	s.contractRoutes(api)  // contracts.go: /api/contracts, /api/contracts/:id
-	s.peopleRoutes(api)    // people.go: /api/organizations, /api/people/<id>
+	s.peopleRoutes(r, api) // people.go: /api/organizations, /api/people/<id>, /api/civil-service; pages /organizations/<id>/, /people/<id>
 	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
 	s.watchRoutes(r, api)  // watches.go: preview, create, confirm, manage, unsubscribe
 	s.shareRoutes(r)       // shares.go: /inv, /stats

@@ -121,7 +121,7 @@ func (s *Service) Leaders(ctx context.Context, agencyID string) (Leadership, err
 		return out, nil
 	}
 	for _, r := range rows {
-		out.Nodes = append(out.Nodes, leaderOf(r))
+		out.Nodes = append(out.Nodes, LeaderOf(r))
 	}
 	newest := out.Nodes[0]
 	switch newest.NameState {
@@ -152,7 +152,8 @@ func (s *Service) orgRows(ctx context.Context, recordID string) ([]Row, error) {
 	return p.Items, nil
 }
 
-func leaderOf(r Row) Leader {
+// LeaderOf is the leader node of one organization row (one release).
+func LeaderOf(r Row) Leader {
 	po, title := r.Relation(RelPrincipalOfficer), r.Relation(RelPrincipalTitle)
 	l := Leader{ID: r.ID, OrgName: r.Name, Release: r.Release, SourceDate: r.Release.Date, AsOf: r.Release.AsOf(),
 		Name: po.Value, NameState: po.State, Title: title.Value, TitleState: title.State,
