@@ -3,9 +3,11 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -108,6 +110,18 @@ func TestPeoplePages(t *testing.T) {
 	for _, path := range []string{"/organizations/NYC_GOID_999999/", "/people/Rebecca%20Jones%20Gaston"} {
 		if res, body := get(t, e, path); res.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "JSON twin") {
 			t.Errorf("%s: %d %s", path, res.StatusCode, body)
+		}
+	}
+}
+
+// The people lens is a Form 1 lens (SPEC §2.13): a Form 1 feed follows it
+// (TestFeedsMatchBackend validates it), a Form 2 deployment refuses it.
+func TestPeopleLensFeedIsForm1(t *testing.T) {
+	for form, ok := range map[int]bool{1: true, 2: false} {
+		s := New(Config{Form: form}, Deps{Crosswalk: entity.DefaultCrosswalk()})
+		_, err := s.parseFeed(url.Values{"lens": {"people"}, "agency": {"DEPT. OF HOMELESS SERVICES"}})
+		if (err == nil) != ok {
+			t.Errorf("form %d: lens=people: %v", form, err)
 		}
 	}
 }
