@@ -57,6 +57,7 @@ type PersonOrOrgView struct {
 	Releases      []people.Row        `json:"releases"`
 	ReleasesTotal int                 `json:"releases_total"`
 	Route         string              `json:"route"`
+	Follow        *people.Follow      `json:"follow,omitempty"`
 	Limits        []string            `json:"source_limits"`
 }
 
@@ -75,7 +76,7 @@ func (s *Server) personOrOrganization(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "public, max-age=300")
 	c.JSON(200, PersonOrOrgView{Status: record.Found, Row: r.Row, Releases: r.Releases, ReleasesTotal: r.ReleasesTotal,
-		Route: people.Route(r.Row.ID), Limits: people.SourceLimits})
+		Route: people.Route(r.Row.ID), Follow: people.FollowOf(r.Row), Limits: people.SourceLimits})
 }
 
 // organizations serves GET /api/organizations?row_type=&token=&agency=&release=&limit=&cursor=:

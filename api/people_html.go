@@ -47,6 +47,9 @@ var peoplePages = template.Must(template.New("people").Parse(`<!doctype html>
 <div class="table-scroll"><table><tr><th>Relation</th><th>State</th><th>As printed</th></tr>
 {{range .Relations}}<tr><td>{{.Name}}</td><td>{{.State}}</td><td>{{.Value}}{{range $i, $v := .Values}}{{if $i}}; {{end}}{{$v}}{{end}}{{if .Note}} <span class="note">{{.Note}}</span>{{end}}</td></tr>{{end}}</table></div>
 {{end}}
+{{with .Follow}}<h2>Follow</h2>
+<p><a href="{{.Feed}}">Atom feed</a> · <a href="{{.JSON}}">JSON feed</a> of the people lens for <code>{{.Agency}}</code>.</p>
+<p class="note">{{.Note}}</p>{{end}}
 {{if .Leaders}}<h2>Leaders by roster release</h2>
 <div class="table-scroll"><table><tr><th>Release</th><th>Title</th><th>Name</th><th>Confidence</th></tr>
 {{range .Leaders}}<tr><td>{{.AsOf}}</td><td>{{if .Title}}{{.Title}}{{else}}<span class="note">{{.TitleState}}</span>{{end}}</td><td>{{if .Person}}<a href="{{.Person.Route}}">{{.Name}}</a>{{else if .Name}}{{.Name}}{{else}}<span class="note">{{.NameState}}{{if .Note}}: {{.Note}}{{end}}</span>{{end}}</td><td>{{.Confidence}}</td></tr>{{end}}</table></div>
@@ -77,6 +80,7 @@ type peoplePage struct {
 	Civil                    []people.CivilRecord
 	CivilNote                string
 	Fields                   []field
+	Follow                   *people.Follow
 	Rules                    []string
 }
 
@@ -137,7 +141,8 @@ func (s *Server) organizationPage(c *gin.Context) {
 		return
 	}
 	row := r.Row
-	p := peoplePage{Title: row.Name, JSON: json, Row: &row, Limits: people.SourceLimits, Variants: row.Variants, Fields: fieldsOf(row.Fields)}
+	p := peoplePage{Title: row.Name, JSON: json, Row: &row, Limits: people.SourceLimits, Variants: row.Variants, Fields: fieldsOf(row.Fields),
+		Follow: people.FollowOf(row)}
 	for _, rel := range r.Releases {
 		p.Leaders = append(p.Leaders, people.LeaderOf(rel))
 	}
@@ -171,7 +176,7 @@ func (s *Server) personPage(c *gin.Context) {
 		return
 	}
 	row := r.Row
-	p := peoplePage{Title: row.Name, JSON: json, Row: &row, OrgPage: orgPagePath(row.OrgID), Fields: fieldsOf(row.Fields)}
+	p := peoplePage{Title: row.Name, JSON: json, Row: &row, OrgPage: orgPagePath(row.OrgID), Fields: fieldsOf(row.Fields), Follow: people.FollowOf(row)}
 	if row.Type == people.TypeOrganization {
 		c.Redirect(http.StatusMovedPermanently, orgPagePath(row.ID))
 		return

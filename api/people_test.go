@@ -100,7 +100,7 @@ func TestPeoplePages(t *testing.T) {
 	res, body = get(t, e, "/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12")
 	page = string(body)
 	if res.StatusCode != http.StatusOK || !strings.Contains(page, "Rebecca Jones Gaston") || !strings.Contains(page, `href="/organizations/NYC_GOID_000002/"`) ||
-		!strings.Contains(page, "not proof of who holds the role now") {
+		!strings.Contains(page, "not proof of who holds the role now") || !strings.Contains(page, `href="/feed.xml?lens=people&amp;agency=administration-for-childrens-services"`) {
 		t.Fatalf("person page: %d %s", res.StatusCode, body)
 	}
 	res, body = get(t, e, "/organizations/NYC_GOID_000389/")

@@ -30,15 +30,13 @@ func peopleSet(rows []people.Row) RecordSet {
 	return Set[people.Row]{Of: people.Kind, Items: rows, LinkWith: linkPeople}
 }
 
-// linkPeople ties organization rows to crosswalk agencies by the
-// crosswalk's NYC Governance Organizations id: an exact id join, never a
-// name match (person rows are not agencies).
+// linkPeople ties organization rows (and the person rows their records
+// name) to crosswalk agencies by the crosswalk's NYC Governance
+// Organizations id: an exact id join, never a name match.
 func linkPeople(_ context.Context, env link.Env, rows []people.Row) []error {
 	byGOID := people.AgenciesByRecordID(env.Linker.Crosswalk)
 	for i := range rows {
-		if rows[i].Type == people.TypeOrganization {
-			rows[i].AgencyID = byGOID[rows[i].ID]
-		}
+		rows[i].AgencyID = byGOID[rows[i].OrgID] // a person: the agency whose record names them
 	}
 	return nil
 }

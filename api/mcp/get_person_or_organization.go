@@ -24,6 +24,7 @@ type PersonOrOrgOut struct {
 	Releases      []people.Row        `json:"releases,omitempty"`
 	ReleasesTotal int                 `json:"releases_total,omitempty"`
 	Route         string              `json:"route,omitempty"`
+	Follow        *people.Follow      `json:"follow,omitempty"`
 	Limits        []string            `json:"source_limits"`
 	Absence       []string            `json:"absence_rules"`
 }
@@ -50,7 +51,8 @@ func getPersonOrOrganization(d *Deps) Tool {
 			"never ids: the same name printed for two organizations is two person rows. Returns status found, not_found or "+
 			"unavailable explicitly. A found row carries its roster release (date and version: what it says is as of that "+
 			"date, not current), each relation with its state (published, empty or unknown), the source fields exactly as "+
-			"read, and every release holding the same id.",
+			"read, every release holding the same id, and follow: the people-lens feed (Changes in Personnel notices) of "+
+			"the agency the row is or whose record names the person (watch with lens people and that agency).",
 		[]int{1},
 		func(s *jsonschema.Schema) {
 			bounded(s, "id", maxRowID, "Exact row id: a roster record id or a person id, as given (case and encoded text matter).")
@@ -64,6 +66,7 @@ func getPersonOrOrganization(d *Deps) Tool {
 				r, err = svc.Get(ctx, in.ID)
 				if err == nil {
 					out.Status, out.Row, out.Releases, out.ReleasesTotal, out.Route = record.Found, &r.Row, r.Releases, r.ReleasesTotal, people.Route(r.Row.ID)
+					out.Follow = people.FollowOf(r.Row)
 					return out, nil
 				}
 			}

@@ -13,6 +13,7 @@
 package people
 
 import (
+	"net/url"
 	"strings"
 	"time"
 	"unicode"
@@ -136,9 +137,10 @@ type Row struct {
 	// operational_status as printed.
 	OrgType string `json:"organization_type,omitempty"`
 	Status  string `json:"operational_status,omitempty"`
-	// AgencyID is the crosswalk agency this organization is, tied by the
-	// crosswalk's NYC Governance Organizations id (exact); empty when the
-	// crosswalk holds no agency with this record id.
+	// AgencyID is the crosswalk agency this organization is (a person's:
+	// the agency whose record names them), tied by the crosswalk's NYC
+	// Governance Organizations id (exact); empty when the crosswalk holds
+	// no agency with this record id.
 	AgencyID  string        `json:"agency_id,omitempty"`
 	Acronym   string        `json:"acronym,omitempty"`
 	Variants  []NameVariant `json:"name_variants,omitempty"`
@@ -283,4 +285,27 @@ func AgenciesByRecordID(cw *entity.Crosswalk) map[string]string {
 		}
 	}
 	return out
+}
+
+// Follow is how to follow a row's appearances in notices: the people lens
+// (Changes in Personnel) of the agency the row is, or whose record names
+// the person. Names are never matched: notices print them in another form.
+type Follow struct {
+	Lens   string `json:"lens"`
+	Agency string `json:"agency"`
+	Feed   string `json:"feed"`
+	JSON   string `json:"json_feed"`
+	Note   string `json:"note"`
+}
+
+// FollowOf is the follow of a row; nil when the row is no crosswalk
+// agency's (there is no agency to follow).
+func FollowOf(r Row) *Follow {
+	if r.AgencyID == "" {
+		return nil
+	}
+	q := "?lens=people&agency=" + url.QueryEscape(r.AgencyID)
+	return &Follow{Lens: "people", Agency: r.AgencyID, Feed: "/feed.xml" + q, JSON: "/feed.json" + q,
+		Note: "Follows the agency's Changes in Personnel notices (the people lens; a watch takes the same lens and agency) and its roster releases here. " +
+			"A person is not matched by name: notices print names as the payroll system writes them."}
 }
