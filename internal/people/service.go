@@ -12,10 +12,15 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// Service reads people and organization rows, agency leaders and
-// attributed disagreements through the search.Records seam. Other record
-// kinds about people (payroll positions, civil-service lists) are read by
-// their own kinds; Records is the seam they share.
+// Service reads people and organization rows, agency leaders, attributed
+// disagreements and civil-service records through the search.Records seam.
+//
+// Payroll seam: payroll positions (positions held by agency and title,
+// names only as the public dataset prints them) are another record kind,
+// built by its own source. They are read here the same way, with
+// search.Find over that kind keyed by agency_id (search.KeyAgencyID), and
+// sit beside Civil on an organization; nothing in this package infers a
+// person from a payroll name.
 type Service struct {
 	// Search reads the notice coverage every scope lists (nil: none).
 	Search search.Reader
@@ -214,6 +219,8 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 	}
 	if len(held) == 0 {
 		out.Freshness.Note = "No roster release is held: the snapshot is empty because nothing was loaded, not because no organization exists."
+	} else if out.Freshness.ReadModelAt.IsZero() {
+		out.Freshness.Note += " The release files do not say when they were observed, so no read-model observation time is given."
 	}
 	return out, nil
 }
