@@ -77,7 +77,7 @@ var CivilKind = search.Kind[CivilRecord]{
 		set(KeyAgencyID, c.AgencyID)
 		r := search.Record{Kind: CivilFamily + "." + c.Kind, ID: c.ID, Source: c.Source, SourceLabel: c.SourceLabel,
 			ObservedAt: c.ObservedAt, Keys: keys, Title: c.Title}
-		if d, err := time.Parse("2006-01-02", c.Date); err == nil {
+		if d, err := time.ParseInLocation("2006-01-02", c.Date, record.NewYork); err == nil {
 			r.Date, r.DateLabel = d, c.DateLabel
 		}
 		return r

@@ -19,6 +19,7 @@ import (
 	"unicode"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -230,7 +231,7 @@ func index(r Row) search.Record {
 	if r.ID == "" {
 		rec.ID = ""
 	}
-	if d, err := time.ParseInLocation("2006-01-02", r.Release.Date, time.UTC); err == nil {
+	if d, err := time.ParseInLocation("2006-01-02", r.Release.Date, record.NewYork); err == nil {
 		rec.Date, rec.DateLabel = d, "roster release"
 	}
 	return rec

@@ -220,3 +220,25 @@ func TestReleasesSnapshotsAndExactIDs(t *testing.T) {
 		}
 	}
 }
+
+// Record dates are New York days: the coverage of the roster and of the
+// civil-service rows names the release and list days as printed.
+func TestCoverageDaysAreNewYorkDays(t *testing.T) {
+	svc := loaded(t, nil)
+	cov, err := svc.Records.RecordCoverage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cov {
+		if c.RecordType == people.KindOrganization {
+			n++
+			if c.FirstSourceDate != "2026-06-12" || c.LastSourceDate != "2026-06-12" || c.Records != 307 {
+				t.Fatalf("organization coverage %+v", c)
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("coverage %+v", cov)
+	}
+}
