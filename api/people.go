@@ -16,7 +16,7 @@ import (
 // hold "/" (person ids: record/role/release), so it is the rest of the
 // path, path-escaped (people.Route).
 func (s *Server) peopleRoutes(r *gin.Engine, api *gin.RouterGroup) {
-	r.GET("/organizations/:id/", s.rateLimit(), s.organizationPage)
+	r.GET("/organizations/*id", s.rateLimit(), s.organizationPage) // ids kept as given may hold "/"
 	r.GET("/people/*id", s.rateLimit(), s.personPage)
 	api.GET("/organizations", s.organizations)
 	api.GET("/people/*id", s.personOrOrganization)

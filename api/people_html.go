@@ -123,9 +123,10 @@ func fieldsOf(m map[string]string) []field {
 	return out
 }
 
-// organizationPage serves /organizations/<record id>/.
+// organizationPage serves /organizations/<record id>/ (the id
+// path-escaped; the trailing slash is the page's).
 func (s *Server) organizationPage(c *gin.Context) {
-	id := c.Param("id")
+	id := strings.TrimSuffix(strings.TrimPrefix(c.Param("id"), "/"), "/")
 	json := people.Route(id)
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
 		s.peoplePageError(c, json, err)

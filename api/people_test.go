@@ -107,7 +107,7 @@ func TestPeoplePages(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "Civil-service lists naming this agency") {
 		t.Errorf("police organization page: %d", res.StatusCode)
 	}
-	for _, path := range []string{"/organizations/NYC_GOID_999999/", "/people/Rebecca%20Jones%20Gaston"} {
+	for _, path := range []string{"/organizations/NYC_GOID_999999/", "/people/Rebecca%20Jones%20Gaston", "/organizations/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12/"} {
 		if res, body := get(t, e, path); res.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "JSON twin") {
 			t.Errorf("%s: %d %s", path, res.StatusCode, body)
 		}
