@@ -29,12 +29,14 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/indexer/source/leaders"
 	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -264,7 +266,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	procurement := procure.New(backend, nil, cw, now)
 	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
-		Procure: procurement, Dossiers: dossier.New(procurement), Land: land.New(backend)}
+		Procure: procurement, Dossiers: dossier.New(procurement), Land: land.New(backend), People: people.New(backend, nil, cw)}
 	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
 		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
 			MCP:        mcp.Handler(mcpDeps, cfg.Form),
@@ -339,6 +341,16 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 		})
 	case src.Name() == meetings.Name:
 		return runMeetingsLive(ctx, cfg, ix, src, logger)
+	case src.Name() == leaders.Source:
+		// each live read is one roster release, dated the day it was fetched
+		return repeat(ctx, cfg.Every, logger, leaders.Source, func() error {
+			b, rowErrs, err := (&leaders.Fetcher{AppToken: cfg.SODAToken}).Fetch(ctx)
+			if err != nil {
+				return err
+			}
+			_, err = ix.Load(ctx, indexer.FetchedLeaders(b, rowErrs), nil, "")
+			return err
+		})
 	}
 	f := &crol.Fetcher{BaseURL: cfg.SODAEndpoint, AppToken: cfg.SODAToken}
 	if !cfg.Full {

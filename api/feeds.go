@@ -27,9 +27,18 @@ const MaxFeedKeywords = 4
 // feedParams are the parameters all three feed formats accept (SPEC §4.1).
 var feedParams = []string{"lens", "q", "agency", "min", "kind", "name"}
 
-// feedLenses are the lenses a feed follows.
+// feedLenses are the lenses a feed follows in every form; Form 1 adds
+// the people lens (SPEC §2.13).
 var feedLenses = []string{record.LensMoney, record.LensLand, record.LensProperty, record.LensRules,
 	record.LensMeetings, watch.LensEntity}
+
+// lenses are the feed lenses of this deployment's form.
+func (s *Server) lenses() []string {
+	if s.cfg.Form == 1 {
+		return append(slices.Clone(feedLenses), record.LensPeople)
+	}
+	return feedLenses
+}
 
 // Entity kinds of the entity lens.
 const (
@@ -93,12 +102,12 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 	}
 	if lens == "" {
 		if kind == "" && name == "" {
-			return fr, record.Invalid("lens", "lens is required: one of %s", strings.Join(feedLenses, ", "))
+			return fr, record.Invalid("lens", "lens is required: one of %s", strings.Join(s.lenses(), ", "))
 		}
 		lens = watch.LensEntity // kind and name name an entity
 	}
-	if !slices.Contains(feedLenses, lens) {
-		return fr, record.Invalid("lens", "unknown lens %q; a feed follows one of %s", lens, strings.Join(feedLenses, ", "))
+	if !slices.Contains(s.lenses(), lens) {
+		return fr, record.Invalid("lens", "unknown lens %q; a feed follows one of %s", lens, strings.Join(s.lenses(), ", "))
 	}
 	k, err := search.ParseKeywords(text)
 	if err != nil {
@@ -347,6 +356,8 @@ func (s *Server) feedTitle(fr feedRequest) string {
 		t = "Agency rules"
 	case record.LensLand:
 		t = "Land use"
+	case record.LensPeople:
+		t = "Changes in personnel"
 	case watch.LensEntity:
 		if fr.entityKind == entityVendor {
 			t = "Vendor " + fr.entityName
@@ -387,6 +398,9 @@ func (s *Server) feedCovers(fr feedRequest) string {
 		b.WriteString("Agency Rules notices in the City Record, newest first.")
 	case record.LensLand:
 		b.WriteString("Land-use notices in the City Record (hearings on zoning, ULURP and before land-use bodies), newest first.")
+	case record.LensPeople:
+		b.WriteString("Changes in Personnel notices in the City Record (appointments, separations, salary changes), newest first. " +
+			"Names are printed as the payroll system writes them (LAST,FIRST); a name is matched only as keywords, never as a person's identity.")
 	case watch.LensEntity:
 		if fr.entityKind == entityVendor {
 			fmt.Fprintf(&b, "Every City Record notice naming the vendor %s, matched by name stem so that suffix and case variants "+

@@ -51,6 +51,10 @@ var feedCases = []feedCase{
 		return watch.Filter{Lens: "rules", AnyOf: []string{"hearing"}, Phrases: []string{"public comment"}, Exclude: []string{"parking"}}
 	}},
 	{"lens=land", func() watch.Filter { return watch.Filter{Lens: "land"} }},
+	{"lens=people", func() watch.Filter { return watch.Filter{Lens: "people"} }},
+	{"lens=people&agency=" + url.QueryEscape("DEPT. OF HOMELESS SERVICES"), func() watch.Filter {
+		return watch.Filter{Lens: "people", AgencyIDs: []string{agencyID("DEPT. OF HOMELESS SERVICES")}}
+	}},
 	{"lens=entity&kind=vendor&name=" + url.QueryEscape("Dell Marketing, L.P."), func() watch.Filter {
 		return watch.Filter{Lens: watch.LensEntity, Vendors: []string{"DELL MARKETING"}}
 	}},
@@ -412,7 +416,6 @@ func TestFeedBadParameters(t *testing.T) {
 		{"lens=money&colour=red", "colour", "unknown parameter"},
 		{"q=parks", "lens", "lens is required"},
 		{"lens=weather", "lens", "unknown lens"},
-		{"lens=people", "lens", "unknown lens"},
 		{"lens=money&lens=land", "lens", "once"},
 		{"lens=money&min=lots", "min", "amount"},
 		{"lens=money&min=-5", "min", "amount"},

@@ -36,6 +36,7 @@ func (s *Server) routes(r *gin.Engine) {
 	s.entityRoutes(r, api)  // entities.go: agencies, vendors, matters, batch, property locations
 	s.payrollRoutes(api)    // payroll.go: /api/payroll, /api/payroll/:id
 	s.landRoutes(r, api)    // land.go: /api/land-projects[/:id[/decision-path]], /land-projects/:id
+	s.peopleRoutes(r, api)  // people.go: /api/organizations, /api/people/<id>, /api/civil-service; pages /organizations/<id>/, /people/<id>
 	s.meetingRoutes(r, api) // meetings.go: /api/meetings, /meetings, /meetings/:id, /meetings.ics
 	s.feedRoutes(r)         // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
 	s.watchRoutes(r, api)   // watches.go: preview, create, confirm, manage, unsubscribe

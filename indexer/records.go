@@ -99,11 +99,18 @@ func (ix *Indexer) writeRecordSets(ctx context.Context, src string, sets []Recor
 func sampleRecordCounts(counts map[string]int, src Source, b Batch) {
 	for _, set := range b.Records {
 		recs, _ := set.Encode()
-		ids := map[string]bool{}
+		// by record kind: a family's members are counted (and held) apart
+		ids := map[string]map[string]bool{}
 		for _, r := range recs {
-			ids[r.ID] = true
+			key := recordCountKey(firstSource([]search.Record{r}, src.Name()), r.Kind)
+			if ids[key] == nil {
+				ids[key] = map[string]bool{}
+			}
+			ids[key][r.ID] = true
 		}
-		counts[recordCountKey(firstSource(recs, src.Name()), set.Kind())] += len(ids)
+		for key, n := range ids {
+			counts[key] += len(n)
+		}
 	}
 }
 

@@ -66,7 +66,7 @@ type Batch struct {
 // bundled sample is loaded from (entry sources first, in this order, then
 // notice sources, then record sources, whose link stage reads the notices)
 // and what the README lists.
-var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}, landSource{}, meetingsSource{}}
+var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}, landSource{}, meetingsSource{}, leadersSource{}, civillistSource{}}
 
 // SourceNames lists the names of Sources, in order.
 func SourceNames() []string {

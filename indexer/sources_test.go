@@ -12,7 +12,7 @@ import (
 // The one list is what -source accepts (main.go calls LookupSource), and
 // every source has a bundled sample directory named after it.
 func TestSourcesList(t *testing.T) {
-	want := []string{"crol", "checkbook", "contracts", "zap", "payroll", "land", "meetings"}
+	want := []string{"crol", "checkbook", "contracts", "zap", "payroll", "land", "meetings", "leaders", "civillist"}
 	if got := SourceNames(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("sources %v, want %v", got, want)
 	}
@@ -45,7 +45,7 @@ func TestSourcesList(t *testing.T) {
 		t.Error("crol is the City Record source and fetches live")
 	}
 	_, err := LookupSource("lots")
-	if err == nil || !strings.Contains(err.Error(), "available: crol, checkbook, contracts, zap, payroll, land, meetings") {
+	if err == nil || !strings.Contains(err.Error(), "available: crol, checkbook, contracts, zap, payroll, land, meetings, leaders, civillist") {
 		t.Errorf("unknown source: %v", err)
 	}
 }

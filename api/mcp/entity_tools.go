@@ -8,6 +8,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -158,6 +159,11 @@ type AgencyDossier struct {
 	Route     string              `json:"route"`
 	Scope     record.Scope        `json:"scope"`
 	Absence   []string            `json:"absence_notes"`
+	// Leaders are the agency's leader nodes (get_entity_relationships
+	// returns the same); Disagreements every field the crosswalk and the
+	// roster releases give different values for, each value attributed.
+	Leaders       *LeaderState          `json:"leaders,omitempty"`
+	Disagreements []people.Disagreement `json:"disagreements"`
 }
 
 var dossierProvenance = map[string][]string{
@@ -172,6 +178,8 @@ var dossierProvenance = map[string][]string{
 		"Notices: City Record notices whose agency resolves to this id, by lens, type and year.",
 		"Awards: valid amounts only, with top vendors by stem.",
 		"Payments: Checkbook NYC records whose agency resolves to this id.",
+		"Leaders: NYC Agencies and Governance Organizations roster releases (t3jq-9nkf), tied by the crosswalk's roster record id; each node dated as of its release.",
+		"Disagreements: where the crosswalk and a roster release (or two releases) give different values, every value is shown with its source; none is chosen.",
 	},
 }
 
@@ -249,7 +257,9 @@ func getEntityDossier(d *Deps) Tool {
 	t := newTool(d, "get_entity_dossier", "Get an entity dossier", ClassRead,
 		"A bounded dossier of one exact canonical vendor (by name stem) or agency (by canonical id): spellings seen "+
 			"in the sources, award and intent notices with valid-amount totals by fiscal year, agencies or top vendors, "+
-			"Checkbook NYC registrations and payments, first and last dates, scope and provenance of each kind of fact. "+
+			"Checkbook NYC registrations and payments, first and last dates, scope and provenance of each kind of fact; for an "+
+			"agency also its leader nodes (as of each roster release) and disagreements: every field two sources give "+
+			"different values for, with each value attributed to its source and date (none is chosen). "+
 			"not_found and unavailable are explicit statuses, never errors.",
 		[]int{1}, shapeEntity,
 		func(ctx context.Context, d *Deps, in entityIn) (DossierOut, error) {
@@ -283,6 +293,9 @@ func getEntityDossier(d *Deps) Tool {
 				for _, n := range a.Notices.Recent {
 					ad.Notices.Recent = append(ad.Notices.Recent, d.ref(n))
 				}
+				if err := d.agencyPeople(ctx, svc, ad); err != nil {
+					return out, err
+				}
 				out.Agency = ad
 			}
 			return out, nil
@@ -291,6 +304,32 @@ func getEntityDossier(d *Deps) Tool {
 	t.Examples = []Example{{"A vendor by any spelling", map[string]any{"kind": "vendor", "name": "Denville Line Painting, Inc."}},
 		{"An agency by short form", map[string]any{"kind": "agency", "name": "DEPT OF PARKS & RECREATION"}}}
 	return t
+}
+
+// agencyPeople adds an agency dossier's leaders and attributed
+// disagreements; a roster that cannot be read leaves leaders unknown and
+// says so, never empty.
+func (d *Deps) agencyPeople(ctx context.Context, svc *dossier.Service, ad *AgencyDossier) error {
+	ad.Disagreements = []people.Disagreement{}
+	ps := svc.People()
+	l, err := ps.Leaders(ctx, ad.ID)
+	if err != nil {
+		if record.ErrorCode(err) != record.EUNAVAILABLE {
+			return err
+		}
+		l = people.Leadership{AgencyID: ad.ID, State: people.Unknown, Nodes: []people.Leader{},
+			Note: "The leader roster could not be read right now; the agency's leaders are unknown, not empty."}
+		ad.Leaders = &l
+		return nil
+	}
+	l = l.WithRoutes()
+	ad.Leaders = &l
+	ds, err := ps.Disagreements(ctx, ad.ID)
+	if err != nil {
+		return err
+	}
+	ad.Disagreements = ds
+	return nil
 }
 
 // Relation is one public link of an entity.
@@ -305,11 +344,10 @@ type Relation struct {
 	Provenance string `json:"provenance"`
 }
 
-// LeaderState says what is known of an agency's leaders.
-type LeaderState struct {
-	State string `json:"state"`
-	Note  string `json:"note"`
-}
+// LeaderState says what is known of an agency's leaders: published,
+// empty or unknown, and one leader node per roster release held (its
+// source date, confidence and the limits of its source).
+type LeaderState = people.Leadership
 
 // RelationsOut lists an entity's public links.
 type RelationsOut struct {
@@ -338,9 +376,12 @@ func route(kind, id string) string {
 func getEntityRelationships(d *Deps) Tool {
 	t := newTool(d, "get_entity_relationships", "Get an entity's public links", ClassRead,
 		"The public links of one exact vendor or agency, each with its provenance: a vendor's agencies (award and "+
-			"intent notices naming both) and procurement matters (PINs on its awards); an agency's top vendors. "+
-			"Agency leaders are reported with an explicit state: a dated roster would not prove who holds a role now, "+
-			"and no leader roster is held yet, so their state is unknown. Infers nothing beyond the records.",
+			"intent notices naming both) and procurement matters (PINs on its awards); an agency's top vendors and its "+
+			"leaders. leaders has a state (published, empty: the roster prints no name, unknown: no roster row is held for "+
+			"the agency) and one node per roster release held: the record id as given, the name and title as printed, "+
+			"the source date (\"as of\" that date: a dated roster does not prove who holds the role now), a confidence, "+
+			"the limits of the source, and a person link (its id for get_person_or_organization) only when the release "+
+			"names the person. Infers nothing beyond the records.",
 		[]int{1}, shapeEntity,
 		func(ctx context.Context, d *Deps, in entityIn) (RelationsOut, error) {
 			out := RelationsOut{Kind: in.Kind, Query: in.Name, Relations: []Relation{}, Absence: record.AbsenceRules}
@@ -365,11 +406,13 @@ func getEntityRelationships(d *Deps) Tool {
 				out.Relations = append(out.Relations, x)
 			}
 			if rel.Leaders != nil {
-				out.Leaders = &LeaderState{State: rel.Leaders.State, Note: rel.Leaders.Note}
+				l := rel.Leaders.WithRoutes()
+				out.Leaders = &l
 			}
 			return out, nil
 		})
 	t.Limits = []string{"bounded: the dossier's top 50 groups and 50 newest awards"}
-	t.Examples = []Example{{"A vendor's agencies and matters", map[string]any{"kind": "vendor", "name": "SECURUS TECHNOLOGIES"}}}
+	t.Examples = []Example{{"A vendor's agencies and matters", map[string]any{"kind": "vendor", "name": "SECURUS TECHNOLOGIES"}},
+		{"An agency's leaders as of each roster release", map[string]any{"kind": "agency", "name": "ACS"}}}
 	return t
 }

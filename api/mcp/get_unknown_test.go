@@ -12,13 +12,14 @@ import (
 // id answers status not_found (never found, never an empty success).
 func TestGetToolsUnknownIDsAreExplicit(t *testing.T) {
 	unknown := map[string]map[string]any{
-		"get_notice":               {"request_id": "20991231999"},
-		"get_contract":             {"id": "CT0000000000000000"},
-		"get_meeting":              {"id": "legistar:0"},
-		"get_entity_dossier":       {"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"},
-		"get_entity_relationships": {"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"},
-		"get_land_project":         {"id": "2099M9999"},
-		"get_land_decision_path":   {"id": "2099M9999"},
+		"get_contract":               {"id": "CT0000000000000000"},
+		"get_entity_dossier":         {"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"},
+		"get_entity_relationships":   {"kind": "vendor", "name": "Zzyzx Nonexistent Widgets LLC"},
+		"get_land_decision_path":     {"id": "2099M9999"},
+		"get_land_project":           {"id": "2099M9999"},
+		"get_meeting":                {"id": "legistar:0"},
+		"get_notice":                 {"request_id": "20991231999"},
+		"get_person_or_organization": {"id": "NYC_GOID_999999"},
 	}
 	for _, form := range []int{1, 2} {
 		s := connect(t, form)

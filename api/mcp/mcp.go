@@ -20,6 +20,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -52,6 +53,9 @@ type Deps struct {
 	// Meetings answers get_meeting and browse_meetings (nil: a service
 	// over Search's records).
 	Meetings *meeting.Service
+	// People answers people and organization rows (nil: the dossiers'
+	// readers).
+	People *people.Service
 }
 
 // ClientHeader carries the caller's address from the HTTP layer to the
@@ -162,6 +166,8 @@ func All(d *Deps) []Tool {
 		getLandDecisionPath(d),
 		getMeeting(d),
 		browseMeetings(d),
+		getPersonOrOrganization(d),
+		browseOrganizations(d),
 		previewWatchForm1(d),
 		previewWatchForm2(d),
 		createWatchForm1(d),

@@ -128,7 +128,9 @@ func TestRelationships(t *testing.T) {
 		t.Errorf("vendor relations %+v", r)
 	}
 	a, err := svc.Relationships(ctx, dossier.KindAgency, "parks-and-recreation")
-	if err != nil || a.Leaders == nil || a.Leaders.State != "unknown" || len(a.Relations) == 0 {
+	// the bundled sample holds the roster: Parks' leader node is dated
+	if err != nil || a.Leaders == nil || a.Leaders.State != "published" || len(a.Leaders.Nodes) != 1 ||
+		a.Leaders.Nodes[0].AsOf != "as of 2026-06-12" || len(a.Relations) == 0 {
 		t.Errorf("agency relations %+v %v", a, err)
 	}
 	if _, err := svc.Relationships(ctx, "contract", "x"); record.ErrorCode(err) != record.EINVALID {

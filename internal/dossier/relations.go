@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -27,11 +28,10 @@ type Relation struct {
 	Provenance string
 }
 
-// LeaderState says what is known of an agency's leaders.
-type LeaderState struct {
-	State string
-	Note  string
-}
+// LeaderState says what is known of an agency's leaders: the state
+// (published, empty or unknown), a note, and the leader nodes of the
+// roster releases held (people.Leaders).
+type LeaderState = people.Leadership
 
 // Relations are an entity's public links.
 type Relations struct {
@@ -43,7 +43,7 @@ type Relations struct {
 
 // Relationships reads the public links of one vendor (its agencies and the
 // matters printed on its awards) or agency (its top vendors, and the state
-// of its leader roster).
+// of its leader roster: the leader nodes of every roster release held).
 //
 // Errors: EINVALID for another kind or an empty name, and those of Vendor
 // and Agency (EINVALID, ENOTFOUND, EUNAVAILABLE).
@@ -84,9 +84,24 @@ func (s *Service) Relationships(ctx context.Context, kind, name string) (*Relati
 			out.Relations = append(out.Relations, Relation{Type: AwardedTo, TargetKind: KindVendor, TargetID: v.Value, TargetName: v.Value,
 				Count: v.Count, Amount: &amt, Provenance: "award and intent notices of this agency naming the vendor (by stem)"})
 		}
-		out.Leaders = &LeaderState{State: "unknown", Note: "No agency leader roster is held yet; the relation is unknown, not empty."}
+		l, err := s.People().Leaders(ctx, a.ID)
+		if err != nil {
+			if record.ErrorCode(err) != record.EUNAVAILABLE {
+				return nil, err
+			}
+			l = people.Leadership{AgencyID: a.ID, State: people.Unknown, Nodes: []people.Leader{},
+				Note: "The leader roster could not be read right now; the agency's leaders are unknown, not empty."}
+		}
+		out.Leaders = &l
 	}
 	return out, nil
+}
+
+// People is the people service over the dossier's readers: the roster
+// rows, leader nodes and attributed disagreements.
+func (s *Service) People() *people.Service {
+	p := s.Procure
+	return people.New(p.Search, p.Entries, p.Crosswalk)
 }
 
 // CheckKind validates a dossier request. Errors: EINVALID.

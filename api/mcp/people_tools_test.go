@@ -1,0 +1,149 @@
+package mcp_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+)
+
+// peopleSession is a Form 1 tool session over an engine that holds the
+// bundled roster sample only.
+func peopleSession(t *testing.T) *sdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	be, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { be.Close() })
+	cw := entity.DefaultCrosswalk()
+	src, err := indexer.LookupSource("leaders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
+	if _, err := ix.Load(ctx, src, os.DirFS("../../testdata/sample"), "leaders"); err != nil {
+		t.Fatal(err)
+	}
+	p := procure.New(be, nil, cw, func() time.Time { return fixedNow })
+	d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test",
+		Procure: p, Dossiers: dossier.New(p), People: people.New(be, nil, cw)}
+	ct, st := sdk.NewInMemoryTransports()
+	if _, err := mcp.NewServer(d, 1).Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sdk.NewClient(&sdk.Implementation{Name: "people-test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// get_entity_relationships returns an agency's leaders: one dated node
+// with a confidence, the limits of the roster and a link to the person
+// row; an agency the roster does not name reads unknown.
+func TestRelationshipsReturnLeaders(t *testing.T) {
+	s := peopleSession(t)
+	rel := structured[mcp.RelationsOut](t, call(t, s, "get_entity_relationships", map[string]any{"kind": "agency", "name": "ACS"}))
+	if rel.Status != "found" || rel.Leaders == nil || rel.Leaders.State != people.Published || len(rel.Leaders.Nodes) != 1 {
+		t.Fatalf("ACS relationships: %+v", rel)
+	}
+	n := rel.Leaders.Nodes[0]
+	if n.ID != "NYC_GOID_000002" || n.Name != "Rebecca Jones Gaston" || n.AsOf != "as of 2026-06-12" || n.Confidence != "high" || len(n.Limits) == 0 ||
+		n.Person == nil || n.Person.SeparateDossier || n.Person.Route != "/api/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12" {
+		t.Fatalf("ACS leader node: %+v %+v", n, n.Person)
+	}
+	row := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": n.Person.ID}))
+	if row.Status != "found" || row.Row.Type != "person" || row.Row.OrgID != "NYC_GOID_000002" {
+		t.Fatalf("the leader's person row: %+v", row)
+	}
+	var unknown string
+	for _, a := range entity.DefaultCrosswalk().Agencies() {
+		if a.NYCGOID == "" {
+			unknown = a.ID
+			break
+		}
+	}
+	none := structured[mcp.RelationsOut](t, call(t, s, "get_entity_relationships", map[string]any{"kind": "agency", "name": unknown}))
+	if none.Leaders == nil || none.Leaders.State != "unknown" || none.Leaders.Nodes == nil || len(none.Leaders.Nodes) != 0 {
+		t.Fatalf("%s: %+v; want leaders unknown", unknown, none.Leaders)
+	}
+}
+
+// get_entity_dossier keeps disagreements: the crosswalk and the roster
+// name the police department differently, and both values are returned,
+// each attributed.
+func TestDossierKeepsAttributedDisagreements(t *testing.T) {
+	s := peopleSession(t)
+	out := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "agency", "name": "police-department"}))
+	if out.Status != "found" || out.Agency == nil || out.Agency.Leaders == nil || out.Agency.Leaders.State != people.Published {
+		t.Fatalf("police dossier: %+v", out)
+	}
+	var name *people.Disagreement
+	for i, d := range out.Agency.Disagreements {
+		if d.Field == "name" {
+			name = &out.Agency.Disagreements[i]
+		}
+	}
+	if name == nil || len(name.Values) != 2 {
+		t.Fatalf("disagreements: %+v", out.Agency.Disagreements)
+	}
+	got := map[string]string{}
+	for _, v := range name.Values {
+		got[v.Value] = v.Source + " " + v.SourceDate
+	}
+	if !strings.Contains(got["Police Department"], "crosswalk") || !strings.Contains(got["New York City Police Department"], "t3jq-9nkf v1.8.43 2026-06-12") {
+		t.Fatalf("attributed values: %v", got)
+	}
+}
+
+// get_person_or_organization reads one exact row (not found explicit);
+// browse_organizations reads a bounded snapshot with exact filters, and
+// identically named persons in two organizations stay two rows.
+func TestPersonAndOrganizationTools(t *testing.T) {
+	s := peopleSession(t)
+	org := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000190"}))
+	if org.Status != "found" || org.Row.Type != "organization" || org.Row.Name != "Financial Information Services Agency" || org.Row.Release.Date != "2026-06-12" {
+		t.Fatalf("FISA: %+v", org)
+	}
+	for _, id := range []string{"Neil Matthew", "nyc_goid_000190"} {
+		miss := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": id}))
+		if miss.Status != "not_found" || miss.Row != nil || miss.Message == "" {
+			t.Errorf("%q: %+v; want not_found", id, miss)
+		}
+	}
+	page := structured[mcp.BrowseOrganizationsOut](t, call(t, s, "browse_organizations", map[string]any{"row_type": "person", "token": "Matthew"}))
+	ids := map[string]bool{}
+	for _, r := range page.Rows {
+		if r.Type != "person" {
+			t.Fatalf("row type filter: %+v", r)
+		}
+		if r.Name == "Neil Matthew" {
+			ids[r.ID] = true
+		}
+	}
+	if len(ids) != 2 || page.Freshness.Release != "2026-06-12" || page.Scope.Searched.Kind == "" {
+		t.Fatalf("Neil Matthew rows %v, freshness %+v", ids, page.Freshness)
+	}
+	first := structured[mcp.BrowseOrganizationsOut](t, call(t, s, "browse_organizations", map[string]any{"row_type": "organization", "limit": 5}))
+	next := structured[mcp.BrowseOrganizationsOut](t, call(t, s, "browse_organizations", map[string]any{"row_type": "organization", "limit": 5, "cursor": first.NextCursor}))
+	if first.Total != 307 || len(first.Rows) != 5 || first.NextCursor == "" || next.Rows[0].ID <= first.Rows[4].ID {
+		t.Fatalf("stable pages: %d %d %q", first.Total, len(first.Rows), first.NextCursor)
+	}
+	if res := call(t, s, "browse_organizations", map[string]any{"token": "two words"}); !res.IsError || !strings.Contains(text(res), "token") {
+		t.Errorf("two-word token: %s", text(res))
+	}
+}

@@ -1,0 +1,265 @@
+package people
+
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Leader node confidences and the method that ties a node to its agency.
+const (
+	// MethodRecordID: the crosswalk agency's NYC Governance Organizations
+	// id is the roster row's record_id (an exact id join).
+	MethodRecordID = "roster_record_id"
+	// ConfidenceHigh: the release prints the officer's full name.
+	ConfidenceHigh = entity.ConfidenceHigh
+	// ConfidenceMedium: only the derived first and last names are printed.
+	ConfidenceMedium = entity.ConfidenceMedium
+	// ConfidenceNone: the release names nobody; nothing to be sure of.
+	ConfidenceNone = "none"
+)
+
+// SourceLimits are the limits of the roster every leader node states.
+var SourceLimits = []string{
+	"A dated roster: a node says who the release printed as of its date, not who holds the role now.",
+	"Names are printed by the roster's publisher (OTI/MODA); first and last names are derived from the full name and drop middle initials and suffixes.",
+	"A name identifies nobody: the same name printed for two organizations is two person rows until a source says they are one.",
+	"Titles are free text as printed (\"President and CEO\", \"President & CEO\").",
+}
+
+// PersonLink links a leader node to the person row of the same release
+// and record: present only when the release names the person.
+type PersonLink struct {
+	ID string `json:"id"`
+	// SeparateDossier says whether a dossier of this person exists apart
+	// from the row (this service keeps dossiers of vendors and agencies
+	// only).
+	SeparateDossier bool   `json:"separate_dossier"`
+	Note            string `json:"note"`
+	// Route is the address of the person row; the surfaces fill it.
+	Route string `json:"route,omitempty"`
+}
+
+// Route is the JSON address of a row (ids are path-escaped: they are kept
+// exactly as given, encoded text included).
+func Route(id string) string { return "/api/people/" + url.PathEscape(id) }
+
+// WithRoutes fills the person routes of leader nodes.
+func (l Leadership) WithRoutes() Leadership {
+	nodes := make([]Leader, len(l.Nodes))
+	for i, n := range l.Nodes {
+		if n.Person != nil {
+			p := *n.Person
+			p.Route = Route(p.ID)
+			n.Person = &p
+		}
+		nodes[i] = n
+	}
+	l.Nodes = nodes
+	return l
+}
+
+// Leader is one leader node: what one roster release prints as the
+// principal officer of the record an agency is tied to.
+type Leader struct {
+	// ID is the roster record id, exactly as given.
+	ID         string  `json:"id"`
+	OrgName    string  `json:"organization_name"`
+	Release    Release `json:"release"`
+	SourceDate string  `json:"source_date,omitempty"`
+	AsOf       string  `json:"as_of"`
+	// Name and Title are as printed, with their states.
+	Name       string      `json:"name,omitempty"`
+	NameState  string      `json:"name_state"`
+	Title      string      `json:"title,omitempty"`
+	TitleState string      `json:"title_state"`
+	Method     string      `json:"method"`
+	Confidence string      `json:"confidence"`
+	Limits     []string    `json:"limits"`
+	Source     string      `json:"source"`
+	Note       string      `json:"note,omitempty"`
+	Person     *PersonLink `json:"person,omitempty"`
+}
+
+// Leadership is what is known of an agency's leaders: the state
+// (published: the newest release names a principal officer; empty: the
+// roster has the agency and names none; unknown: no roster row is held for
+// it) and one node per release, newest first.
+type Leadership struct {
+	AgencyID string   `json:"agency_id"`
+	RecordID string   `json:"roster_record_id,omitempty"`
+	State    string   `json:"state"`
+	Note     string   `json:"note"`
+	Nodes    []Leader `json:"nodes"`
+}
+
+// noDossier is what a person link says of dossiers.
+const noDossier = "No separate dossier exists for a person: this service keeps dossiers of vendors and agencies only. The person row is the record."
+
+// Leaders reads the leader nodes of a crosswalk agency (canonical id). An
+// agency the roster does not name (no record id in the crosswalk, or no
+// roster row held for it) reads unknown, never empty. Errors: EUNAVAILABLE
+// when the engine cannot answer.
+func (s *Service) Leaders(ctx context.Context, agencyID string) (Leadership, error) {
+	out := Leadership{AgencyID: agencyID, State: Unknown, Nodes: []Leader{}}
+	ag, ok := s.Crosswalk.Agency(agencyID)
+	if !ok || ag.NYCGOID == "" {
+		out.Note = "The crosswalk ties this agency to no record of the NYC Governance Organizations roster, so no roster names its leaders here: unknown, not empty."
+		return out, nil
+	}
+	out.RecordID = ag.NYCGOID
+	rows, err := s.orgRows(ctx, ag.NYCGOID)
+	if err != nil {
+		return out, err
+	}
+	if len(rows) == 0 {
+		out.Note = "No roster release held here has record " + ag.NYCGOID + ": its leaders are unknown, not empty."
+		return out, nil
+	}
+	for _, r := range rows {
+		out.Nodes = append(out.Nodes, LeaderOf(r))
+	}
+	newest := out.Nodes[0]
+	switch newest.NameState {
+	case Published:
+		out.State = Published
+		out.Note = "The roster release " + newest.AsOf + " prints a principal officer; a dated roster does not prove who holds the role now."
+	default:
+		out.State = Empty
+		out.Note = "The roster release " + newest.AsOf + " has this agency and prints no principal officer name."
+		if newest.Title != "" {
+			out.Note += " It prints the title " + newest.Title + " (vacant or unpublished)."
+		}
+	}
+	return out, nil
+}
+
+// orgRows are the organization rows of a record id, newest release first.
+func (s *Service) orgRows(ctx context.Context, recordID string) ([]Row, error) {
+	rs, err := s.records()
+	if err != nil {
+		return nil, err
+	}
+	p, err := search.Find(ctx, rs, Kind, search.RecordQuery{Kinds: []string{KindOrganization},
+		Keys: map[string][]string{KeyRowID: {recordID}}, Sort: search.RecordSortDateDesc, Limit: MaxReleases})
+	if err != nil {
+		return nil, err
+	}
+	return p.Items, nil
+}
+
+// LeaderOf is the leader node of one organization row (one release).
+func LeaderOf(r Row) Leader {
+	po, title := r.Relation(RelPrincipalOfficer), r.Relation(RelPrincipalTitle)
+	l := Leader{ID: r.ID, OrgName: r.Name, Release: r.Release, SourceDate: r.Release.Date, AsOf: r.Release.AsOf(),
+		Name: po.Value, NameState: po.State, Title: title.Value, TitleState: title.State,
+		Method: MethodRecordID, Confidence: ConfidenceNone, Limits: SourceLimits, Source: r.SourceLabel, Note: po.Note}
+	if po.State == Published {
+		l.Confidence = ConfidenceHigh
+		if po.Note != "" { // only derived first and last names
+			l.Confidence = ConfidenceMedium
+		}
+		if po.TargetID != "" {
+			l.Person = &PersonLink{ID: po.TargetID, Note: noDossier}
+		}
+	}
+	return l
+}
+
+// Attributed is one value of a field as one source gives it.
+type Attributed struct {
+	Value      string `json:"value"`
+	Source     string `json:"source"`
+	SourceDate string `json:"source_date,omitempty"`
+	Note       string `json:"note,omitempty"`
+}
+
+// Disagreement is a field two sources give different values for: every
+// value is returned, each attributed; none is chosen.
+type Disagreement struct {
+	Field  string       `json:"field"`
+	Values []Attributed `json:"values"`
+	Note   string       `json:"note"`
+}
+
+// CrosswalkSource attributes values of the reviewed agency crosswalk.
+const CrosswalkSource = "Recordwatch reviewed agency crosswalk (not an official registry)"
+
+// Disagreements compares what the crosswalk and each roster release held
+// say of an agency: its name, its acronym, and (between releases) its
+// principal officer. Every differing value is returned, attributed.
+// Errors: EUNAVAILABLE when the engine cannot answer.
+func (s *Service) Disagreements(ctx context.Context, agencyID string) ([]Disagreement, error) {
+	out := []Disagreement{}
+	ag, ok := s.Crosswalk.Agency(agencyID)
+	if !ok || ag.NYCGOID == "" {
+		return out, nil
+	}
+	rows, err := s.orgRows(ctx, ag.NYCGOID)
+	if err != nil || len(rows) == 0 {
+		return out, err
+	}
+	roster := func(r Row, v string) Attributed {
+		return Attributed{Value: v, Source: strings.TrimSpace("NYC Governance Organizations roster " + r.Release.Dataset + " " + r.Release.Version), SourceDate: r.Release.Date}
+	}
+	// name: the crosswalk's canonical name against each release
+	name := Disagreement{Field: "name", Values: []Attributed{{Value: ag.Name, Source: CrosswalkSource,
+		Note: "the name this service uses for the agency"}},
+		Note: "The sources name the agency differently; both are shown, neither is chosen."}
+	for _, r := range rows {
+		name.Values = appendDistinct(name.Values, roster(r, r.Name))
+	}
+	if distinct(name.Values) > 1 {
+		out = append(out, name)
+	}
+	// acronym: a release's acronym the crosswalk does not list
+	acr := Disagreement{Field: "acronym", Note: "The roster prints an acronym the crosswalk does not list for this agency; both are shown."}
+	if len(ag.Acronyms) > 0 {
+		acr.Values = append(acr.Values, Attributed{Value: strings.Join(ag.Acronyms, ", "), Source: CrosswalkSource})
+	}
+	differs := false
+	for _, r := range rows {
+		if r.Acronym == "" {
+			continue
+		}
+		if !slices.Contains(ag.Acronyms, r.Acronym) {
+			differs = true
+		}
+		acr.Values = appendDistinct(acr.Values, roster(r, r.Acronym))
+	}
+	if differs && len(acr.Values) > 1 {
+		out = append(out, acr)
+	}
+	// principal officer: releases that print different names
+	po := Disagreement{Field: "principal_officer", Note: "Roster releases of different dates print different principal officers; each is attributed to its release (a change over time, or a correction)."}
+	for _, r := range rows {
+		if x := r.Relation(RelPrincipalOfficer); x.State == Published {
+			po.Values = appendDistinct(po.Values, roster(r, x.Value))
+		}
+	}
+	if distinct(po.Values) > 1 {
+		out = append(out, po)
+	}
+	return out, nil
+}
+
+func appendDistinct(vs []Attributed, a Attributed) []Attributed {
+	for _, v := range vs {
+		if v.Value == a.Value && v.Source == a.Source && v.SourceDate == a.SourceDate {
+			return vs
+		}
+	}
+	return append(vs, a)
+}
+
+func distinct(vs []Attributed) int {
+	seen := map[string]bool{}
+	for _, v := range vs {
+		seen[v.Value] = true
+	}
+	return len(seen)
+}

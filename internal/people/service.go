@@ -1,0 +1,245 @@
+package people
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Service reads people and organization rows, agency leaders, attributed
+// disagreements and civil-service records through the search.Records seam.
+//
+// Payroll seam: payroll positions (positions held by agency and title,
+// names only as the public dataset prints them) are another record kind,
+// built by its own source. They are read here the same way, with
+// search.Find over that kind keyed by agency_id (search.KeyAgencyID), and
+// sit beside Civil on an organization; nothing in this package infers a
+// person from a payroll name.
+type Service struct {
+	// Search reads the notice coverage every scope lists (nil: none).
+	Search search.Reader
+	// Records holds the rows; nil answers EUNAVAILABLE.
+	Records   search.Records
+	Crosswalk *entity.Crosswalk
+}
+
+// New builds a service over the engine's records: the search reader's
+// when it holds records, else those of an entity view.
+func New(rd search.Reader, entries search.EntityReader, cw *entity.Crosswalk) *Service {
+	s := &Service{Search: rd, Crosswalk: cw}
+	if rs, ok := rd.(search.Records); ok {
+		s.Records = rs
+	} else if v, ok := entries.(search.EntityView); ok && v.Records != nil {
+		s.Records = v.Records
+	}
+	return s
+}
+
+// Read bounds.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+	// MaxReleases bounds the releases one id or agency returns.
+	MaxReleases = 20
+	maxIDLen    = 300
+)
+
+func (s *Service) records() (search.Records, error) {
+	if s == nil || s.Records == nil {
+		return nil, record.Errorf(record.EUNAVAILABLE, "this deployment's search engine holds no people or organization rows")
+	}
+	return s.Records, nil
+}
+
+// RowRead is one exact typed row: the newest release holding the id, and
+// every release holding it (newest first, at most MaxReleases), each with
+// its date.
+type RowRead struct {
+	Row           Row   `json:"row"`
+	Releases      []Row `json:"releases"`
+	ReleasesTotal int   `json:"releases_total"`
+}
+
+// Get reads one row by its exact id (as given: no case folding, no
+// decoding). Errors: EINVALID for an empty or overlong id, ENOTFOUND when
+// no row has it, EUNAVAILABLE when the engine cannot answer.
+func (s *Service) Get(ctx context.Context, id string) (RowRead, error) {
+	if strings.TrimSpace(id) == "" {
+		return RowRead{}, record.Invalid("id", "a person or organization id is required")
+	}
+	if len(id) > maxIDLen {
+		return RowRead{}, record.Invalid("id", "an id has at most %d characters", maxIDLen)
+	}
+	rs, err := s.records()
+	if err != nil {
+		return RowRead{}, err
+	}
+	p, err := search.Find(ctx, rs, Kind, search.RecordQuery{Keys: map[string][]string{KeyRowID: {id}}, Sort: search.RecordSortDateDesc, Limit: MaxReleases})
+	if err != nil {
+		return RowRead{}, err
+	}
+	if len(p.Items) == 0 {
+		return RowRead{}, record.Errorf(record.ENOTFOUND, "no person or organization row with id %q is held", id)
+	}
+	return RowRead{Row: p.Items[0], Releases: p.Items, ReleasesTotal: p.Total}, nil
+}
+
+// Filter narrows a browse: every set field must match exactly. Type is
+// person or organization; Token one word of a name, acronym or name
+// variant (Token form); Agency a crosswalk agency (label, name or id) the
+// organization is; Release a release date (YYYY-MM-DD; the newest release
+// held when empty).
+type Filter struct {
+	Type    string
+	Token   string
+	Agency  string
+	Release string
+}
+
+// Freshness is how fresh the snapshot is: the release it reads, the
+// releases held, and when the read model was last written.
+type Freshness struct {
+	Release       string    `json:"release"`
+	ReleaseAsOf   string    `json:"release_as_of"`
+	ReleasesHeld  []string  `json:"releases_held"`
+	ReadModelAt   time.Time `json:"read_model_observed_at,omitzero"`
+	Note          string    `json:"note"`
+	SnapshotBound int       `json:"snapshot_bound"`
+}
+
+// Page is a bounded page of a snapshot (one release), in id order.
+type Page struct {
+	Rows       []Row        `json:"rows"`
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+	Filters    Applied      `json:"filters"`
+	Freshness  Freshness    `json:"freshness"`
+	Scope      record.Scope `json:"scope"`
+}
+
+// Applied are the filters a browse applied, as matched.
+type Applied struct {
+	Type     string `json:"row_type,omitempty"`
+	Token    string `json:"token,omitempty"`
+	AgencyID string `json:"agency_id,omitempty"`
+	Release  string `json:"release"`
+}
+
+var dayRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// Browse reads a bounded page of one release's rows, in row-id order (a
+// cursor walks it without gaps or repeats). Errors: EINVALID for a bad
+// filter, limit or cursor; EUNAVAILABLE when the engine cannot answer.
+func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int) (Page, error) {
+	if limit == 0 {
+		limit = DefaultLimit
+	}
+	if limit < 1 || limit > MaxLimit {
+		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+	}
+	keys := map[string][]string{}
+	var applied Applied
+	switch t := strings.TrimSpace(f.Type); t {
+	case "":
+	case TypePerson, TypeOrganization:
+		keys[KeyRowType], applied.Type = []string{t}, t
+	default:
+		return Page{}, record.Invalid("row_type", "row_type must be person or organization, not %q", f.Type)
+	}
+	if v := strings.TrimSpace(f.Token); v != "" {
+		if strings.ContainsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' }) {
+			return Page{}, record.Invalid("token", "token is one word (matched exactly, case and punctuation ignored), not %q", v)
+		}
+		t := Token(v)
+		if t == "" {
+			return Page{}, record.Invalid("token", "token %q has no letters or digits", v)
+		}
+		keys[KeyToken], applied.Token = []string{t}, t
+	}
+	if a := strings.TrimSpace(f.Agency); a != "" {
+		ids, _, err := s.Crosswalk.ResolveNames("agency", []string{a})
+		if err != nil {
+			return Page{}, err
+		}
+		keys[KeyAgencyID] = ids
+		applied.AgencyID = strings.Join(ids, ",")
+	}
+	if r := strings.TrimSpace(f.Release); r != "" && r != DateUnknown && !dayRE.MatchString(r) {
+		return Page{}, record.Invalid("release", "release is a release date YYYY-MM-DD, not %q", r)
+	}
+	rs, err := s.records()
+	if err != nil {
+		return Page{}, err
+	}
+	held, err := s.releases(ctx, rs)
+	if err != nil {
+		return Page{}, err
+	}
+	applied.Release = strings.TrimSpace(f.Release)
+	if applied.Release == "" && len(held) > 0 {
+		applied.Release = held[0]
+	}
+	if applied.Release != "" {
+		keys[KeyRelease] = []string{applied.Release}
+	}
+	q := search.RecordQuery{Keys: keys, Sort: search.RecordSortID, Limit: limit, Cursor: cursor}
+	var notices search.CoverageReader
+	if s.Search != nil {
+		notices = s.Search
+	}
+	p, err := search.Find(ctx, search.WithScope(rs, notices), Kind, q)
+	if err != nil {
+		return Page{}, err
+	}
+	out := Page{Rows: p.Items, Total: p.Total, NextCursor: p.NextCursor, Filters: applied, Scope: p.Scope}
+	if out.Rows == nil {
+		out.Rows = []Row{}
+	}
+	out.Scope.Searched.Kind = "people_and_organizations"
+	out.Freshness = Freshness{Release: applied.Release, ReleasesHeld: held, SnapshotBound: MaxLimit,
+		Note: "A snapshot of one dated roster release: it lists who was printed as of the release date, not who holds a role now."}
+	if out.Freshness.ReleasesHeld == nil {
+		out.Freshness.ReleasesHeld = []string{}
+	}
+	if len(p.Items) > 0 {
+		out.Freshness.ReleaseAsOf = p.Items[0].Release.AsOf()
+	} else if applied.Release != "" {
+		out.Freshness.ReleaseAsOf = Release{Date: applied.Release, DateKind: DatePublished}.AsOf()
+	}
+	for _, c := range p.Scope.Sources {
+		if (c.RecordType == "person" || c.RecordType == "organization") && c.ObservedAt.After(out.Freshness.ReadModelAt) {
+			out.Freshness.ReadModelAt = c.ObservedAt
+		}
+	}
+	if len(held) == 0 {
+		out.Freshness.Note = "No roster release is held: the snapshot is empty because nothing was loaded, not because no organization exists."
+	} else if out.Freshness.ReadModelAt.IsZero() {
+		out.Freshness.Note += " The release files do not say when they were observed, so no read-model observation time is given."
+	}
+	return out, nil
+}
+
+// releases lists the release dates held, newest first ("unknown" last).
+func (s *Service) releases(ctx context.Context, rs search.Records) ([]string, error) {
+	t, err := search.TotalsOf(ctx, rs, Kind, search.RecordQuery{}, []string{KeyRelease}, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, b := range t.Groups[KeyRelease] {
+		out = append(out, b.Value)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i] == DateUnknown) != (out[j] == DateUnknown) {
+			return out[j] == DateUnknown
+		}
+		return out[i] > out[j]
+	})
+	return out, nil
+}
