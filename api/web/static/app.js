@@ -273,12 +273,16 @@ function watchForm(lens, p) {
       [lens !== "search" ? lens : "", p.get("q") || "", p.get("agency") ? "from " + p.get("agency") : "", p.get("m") ? "over $" + p.get("m") : ""].filter(Boolean).join(" "));
     kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, "What to watch, in plain English"), describe));
   }
+  const cadence = h("select", { id: "w-cadence", name: "cadence" },
+    h("option", { value: "daily" }, "Daily (only on days with something new)"),
+    h("option", { value: "weekly" }, "Weekly, on Mondays (a check-in when nothing is new)"));
+  kids.push(h("div", {}, h("label", { for: "w-cadence" }, "How often"), cadence));
   kids.push(h("div", {}, h("button", { type: "submit" }, FORM === 2 ? "Send me a confirmation link" : "Create watch")), status);
   const form = h("form", { class: "filters", "aria-label": "Watch this search" }, kids);
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const body = FORM === 2 ? { email: email.value, text: describe.value }
-      : { email: email.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
+    const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value }
+      : { email: email.value, cadence: cadence.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
           agency: p.get("agency") ? [p.get("agency")] : undefined, vendor: p.get("vendor") ? [p.get("vendor")] : undefined,
           min: p.get("m") || undefined, awards: p.get("m") ? true : undefined };
     status.textContent = "Sending…";
@@ -287,6 +291,7 @@ function watchForm(lens, p) {
       const out = await res.json().catch(() => ({}));
       status.textContent = res.ok ? (out.message || "Done: check your email.") : ((out.error && out.error.message) || "The watch could not be created (" + res.status + ").");
       if (res.ok && out.understood && out.understood.scope) status.textContent += " Understood as: " + out.understood.scope;
+      if (res.ok && out.schedule) status.textContent += " Digests: " + out.schedule + ".";
     } catch (e) { status.textContent = "The watch could not be created: " + e.message; }
   });
   return form;
