@@ -244,8 +244,10 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 		return Outcome{}, err
 	}
 	if req.Cadence != "" && req.Cadence != u.Cadence {
+		// the cadence chosen (a form's, a tool's) wins over the words; it
+		// replaces Parse's cadence note, which is always the last
 		u.Cadence = req.Cadence
-		u.Notes = append(u.Notes, "Cadence: "+s.Schedule(u.Cadence)+" (as chosen).")
+		u.Notes = append(u.Notes[:len(u.Notes)-1:len(u.Notes)-1], "Cadence: "+s.Schedule(u.Cadence)+" (as chosen).")
 	}
 	out := Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
 		Message: "A confirmation email stating how the request was understood is on its way to the address. " +
