@@ -340,9 +340,14 @@ func Decide(in DigestInput) (store.Delivery, watch.Progress) {
 		}
 	}
 	next.Facts = newFacts
+	replaced := map[string]bool{}
+	for _, k := range newFacts {
+		id, _ := watch.SplitIdentity(k)
+		replaced[id] = true
+	}
 	for _, k := range w.Facts {
 		id, _ := watch.SplitIdentity(k)
-		if !inDigest[id] && len(next.Facts) < watch.MaxFacts {
+		if !replaced[id] && len(next.Facts) < watch.MaxFacts {
 			next.Facts = append(next.Facts, k)
 		}
 	}
