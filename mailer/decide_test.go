@@ -361,7 +361,10 @@ func TestDigestRepublishedAwardAcrossDigests(t *testing.T) {
 	again.StartDate = sent.StartDate // same identity
 	upd := republished(sent, "29990101002")
 	upd.Amount += 5000
-	t.Cleanup(func() { _ = backend.Delete(context.Background(), []string{again.RequestID, upd.RequestID}); _ = backend.Refresh(context.Background()) })
+	t.Cleanup(func() {
+		_ = backend.Delete(context.Background(), []string{again.RequestID, upd.RequestID})
+		_ = backend.Refresh(context.Background())
+	})
 	if err := backend.Upsert(ctx, []search.Doc{{Notice: again}}); err != nil {
 		t.Fatal(err)
 	}
