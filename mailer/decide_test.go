@@ -386,3 +386,18 @@ func TestDigestRepublishedAwardAcrossDigests(t *testing.T) {
 		t.Errorf("update digest:\n%s", text)
 	}
 }
+
+// TestDigestItemDisplayRules: a rolling deadline is labelled, never a
+// date; an invalid amount is not shown; each item has its /r/ link.
+func TestDigestItemDisplayRules(t *testing.T) {
+	n := realAwards(t, 1)[0]
+	n.DueRolling, n.DueDate = true, time.Time{}
+	n.AmountValid, n.Amount, n.AmountRaw = false, 0, "999999999999"
+	w := watch.Watch{Scope: "Parks awards"}
+	text := digestText(w, store.Delivery{Window: "2026-08-17"}, []DigestItem{{Notice: n, Link: "http://rw.test/r/money/" + n.RequestID,
+		Matched: WhyMatched(watch.Filter{Lens: record.LensMoney}, n)}}, "http://rw.test/manage/x", "http://rw.test/u/x")
+	if !strings.Contains(text, record.RollingLabel) || strings.Contains(text, "999,999") || strings.Contains(text, "$999") ||
+		!strings.Contains(text, "http://rw.test/r/money/"+n.RequestID) {
+		t.Errorf("digest item:\n%s", text)
+	}
+}
