@@ -1,0 +1,191 @@
+package cycle
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+)
+
+var backend *embedded.Backend
+
+// TestMain loads the bundled sample corpus (real rows) once.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "rw-cycle-*")
+	if err != nil {
+		panic(err)
+	}
+	backend, err = embedded.Open(filepath.Join(dir, "index"))
+	if err != nil {
+		panic(err)
+	}
+	ix := &indexer.Indexer{Backend: backend, Crosswalk: entity.DefaultCrosswalk(),
+		Now:    func() time.Time { return time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork) },
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../../testdata/sample"), "crol"); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	backend.Close()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type judgedPair struct {
+	Notice   string `json:"notice"`
+	Earlier  string `json:"earlier"`
+	SameWork bool   `json:"same_work"`
+	Why      string `json:"why"`
+}
+
+func judged(t testing.TB) []judgedPair {
+	raw, err := os.ReadFile("../../testdata/cycle/judged_pairs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Pairs []judgedPair `json:"pairs"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Pairs
+}
+
+// Eval is the judged set's outcome for one tier set.
+type Eval struct {
+	Pairs, Positives, Predicted, TruePos int
+	Precision, Recall                    float64
+	Wrong                                []string
+}
+
+// evaluate scores every judged pair (both notices read from the index)
+// and counts the matches of the tiers asked for.
+func evaluate(t testing.TB, tiers ...string) Eval {
+	ctx := context.Background()
+	var e Eval
+	for _, p := range judged(t) {
+		n, err := backend.Get(ctx, p.Notice)
+		if err != nil {
+			t.Fatalf("judged notice %s is not in the bundled sample: %v", p.Notice, err)
+		}
+		o, err := backend.Get(ctx, p.Earlier)
+		if err != nil {
+			t.Fatalf("judged notice %s is not in the bundled sample: %v", p.Earlier, err)
+		}
+		e.Pairs++
+		if p.SameWork {
+			e.Positives++
+		}
+		m, ok := Score(n, o)
+		if ok && !strings.Contains(strings.Join(tiers, ","), m.Tier) {
+			ok = false
+		}
+		if ok {
+			e.Predicted++
+			if p.SameWork {
+				e.TruePos++
+			}
+		}
+		if ok != p.SameWork {
+			e.Wrong = append(e.Wrong, fmt.Sprintf("%s ← %s: judged %v, matched %v (%s)", p.Notice, p.Earlier, p.SameWork, ok, p.Why))
+		}
+	}
+	if e.Predicted > 0 {
+		e.Precision = float64(e.TruePos) / float64(e.Predicted)
+	}
+	if e.Positives > 0 {
+		e.Recall = float64(e.TruePos) / float64(e.Positives)
+	}
+	return e
+}
+
+// TestJudgedPrecision: on the judged pairs of the bundled notices, the
+// published matches (strict, and strict with corroborated) are right at
+// least 90% of the time; recall is reported.
+func TestJudgedPrecision(t *testing.T) {
+	for _, tiers := range [][]string{{TierStrict}, {TierStrict, TierCorroborated}} {
+		e := evaluate(t, tiers...)
+		t.Logf("tiers %v: %d judged pairs (%d same work): %d matched, %d right: precision %.2f, recall %.2f",
+			tiers, e.Pairs, e.Positives, e.Predicted, e.TruePos, e.Precision, e.Recall)
+		for _, w := range e.Wrong {
+			t.Logf("  %s", w)
+		}
+		if e.Pairs < 40 {
+			t.Errorf("only %d judged pairs", e.Pairs)
+		}
+		if e.Precision < 0.9 {
+			t.Errorf("precision %.2f < 0.9 for tiers %v", e.Precision, tiers)
+		}
+	}
+}
+
+// BenchmarkPriorCycle reports the judged set's precision and recall (go
+// test -bench PriorCycle ./internal/cycle/) with the time to score it.
+func BenchmarkPriorCycle(b *testing.B) {
+	var e Eval
+	for i := 0; i < b.N; i++ {
+		e = evaluate(b, TierStrict, TierCorroborated)
+	}
+	b.ReportMetric(e.Precision, "precision")
+	b.ReportMetric(e.Recall, "recall")
+	b.ReportMetric(float64(e.Pairs), "pairs")
+	strict := evaluate(b, TierStrict)
+	b.ReportMetric(strict.Precision, "strict_precision")
+	b.ReportMetric(strict.Recall, "strict_recall")
+}
+
+// TestFind: a solicitation with an earlier cycle held names it (method,
+// tier, confidence, evidence) and the next likely date; one without says
+// so in the words every surface shows.
+func TestFind(t *testing.T) {
+	ctx := context.Background()
+	n, err := backend.Get(ctx, "20260603042") // NYCHA V/C floor tile, 2026
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Find(ctx, backend, n)
+	if err != nil || !res.Applies || len(res.Matches) == 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	for _, m := range res.Matches {
+		if m.Method == "" || m.Tier == "" || m.Confidence <= 0 || len(m.Evidence) < 2 || !m.Published.Before(n.StartDate.Add(-MinGap)) {
+			t.Errorf("match %+v", m)
+		}
+		if m.RequestID == "20260529026" {
+			t.Error("a notice of the same cycle (days apart) matched")
+		}
+	}
+	if res.NextDue == nil || !res.NextDue.After(n.StartDate) || res.NextDueBasis == "" || res.Summary == NoneFound {
+		t.Errorf("result %+v", res)
+	}
+	// one with none held
+	lone, err := backend.Get(ctx, "20260616061") // EDC affordable housing insurance RFEI
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Find(ctx, backend, lone)
+	if err != nil || !res.Applies || len(res.Matches) != 0 || res.Summary != NoneFound || res.Searched == "" {
+		t.Errorf("lone %+v %v", res, err)
+	}
+	// an award is not a query
+	aw, _ := backend.Get(ctx, "20141008006")
+	if res, _ := Find(ctx, backend, aw); res.Applies {
+		t.Errorf("award %+v", res)
+	}
+	// a solicitation whose earlier cycle is an award names its vendor
+	sol, _ := backend.Get(ctx, "20141031023")
+	res, _ = Find(ctx, backend, sol)
+	t.Logf("traffic signal SI: %+v", res)
+}
