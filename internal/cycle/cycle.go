@@ -76,6 +76,8 @@ type Match struct {
 	// Evidence states why it matched: the shared words, the gap, the
 	// corroboration (for the corroborated tier).
 	Evidence []string `json:"evidence"`
+	// Permalink is the earlier notice's page here (set by WithLinks).
+	Permalink string `json:"permalink,omitempty"`
 }
 
 // Result is what Find says about one notice.
@@ -319,4 +321,32 @@ func Find(ctx context.Context, r search.Reader, n record.Notice) (Result, error)
 			last.Published.In(record.NewYork).Format("Jan 2006"), last.Tier)
 	}
 	return res, nil
+}
+
+// WithLinks sets each match's permalink by the site's permalink rule.
+func (r Result) WithLinks(l view.Links) Result {
+	for i := range r.Matches {
+		r.Matches[i].Permalink = l.Notice(r.Matches[i].RequestID)
+	}
+	if r.LastAward != nil {
+		a := *r.LastAward
+		a.Permalink = l.Notice(a.RequestID)
+		r.LastAward = &a
+	}
+	return r
+}
+
+// For is Find for a surface: the result with permalinks, or nil when the
+// notice is not a solicitation or intent. A search that fails is nil too
+// (the notice is still shown; its prior cycle is left out, not guessed).
+func For(ctx context.Context, r search.Reader, n record.Notice, l view.Links) *Result {
+	if !Applies(n) {
+		return nil
+	}
+	res, err := Find(ctx, r, n)
+	if err != nil {
+		return nil
+	}
+	res = res.WithLinks(l)
+	return &res
 }

@@ -328,6 +328,7 @@ async function noticeView(id) {
   const payments = v.payments && v.payments.length ? [h("h2", {}, "Payments dataset"), paymentsTable(v.payments)] : null;
   render(
     h("h1", {}, n.title || "Notice " + n.request_id),
+    priorCycleBlock(v.prior_cycle),
     h("p", { class: "summary", "data-summary": "" }, v.summary),
     badges(v.flags),
     twinLinks([["Official notice", v.links.official], ["Open Data row", v.links.open_data], ["JSON", api]]),
@@ -337,6 +338,22 @@ async function noticeView(id) {
     h("h2", {}, "Full text"),
     v.full_text ? h("div", { class: "fulltext", "data-fulltext": "" }, v.full_text) : h("p", {}, "The source row carries no full text."),
     h("p", { class: "meta" }, "Source observed " + fmtDate(v.freshness && v.freshness.source_observed_at) + ". The official notice is authoritative."));
+}
+
+// Earlier cycles of a solicitation's work (prior_cycle in the twin): each
+// match with its tier, method, confidence and evidence.
+function priorCycleBlock(pc) {
+  if (!pc) return null;
+  const items = (pc.matches || []).map(m => h("li", { "data-cycle-tier": m.tier },
+    link(m.permalink, m.title), " — " + (m.notice_type || "notice") + ", " + fmtDate(m.published),
+    m.vendor_name ? ", " + m.vendor_name : "", m.amount != null ? ", $" + Number(m.amount).toLocaleString("en-US") : "",
+    h("br"), h("small", {}, m.tier + " match (" + m.method + ", confidence " + m.confidence + "): " + (m.evidence || []).join("; "))));
+  return h("section", { class: "prior-cycle", "aria-label": "Earlier cycles" },
+    h("h2", {}, "Earlier cycles of this work"),
+    h("p", { "data-cycle-summary": "" }, pc.summary),
+    items.length ? h("ul", {}, items) : null,
+    pc.next_due ? h("p", {}, "Next cycle possibly around " + fmtDate(pc.next_due) + " (" + pc.next_due_basis + ").") : null,
+    h("p", { class: "meta" }, "Searched: " + pc.searched + ". No match does not mean no earlier cycle exists."));
 }
 
 function paymentsTable(rows) {
