@@ -211,6 +211,9 @@ type DigestItem struct {
 	// Update: an award delivered before, republished with a fact changed.
 	Update  bool
 	Matched Match
+	// Cycle is a solicitation's earlier cycle in one line (cycle.Result's
+	// Summary), "" for other records.
+	Cycle string
 }
 
 // absenceLine is SPEC §1's first absence rule as the digests state it.
@@ -253,6 +256,9 @@ func digestText(w watch.Watch, d store.Delivery, items []DigestItem, manage, uns
 		}
 		if len(it.Matched.Filters) > 0 {
 			fmt.Fprintf(&b, "%s\n", wrap("Filters met: "+oneLine(strings.Join(it.Matched.Filters, "; "), 300), 72, "   "))
+		}
+		if it.Cycle != "" {
+			fmt.Fprintf(&b, "%s\n", wrap("Earlier cycle: "+it.Cycle+".", 72, "   "))
 		}
 		if it.Matched.Snippet != "" {
 			fmt.Fprintf(&b, "%s\n", wrap("\""+oneLine(it.Matched.Snippet, 240)+"\"", 72, "   "))

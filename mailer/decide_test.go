@@ -401,3 +401,24 @@ func TestDigestItemDisplayRules(t *testing.T) {
 		t.Errorf("digest item:\n%s", text)
 	}
 }
+
+// TestDigestItemPriorCycle: a solicitation in a digest says who held the
+// work last time or that no earlier cycle was found in the records held.
+func TestDigestItemPriorCycle(t *testing.T) {
+	tm := newTestMailer(t, nil, nil)
+	ctx := context.Background()
+	for id, want := range map[string]string{"20260603042": "earlier cycle", "20260616061": "no earlier cycle found in the records held"} {
+		n, err := backend.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		it := tm.digestItem(ctx, watch.Filter{Lens: record.LensMoney}, "money", n)
+		if !strings.Contains(it.Cycle, want) {
+			t.Errorf("%s: cycle line %q", id, it.Cycle)
+		}
+		text := digestText(watch.Watch{Scope: "x"}, store.Delivery{Window: "2026-08-17"}, []DigestItem{it}, "m", "u")
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), "Earlier cycle: "+it.Cycle) {
+			t.Errorf("%s: digest\n%s", id, text)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -430,7 +431,6 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 			return d.State
 		}
 	}
-	links := view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}
 	var items []DigestItem
 	kind := w.Filter.Lens
 	if kind == watch.LensEntity || kind == "" {
@@ -444,8 +444,9 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 			}
 			return m.failed(ctx, d, err)
 		}
-		items = append(items, DigestItem{Notice: n, Link: links.Digest(kind, n.RequestID), Update: slices.Contains(d.Updates, id),
-			Matched: WhyMatched(w.Filter, n)})
+		it := m.digestItem(ctx, w.Filter, kind, n)
+		it.Update = slices.Contains(d.Updates, id)
+		items = append(items, it)
 	}
 	if d.Kind == store.KindDigest && len(items) == 0 {
 		d.State = store.DeliveryEmpty
@@ -494,6 +495,18 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 	}
 	_ = store.CountEvent(ctx, m.deps.Store, store.CounterDigestSent, now, 1)
 	return d.State
+}
+
+// digestItem is one record as a digest shows it: its /r/ link, why it
+// matched and, for a solicitation or intent, its earlier cycle in one line
+// ("last awarded to … in 2023", or that none was found in the records held).
+func (m *Mailer) digestItem(ctx context.Context, f watch.Filter, kind string, n record.Notice) DigestItem {
+	links := view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}
+	it := DigestItem{Notice: n, Link: links.Digest(kind, n.RequestID), Matched: WhyMatched(f, n)}
+	if pc := cycle.For(ctx, m.deps.Search, n, links); pc != nil {
+		it.Cycle = pc.Summary
+	}
+	return it
 }
 
 func (m *Mailer) failed(ctx context.Context, d store.Delivery, err error) string {
