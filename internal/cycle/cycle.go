@@ -115,7 +115,7 @@ var (
 		bid bids extension correction amended amendment addendum rfq rfp rfx rfei smd smpd acm various
 		citywide city new york nyc borough boroughs located development developments name area areas
 		renewal renewals no one two three four five six seven eight nine ten etc all other related
-		located including include project projects program programs phase`)
+		located including include project projects program programs phase neighborhood`)
 )
 
 func toSet(s string) map[string]bool {
@@ -138,7 +138,10 @@ func Words(title, agency string) map[string]bool {
 		if s, ok := synonyms[w]; ok {
 			w = s
 		}
-		if len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		if stop[w] || own[w] {
+			continue
+		}
+		if len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") {
 			w = strings.TrimSuffix(w, "s")
 		}
 		if len(w) < 3 || stop[w] || own[w] {
@@ -174,14 +177,28 @@ func boroughsIn(title string) map[string]bool {
 	return out
 }
 
-// pinYear is a standard PIN's fiscal year (its 4th and 5th digits).
+// pinYearRE: a PIN that starts with a 3-digit agency code and a 2-digit
+// fiscal year, then a letter (84114SITR815, 81616ME0007, 07219P0148001).
+var pinYearRE = regexp.MustCompile(`^[0-9]{5}[A-Z]`)
+
+// pinYear is a PIN's fiscal year (its 4th and 5th digits).
 func pinYear(pin string) (int, bool) {
 	p := entity.NormalizePIN(pin)
-	if entity.PINBase(p) == "" {
+	if entity.JunkPIN(p) || !pinYearRE.MatchString(p) {
 		return 0, false
 	}
 	y := int(p[3]-'0')*10 + int(p[4]-'0')
 	return y, true
+}
+
+// namesVendor reports whether text names a vendor by its stem (the
+// stem's words in a row, compared as entity.VendorStem writes them).
+func namesVendor(text, stem string) bool {
+	if !entity.StemLongEnough(stem) {
+		return false
+	}
+	norm := strings.NewReplacer(".", " ", ",", " ", "'", " ", "’", " ", "&", " ").Replace(strings.ToUpper(text))
+	return strings.Contains(" "+strings.Join(strings.Fields(norm), " ")+" ", " "+stem+" ")
 }
 
 // Score judges whether earlier is an earlier cycle of the same work as n:
@@ -232,6 +249,8 @@ func Score(n, earlier record.Notice) (Match, bool) {
 	}
 	if n.VendorStem != "" && n.VendorStem == earlier.VendorStem {
 		corroboration = append(corroboration, "same vendor ("+strings.TrimSpace(earlier.VendorName)+")")
+	} else if n.VendorStem == "" && namesVendor(n.Text, earlier.VendorStem) {
+		corroboration = append(corroboration, "the earlier vendor ("+strings.TrimSpace(earlier.VendorName)+") is named in this notice's text")
 	}
 	if n.AmountValid && earlier.AmountValid && earlier.Amount > 0 && math.Abs(n.Amount-earlier.Amount)/earlier.Amount <= 1.0/3 {
 		corroboration = append(corroboration, "amount within a third")

@@ -184,8 +184,16 @@ func TestFind(t *testing.T) {
 	if res, _ := Find(ctx, backend, aw); res.Applies {
 		t.Errorf("award %+v", res)
 	}
-	// a solicitation whose earlier cycle is an award names its vendor
-	sol, _ := backend.Get(ctx, "20141031023")
-	res, _ = Find(ctx, backend, sol)
-	t.Logf("traffic signal SI: %+v", res)
+	// an intent whose earlier cycle is weeks older (an earlier fiscal
+	// year's PIN): the corroborated tier, stating its corroboration, names
+	// the vendor that won last time
+	intent, _ := backend.Get(ctx, "20141119005") // OCME Ventana support, FY16
+	res, err = Find(ctx, backend, intent)
+	if err != nil || res.LastAward == nil || res.LastAward.Tier != TierCorroborated ||
+		!strings.Contains(res.LastAward.VendorName, "Roche") || !strings.Contains(res.Summary, "last awarded to Roche") {
+		t.Fatalf("intent %+v %v", res, err)
+	}
+	if ev := strings.Join(res.LastAward.Evidence, "; "); !strings.Contains(ev, "named in this notice's text") || !strings.Contains(ev, "earlier fiscal year") {
+		t.Errorf("corroborated evidence %q", ev)
+	}
 }
