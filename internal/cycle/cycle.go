@@ -78,6 +78,20 @@ type Match struct {
 	Evidence []string `json:"evidence"`
 	// Permalink is the earlier notice's page here (set by WithLinks).
 	Permalink string `json:"permalink,omitempty"`
+	// Contracts are the registered contracts that join an award by its
+	// exact PIN (registered amount and date; the records hold no term).
+	Contracts []ContractRef `json:"contracts,omitempty"`
+}
+
+// ContractRef is a registered contract joined to a matched award.
+type ContractRef struct {
+	ContractID   string    `json:"contract_id"`
+	RegisteredOn time.Time `json:"registered_on,omitzero"`
+	// Amount is set only when the registered amount is valid.
+	Amount     *float64 `json:"registered_amount,omitempty"`
+	VendorName string   `json:"vendor_name,omitempty"`
+	Method     string   `json:"method"`
+	Confidence string   `json:"confidence"`
 }
 
 // Result is what Find says about one notice.
@@ -323,6 +337,9 @@ func Find(ctx context.Context, r search.Reader, n record.Notice) (Result, error)
 			break
 		}
 	}
+	if res.LastAward != nil {
+		res.LastAward.Contracts = contractsOf(ctx, r, res.LastAward.PIN)
+	}
 	last := res.Matches[0]
 	gap := n.StartDate.Sub(last.Published)
 	next := n.StartDate.Add(gap)
@@ -340,6 +357,31 @@ func Find(ctx context.Context, r search.Reader, n record.Notice) (Result, error)
 			last.Published.In(record.NewYork).Format("Jan 2006"), last.Tier)
 	}
 	return res, nil
+}
+
+// contractsOf reads the registered contracts with exactly this PIN when the
+// engine holds contracts (none otherwise: absent, not zero).
+func contractsOf(ctx context.Context, r search.Reader, pin string) []ContractRef {
+	rs, ok := r.(search.Records)
+	p := entity.NormalizePIN(pin)
+	if !ok || p == "" || entity.JunkPIN(p) {
+		return nil
+	}
+	page, err := search.Find(ctx, rs, search.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyPIN: {p}}, Limit: 5})
+	if err != nil {
+		return nil
+	}
+	var out []ContractRef
+	for _, c := range page.Items {
+		ref := ContractRef{ContractID: c.ContractID, RegisteredOn: c.RegisteredOn, VendorName: c.VendorName,
+			Method: "same PIN (" + p + ")", Confidence: "high"}
+		if c.AmountValid {
+			a := c.Amount
+			ref.Amount = &a
+		}
+		out = append(out, ref)
+	}
+	return out
 }
 
 // WithLinks sets each match's permalink by the site's permalink rule.

@@ -347,7 +347,10 @@ function priorCycleBlock(pc) {
   const items = (pc.matches || []).map(m => h("li", { "data-cycle-tier": m.tier },
     link(m.permalink, m.title), " — " + (m.notice_type || "notice") + ", " + fmtDate(m.published),
     m.vendor_name ? ", " + m.vendor_name : "", m.amount != null ? ", $" + Number(m.amount).toLocaleString("en-US") : "",
-    h("br"), h("small", {}, m.tier + " match (" + m.method + ", confidence " + m.confidence + "): " + (m.evidence || []).join("; "))));
+    h("br"), h("small", {}, m.tier + " match (" + m.method + ", confidence " + m.confidence + "): " + (m.evidence || []).join("; ")),
+    (pc.last_award && pc.last_award.request_id === m.request_id ? pc.last_award.contracts || [] : []).map(c => [h("br"),
+      h("small", {}, "Registered contract " + c.contract_id + (c.registered_amount != null ? ", $" + Number(c.registered_amount).toLocaleString("en-US") : "") +
+        (c.registered_on ? ", registered " + fmtDate(c.registered_on) : "") + " (" + c.method + ")")])));
   return h("section", { class: "prior-cycle", "aria-label": "Earlier cycles" },
     h("h2", {}, "Earlier cycles of this work"),
     h("p", { "data-cycle-summary": "" }, pc.summary),
