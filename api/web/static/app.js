@@ -328,12 +328,12 @@ async function noticeView(id) {
   const payments = v.payments && v.payments.length ? [h("h2", {}, "Payments dataset"), paymentsTable(v.payments)] : null;
   render(
     h("h1", {}, n.title || "Notice " + n.request_id),
-    priorCycleBlock(v.prior_cycle),
     h("p", { class: "summary", "data-summary": "" }, v.summary),
     badges(v.flags),
     twinLinks([["Official notice", v.links.official], ["Open Data row", v.links.open_data], ["JSON", api]]),
     h("dl", { class: "facts" }, facts.map(([k, ...val]) => [h("dt", {}, k), h("dd", {}, val)])),
     payments,
+    priorCycleBlock(v.prior_cycle),
     (n.document_links || []).length ? [h("h2", {}, "Documents"), h("ul", {}, n.document_links.map(d => h("li", {}, link(d, d, { rel: "noopener" }))))] : null,
     h("h2", {}, "Full text"),
     v.full_text ? h("div", { class: "fulltext", "data-fulltext": "" }, v.full_text) : h("p", {}, "The source row carries no full text."),
