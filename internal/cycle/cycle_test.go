@@ -2,8 +2,6 @@ package cycle
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -42,71 +40,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-type judgedPair struct {
-	Notice   string `json:"notice"`
-	Earlier  string `json:"earlier"`
-	SameWork bool   `json:"same_work"`
-	Why      string `json:"why"`
-}
-
-func judged(t testing.TB) []judgedPair {
-	raw, err := os.ReadFile("../../testdata/cycle/judged_pairs.json")
+// evaluate is Evaluate over the judged set and the bundled sample.
+func evaluate(t testing.TB, tiers ...string) Eval {
+	t.Helper()
+	pairs, err := LoadJudged(filepath.Join("..", "..", JudgedFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Pairs []judgedPair `json:"pairs"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	e, err := Evaluate(context.Background(), backend, pairs, tiers...)
+	if err != nil {
 		t.Fatal(err)
-	}
-	return doc.Pairs
-}
-
-// Eval is the judged set's outcome for one tier set.
-type Eval struct {
-	Pairs, Positives, Predicted, TruePos int
-	Precision, Recall                    float64
-	Wrong                                []string
-}
-
-// evaluate scores every judged pair (both notices read from the index)
-// and counts the matches of the tiers asked for.
-func evaluate(t testing.TB, tiers ...string) Eval {
-	ctx := context.Background()
-	var e Eval
-	for _, p := range judged(t) {
-		n, err := backend.Get(ctx, p.Notice)
-		if err != nil {
-			t.Fatalf("judged notice %s is not in the bundled sample: %v", p.Notice, err)
-		}
-		o, err := backend.Get(ctx, p.Earlier)
-		if err != nil {
-			t.Fatalf("judged notice %s is not in the bundled sample: %v", p.Earlier, err)
-		}
-		e.Pairs++
-		if p.SameWork {
-			e.Positives++
-		}
-		m, ok := Score(n, o)
-		if ok && !strings.Contains(strings.Join(tiers, ","), m.Tier) {
-			ok = false
-		}
-		if ok {
-			e.Predicted++
-			if p.SameWork {
-				e.TruePos++
-			}
-		}
-		if ok != p.SameWork {
-			e.Wrong = append(e.Wrong, fmt.Sprintf("%s ← %s: judged %v, matched %v (%s)", p.Notice, p.Earlier, p.SameWork, ok, p.Why))
-		}
-	}
-	if e.Predicted > 0 {
-		e.Precision = float64(e.TruePos) / float64(e.Predicted)
-	}
-	if e.Positives > 0 {
-		e.Recall = float64(e.TruePos) / float64(e.Positives)
 	}
 	return e
 }
