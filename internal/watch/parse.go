@@ -63,7 +63,7 @@ func cadenceIn(text string) (string, string, string) {
 	cad, note := "", ""
 	text = cadenceRE.ReplaceAllStringFunc(text, func(m string) string {
 		lm := strings.ToLower(m)
-		isDaily := strings.Contains(lm, "day") && weekdayRE.FindString(lm) == ""
+		isDaily := (strings.Contains(lm, "daily") || strings.Contains(lm, "day")) && weekdayRE.FindString(lm) == ""
 		switch {
 		case isDaily && cad == "":
 			cad = CadenceDaily
