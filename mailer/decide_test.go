@@ -422,3 +422,44 @@ func TestDigestItemPriorCycle(t *testing.T) {
 		}
 	}
 }
+
+// TestDigestCatchUpAfterServiceDown: the scheduler did not run for three
+// days; the next run's digest holds what arrived meanwhile and says it is
+// a catch-up since the last digest.
+func TestDigestCatchUpAfterServiceDown(t *testing.T) {
+	ctx := context.Background()
+	tr := &flaky{}
+	tm := newTestMailer(t, nil, tr)
+	activeWatch(t, tm, "Parks construction awards")
+	forget(t, tm)
+	tm.clock.Set(start.Add(20 * time.Hour)) // 2026-08-15
+	if rep, _ := tm.RunDigests(ctx); rep.Sent != 1 {
+		t.Fatalf("day one %+v", rep)
+	}
+	// a record "arrives" while the service is down: it leaves the seen set
+	ws, _ := tm.st.ListWatches(ctx)
+	w := ws[0]
+	arrived := w.Seen[0]
+	w.Seen, w.Facts = w.Seen[1:], nil
+	if _, err := tm.st.DeleteWatch(ctx, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := tm.st.CreateWatch(ctx, w, "", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	tm.clock.Set(start.Add(4*24*time.Hour + 20*time.Hour)) // 2026-08-19, three windows skipped
+	rep, _ := tm.RunDigests(ctx)
+	if rep.Sent != 1 || rep.CatchUps != 1 {
+		t.Fatalf("after the outage %+v", rep)
+	}
+	d, _, _ := tm.st.GetDelivery(ctx, w.ID, "2026-08-19")
+	if d.CatchUpFrom != "2026-08-15" || !slices.Equal(d.RequestIDs, []string{arrived}) {
+		t.Errorf("catch-up delivery %+v", d)
+	}
+	tr.mu.Lock()
+	text := string(tr.sent[len(tr.sent)-1])
+	tr.mu.Unlock()
+	if !strings.Contains(text, "catch-up digest") || !strings.Contains(text, "since 2026-08-15") {
+		t.Errorf("catch-up mail:\n%s", text)
+	}
+}
