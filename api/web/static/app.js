@@ -274,6 +274,7 @@ function watchForm(lens, p) {
     kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, "What to watch, in plain English"), describe));
   }
   const cadence = h("select", { id: "w-cadence", name: "cadence" },
+    FORM === 2 ? h("option", { value: "" }, "As the request says (daily unless it says weekly)") : null,
     h("option", { value: "daily" }, "Daily (only on days with something new)"),
     h("option", { value: "weekly" }, "Weekly, on Mondays (a check-in when nothing is new)"));
   kids.push(h("div", {}, h("label", { for: "w-cadence" }, "How often"), cadence));
@@ -281,7 +282,7 @@ function watchForm(lens, p) {
   const form = h("form", { class: "filters", "aria-label": "Watch this search" }, kids);
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value }
+    const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value || undefined }
       : { email: email.value, cadence: cadence.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
           agency: p.get("agency") ? [p.get("agency")] : undefined, vendor: p.get("vendor") ? [p.get("vendor")] : undefined,
           min: p.get("m") || undefined, awards: p.get("m") ? true : undefined };
