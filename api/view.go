@@ -1,10 +1,10 @@
 package api
 
 import (
-	"github.com/recordwatch/recordwatch/internal/cycle"
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
