@@ -4,10 +4,9 @@ import (
 	"context"
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
-	"github.com/recordwatch/recordwatch/internal/view"
-
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // NoticePayments are the payments-dataset records a notice's PIN joins:
