@@ -326,7 +326,14 @@ func Find(ctx context.Context, r search.Reader, n record.Notice) (Result, error)
 			res.Matches = append(res.Matches, m)
 		}
 	}
-	sort.SliceStable(res.Matches, func(i, j int) bool { return res.Matches[i].Published.After(res.Matches[j].Published) })
+	// newest first; ties by request id, so every engine gives one order
+	sort.Slice(res.Matches, func(i, j int) bool {
+		a, b := res.Matches[i], res.Matches[j]
+		if !a.Published.Equal(b.Published) {
+			return a.Published.After(b.Published)
+		}
+		return a.RequestID > b.RequestID
+	})
 	if len(res.Matches) == 0 {
 		res.Summary = NoneFound
 		return res, nil
