@@ -41,8 +41,8 @@ func wordRE(w string) *regexp.Regexp {
 		parts[i] = regexp.QuoteMeta(p)
 	}
 	stem := strings.Join(parts, `\s+`)
-	if len(parts) == 1 && len(stem) > 3 {
-		stem = strings.TrimSuffix(strings.TrimSuffix(stem, "s"), "e") // "parks" finds "park", "houses" finds "housing"
+	if len(parts) == 1 && len(stem) > 4 && !strings.HasSuffix(stem, "ss") {
+		stem = strings.TrimSuffix(stem, "s") // "parks" finds "park" and "parking"
 	}
 	return regexp.MustCompile(`(?i)\b` + stem + `\w*`)
 }
