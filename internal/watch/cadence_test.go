@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -35,5 +36,21 @@ func TestParseCadence(t *testing.T) {
 	}
 	if _, err := CheckCadence("hourly"); err == nil {
 		t.Error("hourly accepted")
+	}
+}
+
+// TestStoredWatchCompatible: a watch stored before cadences and progress
+// existed reads back daily with its seen set.
+func TestStoredWatchCompatible(t *testing.T) {
+	var w Watch
+	if err := json.Unmarshal([]byte(`{"id":"x","email":"a@example.org","seen":["20140930007"],"last_window":"2026-08-14"}`), &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.CadenceOf() != CadenceDaily || !slices.Equal(w.Seen, []string{"20140930007"}) || w.LastWindow != "2026-08-14" || !w.QuietSince.IsZero() {
+		t.Errorf("%+v", w)
+	}
+	b, _ := json.Marshal(w)
+	if !strings.Contains(string(b), `"seen":["20140930007"]`) {
+		t.Errorf("written back as %s", b)
 	}
 }
