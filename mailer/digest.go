@@ -159,6 +159,8 @@ func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 		if d.NextAttempt.After(now) {
 			continue
 		}
+		// the caps are asked just before a send; a send that then fails
+		// has used its unit of the day's cap (the cap errs on sending less)
 		allow := func() bool {
 			if sent >= m.cfg.MaxDigestsPerRun {
 				return false
