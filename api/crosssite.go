@@ -63,7 +63,7 @@ func (s *Server) sameOriginWrites() gin.HandlerFunc {
 		origin := c.GetHeader("Origin")
 		foreign := origin != "" && !s.ownOrigin(c.Request, origin)
 		crossSite := strings.EqualFold(strings.TrimSpace(c.GetHeader("Sec-Fetch-Site")), "cross-site")
-		if path == "/confirm/:token" || path == "/u/:token" {
+		if path == "/confirm/:token" || path == "/u/:token" || path == "/manage/:token" {
 			if crossSite && foreign {
 				forbidCrossSite(c, origin)
 				return

@@ -3,8 +3,10 @@ package api
 import (
 	"context"
 
+	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // NoticePayments are the payments-dataset records a notice's PIN joins:
@@ -55,4 +57,10 @@ func (s *Server) noticePayments(ctx context.Context, n record.Notice) *NoticePay
 			Confidence: l.Link.Confidence, SameProcurement: l.Link.SameProcurement})
 	}
 	return p
+}
+
+// priorCycle is a solicitation's or intent's earlier cycles (nil for other
+// notices, and when the search fails: left out, not guessed).
+func (s *Server) priorCycle(ctx context.Context, n record.Notice) *cycle.Result {
+	return cycle.For(ctx, s.deps.Search, n, view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form})
 }

@@ -185,7 +185,7 @@ func (s *Server) notice(c *gin.Context) {
 		Status: record.Found, Summary: summary(n), Flags: flags(n, now), Amount: amountView(n),
 		Deadline: deadlineView(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
 		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
-		Payments: s.noticePayments(c.Request.Context(), n),
+		Payments: s.noticePayments(c.Request.Context(), n), PriorCycle: s.priorCycle(c.Request.Context(), n),
 	}
 	renderJSON(c, http.StatusOK, v, CacheSearch, v.Freshness.SourceObservedAt)
 }

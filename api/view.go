@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -56,6 +57,11 @@ type NoticeView struct {
 	// Payments are the payments-dataset dollars joined by PIN, present
 	// only where a PIN joins (entities_notice.go).
 	Payments *NoticePayments `json:"payments,omitempty"`
+	// PriorCycle are the earlier cycles of the same work, for a
+	// solicitation or intent (entities_notice.go): each match with its
+	// method, tier, confidence and evidence, or "no earlier cycle found in
+	// the records held".
+	PriorCycle *cycle.Result `json:"prior_cycle,omitempty"`
 }
 
 // Freshness says when the record's source was observed.

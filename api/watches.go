@@ -38,6 +38,7 @@ func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	links.GET("/confirm/:token", s.confirmPage)
 	links.POST("/confirm/:token", maxBody(4<<10), s.confirmWatch)
 	links.GET("/manage/:token", s.managePage)
+	links.POST("/manage/:token", maxBody(4<<10), s.manageCadence)
 	links.GET("/u/:token", s.unsubscribePage)
 	links.POST("/u/:token", maxBody(4<<10), s.unsubscribe)
 }
@@ -73,6 +74,8 @@ type WatchInput struct {
 	Borough     []string        `json:"borough,omitempty"`
 	Awards      bool            `json:"awards,omitempty"`
 	Description string          `json:"description,omitempty"`
+	// Cadence is "daily" (the default) or "weekly" (digests on Mondays).
+	Cadence string `json:"cadence,omitempty"`
 }
 
 func (in WatchInput) structured() bool {
@@ -124,8 +127,8 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 // are one line. The error names the field.
 func (in WatchInput) check() error {
 	one := map[string][]string{"email": {in.Email}, "lens": {in.Lens}, "q": {in.Q}, "agency": in.Agency, "vendor": in.Vendor,
-		"borough": in.Borough, "min": {string(in.Min)}, "max": {string(in.Max)}}
-	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "min", "max"} {
+		"borough": in.Borough, "min": {string(in.Min)}, "max": {string(in.Max)}, "cadence": {in.Cadence}}
+	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "min", "max", "cadence"} {
 		for _, v := range one[name] {
 			if err := watch.CheckText(name, v, false); err != nil {
 				return err
@@ -239,7 +242,10 @@ type CreateWatchResponse struct {
 	Status     string       `json:"status"`
 	Filter     watch.Filter `json:"filter"`
 	Understood Understood   `json:"understood"`
-	Message    string       `json:"message"`
+	// Cadence is daily or weekly; Schedule says when digests go out.
+	Cadence  string `json:"cadence"`
+	Schedule string `json:"schedule"`
+	Message  string `json:"message"`
 }
 
 // watches is the subscription lifecycle (watch.Service) of the mailer;
@@ -275,7 +281,11 @@ func (s *Server) createWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	req := watch.Request{Email: in.Email, Client: clientKey(c), Channel: watch.ChannelWeb}
+	if _, err := watch.CheckCadence(in.Cadence); err != nil {
+		writeError(c, err)
+		return
+	}
+	req := watch.Request{Email: in.Email, Client: clientKey(c), Channel: watch.ChannelWeb, Cadence: in.Cadence}
 	var u watch.Understanding
 	if s.cfg.Form == 1 {
 		if strings.TrimSpace(in.Text) != "" {
@@ -316,7 +326,8 @@ func (s *Server) createWatch(c *gin.Context) {
 		notes = u.Notes
 	}
 	c.Header("Cache-Control", "no-store")
-	c.JSON(status, CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: notes}, Message: out.Message})
+	c.JSON(status, CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: notes},
+		Cadence: out.Cadence, Schedule: out.Schedule, Message: out.Message})
 }
 
 // Link pages.
@@ -329,6 +340,7 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 {{if .Message}}<p>{{.Message}}</p>{{end}}
 {{if .Scope}}<p class="scope">{{.Scope}}</p>{{end}}
 {{range .Notes}}<p>{{.}}</p>{{end}}
+{{if .CadenceTo}}<form method="post" action="{{.CadenceAction}}"><input type="hidden" name="cadence" value="{{.CadenceTo}}"><button type="submit">Switch to {{.CadenceTo}} digests</button></form>{{end}}
 {{if .Action}}<form method="post" action="{{.Action}}">{{if .OneClick}}<input type="hidden" name="List-Unsubscribe" value="One-Click">{{end}}<button type="submit">{{.Button}}</button></form>{{end}}
 <p><small>Recordwatch republishes New York City's public records; the City Record stays authoritative.</small></p>
 </main></body></html>
@@ -339,6 +351,9 @@ type page struct {
 	Notes                 []string
 	Action, Button        string
 	OneClick              bool
+	// CadenceAction and CadenceTo: the manage page's switch between daily
+	// and weekly digests.
+	CadenceAction, CadenceTo string
 }
 
 // respond renders a link page as HTML, or its JSON twin when the client
@@ -409,11 +424,67 @@ func (s *Server) managePage(c *gin.Context) {
 		respond(c, http.StatusOK, page{Title: "This watch has ended", Message: "No more digests are sent for it."}, w)
 		return
 	}
+	respond(c, http.StatusOK, managedPage(c.Param("token"), w), w)
+}
+
+func managedPage(token string, w watch.Managed) page {
 	p := page{Title: "Your watch", Message: "Active since " + w.ActiveSince.In(record.NewYork).Format("Jan 2, 2006") + ". It follows:",
-		Scope: w.Scope, Action: view.Links{}.Unsubscribe(url.PathEscape(c.Param("token"))), Button: "Unsubscribe", OneClick: true}
-	if w.Description != "" {
-		p.Notes = []string{"Your description: " + w.Description}
+		Scope: w.Scope, Action: view.Links{}.Unsubscribe(url.PathEscape(token)), Button: "Unsubscribe", OneClick: true,
+		CadenceAction: view.Links{}.Manage(url.PathEscape(token)), CadenceTo: watch.CadenceWeekly}
+	if w.Cadence == watch.CadenceWeekly {
+		p.CadenceTo = watch.CadenceDaily
 	}
+	p.Notes = []string{"Digests: " + w.Schedule + "."}
+	if w.Description != "" {
+		p.Notes = append(p.Notes, "Your description: "+w.Description)
+	}
+	return p
+}
+
+// manageCadence changes a watch's cadence from its manage link: a POST
+// with cadence=daily or cadence=weekly (a form field, or JSON
+// {"cadence": …}).
+func (s *Server) manageCadence(c *gin.Context) {
+	m := s.watches(c)
+	if m == nil {
+		return
+	}
+	cadence := ""
+	if strings.HasPrefix(c.ContentType(), "application/json") {
+		var in struct {
+			Cadence string `json:"cadence"`
+		}
+		body, err := io.ReadAll(c.Request.Body)
+		if err == nil {
+			err = decodeStrict(body, &in)
+		}
+		if err != nil {
+			writeError(c, record.Invalid("cadence", "send {\"cadence\": \"daily\"} or {\"cadence\": \"weekly\"}"))
+			return
+		}
+		cadence = in.Cadence
+	} else {
+		cadence = c.PostForm("cadence")
+	}
+	if cadence == "" {
+		writeError(c, record.Invalid("cadence", "cadence must be daily or weekly"))
+		return
+	}
+	w, err := m.SetCadence(c.Request.Context(), c.Param("token"), cadence)
+	if err != nil {
+		if errors.Is(err, watch.ErrBadLink) {
+			linkError(c, err)
+			return
+		}
+		writeError(c, err)
+		return
+	}
+	if w.Status != watch.StatusActive {
+		respond(c, http.StatusOK, page{Title: "This watch has ended", Message: "No more digests are sent for it."}, w)
+		return
+	}
+	p := managedPage(c.Param("token"), w)
+	p.Message = "Changed: digests are now " + w.Schedule + ". " + p.Message
 	respond(c, http.StatusOK, p, w)
 }
 

@@ -94,7 +94,20 @@ func main() {
 	fl.IntVar(&cfg.OpenSearchPort, "opensearch-port", 9290, "HTTP port of the benchmark's node on 127.0.0.1 (transport: this + 100)")
 	fl.StringVar(&cfg.OpenSearchScript, "opensearch-script", "docker/opensearch-local.sh", "the script that starts and stops the node")
 	fl.DurationVar(&cfg.OpenSearchWarmup, "opensearch-warmup", 15*time.Second, "unmeasured search mix sent to the fresh JVM before its measurements (JIT compilation)")
+	cycleOnly := fl.Bool("cycle-only", false, "only score prior-cycle matching on the judged set and print it (seconds; no corpus, no peers)")
 	fl.Parse(os.Args[1:])
+	if *cycleOnly {
+		if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		e := evalPriorCycle(context.Background(), cfg)
+		fmt.Print(renderCycle(e))
+		if e.Err != "" {
+			os.Exit(1)
+		}
+		return
+	}
 	for _, s := range strings.Split(conc, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || c < 1 {
@@ -176,6 +189,7 @@ type report struct {
 	Started  time.Time
 	Took     time.Duration
 	Command  string
+	Cycle    cycleEval
 }
 
 type profile struct {
@@ -338,6 +352,9 @@ func run(cfg config) (string, error) {
 	}
 
 	rep.Fairness = fairness(rep)
+	rep.Cycle = evalPriorCycle(ctx, cfg)
+	logf("prior cycle: strict precision %.2f recall %.2f; with corroborated precision %.2f recall %.2f (%d judged pairs)",
+		rep.Cycle.Strict.Precision, rep.Cycle.Strict.Recall, rep.Cycle.All.Precision, rep.Cycle.All.Recall, rep.Cycle.All.Pairs)
 	rep.Took = time.Since(rep.Started)
 	md := renderReport(rep)
 	if err := os.WriteFile(cfg.Out, []byte(md), 0o644); err != nil {

@@ -433,6 +433,7 @@ func renderReport(rep *report) string {
 		}
 	}
 
+	w("%s", renderCycle(rep.Cycle))
 	if len(rep.Profiles) > 0 {
 		w("## Profiles\n\n")
 		for _, p := range rep.Profiles {

@@ -11,6 +11,7 @@ import (
 	"github.com/emersion/go-message/mail"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
@@ -138,7 +139,7 @@ func wrap(s string, width int, indent string) string {
 // whatever address the request named, so it states only what was
 // understood (the scope and the notes, built from the parsed filter) and
 // never quotes the request's own words; its only link is ours.
-func confirmationText(u watch.Understanding, link string, ttl time.Duration) string {
+func confirmationText(u watch.Understanding, link string, ttl time.Duration, schedule string) string {
 	var b strings.Builder
 	b.WriteString("Someone (we hope you) asked Recordwatch to email this address about new\npublic records.\n\n")
 	b.WriteString("How we understood the request:\n\n" + wrap(mailSafe(u.Scope), 72, "  ") + "\n\n")
@@ -147,6 +148,7 @@ func confirmationText(u watch.Understanding, link string, ttl time.Duration) str
 		notes[i] = mailSafe(n)
 	}
 	b.WriteString("In detail:\n" + bullets(notes) + "\n")
+	b.WriteString("Digests: " + schedule + ".\n\n")
 	fmt.Fprintf(&b, "To start this watch, open the link below and press \"Confirm\" (the link\nworks for %d hours; nothing is stored until you confirm):\n\n  %s\n\n", int(ttl.Hours()), link)
 	b.WriteString("If this is not what you meant, ignore this email and write again in other\nwords. If you did not ask for this, ignore it: nothing will be sent.\n\n-- \n" + footer + "\n")
 	return b.String()
@@ -155,11 +157,17 @@ func confirmationText(u watch.Understanding, link string, ttl time.Duration) str
 // welcomeText states an active watch's scope with its links. Like the
 // confirmation it quotes no free text (a Form 1 description stays on the
 // manage page).
-func welcomeText(w watch.Watch, manage, unsubscribe string, digest string) string {
+func welcomeText(w watch.Watch, manage, unsubscribe string, schedule string) string {
 	var b strings.Builder
 	b.WriteString("Your Recordwatch watch is active.\n\n")
 	b.WriteString("It follows:\n\n" + wrap(mailSafe(w.Scope), 72, "  ") + "\n\n")
-	b.WriteString("You will get a digest " + digest + " when new matching records arrive\n(no email when there is nothing new).\n\n")
+	b.WriteString("Digests: " + schedule + ".\n\n")
+	if w.CadenceOf() == watch.CadenceWeekly {
+		b.WriteString(wrap("Each week you get a digest of the new matching records, or a short check-in saying nothing new matched.", 72, "") + "\n\n")
+	} else {
+		b.WriteString(wrap("You get a digest on the days new matching records arrive; after two quiet weeks, one short note that the watch is still running.", 72, "") + "\n\n")
+	}
+	b.WriteString("To change how often (daily or weekly), use the manage link.\n\n")
 	b.WriteString("Manage this watch:  " + manage + "\n")
 	b.WriteString("Unsubscribe:        " + unsubscribe + "\n\n")
 	b.WriteString("Keep this email: these links are the only way to manage the watch.\nKnowing your address gives nobody access to it.\n\n-- \n" + footer + "\n")
@@ -200,25 +208,97 @@ func refusalText(reason string) string {
 type DigestItem struct {
 	Notice record.Notice
 	Link   string
+	// Update: an award delivered before, republished with a fact changed.
+	Update  bool
+	Matched Match
+	// Cycle is a solicitation's earlier cycle in one line (cycle.Result's
+	// Summary), "" for other records.
+	Cycle string
 }
 
-func digestText(w watch.Watch, window string, items []DigestItem, manage, unsubscribe string) string {
+// absenceLine is SPEC §1's first absence rule as the digests state it.
+const absenceLine = "No match does not mean no record: a watch covers only the records this\nservice holds, and a record may be published in words the watch does not use."
+
+func digestText(w watch.Watch, d store.Delivery, items []DigestItem, manage, unsubscribe string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Recordwatch digest (%s)\n\nYour watch:\n%s\n\n", window, wrap(mailSafe(w.Scope), 72, "  "))
-	if len(items) == 1 {
+	fmt.Fprintf(&b, "Recordwatch digest (%s)\n\nYour watch:\n%s\n\n", d.Window, wrap(mailSafe(w.Scope), 72, "  "))
+	if d.CatchUpFrom != "" {
+		b.WriteString(wrap(fmt.Sprintf("This is a catch-up digest. The digests due after %s were not delivered at their time "+
+			"(the service was not running, the mail relay refused them, or the day's sending limit was reached). "+
+			"It covers everything new since %s; nothing was dropped.", d.CatchUpFrom, d.CatchUpFrom), 72, "") + "\n\n")
+	}
+	news, updates := 0, 0
+	for _, it := range items {
+		if it.Update {
+			updates++
+		} else {
+			news++
+		}
+	}
+	switch {
+	case news == 1 && updates == 0:
 		b.WriteString("1 new record since your last digest:\n\n")
-	} else {
-		fmt.Fprintf(&b, "%d new records since your last digest:\n\n", len(items))
+	case updates == 0:
+		fmt.Fprintf(&b, "%d new records since your last digest:\n\n", news)
+	default:
+		fmt.Fprintf(&b, "%d new records and %d updated since your last digest:\n\n", news, updates)
 	}
 	for i, it := range items {
 		n := it.Notice
-		fmt.Fprintf(&b, "%d. %s\n", i+1, oneLine(n.Title, 200))
+		label := ""
+		if it.Update {
+			label = "UPDATE (an award sent before, republished with a changed fact): "
+		}
+		fmt.Fprintf(&b, "%d. %s%s\n", i+1, label, oneLine(n.Title, 200))
 		fmt.Fprintf(&b, "   %s\n", itemSummary(n))
+		if len(it.Matched.Words) > 0 {
+			fmt.Fprintf(&b, "%s\n", wrap("Matched: "+quoteWords(it.Matched.Words), 72, "   "))
+		}
+		if len(it.Matched.Filters) > 0 {
+			fmt.Fprintf(&b, "%s\n", wrap("Filters met: "+oneLine(strings.Join(it.Matched.Filters, "; "), 300), 72, "   "))
+		}
+		if it.Cycle != "" {
+			fmt.Fprintf(&b, "%s\n", wrap("Earlier cycle: "+it.Cycle+".", 72, "   "))
+		}
+		if it.Matched.Snippet != "" {
+			fmt.Fprintf(&b, "%s\n", wrap("\""+oneLine(it.Matched.Snippet, 240)+"\"", 72, "   "))
+		}
 		fmt.Fprintf(&b, "   %s\n\n", it.Link)
 	}
-	b.WriteString("Each link opens the record here; the official City Record page is linked\nfrom it.\n\n")
-	b.WriteString("Manage this watch:  " + manage + "\n")
-	b.WriteString("Unsubscribe:        " + unsubscribe + "\n\n-- \n" + footer + "\n")
+	b.WriteString("Each link opens the record here; the official City Record page is linked\nfrom it. Amounts are shown only when the source gives a valid one.\n\n")
+	b.WriteString(absenceLine + "\n\n")
+	b.WriteString("Manage this watch (or change daily/weekly):  " + manage + "\n")
+	b.WriteString("Unsubscribe (one click):  " + unsubscribe + "\n\n-- \n" + footer + "\n")
+	return b.String()
+}
+
+func quoteWords(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = fmt.Sprintf("%q", mailSafe(w))
+	}
+	return strings.Join(q, ", ")
+}
+
+// quietText is a weekly check-in or a daily watch's heartbeat: nothing new
+// matched; the watch is running; what it searched.
+func quietText(w watch.Watch, d store.Delivery, schedule, manage, unsubscribe string) string {
+	var b strings.Builder
+	if d.Kind == store.KindCheckIn {
+		fmt.Fprintf(&b, "Recordwatch weekly check-in (%s)\n\n", d.Window)
+		b.WriteString("Nothing new matched your watch this week. It is running.\n\n")
+	} else {
+		fmt.Fprintf(&b, "Recordwatch: your watch is running (%s)\n\n", d.Window)
+		b.WriteString(wrap("Nothing new has matched your watch for two weeks or more. It is still running; you will hear again when something new matches, or after the next quiet stretch.", 72, "") + "\n\n")
+	}
+	b.WriteString("Your watch:\n" + wrap(mailSafe(w.Scope), 72, "  ") + "\n\n")
+	if d.Covered != "" {
+		b.WriteString(wrap(d.Covered, 72, "") + "\n\n")
+	}
+	b.WriteString(absenceLine + "\n\n")
+	b.WriteString("Digests: " + schedule + ".\n\n")
+	b.WriteString("Manage this watch (or change daily/weekly):  " + manage + "\n")
+	b.WriteString("Unsubscribe (one click):  " + unsubscribe + "\n\n-- \n" + footer + "\n")
 	return b.String()
 }
 

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
@@ -16,37 +20,85 @@ import (
 // DigestKeep is how long finished deliveries are remembered.
 const DigestKeep = 30 * 24 * time.Hour
 
-// Window is the digest window that now falls in, and whether it is open
-// for sending: daily windows are named by their New York day and open at
-// DigestHour; shorter periods are named by their UTC start.
+// Window is the daily digest window that now falls in, and whether it is
+// open for sending: daily windows are named by their New York day and open
+// at DigestHour; shorter periods are named by their UTC start. A weekly
+// watch's window is WindowFor's.
 func (m *Mailer) Window(now time.Time) (key string, open bool) {
+	key, _ = m.WindowFor(watch.CadenceDaily, now)
+	return key, true
+}
+
+// WindowFor is the window a cadence's digest for now belongs to, with its
+// start. Daily: the New York day, from DigestHour. Weekly: the week from
+// watch.WeeklyDay at DigestHour, named by that day. With a period shorter
+// than a day (tests, demos) daily windows are one period long and weekly
+// ones seven periods.
+func (m *Mailer) WindowFor(cadence string, now time.Time) (key string, start time.Time) {
 	if m.cfg.DigestEvery == 24*time.Hour {
 		ny := now.In(record.NewYork)
 		day := time.Date(ny.Year(), ny.Month(), ny.Day(), m.cfg.DigestHour, 0, 0, 0, record.NewYork)
 		if ny.Before(day) {
-			return store.Day(day.AddDate(0, 0, -1)), true
+			day = day.AddDate(0, 0, -1)
 		}
-		return store.Day(day), true
+		if cadence == watch.CadenceWeekly {
+			back := (int(day.Weekday()) - int(watch.WeeklyDay) + 7) % 7
+			day = day.AddDate(0, 0, -back)
+		}
+		return store.Day(day), day
 	}
-	return now.UTC().Truncate(m.cfg.DigestEvery).Format("2006-01-02T15:04Z"), true
+	period := m.cfg.DigestEvery
+	if cadence == watch.CadenceWeekly {
+		period *= 7
+	}
+	t := now.UTC().Truncate(period)
+	return t.Format("2006-01-02T15:04Z"), t
+}
+
+// previousWindow is the window before the one starting at start.
+func (m *Mailer) previousWindow(cadence string, start time.Time) string {
+	if m.cfg.DigestEvery == 24*time.Hour {
+		days := -1
+		if cadence == watch.CadenceWeekly {
+			days = -7
+		}
+		prev := start.In(record.NewYork).AddDate(0, 0, days)
+		return store.Day(prev)
+	}
+	period := m.cfg.DigestEvery
+	if cadence == watch.CadenceWeekly {
+		period *= 7
+	}
+	return start.Add(-period).Format("2006-01-02T15:04Z")
 }
 
 // DigestReport says what one digest run did.
 type DigestReport struct {
-	Window  string
-	Planned int // deliveries planned now (with new records)
-	Empty   int // watches with nothing new
-	Sent    int
-	Failed  int
-	Dropped int
+	Window     string // the daily window
+	Planned    int    // deliveries planned now with new records
+	CheckIns   int    // weekly check-ins planned (nothing new)
+	Heartbeats int    // heartbeats planned (a daily watch quiet for long)
+	CatchUps   int    // deliveries planned that cover a gap
+	Empty      int    // watches with nothing new and no mail due
+	Sent       int
+	Failed     int
+	Dropped    int
+	Merged     int // open deliveries folded into a later catch-up
+	// Deferred are deliveries left for the next run by the per-run or
+	// per-day cap (oldest are sent first; none is dropped).
+	Deferred int
 }
 
-// RunDigests plans this window's digest for every active watch that has
-// none yet, then works through every open delivery whose time has come.
-// Planning stores the chosen records and advances the watch before any
-// mail leaves, so a restart resends the same planned digest at most (and
-// over a relay, where a cut-short send cannot be known, not at all): a
-// digest is never sent twice. Each watch's delivery is retried on its own.
+// RunDigests plans the current window's digest for every active watch
+// that has none yet (each by its cadence), then works through every open
+// delivery whose time has come, oldest first, within the per-run and
+// per-day caps. Planning stores the chosen records and advances the watch
+// before any mail leaves, so a restart resends the same planned digest at
+// most (and over a relay, where a cut-short send cannot be known, not at
+// all): a digest is never sent twice. An item is marked sent only after the
+// transport accepted the message. Each watch's delivery is retried on its
+// own; one still undelivered when the watch's next window is planned is
+// folded into that window's (catch-up) digest, never dropped.
 func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 	now := m.now()
 	key, _ := m.Window(now)
@@ -59,24 +111,47 @@ func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 		if ctx.Err() != nil {
 			return rep, ctx.Err()
 		}
-		if w.LastWindow == key || w.Status != watch.StatusActive {
+		if w.Status != watch.StatusActive {
 			continue
 		}
-		d, err := m.plan(ctx, w, key, now)
+		wkey, wstart := m.WindowFor(w.CadenceOf(), now)
+		// a window that began before the watch did is covered by its
+		// baseline: the first digest is the next window's
+		if w.LastWindow >= wkey || wstart.Before(w.ActivatedAt) {
+			continue
+		}
+		d, merged, err := m.plan(ctx, w, wkey, wstart, now)
 		if err != nil {
-			m.log().Warn("mailer: digest not planned; will retry", "window", key, "err", err)
+			m.log().Warn("mailer: digest not planned; will retry", "window", wkey, "err", err)
 			continue
 		}
-		if d.State == store.DeliveryEmpty {
+		rep.Merged += merged
+		switch {
+		case d.State == store.DeliveryEmpty:
 			rep.Empty++
-		} else {
+		case d.Kind == store.KindCheckIn:
+			rep.CheckIns++
+		case d.Kind == store.KindHeartbeat:
+			rep.Heartbeats++
+		default:
 			rep.Planned++
+		}
+		if d.CatchUpFrom != "" && d.State != store.DeliveryEmpty {
+			rep.CatchUps++
 		}
 	}
 	open, err := m.deps.Store.OpenDeliveries(ctx)
 	if err != nil {
 		return rep, err
 	}
+	// oldest first: what the caps defer is what waited least
+	sort.SliceStable(open, func(i, j int) bool {
+		if !open[i].PlannedAt.Equal(open[j].PlannedAt) {
+			return open[i].PlannedAt.Before(open[j].PlannedAt)
+		}
+		return open[i].Window < open[j].Window
+	})
+	sent := 0
 	for _, d := range open {
 		if ctx.Err() != nil {
 			return rep, ctx.Err()
@@ -84,46 +159,241 @@ func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 		if d.NextAttempt.After(now) {
 			continue
 		}
-		switch m.deliver(ctx, d) {
+		// the caps are asked just before a send; a send that then fails
+		// has used its unit of the day's cap (the cap errs on sending less)
+		allow := func() bool {
+			if sent >= m.cfg.MaxDigestsPerRun {
+				return false
+			}
+			a, err := m.deps.Store.Take(ctx, CeilingDigestsPerDay, "*", m.cfg.MaxDigestsPerDay, now)
+			return err == nil && a.Allowed
+		}
+		switch m.deliver(ctx, d, allow) {
 		case store.DeliverySent:
 			rep.Sent++
+			sent++
 		case store.DeliveryFailed:
 			rep.Failed++
 		case store.DeliveryDropped:
 			rep.Dropped++
+		case store.DeliveryMerged:
+			rep.Merged++
+		case deferred:
+			rep.Deferred++
 		}
 	}
 	return rep, nil
 }
 
-// plan chooses the records new to this watch and stores the delivery.
-func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, now time.Time) (store.Delivery, error) {
+// CeilingDigestsPerDay is the state-store ceiling of digest mails sent per
+// New York day (Config.MaxDigestsPerDay).
+const CeilingDigestsPerDay = "digests-day"
+
+// deferred is deliver's outcome when a cap leaves the delivery open for
+// the next run.
+const deferred = "deferred"
+
+// plan chooses what is new to this watch, decides which mail (if any) its
+// window gets, and stores the delivery with the watch's next progress. It
+// returns the delivery and how many earlier open deliveries it folded in.
+//
+// The decision:
+//   - records not delivered before (by request id; an award republished
+//     with its procurement identity and facts unchanged is not new, one
+//     with a fact changed is an update) → a digest of them;
+//   - nothing new on a weekly watch → a check-in stating the scope;
+//   - nothing new on a daily watch quiet for QuietAfter → one heartbeat,
+//     then again only after the next quiet stretch;
+//   - else no mail.
+//
+// An earlier delivery of the watch still undelivered (failed, or deferred
+// by a cap) is folded in, and a window skipped while the service was down
+// is covered: the digest then says it is a catch-up and since when.
+func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now time.Time) (store.Delivery, int, error) {
 	res, err := w.Filter.Run(ctx, m.deps.Search, now)
 	if err != nil {
-		return store.Delivery{}, err
+		return store.Delivery{}, 0, err
 	}
-	var fresh, seen []string
-	for _, h := range res.Hits {
-		id := h.Notice.RequestID
-		seen = append(seen, id)
-		if !slices.Contains(w.Seen, id) {
-			fresh = append(fresh, id)
+	var prev *store.Delivery
+	if w.LastWindow != "" {
+		if pd, ok, err := m.deps.Store.GetDelivery(ctx, w.ID, w.LastWindow); err != nil {
+			return store.Delivery{}, 0, err
+		} else if ok {
+			prev = &pd
 		}
 	}
-	d := store.Delivery{WatchID: w.ID, Window: key, State: store.DeliveryPlanned, RequestIDs: fresh,
-		MessageID: m.messageID("digest", w.ID+"."+key), PlannedAt: now}
-	if len(fresh) == 0 {
-		d.State = store.DeliveryEmpty
+	in := DigestInput{Watch: w, Hits: res.Hits, Prev: prev, Now: now, QuietAfter: m.cfg.QuietAfter,
+		ExpectedPrevious: m.previousWindow(w.CadenceOf(), start)}
+	d, next := Decide(in)
+	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now
+	d.MessageID = m.messageID("digest", w.ID+"."+key)
+	if d.Kind == store.KindCheckIn || d.Kind == store.KindHeartbeat {
+		d.Covered = covered(res.Scope)
+	}
+	got, created, err := m.deps.Store.PlanDigest(ctx, d, next)
+	if err != nil || !created {
+		return got, 0, err
+	}
+	merged := 0
+	if prev != nil && slices.Contains(got.MergedFrom, prev.Window) {
+		p := *prev
+		p.State, p.MergedInto = store.DeliveryMerged, key
+		if _, err := m.deps.Store.PutDelivery(ctx, p); err != nil {
+			m.log().Warn("mailer: folded delivery not marked; it is skipped when its turn comes", "err", err)
+		}
+		merged = 1
+	}
+	return got, merged, nil
+}
+
+// DigestInput is what the digest decision reads.
+type DigestInput struct {
+	Watch watch.Watch
+	// Hits are what the watch's filter matches now (newest first for
+	// awards).
+	Hits []search.Hit
+	// Prev is the watch's delivery for its last window, if still held.
+	Prev *store.Delivery
+	// ExpectedPrevious is the window before the one being planned: a last
+	// window older than it means windows were skipped (the service was
+	// down).
+	ExpectedPrevious string
+	Now              time.Time
+	QuietAfter       time.Duration
+}
+
+// Decide is the digest decision for one watch and window (see plan): the
+// delivery to store (without its watch id, window, message id and time)
+// and the watch's next progress. It reads nothing but its input.
+func Decide(in DigestInput) (store.Delivery, watch.Progress) {
+	w := in.Watch
+	facts := map[string]string{}
+	for _, k := range w.Facts {
+		id, fp := watch.SplitIdentity(k)
+		facts[id] = fp
+	}
+	d := store.Delivery{State: store.DeliveryPlanned, Kind: store.KindDigest, Since: w.LastWindow,
+		Cadence: w.CadenceOf()}
+	var fresh, updates, seen, newFacts []string
+	inDigest := map[string]bool{}
+	for _, h := range in.Hits {
+		n := h.Notice
+		seen = append(seen, n.RequestID)
+		if slices.Contains(w.Seen, n.RequestID) {
+			continue
+		}
+		if k := watch.AwardIdentity(n); k != "" {
+			id, fp := watch.SplitIdentity(k)
+			if inDigest[id] {
+				continue // the same award twice in this window: one item
+			}
+			inDigest[id] = true
+			if old, ok := facts[id]; ok {
+				if old == fp {
+					continue // republished unchanged: delivered before
+				}
+				updates = append(updates, n.RequestID)
+			}
+			newFacts = append(newFacts, k)
+		}
+		fresh = append(fresh, n.RequestID)
+	}
+	// an earlier delivery still undelivered is folded in (its records
+	// first: they are older)
+	if p := in.Prev; p != nil && (p.State == store.DeliveryPlanned || p.State == store.DeliveryFailed) &&
+		(p.Kind == store.KindDigest || len(fresh) > 0 || w.CadenceOf() == watch.CadenceWeekly) {
+		var ids []string
+		for _, id := range p.RequestIDs {
+			if !slices.Contains(fresh, id) {
+				ids = append(ids, id)
+			}
+		}
+		fresh = append(ids, fresh...)
+		for _, id := range p.Updates {
+			if !slices.Contains(updates, id) {
+				updates = append(updates, id)
+			}
+		}
+		d.MergedFrom = append(append([]string{}, p.MergedFrom...), p.Window)
+		d.CatchUpFrom = p.CatchUpFrom
+		if d.CatchUpFrom == "" {
+			d.CatchUpFrom = p.Since
+		}
+		if d.CatchUpFrom == "" {
+			d.CatchUpFrom = store.Day(w.ActivatedAt)
+		}
+	}
+	// windows skipped while the service was down (not a cadence change)
+	if d.CatchUpFrom == "" && w.LastWindow != "" && w.LastWindow < in.ExpectedPrevious &&
+		(in.Prev == nil || in.Prev.Cadence == "" || in.Prev.Cadence == w.CadenceOf()) {
+		d.CatchUpFrom = w.LastWindow
+	}
+	d.RequestIDs, d.Updates = fresh, updates
+
+	next := watch.Progress{Seen: seen, QuietSince: w.QuietSince}
+	if next.QuietSince.IsZero() {
+		next.QuietSince = w.ActivatedAt
 	}
 	// keep ids that left the result but were seen, so a record that comes
 	// back into view is not new again (bounded)
 	for _, id := range w.Seen {
-		if !slices.Contains(seen, id) && len(seen) < 4*watch.FeedLimit {
-			seen = append(seen, id)
+		if !slices.Contains(seen, id) && len(next.Seen) < 4*watch.FeedLimit {
+			next.Seen = append(next.Seen, id)
 		}
 	}
-	got, _, err := m.deps.Store.PlanDigest(ctx, d, seen)
-	return got, err
+	next.Facts = newFacts
+	replaced := map[string]bool{}
+	for _, k := range newFacts {
+		id, _ := watch.SplitIdentity(k)
+		replaced[id] = true
+	}
+	for _, k := range w.Facts {
+		id, _ := watch.SplitIdentity(k)
+		if !replaced[id] && len(next.Facts) < watch.MaxFacts {
+			next.Facts = append(next.Facts, k)
+		}
+	}
+	switch {
+	case len(fresh) > 0:
+		next.QuietSince = in.Now
+	case w.CadenceOf() == watch.CadenceWeekly:
+		d.Kind = store.KindCheckIn
+		next.QuietSince = in.Now
+	case in.Now.Sub(next.QuietSince) >= in.QuietAfter:
+		d.Kind = store.KindHeartbeat
+		next.QuietSince = in.Now
+	default:
+		d.State = store.DeliveryEmpty
+		d.MergedFrom = nil
+		if d.CatchUpFrom != "" && (in.Prev == nil || !in.Prev.Open()) {
+			d.CatchUpFrom = ""
+		}
+	}
+	return d, next
+}
+
+// covered states what a check-in or heartbeat searched: the sources with
+// their dates, and the corpus's observation time.
+func covered(sc record.Scope) string {
+	var parts []string
+	for _, c := range sc.Sources {
+		p := c.Label
+		if p == "" {
+			p = c.Source
+		}
+		if c.FirstSourceDate != "" || c.LastSourceDate != "" {
+			p += " (" + c.FirstSourceDate + " to " + c.LastSourceDate + ")"
+		}
+		parts = append(parts, p)
+	}
+	s := "Searched: " + strings.Join(parts, "; ")
+	if len(parts) == 0 {
+		s = "Searched: the records held"
+	}
+	if !sc.CorpusObservedAt.IsZero() {
+		s += ". Records as observed " + sc.CorpusObservedAt.In(record.NewYork).Format("Jan 2, 2006 3:04 PM") + " New York time"
+	}
+	return s + "."
 }
 
 func backoff(attempts int) time.Duration {
@@ -134,9 +404,14 @@ func backoff(attempts int) time.Duration {
 	return min(d, 6*time.Hour)
 }
 
-// deliver sends one planned delivery and records the outcome.
-func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
+// deliver sends one open delivery and records the outcome. allow is asked
+// just before the send (the caps); when it refuses, the delivery stays
+// open for the next run.
+func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() bool) string {
 	now := m.now()
+	if d.MergedInto != "" {
+		return ""
+	}
 	if d.State == store.DeliverySending && !m.transport.Idempotent() {
 		// a send began before a restart: whether it left is unknown, and a
 		// relay cannot take it back, so it is not sent again
@@ -147,6 +422,15 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
 	w, err := m.deps.Store.GetWatch(ctx, d.WatchID)
 	if err != nil {
 		return "" // ended meanwhile: its deliveries went with it
+	}
+	if w.LastWindow > d.Window {
+		// a later window was planned; if it folded this one in (a planner
+		// stopped before marking it), this one is not sent on its own
+		if later, ok, err := m.deps.Store.GetDelivery(ctx, w.ID, w.LastWindow); err == nil && ok && slices.Contains(later.MergedFrom, d.Window) {
+			d.State, d.MergedInto = store.DeliveryMerged, later.Window
+			_, _ = m.deps.Store.PutDelivery(ctx, d)
+			return d.State
+		}
 	}
 	var items []DigestItem
 	kind := w.Filter.Lens
@@ -161,9 +445,11 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
 			}
 			return m.failed(ctx, d, err)
 		}
-		items = append(items, DigestItem{Notice: n, Link: view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}.Digest(kind, n.RequestID)})
+		it := m.digestItem(ctx, w.Filter, kind, n)
+		it.Update = slices.Contains(d.Updates, id)
+		items = append(items, it)
 	}
-	if len(items) == 0 {
+	if d.Kind == store.KindDigest && len(items) == 0 {
 		d.State = store.DeliveryEmpty
 		_, _ = m.deps.Store.PutDelivery(ctx, d)
 		return d.State
@@ -172,12 +458,29 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
 	if err != nil {
 		return m.failed(ctx, d, err)
 	}
-	subject := "Recordwatch: 1 new record"
-	if len(items) != 1 {
-		subject = "Recordwatch: " + strconv.Itoa(len(items)) + " new records"
+	msg := Message{Kind: "digest", To: w.Email, MessageID: d.MessageID, Unsubscribe: unsub, Bulk: true}
+	scope := oneLine(mailSafe(w.Scope), 70)
+	switch d.Kind {
+	case store.KindCheckIn:
+		msg.Subject = "Recordwatch weekly check-in: nothing new — " + scope
+		msg.Text = quietText(w, d, m.schedule(w.CadenceOf()), manage, unsub)
+	case store.KindHeartbeat:
+		msg.Subject = "Recordwatch: your watch is running, nothing new — " + scope
+		msg.Text = quietText(w, d, m.schedule(w.CadenceOf()), manage, unsub)
+	default:
+		subject := "Recordwatch: 1 new record"
+		if len(items) != 1 {
+			subject = "Recordwatch: " + strconv.Itoa(len(items)) + " new records"
+		}
+		if d.CatchUpFrom != "" {
+			subject = "Recordwatch catch-up: " + strconv.Itoa(len(items)) + " records since " + d.CatchUpFrom
+		}
+		msg.Subject = subject + " — " + scope
+		msg.Text = digestText(w, d, items, manage, unsub)
 	}
-	msg := Message{Kind: "digest", To: w.Email, Subject: subject + " — " + oneLine(mailSafe(w.Scope), 70),
-		Text: digestText(w, d.Window, items, manage, unsub), MessageID: d.MessageID, Unsubscribe: unsub, Bulk: true}
+	if !allow() {
+		return deferred
+	}
 	d.State = store.DeliverySending
 	d.Attempts++
 	if kept, err := m.deps.Store.PutDelivery(ctx, d); err != nil || !kept {
@@ -186,6 +489,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
 	if err := m.send(ctx, msg); err != nil {
 		return m.failed(ctx, d, err)
 	}
+	// marked sent only now that the transport accepted it
 	d.State, d.SentAt, d.LastError = store.DeliverySent, now, ""
 	if _, err := m.deps.Store.PutDelivery(ctx, d); err != nil {
 		m.log().Error("mailer: digest sent but its state was not saved", "err", err)
@@ -194,15 +498,25 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery) string {
 	return d.State
 }
 
+// digestItem is one record as a digest shows it: its /r/ link, why it
+// matched and, for a solicitation or intent, its earlier cycle in one line
+// ("last awarded to … in 2023", or that none was found in the records held).
+func (m *Mailer) digestItem(ctx context.Context, f watch.Filter, kind string, n record.Notice) DigestItem {
+	links := view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}
+	it := DigestItem{Notice: n, Link: links.Digest(kind, n.RequestID), Matched: WhyMatched(f, n)}
+	if pc := cycle.For(ctx, m.deps.Search, n, links); pc != nil {
+		it.Cycle = pc.Summary
+	}
+	return it
+}
+
 func (m *Mailer) failed(ctx context.Context, d store.Delivery, err error) string {
 	m.log().Warn("mailer: digest delivery failed; will retry", "window", d.Window, "attempt", d.Attempts, "err", err)
 	d.LastError = err.Error()
-	if d.Attempts >= m.cfg.MaxAttempts {
-		d.State = store.DeliveryDropped
-	} else {
-		d.State = store.DeliveryFailed
-		d.NextAttempt = m.now().Add(backoff(d.Attempts))
-	}
+	// never given up: retried with backoff (at most every 6 hours), and
+	// folded into the watch's next digest if still undelivered then
+	d.State = store.DeliveryFailed
+	d.NextAttempt = m.now().Add(backoff(d.Attempts))
 	_, _ = m.deps.Store.PutDelivery(ctx, d)
 	return d.State
 }
@@ -216,8 +530,9 @@ func (m *Mailer) RunScheduler(ctx context.Context) {
 	for {
 		if rep, err := m.RunDigests(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			m.log().Warn("mailer: digest run", "err", err)
-		} else if rep.Sent+rep.Failed+rep.Dropped > 0 {
-			m.log().Info("mailer: digests", "window", rep.Window, "sent", rep.Sent, "failed", rep.Failed, "dropped", rep.Dropped, "empty", rep.Empty)
+		} else if rep.Sent+rep.Failed+rep.Dropped+rep.Deferred > 0 {
+			m.log().Info("mailer: digests", "window", rep.Window, "sent", rep.Sent, "failed", rep.Failed, "dropped", rep.Dropped,
+				"empty", rep.Empty, "deferred", rep.Deferred, "merged", rep.Merged)
 		}
 		if now := m.now(); now.Sub(swept) > 24*time.Hour {
 			if _, err := m.deps.Store.SweepWatches(ctx, now, DigestKeep); err != nil {

@@ -27,6 +27,8 @@ import (
 //	RECORDWATCH_DIGEST_EVERY          digest period (default 24h: daily)
 //	RECORDWATCH_DIGEST_HOUR           hour of the daily digest, New York time (default 7)
 //	RECORDWATCH_DIGEST_POLL           how often the scheduler looks for digests to plan and send (default 1m)
+//	RECORDWATCH_DIGESTS_PER_RUN       digest mails per scheduler run at most (default 500; the rest wait)
+//	RECORDWATCH_DIGESTS_PER_DAY       digest mails per New York day at most (default 5000; the rest wait)
 //	RECORDWATCH_WATCH_KEY             token key, hex, 32 bytes or more (default: generated
 //	                                  once and kept in the state store)
 func ConfigFromEnv(getenv func(string) string, dataDir, baseURL string, form int) (Config, error) {
@@ -78,6 +80,18 @@ func ConfigFromEnv(getenv func(string) string, dataDir, baseURL string, form int
 			return c, fmt.Errorf("RECORDWATCH_DIGEST_POLL must be a duration of 100ms or more, such as 1m")
 		}
 		c.PollEvery = poll
+	}
+	for _, cap := range []struct {
+		name string
+		to   *int
+	}{{"RECORDWATCH_DIGESTS_PER_RUN", &c.MaxDigestsPerRun}, {"RECORDWATCH_DIGESTS_PER_DAY", &c.MaxDigestsPerDay}} {
+		if v := get(cap.name, ""); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return c, fmt.Errorf("%s must be a whole number of 1 or more", cap.name)
+			}
+			*cap.to = n
+		}
 	}
 	if k := get("RECORDWATCH_WATCH_KEY", ""); k != "" {
 		key, err := hex.DecodeString(k)

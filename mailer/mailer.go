@@ -44,6 +44,11 @@ const (
 	DefaultFairShareAfter    = 0.75
 	DefaultFairShareRequests = 2
 	DefaultSendQueue         = 256 // mails waiting to be sent off the request path
+	DefaultMaxDigestsPerRun  = 500
+	DefaultMaxDigestsPerDay  = 5000
+	// DefaultQuietAfter is how long a daily watch may be quiet before one
+	// heartbeat says it is still running.
+	DefaultQuietAfter = 14 * 24 * time.Hour
 )
 
 // Config is what the mailer needs to know about its deployment. Read it
@@ -80,7 +85,16 @@ type Config struct {
 	// so a few clients cannot spend the whole pool (see Allow).
 	FairShareAfter    float64
 	FairShareRequests int
-	MaxAttempts       int
+	// MaxAttempts is kept for configuration compatibility: a failed
+	// digest is no longer given up (see failed).
+	MaxAttempts int
+	// MaxDigestsPerRun and MaxDigestsPerDay cap digest mails per scheduler
+	// run and per New York day; the rest wait, oldest first, for the next
+	// run (none is dropped).
+	MaxDigestsPerRun int
+	MaxDigestsPerDay int
+	// QuietAfter is how long a daily watch is quiet before a heartbeat.
+	QuietAfter time.Duration
 	// SendQueue bounds the welcome and confirmation mails waiting to be
 	// sent off the request path (see later).
 	SendQueue int
@@ -181,6 +195,15 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	if cfg.MaxAttempts <= 0 {
 		cfg.MaxAttempts = DefaultMaxAttempts
 	}
+	if cfg.MaxDigestsPerRun <= 0 {
+		cfg.MaxDigestsPerRun = DefaultMaxDigestsPerRun
+	}
+	if cfg.MaxDigestsPerDay <= 0 {
+		cfg.MaxDigestsPerDay = DefaultMaxDigestsPerDay
+	}
+	if cfg.QuietAfter <= 0 {
+		cfg.QuietAfter = DefaultQuietAfter
+	}
 	if cfg.SendQueue <= 0 {
 		cfg.SendQueue = DefaultSendQueue
 	}
@@ -197,7 +220,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, queue: newSendQueue(cfg.SendQueue)}
 	m.svc, err = watch.NewService(watch.ServiceConfig{Form: cfg.Form, Links: view.Links{Base: cfg.BaseURL, Form: cfg.Form},
 		ConfirmTTL: cfg.ConfirmTTL, RepliesPerAddress: cfg.RepliesPerAddress, RequestsPerClient: cfg.RequestsPerClient,
-		RequestsPerDay: cfg.RequestsPerDay, FairShareAfter: cfg.FairShareAfter, FairShareRequests: cfg.FairShareRequests},
+		RequestsPerDay: cfg.RequestsPerDay, FairShareAfter: cfg.FairShareAfter, FairShareRequests: cfg.FairShareRequests,
+		DigestHour: cfg.DigestHour},
 		watch.ServiceDeps{Store: watchStore{deps.Store}, Search: deps.Search, Parse: watch.ParseOptions{Crosswalk: deps.Crosswalk},
 			Signer: signer, Sender: sender{m}, Now: deps.Now, Logger: deps.Logger})
 	if err != nil {

@@ -438,7 +438,7 @@ func forget(t *testing.T, tm *testMailer) watch.Watch {
 	if _, err := tm.st.DeleteWatch(context.Background(), w.ID); err != nil {
 		t.Fatal(err)
 	}
-	w.Seen = nil
+	w.Progress = watch.Progress{}
 	if err := tm.st.CreateWatch(context.Background(), w, "", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +527,7 @@ func TestDigestInterruptedSendIsNotRepeated(t *testing.T) {
 			}
 			d := store.Delivery{WatchID: w.ID, Window: key, State: store.DeliverySending, RequestIDs: []string{res.Hits[0].Notice.RequestID},
 				MessageID: tm.messageID("digest", w.ID+"."+key), PlannedAt: tm.now(), Attempts: 1}
-			_, _, err = tm.st.PlanDigest(ctx, d, nil)
+			_, _, err = tm.st.PlanDigest(ctx, d, watch.Progress{})
 			return err
 		}(); err != nil {
 			t.Fatal(err)

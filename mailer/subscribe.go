@@ -3,7 +3,6 @@ package mailer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -31,14 +30,14 @@ func (s sender) Confirmation(ctx context.Context, to string, u watch.Understandi
 		auto = "auto-replied"
 	}
 	return m.send(ctx, Message{Kind: "confirmation", To: to, Subject: "Confirm your Recordwatch watch: " + oneLine(mailSafe(u.Scope), 80),
-		Text: confirmationText(u, link, m.cfg.ConfirmTTL), MessageID: m.messageID("confirm", nonce),
+		Text: confirmationText(u, link, m.cfg.ConfirmTTL, m.schedule(u.Cadence)), MessageID: m.messageID("confirm", nonce),
 		InReplyTo: inReplyTo, AutoSubmitted: auto})
 }
 
 func (s sender) Welcome(ctx context.Context, w watch.Watch, manage, unsub string) error {
 	m := s.m
 	return m.send(ctx, Message{Kind: "welcome", To: w.Email, Subject: "Your Recordwatch watch is active: " + oneLine(mailSafe(w.Scope), 80),
-		Text: welcomeText(w, manage, unsub, m.digestCadence()), MessageID: m.messageID("welcome", w.ID), Unsubscribe: unsub})
+		Text: welcomeText(w, manage, unsub, m.schedule(w.CadenceOf())), MessageID: m.messageID("welcome", w.ID), Unsubscribe: unsub})
 }
 
 // watchStore adapts the state store to watch.Store.
@@ -63,6 +62,10 @@ func (w watchStore) GetWatch(ctx context.Context, id string) (watch.Watch, error
 
 func (w watchStore) DeleteWatch(ctx context.Context, id string) (bool, error) {
 	return w.s.DeleteWatch(ctx, id)
+}
+
+func (w watchStore) SetCadence(ctx context.Context, id, cadence string) (bool, error) {
+	return w.s.SetCadence(ctx, id, cadence)
 }
 
 func (w watchStore) Count(ctx context.Context, counter string, now time.Time, delta int) error {
@@ -95,9 +98,13 @@ func (m *Mailer) sendRefusal(ctx context.Context, email, reason, inReplyTo strin
 		Text: refusalText(reason), MessageID: m.messageID("refusal", watch.NewID()), InReplyTo: inReplyTo, AutoSubmitted: "auto-replied"})
 }
 
-func (m *Mailer) digestCadence() string {
+// schedule states when a cadence's digests go out.
+func (m *Mailer) schedule(cadence string) string {
 	if m.cfg.DigestEvery == 24*time.Hour {
-		return fmt.Sprintf("each day around %d:00 New York time", m.cfg.DigestHour)
+		return m.svc.Schedule(cadence)
+	}
+	if cadence == watch.CadenceWeekly {
+		return "weekly, every " + (7 * m.cfg.DigestEvery).String()
 	}
 	return "every " + m.cfg.DigestEvery.String()
 }

@@ -6,7 +6,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 type getNoticeIn struct {
@@ -23,7 +25,11 @@ type NoticeOut struct {
 	Truncated bool                `json:"full_text_truncated,omitempty"`
 	Citation  *Citation           `json:"citation,omitempty"`
 	Freshness *Freshness          `json:"freshness,omitempty"`
-	Absence   []string            `json:"absence_rules"`
+	// PriorCycle: for a solicitation or intent, the earlier cycles of the
+	// same work held (method, tier, confidence, evidence each), or "no
+	// earlier cycle found in the records held".
+	PriorCycle *cycle.Result `json:"prior_cycle,omitempty"`
+	Absence    []string      `json:"absence_rules"`
 }
 
 // Citation is what to cite for a notice.
@@ -49,7 +55,9 @@ func getNotice(d *Deps) Tool {
 		"Read one notice by its exact City Record RequestID (e.g. 20140930007). Returns status found, not_found or "+
 			"unavailable explicitly: not_found means this service holds no such notice, not that the City Record lacks it; "+
 			"unavailable means the index could not answer now. A found notice comes with summary, flags (rolling deadline, "+
-			"invalid amount…), amount validity, full text, freshness and citation-ready links (the official City Record page is authoritative).",
+			"invalid amount…), amount validity, full text, freshness and citation-ready links (the official City Record page is authoritative). "+
+			"A solicitation or intent also has prior_cycle: earlier notices of the same work by the same agency (who won last time, for how much, "+
+			"when the next cycle may come), each with method, tier and confidence; or \"no earlier cycle found in the records held\".",
 		[]int{1, 2},
 		func(s *jsonschema.Schema) {
 			p := prop(s, "request_id")
@@ -98,6 +106,7 @@ func getNotice(d *Deps) Tool {
 				}
 			}
 			out.Freshness = f
+			out.PriorCycle = cycle.For(ctx, d.Search, n, view.Links{Base: d.BaseURL})
 			return out, nil
 		})
 	t.Limits = []string{"full_text: at most 20,000 characters (full_text_truncated says when cut)"}

@@ -27,7 +27,8 @@ type structuredIn struct {
 }
 
 type structuredCreateIn struct {
-	Email string `json:"email"`
+	Email   string `json:"email"`
+	Cadence string `json:"cadence,omitempty"`
 	structuredIn
 }
 
@@ -38,6 +39,7 @@ type plainIn struct {
 type plainCreateIn struct {
 	Email   string `json:"email"`
 	Request string `json:"request"`
+	Cadence string `json:"cadence,omitempty"`
 }
 
 // Understood is how a watch request was read.
@@ -62,7 +64,10 @@ type PreviewOut struct {
 type CreateOut struct {
 	Status     string     `json:"status"`
 	Understood Understood `json:"understood"`
-	Message    string     `json:"message"`
+	// Cadence is daily or weekly; Schedule says when digests go out.
+	Cadence  string `json:"cadence"`
+	Schedule string `json:"schedule"`
+	Message  string `json:"message"`
 }
 
 var watchLensEnum = []any{record.LensMoney, record.LensLand, record.LensProperty, record.LensRules, record.LensMeetings, record.LensPeople, watch.LensEntity}
@@ -92,6 +97,13 @@ func shapePlain(s *jsonschema.Schema) {
 	p.MinLength = ptr(1)
 	p.MaxLength = ptr(watch.MaxRequestLen)
 	p.Description = `What to watch, in plain English, e.g. "construction contract awards over $500k from Parks, not Queens".`
+}
+
+func shapeCadence(s *jsonschema.Schema) {
+	p := prop(s, "cadence")
+	p.Enum = []any{watch.CadenceDaily, watch.CadenceWeekly}
+	p.Description = "How often digests go out: daily (default; mail only on days with something new, and a short note after two quiet weeks) " +
+		"or weekly (every " + watch.WeeklyDay.String() + ", with a short check-in when nothing new matched). Changeable later through the manage link."
 }
 
 func shapeEmail(s *jsonschema.Schema) {
@@ -147,7 +159,8 @@ func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error)
 	if err != nil {
 		return CreateOut{}, err
 	}
-	return CreateOut{Status: o.Status, Understood: Understood{Filter: o.Filter, Scope: o.Scope, Notes: o.Notes}, Message: o.Message}, nil
+	return CreateOut{Status: o.Status, Understood: Understood{Filter: o.Filter, Scope: o.Scope, Notes: o.Notes}, Cadence: o.Cadence,
+		Schedule: o.Schedule, Message: o.Message}, nil
 }
 
 const previewDesc = "Show what a standing email watch would deliver now, without subscribing: the filter as understood " +
@@ -189,16 +202,16 @@ func createWatchForm1(d *Deps) Tool {
 			"It is active at once: a welcome email states its scope and carries manage and unsubscribe links. "+
 			"Watches are managed only through those emailed links; knowing an address never reveals or controls its watches. "+
 			"Per-client and daily ceilings apply.",
-		[]int{1}, func(s *jsonschema.Schema) { shapeStructured(s); shapeEmail(s) },
+		[]int{1}, func(s *jsonschema.Schema) { shapeStructured(s); shapeEmail(s); shapeCadence(s) },
 		func(ctx context.Context, d *Deps, in structuredCreateIn) (CreateOut, error) {
 			u, err := d.build(in.structuredIn)
 			if err != nil {
 				return CreateOut{}, err
 			}
-			return d.create(ctx, watch.Request{Email: in.Email, Filter: &u.Filter, Agencies: u.Agencies, Description: in.Description})
+			return d.create(ctx, watch.Request{Email: in.Email, Filter: &u.Filter, Agencies: u.Agencies, Description: in.Description, Cadence: in.Cadence})
 		})
 	t.Limits = []string{"per-client and daily ceilings on subscription requests", "one welcome mail per watch"}
-	t.Examples = []Example{{"Parks construction awards", map[string]any{"email": "reporter@example.org", "lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}}}
+	t.Examples = []Example{{"Parks construction awards, weekly", map[string]any{"email": "reporter@example.org", "lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000, "cadence": "weekly"}}}
 	return t
 }
 
@@ -207,14 +220,15 @@ func createWatchForm2(d *Deps) Tool {
 		"Request a standing email watch in plain English, with double opt-in: a confirmation email describes how the "+
 			"request was understood, and nothing is stored until its link is followed; digests start only then. "+
 			"Watches are managed only through emailed links. Per-client and daily ceilings apply.",
-		[]int{2}, func(s *jsonschema.Schema) { shapePlain(s); shapeEmail(s) },
+		[]int{2}, func(s *jsonschema.Schema) { shapePlain(s); shapeEmail(s); shapeCadence(s) },
 		func(ctx context.Context, d *Deps, in plainCreateIn) (CreateOut, error) {
 			if _, err := d.understand(in.Request, 2); err != nil {
 				return CreateOut{}, err
 			}
-			return d.create(ctx, watch.Request{Email: in.Email, Text: in.Request})
+			return d.create(ctx, watch.Request{Email: in.Email, Text: in.Request, Cadence: in.Cadence})
 		})
 	t.Limits = []string{"request: at most 600 characters", "per-client and daily ceilings on subscription requests"}
-	t.Examples = []Example{{"Plain English", map[string]any{"email": "resident@example.org", "request": "rezonings in the Bronx"}}}
+	t.Examples = []Example{{"Plain English", map[string]any{"email": "resident@example.org", "request": "rezonings in the Bronx"}},
+		{"Weekly", map[string]any{"email": "resident@example.org", "request": "rezonings in the Bronx", "cadence": "weekly"}}}
 	return t
 }

@@ -19,17 +19,47 @@ const (
 	DeliverySent    = "sent"
 	DeliveryFailed  = "failed"  // the last attempt failed; retried at NextAttempt
 	DeliveryEmpty   = "empty"   // nothing new in this window: no mail
-	DeliveryDropped = "dropped" // given up (too many failures, or unknown outcome over a relay)
+	DeliveryDropped = "dropped" // given up: a send over a relay was cut short, its outcome unknown
+	// DeliveryMerged: not sent on its own; its records went into the
+	// watch's next (catch-up) digest, named by MergedInto.
+	DeliveryMerged = "merged"
+)
+
+// Kinds of digest mail.
+const (
+	KindDigest    = ""          // new (or updated) records
+	KindCheckIn   = "checkin"   // a weekly watch with nothing new
+	KindHeartbeat = "heartbeat" // a daily watch quiet for a long stretch
 )
 
 // Delivery is one watch's digest for one window. The planned records are
 // stored before anything is sent, so a restart sends the same digest (or
 // none), never a second one.
 type Delivery struct {
-	WatchID     string    `json:"watch_id"`
-	Window      string    `json:"window"`
-	State       string    `json:"state"`
-	RequestIDs  []string  `json:"request_ids,omitempty"`
+	WatchID string `json:"watch_id"`
+	Window  string `json:"window"`
+	State   string `json:"state"`
+	// Kind is KindDigest, KindCheckIn or KindHeartbeat.
+	Kind string `json:"kind,omitempty"`
+	// Cadence is the watch's cadence when this was planned; Since is the
+	// watch's window planned before this one ("" for its first).
+	Cadence    string   `json:"cadence,omitempty"`
+	Since      string   `json:"since,omitempty"`
+	RequestIDs []string `json:"request_ids,omitempty"`
+	// Updates are the request ids among RequestIDs that republish an award
+	// already delivered with a fact changed (shown as updates, not news).
+	Updates []string `json:"updates,omitempty"`
+	// CatchUpFrom is the last window delivered or planned before a gap
+	// (the service was down, or the relay refused the digests in between):
+	// this digest covers everything new since then and says so.
+	CatchUpFrom string `json:"catch_up_from,omitempty"`
+	// MergedFrom are the earlier windows whose undelivered records this
+	// digest carries; MergedInto names the digest that carries this one's.
+	MergedFrom []string `json:"merged_from,omitempty"`
+	MergedInto string   `json:"merged_into,omitempty"`
+	// Covered states what the check-in or heartbeat searched (sources and
+	// dates), as of planning.
+	Covered     string    `json:"covered,omitempty"`
 	MessageID   string    `json:"message_id"`
 	Attempts    int       `json:"attempts"`
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
@@ -66,9 +96,13 @@ type Watches interface {
 	CountWatches(ctx context.Context) (int, error)
 
 	// PlanDigest stores d (state planned or empty) and sets the watch's
-	// seen set and last window, in one transaction, unless a delivery for
-	// the same watch and window exists: then it returns that one and false.
-	PlanDigest(ctx context.Context, d Delivery, seen []string) (Delivery, bool, error)
+	// progress (seen set, award facts, quiet mark) and last window, in one
+	// transaction, unless a delivery for the same watch and window exists:
+	// then it returns that one and false.
+	PlanDigest(ctx context.Context, d Delivery, next watch.Progress) (Delivery, bool, error)
+	// SetCadence changes a watch's cadence (daily or weekly); found is false
+	// when there is no such watch.
+	SetCadence(ctx context.Context, id, cadence string) (found bool, err error)
 	// GetDelivery returns a watch's delivery for a window.
 	GetDelivery(ctx context.Context, watchID, window string) (Delivery, bool, error)
 	// PutDelivery updates a delivery's state (the watch must still exist;

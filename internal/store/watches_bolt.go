@@ -177,7 +177,7 @@ func getDelivery(tx *bolt.Tx, watchID, window string) (Delivery, bool, error) {
 }
 
 // PlanDigest stores a planned delivery and advances the watch, once.
-func (s *Bolt) PlanDigest(ctx context.Context, d Delivery, seen []string) (Delivery, bool, error) {
+func (s *Bolt) PlanDigest(ctx context.Context, d Delivery, next watch.Progress) (Delivery, bool, error) {
 	created := false
 	out := d
 	err := s.db.Update(func(tx *bolt.Tx) error {
@@ -195,7 +195,7 @@ func (s *Bolt) PlanDigest(ctx context.Context, d Delivery, seen []string) (Deliv
 		if !ok {
 			return record.Errorf(record.ENOTFOUND, "no such watch")
 		}
-		w.Seen, w.LastWindow = seen, d.Window
+		w.Progress, w.LastWindow = next, d.Window
 		wv, err := json.Marshal(w)
 		if err != nil {
 			return err
@@ -211,6 +211,28 @@ func (s *Bolt) PlanDigest(ctx context.Context, d Delivery, seen []string) (Deliv
 		return tx.Bucket(bucketDeliveries).Put(deliveryKey(d.WatchID, d.Window), dv)
 	})
 	return out, created, err
+}
+
+// SetCadence changes a watch's cadence.
+func (s *Bolt) SetCadence(ctx context.Context, id, cadence string) (bool, error) {
+	found := false
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		if err := createWatchBuckets(tx); err != nil {
+			return err
+		}
+		w, ok, err := getWatch(tx, id)
+		if err != nil || !ok {
+			return err
+		}
+		found = true
+		w.Cadence = cadence
+		v, err := json.Marshal(w)
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketWatches).Put([]byte(id), v)
+	})
+	return found, err
 }
 
 // GetDelivery reads one delivery.

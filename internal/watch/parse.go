@@ -43,6 +43,42 @@ type Understanding struct {
 	Scope string `json:"scope"`
 	// Notes say how each part of the request was read.
 	Notes []string `json:"notes"`
+	// Cadence is the digest cadence the request asked for ("weekly",
+	// "every Monday", "daily"); daily when it named none.
+	Cadence string `json:"cadence"`
+}
+
+// cadenceRE finds how often a request asks for mail. The words are taken
+// out of the request before it is read, so they never become keywords.
+var cadenceRE = regexp.MustCompile(`(?i)\b(?:(?:send (?:it |me |them )?)?(?:weekly|once a week|every week|each week|` +
+	`(?:every|each|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|` +
+	`(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)|` +
+	`(?:send (?:it |me |them )?)?(?:daily|every day|each day|once a day))\b(?:\s+(?:digests?|emails?|mails?|updates?))?`)
+
+var weekdayRE = regexp.MustCompile(`(?i)(monday|tuesday|wednesday|thursday|friday|saturday|sunday)`)
+
+// cadenceIn takes the cadence words out of a request: the text left, the
+// cadence ("" when none was named) and a note saying how it was read.
+func cadenceIn(text string) (string, string, string) {
+	cad, note := "", ""
+	text = cadenceRE.ReplaceAllStringFunc(text, func(m string) string {
+		lm := strings.ToLower(m)
+		isDaily := (strings.Contains(lm, "daily") || strings.Contains(lm, "day")) && weekdayRE.FindString(lm) == ""
+		switch {
+		case isDaily && cad == "":
+			cad = CadenceDaily
+			note = fmt.Sprintf("%q → a daily digest.", strings.TrimSpace(m))
+		case !isDaily:
+			cad = CadenceWeekly
+			note = fmt.Sprintf("%q → a weekly digest, sent on %ss.", strings.TrimSpace(m), WeeklyDay)
+			if d := weekdayRE.FindString(lm); d != "" && !strings.EqualFold(d, WeeklyDay.String()) {
+				note = fmt.Sprintf("%q → a weekly digest; every weekly digest goes out on %ss (one fixed weekday), not on %ss.",
+					strings.TrimSpace(m), WeeklyDay, strings.ToUpper(d[:1])+strings.ToLower(d[1:]))
+			}
+		}
+		return " "
+	})
+	return text, cad, note
 }
 
 type tokKind int
@@ -286,9 +322,21 @@ func Parse(text string, opt ParseOptions) (Understanding, error) {
 	if text == "" {
 		return Understanding{}, record.Invalid("text", "say in plain words what to watch, such as \"construction awards over $500k from Parks, not Queens\"")
 	}
+	text, cadence, cadNote := cadenceIn(text)
 	p := &parser{opt: opt, toks: tokenize(text), agencies: map[string]string{}, lensHits: map[string][]string{}}
 	p.run()
-	return p.finish()
+	u, err := p.finish()
+	if err != nil {
+		return u, err
+	}
+	u.Cadence = CadenceDaily
+	if cadence != "" {
+		u.Cadence = cadence
+		u.Notes = append(u.Notes, cadNote)
+	} else {
+		u.Notes = append(u.Notes, fmt.Sprintf("No cadence was named, so digests are daily (say \"weekly\" for one digest each %s).", WeeklyDay))
+	}
+	return u, nil
 }
 
 func (p *parser) word(i int) string {

@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"strings"
@@ -62,6 +63,8 @@ type Store interface {
 	GetWatch(ctx context.Context, id string) (Watch, error)
 	// DeleteWatch ends a watch; found is false when it had already ended.
 	DeleteWatch(ctx context.Context, id string) (found bool, err error)
+	// SetCadence changes a watch's cadence; found is false when it ended.
+	SetCadence(ctx context.Context, id, cadence string) (found bool, err error)
 	// Count adds delta to a per-day counter.
 	Count(ctx context.Context, counter string, now time.Time, delta int) error
 }
@@ -94,6 +97,8 @@ type ServiceConfig struct {
 	RequestsPerDay    int
 	FairShareAfter    float64
 	FairShareRequests int
+	// DigestHour is the New York hour digests go out (for Schedule).
+	DigestHour int
 }
 
 // Service is the subscription lifecycle every channel shares (web, MCP,
@@ -151,8 +156,12 @@ type Request struct {
 	Agencies map[string]string
 	// Description is Form 1's optional plain-English description.
 	Description string
-	Client      string // IP address, for the per-client ceiling
-	Channel     string
+	// Cadence is "daily" (or empty) or "weekly". A plain-English request
+	// may name it in its words instead ("weekly", "every Monday"); a
+	// cadence given here wins.
+	Cadence string
+	Client  string // IP address, for the per-client ceiling
+	Channel string
 	// InReplyTo is the message id of a subscribe mail being answered.
 	InReplyTo string
 }
@@ -161,11 +170,14 @@ type Request struct {
 // or not the address already has watches, and whether or not a mail could
 // be sent to it.
 type Outcome struct {
-	Status  string   `json:"status"`
-	Filter  Filter   `json:"filter"`
-	Scope   string   `json:"scope"`
-	Notes   []string `json:"notes,omitempty"`
-	Message string   `json:"message"`
+	Status  string `json:"status"`
+	Filter  Filter `json:"filter"`
+	Scope   string `json:"scope"`
+	Cadence string `json:"cadence"`
+	// Schedule states when digests go out ("weekly, on Mondays …").
+	Schedule string   `json:"schedule"`
+	Notes    []string `json:"notes,omitempty"`
+	Message  string   `json:"message"`
 }
 
 // Managed is what a manage link shows.
@@ -174,6 +186,8 @@ type Managed struct {
 	Scope       string    `json:"scope"`
 	Filter      Filter    `json:"filter"`
 	Description string    `json:"description,omitempty"`
+	Cadence     string    `json:"cadence,omitempty"`
+	Schedule    string    `json:"schedule,omitempty"`
 	ActiveSince time.Time `json:"active_since"`
 	LastDigest  string    `json:"last_digest_window,omitempty"`
 }
@@ -187,6 +201,7 @@ type pending struct {
 	Description string            `json:"d,omitempty"`
 	Agencies    map[string]string `json:"a,omitempty"`
 	Form        int               `json:"m"`
+	Cadence     string            `json:"c,omitempty"`
 }
 
 type manageClaim struct {
@@ -216,6 +231,11 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	if req.Cadence != "" {
+		if req.Cadence, err = CheckCadence(req.Cadence); err != nil {
+			return Outcome{}, err
+		}
+	}
 	if req.Filter != nil {
 		return s.subscribeStructured(ctx, email, req)
 	}
@@ -223,7 +243,13 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes,
+	if req.Cadence != "" && req.Cadence != u.Cadence {
+		// the cadence chosen (a form's, a tool's) wins over the words; it
+		// replaces Parse's cadence note, which is always the last
+		u.Cadence = req.Cadence
+		u.Notes = append(u.Notes[:len(u.Notes)-1:len(u.Notes)-1], "Cadence: "+s.Schedule(u.Cadence)+" (as chosen).")
+	}
+	out := Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
 		Message: "A confirmation email stating how the request was understood is on its way to the address. " +
 			"Nothing is stored and no digest is sent until its link is followed."}
 	text, inReplyTo := req.Text, req.InReplyTo
@@ -274,12 +300,13 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 	}
 	scope := Describe(f, req.Agencies)
 	now := s.now()
+	cadence, _ := CheckCadence(req.Cadence)
 	w := Watch{ID: NewID(), Email: email, Filter: f, Description: strings.TrimSpace(req.Description),
-		Scope: scope, Form: 1, Status: StatusActive, CreatedAt: now, ActivatedAt: now}
+		Scope: scope, Form: 1, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
 	if err := s.activate(ctx, &w, "", time.Time{}); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusActive, Filter: f, Scope: scope,
+	return Outcome{Status: StatusActive, Filter: f, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
 		Message: "The watch is active. A welcome email stating its scope, with manage and unsubscribe links, is on its way to the address."}, nil
 }
 
@@ -292,7 +319,11 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 	}
 	for _, h := range res.Hits {
 		w.Seen = append(w.Seen, h.Notice.RequestID)
+		if k := AwardIdentity(h.Notice); k != "" {
+			w.Facts = append(w.Facts, k)
+		}
 	}
+	w.QuietSince = w.ActivatedAt
 	if err := s.store.CreateWatch(ctx, *w, once, onceUntil); err != nil {
 		if errors.Is(err, ErrTokenUsed) {
 			return ErrUsedLink
@@ -318,7 +349,8 @@ func (s *Service) Pending(token string) (Outcome, error) {
 	if _, err := s.signer.Verify(TokenConfirm, token, s.now(), &p); err != nil {
 		return Outcome{}, ErrBadLink
 	}
-	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: Describe(p.Filter, p.Agencies)}, nil
+	cadence, _ := CheckCadence(p.Cadence)
+	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: Describe(p.Filter, p.Agencies), Cadence: cadence, Schedule: s.Schedule(cadence)}, nil
 }
 
 // Confirm follows a confirmation link: the watch becomes active now, and
@@ -335,13 +367,17 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 		return Outcome{}, ErrBadLink
 	}
 	now := s.now()
+	cadence, err := CheckCadence(p.Cadence)
+	if err != nil {
+		return Outcome{}, ErrBadLink
+	}
 	// the scope is stated afresh from the filter (never taken as text)
 	w := Watch{ID: NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: Describe(p.Filter, p.Agencies),
-		Form: p.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now}
+		Form: p.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
 	if err := s.activate(ctx, &w, "confirm:"+nonce, now.Add(s.cfg.ConfirmTTL+24*time.Hour)); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope,
+	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope, Cadence: cadence, Schedule: s.Schedule(cadence),
 		Message: "The watch is active. Digests start now; a welcome email with manage and unsubscribe links is on its way."}, nil
 }
 
@@ -360,7 +396,39 @@ func (s *Service) Manage(ctx context.Context, token string) (Managed, error) {
 		return Managed{}, err
 	}
 	return Managed{Status: w.Status, Scope: w.Scope, Filter: w.Filter, Description: w.Description,
-		ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow}, nil
+		Cadence: w.CadenceOf(), Schedule: s.Schedule(w.CadenceOf()), ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow}, nil
+}
+
+// SetCadence changes the cadence of the watch a manage link names and
+// returns what the manage page then shows. A forged link is ErrBadLink; an
+// unknown cadence is EINVALID naming the field.
+func (s *Service) SetCadence(ctx context.Context, token, cadence string) (Managed, error) {
+	var c manageClaim
+	if _, err := s.signer.Verify(TokenManage, token, s.now(), &c); err != nil {
+		return Managed{}, ErrBadLink
+	}
+	cad, err := CheckCadence(cadence)
+	if err != nil {
+		return Managed{}, err
+	}
+	found, err := s.store.SetCadence(ctx, c.WatchID, cad)
+	if err != nil {
+		return Managed{}, err
+	}
+	if !found {
+		return Managed{Status: "ended"}, nil
+	}
+	return s.Manage(ctx, token)
+}
+
+// Schedule states when a cadence's digests go out, as the welcome and
+// confirmation mails and the manage page say it.
+func (s *Service) Schedule(cadence string) string {
+	hour := s.cfg.DigestHour
+	if cadence == CadenceWeekly {
+		return fmt.Sprintf("weekly, on %ss around %d:00 New York time", WeeklyDay, hour)
+	}
+	return fmt.Sprintf("daily, around %d:00 New York time", hour)
 }
 
 // Unsubscribe ends the watch a manage link names (idempotent: an ended
@@ -395,7 +463,8 @@ func (s *Service) ManageLinks(watchID string) (manage, unsubscribe string, err e
 // and has the sender mail it (the SMTP receiver calls it on its own path,
 // after MayMail; Subscribe calls it off the request path).
 func (s *Service) SendConfirmation(ctx context.Context, email string, u Understanding, text, inReplyTo string) error {
-	p := pending{Email: email, Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: s.cfg.Form, Description: strings.TrimSpace(text)}
+	p := pending{Email: email, Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: s.cfg.Form, Description: strings.TrimSpace(text),
+		Cadence: u.Cadence}
 	tok, nonce, err := s.signer.Sign(TokenConfirm, p, s.now(), s.cfg.ConfirmTTL)
 	if err != nil {
 		return err

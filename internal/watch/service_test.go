@@ -75,6 +75,17 @@ func (s *memStore) DeleteWatch(_ context.Context, id string) (bool, error) {
 	return ok, nil
 }
 
+func (s *memStore) SetCadence(_ context.Context, id, cadence string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, ok := s.watches[id]
+	if ok {
+		w.Cadence = cadence
+		s.watches[id] = w
+	}
+	return ok, nil
+}
+
 func (s *memStore) Count(_ context.Context, counter string, _ time.Time, delta int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

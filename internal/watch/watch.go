@@ -33,12 +33,59 @@ type Watch struct {
 	Status      string    `json:"status"`
 	CreatedAt   time.Time `json:"created_at"`
 	ActivatedAt time.Time `json:"activated_at"`
+	// Cadence is daily or weekly (empty reads as daily: watches stored
+	// before cadences existed).
+	Cadence string `json:"cadence,omitempty"`
+	// Progress is what the digests have delivered so far.
+	Progress
+	// LastWindow is the digest window last planned for this watch.
+	LastWindow string `json:"last_window,omitempty"`
+}
+
+// Progress is a watch's delivery state, advanced with each digest planned
+// (in the same transaction as the delivery).
+type Progress struct {
 	// Seen are the request ids the watch matched when it was last run (the
 	// baseline at activation, then each digest's); a digest holds the
 	// matches that are not in it.
 	Seen []string `json:"seen,omitempty"`
-	// LastWindow is the digest window last planned for this watch.
-	LastWindow string `json:"last_window,omitempty"`
+	// Facts are the procurement identities of the awards delivered (or in
+	// the baseline), each as "identity=fingerprint of its facts": a
+	// republished award with the same identity and facts is not news; one
+	// whose facts changed is an update (see mailer). Newest first, bounded.
+	Facts []string `json:"facts,omitempty"`
+	// QuietSince is when the watch last had mail planned (a digest with
+	// records, a check-in or a heartbeat), or its activation.
+	QuietSince time.Time `json:"quiet_since,omitzero"`
+}
+
+// Digest cadences.
+const (
+	CadenceDaily  = "daily"
+	CadenceWeekly = "weekly"
+)
+
+// WeeklyDay is the one weekday every weekly digest goes out on.
+const WeeklyDay = time.Monday
+
+// CadenceOf is the watch's cadence (daily when unset).
+func (w Watch) CadenceOf() string {
+	if w.Cadence == CadenceWeekly {
+		return CadenceWeekly
+	}
+	return CadenceDaily
+}
+
+// CheckCadence accepts "daily", "weekly" or "" (daily) and returns the
+// cadence to store; anything else is EINVALID naming the field.
+func CheckCadence(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", CadenceDaily:
+		return CadenceDaily, nil
+	case CadenceWeekly:
+		return CadenceWeekly, nil
+	}
+	return "", record.Invalid("cadence", "cadence must be daily or weekly (weekly digests go out on %ss)", WeeklyDay)
 }
 
 // NewID returns a random 128-bit id in hex.

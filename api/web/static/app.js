@@ -273,12 +273,17 @@ function watchForm(lens, p) {
       [lens !== "search" ? lens : "", p.get("q") || "", p.get("agency") ? "from " + p.get("agency") : "", p.get("m") ? "over $" + p.get("m") : ""].filter(Boolean).join(" "));
     kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, "What to watch, in plain English"), describe));
   }
+  const cadence = h("select", { id: "w-cadence", name: "cadence" },
+    FORM === 2 ? h("option", { value: "" }, "As the request says (daily unless it says weekly)") : null,
+    h("option", { value: "daily" }, "Daily (only on days with something new)"),
+    h("option", { value: "weekly" }, "Weekly, on Mondays (a check-in when nothing is new)"));
+  kids.push(h("div", {}, h("label", { for: "w-cadence" }, "How often"), cadence));
   kids.push(h("div", {}, h("button", { type: "submit" }, FORM === 2 ? "Send me a confirmation link" : "Create watch")), status);
   const form = h("form", { class: "filters", "aria-label": "Watch this search" }, kids);
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const body = FORM === 2 ? { email: email.value, text: describe.value }
-      : { email: email.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
+    const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value || undefined }
+      : { email: email.value, cadence: cadence.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
           agency: p.get("agency") ? [p.get("agency")] : undefined, vendor: p.get("vendor") ? [p.get("vendor")] : undefined,
           min: p.get("m") || undefined, awards: p.get("m") ? true : undefined };
     status.textContent = "Sending…";
@@ -287,6 +292,7 @@ function watchForm(lens, p) {
       const out = await res.json().catch(() => ({}));
       status.textContent = res.ok ? (out.message || "Done: check your email.") : ((out.error && out.error.message) || "The watch could not be created (" + res.status + ").");
       if (res.ok && out.understood && out.understood.scope) status.textContent += " Understood as: " + out.understood.scope;
+      if (res.ok && out.schedule) status.textContent += " Digests: " + out.schedule + ".";
     } catch (e) { status.textContent = "The watch could not be created: " + e.message; }
   });
   return form;
@@ -328,10 +334,30 @@ async function noticeView(id) {
     twinLinks([["Official notice", v.links.official], ["Open Data row", v.links.open_data], ["JSON", api]]),
     h("dl", { class: "facts" }, facts.map(([k, ...val]) => [h("dt", {}, k), h("dd", {}, val)])),
     payments,
+    priorCycleBlock(v.prior_cycle),
     (n.document_links || []).length ? [h("h2", {}, "Documents"), h("ul", {}, n.document_links.map(d => h("li", {}, link(d, d, { rel: "noopener" }))))] : null,
     h("h2", {}, "Full text"),
     v.full_text ? h("div", { class: "fulltext", "data-fulltext": "" }, v.full_text) : h("p", {}, "The source row carries no full text."),
     h("p", { class: "meta" }, "Source observed " + fmtDate(v.freshness && v.freshness.source_observed_at) + ". The official notice is authoritative."));
+}
+
+// Earlier cycles of a solicitation's work (prior_cycle in the twin): each
+// match with its tier, method, confidence and evidence.
+function priorCycleBlock(pc) {
+  if (!pc) return null;
+  const items = (pc.matches || []).map(m => h("li", { "data-cycle-tier": m.tier },
+    link(m.permalink, m.title), " — " + (m.notice_type || "notice") + ", " + fmtDate(m.published),
+    m.vendor_name ? ", " + m.vendor_name : "", m.amount != null ? ", $" + Number(m.amount).toLocaleString("en-US") : "",
+    h("br"), h("small", {}, m.tier + " match (" + m.method + ", confidence " + m.confidence + "): " + (m.evidence || []).join("; ")),
+    (pc.last_award && pc.last_award.request_id === m.request_id ? pc.last_award.contracts || [] : []).map(c => [h("br"),
+      h("small", {}, "Registered contract " + c.contract_id + (c.registered_amount != null ? ", $" + Number(c.registered_amount).toLocaleString("en-US") : "") +
+        (c.registered_on ? ", registered " + fmtDate(c.registered_on) : "") + " (" + c.method + ")")])));
+  return h("section", { class: "prior-cycle", "aria-label": "Earlier cycles" },
+    h("h2", {}, "Earlier cycles of this work"),
+    h("p", { "data-cycle-summary": "" }, pc.summary),
+    items.length ? h("ul", {}, items) : null,
+    pc.next_due ? h("p", {}, "Next cycle possibly around " + fmtDate(pc.next_due) + " (" + pc.next_due_basis + ").") : null,
+    h("p", { class: "meta" }, "Searched: " + pc.searched + ". No match does not mean no earlier cycle exists."));
 }
 
 function paymentsTable(rows) {

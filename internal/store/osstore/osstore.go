@@ -22,10 +22,11 @@
 //   - CreateWatch claims the nonce first, then stores the watch; if storing
 //     fails the claim is removed again (best effort: a process that dies in
 //     between leaves the nonce used and no watch).
-//   - PlanDigest stores the delivery (with the seen set it was planned
-//     with), then advances the watch. A planner that stops in between is
-//     completed by the next PlanDigest of that window, which finds the
-//     delivery and advances the watch from the stored seen set.
+//   - PlanDigest stores the delivery (with the progress it was planned
+//     with: seen set, award facts, quiet mark), then advances the watch. A
+//     planner that stops in between is completed by the next PlanDigest of
+//     that window, which finds the delivery and advances the watch from the
+//     stored progress.
 //   - Event counts are buffered per process and written once a second
 //     (like bbolt's); Incr's total is exact for this process's events and
 //     includes other processes' events as of this process's last write of

@@ -130,12 +130,38 @@ func (s *Store) CountWatches(ctx context.Context) (int, error) {
 
 func deliveryID(watchID, window string) string { return docID(kindDelivery, watchID, window) }
 
-func deliveryDoc(d store.Delivery, seen []string) (doc, error) {
-	data, err := json.Marshal(d)
+// plannedDelivery is a delivery document's data: the delivery, with the
+// progress the watch was planned to take (for a PlanDigest that completes
+// a planner stopped before advancing the watch). The mapping does not index
+// data, so the progress needs no mapping change.
+type plannedDelivery struct {
+	store.Delivery
+	Progress *watch.Progress `json:"progress,omitempty"`
+}
+
+func deliveryDoc(d store.Delivery, next *watch.Progress) (doc, error) {
+	data, err := json.Marshal(plannedDelivery{Delivery: d, Progress: next})
 	if err != nil {
 		return doc{}, err
 	}
+	var seen []string
+	if next != nil {
+		seen = next.Seen
+	}
 	return doc{Kind: kindDelivery, WatchID: d.WatchID, Day: d.Window, Open: d.Open(), PlannedMS: d.PlannedAt.UnixMilli(), Seen: seen, Data: data}, nil
+}
+
+// plannedProgress is the progress a delivery document was planned with
+// (documents written before progress was kept have only the seen set).
+func plannedProgress(d doc) *watch.Progress {
+	var pd plannedDelivery
+	if err := json.Unmarshal(d.Data, &pd); err == nil && pd.Progress != nil {
+		return pd.Progress
+	}
+	if d.Seen == nil {
+		return nil
+	}
+	return &watch.Progress{Seen: d.Seen}
 }
 
 func decodeDelivery(d doc) (store.Delivery, error) {
@@ -151,13 +177,13 @@ func decodeDelivery(d doc) (store.Delivery, error) {
 // document keeps the seen set it was planned with: a PlanDigest that finds
 // the delivery already there completes a planner that stopped before
 // advancing the watch, so the result is the same as one transaction's.
-func (s *Store) PlanDigest(ctx context.Context, d store.Delivery, seen []string) (store.Delivery, bool, error) {
+func (s *Store) PlanDigest(ctx context.Context, d store.Delivery, next watch.Progress) (store.Delivery, bool, error) {
 	if _, v, err := s.getWatch(ctx, d.WatchID); err != nil {
 		return store.Delivery{}, false, err
 	} else if v == nil {
 		return store.Delivery{}, false, record.Errorf(record.ENOTFOUND, "no such watch")
 	}
-	dd, err := deliveryDoc(d, seen)
+	dd, err := deliveryDoc(d, &next)
 	if err != nil {
 		return store.Delivery{}, false, err
 	}
@@ -178,12 +204,16 @@ func (s *Store) PlanDigest(ctx context.Context, d store.Delivery, seen []string)
 		if err != nil {
 			return store.Delivery{}, false, err
 		}
-		if _, err := s.advance(ctx, d.WatchID, d.Window, old.Seen, true); err != nil && record.ErrorCode(err) != record.ENOTFOUND {
+		prog := watch.Progress{}
+		if p := plannedProgress(old); p != nil {
+			prog = *p
+		}
+		if _, err := s.advance(ctx, d.WatchID, d.Window, prog, true); err != nil && record.ErrorCode(err) != record.ENOTFOUND {
 			return got, false, err
 		}
 		return got, false, nil
 	}
-	if _, err := s.advance(ctx, d.WatchID, d.Window, seen, false); err != nil {
+	if _, err := s.advance(ctx, d.WatchID, d.Window, next, false); err != nil {
 		if record.ErrorCode(err) == record.ENOTFOUND {
 			// removed meanwhile: its deliveries go with it
 			_, _ = s.del(context.WithoutCancel(ctx), id, nil)
@@ -193,9 +223,34 @@ func (s *Store) PlanDigest(ctx context.Context, d store.Delivery, seen []string)
 	return d, true, nil
 }
 
-// advance sets a watch's seen set and last window (only when its last
+// advance sets a watch's progress and last window (only when its last
 // window is older, if onlyForward). ENOTFOUND when the watch is gone.
-func (s *Store) advance(ctx context.Context, watchID, window string, seen []string, onlyForward bool) (bool, error) {
+func (s *Store) advance(ctx context.Context, watchID, window string, next watch.Progress, onlyForward bool) (bool, error) {
+	return s.updateWatch(ctx, watchID, func(w *watch.Watch) bool {
+		if onlyForward && w.LastWindow >= window {
+			return false
+		}
+		w.Progress, w.LastWindow = next, window
+		return true
+	})
+}
+
+// SetCadence changes a watch's cadence.
+func (s *Store) SetCadence(ctx context.Context, id, cadence string) (bool, error) {
+	_, err := s.updateWatch(ctx, id, func(w *watch.Watch) bool {
+		w.Cadence = cadence
+		return true
+	})
+	if record.ErrorCode(err) == record.ENOTFOUND {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// updateWatch applies change to a watch (read, change, write if still at
+// the version read; retried on a conflict). change returns false to leave
+// the watch as it is. ENOTFOUND when the watch is gone.
+func (s *Store) updateWatch(ctx context.Context, watchID string, change func(*watch.Watch) bool) (bool, error) {
 	for attempt := 0; ; attempt++ {
 		w, v, err := s.getWatch(ctx, watchID)
 		if err != nil {
@@ -204,10 +259,9 @@ func (s *Store) advance(ctx context.Context, watchID, window string, seen []stri
 		if v == nil {
 			return false, record.Errorf(record.ENOTFOUND, "no such watch")
 		}
-		if onlyForward && w.LastWindow >= window {
+		if !change(&w) {
 			return false, nil
 		}
-		w.Seen, w.LastWindow = seen, window
 		data, err := json.Marshal(w)
 		if err != nil {
 			return false, err
@@ -247,7 +301,7 @@ func (s *Store) PutDelivery(ctx context.Context, d store.Delivery) (bool, error)
 		if err != nil {
 			return false, err
 		}
-		dd, err := deliveryDoc(d, old.Seen)
+		dd, err := deliveryDoc(d, plannedProgress(old))
 		if err != nil {
 			return false, err
 		}

@@ -400,7 +400,7 @@ func testSweepShares(t *testing.T, h Harness) {
 
 func newWatch(id string, created time.Time) watch.Watch {
 	return watch.Watch{ID: id, Email: "reader@example.org", Scope: "notices about parks", Form: 1,
-		Status: watch.StatusActive, CreatedAt: created, ActivatedAt: created, Seen: []string{"20260101001"},
+		Status: watch.StatusActive, CreatedAt: created, ActivatedAt: created, Progress: watch.Progress{Seen: []string{"20260101001"}},
 		Filter: watch.Filter{Lens: "money", AnyOf: []string{"parks"}}}
 }
 
@@ -528,25 +528,41 @@ func testPlanDigest(t *testing.T, h Harness) {
 	}
 	d := store.Delivery{WatchID: w.ID, Window: "2026-11-22", State: store.DeliveryPlanned, RequestIDs: []string{"r2"},
 		MessageID: "<digest.1@example.org>", PlannedAt: now}
-	got, created, err := s.PlanDigest(ctx, d, []string{"20260101001", "r2"})
+	d.Kind, d.Updates, d.CatchUpFrom, d.MergedFrom = store.KindDigest, []string{"r2"}, "2026-11-19", []string{"2026-11-21"}
+	got, created, err := s.PlanDigest(ctx, d, watch.Progress{Seen: []string{"20260101001", "r2"}, Facts: []string{"a=b"}, QuietSince: now})
 	if err != nil || !created || got.MessageID != d.MessageID {
 		t.Fatalf("PlanDigest %+v %v %v", got, created, err)
 	}
 	w2, _ := s.GetWatch(ctx, w.ID)
-	if w2.LastWindow != "2026-11-22" || !slices.Equal(w2.Seen, []string{"20260101001", "r2"}) {
+	if w2.LastWindow != "2026-11-22" || !slices.Equal(w2.Seen, []string{"20260101001", "r2"}) ||
+		!slices.Equal(w2.Facts, []string{"a=b"}) || !w2.QuietSince.Equal(now) {
 		t.Errorf("watch not advanced: %+v", w2)
+	}
+	if gd, ok, err := s.GetDelivery(ctx, w.ID, d.Window); err != nil || !ok || gd.CatchUpFrom != "2026-11-19" ||
+		!slices.Equal(gd.Updates, []string{"r2"}) || !slices.Equal(gd.MergedFrom, []string{"2026-11-21"}) {
+		t.Errorf("delivery read back %+v %v %v", gd, ok, err)
+	}
+	// the cadence changes through the manage link; progress stays
+	if found, err := s.SetCadence(ctx, w.ID, watch.CadenceWeekly); err != nil || !found {
+		t.Fatalf("SetCadence %v %v", found, err)
+	}
+	if wc, _ := s.GetWatch(ctx, w.ID); wc.Cadence != watch.CadenceWeekly || !slices.Equal(wc.Seen, w2.Seen) {
+		t.Errorf("after SetCadence %+v", wc)
+	}
+	if found, err := s.SetCadence(ctx, "gone", watch.CadenceWeekly); err != nil || found {
+		t.Errorf("SetCadence of an unknown watch %v %v", found, err)
 	}
 	// the same window again (a restart, another mailer): the stored one
 	again := d
 	again.RequestIDs, again.MessageID = []string{"r2", "r3"}, "<digest.2@example.org>"
-	got, created, err = s.PlanDigest(ctx, again, []string{"x"})
+	got, created, err = s.PlanDigest(ctx, again, watch.Progress{Seen: []string{"x"}})
 	if err != nil || created || got.MessageID != d.MessageID || !slices.Equal(got.RequestIDs, []string{"r2"}) {
 		t.Fatalf("second PlanDigest %+v %v %v", got, created, err)
 	}
 	if w3, _ := s.GetWatch(ctx, w.ID); !slices.Equal(w3.Seen, w2.Seen) {
 		t.Errorf("a second plan changed the seen set: %v", w3.Seen)
 	}
-	if _, _, err := s.PlanDigest(ctx, store.Delivery{WatchID: "gone", Window: "2026-11-22", State: store.DeliveryPlanned, PlannedAt: now}, nil); record.ErrorCode(err) != record.ENOTFOUND {
+	if _, _, err := s.PlanDigest(ctx, store.Delivery{WatchID: "gone", Window: "2026-11-22", State: store.DeliveryPlanned, PlannedAt: now}, watch.Progress{}); record.ErrorCode(err) != record.ENOTFOUND {
 		t.Errorf("plan for an unknown watch: %v", err)
 	}
 	// two planners of one window at once, over two instances: one wins
@@ -563,7 +579,7 @@ func testPlanDigest(t *testing.T, h Harness) {
 			defer wg.Done()
 			dd := d
 			dd.Window, dd.MessageID = "2026-11-23", fmt.Sprintf("<m%d>", i)
-			got, created, err := st.PlanDigest(ctx, dd, []string{fmt.Sprint(i)})
+			got, created, err := st.PlanDigest(ctx, dd, watch.Progress{Seen: []string{fmt.Sprint(i)}})
 			if err != nil {
 				t.Error(err)
 				return
@@ -598,10 +614,10 @@ func testDeliveries(t *testing.T, h Harness) {
 		}
 	}
 	d := store.Delivery{WatchID: w.ID, Window: "2026-11-22", State: store.DeliveryPlanned, RequestIDs: []string{"r1"}, MessageID: "<a>", PlannedAt: now}
-	if _, _, err := s.PlanDigest(ctx, d, []string{"r1"}); err != nil {
+	if _, _, err := s.PlanDigest(ctx, d, watch.Progress{Seen: []string{"r1"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.PlanDigest(ctx, store.Delivery{WatchID: quiet.ID, Window: "2026-11-22", State: store.DeliveryEmpty, PlannedAt: now}, nil); err != nil {
+	if _, _, err := s.PlanDigest(ctx, store.Delivery{WatchID: quiet.ID, Window: "2026-11-22", State: store.DeliveryEmpty, PlannedAt: now}, watch.Progress{}); err != nil {
 		t.Fatal(err)
 	}
 	open, err := s.OpenDeliveries(ctx)
@@ -679,7 +695,7 @@ func testSweepWatches(t *testing.T, h Harness) {
 	day := func(i int) time.Time { return now.AddDate(0, 0, i) }
 	for i, st := range []string{store.DeliverySent, store.DeliveryEmpty, store.DeliveryFailed, store.DeliverySent} {
 		d := store.Delivery{WatchID: w.ID, Window: store.Day(day(i)), State: st, PlannedAt: day(i), MessageID: fmt.Sprint(i)}
-		if _, _, err := s.PlanDigest(ctx, d, nil); err != nil {
+		if _, _, err := s.PlanDigest(ctx, d, watch.Progress{}); err != nil {
 			t.Fatal(err)
 		}
 	}
