@@ -33,8 +33,12 @@ func TestTranslation(t *testing.T) {
 		{q: "construction", web: "construction", pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"construction"`},
 		{q: "asbestos abatement roofing", web: "asbestos or abatement or roofing",
 			pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"asbestos" OR "abatement" OR "roofing"`},
-		{q: `"competitive sealed bids"`, web: `"competitive sealed bids"`,
-			pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"competitive sealed bids"`},
+		{q: `"sealed bids"`, web: `"sealed bids"`,
+			pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"sealed bids"`},
+		// the reviewed synonym list expands before any engine sees the
+		// query, so the peers are sent the same alternatives
+		{q: `"invitation for bids"`, web: `ifb or "invitation for bids" or "invitation for bid"`,
+			pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"ifb" OR "invitation for bids" OR "invitation for bid"`},
 		{q: `bid "sealed bids" -demolition -"fire alarm"`, web: `bid or "sealed bids"`, excl: `demolition or "fire alarm"`,
 			pgExpr: "(websearch_to_tsquery('english', $1) && !!websearch_to_tsquery('english', $2))",
 			fts5:   `("bid" OR "sealed bids") NOT "demolition" NOT "fire alarm"`},

@@ -69,7 +69,7 @@ func buildMix(agency, vendor string) []mixQuery {
 		{Name: "keyword", Kind: kindSearch, Params: v("q", "construction"), Note: "one word"},
 		{Name: "keywords-or", Kind: kindSearch, Params: v("q", "asbestos abatement demolition elevator roofing"),
 			Note: "five words, any may match"},
-		{Name: "phrase", Kind: kindSearch, Params: v("q", `"competitive sealed bids"`), Note: "quoted phrase"},
+		{Name: "phrase", Kind: kindSearch, Params: v("q", `"sealed bids"`), Note: "quoted phrase (one with no synonym expansion)"},
 		{Name: "keyword-exclusion", Kind: kindSearch, Params: v("q", "construction -demolition"),
 			Note: "a word, minus another"},
 		{Name: "keyword-agency-amount", Kind: kindSearch, Params: v("q", "services", "agency", agency, "min", "1000000"),
