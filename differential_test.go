@@ -304,12 +304,42 @@ func compareAnswers(t *testing.T, request string, ea, oa any, eStatus, oStatus i
 	}
 }
 
+// recordKindGETs read the record kinds behind Records (contracts, payroll,
+// land projects, meetings, people and organizations, civil service) over
+// the bundled sample: each must answer 200 on both engines, and the same.
+var recordKindGETs = []string{
+	"/api/contracts?limit=50",
+	"/api/contracts?agency=design-and-construction&limit=100",
+	"/api/contracts/analysis?group_by=agency",
+	"/api/contracts/analysis?group_by=amount_band&agency=Design%20and%20Construction",
+	"/api/contracts/analysis?group_by=fiscal_year&rank_by=count",
+	"/api/payroll?agency=police-department&limit=50",
+	"/api/payroll?name=smith",
+	"/api/land-projects?limit=50",
+	"/api/land-projects?borough=manhattan&limit=50",
+	"/api/land-projects/2022M0258",
+	"/api/land-projects/2022M0258/decision-path",
+	"/api/meetings?from=2026-07-01&to=2026-12-31&limit=100",
+	"/api/meetings?from=2026-07-01&to=2026-12-31&time=evening",
+	"/meetings.ics?from=2026-07-01&to=2026-12-31",
+	"/api/organizations?limit=50",
+	"/api/civil-service?limit=50",
+}
+
 func TestEnginesGiveTheSameAnswers(t *testing.T) {
 	emb, osb := startEngines(t)
 	compare := compareAnswers
 	for _, path := range differentialGETs {
 		es, ea, _ := emb.get(t, path)
 		ost, oa, _ := osb.get(t, path)
+		compare(t, path, ea, oa, es, ost)
+	}
+	for _, path := range recordKindGETs {
+		es, ea, _ := emb.get(t, path)
+		ost, oa, _ := osb.get(t, path)
+		if es != 200 {
+			t.Errorf("%s: embedded answered %d, want 200", path, es)
+		}
 		compare(t, path, ea, oa, es, ost)
 	}
 	// cursors: each engine follows its own cursors; the pages hold the same ids
@@ -338,6 +368,12 @@ func TestEnginesGiveTheSameAnswers(t *testing.T) {
 		{"retrieve_cited_passages", map[string]any{"q": "sealed bids"}},
 		{"get_entity_dossier", map[string]any{"kind": "vendor", "name": "Denville Line Painting"}},
 		{"get_entity_relationships", map[string]any{"kind": "agency", "name": "Parks"}},
+		{"browse_contracts", map[string]any{"limit": 50}},
+		{"analyze_contracts", map[string]any{"group_by": "vendor", "agency": "Design and Construction"}},
+		{"browse_land_projects", map[string]any{"limit": 25}},
+		{"get_land_decision_path", map[string]any{"id": "2024Q0292"}},
+		{"browse_meetings", map[string]any{"from": "2026-07-01", "to": "2026-12-31"}},
+		{"browse_organizations", map[string]any{"limit": 25}},
 	} {
 		request := "mcp " + c.tool + fmt.Sprint(c.args)
 		ea, oa := callTool(t, emb, c.tool, c.args), callTool(t, osb, c.tool, c.args)
