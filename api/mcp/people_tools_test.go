@@ -19,7 +19,7 @@ import (
 )
 
 // peopleSession is a Form 1 tool session over an engine that holds the
-// bundled roster sample only.
+// bundled roster and payroll samples.
 func peopleSession(t *testing.T) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
@@ -35,6 +35,13 @@ func peopleSession(t *testing.T) *sdk.ClientSession {
 	}
 	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
 	if _, err := ix.Load(ctx, src, os.DirFS("../../testdata/sample"), "leaders"); err != nil {
+		t.Fatal(err)
+	}
+	pay, err := indexer.LookupSource("payroll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Load(ctx, pay, os.DirFS("../../testdata/sample"), "payroll"); err != nil {
 		t.Fatal(err)
 	}
 	p := procure.New(be, nil, cw, func() time.Time { return fixedNow })
@@ -145,5 +152,30 @@ func TestPersonAndOrganizationTools(t *testing.T) {
 	}
 	if res := call(t, s, "browse_organizations", map[string]any{"token": "two words"}); !res.IsError || !strings.Contains(text(res), "token") {
 		t.Errorf("two-word token: %s", text(res))
+	}
+}
+
+// get_person_or_organization on an organization carries its payroll
+// positions by fiscal year and title (bounded, the measure stated); an
+// agency without payroll reads "no payroll held"; a person row carries
+// none (a payroll row is a position, never a person).
+func TestPersonOrOrganizationPositions(t *testing.T) {
+	s := peopleSession(t)
+	police := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000389"}))
+	if police.Status != "found" || police.Positions == nil || police.Positions.State != people.Published || len(police.Positions.Years) != 1 {
+		t.Fatalf("police: %+v", police)
+	}
+	y := police.Positions.Years[0]
+	if y.FiscalYear != 2016 || y.Rows != 22 || len(y.Titles) == 0 || len(y.Titles) > people.MaxPositionTitles ||
+		police.Positions.Measure != procure.PayrollMeasure || y.GrossPaid.Value == nil {
+		t.Fatalf("police FY2016: %+v", y)
+	}
+	acs := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000002"}))
+	if acs.Positions == nil || acs.Positions.Display != procure.NoPayroll || len(acs.Positions.Years) != 0 {
+		t.Fatalf("ACS positions: %+v", acs.Positions)
+	}
+	person := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000002/principal-officer/2026-06-12"}))
+	if person.Status != "found" || person.Positions != nil {
+		t.Fatalf("person row positions: %+v", person.Positions)
 	}
 }
