@@ -179,3 +179,23 @@ func TestPersonOrOrganizationPositions(t *testing.T) {
 		t.Fatalf("person row positions: %+v", person.Positions)
 	}
 }
+
+// preview_watch on the people lens with an agency shows the roster half
+// the watch follows: the agency's roster releases and leader changes, by
+// the same rule as the feed, search and digests (watch.Filter.Roster).
+func TestPreviewWatchPeopleRoster(t *testing.T) {
+	s := peopleSession(t)
+	pv := structured[mcp.PreviewOut](t, call(t, s, "preview_watch", map[string]any{"lens": "people", "agency": []string{"ACS"}}))
+	if len(pv.Roster) != 1 {
+		t.Fatalf("preview roster: %+v", pv)
+	}
+	r := pv.Roster[0]
+	if r.AgencyID != "administration-for-childrens-services" || r.RecordID != "NYC_GOID_000002" || r.State != people.Published ||
+		r.Newest == nil || r.Newest.Name != "Rebecca Jones Gaston" || len(r.Releases) != 1 || len(r.Changes) != 0 ||
+		!strings.Contains(pv.Understood.Scope, "roster releases that change their leader") {
+		t.Fatalf("ACS roster in the preview: %+v scope %q", r, pv.Understood.Scope)
+	}
+	if money := structured[mcp.PreviewOut](t, call(t, s, "preview_watch", map[string]any{"lens": "money", "agency": []string{"ACS"}})); money.Roster != nil {
+		t.Errorf("a money watch follows rosters: %+v", money.Roster)
+	}
+}
