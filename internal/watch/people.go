@@ -9,13 +9,15 @@ import (
 )
 
 // The people lens (SPEC §2.13, Form 1) follows an organization's
-// appearances. Its one rule, used by feeds, /api/search?lens=people,
-// previews, watches and digests alike:
+// appearances. Its one rule, both halves run by Run:
 //   - notices: the Changes in Personnel notices (record.LensPeople) of the
-//     agencies followed, by crosswalk agency id (Compile);
+//     agencies followed, by crosswalk agency id (Compile) — what feeds,
+//     /api/search?lens=people, previews and digests list;
 //   - rosters: for each agency, the roster releases held for its record
 //     and, among them, the releases that change its leader (Roster;
-//     people.Service.Roster), each with a stable id a digest delivers once.
+//     people.Service.Roster), each with a stable id a digest delivers once
+//     — what /api/search?lens=people&agency=, previews and digests list
+//     (feeds list notices only).
 //
 // Names are never matched.
 
