@@ -12,6 +12,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -88,6 +89,20 @@ type SearchResponse struct {
 	// SuggestedFilters are agency filters for short forms typed as
 	// keywords ("HPD"), view.AgencySuggestions.
 	SuggestedFilters []view.FilterSuggestion `json:"suggested_filters,omitempty"`
+	// Roster is the roster half of the people lens (Form 1, lens=people
+	// with agency=): per agency its roster releases and leader changes,
+	// read by the rule feeds and watches follow (watch.Filter.Roster).
+	Roster []people.RosterAppearance `json:"roster,omitempty"`
+}
+
+// peopleLens is the people-lens filter a search follows (the feed's and
+// the watch's: watch.PeopleFilter), when the search is the people lens
+// alone with agencies on a Form 1 deployment.
+func (s *Server) peopleLens(q search.Query) (watch.Filter, bool) {
+	if s.cfg.Form != 1 || len(q.Lenses) != 1 || q.Lenses[0] != record.LensPeople || len(q.AgencyIDs) == 0 {
+		return watch.Filter{}, false
+	}
+	return watch.PeopleFilter(q.AgencyIDs), true
 }
 
 func (s *Server) search(c *gin.Context) {
@@ -95,6 +110,11 @@ func (s *Server) search(c *gin.Context) {
 	if err != nil {
 		writeError(c, err)
 		return
+	}
+	if f, ok := s.peopleLens(q); ok {
+		// the notice half as the feed and the watch compile it
+		cq := f.Compile(s.deps.Now())
+		q.Lenses, q.AgencyIDs = cq.Lenses, cq.AgencyIDs
 	}
 	res, err := s.deps.Search.Search(c.Request.Context(), q)
 	if err != nil {
@@ -105,6 +125,12 @@ func (s *Server) search(c *gin.Context) {
 	out := SearchResponse{Hits: []HitView{}, Total: res.Total, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
 		Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query()),
 		SuggestedFilters: s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())}
+	if f, ok := s.peopleLens(q); ok {
+		if out.Roster, err = f.Roster(c.Request.Context(), s.deps.Search); err != nil {
+			writeError(c, err)
+			return
+		}
+	}
 	for _, h := range res.Hits {
 		score := h.Score
 		if q.Sort != search.SortRelevance {

@@ -58,7 +58,10 @@ type PersonOrOrgView struct {
 	ReleasesTotal int                 `json:"releases_total"`
 	Route         string              `json:"route"`
 	Follow        *people.Follow      `json:"follow,omitempty"`
-	Limits        []string            `json:"source_limits"`
+	// Positions are an organization's payroll positions by fiscal year and
+	// title (organizations only; a payroll row is never a person row).
+	Positions *people.Positions `json:"positions,omitempty"`
+	Limits    []string          `json:"source_limits"`
 }
 
 // personOrOrganization serves GET /api/people/<id>: ENOTFOUND (404),
@@ -74,9 +77,18 @@ func (s *Server) personOrOrganization(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
+	v := PersonOrOrgView{Status: record.Found, Row: r.Row, Releases: r.Releases, ReleasesTotal: r.ReleasesTotal,
+		Route: people.Route(r.Row.ID), Follow: people.FollowOf(r.Row), Limits: people.SourceLimits}
+	if r.Row.Type == people.TypeOrganization {
+		pos, err := s.people().Positions(c.Request.Context(), r.Row.AgencyID)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		v.Positions = &pos
+	}
 	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, PersonOrOrgView{Status: record.Found, Row: r.Row, Releases: r.Releases, ReleasesTotal: r.ReleasesTotal,
-		Route: people.Route(r.Row.ID), Follow: people.FollowOf(r.Row), Limits: people.SourceLimits})
+	c.JSON(200, v)
 }
 
 // organizations serves GET /api/organizations?row_type=&token=&agency=&release=&limit=&cursor=:

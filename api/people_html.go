@@ -15,8 +15,8 @@ import (
 )
 
 // The Form 1 pages of an organization (/organizations/<record id>/: its
-// row, its leader node per roster release, its civil-service lists when it
-// is a crosswalk agency) and of a person row (/people/<id>: the roster
+// row, its leader node per roster release, its civil-service lists and
+// payroll positions by title when it is a crosswalk agency) and of a person row (/people/<id>: the roster
 // record, role and release that print the name). Every text is escaped by
 // html/template; each page links its JSON twin.
 
@@ -60,6 +60,15 @@ var peoplePages = template.Must(template.New("people").Parse(`<!doctype html>
 <div class="table-scroll"><table><tr><th>Date</th><th>Exam</th><th>Title</th><th>Source</th></tr>
 {{range .Civil}}<tr><td>{{.Date}} <span class="note">{{.DateLabel}}</span></td><td>{{.ExamNumber}}</td><td>{{.Title}}</td><td class="note">{{.SourceLabel}}</td></tr>{{end}}</table></div>
 <p class="note">{{.CivilNote}}</p>{{end}}
+{{with .Positions}}<h2>Positions held (Citywide Payroll)</h2>
+{{if eq .State "published"}}<p>Regular gross paid over every payroll row held for this agency: <strong>{{.Display}}</strong>.</p>
+{{range .Years}}<h3>Fiscal year {{.FiscalYear}}</h3>
+<p>{{.Rows}} positions (payroll rows) · regular gross paid {{.GrossPaid.Display}} · {{.ValidAmounts}} valid amounts, {{.Excluded}} excluded · {{.TitlesHeld}} titles{{if .RowsNotListed}} ({{.RowsNotListed}} rows of titles not listed){{end}}{{if .RowsNoTitle}} · {{.RowsNoTitle}} rows with no title printed{{end}} · <a href="{{.Browse}}">payroll rows</a></p>
+<div class="table-scroll"><table><tr><th>Title as printed</th><th>Positions</th><th>Regular gross paid</th><th>Excluded</th></tr>
+{{range .Titles}}<tr><td><a href="{{.Browse}}">{{.Title}}</a></td><td>{{.Rows}}</td><td>{{.GrossPaid.Display}}</td><td>{{.Excluded}}</td></tr>{{end}}</table></div>
+{{end}}{{else}}<p><strong>{{.Display}}</strong></p>{{end}}
+<p class="note">Measure: {{.Measure}}. {{.Note}}</p>
+{{if .Years}}<p class="note">Bounds: {{.Bounds}}.</p>{{end}}{{end}}
 <h2>Source fields as read</h2>
 <div class="table-scroll"><table><tr><th>Field</th><th>Value</th></tr>{{range .Fields}}<tr><td><code>{{.Name}}</code></td><td>{{.Value}}</td></tr>{{end}}</table></div>
 {{end}}
@@ -81,6 +90,7 @@ type peoplePage struct {
 	CivilNote                string
 	Fields                   []field
 	Follow                   *people.Follow
+	Positions                *people.Positions
 	Rules                    []string
 }
 
@@ -153,6 +163,12 @@ func (s *Server) organizationPage(c *gin.Context) {
 			p.Leaders[i].Person.Route = "/people/" + strings.TrimPrefix(p.Leaders[i].Person.Route, "/api/people/")
 		}
 	}
+	pos, err := svc.Positions(c.Request.Context(), row.AgencyID)
+	if err != nil {
+		s.peoplePageError(c, json, err)
+		return
+	}
+	p.Positions = &pos
 	if row.AgencyID != "" {
 		p.AgencyPage = "/agencies/" + row.AgencyID + "/"
 		if civ, err := svc.Civil(c.Request.Context(), people.CivilFilter{Agency: row.AgencyID}, "", 10); err == nil && len(civ.Records) > 0 {

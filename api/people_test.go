@@ -25,6 +25,15 @@ func TestPeopleJSON(t *testing.T) {
 		t.Fatalf("GET organization: %d %s", res.StatusCode, body)
 	}
 	golden(t, "people_NYC_GOID_000190.json", body)
+	if p := one.Positions; p == nil || p.State != people.Unknown || p.Display != "no payroll held" || p.Measure == "" {
+		t.Errorf("FISA positions (no payroll in the sample): %+v", p)
+	}
+	res, body = get(t, e, "/api/people/NYC_GOID_000389")
+	var police PersonOrOrgView
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &police) != nil || police.Positions == nil ||
+		police.Positions.State != people.Published || len(police.Positions.Years) != 1 || police.Positions.Years[0].Rows != 22 {
+		t.Fatalf("police positions: %d %s", res.StatusCode, body)
+	}
 
 	person := one.Row.Relation(people.RelPrincipalOfficer).TargetID
 	res, body = get(t, e, people.Route(person))
@@ -104,8 +113,18 @@ func TestPeoplePages(t *testing.T) {
 		t.Fatalf("person page: %d %s", res.StatusCode, body)
 	}
 	res, body = get(t, e, "/organizations/NYC_GOID_000389/")
-	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "Civil-service lists naming this agency") {
+	page = string(body)
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, "Civil-service lists naming this agency") {
 		t.Errorf("police organization page: %d", res.StatusCode)
+	}
+	// its payroll positions by title, with the measure; ACS has none held
+	if !strings.Contains(page, "Positions held (Citywide Payroll)") || !strings.Contains(page, "Fiscal year 2016") ||
+		!strings.Contains(page, "22 positions (payroll rows)") || !strings.Contains(page, "Regular Gross Paid as the dataset prints it") ||
+		!strings.Contains(page, `href="/api/payroll?agency=police-department&amp;fiscal_year=2016&amp;title=`) {
+		t.Errorf("police positions on the page: %s", body)
+	}
+	if _, body := get(t, e, "/organizations/NYC_GOID_000002/"); !strings.Contains(string(body), "<strong>no payroll held</strong>") {
+		t.Errorf("ACS page does not say no payroll held")
 	}
 	for _, path := range []string{"/organizations/NYC_GOID_999999/", "/people/Rebecca%20Jones%20Gaston", "/organizations/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12/"} {
 		if res, body := get(t, e, path); res.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "JSON twin") {

@@ -14,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
@@ -201,6 +202,9 @@ type PreviewResponse struct {
 	Hits              []HitView    `json:"hits"`
 	Scope             record.Scope `json:"scope"`
 	Note              string       `json:"note"`
+	// Roster is the roster half of a people-lens watch with agencies
+	// (watch.Filter.Roster): releases held and leader changes per agency.
+	Roster []people.RosterAppearance `json:"roster,omitempty"`
 }
 
 func (s *Server) previewWatch(c *gin.Context) {
@@ -229,6 +233,7 @@ func (s *Server) previewWatch(c *gin.Context) {
 		}
 		out.Hits = append(out.Hits, s.hitView(h.Notice, 0, now))
 	}
+	out.Roster = res.Roster
 	maxAge := CacheSearch
 	if c.Request.Method != http.MethodGet {
 		maxAge = 0

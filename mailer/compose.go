@@ -10,6 +10,7 @@ import (
 
 	"github.com/emersion/go-message/mail"
 
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -214,6 +215,9 @@ type DigestItem struct {
 	// Cycle is a solicitation's earlier cycle in one line (cycle.Result's
 	// Summary), "" for other records.
 	Cycle string
+	// Roster, when set, makes the item a people-lens leader change (a
+	// roster release) instead of a notice.
+	Roster *people.LeaderChange
 }
 
 // absenceLine is SPEC §1's first absence rule as the digests state it.
@@ -244,6 +248,14 @@ func digestText(w watch.Watch, d store.Delivery, items []DigestItem, manage, uns
 		fmt.Fprintf(&b, "%d new records and %d updated since your last digest:\n\n", news, updates)
 	}
 	for i, it := range items {
+		if c := it.Roster; c != nil {
+			fmt.Fprintf(&b, "%d. Roster release %s: %s\n", i+1, c.AsOf, oneLine(mailSafe(c.OrgName), 160))
+			fmt.Fprintf(&b, "%s\n", wrap(oneLine(mailSafe(c.Summary), 400), 72, "   "))
+			fmt.Fprintf(&b, "%s\n", wrap("Matched: roster record "+mailSafe(c.RecordID)+" of the agency this watch follows (people lens: its leader changed "+
+				"between two releases held). A dated roster does not say who holds the role now.", 72, "   "))
+			fmt.Fprintf(&b, "   %s\n\n", it.Link)
+			continue
+		}
 		n := it.Notice
 		label := ""
 		if it.Update {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -200,7 +201,9 @@ const deferred = "deferred"
 // The decision:
 //   - records not delivered before (by request id; an award republished
 //     with its procurement identity and facts unchanged is not new, one
-//     with a fact changed is an update) → a digest of them;
+//     with a fact changed is an update; for a people-lens watch, also the
+//     roster releases that changed a followed agency's leader, by change
+//     id) → a digest of them;
 //   - nothing new on a weekly watch → a check-in stating the scope;
 //   - nothing new on a daily watch quiet for QuietAfter → one heartbeat,
 //     then again only after the next quiet stretch;
@@ -222,7 +225,7 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 			prev = &pd
 		}
 	}
-	in := DigestInput{Watch: w, Hits: res.Hits, Prev: prev, Now: now, QuietAfter: m.cfg.QuietAfter,
+	in := DigestInput{Watch: w, Hits: res.Hits, Roster: people.Changes(res.Roster), Prev: prev, Now: now, QuietAfter: m.cfg.QuietAfter,
 		ExpectedPrevious: m.previousWindow(w.CadenceOf(), start)}
 	d, next := Decide(in)
 	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now
@@ -252,6 +255,9 @@ type DigestInput struct {
 	// Hits are what the watch's filter matches now (newest first for
 	// awards).
 	Hits []search.Hit
+	// Roster are the leader changes a people-lens watch with agencies
+	// follows now (watch.Filter.Roster), each delivered once by its id.
+	Roster []people.LeaderChange
 	// Prev is the watch's delivery for its last window, if still held.
 	Prev *store.Delivery
 	// ExpectedPrevious is the window before the one being planned: a last
@@ -297,6 +303,13 @@ func Decide(in DigestInput) (store.Delivery, watch.Progress) {
 			newFacts = append(newFacts, k)
 		}
 		fresh = append(fresh, n.RequestID)
+	}
+	// a people-lens watch: roster releases that changed a leader, by id
+	for _, c := range in.Roster {
+		seen = append(seen, c.ID)
+		if !slices.Contains(w.Seen, c.ID) {
+			fresh = append(fresh, c.ID)
+		}
 	}
 	// an earlier delivery still undelivered is folded in (its records
 	// first: they are older)
@@ -437,7 +450,24 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 	if kind == watch.LensEntity || kind == "" {
 		kind = "notice"
 	}
+	var roster []people.LeaderChange
+	rosterRead := false
 	for _, id := range d.RequestIDs {
+		if strings.HasPrefix(id, people.ChangePrefix) { // a leader change of the people lens
+			if !rosterRead {
+				as, err := w.Filter.Roster(ctx, m.deps.Search)
+				if err != nil {
+					return m.failed(ctx, d, err)
+				}
+				roster, rosterRead = people.Changes(as), true
+			}
+			i := slices.IndexFunc(roster, func(c people.LeaderChange) bool { return c.ID == id })
+			if i < 0 {
+				continue // its release is no longer held
+			}
+			items = append(items, DigestItem{Roster: &roster[i], Link: m.cfg.BaseURL + roster[i].Page})
+			continue
+		}
 		n, err := m.deps.Search.Get(ctx, id)
 		if err != nil {
 			if record.ErrorCode(err) == record.ENOTFOUND {

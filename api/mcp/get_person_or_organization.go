@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -25,8 +26,11 @@ type PersonOrOrgOut struct {
 	ReleasesTotal int                 `json:"releases_total,omitempty"`
 	Route         string              `json:"route,omitempty"`
 	Follow        *people.Follow      `json:"follow,omitempty"`
-	Limits        []string            `json:"source_limits"`
-	Absence       []string            `json:"absence_rules"`
+	// Positions summarize an organization's payroll positions by fiscal
+	// year and title (bounded); absent on person rows.
+	Positions *people.Positions `json:"positions,omitempty"`
+	Limits    []string          `json:"source_limits"`
+	Absence   []string          `json:"absence_rules"`
 }
 
 // maxRowID bounds a person or organization id argument.
@@ -52,7 +56,10 @@ func getPersonOrOrganization(d *Deps) Tool {
 			"unavailable explicitly. A found row carries its roster release (date and version: what it says is as of that "+
 			"date, not current), each relation with its state (published, empty or unknown), the source fields exactly as "+
 			"read, every release holding the same id, and follow: the people-lens feed (Changes in Personnel notices) of "+
-			"the agency the row is or whose record names the person (watch with lens people and that agency).",
+			"the agency the row is or whose record names the person (watch with lens people and that agency). An organization "+
+			"row also carries positions: its Citywide Payroll rows as positions held per fiscal year and title (row counts, "+
+			"regular gross paid with valid and excluded counts, the measure stated; \"no payroll held\" when none), never "+
+			"persons: browse the rows themselves through /api/payroll.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
 			bounded(s, "id", maxRowID, "Exact row id: a roster record id or a person id, as given (case and encoded text matter).")
@@ -67,6 +74,13 @@ func getPersonOrOrganization(d *Deps) Tool {
 				if err == nil {
 					out.Status, out.Row, out.Releases, out.ReleasesTotal, out.Route = record.Found, &r.Row, r.Releases, r.ReleasesTotal, people.Route(r.Row.ID)
 					out.Follow = people.FollowOf(r.Row)
+					if r.Row.Type == people.TypeOrganization {
+						pos, perr := svc.Positions(ctx, r.Row.AgencyID)
+						if perr != nil {
+							return out, perr
+						}
+						out.Positions = &pos
+					}
 					return out, nil
 				}
 			}
@@ -82,7 +96,9 @@ func getPersonOrOrganization(d *Deps) Tool {
 			}
 			return out, err
 		})
-	t.Limits = []string{"releases: at most 20 releases of one id (releases_total counts all)"}
+	t.Limits = []string{"releases: at most 20 releases of one id (releases_total counts all)",
+		"positions: at most " + strconv.Itoa(people.MaxPositionYears) + " fiscal years and " + strconv.Itoa(people.MaxPositionTitles) +
+			" titles per year (titles_held and rows_not_listed count the rest)"}
 	t.Examples = []Example{{"An agency's roster row", map[string]any{"id": "NYC_GOID_000002"}},
 		{"The person a release prints as its principal officer", map[string]any{"id": "NYC_GOID_000002/principal-officer/2026-06-12"}}}
 	return t

@@ -19,7 +19,7 @@ import (
 )
 
 // peopleSession is a Form 1 tool session over an engine that holds the
-// bundled roster sample only.
+// bundled roster and payroll samples.
 func peopleSession(t *testing.T) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
@@ -35,6 +35,13 @@ func peopleSession(t *testing.T) *sdk.ClientSession {
 	}
 	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
 	if _, err := ix.Load(ctx, src, os.DirFS("../../testdata/sample"), "leaders"); err != nil {
+		t.Fatal(err)
+	}
+	pay, err := indexer.LookupSource("payroll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Load(ctx, pay, os.DirFS("../../testdata/sample"), "payroll"); err != nil {
 		t.Fatal(err)
 	}
 	p := procure.New(be, nil, cw, func() time.Time { return fixedNow })
@@ -145,5 +152,50 @@ func TestPersonAndOrganizationTools(t *testing.T) {
 	}
 	if res := call(t, s, "browse_organizations", map[string]any{"token": "two words"}); !res.IsError || !strings.Contains(text(res), "token") {
 		t.Errorf("two-word token: %s", text(res))
+	}
+}
+
+// get_person_or_organization on an organization carries its payroll
+// positions by fiscal year and title (bounded, the measure stated); an
+// agency without payroll reads "no payroll held"; a person row carries
+// none (a payroll row is a position, never a person).
+func TestPersonOrOrganizationPositions(t *testing.T) {
+	s := peopleSession(t)
+	police := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000389"}))
+	if police.Status != "found" || police.Positions == nil || police.Positions.State != people.Published || len(police.Positions.Years) != 1 {
+		t.Fatalf("police: %+v", police)
+	}
+	y := police.Positions.Years[0]
+	if y.FiscalYear != 2016 || y.Rows != 22 || len(y.Titles) == 0 || len(y.Titles) > people.MaxPositionTitles ||
+		police.Positions.Measure != procure.PayrollMeasure || y.GrossPaid.Value == nil {
+		t.Fatalf("police FY2016: %+v", y)
+	}
+	acs := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000002"}))
+	if acs.Positions == nil || acs.Positions.Display != procure.NoPayroll || len(acs.Positions.Years) != 0 {
+		t.Fatalf("ACS positions: %+v", acs.Positions)
+	}
+	person := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000002/principal-officer/2026-06-12"}))
+	if person.Status != "found" || person.Positions != nil {
+		t.Fatalf("person row positions: %+v", person.Positions)
+	}
+}
+
+// preview_watch on the people lens with an agency shows the roster half
+// the watch follows: the agency's roster releases and leader changes, by
+// the same rule as the feed, search and digests (watch.Filter.Roster).
+func TestPreviewWatchPeopleRoster(t *testing.T) {
+	s := peopleSession(t)
+	pv := structured[mcp.PreviewOut](t, call(t, s, "preview_watch", map[string]any{"lens": "people", "agency": []string{"ACS"}}))
+	if len(pv.Roster) != 1 {
+		t.Fatalf("preview roster: %+v", pv)
+	}
+	r := pv.Roster[0]
+	if r.AgencyID != "administration-for-childrens-services" || r.RecordID != "NYC_GOID_000002" || r.State != people.Published ||
+		r.Newest == nil || r.Newest.Name != "Rebecca Jones Gaston" || len(r.Releases) != 1 || len(r.Changes) != 0 ||
+		!strings.Contains(pv.Understood.Scope, "roster releases that change their leader") {
+		t.Fatalf("ACS roster in the preview: %+v scope %q", r, pv.Understood.Scope)
+	}
+	if money := structured[mcp.PreviewOut](t, call(t, s, "preview_watch", map[string]any{"lens": "money", "agency": []string{"ACS"}})); money.Roster != nil {
+		t.Errorf("a money watch follows rosters: %+v", money.Roster)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/watch"
@@ -57,6 +58,10 @@ type PreviewOut struct {
 	Results           []NoticeRef  `json:"results"`
 	Scope             record.Scope `json:"scope"`
 	Note              string       `json:"note"`
+	// Roster is the roster half of a people-lens watch with agencies: per
+	// agency the roster releases held and the releases that change its
+	// leader (a digest delivers each change once).
+	Roster []people.RosterAppearance `json:"roster,omitempty"`
 }
 
 // CreateOut is the outcome of a create_watch call. It never depends on
@@ -140,6 +145,7 @@ func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, 
 		}
 		out.Results = append(out.Results, d.ref(h.Notice))
 	}
+	out.Roster = res.Roster
 	return out, nil
 }
 
@@ -164,7 +170,9 @@ func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error)
 }
 
 const previewDesc = "Show what a standing email watch would deliver now, without subscribing: the filter as understood " +
-	"(with a plain-English scope), the current matches (bounded), and the search scope. Zero matches do not mean no record exists."
+	"(with a plain-English scope), the current matches (bounded), and the search scope. Zero matches do not mean no record exists. " +
+	"A people-lens watch with an agency also follows the agency's roster releases: roster lists, per agency, the releases held " +
+	"and the releases that change its leader (each dated; none says who holds the role now)."
 
 func previewWatchForm1(d *Deps) Tool {
 	t := newTool(d, "preview_watch", "Preview a watch", ClassRead,

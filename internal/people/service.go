@@ -15,12 +15,13 @@ import (
 // Service reads people and organization rows, agency leaders, attributed
 // disagreements and civil-service records through the search.Records seam.
 //
-// Payroll seam: payroll positions (positions held by agency and title,
-// names only as the public dataset prints them) are another record kind,
-// built by its own source. They are read here the same way, with
-// search.Find over that kind keyed by agency_id (search.KeyAgencyID), and
-// sit beside Civil on an organization; nothing in this package infers a
-// person from a payroll name.
+// Payroll: payroll positions (positions held by agency and title, names
+// only as the public dataset prints them) are another record kind
+// (search.PayrollKind), built by its own source. Positions (payroll.go)
+// reads them by agency_id (search.KeyAgencyID) with search.TotalsOf
+// grouped by fiscal year and title, and they sit beside Civil on an
+// organization; nothing in this package infers a person from a payroll
+// name.
 type Service struct {
 	// Search reads the notice coverage every scope lists (nil: none).
 	Search search.Reader

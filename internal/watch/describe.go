@@ -79,6 +79,9 @@ func Describe(f Filter, agencies map[string]string) string {
 			}
 		}
 		b.WriteString(" from " + strings.Join(names, " or "))
+		if f.FollowsRoster() {
+			b.WriteString(", and roster releases that change their leader")
+		}
 	}
 	if vs := plainValues(f.Vendors); len(vs) > 0 {
 		b.WriteString(" naming vendor " + strings.Join(vs, " or "))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -71,23 +72,31 @@ type Result struct {
 	TotalIsLowerBound bool
 	Scope             record.Scope
 	Query             search.Query
+	// Roster is the roster half of a people-lens filter with agencies
+	// (Filter.Roster): each agency's roster releases and leader changes.
+	Roster []people.RosterAppearance
 }
 
 // maxBoroughPages bounds how many pages Run reads to apply a borough.
 const maxBoroughPages = 4
 
 // Run is the one code path from a filter to what a preview, a watch or a
-// digest delivers: Compile(now), the search, then Keep on each hit.
+// digest delivers: Compile(now), the search, then Keep on each hit; for
+// the people lens with agencies, also the roster half (Roster).
 func (f Filter) Run(ctx context.Context, r search.Reader, now time.Time) (Result, error) {
+	roster, err := f.Roster(ctx, r)
+	if err != nil {
+		return Result{}, err
+	}
 	q := f.Compile(now)
 	if len(f.Boroughs) == 0 {
 		res, err := r.Search(ctx, q)
 		if err != nil {
 			return Result{}, err
 		}
-		return Result{Hits: res.Hits, Total: res.Total, Scope: res.Scope, Query: q}, nil
+		return Result{Hits: res.Hits, Total: res.Total, Scope: res.Scope, Query: q, Roster: roster}, nil
 	}
-	out := Result{Query: q}
+	out := Result{Query: q, Roster: roster}
 	limit := q.Limit
 	q.Limit = search.MaxLimit
 	for page := 0; page < maxBoroughPages; page++ {

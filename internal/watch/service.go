@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -322,6 +323,9 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 		if k := AwardIdentity(h.Notice); k != "" {
 			w.Facts = append(w.Facts, k)
 		}
+	}
+	for _, c := range people.Changes(res.Roster) {
+		w.Seen = append(w.Seen, c.ID) // leader changes held now are not new either
 	}
 	w.QuietSince = w.ActivatedAt
 	if err := s.store.CreateWatch(ctx, *w, once, onceUntil); err != nil {

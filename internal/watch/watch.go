@@ -46,8 +46,9 @@ type Watch struct {
 // (in the same transaction as the delivery).
 type Progress struct {
 	// Seen are the request ids the watch matched when it was last run (the
-	// baseline at activation, then each digest's); a digest holds the
-	// matches that are not in it.
+	// baseline at activation, then each digest's), and for a people-lens
+	// watch the ids of the leader changes it followed (people.ChangePrefix);
+	// a digest holds the matches that are not in it.
 	Seen []string `json:"seen,omitempty"`
 	// Facts are the procurement identities of the awards delivered (or in
 	// the baseline), each as "identity=fingerprint of its facts": a

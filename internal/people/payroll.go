@@ -1,0 +1,165 @@
+package people
+
+import (
+	"context"
+	"net/url"
+	"sort"
+	"strconv"
+
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Payroll positions (SPEC §2.10, issue 17 item 3): the Citywide Payroll
+// rows of an agency read as positions held by title and fiscal year. A
+// payroll row is a position, never a person row: nothing here creates,
+// matches or infers a person from a payroll name, and the summary carries
+// no names at all (the rows, with names only as the dataset prints them,
+// are read through /api/payroll).
+
+// Position summary bounds.
+const (
+	// MaxPositionYears is how many fiscal years (newest first) a summary
+	// lists.
+	MaxPositionYears = 3
+	// MaxPositionTitles is how many titles one fiscal year lists.
+	MaxPositionTitles = 25
+)
+
+// PositionsNote says what a position summary is and is not.
+const PositionsNote = "Positions held by title as the Citywide Payroll dataset prints them: each payroll row is one position in one " +
+	"agency, title and fiscal year. A row is not a person row and no person is inferred from it; names are printed only " +
+	"in the payroll rows themselves, as the dataset prints them."
+
+// PositionTitle is one title in one fiscal year: how many payroll rows
+// hold it and their regular gross paid.
+type PositionTitle struct {
+	Title        string        `json:"title"`
+	Rows         int           `json:"rows"`
+	ValidAmounts int           `json:"valid_amounts"`
+	Excluded     int           `json:"excluded_amounts"`
+	GrossPaid    procure.Money `json:"regular_gross_paid"`
+	Browse       string        `json:"browse"`
+}
+
+// PositionYear is one fiscal year of an agency's positions.
+type PositionYear struct {
+	FiscalYear   int           `json:"fiscal_year"`
+	Rows         int           `json:"rows"`
+	ValidAmounts int           `json:"valid_amounts"`
+	Excluded     int           `json:"excluded_amounts"`
+	GrossPaid    procure.Money `json:"regular_gross_paid"`
+	// Titles are the titles held, by regular gross paid then rows (at most
+	// MaxPositionTitles); TitlesHeld counts every distinct title and
+	// RowsNotListed the rows of the titles left out.
+	Titles        []PositionTitle `json:"titles"`
+	TitlesHeld    int             `json:"titles_held"`
+	RowsNotListed int             `json:"rows_not_listed"`
+	// RowsNoTitle counts rows whose title is blank as printed.
+	RowsNoTitle int    `json:"rows_no_title"`
+	Browse      string `json:"browse"`
+}
+
+// Positions is the payroll summary of one agency: state published when
+// payroll rows are held for it; else unknown, displayed "no payroll held"
+// (which does not mean the agency has no positions), or "unknown" when the
+// row is tied to no crosswalk agency.
+type Positions struct {
+	AgencyID string `json:"agency_id,omitempty"`
+	State    string `json:"state"`
+	Display  string `json:"display"`
+	Measure  string `json:"measure"`
+	Note     string `json:"note"`
+	// FiscalYearsHeld lists every fiscal year held (newest first); Years
+	// summarizes the newest MaxPositionYears of them.
+	FiscalYearsHeld []int          `json:"fiscal_years_held"`
+	Years           []PositionYear `json:"years"`
+	Bounds          string         `json:"bounds"`
+}
+
+// positionsBounds states the summary's bounds.
+var positionsBounds = "at most " + strconv.Itoa(MaxPositionYears) + " fiscal years (newest first) and " +
+	strconv.Itoa(MaxPositionTitles) + " titles per year (by regular gross paid, then rows); titles_held and rows_not_listed count what is left out"
+
+// browsePayroll is the payroll JSON read of an agency, year and title.
+func browsePayroll(agencyID string, fy int, title string) string {
+	q := "/api/payroll?agency=" + url.QueryEscape(agencyID)
+	if fy > 0 {
+		q += "&fiscal_year=" + strconv.Itoa(fy)
+	}
+	if title != "" {
+		q += "&title=" + url.QueryEscape(title)
+	}
+	return q
+}
+
+// Positions reads the payroll positions of a crosswalk agency (canonical
+// id): per fiscal year the rows, per title the rows and regular gross paid
+// (search.TotalsOf grouped by the title key). An empty agency id reads
+// unknown. Errors: EUNAVAILABLE when the engine cannot answer.
+func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, error) {
+	out := Positions{AgencyID: agencyID, Measure: procure.PayrollMeasure, Note: PositionsNote, Bounds: positionsBounds,
+		FiscalYearsHeld: []int{}, Years: []PositionYear{}}
+	if agencyID == "" {
+		out.State, out.Display = Unknown, "unknown"
+		out.Note = "This roster record is tied to no crosswalk agency, so no payroll is read for it: unknown, not none. " + PositionsNote
+		return out, nil
+	}
+	rs, err := s.records()
+	if err != nil {
+		return out, err
+	}
+	keys := func(fy int) map[string][]string {
+		k := map[string][]string{search.KeyAgencyID: {agencyID}}
+		if fy > 0 {
+			k[search.KeyFiscalYear] = []string{strconv.Itoa(fy)}
+		}
+		return k
+	}
+	all, err := search.TotalsOf(ctx, rs, search.PayrollKind, search.RecordQuery{Keys: keys(0)}, []string{search.KeyFiscalYear}, 0)
+	if err != nil {
+		return out, err
+	}
+	if all.Count == 0 {
+		out.State, out.Display = Unknown, procure.NoPayroll
+		out.Note = "No Citywide Payroll row held here names this agency: no payroll held (not proof that the agency has no positions). " + PositionsNote
+		return out, nil
+	}
+	out.State = Published
+	out.Display = procure.Sum{Records: all.Count, ValidAmounts: all.ValidAmounts, Amount: all.Amount, Absent: procure.NoPayroll}.Display()
+	for _, b := range all.Groups[search.KeyFiscalYear] {
+		if y, err := strconv.Atoi(b.Value); err == nil {
+			out.FiscalYearsHeld = append(out.FiscalYearsHeld, y)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(out.FiscalYearsHeld)))
+	for i, fy := range out.FiscalYearsHeld {
+		if i == MaxPositionYears {
+			break
+		}
+		t, err := search.TotalsOf(ctx, rs, search.PayrollKind, search.RecordQuery{Keys: keys(fy)}, []string{search.KeyPayrollTitle}, 0)
+		if err != nil {
+			return out, err
+		}
+		y := PositionYear{FiscalYear: fy, Rows: t.Count, ValidAmounts: t.ValidAmounts, Excluded: t.Count - t.ValidAmounts,
+			GrossPaid: procure.Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: procure.NoPayroll}.Money(),
+			Titles:    []PositionTitle{}, Browse: browsePayroll(agencyID, fy, "")}
+		titles := t.Groups[search.KeyPayrollTitle]
+		y.TitlesHeld = len(titles)
+		y.RowsNotListed = t.Other[search.KeyPayrollTitle] // beyond the engine's group bound
+		inTitles := 0
+		for j, b := range titles {
+			inTitles += b.Count
+			if j >= MaxPositionTitles {
+				y.RowsNotListed += b.Count
+				continue
+			}
+			y.Titles = append(y.Titles, PositionTitle{Title: b.Value, Rows: b.Count, ValidAmounts: b.ValidAmounts, Excluded: b.Count - b.ValidAmounts,
+				GrossPaid: procure.Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: procure.NoPayroll}.Money(),
+				Browse:    browsePayroll(agencyID, fy, b.Value)})
+		}
+		y.RowsNoTitle = max(0, t.Count-inTitles-t.Other[search.KeyPayrollTitle])
+		out.Years = append(out.Years, y)
+	}
+	return out, nil
+}
