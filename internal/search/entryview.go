@@ -303,7 +303,10 @@ func (q EntryQuery) recordQuery() (RecordQuery, bool) {
 }
 
 // Entries reads a page of entries (by date, oldest first, undated last,
-// then id) and, when asked, totals by kind and fiscal year.
+// then id) and, when asked, totals by kind and fiscal year. A contract
+// entry is ordered by its contract record's date, the registration date:
+// a pending row keeps its received date (Date, DateLabel "received") but
+// is ordered with the undated rows.
 func (v EntityView) Entries(ctx context.Context, q EntryQuery) (EntryResult, error) {
 	if err := q.Normalize(); err != nil {
 		return EntryResult{}, err
