@@ -15,8 +15,8 @@ import (
 // kind is declaring one of these; the engines do not change.
 //
 // A kind is one record kind (Name), or a family of kinds that share one
-// body type and differ in their Record.Kind ("entry.contract",
-// "entry.payment" …): then Members lists them and Index sets Record.Kind.
+// body type and differ in their Record.Kind ("entry.payment",
+// "entry.payroll" …): then Members lists them and Index sets Record.Kind.
 type Kind[T any] struct {
 	Name    string
 	Members []string

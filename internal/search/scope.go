@@ -30,8 +30,8 @@ func WithScope(r Records, notices CoverageReader) Scoped {
 }
 
 // ScopeType is the record type a kind is reported as in a scope and in
-// entry coverage: its name without the family ("entry.contract" →
-// "contract").
+// entry coverage: its name without the family ("entry.payment" →
+// "payment").
 func ScopeType(kind string) string {
 	if _, name, ok := strings.Cut(kind, "."); ok {
 		return name
