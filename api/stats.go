@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -204,12 +203,10 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 
 // kindRecordSets are the record sets of every record kind held (contracts,
 // payments, payroll, and any kind added later), one per source and record
-// type, from the engine's record coverage: nothing here names a kind, the
-// texts come from search.Describe. Kinds that hold the same source rows
-// under one record type (a registered contract row is both a contract and
-// an entry.contract) make one set, counted once (the larger count), as in
-// every scope (search.Scoped.Coverage), described and dated by the kind
-// outside the family.
+// kind, from the engine's record coverage: nothing here names a kind, the
+// texts come from search.Describe. Every row is held once (a registered
+// contract row is one contract record, which the entity views also read),
+// so no two sets count the same rows.
 func (s *Server) kindRecordSets(ctx context.Context) ([]RecordSet, error) {
 	rs, ok := s.deps.Search.(search.Records)
 	if v, isView := s.deps.Entities.(search.EntityView); !ok && isView && v.Records != nil {
@@ -223,7 +220,6 @@ func (s *Server) kindRecordSets(ctx context.Context) ([]RecordSet, error) {
 		return nil, err
 	}
 	var out []RecordSet
-	at := map[string]int{}
 	for _, c := range cov {
 		rtype := search.ScopeType(c.RecordType)
 		key := c.Source + "/" + rtype
@@ -242,27 +238,7 @@ func (s *Server) kindRecordSets(ctx context.Context) ([]RecordSet, error) {
 		if d.API != "" {
 			set.Links["api"] = s.cfg.BaseURL + d.API
 		}
-		i, seen := at[key]
-		if !seen {
-			at[key] = len(out)
-			out = append(out, set)
-			continue
-		}
-		// the same rows under a second kind: the kind outside a family
-		// ("contract", not "entry.contract") describes and dates the set
-		// (its evidence rule is about its own dates); the rows are counted
-		// once, the larger count
-		prev := out[i]
-		merged := set
-		if strings.Contains(c.RecordType, ".") && !strings.Contains(prev.RecordKind, ".") {
-			merged = prev
-		}
-		merged.Records = max(prev.Records, set.Records)
-		merged.SourceObservedAt = prev.SourceObservedAt
-		if set.SourceObservedAt.After(prev.SourceObservedAt) {
-			merged.SourceObservedAt = set.SourceObservedAt
-		}
-		out[i] = merged
+		out = append(out, set)
 	}
 	return out, nil
 }

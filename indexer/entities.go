@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"sort"
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
-	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -30,30 +30,14 @@ func (ix *Indexer) entityWriter() (search.EntityBackend, error) {
 	return eb, nil
 }
 
-// WriteEntries writes entries in batches.
+// WriteEntries writes entries in batches, each in its one store
+// (search.EncodeEntry: a contract entry as its contract record).
 func (ix *Indexer) WriteEntries(ctx context.Context, entries []search.Entry, what string) error {
 	eb, err := ix.entityWriter()
 	if err != nil {
 		return err
 	}
 	return writeBatches(ctx, ix, entries, what, func(batch []search.Entry) error { return eb.UpsertEntries(ctx, batch) })
-}
-
-// WriteContracts writes the registered contracts of linked entries (the
-// contract entries with a contract ID, search.ContractOf) as records of
-// search.ContractKind, in batches, beside the entries they come from. A
-// backend that holds no records is left alone.
-func (ix *Indexer) WriteContracts(ctx context.Context, entries []search.Entry, what string) error {
-	cs := search.ContractsOf(entries)
-	if len(cs) == 0 {
-		return nil
-	}
-	rs, ok := ix.Backend.(search.Records)
-	if !ok {
-		ix.log().Warn("contracts not written: the engine holds no records", "engine", ix.Backend.Name())
-		return nil
-	}
-	return writeBatches(ctx, ix, cs, what, func(batch []record.Contract) error { return search.Put(ctx, rs, search.ContractKind, batch) })
 }
 
 // LoadCheckbookDir loads Checkbook NYC API answers (*.response.xml) and
@@ -81,48 +65,65 @@ func (ix *Indexer) LoadLotsDir(ctx context.Context, fsys fs.FS, dir string) (Rep
 }
 
 // EnsureSampleEntries loads the bundled Checkbook NYC answers, contract rows
-// and lot locations unless every entry they hold is already held (by
-// source and kind, at least as many as the sample has, and as many
-// registered contracts): into a data
-// directory indexed before entries existed, and over a load that was
-// interrupted part way (entry ids are stable, so loading again replaces
-// what is there). A backend that does not hold entries is left alone.
+// and lot locations, and the record sources' samples, unless every record
+// they give is already held in its current layout: by source and record
+// kind, at least as many as the sample has, and for a versioned kind
+// (search.Kind.Version) only the records of the sample's version count.
+// So it completes a data directory indexed before entries or a kind
+// existed, a load that was interrupted part way (ids are stable, so
+// loading again replaces what is there), and one whose records were
+// written in an older layout (they are written again in the current one).
+// Records of the contract entries' old second copy
+// (search.LegacyContractEntryKind) are deleted on that reload. A backend
+// that does not hold records is left alone.
 func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool, error) {
-	eb, ok := search.Entities(ix.Backend)
+	if _, ok := search.Entities(ix.Backend); !ok {
+		return false, nil
+	}
+	rs, ok := ix.Backend.(search.Records)
 	if !ok {
 		return false, nil
 	}
-	cov, err := eb.EntryCoverage(ctx)
+	cov, err := rs.RecordCoverage(ctx)
 	if err != nil {
 		return false, err
 	}
-	held := map[string]int{}
+	held := map[sampleKey]int{}
+	legacy := 0
 	for _, c := range cov {
-		held[c.Source+"/"+c.RecordType] += c.Records
-	}
-	if rs, ok := ix.Backend.(search.Records); ok {
-		rcov, err := rs.RecordCoverage(ctx)
-		if err != nil {
-			return false, err
-		}
-		for _, c := range rcov {
-			if c.RecordType == search.ContractKind.Name {
-				held[contractCountKey(c.Source)] += c.Records
-			} else {
-				held[recordCountKey(c.Source, c.RecordType)] += c.Records
-			}
+		held[sampleKey{Source: c.Source, Kind: c.RecordType}] += c.Records
+		if c.RecordType == search.LegacyContractEntryKind {
+			legacy += c.Records
 		}
 	}
 	var missing []string
-	for key, n := range sampleEntryCounts(sample) {
-		if held[key] < n {
-			missing = append(missing, key)
+	for key, n := range sampleCounts(sample) {
+		have := held[sampleKey{Source: key.Source, Kind: key.Kind}]
+		if key.Version != "" && have > 0 {
+			t, err := rs.RecordTotals(ctx, search.RecordQuery{Kinds: []string{key.Kind}, Sources: []string{key.Source},
+				Keys: map[string][]string{search.KeyKindVersion: {key.Version}}}, nil, 0)
+			if err != nil {
+				return false, err
+			}
+			have = t.Count
+		}
+		if have < n {
+			missing = append(missing, key.String())
 		}
 	}
-	if len(missing) == 0 {
+	if len(missing) == 0 && legacy == 0 {
 		return false, nil
 	}
-	ix.log().Info("entries or records of the bundled sample are missing: loading them", "missing", missing)
+	sort.Strings(missing)
+	ix.log().Info("records of the bundled sample are missing or of an older layout: loading them", "missing", missing,
+		"legacy_contract_entries", legacy)
+	if legacy > 0 {
+		n, err := search.DeleteLegacyContractEntries(ctx, rs)
+		if err != nil {
+			return false, err
+		}
+		ix.log().Info("deleted the contract entries of the old layout (contract records are their one store)", "deleted", n)
+	}
 	if err := ix.LoadEntitySamples(ctx, sample); err != nil {
 		return false, err
 	}
@@ -132,19 +133,46 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 	return true, nil
 }
 
-// contractCountKey is the sampleEntryCounts key of the registered
-// contracts (search.ContractKind) of a source.
-func contractCountKey(source string) string {
-	return source + "/" + search.ContractKind.Name + " records"
+// sampleKey is what the sample completeness check counts by: a source, a
+// record kind and, for a versioned kind, the layout version
+// (search.KeyKindVersion) of the sample's records.
+type sampleKey struct {
+	Source, Kind, Version string
 }
 
-// sampleEntryCounts counts the distinct entries of the bundled entity
-// samples by "source/kind", and the registered contracts they give by
-// contractCountKey (a data directory loaded before contracts were written
-// as their own kind is completed).
-func sampleEntryCounts(sample fs.FS) map[string]int {
-	ids := map[string]map[string]bool{}
-	counts := map[string]int{}
+func (k sampleKey) String() string {
+	s := k.Source + "/" + k.Kind
+	if k.Version != "" {
+		s += " v" + k.Version
+	}
+	return s
+}
+
+// sampleKeyOf is the sampleKey of a record as the sample encodes it
+// (fallback: the source name when the record states none).
+func sampleKeyOf(r search.Record, fallback string) sampleKey {
+	k := sampleKey{Source: r.Source, Kind: r.Kind}
+	if k.Source == "" {
+		k.Source = fallback
+	}
+	if v := r.Keys[search.KeyKindVersion]; len(v) == 1 {
+		k.Version = v[0]
+	}
+	return k
+}
+
+// sampleCounts counts the distinct records the bundled samples give, by
+// sampleKey: the entries of the entry sources as they are stored
+// (search.EncodeEntry: contract rows as contract records) and the records
+// of the record sources.
+func sampleCounts(sample fs.FS) map[sampleKey]int {
+	ids := map[sampleKey]map[string]bool{}
+	add := func(k sampleKey, id string) {
+		if ids[k] == nil {
+			ids[k] = map[string]bool{}
+		}
+		ids[k][id] = true
+	}
 	for _, src := range Sources {
 		if src.Holds() == HoldsNotices {
 			continue
@@ -153,22 +181,21 @@ func sampleEntryCounts(sample fs.FS) map[string]int {
 			continue
 		}
 		b, _ := src.Read(sample, src.Name())
-		sampleRecordCounts(counts, src, b)
-		for _, e := range b.Entries {
-			key := e.Source + "/" + e.Kind
-			if ids[key] == nil {
-				ids[key] = map[string]bool{}
-			}
-			ids[key][e.ID] = true
-			if c, ok := search.ContractOf(e); ok {
-				ck := contractCountKey(e.Source)
-				if ids[ck] == nil {
-					ids[ck] = map[string]bool{}
-				}
-				ids[ck][c.ID] = true
+		for _, set := range b.Records {
+			recs, _ := set.Encode()
+			for _, r := range recs {
+				add(sampleKeyOf(r, src.Name()), r.ID)
 			}
 		}
+		for _, e := range b.Entries {
+			r, err := search.EncodeEntry(e)
+			if err != nil {
+				r = search.Record{Source: e.Source, Kind: search.EntryRecordKind(e.Kind), ID: e.ID}
+			}
+			add(sampleKeyOf(r, src.Name()), e.ID)
+		}
 	}
+	counts := map[sampleKey]int{}
 	for key, set := range ids {
 		counts[key] = len(set)
 	}
@@ -208,7 +235,7 @@ func (ix *Indexer) loadSamples(ctx context.Context, sample fs.FS, holds string) 
 
 // RunCheckbookLive fetches from the live Checkbook NYC API and writes every
 // page as entries (ids are stable, so a page read twice replaces itself),
-// the registered contracts among them also as contract records. The
+// the registered contracts among them as their contract records. The
 // report counts the transactions read (Rows), the entries written
 // (Indexed) and every transaction rejected, with its reason (Errors): one
 // that is not readable XML or cannot be normalized is rejected alone,
@@ -240,9 +267,6 @@ func (ix *Indexer) RunCheckbookLive(ctx context.Context, f *checkbook.Fetcher) (
 		rep.Errors = append(rep.Errors, errs...)
 		link.Linker{Crosswalk: ix.Crosswalk}.Entries(entries)
 		if err := ix.WriteEntries(ctx, entries, "writing Checkbook NYC transactions"); err != nil {
-			return err
-		}
-		if err := ix.WriteContracts(ctx, entries, "writing Checkbook NYC contracts"); err != nil {
 			return err
 		}
 		rep.Indexed += len(entries)

@@ -173,7 +173,7 @@ type Report struct {
 // Load runs the pipeline for one source over a directory of fsys (the
 // bundled sample, or a dump on disk): read, link (indexer/link: agency
 // ids, vendor stems, base PINs), write in batches (the contract entries
-// also as registered contracts, WriteContracts). A notice source is
+// as their registered contracts, search.EncodeEntry). A notice source is
 // observed last, once every notice is written (SampleLoaded reads that
 // observation as the mark of a completed load).
 func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string) (Report, error) {
@@ -194,9 +194,6 @@ func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string)
 	linker.Entries(b.Entries)
 	if len(b.Entries) > 0 {
 		if err := ix.WriteEntries(ctx, b.Entries, "indexing "+src.Name()+" entries"); err != nil {
-			return rep, err
-		}
-		if err := ix.WriteContracts(ctx, b.Entries, "indexing "+src.Name()+" contracts"); err != nil {
 			return rep, err
 		}
 		rep.Indexed += len(b.Entries)

@@ -92,37 +92,3 @@ func (ix *Indexer) writeRecordSets(ctx context.Context, src string, sets []Recor
 	}
 	return written, rejected, nil
 }
-
-// sampleRecordCounts counts the records of the bundled samples of the
-// record sources by recordCountKey (linking is not run: the count does
-// not depend on it).
-func sampleRecordCounts(counts map[string]int, src Source, b Batch) {
-	for _, set := range b.Records {
-		recs, _ := set.Encode()
-		// by record kind: a family's members are counted (and held) apart
-		ids := map[string]map[string]bool{}
-		for _, r := range recs {
-			key := recordCountKey(firstSource([]search.Record{r}, src.Name()), r.Kind)
-			if ids[key] == nil {
-				ids[key] = map[string]bool{}
-			}
-			ids[key][r.ID] = true
-		}
-		for key, n := range ids {
-			counts[key] += len(n)
-		}
-	}
-}
-
-// recordCountKey is the key of the records of one source and kind in the
-// sample completeness check.
-func recordCountKey(source, kind string) string {
-	return source + "/" + kind + " records"
-}
-
-func firstSource(recs []search.Record, fallback string) string {
-	if len(recs) > 0 && recs[0].Source != "" {
-		return recs[0].Source
-	}
-	return fallback
-}

@@ -43,7 +43,7 @@ const (
 	Passages = "passages"
 	Meta     = "meta"
 	// Records holds every read-model record (search.Record): entries
-	// (kinds entry.contract, entry.payment …) and each kind to come, with
+	// (kinds contract, entry.payment …) and each kind to come, with
 	// the record's keys as an object of keywords (a dynamic template maps
 	// every keys.* field to keyword, so a new key needs no mapping change).
 	Records = "records"

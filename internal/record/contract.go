@@ -33,6 +33,10 @@ type Contract struct {
 	// derives from it (ContractFiscalYear) and is 0 without one.
 	RegisteredOn time.Time `json:"registered_on,omitzero"`
 	FiscalYear   int       `json:"fiscal_year,omitempty"`
+	// ReceivedOn is the date a row without a registration (a pending
+	// contract) was received, as the source states it; it never dates the
+	// contract nor gives it a fiscal year.
+	ReceivedOn time.Time `json:"received_on,omitzero"`
 
 	// Amount is the registered amount; it counts only when AmountValid
 	// (placeholders, negatives and entry errors are not valid). AmountRaw
@@ -56,6 +60,8 @@ type Contract struct {
 	SourceLabel string        `json:"source_label,omitempty"`
 	Links       []ContractURL `json:"source_links,omitempty"`
 	ObservedAt  time.Time     `json:"observed_at,omitzero"`
+	// Raw keeps every field of the source row as read.
+	Raw map[string]string `json:"raw,omitempty"`
 }
 
 // ContractURL is a link to a source page of a contract.

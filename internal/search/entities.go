@@ -115,7 +115,8 @@ type EntryTotal struct {
 }
 
 // EntryResult is a page of entries (by date, oldest first, undated last,
-// then id) with, when asked, totals over all matches.
+// then id; a contract by its registration date, EntityView.Entries) with,
+// when asked, totals over all matches.
 type EntryResult struct {
 	Entries    []Entry      `json:"entries"`
 	Total      int          `json:"total"`

@@ -11,30 +11,110 @@ import (
 )
 
 // Entries are records of the family "entry": one record kind per entry
-// kind ("entry.contract", "entry.payment", "entry.payroll", "entry.lot"),
-// the body a search.Entry. The entity views read them through EntityView,
-// which is written once over Records: no engine has an entry method.
+// kind ("entry.payment", "entry.payroll", "entry.lot"), the body a
+// search.Entry, except contract entries: a registered contract row has one
+// store, its contract record (ContractKind), which the entity views read
+// as an entry (EntryOf) and write from one (ContractOf). The entity views
+// read them through EntityView, which is written once over Records: no
+// engine has an entry method.
 
 // EntryFamily is the family name of the entry record kinds.
 const EntryFamily = "entry"
 
-// EntryRecordKind is the record kind of an entry kind ("contract" →
-// "entry.contract").
-func EntryRecordKind(kind string) string { return EntryFamily + "." + kind }
+// EntryRecordKind is the record kind an entry kind is stored as
+// ("payment" → "entry.payment"; "contract" → "contract", ContractKind).
+func EntryRecordKind(kind string) string {
+	if kind == EntryContract {
+		return ContractKind.Name
+	}
+	return EntryFamily + "." + kind
+}
 
-// EntryKind is the typed kind of entries.
+// LegacyContractEntryKind is the record kind contract entries were stored
+// as beside their contract records before ContractKind became their one
+// store. Nothing writes or reads it; a data directory that still holds
+// such records has them deleted when the bundled sample is reloaded over
+// it (DeleteLegacyContractEntries).
+const LegacyContractEntryKind = EntryFamily + "." + EntryContract
+
+// EntryKind is the typed kind of the entries stored as entries (every
+// entry kind but contracts).
 var EntryKind = Kind[Entry]{
 	Name:    EntryFamily,
-	Members: entryRecordKinds(EntryKinds),
+	Members: entryFamilyKinds(),
 	Index:   entryRecord,
 }
 
-func entryRecordKinds(kinds []string) []string {
-	out := make([]string, 0, len(kinds))
-	for _, k := range kinds {
+func entryFamilyKinds() []string {
+	var out []string
+	for _, k := range EntryKinds {
+		if k != EntryContract {
+			out = append(out, EntryRecordKind(k))
+		}
+	}
+	return out
+}
+
+// entryStoreKinds are the record kinds entries are read from: the entry
+// family and the contracts.
+func entryStoreKinds() []string {
+	out := make([]string, 0, len(EntryKinds))
+	for _, k := range EntryKinds {
 		out = append(out, EntryRecordKind(k))
 	}
 	return out
+}
+
+// EncodeEntry is the record an entry is stored as: a contract entry its
+// contract record (ContractOf; its date must be a registration or a
+// received date, the two a contract keeps), any other entry an entry
+// record.
+func EncodeEntry(e Entry) (Record, error) {
+	if c, ok := ContractOf(e); ok {
+		if !e.Date.IsZero() && e.DateLabel != dateRegistered && e.DateLabel != dateReceived {
+			return Record{}, record.Invalid("date_label", "contract entry %s: a date must be labelled %q or %q, not %q",
+				e.ID, dateRegistered, dateReceived, e.DateLabel)
+		}
+		return ContractKind.Encode(c)
+	}
+	return EntryKind.Encode(e)
+}
+
+// DecodeEntry is the entry a record of entryStoreKinds holds: a contract
+// record read as its entry (EntryOf).
+func DecodeEntry(r Record) (Entry, error) {
+	if r.Kind == ContractKind.Name {
+		c, err := ContractKind.Decode(r)
+		if err != nil {
+			return Entry{}, err
+		}
+		return EntryOf(c), nil
+	}
+	return EntryKind.Decode(r)
+}
+
+// DeleteLegacyContractEntries deletes every record of
+// LegacyContractEntryKind (the second copy of contract rows an earlier
+// layout wrote) and reports how many it deleted.
+func DeleteLegacyContractEntries(ctx context.Context, rs Records) (int, error) {
+	n := 0
+	for {
+		p, err := rs.FindRecords(ctx, RecordQuery{Kinds: []string{LegacyContractEntryKind}, Sort: RecordSortID, Limit: MaxRecordLimit})
+		if err != nil {
+			return n, err
+		}
+		if len(p.Records) == 0 {
+			return n, nil
+		}
+		ids := make([]string, 0, len(p.Records))
+		for _, r := range p.Records {
+			ids = append(ids, r.ID)
+		}
+		if err := rs.DeleteRecords(ctx, LegacyContractEntryKind, ids); err != nil {
+			return n, err
+		}
+		n += len(ids)
+	}
 }
 
 // Entry keys: the exact-match fields entries are found and grouped by.
@@ -143,9 +223,14 @@ func (v EntityView) Scope(ctx context.Context, searched record.Searched, matched
 	return WithScope(v.Records, v.Notices).Scope(ctx, searched, matched)
 }
 
-// UpsertEntries writes entries in one PutRecords call; an entry with an id
-// already held replaces it.
+// UpsertEntries writes entries in one PutRecords call, each as
+// EncodeEntry stores it (a contract entry as its contract record); an
+// entry with an id already held replaces it.
 func (v EntityView) UpsertEntries(ctx context.Context, entries []Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	out := make([]Record, 0, len(entries))
 	for _, e := range entries {
 		if e.ID == "" || e.Source == "" || e.Kind == "" {
 			return record.Invalid("id", "an entry needs an id, a source and a kind")
@@ -153,22 +238,29 @@ func (v EntityView) UpsertEntries(ctx context.Context, entries []Entry) error {
 		if !slices.Contains(EntryKinds, e.Kind) {
 			return record.Invalid("kind", "unknown entry kind %q; kinds: %s", e.Kind, strings.Join(EntryKinds, ", "))
 		}
+		r, err := EncodeEntry(e)
+		if err != nil {
+			return err
+		}
+		out = append(out, r)
 	}
-	return Put(ctx, v.Records, EntryKind, entries)
+	return v.Records.PutRecords(ctx, out)
 }
 
-// DeleteEntries removes entries by id, whatever their kind, and the
-// registered contracts written beside contract entries (ContractKind, the
-// same row id: WriteContracts in the indexer), so a deleted contract row
-// is neither browsed nor analysed nor counted in coverage.
+// DeleteEntries removes entries by id, whatever their kind: a contract
+// row's one record (ContractKind), so a deleted contract row is neither
+// browsed nor analysed nor counted in coverage, and any copy an earlier
+// layout held (LegacyContractEntryKind).
 func (v EntityView) DeleteEntries(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	if err := Delete(ctx, v.Records, EntryKind, ids); err != nil {
-		return err
+	for _, kind := range append(entryStoreKinds(), LegacyContractEntryKind) {
+		if err := v.Records.DeleteRecords(ctx, kind, ids); err != nil {
+			return err
+		}
 	}
-	return Delete(ctx, v.Records, ContractKind, ids)
+	return nil
 }
 
 // recordQuery is the record query of an entry query; ok is false when it
@@ -176,7 +268,7 @@ func (v EntityView) DeleteEntries(ctx context.Context, ids []string) error {
 func (q EntryQuery) recordQuery() (RecordQuery, bool) {
 	rq := RecordQuery{Sources: q.Sources, IDs: q.IDs, Sort: RecordSortDate, Limit: q.Limit, Cursor: q.Cursor}
 	if len(q.Kinds) == 0 {
-		rq.Kinds = EntryKind.Members
+		rq.Kinds = entryStoreKinds()
 	}
 	for _, k := range q.Kinds {
 		if slices.Contains(EntryKinds, k) {
@@ -211,7 +303,10 @@ func (q EntryQuery) recordQuery() (RecordQuery, bool) {
 }
 
 // Entries reads a page of entries (by date, oldest first, undated last,
-// then id) and, when asked, totals by kind and fiscal year.
+// then id) and, when asked, totals by kind and fiscal year. A contract
+// entry is ordered by its contract record's date, the registration date:
+// a pending row keeps its received date (Date, DateLabel "received") but
+// is ordered with the undated rows.
 func (v EntityView) Entries(ctx context.Context, q EntryQuery) (EntryResult, error) {
 	if err := q.Normalize(); err != nil {
 		return EntryResult{}, err
@@ -229,11 +324,18 @@ func (v EntityView) Entries(ctx context.Context, q EntryQuery) (EntryResult, err
 		}
 		return out, nil
 	}
-	p, err := Find(ctx, v.Records, EntryKind, rq)
+	p, err := v.Records.FindRecords(ctx, rq)
 	if err != nil {
 		return EntryResult{}, err
 	}
-	out := EntryResult{Entries: p.Items, Total: p.Total, NextCursor: p.NextCursor}
+	out := EntryResult{Entries: make([]Entry, 0, len(p.Records)), Total: p.Total, NextCursor: p.NextCursor}
+	for _, r := range p.Records {
+		e, err := DecodeEntry(r)
+		if err != nil {
+			return out, err
+		}
+		out.Entries = append(out.Entries, e)
+	}
 	if q.Totals {
 		if out.Totals, err = v.entryTotals(ctx, rq); err != nil {
 			return out, err
@@ -286,7 +388,7 @@ func (v EntityView) EntryCoverage(ctx context.Context) ([]record.SourceCoverage,
 	}
 	out := []record.SourceCoverage{}
 	for _, c := range cov {
-		if slices.Contains(EntryKind.Members, c.RecordType) {
+		if slices.Contains(entryStoreKinds(), c.RecordType) {
 			c.RecordType = ScopeType(c.RecordType)
 			out = append(out, c)
 		}
@@ -314,7 +416,7 @@ func (v EntityView) AgencyNames(ctx context.Context) ([]AgencyName, error) {
 		}
 	}
 	for _, src := range sources {
-		t, err := v.Records.RecordTotals(ctx, RecordQuery{Kinds: EntryKind.Members, Sources: []string{src}}, []string{KeyAgencyRaw}, 0)
+		t, err := v.Records.RecordTotals(ctx, RecordQuery{Kinds: entryStoreKinds(), Sources: []string{src}}, []string{KeyAgencyRaw}, 0)
 		if err != nil {
 			return nil, err
 		}

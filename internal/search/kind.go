@@ -3,7 +3,9 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -13,14 +15,34 @@ import (
 // kind is declaring one of these; the engines do not change.
 //
 // A kind is one record kind (Name), or a family of kinds that share one
-// body type and differ in their Record.Kind ("entry.contract",
-// "entry.payment" …): then Members lists them and Index sets Record.Kind.
+// body type and differ in their Record.Kind ("entry.payment",
+// "entry.payroll" …): then Members lists them and Index sets Record.Kind.
 type Kind[T any] struct {
 	Name    string
 	Members []string
 	// Index builds the envelope of a value; Body is filled by Put, and an
 	// empty Record.Kind is Name.
 	Index func(T) Record
+	// Version is the layout of the kind's records (its body and keys):
+	// raised when a change needs the records written again (a new key, a
+	// new body field). Encode writes it as the key KeyKindVersion; 0 is an
+	// unversioned kind (no key). A data directory's records of an older
+	// layout are found by that key (the indexer reloads the bundled sample
+	// over them).
+	Version int
+}
+
+// KeyKindVersion is the key of a record's layout version (Kind.Version),
+// written on the records of a versioned kind only.
+const KeyKindVersion = "kind_version"
+
+// VersionKey is the KeyKindVersion value of k's records ("" for an
+// unversioned kind).
+func (k Kind[T]) VersionKey() string {
+	if k.Version == 0 {
+		return ""
+	}
+	return strconv.Itoa(k.Version)
 }
 
 // Kinds are the record kinds of k.
@@ -49,6 +71,12 @@ func (k Kind[T]) Encode(v T) (Record, error) {
 	}
 	if !slices.Contains(k.Kinds(), r.Kind) {
 		return r, record.Invalid("kind", "a %s value cannot be written as record kind %q", k.Name, r.Kind)
+	}
+	if ver := k.VersionKey(); ver != "" {
+		keys := make(map[string][]string, len(r.Keys)+1)
+		maps.Copy(keys, r.Keys)
+		keys[KeyKindVersion] = []string{ver}
+		r.Keys = keys
 	}
 	body, err := json.Marshal(v)
 	if err != nil {

@@ -28,14 +28,9 @@ var (
 	kindDescriptions = map[string]KindDescription{
 		"contract": {
 			RecordType:   "registered contract row",
-			CountingRule: "one per contract row held (a version or sub-vendor line of one contract ID is its own row; several registrations sharing a PIN each count); the same rows serve the contract entries of the entity views and are counted once",
+			CountingRule: "one per contract row held (a version or sub-vendor line of one contract ID is its own row; several registrations sharing a PIN each count); each row is held once, and the contract entries of the entity views are these same records",
 			EvidenceRule: "the latest registration date among the rows counted (rows without a registration date, such as pending contracts, are counted but do not date the set)",
 			API:          "/api/contracts",
-		},
-		"entry.contract": {
-			RecordType:   "contract row (entity views)",
-			CountingRule: "one per contract row held, by its row id",
-			EvidenceRule: "the latest registration or received date among the rows counted",
 		},
 		"entry.payment": {
 			RecordType:   "payment (payments dataset transaction)",

@@ -30,8 +30,8 @@ func WithScope(r Records, notices CoverageReader) Scoped {
 }
 
 // ScopeType is the record type a kind is reported as in a scope and in
-// entry coverage: its name without the family ("entry.contract" →
-// "contract").
+// entry coverage: its name without the family ("entry.payment" →
+// "payment").
 func ScopeType(kind string) string {
 	if _, name, ok := strings.Cut(kind, "."); ok {
 		return name
@@ -54,37 +54,11 @@ func (s Scoped) Coverage(ctx context.Context) ([]record.SourceCoverage, error) {
 	if err != nil {
 		return nil, err
 	}
-	at := map[string]int{}
 	for _, c := range rcov {
 		c.RecordType = ScopeType(c.RecordType)
-		key := c.Source + "\x00" + c.RecordType
-		if i, ok := at[key]; ok {
-			out[i] = mergeCoverage(out[i], c)
-			continue
-		}
-		at[key] = len(out)
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// mergeCoverage is one coverage row of two record kinds that hold the
-// same source rows as one record type (a registered contract row is both
-// an entry.contract and a contract): the rows are counted once (the
-// larger count), the dates span both, the latest observation wins.
-func mergeCoverage(a, b record.SourceCoverage) record.SourceCoverage {
-	a.Records = max(a.Records, b.Records)
-	a.Passages = max(a.Passages, b.Passages)
-	if b.FirstSourceDate != "" && (a.FirstSourceDate == "" || b.FirstSourceDate < a.FirstSourceDate) {
-		a.FirstSourceDate = b.FirstSourceDate
-	}
-	if b.LastSourceDate > a.LastSourceDate {
-		a.LastSourceDate = b.LastSourceDate
-	}
-	if b.ObservedAt.After(a.ObservedAt) {
-		a.ObservedAt, a.Label = b.ObservedAt, b.Label
-	}
-	return a
 }
 
 // Scope is the scope of a read: what was searched, every source held

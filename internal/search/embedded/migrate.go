@@ -29,8 +29,9 @@ import (
 //	4: a notice's Raw source fields stored apart ("raw"), so searches do not
 //	   decode them
 //	5: entries.bleve (search.Entry documents) replaced by records.bleve
-//	   (search.Record documents of every kind; entries are the "entry.*"
-//	   kinds, converted through search.EntryKind by the rebuild)
+//	   (search.Record documents of every kind; entries are converted by
+//	   the rebuild through search.EncodeEntry: contract entries as
+//	   contract records, the others as "entry.*" kinds)
 //	6: text fields analyzed by recordwatch_en (search.CleanText before
 //	   Bleve's "en" analysis: words joined by ':', '.' or an apostrophe
 //	   are split, possessives removed)
@@ -295,7 +296,7 @@ func copyEntries(path string, dst bleve.Index) error {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	err = copyJSON(src, dst, func(e search.Entry) (string, map[string]interface{}, error) {
-		r, err := search.EntryKind.Encode(e)
+		r, err := search.EncodeEntry(e)
 		if err != nil {
 			return "", nil, err
 		}

@@ -31,14 +31,14 @@ func TestRecordsPutAndDelete(t *testing.T) {
 		ValidAmount *float64            `json:"valid_amount"`
 		Body        search.Entry        `json:"body"`
 	}
-	_ = json.Unmarshal(docs["entry.contract:checkbook:contract:CTR85020131408259:239"], &d)
-	if d.Kind != "entry.contract" || fmt.Sprint(d.Keys["pin_key"]) != "[85013B0017001C237]" || fmt.Sprint(d.Keys["pin_base"]) != "[85013B0017]" ||
+	_ = json.Unmarshal(docs["contract:checkbook:contract:CTR85020131408259:239"], &d)
+	if d.Kind != "contract" || fmt.Sprint(d.Keys["pin_key"]) != "[85013B0017001C237]" || fmt.Sprint(d.Keys["pin_base"]) != "[85013B0017]" ||
 		fmt.Sprint(d.Keys["agency_id"]) != "[design-and-construction]" || d.ValidAmount == nil || *d.ValidAmount != 209938022.91 ||
 		d.Body.ContractID != "CTR85020131408259" {
 		t.Errorf("record document %+v", d)
 	}
 	d.ValidAmount = nil
-	_ = json.Unmarshal(docs["entry.contract:checkbook:contract:CT185020151429177:1"], &d)
+	_ = json.Unmarshal(docs["contract:checkbook:contract:CT185020151429177:1"], &d)
 	if d.ValidAmount != nil {
 		t.Errorf("an invalid amount is indexed as valid_amount %v", *d.ValidAmount)
 	}
@@ -58,12 +58,12 @@ func TestRecordsPutAndDelete(t *testing.T) {
 // values (an undated record sorts with Long.MAX_VALUE).
 const recordsAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},
 "hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[
- {"_index":"recordwatch-records.v1","_id":"entry.contract:checkbook:contract:CTR85020131408259:239","_score":null,
-  "_source":{"kind":"entry.contract","id":"checkbook:contract:CTR85020131408259:239","source":"checkbook","keys":{"pin_key":["85013B0017001C237"],"fiscal_year":["2022"]},"date":"2021-08-13T00:00:00-04:00","amount":209938022.91,"amount_valid":true,"valid_amount":209938022.91,"body":{"id":"checkbook:contract:CTR85020131408259:239","source":"checkbook","kind":"contract","contract_id":"CTR85020131408259"}},
-  "sort":[1628827200000,"checkbook:contract:CTR85020131408259:239","entry.contract"]},
- {"_index":"recordwatch-records.v1","_id":"entry.contract:contracts:procurement:contract:CT112520278800354","_score":null,
-  "_source":{"kind":"entry.contract","id":"contracts:procurement:contract:CT112520278800354","source":"contracts","amount":738202,"amount_valid":true,"valid_amount":738202,"body":{"id":"contracts:procurement:contract:CT112520278800354","source":"contracts","kind":"contract"}},
-  "sort":[9223372036854775807,"contracts:procurement:contract:CT112520278800354","entry.contract"]}]}}`
+ {"_index":"recordwatch-records.v1","_id":"contract:checkbook:contract:CTR85020131408259:239","_score":null,
+  "_source":{"kind":"contract","id":"checkbook:contract:CTR85020131408259:239","source":"checkbook","keys":{"pin_key":["85013B0017001C237"],"fiscal_year":["2022"]},"date":"2021-08-13T00:00:00-04:00","amount":209938022.91,"amount_valid":true,"valid_amount":209938022.91,"body":{"id":"checkbook:contract:CTR85020131408259:239","source":"checkbook","kind":"contract","contract_id":"CTR85020131408259"}},
+  "sort":[1628827200000,"checkbook:contract:CTR85020131408259:239","contract"]},
+ {"_index":"recordwatch-records.v1","_id":"contract:contracts:procurement:contract:CT112520278800354","_score":null,
+  "_source":{"kind":"contract","id":"contracts:procurement:contract:CT112520278800354","source":"contracts","amount":738202,"amount_valid":true,"valid_amount":738202,"body":{"id":"contracts:procurement:contract:CT112520278800354","source":"contracts","kind":"contract"}},
+  "sort":[9223372036854775807,"contracts:procurement:contract:CT112520278800354","contract"]}]}}`
 
 const recordTotalsAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},
 "hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[]},
@@ -83,7 +83,7 @@ func TestRecordsRequestAndParse(t *testing.T) {
 	}
 	ctx := context.Background()
 	min := 1.0
-	q := search.RecordQuery{Kinds: []string{"entry.contract"}, Sources: []string{"checkbook", "contracts"},
+	q := search.RecordQuery{Kinds: []string{"contract"}, Sources: []string{"checkbook", "contracts"},
 		Keys: map[string][]string{"pin_key": {"85013B0017001C237"}, "pin_base": {"85013B0017"}},
 		From: time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC), MinAmount: &min, Limit: 2}
 	res, err := b.FindRecords(ctx, q)
@@ -93,7 +93,7 @@ func TestRecordsRequestAndParse(t *testing.T) {
 	if res.Total != 3 || len(res.Records) != 2 || res.Records[0].Keys["pin_key"][0] != "85013B0017001C237" || res.NextCursor == "" {
 		t.Errorf("result %+v", res)
 	}
-	e, err := search.EntryKind.Decode(res.Records[0])
+	e, err := search.DecodeEntry(res.Records[0])
 	if err != nil || e.ContractID != "CTR85020131408259" {
 		t.Errorf("entry %+v %v", e, err)
 	}
@@ -111,7 +111,7 @@ func TestRecordsRequestAndParse(t *testing.T) {
 	}
 	reqs := f.requests()
 	checkGolden(t, "records_find", reqs)
-	if !strings.Contains(string(reqs[1].raw), `"search_after":[9223372036854775807,"contracts:procurement:contract:CT112520278800354","entry.contract"]`) {
+	if !strings.Contains(string(reqs[1].raw), `"search_after":[9223372036854775807,"contracts:procurement:contract:CT112520278800354","contract"]`) {
 		t.Errorf("second page: %s", reqs[1].raw)
 	}
 	q.Sort = search.RecordSortAmount
@@ -124,8 +124,8 @@ const recordCoverageAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"
 "hits":{"total":{"value":5,"relation":"eq"},"max_score":null,"hits":[]},
 "aggregations":{"sources":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
  {"key":"checkbook","doc_count":4,"kinds":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
-  {"key":"entry.contract","doc_count":3,"first":{"value":1437364800000.0,"value_as_string":"2015-07-20T04:00:00.000Z"},"last":{"value":1629259200000.0,"value_as_string":"2021-08-18T04:00:00.000Z"},
-   "latest":{"hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"a","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"a","entry.contract"]}]}}},
+  {"key":"contract","doc_count":3,"first":{"value":1437364800000.0,"value_as_string":"2015-07-20T04:00:00.000Z"},"last":{"value":1629259200000.0,"value_as_string":"2021-08-18T04:00:00.000Z"},
+   "latest":{"hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"a","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"a","contract"]}]}}},
   {"key":"entry.payment","doc_count":1,"first":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},"last":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},
    "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"b","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"b","entry.payment"]}]}}}]}},
  {"key":"zap","doc_count":1,"kinds":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[

@@ -29,7 +29,10 @@ func EntryFixtures() []search.Entry {
 			e.AgencyID, e.AgencyName = "", ""
 		}
 		if date != "" {
-			e.Date = day(date)
+			// dated as the sources date each kind (registration, check
+			// issue, pay date)
+			e.Date, e.DateLabel = day(date), map[string]string{search.EntryContract: "registered",
+				search.EntryPayment: "issued", search.EntryPayroll: "paid"}[kind]
 			e.FiscalYear = record.FiscalYear(e.Date)
 		}
 		if amount != "" {
@@ -290,8 +293,10 @@ func testEntities(t *testing.T, open Opener) {
 		if r.Total != 0 {
 			t.Errorf("deleted entry still held: %v", entryIDs(r))
 		}
-		// a contract entry's registered contract (written beside it, same
-		// id) goes with it; the other contract stays
+		// a contract entry is its registered contract (its one store, same
+		// id): deleting the entry deletes the contract; the other stays.
+		// Writing the contracts again through ContractKind replaces the
+		// records the entries wrote (no second copy).
 		rs, ok := b0.(search.Records)
 		if !ok {
 			return
