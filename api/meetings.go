@@ -103,8 +103,8 @@ func (s *Server) meetingsJSON(c *gin.Context) {
 const maxFeedMeetings = 1000
 
 // meetingsICS serves GET /meetings.ics: one VEVENT per dated meeting of
-// the window (default today to today + 180 days): timed when the start
-// is known, all-day otherwise.
+// the window (default today to today + meeting.FeedWindowDays days), by
+// meeting.FeedItem: timed when the start is known, all-day otherwise.
 func (s *Server) meetingsICS(c *gin.Context) {
 	p := newParams(c.Request.URL.Query(), "from", "to", "time", "attendance", "source", "body")
 	f := meetingFilter(p)
@@ -118,7 +118,7 @@ func (s *Server) meetingsICS(c *gin.Context) {
 			writeError(c, err)
 			return
 		}
-		f.From, f.To = from.Format("2006-01-02"), from.AddDate(0, 0, 180).Format("2006-01-02")
+		f.From, f.To = from.Format("2006-01-02"), from.AddDate(0, 0, meeting.FeedWindowDays).Format("2006-01-02")
 	}
 	ctx := c.Request.Context()
 	svc := s.meetings()
@@ -166,29 +166,10 @@ func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting, q url.Value
 			FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, Records: c.Records})
 	}
 	for _, m := range ms {
-		it := feed.Item{ID: base + "/meetings/" + m.ID, Title: m.Title, URL: base + "/meetings/" + url.PathEscape(m.ID), SourceURL: m.SourceURL}
-		ev := &feed.Event{UID: m.ID + "@recordwatch", Summary: m.Title, Location: m.Place.Text, Categories: []string{"Meeting", m.BodyKind}}
-		if m.Held.State == meeting.NotHeld {
-			ev.Summary = "Not held (as recorded): " + m.Title
+		if it, ok := meeting.FeedItem(base, m); ok {
+			f.Items = append(f.Items, it)
+			f.Scope.Events++
 		}
-		ev.Description = "Held: " + m.Held.State + " (" + m.Held.Evidence + ")\nMinutes: " + m.Minutes.State +
-			"\nCity Record notice: " + m.Notice.State + "\nAttendance: " + m.Place.Attendance
-		switch {
-		case m.When.StartKnown && m.When.Start != nil:
-			ev.Start = m.When.Start.In(record.NewYork)
-		case m.When.Date != "":
-			d, err := time.ParseInLocation("2006-01-02", m.When.Date, record.NewYork)
-			if err != nil {
-				continue
-			}
-			ev.Start, ev.AllDay = d, true
-			ev.Description += "\nStart time unknown: " + m.When.Note
-		default:
-			continue
-		}
-		it.Event = ev
-		f.Items = append(f.Items, it)
-		f.Scope.Events++
 	}
 	return f
 }
