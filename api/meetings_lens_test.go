@@ -1,0 +1,189 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mmcdole/gofeed"
+
+	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/watch"
+)
+
+// windowMeetings lists, through the JSON twin, every meeting id of the
+// meetings lens's window at fixedNow (2026-08-14 to 180 days ahead).
+func windowMeetings(t *testing.T, e *env) []string {
+	t.Helper()
+	var ids []string
+	cursor := ""
+	for {
+		_, body := get(t, e, "/api/meetings?from=2026-08-14&to=2027-02-10&limit=100&cursor="+url.QueryEscape(cursor))
+		pg := decode[meeting.Page](t, body)
+		for _, m := range pg.Meetings {
+			ids = append(ids, m.ID)
+		}
+		if cursor = pg.NextCursor; cursor == "" {
+			return ids
+		}
+	}
+}
+
+// icsUIDs are the VEVENT UIDs of a calendar, in order.
+func icsUIDs(ics []byte) []string {
+	var out []string
+	for _, l := range strings.Split(strings.ReplaceAll(string(ics), "\r\n ", ""), "\r\n") {
+		if uid, ok := strings.CutPrefix(l, "UID:"); ok && !strings.HasPrefix(uid, "http") && !strings.HasPrefix(uid, "tag:") {
+			out = append(out, uid)
+		}
+	}
+	return out
+}
+
+// The meetings lens of /feed.* serves the meeting records (the same
+// records and the same meeting→event rule as /meetings.ics): one event per
+// dated meeting of the window, the four facts and the permalink in its
+// description, each hearing once (a matched notice held as a meeting is
+// not listed again as a notice), notices not held as meetings kept.
+func TestMeetingsLensFeed(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	want := windowMeetings(t, e)
+	if len(want) < 50 {
+		t.Fatalf("only %d meetings in the window", len(want))
+	}
+	// the notices the lens's compiled query matches, and which of them are
+	// held as meeting records
+	f := watch.Filter{Lens: record.LensMeetings}
+	res, err := f.Run(context.Background(), e.be, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held, kept []string
+	for _, h := range res.Hits {
+		id := meeting.HearingID(h.Notice.RequestID)
+		if r, _ := get(t, e, "/api/meetings/"+url.PathEscape(id)); r.StatusCode == http.StatusOK {
+			held = append(held, id)
+		} else {
+			kept = append(kept, h.Notice.RequestID+"-event@rw.test")
+		}
+	}
+	if len(held) == 0 {
+		t.Fatal("no matched hearing notice is held as a meeting: the dedup is not exercised")
+	}
+
+	r, ics := get(t, e, "/feed.ics?lens=meetings")
+	if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != feed.ContentTypeICS {
+		t.Fatalf("ics: %d %s", r.StatusCode, ics)
+	}
+	uids := icsUIDs(ics)
+	if n := validateICS(t, ics); n != len(uids) {
+		t.Fatalf("%d events, %d uids", n, len(uids))
+	}
+	for _, id := range append(slices.Clone(want), held...) {
+		if !slices.Contains(uids, id+"@recordwatch") {
+			t.Errorf("meeting %s is not an event of the lens feed", id)
+		}
+	}
+	for _, id := range held {
+		rid := strings.TrimPrefix(id, meeting.SourceHearings+":")
+		if slices.Contains(uids, rid+"-event@rw.test") {
+			t.Errorf("hearing %s is listed twice: as its meeting and as its notice", rid)
+		}
+	}
+	for _, uid := range kept {
+		if !slices.Contains(uids, uid) {
+			t.Errorf("notice event %s (not held as a meeting) was dropped", uid)
+		}
+	}
+	unfolded := strings.ReplaceAll(string(ics), "\r\n ", "")
+	for _, s := range []string{
+		"DTSTART;TZID=America/New_York:20260818T130000", // Council Finance, 1 PM
+		"DTSTART;VALUE=DATE:20260909",                   // Queens CB8, start unknown
+		`DESCRIPTION:Held: unknown`, `\nObserved: 2026-08-`, `\nMinutes: `, `\nCity Record notice: `,
+		`\nOn Recordwatch: ` + meeting.Permalink("http://rw.test", "legistar:22632"),
+	} {
+		if !strings.Contains(unfolded, s) {
+			t.Errorf("lens calendar lacks %q", s)
+		}
+	}
+	// /meetings.ics renders the same meetings by the same rule: its events
+	// are the lens feed's meeting events
+	_, mics := get(t, e, "/meetings.ics")
+	for _, uid := range icsUIDs(mics) {
+		if !slices.Contains(uids, uid) {
+			t.Errorf("/meetings.ics event %s is not in the lens feed", uid)
+		}
+	}
+	if py, err := exec.LookPath("/usr/bin/python3"); err == nil && exec.Command(py, "-c", "import icalendar").Run() == nil {
+		cmd := exec.Command(py, "-c", "import sys, icalendar; c = icalendar.Calendar.from_ical(sys.stdin.buffer.read()); "+
+			"ev = c.walk('VEVENT'); assert all(e.get('dtstart') for e in ev); print(len(ev))")
+		cmd.Stdin = bytes.NewReader(ics)
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != strconv.Itoa(len(uids)) {
+			t.Errorf("python icalendar: %v %s (want %d events)", err, out, len(uids))
+		}
+	} else {
+		t.Log("python3-icalendar not installed: structural check only")
+	}
+
+	// Atom and JSON Feed: the same items, parsed by gofeed and (Atom), when
+	// installed, by Python's feedparser
+	for _, c := range []struct{ path, typ string }{{"/feed.xml?lens=meetings", "atom"}, {"/feed.json?lens=meetings", "json"}} {
+		r, b := get(t, e, c.path)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", c.path, r.StatusCode)
+		}
+		pf := parseFeed(t, b, c.typ)
+		if len(pf.Items) != len(uids) {
+			t.Errorf("%s: %d items, calendar %d events", c.path, len(pf.Items), len(uids))
+		}
+		link := meeting.Permalink("http://rw.test", "legistar:22632")
+		if !slices.ContainsFunc(pf.Items, func(it *gofeed.Item) bool { return it.Link == link && strings.Contains(it.Content, "Minutes: published") }) {
+			t.Errorf("%s: no item for legistar:22632 linking its permalink with its facts", c.path)
+		}
+		// Debian's feedparser (6.0) reads Atom, not JSON Feed
+		if py, err := exec.LookPath("/usr/bin/python3"); err == nil && c.typ == "atom" && exec.Command(py, "-c", "import feedparser").Run() == nil {
+			cmd := exec.Command(py, "-c", "import sys, feedparser; d = feedparser.parse(sys.stdin.buffer.read()); "+
+				"assert not d.bozo, d.bozo_exception; print(len(d.entries))")
+			cmd.Stdin = bytes.NewReader(b)
+			if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != strconv.Itoa(len(uids)) {
+				t.Errorf("%s: feedparser: %v %s", c.path, err, out)
+			}
+		}
+	}
+
+	// with keywords the meeting records are those read from the notices
+	// the keywords matched: no Council or community-board meeting
+	_, kics := get(t, e, "/feed.ics?lens=meetings&q=landmarks")
+	kuids := icsUIDs(kics)
+	if len(kuids) == 0 {
+		t.Fatal("no event for lens=meetings&q=landmarks")
+	}
+	for _, uid := range kuids {
+		if strings.HasPrefix(uid, "legistar:") || strings.HasPrefix(uid, "cb-calendar:") {
+			t.Errorf("keyword feed holds %s, which no keyword can match", uid)
+		}
+	}
+
+	// golden bodies: the calendar of the whole lens, Atom and JSON of one
+	// agency's meetings
+	golden(t, "feed_meetings_lens.ics", ics)
+	for _, g := range []struct{ path, file string }{
+		{"/feed.xml?lens=meetings&agency=" + url.QueryEscape("Landmarks Preservation Commission"), "feed_meetings_lens_lpc.xml"},
+		{"/feed.json?lens=meetings&agency=" + url.QueryEscape("Landmarks Preservation Commission"), "feed_meetings_lens_lpc.json"},
+	} {
+		r, b := get(t, e, g.path)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %s", g.path, r.StatusCode, b)
+		}
+		golden(t, g.file, b)
+	}
+}
