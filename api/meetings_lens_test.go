@@ -146,7 +146,9 @@ func TestMeetingsLensFeed(t *testing.T) {
 			t.Errorf("%s: %d items, calendar %d events", c.path, len(pf.Items), len(uids))
 		}
 		link := meeting.Permalink("http://rw.test", "legistar:22632")
-		if !slices.ContainsFunc(pf.Items, func(it *gofeed.Item) bool { return it.Link == link && strings.Contains(it.Content, "Minutes: published") }) {
+		if !slices.ContainsFunc(pf.Items, func(it *gofeed.Item) bool {
+			return it.Link == link && strings.Contains(it.Content, "Minutes: published")
+		}) {
 			t.Errorf("%s: no item for legistar:22632 linking its permalink with its facts", c.path)
 		}
 		// Debian's feedparser (6.0) reads Atom, not JSON Feed
