@@ -323,6 +323,17 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 			w.Facts = append(w.Facts, k)
 		}
 	}
+	if w.Form == 1 { // the meeting records a meetings-lens watch follows (Form 1)
+		ml, ok, err := w.Filter.Meetings(ctx, s.search, res, s.now(), WatchMeetings)
+		if err != nil {
+			return err
+		}
+		for _, m := range ml.Meetings {
+			if ok {
+				w.Seen = append(w.Seen, m.ID)
+			}
+		}
+	}
 	w.QuietSince = w.ActivatedAt
 	if err := s.store.CreateWatch(ctx, *w, once, onceUntil); err != nil {
 		if errors.Is(err, ErrTokenUsed) {
