@@ -189,3 +189,34 @@ func TestMeetingsLensFeed(t *testing.T) {
 		golden(t, g.file, b)
 	}
 }
+
+// The watch preview of the meetings lens (Form 1) shows the meeting
+// records a watch follows, by the lens rule of the feeds and digests.
+func TestMeetingsLensPreview(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	want := windowMeetings(t, e)
+	r, body := get(t, e, "/api/watches/preview?lens=meetings")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("preview: %d %s", r.StatusCode, body)
+	}
+	v := decode[PreviewResponse](t, body)
+	if v.Meetings == nil || v.Meetings.Total != len(want) || len(v.Meetings.Meetings) != previewHits {
+		t.Fatalf("preview meetings: %+v (window holds %d)", v.Meetings, len(want))
+	}
+	for i, m := range v.Meetings.Meetings {
+		if m.ID != want[i] || m.Permalink != meeting.Permalink("http://rw.test", m.ID) {
+			t.Errorf("preview meeting %d: %+v, want %s", i, m, want[i])
+		}
+	}
+	for _, h := range v.Hits {
+		if r, _ := get(t, e, "/api/meetings/"+url.PathEscape(meeting.HearingID(h.RequestID))); r.StatusCode == http.StatusOK {
+			t.Errorf("notice %s is held as a meeting and shown again", h.RequestID)
+		}
+	}
+	// Form 2 keeps the notices (meeting records are Form 1)
+	e2 := newEntityEnv(t, Config{Form: 2})
+	_, body = get(t, e2, "/api/watches/preview?text="+url.QueryEscape("public hearings"))
+	if v := decode[PreviewResponse](t, body); v.Meetings != nil || len(v.Hits) == 0 {
+		t.Errorf("form 2 preview: %s", body)
+	}
+}

@@ -199,8 +199,11 @@ type PreviewResponse struct {
 	Total             int          `json:"total"`
 	TotalIsLowerBound bool         `json:"total_is_lower_bound,omitempty"`
 	Hits              []HitView    `json:"hits"`
-	Scope             record.Scope `json:"scope"`
-	Note              string       `json:"note"`
+	// Meetings (meetings lens, Form 1) are the meeting records the watch
+	// follows now; Hits are then the matched notices not held as meetings.
+	Meetings *watch.MeetingPreview `json:"meetings,omitempty"`
+	Scope    record.Scope          `json:"scope"`
+	Note     string                `json:"note"`
 }
 
 func (s *Server) previewWatch(c *gin.Context) {
@@ -223,6 +226,17 @@ func (s *Server) previewWatch(c *gin.Context) {
 	out := PreviewResponse{Filter: u.Filter, Understood: Understood{Scope: u.Scope, Notes: u.Notes}, Total: res.Total,
 		TotalIsLowerBound: res.TotalIsLowerBound, Hits: []HitView{}, Scope: res.Scope,
 		Note: "A preview subscribes nothing. These are the records the watch matches now; a watch's digests hold only records that are new since its last digest."}
+	// the meetings lens follows the meeting records (Form 1), as a
+	// watch's digests do: hearing notices held as meetings are shown once
+	ml, err := s.meetingLens(c.Request.Context(), u.Filter, res, now, watch.WatchMeetings)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	if ml != nil {
+		res.Hits, out.Total = ml.Hits, ml.Matched
+		out.Meetings = ml.Preview(s.cfg.BaseURL, previewHits)
+	}
 	for i, h := range res.Hits {
 		if i == previewHits {
 			break

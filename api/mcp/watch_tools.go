@@ -55,8 +55,12 @@ type PreviewOut struct {
 	Total             int          `json:"total"`
 	TotalIsLowerBound bool         `json:"total_is_lower_bound,omitempty"`
 	Results           []NoticeRef  `json:"results"`
-	Scope             record.Scope `json:"scope"`
-	Note              string       `json:"note"`
+	// Meetings (meetings lens, Form 1): the meeting records the watch
+	// follows now, soonest first; results are then the matched notices
+	// not held as meetings (a hearing is shown once).
+	Meetings *watch.MeetingPreview `json:"meetings,omitempty"`
+	Scope    record.Scope          `json:"scope"`
+	Note     string                `json:"note"`
 }
 
 // CreateOut is the outcome of a create_watch call. It never depends on
@@ -143,6 +147,29 @@ func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, 
 	return out, nil
 }
 
+// previewMeetings adds the meeting records a meetings-lens watch follows
+// (Form 1) to its preview, as its digests deliver them.
+func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, out PreviewOut) (PreviewOut, error) {
+	now := d.now()
+	res, err := u.Filter.Run(ctx, d.Search, now)
+	if err != nil {
+		return out, err
+	}
+	ml, ok, err := u.Filter.Meetings(ctx, d.Search, res, now, watch.WatchMeetings)
+	if err != nil || !ok {
+		return out, err
+	}
+	out.Total, out.Results = ml.Matched, []NoticeRef{}
+	for i, h := range ml.Hits {
+		if i == previewLimit {
+			break
+		}
+		out.Results = append(out.Results, d.ref(h.Notice))
+	}
+	out.Meetings = ml.Preview(d.BaseURL, previewLimit)
+	return out, nil
+}
+
 func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error) {
 	if d.Mail == nil {
 		return CreateOut{}, record.Errorf(record.EUNAVAILABLE, "watches are not available on this deployment")
@@ -174,7 +201,11 @@ func previewWatchForm1(d *Deps) Tool {
 			if err != nil {
 				return PreviewOut{}, err
 			}
-			return d.preview(ctx, u)
+			out, err := d.preview(ctx, u)
+			if err != nil || u.Filter.Lens != record.LensMeetings {
+				return out, err
+			}
+			return d.previewMeetings(ctx, u, out)
 		})
 	t.Limits = []string{"at most 10 matches shown", "q: at most 500 characters", "at most 10 agencies, vendors or boroughs"}
 	t.Examples = []Example{{"Parks construction awards of at least $1 million", map[string]any{"lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}}}

@@ -154,3 +154,58 @@ func (f Filter) Meetings(ctx context.Context, r search.Reader, res Result, now t
 	}
 	return out, true, nil
 }
+
+// MeetingPreview is the meetings block of a watch preview: the meeting
+// records a meetings-lens watch follows now, as its digests would show
+// them.
+type MeetingPreview struct {
+	// Total counts the meeting records followed now (in the window, or
+	// read from the matched notices when keywords apply).
+	Total int `json:"total"`
+	// Meetings are the soonest, at most the preview's bound.
+	Meetings []MeetingItem `json:"meetings"`
+	Rule     string        `json:"rule"`
+}
+
+// MeetingItem is one meeting as a preview or digest shows it: its dated
+// start, its four facts (states; the permalink has their evidence) and
+// its permalink.
+type MeetingItem struct {
+	ID         string `json:"id"`
+	Title      string `json:"title"`
+	Body       string `json:"body"`
+	Date       string `json:"date"`
+	Start      string `json:"start,omitempty"` // RFC 3339, New York time; empty when the start is unknown
+	StartKnown bool   `json:"start_known"`
+	When       string `json:"when"`
+	Held       string `json:"held"`
+	Observed   string `json:"observed"`
+	Minutes    string `json:"minutes"`
+	Notice     string `json:"notice_link"`
+	Attendance string `json:"attendance"`
+	Permalink  string `json:"permalink"`
+	Route      string `json:"route"`
+}
+
+// Preview is the lens's meetings block: the first n meetings, linked
+// under base.
+func (ml MeetingLens) Preview(base string, n int) *MeetingPreview {
+	total := len(ml.Meetings)
+	if !ml.KeywordsOnly {
+		total = max(ml.Page.Total, total)
+	}
+	p := &MeetingPreview{Total: total, Meetings: []MeetingItem{}, Rule: ml.Rule}
+	for i, m := range ml.Meetings {
+		if i == n {
+			break
+		}
+		it := MeetingItem{ID: m.ID, Title: m.Title, Body: m.Body, Date: m.When.Date, StartKnown: m.When.StartKnown, When: m.StartLabel(),
+			Held: m.Held.State, Observed: m.Observed.Date, Minutes: m.Minutes.State, Notice: m.Notice.State, Attendance: m.Place.Attendance,
+			Permalink: meeting.Permalink(base, m.ID), Route: "/api/meetings/" + m.ID}
+		if st, allDay, ok := m.DatedStart(); ok && !allDay {
+			it.Start = st.Format(time.RFC3339)
+		}
+		p.Meetings = append(p.Meetings, it)
+	}
+	return p
+}
