@@ -196,9 +196,9 @@ type PreviewResponse struct {
 	Understood Understood   `json:"understood"`
 	// Total counts what the watch matches now (a lower bound when
 	// total_is_lower_bound: a borough filter reads the first pages only).
-	Total             int          `json:"total"`
-	TotalIsLowerBound bool         `json:"total_is_lower_bound,omitempty"`
-	Hits              []HitView    `json:"hits"`
+	Total             int       `json:"total"`
+	TotalIsLowerBound bool      `json:"total_is_lower_bound,omitempty"`
+	Hits              []HitView `json:"hits"`
 	// Meetings (meetings lens, Form 1) are the meeting records the watch
 	// follows now; Hits are then the matched notices not held as meetings.
 	Meetings *watch.MeetingPreview `json:"meetings,omitempty"`

@@ -51,10 +51,10 @@ type Understood struct {
 
 // PreviewOut is what a watch would deliver now.
 type PreviewOut struct {
-	Understood        Understood   `json:"understood"`
-	Total             int          `json:"total"`
-	TotalIsLowerBound bool         `json:"total_is_lower_bound,omitempty"`
-	Results           []NoticeRef  `json:"results"`
+	Understood        Understood  `json:"understood"`
+	Total             int         `json:"total"`
+	TotalIsLowerBound bool        `json:"total_is_lower_bound,omitempty"`
+	Results           []NoticeRef `json:"results"`
 	// Meetings (meetings lens, Form 1): the meeting records the watch
 	// follows now, soonest first; results are then the matched notices
 	// not held as meetings (a hearing is shown once).
