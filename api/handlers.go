@@ -88,6 +88,9 @@ type SearchResponse struct {
 	// SuggestedFilters are agency filters for short forms typed as
 	// keywords ("HPD"), view.AgencySuggestions.
 	SuggestedFilters []view.FilterSuggestion `json:"suggested_filters,omitempty"`
+	// Meetings is the meeting records' block of a meetings-lens search
+	// (Form 1; meetings.go searchMeetings).
+	Meetings *SearchMeetings `json:"meetings,omitempty"`
 }
 
 func (s *Server) search(c *gin.Context) {
@@ -116,6 +119,10 @@ func (s *Server) search(c *gin.Context) {
 		v := c.Request.URL.Query()
 		v.Set("cursor", res.NextCursor)
 		out.Next = s.cfg.BaseURL + "/api/search?" + v.Encode()
+	}
+	if out.Meetings, err = s.searchMeetings(c.Request.Context(), q); err != nil {
+		writeError(c, err)
+		return
 	}
 	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -326,3 +327,68 @@ var meetingPages = template.Must(template.New("meetings").Funcs(meetingFuncs).Pa
 <ul class="note">{{range .Rules}}<li>{{.}}</li>{{end}}</ul>
 </main></body></html>
 `))
+
+// SearchMeetings is the meetings block of /api/search when the lens is
+// meetings (Form 1, meeting records held): the first page of meeting
+// records dated in the search's event window, with its own scope,
+// coverage and unknown-start statement (meeting.Page), and the
+// /api/meetings address that pages on through the same records.
+type SearchMeetings struct {
+	meeting.Page
+	// Browse is /api/meetings with the same window (its next page when
+	// next_cursor is set).
+	Browse string `json:"browse"`
+	Note   string `json:"note"`
+	// Error says why no meeting is listed when the window does not suit
+	// the meeting records (longer than a year).
+	Error string `json:"error,omitempty"`
+}
+
+// searchMeetingsNote says what the meetings block of a search holds.
+const searchMeetingsNote = "Meeting records (Council Legistar events, community-board calendars, City Record hearing notices) dated in the " +
+	"search's event window (event_from to event_to; without them, today and the next 30 days, as /api/meetings). Only the window applies: " +
+	"q, agency and the other notice filters are not applied to meeting records (they hold no notice text). A hearing notice in hits may " +
+	"appear here too, as the meeting read from it (source cityrecord-hearings)."
+
+// searchMeetings is the meetings block of a search q, or nil when the
+// search is not on the meetings lens alone, the deployment is Form 2, or
+// no meeting record is held. A window /api/meetings refuses (longer than
+// a year) gives a block that says so (the notice search stays valid).
+func (s *Server) searchMeetings(ctx context.Context, q search.Query) (*SearchMeetings, error) {
+	if s.cfg.Form != 1 || len(q.Lenses) != 1 || q.Lenses[0] != record.LensMeetings {
+		return nil, nil
+	}
+	day := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.In(record.NewYork).Format("2006-01-02")
+	}
+	f := meeting.Filter{From: day(q.EventFrom), To: day(q.EventTo)}
+	if f.From == "" && f.To != "" {
+		// a window that only ends: the meetings service's window ending there
+		f.From = day(search.DayStart(q.EventTo).AddDate(0, 0, -(meeting.DefaultWindowDays - 1)))
+	}
+	pg, err := s.meetings().Browse(ctx, f, "", meeting.DefaultLimit)
+	switch {
+	case err == nil:
+	case record.ErrorCode(err) == record.EUNAVAILABLE:
+		return nil, nil
+	case record.ErrorCode(err) == record.EINVALID:
+		// the notices' window is valid; the meeting records' is not: the
+		// search answers, and the block says why it lists nothing
+		return &SearchMeetings{Page: meeting.Page{Meetings: []meeting.Meeting{}, Coverage: []meeting.Coverage{}},
+			Browse: s.cfg.BaseURL + "/api/meetings", Note: searchMeetingsNote,
+			Error: "no meeting records listed for this window: " + record.ErrorMessage(err)}, nil
+	default:
+		return nil, err
+	}
+	if len(pg.Coverage) == 0 {
+		return nil, nil // no meeting record held
+	}
+	v := url.Values{"from": {pg.Applied["from"]}, "to": {pg.Applied["to"]}}
+	if pg.NextCursor != "" {
+		v.Set("cursor", pg.NextCursor)
+	}
+	return &SearchMeetings{Page: pg, Browse: s.cfg.BaseURL + "/api/meetings?" + v.Encode(), Note: searchMeetingsNote}, nil
+}

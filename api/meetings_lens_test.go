@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"os/exec"
@@ -218,5 +219,47 @@ func TestMeetingsLensPreview(t *testing.T) {
 	_, body = get(t, e2, "/api/watches/preview?text="+url.QueryEscape("public hearings"))
 	if v := decode[PreviewResponse](t, body); v.Meetings != nil || len(v.Hits) == 0 {
 		t.Errorf("form 2 preview: %s", body)
+	}
+}
+
+// /api/search on the meetings lens carries the meeting records of the
+// same event window (their own scope and coverage) and the /api/meetings
+// address that pages on through them.
+func TestMeetingsLensSearch(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	r, body := get(t, e, "/api/search?lens=meetings&event_from=2026-09-08&event_to=2026-09-10")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("search: %d %s", r.StatusCode, body)
+	}
+	sr := decode[SearchResponse](t, body)
+	_, body2 := get(t, e, "/api/meetings?from=2026-09-08&to=2026-09-10")
+	want := decode[meeting.Page](t, body2)
+	m := sr.Meetings
+	if m == nil || m.Total != want.Total || m.Total == 0 || len(m.Coverage) == 0 || m.Scope.Searched.Kind != "meetings" ||
+		m.Applied["from"] != "2026-09-08" || m.Applied["to"] != "2026-09-10" || m.Note == "" {
+		t.Fatalf("meetings block: %+v", m)
+	}
+	for i := range want.Meetings {
+		if m.Meetings[i].ID != want.Meetings[i].ID {
+			t.Errorf("meeting %d: %s, /api/meetings %s", i, m.Meetings[i].ID, want.Meetings[i].ID)
+		}
+	}
+	u, _ := url.Parse(m.Browse)
+	if r, _ := get(t, e, u.RequestURI()); r.StatusCode != http.StatusOK || u.Path != "/api/meetings" {
+		t.Errorf("browse link %s: %d", m.Browse, r.StatusCode)
+	}
+	var pretty bytes.Buffer
+	b, _ := json.Marshal(m)
+	json.Indent(&pretty, b, "", "  ")
+	golden(t, "search_meetings_block.json", pretty.Bytes())
+
+	// other lenses carry no block; a window too long for meeting records
+	// keeps the search valid and says why no meeting is listed
+	if _, body := get(t, e, "/api/search?lens=money"); decode[SearchResponse](t, body).Meetings != nil {
+		t.Error("money search carries a meetings block")
+	}
+	r, body = get(t, e, "/api/search?lens=meetings&event_from=2025-01-01&event_to=2026-12-31")
+	if sr := decode[SearchResponse](t, body); r.StatusCode != http.StatusOK || sr.Meetings == nil || sr.Meetings.Error == "" || len(sr.Meetings.Meetings) != 0 {
+		t.Errorf("long window: %d %+v", r.StatusCode, sr.Meetings)
 	}
 }
