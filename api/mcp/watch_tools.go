@@ -131,9 +131,15 @@ func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
 }
 
 func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, error) {
+	out, _, err := d.previewRun(ctx, u)
+	return out, err
+}
+
+// previewRun is preview with the watch's notice result.
+func (d *Deps) previewRun(ctx context.Context, u watch.Understanding) (PreviewOut, watch.Result, error) {
 	res, err := u.Filter.Run(ctx, d.Search, d.now())
 	if err != nil {
-		return PreviewOut{}, err
+		return PreviewOut{}, res, err
 	}
 	out := PreviewOut{Understood: Understood{Filter: u.Filter, Scope: u.Scope, Notes: u.Notes}, Total: res.Total,
 		TotalIsLowerBound: res.TotalIsLowerBound, Results: []NoticeRef{}, Scope: res.Scope,
@@ -144,18 +150,13 @@ func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, 
 		}
 		out.Results = append(out.Results, d.ref(h.Notice))
 	}
-	return out, nil
+	return out, res, nil
 }
 
 // previewMeetings adds the meeting records a meetings-lens watch follows
 // (Form 1) to its preview, as its digests deliver them.
-func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, out PreviewOut) (PreviewOut, error) {
-	now := d.now()
-	res, err := u.Filter.Run(ctx, d.Search, now)
-	if err != nil {
-		return out, err
-	}
-	ml, ok, err := u.Filter.Meetings(ctx, d.Search, res, now, watch.WatchMeetings)
+func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, res watch.Result, out PreviewOut) (PreviewOut, error) {
+	ml, ok, err := u.Filter.Meetings(ctx, d.Search, res, d.now(), watch.WatchMeetings)
 	if err != nil || !ok {
 		return out, err
 	}
@@ -201,11 +202,11 @@ func previewWatchForm1(d *Deps) Tool {
 			if err != nil {
 				return PreviewOut{}, err
 			}
-			out, err := d.preview(ctx, u)
+			out, res, err := d.previewRun(ctx, u)
 			if err != nil || u.Filter.Lens != record.LensMeetings {
 				return out, err
 			}
-			return d.previewMeetings(ctx, u, out)
+			return d.previewMeetings(ctx, u, res, out)
 		})
 	t.Limits = []string{"at most 10 matches shown", "q: at most 500 characters", "at most 10 agencies, vendors or boroughs"}
 	t.Examples = []Example{{"Parks construction awards of at least $1 million", map[string]any{"lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}}}
