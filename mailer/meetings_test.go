@@ -49,15 +49,13 @@ func meetingsSample(t *testing.T, skip string) fstest.MapFS {
 
 func loadMeetings(t *testing.T, ix *indexer.Indexer, fsys fs.FS) {
 	t.Helper()
-	for _, src := range indexer.Sources {
-		if src.Name() == "meetings" {
-			if _, err := ix.Load(context.Background(), src, fsys, "meetings"); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
+	src, err := indexer.LookupSource("meetings")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no meetings source")
+	if _, err := ix.Load(context.Background(), src, fsys, "meetings"); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A Form 1 watch on the meetings lens follows the meeting records: its
