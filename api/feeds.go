@@ -343,6 +343,7 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *wat
 			}
 		}
 		f.Rights += " Meeting records come from their sources (NYC Council Legistar, community-board calendars, the City Record); none is the official calendar of any body."
+		sc.Official = "The sources stay authoritative: each meeting links its Recordwatch page and, when the source gives one, its source page; each notice its official City Record page."
 	}
 	for _, it := range f.Items {
 		if it.Event != nil {
