@@ -14,6 +14,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -240,7 +241,11 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 	if err != nil {
 		return nil, err
 	}
-	f := s.feedOf(fr, res, now)
+	ml, err := s.meetingLens(ctx, fr.filter, res, now, maxFeedMeetings)
+	if err != nil {
+		return nil, err
+	}
+	f := s.feedOf(fr, res, now, ml)
 	ent := &feedEntry{built: now, lastModified: f.Updated}
 	ent.bodies[formatAtom] = feed.Atom(f)
 	if ent.bodies[formatJSON], err = feed.JSON(f); err != nil {
@@ -253,12 +258,29 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 	return ent, nil
 }
 
-// feedOf assembles the feed of a search result.
-func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time) feed.Feed {
+// meetingLens is the meetings lens over a feed's or preview's notice
+// result (watch.Filter.Meetings): on Form 1 deployments that hold meeting
+// records, nil otherwise (the notices as they are).
+func (s *Server) meetingLens(ctx context.Context, f watch.Filter, res watch.Result, now time.Time, limit int) (*watch.MeetingLens, error) {
+	if s.cfg.Form != 1 {
+		return nil, nil
+	}
+	ml, ok, err := f.Meetings(ctx, s.deps.Search, res, now, limit)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &ml, nil
+}
+
+// feedOf assembles the feed of a search result; ml, when set, is the
+// meetings lens over it: its meeting records become items by
+// meeting.FeedItem (the rule of /meetings.ics), merged with the notices
+// not held as meetings, soonest first.
+func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *watch.MeetingLens) feed.Feed {
 	q := res.Query
 	host := s.tagHost()
 	canonQuery := fr.canon.Encode()
-	covers := s.feedCovers(fr)
+	covers := s.feedCovers(fr, ml)
 	f := feed.Feed{
 		ID:        tagURI(host, "feed?"+canonQuery),
 		Title:     "Recordwatch: " + s.feedTitle(fr),
@@ -292,12 +314,41 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time) feed.Fe
 		sc.Sources = append(sc.Sources, feed.Source{Source: src.Source, Label: src.Label, ObservedAt: src.ObservedAt,
 			FirstSourceDate: src.FirstSourceDate, LastSourceDate: src.LastSourceDate, Records: src.Records})
 	}
-	for _, h := range res.Hits {
-		it := s.feedItem(h.Notice, host, now)
+	hits := res.Hits
+	if ml != nil {
+		hits = ml.Hits
+	}
+	for _, h := range hits {
+		f.Items = append(f.Items, s.feedItem(h.Notice, host, now))
+	}
+	if ml != nil {
+		for _, m := range ml.Meetings {
+			if it, ok := meeting.FeedItem(s.cfg.BaseURL, m); ok {
+				f.Items = append(f.Items, it)
+			}
+		}
+		// soonest first; items without an event (none on this lens) last
+		slices.SortStableFunc(f.Items, func(a, b feed.Item) int {
+			switch {
+			case a.Event == nil || b.Event == nil:
+				return boolOrder(a.Event == nil, b.Event == nil)
+			}
+			return a.Event.Start.Compare(b.Event.Start)
+		})
+		sc.Matched, sc.Order, sc.Limit = ml.Matched, "start", maxFeedMeetings+watch.FeedLimit
+		for _, c := range ml.Page.Coverage {
+			if !slices.ContainsFunc(sc.Sources, func(x feed.Source) bool { return x.Source == c.Source }) {
+				sc.Sources = append(sc.Sources, feed.Source{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt,
+					FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, Records: c.Records})
+			}
+		}
+		f.Rights += " Meeting records come from their sources (NYC Council Legistar, community-board calendars, the City Record); none is the official calendar of any body."
+		sc.Official = "The sources stay authoritative: each meeting links its Recordwatch page and, when the source gives one, its source page; each notice its official City Record page."
+	}
+	for _, it := range f.Items {
 		if it.Event != nil {
 			sc.Events++
 		}
-		f.Items = append(f.Items, it)
 	}
 	sc.Items = len(f.Items)
 	f.Scope = sc
@@ -377,14 +428,53 @@ func (s *Server) feedTitle(fr feedRequest) string {
 // dollars writes an amount without cents when it has none ("$500,000").
 func dollars(v float64) string { return strings.TrimSuffix(money(v), ".00") }
 
-// feedCovers says in plain words what the feed delivers.
-func (s *Server) feedCovers(fr feedRequest) string {
+// boolOrder orders false before true.
+func boolOrder(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// feedCovers says in plain words what the feed delivers (ml: the meetings
+// lens over meeting records, when it applies).
+func (s *Server) feedCovers(fr feedRequest, ml *watch.MeetingLens) string {
 	f := fr.filter
 	var b strings.Builder
+	switch {
+	case ml != nil:
+		b.WriteString(ml.Rule)
+		if ml.KeywordsOnly {
+			b.WriteString(" Hearings and meetings in the City Record with an event date today or later, soonest first.")
+		}
+	default:
+		s.feedCoversLens(&b, fr)
+	}
+	if fr.agencyName != "" {
+		fmt.Fprintf(&b, " Agency: %s (%s), as resolved through the agency crosswalk, which is not an official registry.",
+			fr.agencyName, f.AgencyIDs[0])
+	}
+	if !(search.Keywords{Terms: f.AnyOf, Phrases: f.Phrases}).Empty() || len(f.Exclude) > 0 {
+		fmt.Fprintf(&b, " Keywords: %s (any word or phrase may match; -words exclude).", f.Text())
+	}
+	if ml != nil {
+		fmt.Fprintf(&b, " At most %d notices and %d meetings.", watch.FeedLimit, maxFeedMeetings)
+	} else {
+		fmt.Fprintf(&b, " At most %d items.", watch.FeedLimit)
+	}
+	return b.String()
+}
+
+// feedCoversLens is the lens's own sentence for a notice feed.
+func (s *Server) feedCoversLens(b *strings.Builder, fr feedRequest) {
+	f := fr.filter
 	switch f.Lens {
 	case record.LensMoney:
 		if f.MinAmount != nil {
-			fmt.Fprintf(&b, "Award and intent-to-award notices in the City Record with a valid amount of at least %s, newest first. "+
+			fmt.Fprintf(b, "Award and intent-to-award notices in the City Record with a valid amount of at least %s, newest first. "+
 				"Invalid amounts (placeholders such as -1 or 0, entry errors) never pass.", dollars(*f.MinAmount))
 		} else {
 			b.WriteString("Open solicitations in the City Record: due today or later, soonest due first; " +
@@ -403,21 +493,12 @@ func (s *Server) feedCovers(fr feedRequest) string {
 			"Names are printed as the payroll system writes them (LAST,FIRST); a name is matched only as keywords, never as a person's identity.")
 	case watch.LensEntity:
 		if fr.entityKind == entityVendor {
-			fmt.Fprintf(&b, "Every City Record notice naming the vendor %s, matched by name stem so that suffix and case variants "+
+			fmt.Fprintf(b, "Every City Record notice naming the vendor %s, matched by name stem so that suffix and case variants "+
 				"(Inc., LLC, Corp. …) are included, newest first.", fr.entityName)
 		} else {
-			fmt.Fprintf(&b, "Every City Record notice of the agency %s (%s), newest first.", fr.entityName, f.AgencyIDs[0])
+			fmt.Fprintf(b, "Every City Record notice of the agency %s (%s), newest first.", fr.entityName, f.AgencyIDs[0])
 		}
 	}
-	if fr.agencyName != "" {
-		fmt.Fprintf(&b, " Agency: %s (%s), as resolved through the agency crosswalk, which is not an official registry.",
-			fr.agencyName, f.AgencyIDs[0])
-	}
-	if !(search.Keywords{Terms: f.AnyOf, Phrases: f.Phrases}).Empty() || len(f.Exclude) > 0 {
-		fmt.Fprintf(&b, " Keywords: %s (any word or phrase may match; -words exclude).", f.Text())
-	}
-	fmt.Fprintf(&b, " At most %d items.", watch.FeedLimit)
-	return b.String()
 }
 
 // feedHomeURL is the human view of the same search.

@@ -93,6 +93,9 @@ type SearchResponse struct {
 	// with agency=): per agency its roster releases and leader changes,
 	// read by the rule feeds and watches follow (watch.Filter.Roster).
 	Roster []people.RosterAppearance `json:"roster,omitempty"`
+	// Meetings is the meeting records' block of a meetings-lens search
+	// (Form 1; meetings.go searchMeetings).
+	Meetings *SearchMeetings `json:"meetings,omitempty"`
 }
 
 // peopleLens is the people-lens filter a search follows (the feed's and
@@ -142,6 +145,10 @@ func (s *Server) search(c *gin.Context) {
 		v := c.Request.URL.Query()
 		v.Set("cursor", res.NextCursor)
 		out.Next = s.cfg.BaseURL + "/api/search?" + v.Encode()
+	}
+	if out.Meetings, err = s.searchMeetings(c.Request.Context(), q); err != nil {
+		writeError(c, err)
+		return
 	}
 	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -103,8 +104,8 @@ func (s *Server) meetingsJSON(c *gin.Context) {
 const maxFeedMeetings = 1000
 
 // meetingsICS serves GET /meetings.ics: one VEVENT per dated meeting of
-// the window (default today to today + 180 days): timed when the start
-// is known, all-day otherwise.
+// the window (default today to today + meeting.FeedWindowDays days), by
+// meeting.FeedItem: timed when the start is known, all-day otherwise.
 func (s *Server) meetingsICS(c *gin.Context) {
 	p := newParams(c.Request.URL.Query(), "from", "to", "time", "attendance", "source", "body")
 	f := meetingFilter(p)
@@ -118,7 +119,7 @@ func (s *Server) meetingsICS(c *gin.Context) {
 			writeError(c, err)
 			return
 		}
-		f.From, f.To = from.Format("2006-01-02"), from.AddDate(0, 0, 180).Format("2006-01-02")
+		f.From, f.To = from.Format("2006-01-02"), from.AddDate(0, 0, meeting.FeedWindowDays).Format("2006-01-02")
 	}
 	ctx := c.Request.Context()
 	svc := s.meetings()
@@ -166,29 +167,10 @@ func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting, q url.Value
 			FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, Records: c.Records})
 	}
 	for _, m := range ms {
-		it := feed.Item{ID: base + "/meetings/" + m.ID, Title: m.Title, URL: base + "/meetings/" + url.PathEscape(m.ID), SourceURL: m.SourceURL}
-		ev := &feed.Event{UID: m.ID + "@recordwatch", Summary: m.Title, Location: m.Place.Text, Categories: []string{"Meeting", m.BodyKind}}
-		if m.Held.State == meeting.NotHeld {
-			ev.Summary = "Not held (as recorded): " + m.Title
+		if it, ok := meeting.FeedItem(base, m); ok {
+			f.Items = append(f.Items, it)
+			f.Scope.Events++
 		}
-		ev.Description = "Held: " + m.Held.State + " (" + m.Held.Evidence + ")\nMinutes: " + m.Minutes.State +
-			"\nCity Record notice: " + m.Notice.State + "\nAttendance: " + m.Place.Attendance
-		switch {
-		case m.When.StartKnown && m.When.Start != nil:
-			ev.Start = m.When.Start.In(record.NewYork)
-		case m.When.Date != "":
-			d, err := time.ParseInLocation("2006-01-02", m.When.Date, record.NewYork)
-			if err != nil {
-				continue
-			}
-			ev.Start, ev.AllDay = d, true
-			ev.Description += "\nStart time unknown: " + m.When.Note
-		default:
-			continue
-		}
-		it.Event = ev
-		f.Items = append(f.Items, it)
-		f.Scope.Events++
 	}
 	return f
 }
@@ -345,3 +327,68 @@ var meetingPages = template.Must(template.New("meetings").Funcs(meetingFuncs).Pa
 <ul class="note">{{range .Rules}}<li>{{.}}</li>{{end}}</ul>
 </main></body></html>
 `))
+
+// SearchMeetings is the meetings block of /api/search when the lens is
+// meetings (Form 1, meeting records held): the first page of meeting
+// records dated in the search's event window, with its own scope,
+// coverage and unknown-start statement (meeting.Page), and the
+// /api/meetings address that pages on through the same records.
+type SearchMeetings struct {
+	meeting.Page
+	// Browse is /api/meetings with the same window (its next page when
+	// next_cursor is set).
+	Browse string `json:"browse"`
+	Note   string `json:"note"`
+	// Error says why no meeting is listed when the window does not suit
+	// the meeting records (longer than a year).
+	Error string `json:"error,omitempty"`
+}
+
+// searchMeetingsNote says what the meetings block of a search holds.
+const searchMeetingsNote = "Meeting records (Council Legistar events, community-board calendars, City Record hearing notices) dated in the " +
+	"search's event window (event_from to event_to; without them, today and the next 30 days, as /api/meetings). Only the window applies: " +
+	"q, agency and the other notice filters are not applied to meeting records (they hold no notice text). A hearing notice in hits may " +
+	"appear here too, as the meeting read from it (source cityrecord-hearings)."
+
+// searchMeetings is the meetings block of a search q, or nil when the
+// search is not on the meetings lens alone, the deployment is Form 2, or
+// no meeting record is held. A window /api/meetings refuses (longer than
+// a year) gives a block that says so (the notice search stays valid).
+func (s *Server) searchMeetings(ctx context.Context, q search.Query) (*SearchMeetings, error) {
+	if s.cfg.Form != 1 || len(q.Lenses) != 1 || q.Lenses[0] != record.LensMeetings {
+		return nil, nil
+	}
+	day := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.In(record.NewYork).Format("2006-01-02")
+	}
+	f := meeting.Filter{From: day(q.EventFrom), To: day(q.EventTo)}
+	if f.From == "" && f.To != "" {
+		// a window that only ends: the meetings service's window ending there
+		f.From = day(search.DayStart(q.EventTo).AddDate(0, 0, -(meeting.DefaultWindowDays - 1)))
+	}
+	pg, err := s.meetings().Browse(ctx, f, "", meeting.DefaultLimit)
+	switch {
+	case err == nil:
+	case record.ErrorCode(err) == record.EUNAVAILABLE:
+		return nil, nil
+	case record.ErrorCode(err) == record.EINVALID:
+		// the notices' window is valid; the meeting records' is not: the
+		// search answers, and the block says why it lists nothing
+		return &SearchMeetings{Page: meeting.Page{Meetings: []meeting.Meeting{}, Coverage: []meeting.Coverage{}},
+			Browse: s.cfg.BaseURL + "/api/meetings", Note: searchMeetingsNote,
+			Error: "no meeting records listed for this window: " + record.ErrorMessage(err)}, nil
+	default:
+		return nil, err
+	}
+	if len(pg.Coverage) == 0 {
+		return nil, nil // no meeting record held
+	}
+	v := url.Values{"from": {pg.Applied["from"]}, "to": {pg.Applied["to"]}}
+	if pg.NextCursor != "" {
+		v.Set("cursor", pg.NextCursor)
+	}
+	return &SearchMeetings{Page: pg, Browse: s.cfg.BaseURL + "/api/meetings?" + v.Encode(), Note: searchMeetingsNote}, nil
+}

@@ -197,11 +197,14 @@ type PreviewResponse struct {
 	Understood Understood   `json:"understood"`
 	// Total counts what the watch matches now (a lower bound when
 	// total_is_lower_bound: a borough filter reads the first pages only).
-	Total             int          `json:"total"`
-	TotalIsLowerBound bool         `json:"total_is_lower_bound,omitempty"`
-	Hits              []HitView    `json:"hits"`
-	Scope             record.Scope `json:"scope"`
-	Note              string       `json:"note"`
+	Total             int       `json:"total"`
+	TotalIsLowerBound bool      `json:"total_is_lower_bound,omitempty"`
+	Hits              []HitView `json:"hits"`
+	// Meetings (meetings lens, Form 1) are the meeting records the watch
+	// follows now; Hits are then the matched notices not held as meetings.
+	Meetings *watch.MeetingPreview `json:"meetings,omitempty"`
+	Scope    record.Scope          `json:"scope"`
+	Note     string                `json:"note"`
 	// Roster is the roster half of a people-lens watch with agencies
 	// (watch.Filter.Roster): releases held and leader changes per agency.
 	Roster []people.RosterAppearance `json:"roster,omitempty"`
@@ -227,6 +230,17 @@ func (s *Server) previewWatch(c *gin.Context) {
 	out := PreviewResponse{Filter: u.Filter, Understood: Understood{Scope: u.Scope, Notes: u.Notes}, Total: res.Total,
 		TotalIsLowerBound: res.TotalIsLowerBound, Hits: []HitView{}, Scope: res.Scope,
 		Note: "A preview subscribes nothing. These are the records the watch matches now; a watch's digests hold only records that are new since its last digest."}
+	// the meetings lens follows the meeting records (Form 1), as a
+	// watch's digests do: hearing notices held as meetings are shown once
+	ml, err := s.meetingLens(c.Request.Context(), u.Filter, res, now, watch.WatchMeetings)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	if ml != nil {
+		res.Hits, out.Total = ml.Hits, ml.Matched
+		out.Meetings = ml.Preview(s.cfg.BaseURL, previewHits)
+	}
 	for i, h := range res.Hits {
 		if i == previewHits {
 			break

@@ -10,6 +10,7 @@ import (
 
 	"github.com/emersion/go-message/mail"
 
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -205,10 +206,14 @@ func refusalText(reason string) string {
 		"Nothing was stored.\n\n-- \n" + footer + "\n"
 }
 
-// DigestItem is one record in a digest.
+// DigestItem is one record in a digest: a notice, or (meetings lens,
+// Form 1) a meeting record.
 type DigestItem struct {
 	Notice record.Notice
-	Link   string
+	// Meeting, when set, is the item (Notice is then empty): shown with
+	// its dated start, its four facts and its permalink (Link).
+	Meeting *meeting.Meeting
+	Link    string
 	// Update: an award delivered before, republished with a fact changed.
 	Update  bool
 	Matched Match
@@ -253,6 +258,15 @@ func digestText(w watch.Watch, d store.Delivery, items []DigestItem, manage, uns
 			fmt.Fprintf(&b, "%s\n", wrap(oneLine(mailSafe(c.Summary), 400), 72, "   "))
 			fmt.Fprintf(&b, "%s\n", wrap("Matched: roster record "+mailSafe(c.RecordID)+" of the agency this watch follows (people lens: its leader changed "+
 				"between two releases held). A dated roster does not say who holds the role now.", 72, "   "))
+			fmt.Fprintf(&b, "   %s\n\n", it.Link)
+			continue
+		}
+		if mt := it.Meeting; mt != nil {
+			fmt.Fprintf(&b, "%d. Meeting: %s\n", i+1, oneLine(mt.Title, 200))
+			fmt.Fprintf(&b, "%s\n", wrap(oneLine(mt.Body, 120)+" · "+mt.StartLabel(), 72, "   "))
+			for _, l := range mt.FactLines() {
+				fmt.Fprintf(&b, "%s\n", wrap(oneLine(l, 400), 72, "   "))
+			}
 			fmt.Fprintf(&b, "   %s\n\n", it.Link)
 			continue
 		}

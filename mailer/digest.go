@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -227,6 +228,15 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 	}
 	in := DigestInput{Watch: w, Hits: res.Hits, Roster: people.Changes(res.Roster), Prev: prev, Now: now, QuietAfter: m.cfg.QuietAfter,
 		ExpectedPrevious: m.previousWindow(w.CadenceOf(), start)}
+	if w.Form == 1 { // meeting records are Form 1 (SPEC §2.8)
+		ml, ok, err := w.Filter.Meetings(ctx, m.deps.Search, res, now, watch.WatchMeetings)
+		if err != nil {
+			return store.Delivery{}, 0, err
+		}
+		if ok {
+			in.Hits, in.Meetings = ml.Hits, ml.Meetings
+		}
+	}
 	d, next := Decide(in)
 	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now
 	d.MessageID = m.messageID("digest", w.ID+"."+key)
@@ -258,6 +268,11 @@ type DigestInput struct {
 	// Roster are the leader changes a people-lens watch with agencies
 	// follows now (watch.Filter.Roster), each delivered once by its id.
 	Roster []people.LeaderChange
+	// Meetings are the meeting records a meetings-lens watch follows now
+	// (watch.Filter.Meetings: Form 1); a meeting is new when its id was
+	// not seen before (nor, for a meeting read from a City Record notice,
+	// that notice's request id).
+	Meetings []meeting.Meeting
 	// Prev is the watch's delivery for its last window, if still held.
 	Prev *store.Delivery
 	// ExpectedPrevious is the window before the one being planned: a last
@@ -310,6 +325,13 @@ func Decide(in DigestInput) (store.Delivery, watch.Progress) {
 		if !slices.Contains(w.Seen, c.ID) {
 			fresh = append(fresh, c.ID)
 		}
+	}
+	for _, mt := range in.Meetings {
+		seen = append(seen, mt.ID)
+		if slices.Contains(w.Seen, mt.ID) || mt.Source == meeting.SourceHearings && slices.Contains(w.Seen, mt.SourceID) {
+			continue
+		}
+		fresh = append(fresh, mt.ID)
 	}
 	// an earlier delivery still undelivered is folded in (its records
 	// first: they are older)
@@ -466,6 +488,18 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 				continue // its release is no longer held
 			}
 			items = append(items, DigestItem{Roster: &roster[i], Link: m.cfg.BaseURL + roster[i].Page})
+			continue
+		}
+		if meeting.IsID(id) { // a meeting record (meetings lens, Form 1)
+			rs, _ := m.deps.Search.(search.Records)
+			mt, err := (&meeting.Service{Records: rs}).Get(ctx, id)
+			if err != nil {
+				if record.ErrorCode(err) == record.ENOTFOUND {
+					continue // withdrawn since planning
+				}
+				return m.failed(ctx, d, err)
+			}
+			items = append(items, DigestItem{Meeting: &mt, Link: meeting.Permalink(m.cfg.BaseURL, id)})
 			continue
 		}
 		n, err := m.deps.Search.Get(ctx, id)

@@ -53,3 +53,27 @@ func TestMeetingTools(t *testing.T) {
 		t.Errorf("second page %+v", p2.Meetings)
 	}
 }
+
+// preview_watch on the meetings lens shows the meeting records a watch
+// follows (the same rule as its digests and the lens feeds): soonest
+// first, with facts and permalinks, and no hearing twice.
+func TestPreviewWatchMeetings(t *testing.T) {
+	withMeetings(t)
+	s := connect(t, 1)
+	got := structured[mcp.PreviewOut](t, call(t, s, "preview_watch", map[string]any{"lens": "meetings"}))
+	if got.Meetings == nil || got.Meetings.Total < 50 || len(got.Meetings.Meetings) != 10 || got.Meetings.Rule == "" {
+		t.Fatalf("preview meetings: %+v", got.Meetings)
+	}
+	prev := ""
+	for _, m := range got.Meetings.Meetings {
+		if m.Date < prev || m.Permalink != meeting.Permalink("http://rw.test", m.ID) || m.Held == "" || m.Minutes == "" || m.Notice == "" || m.When == "" {
+			t.Errorf("meeting %+v", m)
+		}
+		prev = m.Date
+	}
+	for _, r := range got.Results {
+		if _, err := fx.be.GetRecord(context.Background(), meeting.Kind.Name, meeting.HearingID(r.RequestID)); err == nil {
+			t.Errorf("notice %s is held as a meeting and shown again as a notice", r.RequestID)
+		}
+	}
+}

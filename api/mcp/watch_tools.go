@@ -52,12 +52,16 @@ type Understood struct {
 
 // PreviewOut is what a watch would deliver now.
 type PreviewOut struct {
-	Understood        Understood   `json:"understood"`
-	Total             int          `json:"total"`
-	TotalIsLowerBound bool         `json:"total_is_lower_bound,omitempty"`
-	Results           []NoticeRef  `json:"results"`
-	Scope             record.Scope `json:"scope"`
-	Note              string       `json:"note"`
+	Understood        Understood  `json:"understood"`
+	Total             int         `json:"total"`
+	TotalIsLowerBound bool        `json:"total_is_lower_bound,omitempty"`
+	Results           []NoticeRef `json:"results"`
+	// Meetings (meetings lens, Form 1): the meeting records the watch
+	// follows now, soonest first; results are then the matched notices
+	// not held as meetings (a hearing is shown once).
+	Meetings *watch.MeetingPreview `json:"meetings,omitempty"`
+	Scope    record.Scope          `json:"scope"`
+	Note     string                `json:"note"`
 	// Roster is the roster half of a people-lens watch with agencies: per
 	// agency the roster releases held and the releases that change its
 	// leader (a digest delivers each change once).
@@ -132,9 +136,15 @@ func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
 }
 
 func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, error) {
+	out, _, err := d.previewRun(ctx, u)
+	return out, err
+}
+
+// previewRun is preview with the watch's notice result.
+func (d *Deps) previewRun(ctx context.Context, u watch.Understanding) (PreviewOut, watch.Result, error) {
 	res, err := u.Filter.Run(ctx, d.Search, d.now())
 	if err != nil {
-		return PreviewOut{}, err
+		return PreviewOut{}, res, err
 	}
 	out := PreviewOut{Understood: Understood{Filter: u.Filter, Scope: u.Scope, Notes: u.Notes}, Total: res.Total,
 		TotalIsLowerBound: res.TotalIsLowerBound, Results: []NoticeRef{}, Scope: res.Scope,
@@ -146,6 +156,24 @@ func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, 
 		out.Results = append(out.Results, d.ref(h.Notice))
 	}
 	out.Roster = res.Roster
+	return out, res, nil
+}
+
+// previewMeetings adds the meeting records a meetings-lens watch follows
+// (Form 1) to its preview, as its digests deliver them.
+func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, res watch.Result, out PreviewOut) (PreviewOut, error) {
+	ml, ok, err := u.Filter.Meetings(ctx, d.Search, res, d.now(), watch.WatchMeetings)
+	if err != nil || !ok {
+		return out, err
+	}
+	out.Total, out.Results = ml.Matched, []NoticeRef{}
+	for i, h := range ml.Hits {
+		if i == previewLimit {
+			break
+		}
+		out.Results = append(out.Results, d.ref(h.Notice))
+	}
+	out.Meetings = ml.Preview(d.BaseURL, previewLimit)
 	return out, nil
 }
 
@@ -182,7 +210,11 @@ func previewWatchForm1(d *Deps) Tool {
 			if err != nil {
 				return PreviewOut{}, err
 			}
-			return d.preview(ctx, u)
+			out, res, err := d.previewRun(ctx, u)
+			if err != nil || u.Filter.Lens != record.LensMeetings {
+				return out, err
+			}
+			return d.previewMeetings(ctx, u, res, out)
 		})
 	t.Limits = []string{"at most 10 matches shown", "q: at most 500 characters", "at most 10 agencies, vendors or boroughs"}
 	t.Examples = []Example{{"Parks construction awards of at least $1 million", map[string]any{"lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}}}

@@ -91,6 +91,10 @@ type Filter struct {
 	Attendance string   // in_person, remote (hybrid meetings match both), hybrid, unknown
 	Sources    []string // Sources values
 	Body       string   // a body name, matched by BodyKey
+	// AgencyIDs keeps meetings whose body resolves (through the agency
+	// crosswalk) to one of these agencies: the agency of a meetings-lens
+	// feed or watch. Meetings with no resolved agency do not match.
+	AgencyIDs []string
 }
 
 // Brief names a meeting in a list.
@@ -199,6 +203,10 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 		}
 		q.Keys[KeyBody] = []string{k}
 		applied["body"] = b
+	}
+	if len(f.AgencyIDs) > 0 {
+		q.Keys[search.KeyAgencyID] = slices.Clone(f.AgencyIDs)
+		applied["agency"] = strings.Join(f.AgencyIDs, ",")
 	}
 	return q, applied, nil
 }

@@ -327,6 +327,17 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 	for _, c := range people.Changes(res.Roster) {
 		w.Seen = append(w.Seen, c.ID) // leader changes held now are not new either
 	}
+	if w.Form == 1 { // the meeting records a meetings-lens watch follows (Form 1)
+		ml, ok, err := w.Filter.Meetings(ctx, s.search, res, s.now(), WatchMeetings)
+		if err != nil {
+			return err
+		}
+		for _, m := range ml.Meetings {
+			if ok {
+				w.Seen = append(w.Seen, m.ID)
+			}
+		}
+	}
 	w.QuietSince = w.ActivatedAt
 	if err := s.store.CreateWatch(ctx, *w, once, onceUntil); err != nil {
 		if errors.Is(err, ErrTokenUsed) {

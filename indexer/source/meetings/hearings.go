@@ -15,7 +15,7 @@ import (
 // City Record hearing source: notices of the Public Hearings and Meetings
 // and Agency Rules sections that carry an event date (dg92-zbpx).
 const (
-	HearingSource = "cityrecord-hearings"
+	HearingSource = meeting.SourceHearings
 	HearingLabel  = "City Record hearing notices with event dates (NYC Open Data dg92-zbpx)"
 )
 
