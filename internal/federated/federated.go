@@ -304,6 +304,10 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 	if err != nil && record.ErrorCode(err) != record.EUNAVAILABLE {
 		return Page{}, err
 	}
+	kindCov, err := s.kindCoverage(ctx)
+	if err != nil && record.ErrorCode(err) != record.EUNAVAILABLE {
+		return Page{}, err
+	}
 	all := rank(outs, req.Q, u)
 	page := Page{Query: req.Q, Results: []Result{}, Ranked: min(len(all), MaxDepth), Understood: u, Ranking: Ranking}
 	for _, o := range outs {
@@ -323,7 +327,7 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 		returned[c.Lens]++
 	}
 	for _, l := range Lenses {
-		lc := LensCoverage{Lens: l, Kinds: lensKinds[l], MatchedOn: matchedOn[l], Sources: lensSources(l, cov)}
+		lc := LensCoverage{Lens: l, Kinds: lensKinds[l], MatchedOn: matchedOn[l], Sources: lensSources(l, kindCov)}
 		switch {
 		case !slices.Contains(lenses, l):
 			lc.State, lc.Note = StateNotInScope, "not in the requested scope"
@@ -369,6 +373,27 @@ func (s *Service) coverage(ctx context.Context) ([]record.SourceCoverage, error)
 		return s.Notices.Coverage(ctx)
 	}
 	return nil, record.Errorf(record.EUNAVAILABLE, "no search engine")
+}
+
+// kindCoverage is the notice coverage and the record coverage by exact
+// kind (not merged into scope record types: a lens reads one kind).
+func (s *Service) kindCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
+	var out []record.SourceCoverage
+	if s.Notices != nil {
+		cov, err := s.Notices.Coverage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cov...)
+	}
+	if s.Records != nil {
+		cov, err := s.Records.RecordCoverage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cov...)
+	}
+	return out, nil
 }
 
 // rank orders every candidate by the ranking rule, numbers them and keeps

@@ -2,10 +2,9 @@ package federated_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,22 +41,162 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func TestDump(t *testing.T) {
-	for _, q := range []string{"NYPD", "DOT", os.Getenv("FEDQ")} {
-		if q == "" {
-			continue
+// first is the first result of a lens in a search.
+func first(t *testing.T, p federated.Page, lens string) federated.Result {
+	t.Helper()
+	for _, r := range p.Results {
+		if r.Lens == lens {
+			return r
 		}
-		p, err := svc.Search(context.Background(), federated.Request{Q: q, Limit: 50})
-		if err != nil {
-			t.Fatal(err)
+	}
+	t.Fatalf("%q: no %s result in %+v", p.Query, lens, p.Results)
+	return federated.Result{}
+}
+
+func search(t *testing.T, req federated.Request) federated.Page {
+	t.Helper()
+	p, err := svc.Search(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%+v: %v", req, err)
+	}
+	return p
+}
+
+// Each record kind is found by its own exact keys and names, through its
+// kind's keys (no title is searched), with the exact route of the object.
+func TestLensesMatchByKeys(t *testing.T) {
+	cases := []struct {
+		q, lens, kind, id, tier, route string
+	}{
+		{"CT100220268808241", federated.LensContracts, federated.KindContract, "CT100220268808241", federated.TierExact, "/api/contracts/CT100220268808241"},
+		{"2022M0258", federated.LensLandProjects, federated.KindLandProject, "2022M0258", federated.TierExact, "/api/land-projects/2022M0258"},
+		{"M11", federated.LensLandProjects, federated.KindLandProject, "", federated.TierRelated, ""},
+		{"20140930007", federated.LensNotices, federated.KindNotice, "20140930007", federated.TierExact, "/api/notices/20140930007"},
+		{"Denville Line Painting, Inc.", federated.LensVendors, federated.KindVendor, "denville-line-painting", federated.TierExact, "/api/vendors/denville-line-painting"},
+		{"Skanska", federated.LensVendors, federated.KindVendor, "skanska~trevcon-jv", federated.TierName, "/api/vendors/skanska~trevcon-jv"},
+		{"Bronx CB 10", federated.LensCommunityBoards, federated.KindCommunityBoard, "bronx-community-board-10", federated.TierExact, "/api/meetings?body=bronx-community-board-10"},
+		{"Bronx CB 10", federated.LensAgencies, federated.KindAgency, "community-boards", federated.TierExact, "/api/agencies/community-boards"},
+		{"Rebecca Jones Gaston", federated.LensPeople, federated.KindPerson, "NYC_GOID_000002/principal-officer/2026-06-12", federated.TierName,
+			"/api/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12"},
+		{"ABREU", federated.LensPayroll, federated.KindPayrollRow, "", federated.TierName, ""},
+		{"DOT", federated.LensMeetings, federated.KindMeeting, "", federated.TierRelated, ""},
+		{"committee on land use", federated.LensMeetings, federated.KindMeeting, "", federated.TierName, ""},
+	}
+	for _, tc := range cases {
+		p := search(t, federated.Request{Q: tc.q, Limit: federated.MaxLimit})
+		r := first(t, p, tc.lens)
+		if r.Kind != tc.kind || (tc.id != "" && r.ID != tc.id) || r.Match.Tier != tc.tier || (tc.route != "" && r.Route != tc.route) || r.Title == "" {
+			t.Errorf("%q: first %s result %+v", tc.q, tc.lens, r)
 		}
-		for _, r := range p.Results {
-			fmt.Printf("%d %s %s %q %s %s %v\n", r.Rank, r.Kind, r.ID, r.Title, r.Route, r.Permalink, r.Match)
+	}
+	// a board number is a whole word: board 1 is not board 10
+	p := search(t, federated.Request{Q: "Brooklyn community board 1", Scope: []string{federated.LensCommunityBoards}})
+	if len(p.Results) != 1 || p.Results[0].ID != "brooklyn-community-board-1" {
+		t.Errorf("Brooklyn CB 1: %+v", p.Results)
+	}
+}
+
+// The ranking rule holds on a query that touches many lenses: tiers never
+// go back, and within a tier lenses are interleaved (a lens's n-th object
+// never precedes another lens's (n-1)-th of the same tier).
+func TestRankingInterleavesTiers(t *testing.T) {
+	p := search(t, federated.Request{Q: "NYPD", Limit: federated.MaxLimit})
+	tiers := map[string]int{federated.TierExact: 0, federated.TierName: 1, federated.TierRelated: 2}
+	kinds := map[string]bool{}
+	type key struct{ tier, lens string }
+	pos := map[key]int{}
+	maxPos := map[string]int{}
+	last := 0
+	for i, r := range p.Results {
+		kinds[r.Kind] = true
+		if r.Rank != i+1 {
+			t.Errorf("result %d has rank %d", i, r.Rank)
 		}
-		for _, l := range p.Lenses {
-			b, _ := json.Marshal(l)
-			fmt.Println(string(b)[:min(400, len(b))])
+		tr := tiers[r.Match.Tier]
+		if tr < last {
+			t.Errorf("rank %d (%s %s) is tier %s after a weaker tier", r.Rank, r.Kind, r.ID, r.Match.Tier)
 		}
-		fmt.Println(p.Total, p.Ranked, p.NextCursor, p.Understood)
+		last = tr
+		k := key{r.Match.Tier, r.Lens}
+		n := pos[k]
+		pos[k]++
+		if n+1 < maxPos[r.Match.Tier] {
+			t.Errorf("rank %d: %s's object %d of tier %s after another lens's object %d", r.Rank, r.Lens, n, r.Match.Tier, maxPos[r.Match.Tier]-1)
+		}
+		maxPos[r.Match.Tier] = max(maxPos[r.Match.Tier], n)
+	}
+	if p.Results[0].Kind != federated.KindAgency || p.Results[0].ID != "police-department" {
+		t.Errorf("NYPD first: %+v", p.Results[0])
+	}
+	if len(kinds) < 5 {
+		t.Errorf("NYPD kinds %v", kinds)
+	}
+	if p.Total < p.Ranked || p.Ranked <= federated.MaxLimit || p.NextCursor == "" || !strings.Contains(p.Ranking, "interleaved") {
+		t.Errorf("total %d ranked %d cursor %q", p.Total, p.Ranked, p.NextCursor)
+	}
+}
+
+// Coverage states: a lens left out of scope says so; a deployment whose
+// engine holds no records reads every record lens unavailable and still
+// answers the notice lens; an unknown lens or a cursor of another search
+// is refused.
+func TestCoverageAndErrors(t *testing.T) {
+	p := search(t, federated.Request{Q: "NYPD", Scope: []string{"payroll", "agencies", "payroll"}})
+	for _, lc := range p.Lenses {
+		want := federated.StateNotInScope
+		if lc.Lens == federated.LensPayroll || lc.Lens == federated.LensAgencies {
+			want = federated.StateSearched
+		}
+		if lc.State != want {
+			t.Errorf("%s: %s, want %s", lc.Lens, lc.State, want)
+		}
+		if lc.Lens == federated.LensPayroll && (lc.Matched != 22 || len(lc.Sources) != 1 || lc.Sources[0].Records != 1800 || len(lc.Browse) == 0) {
+			t.Errorf("payroll coverage %+v", lc)
+		}
+	}
+	for _, r := range p.Results {
+		if r.Lens != federated.LensPayroll && r.Lens != federated.LensAgencies {
+			t.Errorf("out of scope: %+v", r)
+		}
+	}
+
+	notesOnly := &federated.Service{Notices: svc.Notices, Crosswalk: svc.Crosswalk, Links: svc.Links}
+	p, err := notesOnly.Search(context.Background(), federated.Request{Q: "NYPD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lc := range p.Lenses {
+		want := federated.StateUnavailable
+		switch lc.Lens {
+		case federated.LensNotices, federated.LensAgencies, federated.LensVendors: // vendors: stems of award notices
+			want = federated.StateSearched
+		}
+		if lc.State != want || (want == federated.StateUnavailable && lc.Note == "") {
+			t.Errorf("notices-only %s: %+v", lc.Lens, lc)
+		}
+	}
+
+	// exclusions apply to every lens's titles
+	p = search(t, federated.Request{Q: "NYPD -trailer", Limit: federated.MaxLimit})
+	for _, r := range p.Results {
+		if strings.Contains(strings.ToLower(r.Title), "trailer") {
+			t.Errorf("excluded word in %+v", r)
+		}
+	}
+
+	for _, req := range []federated.Request{
+		{Q: "NYPD", Scope: []string{"weather"}},
+		{Q: "-NYPD"},
+		{Q: "NYPD", Limit: 51},
+		{Q: "DOT", Cursor: search(t, federated.Request{Q: "NYPD"}).NextCursor},
+	} {
+		_, err := svc.Search(context.Background(), req)
+		if record.ErrorCode(err) != record.EINVALID {
+			t.Errorf("%+v: %v", req, err)
+		}
+	}
+	_, err = svc.Search(context.Background(), federated.Request{Q: "x", Scope: []string{"weather"}})
+	if err == nil || !strings.Contains(err.Error(), strings.Join(federated.Lenses, ", ")) {
+		t.Errorf("unknown lens error does not list the lenses: %v", err)
 	}
 }

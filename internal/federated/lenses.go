@@ -52,8 +52,8 @@ var matchedOn = map[string]string{
 func lensSources(lens string, cov []record.SourceCoverage) []record.SourceCoverage {
 	types := map[string][]string{
 		LensNotices: {"notice"}, LensCommunityBoards: {meeting.Kind.Name}, LensVendors: {"notice", search.ContractKind.Name},
-		LensContracts: {search.ContractKind.Name}, LensLandProjects: {search.ScopeType(land.ProjectKind.Name)},
-		LensMeetings: {meeting.Kind.Name}, LensPeople: {search.ScopeType(people.KindPerson), search.ScopeType(people.KindOrganization)},
+		LensContracts: {search.ContractKind.Name}, LensLandProjects: {land.ProjectKind.Name},
+		LensMeetings: {meeting.Kind.Name}, LensPeople: {people.KindPerson, people.KindOrganization},
 		LensPayroll: {search.PayrollKind.Name},
 	}[lens]
 	var out []record.SourceCoverage
@@ -238,7 +238,10 @@ func (r *run) noticesLens(ctx context.Context) (*lensOut, error) {
 			return nil, err
 		}
 	}
-	res, err := r.s.Notices.Search(ctx, search.Query{Text: r.q, Sort: search.SortRelevance, Limit: min(r.depth, search.MaxLimit), Facets: true})
+	// always the first MaxDepth notices, whatever the page: the vendor and
+	// meeting lenses read them, and a deeper page must not reorder a
+	// shallower one
+	res, err := r.s.Notices.Search(ctx, search.Query{Text: r.q, Sort: search.SortRelevance, Limit: min(MaxDepth, search.MaxLimit), Facets: true})
 	if err != nil {
 		return nil, err
 	}
@@ -351,6 +354,12 @@ func (r *run) boardsLens(ctx context.Context) (*lensOut, error) {
 		return nil, err
 	}
 	whole := meeting.BodyKey(strings.Join(words, " "))
+	type hit struct {
+		b          search.Bucket
+		tier, rule string
+		score      float64
+	}
+	var hits []hit
 	for _, b := range t.Groups[meeting.KeyBody] {
 		parts := strings.Split(b.Value, "-")
 		all := len(words) > 0
@@ -363,28 +372,38 @@ func (r *run) boardsLens(ctx context.Context) (*lensOut, error) {
 		if !all {
 			continue
 		}
-		tier, rule, score := TierName, "every query word in the board's name", float64(len(words))/float64(len(parts))
+		h := hit{b, TierName, "every query word in the board's name", round3(min(float64(len(words))/float64(len(parts)), 1))}
 		if b.Value == whole {
-			tier, rule, score = TierExact, "the board's name", 1
+			h.tier, h.rule, h.score = TierExact, "the board's name", 1
 		}
-		if len(o.cands) >= r.depth {
-			o.matched++
-			continue
+		hits = append(hits, h)
+	}
+	// every board is scored before the first depth are read, so a deeper
+	// page never reorders a shallower one
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].tier != hits[j].tier {
+			return tierRank[hits[i].tier] < tierRank[hits[j].tier]
 		}
-		title := b.Value
-		p, err := search.Find(ctx, rs, meeting.Kind, search.RecordQuery{Keys: map[string][]string{meeting.KeyBody: {b.Value}}, Sort: search.RecordSortDateDesc, Limit: 1})
+		if hits[i].score != hits[j].score {
+			return hits[i].score > hits[j].score
+		}
+		return hits[i].b.Value < hits[j].b.Value
+	})
+	o.matched = len(hits)
+	for _, h := range hits[:min(len(hits), r.depth)] {
+		p, err := search.Find(ctx, rs, meeting.Kind, search.RecordQuery{Keys: map[string][]string{meeting.KeyBody: {h.b.Value}}, Sort: search.RecordSortDateDesc, Limit: 1})
 		if err != nil {
 			return nil, err
 		}
-		c := cand{Result: Result{Kind: KindCommunityBoard, Lens: LensCommunityBoards, ID: b.Value, Title: title,
-			Route: "/api/meetings?" + url.Values{"body": {b.Value}}.Encode(), Permalink: r.link("/meetings?" + url.Values{"body": {b.Value}}.Encode()),
-			Match: Match{Tier: tier, Rule: rule + " (" + itoa(b.Count) + " meetings held)", Score: round3(min(score, 1))}}}
+		q := url.Values{"body": {h.b.Value}}.Encode()
+		c := cand{Result: Result{Kind: KindCommunityBoard, Lens: LensCommunityBoards, ID: h.b.Value, Title: h.b.Value,
+			Route: "/api/meetings?" + q, Permalink: r.link("/meetings?" + q),
+			Match: Match{Tier: h.tier, Rule: h.rule + " (" + itoa(h.b.Count) + " meetings held)", Score: h.score}}}
 		if len(p.Items) > 0 {
 			m := p.Items[0]
 			c.Title, c.Source, c.SourceLabel, c.ObservedAt = m.Body, m.Source, m.SourceLabel, m.Observed.At
 		}
 		r.add(o, c)
-		o.matched++
 	}
 	if o.matched > 0 {
 		o.note = "a board's route lists its meetings in the next 31 days; add from and to for other dates"
@@ -755,7 +774,11 @@ func (r *run) peopleLens(ctx context.Context) (*lensOut, error) {
 			if err != nil {
 				return nil, err
 			}
-			n := 0
+			type hit struct {
+				row   people.Row
+				score float64
+			}
+			var hits []hit
 			for i, it := range p.Items {
 				held := p.Records[i].Keys[people.KeyToken]
 				all := true
@@ -765,15 +788,18 @@ func (r *run) peopleLens(ctx context.Context) (*lensOut, error) {
 						break
 					}
 				}
-				if !all {
-					continue
-				}
-				n++
-				if n <= r.depth {
+				if all {
 					nameWords := max(len(search.Words(it.Name)), len(tokens))
-					r.add(o, row(it, TierName, "every query word in the row's names", round3(float64(len(tokens))/float64(nameWords))))
+					hits = append(hits, hit{it, round3(float64(len(tokens)) / float64(nameWords))})
 				}
 			}
+			// scored before the first depth are kept: a deeper page never
+			// reorders a shallower one
+			sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+			for _, h := range hits[:min(len(hits), r.depth)] {
+				r.add(o, row(h.row, TierName, "every query word in the row's names", h.score))
+			}
+			n := len(hits)
 			o.matched += n
 			if p.Total > maxPeopleScan {
 				o.note = "name words were checked on the first " + itoa(maxPeopleScan) + " rows holding the rarest word"
