@@ -167,9 +167,12 @@ type Understood struct {
 
 // Page is one page of a federated search.
 type Page struct {
-	Query      string         `json:"q"`
-	Results    []Result       `json:"results"`
-	Ranked     int            `json:"ranked"`
+	Query   string   `json:"q"`
+	Results []Result `json:"results"`
+	// Ranked counts the objects ranked for this page: each lens reads up
+	// to offset+limit of its best objects, and at most MaxDepth are kept.
+	Ranked int `json:"ranked"`
+	// Total is the sum of the lenses' matched counts.
 	Total      int            `json:"total"`
 	NextCursor string         `json:"next_cursor,omitempty"`
 	Lenses     []LensCoverage `json:"lens_coverage"`

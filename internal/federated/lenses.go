@@ -35,7 +35,8 @@ var matchedOn = map[string]string{
 	LensCommunityBoards: "every query word among the words of a community board's name as the meeting sources print it " +
 		`("CB" reads as "community board"); boards are those whose meetings are held`,
 	LensVendors: "the vendor name stem of the whole query (suffix and case variants meet), held in award notices or " +
-		"registered contracts; then vendor stems of registered contracts and of the matched notices holding every query word",
+		"registered contracts; then vendor stems holding every query word, among the stems of the matched notices and of the " +
+		"registered contracts (read when at most 20,000 contract rows are held)",
 	LensContracts: "exact contract ID or row id, exact PIN or 10-character base PIN, the vendor stem of the query, and " +
 		"(related) the agencies the query resolved to",
 	LensLandProjects: "exact ZAP project id, application (ULURP) number, BBL and CEQR number, and (related) a community " +
@@ -480,9 +481,19 @@ func (r *run) vendorsLens(ctx context.Context) (*lensOut, error) {
 		}
 	}
 	if r.s.Records != nil {
-		t, err := search.TotalsOf(ctx, r.s.Records, search.ContractKind, search.RecordQuery{}, []string{search.KeyVendorStem}, 0)
+		// the stems of every registered contract, when few enough are held
+		// to read them per search
+		held, err := search.Find(ctx, r.s.Records, search.ContractKind, search.RecordQuery{Sort: search.RecordSortID, Limit: 1})
 		if err != nil {
 			return nil, err
+		}
+		var t search.Totals
+		if held.Total <= maxStemScan {
+			if t, err = search.TotalsOf(ctx, r.s.Records, search.ContractKind, search.RecordQuery{}, []string{search.KeyVendorStem}, 0); err != nil {
+				return nil, err
+			}
+		} else {
+			o.note = "more than " + itoa(maxStemScan) + " contract rows are held: name words were matched against the vendor stems of the notices this search matched only; a whole vendor name still matches by stem"
 		}
 		for _, b := range t.Groups[search.KeyVendorStem] {
 			if seen[b.Value] {
@@ -504,6 +515,10 @@ func (r *run) vendorsLens(ctx context.Context) (*lensOut, error) {
 	}
 	return o, nil
 }
+
+// maxStemScan bounds the registered contracts whose vendor stems one
+// search reads for name words.
+const maxStemScan = 20000
 
 // --- contracts ---
 
@@ -696,23 +711,16 @@ func (r *run) peopleLens(ctx context.Context) (*lensOut, error) {
 		return nil, err
 	}
 	o := &lensOut{}
-	// the newest release held
-	t, err := search.TotalsOf(ctx, rs, people.Kind, search.RecordQuery{}, []string{people.KeyRelease}, 0)
+	// the newest release held: the row with the latest release date
+	// (rows of a release with no date sort last)
+	newest, err := search.Find(ctx, rs, people.Kind, search.RecordQuery{Sort: search.RecordSortDateDesc, Limit: 1})
 	if err != nil {
 		return nil, err
 	}
-	release := ""
-	for _, b := range t.Groups[people.KeyRelease] {
-		if b.Value != people.DateUnknown && b.Value > release {
-			release = b.Value
-		}
-	}
-	if release == "" && len(t.Groups[people.KeyRelease]) > 0 {
-		release = people.DateUnknown
-	}
-	if release == "" {
+	if len(newest.Items) == 0 {
 		return o, nil
 	}
+	release := newest.Items[0].Release.Key()
 	withRelease := func(keys map[string][]string) map[string][]string {
 		keys[people.KeyRelease] = []string{release}
 		return keys
@@ -761,12 +769,12 @@ func (r *run) peopleLens(ctx context.Context) (*lensOut, error) {
 		// read the rows of the rarest word, keep those holding every word
 		rare, fewest := "", -1
 		for _, tk := range tokens {
-			tt, err := search.TotalsOf(ctx, rs, people.Kind, search.RecordQuery{Keys: withRelease(map[string][]string{people.KeyToken: {tk}})}, nil, 0)
+			tp, err := search.Find(ctx, rs, people.Kind, search.RecordQuery{Keys: withRelease(map[string][]string{people.KeyToken: {tk}}), Sort: search.RecordSortID, Limit: 1})
 			if err != nil {
 				return nil, err
 			}
-			if fewest < 0 || tt.Count < fewest {
-				rare, fewest = tk, tt.Count
+			if fewest < 0 || tp.Total < fewest {
+				rare, fewest = tk, tp.Total
 			}
 		}
 		if fewest > 0 {
