@@ -33,17 +33,38 @@ func TestFederatedSearchJSON(t *testing.T) {
 			t.Errorf("DOT: no %s among %v", k, kinds)
 		}
 	}
-	// every route answers: the JSON twin of each kind's first result
+	// every route answers: the JSON twin and the page of each kind's
+	// first result, over queries that reach every kind
 	seen := map[string]bool{}
-	for _, r := range page.Results {
-		if seen[r.Kind] {
-			continue
+	for _, q := range []string{"DOT", "NYPD", "Skanska", "Bronx CB 10", "Rebecca Jones Gaston", "2022M0258"} {
+		_, body := get(t, e, "/api/search/federated?"+url.Values{"q": {q}, "limit": {"50"}}.Encode())
+		var p federated.Page
+		if err := json.Unmarshal(body, &p); err != nil {
+			t.Fatal(err)
 		}
-		seen[r.Kind] = true
-		res, b := get(t, e, r.Route)
-		if res.StatusCode != http.StatusOK {
-			t.Errorf("%s %s: route %s answers %d %s", r.Kind, r.ID, r.Route, res.StatusCode, b)
+		for _, r := range p.Results {
+			if seen[r.Kind] {
+				continue
+			}
+			seen[r.Kind] = true
+			res, b := get(t, e, r.Route)
+			if res.StatusCode != http.StatusOK {
+				t.Errorf("%s %s: route %s answers %d %s", r.Kind, r.ID, r.Route, res.StatusCode, b)
+			}
+			if r.Permalink == "" {
+				if r.Kind != federated.KindPayrollRow {
+					t.Errorf("%s %s has no permalink", r.Kind, r.ID)
+				}
+				continue
+			}
+			res, b = get(t, e, strings.TrimPrefix(r.Permalink, "http://rw.test"))
+			if res.StatusCode != http.StatusOK {
+				t.Errorf("%s %s: permalink %s answers %d %.300s", r.Kind, r.ID, r.Permalink, res.StatusCode, b)
+			}
 		}
+	}
+	if len(seen) != 10 {
+		t.Errorf("kinds reached: %v", seen)
 	}
 	if page.Scope.Searched.Kind != "federated" || page.Scope.RecordsInCorpus == 0 || len(page.Lenses) != len(federated.Lenses) {
 		t.Errorf("scope %+v lenses %d", page.Scope.Searched, len(page.Lenses))
