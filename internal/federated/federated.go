@@ -209,8 +209,9 @@ func New(rd search.Reader, cw *entity.Crosswalk, links view.Links) *Service {
 }
 
 // CheckScope validates a scope: the lenses it names, deduplicated, in
-// Lenses order (every lens when empty). EINVALID names the allowed ones.
+// Lenses order (every lens when it names none; blank names are ignored). EINVALID names the allowed ones.
 func CheckScope(scope []string) ([]string, error) {
+	scope = slices.DeleteFunc(slices.Clone(scope), func(l string) bool { return strings.TrimSpace(l) == "" })
 	if len(scope) == 0 {
 		return slices.Clone(Lenses), nil
 	}

@@ -9,9 +9,12 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -53,7 +56,7 @@ func first(t *testing.T, p federated.Page, lens string) federated.Result {
 	return federated.Result{}
 }
 
-func search(t *testing.T, req federated.Request) federated.Page {
+func run(t *testing.T, req federated.Request) federated.Page {
 	t.Helper()
 	p, err := svc.Search(context.Background(), req)
 	if err != nil {
@@ -83,14 +86,14 @@ func TestLensesMatchByKeys(t *testing.T) {
 		{"committee on land use", federated.LensMeetings, federated.KindMeeting, "", federated.TierName, ""},
 	}
 	for _, tc := range cases {
-		p := search(t, federated.Request{Q: tc.q, Limit: federated.MaxLimit})
+		p := run(t, federated.Request{Q: tc.q, Limit: federated.MaxLimit})
 		r := first(t, p, tc.lens)
 		if r.Kind != tc.kind || (tc.id != "" && r.ID != tc.id) || r.Match.Tier != tc.tier || (tc.route != "" && r.Route != tc.route) || r.Title == "" {
 			t.Errorf("%q: first %s result %+v", tc.q, tc.lens, r)
 		}
 	}
 	// a board number is a whole word: board 1 is not board 10
-	p := search(t, federated.Request{Q: "Brooklyn community board 1", Scope: []string{federated.LensCommunityBoards}})
+	p := run(t, federated.Request{Q: "Brooklyn community board 1", Scope: []string{federated.LensCommunityBoards}})
 	if len(p.Results) != 1 || p.Results[0].ID != "brooklyn-community-board-1" {
 		t.Errorf("Brooklyn CB 1: %+v", p.Results)
 	}
@@ -100,7 +103,7 @@ func TestLensesMatchByKeys(t *testing.T) {
 // go back, and within a tier lenses are interleaved (a lens's n-th object
 // never precedes another lens's (n-1)-th of the same tier).
 func TestRankingInterleavesTiers(t *testing.T) {
-	p := search(t, federated.Request{Q: "NYPD", Limit: federated.MaxLimit})
+	p := run(t, federated.Request{Q: "NYPD", Limit: federated.MaxLimit})
 	tiers := map[string]int{federated.TierExact: 0, federated.TierName: 1, federated.TierRelated: 2}
 	kinds := map[string]bool{}
 	type key struct{ tier, lens string }
@@ -141,7 +144,7 @@ func TestRankingInterleavesTiers(t *testing.T) {
 // answers the notice lens; an unknown lens or a cursor of another search
 // is refused.
 func TestCoverageAndErrors(t *testing.T) {
-	p := search(t, federated.Request{Q: "NYPD", Scope: []string{"payroll", "agencies", "payroll"}})
+	p := run(t, federated.Request{Q: "NYPD", Scope: []string{"payroll", "agencies", "payroll"}})
 	for _, lc := range p.Lenses {
 		want := federated.StateNotInScope
 		if lc.Lens == federated.LensPayroll || lc.Lens == federated.LensAgencies {
@@ -177,7 +180,7 @@ func TestCoverageAndErrors(t *testing.T) {
 	}
 
 	// exclusions apply to every lens's titles
-	p = search(t, federated.Request{Q: "NYPD -trailer", Limit: federated.MaxLimit})
+	p = run(t, federated.Request{Q: "NYPD -trailer", Limit: federated.MaxLimit})
 	for _, r := range p.Results {
 		if strings.Contains(strings.ToLower(r.Title), "trailer") {
 			t.Errorf("excluded word in %+v", r)
@@ -188,7 +191,7 @@ func TestCoverageAndErrors(t *testing.T) {
 		{Q: "NYPD", Scope: []string{"weather"}},
 		{Q: "-NYPD"},
 		{Q: "NYPD", Limit: 51},
-		{Q: "DOT", Cursor: search(t, federated.Request{Q: "NYPD"}).NextCursor},
+		{Q: "DOT", Cursor: run(t, federated.Request{Q: "NYPD"}).NextCursor},
 	} {
 		_, err := svc.Search(context.Background(), req)
 		if record.ErrorCode(err) != record.EINVALID {
@@ -198,5 +201,59 @@ func TestCoverageAndErrors(t *testing.T) {
 	_, err = svc.Search(context.Background(), federated.Request{Q: "x", Scope: []string{"weather"}})
 	if err == nil || !strings.Contains(err.Error(), strings.Join(federated.Lenses, ", ")) {
 		t.Errorf("unknown lens error does not list the lenses: %v", err)
+	}
+}
+
+// A land project's name is not a key: a name word finds the project only
+// through a matched notice that prints one of its application numbers
+// (land.ULURPKeys), and the rule names the number and the notice.
+func TestLandProjectThroughPrintedApplicationNumber(t *testing.T) {
+	ctx := context.Background()
+	be, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	cw := entity.DefaultCrosswalk()
+	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
+	src, err := indexer.LookupSource("land")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Load(ctx, src, os.DirFS("../../testdata/sample"), "land"); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := land.New(be).Project(ctx, "2022M0258")
+	if err != nil || len(pr.Project.ULURPKeys()) == 0 {
+		t.Fatalf("2022M0258: %v %+v", err, pr.Project.Actions)
+	}
+	number := pr.Project.Actions[0].ULURPNumber
+	n, err := crol.Normalize(crol.Row{Fields: map[string]string{
+		"requestid": "20260801101", "startdate": "08/01/2026", "agencyname": "City Planning Commission",
+		"sectionname": "Public Hearings and Meetings", "shorttitle": "Public hearing on Timbale Terrace",
+		"additionaldescription1": "Application " + number + " for a zoning map amendment, Borough of Manhattan.",
+	}, File: "made_up_for_test.json", Format: crol.FormatJSON}, cw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := be.Upsert(ctx, []search.Doc{{Notice: n, Passages: crol.Passages(n)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := be.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := federated.New(be, cw, view.Links{})
+	p, err := s.Search(ctx, federated.Request{Q: "Timbale", Scope: []string{federated.LensNotices, federated.LensLandProjects}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := first(t, p, federated.LensLandProjects)
+	if r.ID != "2022M0258" || r.Match.Tier != federated.TierRelated || !strings.Contains(r.Match.Rule, "20260801101") || r.Route != "/api/land-projects/2022M0258" {
+		t.Errorf("land project through the notice: %+v", r)
+	}
+	// without the notices lens there is no notice to read the number from
+	p, err = s.Search(ctx, federated.Request{Q: "Timbale", Scope: []string{federated.LensLandProjects}})
+	if err != nil || len(p.Results) != 0 {
+		t.Errorf("land lens alone: %v %+v", err, p.Results)
 	}
 }

@@ -40,7 +40,8 @@ var matchedOn = map[string]string{
 	LensContracts: "exact contract ID or row id, exact PIN or 10-character base PIN, the vendor stem of the query, and " +
 		"(related) the agencies the query resolved to",
 	LensLandProjects: "exact ZAP project id, application (ULURP) number, BBL and CEQR number, and (related) a community " +
-		"district such as M11; project names are not keys, so a name word finds no project here (the notices lens reads land notices)",
+		"district such as M11 or an application number printed in a matched notice; project names are not keys, so a name word " +
+		"finds a project only through a notice that prints its application number",
 	LensMeetings: "exact meeting id, the body name as a whole (committee or board), and (related) the agencies the query " +
 		"resolved to and meetings announced by a matched notice; meeting titles are not keys",
 	LensPeople: "exact row id, every query word among the name, acronym and name-variant words of a row of the newest " +
@@ -626,6 +627,22 @@ func (r *run) landLens(ctx context.Context) (*lensOut, error) {
 		subs = append(subs, sub{keys: map[string][]string{land.KeyCD: {cd}}, tier: TierRelated, rule: "a project of community district " + cd})
 		o.browse = append(o.browse, "/api/land-projects?"+url.Values{"community_district": {cd}}.Encode())
 	}
+	// application numbers the matched notices print (land.ULURPKeys, the
+	// rule the land source reads them with)
+	printedIn := map[string]string{}
+	var printed []string
+	for _, n := range r.notices {
+		_, keys := land.ULURPKeys(n.Title + "\n" + n.Text)
+		for _, k := range keys {
+			if _, ok := printedIn[k]; !ok && len(printed) < search.MaxKeyValues {
+				printedIn[k] = n.RequestID
+				printed = append(printed, k)
+			}
+		}
+	}
+	if len(printed) > 0 {
+		subs = append(subs, sub{keys: map[string][]string{land.KeyULURP: printed}, tier: TierRelated, rule: "an application (ULURP) number printed in a matched notice"})
+	}
 	for _, sq := range subs {
 		p, err := search.Find(ctx, rs, land.ProjectKind, search.RecordQuery{IDs: sq.ids, Keys: sq.keys, Sort: search.RecordSortDateDesc, Limit: r.depth})
 		if err != nil {
@@ -639,6 +656,14 @@ func (r *run) landLens(ctx context.Context) (*lensOut, error) {
 				Permalink: r.link("/land-projects/" + pr.ID), OfficialURL: pr.URL, Match: Match{Tier: sq.tier, Rule: sq.rule, Score: 1}}
 			if res.Date != "" {
 				res.DateLabel = "last milestone"
+			}
+			if sq.keys[land.KeyULURP] != nil && sq.tier == TierRelated {
+				for _, k := range pr.ULURPKeys() {
+					if id, ok := printedIn[k]; ok {
+						res.Match.Rule = "application (ULURP) number " + k + " printed in matched notice " + id
+						break
+					}
+				}
 			}
 			r.add(o, cand{Result: res})
 		}
