@@ -84,6 +84,8 @@ func TestLensesMatchByKeys(t *testing.T) {
 		{"ABREU", federated.LensPayroll, federated.KindPayrollRow, "", federated.TierName, ""},
 		{"DOT", federated.LensMeetings, federated.KindMeeting, "", federated.TierRelated, ""},
 		{"committee on land use", federated.LensMeetings, federated.KindMeeting, "", federated.TierName, ""},
+		// the registration of a matched award notice, by its exact PIN
+		{`"OLDER ADULT CENTER"`, federated.LensContracts, federated.KindContract, "CT112520278800354", federated.TierRelated, "/api/contracts/CT112520278800354"},
 	}
 	for _, tc := range cases {
 		p := run(t, federated.Request{Q: tc.q, Limit: federated.MaxLimit})
@@ -92,8 +94,12 @@ func TestLensesMatchByKeys(t *testing.T) {
 			t.Errorf("%q: first %s result %+v", tc.q, tc.lens, r)
 		}
 	}
+	p := run(t, federated.Request{Q: `"OLDER ADULT CENTER"`, Scope: []string{federated.LensNotices, federated.LensContracts}})
+	if r := first(t, p, federated.LensContracts); !strings.Contains(r.Match.Rule, "12522P0001001R004 of matched notice 20260624018") {
+		t.Errorf("PIN join rule: %+v", r.Match)
+	}
 	// a board number is a whole word: board 1 is not board 10
-	p := run(t, federated.Request{Q: "Brooklyn community board 1", Scope: []string{federated.LensCommunityBoards}})
+	p = run(t, federated.Request{Q: "Brooklyn community board 1", Scope: []string{federated.LensCommunityBoards}})
 	if len(p.Results) != 1 || p.Results[0].ID != "brooklyn-community-board-1" {
 		t.Errorf("Brooklyn CB 1: %+v", p.Results)
 	}

@@ -38,7 +38,8 @@ var matchedOn = map[string]string{
 		"registered contracts; then vendor stems holding every query word, among the stems of the matched notices and of the " +
 		"registered contracts (read when at most 20,000 contract rows are held)",
 	LensContracts: "exact contract ID or row id, exact PIN or 10-character base PIN, the vendor stem of the query, and " +
-		"(related) the agencies the query resolved to",
+		"(related) the agencies the query resolved to and the registrations of the matched notices (the same PIN, or the " +
+		"notice the source joined them to)",
 	LensLandProjects: "exact ZAP project id, application (ULURP) number, BBL and CEQR number, and (related) a community " +
 		"district such as M11 or an application number printed in a matched notice; project names are not keys, so a name word " +
 		"finds a project only through a notice that prints its application number",
@@ -557,6 +558,26 @@ func (r *run) contractsLens(ctx context.Context) (*lensOut, error) {
 		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{search.KeyAgencyID: {id}}}, TierRelated, "a contract of agency " + id, search.RecordSortDateDesc,
 			"/api/contracts?" + url.Values{"agency_id": {id}}.Encode()})
 	}
+	// the registrations of the matched notices: the same PIN (the join
+	// rule entity.PINExact) or the notice the source joined them to
+	pinOf, ridOf := map[string]string{}, map[string]bool{}
+	var pins, rids []string
+	for _, n := range r.notices {
+		if p := entity.NormalizePIN(n.PIN); p != "" && !entity.JunkPIN(p) && pinOf[p] == "" && len(pins) < search.MaxKeyValues {
+			pinOf[p] = n.RequestID
+			pins = append(pins, p)
+		}
+		if !ridOf[n.RequestID] && len(rids) < search.MaxKeyValues {
+			ridOf[n.RequestID] = true
+			rids = append(rids, n.RequestID)
+		}
+	}
+	if len(pins) > 0 {
+		subs = append(subs, sub{q: search.RecordQuery{Keys: map[string][]string{search.KeyPIN: pins}}, tier: TierRelated, rule: "the PIN of a matched notice", sort: search.RecordSortDateDesc})
+	}
+	if len(rids) > 0 {
+		subs = append(subs, sub{q: search.RecordQuery{Keys: map[string][]string{search.KeyRequestID: rids}}, tier: TierRelated, rule: "joined by its source to a matched notice", sort: search.RecordSortDateDesc})
+	}
 	for _, sq := range subs {
 		sq.q.Sort, sq.q.Limit = sq.sort, r.depth
 		p, err := search.Find(ctx, rs, search.ContractKind, sq.q)
@@ -579,9 +600,16 @@ func (r *run) contractsLens(ctx context.Context) (*lensOut, error) {
 			if title == "" {
 				title = "contract " + id
 			}
+			rule := sq.rule
+			switch {
+			case sq.q.Keys[search.KeyPIN] != nil && sq.tier == TierRelated && pinOf[entity.NormalizePIN(c.PIN)] != "":
+				rule = "PIN " + c.PIN + " of matched notice " + pinOf[entity.NormalizePIN(c.PIN)] + " (" + entity.PINExact + ", " + entity.ConfidenceHigh + ")"
+			case sq.q.Keys[search.KeyRequestID] != nil:
+				rule = "joined by its source to matched notice " + c.RequestID + " (" + entity.JoinSource + ", " + entity.ConfidenceMedium + ")"
+			}
 			res := Result{Kind: KindContract, Lens: LensContracts, ID: id, Title: title, Date: day(c.RegisteredOn), Source: c.Source,
 				SourceLabel: c.SourceLabel, ObservedAt: c.ObservedAt, Route: "/api/contracts/" + url.PathEscape(id),
-				Permalink: r.link("/contracts/" + url.PathEscape(id)), Match: Match{Tier: sq.tier, Rule: sq.rule, Score: 1}}
+				Permalink: r.link("/contracts/" + url.PathEscape(id)), Match: Match{Tier: sq.tier, Rule: rule, Score: 1}}
 			if res.Date != "" {
 				res.DateLabel = "registered"
 			}
