@@ -185,6 +185,18 @@ func TestCoverageAndErrors(t *testing.T) {
 		}
 	}
 
+	// no hit anywhere: the answer still carries its scope and says, per
+	// lens, that no match is not no record
+	p = run(t, federated.Request{Q: "zzyzxqq"})
+	if len(p.Results) != 0 || p.Total != 0 || p.Scope.RecordsInCorpus == 0 || p.Scope.FirstSourceDate == "" || len(p.Scope.Absence) == 0 {
+		t.Errorf("no-hit answer %+v", p.Scope)
+	}
+	for _, lc := range p.Lenses {
+		if lc.State != federated.StateSearched || !strings.Contains(lc.Note, "does not mean no record exists") {
+			t.Errorf("no-hit lens %+v", lc)
+		}
+	}
+
 	// exclusions apply to every lens's titles
 	p = run(t, federated.Request{Q: "NYPD -trailer", Limit: federated.MaxLimit})
 	for _, r := range p.Results {

@@ -271,6 +271,9 @@ func (r *run) noticesLens(ctx context.Context) (*lensOut, error) {
 		o.note = "matched notices by notice lens: " + strings.Join(by, ", ")
 	}
 	o.browse = []string{"/api/search?" + url.Values{"q": {r.q}}.Encode()}
+	for _, id := range r.u.agencyIDs() {
+		o.browse = append(o.browse, "/api/search?"+url.Values{"agency": {id}}.Encode())
+	}
 	return o, nil
 }
 
@@ -716,8 +719,9 @@ func (r *run) meetingsLens(ctx context.Context) (*lensOut, error) {
 	if strings.Contains(whole, ":") && !strings.Contains(whole, " ") {
 		subs = append(subs, sub{search.RecordQuery{IDs: []string{whole}}, TierExact, "exact meeting id"})
 	}
-	if b := meeting.BodyKey(whole); b != "" {
-		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{meeting.KeyBody: {b}}}, TierName, "the body's name"})
+	body := meeting.BodyKey(whole)
+	if body != "" {
+		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{meeting.KeyBody: {body}}}, TierName, "the body's name"})
 	}
 	if ids := r.u.agencyIDs(); len(ids) > 0 {
 		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{search.KeyAgencyID: ids}}, TierRelated, "a meeting of agency " + strings.Join(ids, ", ")})
@@ -738,6 +742,9 @@ func (r *run) meetingsLens(ctx context.Context) (*lensOut, error) {
 			return nil, err
 		}
 		o.matched += p.Total
+		if sq.q.Keys[meeting.KeyBody] != nil && p.Total > 0 {
+			o.browse = append(o.browse, "/api/meetings?"+url.Values{"body": {body}}.Encode())
+		}
 		for i, m := range p.Items {
 			rec := p.Records[i]
 			title := m.Title
