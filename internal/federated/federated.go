@@ -209,7 +209,8 @@ func New(rd search.Reader, cw *entity.Crosswalk, links view.Links) *Service {
 }
 
 // CheckScope validates a scope: the lenses it names, deduplicated, in
-// Lenses order (every lens when it names none; blank names are ignored). EINVALID names the allowed ones.
+// Lenses order (every lens when it names none; blank names are ignored).
+// EINVALID names the allowed ones.
 func CheckScope(scope []string) ([]string, error) {
 	scope = slices.DeleteFunc(slices.Clone(scope), func(l string) bool { return strings.TrimSpace(l) == "" })
 	if len(scope) == 0 {
@@ -286,8 +287,8 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 	r := &run{s: s, u: u, k: k, q: req.Q, depth: depth}
 	outs := map[string]*lensOut{}
 	errs := map[string]error{}
-	// notices and contracts first: the vendor and meeting lenses read
-	// what they matched
+	// notices first: the vendor, contract, land and meeting lenses read
+	// the notices it matched
 	order := []string{LensNotices, LensContracts, LensAgencies, LensCommunityBoards, LensVendors, LensLandProjects, LensMeetings, LensPeople, LensPayroll}
 	for _, l := range order {
 		if !slices.Contains(lenses, l) {
@@ -312,7 +313,7 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 	if err != nil && record.ErrorCode(err) != record.EUNAVAILABLE {
 		return Page{}, err
 	}
-	all := rank(outs, req.Q, u)
+	all := rank(outs)
 	page := Page{Query: req.Q, Results: []Result{}, Ranked: min(len(all), MaxDepth), Understood: u, Ranking: Ranking}
 	for _, o := range outs {
 		page.Total += o.matched
@@ -402,7 +403,7 @@ func (s *Service) kindCoverage(ctx context.Context) ([]record.SourceCoverage, er
 
 // rank orders every candidate by the ranking rule, numbers them and keeps
 // the first MaxDepth.
-func rank(outs map[string]*lensOut, q string, u Understood) []cand {
+func rank(outs map[string]*lensOut) []cand {
 	var all []cand
 	for li, l := range Lenses {
 		o := outs[l]
