@@ -510,7 +510,12 @@ func (r *run) vendorsLens(ctx context.Context) (*lensOut, error) {
 			}
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].score != hits[j].score {
+			return hits[i].score > hits[j].score
+		}
+		return hits[i].stem < hits[j].stem
+	})
 	for _, h := range hits {
 		r.add(o, vendor(h.stem, h.name, TierName, "every query word in the vendor name stem", round3(min(h.score, 1))))
 	}
