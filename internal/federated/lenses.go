@@ -28,7 +28,7 @@ var lensKinds = map[string][]string{
 // matchedOn documents, per lens, what the query is compared with.
 var matchedOn = map[string]string{
 	LensNotices: "full text of City Record notices (keywords OR-matched, phrases, exclusions; the search_notices rules), " +
-		"and the exact request id",
+		"and the exact request id; the other lenses link from the 100 newest matched notices",
 	LensAgencies: "the crosswalk's one rule for a named agency (canonical id, printed name, reviewed short form, nickname, " +
 		"acronym, family) on the whole query or on each short form typed in capitals; then every query word among the words " +
 		"of a canonical agency name. The crosswalk is not an official agency registry",
@@ -241,9 +241,8 @@ func (r *run) noticesLens(ctx context.Context) (*lensOut, error) {
 			return nil, err
 		}
 	}
-	// always the first MaxDepth notices, whatever the page: the vendor and
-	// meeting lenses read them, and a deeper page must not reorder a
-	// shallower one
+	// always the first MaxDepth notices, whatever the page: a deeper page
+	// must not reorder a shallower one
 	res, err := r.s.Notices.Search(ctx, search.Query{Text: r.q, Sort: search.SortRelevance, Limit: min(MaxDepth, search.MaxLimit), Facets: true})
 	if err != nil {
 		return nil, err
@@ -258,11 +257,24 @@ func (r *run) noticesLens(ctx context.Context) (*lensOut, error) {
 			score = h.Score / best
 		}
 		r.add(o, notice(h.Notice, TierName, "full text", round3(score)))
+	}
+	o.matched += res.Total
+	// the other lenses link from the newest matched notices (at most
+	// MaxDepth): an order every engine gives alike, where relevance
+	// differs by engine statistics
+	linked := res.Hits
+	if res.Total > len(res.Hits) {
+		nr, err := r.s.Notices.Search(ctx, search.Query{Text: r.q, Sort: search.SortNewest, Limit: min(MaxDepth, search.MaxLimit)})
+		if err != nil {
+			return nil, err
+		}
+		linked = nr.Hits
+	}
+	for _, h := range linked {
 		if !slices.ContainsFunc(r.notices, func(n record.Notice) bool { return n.RequestID == h.Notice.RequestID }) {
 			r.notices = append(r.notices, h.Notice)
 		}
 	}
-	o.matched += res.Total
 	var by []string
 	for _, f := range res.Facets[search.FacetLens] {
 		by = append(by, f.Value+" "+itoa(f.Count))
@@ -733,9 +745,7 @@ func (r *run) meetingsLens(ctx context.Context) (*lensOut, error) {
 	}
 	var rids []string
 	for _, n := range r.notices {
-		if len(rids) < 50 {
-			rids = append(rids, n.RequestID)
-		}
+		rids = append(rids, n.RequestID)
 	}
 	if len(rids) > 0 {
 		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{meeting.KeyRequestID: rids}}, TierRelated, "announced by a matched notice"})
