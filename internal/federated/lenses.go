@@ -86,14 +86,9 @@ func held(lens string, sources []record.SourceCoverage) bool {
 // exclusions and synonyms), the agencies it names and its vendor stem.
 func (s *Service) understand(q string, k search.Keywords) Understood {
 	u := Understood{Excluded: k.Excluded, Agencies: []entity.Resolution{}, Words: []string{}}
-	for _, f := range strings.Fields(q) {
-		if strings.HasPrefix(f, "-") && len(f) > 1 {
-			continue
-		}
-		for _, w := range search.Words(strings.Trim(f, `"“”`)) {
-			if !slices.Contains(u.Words, w) {
-				u.Words = append(u.Words, w)
-			}
+	for _, w := range search.Words(wholeOf(q)) {
+		if !slices.Contains(u.Words, w) {
+			u.Words = append(u.Words, w)
 		}
 	}
 	whole := wholeOf(q)
@@ -108,11 +103,20 @@ func (s *Service) understand(q string, k search.Keywords) Understood {
 	return u
 }
 
-// wholeOf is the query without exclusions and quote marks.
+// wholeOf is the query without its exclusions (-word, -"phrase") and
+// quote marks.
 func wholeOf(q string) string {
 	var keep []string
+	skip := false // inside an excluded "phrase"
 	for _, f := range strings.Fields(q) {
+		if skip {
+			skip = !strings.ContainsAny(f, `"“”`)
+			continue
+		}
 		if strings.HasPrefix(f, "-") && len(f) > 1 {
+			if rest := strings.TrimPrefix(f, "-"); strings.IndexAny(rest, `"“”`) == 0 {
+				skip = !strings.ContainsAny(strings.TrimLeft(rest, `"“”`), `"“”`)
+			}
 			continue
 		}
 		if f = strings.Trim(f, `"“”`); f != "" {
