@@ -305,11 +305,7 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 		o.matched = max(o.matched-o.dups-o.dropped, len(o.cands))
 		outs[l] = o
 	}
-	cov, err := s.coverage(ctx)
-	if err != nil && record.ErrorCode(err) != record.EUNAVAILABLE {
-		return Page{}, err
-	}
-	kindCov, err := s.kindCoverage(ctx)
+	cov, kindCov, err := s.coverage(ctx)
 	if err != nil && record.ErrorCode(err) != record.EUNAVAILABLE {
 		return Page{}, err
 	}
@@ -365,41 +361,50 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 	return page, nil
 }
 
-// coverage is every source held: notice coverage, then record coverage.
-func (s *Service) coverage(ctx context.Context) ([]record.SourceCoverage, error) {
-	if s.Records != nil {
-		var notices search.CoverageReader
-		if s.Notices != nil {
-			notices = s.Notices
-		}
-		return search.WithScope(s.Records, notices).Coverage(ctx)
-	}
+// coverage reads the engine's coverage once: merged as every scope
+// lists it (search.WithScope), and by exact kind (a lens reads one kind,
+// not a scope record type that merges two).
+func (s *Service) coverage(ctx context.Context) (merged, byKind []record.SourceCoverage, err error) {
+	var notices []record.SourceCoverage
 	if s.Notices != nil {
-		return s.Notices.Coverage(ctx)
+		if notices, err = s.Notices.Coverage(ctx); err != nil {
+			return nil, nil, err
+		}
 	}
-	return nil, record.Errorf(record.EUNAVAILABLE, "no search engine")
+	if s.Records == nil {
+		if s.Notices == nil {
+			return nil, nil, record.Errorf(record.EUNAVAILABLE, "no search engine")
+		}
+		return notices, notices, nil
+	}
+	rc := &heldCoverage{Records: s.Records}
+	if merged, err = search.WithScope(rc, heldNotices(notices)).Coverage(ctx); err != nil {
+		return nil, nil, err
+	}
+	return merged, append(slices.Clone(notices), rc.cov...), nil
 }
 
-// kindCoverage is the notice coverage and the record coverage by exact
-// kind (not merged into scope record types: a lens reads one kind).
-func (s *Service) kindCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
-	var out []record.SourceCoverage
-	if s.Notices != nil {
-		cov, err := s.Notices.Coverage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, cov...)
-	}
-	if s.Records != nil {
-		cov, err := s.Records.RecordCoverage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, cov...)
-	}
-	return out, nil
+// heldCoverage is Records whose coverage is read once.
+type heldCoverage struct {
+	search.Records
+	cov []record.SourceCoverage
 }
+
+func (h *heldCoverage) RecordCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
+	if h.cov == nil {
+		cov, err := h.Records.RecordCoverage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		h.cov = cov
+	}
+	return h.cov, nil
+}
+
+// heldNotices is notice coverage already read.
+type heldNotices []record.SourceCoverage
+
+func (h heldNotices) Coverage(context.Context) ([]record.SourceCoverage, error) { return h, nil }
 
 // rank orders every candidate by the ranking rule, numbers them and keeps
 // the first MaxDepth.
