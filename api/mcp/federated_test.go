@@ -47,7 +47,8 @@ func sampleSession(t *testing.T) *sdk.ClientSession {
 
 // search_federated answers "NYPD" on the bundled sample with typed
 // objects of at least five kinds (the agency, its notices, contracts,
-// payroll rows and roster organization), each with its exact route, and
+// payroll rows, roster organization and the leader it prints), each with
+// its exact route, and
 // coverage for every lens; an unknown lens is a tool error naming the
 // allowed ones.
 func TestSearchFederatedFiveKinds(t *testing.T) {
@@ -60,7 +61,7 @@ func TestSearchFederatedFiveKinds(t *testing.T) {
 			t.Errorf("result without route, title or rule: %+v", r)
 		}
 	}
-	for _, k := range []string{federated.KindAgency, federated.KindNotice, federated.KindContract, federated.KindPayrollRow, federated.KindOrganization} {
+	for _, k := range []string{federated.KindAgency, federated.KindNotice, federated.KindContract, federated.KindPayrollRow, federated.KindOrganization, federated.KindPerson} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s among %v", k, kinds)
 		}

@@ -46,7 +46,8 @@ var matchedOn = map[string]string{
 	LensMeetings: "exact meeting id, the body name as a whole (committee or board), and (related) the agencies the query " +
 		"resolved to and meetings announced by a matched notice; meeting titles are not keys",
 	LensPeople: "exact row id, every query word among the name, acronym and name-variant words of a row of the newest " +
-		"roster release, and the organization the resolved agency is; names never create identity",
+		"roster release, the organization the resolved agency is and (related) the people its roster row prints; names never " +
+		"create identity",
 	LensPayroll: "exact row id, a name (one word, or a full name in either order) or a title as printed, and (related) " +
 		"the agencies the query resolved to; a payroll name is not matched to a person",
 }
@@ -828,15 +829,23 @@ func (r *run) peopleLens(ctx context.Context) (*lensOut, error) {
 		}
 	}
 	if ids := r.u.agencyIDs(); len(ids) > 0 {
-		p, err := search.Find(ctx, rs, people.Kind, search.RecordQuery{Kinds: []string{people.KindOrganization},
-			Keys: withRelease(map[string][]string{people.KeyAgencyID: ids}), Sort: search.RecordSortID, Limit: r.depth})
-		if err != nil {
-			return nil, err
+		// the organization the agency is (name tier) and the people its
+		// release row prints (related: a dated roster entry, not identity)
+		for _, kind := range []string{people.KindOrganization, people.KindPerson} {
+			p, err := search.Find(ctx, rs, people.Kind, search.RecordQuery{Kinds: []string{kind},
+				Keys: withRelease(map[string][]string{people.KeyAgencyID: ids}), Sort: search.RecordSortID, Limit: r.depth})
+			if err != nil {
+				return nil, err
+			}
+			for _, it := range p.Items {
+				if kind == people.KindOrganization {
+					r.add(o, row(it, TierName, "the organization row of agency "+it.AgencyID, 1))
+				} else {
+					r.add(o, row(it, TierRelated, "printed in the roster row of agency "+it.AgencyID+" ("+it.Release.AsOf()+")", 1))
+				}
+			}
+			o.matched += p.Total
 		}
-		for _, it := range p.Items {
-			r.add(o, row(it, TierName, "the organization row of agency "+it.AgencyID, 1))
-		}
-		o.matched += p.Total
 	}
 	var tokens []string
 	for _, w := range r.u.Words {
