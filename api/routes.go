@@ -21,6 +21,7 @@ func (s *Server) routes(r *gin.Engine) {
 	api.GET("/search", s.search)
 	api.GET("/notices/:id", s.notice)
 	api.GET("/passages", s.passages)
+	s.federatedRoutes(api) // federated.go: /api/search/federated
 
 	if s.deps.MCP != nil {
 		mcpH := s.mcpTransport(s.deps.MCP) // mcp_transport.go: JSON-RPC errors, 1 MiB bodies

@@ -2,16 +2,14 @@ package mcp
 
 import (
 	"context"
-	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
-
-// federatedLenses are the lenses registered for federated search, in order.
-var federatedLenses = []string{record.LensMoney, record.LensLand, record.LensProperty, record.LensRules, record.LensMeetings, record.LensPeople}
 
 type federatedIn struct {
 	Q      string   `json:"q"`
@@ -20,83 +18,48 @@ type federatedIn struct {
 	Cursor string   `json:"cursor,omitempty"`
 }
 
-// LensCoverage is how one lens took part in a federated search.
-type LensCoverage struct {
-	Lens     string `json:"lens"`
-	Searched bool   `json:"searched"`
-	Matched  int    `json:"matched"`
-	Note     string `json:"note,omitempty"`
-}
+// FederatedOut is one ranked page of typed objects across the registered
+// lenses, with per-lens coverage (federated.Page, the JSON of
+// GET /api/search/federated).
+type FederatedOut = federated.Page
 
-// FederatedOut is one ranked result set across lenses.
-type FederatedOut struct {
-	Results    []NoticeRef    `json:"results"`
-	Total      int            `json:"total"`
-	NextCursor string         `json:"next_cursor,omitempty"`
-	Lenses     []LensCoverage `json:"lens_coverage"`
-	Ranking    string         `json:"ranking"`
-	Scope      record.Scope   `json:"scope"`
+// federatedService is the federated search over the tools' engine.
+func (d *Deps) federatedService() *federated.Service {
+	return federated.New(d.Search, d.Crosswalk, view.Links{Base: d.BaseURL, Form: 1})
 }
 
 func searchFederated(d *Deps) Tool {
 	t := newTool(d, "search_federated", "Search across every lens", ClassRead,
-		"One bounded, ranked result set across the registered lenses (money, land, property, rules, meetings, people). "+
-			"Optional scope limits the search to an allow-listed subset of lenses. Returns per-lens coverage (searched or not, "+
-			"matches), the exact object route of each result (route, permalink, official_url) and the shared scope. "+
-			"Keywords only: no raw query language is accepted.",
+		"One bounded, ranked result set of typed objects across the registered lenses: "+strings.Join(federated.Lenses, ", ")+". "+
+			"Notices are matched by full text; agencies, community boards, vendors, contracts, land projects, meetings, people and "+
+			"organizations and payroll rows by their exact ids, keys and name words (lens_coverage[].matched_on says how, per lens). "+
+			"Each result has its kind, id, title, why it matched (match.tier exact / name / related, match.rule) and its exact object "+
+			"route (route: the JSON twin; permalink: the page). lens_coverage says per lens whether it was searched, not ingested, "+
+			"unavailable or not in scope, with its sources, matched and returned counts and browse routes that read every match. "+
+			"Optional scope limits the search to an allow-list of lenses. Keywords only: no raw query language is accepted. "+
+			"Ranking: "+federated.Ranking,
 		[]int{1},
 		func(s *jsonschema.Schema) {
-			bounded(s, "q", search.MaxTextLen, `Keywords, OR-matched. "quoted phrase" for exact phrases, -word to exclude.`)
+			bounded(s, "q", search.MaxTextLen, `Keywords: an agency (NYPD, DOT, Parks), a vendor, a name, an id (contract ID, project id, ULURP number, BBL, request id). `+
+				`Notices OR-match the words; "quoted phrase" for exact phrases, -word to exclude.`)
 			prop(s, "q").MinLength = ptr(1)
-			lensProp(s, "scope", "Only these lenses (allow-list). Omit to search all of them.")
-			limitProp(s, 30)
+			p := prop(s, "scope")
+			p.Types = nil
+			p.Type = "array"
+			p.Items = &jsonschema.Schema{Type: "string"}
+			p.MaxItems = ptr(len(federated.Lenses))
+			p.Description = "Only these lenses (allow-list), any of: " + strings.Join(federated.Lenses, ", ") + ". Omit to search all of them."
+			limitProp(s, federated.MaxLimit)
 			cursorProp(s)
 		},
 		func(ctx context.Context, d *Deps, in federatedIn) (FederatedOut, error) {
-			lenses := federatedLenses
-			if len(in.Scope) > 0 {
-				lenses = nil
-				for _, l := range in.Scope {
-					if !slices.Contains(federatedLenses, l) {
-						return FederatedOut{}, record.Invalid("scope", "%q is not a registered lens; use %v", l, federatedLenses)
-					}
-					if !slices.Contains(lenses, l) {
-						lenses = append(lenses, l)
-					}
-				}
-			}
-			q := search.Query{Text: in.Q, Lenses: lenses, Sort: search.SortRelevance, Limit: limitOr(in.Limit, search.DefaultLimit),
-				Cursor: in.Cursor, Facets: true}
-			k, err := search.ParseKeywords(in.Q)
-			if err != nil {
-				return FederatedOut{}, err
-			}
-			if k.Empty() {
-				return FederatedOut{}, record.Invalid("q", "q needs at least one keyword or phrase")
-			}
-			res, refs, err := d.runCtx(ctx, q)
-			if err != nil {
-				return FederatedOut{}, err
-			}
-			counts := map[string]int{}
-			for _, f := range res.Facets[search.FacetLens] {
-				counts[f.Value] = f.Count
-			}
-			out := FederatedOut{Results: refs, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope,
-				Ranking: "One relevance ranking (BM25) over every searched lens; a notice in two lenses appears once."}
-			for _, l := range federatedLenses {
-				lc := LensCoverage{Lens: l, Searched: slices.Contains(lenses, l), Matched: counts[l]}
-				if !lc.Searched {
-					lc.Matched = 0
-					lc.Note = "not in the requested scope"
-				} else if lc.Matched == 0 {
-					lc.Note = "no hits in this lens; that does not mean no record exists"
-				}
-				out.Lenses = append(out.Lenses, lc)
-			}
-			return out, nil
+			return d.federatedService().Search(ctx, federated.Request{Q: in.Q, Scope: in.Scope, Limit: in.Limit, Cursor: in.Cursor})
 		})
-	t.Limits = []string{"limit: 1–30", "results are paged with next_cursor", "scope: allow-listed lenses only"}
-	t.Examples = []Example{{"Anything about a pier, in money and land", map[string]any{"q": "pier", "scope": []string{"money", "land"}}}}
+	t.Limits = []string{"limit: 1–50 (default 20)", "at most 100 ranked objects per search, paged with next_cursor; each lens's browse routes read the rest",
+		"scope: registered lenses only"}
+	t.Examples = []Example{
+		{"Everything held about the NYPD: the agency, its notices, contracts, payroll rows and roster row", map[string]any{"q": "NYPD"}},
+		{"A pier, in notices and land projects only", map[string]any{"q": "pier", "scope": []string{"notices", "land_projects"}}},
+	}
 	return t
 }

@@ -1,0 +1,92 @@
+package mcp_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/federated"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+)
+
+// sampleSession is a Form 1 tool session over the whole bundled sample,
+// as `go run .` loads it (notices, contracts, payroll, land, meetings,
+// roster, civil service).
+func sampleSession(t *testing.T) *sdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	be, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { be.Close() })
+	cw := entity.DefaultCrosswalk()
+	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
+	if _, err := ix.EnsureSample(ctx, os.DirFS("../../testdata/sample")); err != nil {
+		t.Fatal(err)
+	}
+	d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test"}
+	ct, st := sdk.NewInMemoryTransports()
+	if _, err := mcp.NewServer(d, 1).Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sdk.NewClient(&sdk.Implementation{Name: "federated-test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// search_federated answers "NYPD" on the bundled sample with typed
+// objects of at least five kinds (the agency, its notices, contracts,
+// payroll rows, roster organization and the leader it prints), each with
+// its exact route, and
+// coverage for every lens; an unknown lens is a tool error naming the
+// allowed ones.
+func TestSearchFederatedFiveKinds(t *testing.T) {
+	s := sampleSession(t)
+	out := structured[mcp.FederatedOut](t, call(t, s, "search_federated", map[string]any{"q": "NYPD", "limit": 50}))
+	kinds := map[string]int{}
+	for _, r := range out.Results {
+		kinds[r.Kind]++
+		if r.Route == "" || r.Title == "" || r.Match.Rule == "" {
+			t.Errorf("result without route, title or rule: %+v", r)
+		}
+	}
+	for _, k := range []string{federated.KindAgency, federated.KindNotice, federated.KindContract, federated.KindPayrollRow, federated.KindOrganization, federated.KindPerson} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s among %v", k, kinds)
+		}
+	}
+	if len(kinds) < 5 {
+		t.Fatalf("NYPD: %d kinds %v", len(kinds), kinds)
+	}
+	first := out.Results[0]
+	if first.Kind != federated.KindAgency || first.ID != "police-department" || first.Route != "/api/agencies/police-department" ||
+		first.Permalink != "http://rw.test/agencies/police-department/" || first.Match.Tier != federated.TierExact {
+		t.Errorf("first result %+v", first)
+	}
+	if len(out.Lenses) != len(federated.Lenses) {
+		t.Fatalf("lens coverage %+v", out.Lenses)
+	}
+	for _, lc := range out.Lenses {
+		if lc.State != federated.StateSearched {
+			t.Errorf("lens %s: state %s (%s)", lc.Lens, lc.State, lc.Note)
+		}
+		if lc.Lens != federated.LensAgencies && len(lc.Sources) == 0 {
+			t.Errorf("lens %s states no source observation", lc.Lens)
+		}
+	}
+	res := call(t, s, "search_federated", map[string]any{"q": "NYPD", "scope": []string{"payroll", "weather"}})
+	if !res.IsError || !strings.Contains(text(res), "weather") || !strings.Contains(text(res), strings.Join(federated.Lenses, ", ")) {
+		t.Errorf("unknown lens: %v %s", res.IsError, text(res))
+	}
+}

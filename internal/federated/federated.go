@@ -1,0 +1,491 @@
+// Package federated is one bounded, ranked search across every registered
+// lens of Recordwatch (SPEC §4.10 search_federated): City Record notices by
+// full text, and agencies, community boards, vendors, registered
+// contracts, land projects, meetings, people and organizations and payroll
+// rows by their exact keys and names. The MCP tool search_federated and
+// GET /api/search/federated are thin surfaces over Service.Search.
+//
+// Nothing here is a new engine: notices are read with search.Reader.Search
+// and Get, record kinds with search.Find/TotalsOf over their declared
+// search.Kind (keys exactly as each kind writes them), agencies with the
+// crosswalk's one rule (entity.Crosswalk.ResolveName) and vendors by stem
+// (entity.VendorStem). No raw store and no query language is exposed: the
+// input is keywords and an optional allow-list of lenses.
+//
+// Ranking (Ranking, the text every answer carries):
+//
+//  1. Tier. exact (the query is the object's id, exact name, agency short
+//     form or vendor stem) before name (the object's own words match: full
+//     text of a notice, every query word among an object's name words)
+//     before related (the object belongs to an identity the query resolved
+//     to: the contracts, payroll rows and meetings of an agency, meetings
+//     announced by a matched notice, projects of a community district).
+//  2. Within a tier, lenses are interleaved: each lens's n-th best object
+//     comes before any lens's (n+1)-th, so one large kind cannot bury the
+//     others.
+//  3. Then the lens's own score normalized to 0–1 (notices: engine
+//     relevance divided by the best score of the search; names: the share
+//     of the object's name words the query covers; keys: 1), then the lens
+//     order of Lenses, then the id.
+//
+// At most MaxDepth ranked objects are read; next_cursor pages through
+// them, and each lens's coverage gives the browse route that reads every
+// match of that lens.
+package federated
+
+import (
+	"context"
+	"hash/fnv"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
+)
+
+// Lenses of a federated search, in their tie-break order.
+const (
+	LensNotices         = "notices"
+	LensAgencies        = "agencies"
+	LensCommunityBoards = "community_boards"
+	LensVendors         = "vendors"
+	LensContracts       = "contracts"
+	LensLandProjects    = "land_projects"
+	LensMeetings        = "meetings"
+	LensPeople          = "people"
+	LensPayroll         = "payroll"
+)
+
+// Lenses lists the registered lenses: the allow-list a scope names.
+var Lenses = []string{LensNotices, LensAgencies, LensCommunityBoards, LensVendors, LensContracts,
+	LensLandProjects, LensMeetings, LensPeople, LensPayroll}
+
+// Object kinds of results.
+const (
+	KindNotice         = "notice"
+	KindAgency         = "agency"
+	KindCommunityBoard = "community_board"
+	KindVendor         = "vendor"
+	KindContract       = "contract"
+	KindLandProject    = "land_project"
+	KindMeeting        = "meeting"
+	KindPerson         = "person"
+	KindOrganization   = "organization"
+	KindPayrollRow     = "payroll_row"
+)
+
+// Match tiers, strongest first.
+const (
+	TierExact   = "exact"
+	TierName    = "name"
+	TierRelated = "related"
+)
+
+var tierRank = map[string]int{TierExact: 0, TierName: 1, TierRelated: 2}
+
+// Coverage states of a lens.
+const (
+	StateSearched    = "searched"     // read; its records are held
+	StateNotIngested = "not_ingested" // the engine answers, but holds no record of the lens
+	StateUnavailable = "unavailable"  // the engine cannot read the lens on this deployment
+	StateNotInScope  = "not_in_scope" // left out by the request's scope
+)
+
+// Bounds.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 50
+	// MaxDepth bounds the ranked objects one search reads (and a cursor
+	// pages through).
+	MaxDepth = 100
+)
+
+// Ranking is the ranking rule every answer states.
+const Ranking = "Tiers first: exact (the query is the object's id, exact name, agency short form or vendor stem), then name " +
+	"(notice full text; every query word among the object's name words), then related (records of an agency or vendor the query " +
+	"resolved to, meetings announced by a matched notice). Within a tier the lenses are interleaved, each lens's n-th best object " +
+	"before any lens's (n+1)-th; then the lens's own score normalized to 0-1 (notices: relevance / best relevance; names: share of " +
+	"the name's words matched; keys: 1), then lens order, then id. At most 100 ranked objects are read; each lens's browse route reads all of its matches."
+
+// Result is one typed object of a federated search.
+type Result struct {
+	Rank        int       `json:"rank"`
+	Kind        string    `json:"kind"`
+	Lens        string    `json:"lens"`
+	ID          string    `json:"id"`
+	Title       string    `json:"title"`
+	Date        string    `json:"date,omitempty"`
+	DateLabel   string    `json:"date_label,omitempty"`
+	Source      string    `json:"source"`
+	SourceLabel string    `json:"source_label,omitempty"`
+	ObservedAt  time.Time `json:"observed_at,omitzero"`
+	Match       Match     `json:"match"`
+	// Route is the object's JSON twin; Permalink its page (empty for a
+	// kind with no page: payroll rows); OfficialURL the source's own
+	// address when one is known.
+	Route       string `json:"route"`
+	Permalink   string `json:"permalink,omitempty"`
+	OfficialURL string `json:"official_url,omitempty"`
+}
+
+// Match is why a result matched and how it ranks within its lens.
+type Match struct {
+	Tier  string  `json:"tier"`
+	Rule  string  `json:"rule"`
+	Score float64 `json:"score"`
+}
+
+// LensCoverage is how one lens took part.
+type LensCoverage struct {
+	Lens  string   `json:"lens"`
+	State string   `json:"state"`
+	Kinds []string `json:"kinds"`
+	// MatchedOn says what the query is compared with in this lens.
+	MatchedOn string `json:"matched_on"`
+	// Matched counts every object the lens matched (Returned of them are
+	// in the ranked set); a related match counts the records of the
+	// resolved identity.
+	Matched  int                     `json:"matched"`
+	Returned int                     `json:"returned"`
+	Browse   []string                `json:"browse,omitempty"`
+	Sources  []record.SourceCoverage `json:"sources"`
+	Note     string                  `json:"note,omitempty"`
+}
+
+// Understood is how the query was read for the key lenses.
+type Understood struct {
+	Words      []string            `json:"words"`
+	Excluded   []string            `json:"excluded,omitempty"`
+	Agencies   []entity.Resolution `json:"agencies"`
+	VendorStem string              `json:"vendor_stem,omitempty"`
+}
+
+// Page is one page of a federated search.
+type Page struct {
+	Query   string   `json:"q"`
+	Results []Result `json:"results"`
+	// Ranked counts the objects ranked for this page: each lens reads up
+	// to offset+limit of its best objects, and at most MaxDepth are kept.
+	Ranked int `json:"ranked"`
+	// Total is the sum of the lenses' matched counts.
+	Total      int            `json:"total"`
+	NextCursor string         `json:"next_cursor,omitempty"`
+	Lenses     []LensCoverage `json:"lens_coverage"`
+	Understood Understood     `json:"understood_as"`
+	Ranking    string         `json:"ranking"`
+	Scope      record.Scope   `json:"scope"`
+}
+
+// Request is one federated search.
+type Request struct {
+	Q      string
+	Scope  []string
+	Limit  int
+	Cursor string
+}
+
+// Service answers federated searches. Notices is the notice engine (nil:
+// the notice lens is unavailable); Records its record store (nil: every
+// record lens is unavailable); Links builds permalinks (Base, Form).
+type Service struct {
+	Notices   search.Reader
+	Records   search.Records
+	Crosswalk *entity.Crosswalk
+	Links     view.Links
+}
+
+// New builds a service over an engine: its records when it holds them.
+func New(rd search.Reader, cw *entity.Crosswalk, links view.Links) *Service {
+	s := &Service{Notices: rd, Crosswalk: cw, Links: links}
+	if rs, ok := rd.(search.Records); ok {
+		s.Records = rs
+	}
+	return s
+}
+
+// CheckScope validates a scope: the lenses it names, deduplicated, in
+// Lenses order (every lens when it names none; blank names are ignored).
+// EINVALID names the allowed ones.
+func CheckScope(scope []string) ([]string, error) {
+	scope = slices.DeleteFunc(slices.Clone(scope), func(l string) bool { return strings.TrimSpace(l) == "" })
+	if len(scope) == 0 {
+		return slices.Clone(Lenses), nil
+	}
+	var out []string
+	for _, l := range scope {
+		l = strings.TrimSpace(l)
+		if !slices.Contains(Lenses, l) {
+			return nil, record.Invalid("scope", "%q is not a registered lens; lenses: %s", l, strings.Join(Lenses, ", "))
+		}
+	}
+	for _, l := range Lenses {
+		for _, s := range scope {
+			if strings.TrimSpace(s) == l && !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	return out, nil
+}
+
+// cand is a result before ranking.
+type cand struct {
+	Result
+	tier  int
+	pos   int // position within its lens and tier
+	lensI int
+}
+
+// lensOut is what one lens found.
+type lensOut struct {
+	cands   []cand
+	matched int
+	note    string
+	browse  []string
+	// dups are the reads of an object already matched; dropped those
+	// whose title holds an excluded word: neither counts as matched
+	dups, dropped int
+}
+
+// Search runs a federated search. Errors: EINVALID for empty or malformed
+// keywords, an unknown lens, a bad limit or cursor; EUNAVAILABLE only when
+// no lens can be read at all (a lens that cannot is reported unavailable
+// in its coverage).
+func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
+	lenses, err := CheckScope(req.Scope)
+	if err != nil {
+		return Page{}, err
+	}
+	limit := req.Limit
+	if limit == 0 {
+		limit = DefaultLimit
+	}
+	if limit < 1 || limit > MaxLimit {
+		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+	}
+	k, err := search.ParseKeywords(req.Q)
+	if err != nil {
+		return Page{}, err
+	}
+	if k.Empty() {
+		return Page{}, record.Invalid("q", "q needs at least one keyword or phrase")
+	}
+	offset, err := decodeCursor(req.Cursor, req.Q, lenses)
+	if err != nil {
+		return Page{}, err
+	}
+	depth := min(offset+limit, MaxDepth)
+	if offset >= MaxDepth {
+		return Page{}, record.Invalid("cursor", "a federated search reads at most %d ranked objects; follow a lens's browse route for more", MaxDepth)
+	}
+	u := s.understand(req.Q, k)
+	r := &run{s: s, u: u, k: k, q: req.Q, depth: depth}
+	outs := map[string]*lensOut{}
+	errs := map[string]error{}
+	// notices first: the vendor, contract, land and meeting lenses read
+	// the notices it matched
+	order := []string{LensNotices, LensContracts, LensAgencies, LensCommunityBoards, LensVendors, LensLandProjects, LensMeetings, LensPeople, LensPayroll}
+	for _, l := range order {
+		if !slices.Contains(lenses, l) {
+			continue
+		}
+		o, err := r.lens(ctx, l)
+		if err != nil {
+			if record.ErrorCode(err) != record.EUNAVAILABLE {
+				return Page{}, err
+			}
+			errs[l] = err
+			continue
+		}
+		o.matched = max(o.matched-o.dups-o.dropped, len(o.cands))
+		outs[l] = o
+	}
+	cov, kindCov, err := s.coverage(ctx)
+	if err != nil && record.ErrorCode(err) != record.EUNAVAILABLE {
+		return Page{}, err
+	}
+	all := rank(outs)
+	page := Page{Query: req.Q, Results: []Result{}, Ranked: min(len(all), MaxDepth), Understood: u, Ranking: Ranking}
+	for _, o := range outs {
+		page.Total += o.matched
+	}
+	if offset < len(all) {
+		end := min(offset+limit, len(all))
+		for _, c := range all[offset:end] {
+			page.Results = append(page.Results, c.Result)
+		}
+		if end < len(all) && end < MaxDepth {
+			page.NextCursor = encodeCursor(end, req.Q, lenses)
+		}
+	}
+	returned := map[string]int{}
+	for _, c := range all {
+		returned[c.Lens]++
+	}
+	for _, l := range Lenses {
+		lc := LensCoverage{Lens: l, Kinds: lensKinds[l], MatchedOn: matchedOn[l], Sources: lensSources(l, kindCov)}
+		switch {
+		case !slices.Contains(lenses, l):
+			lc.State, lc.Note = StateNotInScope, "not in the requested scope"
+		case errs[l] != nil:
+			lc.State, lc.Note = StateUnavailable, record.ErrorMessage(errs[l])
+		default:
+			o := outs[l]
+			lc.State, lc.Matched, lc.Returned, lc.Browse, lc.Note = StateSearched, o.matched, returned[l], o.browse, o.note
+			if !held(l, lc.Sources) {
+				lc.State = StateNotIngested
+				lc.Note = "no record of this lens is held on this deployment: nothing was ingested, which says nothing about the source"
+			} else if o.matched == 0 && lc.Note == "" {
+				lc.Note = "no match in this lens; that does not mean no record exists"
+			}
+		}
+		if lc.Sources == nil {
+			lc.Sources = []record.SourceCoverage{}
+		}
+		if lc.Browse == nil {
+			lc.Browse = []string{}
+		}
+		page.Lenses = append(page.Lenses, lc)
+	}
+	if len(outs) == 0 {
+		return page, record.Errorf(record.EUNAVAILABLE, "no lens of the federated search can be read on this deployment")
+	}
+	searched := record.Searched{Kind: "federated", Query: req.Q, Terms: k.Terms, Phrases: k.Phrases, Excluded: k.Excluded,
+		Synonyms: k.Synonyms, Lenses: lenses, Sort: "federated"}
+	page.Scope = record.NewScope(searched, cov, page.Total)
+	return page, nil
+}
+
+// coverage reads the engine's coverage once: merged as every scope
+// lists it (search.WithScope), and by exact kind (a lens reads one kind,
+// not a scope record type that merges two).
+func (s *Service) coverage(ctx context.Context) (merged, byKind []record.SourceCoverage, err error) {
+	var notices []record.SourceCoverage
+	if s.Notices != nil {
+		if notices, err = s.Notices.Coverage(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s.Records == nil {
+		if s.Notices == nil {
+			return nil, nil, record.Errorf(record.EUNAVAILABLE, "no search engine")
+		}
+		return notices, notices, nil
+	}
+	rc := &heldCoverage{Records: s.Records}
+	if merged, err = search.WithScope(rc, heldNotices(notices)).Coverage(ctx); err != nil {
+		return nil, nil, err
+	}
+	return merged, append(slices.Clone(notices), rc.cov...), nil
+}
+
+// heldCoverage is Records whose coverage is read once.
+type heldCoverage struct {
+	search.Records
+	cov []record.SourceCoverage
+}
+
+func (h *heldCoverage) RecordCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
+	if h.cov == nil {
+		cov, err := h.Records.RecordCoverage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		h.cov = cov
+	}
+	return h.cov, nil
+}
+
+// heldNotices is notice coverage already read.
+type heldNotices []record.SourceCoverage
+
+func (h heldNotices) Coverage(context.Context) ([]record.SourceCoverage, error) { return h, nil }
+
+// rank orders every candidate by the ranking rule, numbers them and keeps
+// the first MaxDepth.
+func rank(outs map[string]*lensOut) []cand {
+	var all []cand
+	for li, l := range Lenses {
+		o := outs[l]
+		if o == nil {
+			continue
+		}
+		// the lens's own order: tier, then score desc, then its read order
+		cs := slices.Clone(o.cands)
+		sort.SliceStable(cs, func(i, j int) bool {
+			if cs[i].tier != cs[j].tier {
+				return cs[i].tier < cs[j].tier
+			}
+			return cs[i].Match.Score > cs[j].Match.Score
+		})
+		pos := map[int]int{}
+		for _, c := range cs {
+			c.pos = pos[c.tier]
+			pos[c.tier]++
+			c.lensI = li
+			all = append(all, c)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.tier != b.tier {
+			return a.tier < b.tier
+		}
+		if a.pos != b.pos {
+			return a.pos < b.pos
+		}
+		if a.Match.Score != b.Match.Score {
+			return a.Match.Score > b.Match.Score
+		}
+		if a.lensI != b.lensI {
+			return a.lensI < b.lensI
+		}
+		return a.ID < b.ID
+	})
+	if len(all) > MaxDepth {
+		all = all[:MaxDepth]
+	}
+	for i := range all {
+		all[i].Rank = i + 1
+	}
+	return all
+}
+
+// cursorSort ties a cursor to its query and scope.
+func cursorSort(q string, lenses []string) string {
+	h := fnv.New64a()
+	h.Write([]byte(q + "\x00" + strings.Join(lenses, ",")))
+	return "federated:" + strconv.FormatUint(h.Sum64(), 36)
+}
+
+func encodeCursor(offset int, q string, lenses []string) string {
+	return search.EncodeCursor(cursorSort(q, lenses), []string{strconv.Itoa(offset)})
+}
+
+func decodeCursor(c, q string, lenses []string) (int, error) {
+	if c == "" {
+		return 0, nil
+	}
+	vs, err := search.DecodeCursor(cursorSort(q, lenses), c)
+	if err != nil || len(vs) != 1 {
+		return 0, record.Invalid("cursor", "this cursor is not one of this federated search (same q and scope)")
+	}
+	n, err := strconv.Atoi(vs[0])
+	if err != nil || n < 0 {
+		return 0, record.Invalid("cursor", "malformed cursor")
+	}
+	return n, nil
+}
+
+// day formats a date as a New York day.
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(record.NewYork).Format("2006-01-02")
+}
