@@ -135,6 +135,12 @@ func (s engineService) post(t *testing.T, path, body string) (int, any) {
 // decodeBody parses JSON; any other body is compared as text, with the
 // service's own address taken out.
 func decodeBody(ctype string, b []byte, base string) any {
+	if strings.Contains(ctype, "calendar") {
+		// unfold iCalendar lines (RFC 5545 §3.1) first: a folded line can
+		// cut the base address in two, and the two services' addresses
+		// differ in length
+		b = bytes.ReplaceAll(b, []byte("\r\n "), nil)
+	}
 	b = bytes.ReplaceAll(b, []byte(base), []byte("{base}"))
 	b = cursorParam.ReplaceAll(b, []byte("cursor=…"))
 	if strings.Contains(ctype, "json") {
