@@ -28,13 +28,13 @@ func TestVendorFilterFindsLegacyStems(t *testing.T) {
 			Lenses: []string{record.LensMoney}, NoticeType: "Award", Title: "SERVICES", StartDate: day, VendorName: vendor, VendorStem: stem}}
 	}
 	docs := []search.Doc{
-		notice("1", "ABC Inc.", "ABC INC"),       // old rule
-		notice("2", "ABC Corp", "ABC CORP"),      // old rule
-		notice("3", "A.B.C. LLC", "A B C"),       // old rule
-		notice("4", "ABC, LLC", "ABC"),           // new rule
-		notice("5", "ABCD Inc.", "ABCD"),         // another vendor
-		notice("6", "Ho-Tran Inc", "HO-TRAN"),    // old rule
-		notice("7", "HO TRAN INC", "HO TRAN"),    // both rules
+		notice("1", "ABC Inc.", "ABC INC"),    // old rule
+		notice("2", "ABC Corp", "ABC CORP"),   // old rule
+		notice("3", "A.B.C. LLC", "A B C"),    // old rule
+		notice("4", "ABC, LLC", "ABC"),        // new rule
+		notice("5", "ABCD Inc.", "ABCD"),      // another vendor
+		notice("6", "Ho-Tran Inc", "HO-TRAN"), // old rule
+		notice("7", "HO TRAN INC", "HO TRAN"), // both rules
 		notice("8", "ABC Construction", "ABC CONSTRUCTION"),
 	}
 	if err := b.Upsert(ctx, docs); err != nil {
