@@ -138,3 +138,39 @@ func TestStripRenewalKeepsStandardBase(t *testing.T) {
 		t.Errorf("StripRenewal(85715R0065R001) = %q", got)
 	}
 }
+
+// Spellings of the NYC Governance Organizations roster (t3jq-9nkf v1.8.43:
+// former names and alternate acronyms) and its name crosswalk that got
+// their own id, or no agency, before they were mapped.
+func TestRosterSpellingsMapped(t *testing.T) {
+	cw := DefaultCrosswalk()
+	for _, tc := range []struct{ spelling, id string }{
+		{"World Trade Center Memorial Foundation", "national-september-11-memorial-and-museum"},
+		{"Law Dept.", "law-department"},
+		{"Office of M/WBE", "mayors-office-of-minority-and-women-owned-business-enterprises"},
+		{"DOH", "health-and-mental-hygiene"},
+		{"IGA", "office-of-intergovernmental-affairs"},
+		{"MOE", "mayors-office-of-equity-and-racial-justice"},
+		{"NYCTAAC", "new-york-city-transit-riders-council"},
+		{"NYC TLC", "taxi-and-limousine-commission"},
+		{"NYC3", "cyber-command"},
+		{"MODA", "office-of-data-analytics"},
+		{"MOIP", "office-of-information-privacy"},
+		{"OIGNYPD", "office-of-the-inspector-general-for-the-nypd"},
+	} {
+		r, err := cw.ResolveName("agency", tc.spelling)
+		if err != nil || !slices.Equal(r.IDs, []string{tc.id}) {
+			t.Errorf("ResolveName(%q) = %v %v, want %s", tc.spelling, r.IDs, err, tc.id)
+		}
+	}
+	// payroll spellings of the bundled sample (citywide payroll FY2016)
+	for raw, id := range map[string]string{
+		"DISTRICT ATTORNEY-MANHATTAN   ": "district-attorney-new-york-county",
+		"DISTRICT ATTORNEY KINGS COUNTY": "district-attorney-kings-county",
+		"POLICE DEPARTMENT":              "police-department",
+	} {
+		if l := cw.Resolve(raw); l.ID != id || l.Method == MethodOwn {
+			t.Errorf("Resolve(%q) = %s (%s)", raw, l.ID, l.Method)
+		}
+	}
+}
