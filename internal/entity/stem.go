@@ -170,13 +170,16 @@ func StemKeys(stem string) []string {
 			out = append(out, k)
 		}
 	}
+	var cands []string
+	cands = append(cands, hyphenVariants(strings.Fields(s))...)
 	for _, v := range spacedVariants(strings.Fields(s)) {
-		for _, h := range hyphenVariants(v) {
-			add(h)
-			if StemChars(h) <= MinStemChars {
-				for _, suf := range legalSuffixes {
-					add(h + " " + strings.Join(suf, " "))
-				}
+		cands = append(cands, strings.Join(v, " "))
+	}
+	for _, c := range cands {
+		add(c)
+		if StemChars(c) <= MinStemChars {
+			for _, suf := range legalSuffixes {
+				add(c + " " + strings.Join(suf, " "))
 			}
 		}
 	}
@@ -203,11 +206,11 @@ func StemKeysAll(stems []string) []string {
 }
 
 // spacedVariants spells apart, in every combination, the first two words
-// of 2 to 4 letters ("ABC" → "ABC", "A B C").
+// of 2 or 3 letters ("ABC" → "ABC", "A B C"; "JP MORGAN" → "J P MORGAN").
 func spacedVariants(words []string) [][]string {
 	var idx []int
 	for i, w := range words {
-		if n := len([]rune(w)); n >= 2 && n <= 4 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+		if n := len([]rune(w)); n >= 2 && n <= 3 && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
 			idx = append(idx, i)
 			if len(idx) == 2 {
 				break
