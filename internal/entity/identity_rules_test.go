@@ -93,7 +93,8 @@ func TestJunkPINPlaceholders(t *testing.T) {
 		"see below", "See Below.", "SEE ATTACHED", "see attached list", "Multiple", "multiple PINs", "MULTIPLE PIN #S",
 		"0", "00000", "0000000000", "000-00-0000", "NONE.", "N/A - N/A", "not applicable", "Pending", "to be determined",
 		"see list", "See Attachment", "see above", "various - see below", "PIN: N/A", "PIN# TBD", "#", "n/a n/a", "na",
-		"1234567890", "9999999999", "xxxxxxxxxx", "various, see attached"} {
+		"1234567890", "9999999999", "xxxxxxxxxx", "various, see attached",
+		".VARIOUS.", "BELOW ........", "12345.", "PIN"} { // the last four as printed in 2014 City Record rows
 		if !JunkPIN(p) {
 			t.Errorf("JunkPIN(%q) = false", p)
 		}
@@ -110,7 +111,6 @@ func TestJunkPINPlaceholders(t *testing.T) {
 func TestStripRenewalShortBase(t *testing.T) {
 	for in, want := range map[string]string{
 		"2926R001":              "2926",
-		"517992R002":            "517992",
 		"BBP100R001R001":        "BBP100",
 		"ES#056-14R01":          "ES#056-14",
 		"07219P0148001R002":     "07219P0148001",
@@ -129,7 +129,7 @@ func TestStripRenewalShortBase(t *testing.T) {
 
 // The R of a standard PIN's method letter is not a renewal.
 func TestStripRenewalKeepsStandardBase(t *testing.T) {
-	for _, p := range []string{"85715R0065", "06815R0003"} {
+	for _, p := range []string{"85715R0065", "06815R0003", "82714RR00007", "100912R099"} {
 		if got := StripRenewal(p); got != p {
 			t.Errorf("StripRenewal(%q) = %q", p, got)
 		}

@@ -21,8 +21,11 @@ const (
 
 var (
 	standardPINRE = regexp.MustCompile(`^[0-9]{5}[A-Z0-9][0-9]{4}`)
-	renewalRE     = regexp.MustCompile(`R0[0-9]+$`)
-	junkPINRE     = regexp.MustCompile(`^(N/?A|NONE|TBD|TBA|NULL|PENDING|UNKNOWN|NOT APPLICABLE|NOT AVAILABLE|SEE BELOW|VARIOUS|X+|0+|-+|\.+|\?+)$`)
+	// standardLikeRE: a PIN that starts as a standard one does (agency,
+	// year, method), whose first 10 characters a renewal never cuts into
+	standardLikeRE = regexp.MustCompile(`^[0-9]{5}[A-Z0-9]`)
+	renewalRE      = regexp.MustCompile(`R0[0-9]+$`)
+	junkPINRE      = regexp.MustCompile(`^(N/?A|NONE|TBD|TBA|NULL|PENDING|UNKNOWN|NOT APPLICABLE|NOT AVAILABLE|SEE BELOW|VARIOUS|X+|0+|-+|\.+|\?+)$`)
 	// pinSeparators split a PIN field into words for the placeholder test.
 	pinSeparators = regexp.MustCompile(`[^A-Z0-9]+`)
 )
@@ -75,12 +78,13 @@ func JunkPIN(pin string) bool {
 // StripRenewal removes renewal suffixes ("R0" and digits at the end, as
 // often as they stack): "07219P0148001R002" → "07219P0148001", and as
 // well from a short, non-standard PIN: "2926R001" → "2926". It stops
-// before leaving nothing or a placeholder, and never cuts into the
-// 10-character base of a standard PIN (in "85715R0065" the R is the
-// method letter, not a renewal).
+// before leaving nothing or a placeholder, and never cuts into the first
+// 10 characters of a PIN that starts as a standard one does (in
+// "85715R0065" the R is the method letter; "82714RR00007" and "100912R099",
+// as printed in the City Record, are not renewals).
 func StripRenewal(pin string) string {
 	p := NormalizePIN(pin)
-	std := standardPINRE.MatchString(p)
+	std := standardLikeRE.MatchString(p)
 	for {
 		q := renewalRE.ReplaceAllString(p, "")
 		if q == p || q == "" || JunkPIN(q) || std && len(q) < 10 {
