@@ -174,3 +174,18 @@ func TestRosterSpellingsMapped(t *testing.T) {
 		}
 	}
 }
+
+// Mentions of a stem that joined initials also ask for them spelled apart,
+// as "C.A.C. Industries" is read by the analyzers.
+func TestMentionQuery(t *testing.T) {
+	for stem, want := range map[string]string{
+		"CAC INDUSTRIES":         `"cac industries" "c a c industries"`,
+		"IBM":                    `ibm "i b m"`,
+		"DENVILLE LINE PAINTING": `"denville line painting"`,
+		"THE NEW SCHOOL":         `"the new school"`,
+	} {
+		if got := MentionQuery(stem); got != want {
+			t.Errorf("MentionQuery(%q) = %s, want %s", stem, got, want)
+		}
+	}
+}

@@ -299,3 +299,52 @@ func StemFromSlug(slug string) string {
 	s := strings.ReplaceAll(strings.TrimSpace(slug), "-", " ")
 	return strings.ToUpper(strings.ReplaceAll(s, "~", "-"))
 }
+
+// commonShortWords are short words of vendor names that are words, not
+// joined initials, so StemPhrases does not spell them apart.
+var commonShortWords = map[string]bool{"THE": true, "AND": true, "FOR": true, "NEW": true, "OF": true, "ALL": true, "ONE": true,
+	"TWO": true, "AIR": true, "BAY": true, "ART": true, "CAR": true, "SUN": true, "SEA": true, "OAK": true, "RED": true, "KEY": true,
+	"TOP": true, "ICE": true, "BUS": true, "CAB": true, "HUB": true, "LAW": true, "NYC": true, "USA": true, "NY": true, "BY": true,
+	"IN": true, "ON": true, "TO": true, "AT": true, "DE": true, "LA": true, "EL": true, "ST": true, "MT": true, "BIG": true}
+
+// StemPhrases are the phrases a vendor's name is written in running text:
+// its stem and, when the stem joined initials ("CAC INDUSTRIES" from
+// "C.A.C. Industries"), the initials spelled apart ("C A C INDUSTRIES"),
+// which is how the search engines' analyzers read "C.A.C.". Mention
+// searches ask for any of them.
+func StemPhrases(stem string) []string {
+	words := strings.Fields(stem)
+	out := []string{strings.Join(words, " ")}
+	var spaced []string
+	changed := false
+	for _, w := range words {
+		n := len([]rune(w))
+		if n >= 2 && n <= 3 && !commonShortWords[w] && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+			for _, r := range w {
+				spaced = append(spaced, string(r))
+			}
+			changed = true
+			continue
+		}
+		spaced = append(spaced, w)
+	}
+	if changed {
+		out = append(out, strings.Join(spaced, " "))
+	}
+	return out
+}
+
+// MentionQuery is the keyword query that finds mentions of a vendor stem
+// in full text: each of its StemPhrases, lower-cased, quoted when it has
+// several words, as alternatives.
+func MentionQuery(stem string) string {
+	var qs []string
+	for _, p := range StemPhrases(stem) {
+		p = strings.ToLower(p)
+		if strings.Contains(p, " ") {
+			p = `"` + p + `"`
+		}
+		qs = append(qs, p)
+	}
+	return strings.Join(qs, " ")
+}
