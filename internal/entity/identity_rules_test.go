@@ -183,6 +183,7 @@ func TestMentionQuery(t *testing.T) {
 		"IBM":                    `ibm "i b m"`,
 		"DENVILLE LINE PAINTING": `"denville line painting"`,
 		"THE NEW SCHOOL":         `"the new school"`,
+		"MAKE IT ZESTY":          `"make it zesty"`,
 	} {
 		if got := MentionQuery(stem); got != want {
 			t.Errorf("MentionQuery(%q) = %s, want %s", stem, got, want)

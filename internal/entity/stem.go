@@ -308,8 +308,9 @@ var commonShortWords = map[string]bool{"THE": true, "AND": true, "FOR": true, "N
 	"IN": true, "ON": true, "TO": true, "AT": true, "DE": true, "LA": true, "EL": true, "ST": true, "MT": true, "BIG": true}
 
 // StemPhrases are the phrases a vendor's name is written in running text:
-// its stem and, when the stem joined initials ("CAC INDUSTRIES" from
-// "C.A.C. Industries"), the initials spelled apart ("C A C INDUSTRIES"),
+// its stem and, when it may have joined initials (a first word of 2 or 3
+// letters: "CAC INDUSTRIES" from "C.A.C. Industries"), the initials spelled
+// apart ("C A C INDUSTRIES"),
 // which is how the search engines' analyzers read "C.A.C.". Mention
 // searches ask for any of them.
 func StemPhrases(stem string) []string {
@@ -317,9 +318,9 @@ func StemPhrases(stem string) []string {
 	out := []string{strings.Join(words, " ")}
 	var spaced []string
 	changed := false
-	for _, w := range words {
+	for i, w := range words {
 		n := len([]rune(w))
-		if n >= 2 && n <= 3 && !commonShortWords[w] && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+		if i == 0 && n >= 2 && n <= 3 && !commonShortWords[w] && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
 			for _, r := range w {
 				spaced = append(spaced, string(r))
 			}
