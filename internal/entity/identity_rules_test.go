@@ -63,6 +63,7 @@ func TestStemKeysMatchLegacyStems(t *testing.T) {
 		{"ABC INC", []string{"ABC", "ABC INC", "ABC CORP"}, nil}, // an old stem asked for reads as its new one
 		{"HO TRAN", []string{"HO TRAN", "HO-TRAN"}, []string{"HOTRAN"}},
 		{"SKANSKA TREVCON JV", []string{"SKANSKA-TREVCON JV"}, nil},
+		{"CDW GOVERNMENT", []string{"CDW - GOVERNMENT", "CDW-GOVERNMENT"}, nil},
 		{"JP MORGAN CHASE BANK", []string{"J P MORGAN CHASE BANK"}, nil},
 		{"TISHMAN CONSTRUCTION", []string{"TISHMAN CONSTRUCTION"}, []string{"TISHMAN CONSTRUCTION CORP"}},
 	} {

@@ -236,7 +236,8 @@ func spacedVariants(words []string) [][]string {
 }
 
 // hyphenVariants joins neighbouring words with "-": every combination for
-// up to 6 words, one hyphen at a time for longer names.
+// up to 6 words, one hyphen at a time for longer names; and a standalone
+// " - " between two words, one position at a time.
 func hyphenVariants(words []string) []string {
 	gaps := len(words) - 1
 	if gaps <= 0 {
@@ -261,11 +262,16 @@ func hyphenVariants(words []string) []string {
 		for mask := 0; mask < 1<<gaps; mask++ {
 			out = append(out, join(mask))
 		}
-		return out
+	} else {
+		out = append(out, join(0))
+		for g := 0; g < gaps; g++ {
+			out = append(out, join(1<<g))
+		}
 	}
-	out = append(out, join(0))
-	for g := 0; g < gaps; g++ {
-		out = append(out, join(1<<g))
+	// a hyphen standing between words was a word of its own under the
+	// earlier rule ("CDW - Government" was stored "CDW - GOVERNMENT")
+	for g := 1; g < len(words); g++ {
+		out = append(out, strings.Join(words[:g], " ")+" - "+strings.Join(words[g:], " "))
 	}
 	return out
 }

@@ -288,6 +288,9 @@ func (q RecordQuery) Matches(r Record) bool {
 		if len(want) == 0 {
 			continue
 		}
+		if k == KeyVendorStem {
+			want = VendorStemKeys(want) // as Normalize widens it
+		}
 		ok := false
 		for _, v := range r.Keys[k] {
 			if slices.Contains(want, v) {
