@@ -12,7 +12,7 @@ import (
 )
 
 // BlanketAwards: a PIN carried by more award notices than this, with no
-// solicitation, is a blanket chain, not one procurement.
+// solicitation and no intent to award, is a blanket chain (procure).
 const BlanketAwards = procure.BlanketAwards
 
 // Matter kinds.

@@ -248,7 +248,9 @@ func checkShareItemID(param, kind, id string) error {
 		return record.Invalid(param, "%s %q is not an exact %s id: %s", param, shareClip(id), kind, itemIDRule[kind])
 	}
 	if kind == ShareKindVendor {
-		if stem := entity.VendorStem(id); stem != id {
+		// a stem as stored under an earlier identity rule is still a stem
+		// (entity.StemKeys): records hold it and a share may pin it
+		if stem := entity.VendorStem(id); stem != id && !slices.Contains(entity.StemKeys(stem), id) {
 			return record.Invalid(param, "%s %q is a vendor name, not its stem; pin the stem %q", param, shareClip(id), stem)
 		}
 	}

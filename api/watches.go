@@ -168,7 +168,7 @@ func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 		if in.structured() {
 			return watch.Understanding{}, record.Invalid("text", "give text (plain English) or a structured filter, not both")
 		}
-		return watch.Parse(in.Text, watch.ParseOptions{Crosswalk: s.deps.Crosswalk, Form: s.cfg.Form})
+		return watch.Parse(in.Text, watch.ParseOptions{Crosswalk: s.deps.Crosswalk, Form: s.cfg.Form, Now: s.deps.Now()})
 	}
 	if s.cfg.Form == 2 {
 		return watch.Understanding{}, record.Invalid("text", "say in plain English what to watch, such as \"construction awards over $500k from Parks, not Queens\"")

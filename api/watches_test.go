@@ -293,8 +293,9 @@ func TestWatchEndToEnd(t *testing.T) {
 		t.Errorf("reply headers %v", conf.Header.Map())
 	}
 	parks := entity.DefaultCrosswalk().Resolve("Parks and Recreation").Name
-	understood := "Contract awards and intents to award from " + parks + ", of at least $1,000,000, mentioning any of construction, reconstruction."
-	for _, want := range []string{understood, `"Parks" → agency`, "at least $1,000,000"} {
+	// "construction" is a category (a filter), stated filter by filter
+	understood := "Contract awards and intents to award from " + parks + ", of at least $1,000,000, in category construction."
+	for _, want := range []string{understood, `"Parks" → agency`, "at least $1,000,000", "Filter by filter:", "Category: construction"} {
 		if !strings.Contains(flat(conf.Text), want) {
 			t.Errorf("confirmation does not state %q:\n%s", want, conf.Text)
 		}

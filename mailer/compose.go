@@ -145,6 +145,11 @@ func confirmationText(u watch.Understanding, link string, ttl time.Duration, sch
 	var b strings.Builder
 	b.WriteString("Someone (we hope you) asked Recordwatch to email this address about new\npublic records.\n\n")
 	b.WriteString("How we understood the request:\n\n" + wrap(mailSafe(u.Scope), 72, "  ") + "\n\n")
+	lines := watch.FilterLines(u.Filter, u.Agencies)
+	for i, l := range lines {
+		lines[i] = mailSafe(l)
+	}
+	b.WriteString("Filter by filter:\n" + bullets(lines) + "\n")
 	notes := make([]string, len(u.Notes))
 	for i, n := range u.Notes {
 		notes[i] = mailSafe(n)

@@ -133,6 +133,10 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 		return "", errUnreadable
 	}
 	h := mr.Header
+	if why := m.ownDomain(in.EnvelopeFrom, h); why != "" {
+		m.log().Info("mailer: subscribe mail ignored", "why", why)
+		return Ignored, nil
+	}
 	if why := automated(in.EnvelopeFrom, h); why != "" {
 		m.log().Info("mailer: subscribe mail ignored", "why", why)
 		return Ignored, nil
@@ -182,7 +186,47 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 	return Answered, nil
 }
 
-// automated tells why a message must not be answered ("" when it may).
+// ownDomain tells why a message comes from the service itself ("" when it
+// does not): the envelope sender or a From address is at the domain of the
+// subscribe address, of the From address of outbound mail or of the mail
+// host name, or under it. Answering it could start a loop between the
+// service's own mailboxes, so it is never answered.
+func (m *Mailer) ownDomain(envelopeFrom string, h mail.Header) string {
+	var own []string
+	for _, a := range []string{m.cfg.SubscribeAddress, m.cfg.From} {
+		if _, d, ok := strings.Cut(strings.Trim(strings.TrimSpace(a), "<>"), "@"); ok && d != "" {
+			own = append(own, strings.ToLower(strings.TrimRight(d, ">")))
+		}
+	}
+	if hn := strings.ToLower(strings.TrimSpace(m.cfg.Hostname)); strings.Contains(hn, ".") {
+		own = append(own, hn)
+	}
+	addrs := []string{strings.Trim(strings.TrimSpace(envelopeFrom), "<>")}
+	if l, err := h.AddressList("From"); err == nil {
+		for _, a := range l {
+			addrs = append(addrs, a.Address)
+		}
+	}
+	for _, a := range addrs {
+		_, d, ok := strings.Cut(strings.ToLower(a), "@")
+		if !ok {
+			continue
+		}
+		for _, o := range own {
+			if d == o || strings.HasSuffix(d, "."+o) {
+				return "sent from the service's own domain " + o
+			}
+		}
+	}
+	return ""
+}
+
+// automated tells why a message must not be answered ("" when it may):
+// a bounce, RFC 3834 Auto-Submitted, Precedence (and X-Precedence) bulk,
+// list or junk, mailing-list headers, the auto-reply headers of common
+// mail programs (X-Autoreply, X-Autorespond, X-Auto-Reply, Microsoft's
+// X-Auto-Response-Suppress and inbox-rule loop header), X-Loop, an
+// automated sender mailbox, or a delivery or feedback report.
 func automated(envelopeFrom string, h mail.Header) string {
 	if strings.TrimSpace(envelopeFrom) == "" || envelopeFrom == "<>" {
 		return "null sender (a bounce)"
@@ -190,11 +234,14 @@ func automated(envelopeFrom string, h mail.Header) string {
 	if v := strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted"))); v != "" && v != "no" {
 		return "Auto-Submitted: " + v
 	}
-	switch strings.ToLower(strings.TrimSpace(h.Get("Precedence"))) {
-	case "bulk", "list", "junk", "auto_reply":
-		return "Precedence: " + h.Get("Precedence")
+	for _, k := range []string{"Precedence", "X-Precedence"} {
+		switch strings.ToLower(strings.TrimSpace(h.Get(k))) {
+		case "bulk", "list", "junk", "auto_reply", "auto-reply":
+			return k + ": " + h.Get(k)
+		}
 	}
-	for _, k := range []string{"List-Id", "List-Unsubscribe", "List-Post", "X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"} {
+	for _, k := range []string{"List-Id", "List-Unsubscribe", "List-Post", "X-Autoreply", "X-Autorespond", "X-Auto-Reply",
+		"X-Auto-Response-Suppress", "X-Loop", "X-MS-Exchange-Inbox-Rules-Loop"} {
 		if h.Has(k) {
 			return k + " header"
 		}

@@ -96,6 +96,20 @@ func WhyMatched(f watch.Filter, n record.Notice) Match {
 			m.Filters = append(m.Filters, "borough: "+watch.BoroughName(b)+" named in the record")
 		}
 	}
+	for _, c := range f.Categories {
+		if (watch.Filter{Categories: []string{c}}).Keep(n) {
+			if n.Category != "" {
+				m.Filters = append(m.Filters, "category: "+c+" (filed under "+n.Category+")")
+			} else {
+				m.Filters = append(m.Filters, "category: "+c+" (no category filed; its words say "+c+")")
+			}
+		}
+	}
+	for _, r := range f.Requirements {
+		if (watch.Filter{Requirements: []string{r}}).Keep(n) {
+			m.Filters = append(m.Filters, "special requirement: "+watch.RequirementLabel(r)+" mentioned in the text")
+		}
+	}
 	if n.NoticeType != "" {
 		m.Filters = append(m.Filters, "kind: "+n.NoticeType)
 	}

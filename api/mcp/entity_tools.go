@@ -191,7 +191,7 @@ func (d *Deps) awards(a procure.Awards, notices []record.Notice) AwardTotals {
 	}
 	for _, g := range a.TopVendors {
 		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: sum(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)),
-			Route: "/api/vendors/" + entity.StemSlug(g.Value)})
+			Route: "/api/vendors/" + entity.StemSlug(entity.VendorStem(g.Value))})
 	}
 	for _, g := range a.Agencies {
 		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: sum(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Route: "/api/agencies/" + g.ID})

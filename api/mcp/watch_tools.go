@@ -132,7 +132,7 @@ func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
 	if err := watch.CheckText("request", text, true); err != nil {
 		return watch.Understanding{}, err
 	}
-	return watch.Parse(text, watch.ParseOptions{Crosswalk: d.Crosswalk, Form: form})
+	return watch.Parse(text, watch.ParseOptions{Crosswalk: d.Crosswalk, Form: form, Now: d.now()})
 }
 
 func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, error) {

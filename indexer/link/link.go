@@ -208,7 +208,8 @@ func Join(notices []record.Notice, entries []search.Entry) []Link {
 				byRequest[e.RequestID] = append(byRequest[e.RequestID], i)
 			}
 			if e.VendorStem != "" && e.AgencyID != "" {
-				byVendor[e.VendorStem+"\x00"+e.AgencyID] = append(byVendor[e.VendorStem+"\x00"+e.AgencyID], i)
+				k := entity.VendorStem(e.VendorStem) + "\x00" + e.AgencyID // a stem stored under an earlier rule meets its current form
+				byVendor[k] = append(byVendor[k], i)
 			}
 		case search.EntryPayment:
 			if e.ContractID != "" {
@@ -265,7 +266,7 @@ func Join(notices []record.Notice, entries []search.Entry) []Link {
 			}
 		}
 		if n.VendorStem != "" && n.AgencyID != "" {
-			for _, i := range byVendor[n.VendorStem+"\x00"+n.AgencyID] {
+			for _, i := range byVendor[entity.VendorStem(n.VendorStem)+"\x00"+n.AgencyID] {
 				e := entries[i]
 				if _, ok := best[[2]string{n.RequestID, e.ID}]; ok {
 					continue

@@ -261,7 +261,7 @@ func Score(n, earlier record.Notice) (Match, bool) {
 	if m, ok := entity.PINLink(n.PIN, earlier.PIN); ok {
 		corroboration = append(corroboration, fmt.Sprintf("PIN %s (%s → %s)", m, earlier.PIN, n.PIN))
 	}
-	if n.VendorStem != "" && n.VendorStem == earlier.VendorStem {
+	if n.VendorStem != "" && entity.SameVendor(n.VendorStem, earlier.VendorStem) {
 		corroboration = append(corroboration, "same vendor ("+strings.TrimSpace(earlier.VendorName)+")")
 	} else if n.VendorStem == "" && namesVendor(n.Text, earlier.VendorStem) {
 		corroboration = append(corroboration, "the earlier vendor ("+strings.TrimSpace(earlier.VendorName)+") is named in this notice's text")

@@ -3,7 +3,6 @@ package dossier
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -70,10 +69,7 @@ func (s *Service) Batch(ctx context.Context, names []string) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		phrase := strings.ToLower(stem)
-		if strings.Contains(phrase, " ") {
-			phrase = `"` + phrase + `"`
-		}
+		phrase := entity.MentionQuery(stem)
 		mentions, err := p.Search.Search(ctx, search.Query{Text: phrase, From: out.From, To: out.To, Sort: search.SortRelevance, Limit: BatchMentionNotices})
 		if err != nil {
 			return nil, err

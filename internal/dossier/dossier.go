@@ -65,8 +65,16 @@ type Vendor struct {
 	Absence          []string
 }
 
-// Mentions is the full-text query that finds mentions of a vendor stem.
-func Mentions(stem string) string { return `"` + strings.ToLower(stem) + `"` }
+// Mentions is the full-text query that finds mentions of a vendor stem
+// (entity.MentionQuery: the stem as a phrase, and its initials spelled
+// apart when it joined them).
+func Mentions(stem string) string {
+	q := entity.MentionQuery(stem)
+	if !strings.Contains(q, `"`) {
+		q = `"` + q + `"`
+	}
+	return q
+}
 
 // VendorStem reads the stem of a name, slug or stem ("acme-construction",
 // "Acme Construction, Inc.").

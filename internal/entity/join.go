@@ -82,10 +82,12 @@ func JoinBySource() Join {
 }
 
 // JoinVendorAtAgency joins two records by vendor stem and agency id: both
-// must be present, equal, and the stem long enough to match by
-// (StemLongEnough). It is a lead (low), never the same procurement.
+// must be present, the same vendor (SameVendor: a stem stored under an
+// earlier rule meets its current form), the same agency, and the stem long
+// enough to match by (StemLongEnough). It is a lead (low), never the same
+// procurement.
 func JoinVendorAtAgency(stemA, agencyA, stemB, agencyB string) (Join, bool) {
-	if stemA == "" || agencyA == "" || stemA != stemB || agencyA != agencyB || !StemLongEnough(stemA) {
+	if stemA == "" || agencyA == "" || !SameVendor(stemA, stemB) || agencyA != agencyB || !StemLongEnough(VendorStem(stemA)) {
 		return Join{}, false
 	}
 	return Join{Method: JoinVendorAgency, Confidence: ConfidenceLow}, true

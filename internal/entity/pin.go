@@ -21,9 +21,27 @@ const (
 
 var (
 	standardPINRE = regexp.MustCompile(`^[0-9]{5}[A-Z0-9][0-9]{4}`)
-	renewalRE     = regexp.MustCompile(`R0[0-9]+$`)
-	junkPINRE     = regexp.MustCompile(`^(N/?A|NONE|TBD|TBA|NULL|PENDING|UNKNOWN|NOT APPLICABLE|NOT AVAILABLE|SEE BELOW|VARIOUS|X+|0+|-+|\.+|\?+)$`)
+	// standardLikeRE: a PIN that starts as a standard one does (agency,
+	// year, method), whose first 10 characters a renewal never cuts into
+	standardLikeRE = regexp.MustCompile(`^[0-9]{5}[A-Z0-9]`)
+	renewalRE      = regexp.MustCompile(`R0[0-9]+$`)
+	junkPINRE      = regexp.MustCompile(`^(N/?A|NONE|TBD|TBA|NULL|PENDING|UNKNOWN|NOT APPLICABLE|NOT AVAILABLE|SEE BELOW|VARIOUS|X+|0+|-+|\.+|\?+)$`)
+	// pinSeparators split a PIN field into words for the placeholder test.
+	pinSeparators = regexp.MustCompile(`[^A-Z0-9]+`)
 )
+
+// placeholderWords are the words a PIN field holds when it holds no PIN:
+// "N/A", "T.B.D.", "Various PINs", "see attached list", "PIN# TBD",
+// "multiple - see below", "to be determined".
+var placeholderWords = map[string]bool{
+	"N": true, "A": true, "NA": true, "NONE": true, "NIL": true, "NULL": true, "T": true, "B": true, "D": true,
+	"TBD": true, "TBA": true, "TO": true, "BE": true, "DETERMINED": true, "ANNOUNCED": true, "ASSIGNED": true,
+	"PENDING": true, "UNKNOWN": true, "NOT": true, "APPLICABLE": true, "AVAILABLE": true, "YET": true,
+	"SEE": true, "BELOW": true, "ABOVE": true, "ATTACHED": true, "ATTACHMENT": true, "ATTACHMENTS": true,
+	"LIST": true, "ENCLOSED": true, "VARIOUS": true, "MULTIPLE": true, "SEVERAL": true, "MANY": true,
+	"PIN": true, "PINS": true, "S": true, "NO": true, "NUMBER": true, "NUMBERS": true, "NOS": true,
+	"X": true, "XX": true, "XXX": true,
+}
 
 // NormalizePIN is the form PINs are compared in: trimmed, upper-cased, with
 // inner whitespace removed ("85715 B0065" → "85715B0065").
@@ -32,29 +50,44 @@ func NormalizePIN(pin string) string {
 }
 
 // JunkPIN reports whether a PIN value is a placeholder that must never form
-// a procurement matter: blank, N/A, NONE, TBD, 0 and the like, or a value
-// with fewer than 4 letters and digits.
+// a procurement matter: blank, a value with fewer than 4 letters and
+// digits, a value made only of placeholder words whatever the punctuation
+// ("N/A", "T.B.D.", "none", "Various PINs", "see below", "SEE ATTACHED",
+// "multiple", "PIN# TBD", "to be determined"), or one digit repeated or
+// counted out ("0", "000-00-0000", "9999999999", "1234567890").
 func JunkPIN(pin string) bool {
 	p := strings.ToUpper(strings.TrimSpace(pin))
 	if p == "" || junkPINRE.MatchString(p) || junkPINRE.MatchString(strings.ReplaceAll(p, " ", "")) {
 		return true
 	}
-	n := 0
-	for _, r := range p {
-		if r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' {
-			n++
+	alnum := pinSeparators.ReplaceAllString(p, "")
+	if len(alnum) < 4 {
+		return true
+	}
+	if strings.Count(alnum, alnum[:1]) == len(alnum) || strings.Contains("01234567890", alnum) {
+		return true
+	}
+	for _, w := range strings.Fields(pinSeparators.ReplaceAllString(p, " ")) {
+		if !placeholderWords[w] {
+			return false
 		}
 	}
-	return n < 4
+	return true
 }
 
 // StripRenewal removes renewal suffixes ("R0" and digits at the end, as
-// often as they stack): "07219P0148001R002" → "07219P0148001".
+// often as they stack): "07219P0148001R002" → "07219P0148001", and as
+// well from a short, non-standard PIN: "2926R001" → "2926". It stops
+// before leaving nothing or a placeholder, and never cuts into the first
+// 10 characters of a PIN that starts as a standard one does (in
+// "85715R0065" the R is the method letter; "82714RR00007" and "100912R099",
+// as printed in the City Record, are not renewals).
 func StripRenewal(pin string) string {
 	p := NormalizePIN(pin)
+	std := standardLikeRE.MatchString(p)
 	for {
 		q := renewalRE.ReplaceAllString(p, "")
-		if q == p || len(q) < 10 {
+		if q == p || q == "" || JunkPIN(q) || std && len(q) < 10 {
 			return p
 		}
 		p = q

@@ -33,7 +33,7 @@ func TestVendorStemSuffixCountsCharacters(t *testing.T) {
 	for in, want := range map[string]string{
 		"AB Inc.":      "AB INC",
 		"ÉÉ Inc.":      "ÉÉ INC",
-		"ÉÉÉ Inc.":     "ÉÉÉ INC",
+		"ÉÉÉ Inc.":     "ÉÉÉ", // 3 characters stand alone
 		"ÉÉÉÉ Inc.":    "ÉÉÉÉ",
 		"Acme Inc.":    "ACME",
 		"Société LLC":  "SOCIÉTÉ",

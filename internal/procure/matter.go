@@ -13,7 +13,8 @@ import (
 )
 
 // BlanketAwards: a PIN carried by more award notices than this, with no
-// solicitation, is a blanket chain, not one procurement.
+// solicitation and no intent to award, is a blanket chain, not one
+// procurement.
 const BlanketAwards = 5
 
 // MaxPIN is the longest PIN a matter is asked by, in bytes.
@@ -349,7 +350,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	}
 	if blanket, n := blanketChain(asked, matched); blanket {
 		m.Kind = KindBlanket
-		m.KindNote = "This PIN is carried by " + strconv.Itoa(n) + " award or intent notices and no solicitation: it is a blanket PIN shared by many awards (a pre-qualified list, a renewal chain or an umbrella contract), shown as a chain of awards, not as one procurement."
+		m.KindNote = "This PIN is carried by " + strconv.Itoa(n) + " award notices and no solicitation or intent to award: it is a blanket PIN shared by many awards (a pre-qualified list, a renewal chain or an umbrella contract), shown as a chain of awards, not as one procurement."
 	} else {
 		m.KindNote = "One procurement: the notices, registrations and payments that share this PIN or its base."
 	}
@@ -368,8 +369,11 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 }
 
 // blanketChain reports whether more than BlanketAwards notices carry
-// exactly the PIN asked for and every one of them is an award or intent
-// notice; n is how many carry it.
+// exactly the PIN asked for and every one of them is an award notice; n is
+// how many carry it. A solicitation or an intent to award on the PIN makes
+// it one procurement: an intent announces one award to come, which a
+// standing list of awards (a pre-qualified list, an umbrella contract)
+// does not have.
 func blanketChain(asked string, notices []record.Notice) (bool, int) {
 	n := 0
 	for _, x := range notices {
@@ -377,7 +381,7 @@ func blanketChain(asked string, notices []record.Notice) (bool, int) {
 			continue
 		}
 		n++
-		if step, _ := stepOf(x); step != "award" && step != "intent" {
+		if step, _ := stepOf(x); step != "award" {
 			return false, n
 		}
 	}

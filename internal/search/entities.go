@@ -137,6 +137,7 @@ func (q *EntryQuery) Normalize() error {
 			return record.Invalid("filter", "at most %d values per filter", MaxEntryLimit)
 		}
 	}
+	q.VendorStems = VendorStemKeys(q.VendorStems)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -150,7 +151,35 @@ func (q *Query) Normalize() (Keywords, error) {
 			return k, record.Invalid("filter", "at most 50 values per filter")
 		}
 	}
+	q.VendorStems = VendorStemKeys(q.VendorStems)
 	return k, nil
+}
+
+// VendorStemKeys is the one place a vendor stem filter is widened to the
+// stems stored under earlier identity rules (entity.StemKeys): Query,
+// EntryQuery and RecordQuery Normalize call it, so every surface that
+// filters by vendor (search, dossier, contracts, batch, feeds, watches,
+// MCP) finds records indexed before a stem rule changed, on both engines,
+// without re-indexing.
+func VendorStemKeys(stems []string) []string {
+	if len(stems) == 0 {
+		return stems
+	}
+	return entity.StemKeysAll(stems)
+}
+
+// vendorStemsShown are the stems a scope states: one per vendor, however
+// many stored forms the filter was widened to.
+func vendorStemsShown(stems []string) []string {
+	var out []string
+	for _, s := range stems {
+		if v := entity.VendorStem(s); v != "" {
+			out = appendUnique(out, v)
+		} else {
+			out = appendUnique(out, s)
+		}
+	}
+	return out
 }
 
 // Normalize validates a passage query and fills defaults.
@@ -185,7 +214,7 @@ func (q Query) Searched(k Keywords) record.Searched {
 	add("section", q.Sections)
 	add("notice_type", q.NoticeTypes)
 	add("agency", q.AgencyIDs)
-	add("vendor", q.VendorStems)
+	add("vendor", vendorStemsShown(q.VendorStems))
 	add("pin", q.PINs)
 	add("pin_prefix", q.PINPrefixes)
 	add("source", q.Sources)

@@ -47,9 +47,10 @@ func (l Links) Vendor(stem, name string) string {
 		return l.Base + "/#vendor/" + url.PathEscape(strings.TrimSpace(name))
 	}
 	if stem == "" {
-		stem = entity.VendorStem(name)
+		stem = name
 	}
-	return l.Base + "/vendors/" + entity.StemSlug(stem) + "/"
+	// a stem stored under an earlier rule links to its current form
+	return l.Base + "/vendors/" + entity.StemSlug(entity.VendorStem(stem)) + "/"
 }
 
 // Agency is the agency profile permalink: by canonical id in Form 1, by

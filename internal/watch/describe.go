@@ -45,7 +45,7 @@ func Describe(f Filter, agencies map[string]string) string {
 	var b strings.Builder
 	switch f.Lens {
 	case record.LensMoney:
-		if f.Awards || f.MinAmount != nil || f.MaxAmount != nil {
+		if f.awardsFollowed() {
 			b.WriteString("Contract awards and intents to award")
 		} else {
 			b.WriteString("Open procurement solicitations (due today or later, rolling deadlines included)")
@@ -93,6 +93,19 @@ func Describe(f Filter, agencies map[string]string) string {
 		fmt.Fprintf(&b, ", of at least %s", Dollars(*f.MinAmount))
 	case f.MaxAmount != nil:
 		fmt.Fprintf(&b, ", of at most %s", Dollars(*f.MaxAmount))
+	}
+	if len(f.Categories) > 0 {
+		b.WriteString(", in category " + strings.Join(f.Categories, " or "))
+	}
+	if len(f.Requirements) > 0 {
+		var rs []string
+		for _, r := range f.Requirements {
+			rs = append(rs, RequirementLabel(r))
+		}
+		b.WriteString(", mentioning " + strings.Join(rs, " or ") + " participation")
+	}
+	if w := f.windowText(); w != "" {
+		b.WriteString(", " + w)
 	}
 	var pos []string
 	pos = append(pos, plainValues(f.AnyOf)...)

@@ -35,8 +35,26 @@ type Filter struct {
 	// MaxAmount bounds award amounts from above (money lens).
 	MaxAmount *float64 `json:"max_amount,omitempty"`
 	// Awards follows award and intent-to-award notices instead of open
-	// solicitations (money lens); an amount bound implies it.
+	// solicitations (money lens); an amount bound implies it unless Bids.
 	Awards bool `json:"awards,omitempty"`
+	// Bids keeps a money watch on open solicitations even with an amount
+	// bound (the amount then filters the solicitations' amounts): a
+	// request for bids with an amount stays a bid watch.
+	Bids bool `json:"bids,omitempty"`
+
+	// Categories are City Record procurement categories (CategoryNames).
+	Categories []string `json:"categories,omitempty"`
+	// Requirements are special requirements named in a notice's text
+	// (RequirementNames: M/WBE participation, small business).
+	Requirements []string `json:"requirements,omitempty"`
+	// Within is a window that moves with each run: "3 months" keeps
+	// solicitations due (hearings held) from today to 3 months on.
+	Within string `json:"within,omitempty"`
+	// From and Until are New York days (YYYY-MM-DD) bounding the due date
+	// of solicitations, the date of hearings, or the publication date of
+	// other notices.
+	From  string `json:"from,omitempty"`
+	Until string `json:"until,omitempty"`
 }
 
 // Lenses a filter may name.
@@ -89,6 +107,38 @@ func (f Filter) Validate() error {
 			return record.Invalid("borough", "borough %q is not one of Manhattan, Brooklyn, Queens, Bronx, Staten Island", b)
 		}
 	}
+	for _, c := range f.Categories {
+		if !slices.Contains(CategoryNames, c) {
+			return record.Invalid("category", "category %q is not one of %s", c, strings.Join(CategoryNames, ", "))
+		}
+	}
+	for _, r := range f.Requirements {
+		if !slices.Contains(RequirementNames, r) {
+			return record.Invalid("requirement", "requirement %q is not one of %s", r, strings.Join(RequirementNames, ", "))
+		}
+	}
+	if f.Within != "" {
+		end, ok := windowEnd(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), f.Within)
+		if !ok || end.Sub(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) > maxWindowDays*24*time.Hour {
+			return record.Invalid("within", "within must be a number of days, weeks, months or years (\"3 months\"), at most 3 years")
+		}
+	}
+	from, okFrom := parseDay(f.From)
+	until, okUntil := parseDay(f.Until)
+	if f.From != "" && !okFrom || f.Until != "" && !okUntil {
+		return record.Invalid("from", "from and until must be days written YYYY-MM-DD")
+	}
+	for _, d := range []struct {
+		p string
+		t time.Time
+	}{{"from", from}, {"until", until}} {
+		if err := record.CheckDay(d.p, d.t); err != nil {
+			return err
+		}
+	}
+	if okFrom && okUntil && until.Before(from) {
+		return record.Invalid("until", "until is before from")
+	}
 	if n := len(f.AnyOf) + len(f.Phrases) + len(f.Exclude); n > search.MaxClauses {
 		return record.Invalid("q", "at most %d keywords, phrases and exclusions", search.MaxClauses)
 	}
@@ -103,19 +153,23 @@ func (f Filter) Validate() error {
 }
 
 // Compile turns a filter into the query every delivery runs, as of now:
-//   - money with a minimum (or a maximum, or Awards): award and
-//     intent-to-award notices, with a valid amount within the bounds when
-//     there are bounds, newest first (an award feed);
-//   - money without one: open solicitations (due today or later, rolling
-//     deadlines included), soonest due first;
+//   - money with a minimum (or a maximum, or Awards), unless Bids: award
+//     and intent-to-award notices, with a valid amount within the bounds
+//     when there are bounds, newest first (an award feed);
+//   - money without one, or with Bids: open solicitations (due today or
+//     later, rolling deadlines included), soonest due first, with a valid
+//     amount within the bounds when there are bounds;
 //   - property, rules, people: their sections, newest first;
 //   - meetings: hearings and meetings with an event today or later, soonest
 //     first;
 //   - land: land-use notices, newest first;
 //   - entity: everything naming the vendor (by stem) or agency, newest first.
 //
-// Boroughs are not part of the query (the engines have no borough field):
-// Keep applies them to each hit, and Run does both.
+// A window (Within, From, Until) bounds the due date of solicitations, the
+// date of hearings, and the publication date of everything else.
+// Boroughs, categories and special requirements are not part of the query
+// (the engines have no such fields): Keep applies them to each hit, and
+// Run does both.
 func (f Filter) Compile(now time.Time) search.Query {
 	q := search.Query{
 		Text:        f.Text(),
@@ -127,24 +181,48 @@ func (f Filter) Compile(now time.Time) search.Query {
 		Limit:       FeedLimit,
 	}
 	today := search.DayStart(now)
+	from, _ := parseDay(f.From)
+	until, _ := parseDay(f.Until)
+	var windowTo time.Time
+	if end, ok := windowEnd(today, f.Within); ok {
+		windowTo = end
+	}
+	// forward narrows a due or event range to the filter's window: it
+	// starts no earlier than from and ends by until and the moving window.
+	forward := func(start, end *time.Time) {
+		if !from.IsZero() && from.After(*start) {
+			*start = from
+		}
+		for _, e := range []time.Time{windowTo, until} {
+			if !e.IsZero() && (end.IsZero() || e.Before(*end)) {
+				*end = e
+			}
+		}
+	}
 	switch f.Lens {
 	case record.LensMoney:
 		q.Lenses = []string{record.LensMoney}
-		if f.MinAmount != nil || f.MaxAmount != nil || f.Awards {
+		if f.awardsFollowed() {
 			q.NoticeTypes = []string{"Award", "Intent to Award"}
 			q.ValidAmountOnly = f.MinAmount != nil || f.MaxAmount != nil
+			q.From, q.To = from, until
 		} else {
 			_ = Open("lens", &q, now) // the one "open" rule; q has no due date or type yet
+			q.ValidAmountOnly = f.MinAmount != nil || f.MaxAmount != nil
+			forward(&q.DueFrom, &q.DueTo)
 			q.Sort = search.SortDueSoonest
 		}
 	case record.LensMeetings:
 		q.Lenses = []string{record.LensMeetings}
 		q.EventFrom = today
+		forward(&q.EventFrom, &q.EventTo)
 		q.Sort = search.SortEvent
 	case LensEntity:
 		// every section
+		q.From, q.To = from, until
 	default:
 		q.Lenses = []string{f.Lens}
+		q.From, q.To = from, until
 	}
 	return q
 }

@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // MaxRequestLen bounds a plain-English request, in characters.
@@ -31,6 +33,9 @@ type ParseOptions struct {
 	Crosswalk *entity.Crosswalk
 	// Form 2 offers no people lens.
 	Form int
+	// Now is when the request is read: time windows ("this year", "next
+	// month") are days from it (zero: the clock).
+	Now time.Time
 }
 
 // Understanding is a parsed request: the structured filter and how the
@@ -229,13 +234,23 @@ var lensWords = func() map[string]string {
 		"bid", "bids", "bidding", "solicitation", "solicitations", "rfp", "rfps", "rfq", "rfqs", "rfi", "rfis",
 		"tender", "tenders", "purchase", "purchases", "purchasing", "spending", "money", "intent to award",
 		"intents to award", "concession", "concessions", "vendor", "vendors", "contractor", "contractors",
-		"winning bids", "winning bid", "won", "winner", "winners", "contract awards", "contract award", "opportunities", "opportunity")
+		"winning bids", "winning bid", "won", "winner", "winners", "contract awards", "contract award", "opportunities", "opportunity",
+		"open bids", "open bid", "open solicitations", "open solicitation", "open rfps", "open opportunities")
 	return m
 }()
 
 var awardWords = map[string]bool{"award": true, "awards": true, "awarded": true, "intent to award": true,
 	"intents to award": true, "won": true, "winner": true, "winners": true, "winning bids": true, "winning bid": true,
 	"contract awards": true, "contract award": true}
+
+// bidWords name open solicitations: with an amount they keep a bid watch.
+var bidWords = toSet(`bid bids bidding solicitation solicitations rfp rfps rfq rfqs rfi rfis tender tenders opportunities opportunity`)
+
+func init() {
+	for _, w := range []string{"open bids", "open bid", "open solicitations", "open solicitation", "open rfps", "open opportunities"} {
+		bidWords[w] = true
+	}
+}
 
 // stopwords carry no meaning for a watch.
 var stopwords = toSet(`a an the and or nor of for from in on at by with to into about regarding concerning re around near within
@@ -253,7 +268,7 @@ only just also too over more than least most under below above up down out what 
 do does did done has have had one ones such etc other others kind kinds type types sort sorts lot lots much many
 big large small major huge thing things stuff pm am today tomorrow week month year yearly monthly
 happen happens happening go goes going come comes coming make makes made so as but then via per whether both either neither
-please me`)
+please me due deadline deadlines soon`)
 
 // fillers may sit inside an exclusion list without ending it.
 var fillers = toSet(`the any in from for of by about or and nor anything mentioning with a an`)
@@ -302,6 +317,8 @@ type parser struct {
 	noAwards bool
 	keywords []string
 	amounts  int
+	bids     bool    // a word for bids was named (bids, solicitations, RFPs …)
+	win      *window // the time window named, if any
 }
 
 // Parse turns a plain-English request into a structured filter,
@@ -323,9 +340,15 @@ func Parse(text string, opt ParseOptions) (Understanding, error) {
 		return Understanding{}, record.Invalid("text", "say in plain words what to watch, such as \"construction awards over $500k from Parks, not Queens\"")
 	}
 	text, cadence, cadNote := cadenceIn(text)
-	p := &parser{opt: opt, toks: tokenize(text), agencies: map[string]string{}, lensHits: map[string][]string{}}
+	now := opt.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	text, win, winNotes := windowIn(text, now)
+	p := &parser{opt: opt, toks: tokenize(text), agencies: map[string]string{}, lensHits: map[string][]string{}, win: win}
 	p.run()
-	u, err := p.finish()
+	p.notes = append(p.notes, winNotes...)
+	u, err := p.finish(search.DayStart(now))
 	if err != nil {
 		return u, err
 	}
@@ -662,6 +685,18 @@ func (p *parser) run() {
 				continue
 			}
 		}
+		if !excluding {
+			if n, req := requirementAt(p, i); n > 0 {
+				p.addRequirement(req, i, n)
+				i += n
+				continue
+			}
+			if n, cats := categoryAt(p, i); n > 0 {
+				p.addCategories(cats, i, n)
+				i += n
+				continue
+			}
+		}
 		na, ids, aname := p.agencyAt(i)
 		nb, borough := p.boroughAt(i)
 		nl, lens, lw := p.lensAt(i)
@@ -750,6 +785,9 @@ func (p *parser) run() {
 			if awardWords[lw] {
 				p.awards = true
 			}
+			if bidWords[lw] {
+				p.bids = true
+			}
 		}
 		i += best
 	}
@@ -770,7 +808,7 @@ func (p *parser) addKeyword(w string) {
 	p.keywords = append(p.keywords, w)
 }
 
-func (p *parser) finish() (Understanding, error) {
+func (p *parser) finish(today time.Time) (Understanding, error) {
 	// the lens: by precedence among those named, money when none
 	var named []string
 	for _, l := range LensPrecedence {
@@ -791,17 +829,32 @@ func (p *parser) finish() (Understanding, error) {
 		p.notes = append([]string{fmt.Sprintf("You named several kinds of record (%s); a watch follows one, chosen in the fixed order %s: %s.",
 			strings.Join(named, ", "), precedenceText(p.opt.Form), LensLabel(named[0]))}, p.notes...)
 	}
+	amount := p.f.MinAmount != nil || p.f.MaxAmount != nil
 	if p.f.Lens == record.LensMoney {
-		p.f.Awards = (p.awards && !p.noAwards) || p.f.MinAmount != nil || p.f.MaxAmount != nil
-		if p.f.Awards {
+		// only words of awarding make an awards watch; an amount in a
+		// request for bids filters the bids
+		switch {
+		case p.awards && !p.noAwards:
+			p.f.Awards = true
 			p.note("Procurement notices followed: contract awards and intents to award (newest first).")
-		} else {
+		case amount && (p.bids || p.noAwards):
+			p.f.Bids = true
+			p.note("Procurement notices followed: open solicitations, due today or later, that state an amount within the bounds (you asked for bids; say \"awarded\" to follow awards instead).")
+		case amount:
+			p.f.Awards = true
+			p.note("Procurement notices followed: contract awards and intents to award (newest first): an amount is printed on awards, and you named no bids (say \"bids\" to follow open solicitations of that amount).")
+		default:
 			p.note("Procurement notices followed: open solicitations, due today or later (say \"awards\" to follow awards instead).")
 		}
-	} else if p.f.MinAmount != nil || p.f.MaxAmount != nil {
+	} else if amount {
 		p.f.MinAmount, p.f.MaxAmount = nil, nil
-		p.note("Amounts apply to contract awards only, so the amount was not used for %s.", LensLabel(p.f.Lens))
+		p.note("Amounts apply to procurement notices only, so the amount was not used for %s.", LensLabel(p.f.Lens))
 	}
+	if (len(p.f.Categories) > 0 || len(p.f.Requirements) > 0) && p.f.Lens != record.LensMoney {
+		p.note("Categories and special requirements apply to procurement notices only, so they were not used for %s.", LensLabel(p.f.Lens))
+		p.f.Categories, p.f.Requirements = nil, nil
+	}
+	p.applyWindow(today)
 	// keywords, with related words
 	kw := p.keywords
 	if len(kw) > maxKeywords {
@@ -823,7 +876,8 @@ func (p *parser) finish() (Understanding, error) {
 	if len(kw) > 0 {
 		p.note("Keywords: records mentioning any of %s (put words in \"quotes\" to require them as a phrase).", quoteList(kw))
 	}
-	if len(p.f.AnyOf)+len(p.f.Phrases) == 0 && len(p.f.AgencyIDs)+len(p.f.Vendors)+len(p.f.Boroughs) == 0 &&
+	if len(p.f.AnyOf)+len(p.f.Phrases) == 0 && len(p.f.AgencyIDs)+len(p.f.Vendors)+len(p.f.Boroughs)+len(p.f.Categories)+len(p.f.Requirements) == 0 &&
+		p.f.Within == "" && p.f.From == "" && p.f.Until == "" &&
 		p.f.MinAmount == nil && p.f.MaxAmount == nil && len(p.lensHits) == 0 {
 		return Understanding{}, record.Invalid("text", "nothing to watch was found in this request; name a kind of record "+
 			"(contracts, awards, rezonings, hearings, rules, property), an agency, a vendor, an amount or some keywords")

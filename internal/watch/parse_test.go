@@ -34,16 +34,17 @@ func TestParseRealWorldPhrasings(t *testing.T) {
 		want
 	}{
 		// the issue's examples
+		// "construction" is a category (a filter), not a keyword
 		{"email me about Parks construction awards over $1 million", want{lens: "money", awards: true,
-			agencies: []string{"Parks and Recreation"}, min: 1e6, any: []string{"construction", "reconstruction"}, notAny: []string{"email", "awards", "parks"}}},
+			agencies: []string{"Parks and Recreation"}, min: 1e6, notAny: []string{"email", "awards", "parks", "construction"}, note: "category construction"}},
 		{"construction contract awards over $500k from Parks, not Queens", want{lens: "money", awards: true,
-			agencies: []string{"Parks and Recreation"}, min: 5e5, any: []string{"construction"}, exclude: []string{"queens"}}},
+			agencies: []string{"Parks and Recreation"}, min: 5e5, exclude: []string{"queens"}, note: "category construction"}},
 		// amounts
 		{"DOT contracts worth at least 1.5 million", want{lens: "money", awards: true, agencies: []string{"Transportation"}, min: 1.5e6, notAny: []string{"worth"}}},
 		{"awards above $2,500,000 for DDC", want{lens: "money", awards: true, agencies: []string{"Design and Construction"}, min: 2.5e6}},
 		{"Sanitation awards under $100k", want{lens: "money", awards: true, agencies: []string{"Sanitation"}, max: 1e5}},
 		{"HPD awards between $1m and $5m", want{lens: "money", awards: true, agencies: []string{"Housing Preservation and Development"}, min: 1e6, max: 5e6}},
-		{"$250k+ awards for school construction", want{lens: "money", awards: true, min: 2.5e5, any: []string{"school", "construction"}}},
+		{"$250k+ awards for school construction", want{lens: "money", awards: true, min: 2.5e5, any: []string{"school"}, note: "category construction"}},
 		{"contracts of 3 million dollars or more from the Department of Environmental Protection", want{lens: "money", awards: true,
 			agencies: []string{"Environmental Protection"}, min: 3e6}},
 		{"million-dollar contracts with NYCHA", want{lens: "money", awards: true, agencies: []string{"Housing Authority"}, min: 1e6}},
@@ -80,7 +81,7 @@ func TestParseRealWorldPhrasings(t *testing.T) {
 		{`“pest management” contracts except Staten Island`, want{lens: "money", phrases: []string{"pest management"}, exclude: []string{"staten island"}}},
 		{"DOT bids excluding snow removal and resurfacing", want{lens: "money", agencies: []string{"Transportation"}, exclude: []string{"snow removal", "resurfacing"}}},
 		{`hearings on "bike lanes" -"Staten Island" -Queens`, want{lens: "meetings", phrases: []string{"bike lanes"}, exclude: []string{"staten island", "queens"}}},
-		{"construction awards without demolition", want{lens: "money", awards: true, any: []string{"construction"}, exclude: []string{"demolition"}}},
+		{"construction awards without demolition", want{lens: "money", awards: true, exclude: []string{"demolition"}, note: "category construction"}},
 		{"solicitations, not awards, for janitorial services", want{lens: "money", awards: false, any: []string{"janitorial", "services"}, note: "awards left out"}},
 		{"HPD hearings except Brooklyn and the Bronx", want{lens: "meetings", agencies: []string{"Housing Preservation and Development"}, exclude: []string{"brooklyn", "bronx"}}},
 		{"contracts other than from DOT", want{lens: "money", exclude: []string{"dot"}}},

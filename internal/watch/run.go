@@ -47,9 +47,15 @@ func BoroughName(s string) string {
 }
 
 // Keep reports whether a notice returned by the compiled query also meets
-// the parts of the filter the query cannot carry: when boroughs are named,
-// the notice's title, text, event place or vendor address names one of them.
+// the parts of the filter the query cannot carry: when categories are
+// named, the notice is filed under one of them (or under none and its words
+// say one); when special requirements are named, its text mentions one;
+// when boroughs are named, the notice's title, text, event place or vendor
+// address names one of them.
 func (f Filter) Keep(n record.Notice) bool {
+	if !keepCategory(f.Categories, n) || !keepRequirement(f.Requirements, n) {
+		return false
+	}
 	if len(f.Boroughs) == 0 {
 		return true
 	}
@@ -66,7 +72,7 @@ func (f Filter) Keep(n record.Notice) bool {
 type Result struct {
 	Hits []search.Hit
 	// Total counts the matches: the engine's count when the filter names no
-	// borough; otherwise the matches among the first pages read
+	// borough, category or requirement; otherwise the matches among the first pages read
 	// (TotalIsLowerBound tells when more pages were left unread).
 	Total             int
 	TotalIsLowerBound bool
@@ -77,7 +83,8 @@ type Result struct {
 	Roster []people.RosterAppearance
 }
 
-// maxBoroughPages bounds how many pages Run reads to apply a borough.
+// maxBoroughPages bounds how many pages Run reads to apply a borough, a
+// category or a requirement.
 const maxBoroughPages = 4
 
 // Run is the one code path from a filter to what a preview, a watch or a
@@ -89,7 +96,7 @@ func (f Filter) Run(ctx context.Context, r search.Reader, now time.Time) (Result
 		return Result{}, err
 	}
 	q := f.Compile(now)
-	if len(f.Boroughs) == 0 {
+	if len(f.Boroughs)+len(f.Categories)+len(f.Requirements) == 0 {
 		res, err := r.Search(ctx, q)
 		if err != nil {
 			return Result{}, err
@@ -126,6 +133,13 @@ func (f Filter) Run(ctx context.Context, r search.Reader, now time.Time) (Result
 	if out.Scope.Searched.Filters == nil {
 		out.Scope.Searched.Filters = map[string]string{}
 	}
-	out.Scope.Searched.Filters["borough"] = strings.Join(f.Boroughs, ",")
+	set := func(k string, v []string) {
+		if len(v) > 0 {
+			out.Scope.Searched.Filters[k] = strings.Join(v, ",")
+		}
+	}
+	set("borough", f.Boroughs)
+	set("category", f.Categories)
+	set("requirement", f.Requirements)
 	return out, nil
 }

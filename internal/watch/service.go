@@ -212,7 +212,11 @@ type manageClaim struct {
 // Understand parses a plain-English request with the deployment's
 // crosswalk and form.
 func (s *Service) Understand(text string) (Understanding, error) {
-	return Parse(text, s.parse)
+	opt := s.parse
+	if opt.Now.IsZero() {
+		opt.Now = s.now() // time windows are read from the service's clock
+	}
+	return Parse(text, opt)
 }
 
 // Subscribe handles a create request from any channel, after the caller

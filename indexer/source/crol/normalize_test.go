@@ -256,7 +256,7 @@ func TestVendorStems(t *testing.T) {
 		"DENVILLE LINE PAINTING":          {"20141022030", "20141022026"},                               // , Inc / INC (upper case)
 		"INTERNATIONAL BUSINESS MACHINES": {"20141110010", "20141029011"},                               // Corp.. / Corp.
 		"CADDELL DRY DOCK AND REPAIR":     {"20141117021", "20141117019"},                               // Co., Inc. / Co. Inc.
-		"C A C INDUSTRIES":                {"20141114017", "20141120008"},                               // INC. / INC.
+		"CAC INDUSTRIES":                  {"20141114017", "20141120008"},                               // C.A.C. INC. / INC. (initials joined)
 		"KPMG":                            {"20140926011", "20141029039"},                               // , LLP / , LLP (trailing space)
 		"SECURUS TECHNOLOGIES":            {"20141006012", "20211028125"},                               // DCAS "Inc." / SODA "LLC"
 		"IMPACT RECOVERY SYSTEMS":         {"20140924036"},                                              // INc.
