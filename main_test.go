@@ -94,7 +94,10 @@ func startAll(t *testing.T, dataDir string, logs *bytes.Buffer, args ...string) 
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	go func() { done <- run(ctx, cfg, logger, time.Now) }()
 	base := "http://" + cfg.Addr
-	deadline := time.Now().Add(time.Minute)
+	// the first start loads the whole bundled sample (nine sources) before
+	// it serves: about 15 s on the embedded engine, up to a minute on a
+	// busy OpenSearch node
+	deadline := time.Now().Add(3 * time.Minute)
 	for {
 		res, err := http.Get(base + "/healthz")
 		if err == nil {
@@ -109,7 +112,7 @@ func startAll(t *testing.T, dataDir string, logs *bytes.Buffer, args ...string) 
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("not serving within a minute\n%s", logs)
+			t.Fatalf("not serving within 3 minutes\n%s", logs)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

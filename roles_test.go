@@ -211,7 +211,8 @@ func TestSplitRolesCooperateOnOpenSearch(t *testing.T) {
 	}, api)
 
 	// 5. the mailer process sees the watch (the state store is shared):
-	// it plans this window's digest, empty since nothing new arrived yet
+	// it plans the first digest window that starts after the watch was
+	// created (windows are a minute here), empty since nothing new arrived
 	st, err := osstore.Open(context.Background(), osstore.Config{URL: osURL, IndexPrefix: prefix})
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +225,7 @@ func TestSplitRolesCooperateOnOpenSearch(t *testing.T) {
 	}
 	wid := watches[0].ID
 	var firstWindow string
-	eventually(t, 30*time.Second, "the mailer plans a digest for the api's watch", func() bool {
+	eventually(t, 150*time.Second, "the mailer plans a digest for the api's watch", func() bool {
 		w, err := st.GetWatch(ctx, wid)
 		firstWindow = w.LastWindow
 		return err == nil && w.LastWindow != ""

@@ -112,8 +112,16 @@ func TestParsePeerSearch(t *testing.T) {
 	if !k.Empty() || q.Sort != search.SortNewest {
 		t.Errorf("no keywords: want newest first, got %q", q.Sort)
 	}
-	if len(q.VendorStems) != 1 || q.VendorStems[0] != entity.VendorStem("Acme Construction Inc.") {
+	// the stem first, then the forms older rules stored for it
+	// (entity.StemKeys), each of which is the same vendor
+	stem := entity.VendorStem("Acme Construction Inc.")
+	if len(q.VendorStems) == 0 || q.VendorStems[0] != stem {
 		t.Errorf("vendor stems %v", q.VendorStems)
+	}
+	for _, s := range q.VendorStems {
+		if entity.VendorStem(s) != stem {
+			t.Errorf("vendor stems %v: %q is another vendor", q.VendorStems, s)
+		}
 	}
 	if !q.ValidAmountOnly || q.Limit != search.DefaultLimit {
 		t.Errorf("an amount bound implies valid amounts only: %+v", q)
