@@ -76,7 +76,7 @@ func TestLensesMatchByKeys(t *testing.T) {
 		{"M11", federated.LensLandProjects, federated.KindLandProject, "", federated.TierRelated, ""},
 		{"20140930007", federated.LensNotices, federated.KindNotice, "20140930007", federated.TierExact, "/api/notices/20140930007"},
 		{"Denville Line Painting, Inc.", federated.LensVendors, federated.KindVendor, "denville-line-painting", federated.TierExact, "/api/vendors/denville-line-painting"},
-		{"Skanska", federated.LensVendors, federated.KindVendor, "skanska~trevcon-jv", federated.TierName, "/api/vendors/skanska~trevcon-jv"},
+		{"Skanska", federated.LensVendors, federated.KindVendor, "skanska-trevcon-jv", federated.TierName, "/api/vendors/skanska-trevcon-jv"},
 		{"Bronx CB 10", federated.LensCommunityBoards, federated.KindCommunityBoard, "bronx-community-board-10", federated.TierExact, "/api/meetings?body=bronx-community-board-10"},
 		{"Bronx CB 10", federated.LensAgencies, federated.KindAgency, "community-boards", federated.TierExact, "/api/agencies/community-boards"},
 		{"Rebecca Jones Gaston", federated.LensPeople, federated.KindPerson, "NYC_GOID_000002/principal-officer/2026-06-12", federated.TierName,
