@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -131,18 +129,7 @@ func (p contractPage) AnalysisLink(label string) string { return p.Switch("agenc
 
 func (s *Server) writeContractPage(c *gin.Context, status int, p contractPage, observed time.Time) {
 	p.Base, p.Rules, p.srv = s.cfg.BaseURL, record.AbsenceRules, s
-	web.SecurityHeaders(c.Writer.Header())
-	var buf bytes.Buffer
-	if err := contractPages.Execute(&buf, p); err != nil {
-		writeError(c, err)
-		return
-	}
-	if status != http.StatusOK {
-		c.Header("Cache-Control", "no-store")
-		c.Data(status, "text/html; charset=utf-8", buf.Bytes())
-		return
-	}
-	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, observed)
+	writeHTML(c, status, contractPages, p, observed)
 }
 
 // contractPage serves /contracts/<id>: one contract by exact ID or row id.
@@ -157,10 +144,7 @@ func (s *Server) contractPage(c *gin.Context) {
 	}
 	r, err := s.procure().Contract(c.Request.Context(), id)
 	if err != nil {
-		status, ok := statusOf[record.ErrorCode(err)]
-		if !ok {
-			status = http.StatusInternalServerError
-		}
+		status := httpStatus(err)
 		p.Error = record.ErrorMessage(err)
 		if record.ErrorCode(err) == record.ENOTFOUND {
 			p.Error += ". This service holds no such contract; that does not mean none was registered."
@@ -189,10 +173,7 @@ func (s *Server) contractAnalysisPage(c *gin.Context) {
 	}
 	v, status, err := s.analysis(c)
 	if err != nil {
-		status, ok := statusOf[record.ErrorCode(err)]
-		if !ok {
-			status = http.StatusInternalServerError
-		}
+		status := httpStatus(err)
 		p.Error = record.ErrorMessage(err)
 		s.writeContractPage(c, status, p, time.Time{})
 		return

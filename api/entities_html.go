@@ -1,8 +1,6 @@
 package api
 
 import (
-	"bytes"
-	"github.com/recordwatch/recordwatch/api/web"
 	"html/template"
 	"net/http"
 	"time"
@@ -101,19 +99,8 @@ func itoaComma(n int) string {
 
 func (s *Server) writePage(c *gin.Context, status int, p entityPage) {
 	p.Base = s.cfg.BaseURL
-	web.SecurityHeaders(c.Writer.Header())
 	p.Rules = record.AbsenceRules
-	var buf bytes.Buffer
-	if err := entityPages.Execute(&buf, p); err != nil {
-		writeError(c, err)
-		return
-	}
-	if status != http.StatusOK {
-		c.Header("Cache-Control", "no-store")
-		c.Data(status, "text/html; charset=utf-8", buf.Bytes())
-		return
-	}
-	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, p.scopeTime())
+	writeHTML(c, status, entityPages, p, p.scopeTime())
 }
 
 func (p entityPage) scopeTime() (t time.Time) {
@@ -127,10 +114,7 @@ func (p entityPage) scopeTime() (t time.Time) {
 }
 
 func (s *Server) pageError(c *gin.Context, title, json string, err error) {
-	status, ok := statusOf[record.ErrorCode(err)]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
+	status := httpStatus(err)
 	s.writePage(c, status, entityPage{Title: title, JSON: json, Error: record.ErrorMessage(err)})
 }
 

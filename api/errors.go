@@ -1,10 +1,14 @@
 package api
 
 import (
+	"bytes"
+	"html/template"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -29,12 +33,36 @@ func writeError(c *gin.Context, err error) {
 	if re, ok := err.(*record.Error); ok {
 		e.Param = re.Param
 	}
-	status, ok := statusOf[code]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
 	c.Header("Cache-Control", "no-store")
-	c.AbortWithStatusJSON(status, errorBody{Error: e})
+	c.AbortWithStatusJSON(httpStatus(err), errorBody{Error: e})
+}
+
+// httpStatus is the HTTP status of an error (statusOf; 500 for a code it
+// does not list).
+func httpStatus(err error) int {
+	if status, ok := statusOf[record.ErrorCode(err)]; ok {
+		return status
+	}
+	return http.StatusInternalServerError
+}
+
+// writeHTML renders a server-side page: security headers, the template
+// executed into a buffer (a template error is a JSON error, never half a
+// page), then either an uncached error page or the cached page with its
+// ETag and Last-Modified (render).
+func writeHTML(c *gin.Context, status int, tmpl *template.Template, data any, lastModified time.Time) {
+	web.SecurityHeaders(c.Writer.Header())
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, data); err != nil {
+		writeError(c, err)
+		return
+	}
+	if status != http.StatusOK {
+		c.Header("Cache-Control", "no-store")
+		c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+		return
+	}
+	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, lastModified)
 }
 
 func (s *Server) notFoundRoute(c *gin.Context) {

@@ -1,14 +1,12 @@
 package api
 
 import (
-	"bytes"
 	"html/template"
 	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -164,24 +162,10 @@ func (s *Server) landProjectsPage(c *gin.Context) {
 		}
 	}
 	if err != nil {
-		status = statusOf[record.ErrorCode(err)]
-		if status == 0 {
-			status = http.StatusInternalServerError
-		}
+		status = httpStatus(err)
 		d.Error = record.ErrorMessage(err)
 	}
-	web.SecurityHeaders(c.Writer.Header())
-	var buf bytes.Buffer
-	if err := landListPage.Execute(&buf, d); err != nil {
-		writeError(c, err)
-		return
-	}
-	if status != http.StatusOK {
-		c.Header("Cache-Control", "no-store")
-		c.Data(status, "text/html; charset=utf-8", buf.Bytes())
-		return
-	}
-	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, time.Time{})
+	writeHTML(c, status, landListPage, d, time.Time{})
 }
 
 type landPageData struct {
@@ -200,25 +184,11 @@ func (s *Server) landProjectPage(c *gin.Context) {
 	status := http.StatusOK
 	r, err := s.land().Project(c.Request.Context(), id)
 	if err != nil {
-		status = statusOf[record.ErrorCode(err)]
-		if status == 0 {
-			status = http.StatusInternalServerError
-		}
+		status = httpStatus(err)
 		d.Error = record.ErrorMessage(err)
 	} else {
 		path := land.Path(r.Project, r.Events)
 		d.Project, d.Path, d.Title = &r.Project, &path, r.Project.Name
 	}
-	web.SecurityHeaders(c.Writer.Header())
-	var buf bytes.Buffer
-	if err := landPage.Execute(&buf, d); err != nil {
-		writeError(c, err)
-		return
-	}
-	if status != http.StatusOK {
-		c.Header("Cache-Control", "no-store")
-		c.Data(status, "text/html; charset=utf-8", buf.Bytes())
-		return
-	}
-	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, time.Time{})
+	writeHTML(c, status, landPage, d, time.Time{})
 }

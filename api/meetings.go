@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"html/template"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -186,10 +184,7 @@ func (s *Server) meetingPage(c *gin.Context) {
 	}
 	m, err := s.meetings().Get(c.Request.Context(), id)
 	if err != nil {
-		status, ok := statusOf[record.ErrorCode(err)]
-		if !ok {
-			status = http.StatusInternalServerError
-		}
+		status := httpStatus(err)
 		s.writeMeetingPage(c, status, meetingPageData{Title: "Meeting", JSON: json, Error: record.ErrorMessage(err)})
 		return
 	}
@@ -211,10 +206,7 @@ func (s *Server) meetingsPage(c *gin.Context) {
 	}
 	pg, err := s.meetings().Browse(c.Request.Context(), f, cursor, limit)
 	if err != nil {
-		status, ok := statusOf[record.ErrorCode(err)]
-		if !ok {
-			status = http.StatusInternalServerError
-		}
+		status := httpStatus(err)
 		s.writeMeetingPage(c, status, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(err)})
 		return
 	}
@@ -253,16 +245,7 @@ type meetingPageData struct {
 func (s *Server) writeMeetingPage(c *gin.Context, status int, p meetingPageData) {
 	p.Base = s.cfg.BaseURL
 	p.Rules = record.AbsenceRules
-	web.SecurityHeaders(c.Writer.Header())
-	var buf bytes.Buffer
-	if err := meetingPages.Execute(&buf, p); err != nil {
-		writeError(c, err)
-		return
-	}
-	if status != http.StatusOK {
-		c.Header("Cache-Control", "no-store")
-	}
-	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, time.Time{})
+	writeHTML(c, status, meetingPages, p, time.Time{})
 }
 
 var meetingFuncs = template.FuncMap{

@@ -1,15 +1,14 @@
 package api
 
 import (
-	"bytes"
 	"html/template"
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -102,26 +101,11 @@ func orgPagePath(id string) string {
 func (s *Server) writePeoplePage(c *gin.Context, status int, p peoplePage) {
 	p.Base = s.cfg.BaseURL
 	p.Rules = record.AbsenceRules
-	web.SecurityHeaders(c.Writer.Header())
-	var buf bytes.Buffer
-	if err := peoplePages.Execute(&buf, p); err != nil {
-		writeError(c, err)
-		return
-	}
-	if status != http.StatusOK {
-		c.Header("Cache-Control", "no-store")
-	} else {
-		c.Header("Cache-Control", "public, max-age=300")
-	}
-	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+	writeHTML(c, status, peoplePages, p, time.Time{})
 }
 
 func (s *Server) peoplePageError(c *gin.Context, json string, err error) {
-	status, ok := statusOf[record.ErrorCode(err)]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
-	s.writePeoplePage(c, status, peoplePage{Title: "Not found", JSON: json, Error: record.ErrorMessage(err)})
+	s.writePeoplePage(c, httpStatus(err), peoplePage{Title: "Not found", JSON: json, Error: record.ErrorMessage(err)})
 }
 
 func fieldsOf(m map[string]string) []field {
