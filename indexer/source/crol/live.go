@@ -7,7 +7,6 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/fetch"
@@ -84,19 +83,12 @@ func (f *Fetcher) Fetch(ctx context.Context, since time.Time, page func(rows []R
 	if w := f.where(since); w != "" {
 		q.Set("$where", w)
 	}
-	q.Set("$limit", strconv.Itoa(size))
-
 	done := 0
-	for offset := 0; ; {
-		q.Set("$offset", strconv.Itoa(offset))
-		u := base + "?" + q.Encode()
-		resp, err := client.Get(ctx, u, mergeHeader(header, http.Header{"Accept": {"application/json"}}))
-		if err != nil {
-			return done, fmt.Errorf("crol: fetching rows %d-%d: %w", offset, offset+size-1, err)
-		}
-		rows, errs := parseJSON(resp.Body, u)
+	err := fetch.SODA{Client: client, URL: base, Query: q, Size: size,
+		Header: mergeHeader(header, http.Header{"Accept": {"application/json"}})}.Each(ctx, func(p fetch.SODAPage) (int, error) {
+		rows, errs := parseJSON(p.Body, p.URL)
 		if len(errs) > 0 {
-			return done, fmt.Errorf("crol: page at offset %d: %w", offset, errors.Join(errs...))
+			return 0, fmt.Errorf("page at offset %d: %w", p.Offset, errors.Join(errs...))
 		}
 		at := now()
 		for i := range rows {
@@ -105,18 +97,19 @@ func (f *Fetcher) Fetch(ctx context.Context, since time.Time, page func(rows []R
 		}
 		if len(rows) > 0 {
 			if err := page(rows); err != nil {
-				return done, err
+				return 0, err
 			}
 			done += len(rows)
 			if f.Progress != nil {
 				f.Progress(done)
 			}
 		}
-		if len(rows) < size {
-			return done, nil
-		}
-		offset += len(rows)
+		return len(rows), nil
+	})
+	if err != nil {
+		return done, fmt.Errorf("crol: %w", err)
 	}
+	return done, nil
 }
 
 // Pages is Fetch as an iterator: it yields each page, or a final error.

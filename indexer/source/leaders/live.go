@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/fetch"
@@ -59,25 +58,19 @@ func (f *Fetcher) Fetch(ctx context.Context) (Batch, []error, error) {
 	at := now()
 	rel := people.Release{Dataset: Dataset, Date: at.In(record.NewYork).Format("2006-01-02"), DateKind: people.DateFetched, File: base}
 	var rows []raw
-	q := url.Values{"$order": {"record_id"}, "$limit": {strconv.Itoa(size)}}
-	for offset := 0; ; {
-		q.Set("$offset", strconv.Itoa(offset))
-		resp, err := client.Get(ctx, base+"?"+q.Encode(), header)
+	err := fetch.SODA{Client: client, URL: base, Query: url.Values{"$order": {"record_id"}}, Size: size, Header: header}.Each(ctx, func(p fetch.SODAPage) (int, error) {
+		page, err := readJSON(p.Body)
 		if err != nil {
-			return Batch{}, nil, fmt.Errorf("leaders: fetching rows %d-%d: %w", offset, offset+size-1, err)
-		}
-		page, err := readJSON(resp.Body)
-		if err != nil {
-			return Batch{}, nil, fmt.Errorf("leaders: page at offset %d: %w", offset, err)
+			return 0, fmt.Errorf("page at offset %d: %w", p.Offset, err)
 		}
 		for i := range page {
-			page[i].line = offset + i + 1
+			page[i].line = p.Offset + i + 1
 		}
 		rows = append(rows, page...)
-		if len(page) < size {
-			break
-		}
-		offset += len(page)
+		return len(page), nil
+	})
+	if err != nil {
+		return Batch{}, nil, fmt.Errorf("leaders: %w", err)
 	}
 	out, merged, errs := Build(rows, rel, nil, map[string]bool{})
 	for i := range out {

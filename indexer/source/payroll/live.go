@@ -84,33 +84,27 @@ func (f *Fetcher) Fetch(ctx context.Context, page func(Page) error) (int, error)
 	if f.Where != "" {
 		q.Set("$where", f.Where)
 	}
-	q.Set("$limit", strconv.Itoa(size))
 	done := 0
-	for offset := 0; ; {
-		q.Set("$offset", strconv.Itoa(offset))
-		u := base + "?" + q.Encode()
-		resp, err := client.Get(ctx, u, header)
+	err := fetch.SODA{Client: client, URL: base, Query: q, Size: size, Header: header}.Each(ctx, func(sp fetch.SODAPage) (int, error) {
+		p, err := ParseJSON(sp.Body, sp.URL, sp.Offset, now())
 		if err != nil {
-			return done, fmt.Errorf("payroll: rows %d-%d: %w", offset+1, offset+size, err)
-		}
-		p, err := ParseJSON(resp.Body, u, offset, now())
-		if err != nil {
-			return done, err
+			return 0, err
 		}
 		if p.Read > 0 {
 			if err := page(p); err != nil {
-				return done, err
+				return 0, err
 			}
 			done += p.Read
 			if f.Progress != nil {
 				f.Progress(done)
 			}
 		}
-		if p.Read < size {
-			return done, nil
-		}
-		offset += p.Read
+		return p.Read, nil
+	})
+	if err != nil {
+		return done, fmt.Errorf("payroll: %w", err)
 	}
+	return done, nil
 }
 
 // ParseJSON reads a SODA answer: a JSON array of row objects whose values

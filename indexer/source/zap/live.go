@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
-	"strconv"
 	"testing/fstest"
 	"time"
 
@@ -88,28 +87,24 @@ func (f *LandFetcher) Fetch(ctx context.Context) (LiveFetch, []error, error) {
 		if base == "" {
 			base = t.def
 		}
-		for offset, page := 0, 1; ; page++ {
-			q := url.Values{"$order": {"project_id"}, "$limit": {strconv.Itoa(size)}, "$offset": {strconv.Itoa(offset)}}
-			u := base + "?" + q.Encode()
-			resp, err := client.Get(ctx, u, header)
-			if err != nil {
-				return out, nil, fmt.Errorf("land: fetching %s rows %d-%d: %w", t.name, offset, offset+size-1, err)
-			}
+		page := 0
+		err := fetch.SODA{Client: client, URL: base, Query: url.Values{"$order": {"project_id"}}, Size: size, Header: header}.Each(ctx, func(p fetch.SODAPage) (int, error) {
 			var rows []json.RawMessage
-			if err := json.Unmarshal(resp.Body, &rows); err != nil {
-				return out, nil, fmt.Errorf("land: %s page at offset %d is not a JSON array: %w", t.name, offset, err)
+			if err := json.Unmarshal(p.Body, &rows); err != nil {
+				return 0, fmt.Errorf("page at offset %d is not a JSON array: %w", p.Offset, err)
 			}
 			if len(rows) > 0 {
-				files[fmt.Sprintf("%s/%s_page_%04d.json", out.Dir, t.name, page)] = &fstest.MapFile{Data: bytes.Clone(resp.Body)}
+				page++
+				files[fmt.Sprintf("%s/%s_page_%04d.json", out.Dir, t.name, page)] = &fstest.MapFile{Data: bytes.Clone(p.Body)}
 				out.Rows += len(rows)
-				offset += len(rows)
 				if f.Progress != nil {
-					f.Progress(t.name, offset)
+					f.Progress(t.name, p.Offset+len(rows))
 				}
 			}
-			if len(rows) < size {
-				break
-			}
+			return len(rows), nil
+		})
+		if err != nil {
+			return out, nil, fmt.Errorf("land: %s: %w", t.name, err)
 		}
 	}
 	base := f.PortalURL
