@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -34,56 +35,70 @@ func CleanText(s string) string {
 	if !strings.ContainsAny(s, ":.'’") {
 		return s
 	}
-	return betweenLetters(possessives(s))
+	b := []byte(s)
+	CleanBytes(b)
+	return string(b)
+}
+
+// CleanBytes applies CleanText's rule to b in place (every replacement
+// keeps the byte length, so nothing moves): the indexing path runs it on
+// one copy of a field's text instead of building new strings.
+func CleanBytes(b []byte) {
+	if !bytes.ContainsAny(b, ":.'’") {
+		return
+	}
+	possessives(b)
+	betweenLetters(b)
 }
 
 func letterOrNumber(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
 func apostrophe(r rune) bool { return r == '\'' || r == '’' }
 
-// possessives is step 1 of CleanText.
-func possessives(s string) string {
-	var b strings.Builder
+// blank writes n spaces at b[i:].
+func blank(b []byte, i, n int) {
+	for j := i; j < i+n; j++ {
+		b[j] = ' '
+	}
+}
+
+// possessives is step 1 of CleanText. A rune is decoded before anything
+// at or after it is written, so its lookbehind sees the original text.
+func possessives(b []byte) {
 	prev := utf8.RuneError
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if apostrophe(r) && letterOrNumber(prev) && i+n < len(s) && (s[i+n] == 's' || s[i+n] == 'S') {
-			next, _ := utf8.DecodeRuneInString(s[i+n+1:])
-			if i+n+1 == len(s) || !letterOrNumber(next) {
-				b.WriteString(strings.Repeat(" ", n+1))
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if apostrophe(r) && letterOrNumber(prev) && i+n < len(b) && (b[i+n] == 's' || b[i+n] == 'S') {
+			if next, _ := utf8.DecodeRune(b[i+n+1:]); i+n+1 == len(b) || !letterOrNumber(next) {
+				blank(b, i, n+1)
 				prev = 's'
 				i += n + 1
 				continue
 			}
 		}
-		b.WriteString(s[i : i+n])
 		prev = r
 		i += n
 	}
-	return b.String()
 }
 
 // betweenLetters is step 2 of CleanText: it reads the text step 1 wrote
 // (its lookbehind sees step 1's spaces, as OpenSearch's second char filter
 // does).
-func betweenLetters(s string) string {
-	var b strings.Builder
+func betweenLetters(b []byte) {
 	prev := utf8.RuneError
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == ':' || r == '.' || apostrophe(r)) && unicode.IsLetter(prev) && i+n < len(s) {
-			if next, _ := utf8.DecodeRuneInString(s[i+n:]); unicode.IsLetter(next) {
-				b.WriteString(strings.Repeat(" ", n))
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if (r == ':' || r == '.' || apostrophe(r)) && unicode.IsLetter(prev) && i+n < len(b) {
+			if next, _ := utf8.DecodeRune(b[i+n:]); unicode.IsLetter(next) {
+				blank(b, i, n)
 				prev = ' '
 				i += n
 				continue
 			}
 		}
-		b.WriteString(s[i : i+n])
 		prev = r
 		i += n
 	}
-	return b.String()
 }
 
 // Words are the lower-cased words of s as the engines tokenize indexed

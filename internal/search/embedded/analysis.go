@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"bytes"
+
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
@@ -20,10 +22,19 @@ const analyzerName = "recordwatch_en"
 const charFilterName = "recordwatch_punctuation"
 
 // cleanFilter is search.CleanText as a Bleve char filter (it keeps the
-// byte length, so token offsets stay right).
+// byte length, so token offsets stay right). Text without ':', '.' or an
+// apostrophe is passed on as it is; other text is cleaned in one copy (the
+// input may be the field's own bytes).
 type cleanFilter struct{}
 
-func (cleanFilter) Filter(input []byte) []byte { return []byte(search.CleanText(string(input))) }
+func (cleanFilter) Filter(input []byte) []byte {
+	if !bytes.ContainsAny(input, ":.'’") {
+		return input
+	}
+	out := bytes.Clone(input)
+	search.CleanBytes(out)
+	return out
+}
 
 func init() {
 	if err := registry.RegisterCharFilter(charFilterName, func(map[string]any, *registry.Cache) (analysis.CharFilter, error) {
