@@ -41,6 +41,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/store/osstore"
 	"github.com/recordwatch/recordwatch/mailer"
@@ -265,10 +266,19 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		}()
 	}
 	procurement := procure.New(backend, nil, cw, now)
-	mcpDeps := &mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
+	sem := semantic.New(backend, now)
+	go func() {
+		// vectors of notices indexed before semantic search existed
+		if n, err := sem.Backfill(ctx); err != nil && ctx.Err() == nil {
+			logger.Error("semantic vectors not completed; semantic search states how many it holds", "err", err)
+		} else if n > 0 {
+			logger.Info("semantic vectors completed", "notices", n)
+		}
+	}()
+	mcpDeps := &mcp.Deps{Search: backend, Semantic: sem, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
 		Procure: procurement, Dossiers: dossier.New(procurement), Land: land.New(backend), People: people.New(backend, nil, cw)}
 	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
-		api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
+		api.Deps{Search: backend, Semantic: sem, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
 			MCP:        mcp.Handler(mcpDeps, cfg.Form),
 			MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }})
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,

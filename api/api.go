@@ -14,6 +14,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/mailer"
 )
@@ -47,6 +48,9 @@ type Deps struct {
 	// payments, property locations); nil uses Search when the engine
 	// implements search.EntityReader (both engines do).
 	Entities search.EntityReader
+	// Semantic answers notice searches in every mode (keyword, semantic,
+	// hybrid); nil builds one over Search.
+	Semantic *semantic.Service
 }
 
 // Server holds the router and its dependencies.
@@ -73,6 +77,9 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
+	}
+	if deps.Semantic == nil {
+		deps.Semantic = semantic.New(deps.Search, deps.Now)
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{cfg: cfg, deps: deps, limiter: newIPLimiter(cfg.RatePerSecond, cfg.Burst, deps.Now)}

@@ -15,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
@@ -23,11 +24,14 @@ func pathEscape(s string) string { return url.PathEscape(s) }
 
 var searchParams = []string{"q", "lens", "section", "type", "agency", "vendor", "pin", "min", "max",
 	"valid_amount", "from", "to", "due_from", "due_to", "rolling", "open", "event_from", "event_to",
-	"sort", "limit", "cursor", "facets"}
+	"sort", "limit", "cursor", "facets", "mode"}
 
-// parseSearch reads /api/search parameters into a query.
-func (s *Server) parseSearch(v url.Values) (search.Query, error) {
+// parseSearch reads /api/search parameters into a query and its mode
+// (semantic.CheckMode: keyword, semantic or hybrid).
+func (s *Server) parseSearch(v url.Values) (search.Query, string, error) {
 	p := newParams(v, searchParams...)
+	mode, err := semantic.CheckMode(p.str("mode"))
+	p.fail(err)
 	q := search.Query{
 		Text:        p.str("q"),
 		Lenses:      p.list("lens"),
@@ -66,12 +70,12 @@ func (s *Server) parseSearch(v url.Values) (search.Query, error) {
 		p.fail(watch.Open("open", &q, s.deps.Now())) // the one "open" rule
 	}
 	if p.err != nil {
-		return q, p.err
+		return q, mode, p.err
 	}
 	if _, err := q.Normalize(); err != nil {
-		return q, err
+		return q, mode, err
 	}
-	return q, nil
+	return q, mode, nil
 }
 
 // SearchResponse is the JSON twin of a search view.
@@ -109,7 +113,7 @@ func (s *Server) peopleLens(q search.Query) (watch.Filter, bool) {
 }
 
 func (s *Server) search(c *gin.Context) {
-	q, err := s.parseSearch(c.Request.URL.Query())
+	q, mode, err := s.parseSearch(c.Request.URL.Query())
 	if err != nil {
 		writeError(c, err)
 		return
@@ -119,7 +123,7 @@ func (s *Server) search(c *gin.Context) {
 		cq := f.Compile(s.deps.Now())
 		q.Lenses, q.AgencyIDs = cq.Lenses, cq.AgencyIDs
 	}
-	res, err := s.deps.Search.Search(c.Request.Context(), q)
+	res, err := s.deps.Semantic.Search(c.Request.Context(), q, mode)
 	if err != nil {
 		writeError(c, err)
 		return

@@ -220,7 +220,7 @@ func (s *Server) kindRecordSets(ctx context.Context) ([]RecordSet, error) {
 		return nil, err
 	}
 	var out []RecordSet
-	for _, c := range cov {
+	for _, c := range search.SourceCoverage(cov) {
 		rtype := search.ScopeType(c.RecordType)
 		key := c.Source + "/" + rtype
 		d := search.Describe(c.RecordType)

@@ -95,7 +95,20 @@ func main() {
 	fl.StringVar(&cfg.OpenSearchScript, "opensearch-script", "docker/opensearch-local.sh", "the script that starts and stops the node")
 	fl.DurationVar(&cfg.OpenSearchWarmup, "opensearch-warmup", 15*time.Second, "unmeasured search mix sent to the fresh JVM before its measurements (JIT compilation)")
 	cycleOnly := fl.Bool("cycle-only", false, "only score prior-cycle matching on the judged set and print it (seconds; no corpus, no peers)")
+	relevanceOnly := fl.Bool("relevance-only", false, "only score keyword, semantic and hybrid search on the judged query set and print it (seconds; no corpus, no peers)")
 	fl.Parse(os.Args[1:])
+	if *relevanceOnly {
+		if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		e := evalRelevance(context.Background(), cfg)
+		fmt.Print(renderRelevance(e))
+		if e.Err != "" {
+			os.Exit(1)
+		}
+		return
+	}
 	if *cycleOnly {
 		if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
@@ -190,6 +203,7 @@ type report struct {
 	Took     time.Duration
 	Command  string
 	Cycle    cycleEval
+	Quality  relevanceEval
 }
 
 type profile struct {
@@ -355,6 +369,7 @@ func run(cfg config) (string, error) {
 	rep.Cycle = evalPriorCycle(ctx, cfg)
 	logf("prior cycle: strict precision %.2f recall %.2f; with corroborated precision %.2f recall %.2f (%d judged pairs)",
 		rep.Cycle.Strict.Precision, rep.Cycle.Strict.Recall, rep.Cycle.All.Precision, rep.Cycle.All.Recall, rep.Cycle.All.Pairs)
+	rep.Quality = evalRelevance(ctx, cfg)
 	rep.Took = time.Since(rep.Started)
 	md := renderReport(rep)
 	if err := os.WriteFile(cfg.Out, []byte(md), 0o644); err != nil {

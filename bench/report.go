@@ -434,6 +434,7 @@ func renderReport(rep *report) string {
 	}
 
 	w("%s", renderCycle(rep.Cycle))
+	w("%s", renderRelevance(rep.Quality))
 	if len(rep.Profiles) > 0 {
 		w("## Profiles\n\n")
 		for _, p := range rep.Profiles {

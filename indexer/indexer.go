@@ -20,6 +20,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 )
 
 // DefaultBatch is how many notices go to the backend per write.
@@ -89,11 +90,29 @@ func Docs(notices []record.Notice) []search.Doc {
 // Write indexes notices in batches and refreshes the backend.
 func (ix *Indexer) Write(ctx context.Context, notices []record.Notice, what string) error {
 	if err := writeBatches(ctx, ix, notices, what, func(batch []record.Notice) error {
-		return ix.Backend.Upsert(ctx, Docs(batch))
+		return ix.upsert(ctx, batch, Docs(batch))
 	}); err != nil {
 		return err
 	}
 	return ix.retry(ctx, "refresh after "+what, func() error { return ix.Backend.Refresh(ctx) })
+}
+
+// upsert writes notices with their passages and, when the backend holds
+// records, their semantic vectors (internal/semantic): every notice write
+// goes through here, so a notice is never held without its vector.
+func (ix *Indexer) upsert(ctx context.Context, notices []record.Notice, docs []search.Doc) error {
+	if err := ix.Backend.Upsert(ctx, docs); err != nil {
+		return err
+	}
+	rs, ok := ix.Backend.(search.Records)
+	if !ok {
+		return nil
+	}
+	m, err := semantic.Default()
+	if err != nil {
+		return err
+	}
+	return semantic.PutNotices(ctx, rs, m, notices, ix.now())
 }
 
 // writeBatches is the one way the indexer writes: items in batches of
@@ -356,7 +375,7 @@ func (ix *Indexer) RunLive(ctx context.Context, f *crol.Fetcher, incremental boo
 		link.Linker{Crosswalk: ix.Crosswalk}.Notices(notices)
 		docs := Docs(notices)
 		if err := ix.retry(ctx, "write a page of live City Record rows", func() error {
-			return ix.Backend.Upsert(ctx, docs)
+			return ix.upsert(ctx, notices, docs)
 		}); err != nil {
 			return err
 		}

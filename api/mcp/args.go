@@ -9,6 +9,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 )
 
 // Bounds on tool arguments.
@@ -91,7 +92,12 @@ func limitOr(n, def int) int {
 
 // runCtx executes a search and maps hits to references.
 func (d *Deps) runCtx(ctx context.Context, q search.Query) (search.Result, []NoticeRef, error) {
-	res, err := d.Search.Search(ctx, q)
+	return d.runMode(ctx, q, semantic.ModeKeyword)
+}
+
+// runMode is runCtx in a search mode (semantic.Modes).
+func (d *Deps) runMode(ctx context.Context, q search.Query, mode string) (search.Result, []NoticeRef, error) {
+	res, err := d.semantic().Search(ctx, q, mode)
 	if err != nil {
 		return res, nil, err
 	}

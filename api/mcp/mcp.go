@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -24,6 +25,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/mailer"
 )
 
@@ -56,6 +58,20 @@ type Deps struct {
 	// People answers people and organization rows (nil: the dossiers'
 	// readers).
 	People *people.Service
+	// Semantic answers search_notices in every mode (nil: a service over
+	// Search, made once).
+	Semantic     *semantic.Service
+	semanticOnce sync.Once
+}
+
+// semantic is the search service of every mode.
+func (d *Deps) semantic() *semantic.Service {
+	d.semanticOnce.Do(func() {
+		if d.Semantic == nil {
+			d.Semantic = semantic.New(d.Search, d.Now)
+		}
+	})
+	return d.Semantic
 }
 
 // ClientHeader carries the caller's address from the HTTP layer to the

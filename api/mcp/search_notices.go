@@ -8,6 +8,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
@@ -27,6 +28,7 @@ type searchNoticesIn struct {
 	Sort       string   `json:"sort,omitempty"`
 	Limit      int      `json:"limit,omitempty"`
 	Cursor     string   `json:"cursor,omitempty"`
+	Mode       string   `json:"mode,omitempty"`
 }
 
 // SearchOut is a page of notices with its scope.
@@ -46,6 +48,8 @@ func searchNotices(d *Deps) Tool {
 			"property disposition, agency rules, personnel changes). Keywords in q are OR-matched; \"quoted phrases\" match "+
 			"exactly; -word excludes. Structured filters (lens, agency, vendor, notice_type, pin, amounts, dates, open) narrow. "+
 			"Any amount bound returns only rows whose amount is valid (placeholders like -1 and entry errors never pass). "+
+			"mode semantic finds notices by meaning (\"lift repair\" finds elevator work) and hybrid fuses keyword and semantic rankings; "+
+			"both rank by relevance, take the same filters and state their method in scope.searched.semantic. "+
 			"Results carry scope (what was searched, sources, corpus date, first/last source dates, counts); "+
 			"zero results do not mean no record exists. Page with next_cursor.",
 		[]int{1, 2},
@@ -71,6 +75,12 @@ func searchNotices(d *Deps) Tool {
 			prop(s, "sort").Description = "relevance (default with keywords), newest, oldest, due, event or amount_desc."
 			limitProp(s, maxResults)
 			cursorProp(s)
+			modeEnum := make([]any, len(semantic.Modes))
+			for i, v := range semantic.Modes {
+				modeEnum[i] = v
+			}
+			prop(s, "mode").Enum = modeEnum
+			prop(s, "mode").Description = "keyword (default: the words as typed), semantic (by meaning: nearest notices to the query's vector) or hybrid (both rankings fused); semantic and hybrid sort by relevance only."
 		},
 		func(ctx context.Context, d *Deps, in searchNoticesIn) (SearchOut, error) {
 			vend, err := vendorStems("vendor", in.Vendor)
@@ -103,7 +113,7 @@ func searchNotices(d *Deps) Tool {
 					return SearchOut{}, err
 				}
 			}
-			res, refs, err := d.runCtx(ctx, q)
+			res, refs, err := d.runMode(ctx, q, in.Mode)
 			if err != nil {
 				return SearchOut{}, err
 			}
@@ -116,6 +126,7 @@ func searchNotices(d *Deps) Tool {
 	t.Limits = []string{"q: at most 500 characters", "limit: 1–50", "results are paged with next_cursor"}
 	t.Examples = []Example{
 		{"Open construction solicitations", map[string]any{"q": "construction", "lens": []string{"money"}, "open": true}},
+		{"Notices about a need in other words", map[string]any{"q": "lift repair in apartment buildings", "mode": "hybrid"}},
 		{"Awards of at least $1 million from Parks", map[string]any{"agency": "Parks and Recreation", "notice_type": "Award", "min_amount": 1000000}},
 	}
 	return t

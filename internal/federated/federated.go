@@ -396,7 +396,7 @@ func (h *heldCoverage) RecordCoverage(ctx context.Context) ([]record.SourceCover
 		if err != nil {
 			return nil, err
 		}
-		h.cov = cov
+		h.cov = search.SourceCoverage(cov)
 	}
 	return h.cov, nil
 }

@@ -39,6 +39,23 @@ type Searched struct {
 	Lenses   []string            `json:"lenses,omitempty"`
 	Filters  map[string]string   `json:"filters,omitempty"`
 	Sort     string              `json:"sort,omitempty"`
+	// Semantic says how a semantic or hybrid search ranked (absent for
+	// keyword search).
+	Semantic *SemanticSearched `json:"semantic,omitempty"`
+}
+
+// SemanticSearched is the method of a semantic or hybrid search: the model
+// and the vectors it compared, how many nearest notices it considered and
+// the similarity below which a notice is no match, and for hybrid how the
+// two rankings were fused.
+type SemanticSearched struct {
+	Mode          string  `json:"mode"`
+	Model         string  `json:"model"`
+	VectorsHeld   int     `json:"vectors_held"`
+	Candidates    int     `json:"candidates"`
+	MinSimilarity float64 `json:"min_similarity"`
+	Fusion        string  `json:"fusion,omitempty"`
+	Note          string  `json:"note"`
 }
 
 // Scope travels with every search result, including one with no hits.

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -185,4 +186,22 @@ func (k Kind[T]) narrow(q *RecordQuery) error {
 		}
 	}
 	return nil
+}
+
+// DerivedFamily is the family of derived record kinds ("derived.…"):
+// indexes the service builds from other records (notice vectors), not
+// records of a source. Coverage lists, scopes and /stats leave them out
+// (SourceCoverage); the engines hold them like any record.
+const DerivedFamily = "derived"
+
+// IsDerived reports whether kind is a derived kind.
+func IsDerived(kind string) bool {
+	family, _, ok := strings.Cut(kind, ".")
+	return ok && family == DerivedFamily
+}
+
+// SourceCoverage is a record coverage without the derived kinds: what
+// every list of sources held reads.
+func SourceCoverage(cov []record.SourceCoverage) []record.SourceCoverage {
+	return slices.DeleteFunc(slices.Clone(cov), func(c record.SourceCoverage) bool { return IsDerived(c.RecordType) })
 }

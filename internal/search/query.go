@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -151,6 +152,9 @@ func (q *Query) Normalize() (Keywords, error) {
 			return k, record.Invalid("filter", "at most 50 values per filter")
 		}
 	}
+	if len(q.RequestIDs) > MaxRequestIDs {
+		return k, record.Invalid("request_id", "at most %d request ids", MaxRequestIDs)
+	}
 	q.VendorStems = VendorStemKeys(q.VendorStems)
 	return k, nil
 }
@@ -218,6 +222,9 @@ func (q Query) Searched(k Keywords) record.Searched {
 	add("pin", q.PINs)
 	add("pin_prefix", q.PINPrefixes)
 	add("source", q.Sources)
+	if len(q.RequestIDs) > 0 {
+		f["request_id"] = fmt.Sprintf("%d notices named by id", len(q.RequestIDs))
+	}
 	if q.MinAmount != nil {
 		f["min_amount"] = trimFloat(*q.MinAmount)
 	}

@@ -54,7 +54,7 @@ func (s Scoped) Coverage(ctx context.Context) ([]record.SourceCoverage, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range rcov {
+	for _, c := range SourceCoverage(rcov) {
 		c.RecordType = ScopeType(c.RecordType)
 		out = append(out, c)
 	}

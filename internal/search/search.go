@@ -32,6 +32,8 @@ const (
 	MaxTextLen   = 500
 	MaxClauses   = 32
 	FacetSize    = 20
+	// MaxRequestIDs bounds Query.RequestIDs.
+	MaxRequestIDs = 1000
 )
 
 // Query is a notice search. Keywords in Text are OR-matched; "quoted
@@ -49,6 +51,10 @@ type Query struct {
 	// 10-character base PIN of a procurement, entity.PINBase).
 	PINPrefixes []string
 	Sources     []string
+	// RequestIDs keeps only these notices (at most MaxRequestIDs): how
+	// semantic search (internal/semantic) has the engine apply every other
+	// filter to its nearest notices.
+	RequestIDs []string
 
 	MinAmount *float64
 	MaxAmount *float64

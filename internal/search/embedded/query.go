@@ -124,6 +124,7 @@ func noticeQuery(q search.Query, k search.Keywords) query.Query {
 	for field, vals := range map[string][]string{
 		"lenses": q.Lenses, "section": q.Sections, "notice_type": q.NoticeTypes,
 		"agency_id": q.AgencyIDs, "vendor_stem": q.VendorStems, "pin": q.PINs, "source": q.Sources,
+		"request_id": q.RequestIDs,
 	} {
 		if len(vals) > 0 {
 			bq.AddMust(terms(field, vals))

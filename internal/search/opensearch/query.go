@@ -98,6 +98,7 @@ func noticeQuery(q search.Query, k search.Keywords) obj {
 	}{
 		{"lenses", q.Lenses}, {"section", q.Sections}, {"notice_type", q.NoticeTypes},
 		{"agency_id", q.AgencyIDs}, {"vendor_stem", q.VendorStems}, {"pin", q.PINs}, {"source", q.Sources},
+		{"request_id", q.RequestIDs},
 	} {
 		if len(f.values) > 0 {
 			filter = append(filter, terms(f.field, f.values))

@@ -163,6 +163,9 @@ func suite(t *testing.T, b search.Backend, docs []search.Doc, load func(*testing
 		{"event window", search.Query{EventFrom: day("2026-08-19"), EventTo: day("2026-08-19")}, []string{"20260806012"}},
 		{"source", search.Query{Sources: []string{record.SourceCROL}, Lenses: []string{"land"}}, []string{"20260806012"}},
 		{"filter with no hits", search.Query{AgencyIDs: []string{"no-such-agency"}}, nil},
+		{"request ids", search.Query{RequestIDs: []string{"20260806012", "20141007014", "20990101999"}}, []string{"20260806012", "20141007014"}},
+		{"request ids are exact", search.Query{RequestIDs: []string{"2014100701"}}, nil},
+		{"request ids and filters", search.Query{RequestIDs: []string{"20141031001", "20141007014", "20260624038"}, AgencyIDs: []string{"parks-and-recreation"}, Text: "-marina"}, []string{"20141031001"}},
 	}
 	for _, tc := range filters {
 		t.Run("Filters/"+tc.name, func(t *testing.T) {

@@ -1,0 +1,276 @@
+package semantic_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/semantic"
+)
+
+var root = filepath.Join("..", "..")
+
+// sample is the bundled City Record sample loaded once into an embedded
+// index through the indexer (which writes each notice's vector).
+var sample = sync.OnceValues(func() (*embedded.Backend, error) {
+	dir, err := os.MkdirTemp("", "semantic-test-*")
+	if err != nil {
+		return nil, err
+	}
+	be, err := embedded.Open(filepath.Join(dir, "index"))
+	if err != nil {
+		return nil, err
+	}
+	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS(filepath.Join(root, "testdata", "sample")), "crol"); err != nil {
+		return nil, err
+	}
+	return be, nil
+})
+
+func service(t *testing.T) (*semantic.Service, *embedded.Backend) {
+	t.Helper()
+	be, err := sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := semantic.New(be, time.Now)
+	if s.Model == nil || s.Records == nil {
+		t.Fatal("the embedded engine with the bundled model must offer semantic search")
+	}
+	return s, be
+}
+
+func TestModelReadsAndEmbeds(t *testing.T) {
+	m, err := semantic.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Dims != 128 {
+		t.Fatalf("dims = %d", m.Dims)
+	}
+	sim := func(a, b string) float32 {
+		va, ok1 := m.Embed(a)
+		vb, ok2 := m.Embed(b)
+		if !ok1 || !ok2 {
+			t.Fatalf("no vector for %q or %q", a, b)
+		}
+		var d float32
+		for i := range va {
+			d += va[i] * vb[i]
+		}
+		return d
+	}
+	// meaning, not spelling: a paraphrase is nearer than an unrelated need
+	for _, c := range []struct{ q, near, far string }{
+		{"repairing stoplights", "traffic signal maintenance", "legal services"},
+		{"hiring lawyers", "legal services", "asphalt paving"},
+		{"lift repair", "elevator maintenance", "tree planting"},
+		{"tearing down buildings", "demolition", "child care services"},
+	} {
+		if n, f := sim(c.q, c.near), sim(c.q, c.far); n <= f {
+			t.Errorf("%q: similarity to %q (%.3f) should exceed %q (%.3f)", c.q, c.near, n, c.far, f)
+		}
+	}
+	if _, ok := m.Embed("… — !!"); ok {
+		t.Error("text without a word has no vector")
+	}
+	if got := semantic.Words("Café-owners' SECTION:PROCUREMENT"); !slices.Equal(got, []string{"cafe", "owners", "section", "procurement"}) {
+		t.Errorf("Words = %q", got)
+	}
+}
+
+func TestVectorsHeldAsDerivedRecords(t *testing.T) {
+	s, be := service(t)
+	ctx := context.Background()
+	res, err := be.Search(ctx, search.Query{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot, err := search.TotalsOf(ctx, be, semantic.NoticeVectorKind, search.RecordQuery{}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tot.Count != res.Total || tot.Count == 0 {
+		t.Fatalf("%d vectors held for %d notices: every notice written gets its vector", tot.Count, res.Total)
+	}
+	if err := s.Index.Sync(ctx, be, s.Model.Dims, true, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if s.Index.Len() != tot.Count {
+		t.Fatalf("index holds %d of %d vectors", s.Index.Len(), tot.Count)
+	}
+	// a derived kind is not a source: no scope lists it
+	cov, err := search.WithScope(be, be).Coverage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cov {
+		if strings.Contains(c.RecordType, "vector") {
+			t.Errorf("scope lists the derived kind as a source: %+v", c)
+		}
+	}
+}
+
+func TestSemanticSearchFindsParaphrasesWithFiltersAndScope(t *testing.T) {
+	s, _ := service(t)
+	ctx := context.Background()
+	res, err := s.Search(ctx, search.Query{Text: "lift repair in apartment buildings", Limit: 5}, semantic.ModeSemantic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || !strings.Contains(strings.ToLower(res.Hits[0].Notice.Title), "elevator") {
+		t.Fatalf("first semantic hit for lift repair: %+v", titles(res))
+	}
+	sc := res.Scope.Searched.Semantic
+	if sc == nil || sc.Mode != semantic.ModeSemantic || sc.Model != semantic.ModelName || sc.VectorsHeld == 0 {
+		t.Fatalf("scope does not state the semantic method: %+v", sc)
+	}
+	if res.Scope.RecordsInCorpus == 0 || len(res.Scope.Absence) == 0 || res.Scope.Matched != res.Total {
+		t.Fatalf("semantic scope is not the notice scope: %+v", res.Scope)
+	}
+	// keyword search matches the words, not the need
+	kw, err := s.Search(ctx, search.Query{Text: "lift repair in apartment buildings", Limit: 5}, semantic.ModeKeyword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kw.Hits) > 0 && strings.Contains(strings.ToLower(kw.Hits[0].Notice.Title), "elevator") {
+		t.Fatalf("keyword search ranks an elevator notice first: the test needs a need keyword search misses")
+	}
+
+	// filters mean the same in every mode: the engine applies them
+	for _, mode := range []string{semantic.ModeSemantic, semantic.ModeHybrid} {
+		q := search.Query{Text: "sewer construction", AgencyIDs: []string{"environmental-protection"}, Limit: 20}
+		res, err := s.Search(ctx, q, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatalf("%s: no DEP sewer notice", mode)
+		}
+		for _, h := range res.Hits {
+			if h.Notice.AgencyID != "environmental-protection" {
+				t.Errorf("%s: hit %s of agency %s passed the agency filter", mode, h.Notice.RequestID, h.Notice.AgencyID)
+			}
+		}
+		if res.Scope.Searched.Filters["agency"] != "environmental-protection" {
+			t.Errorf("%s: scope filters %v", mode, res.Scope.Searched.Filters)
+		}
+		// exclusions too
+		ex, err := s.Search(ctx, search.Query{Text: "sewer construction -sanitary", Limit: 50}, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range ex.Hits {
+			if strings.Contains(strings.ToLower(h.Notice.Title+" "+h.Notice.Text), "sanitary") {
+				t.Errorf("%s: %s holds the excluded word", mode, h.Notice.RequestID)
+			}
+		}
+	}
+}
+
+func TestSemanticPagesAndRejectsWhatItCannotDo(t *testing.T) {
+	s, _ := service(t)
+	ctx := context.Background()
+	all, err := s.Search(ctx, search.Query{Text: "construction of sewers", Limit: 30}, semantic.ModeHybrid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paged []string
+	q := search.Query{Text: "construction of sewers", Limit: 7}
+	for range 5 {
+		res, err := s.Search(ctx, q, semantic.ModeHybrid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range res.Hits {
+			paged = append(paged, h.Notice.RequestID)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		q.Cursor = res.NextCursor
+	}
+	want := []string{}
+	for _, h := range all.Hits {
+		want = append(want, h.Notice.RequestID)
+	}
+	if len(paged) > len(want) {
+		paged = paged[:len(want)]
+	}
+	if !slices.Equal(paged, want[:len(paged)]) || len(paged) < 30 && all.Total > len(paged) && len(paged) != 35 {
+		t.Fatalf("pages of 7 differ from one page:\n%v\n%v", paged, want)
+	}
+
+	for _, c := range []struct {
+		q     search.Query
+		mode  string
+		param string
+	}{
+		{search.Query{Text: "sewers"}, "fuzzy", "mode"},
+		{search.Query{}, semantic.ModeSemantic, "q"},
+		{search.Query{Text: "sewers", Sort: search.SortNewest}, semantic.ModeSemantic, "sort"},
+		{search.Query{Text: "sewers", Facets: true}, semantic.ModeHybrid, "facets"},
+		{search.Query{Text: "sewers", Cursor: "abc"}, semantic.ModeSemantic, "cursor"},
+	} {
+		_, err := s.Search(ctx, c.q, c.mode)
+		if record.ErrorCode(err) != record.EINVALID || !strings.Contains(err.Error(), c.param) {
+			t.Errorf("%s %+v: want EINVALID naming %s, got %v", c.mode, c.q, c.param, err)
+		}
+	}
+	// nonsense matches nothing semantically: no hit is better than a random one
+	res, err := s.Search(ctx, search.Query{Text: "qzxv wkpfj"}, semantic.ModeSemantic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 0 {
+		t.Errorf("nonsense found %d notices: %v", res.Total, titles(res))
+	}
+}
+
+// The judged set (testdata/relevance) scores hybrid above keyword search;
+// the bench prints the same table (go -C bench run . -relevance-only).
+func TestJudgedSetHybridBeatsKeyword(t *testing.T) {
+	s, _ := service(t)
+	j, err := semantic.LoadJudged(filepath.Join(root, semantic.JudgedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Queries) < 50 {
+		t.Fatalf("judged set has %d queries", len(j.Queries))
+	}
+	scores, err := semantic.Evaluate(context.Background(), s, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + semantic.Table(scores))
+	by := map[string]semantic.ModeScore{}
+	for _, sc := range scores {
+		by[sc.Mode] = sc
+		t.Logf("%s worst: %v", sc.Mode, sc.Worst)
+	}
+	kw, hy := by[semantic.ModeKeyword], by[semantic.ModeHybrid]
+	if hy.NDCG <= kw.NDCG || hy.Recall <= kw.Recall {
+		t.Errorf("hybrid (recall %.3f, nDCG %.3f) does not beat keyword (recall %.3f, nDCG %.3f)", hy.Recall, hy.NDCG, kw.Recall, kw.NDCG)
+	}
+}
+
+func titles(res search.Result) []string {
+	var out []string
+	for _, h := range res.Hits {
+		out = append(out, h.Notice.Title)
+	}
+	return out
+}

@@ -1,0 +1,282 @@
+package semantic
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Search modes.
+const (
+	ModeKeyword  = "keyword"  // the engine's BM25 ranking (the default)
+	ModeSemantic = "semantic" // nearest notice vectors to the query's vector
+	ModeHybrid   = "hybrid"   // keyword and semantic rankings fused (RRF)
+)
+
+// Modes lists the accepted search modes.
+var Modes = []string{ModeKeyword, ModeSemantic, ModeHybrid}
+
+// Ranking bounds.
+const (
+	// Candidates is how many nearest notices semantic search considers
+	// before the engine applies the query's filters.
+	Candidates = 1000
+	// MinSimilarity is the cosine below which a notice is not a semantic
+	// match: unrelated text scores below it (chosen on the judged set,
+	// testdata/relevance), so a query about nothing held finds nothing.
+	MinSimilarity = 0.30
+	// FusionK is reciprocal rank fusion's constant: a notice's hybrid score
+	// is the sum over the two rankings of 1/(FusionK + rank).
+	FusionK = 60
+	// Ranked is how deep each ranking is read for hybrid fusion, and the
+	// most results a semantic or hybrid search pages through.
+	Ranked = 200
+)
+
+// Service answers notice searches in every mode. Keyword search is the
+// engine's; semantic and hybrid read the vector index and have the engine
+// apply the query's filters (Query.RequestIDs), so a filter, a lens and a
+// scope mean the same in every mode.
+type Service struct {
+	Reader  search.Reader
+	Records search.Records // nil: keyword only
+	Model   *Model
+	Index   *Index
+	Now     func() time.Time
+}
+
+// New is a Service over an engine: semantic modes when it holds records
+// and the bundled model reads.
+func New(r search.Reader, now func() time.Time) *Service {
+	s := &Service{Reader: r, Index: &Index{}, Now: now}
+	if rs, ok := r.(search.Records); ok {
+		if m, err := Default(); err == nil {
+			s.Records, s.Model = rs, m
+		}
+	}
+	if s.Now == nil {
+		s.Now = time.Now
+	}
+	return s
+}
+
+// CheckMode is the one check of a mode parameter ("" is keyword).
+func CheckMode(mode string) (string, error) {
+	if mode == "" {
+		return ModeKeyword, nil
+	}
+	if !slices.Contains(Modes, mode) {
+		return "", record.Invalid("mode", "mode must be one of %s", strings.Join(Modes, ", "))
+	}
+	return mode, nil
+}
+
+// Search runs q in mode. Semantic and hybrid rank by relevance only, need
+// words to compare and count no facets; their results are the best Ranked
+// notices, paged by an offset cursor.
+func (s *Service) Search(ctx context.Context, q search.Query, mode string) (search.Result, error) {
+	mode, err := CheckMode(mode)
+	if err != nil {
+		return search.Result{}, err
+	}
+	if mode == ModeKeyword {
+		return s.Reader.Search(ctx, q)
+	}
+	k, err := q.Normalize()
+	if err != nil {
+		return search.Result{}, err
+	}
+	switch {
+	case k.Empty():
+		return search.Result{}, record.Invalid("q", "%s search needs words to compare (q)", mode)
+	case q.Sort != search.SortRelevance:
+		return search.Result{}, record.Invalid("sort", "%s search ranks by relevance only", mode)
+	case q.Facets:
+		return search.Result{}, record.Invalid("facets", "facets are counted for keyword search only")
+	case len(q.RequestIDs) > 0:
+		return search.Result{}, record.Invalid("request_id", "%s search does not take request ids", mode)
+	}
+	if s.Records == nil || s.Model == nil {
+		return search.Result{}, &record.Error{Code: record.EUNAVAILABLE, Message: "semantic search is not available on this engine"}
+	}
+	offset, err := decodeOffset(q.Cursor)
+	if err != nil {
+		return search.Result{}, err
+	}
+	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, false, s.Now()); err != nil {
+		return search.Result{}, err
+	}
+	sem, filtered, err := s.semantic(ctx, q, k)
+	if err != nil {
+		return search.Result{}, err
+	}
+	ranked := sem
+	if mode == ModeHybrid {
+		kq := q
+		kq.Cursor, kq.Limit = "", search.MaxLimit
+		var kw []search.Hit
+		for len(kw) < Ranked {
+			res, err := s.Reader.Search(ctx, kq)
+			if err != nil {
+				return search.Result{}, err
+			}
+			kw = append(kw, res.Hits...)
+			if res.NextCursor == "" || len(res.Hits) == 0 {
+				break
+			}
+			kq.Cursor = res.NextCursor
+		}
+		ranked = fuse(kw, sem)
+	}
+	out := search.Result{Total: len(ranked), Scope: filtered.Scope, Hits: []search.Hit{}}
+	if offset < len(ranked) {
+		end := min(len(ranked), offset+q.Limit)
+		out.Hits = ranked[offset:end]
+		if end < len(ranked) {
+			out.NextCursor = encodeOffset(end)
+		}
+	}
+	searched := q.Searched(k)
+	searched.Semantic = s.describe(mode)
+	if held := searched.Semantic.VectorsHeld; held < out.Scope.RecordsInCorpus {
+		searched.Semantic.Note += fmt.Sprintf("; vectors are held for %d of the %d notices (the rest are being embedded, or have no word the model knows): "+
+			"those are found by keyword search only", held, out.Scope.RecordsInCorpus)
+	}
+	out.Scope.Searched = searched
+	out.Scope.Matched = out.Total
+	return out, nil
+}
+
+// semantic is the nearest notices to q's words that pass q's filters, best
+// first (at most Ranked), and the last filter result (for its scope).
+func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keywords) ([]search.Hit, search.Result, error) {
+	words := append(slices.Clone(k.Terms), k.Phrases...)
+	var filtered search.Result
+	vec, ok := s.Model.Embed(strings.Join(words, " "))
+	var near []Scored
+	if ok {
+		near = s.Index.Nearest(vec, Candidates, MinSimilarity)
+	}
+	score := make(map[string]float32, len(near))
+	for _, n := range near {
+		score[n.ID] = n.Score
+	}
+	fq := q
+	fq.Text, fq.Cursor, fq.Sort, fq.Limit = exclusionsOnly(k), "", search.SortNewest, search.MaxLimit
+	var hits []search.Hit
+	// the engine applies every filter (lens, agency, dates, exclusions …)
+	// to the candidates, a page of ids at a time; with no candidate it is
+	// still asked (no id matches) so the scope is the engine's own
+	for start := 0; start == 0 || start < len(near); start += search.MaxLimit {
+		end := min(len(near), start+search.MaxLimit)
+		ids := make([]string, 0, end-start)
+		for _, n := range near[start:end] {
+			ids = append(ids, n.ID)
+		}
+		if len(ids) == 0 {
+			ids = []string{"\x00none"}
+		}
+		fq.RequestIDs = ids
+		res, err := s.Reader.Search(ctx, fq)
+		if err != nil {
+			return nil, res, err
+		}
+		filtered = res
+		for _, h := range res.Hits {
+			h.Score = float64(score[h.Notice.RequestID])
+			hits = append(hits, h)
+		}
+		if len(hits) >= Ranked {
+			break
+		}
+	}
+	slices.SortFunc(hits, func(a, b search.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Notice.RequestID, b.Notice.RequestID)
+	})
+	if len(hits) > Ranked {
+		hits = hits[:Ranked]
+	}
+	return hits, filtered, nil
+}
+
+// fuse is reciprocal rank fusion of a keyword and a semantic ranking: each
+// notice scores the sum of 1/(FusionK+rank) over the rankings it is in.
+func fuse(keyword, semantic []search.Hit) []search.Hit {
+	score := map[string]float64{}
+	first := map[string]search.Hit{}
+	for _, list := range [][]search.Hit{keyword, semantic} {
+		for i, h := range list {
+			id := h.Notice.RequestID
+			score[id] += 1 / float64(FusionK+i+1)
+			if _, ok := first[id]; !ok {
+				first[id] = h
+			}
+		}
+	}
+	out := make([]search.Hit, 0, len(first))
+	for id, h := range first {
+		h.Score = score[id]
+		out = append(out, h)
+	}
+	slices.SortFunc(out, func(a, b search.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Notice.RequestID, b.Notice.RequestID)
+	})
+	if len(out) > Ranked {
+		out = out[:Ranked]
+	}
+	return out
+}
+
+// exclusionsOnly is a keyword string of q's exclusions alone.
+func exclusionsOnly(k search.Keywords) string {
+	var b strings.Builder
+	for _, e := range k.Excluded {
+		if strings.ContainsRune(e, ' ') {
+			fmt.Fprintf(&b, "-%q ", e)
+		} else {
+			fmt.Fprintf(&b, "-%s ", e)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// describe is what a semantic or hybrid scope states of its method.
+func (s *Service) describe(mode string) *record.SemanticSearched {
+	d := &record.SemanticSearched{
+		Mode: mode, Model: ModelName, VectorsHeld: s.Index.Len(), Candidates: Candidates, MinSimilarity: MinSimilarity,
+		Note: "notices ranked by the cosine similarity of their vector (title and opening words) to the query's; " +
+			"the query's filters apply as in keyword search; at most " + strconv.Itoa(Ranked) + " results",
+	}
+	if mode == ModeHybrid {
+		d.Fusion = fmt.Sprintf("reciprocal rank fusion (k=%d) of the keyword ranking and the semantic ranking, %d deep each", FusionK, Ranked)
+	}
+	return d
+}
+
+const offsetPrefix = "o:"
+
+func encodeOffset(n int) string { return offsetPrefix + strconv.Itoa(n) }
+
+func decodeOffset(c string) (int, error) {
+	if c == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(c, offsetPrefix))
+	if err != nil || !strings.HasPrefix(c, offsetPrefix) || n < 0 || n > Ranked {
+		return 0, record.Invalid("cursor", "cursor is not one this search returned")
+	}
+	return n, nil
+}

@@ -1,0 +1,169 @@
+package semantic
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// NoticeVector is the stored vector of one notice: its model, the vector
+// quantized to int8 (unit length before quantizing; Scale brings it back)
+// and when it was made.
+type NoticeVector struct {
+	RequestID string    `json:"request_id"`
+	Source    string    `json:"source"`
+	Model     string    `json:"model"`
+	Vector    []byte    `json:"vector"` // int8 components, as bytes (base64 in JSON)
+	Scale     float32   `json:"scale"`
+	MadeAt    time.Time `json:"made_at"`
+}
+
+// NoticeVectorKind is the record kind of notice vectors. It is a derived
+// kind (search.DerivedFamily): an index of the notices, not a source, so no
+// scope or /stats lists it as records held. Its date is when the vector was
+// made, so a write shows as a new last date (Index.Sync).
+var NoticeVectorKind = search.Kind[NoticeVector]{
+	Name: search.DerivedFamily + ".notice_vector",
+	Index: func(v NoticeVector) search.Record {
+		return search.Record{
+			ID: v.RequestID, Source: v.Source, SourceLabel: "vectors of " + ModelName,
+			Keys: map[string][]string{"model": {v.Model}},
+			Date: v.MadeAt, DateLabel: "embedded",
+		}
+	},
+}
+
+// What a notice's vector is made of: its title's vector and the vector of
+// the first MaxNoticeWords words of its text, each of unit length, weighted
+// TitleWeight to 1-TitleWeight. A title says what the notice is about; the
+// rest of a notice is mostly terms, addresses and submission boilerplate,
+// and its opening carries what the title leaves out ("Notice",
+// "APPOINTED"). Chosen on the judged set: title alone scored nDCG@10 0.57,
+// title twice mixed into 300 words of text 0.31, this mix 0.56 while
+// keeping the text's evidence for notices with empty titles.
+const (
+	MaxNoticeWords = 120
+	TitleWeight    = 0.75
+)
+
+// VectorOf is a notice's vector record; ok is false when no word of the
+// notice is in the model's vocabulary.
+func (m *Model) VectorOf(n record.Notice, now time.Time) (NoticeVector, bool) {
+	text := Words(n.Text)
+	if len(text) > MaxNoticeWords {
+		text = text[:MaxNoticeWords]
+	}
+	title, okTitle := m.EmbedWords(Words(n.Title))
+	body, okBody := m.EmbedWords(text)
+	var v []float32
+	switch {
+	case okTitle && okBody:
+		v = make([]float32, m.Dims)
+		for i := range v {
+			v[i] = TitleWeight*title[i] + (1-TitleWeight)*body[i]
+		}
+		if !normalize(v) {
+			return NoticeVector{}, false
+		}
+	case okTitle:
+		v = title
+	case okBody:
+		v = body
+	default:
+		return NoticeVector{}, false
+	}
+	q, scale := quantize(v)
+	return NoticeVector{RequestID: n.RequestID, Source: n.Source, Model: ModelName, Vector: q, Scale: scale, MadeAt: now.UTC()}, true
+}
+
+func quantize(v []float32) ([]byte, float32) {
+	var peak float32
+	for _, x := range v {
+		peak = max(peak, float32(math.Abs(float64(x))))
+	}
+	if peak == 0 {
+		return make([]byte, len(v)), 1
+	}
+	scale := peak / 127
+	out := make([]byte, len(v))
+	for i, x := range v {
+		out[i] = byte(int8(math.Round(float64(x / scale))))
+	}
+	return out, scale
+}
+
+// PutNotices writes the vectors of notices (the indexer calls it after
+// writing them); a notice with no known word gets none.
+func PutNotices(ctx context.Context, rs search.Records, m *Model, notices []record.Notice, now time.Time) error {
+	vs := make([]NoticeVector, 0, len(notices))
+	for _, n := range notices {
+		if v, ok := m.VectorOf(n, now); ok {
+			vs = append(vs, v)
+		}
+	}
+	return search.Put(ctx, rs, NoticeVectorKind, vs)
+}
+
+// Backfill writes the vectors of notices held without one (an index
+// written before vectors existed, or with another model) and returns how
+// many it wrote. It reads every notice once, only when the notices held
+// outnumber the vectors.
+func (s *Service) Backfill(ctx context.Context) (int, error) {
+	if s.Records == nil || s.Model == nil {
+		return 0, nil
+	}
+	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now()); err != nil {
+		return 0, err
+	}
+	first, err := s.Reader.Search(ctx, search.Query{Limit: 1})
+	if err != nil {
+		return 0, err
+	}
+	if first.Total <= s.Index.Len() {
+		return 0, nil
+	}
+	has := s.Index.Has()
+	written := 0
+	var missing []record.Notice
+	flush := func() error {
+		if len(missing) == 0 {
+			return nil
+		}
+		if err := PutNotices(ctx, s.Records, s.Model, missing, s.Now()); err != nil {
+			return err
+		}
+		written += len(missing)
+		missing = missing[:0]
+		return nil
+	}
+	q := search.Query{Sort: search.SortNewest, Limit: search.MaxLimit}
+	for {
+		res, err := s.Reader.Search(ctx, q)
+		if err != nil {
+			return written, err
+		}
+		for _, h := range res.Hits {
+			if !has[h.Notice.RequestID] {
+				missing = append(missing, h.Notice)
+			}
+		}
+		if len(missing) >= backfillBatch {
+			if err := flush(); err != nil {
+				return written, err
+			}
+		}
+		if res.NextCursor == "" || len(res.Hits) == 0 {
+			break
+		}
+		q.Cursor = res.NextCursor
+	}
+	if err := flush(); err != nil {
+		return written, err
+	}
+	return written, s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now())
+}
+
+const backfillBatch = 500
