@@ -34,6 +34,34 @@ var (
 	yearRE = regexp.MustCompile(`(?i)\b(?:(?:due|closing|held|scheduled)\s+)?(?:(?:in|during|for)\s+(?:(fiscal\s+year|fy)\s*)?(20\d\d)|(fy)\s*'?(20\d\d))\b`)
 )
 
+// windowCues are words one of which each window pattern needs: a request
+// without any is not searched with the pattern (mayMatch).
+var windowCues = map[*regexp.Regexp][]string{
+	pastWindowRE: {"last", "past", "previous"},
+	nextWindowRE: {"next", "coming"},
+	nextOneRE:    {"next", "coming"},
+	withinRE:     {"within", "due", "closing", "deadline", "held", "scheduled"},
+	calendarRE:   {"end", "this", "current", "next"},
+	yearRE:       {"20"},
+}
+
+// mayMatch reports whether text holds one of the cues, compared as a
+// case-insensitive pattern (?i) compares: the Kelvin sign and the long s
+// fold to k and s.
+func mayMatch(text string, cues []string) bool {
+	folded := caseFold.Replace(strings.ToLower(text))
+	for _, c := range cues {
+		if strings.Contains(folded, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// caseFold maps the two non-ASCII letters that (?i) matches with an ASCII
+// letter, after strings.ToLower (which maps the Kelvin sign already).
+var caseFold = strings.NewReplacer("ſ", "s", "\u212a", "k")
+
 // window is the time window a request named.
 type window struct {
 	raw         string // the words, for the note
@@ -102,6 +130,9 @@ func windowIn(text string, now time.Time) (string, *window, []string) {
 	var w *window
 	var extra []string
 	take := func(re *regexp.Regexp, read func(m []string) *window) {
+		if !mayMatch(text, windowCues[re]) {
+			return
+		}
 		text = re.ReplaceAllStringFunc(text, func(s string) string {
 			got := read(re.FindStringSubmatch(s))
 			if got == nil {
