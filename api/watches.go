@@ -61,36 +61,52 @@ func linkPageHeaders() gin.HandlerFunc {
 
 // WatchInput is a preview or create request. Form 2 takes text (plain
 // English); Form 1 takes a structured filter (lens, q, agency, vendor,
-// min, max, borough, awards) with an optional description, and may preview
-// plain English too.
+// min, max, borough, awards, bids, category, requirement, within, from,
+// until) with an optional description, and may preview plain English too.
+// The structured fields are the filters plain English can name, read by
+// the same rules (watch.Build), so both make the same watch.
 type WatchInput struct {
-	Email       string          `json:"email,omitempty"`
-	Text        string          `json:"text,omitempty"`
-	Lens        string          `json:"lens,omitempty"`
-	Q           string          `json:"q,omitempty"`
-	Agency      []string        `json:"agency,omitempty"`
-	Vendor      []string        `json:"vendor,omitempty"`
-	Min         json.RawMessage `json:"min,omitempty"`
-	Max         json.RawMessage `json:"max,omitempty"`
-	Borough     []string        `json:"borough,omitempty"`
-	Awards      bool            `json:"awards,omitempty"`
-	Description string          `json:"description,omitempty"`
+	Email   string          `json:"email,omitempty"`
+	Text    string          `json:"text,omitempty"`
+	Lens    string          `json:"lens,omitempty"`
+	Q       string          `json:"q,omitempty"`
+	Agency  []string        `json:"agency,omitempty"`
+	Vendor  []string        `json:"vendor,omitempty"`
+	Min     json.RawMessage `json:"min,omitempty"`
+	Max     json.RawMessage `json:"max,omitempty"`
+	Borough []string        `json:"borough,omitempty"`
+	Awards  bool            `json:"awards,omitempty"`
+	// Bids keeps a money watch with an amount on open solicitations.
+	Bids bool `json:"bids,omitempty"`
+	// Category: construction, goods, services, professional services,
+	// human services. Requirement: mwbe, small_business.
+	Category    []string `json:"category,omitempty"`
+	Requirement []string `json:"requirement,omitempty"`
+	// Within is a moving window ahead ("3 months") over due dates of open
+	// solicitations and dates of hearings; From and Until (YYYY-MM-DD)
+	// bound the due, hearing or publication date.
+	Within      string `json:"within,omitempty"`
+	From        string `json:"from,omitempty"`
+	Until       string `json:"until,omitempty"`
+	Description string `json:"description,omitempty"`
 	// Cadence is "daily" (the default) or "weekly" (digests on Mondays).
 	Cadence string `json:"cadence,omitempty"`
 }
 
 func (in WatchInput) structured() bool {
-	return in.Lens != "" || in.Q != "" || len(in.Agency)+len(in.Vendor)+len(in.Borough) > 0 ||
-		len(in.Min) > 0 || len(in.Max) > 0 || in.Awards
+	return in.Lens != "" || in.Q != "" || len(in.Agency)+len(in.Vendor)+len(in.Borough)+len(in.Category)+len(in.Requirement) > 0 ||
+		len(in.Min) > 0 || len(in.Max) > 0 || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != ""
 }
 
 // readWatchInput reads query parameters (GET) or a JSON body (POST).
 func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 	var in WatchInput
 	if c.Request.Method == http.MethodGet {
-		p := newParams(c.Request.URL.Query(), "text", "lens", "q", "agency", "vendor", "min", "max", "borough", "awards")
+		p := newParams(c.Request.URL.Query(), "text", "lens", "q", "agency", "vendor", "min", "max", "borough", "awards",
+			"bids", "category", "requirement", "within", "from", "until")
 		in = WatchInput{Text: p.str("text"), Lens: p.str("lens"), Q: p.str("q"), Agency: p.list("agency"),
-			Vendor: p.names("vendor"), Borough: p.list("borough"), Awards: p.boolean("awards")}
+			Vendor: p.names("vendor"), Borough: p.list("borough"), Awards: p.boolean("awards"), Bids: p.boolean("bids"),
+			Category: p.list("category"), Requirement: p.list("requirement"), Within: p.str("within"), From: p.str("from"), Until: p.str("until")}
 		for _, k := range []string{"min", "max"} {
 			if v := p.str(k); v != "" {
 				b, _ := json.Marshal(v)
@@ -128,8 +144,10 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 // are one line. The error names the field.
 func (in WatchInput) check() error {
 	one := map[string][]string{"email": {in.Email}, "lens": {in.Lens}, "q": {in.Q}, "agency": in.Agency, "vendor": in.Vendor,
-		"borough": in.Borough, "min": {string(in.Min)}, "max": {string(in.Max)}, "cadence": {in.Cadence}}
-	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "min", "max", "cadence"} {
+		"borough": in.Borough, "min": {string(in.Min)}, "max": {string(in.Max)}, "cadence": {in.Cadence},
+		"category": in.Category, "requirement": in.Requirement, "within": {in.Within}, "from": {in.From}, "until": {in.Until}}
+	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "min", "max", "cadence",
+		"category", "requirement", "within", "from", "until"} {
 		for _, v := range one[name] {
 			if err := watch.CheckText(name, v, false); err != nil {
 				return err
@@ -182,7 +200,8 @@ func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 		return watch.Understanding{}, err
 	}
 	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor,
-		Boroughs: in.Borough, Min: min, Max: max, Awards: in.Awards}, s.deps.Crosswalk, s.cfg.Form)
+		Boroughs: in.Borough, Min: min, Max: max, Awards: in.Awards, Bids: in.Bids, Categories: in.Category,
+		Requirements: in.Requirement, Within: in.Within, From: in.From, Until: in.Until, Now: s.deps.Now()}, s.deps.Crosswalk, s.cfg.Form)
 }
 
 // Understood is how a request was read.
@@ -308,7 +327,7 @@ func (s *Server) createWatch(c *gin.Context) {
 	var u watch.Understanding
 	if s.cfg.Form == 1 {
 		if strings.TrimSpace(in.Text) != "" {
-			writeError(c, record.Invalid("text", "create takes a structured filter (lens, q, agency, vendor, min, max, borough) and an optional description; preview plain English with /api/watches/preview?text=…"))
+			writeError(c, record.Invalid("text", "create takes a structured filter (lens, q, agency, vendor, min, max, borough, awards, bids, category, requirement, within, from, until) and an optional description; preview plain English with /api/watches/preview?text=…"))
 			return
 		}
 		if u, err = s.understanding(in); err != nil {

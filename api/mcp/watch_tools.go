@@ -16,14 +16,22 @@ const previewLimit = 10
 
 // structuredIn is Form 1's watch: a lens and a structured filter.
 type structuredIn struct {
-	Lens        string   `json:"lens"`
-	Q           string   `json:"q,omitempty"`
-	Agency      []string `json:"agency,omitempty"`
-	Vendor      []string `json:"vendor,omitempty"`
-	Borough     []string `json:"borough,omitempty"`
-	MinAmount   *float64 `json:"min_amount,omitempty"`
-	MaxAmount   *float64 `json:"max_amount,omitempty"`
-	Awards      bool     `json:"awards,omitempty"`
+	Lens      string   `json:"lens"`
+	Q         string   `json:"q,omitempty"`
+	Agency    []string `json:"agency,omitempty"`
+	Vendor    []string `json:"vendor,omitempty"`
+	Borough   []string `json:"borough,omitempty"`
+	MinAmount *float64 `json:"min_amount,omitempty"`
+	MaxAmount *float64 `json:"max_amount,omitempty"`
+	Awards    bool     `json:"awards,omitempty"`
+	// The filters plain English names, set directly (watch.Build reads
+	// them by the parser's rules).
+	Bids        bool     `json:"bids,omitempty"`
+	Category    []string `json:"category,omitempty"`
+	Requirement []string `json:"requirement,omitempty"`
+	Within      string   `json:"within,omitempty"`
+	From        string   `json:"from,omitempty"`
+	Until       string   `json:"until,omitempty"`
 	Description string   `json:"description,omitempty"`
 }
 
@@ -98,6 +106,25 @@ func shapeStructured(s *jsonschema.Schema) {
 	prop(s, "min_amount").Description = "Minimum valid award amount in dollars (money lens: an award watch)."
 	prop(s, "max_amount").Minimum = ptr(0.0)
 	prop(s, "awards").Description = "Money lens: award notices instead of open solicitations."
+	prop(s, "bids").Description = "Money lens: stay on open solicitations even with an amount bound (the amount then filters the amounts solicitations state); not with awards."
+	enumList := func(name string, values []string, desc string) {
+		p := prop(s, name)
+		p.MaxItems = ptr(watch.MaxValues)
+		enum := make([]any, len(values))
+		for i, v := range values {
+			enum[i] = v
+		}
+		p.Items = &jsonschema.Schema{Type: "string", Enum: enum}
+		p.Description = desc
+	}
+	enumList("category", watch.CategoryNames, "Money lens: City Record procurement categories, any of which may match "+
+		"(a notice filed under no category counts when its words say one).")
+	enumList("requirement", watch.RequirementNames, "Money lens: special requirements the notice text mentions, any of which may match: "+
+		"mwbe (M/WBE participation), small_business.")
+	bounded(s, "within", 20, `A moving window ahead from each digest day, such as "30 days", "2 weeks", "3 months" (at most 3 years): `+
+		"due dates of open solicitations (money lens, not awards) or dates of hearings (meetings lens).")
+	dateProp(s, "from", "First day (YYYY-MM-DD) of the due date (open solicitations), hearing date (meetings) or publication date (everything else).")
+	dateProp(s, "until", "Last day (YYYY-MM-DD) of the same date as from.")
 	bounded(s, "description", watch.MaxRequestLen, "Optional plain-English description kept with the watch.")
 }
 
@@ -123,7 +150,8 @@ func shapeEmail(s *jsonschema.Schema) {
 
 func (d *Deps) build(in structuredIn) (watch.Understanding, error) {
 	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor, Boroughs: in.Borough,
-		Min: in.MinAmount, Max: in.MaxAmount, Awards: in.Awards}, d.Crosswalk, 1)
+		Min: in.MinAmount, Max: in.MaxAmount, Awards: in.Awards, Bids: in.Bids, Categories: in.Category, Requirements: in.Requirement,
+		Within: in.Within, From: in.From, Until: in.Until, Now: d.now()}, d.Crosswalk, 1)
 }
 
 func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
@@ -217,7 +245,8 @@ func previewWatchForm1(d *Deps) Tool {
 			return d.previewMeetings(ctx, u, res, out)
 		})
 	t.Limits = []string{"at most 10 matches shown", "q: at most 500 characters", "at most 10 agencies, vendors or boroughs"}
-	t.Examples = []Example{{"Parks construction awards of at least $1 million", map[string]any{"lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}}}
+	t.Examples = []Example{{"Parks construction awards of at least $1 million", map[string]any{"lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}},
+		{"Construction bids over $100,000 due in the next 3 months", map[string]any{"lens": "money", "bids": true, "min_amount": 100000, "category": []string{"construction"}, "within": "3 months"}}}
 	return t
 }
 

@@ -16,10 +16,15 @@ var trailingAcronymRE = regexp.MustCompile(`\s*\([A-Z0-9&/.\- ]{2,12}\)\s*$`)
 // parenthesised acronym dropped (" (DCAS)"), accents stripped, "&" turned into
 // AND, apostrophes dropped, upper-cased, other punctuation folded to spaces.
 func AgencyKey(raw string) string {
-	s := trailingAcronymRE.ReplaceAllString(strings.TrimSpace(raw), "")
-	s, _, _ = transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
+	s := strings.TrimSpace(raw)
+	if strings.HasSuffix(s, ")") {
+		s = trailingAcronymRE.ReplaceAllString(s, "")
+	}
+	if !isASCII(s) { // ASCII has no accents to strip
+		s, _, _ = transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
+	}
 	s = strings.ReplaceAll(s, "&", " AND ")
-	s = strings.NewReplacer("'", "", "’", "", "‘", "", "`", "").Replace(s)
+	s = apostrophes.Replace(s)
 	s = strings.ToUpper(s)
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -28,6 +33,18 @@ func AgencyKey(raw string) string {
 		return ' '
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// apostrophes are dropped from an agency key.
+var apostrophes = strings.NewReplacer("'", "", "’", "", "‘", "", "`", "")
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // AgencyID turns a canonical name into its stable id: its key, lower-cased

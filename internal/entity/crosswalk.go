@@ -181,30 +181,10 @@ func (c *Crosswalk) Resolve(raw string) AgencyLink {
 			Note: "the source names no agency"}
 	}
 	key := AgencyKey(trimmed)
+	if l, ok := c.keyed(raw, key); ok {
+		return l
+	}
 	if c != nil && c.byKey != nil {
-		if k, ok := c.byKey[key]; ok {
-			m := k.method
-			if m == MethodKey && raw == k.name {
-				m = MethodExact
-			}
-			return AgencyLink{Raw: raw, ID: AgencyID(k.name), Name: k.name, Method: m}
-		}
-		rest := key
-		var dropped []string
-		for changed := true; changed; {
-			changed = false
-			for _, w := range leadingWords {
-				if strings.HasPrefix(rest, w) && len(rest) > len(w) {
-					dropped = append(dropped, strings.TrimSpace(w))
-					rest = strings.TrimPrefix(rest, w)
-					changed = true
-					if k, ok := c.byKey[rest]; ok {
-						return AgencyLink{Raw: raw, ID: AgencyID(k.name), Name: k.name, Method: k.method,
-							Note: "matched after dropping the leading " + quoteJoin(dropped)}
-					}
-				}
-			}
-		}
 		if name, note, ok := family(key); ok {
 			if _, known := c.agencies[AgencyID(name)]; known {
 				return AgencyLink{Raw: raw, ID: AgencyID(name), Name: name, Method: MethodFamily, Note: note}
@@ -213,6 +193,38 @@ func (c *Crosswalk) Resolve(raw string) AgencyLink {
 	}
 	return AgencyLink{Raw: raw, ID: AgencyID(trimmed), Name: trimmed, Method: MethodOwn,
 		Note: "not in the reviewed mapping: its own id until the mapping is updated"}
+}
+
+// keyed is the first part of Resolve: a spelling whose comparison key the
+// mapping holds, as it is or after dropping leading words.
+func (c *Crosswalk) keyed(raw, key string) (AgencyLink, bool) {
+	if c == nil || c.byKey == nil {
+		return AgencyLink{}, false
+	}
+	if k, ok := c.byKey[key]; ok {
+		m := k.method
+		if m == MethodKey && raw == k.name {
+			m = MethodExact
+		}
+		return AgencyLink{Raw: raw, ID: AgencyID(k.name), Name: k.name, Method: m}, true
+	}
+	rest := key
+	var dropped []string
+	for changed := true; changed; {
+		changed = false
+		for _, w := range leadingWords {
+			if strings.HasPrefix(rest, w) && len(rest) > len(w) {
+				dropped = append(dropped, strings.TrimSpace(w))
+				rest = strings.TrimPrefix(rest, w)
+				changed = true
+				if k, ok := c.byKey[rest]; ok {
+					return AgencyLink{Raw: raw, ID: AgencyID(k.name), Name: k.name, Method: k.method,
+						Note: "matched after dropping the leading " + quoteJoin(dropped)}, true
+				}
+			}
+		}
+	}
+	return AgencyLink{}, false
 }
 
 func quoteJoin(words []string) string {

@@ -122,9 +122,11 @@ var nicknameIndex = func() map[string]*agencyNickname {
 
 // nicknameKey folds a phrase for the nickname table: lower case, apostrophes
 // and periods dropped, "&" as "and".
+var nicknameFold = strings.NewReplacer("'", "", "’", "", ".", "", "&", " and ")
+
 func nicknameKey(s string) string {
 	s = strings.ToLower(s)
-	s = strings.NewReplacer("'", "", "’", "", ".", "", "&", " and ").Replace(s)
+	s = nicknameFold.Replace(s)
 	return strings.Join(strings.Fields(s), " ")
 }
 

@@ -88,7 +88,15 @@ func (c *Crosswalk) resolve(input, in string, text, spelling bool) (Resolution, 
 			return r, true
 		}
 	}
-	l := c.Resolve(in)
+	var l AgencyLink
+	switch {
+	case !text:
+		l = c.Resolve(in)
+	case spelling && in != "":
+		// running text takes only a spelling's key link (steps 2), never
+		// the family rule Resolve would try next
+		l, _ = c.keyed(in, AgencyKey(in))
+	}
 	if spelling {
 		switch l.Method {
 		case MethodExact, MethodKey, MethodShort:

@@ -1,6 +1,7 @@
 package procure
 
 import (
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -109,7 +110,7 @@ func (s *Service) AwardTotals(t search.Totals) Awards {
 		}
 		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYear{FiscalYear: fy, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount})
 	}
-	for _, b := range t.Groups[search.GroupVendorStem] {
+	for _, b := range mergeStems(t.Groups[search.GroupVendorStem]) {
 		a.TopVendors = append(a.TopVendors, Group{Value: b.Value, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount})
 	}
 	for _, b := range t.Groups[search.GroupAgencyID] {
@@ -122,4 +123,36 @@ func (s *Service) AwardTotals(t search.Totals) Awards {
 		a.Agencies = append(a.Agencies, AgencyGroup{ID: b.Value, Name: name, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount})
 	}
 	return a
+}
+
+// mergeStems joins vendor-stem buckets that are one vendor: records
+// indexed before a stem rule changed keep the stem the earlier rule stored
+// ("ABC INC", "HO-TRAN", "J P MORGAN CHASE BANK"), so one vendor can come
+// back as two buckets. Each bucket's stem is read through the one rule,
+// entity.VendorStem (which maps an earlier rule's stem to the current one,
+// as entity.StemKeys relies on), and buckets of the same current stem are
+// added together and ordered again as the engines order them.
+func mergeStems(bs []search.Bucket) []search.Bucket {
+	var out []search.Bucket
+	at := map[string]int{}
+	for _, b := range bs {
+		stem := entity.VendorStem(b.Value)
+		if stem == "" {
+			stem = b.Value
+		}
+		i, ok := at[stem]
+		if !ok {
+			at[stem] = len(out)
+			out = append(out, search.Bucket{Value: stem, Count: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount})
+			continue
+		}
+		m := &out[i]
+		m.Count += b.Count
+		m.ValidAmounts += b.ValidAmounts
+		m.Amount = search.RoundCents(m.Amount + b.Amount)
+	}
+	if len(out) < len(bs) {
+		search.SortBuckets(search.GroupVendorStem, out)
+	}
+	return out
 }

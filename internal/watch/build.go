@@ -2,6 +2,7 @@ package watch
 
 import (
 	"strings"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -21,6 +22,27 @@ type Structured struct {
 	Boroughs []string
 	Min, Max *float64
 	Awards   bool
+
+	// The filters plain English can name, set directly (money lens but
+	// Within and From/Until): the same Filter fields the parser fills,
+	// read by the same rules, so a request in English and its structured
+	// equivalent make the same watch.
+
+	// Bids keeps a money watch with an amount on open solicitations.
+	Bids bool
+	// Categories (CategoryNames) and Requirements (RequirementNames), as
+	// named or case and punctuation aside (CategoryName, RequirementName).
+	Categories   []string
+	Requirements []string
+	// Within is a moving window ahead ("3 months"): due dates of open
+	// solicitations, dates of hearings.
+	Within string
+	// From and Until are days (YYYY-MM-DD) bounding the due date, the
+	// hearing date or the publication date (Filter.From, Filter.Until).
+	From, Until string
+	// Now is when the request is read (zero: the clock): a due or hearing
+	// window's start on or before today is dropped, as the parser does.
+	Now time.Time
 }
 
 // Build turns a structured request into a validated filter and its plain
@@ -32,7 +54,8 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 	if in.Lens == "" {
 		return Understanding{}, record.Invalid("lens", "a watch needs a lens (%s), or text in plain English", strings.Join(Lenses, ", "))
 	}
-	for name, l := range map[string][]string{"agency": in.Agencies, "vendor": in.Vendors, "borough": in.Boroughs} {
+	for name, l := range map[string][]string{"agency": in.Agencies, "vendor": in.Vendors, "borough": in.Boroughs,
+		"category": in.Categories, "requirement": in.Requirements} {
 		if len(l) > MaxValues {
 			return Understanding{}, record.Invalid(name, "at most %d values", MaxValues)
 		}
@@ -41,8 +64,30 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 	if err != nil {
 		return Understanding{}, err
 	}
-	f := Filter{Lens: in.Lens, AnyOf: k.Terms, Phrases: k.Phrases, Exclude: k.Excluded, Awards: in.Awards,
-		MinAmount: in.Min, MaxAmount: in.Max}
+	f := Filter{Lens: in.Lens, AnyOf: k.Terms, Phrases: k.Phrases, Exclude: k.Excluded, Awards: in.Awards, Bids: in.Bids,
+		MinAmount: in.Min, MaxAmount: in.Max, Within: in.Within, From: in.From, Until: in.Until}
+	if f.Within != "" {
+		f.Within = WithinValue(f.Within)
+	}
+	// an unknown value is kept as given: Validate refuses it, naming the
+	// accepted values
+	for _, c := range in.Categories {
+		if n := CategoryName(c); n != "" {
+			c = n
+		}
+		f.Categories = appendNew(f.Categories, c)
+	}
+	for _, r := range in.Requirements {
+		if n := RequirementName(r); n != "" {
+			r = n
+		}
+		f.Requirements = appendNew(f.Requirements, r)
+	}
+	now := in.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	f.From = forwardFrom(f.dateField(), f.From, search.DayStart(now))
 	var names map[string]string
 	f.AgencyIDs, names, err = AgencyNames(cw, in.Agencies)
 	if err != nil {
@@ -80,7 +125,9 @@ func (in Structured) check() error {
 	for _, f := range []struct {
 		name   string
 		values []string
-	}{{"lens", []string{in.Lens}}, {"q", []string{in.Q}}, {"agency", in.Agencies}, {"vendor", in.Vendors}, {"borough", in.Boroughs}} {
+	}{{"lens", []string{in.Lens}}, {"q", []string{in.Q}}, {"agency", in.Agencies}, {"vendor", in.Vendors}, {"borough", in.Boroughs},
+		{"category", in.Categories}, {"requirement", in.Requirements}, {"within", []string{in.Within}}, {"from", []string{in.From}},
+		{"until", []string{in.Until}}} {
 		for _, v := range f.values {
 			if err := CheckText(f.name, v, false); err != nil {
 				return err

@@ -77,6 +77,32 @@ var requirementWords = map[string]*regexp.Regexp{
 	RequirementSmallBusiness: regexp.MustCompile(`(?i)(\bsmall[\s-]+business(?:es)?\b|\bSBEs?\b)`),
 }
 
+// CategoryName reads a category a client names, case, spaces, hyphens
+// and underscores aside ("Professional_Services" → "professional
+// services"); "" when it is none of CategoryNames.
+func CategoryName(s string) string {
+	k := categoryKey(s)
+	for _, c := range CategoryNames {
+		if k != "" && categoryKey(c) == k {
+			return c
+		}
+	}
+	return ""
+}
+
+// RequirementName reads a special requirement a client names by its name
+// or label, case and punctuation aside ("M/WBE" → "mwbe", "small business"
+// → "small_business"); "" when it is none of RequirementNames.
+func RequirementName(s string) string {
+	k := categoryKey(s)
+	for _, r := range RequirementNames {
+		if k != "" && (categoryKey(r) == k || categoryKey(RequirementLabel(r)) == k) {
+			return r
+		}
+	}
+	return ""
+}
+
 // RequirementLabel names a requirement in plain words.
 func RequirementLabel(r string) string {
 	switch r {

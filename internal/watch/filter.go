@@ -117,6 +117,23 @@ func (f Filter) Validate() error {
 			return record.Invalid("requirement", "requirement %q is not one of %s", r, strings.Join(RequirementNames, ", "))
 		}
 	}
+	if f.Bids && f.Lens != record.LensMoney {
+		return record.Invalid("bids", "bids applies to the money lens only (open solicitations)")
+	}
+	if f.Bids && f.Awards {
+		return record.Invalid("bids", "bids and awards exclude each other: bids keeps a money watch on open solicitations, awards follows awards")
+	}
+	if len(f.Categories) > 0 && f.Lens != record.LensMoney {
+		return record.Invalid("category", "categories apply to procurement notices only (lens money)")
+	}
+	if len(f.Requirements) > 0 && f.Lens != record.LensMoney {
+		return record.Invalid("requirement", "special requirements apply to procurement notices only (lens money)")
+	}
+	if f.Within != "" && !f.windowAhead() {
+		return record.Invalid("within", "within is a window ahead: it bounds the due dates of open solicitations (money lens, not awards) "+
+			"and the dates of hearings (meetings lens); awards and the other lenses' notices are delivered as they are published, so bound their "+
+			"publication dates with from and until")
+	}
 	if f.Within != "" {
 		end, ok := windowEnd(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), f.Within)
 		if !ok || end.Sub(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) > maxWindowDays*24*time.Hour {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -66,6 +67,9 @@ var weekdayRE = regexp.MustCompile(`(?i)(monday|tuesday|wednesday|thursday|frida
 // cadence ("" when none was named) and a note saying how it was read.
 func cadenceIn(text string) (string, string, string) {
 	cad, note := "", ""
+	if !mayMatch(text, []string{"week", "day", "daily"}) {
+		return text, cad, note
+	}
 	text = cadenceRE.ReplaceAllStringFunc(text, func(m string) string {
 		lm := strings.ToLower(m)
 		isDaily := (strings.Contains(lm, "daily") || strings.Contains(lm, "day")) && weekdayRE.FindString(lm) == ""
@@ -106,6 +110,38 @@ type token struct {
 
 var amountRE = regexp.MustCompile(`(?i)^(\$\s*)?(\d[\d,]*(?:\.\d+)?|\.\d+)(?:\s*(thousand|grand|millions?|billions?|mil|mm|bn|k|m|b)\b)?(\s*(?:dollars|usd)\b)?`)
 
+// amountReach is how far into s an amount starting at byte i can reach
+// (amountRE and the one character its last \b looks at), so the pattern
+// reads that much and not the rest of the request: a dollar sign, spaces,
+// the number, then two runs of spaces and a word (magnitude, "dollars"),
+// then one character more.
+func amountReach(s string, i int) int {
+	space := func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\f' || r == '\r' || r == '\v' }
+	skip := func(ok func(rune) bool) {
+		for i < len(s) {
+			r, w := utf8.DecodeRuneInString(s[i:])
+			if !ok(r) {
+				return
+			}
+			i += w
+		}
+	}
+	if i < len(s) && s[i] == '$' {
+		i++
+	}
+	skip(space)
+	skip(func(r rune) bool { return r >= '0' && r <= '9' || r == ',' || r == '.' })
+	for range 2 {
+		skip(space)
+		skip(func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' })
+	}
+	if i < len(s) {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return i
+}
+
 func magnitude(s string) float64 {
 	switch strings.ToLower(s) {
 	case "k", "thousand", "grand":
@@ -129,6 +165,13 @@ func isWordRune(r rune) bool {
 // tokenize splits a request into words, quoted phrases, amounts and breaks.
 func tokenize(s string) []token {
 	rs := []rune(s)
+	// off[i] is the byte offset of rune i, so an amount is read from the
+	// text in place instead of from a copy of the rest of the request
+	off := make([]int, 0, len(rs)+1)
+	for b := range s {
+		off = append(off, b)
+	}
+	off = append(off, len(s))
 	var out []token
 	for i := 0; i < len(rs); {
 		r := rs[i]
@@ -159,15 +202,14 @@ func tokenize(s string) []token {
 			i++ // a quote follows and reads its own "-"
 			continue
 		case r == '$' || unicode.IsDigit(r) || (r == '.' && i+1 < len(rs) && unicode.IsDigit(rs[i+1])):
-			rest := string(rs[i:])
-			m := amountRE.FindStringSubmatch(rest)
+			m := amountRE.FindStringSubmatch(s[off[i]:amountReach(s, off[i])])
 			if m == nil {
 				i++
 				continue
 			}
 			numText := strings.ReplaceAll(m[2], ",", "")
 			v, err := strconv.ParseFloat(numText, 64)
-			n := len([]rune(m[0]))
+			n := utf8.RuneCountInString(m[0])
 			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 				i += n
 				continue
@@ -309,6 +351,7 @@ var relatedWords = map[string][]string{
 type parser struct {
 	opt      ParseOptions
 	toks     []token
+	sp       spans
 	f        Filter
 	agencies map[string]string
 	notes    []string
@@ -319,6 +362,7 @@ type parser struct {
 	amounts  int
 	bids     bool    // a word for bids was named (bids, solicitations, RFPs …)
 	win      *window // the time window named, if any
+	asked    map[agencyQuery]agencyAnswer
 }
 
 // Parse turns a plain-English request into a structured filter,
@@ -345,7 +389,8 @@ func Parse(text string, opt ParseOptions) (Understanding, error) {
 		now = time.Now()
 	}
 	text, win, winNotes := windowIn(text, now)
-	p := &parser{opt: opt, toks: tokenize(text), agencies: map[string]string{}, lensHits: map[string][]string{}, win: win}
+	toks := tokenize(text)
+	p := &parser{opt: opt, toks: toks, sp: indexSpans(toks), agencies: map[string]string{}, lensHits: map[string][]string{}, win: win}
 	p.run()
 	p.notes = append(p.notes, winNotes...)
 	u, err := p.finish(search.DayStart(now))
@@ -362,11 +407,50 @@ func Parse(text string, opt ParseOptions) (Understanding, error) {
 	return u, nil
 }
 
+// spans index the tokens once, so a phrase of tokens i..i+n-1 is a
+// substring of one joined text (as written and lower-cased) found in
+// constant time, instead of a new string joined for every span tried.
+type spans struct {
+	text, low        string
+	start, end       []int // byte offsets of each token in text
+	lowStart, lowEnd []int // and in low
+	nonWord, neg     []int // prefix counts: tokens that are not words; negated tokens
+	lower            []string
+}
+
+func indexSpans(toks []token) spans {
+	var t, l strings.Builder
+	sp := spans{start: make([]int, len(toks)), end: make([]int, len(toks)), lowStart: make([]int, len(toks)),
+		lowEnd: make([]int, len(toks)), nonWord: make([]int, len(toks)+1), neg: make([]int, len(toks)+1), lower: make([]string, len(toks))}
+	for k, tok := range toks {
+		if k > 0 {
+			t.WriteByte(' ')
+			l.WriteByte(' ')
+		}
+		sp.lower[k] = strings.ToLower(tok.text)
+		sp.start[k] = t.Len()
+		t.WriteString(tok.text)
+		sp.end[k] = t.Len()
+		sp.lowStart[k] = l.Len()
+		l.WriteString(sp.lower[k])
+		sp.lowEnd[k] = l.Len()
+		sp.nonWord[k+1], sp.neg[k+1] = sp.nonWord[k], sp.neg[k]
+		if tok.kind != tWord {
+			sp.nonWord[k+1]++
+		}
+		if tok.neg {
+			sp.neg[k+1]++
+		}
+	}
+	sp.text, sp.low = t.String(), l.String()
+	return sp
+}
+
 func (p *parser) word(i int) string {
 	if i < 0 || i >= len(p.toks) || p.toks[i].kind != tWord {
 		return ""
 	}
-	return strings.ToLower(p.toks[i].text)
+	return p.sp.lower[i]
 }
 
 // matchSeq reports whether the words at i spell seq.
@@ -388,20 +472,27 @@ func (p *parser) matchAny(i int, seqs [][]string) int {
 	return 0
 }
 
-// phrase joins n word tokens from i, or "" when a non-word is among them.
+// phraseOK reports whether tokens i..i+n-1 are words, none but the first
+// negated.
+func (p *parser) phraseOK(i, n int) bool {
+	return n > 0 && i >= 0 && i+n <= len(p.toks) && p.sp.nonWord[i+n] == p.sp.nonWord[i] && p.sp.neg[i+n] == p.sp.neg[i+1]
+}
+
+// phrase is n word tokens from i joined by spaces, or "" when a non-word
+// is among them.
 func (p *parser) phrase(i, n int) (string, bool) {
-	if i+n > len(p.toks) {
+	if !p.phraseOK(i, n) {
 		return "", false
 	}
-	parts := make([]string, n)
-	for k := 0; k < n; k++ {
-		t := p.toks[i+k]
-		if t.kind != tWord || t.neg && k > 0 {
-			return "", false
-		}
-		parts[k] = t.text
+	return p.sp.text[p.sp.start[i]:p.sp.end[i+n-1]], true
+}
+
+// lowPhrase is phrase lower-cased.
+func (p *parser) lowPhrase(i, n int) (string, bool) {
+	if !p.phraseOK(i, n) {
+		return "", false
 	}
-	return strings.Join(parts, " "), true
+	return p.sp.low[p.sp.lowStart[i]:p.sp.lowEnd[i+n-1]], true
 }
 
 func hasUpper(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0 }
@@ -420,12 +511,39 @@ func (p *parser) agencyAt(i int) (n int, ids []string, name string) {
 		if !ok {
 			continue
 		}
-		_, isLens := lensWords[strings.ToLower(ph)]
-		if r, ok := p.opt.Crosswalk.ResolveInText(ph, (n > 1 || hasUpper(ph)) && !isLens); ok {
+		lph, _ := p.lowPhrase(i, n)
+		_, isLens := lensWords[lph]
+		if r, ok := p.resolveInText(ph, (n > 1 || hasUpper(ph)) && !isLens); ok {
 			return n, r.IDs, r.Name
 		}
 	}
 	return 0, nil, ""
+}
+
+type agencyQuery struct {
+	phrase   string
+	spelling bool
+}
+
+type agencyAnswer struct {
+	r  entity.Resolution
+	ok bool
+}
+
+// resolveInText asks the crosswalk once per phrase: a request repeating
+// its words ("department of department of …") asks again for phrases it
+// has asked about.
+func (p *parser) resolveInText(ph string, spelling bool) (entity.Resolution, bool) {
+	q := agencyQuery{ph, spelling}
+	if a, ok := p.asked[q]; ok {
+		return a.r, a.ok
+	}
+	r, ok := p.opt.Crosswalk.ResolveInText(ph, spelling)
+	if p.asked == nil {
+		p.asked = map[agencyQuery]agencyAnswer{}
+	}
+	p.asked[q] = agencyAnswer{r, ok}
+	return r, ok
 }
 
 func (p *parser) boroughAt(i int) (int, string) {
@@ -441,8 +559,7 @@ func (p *parser) boroughAt(i int) (int, string) {
 
 func (p *parser) lensAt(i int) (int, string, string) {
 	for n := min(3, len(p.toks)-i); n >= 1; n-- {
-		if ph, ok := p.phrase(i, n); ok {
-			lw := strings.ToLower(ph)
+		if lw, ok := p.lowPhrase(i, n); ok {
 			if l, ok := lensWords[lw]; ok {
 				if l == record.LensPeople && p.opt.Form == 2 {
 					continue

@@ -34,6 +34,34 @@ var (
 	yearRE = regexp.MustCompile(`(?i)\b(?:(?:due|closing|held|scheduled)\s+)?(?:(?:in|during|for)\s+(?:(fiscal\s+year|fy)\s*)?(20\d\d)|(fy)\s*'?(20\d\d))\b`)
 )
 
+// windowCues are words one of which each window pattern needs: a request
+// without any is not searched with the pattern (mayMatch).
+var windowCues = map[*regexp.Regexp][]string{
+	pastWindowRE: {"last", "past", "previous"},
+	nextWindowRE: {"next", "coming"},
+	nextOneRE:    {"next", "coming"},
+	withinRE:     {"within", "due", "closing", "deadline", "held", "scheduled"},
+	calendarRE:   {"end", "this", "current", "next"},
+	yearRE:       {"20"},
+}
+
+// mayMatch reports whether text holds one of the cues, compared as a
+// case-insensitive pattern (?i) compares: the Kelvin sign and the long s
+// fold to k and s.
+func mayMatch(text string, cues []string) bool {
+	folded := caseFold.Replace(strings.ToLower(text))
+	for _, c := range cues {
+		if strings.Contains(folded, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// caseFold maps the two non-ASCII letters that (?i) matches with an ASCII
+// letter, after strings.ToLower (which maps the Kelvin sign already).
+var caseFold = strings.NewReplacer("ſ", "s", "\u212a", "k")
+
 // window is the time window a request named.
 type window struct {
 	raw         string // the words, for the note
@@ -102,6 +130,9 @@ func windowIn(text string, now time.Time) (string, *window, []string) {
 	var w *window
 	var extra []string
 	take := func(re *regexp.Regexp, read func(m []string) *window) {
+		if !mayMatch(text, windowCues[re]) {
+			return
+		}
 		text = re.ReplaceAllStringFunc(text, func(s string) string {
 			got := read(re.FindStringSubmatch(s))
 			if got == nil {
@@ -122,14 +153,11 @@ func windowIn(text string, now time.Time) (string, *window, []string) {
 		if n < 1 {
 			return nil
 		}
-		if n > 1 {
-			return &window{within: fmt.Sprintf("%d %ss", n, unit)}
-		}
-		return &window{within: fmt.Sprintf("1 %s", unit)}
+		return &window{within: withinValue(n, unit)}
 	}
 	take(nextWindowRE, relative)
 	take(withinRE, relative)
-	take(nextOneRE, func(m []string) *window { return &window{within: "1 " + unitOf(m[1])} })
+	take(nextOneRE, func(m []string) *window { return &window{within: withinValue(1, unitOf(m[1]))} })
 	take(calendarRE, func(m []string) *window {
 		by := m[1] != ""
 		which := strings.ToLower(strings.Join(strings.Fields(m[2]+m[3]), " "))
@@ -193,7 +221,7 @@ func (p *parser) applyWindow(today time.Time) {
 	case w.past:
 		p.note("%q: a watch delivers new notices as they are published, so a window in the past adds nothing; it was not used.", w.raw)
 	case w.within != "":
-		if field == "published" {
+		if !f.windowAhead() {
 			p.note("%q: a window ahead applies to the due dates of open solicitations and the dates of hearings; %s notices are delivered as they are published, so it was not used.", w.raw, LensLabel(f.Lens))
 			return
 		}
@@ -204,9 +232,7 @@ func (p *parser) applyWindow(today time.Time) {
 		if w.untilOnly {
 			from = ""
 		}
-		if field != "published" && from != "" && from <= today.Format(dayFormat) {
-			from = "" // due or held from today on already
-		}
+		from = forwardFrom(field, from, today)
 		if field == "published" && until < today.Format(dayFormat) && !w.untilOnly {
 			p.note("%q → %s from %s to %s: that period is over, so notices published from now on will not match it (a preview still shows what it holds).", w.raw, field, dayWords(w.from), dayWords(w.until))
 		}
@@ -221,4 +247,39 @@ func (p *parser) applyWindow(today time.Time) {
 			p.note("A city fiscal year runs from July 1 to June 30 and is named for the year in which it ends.")
 		}
 	}
+}
+
+// withinValue writes a moving window as a filter holds it: "1 month",
+// "3 months".
+func withinValue(n int, unit string) string {
+	if n > 1 {
+		return fmt.Sprintf("%d %ss", n, unit)
+	}
+	return fmt.Sprintf("1 %s", unit)
+}
+
+// WithinValue reads a moving window a client gives ("3 months", "1 Week",
+// "30 day") and writes it as the parser does; a value of another shape
+// comes back as given, for Filter.Validate to refuse.
+func WithinValue(s string) string {
+	m := windowRE.FindStringSubmatch(strings.Join(strings.Fields(strings.ToLower(s)), " "))
+	if m == nil {
+		return s
+	}
+	n, _ := strconv.Atoi(m[1])
+	return withinValue(n, m[2])
+}
+
+// windowAhead: a moving window (Within) bounds dates ahead, the due dates
+// of open solicitations and the dates of hearings; other notices are
+// delivered as they are published.
+func (f Filter) windowAhead() bool { return f.dateField() != "published" }
+
+// forwardFrom drops a window's start on or before today from a window over
+// due or event dates: those are read from today on already.
+func forwardFrom(field, from string, today time.Time) string {
+	if _, ok := parseDay(from); ok && field != "published" && from <= today.Format(dayFormat) {
+		return ""
+	}
+	return from
 }
