@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	goldenfile "github.com/recordwatch/recordwatch/internal/golden"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	goldenfile "github.com/recordwatch/recordwatch/internal/golden"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 
 	"github.com/gin-gonic/gin"
 
@@ -241,22 +244,63 @@ func TestNoticeNotFound(t *testing.T) {
 
 func b2s(b []byte) string { return string(b) }
 
+// Semantic and hybrid search through the API: by meaning, paged, with the
+// method in scope; the same ranking the service (and search_notices) gives.
+func TestSearchSemanticModes(t *testing.T) {
+	res, b := get(t, shared, "/api/search?q=lift+repair+in+apartment+buildings&mode=semantic&limit=3")
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d: %s", res.StatusCode, b)
+	}
+	var out SearchResponse
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Hits) == 0 || !strings.Contains(strings.ToLower(out.Hits[0].Title), "elevator") {
+		t.Fatalf("semantic hits: %+v", out.Hits)
+	}
+	if sc := out.Scope.Searched.Semantic; sc == nil || sc.Mode != "semantic" || sc.Model == "" {
+		t.Fatalf("scope: %+v", out.Scope.Searched)
+	}
+	svc := semantic.New(shared.be, time.Now)
+	direct, err := svc.Search(context.Background(), search.Query{Text: "lift repair in apartment buildings", Limit: 3}, semantic.ModeSemantic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range direct.Hits {
+		if i >= len(out.Hits) || out.Hits[i].RequestID != h.Notice.RequestID {
+			t.Fatalf("API and service rank differently at %d", i)
+		}
+	}
+	if out.NextCursor == "" || !strings.Contains(out.Next, "mode=semantic") {
+		t.Fatalf("no next page of the same mode: %q", out.Next)
+	}
+	_, b2 := get(t, shared, strings.TrimPrefix(out.Next, "http://rw.test"))
+	var page2 SearchResponse
+	if err := json.Unmarshal(b2, &page2); err != nil || len(page2.Hits) == 0 || page2.Hits[0].RequestID == out.Hits[0].RequestID {
+		t.Fatalf("second page: %s", b2)
+	}
+}
+
 func TestBadParameters(t *testing.T) {
 	cases := map[string]string{
-		"/api/search?colour=red":                        "colour",
-		"/api/search?limit=1000":                        "limit",
-		"/api/search?limit=abc":                         "limit",
-		"/api/search?min=lots":                          "min",
-		"/api/search?from=2026-13-01":                   "from",
-		"/api/search?sort=sideways":                     "sort",
-		"/api/search?lens=Money%20Lens!":                "lens",
-		"/api/search?vendor=ab":                         "vendor",
-		"/api/search?cursor=xyz":                        "cursor",
-		"/api/search?q=a&q=b":                           "q",
-		"/api/search?min=10&max=5":                      "max_amount",
-		"/api/search?facets=maybe":                      "facets",
-		"/api/passages?q=x&lens=money&x=1":              "x",
-		"/api/search?q=" + strings.Repeat("word+", 200): "q",
+		"/api/search?colour=red":                         "colour",
+		"/api/search?limit=1000":                         "limit",
+		"/api/search?limit=abc":                          "limit",
+		"/api/search?min=lots":                           "min",
+		"/api/search?from=2026-13-01":                    "from",
+		"/api/search?sort=sideways":                      "sort",
+		"/api/search?lens=Money%20Lens!":                 "lens",
+		"/api/search?vendor=ab":                          "vendor",
+		"/api/search?cursor=xyz":                         "cursor",
+		"/api/search?q=a&q=b":                            "q",
+		"/api/search?min=10&max=5":                       "max_amount",
+		"/api/search?facets=maybe":                       "facets",
+		"/api/search?q=sewers&mode=fuzzy":                "mode",
+		"/api/search?q=sewers&mode=semantic&sort=newest": "sort",
+		"/api/search?mode=hybrid":                        "q",
+		"/api/search?q=sewers&mode=semantic&facets=true": "facets",
+		"/api/passages?q=x&lens=money&x=1":               "x",
+		"/api/search?q=" + strings.Repeat("word+", 200):  "q",
 	}
 	for path, param := range cases {
 		res, b := get(t, shared, path)

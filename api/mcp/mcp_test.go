@@ -260,6 +260,28 @@ func TestSearchNotices(t *testing.T) {
 	}
 }
 
+// Semantic and hybrid search through the tool: by meaning, with the
+// method in scope, the same filters as keyword search.
+func TestSearchNoticesSemantic(t *testing.T) {
+	s := connect(t, 2)
+	out := structured[mcp.SearchOut](t, call(t, s, "search_notices", map[string]any{"q": "lift repair in apartment buildings", "mode": "semantic", "limit": 3}))
+	if len(out.Results) == 0 || !strings.Contains(strings.ToLower(out.Results[0].Title), "elevator") {
+		t.Fatalf("semantic search for lift repair: %+v", out.Results)
+	}
+	if sc := out.Scope.Searched.Semantic; sc == nil || sc.Mode != "semantic" || sc.VectorsHeld == 0 || out.Scope.RecordsInCorpus == 0 {
+		t.Fatalf("scope does not state the semantic method: %+v", out.Scope)
+	}
+	hy := structured[mcp.SearchOut](t, call(t, s, "search_notices", map[string]any{"q": "sewer construction", "mode": "hybrid", "lens": []string{"money"}, "limit": 10}))
+	if len(hy.Results) == 0 || hy.Scope.Searched.Semantic == nil || hy.Scope.Searched.Semantic.Fusion == "" {
+		t.Fatalf("hybrid: %+v", hy.Scope.Searched)
+	}
+	for _, r := range hy.Results {
+		if r.Lens != "money" {
+			t.Errorf("hybrid hit %s of lens %s passed the lens filter", r.RequestID, r.Lens)
+		}
+	}
+}
+
 func TestGetNotice(t *testing.T) {
 	s := connect(t, 2)
 	out := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20140930007"}))
@@ -325,6 +347,8 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 		{"search_notices", map[string]any{"from": "yesterday"}, "from"},
 		{"search_notices", map[string]any{"lens": []string{"weather"}}, "lens"},
 		{"search_notices", map[string]any{"vendor": "A"}, "vendor"},
+		{"search_notices", map[string]any{"q": "sewers", "mode": "fuzzy"}, "mode"},
+		{"search_notices", map[string]any{"q": "sewers", "mode": "semantic", "sort": "newest"}, "sort"},
 		{"get_notice", map[string]any{}, "request_id"},
 		{"get_notice", map[string]any{"request_id": "../etc/passwd"}, "request_id"},
 		{"search_federated", map[string]any{"q": "pier", "scope": []string{"rules"}}, "scope"},
