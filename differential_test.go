@@ -95,8 +95,13 @@ func diffJSON(path string, a, b any, out *[]string) {
 
 // relevance requests order hits by BM25; the engines' scores differ (see
 // engineDifferences), so their hits are compared as a set when every hit
-// fits one page, and by total only otherwise.
+// fits one page, and by total only otherwise. Semantic requests are
+// compared whole: their ranking is the service's, over the same vectors,
+// whichever engine holds them.
 func byRelevance(request string) bool {
+	if strings.Contains(request, "mode=semantic") || strings.Contains(request, "mode:semantic") {
+		return false
+	}
 	if strings.HasPrefix(request, "mcp ") {
 		return strings.Contains(request, "q:") && !strings.Contains(request, "sort:")
 	}
@@ -225,6 +230,9 @@ func deleteIndexes(urls, prefix string) {
 // entities, matters, feeds and public views.
 var differentialGETs = []string{
 	"/api/search?q=construction",
+	"/api/search?q=lift+repair+in+apartment+buildings&mode=semantic&limit=20",
+	"/api/search?q=sewer+construction+-sanitary&mode=semantic&lens=money&from=2014-01-01&limit=50",
+	"/api/search?q=meals+and+kitchen+supplies+for+inmates&mode=hybrid&limit=100",
 	"/api/search?q=construction&sort=newest&limit=50",
 	"/api/search?q=construction&lens=money&sort=oldest&limit=100",
 	"/api/search?q=%22parks+department%22&sort=newest",
