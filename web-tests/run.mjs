@@ -96,6 +96,19 @@ await check("search view #money?q=construction: results, scope, twin agrees", as
   });
 });
 
+await check("search by meaning: #search?…&mode=semantic ranks elevator work first, says how it matched, twin agrees", async () => {
+  await both("search-semantic", "/#search?q=lift+repair+in+apartment+buildings&mode=semantic", "[data-total]", async p => {
+    const first = await p.textContent(".results > li");
+    assert.match(first, /elevator/i);
+    const ids = await p.$$eval(".results > li", els => els.map(e => e.dataset.requestId));
+    const api = await twin(p);
+    assert.deepEqual(api.hits.map(h => h.request_id), ids);
+    assert.equal(api.scope.searched.semantic.mode, "semantic");
+    assert.equal(await p.getAttribute("[data-semantic]", "data-semantic"), "semantic");
+    assert.equal(await p.inputValue("#f-mode"), "semantic", "the form shows the mode");
+  });
+});
+
 await check("search submit: the URL holds the state", async () => {
   const p = await page(1440);
   await p.goto(BASE + "/#money");

@@ -131,6 +131,9 @@ function scopeBox(scope, total) {
     h("dl", {},
       h("dt", {}, "Searched"), h("dd", {}, (what.length ? what.join("; ") : "everything") + " in " + (s.lenses || ["all"]).join(", ")),
       filters.length ? [h("dt", {}, "Filters"), h("dd", {}, filters.join("; "))] : null,
+      s.semantic ? [h("dt", {}, "Matched by"), h("dd", { "data-semantic": s.semantic.mode },
+        (s.semantic.mode === "hybrid" ? "words and meaning: " + s.semantic.fusion + "; " : "meaning: ") + s.semantic.note +
+        " (model " + s.semantic.model + ", " + count.format(s.semantic.vectors_held) + " notice vectors)")] : null,
       h("dt", {}, "Sources"), h("dd", {}, sources.join(" · ") || "none held"),
       h("dt", {}, "Corpus observed"), h("dd", {}, scope.corpus_observed_at ? fmtDate(scope.corpus_observed_at) : "not yet observed (a load has not completed)"),
       h("dt", {}, "Dates held"), h("dd", {}, fmtDate(scope.first_source_date) + " to " + fmtDate(scope.last_source_date) + " (not every date between is covered)"),
@@ -147,7 +150,7 @@ function absence(scope) {
 
 // ---- search views: #<lens>?q=…&agency=…&m=…
 
-const SEARCH_KEYS = ["q", "agency", "m", "vendor", "type", "from", "to", "sort", "open", "cursor"];
+const SEARCH_KEYS = ["q", "agency", "m", "vendor", "type", "from", "to", "sort", "open", "mode", "cursor"];
 
 function apiParams(lens, p) {
   const a = new URLSearchParams();
@@ -157,7 +160,8 @@ function apiParams(lens, p) {
     if (!v) continue;
     a.set(k === "m" ? "min" : k, v);
   }
-  a.set("facets", "true");
+  // facets are counted for keyword search only (semantic.Service)
+  if (!p.get("mode") || p.get("mode") === "keyword") a.set("facets", "true");
   return a;
 }
 
@@ -168,10 +172,13 @@ function searchForm(lens, p) {
   const sortSel = h("select", { id: "f-sort", name: "sort" },
     [["", "Best match / newest"], ["newest", "Newest first"], ["oldest", "Oldest first"], ["due", "Due soonest"], ["event", "Event soonest"], ["amount_desc", "Largest amount"]]
       .map(([v, l]) => h("option", { value: v, selected: (p.get("sort") || "") === v }, l)));
+  const modeSel = h("select", { id: "f-mode", name: "mode" },
+    [["", "The words as typed"], ["semantic", "By meaning"], ["hybrid", "Both"]]
+      .map(([v, l]) => h("option", { value: v, selected: (p.get("mode") || "") === v }, l)));
   const form = h("form", { class: "filters", role: "search", "aria-label": "Search " + (LENS_NAMES[lens] || lens) },
     h("div", { class: "wide" }, h("label", { for: "f-q" }, "Keywords"),
       h("input", { id: "f-q", name: "q", type: "search", value: p.get("q") || "", placeholder: "e.g. construction \"pest management\" -queens", autocomplete: "off" })),
-    h("details", { class: "wide more", open: window.innerWidth >= 700 || ["agency", "vendor", "m", "from", "to", "sort"].some(k => p.get(k)) },
+    h("details", { class: "wide more", open: window.innerWidth >= 700 || ["agency", "vendor", "m", "from", "to", "sort", "mode"].some(k => p.get(k)) },
       h("summary", {}, "More filters"),
       h("div", { class: "more-grid" },
         field("agency", "Agency (as printed)"),
@@ -179,7 +186,8 @@ function searchForm(lens, p) {
         field("m", "Minimum amount ($)", "text", { inputmode: "decimal", placeholder: "e.g. 500000 or 1.5m" }),
         field("from", "Published from", "date"),
         field("to", "Published to", "date"),
-        h("div", {}, h("label", { for: "f-sort" }, "Order"), sortSel))),
+        h("div", {}, h("label", { for: "f-sort" }, "Order"), sortSel),
+        h("div", {}, h("label", { for: "f-mode" }, "Match"), modeSel))),
     lens === "money" ? h("div", {}, h("label", { class: "check" }, h("input", { type: "checkbox", name: "open", value: "1", checked: p.get("open") === "1" }), "Open solicitations only")) : null,
     h("div", {}, h("button", { type: "submit" }, "Search")));
   form.addEventListener("submit", ev => {
