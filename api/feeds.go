@@ -217,7 +217,13 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 			writeError(c, err)
 			return
 		}
-		ent, err := fc.get(c.Request.Context(), fr.key(), func(ctx context.Context) (*feedEntry, error) {
+		key := fr.key()
+		if g, ok := s.deps.Search.(interface{ Generation() uint64 }); ok {
+			// behind the response cache (search.Cache): a write through
+			// this process rebuilds the feed at its next request
+			key += "@" + strconv.FormatUint(g.Generation(), 10)
+		}
+		ent, err := fc.get(c.Request.Context(), key, func(ctx context.Context) (*feedEntry, error) {
 			return s.buildFeed(ctx, fr)
 		})
 		if err != nil {
