@@ -1,9 +1,6 @@
 package record
 
-import (
-	"strconv"
-	"time"
-)
+import "time"
 
 // AbsenceRules are SPEC §1's rules that every consumer must respect. Every
 // search result carries them, whether or not it has hits.
@@ -87,36 +84,6 @@ func CapCount(n int, atLeast, exact bool) (int, string) {
 		return n, CountAtLeast
 	}
 	return n, ""
-}
-
-// CountText prints a count with its relation for people: "10,000+" for a
-// lower bound, "1,234" for an exact figure.
-func CountText(n int, relation string) string {
-	s := Thousands(n)
-	if relation == CountAtLeast {
-		s += "+"
-	}
-	return s
-}
-
-// Thousands prints n with comma thousands separators.
-func Thousands(n int) string {
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	d := strconv.Itoa(n)
-	var b []byte
-	for i := range len(d) {
-		if i > 0 && (len(d)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, d[i])
-	}
-	if neg {
-		return "-" + string(b)
-	}
-	return string(b)
 }
 
 // NewScope builds a Scope from the corpus coverage and what was searched.
