@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -32,6 +35,8 @@ const (
 	// replicas) is served from the cache: their writes do not bump this
 	// process's generation.
 	SharedEngineTTL = 10 * time.Second
+	// cacheRunTimeout bounds one engine call that callers share.
+	cacheRunTimeout = 30 * time.Second
 )
 
 // Cache is the response cache of notice and passage searches, in front of
@@ -66,6 +71,8 @@ type Cache struct {
 
 	gen          atomic.Uint64
 	hits, misses atomic.Uint64
+
+	group singleflight.Group
 
 	mu    sync.Mutex
 	lru   *list.List // of *cacheEntry, most recent first
@@ -157,9 +164,13 @@ func (q PassageQuery) key() string {
 }
 
 // cached answers q from the cache (a copy: clone) or runs it and keeps a
-// copy of its answer.
+// copy of its answer. Concurrent misses of one query at one generation
+// share one engine call (a popular query right after a write); each caller
+// gets its own copy and may leave early (the call goes on, bounded by
+// cacheRunTimeout, for the others).
 func cached[Q, R any](c *Cache, ctx context.Context, kind string, q Q, key func(Q) string,
 	run func(context.Context, Q) (R, error), clone func(R) R, size func(R) int64) (R, error) {
+	var zero R
 	k := key(q)
 	if k == "" {
 		return run(ctx, q)
@@ -170,13 +181,27 @@ func cached[Q, R any](c *Cache, ctx context.Context, kind string, q Q, key func(
 		c.hits.Add(1)
 		return clone(v.(R)), nil
 	}
-	c.misses.Add(1)
-	res, err := run(ctx, q)
-	if err != nil {
-		return res, err
+	ch := c.group.DoChan(strconv.FormatUint(gen, 10)+"@"+k, func() (any, error) {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cacheRunTimeout)
+		defer cancel()
+		res, err := run(rctx, q)
+		if err != nil {
+			return nil, err
+		}
+		cp := clone(res) // never handed out: every caller gets a copy of it
+		c.store(k, gen, cp, size(res))
+		return cp, nil
+	})
+	c.misses.Add(1) // after DoChan: a caller counted as a miss waits on the shared call
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return zero, r.Err
+		}
+		return clone(r.Val.(R)), nil
+	case <-ctx.Done():
+		return zero, ctx.Err()
 	}
-	c.store(k, gen, clone(res), size(res))
-	return res, nil
 }
 
 func (c *Cache) now() time.Time {

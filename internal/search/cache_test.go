@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,10 +26,14 @@ type counting struct {
 	searches, passages atomic.Int64
 	name               string
 	during             func()
+	block              chan struct{} // when set, a search waits for it to close
 }
 
 func (c *counting) Search(ctx context.Context, q search.Query) (search.Result, error) {
 	c.searches.Add(1)
+	if c.block != nil {
+		<-c.block
+	}
 	res, err := c.Engine.Search(ctx, q)
 	if c.during != nil {
 		c.during()
@@ -228,6 +233,44 @@ func TestCacheDropsAnswersRacingAWrite(t *testing.T) {
 	}
 	if !res.Scope.CorpusObservedAt.Equal(time.Date(2026, 9, 2, 0, 0, 0, 0, time.UTC)) {
 		t.Errorf("stale scope %v", res.Scope.CorpusObservedAt)
+	}
+}
+
+// Concurrent misses of one query share one engine call, and each caller
+// gets its own copy.
+func TestCacheSharesConcurrentMisses(t *testing.T) {
+	c, eng := openCached(t)
+	release := make(chan struct{})
+	eng.block = release
+	const n = 8
+	q := search.Query{Text: "parks", Facets: true}
+	results := make([]search.Result, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := c.Search(context.Background(), q)
+			if err != nil {
+				t.Error(err)
+			}
+			results[i] = res
+		}()
+	}
+	for c.Stats().Misses < n { // every caller waits on the one call
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	if got := eng.searches.Load(); got != 1 {
+		t.Errorf("%d concurrent misses made %d engine calls, want 1", n, got)
+	}
+	want := js(t, results[0])
+	results[0].Hits[0].Notice.Title = "changed by one caller"
+	for i, r := range results[1:] {
+		if js(t, r) != want {
+			t.Errorf("caller %d got another answer", i+1)
+		}
 	}
 }
 
