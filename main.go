@@ -211,6 +211,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	if err != nil {
 		return err
 	}
+	backend = search.Cached(backend) // every role reads and writes through the response cache (search/cache.go)
 	defer backend.Close()
 	cw := entity.DefaultCrosswalk()
 	sampleFS, err := fs.Sub(sample, "testdata/sample")

@@ -86,7 +86,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	res, err := s.deps.Search.Search(ctx, search.Query{Sections: []string{record.SectionPropertyDisp}, Sort: search.SortNewest, Limit: PropertyLocationsLimit})
+	res, err := s.deps.Search.Search(ctx, search.Query{Sections: []string{record.SectionPropertyDisp}, Sort: search.SortNewest, Limit: PropertyLocationsLimit, ExactCount: true})
 	if err != nil {
 		writeError(c, err)
 		return

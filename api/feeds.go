@@ -217,7 +217,13 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 			writeError(c, err)
 			return
 		}
-		ent, err := fc.get(c.Request.Context(), fr.key(), func(ctx context.Context) (*feedEntry, error) {
+		key := fr.key()
+		if g, ok := s.deps.Search.(interface{ Generation() uint64 }); ok {
+			// behind the response cache (search.Cache): a write through
+			// this process rebuilds the feed at its next request
+			key += "@" + strconv.FormatUint(g.Generation(), 10)
+		}
+		ent, err := fc.get(c.Request.Context(), key, func(ctx context.Context) (*feedEntry, error) {
 			return s.buildFeed(ctx, fr)
 		})
 		if err != nil {
@@ -307,6 +313,7 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *wat
 		Official:         "The official City Record stays authoritative; every item links to its official notice page.",
 		SearchURL:        s.cfg.BaseURL + "/api/search?" + searchValues(q).Encode(),
 	}
+	sc.MatchedRelation = lowerBound(res.TotalIsLowerBound)
 	for k, vs := range fr.canon {
 		sc.Filter[k] = strings.Join(vs, ",")
 	}
@@ -336,6 +343,7 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *wat
 			return a.Event.Start.Compare(b.Event.Start)
 		})
 		sc.Matched, sc.Order, sc.Limit = ml.Matched, "start", maxFeedMeetings+watch.FeedLimit
+		sc.MatchedRelation = lowerBound(ml.MatchedIsLowerBound)
 		for _, c := range ml.Page.Coverage {
 			if !slices.ContainsFunc(sc.Sources, func(x feed.Source) bool { return x.Source == c.Source }) {
 				sc.Sources = append(sc.Sources, feed.Source{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt,
@@ -667,3 +675,12 @@ func (s *Server) tagHost() string {
 const tagDate = "2026"
 
 func tagURI(host, specific string) string { return "tag:" + host + "," + tagDate + ":" + specific }
+
+// lowerBound is the relation of a count that may be a lower bound
+// (record.CountAtLeast, "gte"), "" when it is exact.
+func lowerBound(atLeast bool) string {
+	if atLeast {
+		return record.CountAtLeast
+	}
+	return ""
+}

@@ -24,7 +24,7 @@ func pathEscape(s string) string { return url.PathEscape(s) }
 
 var searchParams = []string{"q", "lens", "section", "type", "agency", "vendor", "pin", "min", "max",
 	"valid_amount", "from", "to", "due_from", "due_to", "rolling", "open", "event_from", "event_to",
-	"sort", "limit", "cursor", "facets", "mode"}
+	"sort", "limit", "cursor", "facets", "exact_count", "mode"}
 
 // parseSearch reads /api/search parameters into a query and its mode
 // (semantic.CheckMode: keyword, semantic or hybrid).
@@ -51,6 +51,7 @@ func (s *Server) parseSearch(v url.Values) (search.Query, string, error) {
 		Limit:       p.integer("limit", search.DefaultLimit, 1, search.MaxLimit),
 		Cursor:      p.str("cursor"),
 		Facets:      p.boolean("facets"),
+		ExactCount:  p.boolean("exact_count"),
 	}
 	q.ValidAmountOnly = p.boolean("valid_amount")
 	q.IncludeRolling = p.boolean("rolling")
@@ -87,6 +88,10 @@ type SearchResponse struct {
 	Facets     map[string][]search.FacetCount `json:"facets,omitempty"`
 	Scope      record.Scope                   `json:"scope"`
 	Links      map[string]string              `json:"links"`
+	// TotalRelation is "gte" when Total is a lower bound (more than
+	// record.CountLimit hits and no exact_count=true), left out when it
+	// is exact; scope.matched_relation says the same.
+	TotalRelation string `json:"total_relation,omitempty"`
 	// Feeds are the Atom, JSON Feed and iCalendar URLs of the same filter,
 	// when the search maps to a feed (feeds_links.go).
 	Feeds *feed.Links `json:"feeds,omitempty"`
@@ -129,7 +134,7 @@ func (s *Server) search(c *gin.Context) {
 		return
 	}
 	now := s.deps.Now()
-	out := SearchResponse{Hits: []HitView{}, Total: res.Total, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
+	out := SearchResponse{Hits: []HitView{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
 		Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query()),
 		SuggestedFilters: s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())}
 	if f, ok := s.peopleLens(q); ok {
@@ -256,8 +261,8 @@ type PassageView struct {
 }
 
 func (s *Server) passages(c *gin.Context) {
-	p := newParams(c.Request.URL.Query(), "q", "lens", "agency", "from", "to", "request_id", "limit", "cursor")
-	q := search.PassageQuery{
+	p := newParams(c.Request.URL.Query(), "q", "lens", "agency", "from", "to", "request_id", "limit", "cursor", "exact_count")
+	q := search.PassageQuery{ExactCount: p.boolean("exact_count"),
 		Text: p.str("q"), Lenses: p.list("lens"), AgencyIDs: p.agencies(s.deps.Crosswalk, "agency"),
 		From: p.date("from"), To: p.date("to"), RequestID: p.str("request_id"),
 		Limit: p.integer("limit", search.DefaultLimit, 1, search.MaxLimit), Cursor: p.str("cursor"),
@@ -272,12 +277,13 @@ func (s *Server) passages(c *gin.Context) {
 		return
 	}
 	out := struct {
-		Passages   []PassageView `json:"passages"`
-		Total      int           `json:"total"`
-		NextCursor string        `json:"next_cursor,omitempty"`
-		Scope      record.Scope  `json:"scope"`
-		Note       string        `json:"note"`
-	}{Passages: []PassageView{}, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope,
+		Passages      []PassageView `json:"passages"`
+		Total         int           `json:"total"`
+		TotalRelation string        `json:"total_relation,omitempty"`
+		NextCursor    string        `json:"next_cursor,omitempty"`
+		Scope         record.Scope  `json:"scope"`
+		Note          string        `json:"note"`
+	}{Passages: []PassageView{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor, Scope: res.Scope,
 		Note: "Passages are quoted from the source with citations; no answer is written and no links are inferred."}
 	for _, h := range res.Passages {
 		pv := PassageView{Citation: h.Passage.ID, RequestID: h.Passage.RequestID, Text: h.Passage.Text,

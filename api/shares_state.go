@@ -67,7 +67,7 @@ func (s *Server) itemState(ctx context.Context, it ShareItem) ItemState {
 	if it.Kind == ShareKindMatter {
 		return s.matterState(ctx, it.ID)
 	}
-	q := search.Query{Sort: search.SortNewest, Limit: stateSetLimit}
+	q := search.Query{Sort: search.SortNewest, Limit: stateSetLimit, ExactCount: true} // the state's count is exact
 	var what string
 	switch it.Kind {
 	case ShareKindVendor:

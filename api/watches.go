@@ -257,7 +257,7 @@ func (s *Server) previewWatch(c *gin.Context) {
 		return
 	}
 	if ml != nil {
-		res.Hits, out.Total = ml.Hits, ml.Matched
+		res.Hits, out.Total, out.TotalIsLowerBound = ml.Hits, ml.Matched, ml.MatchedIsLowerBound
 		out.Meetings = ml.Preview(s.cfg.BaseURL, previewHits)
 	}
 	for i, h := range res.Hits {

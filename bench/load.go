@@ -178,9 +178,17 @@ type answer struct {
 	Facets map[string][]search.FacetCount `json:"facets"`
 }
 
+// fetchAnswer reads q's answer for the fairness check. Searches ask for the
+// exact count (exact_count=true; the peers always count exactly): without
+// it Recordwatch counts exactly only up to 10,000 (record.CountLimit), as
+// the load runs it.
 func fetchAnswer(ctx context.Context, c *http.Client, base string, q mixQuery) (answer, error) {
 	var a answer
-	body, err := get(ctx, c, base+q.path(0))
+	path := q.path(0)
+	if q.peerServed() {
+		path += "&exact_count=true"
+	}
+	body, err := get(ctx, c, base+path)
 	if err != nil {
 		return a, err
 	}

@@ -132,7 +132,7 @@ func parsePeerSearch(v url.Values) (search.Query, search.Keywords, error) {
 	q := search.Query{Text: v.Get("q"), Facets: v.Get("facets") == "true"}
 	for key := range v {
 		switch key {
-		case "q", "facets", "agency", "vendor", "min", "max", "limit", "lens", "valid_amount":
+		case "q", "facets", "agency", "vendor", "min", "max", "limit", "lens", "valid_amount", "exact_count": // a peer always counts exactly
 		default:
 			return q, search.Keywords{}, fmt.Errorf("parameter %q is not served by the peer", key)
 		}

@@ -53,6 +53,13 @@ func cursorProp(s *jsonschema.Schema) {
 	bounded(s, "cursor", maxCursor, "Opaque next_cursor from the previous page of the same search.")
 }
 
+// exactCountProp is the exact_count switch of a search tool: counts are
+// exact up to record.CountLimit, then a lower bound ("gte") unless asked.
+func exactCountProp(s *jsonschema.Schema) {
+	prop(s, "exact_count").Description = "Count every hit exactly. Without it, total and scope.matched are exact up to 10,000; " +
+		"beyond that they read 10,000 with total_relation and scope.matched_relation \"gte\" (at least 10,000)."
+}
+
 func lensProp(s *jsonschema.Schema, name, desc string) {
 	p := prop(s, name)
 	p.Types = nil

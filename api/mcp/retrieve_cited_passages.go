@@ -18,6 +18,8 @@ type passagesIn struct {
 	To     string   `json:"to,omitempty"`
 	Limit  int      `json:"limit,omitempty"`
 	Cursor string   `json:"cursor,omitempty"`
+	// ExactCount counts every passage (exactCountProp).
+	ExactCount bool `json:"exact_count,omitempty"`
 }
 
 // PassageRef is a quoted passage with its citation.
@@ -40,6 +42,8 @@ type PassagesOut struct {
 	NextCursor string       `json:"next_cursor,omitempty"`
 	Scope      record.Scope `json:"scope"`
 	Note       string       `json:"note"`
+	// TotalRelation is "gte" when Total is a lower bound (exact_count).
+	TotalRelation string `json:"total_relation,omitempty"`
 }
 
 func retrieveCitedPassages(d *Deps) Tool {
@@ -58,6 +62,7 @@ func retrieveCitedPassages(d *Deps) Tool {
 			dateProp(s, "to", "Published on or before (YYYY-MM-DD).")
 			limitProp(s, 20)
 			cursorProp(s)
+			exactCountProp(s)
 		},
 		func(ctx context.Context, d *Deps, in passagesIn) (PassagesOut, error) {
 			from, err := parseDay("from", in.From)
@@ -73,11 +78,11 @@ func retrieveCitedPassages(d *Deps) Tool {
 				return PassagesOut{}, err
 			}
 			res, err := d.Search.Passages(ctx, search.PassageQuery{Text: in.Q, Lenses: in.Lens, AgencyIDs: agencies,
-				From: from, To: to, Limit: limitOr(in.Limit, 10), Cursor: in.Cursor})
+				From: from, To: to, Limit: limitOr(in.Limit, 10), Cursor: in.Cursor, ExactCount: in.ExactCount})
 			if err != nil {
 				return PassagesOut{}, err
 			}
-			out := PassagesOut{Passages: []PassageRef{}, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope,
+			out := PassagesOut{Passages: []PassageRef{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor, Scope: res.Scope,
 				Note: "Quoted source passages only; no answer is written and no links are inferred. No hits do not mean no record exists."}
 			for _, h := range res.Passages {
 				p := h.Passage

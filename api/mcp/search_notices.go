@@ -28,6 +28,7 @@ type searchNoticesIn struct {
 	Sort       string   `json:"sort,omitempty"`
 	Limit      int      `json:"limit,omitempty"`
 	Cursor     string   `json:"cursor,omitempty"`
+	ExactCount bool     `json:"exact_count,omitempty"`
 	Mode       string   `json:"mode,omitempty"`
 }
 
@@ -40,6 +41,8 @@ type SearchOut struct {
 	// SuggestedFilters: agency filters for short forms typed in q ("HPD"
 	// finds only notices printing it; agency finds all of the agency's).
 	SuggestedFilters []view.FilterSuggestion `json:"suggested_filters,omitempty"`
+	// TotalRelation is "gte" when Total is a lower bound (exact_count).
+	TotalRelation string `json:"total_relation,omitempty"`
 }
 
 func searchNotices(d *Deps) Tool {
@@ -51,6 +54,7 @@ func searchNotices(d *Deps) Tool {
 			"mode semantic finds notices by meaning (\"lift repair\" finds elevator work) and hybrid fuses keyword and semantic rankings; "+
 			"both rank by relevance, take the same filters and state their method in scope.searched.semantic. "+
 			"Results carry scope (what was searched, sources, corpus date, first/last source dates, counts); "+
+			"total is exact up to 10,000, beyond that 10,000 with total_relation \"gte\" (at least) unless exact_count is true; "+
 			"zero results do not mean no record exists. Page with next_cursor.",
 		[]int{1, 2},
 		func(s *jsonschema.Schema) {
@@ -75,6 +79,7 @@ func searchNotices(d *Deps) Tool {
 			prop(s, "sort").Description = "relevance (default with keywords), newest, oldest, due, event or amount_desc."
 			limitProp(s, maxResults)
 			cursorProp(s)
+			exactCountProp(s)
 			modeEnum := make([]any, len(semantic.Modes))
 			for i, v := range semantic.Modes {
 				modeEnum[i] = v
@@ -101,7 +106,7 @@ func searchNotices(d *Deps) Tool {
 			}
 			q := search.Query{Text: in.Q, Lenses: in.Lens, AgencyIDs: agencies, VendorStems: vend,
 				MinAmount: in.MinAmount, MaxAmount: in.MaxAmount, From: from, To: to, Sort: in.Sort,
-				Limit: limitOr(in.Limit, search.DefaultLimit), Cursor: in.Cursor}
+				Limit: limitOr(in.Limit, search.DefaultLimit), Cursor: in.Cursor, ExactCount: in.ExactCount}
 			if in.NoticeType != "" {
 				q.NoticeTypes = []string{in.NoticeType}
 			}
@@ -121,7 +126,8 @@ func searchNotices(d *Deps) Tool {
 			if in.Agency == "" {
 				sugg = view.Links{Base: d.BaseURL}.AgencySuggestions(d.Crosswalk, url.Values{"q": {in.Q}})
 			}
-			return SearchOut{Results: refs, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope, SuggestedFilters: sugg}, nil
+			return SearchOut{Results: refs, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope, SuggestedFilters: sugg,
+				TotalRelation: res.TotalRelation}, nil
 		})
 	t.Limits = []string{"q: at most 500 characters", "limit: 1–50", "results are paged with next_cursor"}
 	t.Examples = []Example{

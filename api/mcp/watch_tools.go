@@ -194,7 +194,7 @@ func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, res w
 	if err != nil || !ok {
 		return out, err
 	}
-	out.Total, out.Results = ml.Matched, []NoticeRef{}
+	out.Total, out.TotalIsLowerBound, out.Results = ml.Matched, ml.MatchedIsLowerBound, []NoticeRef{}
 	for i, h := range ml.Hits {
 		if i == previewLimit {
 			break

@@ -60,7 +60,7 @@ func (s *Service) Batch(ctx context.Context, names []string) (*Batch, error) {
 		if !entity.StemLongEnough(stem) {
 			return nil, record.Invalid("names["+strconv.Itoa(i)+"]", "name %d (%q) is too short to match by name stem (%d characters at least)", i+1, name, entity.MinStemChars)
 		}
-		aq := search.Query{VendorStems: []string{stem}, NoticeTypes: procure.AwardTypes, Sort: search.SortNewest, Limit: BatchAwardNotices}
+		aq := search.Query{VendorStems: []string{stem}, NoticeTypes: procure.AwardTypes, Sort: search.SortNewest, Limit: BatchAwardNotices, ExactCount: true}
 		awards, err := p.Search.Search(ctx, aq)
 		if err != nil {
 			return nil, err
@@ -70,7 +70,7 @@ func (s *Service) Batch(ctx context.Context, names []string) (*Batch, error) {
 			return nil, err
 		}
 		phrase := entity.MentionQuery(stem)
-		mentions, err := p.Search.Search(ctx, search.Query{Text: phrase, From: out.From, To: out.To, Sort: search.SortRelevance, Limit: BatchMentionNotices})
+		mentions, err := p.Search.Search(ctx, search.Query{Text: phrase, From: out.From, To: out.To, Sort: search.SortRelevance, Limit: BatchMentionNotices, ExactCount: true})
 		if err != nil {
 			return nil, err
 		}

@@ -96,7 +96,8 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := search.Query{VendorStems: []string{stem}, NoticeTypes: procure.AwardTypes, Sort: search.SortNewest, Limit: VendorNotices}
+	// a profile counts exactly: its counts sum into the scope
+	q := search.Query{VendorStems: []string{stem}, NoticeTypes: procure.AwardTypes, Sort: search.SortNewest, Limit: VendorNotices, ExactCount: true}
 	res, err := p.Search.Search(ctx, q)
 	if err != nil {
 		return nil, err
@@ -339,7 +340,7 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.Search.Search(ctx, search.Query{AgencyIDs: []string{id}, Sort: search.SortNewest, Limit: AgencyRecent, Facets: true})
+	res, err := p.Search.Search(ctx, search.Query{AgencyIDs: []string{id}, Sort: search.SortNewest, Limit: AgencyRecent, Facets: true, ExactCount: true})
 	if err != nil {
 		return nil, err
 	}

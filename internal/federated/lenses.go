@@ -248,7 +248,7 @@ func (r *run) noticesLens(ctx context.Context) (*lensOut, error) {
 	}
 	// always the first MaxDepth notices, whatever the page: a deeper page
 	// must not reorder a shallower one
-	res, err := r.s.Notices.Search(ctx, search.Query{Text: r.q, Sort: search.SortRelevance, Limit: min(MaxDepth, search.MaxLimit), Facets: true})
+	res, err := r.s.Notices.Search(ctx, search.Query{Text: r.q, Sort: search.SortRelevance, Limit: min(MaxDepth, search.MaxLimit), Facets: true, ExactCount: true})
 	if err != nil {
 		return nil, err
 	}
@@ -451,7 +451,7 @@ func (r *run) vendorsLens(ctx context.Context) (*lensOut, error) {
 		n := 0
 		name := ""
 		if r.s.Notices != nil {
-			res, err := r.s.Notices.Search(ctx, search.Query{VendorStems: []string{st}, Sort: search.SortNewest, Limit: 1})
+			res, err := r.s.Notices.Search(ctx, search.Query{VendorStems: []string{st}, Sort: search.SortNewest, Limit: 1, ExactCount: true})
 			if err != nil {
 				return nil, err
 			}

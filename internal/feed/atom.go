@@ -98,7 +98,11 @@ func atomScope(w *xmlWriter, s Scope) {
 		w.elem("rw:order", s.Order)
 	}
 	w.elem("rw:limit", strconv.Itoa(s.Limit))
-	w.elem("rw:matched", strconv.Itoa(s.Matched))
+	if s.MatchedRelation != "" {
+		w.elem("rw:matched", strconv.Itoa(s.Matched), "relation", s.MatchedRelation) // "gte": at least
+	} else {
+		w.elem("rw:matched", strconv.Itoa(s.Matched))
+	}
 	w.elem("rw:items", strconv.Itoa(s.Items))
 	if !s.CorpusObservedAt.IsZero() {
 		w.elem("rw:corpusObservedAt", rfc3339(s.CorpusObservedAt))

@@ -77,6 +77,9 @@ type Scope struct {
 	// Limit bounds the number of items; Matched is how many records matched.
 	Limit   int `json:"limit"`
 	Matched int `json:"matched"`
+	// MatchedRelation is "gte" when Matched is a lower bound (more than
+	// 10,000 matches, record.CapCount), left out when it is exact.
+	MatchedRelation string `json:"matched_relation,omitempty"`
 	// Items is how many items the feed holds; Events how many became
 	// calendar events (dated items only).
 	Items            int       `json:"items"`

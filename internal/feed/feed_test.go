@@ -241,3 +241,35 @@ func TestDeterministic(t *testing.T) {
 		t.Error("the same feed rendered twice differs")
 	}
 }
+
+// A lower-bound count (more than 10,000 matches, record.CapCount) says so
+// in every format; an exact count states no relation.
+func TestMatchedLowerBound(t *testing.T) {
+	f := tricky()
+	f.Scope.Matched, f.Scope.MatchedRelation = 10000, "gte"
+	for name, want := range map[string]string{
+		"atom": `<rw:matched relation="gte">10000</rw:matched>`,
+		"ics":  "X-RECORDWATCH-MATCHED;X-RELATION=gte:10000\r\n",
+		"json": `"matched_relation": "gte"`,
+	} {
+		var got []byte
+		switch name {
+		case "atom":
+			got = Atom(f)
+		case "ics":
+			got = ICS(f)
+		case "json":
+			got, _ = JSON(f)
+		}
+		if !strings.Contains(string(got), want) {
+			t.Errorf("%s: no %q in\n%s", name, want, got)
+		}
+	}
+	exact := tricky()
+	js, _ := JSON(exact)
+	for name, b := range map[string][]byte{"atom": Atom(exact), "ics": ICS(exact), "json": js} {
+		if strings.Contains(strings.ToLower(string(b)), "relation") {
+			t.Errorf("%s: an exact count states a relation:\n%s", name, b)
+		}
+	}
+}

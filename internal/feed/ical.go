@@ -138,7 +138,11 @@ func icsScope(w *icsWriter, f Feed) {
 		w.prop("X-RECORDWATCH-ORDER", "", text(s.Order))
 	}
 	w.prop("X-RECORDWATCH-LIMIT", "", strconv.Itoa(s.Limit))
-	w.prop("X-RECORDWATCH-MATCHED", "", strconv.Itoa(s.Matched))
+	if s.MatchedRelation != "" {
+		w.prop("X-RECORDWATCH-MATCHED", ";X-RELATION="+paramValue(s.MatchedRelation), strconv.Itoa(s.Matched)) // "gte": at least
+	} else {
+		w.prop("X-RECORDWATCH-MATCHED", "", strconv.Itoa(s.Matched))
+	}
 	w.prop("X-RECORDWATCH-ITEMS", "", strconv.Itoa(s.Items))
 	w.prop("X-RECORDWATCH-EVENTS", "", strconv.Itoa(s.Events))
 	if !s.CorpusObservedAt.IsZero() {

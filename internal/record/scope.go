@@ -69,8 +69,38 @@ type Scope struct {
 	RecordsInCorpus  int              `json:"records_in_corpus"`
 	PassagesInCorpus int              `json:"passages_in_corpus"`
 	Matched          int              `json:"matched"`
-	DateBoundsNote   string           `json:"date_bounds_note"`
-	Absence          []string         `json:"absence_rules"`
+	// MatchedRelation is CountAtLeast ("gte") when Matched is a lower
+	// bound (a notice or passage search counts exactly up to CountLimit
+	// unless the exact count is asked for); it is left out when Matched is
+	// exact.
+	MatchedRelation string   `json:"matched_relation,omitempty"`
+	DateBoundsNote  string   `json:"date_bounds_note"`
+	Absence         []string `json:"absence_rules"`
+}
+
+// Count semantics (OpenSearch's hits.total): a notice or passage search
+// counts its hits exactly up to CountLimit; beyond it the count is
+// CountLimit with the relation CountAtLeast ("gte": at least that many),
+// unless the exact count is asked for. An exact count states no relation.
+// Record reads (FindRecords, RecordTotals) always count exactly.
+const (
+	CountLimit   = 10000
+	CountAtLeast = "gte"
+)
+
+// CapCount is the one count rule both engines apply to n hits counted:
+// the figure to report and its relation ("" exact, CountAtLeast a lower
+// bound). Unless exact is asked for, more than CountLimit hits report
+// CountLimit, "gte". atLeast says the engine itself stopped counting at n
+// (OpenSearch's "gte"), which no figure can hide.
+func CapCount(n int, atLeast, exact bool) (int, string) {
+	switch {
+	case n > CountLimit && !exact:
+		return CountLimit, CountAtLeast
+	case atLeast:
+		return n, CountAtLeast
+	}
+	return n, ""
 }
 
 // NewScope builds a Scope from the corpus coverage and what was searched.

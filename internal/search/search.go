@@ -73,6 +73,12 @@ type Query struct {
 	Limit  int
 	Cursor string
 	Facets bool
+
+	// ExactCount asks for the exact number of hits; without it Total
+	// (and Scope.Matched) is exact up to record.CountLimit and then
+	// record.CountLimit with the relation "gte" (record.CapCount), the
+	// same on both engines. Facet counts are always exact.
+	ExactCount bool
 }
 
 // Hit is one notice in a result. Its Notice has every field but Raw (the
@@ -104,6 +110,10 @@ type Result struct {
 	NextCursor string                  `json:"next_cursor,omitempty"`
 	Facets     map[string][]FacetCount `json:"facets,omitempty"`
 	Scope      record.Scope            `json:"scope"`
+
+	// TotalRelation is record.CountAtLeast ("gte") when Total is a lower
+	// bound, "" when it is exact (Query.ExactCount).
+	TotalRelation string `json:"total_relation,omitempty"`
 }
 
 // PassageQuery is a passage search: keywords as in Query, narrowed by lens,
@@ -117,6 +127,9 @@ type PassageQuery struct {
 	From, To  time.Time
 	Limit     int
 	Cursor    string
+
+	// ExactCount asks for the exact number of passages (Query.ExactCount).
+	ExactCount bool
 }
 
 // PassageHit is one passage in a result.
@@ -131,6 +144,9 @@ type PassageResult struct {
 	Total      int          `json:"total"`
 	NextCursor string       `json:"next_cursor,omitempty"`
 	Scope      record.Scope `json:"scope"`
+
+	// TotalRelation is "gte" when Total is a lower bound (Result).
+	TotalRelation string `json:"total_relation,omitempty"`
 }
 
 // Doc is what the indexer writes: a notice and the passages cut from it.

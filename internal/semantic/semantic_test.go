@@ -95,7 +95,7 @@ func TestModelReadsAndEmbeds(t *testing.T) {
 func TestVectorsHeldAsDerivedRecords(t *testing.T) {
 	s, be := service(t)
 	ctx := context.Background()
-	res, err := be.Search(ctx, search.Query{Limit: 1})
+	res, err := be.Search(ctx, search.Query{Limit: 1, ExactCount: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -150,7 +150,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 			"those are found by keyword search only", held, out.Scope.RecordsInCorpus)
 	}
 	out.Scope.Searched = searched
-	out.Scope.Matched = out.Total
+	out.Scope.Matched, out.Scope.MatchedRelation = out.Total, "" // at most Ranked: always exact
 	return out, nil
 }
 

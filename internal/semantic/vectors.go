@@ -118,7 +118,7 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now()); err != nil {
 		return 0, err
 	}
-	first, err := s.Reader.Search(ctx, search.Query{Limit: 1})
+	first, err := s.Reader.Search(ctx, search.Query{Limit: 1, ExactCount: true})
 	if err != nil {
 		return 0, err
 	}

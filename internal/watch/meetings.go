@@ -41,6 +41,9 @@ type MeetingLens struct {
 	// total) plus the matched notices (the engine's count) less those
 	// listed as their meeting; with keywords, the matched notices.
 	Matched int
+	// MatchedIsLowerBound is set when the notice count is (the engine
+	// stopped counting, Result.TotalIsLowerBound).
+	MatchedIsLowerBound bool
 	// Page is the browse's first page: applied filters, coverage, scope
 	// (zero when keywords apply and no browse ran).
 	Page meeting.Page
@@ -100,6 +103,7 @@ func (f Filter) Meetings(ctx context.Context, r search.Reader, res Result, now t
 			out.Hits = append(out.Hits, h)
 		}
 	}
+	out.MatchedIsLowerBound = res.TotalIsLowerBound
 	out.KeywordsOnly = len(f.AnyOf)+len(f.Phrases)+len(f.Exclude)+len(f.Vendors)+len(f.Boroughs) > 0
 	if out.KeywordsOnly {
 		out.Rule = MeetingKeywordRule

@@ -72,8 +72,10 @@ func (f Filter) Keep(n record.Notice) bool {
 type Result struct {
 	Hits []search.Hit
 	// Total counts the matches: the engine's count when the filter names no
-	// borough, category or requirement; otherwise the matches among the first pages read
-	// (TotalIsLowerBound tells when more pages were left unread).
+	// borough, category or requirement (a lower bound beyond
+	// record.CountLimit); otherwise the matches among the first pages read
+	// (TotalIsLowerBound tells when more pages were left unread or the
+	// engine stopped counting).
 	Total             int
 	TotalIsLowerBound bool
 	Scope             record.Scope
@@ -101,7 +103,8 @@ func (f Filter) Run(ctx context.Context, r search.Reader, now time.Time) (Result
 		if err != nil {
 			return Result{}, err
 		}
-		return Result{Hits: res.Hits, Total: res.Total, Scope: res.Scope, Query: q, Roster: roster}, nil
+		return Result{Hits: res.Hits, Total: res.Total, TotalIsLowerBound: res.TotalRelation == record.CountAtLeast,
+			Scope: res.Scope, Query: q, Roster: roster}, nil
 	}
 	out := Result{Query: q, Roster: roster}
 	limit := q.Limit
@@ -129,7 +132,10 @@ func (f Filter) Run(ctx context.Context, r search.Reader, now time.Time) (Result
 		}
 		q.Cursor = res.NextCursor
 	}
-	out.Scope.Matched = out.Total
+	out.Scope.Matched, out.Scope.MatchedRelation = out.Total, ""
+	if out.TotalIsLowerBound {
+		out.Scope.MatchedRelation = record.CountAtLeast
+	}
 	if out.Scope.Searched.Filters == nil {
 		out.Scope.Searched.Filters = map[string]string{}
 	}

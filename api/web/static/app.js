@@ -114,6 +114,12 @@ function deadlineText(d) {
   return fmtDateTime(d.date) + (d.passed ? " (passed)" : "");
 }
 
+// countText prints a count with its relation: "10,000+" when the count is a
+// lower bound ("gte": the search stopped counting at 10,000).
+function countText(n, relation) {
+  return count.format(n) + (relation === "gte" ? "+" : "");
+}
+
 function scopeBox(scope, total) {
   if (!scope) return null;
   const s = scope.searched || {};
@@ -138,7 +144,8 @@ function scopeBox(scope, total) {
       h("dt", {}, "Corpus observed"), h("dd", {}, scope.corpus_observed_at ? fmtDate(scope.corpus_observed_at) : "not yet observed (a load has not completed)"),
       h("dt", {}, "Dates held"), h("dd", {}, fmtDate(scope.first_source_date) + " to " + fmtDate(scope.last_source_date) + " (not every date between is covered)"),
       h("dt", {}, "Held"), h("dd", {}, count.format(scope.records_in_corpus) + " records, " + count.format(scope.passages_in_corpus) + " passages"),
-      h("dt", {}, "Matched"), h("dd", { "data-matched": String(total) }, count.format(total))));
+      h("dt", {}, "Matched"), h("dd", { "data-matched": String(total) }, countText(total, scope.matched_relation) +
+        (scope.matched_relation === "gte" ? " (counted exactly up to " + count.format(total) + "; ask the API with exact_count=true for the exact figure)" : ""))));
   return box;
 }
 
@@ -261,7 +268,7 @@ async function searchView(lens, p) {
           facetList(lens, p, "notice_type", "Notice type", facets.notice_type, "type"),
           facetList(lens, p, "year", "Year", facets.year, "year"))),
       h("section", { "aria-label": "Results" },
-        h("p", { role: "status", "data-total": String(res.total) }, count.format(res.total) + (res.total === 1 ? " notice" : " notices")),
+        h("p", { role: "status", "data-total": String(res.total) }, countText(res.total, res.total_relation) + (res.total === 1 && res.total_relation !== "gte" ? " notice" : " notices")),
         twinLinks([["JSON", api], feeds ? ["Atom feed", feeds.atom] : null, feeds ? ["JSON Feed", feeds.json] : null,
           feeds ? ["Calendar (iCal)", feeds.ics] : null]),
         scopeBox(res.scope, res.total),

@@ -428,7 +428,8 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 		}
 		return search.Result{}, unavailable(err)
 	}
-	out := search.Result{Hits: []search.Hit{}, Total: int(res.Total)}
+	out := search.Result{Hits: []search.Hit{}}
+	out.Total, out.TotalRelation = record.CapCount(int(res.Total), false, q.ExactCount)
 	for _, h := range res.Hits {
 		n, err := decodeNotice(h.Fields["doc"])
 		if err != nil {
@@ -457,6 +458,7 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 		return search.Result{}, err
 	}
 	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
+	out.Scope.MatchedRelation = out.TotalRelation
 	return out, nil
 }
 

@@ -17,3 +17,20 @@ func TestContract(t *testing.T) {
 		return b
 	})
 }
+
+// TestContractCached runs the contract suite through the response cache
+// main.go puts in front of the engine (search.Cached): every read after a
+// write through it sees the write, and answers are the engine's.
+func TestContractCached(t *testing.T) {
+	searchtest.Run(t, func(t *testing.T) search.Backend {
+		b, err := embedded.Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := search.Cached(b)
+		if _, ok := c.(*search.Cache); !ok {
+			t.Fatal("the embedded engine is not cached")
+		}
+		return c
+	})
+}

@@ -59,7 +59,8 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 	if err != nil {
 		return search.PassageResult{}, unavailable(err)
 	}
-	out := search.PassageResult{Passages: []search.PassageHit{}, Total: int(res.Total)}
+	out := search.PassageResult{Passages: []search.PassageHit{}}
+	out.Total, out.TotalRelation = record.CapCount(int(res.Total), false, q.ExactCount)
 	for _, h := range res.Hits {
 		var p record.Passage
 		s, _ := h.Fields["doc"].(string)
@@ -77,6 +78,7 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 		return search.PassageResult{}, err
 	}
 	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
+	out.Scope.MatchedRelation = out.TotalRelation
 	return out, nil
 }
 

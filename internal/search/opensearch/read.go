@@ -40,6 +40,22 @@ type searchResponse struct {
 	Aggregations map[string]json.RawMessage `json:"aggregations"`
 }
 
+// trackTotalHits is how far a search counts its hits: exactly when the
+// exact count is asked for, otherwise one past record.CountLimit, so that
+// exactly CountLimit hits is still known to be exact and record.CapCount
+// reports what the embedded engine reports.
+func trackTotalHits(exact bool) any {
+	if exact {
+		return true
+	}
+	return record.CountLimit + 1
+}
+
+// count is the hit count to report (record.CapCount).
+func (r *searchResponse) count(exact bool) (int, string) {
+	return record.CapCount(r.Hits.Total.Value, r.Hits.Total.Relation == "gte", exact)
+}
+
 type searchHit struct {
 	ID     string            `json:"_id"`
 	Score  *float64          `json:"_score"`
@@ -144,7 +160,8 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 	if err != nil {
 		return search.Result{}, err
 	}
-	out := search.Result{Hits: make([]search.Hit, 0, len(res.Hits.Hits)), Total: res.Hits.Total.Value}
+	out := search.Result{Hits: make([]search.Hit, 0, len(res.Hits.Hits))}
+	out.Total, out.TotalRelation = res.count(q.ExactCount)
 	for _, h := range res.Hits.Hits {
 		var n record.Notice
 		if err := json.Unmarshal(h.Source, &n); err != nil {
@@ -184,6 +201,7 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 		return search.Result{}, err
 	}
 	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
+	out.Scope.MatchedRelation = out.TotalRelation
 	return out, nil
 }
 
@@ -194,7 +212,7 @@ func noticeSearchBody(q search.Query, k search.Keywords) (obj, error) {
 		"query":            noticeQuery(q, k),
 		"size":             q.Limit,
 		"sort":             sortSpecs(keys),
-		"track_total_hits": true,
+		"track_total_hits": trackTotalHits(q.ExactCount),
 		"_source":          obj{"excludes": hitExcludes},
 	}
 	if err := setSearchAfter(body, keys, q.Sort, q.Cursor); err != nil {
@@ -257,7 +275,8 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 	if err != nil {
 		return search.PassageResult{}, err
 	}
-	out := search.PassageResult{Passages: make([]search.PassageHit, 0, len(res.Hits.Hits)), Total: res.Hits.Total.Value}
+	out := search.PassageResult{Passages: make([]search.PassageHit, 0, len(res.Hits.Hits))}
+	out.Total, out.TotalRelation = res.count(q.ExactCount)
 	for _, h := range res.Hits.Hits {
 		var p record.Passage
 		if err := json.Unmarshal(h.Source, &p); err != nil {
@@ -279,6 +298,7 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 		return search.PassageResult{}, err
 	}
 	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
+	out.Scope.MatchedRelation = out.TotalRelation
 	return out, nil
 }
 
@@ -288,7 +308,7 @@ func passageSearchBody(q search.PassageQuery, k search.Keywords) (obj, error) {
 		"query":            passageQuery(q, k),
 		"size":             q.Limit,
 		"sort":             sortSpecs(passageSorts),
-		"track_total_hits": true,
+		"track_total_hits": trackTotalHits(q.ExactCount),
 	}
 	if err := setSearchAfter(body, passageSorts, search.SortRelevance, q.Cursor); err != nil {
 		return nil, err

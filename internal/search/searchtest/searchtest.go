@@ -415,6 +415,7 @@ func suite(t *testing.T, b search.Backend, docs []search.Doc, load func(*testing
 	t.Run("Entities", func(t *testing.T) { testEntities(t, open) }) // entities.go
 	t.Run("Records", func(t *testing.T) { testRecords(t, open) })   // records.go
 	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, open) }) // analysis.go
+	t.Run("Counts", func(t *testing.T) { testCounts(t, open) })     // counts.go
 
 	t.Run("IdempotentUpsertAndDelete", func(t *testing.T) {
 		b := load(t)
@@ -498,8 +499,8 @@ func assertIDs(t *testing.T, got, want []string) {
 
 func assertScope(t *testing.T, s record.Scope, records, matched int) {
 	t.Helper()
-	if s.RecordsInCorpus != records || s.Matched != matched {
-		t.Errorf("scope counts: records %d (want %d), matched %d (want %d)", s.RecordsInCorpus, records, s.Matched, matched)
+	if s.RecordsInCorpus != records || s.Matched != matched || s.MatchedRelation != "" {
+		t.Errorf("scope counts: records %d (want %d), matched %d %q (want %d, exact)", s.RecordsInCorpus, records, s.Matched, s.MatchedRelation, matched)
 	}
 	if len(s.Sources) == 0 || len(s.SourceTypes) == 0 || s.FirstSourceDate == "" || s.LastSourceDate == "" ||
 		s.CorpusObservedAt.IsZero() || len(s.Absence) != 4 || s.DateBoundsNote == "" || s.Searched.Kind == "" {
