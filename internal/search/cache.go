@@ -367,6 +367,10 @@ func cloneScope(s record.Scope) record.Scope {
 		}
 		s.Searched.Synonyms = syn
 	}
+	if s.Searched.Semantic != nil {
+		sem := *s.Searched.Semantic
+		s.Searched.Semantic = &sem
+	}
 	s.SourceTypes = slices.Clone(s.SourceTypes)
 	s.Sources = slices.Clone(s.Sources)
 	s.Absence = slices.Clone(s.Absence)

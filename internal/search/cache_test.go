@@ -399,11 +399,12 @@ func TestCacheClonesEveryField(t *testing.T) {
 		"Result.Hits[].Notice.Raw", "Result.Scope.Absence", "Result.Scope.SourceTypes", "Result.Scope.Sources",
 		"Result.Scope.Searched.Excluded", "Result.Scope.Searched.Filters", "Result.Scope.Searched.Lenses",
 		"Result.Scope.Searched.Phrases", "Result.Scope.Searched.Synonyms", "Result.Scope.Searched.Synonyms[]",
-		"Result.Scope.Searched.Terms",
+		"Result.Scope.Searched.Terms", "Result.Scope.Searched.Semantic",
 		"PassageResult.Passages", "PassageResult.Passages[].Passage.Lenses", "PassageResult.Scope.Absence",
 		"PassageResult.Scope.SourceTypes", "PassageResult.Scope.Sources", "PassageResult.Scope.Searched.Excluded",
 		"PassageResult.Scope.Searched.Filters", "PassageResult.Scope.Searched.Lenses", "PassageResult.Scope.Searched.Phrases",
 		"PassageResult.Scope.Searched.Synonyms", "PassageResult.Scope.Searched.Synonyms[]", "PassageResult.Scope.Searched.Terms",
+		"PassageResult.Scope.Searched.Semantic",
 	}
 	var got []string
 	var walk func(path string, t reflect.Type)
