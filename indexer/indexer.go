@@ -97,6 +97,14 @@ func (ix *Indexer) Write(ctx context.Context, notices []record.Notice, what stri
 	return ix.retry(ctx, "refresh after "+what, func() error { return ix.Backend.Refresh(ctx) })
 }
 
+// Upsert writes notices as every load does (passages cut in parallel,
+// vectors made): the path a caller outside the pipeline (the benchmark's
+// loader) uses so it measures what production writes.
+func (ix *Indexer) Upsert(ctx context.Context, notices []record.Notice) ([]search.Doc, error) {
+	docs := Docs(notices)
+	return docs, ix.upsert(ctx, notices, docs)
+}
+
 // upsert writes notices with their passages and, when the backend holds
 // records, their semantic vectors (internal/semantic): every notice write
 // goes through here, so a notice is never held without its vector.
