@@ -5,12 +5,14 @@
 package embedded
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +20,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -406,12 +409,65 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 	if err != nil {
 		return search.Result{}, err
 	}
-	req := bleve.NewSearchRequestOptions(noticeQuery(q, k), q.Limit, 0, false)
+	bq := noticeQuery(q, k)
+	res, err := b.firstRelevancePage(ctx, q, bq)
+	if err != nil {
+		return search.Result{}, unavailable(err)
+	}
+	if res == nil {
+		if res, err = b.sortedPage(ctx, q, bq, after); err != nil {
+			return search.Result{}, err
+		}
+	}
+	return b.result(ctx, q, k, res)
+}
+
+// TieMargin is how many hits past the page the first page of a relevance
+// search reads to settle ties by request id itself (firstRelevancePage).
+const TieMargin = 10
+
+// firstRelevancePage answers the first page of a relevance search without
+// reading a tie-break key for every matching notice. The full order is
+// score, then request id, and Bleve reads the request id's doc values for
+// each match to sort by it (measured at 1.1M: 48 ms for "construction"
+// against 19 ms by score alone). So Bleve ranks by score alone, a margin
+// past the page; when the last hit read scores strictly below the page's
+// last, every notice tied with the page is among those read, and ordering
+// them by score then request id is the full sort's first page exactly.
+// Otherwise (ties run past the margin, or facets are asked, which read doc
+// values anyway) it returns nil and the caller runs the full sort.
+func (b *Backend) firstRelevancePage(ctx context.Context, q search.Query, bq query.Query) (*bleve.SearchResult, error) {
+	if q.Sort != search.SortRelevance || q.Cursor != "" || q.Facets {
+		return nil, nil
+	}
+	req := bleve.NewSearchRequestOptions(bq, q.Limit+TieMargin, 0, false) // score, descending
+	req.Fields = []string{"doc"}
+	res, err := b.notices.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	hits := res.Hits
+	if len(hits) == q.Limit+TieMargin && !(hits[len(hits)-1].Score < hits[q.Limit-1].Score) {
+		return nil, nil
+	}
+	slices.SortStableFunc(hits, func(a, c *bsearch.DocumentMatch) int {
+		if a.Score != c.Score {
+			return cmp.Compare(c.Score, a.Score)
+		}
+		return cmp.Compare(a.ID, c.ID)
+	})
+	res.Hits = hits[:min(len(hits), q.Limit)]
+	return res, nil
+}
+
+// sortedPage runs a notice query in its full sort order from a cursor.
+func (b *Backend) sortedPage(ctx context.Context, q search.Query, bq query.Query, after []string) (*bleve.SearchResult, error) {
+	req := bleve.NewSearchRequestOptions(bq, q.Limit, 0, false)
 	req.Fields = []string{"doc"}
 	req.SortByCustom(noticeSort(q.Sort))
 	if after != nil {
 		if len(after) != len(req.Sort) || !validCursorKey(q.Sort, after[0]) {
-			return search.Result{}, record.Invalid("cursor", "cursor is not valid; start again without it")
+			return nil, record.Invalid("cursor", "cursor is not valid; start again without it")
 		}
 		req.SearchAfter = after
 	}
@@ -424,10 +480,15 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 	res, err := b.notices.SearchInContext(ctx, req)
 	if err != nil {
 		if strings.Contains(err.Error(), "search after") {
-			return search.Result{}, record.Invalid("cursor", "cursor is not valid; start again without it")
+			return nil, record.Invalid("cursor", "cursor is not valid; start again without it")
 		}
-		return search.Result{}, unavailable(err)
+		return nil, unavailable(err)
 	}
+	return res, nil
+}
+
+// result is the Result of a page Bleve answered.
+func (b *Backend) result(ctx context.Context, q search.Query, k search.Keywords, res *bleve.SearchResult) (search.Result, error) {
 	out := search.Result{Hits: []search.Hit{}}
 	out.Total, out.TotalRelation = record.CapCount(int(res.Total), false, q.ExactCount)
 	for _, h := range res.Hits {

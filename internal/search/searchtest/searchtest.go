@@ -412,10 +412,11 @@ func suite(t *testing.T, b search.Backend, docs []search.Doc, load func(*testing
 	})
 
 	t.Run("Sections", func(t *testing.T) { testSections(t, b, docs) })
-	t.Run("Entities", func(t *testing.T) { testEntities(t, open) }) // entities.go
-	t.Run("Records", func(t *testing.T) { testRecords(t, open) })   // records.go
-	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, open) }) // analysis.go
-	t.Run("Counts", func(t *testing.T) { testCounts(t, open) })     // counts.go
+	t.Run("Entities", func(t *testing.T) { testEntities(t, open) })           // entities.go
+	t.Run("Records", func(t *testing.T) { testRecords(t, open) })             // records.go
+	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, open) })           // analysis.go
+	t.Run("Counts", func(t *testing.T) { testCounts(t, open) })               // counts.go
+	t.Run("RelevanceTies", func(t *testing.T) { testRelevanceTies(t, open) }) // ties.go
 
 	t.Run("IdempotentUpsertAndDelete", func(t *testing.T) {
 		b := load(t)
