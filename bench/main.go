@@ -9,7 +9,8 @@
 //
 // One run: generate the corpus once with internal/synth (deterministic
 // seed) into a JSON-lines file; index it with Recordwatch's real pipeline
-// (indexer.Docs, embedded Backend.Upsert in batches) in a child process
+// (Indexer.Upsert in batches: passages, the engine's Upsert, semantic
+// vectors) in a child process
 // whose peak RSS is read from getrusage; serve the real API (api.New) from
 // another child on a loopback port and drive the fixed query mix through
 // HTTP at each concurrency; then load the same file into SQLite FTS5 and a
@@ -255,7 +256,7 @@ func run(cfg config) (string, error) {
 	statsPath := dataDir + ".stats.json"
 	if !cfg.Keep || !readStats(statsPath, &ours.Index) {
 		os.Remove(statsPath)
-		logf("Recordwatch: indexing through indexer.Docs + embedded Backend.Upsert")
+		logf("Recordwatch: indexing through Indexer.Upsert (passages, semantic vectors) on the embedded engine")
 		args := []string{"-corpus", meta.Path, "-data", dataDir}
 		var prof string
 		if cfg.Pprof {
@@ -437,7 +438,7 @@ func runOpenSearch(ctx context.Context, cfg config, rep *report, meta corpusMeta
 		if err := osDeleteIndexes(ctx, node.URL, prefix); err != nil {
 			return err
 		}
-		logf("OpenSearch: indexing through indexer.Docs + opensearch Backend.Upsert (prefix %s)", prefix)
+		logf("OpenSearch: indexing through Indexer.Upsert (passages, semantic vectors) on the opensearch engine (prefix %s)", prefix)
 		sampler := samplePSS(node.pids, 250*time.Millisecond)
 		err := runChildJSON("ours-index", &s.Index, append([]string{"-corpus", meta.Path}, engine...)...)
 		s.Index.ServerMB = sampler.PeakMB()
