@@ -130,6 +130,11 @@ func childOursIndex(args []string) error {
 	})
 	t := time.Now()
 	if err == nil {
+		err = ix.FlushVectors(ctx) // the last vectors (Indexer.VectorBatch)
+		write += time.Since(t)
+	}
+	t = time.Now()
+	if err == nil {
 		err = be.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: "synthetic City Record notices (internal/synth)",
 			RecordType: "notice", ObservedAt: time.Date(2026, 8, 14, 0, 0, 0, 0, record.NewYork)})
 	}

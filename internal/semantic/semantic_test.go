@@ -274,3 +274,52 @@ func titles(res search.Result) []string {
 	}
 	return out
 }
+
+// Vectors missing from an index (written before vectors existed, or lost
+// with a process that stopped before its last vector write) are made again
+// by Backfill, and only those.
+func TestBackfillCompletesMissingVectors(t *testing.T) {
+	ctx := context.Background()
+	be, err := embedded.Open(filepath.Join(t.TempDir(), "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if _, err := ix.LoadCROLDir(ctx, os.DirFS(filepath.Join(root, "testdata", "sample")), "crol"); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		tot, err := search.TotalsOf(ctx, be, semantic.NoticeVectorKind, search.RecordQuery{}, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tot.Count
+	}
+	held := count()
+	page, err := search.Find(ctx, be, semantic.NoticeVectorKind, search.RecordQuery{Sort: search.RecordSortID, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, v := range page.Items {
+		ids = append(ids, v.RequestID)
+	}
+	if err := search.Delete(ctx, be, semantic.NoticeVectorKind, ids); err != nil {
+		t.Fatal(err)
+	}
+	if count() != held-100 {
+		t.Fatalf("%d vectors after deleting 100 of %d", count(), held)
+	}
+	s := semantic.New(be, time.Now)
+	n, err := s.Backfill(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 100 || count() != held || s.Index.Len() != held {
+		t.Fatalf("backfill wrote %d; %d vectors held (index %d), want %d", n, count(), s.Index.Len(), held)
+	}
+	if n, err := s.Backfill(ctx); err != nil || n != 0 {
+		t.Fatalf("a second backfill wrote %d (%v), want none", n, err)
+	}
+}
