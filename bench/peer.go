@@ -89,8 +89,9 @@ var (
 	possessive    = en.NewPossessiveFilter()
 )
 
-// peerText gives the peers the words Recordwatch's analyzer sees: text cut
-// by Bleve's Unicode word-boundary tokenizer (UAX #29) and its English
+// peerText gives the peers the words Recordwatch's analyzer sees: text
+// cleaned by the engines' char filter (search.CleanText), cut by Bleve's
+// Unicode word-boundary tokenizer (UAX #29) and its English
 // possessive filter ("services’s" → "services"), the first two steps of the
 // "en" analyzer, each word with its inner punctuation removed, one space
 // between words. Without it the three
@@ -103,7 +104,9 @@ var (
 func peerText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, tok := range possessive.Filter(wordTokenizer.Tokenize([]byte(s))) {
+	// the char filter both engines apply first (search.CleanText: a colon,
+	// period or apostrophe between letters separates words)
+	for _, tok := range possessive.Filter(wordTokenizer.Tokenize([]byte(search.CleanText(s)))) {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
