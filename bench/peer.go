@@ -96,8 +96,7 @@ var (
 // "en" analyzer, each word with its inner punctuation removed, one space
 // between words. Without it the three
 // tokenizers disagree on where words are: Bleve keeps
-// "construction_materials", "www.construction.ny.gov" and
-// "cuny.construction@cuny.edu" as single words, FTS5's unicode61 splits at
+// "construction_materials" as a single word, FTS5's unicode61 splits at
 // every non-alphanumeric character, and PostgreSQL's parser reads URLs,
 // e-mail addresses, host names and "word://" as units. The peers' own
 // analyzers (stemmers, stop words) still apply to these words.
