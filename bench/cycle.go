@@ -16,6 +16,28 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
+// sampleIndex loads the bundled City Record sample (notices and their
+// vectors) into a scratch embedded index under the work directory; done
+// closes and removes it.
+func sampleIndex(ctx context.Context, cfg config, name string) (*embedded.Backend, func(), error) {
+	dir, err := os.MkdirTemp(cfg.Work, name+"-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	be, err := embedded.Open(filepath.Join(dir, "index"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	done := func() { be.Close(); os.RemoveAll(dir) }
+	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if _, err := ix.LoadCROLDir(ctx, os.DirFS(cfg.Sample), "crol"); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return be, done, nil
+}
+
 // cycleEval is the prior-cycle matcher's quality on the judged set
 // (testdata/cycle/judged_pairs.json) over the bundled sample it was judged
 // on: strict tier alone, and strict with corroborated.
@@ -29,20 +51,11 @@ type cycleEval struct {
 func evalPriorCycle(ctx context.Context, cfg config) cycleEval {
 	var out cycleEval
 	fail := func(err error) cycleEval { out.Err = err.Error(); return out }
-	dir, err := os.MkdirTemp(cfg.Work, "cycle-*")
+	be, done, err := sampleIndex(ctx, cfg, "cycle")
 	if err != nil {
 		return fail(err)
 	}
-	defer os.RemoveAll(dir)
-	be, err := embedded.Open(filepath.Join(dir, "index"))
-	if err != nil {
-		return fail(err)
-	}
-	defer be.Close()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	if _, err := ix.LoadCROLDir(ctx, os.DirFS(cfg.Sample), "crol"); err != nil {
-		return fail(err)
-	}
+	defer done()
 	pairs, err := cycle.LoadJudged(cycle.JudgedFile)
 	if err != nil {
 		return fail(err)

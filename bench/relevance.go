@@ -3,16 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/internal/entity"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/semantic"
 )
 
@@ -29,20 +22,11 @@ type relevanceEval struct {
 func evalRelevance(ctx context.Context, cfg config) relevanceEval {
 	var out relevanceEval
 	fail := func(err error) relevanceEval { out.Err = err.Error(); return out }
-	dir, err := os.MkdirTemp(cfg.Work, "relevance-*")
+	be, done, err := sampleIndex(ctx, cfg, "relevance")
 	if err != nil {
 		return fail(err)
 	}
-	defer os.RemoveAll(dir)
-	be, err := embedded.Open(filepath.Join(dir, "index"))
-	if err != nil {
-		return fail(err)
-	}
-	defer be.Close()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	if _, err := ix.LoadCROLDir(ctx, os.DirFS(cfg.Sample), "crol"); err != nil {
-		return fail(err)
-	}
+	defer done()
 	j, err := semantic.LoadJudged(semantic.JudgedFile)
 	if err != nil {
 		return fail(err)

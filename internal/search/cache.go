@@ -142,18 +142,19 @@ func (c *Cache) Passages(ctx context.Context, q PassageQuery) (PassageResult, er
 // key is the normalized form of q ("" when it does not normalize: the
 // engine answers, and refuses, it).
 func (q Query) key() string {
-	if _, err := q.Normalize(); err != nil {
-		return ""
-	}
-	b, err := json.Marshal(q)
-	if err != nil {
-		return ""
-	}
-	return string(b)
+	_, err := q.Normalize()
+	return normalizedKey(err, q)
 }
 
 func (q PassageQuery) key() string {
-	if _, err := q.Normalize(); err != nil {
+	_, err := q.Normalize()
+	return normalizedKey(err, q)
+}
+
+// normalizedKey is the JSON of a normalized query, "" when it did not
+// normalize (err) or does not encode.
+func normalizedKey(err error, q any) string {
+	if err != nil {
 		return ""
 	}
 	b, err := json.Marshal(q)

@@ -99,7 +99,6 @@ func ReadModel(r io.Reader) (*Model, error) {
 func Words(text string) []string {
 	t := norm.NFD.String(strings.ToLower(text))
 	var out []string
-	start := -1
 	var b strings.Builder
 	flush := func() {
 		if b.Len() > 0 {
@@ -107,17 +106,13 @@ func Words(text string) []string {
 			b.Reset()
 		}
 	}
-	for i, r := range t {
+	for _, r := range t {
 		switch {
 		case r < 128 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9'):
-			if start < 0 {
-				start = i
-			}
 			b.WriteRune(r)
 		case unicode.Is(unicode.Mn, r):
 			// an accent removed by NFD: the word goes on
 		default:
-			start = -1
 			flush()
 		}
 	}
