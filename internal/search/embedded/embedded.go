@@ -33,6 +33,8 @@ type Backend struct {
 	passages bleve.Index
 	records  bleve.Index // every read-model record: entries, … (records.go)
 
+	topNotices *topIndex // the ranked text path over notices (topk.go)
+
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
 	gen      uint64                  // bumped by every write
@@ -108,7 +110,7 @@ func openAll(dir string) (*Backend, error) {
 		p.Close()
 		return nil, err
 	}
-	return &Backend{dir: dir, notices: n, passages: p, records: r}, nil
+	return &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n)}, nil
 }
 
 // scorchConfig is a new map each time: Bleve writes into the one it is
@@ -409,6 +411,9 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 	if err != nil {
 		return search.Result{}, err
 	}
+	if rankable(q.Sort, k) {
+		return b.rankedNotices(ctx, q, k, after)
+	}
 	bq := noticeQuery(q, k)
 	res, err := b.firstRelevancePage(ctx, q, bq)
 	if err != nil {
@@ -472,8 +477,7 @@ func (b *Backend) sortedPage(ctx context.Context, q search.Query, bq query.Query
 		req.SearchAfter = after
 	}
 	if q.Facets {
-		for name, field := range map[string]string{search.FacetLens: "lenses", search.FacetAgency: "agency_id",
-			search.FacetType: "notice_type", search.FacetYear: "year"} {
+		for name, field := range noticeFacets {
 			req.AddFacet(name, bleve.NewFacetRequest(field, 200))
 		}
 	}

@@ -121,40 +121,11 @@ func noticeQuery(q search.Query, k search.Keywords) query.Query {
 	if should != nil {
 		bq.AddShould(should)
 	}
-	for field, vals := range map[string][]string{
-		"lenses": q.Lenses, "section": q.Sections, "notice_type": q.NoticeTypes,
-		"agency_id": q.AgencyIDs, "vendor_stem": q.VendorStems, "pin": q.PINs, "source": q.Sources,
-		"request_id": q.RequestIDs,
-	} {
-		if len(vals) > 0 {
-			bq.AddMust(terms(field, vals))
-		}
+	for field, vals := range keyFilters(q) {
+		bq.AddMust(terms(field, vals))
 	}
-	if len(q.PINPrefixes) > 0 {
-		bq.AddMust(prefixes("pin", q.PINPrefixes))
-	}
-	if q.ValidAmountOnly {
-		bq.AddMust(boolIs("amount_valid", true))
-	}
-	if q.MinAmount != nil || q.MaxAmount != nil {
-		t := true
-		r := bleve.NewNumericRangeInclusiveQuery(q.MinAmount, q.MaxAmount, &t, &t)
-		r.SetField("amount")
-		bq.AddMust(r)
-	}
-	if !q.From.IsZero() || !q.To.IsZero() {
-		bq.AddMust(dateRange("start_date", q.From, q.To))
-	}
-	if !q.DueFrom.IsZero() || !q.DueTo.IsZero() {
-		due := dateRange("due_date", q.DueFrom, q.DueTo)
-		if q.IncludeRolling {
-			bq.AddMust(bleve.NewDisjunctionQuery(due, boolIs("due_rolling", true)))
-		} else {
-			bq.AddMust(due)
-		}
-	}
-	if !q.EventFrom.IsZero() || !q.EventTo.IsZero() {
-		bq.AddMust(dateRange("event_date", q.EventFrom, q.EventTo))
+	for _, f := range otherFilters(q) {
+		bq.AddMust(f)
 	}
 	for _, e := range exclusions(k, "content") {
 		bq.AddMustNot(e)
@@ -163,4 +134,52 @@ func noticeQuery(q search.Query, k search.Keywords) query.Query {
 		bq.AddMust(bleve.NewMatchAllQuery())
 	}
 	return bq
+}
+
+// keyFilters are a notice query's exact-value filters, by keyword field.
+func keyFilters(q search.Query) map[string][]string {
+	out := map[string][]string{}
+	for field, vals := range map[string][]string{
+		"lenses": q.Lenses, "section": q.Sections, "notice_type": q.NoticeTypes,
+		"agency_id": q.AgencyIDs, "vendor_stem": q.VendorStems, "pin": q.PINs, "source": q.Sources,
+		"request_id": q.RequestIDs,
+	} {
+		if len(vals) > 0 {
+			out[field] = vals
+		}
+	}
+	return out
+}
+
+// otherFilters are a notice query's other filters: PIN prefixes, amounts,
+// dates and flags.
+func otherFilters(q search.Query) []query.Query {
+	var out []query.Query
+	if len(q.PINPrefixes) > 0 {
+		out = append(out, prefixes("pin", q.PINPrefixes))
+	}
+	if q.ValidAmountOnly {
+		out = append(out, boolIs("amount_valid", true))
+	}
+	if q.MinAmount != nil || q.MaxAmount != nil {
+		t := true
+		r := bleve.NewNumericRangeInclusiveQuery(q.MinAmount, q.MaxAmount, &t, &t)
+		r.SetField("amount")
+		out = append(out, r)
+	}
+	if !q.From.IsZero() || !q.To.IsZero() {
+		out = append(out, dateRange("start_date", q.From, q.To))
+	}
+	if !q.DueFrom.IsZero() || !q.DueTo.IsZero() {
+		due := dateRange("due_date", q.DueFrom, q.DueTo)
+		if q.IncludeRolling {
+			out = append(out, bleve.NewDisjunctionQuery(due, boolIs("due_rolling", true)))
+		} else {
+			out = append(out, due)
+		}
+	}
+	if !q.EventFrom.IsZero() || !q.EventTo.IsZero() {
+		out = append(out, dateRange("event_date", q.EventFrom, q.EventTo))
+	}
+	return out
 }

@@ -1,0 +1,983 @@
+package embedded
+
+import (
+	"cmp"
+	"container/list"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// The ranked text path (issue 19, item 2). Bleve's top-N collector scores
+// every document a query matches, so a common word costs as much as its
+// postings are long (at 1.1M notices, 20–50 ms). This path answers the
+// same questions from Bleve's own immutable segments, through scorch's
+// public snapshot and segment API, without visiting every match:
+//
+//   - the match set is a bitmap per segment: the union of the words'
+//     postings (zap stores them as roaring bitmaps), intersected with the
+//     filters (keyword filters from their postings, the others from Bleve's
+//     searchers), less exclusions and deleted documents; its cardinality is
+//     the exact count, and facets are intersections with the facet values'
+//     postings;
+//   - ranking is BM25 (k1 1.2, b 0.75; the matched field plus, when given,
+//     a title field scored the same way and added), and the best page is
+//     found block-max style: every segment is cut into windows of
+//     WindowDocs document numbers, each word keeps, per window, the best
+//     (frequency, length) pairs of its postings (cached per immutable
+//     segment), so a window's best possible score is known before any of
+//     its documents is read; windows are visited best bound first, and the
+//     search stops at the first whose bound is below the page's worst
+//     score.
+//
+// Ties are broken by the document id (request id for notices, passage id
+// for passages), ascending, as the Bleve path does; a cursor is the last
+// hit's score and id.
+
+// WindowDocs is how many consecutive document numbers of a segment share
+// one block-max bound.
+const WindowDocs = 256
+
+// maxPoints is how many (frequency, norm) pairs a window keeps; a window
+// whose best pairs are more keeps one pair that dominates them all.
+const maxPoints = 64
+
+// WordCacheBytes caps the memory of one index's words read (wordData).
+const WordCacheBytes = 256 << 20
+
+type point struct {
+	tf   float32
+	norm float32 // 1/sqrt(field length): the higher, the shorter
+}
+
+// wordData is one word in one segment, read once from its postings: the
+// documents holding it, each one's frequency (title occurrences counted
+// TitleWeight times more) and norm, in document order, and per window the
+// (frequency, norm) pairs no other posting of the window beats on both.
+// Zap decodes a posting's frequency only by walking its chunk, so scoring
+// a few documents of a long list through the postings iterator costs as
+// much as reading the list; from these arrays it costs a rank lookup.
+type wordData struct {
+	tf      []float32
+	norm    []float32 // 1/sqrt(field length): the higher, the shorter
+	windows []uint32  // windows holding the word, ascending
+	first   []uint32  // windows[j]'s first posting is tf[first[j]]
+	masks   []uint64  // windows[j]'s documents: bits masks[j*maskWords:(j+1)*maskWords]
+	start   []uint32  // windows[j]'s points are pts[start[j]:start[j+1]]
+	pts     []point
+}
+
+// maskWords is the 64-bit words of one window's document mask.
+const maskWords = WindowDocs / 64
+
+func (w *wordData) size() int {
+	return 128 + 4*len(w.tf) + 4*len(w.norm) + 4*len(w.windows) + 4*len(w.first) + 8*len(w.masks) + 4*len(w.start) + 8*len(w.pts)
+}
+
+// slot is window win's place in w.windows (-1: the word is not in it).
+func (w *wordData) slot(win uint32) int {
+	j, ok := slices.BinarySearch(w.windows, win)
+	if !ok {
+		return -1
+	}
+	return j
+}
+
+type wordKey struct {
+	seg    uint64
+	fields string
+	term   string
+}
+
+// topIndex is the ranked text path over one Bleve index, with its bounds
+// cache.
+type topIndex struct {
+	idx bleve.Index
+
+	words   *lru[wordKey, *wordData]
+	clauses *lru[clauseKey, *roaring.Bitmap]
+}
+
+// clauseKey is a filter clause Bleve answers, in one segment: its
+// documents there never change (a segment is immutable, and deletions are
+// applied apart), so they are read once per segment.
+type clauseKey struct {
+	seg    uint64
+	clause string // the clause's JSON
+}
+
+// ClauseCacheBytes caps the memory of one index's filter clauses read.
+const ClauseCacheBytes = 64 << 20
+
+func newTopIndex(idx bleve.Index) *topIndex {
+	return &topIndex{idx: idx,
+		words:   newLRU[wordKey](WordCacheBytes, (*wordData).size),
+		clauses: newLRU[clauseKey](ClauseCacheBytes, func(b *roaring.Bitmap) int { return 64 + int(b.GetSizeInBytes()) }),
+	}
+}
+
+// lru is a map bounded by the bytes of its values, least recently used
+// out first.
+type lru[K comparable, V any] struct {
+	mu    sync.Mutex
+	list  *list.List // of *lruEntry, most recent first
+	byKey map[K]*list.Element
+	bytes int
+	limit int
+	size  func(V) int
+}
+
+type lruEntry[K comparable, V any] struct {
+	key K
+	v   V
+}
+
+func newLRU[K comparable, V any](limit int, size func(V) int) *lru[K, V] {
+	return &lru[K, V]{list: list.New(), byKey: map[K]*list.Element{}, limit: limit, size: size}
+}
+
+func (c *lru[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byKey[k]; ok {
+		c.list.MoveToFront(e)
+		return e.Value.(*lruEntry[K, V]).v, true
+	}
+	var zero V
+	return zero, false
+}
+
+func (c *lru[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[k]; ok {
+		return
+	}
+	c.byKey[k] = c.list.PushFront(&lruEntry[K, V]{k, v})
+	c.bytes += c.size(v)
+	for c.bytes > c.limit && c.list.Len() > 1 {
+		last := c.list.Back()
+		e := last.Value.(*lruEntry[K, V])
+		c.list.Remove(last)
+		delete(c.byKey, e.key)
+		c.bytes -= c.size(e.v)
+	}
+}
+
+func (c *lru[K, V]) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.list.Len()
+}
+
+// topSpec is one ranked question.
+type topSpec struct {
+	field      string   // the text field that must match
+	boostField string   // a text field whose matches add to the score ("" for none)
+	words      []string // analyzed words, OR-matched
+	// pivot is BM25's average field length, a constant per field: the
+	// index keeps no token totals (Bleve's "field cardinality" counts
+	// distinct terms), and a constant keeps every score the same when
+	// segments merge, so a search's pages never shift
+	pivot      float64
+	keyFilters map[string][]string
+	filters    []query.Query // the other filters, each narrowing
+	// documents to leave out: those holding one of excludeWords (analyzed
+	// words) in field, or matching one of exclude
+	excludeWords []string
+	exclude      []query.Query
+	limit        int
+	after        *afterKey // the cursor (nil: the first page)
+	facets       map[string]string
+	withDoc      bool // read the stored "doc" field of the page's hits
+	exhaustive   bool // score every match, skip no window (the tests' reference)
+}
+
+type afterKey struct {
+	score float64
+	id    string
+}
+
+type topHit struct {
+	id    string
+	score float64
+	doc   string
+}
+
+type topResult struct {
+	hits   []topHit
+	total  int
+	facets map[string][]search.FacetCount
+	scored int // matches scored (the rest were skipped by their window's bound)
+}
+
+// errNotScorch: the index is not a scorch index (never in practice).
+var errNotScorch = errors.New("embedded: the index is not a scorch index")
+
+func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) {
+	adv, err := t.idx.Advanced()
+	if err != nil {
+		return topResult{}, err
+	}
+	reader, err := adv.Reader()
+	if err != nil {
+		return topResult{}, err
+	}
+	defer reader.Close()
+	snap, ok := reader.(*scorch.IndexSnapshot)
+	if !ok {
+		return topResult{}, errNotScorch
+	}
+	segs := snap.Segments()
+	offsets := make([]uint64, len(segs))
+	var running uint64
+	for i, s := range segs {
+		offsets[i] = running
+		running += s.Segment().Count()
+	}
+	docs, err := snap.DocCount()
+	if err != nil {
+		return topResult{}, err
+	}
+
+	// the match sets
+	match := make([]*roaring.Bitmap, len(segs))
+	for i, s := range segs {
+		m, err := orPostings(s.Segment(), spec.field, spec.words)
+		if err != nil {
+			return topResult{}, err
+		}
+		if len(spec.excludeWords) > 0 {
+			x, err := orPostings(s.Segment(), spec.field, spec.excludeWords)
+			if err != nil {
+				return topResult{}, err
+			}
+			m.AndNot(x)
+		}
+		for field, vals := range spec.keyFilters {
+			if m.IsEmpty() {
+				break
+			}
+			f, err := orPostings(s.Segment(), field, vals)
+			if err != nil {
+				return topResult{}, err
+			}
+			m.And(f)
+		}
+		if d := s.Deleted(); d != nil {
+			m.AndNot(d)
+		}
+		match[i] = m
+	}
+	for _, f := range spec.filters {
+		keep, err := t.clause(ctx, snap, segs, offsets, f)
+		if err != nil {
+			return topResult{}, err
+		}
+		for i := range match {
+			match[i].And(keep[i])
+		}
+	}
+	for _, e := range spec.exclude {
+		drop, err := t.clause(ctx, snap, segs, offsets, e)
+		if err != nil {
+			return topResult{}, err
+		}
+		for i := range match {
+			match[i].AndNot(drop[i])
+		}
+	}
+	var out topResult
+	for _, m := range match {
+		out.total += int(m.GetCardinality())
+	}
+	if len(spec.facets) > 0 {
+		if out.facets, err = facetCounts(segs, match, spec.facets); err != nil {
+			return topResult{}, err
+		}
+	}
+	if out.total == 0 || spec.limit <= 0 {
+		return out, nil
+	}
+
+	// the scorers: one per word
+	scorers, err := t.scorers(segs, spec, docs)
+	if err != nil {
+		return topResult{}, err
+	}
+
+	// each segment's window bounds
+	ubs := make([][]float64, len(segs))
+	type window struct {
+		seg int
+		w   uint32
+		ub  float64
+	}
+	var best []window
+	for i, s := range segs {
+		if match[i].IsEmpty() {
+			continue
+		}
+		ub := make([]float64, (s.Segment().Count()+WindowDocs-1)/WindowDocs)
+		for _, ws := range scorers {
+			tb, err := t.word(s, i, ws)
+			if err != nil {
+				return topResult{}, err
+			}
+			if tb == nil {
+				continue
+			}
+			ws.data[i] = tb
+			ws.ub[i] = make([]float64, len(ub))
+			for j, w := range tb.windows {
+				top := 0.0
+				for _, p := range tb.pts[tb.start[j]:tb.start[j+1]] {
+					top = max(top, ws.score(float64(p.tf), float64(p.norm)))
+				}
+				ws.ub[i][w] = top
+				ub[w] += top
+			}
+		}
+		ubs[i] = ub
+		for w, v := range ub {
+			if v > 0 {
+				best = append(best, window{i, uint32(w), v})
+			}
+		}
+	}
+	// first the windows with the best bounds, which set a high bar early;
+	// then every segment in document order (its postings read forward),
+	// skipping each window whose bound is below the page's last hit
+	sort.Slice(best, func(a, b int) bool { return best[a].ub > best[b].ub })
+	best = best[:min(len(best), seedWindows+2*spec.limit)]
+	page := &topHeap{limit: spec.limit}
+	done := make([]map[uint32]bool, len(segs))
+	// a window's documents: when the page is full, the words whose bounds
+	// in the window add up to less than its last hit cannot bring a
+	// document in by themselves (MaxScore): only documents holding another
+	// word are read, and those words are added only when they can still
+	// lift the document onto the page
+	order := make([]*wordScorer, len(scorers))
+	var cands []uint32
+	visit := func(i int, w uint32) error {
+		seg := segs[i]
+		lo := w * WindowDocs
+		hi := lo + WindowDocs
+		for _, ws := range scorers {
+			ws.enter(i, w)
+		}
+		copy(order, scorers)
+		slices.SortFunc(order, func(a, b *wordScorer) int { return cmp.Compare(a.bound(i, w), b.bound(i, w)) })
+		lesser, rest := 0, 0.0 // the words that cannot, and their bounds' sum
+		if page.full() && !spec.exhaustive {
+			bar := page.worst().score
+			for lesser < len(order) && rest+order[lesser].bound(i, w) < bar {
+				rest += order[lesser].bound(i, w)
+				lesser++
+			}
+		}
+		cands = cands[:0]
+		if lesser == 0 {
+			it := match[i].Iterator()
+			it.AdvanceIfNeeded(lo)
+			for it.HasNext() && it.PeekNext() < hi {
+				cands = append(cands, it.Next())
+			}
+		} else {
+			var mask [maskWords]uint64
+			for _, ws := range order[lesser:] {
+				for k, m := range ws.mask {
+					mask[k] |= m
+				}
+			}
+			for k, m := range mask {
+				for m != 0 {
+					d := lo + uint32(k*64+bits.TrailingZeros64(m))
+					m &= m - 1
+					if match[i].Contains(d) {
+						cands = append(cands, d)
+					}
+				}
+			}
+		}
+		all := rest
+		for _, ws := range order[lesser:] {
+			all += ws.bound(i, w)
+		}
+	docs:
+		for _, d := range cands {
+			out.scored++
+			// the words best bound first; a document stops being read as
+			// soon as what it has plus what it could still get is below the bar
+			score, left := 0.0, all
+			for j := len(order) - 1; j >= 0; j-- {
+				score += order[j].at(d - lo)
+				left -= order[j].bound(i, w)
+				if page.full() && !spec.exhaustive && (score+left)*(1+1e-9) < page.worst().score {
+					continue docs
+				}
+			}
+			if page.full() && score < page.worst().score {
+				continue
+			}
+			if spec.after != nil && score > spec.after.score {
+				continue
+			}
+			id, err := seg.DocID(uint64(d))
+			if err != nil {
+				return err
+			}
+			h := topHit{id: string(id), score: score}
+			if spec.after != nil && score == spec.after.score && h.id <= spec.after.id {
+				continue
+			}
+			page.offer(h, i, uint64(d))
+		}
+		return nil
+	}
+	skip := func(ub float64) bool {
+		return !spec.exhaustive && page.full() && ub*(1+1e-9) < page.worst().score
+	}
+	for _, win := range best {
+		if done[win.seg] == nil {
+			done[win.seg] = map[uint32]bool{}
+		}
+		done[win.seg][win.w] = true
+		if err := visit(win.seg, win.w); err != nil {
+			return topResult{}, err
+		}
+	}
+	if debugTop != nil {
+		var all []float64
+		for _, ub := range ubs {
+			for _, v := range ub {
+				if v > 0 {
+					all = append(all, v)
+				}
+			}
+		}
+		sort.Float64s(all)
+		th := 0.0
+		if page.full() {
+			th = page.worst().score
+		}
+		debugTop("after seeds: theta %.4f; ub quantiles 0 %.4f 50 %.4f 90 %.4f 99 %.4f max %.4f", th, all[0], all[len(all)/2], all[len(all)*9/10], all[len(all)*99/100], all[len(all)-1])
+	}
+	for i, ub := range ubs {
+		for w, v := range ub {
+			if v == 0 || done[i][uint32(w)] || skip(v) {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return topResult{}, err
+			}
+			if err := visit(i, uint32(w)); err != nil {
+				return topResult{}, err
+			}
+		}
+	}
+	ranked := page.sorted()
+	out.hits = make([]topHit, len(ranked))
+	for i, r := range ranked {
+		out.hits[i] = r.hit
+		if spec.withDoc {
+			err := segs[r.seg].VisitDocument(r.doc, func(field string, _ byte, value []byte, _ []uint64) bool {
+				if field == "doc" {
+					out.hits[i].doc = string(value)
+					return false
+				}
+				return true
+			})
+			if err != nil {
+				return topResult{}, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// seedWindows and two per hit of the page is how many windows, best bound
+// first, are read before the document-order sweep (each holds at least one
+// notice at its bound).
+const seedWindows = 8
+
+var debugTop func(string, ...any)
+
+// TitleWeight is how many times a word in the title counts beyond its
+// place in the content (which holds the title too): the fields are scored
+// as one (BM25F), so each notice has one impact per word and a window's
+// bound is as tight as its best notice.
+const TitleWeight = 2
+
+// scorers are the scorers of spec's words over the snapshot. A word's
+// document frequency counts live documents; the length pivot is the
+// spec's constant. Neither changes when Bleve merges segments, so a
+// search's scores stay put between its pages unless the notices change.
+func (t *topIndex) scorers(segs []*scorch.SegmentSnapshot, spec topSpec, docs uint64) ([]*wordScorer, error) {
+	avg := spec.pivot
+	var out []*wordScorer
+	for _, w := range spec.words {
+		ws := &wordScorer{field: spec.field, boostField: spec.boostField, term: []byte(w), avg: avg,
+			pls: make([]segment.PostingsList, len(segs)), boost: make([]segment.PostingsList, len(segs)),
+			data: make([]*wordData, len(segs)), ub: make([][]float64, len(segs))}
+		var df uint64
+		for i, s := range segs {
+			dict, err := s.Segment().Dictionary(spec.field)
+			if err != nil {
+				return nil, err
+			}
+			if ws.pls[i], err = dict.PostingsList(ws.term, nil, nil); err != nil {
+				return nil, err
+			}
+			live := ws.pls[i]
+			if d := s.Deleted(); d != nil && !d.IsEmpty() {
+				if live, err = dict.PostingsList(ws.term, d, nil); err != nil {
+					return nil, err
+				}
+			}
+			if live != nil {
+				df += live.Count()
+			}
+			if spec.boostField != "" {
+				bdict, err := s.Segment().Dictionary(spec.boostField)
+				if err != nil {
+					return nil, err
+				}
+				if ws.boost[i], err = bdict.PostingsList(ws.term, nil, nil); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if df == 0 {
+			continue
+		}
+		ws.idf = math.Log(1 + (float64(docs)-float64(df)+0.5)/(float64(df)+0.5))
+		out = append(out, ws)
+	}
+	return out, nil
+}
+
+// wordScorer scores one word: BM25 with Bleve's constants over the field,
+// the word's frequency counting its title occurrences TitleWeight times
+// more.
+type wordScorer struct {
+	field, boostField string
+	term              []byte
+	idf               float64
+	avg               float64
+	pls, boost        []segment.PostingsList // per segment
+	data              []*wordData            // per segment, once read
+	ub                [][]float64            // per segment, per window: the best score
+
+	// the window entered
+	wd      *wordData
+	mask    []uint64
+	firstAt uint32
+}
+
+// bound is the word's best score in window w of segment i.
+func (w *wordScorer) bound(i int, win uint32) float64 {
+	if w.ub[i] == nil {
+		return 0
+	}
+	return w.ub[i][win]
+}
+
+func (w *wordScorer) score(tf, norm float64) float64 {
+	if tf <= 0 || norm <= 0 {
+		return 0
+	}
+	length := 1 / (norm * norm)
+	k1, b := bsearch.BM25_k1, bsearch.BM25_b
+	return w.idf * tf * (k1 + 1) / (tf + k1*(1-b+b*length/w.avg))
+}
+
+// enter readies the word for window win of segment i (the window's
+// document mask and first posting).
+func (w *wordScorer) enter(i int, win uint32) {
+	w.mask, w.wd = nil, nil
+	wd := w.data[i]
+	if wd == nil {
+		return
+	}
+	if j := wd.slot(win); j >= 0 {
+		w.wd, w.firstAt = wd, wd.first[j]
+		w.mask = wd.masks[j*maskWords : (j+1)*maskWords]
+	}
+}
+
+// at is the word's score for the document at offset off of the window
+// entered (0 when absent): a bit test and a population count.
+func (w *wordScorer) at(off uint32) float64 {
+	if w.mask == nil {
+		return 0
+	}
+	word, bit := off/64, off%64
+	if w.mask[word]&(1<<bit) == 0 {
+		return 0
+	}
+	r := w.firstAt + uint32(bits.OnesCount64(w.mask[word]&(1<<bit-1)))
+	for _, m := range w.mask[:word] {
+		r += uint32(bits.OnesCount64(m))
+	}
+	return w.score(float64(w.wd.tf[r]), float64(w.wd.norm[r]))
+}
+
+// word is ws's data in segment s, from the cache or read once.
+func (t *topIndex) word(s *scorch.SegmentSnapshot, i int, ws *wordScorer) (*wordData, error) {
+	pl := ws.pls[i]
+	if pl == nil || pl.Count() == 0 {
+		return nil, nil
+	}
+	key := wordKey{s.Id(), ws.field + "+" + ws.boostField, string(ws.term)}
+	if wd, ok := t.words.get(key); ok {
+		return wd, nil
+	}
+	wd, err := readWord(ws, i)
+	if err != nil {
+		return nil, err
+	}
+	t.words.put(key, wd)
+	return wd, nil
+}
+
+// clause is q's documents per segment, from the cache or, when a segment
+// has none cached, from one unscored Bleve search.
+func (t *topIndex) clause(ctx context.Context, snap *scorch.IndexSnapshot, segs []*scorch.SegmentSnapshot, offsets []uint64, q query.Query) ([]*roaring.Bitmap, error) {
+	js, err := json.Marshal(q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*roaring.Bitmap, len(segs))
+	complete := true
+	for i, s := range segs {
+		if bm, ok := t.clauses.get(clauseKey{s.Id(), string(js)}); ok {
+			out[i] = bm
+		} else {
+			complete = false
+		}
+	}
+	if complete {
+		return out, nil
+	}
+	if out, err = bleveMatches(ctx, snap, t.idx, q, offsets); err != nil {
+		return nil, err
+	}
+	for i, s := range segs {
+		out[i].RunOptimize()
+		t.clauses.put(clauseKey{s.Id(), string(js)}, out[i])
+	}
+	return out, nil
+}
+
+// readWord reads a word's postings in segment i once, with its title
+// postings beside them.
+func readWord(ws *wordScorer, i int) (*wordData, error) {
+	wd := &wordData{}
+	n := ws.pls[i].Count()
+	wd.tf = make([]float32, 0, n)
+	wd.norm = make([]float32, 0, n)
+	it := ws.pls[i].Iterator(true, true, false, nil)
+	var title segment.PostingsIterator
+	var tp segment.Posting // the title posting at or after the last document
+	if ws.boost[i] != nil {
+		title = ws.boost[i].Iterator(true, false, false, nil)
+	}
+	var cur []point
+	curW := uint32(math.MaxUint32)
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		// frequency descending, then norm descending; keep a pair only when
+		// its norm beats every pair of higher frequency
+		slices.SortFunc(cur, func(a, b point) int {
+			if a.tf != b.tf {
+				if a.tf > b.tf {
+					return -1
+				}
+				return 1
+			}
+			if a.norm > b.norm {
+				return -1
+			}
+			if a.norm < b.norm {
+				return 1
+			}
+			return 0
+		})
+		front := cur[:0:0]
+		best := float32(-1)
+		for _, p := range cur {
+			if p.norm > best {
+				front = append(front, p)
+				best = p.norm
+			}
+		}
+		if len(front) > maxPoints {
+			front = []point{{tf: cur[0].tf, norm: best}} // dominates them all
+		}
+		wd.windows = append(wd.windows, curW)
+		wd.first = append(wd.first, uint32(len(wd.tf)-len(cur)))
+		wd.start = append(wd.start, uint32(len(wd.pts)))
+		wd.pts = append(wd.pts, front...)
+		cur = cur[:0]
+	}
+	for {
+		p, err := it.Next()
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			break
+		}
+		d := p.Number()
+		if w := uint32(d / WindowDocs); w != curW {
+			flush()
+			curW = w
+			wd.masks = append(wd.masks, make([]uint64, maskWords)...)
+		}
+		off := d % WindowDocs
+		wd.masks[len(wd.masks)-maskWords+int(off/64)] |= 1 << (off % 64)
+		tf := float64(p.Frequency())
+		if title != nil && (tp == nil || tp.Number() < d) {
+			if tp, err = title.Advance(d); err != nil {
+				return nil, err
+			}
+			if tp == nil {
+				title = nil
+			}
+		}
+		if tp != nil && tp.Number() == d {
+			tf += TitleWeight * float64(tp.Frequency())
+		}
+		pt := point{tf: float32(tf), norm: float32(p.Norm())}
+		wd.tf = append(wd.tf, pt.tf)
+		wd.norm = append(wd.norm, pt.norm)
+		cur = append(cur, pt)
+	}
+	flush()
+	wd.start = append(wd.start, uint32(len(wd.pts)))
+	return wd, nil
+}
+
+// orPostings is the union of the postings of values in field.
+func orPostings(seg segment.Segment, field string, values []string) (*roaring.Bitmap, error) {
+	out := roaring.New()
+	dict, err := seg.Dictionary(field)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range values {
+		pl, err := dict.PostingsList([]byte(v), nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := orInto(pl, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// orInto adds a postings list's documents to bm: zap's own union when it
+// has one, else by iterating.
+func orInto(pl segment.PostingsList, bm *roaring.Bitmap) error {
+	if pl == nil {
+		return nil
+	}
+	if o, ok := pl.(interface{ OrInto(*roaring.Bitmap) }); ok {
+		o.OrInto(bm)
+		return nil
+	}
+	it := pl.Iterator(false, false, false, nil)
+	for {
+		p, err := it.Next()
+		if err != nil || p == nil {
+			return err
+		}
+		bm.Add(uint32(p.Number()))
+	}
+}
+
+// bleveMatches runs q unscored over the snapshot and returns its matches
+// per segment.
+func bleveMatches(ctx context.Context, snap *scorch.IndexSnapshot, idx bleve.Index, q query.Query, offsets []uint64) ([]*roaring.Bitmap, error) {
+	out := make([]*roaring.Bitmap, len(offsets))
+	for i := range out {
+		out[i] = roaring.New()
+	}
+	s, err := q.Searcher(ctx, snap, idx.Mapping(), bsearch.SearcherOptions{Score: "none"})
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0)}
+	for {
+		dm, err := s.Next(sctx)
+		if err != nil {
+			return nil, err
+		}
+		if dm == nil {
+			return out, nil
+		}
+		g := dm.IndexInternalID.Value()
+		i := sort.Search(len(offsets), func(j int) bool { return offsets[j] > g }) - 1
+		if i < 0 {
+			return nil, fmt.Errorf("embedded: document number %d before the first segment", g)
+		}
+		out[i].Add(uint32(g - offsets[i]))
+		sctx.DocumentMatchPool.Put(dm)
+	}
+}
+
+// facetCounts counts each facet field's values over the match sets.
+func facetCounts(segs []*scorch.SegmentSnapshot, match []*roaring.Bitmap, facets map[string]string) (map[string][]search.FacetCount, error) {
+	out := make(map[string][]search.FacetCount, len(facets))
+	for name, field := range facets {
+		counts := map[string]int{}
+		for i, s := range segs {
+			if match[i].IsEmpty() {
+				continue
+			}
+			dict, err := s.Segment().Dictionary(field)
+			if err != nil {
+				return nil, err
+			}
+			itr := dict.AutomatonIterator(everything{}, nil, nil)
+			for {
+				e, err := itr.Next()
+				if err != nil {
+					return nil, err
+				}
+				if e == nil {
+					break
+				}
+				pl, err := dict.PostingsList([]byte(e.Term), nil, nil)
+				if err != nil {
+					return nil, err
+				}
+				bm := roaring.New()
+				if err := orInto(pl, bm); err != nil {
+					return nil, err
+				}
+				if n := match[i].AndCardinality(bm); n > 0 {
+					counts[e.Term] += int(n)
+				}
+			}
+		}
+		fc := make([]search.FacetCount, 0, len(counts))
+		for v, n := range counts {
+			fc = append(fc, search.FacetCount{Value: v, Count: n})
+		}
+		out[name] = search.SortFacet(fc, search.FacetSize)
+	}
+	return out, nil
+}
+
+// everything is the automaton that accepts every term.
+type everything struct{}
+
+func (everything) Start() int               { return 0 }
+func (everything) IsMatch(int) bool         { return true }
+func (everything) CanMatch(int) bool        { return true }
+func (everything) WillAlwaysMatch(int) bool { return true }
+func (everything) Accept(int, byte) int     { return 0 }
+
+// topHeap keeps the best hits: score descending, then id ascending.
+type topHeap struct {
+	limit int
+	items []ranked
+}
+
+type ranked struct {
+	hit topHit
+	seg int
+	doc uint64
+}
+
+func better(a, b topHit) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.id < b.id
+}
+
+func (h *topHeap) full() bool { return len(h.items) >= h.limit }
+
+// worst is the page's last hit (only when full).
+func (h *topHeap) worst() topHit { return h.items[0].hit }
+
+func (h *topHeap) offer(hit topHit, seg int, doc uint64) {
+	r := ranked{hit, seg, doc}
+	if !h.full() {
+		h.items = append(h.items, r)
+		h.up(len(h.items) - 1)
+		return
+	}
+	if !better(hit, h.items[0].hit) {
+		return
+	}
+	h.items[0] = r
+	h.down(0)
+}
+
+// a min-heap by "better": the root is the worst hit kept
+func (h *topHeap) less(i, j int) bool { return better(h.items[j].hit, h.items[i].hit) }
+
+func (h *topHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			return
+		}
+		h.items[i], h.items[p] = h.items[p], h.items[i]
+		i = p
+	}
+}
+
+func (h *topHeap) down(i int) {
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h.items) && h.less(l, m) {
+			m = l
+		}
+		if r < len(h.items) && h.less(r, m) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h.items[i], h.items[m] = h.items[m], h.items[i]
+		i = m
+	}
+}
+
+func (h *topHeap) sorted() []ranked {
+	out := slices.Clone(h.items)
+	slices.SortFunc(out, func(a, b ranked) int {
+		if better(a.hit, b.hit) {
+			return -1
+		}
+		if better(b.hit, a.hit) {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
