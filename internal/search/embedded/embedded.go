@@ -33,7 +33,8 @@ type Backend struct {
 	passages bleve.Index
 	records  bleve.Index // every read-model record: entries, … (records.go)
 
-	topNotices *topIndex // the ranked text path over notices (topk.go)
+	topNotices  *topIndex // the ranked text path over notices (topk.go)
+	topPassages *topIndex // and over passages
 
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
@@ -110,7 +111,7 @@ func openAll(dir string) (*Backend, error) {
 		p.Close()
 		return nil, err
 	}
-	return &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n)}, nil
+	return &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}, nil
 }
 
 // scorchConfig is a new map each time: Bleve writes into the one it is

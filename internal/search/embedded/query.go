@@ -51,9 +51,14 @@ func keywordQuery(k search.Keywords, field, titleField string) (query.Query, que
 }
 
 func exclusions(k search.Keywords, field string) []query.Query {
+	return phraseQueries(k.Excluded, field)
+}
+
+// phraseQueries are Bleve phrase queries for phrases on field.
+func phraseQueries(phrases []string, field string) []query.Query {
 	var out []query.Query
-	for _, e := range k.Excluded {
-		m := bleve.NewMatchPhraseQuery(e)
+	for _, p := range phrases {
+		m := bleve.NewMatchPhraseQuery(p)
 		m.SetField(field)
 		m.Analyzer = analyzerName
 		out = append(out, m)

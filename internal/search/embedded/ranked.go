@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -43,11 +44,31 @@ func analyzedWords(idx bleve.Index, words []string) []string {
 }
 
 // rankable reports whether the ranked text path (topk.go) answers a
-// search: ranked by relevance, with words and no phrases. The decision
-// depends on the query alone, never on the page, so every page of one
-// search is ranked the same way.
+// search: ranked by relevance, with words or phrases. The decision depends
+// on the query alone, never on the page, so every page of one search is
+// ranked the same way.
 func rankable(sortName string, k search.Keywords) bool {
-	return sortName == search.SortRelevance && len(k.Terms) > 0 && len(k.Phrases) == 0
+	return sortName == search.SortRelevance && !k.Empty()
+}
+
+// keywordsInto sets a spec's words, phrases and exclusions on its field:
+// a phrase matches through Bleve's phrase query (cached per segment) and
+// is scored by its words; an excluded word is left out through its
+// postings, an excluded phrase (or a word the analyzer splits) through
+// Bleve's phrase query.
+func keywordsInto(spec *topSpec, idx bleve.Index, k search.Keywords) {
+	spec.words = analyzedWords(idx, k.Terms)
+	if len(k.Phrases) > 0 {
+		spec.phrases = phraseQueries(k.Phrases, spec.field)
+		spec.scoreWords = analyzedWords(idx, k.Phrases)
+	}
+	for _, e := range k.Excluded {
+		if words := analyzedWords(idx, []string{e}); len(words) == 1 && !strings.Contains(strings.TrimSpace(e), " ") {
+			spec.excludeWords = append(spec.excludeWords, words[0])
+		} else if len(words) > 0 {
+			spec.exclude = append(spec.exclude, phraseQueries([]string{e}, spec.field)...)
+		}
+	}
 }
 
 // afterKeyOf reads a relevance cursor's values (score, id).
@@ -75,22 +96,13 @@ func noticeSpec(idx bleve.Index, q search.Query, k search.Keywords, after []stri
 	}
 	spec := topSpec{
 		field: "content", boostField: "title", pivot: NoticePivot,
-		words:      analyzedWords(idx, k.Terms),
 		keyFilters: keyFilters(q),
+		filters:    otherFilters(q),
 		limit:      q.Limit,
 		after:      ak,
 		withDoc:    true,
 	}
-	spec.filters = otherFilters(q)
-	for _, e := range k.Excluded {
-		// an excluded word is left out through its postings; an excluded
-		// phrase (or a word the analyzer splits) through Bleve's phrase query
-		if words := analyzedWords(idx, []string{e}); len(words) == 1 && !strings.Contains(strings.TrimSpace(e), " ") {
-			spec.excludeWords = append(spec.excludeWords, words[0])
-		} else if len(words) > 0 {
-			spec.exclude = append(spec.exclude, exclusions(search.Keywords{Excluded: []string{e}}, "content")...)
-		}
-	}
+	keywordsInto(&spec, idx, k)
 	if q.Facets {
 		spec.facets = noticeFacets
 	}
@@ -123,6 +135,61 @@ func (b *Backend) rankedNotices(ctx context.Context, q search.Query, k search.Ke
 	cov, err := b.Coverage(ctx)
 	if err != nil {
 		return search.Result{}, err
+	}
+	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
+	out.Scope.MatchedRelation = out.TotalRelation
+	return out, nil
+}
+
+// passageSpec is a passage search with keywords as the ranked text path's
+// question.
+func passageSpec(idx bleve.Index, q search.PassageQuery, k search.Keywords, after []string) (topSpec, error) {
+	ak, err := afterKeyOf(after)
+	if err != nil {
+		return topSpec{}, err
+	}
+	spec := topSpec{field: "text", pivot: PassagePivot, limit: q.Limit, after: ak, withDoc: true, keyFilters: map[string][]string{}}
+	for field, vals := range map[string][]string{"lenses": q.Lenses, "agency_id": q.AgencyIDs, "source": q.Sources} {
+		if len(vals) > 0 {
+			spec.keyFilters[field] = vals
+		}
+	}
+	if q.RequestID != "" {
+		spec.keyFilters["request_id"] = []string{q.RequestID}
+	}
+	if !q.From.IsZero() || !q.To.IsZero() {
+		spec.filters = append(spec.filters, dateRange("start_date", q.From, q.To))
+	}
+	keywordsInto(&spec, idx, k)
+	return spec, nil
+}
+
+// rankedPassages answers a passage search with keywords.
+func (b *Backend) rankedPassages(ctx context.Context, q search.PassageQuery, k search.Keywords, after []string) (search.PassageResult, error) {
+	spec, err := passageSpec(b.passages, q, k, after)
+	if err != nil {
+		return search.PassageResult{}, err
+	}
+	res, err := b.topPassages.search(ctx, spec)
+	if err != nil {
+		return search.PassageResult{}, unavailable(err)
+	}
+	out := search.PassageResult{Passages: []search.PassageHit{}}
+	out.Total, out.TotalRelation = record.CapCount(res.total, false, q.ExactCount)
+	for _, h := range res.hits {
+		var p record.Passage
+		if err := json.Unmarshal([]byte(h.doc), &p); err != nil {
+			return search.PassageResult{}, &record.Error{Code: record.EUNAVAILABLE, Message: "stored passage is unreadable"}
+		}
+		out.Passages = append(out.Passages, search.PassageHit{Passage: p, Score: h.score})
+	}
+	if len(res.hits) == q.Limit && len(res.hits) > 0 {
+		last := res.hits[len(res.hits)-1]
+		out.NextCursor = search.EncodeCursor(search.SortRelevance, []string{strconv.FormatFloat(last.score, 'g', -1, 64), last.id})
+	}
+	cov, err := b.Coverage(ctx)
+	if err != nil {
+		return search.PassageResult{}, err
 	}
 	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
 	out.Scope.MatchedRelation = out.TotalRelation

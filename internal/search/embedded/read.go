@@ -25,6 +25,9 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 	if err != nil {
 		return search.PassageResult{}, err
 	}
+	if !k.Empty() {
+		return b.rankedPassages(ctx, q, k, after)
+	}
 	bq := bleve.NewBooleanQuery()
 	if must, _ := keywordQuery(k, "text", ""); must != nil {
 		bq.AddMust(must)

@@ -187,9 +187,12 @@ func (c *lru[K, V]) len() int {
 
 // topSpec is one ranked question.
 type topSpec struct {
-	field      string   // the text field that must match
-	boostField string   // a text field whose matches add to the score ("" for none)
-	words      []string // analyzed words, OR-matched
+	field      string        // the text field that must match
+	boostField string        // a text field whose matches add to the score ("" for none)
+	words      []string      // analyzed words, OR-matched
+	phrases    []query.Query // phrase queries on field, OR-matched with the words
+	scoreWords []string      // analyzed words scored beside words: the phrases'
+
 	// pivot is BM25's average field length, a constant per field: the
 	// index keeps no token totals (Bleve's "field cardinality" counts
 	// distinct terms), and a constant keeps every score the same when
@@ -256,11 +259,22 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 	}
 
 	// the match sets
+	var phrased [][]*roaring.Bitmap
+	for _, p := range spec.phrases {
+		bm, err := t.clause(ctx, snap, segs, offsets, p)
+		if err != nil {
+			return topResult{}, err
+		}
+		phrased = append(phrased, bm)
+	}
 	match := make([]*roaring.Bitmap, len(segs))
 	for i, s := range segs {
 		m, err := orPostings(s.Segment(), spec.field, spec.words)
 		if err != nil {
 			return topResult{}, err
+		}
+		for _, p := range phrased {
+			m.Or(p[i])
 		}
 		if len(spec.excludeWords) > 0 {
 			x, err := orPostings(s.Segment(), spec.field, spec.excludeWords)
@@ -531,7 +545,13 @@ const TitleWeight = 2
 func (t *topIndex) scorers(segs []*scorch.SegmentSnapshot, spec topSpec, docs uint64) ([]*wordScorer, error) {
 	avg := spec.pivot
 	var out []*wordScorer
-	for _, w := range spec.words {
+	words := slices.Clone(spec.words)
+	for _, w := range spec.scoreWords {
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	for _, w := range words {
 		ws := &wordScorer{field: spec.field, boostField: spec.boostField, term: []byte(w), avg: avg,
 			pls: make([]segment.PostingsList, len(segs)), boost: make([]segment.PostingsList, len(segs)),
 			data: make([]*wordData, len(segs)), ub: make([][]float64, len(segs))}
