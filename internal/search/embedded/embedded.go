@@ -5,22 +5,18 @@
 package embedded
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
-	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -402,7 +398,8 @@ func decodeNotice(v interface{}) (record.Notice, error) {
 	return n, nil
 }
 
-// Search runs a notice query.
+// Search runs a notice query: a relevance search through the ranked text
+// path, every other order through the sorted path (topk.go).
 func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, error) {
 	k, err := q.Normalize()
 	if err != nil {
@@ -412,146 +409,19 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 	if err != nil {
 		return search.Result{}, err
 	}
-	if rankable(q.Sort, k) {
-		return b.rankedNotices(ctx, q, k, after)
-	}
-	bq := noticeQuery(q, k)
-	res, err := b.firstRelevancePage(ctx, q, bq)
-	if err != nil {
-		return search.Result{}, unavailable(err)
-	}
-	if res == nil {
-		if res, err = b.sortedPage(ctx, q, bq, after); err != nil {
-			return search.Result{}, err
-		}
-	}
-	return b.result(ctx, q, k, res)
+	return b.rankedNotices(ctx, q, k, after)
 }
 
-// TieMargin is how many hits past the page the first page of a relevance
-// search reads to settle ties by request id itself (firstRelevancePage).
-const TieMargin = 10
-
-// firstRelevancePage answers the first page of a relevance search without
-// reading a tie-break key for every matching notice. The full order is
-// score, then request id, and Bleve reads the request id's doc values for
-// each match to sort by it (measured at 1.1M: 48 ms for "construction"
-// against 19 ms by score alone). So Bleve ranks by score alone, a margin
-// past the page; when the last hit read scores strictly below the page's
-// last, every notice tied with the page is among those read, and ordering
-// them by score then request id is the full sort's first page exactly.
-// Otherwise (ties run past the margin, or facets are asked, which read doc
-// values anyway) it returns nil and the caller runs the full sort.
-func (b *Backend) firstRelevancePage(ctx context.Context, q search.Query, bq query.Query) (*bleve.SearchResult, error) {
-	if q.Sort != search.SortRelevance || q.Cursor != "" || q.Facets {
-		return nil, nil
-	}
-	req := bleve.NewSearchRequestOptions(bq, q.Limit+TieMargin, 0, false) // score, descending
-	req.Fields = []string{"doc"}
-	res, err := b.notices.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	hits := res.Hits
-	if len(hits) == q.Limit+TieMargin && !(hits[len(hits)-1].Score < hits[q.Limit-1].Score) {
-		return nil, nil
-	}
-	slices.SortStableFunc(hits, func(a, c *bsearch.DocumentMatch) int {
-		if a.Score != c.Score {
-			return cmp.Compare(c.Score, a.Score)
-		}
-		return cmp.Compare(a.ID, c.ID)
-	})
-	res.Hits = hits[:min(len(hits), q.Limit)]
-	return res, nil
-}
-
-// sortedPage runs a notice query in its full sort order from a cursor.
-func (b *Backend) sortedPage(ctx context.Context, q search.Query, bq query.Query, after []string) (*bleve.SearchResult, error) {
-	req := bleve.NewSearchRequestOptions(bq, q.Limit, 0, false)
-	req.Fields = []string{"doc"}
-	req.SortByCustom(noticeSort(q.Sort))
-	if after != nil {
-		if len(after) != len(req.Sort) || !validCursorKey(q.Sort, after[0]) {
-			return nil, record.Invalid("cursor", "cursor is not valid; start again without it")
-		}
-		req.SearchAfter = after
-	}
-	if q.Facets {
-		for name, field := range noticeFacets {
-			req.AddFacet(name, bleve.NewFacetRequest(field, 200))
-		}
-	}
-	res, err := b.notices.SearchInContext(ctx, req)
-	if err != nil {
-		if strings.Contains(err.Error(), "search after") {
-			return nil, record.Invalid("cursor", "cursor is not valid; start again without it")
-		}
-		return nil, unavailable(err)
-	}
-	return res, nil
-}
-
-// result is the Result of a page Bleve answered.
-func (b *Backend) result(ctx context.Context, q search.Query, k search.Keywords, res *bleve.SearchResult) (search.Result, error) {
-	out := search.Result{Hits: []search.Hit{}}
-	out.Total, out.TotalRelation = record.CapCount(int(res.Total), false, q.ExactCount)
-	for _, h := range res.Hits {
-		n, err := decodeNotice(h.Fields["doc"])
-		if err != nil {
-			return search.Result{}, err
-		}
-		out.Hits = append(out.Hits, search.Hit{Notice: n, Score: h.Score})
-	}
-	if len(res.Hits) == q.Limit && len(res.Hits) > 0 {
-		last := res.Hits[len(res.Hits)-1]
-		out.NextCursor = search.EncodeCursor(q.Sort, cursorValues(q.Sort, last.Score, last.ID, last.DecodedSort))
-	}
-	if q.Facets {
-		out.Facets = map[string][]search.FacetCount{}
-		for name, fr := range res.Facets {
-			fc := []search.FacetCount{}
-			if fr.Terms != nil {
-				for _, t := range fr.Terms.Terms() {
-					fc = append(fc, search.FacetCount{Value: t.Term, Count: t.Count})
-				}
-			}
-			out.Facets[name] = search.SortFacet(fc, search.FacetSize)
-		}
-	}
-	cov, err := b.Coverage(ctx)
-	if err != nil {
-		return search.Result{}, err
-	}
-	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
-	out.Scope.MatchedRelation = out.TotalRelation
-	return out, nil
-}
-
-// cursorValues are the search_after values for the last hit of a page.
-func cursorValues(sortName string, score float64, id string, decoded []string) []string {
-	if sortName == search.SortRelevance {
-		return []string{strconv.FormatFloat(score, 'g', -1, 64), id}
-	}
-	vals := append([]string(nil), decoded...)
-	return vals
-}
-
-// noticeSort is the sort order for a sort name (sortkeys.go).
-func noticeSort(name string) bsearch.SortOrder {
-	id := keySort("request_id", false)
-	switch name {
-	case search.SortNewest:
-		return bsearch.SortOrder{keySort("sort_start_desc", true), id}
-	case search.SortOldest:
-		return bsearch.SortOrder{keySort("sort_start_asc", false), id}
-	case search.SortDueSoonest:
-		return bsearch.SortOrder{keySort("sort_due", false), id}
-	case search.SortEvent:
-		return bsearch.SortOrder{keySort("sort_event", false), id}
-	case search.SortAmount:
-		return bsearch.SortOrder{keySort("sort_amount_desc", true), id}
-	default:
-		return bsearch.SortOrder{&bsearch.SortScore{Desc: true}, id}
-	}
+// noticeSortKeys are the keyword sort key of each order but relevance
+// (sortkeys.go), and whether it runs descending; ties break on the
+// request id, ascending.
+var noticeSortKeys = map[string]struct {
+	field string
+	desc  bool
+}{
+	search.SortNewest:     {"sort_start_desc", true},
+	search.SortOldest:     {"sort_start_asc", false},
+	search.SortDueSoonest: {"sort_due", false},
+	search.SortEvent:      {"sort_event", false},
+	search.SortAmount:     {"sort_amount_desc", true},
 }

@@ -43,14 +43,6 @@ func analyzedWords(idx bleve.Index, words []string) []string {
 	return out
 }
 
-// rankable reports whether the ranked text path (topk.go) answers a
-// search: ranked by relevance, with words or phrases. The decision depends
-// on the query alone, never on the page, so every page of one search is
-// ranked the same way.
-func rankable(sortName string, k search.Keywords) bool {
-	return sortName == search.SortRelevance && !k.Empty()
-}
-
 // keywordsInto sets a spec's words, phrases and exclusions on its field:
 // a phrase matches through Bleve's phrase query (cached per segment) and
 // is scored by its words; an excluded word is left out through its
@@ -71,14 +63,18 @@ func keywordsInto(spec *topSpec, idx bleve.Index, k search.Keywords) {
 	}
 }
 
-// afterKeyOf reads a relevance cursor's values (score, id).
-func afterKeyOf(after []string) (*afterKey, error) {
+// afterKeyOf reads a cursor's values: score and id for relevance, sort key
+// and id for the other orders.
+func afterKeyOf(sortName string, after []string) (*afterKey, error) {
 	if after == nil {
 		return nil, nil
 	}
 	bad := record.Invalid("cursor", "cursor is not valid; start again without it")
-	if len(after) != 2 {
+	if len(after) != 2 || !validCursorKey(sortName, after[0]) {
 		return nil, bad
+	}
+	if sortName != search.SortRelevance {
+		return &afterKey{key: after[0], id: after[1]}, nil
 	}
 	score, err := strconv.ParseFloat(after[0], 64)
 	if err != nil {
@@ -87,10 +83,10 @@ func afterKeyOf(after []string) (*afterKey, error) {
 	return &afterKey{score: score, id: after[1]}, nil
 }
 
-// noticeSpec is a rankable notice search as the ranked text path's
-// question.
+// noticeSpec is a notice search as the ranked text path's question (or,
+// for an order other than relevance, the sorted path's).
 func noticeSpec(idx bleve.Index, q search.Query, k search.Keywords, after []string) (topSpec, error) {
-	ak, err := afterKeyOf(after)
+	ak, err := afterKeyOf(q.Sort, after)
 	if err != nil {
 		return topSpec{}, err
 	}
@@ -103,13 +99,19 @@ func noticeSpec(idx bleve.Index, q search.Query, k search.Keywords, after []stri
 		withDoc:    true,
 	}
 	keywordsInto(&spec, idx, k)
+	if sk, ok := noticeSortKeys[q.Sort]; ok {
+		spec.sortField, spec.sortDesc = sk.field, sk.desc
+	}
+	if k.Empty() {
+		spec.all = true
+	}
 	if q.Facets {
 		spec.facets = noticeFacets
 	}
 	return spec, nil
 }
 
-// rankedNotices answers a rankable notice search.
+// rankedNotices answers a notice search.
 func (b *Backend) rankedNotices(ctx context.Context, q search.Query, k search.Keywords, after []string) (search.Result, error) {
 	spec, err := noticeSpec(b.notices, q, k, after)
 	if err != nil {
@@ -130,7 +132,11 @@ func (b *Backend) rankedNotices(ctx context.Context, q search.Query, k search.Ke
 	}
 	if len(res.hits) == q.Limit && len(res.hits) > 0 {
 		last := res.hits[len(res.hits)-1]
-		out.NextCursor = search.EncodeCursor(q.Sort, cursorValues(q.Sort, last.score, last.id, nil))
+		vals := []string{strconv.FormatFloat(last.score, 'g', -1, 64), last.id}
+		if spec.sortField != "" {
+			vals = []string{last.key, last.id}
+		}
+		out.NextCursor = search.EncodeCursor(q.Sort, vals)
 	}
 	cov, err := b.Coverage(ctx)
 	if err != nil {
@@ -144,7 +150,7 @@ func (b *Backend) rankedNotices(ctx context.Context, q search.Query, k search.Ke
 // passageSpec is a passage search with keywords as the ranked text path's
 // question.
 func passageSpec(idx bleve.Index, q search.PassageQuery, k search.Keywords, after []string) (topSpec, error) {
-	ak, err := afterKeyOf(after)
+	ak, err := afterKeyOf(search.SortRelevance, after)
 	if err != nil {
 		return topSpec{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -106,6 +107,7 @@ type topIndex struct {
 
 	words   *lru[wordKey, *wordData]
 	clauses *lru[clauseKey, *roaring.Bitmap]
+	columns *lru[columnKey, *sortColumn]
 }
 
 // clauseKey is a filter clause Bleve answers, in one segment: its
@@ -123,6 +125,7 @@ func newTopIndex(idx bleve.Index) *topIndex {
 	return &topIndex{idx: idx,
 		words:   newLRU[wordKey](WordCacheBytes, (*wordData).size),
 		clauses: newLRU[clauseKey](ClauseCacheBytes, func(b *roaring.Bitmap) int { return 64 + int(b.GetSizeInBytes()) }),
+		columns: newLRU[columnKey](ColumnCacheBytes, (*sortColumn).size),
 	}
 }
 
@@ -204,16 +207,24 @@ type topSpec struct {
 	facets       map[string]string
 	withDoc      bool // read the stored "doc" field of the page's hits
 	exhaustive   bool // score every match, skip no window (the tests' reference)
+	// all: no words or phrases, every document matches (before filters)
+	all bool
+	// sortField orders the page by a keyword sort key instead of by score
+	// (descending when sortDesc), ties by id ascending
+	sortField string
+	sortDesc  bool
 }
 
 type afterKey struct {
 	score float64
+	key   string // the sort key (sorted searches)
 	id    string
 }
 
 type topHit struct {
 	id    string
 	score float64
+	key   string // the sort key (sorted searches)
 	doc   string
 }
 
@@ -267,6 +278,9 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 		m, err := orPostings(s.Segment(), spec.field, spec.words)
 		if err != nil {
 			return topResult{}, err
+		}
+		if spec.all {
+			m.AddRange(0, s.Segment().Count())
 		}
 		for _, p := range phrased {
 			m.Or(p[i])
@@ -322,6 +336,13 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 	}
 	if out.total == 0 || spec.limit <= 0 {
 		return out, nil
+	}
+	if spec.sortField != "" {
+		page, err := t.sorted(segs, match, spec)
+		if err != nil {
+			return topResult{}, err
+		}
+		return t.finish(out, segs, page, spec)
 	}
 
 	// the scorers: one per word
@@ -497,6 +518,12 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 			}
 		}
 	}
+	return t.finish(out, segs, page, spec)
+}
+
+// finish puts a page's hits, in order, into out, with their stored
+// documents when asked.
+func (t *topIndex) finish(out topResult, segs []*scorch.SegmentSnapshot, page *topHeap, spec topSpec) (topResult, error) {
 	ranked := page.sorted()
 	out.hits = make([]topHit, len(ranked))
 	for i, r := range ranked {
@@ -515,6 +542,135 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 		}
 	}
 	return out, nil
+}
+
+// sorted is the page of a sorted search: every match's sort key is read
+// from the segment's column of the sort field (cached), and an id only
+// when the key ties with the page's last or the cursor.
+func (t *topIndex) sorted(segs []*scorch.SegmentSnapshot, match []*roaring.Bitmap, spec topSpec) (*topHeap, error) {
+	page := &topHeap{limit: spec.limit, desc: spec.sortDesc, byKey: true}
+	for i, s := range segs {
+		if match[i].IsEmpty() {
+			continue
+		}
+		col, err := t.column(s, spec.sortField)
+		if err != nil {
+			return nil, err
+		}
+		it := match[i].Iterator()
+		for it.HasNext() {
+			d := it.Next()
+			h := topHit{key: col.terms[col.ords[d]]}
+			if spec.after != nil {
+				if c := page.cmpKey(h.key, spec.after.key); c < 0 {
+					continue // before the cursor
+				} else if c == 0 {
+					id, err := s.DocID(uint64(d))
+					if err != nil {
+						return nil, err
+					}
+					if h.id = string(id); h.id <= spec.after.id {
+						continue
+					}
+				}
+			}
+			if page.full() {
+				c := page.cmpKey(h.key, page.worst().key)
+				if c > 0 {
+					continue
+				}
+				if c == 0 && h.id == "" {
+					id, err := s.DocID(uint64(d))
+					if err != nil {
+						return nil, err
+					}
+					h.id = string(id)
+				}
+				if c == 0 && h.id >= page.worst().id {
+					continue
+				}
+			}
+			if h.id == "" {
+				id, err := s.DocID(uint64(d))
+				if err != nil {
+					return nil, err
+				}
+				h.id = string(id)
+			}
+			page.offer(h, i, uint64(d))
+		}
+	}
+	return page, nil
+}
+
+// sortColumn is a keyword sort field in one segment: each document's key
+// as an index into the segment's keys, in key order.
+type sortColumn struct {
+	ords  []uint32
+	terms []string
+}
+
+func (c *sortColumn) size() int {
+	n := 64 + 4*len(c.ords)
+	for _, t := range c.terms {
+		n += 16 + len(t)
+	}
+	return n
+}
+
+type columnKey struct {
+	seg   uint64
+	field string
+}
+
+// ColumnCacheBytes caps the memory of one index's sort columns.
+const ColumnCacheBytes = 128 << 20
+
+// column is field's sort column in segment s, from the cache or read once
+// from the field's dictionary and postings. A document without a key
+// (none in practice: every sort key has a missing-value stand-in) sorts
+// as the empty key.
+func (t *topIndex) column(s *scorch.SegmentSnapshot, field string) (*sortColumn, error) {
+	key := columnKey{s.Id(), field}
+	if c, ok := t.columns.get(key); ok {
+		return c, nil
+	}
+	seg := s.Segment()
+	c := &sortColumn{ords: make([]uint32, seg.Count()), terms: []string{""}}
+	dict, err := seg.Dictionary(field)
+	if err != nil {
+		return nil, err
+	}
+	itr := dict.AutomatonIterator(everything{}, nil, nil)
+	var pl segment.PostingsList
+	var pit segment.PostingsIterator
+	for {
+		e, err := itr.Next()
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		ord := uint32(len(c.terms))
+		c.terms = append(c.terms, e.Term)
+		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
+			return nil, err
+		}
+		pit = pl.Iterator(false, false, false, pit)
+		for {
+			p, err := pit.Next()
+			if err != nil {
+				return nil, err
+			}
+			if p == nil {
+				break
+			}
+			c.ords[p.Number()] = ord
+		}
+	}
+	t.columns.put(key, c)
+	return c, nil
 }
 
 // seedWindows and two per hit of the page is how many windows, best bound
@@ -872,10 +1028,33 @@ func (everything) CanMatch(int) bool        { return true }
 func (everything) WillAlwaysMatch(int) bool { return true }
 func (everything) Accept(int, byte) int     { return 0 }
 
-// topHeap keeps the best hits: score descending, then id ascending.
+// topHeap keeps the best hits: score descending (or the sort key, when
+// byKey, descending when desc), then id ascending.
 type topHeap struct {
 	limit int
 	items []ranked
+	byKey bool
+	desc  bool
+}
+
+// cmpKey compares two sort keys in the page's order (-1: a first).
+func (h *topHeap) cmpKey(a, b string) int {
+	c := strings.Compare(a, b)
+	if h.desc {
+		return -c
+	}
+	return c
+}
+
+// before reports whether hit a comes before hit b.
+func (h *topHeap) before(a, b topHit) bool {
+	if h.byKey {
+		if c := h.cmpKey(a.key, b.key); c != 0 {
+			return c < 0
+		}
+		return a.id < b.id
+	}
+	return better(a, b)
 }
 
 type ranked struct {
@@ -903,7 +1082,7 @@ func (h *topHeap) offer(hit topHit, seg int, doc uint64) {
 		h.up(len(h.items) - 1)
 		return
 	}
-	if !better(hit, h.items[0].hit) {
+	if !h.before(hit, h.items[0].hit) {
 		return
 	}
 	h.items[0] = r
@@ -911,7 +1090,7 @@ func (h *topHeap) offer(hit topHit, seg int, doc uint64) {
 }
 
 // a min-heap by "better": the root is the worst hit kept
-func (h *topHeap) less(i, j int) bool { return better(h.items[j].hit, h.items[i].hit) }
+func (h *topHeap) less(i, j int) bool { return h.before(h.items[j].hit, h.items[i].hit) }
 
 func (h *topHeap) up(i int) {
 	for i > 0 {
@@ -944,10 +1123,10 @@ func (h *topHeap) down(i int) {
 func (h *topHeap) sorted() []ranked {
 	out := slices.Clone(h.items)
 	slices.SortFunc(out, func(a, b ranked) int {
-		if better(a.hit, b.hit) {
+		if h.before(a.hit, b.hit) {
 			return -1
 		}
-		if better(b.hit, a.hit) {
+		if h.before(b.hit, a.hit) {
 			return 1
 		}
 		return 0

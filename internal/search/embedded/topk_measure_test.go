@@ -33,6 +33,10 @@ func TestMeasureTopK(t *testing.T) {
 		{Text: "services", AgencyIDs: []string{os.Getenv("RW_AGENCY")}, MinAmount: &min1M},
 		{Text: "services", Facets: true},
 		{Text: `"sealed bids"`},
+		{VendorStems: []string{os.Getenv("RW_VENDOR")}},
+		{VendorStems: []string{os.Getenv("RW_VENDOR")}, Facets: true},
+		{Lenses: []string{"money"}, MinAmount: &min1M},
+		{Lenses: []string{"money"}},
 	} {
 		k, err := q.Normalize()
 		if err != nil {
@@ -53,7 +57,7 @@ func TestMeasureTopK(t *testing.T) {
 			ds = append(ds, time.Since(s))
 		}
 		sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
-		t.Logf("%q %v: total %d scored %d; best %v median %v", q.Text, q.AgencyIDs, res.total, res.scored, ds[0], ds[4])
+		t.Logf("%q %v %v %v: total %d scored %d; best %v median %v", q.Text, q.AgencyIDs, q.VendorStems, q.Lenses, res.total, res.scored, ds[0], ds[4])
 		if q.Facets {
 			t.Logf("agency facet: %v", res.facets[search.FacetAgency][:3])
 		}
