@@ -247,11 +247,14 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 	if err != nil {
 		return topResult{}, err
 	}
-	defer reader.Close()
 	snap, ok := reader.(*scorch.IndexSnapshot)
 	if !ok {
 		return topResult{}, errNotScorch
 	}
+	if snap == nil { // the index is closed
+		return topResult{}, bleve.ErrorIndexClosed
+	}
+	defer snap.Close()
 	segs := snap.Segments()
 	offsets := make([]uint64, len(segs))
 	var running uint64
