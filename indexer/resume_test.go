@@ -119,7 +119,9 @@ func TestEnsureSampleResumesAnInterruptedFirstLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := sampleIndexer(&interrupted{Backend: b, notices: tc.notices, entries: tc.entries}).EnsureSample(ctx, sample); !errors.Is(err, errKilled) {
+			killed := sampleIndexer(&interrupted{Backend: b, notices: tc.notices, entries: tc.entries})
+			killed.Batch = 500 // batches smaller than the sample's notices, so two are not all
+			if _, err := killed.EnsureSample(ctx, sample); !errors.Is(err, errKilled) {
 				t.Fatalf("interrupted load: %v", err)
 			}
 			if err := b.Close(); err != nil {

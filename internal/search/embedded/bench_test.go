@@ -12,7 +12,7 @@ package embedded_test
 //
 // BenchmarkIndex indexes the whole corpus into a fresh directory per op,
 // through the real pipeline path (indexer.Docs cuts passages, then
-// Backend.Upsert in batches of indexer.DefaultBatch = 500). Generating the
+// Backend.Upsert in batches of indexer.DefaultBatch = 2000). Generating the
 // notices is not timed. Give it a time-based -benchtime (5s, 10s), not Nx:
 // one op takes longer than the benchtime, so it runs once; -benchtime=3x
 // would index the corpus three times. It reports notices/s (indexing only),
@@ -66,7 +66,7 @@ import (
 const (
 	// benchVersion names the cached search corpus; bump it when the
 	// mapping or the indexing path changes.
-	benchVersion = "v5"
+	benchVersion = "v6"
 	benchSeed    = 1
 	defaultN     = 100_000
 )

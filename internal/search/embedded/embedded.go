@@ -9,8 +9,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -270,54 +273,115 @@ func (b *Backend) passageCounts(ids []string) map[string]int {
 	return out
 }
 
-// Upsert writes notices and their passages in one batch per index; a
-// notice's passages from an earlier version are removed.
+// Upsert writes notices and their passages; a notice's passages from an
+// earlier version are removed. A large call is cut into parts (upsertParts)
+// written side by side, each a passages batch and then a notices batch, so
+// a reader never sees a notice whose passages are missing. Every batch is
+// built before any is written: a notice that cannot be encoded fails the
+// call with nothing written.
 func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	defer b.stale()
-	nb := b.notices.NewBatch()
-	pb := b.passages.NewBatch()
 	ids := make([]string, 0, len(docs))
 	for _, d := range docs {
+		if d.Notice.RequestID == "" {
+			return record.Invalid("request_id", "a notice without a request id cannot be indexed")
+		}
 		ids = append(ids, d.Notice.RequestID)
 	}
 	counts := b.passageCounts(ids)
+	parts := partition(docs, upsertParts(len(docs)))
+	type batches struct{ nb, pb *bleve.Batch }
+	bs := make([]batches, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Go(func() { bs[i].nb, bs[i].pb, errs[i] = b.batches(part, counts) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for i := range bs {
+		wg.Go(func() {
+			// passages first: a reader never sees a notice whose passages are missing
+			if err := b.passages.Batch(bs[i].pb); err != nil {
+				errs[i] = fmt.Errorf("embedded: write passages: %w", err)
+				return
+			}
+			if err := b.notices.Batch(bs[i].nb); err != nil {
+				errs[i] = fmt.Errorf("embedded: write notices: %w", err)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// upsertPart is the fewest notices worth a part of their own: a Bleve batch
+// builds its segment on one core (zap's interim.convert, about a third of
+// indexing CPU), so two parts written side by side keep both cores of a
+// small machine busy, and each part's segment stays as large as a whole
+// batch of the indexer's used to be.
+const upsertPart = 500
+
+// upsertParts is how many parts n notices are written in.
+func upsertParts(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/upsertPart))
+}
+
+// partition cuts docs into k parts by request id, in order within each part:
+// copies of one notice land in the same part, where the last one wins.
+func partition(docs []search.Doc, k int) [][]search.Doc {
+	if k <= 1 {
+		return [][]search.Doc{docs}
+	}
+	parts := make([][]search.Doc, k)
+	for _, d := range docs {
+		h := fnv.New32a()
+		h.Write([]byte(d.Notice.RequestID))
+		i := int(h.Sum32() % uint32(k))
+		parts[i] = append(parts[i], d)
+	}
+	return slices.DeleteFunc(parts, func(p []search.Doc) bool { return len(p) == 0 })
+}
+
+// batches builds the notices batch and the passages batch of docs; counts
+// (read-only) holds how many passages each notice was last written with.
+func (b *Backend) batches(docs []search.Doc, counts map[string]int) (nb, pb *bleve.Batch, err error) {
+	nb = b.notices.NewBatch()
+	pb = b.passages.NewBatch()
+	seen := make(map[string]int) // passages of a copy earlier in docs
 	for _, d := range docs {
 		id := d.Notice.RequestID
-		if id == "" {
-			return record.Invalid("request_id", "a notice without a request id cannot be indexed")
-		}
 		fields, err := noticeFields(d.Notice, len(d.Passages))
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		if err := add(nb, b.notices.Mapping(), id, fields); err != nil {
-			return err
+			return nil, nil, err
 		}
-		for old := counts[id]; old > len(d.Passages); old-- {
+		old, ok := seen[id]
+		if !ok {
+			old = counts[id]
+		}
+		for ; old > len(d.Passages); old-- {
 			pb.Delete(id + "#p" + strconv.Itoa(old))
 		}
 		for _, p := range d.Passages {
 			pf, err := passageFields(p)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			if err := add(pb, b.passages.Mapping(), p.ID, pf); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
-		counts[id] = len(d.Passages) // a later copy in the same batch sees this one
+		seen[id] = len(d.Passages) // a later copy in the same batch sees this one
 	}
-	// passages first: a reader never sees a notice whose passages are missing
-	if err := b.passages.Batch(pb); err != nil {
-		return fmt.Errorf("embedded: write passages: %w", err)
-	}
-	if err := b.notices.Batch(nb); err != nil {
-		return fmt.Errorf("embedded: write notices: %w", err)
-	}
-	return nil
+	return nb, pb, nil
 }
 
 // Delete removes notices and their passages.
