@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recordwatch/recordwatch/indexer"
 )
 
 // fairRow is the fairness check of one query: hit counts (and facet counts)
@@ -231,15 +233,15 @@ func renderReport(rep *report) string {
 		how := ""
 		switch s.Key {
 		case "ours":
-			how = "child process: JSON lines → `Indexer.Upsert` per 500 (passages by `indexer.Docs`, the engine's `Upsert`, each notice's semantic vector record) → Observe, Refresh, Close; peak RSS of that process (getrusage)"
+			how = "child process: JSON lines → `Indexer.Upsert` per " + thousands(indexer.DefaultBatch) + " (passages by `indexer.Docs`, the engine's `Upsert`, each notice's semantic vector record) → Observe, Refresh, Close; peak RSS of that process (getrusage)"
 		case "sqlite":
-			how = "child process: one transaction per 500 notices into tables + external-content FTS5 tables (porter unicode61), then B-tree indexes, FTS5 `optimize`, ANALYZE; peak RSS of that process"
+			how = "child process: one transaction per " + thousands(indexer.DefaultBatch) + " notices into tables + external-content FTS5 tables (porter unicode61), then B-tree indexes, FTS5 `optimize`, ANALYZE; peak RSS of that process"
 		case "postgres":
 			how = fmt.Sprintf("two COPY streams (tsvector a stored generated column), then GIN + B-tree indexes and VACUUM ANALYZE; peak = server processes' summed PSS (sampled every 250 ms, %s) + loader RSS (%s)",
 				mb(st.ServerMB), mb(st.PeakRSSMB))
 		case "opensearch":
-			how = fmt.Sprintf("child process: Recordwatch's pipeline with the OpenSearch engine, JSON lines → `Indexer.Upsert` per 500 (passages by `indexer.Docs`; `opensearch.Backend.Upsert`: one `_bulk` each, after a real-time `_mget` of the passage ids held; then the semantic vector records) → Observe, Refresh, `_flush`; on disk = the indexes' primary store (`_stats/store`); peak = the JVM's PSS (sampled every 250 ms, %s) + loader RSS (%s)",
-				mb(st.ServerMB), mb(st.PeakRSSMB))
+			how = fmt.Sprintf("child process: Recordwatch's pipeline with the OpenSearch engine, JSON lines → `Indexer.Upsert` per %s (passages by `indexer.Docs`; `opensearch.Backend.Upsert`: one `_bulk` each, after a real-time `_mget` of the passage ids held; then the semantic vector records) → Observe, Refresh, `_flush`; on disk = the indexes' primary store (`_stats/store`); peak = the JVM's PSS (sampled every 250 ms, %s) + loader RSS (%s)",
+				thousands(indexer.DefaultBatch), mb(st.ServerMB), mb(st.PeakRSSMB))
 		}
 		if st.Reused {
 			how = "*reused* — " + how
