@@ -1,18 +1,17 @@
 package search
 
 import (
-	"container/list"
 	"context"
 	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/recordwatch/recordwatch/internal/lru"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -74,17 +73,12 @@ type Cache struct {
 
 	group singleflight.Group
 
-	mu    sync.Mutex
-	lru   *list.List // of *cacheEntry, most recent first
-	items map[string]*list.Element
-	bytes int64
+	entries lru.Cache[string, *cacheEntry]
 }
 
 type cacheEntry struct {
-	key    string
 	gen    uint64
 	stored time.Time
-	size   int64
 	val    any // Result or PassageResult, never handed out itself
 }
 
@@ -120,13 +114,7 @@ type CacheStats struct {
 
 // Stats reports the cache's counters.
 func (c *Cache) Stats() CacheStats {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	if c.lru != nil {
-		n = c.lru.Len()
-	}
-	return CacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Entries: n, Bytes: c.bytes}
+	return CacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Entries: c.entries.Len(), Bytes: c.entries.Bytes()}
 }
 
 // Search answers a notice query from the cache or the engine.
@@ -215,65 +203,37 @@ func (c *Cache) now() time.Time {
 // lookup returns the entry for key (never to be handed out itself) if it
 // belongs to generation gen and is within the TTL.
 func (c *Cache) lookup(key string, gen uint64) (any, bool) {
-	c.mu.Lock()
-	el, ok := c.items[key]
+	e, ok := c.entries.Get(key)
 	if !ok {
-		c.mu.Unlock()
 		return nil, false
 	}
-	e := el.Value.(*cacheEntry)
 	if e.gen != gen || (c.TTL > 0 && c.now().Sub(e.stored) >= c.TTL) {
-		c.remove(el)
-		c.mu.Unlock()
+		c.entries.Remove(key)
 		return nil, false
 	}
-	c.lru.MoveToFront(el)
-	val := e.val
-	c.mu.Unlock()
-	return val, true
+	return e.val, true
 }
 
 // store keeps v (a copy no caller holds) for key under generation gen,
-// unless a write has happened since gen was read.
+// unless a write has happened since gen was read. (An answer stored while
+// a write comes in carries the old generation, which lookup refuses.)
 func (c *Cache) store(key string, gen uint64, v any, size int64) {
 	size += int64(len(key)) + 128
 	if c.MaxEntries <= 0 || c.MaxBytes <= 0 || size > c.MaxBytes/8 {
 		return
 	}
-	stored := c.now()
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.gen.Load() != gen {
 		return // a write came in: this answer may be from before it
 	}
-	if c.items == nil {
-		c.items, c.lru = map[string]*list.Element{}, list.New()
-	}
-	if el, ok := c.items[key]; ok {
-		c.remove(el)
-	}
-	c.items[key] = c.lru.PushFront(&cacheEntry{key: key, gen: gen, stored: stored, size: size, val: v})
-	c.bytes += size
-	for c.lru.Len() > c.MaxEntries || c.bytes > c.MaxBytes {
-		c.remove(c.lru.Back())
-	}
-}
-
-// remove drops an entry; c.mu is held.
-func (c *Cache) remove(el *list.Element) {
-	e := el.Value.(*cacheEntry)
-	c.lru.Remove(el)
-	delete(c.items, e.key)
-	c.bytes -= e.size
+	c.entries.Put(key, &cacheEntry{gen: gen, stored: c.now(), val: v}, size)
+	c.entries.Trim(c.MaxEntries, c.MaxBytes)
 }
 
 // written bumps the generation after a write and drops every entry (none
 // can be served any more).
 func (c *Cache) written() {
 	c.gen.Add(1)
-	c.mu.Lock()
-	c.items, c.lru, c.bytes = nil, nil, 0
-	c.mu.Unlock()
+	c.entries.Clear()
 }
 
 // Upsert writes through and bumps the generation.

@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"cmp"
-	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2"
@@ -21,6 +19,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
+	"github.com/recordwatch/recordwatch/internal/lru"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -81,8 +80,8 @@ type wordData struct {
 // maskWords is the 64-bit words of one window's document mask.
 const maskWords = WindowDocs / 64
 
-func (w *wordData) size() int {
-	return 128 + 4*len(w.sat) + 4*len(w.windows) + 4*len(w.first) + 8*len(w.masks) + 4*len(w.best)
+func (w *wordData) size() int64 {
+	return int64(128 + 4*len(w.sat) + 4*len(w.windows) + 4*len(w.first) + 8*len(w.masks) + 4*len(w.best))
 }
 
 // slot is window win's place in w.windows (-1: the word is not in it).
@@ -105,9 +104,9 @@ type wordKey struct {
 type topIndex struct {
 	idx bleve.Index
 
-	words   *lru[wordKey, *wordData]
-	clauses *lru[clauseKey, *roaring.Bitmap]
-	columns *lru[columnKey, *sortColumn]
+	words   lru.Cache[wordKey, *wordData]
+	clauses lru.Cache[clauseKey, *roaring.Bitmap]
+	columns lru.Cache[columnKey, *sortColumn]
 }
 
 // clauseKey is a filter clause Bleve answers, in one segment: its
@@ -122,66 +121,9 @@ type clauseKey struct {
 const ClauseCacheBytes = 64 << 20
 
 func newTopIndex(idx bleve.Index) *topIndex {
-	return &topIndex{idx: idx,
-		words:   newLRU[wordKey](WordCacheBytes, (*wordData).size),
-		clauses: newLRU[clauseKey](ClauseCacheBytes, func(b *roaring.Bitmap) int { return 64 + int(b.GetSizeInBytes()) }),
-		columns: newLRU[columnKey](ColumnCacheBytes, (*sortColumn).size),
-	}
+	return &topIndex{idx: idx}
 }
 
-// lru is a map bounded by the bytes of its values, least recently used
-// out first.
-type lru[K comparable, V any] struct {
-	mu    sync.Mutex
-	list  *list.List // of *lruEntry, most recent first
-	byKey map[K]*list.Element
-	bytes int
-	limit int
-	size  func(V) int
-}
-
-type lruEntry[K comparable, V any] struct {
-	key K
-	v   V
-}
-
-func newLRU[K comparable, V any](limit int, size func(V) int) *lru[K, V] {
-	return &lru[K, V]{list: list.New(), byKey: map[K]*list.Element{}, limit: limit, size: size}
-}
-
-func (c *lru[K, V]) get(k K) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.byKey[k]; ok {
-		c.list.MoveToFront(e)
-		return e.Value.(*lruEntry[K, V]).v, true
-	}
-	var zero V
-	return zero, false
-}
-
-func (c *lru[K, V]) put(k K, v V) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.byKey[k]; ok {
-		return
-	}
-	c.byKey[k] = c.list.PushFront(&lruEntry[K, V]{k, v})
-	c.bytes += c.size(v)
-	for c.bytes > c.limit && c.list.Len() > 1 {
-		last := c.list.Back()
-		e := last.Value.(*lruEntry[K, V])
-		c.list.Remove(last)
-		delete(c.byKey, e.key)
-		c.bytes -= c.size(e.v)
-	}
-}
-
-func (c *lru[K, V]) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.list.Len()
-}
 
 // topSpec is one ranked question.
 type topSpec struct {
@@ -613,12 +555,12 @@ type sortColumn struct {
 	terms []string
 }
 
-func (c *sortColumn) size() int {
+func (c *sortColumn) size() int64 {
 	n := 64 + 4*len(c.ords)
 	for _, t := range c.terms {
 		n += 16 + len(t)
 	}
-	return n
+	return int64(n)
 }
 
 type columnKey struct {
@@ -635,7 +577,7 @@ const ColumnCacheBytes = 128 << 20
 // as the empty key.
 func (t *topIndex) column(s *scorch.SegmentSnapshot, field string) (*sortColumn, error) {
 	key := columnKey{s.Id(), field}
-	if c, ok := t.columns.get(key); ok {
+	if c, ok := t.columns.Get(key); ok {
 		return c, nil
 	}
 	seg := s.Segment()
@@ -672,7 +614,8 @@ func (t *topIndex) column(s *scorch.SegmentSnapshot, field string) (*sortColumn,
 			c.ords[p.Number()] = ord
 		}
 	}
-	t.columns.put(key, c)
+	t.columns.Put(key, c, c.size())
+	t.columns.Trim(0, ColumnCacheBytes)
 	return c, nil
 }
 
@@ -820,14 +763,15 @@ func (t *topIndex) word(s *scorch.SegmentSnapshot, i int, ws *wordScorer) (*word
 		return nil, nil
 	}
 	key := wordKey{s.Id(), ws.field + "+" + ws.boostField, string(ws.term)}
-	if wd, ok := t.words.get(key); ok {
+	if wd, ok := t.words.Get(key); ok {
 		return wd, nil
 	}
 	wd, err := readWord(ws, i)
 	if err != nil {
 		return nil, err
 	}
-	t.words.put(key, wd)
+	t.words.Put(key, wd, wd.size())
+	t.words.Trim(0, WordCacheBytes)
 	return wd, nil
 }
 
@@ -841,7 +785,7 @@ func (t *topIndex) clause(ctx context.Context, snap *scorch.IndexSnapshot, segs 
 	out := make([]*roaring.Bitmap, len(segs))
 	complete := true
 	for i, s := range segs {
-		if bm, ok := t.clauses.get(clauseKey{s.Id(), string(js)}); ok {
+		if bm, ok := t.clauses.Get(clauseKey{s.Id(), string(js)}); ok {
 			out[i] = bm
 		} else {
 			complete = false
@@ -855,7 +799,8 @@ func (t *topIndex) clause(ctx context.Context, snap *scorch.IndexSnapshot, segs 
 	}
 	for i, s := range segs {
 		out[i].RunOptimize()
-		t.clauses.put(clauseKey{s.Id(), string(js)}, out[i])
+		t.clauses.Put(clauseKey{s.Id(), string(js)}, out[i], 64+int64(out[i].GetSizeInBytes()))
+		t.clauses.Trim(0, ClauseCacheBytes)
 	}
 	return out, nil
 }

@@ -367,7 +367,7 @@ func TestRankedPathPrunes(t *testing.T) {
 			t.Fatalf("hit %d is %s, want %s (the short notices, by request id)", i, h.id, want)
 		}
 	}
-	cached := b.topNotices.words.len()
+	cached := b.topNotices.words.Len()
 	spec.exhaustive = true
 	all, err := b.topNotices.search(ctx, spec)
 	if err != nil {
@@ -376,7 +376,7 @@ func TestRankedPathPrunes(t *testing.T) {
 	if all.scored != 3000 || !slices.EqualFunc(all.hits, res.hits, func(a, c topHit) bool { return a.id == c.id && a.score == c.score }) {
 		t.Fatalf("exhaustively %d scored, hits %v; pruned %v", all.scored, all.hits, res.hits)
 	}
-	if b.topNotices.words.len() != cached || cached == 0 {
-		t.Fatalf("words cached %d, then %d", cached, b.topNotices.words.len())
+	if b.topNotices.words.Len() != cached || cached == 0 {
+		t.Fatalf("words cached %d, then %d", cached, b.topNotices.words.Len())
 	}
 }
