@@ -124,7 +124,6 @@ func newTopIndex(idx bleve.Index) *topIndex {
 	return &topIndex{idx: idx}
 }
 
-
 // topSpec is one ranked question.
 type topSpec struct {
 	field      string        // the text field that must match
