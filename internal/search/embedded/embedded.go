@@ -473,7 +473,7 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 	if err != nil {
 		return search.Result{}, err
 	}
-	return b.rankedNotices(ctx, q, k, after)
+	return b.searchNotices(ctx, q, k, after)
 }
 
 // noticeSortKeys are the keyword sort key of each order but relevance

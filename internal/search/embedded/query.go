@@ -9,45 +9,23 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// keywordQuery: words and phrases OR-matched on field; title matches (when
-// titleField is set) raise the score without changing which records match.
-func keywordQuery(k search.Keywords, field, titleField string) (query.Query, query.Query) {
-	var pos []query.Query
-	var boost []query.Query
+// keywordQuery: words and phrases OR-matched on field (nil when there are
+// none). Bleve only decides which documents match with it (entity totals,
+// keyword-less passage browsing): ranking is the segment path's (topk.go).
+func keywordQuery(k search.Keywords, field string) query.Query {
+	pos := phraseQueries(k.Phrases, field)
 	for _, t := range k.Terms {
 		m := bleve.NewMatchQuery(t)
 		m.SetField(field)
 		m.Analyzer = analyzerName
 		pos = append(pos, m)
-		if titleField != "" {
-			tm := bleve.NewMatchQuery(t)
-			tm.SetField(titleField)
-			tm.Analyzer = analyzerName
-			boost = append(boost, tm)
-		}
 	}
-	for _, p := range k.Phrases {
-		m := bleve.NewMatchPhraseQuery(p)
-		m.SetField(field)
-		m.Analyzer = analyzerName
-		pos = append(pos, m)
-		if titleField != "" {
-			tm := bleve.NewMatchPhraseQuery(p)
-			tm.SetField(titleField)
-			tm.Analyzer = analyzerName
-			boost = append(boost, tm)
-		}
+	if len(pos) == 0 {
+		return nil
 	}
-	var must, should query.Query
-	if len(pos) > 0 {
-		d := bleve.NewDisjunctionQuery(pos...)
-		d.SetMin(1)
-		must = d
-	}
-	if len(boost) > 0 {
-		should = bleve.NewDisjunctionQuery(boost...)
-	}
-	return must, should
+	d := bleve.NewDisjunctionQuery(pos...)
+	d.SetMin(1)
+	return d
 }
 
 func exclusions(k search.Keywords, field string) []query.Query {
@@ -119,12 +97,8 @@ func boolIs(field string, v bool) query.Query {
 // every filter narrows, exclusions remove.
 func noticeQuery(q search.Query, k search.Keywords) query.Query {
 	bq := bleve.NewBooleanQuery()
-	must, should := keywordQuery(k, "content", "title")
-	if must != nil {
+	if must := keywordQuery(k, "content"); must != nil {
 		bq.AddMust(must)
-	}
-	if should != nil {
-		bq.AddShould(should)
 	}
 	for field, vals := range keyFilters(q) {
 		bq.AddMust(terms(field, vals))

@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -111,8 +110,8 @@ func noticeSpec(idx bleve.Index, q search.Query, k search.Keywords, after []stri
 	return spec, nil
 }
 
-// rankedNotices answers a notice search.
-func (b *Backend) rankedNotices(ctx context.Context, q search.Query, k search.Keywords, after []string) (search.Result, error) {
+// searchNotices answers a notice search.
+func (b *Backend) searchNotices(ctx context.Context, q search.Query, k search.Keywords, after []string) (search.Result, error) {
 	spec, err := noticeSpec(b.notices, q, k, after)
 	if err != nil {
 		return search.Result{}, err
@@ -147,6 +146,21 @@ func (b *Backend) rankedNotices(ctx context.Context, q search.Query, k search.Ke
 	return out, nil
 }
 
+// passageKeyFilters are a passage query's exact-value filters, by keyword
+// field.
+func passageKeyFilters(q search.PassageQuery) map[string][]string {
+	out := map[string][]string{}
+	for field, vals := range map[string][]string{"lenses": q.Lenses, "agency_id": q.AgencyIDs, "source": q.Sources} {
+		if len(vals) > 0 {
+			out[field] = vals
+		}
+	}
+	if q.RequestID != "" {
+		out["request_id"] = []string{q.RequestID}
+	}
+	return out
+}
+
 // passageSpec is a passage search with keywords as the ranked text path's
 // question.
 func passageSpec(idx bleve.Index, q search.PassageQuery, k search.Keywords, after []string) (topSpec, error) {
@@ -154,15 +168,7 @@ func passageSpec(idx bleve.Index, q search.PassageQuery, k search.Keywords, afte
 	if err != nil {
 		return topSpec{}, err
 	}
-	spec := topSpec{field: "text", pivot: PassagePivot, limit: q.Limit, after: ak, withDoc: true, keyFilters: map[string][]string{}}
-	for field, vals := range map[string][]string{"lenses": q.Lenses, "agency_id": q.AgencyIDs, "source": q.Sources} {
-		if len(vals) > 0 {
-			spec.keyFilters[field] = vals
-		}
-	}
-	if q.RequestID != "" {
-		spec.keyFilters["request_id"] = []string{q.RequestID}
-	}
+	spec := topSpec{field: "text", pivot: PassagePivot, limit: q.Limit, after: ak, withDoc: true, keyFilters: passageKeyFilters(q)}
 	if !q.From.IsZero() || !q.To.IsZero() {
 		spec.filters = append(spec.filters, dateRange("start_date", q.From, q.To))
 	}
@@ -170,8 +176,8 @@ func passageSpec(idx bleve.Index, q search.PassageQuery, k search.Keywords, afte
 	return spec, nil
 }
 
-// rankedPassages answers a passage search with keywords.
-func (b *Backend) rankedPassages(ctx context.Context, q search.PassageQuery, k search.Keywords, after []string) (search.PassageResult, error) {
+// searchPassages answers a passage search with keywords.
+func (b *Backend) searchPassages(ctx context.Context, q search.PassageQuery, k search.Keywords, after []string) (search.PassageResult, error) {
 	spec, err := passageSpec(b.passages, q, k, after)
 	if err != nil {
 		return search.PassageResult{}, err
@@ -180,24 +186,5 @@ func (b *Backend) rankedPassages(ctx context.Context, q search.PassageQuery, k s
 	if err != nil {
 		return search.PassageResult{}, unavailable(err)
 	}
-	out := search.PassageResult{Passages: []search.PassageHit{}}
-	out.Total, out.TotalRelation = record.CapCount(res.total, false, q.ExactCount)
-	for _, h := range res.hits {
-		var p record.Passage
-		if err := json.Unmarshal([]byte(h.doc), &p); err != nil {
-			return search.PassageResult{}, &record.Error{Code: record.EUNAVAILABLE, Message: "stored passage is unreadable"}
-		}
-		out.Passages = append(out.Passages, search.PassageHit{Passage: p, Score: h.score})
-	}
-	if len(res.hits) == q.Limit && len(res.hits) > 0 {
-		last := res.hits[len(res.hits)-1]
-		out.NextCursor = search.EncodeCursor(search.SortRelevance, []string{strconv.FormatFloat(last.score, 'g', -1, 64), last.id})
-	}
-	cov, err := b.Coverage(ctx)
-	if err != nil {
-		return search.PassageResult{}, err
-	}
-	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
-	out.Scope.MatchedRelation = out.TotalRelation
-	return out, nil
+	return b.passageResult(ctx, q, k, res.total, res.hits)
 }

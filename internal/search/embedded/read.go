@@ -26,19 +26,12 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 		return search.PassageResult{}, err
 	}
 	if !k.Empty() {
-		return b.rankedPassages(ctx, q, k, after)
+		return b.searchPassages(ctx, q, k, after)
 	}
+	// no words: every passage the filters keep, in id order (equal scores)
 	bq := bleve.NewBooleanQuery()
-	if must, _ := keywordQuery(k, "text", ""); must != nil {
-		bq.AddMust(must)
-	}
-	for field, vals := range map[string][]string{"lenses": q.Lenses, "agency_id": q.AgencyIDs, "source": q.Sources} {
-		if len(vals) > 0 {
-			bq.AddMust(terms(field, vals))
-		}
-	}
-	if q.RequestID != "" {
-		bq.AddMust(terms("request_id", []string{q.RequestID}))
+	for field, vals := range passageKeyFilters(q) {
+		bq.AddMust(terms(field, vals))
 	}
 	if !q.From.IsZero() || !q.To.IsZero() {
 		bq.AddMust(dateRange("start_date", q.From, q.To))
@@ -62,19 +55,29 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 	if err != nil {
 		return search.PassageResult{}, unavailable(err)
 	}
-	out := search.PassageResult{Passages: []search.PassageHit{}}
-	out.Total, out.TotalRelation = record.CapCount(int(res.Total), false, q.ExactCount)
+	hits := make([]topHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
+		doc, _ := h.Fields["doc"].(string)
+		hits = append(hits, topHit{id: h.ID, score: h.Score, doc: doc})
+	}
+	return b.passageResult(ctx, q, k, int(res.Total), hits)
+}
+
+// passageResult is a page of passages: their stored documents decoded, the
+// count, the cursor after the last and the scope.
+func (b *Backend) passageResult(ctx context.Context, q search.PassageQuery, k search.Keywords, total int, hits []topHit) (search.PassageResult, error) {
+	out := search.PassageResult{Passages: []search.PassageHit{}}
+	out.Total, out.TotalRelation = record.CapCount(total, false, q.ExactCount)
+	for _, h := range hits {
 		var p record.Passage
-		s, _ := h.Fields["doc"].(string)
-		if err := json.Unmarshal([]byte(s), &p); err != nil {
+		if err := json.Unmarshal([]byte(h.doc), &p); err != nil {
 			return search.PassageResult{}, &record.Error{Code: record.EUNAVAILABLE, Message: "stored passage is unreadable"}
 		}
-		out.Passages = append(out.Passages, search.PassageHit{Passage: p, Score: h.Score})
+		out.Passages = append(out.Passages, search.PassageHit{Passage: p, Score: h.score})
 	}
-	if len(res.Hits) == q.Limit && len(res.Hits) > 0 {
-		last := res.Hits[len(res.Hits)-1]
-		out.NextCursor = search.EncodeCursor(search.SortRelevance, []string{strconv.FormatFloat(last.Score, 'g', -1, 64), last.ID})
+	if len(hits) == q.Limit && len(hits) > 0 {
+		last := hits[len(hits)-1]
+		out.NextCursor = search.EncodeCursor(search.SortRelevance, []string{strconv.FormatFloat(last.score, 'g', -1, 64), last.id})
 	}
 	cov, err := b.Coverage(ctx)
 	if err != nil {

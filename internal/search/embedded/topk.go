@@ -208,66 +208,9 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 		return topResult{}, err
 	}
 
-	// the match sets
-	var phrased [][]*roaring.Bitmap
-	for _, p := range spec.phrases {
-		bm, err := t.clause(ctx, snap, segs, offsets, p)
-		if err != nil {
-			return topResult{}, err
-		}
-		phrased = append(phrased, bm)
-	}
-	match := make([]*roaring.Bitmap, len(segs))
-	for i, s := range segs {
-		m, err := orPostings(s.Segment(), spec.field, spec.words)
-		if err != nil {
-			return topResult{}, err
-		}
-		if spec.all {
-			m.AddRange(0, s.Segment().Count())
-		}
-		for _, p := range phrased {
-			m.Or(p[i])
-		}
-		if len(spec.excludeWords) > 0 {
-			x, err := orPostings(s.Segment(), spec.field, spec.excludeWords)
-			if err != nil {
-				return topResult{}, err
-			}
-			m.AndNot(x)
-		}
-		for field, vals := range spec.keyFilters {
-			if m.IsEmpty() {
-				break
-			}
-			f, err := orPostings(s.Segment(), field, vals)
-			if err != nil {
-				return topResult{}, err
-			}
-			m.And(f)
-		}
-		if d := s.Deleted(); d != nil {
-			m.AndNot(d)
-		}
-		match[i] = m
-	}
-	for _, f := range spec.filters {
-		keep, err := t.clause(ctx, snap, segs, offsets, f)
-		if err != nil {
-			return topResult{}, err
-		}
-		for i := range match {
-			match[i].And(keep[i])
-		}
-	}
-	for _, e := range spec.exclude {
-		drop, err := t.clause(ctx, snap, segs, offsets, e)
-		if err != nil {
-			return topResult{}, err
-		}
-		for i := range match {
-			match[i].AndNot(drop[i])
-		}
+	match, err := t.matches(ctx, snap, segs, offsets, spec)
+	if err != nil {
+		return topResult{}, err
 	}
 	var out topResult
 	for _, m := range match {
@@ -505,41 +448,19 @@ func (t *topIndex) sorted(segs []*scorch.SegmentSnapshot, match []*roaring.Bitma
 		for it.HasNext() {
 			d := it.Next()
 			h := topHit{key: col.terms[col.ords[d]]}
-			if spec.after != nil {
-				if c := page.cmpKey(h.key, spec.after.key); c < 0 {
-					continue // before the cursor
-				} else if c == 0 {
-					id, err := s.DocID(uint64(d))
-					if err != nil {
-						return nil, err
-					}
-					if h.id = string(id); h.id <= spec.after.id {
-						continue
-					}
-				}
+			// the key alone settles most: before the cursor, or after the
+			// page's last hit; the id is read only for the others
+			if spec.after != nil && page.cmpKey(h.key, spec.after.key) < 0 ||
+				page.full() && page.cmpKey(h.key, page.worst().key) > 0 {
+				continue
 			}
-			if page.full() {
-				c := page.cmpKey(h.key, page.worst().key)
-				if c > 0 {
-					continue
-				}
-				if c == 0 && h.id == "" {
-					id, err := s.DocID(uint64(d))
-					if err != nil {
-						return nil, err
-					}
-					h.id = string(id)
-				}
-				if c == 0 && h.id >= page.worst().id {
-					continue
-				}
+			id, err := s.DocID(uint64(d))
+			if err != nil {
+				return nil, err
 			}
-			if h.id == "" {
-				id, err := s.DocID(uint64(d))
-				if err != nil {
-					return nil, err
-				}
-				h.id = string(id)
+			h.id = string(id)
+			if spec.after != nil && !page.before(topHit{key: spec.after.key, id: spec.after.id}, h) {
+				continue
 			}
 			page.offer(h, i, uint64(d))
 		}
@@ -616,6 +537,75 @@ func (t *topIndex) column(s *scorch.SegmentSnapshot, field string) (*sortColumn,
 	t.columns.Put(key, c, c.size())
 	t.columns.Trim(0, ColumnCacheBytes)
 	return c, nil
+}
+
+// matches are spec's match sets, one bitmap per segment: the words'
+// postings and the phrases' matches, then each filter narrowing, each
+// exclusion and the deleted documents removed. Keyword filters and
+// excluded words are read from their postings; other clauses from Bleve,
+// through the per-segment clause cache.
+func (t *topIndex) matches(ctx context.Context, snap *scorch.IndexSnapshot, segs []*scorch.SegmentSnapshot, offsets []uint64, spec topSpec) ([]*roaring.Bitmap, error) {
+	clauses := func(qs []query.Query) ([][]*roaring.Bitmap, error) {
+		var out [][]*roaring.Bitmap
+		for _, q := range qs {
+			bm, err := t.clause(ctx, snap, segs, offsets, q)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, bm)
+		}
+		return out, nil
+	}
+	phrased, err := clauses(spec.phrases)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := clauses(spec.filters)
+	if err != nil {
+		return nil, err
+	}
+	drop, err := clauses(spec.exclude)
+	if err != nil {
+		return nil, err
+	}
+	match := make([]*roaring.Bitmap, len(segs))
+	for i, s := range segs {
+		m, err := orPostings(s.Segment(), spec.field, spec.words)
+		if err != nil {
+			return nil, err
+		}
+		if spec.all {
+			m.AddRange(0, s.Segment().Count())
+		}
+		for _, p := range phrased {
+			m.Or(p[i])
+		}
+		for _, k := range keep {
+			m.And(k[i])
+		}
+		for _, d := range drop {
+			m.AndNot(d[i])
+		}
+		for field, vals := range spec.keyFilters {
+			f, err := orPostings(s.Segment(), field, vals)
+			if err != nil {
+				return nil, err
+			}
+			m.And(f)
+		}
+		if len(spec.excludeWords) > 0 {
+			x, err := orPostings(s.Segment(), spec.field, spec.excludeWords)
+			if err != nil {
+				return nil, err
+			}
+			m.AndNot(x)
+		}
+		if d := s.Deleted(); d != nil {
+			m.AndNot(d)
+		}
+		match[i] = m
+	}
+	return match, nil
 }
 
 // seedWindows and two per hit of the page is how many windows, best bound

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -193,14 +194,7 @@ func TestRankedPathMatchesExhaustiveRanking(t *testing.T) {
 		}
 
 		// the exhaustive ranking
-		k, err := q.Normalize()
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, err := noticeSpec(b.notices, q, k, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		spec := specOf(t, b, q)
 		spec.limit, spec.exhaustive, spec.withDoc = 1<<30, true, false
 		want, err := b.topNotices.search(ctx, spec)
 		if err != nil {
@@ -219,14 +213,7 @@ func TestRankedPathMatchesExhaustiveRanking(t *testing.T) {
 		}
 
 		// Bleve's count and facets for the same query
-		req := bleve.NewSearchRequestOptions(noticeQuery(q, k), 0, 0, false)
-		for fname, field := range noticeFacets {
-			req.AddFacet(fname, bleve.NewFacetRequest(field, 200))
-		}
-		br, err := b.notices.Search(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		br := bleveAnswer(t, b, q, 0)
 		if int(br.Total) != total {
 			t.Fatalf("%s: counts %d, Bleve %d", name, total, br.Total)
 		}
@@ -237,13 +224,7 @@ func TestRankedPathMatchesExhaustiveRanking(t *testing.T) {
 			t.Fatal(err)
 		}
 		for fname := range noticeFacets {
-			var bleveCounts []search.FacetCount
-			if f := br.Facets[fname]; f != nil && f.Terms != nil {
-				for _, tc := range f.Terms.Terms() {
-					bleveCounts = append(bleveCounts, search.FacetCount{Value: tc.Term, Count: tc.Count})
-				}
-			}
-			bleveCounts = search.SortFacet(bleveCounts, search.FacetSize)
+			bleveCounts := bleveFacet(br, fname)
 			if !slices.Equal(fr.Facets[fname], bleveCounts) && !(len(fr.Facets[fname]) == 0 && len(bleveCounts) == 0) {
 				t.Fatalf("%s: facet %s is %v, Bleve's %v", name, fname, fr.Facets[fname], bleveCounts)
 			}
@@ -261,10 +242,6 @@ func TestRankedPathWithDeletions(t *testing.T) {
 		q := search.Query{Text: text, Limit: 50, ExactCount: true}
 		if c%2 == 1 {
 			q.AgencyIDs = []string{"dep"}
-		}
-		k, err := q.Normalize()
-		if err != nil {
-			t.Fatal(err)
 		}
 		got := map[string]bool{}
 		page := q
@@ -289,14 +266,7 @@ func TestRankedPathWithDeletions(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		req := bleve.NewSearchRequestOptions(noticeQuery(q, k), 10000, 0, false)
-		for fname, field := range noticeFacets {
-			req.AddFacet(fname, bleve.NewFacetRequest(field, 200))
-		}
-		br, err := b.notices.Search(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		br := bleveAnswer(t, b, q, 10000)
 		if first.Total != int(br.Total) || len(got) != len(br.Hits) {
 			t.Fatalf("%q: count %d, %d walked; Bleve %d", text, first.Total, len(got), br.Total)
 		}
@@ -306,11 +276,7 @@ func TestRankedPathWithDeletions(t *testing.T) {
 			}
 		}
 		for fname := range noticeFacets {
-			var want []search.FacetCount
-			for _, tc := range br.Facets[fname].Terms.Terms() {
-				want = append(want, search.FacetCount{Value: tc.Term, Count: tc.Count})
-			}
-			want = search.SortFacet(want, search.FacetSize)
+			want := bleveFacet(br, fname)
 			if !slices.Equal(first.Facets[fname], want) {
 				t.Fatalf("%q: facet %s is %v, Bleve's %v", text, fname, first.Facets[fname], want)
 			}
@@ -343,15 +309,7 @@ func TestRankedPathPrunes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	q := search.Query{Text: "bridge", Limit: 10}
-	k, err := q.Normalize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := noticeSpec(b.notices, q, k, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := specOf(t, b, search.Query{Text: "bridge", Limit: 10})
 	res, err := b.topNotices.search(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
@@ -379,4 +337,101 @@ func TestRankedPathPrunes(t *testing.T) {
 	if b.topNotices.words.Len() != cached || cached == 0 {
 		t.Fatalf("words cached %d, then %d", cached, b.topNotices.words.Len())
 	}
+}
+
+// specOf is a notice query as the segment path's question (first page).
+func specOf(t *testing.T, b *Backend, q search.Query) topSpec {
+	t.Helper()
+	k, err := q.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := noticeSpec(b.notices, q, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// bleveAnswer is Bleve's own answer to a notice query (its first size
+// hits), with the four notice facets.
+func bleveAnswer(t *testing.T, b *Backend, q search.Query, size int) *bleve.SearchResult {
+	t.Helper()
+	k, err := q.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := bleve.NewSearchRequestOptions(noticeQuery(q, k), size, 0, false)
+	for fname, field := range noticeFacets {
+		req.AddFacet(fname, bleve.NewFacetRequest(field, 200))
+	}
+	br, err := b.notices.Search(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return br
+}
+
+// bleveFacet is one of Bleve's facets as the engine reports facets.
+func bleveFacet(br *bleve.SearchResult, name string) []search.FacetCount {
+	var out []search.FacetCount
+	if f := br.Facets[name]; f != nil && f.Terms != nil {
+		for _, tc := range f.Terms.Terms() {
+			out = append(out, search.FacetCount{Value: tc.Term, Count: tc.Count})
+		}
+	}
+	return search.SortFacet(out, search.FacetSize)
+}
+
+// TestSortedPathMatchesBleveOrder: every order but relevance, walked by
+// cursor in small pages over notices with many equal dates, is Bleve's own
+// sort by the same keys (sort key, then request id).
+func TestSortedPathMatchesBleveOrder(t *testing.T) {
+	b := topkCorpus(t, 3000, true)
+	ctx := context.Background()
+	for sortName, sk := range noticeSortKeys {
+		for _, q := range []search.Query{{Sort: sortName, Limit: 7}, {Text: "bridge", Sort: sortName, Limit: 7, AgencyIDs: []string{"dot", "dep"}}} {
+			var got []string
+			page := q
+			for {
+				res, err := b.Search(ctx, page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, h := range res.Hits {
+					got = append(got, h.Notice.RequestID)
+				}
+				if res.NextCursor == "" {
+					break
+				}
+				page.Cursor = res.NextCursor
+			}
+			k, err := q.Normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := bleve.NewSearchRequestOptions(noticeQuery(q, k), 10000, 0, false)
+			req.SortByCustom(bsearch.SortOrder{keySort(sk.field, sk.desc), keySort("request_id", false)})
+			br, err := b.notices.Search(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := make([]string, len(br.Hits))
+			for i, h := range br.Hits {
+				want[i] = h.ID
+			}
+			if len(want) < 100 || !slices.Equal(got, want) {
+				t.Fatalf("%s %q: %d notices by cursor, Bleve's sort %d; first difference at %d", sortName, q.Text, len(got), len(want), firstDiff(got, want))
+			}
+		}
+	}
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
