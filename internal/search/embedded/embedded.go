@@ -20,6 +20,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/sourcegraph/conc/iter"
+	"github.com/sourcegraph/conc/pool"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -292,32 +294,33 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 		ids = append(ids, d.Notice.RequestID)
 	}
 	counts := b.passageCounts(ids)
-	parts := partition(docs, upsertParts(len(docs)))
-	type batches struct{ nb, pb *bleve.Batch }
-	bs := make([]batches, len(parts))
-	errs := make([]error, len(parts))
-	var wg sync.WaitGroup
-	for i, part := range parts {
-		wg.Go(func() { bs[i].nb, bs[i].pb, errs[i] = b.batches(part, counts) })
+	type batches struct {
+		nb, pb *bleve.Batch
+		err    error
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
+	built := iter.Map(partition(docs, upsertParts(len(docs))), func(part *[]search.Doc) batches {
+		nb, pb, err := b.batches(*part, counts)
+		return batches{nb, pb, err}
+	})
+	for _, bs := range built {
+		if bs.err != nil {
+			return bs.err
+		}
 	}
-	for i := range bs {
-		wg.Go(func() {
+	writes := pool.New().WithErrors()
+	for _, bs := range built {
+		writes.Go(func() error {
 			// passages first: a reader never sees a notice whose passages are missing
-			if err := b.passages.Batch(bs[i].pb); err != nil {
-				errs[i] = fmt.Errorf("embedded: write passages: %w", err)
-				return
+			if err := b.passages.Batch(bs.pb); err != nil {
+				return fmt.Errorf("embedded: write passages: %w", err)
 			}
-			if err := b.notices.Batch(bs[i].nb); err != nil {
-				errs[i] = fmt.Errorf("embedded: write notices: %w", err)
+			if err := b.notices.Batch(bs.nb); err != nil {
+				return fmt.Errorf("embedded: write notices: %w", err)
 			}
+			return nil
 		})
 	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return writes.Wait()
 }
 
 // upsertPart is the fewest notices worth a part of their own: a Bleve batch
