@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -101,8 +102,18 @@ func decode[T any](t *testing.T, b []byte) T {
 
 // golden compares got with testdata/golden/<name> (internal/golden; -update
 // rewrites).
+//
+// JSON is compared indented, so a golden file reads as a document and a
+// difference names its line; the API itself answers compact JSON.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
+	if strings.HasSuffix(name, ".json") {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, got, "", "  "); err != nil {
+			t.Fatalf("%s: not JSON: %v", name, err)
+		}
+		got = buf.Bytes()
+	}
 	goldenfile.Assert(t, filepath.Join("testdata", "golden", name), got)
 }
 
@@ -118,6 +129,9 @@ func TestSearchMoneyConstruction(t *testing.T) {
 	res, b := get(t, shared, "/api/search?q=construction&lens=money")
 	if res.StatusCode != 200 {
 		t.Fatalf("status %d: %s", res.StatusCode, b)
+	}
+	if bytes.Count(b, []byte("\n")) != 1 {
+		t.Error("the API answers compact JSON, one line")
 	}
 	out := decode[SearchResponse](t, b)
 	if out.Total == 0 || len(out.Hits) == 0 {

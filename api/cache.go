@@ -73,9 +73,12 @@ func notModified(r *http.Request, etag string, lastModified time.Time) bool {
 	return false
 }
 
-// renderJSON marshals v and renders it with cache headers.
+// renderJSON marshals v and renders it with cache headers. The body is
+// compact JSON, as search engines' APIs answer: indenting cost a tenth of a
+// search request's CPU (BENCHMARKS.md's profiles), and a browser or jq
+// shows it indented.
 func renderJSON(c *gin.Context, status int, v any, maxAge time.Duration, lastModified time.Time) {
-	body, err := json.MarshalIndent(v, "", "  ")
+	body, err := json.Marshal(v)
 	if err != nil {
 		writeError(c, err)
 		return

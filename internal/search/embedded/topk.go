@@ -444,16 +444,31 @@ func (t *topIndex) sorted(segs []*scorch.SegmentSnapshot, match []*roaring.Bitma
 		if err != nil {
 			return nil, err
 		}
+		// the key alone settles most: before the cursor, or after the page's
+		// last hit. Both are located once among the segment's keys, so a
+		// document's key is compared as its ordinal; the id is read only for
+		// the others.
+		var after, worst keyPos
+		if spec.after != nil {
+			after = col.locate(spec.after.key)
+		}
+		worstKey, located := "", false
 		it := match[i].Iterator()
 		for it.HasNext() {
 			d := it.Next()
-			h := topHit{key: col.terms[col.ords[d]]}
-			// the key alone settles most: before the cursor, or after the
-			// page's last hit; the id is read only for the others
-			if spec.after != nil && page.cmpKey(h.key, spec.after.key) < 0 ||
-				page.full() && page.cmpKey(h.key, page.worst().key) > 0 {
+			o := col.ords[d]
+			if spec.after != nil && page.orient(after.cmp(o)) < 0 {
 				continue
 			}
+			if page.full() {
+				if w := page.worst().key; !located || w != worstKey {
+					worst, worstKey, located = col.locate(w), w, true
+				}
+				if page.orient(worst.cmp(o)) > 0 {
+					continue
+				}
+			}
+			h := topHit{key: col.terms[o]}
 			id, err := s.DocID(uint64(d))
 			if err != nil {
 				return nil, err
@@ -481,6 +496,30 @@ func (c *sortColumn) size() int64 {
 		n += 16 + len(t)
 	}
 	return int64(n)
+}
+
+// keyPos is where a key falls among a column's keys: the first key not
+// before it, and whether that key is it.
+type keyPos struct {
+	at    int
+	exact bool
+}
+
+func (c *sortColumn) locate(key string) keyPos {
+	at := sort.SearchStrings(c.terms, key)
+	return keyPos{at, at < len(c.terms) && c.terms[at] == key}
+}
+
+// cmp compares the key of ordinal o with the located key, as
+// strings.Compare(c.terms[o], key) would.
+func (k keyPos) cmp(o uint32) int {
+	switch {
+	case int(o) < k.at:
+		return -1
+	case int(o) == k.at && k.exact:
+		return 0
+	}
+	return 1
 }
 
 type columnKey struct {
@@ -517,8 +556,11 @@ func (t *topIndex) column(s *scorch.SegmentSnapshot, field string) (*sortColumn,
 		if e == nil {
 			break
 		}
-		ord := uint32(len(c.terms))
-		c.terms = append(c.terms, e.Term)
+		var ord uint32 // an empty key is the missing key's: terms stay strictly ascending (keyPos)
+		if e.Term != "" {
+			ord = uint32(len(c.terms))
+			c.terms = append(c.terms, e.Term)
+		}
 		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
 			return nil, err
 		}
@@ -975,8 +1017,10 @@ type topHeap struct {
 }
 
 // cmpKey compares two sort keys in the page's order (-1: a first).
-func (h *topHeap) cmpKey(a, b string) int {
-	c := strings.Compare(a, b)
+func (h *topHeap) cmpKey(a, b string) int { return h.orient(strings.Compare(a, b)) }
+
+// orient turns an ascending comparison into the page's order.
+func (h *topHeap) orient(c int) int {
 	if h.desc {
 		return -c
 	}
