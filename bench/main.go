@@ -174,10 +174,13 @@ type system struct {
 	// ran (for PostgreSQL its server processes and its HTTP server, for
 	// OpenSearch its JVM and the Recordwatch API server in front of it).
 	ServePeakMB float64
-	Answers     map[string]answer // by query name
-	AnswerErr   map[string]string
-	Load        map[string]map[int]loadResult // query → concurrency → figures
-	Note        string
+	// ServeAnonPeakMB is the anonymous part of ServePeakMB's processes' PSS
+	// at its own peak (Recordwatch's API server only).
+	ServeAnonPeakMB float64
+	Answers         map[string]answer // by query name
+	AnswerErr       map[string]string
+	Load            map[string]map[int]loadResult // query → concurrency → figures
+	Note            string
 	// Warmup, when set, is an unmeasured run of the search mix before the
 	// measurements (OpenSearch's JVM compiles its hot code under load).
 	Warmup time.Duration
@@ -298,6 +301,7 @@ func run(cfg config) (string, error) {
 		sampler := samplePSS(func() []int { return []int{c.pid()} }, 250*time.Millisecond)
 		measure(ctx, cfg, ours, base, rep.Mix)
 		ours.ServePeakMB = sampler.PeakMB() // the mix only, not the profiling run after it
+		ours.ServeAnonPeakMB = sampler.AnonPeakMB()
 		if cfg.Pprof {
 			file := filepath.Join(cfg.Work, fmt.Sprintf("ours-serve-n%d-c%d.pprof", cfg.N, maxConc))
 			if err := profileMix(ctx, base, pprofURL, rep.Mix, maxConc, 10*time.Second, file); err != nil {

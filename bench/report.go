@@ -233,7 +233,7 @@ func renderReport(rep *report) string {
 		how := ""
 		switch s.Key {
 		case "ours":
-			how = "child process: JSON lines → `Indexer.Upsert` per " + thousands(indexer.DefaultBatch) + " (passages by `indexer.Docs`, the engine's `Upsert`, each notice's semantic vector record) → Observe, Refresh, Close; peak RSS of that process (getrusage)"
+			how = "child process: JSON lines → `Indexer.Upsert` per " + thousands(indexer.DefaultBatch) + " (passages by `indexer.Docs`, the engine's `Upsert`, each notice's semantic vector record) → Observe, Refresh, Close; peak RSS of that process (getrusage)" + anonPart(st.AnonPeakMB)
 		case "sqlite":
 			how = "child process: one transaction per " + thousands(indexer.DefaultBatch) + " notices into tables + external-content FTS5 tables (porter unicode61), then B-tree indexes, FTS5 `optimize`, ANALYZE; peak RSS of that process"
 		case "postgres":
@@ -359,7 +359,14 @@ func renderReport(rep *report) string {
 	rate := float64(ours.Index.Notices) / ours.Index.Seconds
 	w("| indexing ≥ 5,000 notices/s | %s notices/s | %s |\n", thousands(int(rate)), yes(rate >= 5000))
 	peak := max(ours.Index.PeakRSSMB, ours.ServePeakMB)
-	w("| peak memory ≤ 2 GB | indexing %s, serving %s | %s |\n", mb(ours.Index.PeakRSSMB), mb(ours.ServePeakMB), yes(peak <= 2048))
+	verdict := yes(peak <= 2048)
+	if anon := max(ours.Index.AnonPeakMB, ours.ServeAnonPeakMB); peak > 2048 && anon > 0 && anon <= 2048 {
+		// the mapped index files' pages are the kernel's to reclaim: say
+		// both, and which one meets the target
+		verdict = "**no** by RSS; yes by anonymous memory"
+	}
+	w("| peak memory ≤ 2 GB | indexing %s, serving %s (RSS and PSS, with the pages of the mapped index files); anonymous memory: indexing %s, serving %s | %s |\n",
+		mb(ours.Index.PeakRSSMB), mb(ours.ServePeakMB), mb(ours.Index.AnonPeakMB), mb(ours.ServeAnonPeakMB), verdict)
 	fc := ours.Load["feed-cached"][maxConc]
 	w("| cached feed requests ≥ 5,000/s | %s req/s at concurrency %d | %s |\n", rps(fc.RPS), maxConc, yes(fc.RPS >= 5000))
 	if len(rep.Systems) > 1 {
@@ -422,10 +429,14 @@ func renderReport(rep *report) string {
 	}
 	w("## Memory while serving\n\n| system | peak while serving the whole mix |\n|---|---:|\n")
 	for _, s := range rep.Systems {
-		w("| %s | %s |\n", s.Name, mb(s.ServePeakMB))
+		anon := ""
+		if s.ServeAnonPeakMB > 0 {
+			anon = " (anonymous " + mb(s.ServeAnonPeakMB) + ")"
+		}
+		w("| %s | %s%s |\n", s.Name, mb(s.ServePeakMB), anon)
 	}
 	w("\nPeak PSS (proportional set size, from /proc/<pid>/smaps_rollup, sampled every 250 ms while the mix ran) of the serving processes: "+
-		"Recordwatch's API server (it includes the pages of the index files Bleve maps into memory, which the kernel can reclaim); "+
+		"Recordwatch's API server (it includes the pages of the index files Bleve maps into memory, which the kernel can reclaim; in brackets its anonymous memory, the heap without them, at its own peak); "+
 		"SQLite's HTTP server (the database is in process); PostgreSQL's server processes summed, plus its HTTP server%s. "+
 		"PSS, not RSS: RSS counts a file page once per mapping, so SQLite's connections, each mapping the same database file, "+
 		"would count it once per connection (over 10 GB for a 0.4 GB database at concurrency 32).\n\n", osMemory)
@@ -532,3 +543,11 @@ const methodDisk = `
 const methodReproduce = `
 - Reproduce: ` + "`go -C bench run .`" + ` (100k), ` + "`go -C bench run . -n 1100000`" + `; ` + "`-peers=false`" + ` for ours only, ` + "`-opensearch=false`" + ` without OpenSearch, ` + "`-keep`" + ` to reuse the corpus and indexes of an earlier run of the same size, ` + "`-duration`" + `/` + "`-warmup`" + `/` + "`-conc`" + ` for the load, ` + "`-work`" + ` for where files go (default ` + "`$TMPDIR/recordwatch-bench`" + `). PostgreSQL runs as a private cluster under the work directory (initdb, loopback-only port 55432, no Unix socket), installed with apt-get when missing. OpenSearch's node runs from ` + "`docker/opensearch-local.sh`" + ` (its distribution fetched from Maven Central once, JDK 17) in its own home, by default ` + "`/var/cache/rw-bench-opensearch`" + ` as root, HTTP port 9290 and transport 9390, apart from a development node on the script's defaults; its indexes ` + "`rwbench-n<N>-*`" + ` stay there for ` + "`-keep`" + `.
 `
+
+// anonPart names the anonymous part of a memory figure, when it was sampled.
+func anonPart(anonMB float64) string {
+	if anonMB <= 0 {
+		return ""
+	}
+	return "; of which anonymous memory (heap, not the pages of mapped index files; PSS sampled every 250 ms) " + mb(anonMB)
+}

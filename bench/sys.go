@@ -96,27 +96,33 @@ func childPIDs(pid int) []int {
 
 // pssKB is a process's proportional set size (shared pages divided among
 // the processes that map them), so a sum over processes counts shared
-// memory once.
-func pssKB(pid int) int64 {
+// memory once, and the part of it that is anonymous memory (heap and
+// stacks: not the pages of mapped files, which the kernel can reclaim).
+func pssKB(pid int) (pss, anon int64) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
 	if err != nil {
-		return 0
+		return 0, 0
+	}
+	kb := func(v string) int64 {
+		n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		return n
 	}
 	for line := range strings.SplitSeq(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "Pss:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return n
+			pss = kb(v)
+		} else if v, ok := strings.CutPrefix(line, "Pss_Anon:"); ok {
+			anon = kb(v)
 		}
 	}
-	return 0
+	return pss, anon
 }
 
 // pssSampler samples the summed PSS of a set of processes until stopped
-// and keeps the peak.
+// and keeps the peaks of the whole and of its anonymous part.
 type pssSampler struct {
-	stop chan struct{}
-	done chan struct{}
-	peak int64
+	stop       chan struct{}
+	done       chan struct{}
+	peak, anon int64
 }
 
 func samplePSS(pids func() []int, every time.Duration) *pssSampler {
@@ -126,11 +132,12 @@ func samplePSS(pids func() []int, every time.Duration) *pssSampler {
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
-			var sum int64
+			var sum, anon int64
 			for _, p := range pids() {
-				sum += pssKB(p)
+				a, b := pssKB(p)
+				sum, anon = sum+a, anon+b
 			}
-			s.peak = max(s.peak, sum)
+			s.peak, s.anon = max(s.peak, sum), max(s.anon, anon)
 			select {
 			case <-s.stop:
 				return
@@ -143,9 +150,23 @@ func samplePSS(pids func() []int, every time.Duration) *pssSampler {
 
 // PeakMB stops the sampler and returns the peak in MB.
 func (s *pssSampler) PeakMB() float64 {
-	close(s.stop)
-	<-s.done
+	s.halt()
 	return float64(s.peak) / 1024
+}
+
+// AnonPeakMB stops the sampler and returns the peak of anonymous memory in MB.
+func (s *pssSampler) AnonPeakMB() float64 {
+	s.halt()
+	return float64(s.anon) / 1024
+}
+
+func (s *pssSampler) halt() {
+	select {
+	case <-s.done:
+	default:
+		close(s.stop)
+		<-s.done
+	}
 }
 
 // child is a running copy of this program in one of its child roles.
@@ -246,6 +267,8 @@ func runChildJSON(role string, v *indexStats, args ...string) error {
 	if err != nil {
 		return err
 	}
+	sampler := samplePSS(func() []int { return []int{c.pid()} }, 250*time.Millisecond)
+	defer func() { v.AnonPeakMB = sampler.AnonPeakMB() }()
 	var last string
 	for line := range c.lines {
 		last = line
