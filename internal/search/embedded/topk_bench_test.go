@@ -19,7 +19,7 @@ import (
 //
 //	RECORDWATCH_BENCH_INDEX=$TMPDIR/recordwatch-bench/ours-n1100000/index \
 //	RECORDWATCH_BENCH_AGENCY=citywide-administrative-services \
-//	RECORDWATCH_BENCH_VENDOR="SECURUS TECHNOLOGIES" \
+//	RECORDWATCH_BENCH_VENDOR="HEWLETT PACKARD" \
 //	go test -run '^$' -bench SegmentPath ./internal/search/embedded/
 //
 // The first answer of each case (which reads its words, clauses and

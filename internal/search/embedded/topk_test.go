@@ -15,6 +15,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/searchtest"
 )
 
 // topkVocabulary: a few common words and many rare ones, so that some
@@ -170,27 +171,15 @@ func TestRankedPathMatchesExhaustiveRanking(t *testing.T) {
 
 		// every page, by cursor
 		var got []search.Hit
-		total := -1
-		page := q
-		page.ExactCount = true
-		for pages := 0; ; pages++ {
-			res, err := b.Search(ctx, page)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			if total < 0 {
-				total = res.Total
-			} else if res.Total != total {
-				t.Fatalf("%s: page %d counts %d, the first %d", name, pages, res.Total, total)
+		exact := q
+		exact.ExactCount = true
+		pages := searchtest.Pages(t, b, exact, 3000)
+		total := pages[0].Total
+		for i, res := range pages {
+			if res.Total != total {
+				t.Fatalf("%s: page %d counts %d, the first %d", name, i, res.Total, total)
 			}
 			got = append(got, res.Hits...)
-			if res.NextCursor == "" {
-				break
-			}
-			page.Cursor = res.NextCursor
-			if pages > 3000 {
-				t.Fatalf("%s: the cursor does not end", name)
-			}
 		}
 
 		// the exhaustive ranking
@@ -388,24 +377,9 @@ func bleveFacet(br *bleve.SearchResult, name string) []search.FacetCount {
 // sort by the same keys (sort key, then request id).
 func TestSortedPathMatchesBleveOrder(t *testing.T) {
 	b := topkCorpus(t, 3000, true)
-	ctx := context.Background()
 	for sortName, sk := range noticeSortKeys {
 		for _, q := range []search.Query{{Sort: sortName, Limit: 7}, {Text: "bridge", Sort: sortName, Limit: 7, AgencyIDs: []string{"dot", "dep"}}} {
-			var got []string
-			page := q
-			for {
-				res, err := b.Search(ctx, page)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, h := range res.Hits {
-					got = append(got, h.Notice.RequestID)
-				}
-				if res.NextCursor == "" {
-					break
-				}
-				page.Cursor = res.NextCursor
-			}
+			got := searchtest.PageIDs(t, b, q, 3000)
 			k, err := q.Normalize()
 			if err != nil {
 				t.Fatal(err)

@@ -257,17 +257,11 @@ func suite(t *testing.T, b search.Backend, docs []search.Doc, load func(*testing
 			}
 			all := ids(mustSearch(t, b, search.Query{Text: text, Sort: s, Limit: 100}))
 			var paged []string
-			cursor := ""
-			for i := 0; i < 20; i++ {
-				res := mustSearch(t, b, search.Query{Text: text, Sort: s, Limit: 3, Cursor: cursor})
+			for i, res := range Pages(t, b, search.Query{Text: text, Sort: s, Limit: 3}, 20) {
 				paged = append(paged, ids(res)...)
 				if res.Total != len(all) {
 					t.Errorf("sort %s page %d: total %d, want %d", s, i, res.Total, len(all))
 				}
-				if res.NextCursor == "" {
-					break
-				}
-				cursor = res.NextCursor
 			}
 			if !slices.Equal(paged, all) {
 				t.Errorf("sort %s: pages\n %v\nwant\n %v", s, paged, all)
@@ -474,6 +468,36 @@ func mustSearch(t *testing.T, b search.Backend, q search.Query) search.Result {
 		t.Fatalf("search %+v: %v", q, err)
 	}
 	return res
+}
+
+// Pages walks every page of q by cursor and returns them in order. A
+// cursor that has not ended after maxPages pages fails the test.
+func Pages(t testing.TB, b search.Backend, q search.Query, maxPages int) []search.Result {
+	t.Helper()
+	var pages []search.Result
+	for len(pages) < maxPages {
+		res, err := b.Search(context.Background(), q)
+		if err != nil {
+			t.Fatalf("search %+v: %v", q, err)
+		}
+		pages = append(pages, res)
+		if res.NextCursor == "" {
+			return pages
+		}
+		q.Cursor = res.NextCursor
+	}
+	t.Fatalf("search %+v: the cursor has not ended after %d pages", q, maxPages)
+	return nil
+}
+
+// PageIDs are the request ids of every page of q, walked by cursor, in order.
+func PageIDs(t testing.TB, b search.Backend, q search.Query, maxPages int) []string {
+	t.Helper()
+	var out []string
+	for _, res := range Pages(t, b, q, maxPages) {
+		out = append(out, ids(res)...)
+	}
+	return out
 }
 
 func ids(r search.Result) []string {

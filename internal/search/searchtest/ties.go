@@ -59,21 +59,7 @@ func testRelevanceTies(t *testing.T, open Opener) {
 		want[i] = h.Notice.RequestID
 	}
 	for _, limit := range []int{1, 2, 3, 4, 5, 20, 55, 62} {
-		var got []string
-		q := search.Query{Text: "dredging", Limit: limit}
-		for range 100 {
-			res, err := b.Search(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, h := range res.Hits {
-				got = append(got, h.Notice.RequestID)
-			}
-			if res.NextCursor == "" {
-				break
-			}
-			q.Cursor = res.NextCursor
-		}
+		got := PageIDs(t, b, search.Query{Text: "dredging", Limit: limit}, 100)
 		if !slices.Equal(got, want) {
 			t.Errorf("pages of %d: %v\nwant %v", limit, got, want)
 		}
