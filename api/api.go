@@ -6,6 +6,8 @@ package api
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -29,7 +32,14 @@ type Config struct {
 	Burst         int
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
 	TrustedProxies []string
+	// RequestTimeout bounds one request's work (zero: DefaultRequestTimeout);
+	// past it the engine stops and the client gets 503.
+	RequestTimeout time.Duration
 }
+
+// DefaultRequestTimeout is how long one request may work unless
+// Config.RequestTimeout says otherwise.
+const DefaultRequestTimeout = 20 * time.Second
 
 // Deps are the services the API reads and writes through.
 type Deps struct {
@@ -72,6 +82,9 @@ func New(cfg Config, deps Deps) *Server {
 	if cfg.Burst == 0 {
 		cfg.Burst = 60
 	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}
@@ -92,8 +105,28 @@ func New(cfg Config, deps Deps) *Server {
 	return s
 }
 
-// ServeHTTP makes Server an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+// ServeHTTP makes Server an http.Handler. A request whose path and query
+// pass record.MaxURILen is refused with 414 before routing; every other
+// request works under its client's context with Config.RequestTimeout as
+// its deadline, which reaches the engine (the MCP stream, which a client
+// holds open, has only its client's).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if len(r.URL.RawPath)+len(r.URL.Path)+len(r.URL.RawQuery) > record.MaxURILen {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusRequestURITooLong)
+		_ = json.NewEncoder(w).Encode(errorBody{Error: record.Error{Code: record.EINVALID,
+			Message: fmt.Sprintf("the request's path and query are longer than %d bytes", record.MaxURILen)}})
+		return
+	}
+	if r.URL.Path != "/mcp" {
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		r = r.WithContext(ctx)
+	}
+	s.router.ServeHTTP(w, r)
+}
 
 // Router exposes the Gin engine so other packages (web, mcp) can mount routes.
 func (s *Server) Router() *gin.Engine { return s.router }

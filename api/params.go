@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -31,8 +33,38 @@ func newParams(v url.Values, allowed ...string) *params {
 		sort.Strings(unknown)
 		p.err = record.Invalid(unknown[0], "unknown parameter(s): %s; accepted: %s",
 			strings.Join(unknown, ", "), strings.Join(allowed, ", "))
+		return p
+	}
+	// every value within its bound (record.InputBound) before any rule
+	// reads it; a list's items are checked again once split (list)
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		b := record.InputBound(k)
+		if len(v[k]) > b.MaxValues {
+			p.fail(record.CheckInput(k, v[k]...))
+		}
+		for _, s := range v[k] {
+			// a comma-separated list holds up to MaxValues items
+			p.fail(record.CheckLen(k, s, b.MaxLen*max(1, min(b.MaxValues, strings.Count(s, ",")+1))+b.MaxValues))
+		}
 	}
 	return p
+}
+
+// boundedPath refuses (400 naming it) a path parameter longer than its
+// bound, the same bound the parameter has in a query (record.InputBound).
+func boundedPath(c *gin.Context) {
+	for _, pr := range c.Params {
+		if err := record.CheckLen(pr.Key, strings.Trim(pr.Value, "/"), record.InputBound(pr.Key).MaxLen); err != nil {
+			writeError(c, err)
+			return
+		}
+	}
+	c.Next()
 }
 
 func (p *params) fail(err error) {
@@ -50,18 +82,20 @@ func (p *params) str(name string) string {
 	if len(vs) == 0 {
 		return ""
 	}
+	if err := record.CheckLen(name, vs[0], record.InputBound(name).MaxLen); err != nil {
+		p.fail(err)
+		return ""
+	}
 	return strings.TrimSpace(vs[0])
 }
 
-// list returns comma-separated or repeated values.
+// list returns comma-separated or repeated values, each and their count
+// within the parameter's bound (record.InputBound).
 func (p *params) list(name string) []string {
-	var out []string
-	for _, v := range p.v[name] {
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
+	out, err := record.SplitList(name, p.v[name])
+	if err != nil {
+		p.fail(err)
+		return nil
 	}
 	return out
 }
@@ -74,6 +108,10 @@ func (p *params) names(name string) []string {
 		if v = strings.TrimSpace(v); v != "" {
 			out = append(out, v)
 		}
+	}
+	if err := record.CheckInput(name, out...); err != nil {
+		p.fail(err)
+		return nil
 	}
 	return out
 }

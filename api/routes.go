@@ -9,9 +9,10 @@ import "github.com/gin-gonic/gin"
 // request once, so routes that name it again are not charged twice), then
 // sameOriginWrites (crosssite.go): state-changing requests from other
 // origins, and writes that are not JSON, are refused before any daily
-// ceiling is taken.
+// ceiling is taken. A third, boundedPath, refuses a path parameter past
+// its bound (record.InputBound) before any handler reads it.
 func (s *Server) routes(r *gin.Engine) {
-	r.Use(s.rateLimit(), s.sameOriginWrites())
+	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath)
 	r.NoRoute(s.notFoundRoute)
 	r.NoMethod(s.methodNotAllowed)
 

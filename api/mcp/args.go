@@ -15,8 +15,8 @@ import (
 // Bounds on tool arguments.
 const (
 	maxResults  = 50
-	maxCursor   = 512
-	maxNameLen  = 200
+	maxCursor   = record.MaxCursorLen
+	maxNameLen  = record.MaxNameLen
 	datePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 )
 

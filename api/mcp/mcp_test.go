@@ -636,3 +636,56 @@ func TestWatchToolsForm2RoundTrip(t *testing.T) {
 		t.Errorf("oversized request: %s", text(r))
 	}
 }
+
+// Tool arguments carry the same bounds as the HTTP parameters
+// (record.InputBound): a vendor name of 2,000 words is refused before any
+// rule reads it, by the schema the tool lists.
+func TestToolArgumentsBounded(t *testing.T) {
+	s := connect(t, 1)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"search_notices", map[string]any{"vendor": strings.Repeat("acme ", 2000)}},
+		{"search_notices", map[string]any{"q": strings.Repeat("acme ", 2000)}},
+		{"browse_contracts", map[string]any{"vendor": strings.Repeat("acme ", 2000)}},
+		{"analyze_contracts", map[string]any{"agency": strings.Repeat("x", 100000)}},
+	} {
+		res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err == nil && !res.IsError {
+			t.Errorf("%s: an argument past its bound was accepted", c.tool)
+		}
+	}
+	tools, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, tl := range tools.Tools {
+		b, _ := json.Marshal(tl.InputSchema)
+		var sch struct {
+			Properties map[string]struct {
+				Type      any  `json:"type"`
+				MaxLength *int `json:"maxLength"`
+				Enum      []any
+				Pattern   string
+				Format    string
+			} `json:"properties"`
+		}
+		_ = json.Unmarshal(b, &sch)
+		for name, p := range sch.Properties {
+			if p.Type == "string" {
+				checked++
+			}
+			if p.Type == "string" && p.MaxLength == nil && p.Enum == nil && p.Pattern == "" {
+				t.Errorf("%s.%s: a string argument without maxLength, enum or pattern", tl.Name, name)
+			}
+			if p.MaxLength != nil && name != "id" && *p.MaxLength > record.InputBound(name).MaxLen {
+				t.Errorf("%s.%s: maxLength %d is past the HTTP bound %d", tl.Name, name, *p.MaxLength, record.InputBound(name).MaxLen)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d string arguments read from the tool schemas", checked)
+	}
+}

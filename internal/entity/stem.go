@@ -235,9 +235,15 @@ func spacedVariants(words []string) [][]string {
 	return out
 }
 
+// maxVariantGaps bounds the word gaps hyphenVariants tries one at a time,
+// so a name's variants grow linearly with it and stop at a fixed count
+// (a name is also bounded by record.MaxNameLen before any rule reads it).
+const maxVariantGaps = 12
+
 // hyphenVariants joins neighbouring words with "-": every combination for
-// up to 6 words, one hyphen at a time for longer names; and a standalone
-// " - " between two words, one position at a time.
+// up to 6 words, one hyphen at a time in the first maxVariantGaps gaps of
+// longer names; and a standalone " - " between two words, one position at
+// a time in the same gaps.
 func hyphenVariants(words []string) []string {
 	gaps := len(words) - 1
 	if gaps <= 0 {
@@ -264,13 +270,13 @@ func hyphenVariants(words []string) []string {
 		}
 	} else {
 		out = append(out, join(0))
-		for g := 0; g < gaps; g++ {
+		for g := 0; g < min(gaps, maxVariantGaps); g++ {
 			out = append(out, join(1<<g))
 		}
 	}
 	// a hyphen standing between words was a word of its own under the
 	// earlier rule ("CDW - Government" was stored "CDW - GOVERNMENT")
-	for g := 1; g < len(words); g++ {
+	for g := 1; g < len(words) && g <= maxVariantGaps; g++ {
 		out = append(out, strings.Join(words[:g], " ")+" - "+strings.Join(words[g:], " "))
 	}
 	return out

@@ -1,6 +1,9 @@
 package entity
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestStemLongEnoughCountsCharacters(t *testing.T) {
 	for _, tc := range []struct {
@@ -47,5 +50,15 @@ func TestVendorStemSuffixCountsCharacters(t *testing.T) {
 		if !StemLongEnough(VendorStem(in)) {
 			t.Errorf("%q: stem too short", in)
 		}
+	}
+}
+
+// StemKeys' variants grow linearly with a name and stop at a fixed count:
+// a name of 2,000 words gets no more keys than one of 14.
+func TestStemKeysBounded(t *testing.T) {
+	short := StemKeys(strings.TrimSpace(strings.Repeat("ACME ", 14)))
+	long := StemKeys(strings.TrimSpace(strings.Repeat("ACME ", 2000)))
+	if len(long) > len(short) || len(long) > 4*maxVariantGaps {
+		t.Errorf("%d keys for 2,000 words, %d for 14", len(long), len(short))
 	}
 }

@@ -211,6 +211,9 @@ func (c *Client) Error(op string, status int, body []byte) error {
 
 // unavailable wraps a transport failure as an EUNAVAILABLE record error.
 func (c *Client) unavailable(op string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%s: %w", op, err) // the request's deadline or client, said as such (record.ErrorMessage)
+	}
 	return &record.Error{Code: record.EUNAVAILABLE, Message: c.what + " could not answer (" + op + "): " + err.Error()}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -285,6 +286,7 @@ func (s *Service) SuggestLabels(label string) []string {
 	}
 	var cs []cand
 	lower := strings.ToLower(in)
+	inRunes := utf8.RuneCountInString(lower)
 	for _, a := range agencies {
 		n := 0
 		for _, w := range strings.Fields(entity.AgencyKey(a.Name)) {
@@ -294,7 +296,12 @@ func (s *Service) SuggestLabels(label string) []string {
 		}
 		if n > 0 {
 			cs = append(cs, cand{a.Name, n * 100})
-		} else if d := editDistance(lower, strings.ToLower(a.Name)); d <= max(2, len(in)/5) {
+		} else if limit := max(2, len(in)/5); abs(inRunes-utf8.RuneCountInString(a.Name)) > limit {
+			// lengths this far apart are more edits apart than the limit
+			// (the distance is at least the difference in length): no
+			// quadratic comparison of a long input with every label
+			continue
+		} else if d := editDistance(lower, strings.ToLower(a.Name)); d <= limit {
 			cs = append(cs, cand{a.Name, 50 - d})
 		}
 	}
@@ -308,6 +315,13 @@ func (s *Service) SuggestLabels(label string) []string {
 		add(c.name)
 	}
 	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // labelStop are words too common in agency names to suggest by.

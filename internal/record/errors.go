@@ -1,6 +1,7 @@
 package record
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -46,6 +47,9 @@ func ErrorCode(err error) string {
 	if errors.As(err, &e) {
 		return e.Code
 	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return EUNAVAILABLE // the request's deadline passed or its client left
+	}
 	return EINTERNAL
 }
 
@@ -55,6 +59,9 @@ func ErrorMessage(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Message
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return "the request took longer than this service allows one request; narrow it and try again"
 	}
 	return "internal error"
 }

@@ -29,11 +29,11 @@ var Sorts = []string{SortRelevance, SortNewest, SortOldest, SortDueSoonest, Sort
 const (
 	DefaultLimit = 20
 	MaxLimit     = 100
-	MaxTextLen   = 500
+	MaxTextLen   = record.MaxTextLen
 	MaxClauses   = 32
 	FacetSize    = 20
 	// MaxRequestIDs bounds Query.RequestIDs.
-	MaxRequestIDs = 1000
+	MaxRequestIDs = record.MaxRequestIDs
 )
 
 // Query is a notice search. Keywords in Text are OR-matched; "quoted

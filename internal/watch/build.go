@@ -128,6 +128,9 @@ func (in Structured) check() error {
 	}{{"lens", []string{in.Lens}}, {"q", []string{in.Q}}, {"agency", in.Agencies}, {"vendor", in.Vendors}, {"borough", in.Boroughs},
 		{"category", in.Categories}, {"requirement", in.Requirements}, {"within", []string{in.Within}}, {"from", []string{in.From}},
 		{"until", []string{in.Until}}} {
+		if err := record.CheckInput(f.name, f.values...); err != nil {
+			return err // bounded before any rule reads it
+		}
 		for _, v := range f.values {
 			if err := CheckText(f.name, v, false); err != nil {
 				return err

@@ -17,7 +17,7 @@ import (
 )
 
 // MaxRequestLen bounds a plain-English request, in characters.
-const MaxRequestLen = 600
+const MaxRequestLen = record.MaxRequestTextLen
 
 // maxKeywords bounds the words a parsed request keeps.
 const maxKeywords = 10

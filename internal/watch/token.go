@@ -10,6 +10,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Token kinds. The kind is signed with the token, so a token of one kind is
@@ -27,7 +29,7 @@ var (
 )
 
 // MaxTokenLen bounds a token read from a URL.
-const MaxTokenLen = 4096
+const MaxTokenLen = record.MaxTokenLen
 
 // Signer makes and checks HMAC-SHA256 signed tokens:
 // base64url(JSON envelope) "." base64url(MAC over kind and envelope).

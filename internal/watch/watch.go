@@ -99,7 +99,7 @@ func NewID() string {
 }
 
 // MaxEmailLen bounds an address (RFC 5321's path limit).
-const MaxEmailLen = 254
+const MaxEmailLen = record.MaxEmailLen
 
 // NormalizeEmail checks an address and returns it in the form mail is sent
 // to: a bare addr-spec with the domain lower-cased. Display names, lists,

@@ -427,6 +427,9 @@ func (b *Backend) Refresh(ctx context.Context) error { return nil }
 // ---- reading
 
 func unavailable(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return fmt.Errorf("search: %w", err) // the request's deadline or client, said as such (record.ErrorMessage)
+	}
 	return &record.Error{Code: record.EUNAVAILABLE, Message: "the search index could not answer: " + err.Error()}
 }
 
