@@ -73,7 +73,7 @@ func TestEnginesGiveTheSameAnswersOnASyntheticCorpus(t *testing.T) {
 	observed := search.Observation{Source: record.SourceCROL, Label: indexer.CROLLabel, RecordType: "notice",
 		ObservedAt: time.Date(2026, 8, 14, 9, 0, 0, 0, time.UTC)}
 	start := time.Now()
-	for _, b := range []search.Backend{emb, osb} {
+	for _, b := range []search.Engine{emb, osb} {
 		ix := &indexer.Indexer{Backend: b, Crosswalk: cw, Now: now, Batch: 1000}
 		if err := ix.Write(ctx, notices, "synthetic"); err != nil {
 			t.Fatal(err)
@@ -87,14 +87,15 @@ func TestEnginesGiveTheSameAnswersOnASyntheticCorpus(t *testing.T) {
 		t.Logf("%s: %d synthetic notices loaded in %s", b.Name(), n, time.Since(start).Round(time.Millisecond))
 		start = time.Now()
 	}
-	serve := func(name string, b search.Backend) engineService {
+	serve := func(name string, b search.Engine) engineService {
 		st, err := store.OpenBolt(filepath.Join(dir, name+"-state.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		srv := api.New(api.Config{BaseURL: "http://rw.test", Engine: name, RatePerSecond: 1e6, Burst: 1e6},
-			api.Deps{Search: b, Store: st, Crosswalk: cw, Now: now})
+		cfg := Config{BaseURL: "http://rw.test", Form: 1}
+		srv := api.New(api.Config{BaseURL: cfg.BaseURL, Engine: name, RatePerSecond: 1e6, Burst: 1e6},
+			buildServices(b, cw, cfg, now).apiDeps(api.Deps{Search: b, Store: st, Crosswalk: cw, Now: now}))
 		ts := httptest.NewServer(srv)
 		t.Cleanup(ts.Close)
 		return engineService{name, ts.URL}

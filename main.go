@@ -35,7 +35,9 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -44,6 +46,8 @@ import (
 	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/store/osstore"
+	"github.com/recordwatch/recordwatch/internal/view"
+	"github.com/recordwatch/recordwatch/internal/watch"
 	"github.com/recordwatch/recordwatch/mailer"
 )
 
@@ -177,12 +181,22 @@ func main() {
 	}
 }
 
-func openBackend(ctx context.Context, cfg Config, logger *slog.Logger) (search.Backend, error) {
+// openEngine opens the one engine every role reads and writes through,
+// behind the response cache (search/cache.go).
+func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.Engine, error) {
 	if cfg.Engine == "opensearch" {
-		return opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix, Username: cfg.OpenSearchUser,
+		e, err := opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix, Username: cfg.OpenSearchUser,
 			Password: cfg.OpenSearchPassword, Logger: logger})
+		if err != nil {
+			return nil, err
+		}
+		return search.Cached(e, true), nil // other processes write to the cluster too
 	}
-	return embedded.Open(filepath.Join(cfg.Data, "index"))
+	e, err := embedded.Open(filepath.Join(cfg.Data, "index"))
+	if err != nil {
+		return nil, err
+	}
+	return search.Cached(e, false), nil
 }
 
 // stateStore is what the roles need of the state store.
@@ -207,11 +221,10 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (stateStore
 // run wires the chosen role and blocks until ctx ends (or, for a one-shot
 // indexer run, until it is done).
 func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) error {
-	backend, err := openBackend(ctx, cfg, logger)
+	backend, err := openEngine(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
-	backend = search.Cached(backend) // every role reads and writes through the response cache (search/cache.go)
 	defer backend.Close()
 	cw := entity.DefaultCrosswalk()
 	sampleFS, err := fs.Sub(sample, "testdata/sample")
@@ -266,22 +279,22 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 			}
 		}()
 	}
-	procurement := procure.New(backend, nil, cw, now)
-	sem := semantic.New(backend, now)
+	svc := buildServices(backend, cw, cfg, now)
+	svc.Watches = mail.Watches()
 	go func() {
 		// vectors of notices indexed before semantic search existed
-		if n, err := sem.Backfill(ctx); err != nil && ctx.Err() == nil {
+		if n, err := svc.Semantic.Backfill(ctx); err != nil && ctx.Err() == nil {
 			logger.Error("semantic vectors not completed; semantic search states how many it holds", "err", err)
 		} else if n > 0 {
 			logger.Info("semantic vectors completed", "notices", n)
 		}
 	}()
-	mcpDeps := &mcp.Deps{Search: backend, Semantic: sem, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version, Mail: mail,
-		Procure: procurement, Dossiers: dossier.New(procurement), Land: land.New(backend), People: people.New(backend, nil, cw)}
-	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies},
-		api.Deps{Search: backend, Semantic: sem, Store: st, Crosswalk: cw, Logger: logger, Now: now, Mail: mail,
-			MCP:        mcp.Handler(mcpDeps, cfg.Form),
-			MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }})
+	// every surface gets the same service values
+	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})
+	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
+	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
+	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
+	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies}, apiDeps)
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)
@@ -302,6 +315,46 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		logger.Warn("mail queue not drained at shutdown: queued welcome or confirmation mail was not sent")
 	}
 	return err
+}
+
+// services is the one service graph: every topic service, built once over
+// the one engine and handed to every surface.
+type services struct {
+	Semantic  *semantic.Service
+	Procure   *procure.Service
+	Dossiers  *dossier.Service
+	Land      *land.Service
+	Meetings  *meeting.Service
+	People    *people.Service
+	Federated *federated.Service
+	Watches   *watch.Service
+}
+
+func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func() time.Time) services {
+	procurement := procure.New(e, nil, cw, now)
+	return services{
+		Semantic:  semantic.New(e, now),
+		Procure:   procurement,
+		Dossiers:  dossier.New(procurement),
+		Land:      land.New(e),
+		Meetings:  &meeting.Service{Records: e, Notices: e, Now: now},
+		People:    people.New(e, nil, cw),
+		Federated: federated.New(e, cw, view.Links{Base: cfg.BaseURL, Form: cfg.Form}),
+	}
+}
+
+// apiDeps are d with the services.
+func (s services) apiDeps(d api.Deps) api.Deps {
+	d.Watches, d.Semantic, d.Procure, d.Dossiers, d.Land, d.Meetings, d.People, d.Federated =
+		s.Watches, s.Semantic, s.Procure, s.Dossiers, s.Land, s.Meetings, s.People, s.Federated
+	return d
+}
+
+// mcpDeps are d with the same services.
+func (s services) mcpDeps(d mcp.Deps) *mcp.Deps {
+	d.Watches, d.Semantic, d.Procure, d.Dossiers, d.Land, d.Meetings, d.People, d.Federated =
+		s.Watches, s.Semantic, s.Procure, s.Dossiers, s.Land, s.Meetings, s.People, s.Federated
+	return &d
 }
 
 func sweep(ctx context.Context, st store.Sweeper, now func() time.Time, logger *slog.Logger) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -85,16 +86,103 @@ func TestProjectStructure(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./internal/search/...").CombinedOutput()
+}
+
+// imports maps every package of the module (path relative to the module,
+// "." for the root) to the module packages it imports outside its tests.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	const mod = "github.com/recordwatch/recordwatch/"
-	for _, dep := range strings.Fields(string(out)) {
-		for _, upper := range []string{"internal/procure", "internal/dossier", "internal/watch", "internal/store", "api", "mailer", "indexer"} {
-			if dep == mod+upper || strings.HasPrefix(dep, mod+upper+"/") {
-				t.Errorf("internal/search depends on %s: the engines must not know the services or surfaces", dep)
+	const mod = "github.com/recordwatch/recordwatch"
+	rel := func(p string) (string, bool) {
+		switch {
+		case p == mod:
+			return ".", true
+		case strings.HasPrefix(p, mod+"/"):
+			return strings.TrimPrefix(p, mod+"/"), true
+		}
+		return "", false
+	}
+	m := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg, _ := rel(f[0])
+		m[pkg] = []string{}
+		for _, imp := range f[1:] {
+			if r, ok := rel(imp); ok {
+				m[pkg] = append(m[pkg], r)
 			}
 		}
+	}
+	return m
+}
+
+// under reports whether pkg is dir or a package below it.
+func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
+
+// The house holds itself: the rules of ../shared/ARCHITECTURE.md ("The house
+// after Finish the house"), checked on the import graph (go list) and the
+// source. Each rule names what it protects.
+func TestHouseRules(t *testing.T) {
+	graph := imports(t)
+	if len(graph) < 20 {
+		t.Fatalf("go list found %d packages", len(graph))
+	}
+	topics := []string{"internal/procure", "internal/dossier", "internal/watch", "internal/store", "internal/land", "internal/meeting",
+		"internal/people", "internal/federated", "internal/semantic", "internal/cycle", "internal/view", "internal/feed"}
+	for pkg, deps := range graph {
+		for _, dep := range deps {
+			switch {
+			// data flows one way: source → link → engine → service → surface
+			case under(pkg, "internal") && under(dep, "indexer"):
+				t.Errorf("%s imports %s: nothing under internal/ imports the indexer", pkg, dep)
+			// surfaces never import the mailer or each other's internals
+			case under(pkg, "api") && under(dep, "mailer"):
+				t.Errorf("%s imports %s: surfaces take *watch.Service, never the mailer", pkg, dep)
+			case under(pkg, "api/mcp") && dep == "api", under(pkg, "mailer") && under(dep, "api"):
+				t.Errorf("%s imports %s: surfaces never import each other", pkg, dep)
+			// the engines know no topic, service or surface
+			case under(pkg, "internal/search") && (slices.ContainsFunc(topics, func(tp string) bool { return under(dep, tp) }) ||
+				under(dep, "api") || under(dep, "mailer") || under(dep, "indexer")):
+				t.Errorf("%s imports %s: internal/search imports no topic package", pkg, dep)
+			// the state store holds domain values only
+			case under(pkg, "internal/store") && !(under(dep, "internal/store") || dep == "internal/record" || dep == "internal/watch" ||
+				dep == "internal/osclient"):
+				t.Errorf("%s imports %s: internal/store imports only domain packages", pkg, dep)
+			// concrete engines are chosen in main.go only
+			case pkg != "." && (under(dep, "internal/search/embedded") || under(dep, "internal/search/opensearch") ||
+				under(dep, "internal/store/osstore")) && !under(pkg, dep):
+				t.Errorf("%s imports %s: engines are named only in main.go", pkg, dep)
+			}
+		}
+	}
+	// one engine type: no run-time probe of an engine or store ability
+	// outside tests
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return fs.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, ".(search.") || strings.Contains(line, ".(store.") {
+				t.Errorf("%s:%d probes an engine or store at run time: %s", p, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

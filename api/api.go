@@ -14,12 +14,18 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/federated"
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/store"
-	"github.com/recordwatch/recordwatch/mailer"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // Config is what the API needs to know about its deployment.
@@ -41,9 +47,11 @@ type Config struct {
 // Config.RequestTimeout says otherwise.
 const DefaultRequestTimeout = 20 * time.Second
 
-// Deps are the services the API reads and writes through.
+// Deps are the engine, the store and the services the API reads and
+// writes through. main.go builds every service once and hands the same
+// values to every surface; the API builds none.
 type Deps struct {
-	Search    search.Reader
+	Search    search.Engine
 	Store     store.Store
 	Crosswalk *entity.Crosswalk
 	Logger    *slog.Logger
@@ -51,16 +59,22 @@ type Deps struct {
 	// MCP serves POST /mcp; MCPCatalog renders GET /mcp/catalog.json.
 	MCP        http.Handler
 	MCPCatalog func(ctx context.Context) any
-	// Mail runs the watch flows (create, confirm, manage, unsubscribe) and
-	// sends their mail; nil answers those routes with 503 (preview works).
-	Mail *mailer.Mailer
+	// Watches runs the watch flows (create, confirm, manage, unsubscribe)
+	// and sends their mail; nil answers those routes with 503 (preview
+	// works).
+	Watches *watch.Service
 	// Entities answers the entity views (agencies, vendors, matters,
 	// payments, property locations); nil uses Search when the engine
 	// implements search.EntityReader (both engines do).
 	Entities search.EntityReader
-	// Semantic answers notice searches in every mode (keyword, semantic,
-	// hybrid); nil builds one over Search.
-	Semantic *semantic.Service
+	// The topic services.
+	Semantic  *semantic.Service // notice searches in every mode
+	Procure   *procure.Service
+	Dossiers  *dossier.Service
+	Land      *land.Service
+	Meetings  *meeting.Service
+	People    *people.Service
+	Federated *federated.Service
 }
 
 // Server holds the router and its dependencies.
@@ -90,9 +104,6 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
-	}
-	if deps.Semantic == nil {
-		deps.Semantic = semantic.New(deps.Search, deps.Now)
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{cfg: cfg, deps: deps, limiter: newIPLimiter(cfg.RatePerSecond, cfg.Burst, deps.Now)}

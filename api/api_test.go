@@ -72,7 +72,7 @@ func newEnv(dir string, cfg Config) *env {
 		panic(err)
 	}
 	cfg.Engine = "embedded"
-	srv := New(cfg, Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
+	srv := newServer(cfg, Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
 	return &env{srv: srv, ts: httptest.NewServer(srv), be: be, st: st}
 }
 
@@ -413,7 +413,7 @@ func TestHealthzReportsBrokenIndex(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	e := &env{be: shared.be, st: shared.st}
-	e.srv = New(Config{RatePerSecond: 1, Burst: 3}, Deps{Search: shared.be, Store: shared.st,
+	e.srv = newServer(Config{RatePerSecond: 1, Burst: 3}, Deps{Search: shared.be, Store: shared.st,
 		Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
 	e.ts = httptest.NewServer(e.srv)
 	defer e.ts.Close()
@@ -439,7 +439,7 @@ func TestDailyCeiling(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := New(Config{}, Deps{Search: shared.be, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
+	s := newServer(Config{}, Deps{Search: shared.be, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
 	s.Router().GET("/limited", s.ceiling("test", 2), func(c *gin.Context) { c.String(200, "ok") })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
@@ -476,7 +476,7 @@ func TestVendorNameWithComma(t *testing.T) {
 // IPv6 clients count per /64: a client with a whole /64 gets one bucket,
 // not one per address; another /64 gets its own.
 func TestRateLimitCountsIPv6PerSlash64(t *testing.T) {
-	s := New(Config{RatePerSecond: 0.001, Burst: 2}, Deps{Search: shared.be, Store: shared.st,
+	s := newServer(Config{RatePerSecond: 0.001, Burst: 2}, Deps{Search: shared.be, Store: shared.st,
 		Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
 	do := func(addr string) int {
 		r := httptest.NewRequest("GET", "/api/search?q=parks", nil)

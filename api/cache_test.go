@@ -26,7 +26,7 @@ func TestResponseCacheBehindEverySurface(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer be.Close()
-	cached := search.Cached(be)
+	cached := search.Cached(be, false)
 	c, ok := cached.(*search.Cache)
 	if !ok {
 		t.Fatal("the embedded engine is not cached")
@@ -36,12 +36,12 @@ func TestResponseCacheBehindEverySurface(t *testing.T) {
 	if _, err := ix.LoadCROLDir(ctx, os.DirFS("../testdata/sample"), "crol"); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"},
+	srv := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"},
 		Deps{Search: cached, Store: shared.st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
 	e := &env{srv: srv, ts: httptest.NewServer(srv), be: be}
 	defer e.ts.Close()
 	// the same index without the cache
-	plainSrv := New(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"},
+	plainSrv := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"},
 		Deps{Search: be, Store: shared.st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
 	plain := &env{srv: plainSrv, ts: httptest.NewServer(plainSrv), be: be}
 	defer plain.ts.Close()

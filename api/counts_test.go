@@ -44,7 +44,7 @@ func countEnv(t *testing.T) (*env, int) {
 	if err := be.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: "City Record Online", RecordType: "notice", ObservedAt: fixedNow}); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"},
+	srv := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"},
 		Deps{Search: be, Store: shared.st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
 	e := &env{srv: srv, ts: httptest.NewServer(srv), be: be}
 	t.Cleanup(e.ts.Close)

@@ -34,13 +34,18 @@ func (s *Server) entityRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	r.GET("/agencies", s.rateLimit(), s.agencies)
 	r.HEAD("/agencies", s.rateLimit(), s.agencies)
 	r.OPTIONS("/agencies", s.agenciesPreflight)
-	api.GET("/agencies/*id", s.agencyProfile) // Form 2 names may hold "/" (HRA/DEPT OF SOCIAL SERVICES)
-	r.GET("/agencies/:id/", s.rateLimit(), s.agencyPage)
+	api.GET("/agencies/*id", s.agencyProfile)  // Form 2 names may hold "/" (HRA/DEPT OF SOCIAL SERVICES)
 	api.GET("/vendors/*stem", s.vendorProfile) // names may hold "/"
-	r.GET("/vendors/:stem/", s.rateLimit(), s.vendorPage)
-	api.GET("/matters/*pin", s.matter) // PINs may hold "/" (PROP/TERR26-27)
+	api.GET("/matters/*pin", s.matter)         // PINs may hold "/" (PROP/TERR26-27)
 	r.POST("/batch", s.rateLimit(), maxBody(BatchMaxBody), s.ceiling("batch", BatchPerDay), s.batch)
 	r.GET("/property-locations", s.rateLimit(), s.propertyLocations)
+}
+
+// entityPageRoutes mounts the Form 1 permalinks of vendor and agency
+// profiles (routes.go mounts them in Form 1 only).
+func (s *Server) entityPageRoutes(r *gin.Engine) {
+	r.GET("/agencies/:id/", s.rateLimit(), s.agencyPage)
+	r.GET("/vendors/:stem/", s.rateLimit(), s.vendorPage)
 }
 
 // pathValue is a route parameter, without the slashes a catch-all keeps.
@@ -48,14 +53,11 @@ func pathValue(c *gin.Context, name string) string {
 	return strings.Trim(c.Param(name), "/")
 }
 
-// procure is the procurement service over this server's readers. It is a
-// small value over the same dependencies, built where it is used.
-func (s *Server) procure() *procure.Service {
-	return procure.New(s.deps.Search, s.deps.Entities, s.deps.Crosswalk, s.deps.Now)
-}
+// procure is the procurement service main.go built.
+func (s *Server) procure() *procure.Service { return s.deps.Procure }
 
-// dossiers is the dossier service over this server's readers.
-func (s *Server) dossiers() *dossier.Service { return dossier.New(s.procure()) }
+// dossiers is the dossier service main.go built.
+func (s *Server) dossiers() *dossier.Service { return s.deps.Dossiers }
 
 // entityReader is the reader of the entity views.
 func (s *Server) entityReader() (search.EntityReader, error) { return s.procure().EntryReader() }

@@ -55,7 +55,7 @@ func newEntityEnv(t *testing.T, cfg Config) *env {
 		cfg.RatePerSecond, cfg.Burst = 1e6, 1e6
 	}
 	cfg.Engine = "embedded"
-	srv := New(cfg, Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
+	srv := newServer(cfg, Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
 	e := &env{srv: srv, ts: httptest.NewServer(srv), be: be, st: st}
 	t.Cleanup(func() { e.ts.Close(); be.Close(); st.Close() })
 	return e
@@ -439,7 +439,7 @@ func TestEntities(t *testing.T) {
 	})
 
 	t.Run("BatchLimits", func(t *testing.T) {
-		fresh := New(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6}, Deps{Search: e.be, Store: newStore(t),
+		fresh := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6}, Deps{Search: e.be, Store: newStore(t),
 			Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
 		ts := httptest.NewServer(fresh)
 		defer ts.Close()
@@ -584,7 +584,7 @@ func TestBlanketChain(t *testing.T) {
 
 // Form 2 agency names with a slash reach the profile.
 func TestAgencyNameWithSlash(t *testing.T) {
-	e := &env{ts: httptest.NewServer(New(Config{Form: 2, BaseURL: "http://rw.test"}, Deps{Search: shared.be, Store: shared.st,
+	e := &env{ts: httptest.NewServer(newServer(Config{Form: 2, BaseURL: "http://rw.test"}, Deps{Search: shared.be, Store: shared.st,
 		Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }}))}
 	defer e.ts.Close()
 	res, b := get(t, e, "/api/agencies/HRA%2FDEPT%20OF%20SOCIAL%20SERVICES")

@@ -14,7 +14,7 @@ import (
 // ceilings (batch) start at zero.
 func freshEnv(t *testing.T) *env {
 	t.Helper()
-	srv := New(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6}, Deps{Search: shared.be, Store: newStore(t),
+	srv := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6}, Deps{Search: shared.be, Store: newStore(t),
 		Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)

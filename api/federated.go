@@ -13,11 +13,9 @@ func (s *Server) federatedRoutes(api *gin.RouterGroup) {
 	api.GET("/search/federated", s.federatedSearch)
 }
 
-// federated is the federated search over this server's engine. Object
-// pages are the shapes of the deployment's form (view.Links).
-func (s *Server) federated() *federated.Service {
-	return federated.New(s.deps.Search, s.deps.Crosswalk, s.permalinks())
-}
+// federated is the federated search main.go built. Object pages are the
+// shapes of the deployment's form (view.Links).
+func (s *Server) federated() *federated.Service { return s.deps.Federated }
 
 // federatedSearch serves GET /api/search/federated?q=&scope=&limit=&cursor=:
 // scope is a comma-separated (or repeated) allow-list of lenses; an

@@ -217,12 +217,9 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 			writeError(c, err)
 			return
 		}
-		key := fr.key()
-		if g, ok := s.deps.Search.(interface{ Generation() uint64 }); ok {
-			// behind the response cache (search.Cache): a write through
-			// this process rebuilds the feed at its next request
-			key += "@" + strconv.FormatUint(g.Generation(), 10)
-		}
+		// a write through this process rebuilds the feed at its next
+		// request (the engine's generation)
+		key := fr.key() + "@" + strconv.FormatUint(s.deps.Search.Generation(), 10)
 		ent, err := fc.get(c.Request.Context(), key, func(ctx context.Context) (*feedEntry, error) {
 			return s.buildFeed(ctx, fr)
 		})

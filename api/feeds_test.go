@@ -457,7 +457,7 @@ func TestFeedBadParameters(t *testing.T) {
 
 // countingReader counts the calls that reach the backend.
 type countingReader struct {
-	search.Reader
+	search.Engine
 	searches atomic.Int64
 	fail     atomic.Bool
 }
@@ -467,7 +467,7 @@ func (c *countingReader) Search(ctx context.Context, q search.Query) (search.Res
 	if c.fail.Load() {
 		return search.Result{}, record.Errorf(record.EUNAVAILABLE, "the index is not answering")
 	}
-	return c.Reader.Search(ctx, q)
+	return c.Engine.Search(ctx, q)
 }
 
 type testClock struct {
@@ -484,13 +484,13 @@ func (c *testClock) Add(d time.Duration) {
 
 func newCountingEnv(t *testing.T) (*env, *countingReader, *testClock) {
 	t.Helper()
-	cr := &countingReader{Reader: shared.be}
+	cr := &countingReader{Engine: shared.be}
 	clock := &testClock{t: fixedNow}
 	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
+	srv := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
 		Deps{Search: cr, Store: st, Crosswalk: shared.srv.deps.Crosswalk, Now: clock.Now})
 	e := &env{srv: srv, ts: httptest.NewServer(srv), be: shared.be, st: st}
 	t.Cleanup(func() { e.ts.Close(); st.Close() })

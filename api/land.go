@@ -18,8 +18,8 @@ func (s *Server) landRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	r.GET("/land-projects/:id", s.landProjectPage)
 }
 
-// land is the land service over this server's engine.
-func (s *Server) land() *land.Service { return land.New(s.deps.Search) }
+// land is the land service main.go built.
+func (s *Server) land() *land.Service { return s.deps.Land }
 
 // LandProjectView is one land project by exact id.
 type LandProjectView struct {

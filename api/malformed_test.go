@@ -63,12 +63,12 @@ func TestMalformedRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Flush)
-	d.Mail = m
+	d.Watches = m.Watches()
 	d.Logger = quietLog
 	mcpSrv := sdk.NewServer(&sdk.Implementation{Name: "t", Version: "1"}, nil)
 	d.MCP = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return mcpSrv }, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	d.MCPCatalog = func(context.Context) any { return map[string]string{"catalog": "stub"} }
-	s := New(Config{BaseURL: "http://rw.test", RatePerSecond: 1e9, Burst: 1 << 30}, d)
+	s := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e9, Burst: 1 << 30}, d)
 
 	var reqs []badRequest
 	type route struct{ method, path string }

@@ -37,17 +37,8 @@ type MeetingView struct {
 	Absence []string            `json:"absence_rules"`
 }
 
-func (s *Server) meetings() *meeting.Service {
-	var rs search.Records
-	if r, ok := s.deps.Search.(search.Records); ok {
-		rs = r
-	}
-	var notices search.CoverageReader
-	if s.deps.Search != nil {
-		notices = s.deps.Search
-	}
-	return &meeting.Service{Records: rs, Notices: notices, Now: s.deps.Now}
-}
+// meetings is the meeting service main.go built.
+func (s *Server) meetings() *meeting.Service { return s.deps.Meetings }
 
 func (s *Server) meetingNow() time.Time {
 	if s.deps.Now != nil {

@@ -44,10 +44,8 @@ func (s *Server) civilService(c *gin.Context) {
 	c.JSON(200, page)
 }
 
-// people is the people service over this server's readers.
-func (s *Server) people() *people.Service {
-	return people.New(s.deps.Search, s.deps.Entities, s.deps.Crosswalk)
-}
+// people is the people service main.go built.
+func (s *Server) people() *people.Service { return s.deps.People }
 
 // PersonOrOrgView is one exact typed row with every release holding its
 // id, newest first.

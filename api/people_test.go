@@ -137,7 +137,7 @@ func TestPeoplePages(t *testing.T) {
 // (TestFeedsMatchBackend validates it), a Form 2 deployment refuses it.
 func TestPeopleLensFeedIsForm1(t *testing.T) {
 	for form, ok := range map[int]bool{1: true, 2: false} {
-		s := New(Config{Form: form}, Deps{Crosswalk: entity.DefaultCrosswalk()})
+		s := newServer(Config{Form: form}, Deps{Crosswalk: entity.DefaultCrosswalk()})
 		_, err := s.parseFeed(url.Values{"lens": {"people"}, "agency": {"DEPT. OF HOMELESS SERVICES"}})
 		if (err == nil) != ok {
 			t.Errorf("form %d: lens=people: %v", form, err)

@@ -37,7 +37,7 @@ func TestEveryRouteIsRateLimited(t *testing.T) {
 	d := shared.srv.deps
 	d.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusMethodNotAllowed) })
 	d.MCPCatalog = func(ctx context.Context) any { return map[string]string{"catalog": "stub"} }
-	s := New(Config{BaseURL: "http://rw.test", RatePerSecond: 0.01, Burst: burst}, d)
+	s := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 0.01, Burst: burst}, d)
 	paths := map[string]string{"NoRoute": "/no/such/page", "NoMethod": "/healthz"}
 	methods := map[string]string{"NoRoute": "GET", "NoMethod": "PATCH"}
 	for _, rt := range s.Router().Routes() {
@@ -96,7 +96,7 @@ func TestEveryRouteIsRateLimited(t *testing.T) {
 // A route that names rateLimit() itself under the global one is charged
 // once per request, not twice.
 func TestRateLimitChargesOnce(t *testing.T) {
-	s := New(Config{RatePerSecond: 0.01, Burst: 4}, shared.srv.deps)
+	s := newServer(Config{RatePerSecond: 0.01, Burst: 4}, shared.srv.deps)
 	var codes []int
 	for i := 0; i < 5; i++ {
 		r := httptest.NewRequest("GET", "/api/search?q=parks", nil) // the /api group names rateLimit() too

@@ -21,8 +21,6 @@ func (s *Server) routes(r *gin.Engine) {
 	api := r.Group("/api", s.rateLimit())
 	api.GET("/search", s.search)
 	api.GET("/notices/:id", s.notice)
-	api.GET("/passages", s.passages)
-	s.federatedRoutes(api) // federated.go: /api/search/federated
 
 	if s.deps.MCP != nil {
 		mcpH := s.mcpTransport(s.deps.MCP) // mcp_transport.go: JSON-RPC errors, 1 MiB bodies
@@ -35,15 +33,25 @@ func (s *Server) routes(r *gin.Engine) {
 	s.webRoutes(r) // web_routes.go: the human site
 
 	// each later issue owns its file and its routes
-	s.entityRoutes(r, api)  // entities.go: agencies, vendors, matters, batch, property locations
-	s.payrollRoutes(api)    // payroll.go: /api/payroll, /api/payroll/:id
-	s.landRoutes(r, api)    // land.go: /api/land-projects[/:id[/decision-path]], /land-projects/:id
-	s.peopleRoutes(r, api)  // people.go: /api/organizations, /api/people/<id>, /api/civil-service; pages /organizations/<id>/, /people/<id>
-	s.meetingRoutes(r, api) // meetings.go: /api/meetings, /meetings, /meetings/:id, /meetings.ics
-	s.feedRoutes(r)         // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
-	s.watchRoutes(r, api)   // watches.go: preview, create, confirm, manage, unsubscribe
-	s.shareRoutes(r)        // shares.go: /inv, /stats
+	s.entityRoutes(r, api) // entities.go: agencies, vendors, matters, batch, property locations
+	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
+	s.watchRoutes(r, api)  // watches.go: preview, create, confirm, manage, unsubscribe
+	s.shareRoutes(r)       // shares.go: /inv, /stats
 
-	// contracts.go: /api/contracts, /api/contracts/analysis, /api/contracts/:id and the pages /contracts/…
-	s.contractRoutes(r, api)
+	// The form decides the surface here and nowhere else: what SPEC marks
+	// Form 1 (contracts, leaders and people, meetings, land projects,
+	// passages, the server-rendered vendor and agency permalinks — Form 2's
+	// are /#vendor/<name> and /#agency/<name>) and the Form 1 extensions
+	// built on them (payroll rows, federated search) are mounted in Form 1
+	// only; Form 2 answers them 404 like any unknown path.
+	if s.cfg.Form == 1 {
+		api.GET("/passages", s.passages)
+		s.federatedRoutes(api)   // federated.go: /api/search/federated
+		s.entityPageRoutes(r)    // entities.go: /vendors/<stem>/, /agencies/<id>/
+		s.payrollRoutes(api)     // payroll.go: /api/payroll, /api/payroll/:id
+		s.landRoutes(r, api)     // land.go: /api/land-projects[/:id[/decision-path]], /land-projects/:id
+		s.peopleRoutes(r, api)   // people.go: /api/organizations, /api/people/<id>, /api/civil-service; pages /organizations/<id>/, /people/<id>
+		s.meetingRoutes(r, api)  // meetings.go: /api/meetings, /meetings, /meetings/:id, /meetings.ics
+		s.contractRoutes(r, api) // contracts.go: /api/contracts, /api/contracts/analysis, /api/contracts/:id, pages /contracts/…
+	}
 }

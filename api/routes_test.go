@@ -62,3 +62,62 @@ func TestOnlyAgenciesAllowsCrossSiteReads(t *testing.T) {
 		}
 	}
 }
+
+// The form decides the surface in one place (routes.go): every route the
+// Form 1 table has and the Form 2 table lacks answers 404 on a Form 2
+// server, and those routes include what SPEC marks Form 1 and the Form 1
+// extensions (contracts, meetings, land projects, organizations and
+// people, payroll, passages, federated search, the vendor and agency
+// pages). Routes both forms have are served by both.
+func TestForm2ServesNoForm1OnlyRoute(t *testing.T) {
+	tables := map[int]map[string]bool{}
+	servers := map[int]*httptest.Server{}
+	for _, form := range []int{1, 2} {
+		cfg := shared.srv.cfg
+		cfg.Form = form
+		srv := newServer(cfg, shared.srv.deps)
+		servers[form] = httptest.NewServer(srv)
+		defer servers[form].Close()
+		tables[form] = map[string]bool{}
+		for _, rt := range srv.Router().Routes() {
+			tables[form][rt.Method+" "+rt.Path] = true
+		}
+	}
+	only1 := map[string]bool{}
+	for k := range tables[1] {
+		if !tables[2][k] {
+			only1[k] = true
+		}
+	}
+	for _, want := range []string{"GET /api/contracts", "GET /api/meetings", "GET /api/land-projects", "GET /api/organizations",
+		"GET /api/payroll", "GET /api/search/federated", "GET /api/passages", "GET /meetings.ics", "GET /vendors/:stem/",
+		"GET /agencies/:id/", "GET /contracts/:id", "GET /people/*id", "GET /api/civil-service"} {
+		if !only1[want] {
+			t.Errorf("%s is not a Form 1-only route", want)
+		}
+	}
+	for _, shared := range []string{"GET /api/search", "GET /api/notices/:id", "GET /api/vendors/*stem", "GET /agencies", "POST /api/watches"} {
+		if !tables[1][shared] || !tables[2][shared] {
+			t.Errorf("%s is not served in both forms", shared)
+		}
+	}
+	for k := range only1 {
+		method, path, _ := strings.Cut(k, " ")
+		var parts []string
+		for _, seg := range strings.Split(path, "/") {
+			if v, ok := routeSamples[seg]; ok {
+				seg = v
+			}
+			parts = append(parts, seg)
+		}
+		req, _ := http.NewRequest(method, servers[2].URL+strings.Join(parts, "/"), nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound {
+			t.Errorf("Form 2 %s %s: status %d, want 404", method, path, res.StatusCode)
+		}
+	}
+}

@@ -70,7 +70,7 @@ func newFixtureEnv(t *testing.T, cfg Config, statePath string) (*env, *shareCloc
 	clk := newShareClock(fixedNow)
 	cfg.BaseURL, cfg.Engine, cfg.RatePerSecond, cfg.Burst = "http://rw.test", "embedded", 1e6, 1e6
 	cfg.TrustedProxies = []string{"127.0.0.1", "::1"}
-	srv := New(cfg, Deps{Search: be, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: clk.Now})
+	srv := newServer(cfg, Deps{Search: be, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: clk.Now})
 	e := &env{srv: srv, ts: httptest.NewServer(srv), be: be, st: st}
 	var closeIndex sync.Once
 	shareEnvClosers[e] = func() { closeIndex.Do(func() { be.Close() }) }

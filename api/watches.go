@@ -286,14 +286,14 @@ type CreateWatchResponse struct {
 	Message  string `json:"message"`
 }
 
-// watches is the subscription lifecycle (watch.Service) of the mailer;
-// without one it answers unavailable.
+// watches is the subscription lifecycle (watch.Service); without one it
+// answers unavailable.
 func (s *Server) watches(c *gin.Context) *watch.Service {
-	if s.deps.Mail == nil {
+	if s.deps.Watches == nil {
 		writeError(c, record.Errorf(record.EUNAVAILABLE, "watches are not available: this server sends no mail"))
 		return nil
 	}
-	return s.deps.Mail.Watches()
+	return s.deps.Watches
 }
 
 // watchError writes a create error; a ceiling's refusal says when to

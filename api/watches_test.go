@@ -90,9 +90,10 @@ func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 		t.Fatal(err)
 	}
 	// /mcp too, as main wires it, so the same-rule tests can call the tools
-	mcpDeps := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: ts.URL, Now: clock.Now, Version: "test", Mail: e.m}
-	handler = New(Config{Form: form, BaseURL: ts.URL, RatePerSecond: 1e6, Burst: 1e6},
-		Deps{Search: be, Store: st, Crosswalk: cw, Now: clock.Now, Mail: e.m, Logger: quietLog, MCP: mcp.Handler(mcpDeps, form)})
+	cfg := Config{Form: form, BaseURL: ts.URL, RatePerSecond: 1e6, Burst: 1e6}
+	d := withServices(cfg, Deps{Search: be, Store: st, Crosswalk: cw, Now: clock.Now, Watches: e.m.Watches(), Logger: quietLog})
+	d.MCP = mcp.Handler(mcpDepsOf(d, ts.URL), form)
+	handler = New(cfg, d)
 	t.Cleanup(func() {
 		ts.Close()
 		e.m.Flush() // queued mail is written before the store and directory go

@@ -38,7 +38,7 @@ func TestNoZeroDatesWhenASourceWasNeverObserved(t *testing.T) {
 	}
 	defer st.Close()
 	for _, form := range []int{1, 2} {
-		srv := New(Config{Form: form, BaseURL: "http://rw.test", Engine: "embedded", RatePerSecond: 1e6, Burst: 1e6},
+		srv := newServer(Config{Form: form, BaseURL: "http://rw.test", Engine: "embedded", RatePerSecond: 1e6, Burst: 1e6},
 			Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
 		e := &env{ts: httptest.NewServer(srv)}
 		for _, path := range []string{"/healthz", "/api/search?q=parks", "/api/search?q=zzzqqq", "/api/passages?q=parks",

@@ -20,12 +20,20 @@ import (
 
 	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/federated"
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // indexStats is what a loading child reports on its standard output.
@@ -63,8 +71,9 @@ func (e *engineFlags) register(fl *flag.FlagSet) {
 	fl.StringVar(&e.prefix, "prefix", "", "OpenSearch index prefix (engine opensearch)")
 }
 
-// open opens the engine as main.go's openBackend does.
-func (e *engineFlags) open(ctx context.Context, data string) (search.Backend, error) {
+// open opens the engine as main.go's openEngine does (without the cache:
+// the benchmark puts it in front where main.go does).
+func (e *engineFlags) open(ctx context.Context, data string) (search.Engine, error) {
 	switch e.engine {
 	case "embedded":
 		return embedded.Open(filepath.Join(data, "index"))
@@ -218,8 +227,14 @@ func childOursServe(args []string) error {
 	}
 	base := "http://" + ln.Addr().String()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// the services main.go's buildServices makes, over the same engine
+	cw := entity.DefaultCrosswalk()
+	p := procure.New(be, nil, cw, time.Now)
 	srv := api.New(api.Config{Form: 1, BaseURL: base, Engine: be.Name(), RatePerSecond: 1e9, Burst: 1 << 30},
-		api.Deps{Search: be, Store: st, Crosswalk: entity.DefaultCrosswalk(), Logger: logger, Now: time.Now})
+		api.Deps{Search: be, Store: st, Crosswalk: cw, Logger: logger, Now: time.Now,
+			Semantic: semantic.New(be, time.Now), Procure: p, Dossiers: dossier.New(p), Land: land.New(be),
+			Meetings: &meeting.Service{Records: be, Notices: be, Now: time.Now}, People: people.New(be, nil, cw),
+			Federated: federated.New(be, cw, view.Links{Base: base, Form: 1})})
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	go hs.Serve(ln)

@@ -42,7 +42,7 @@ const CROLLabel = "City Record Online (NYC Open Data dg92-zbpx; 2014 DCAS export
 
 // Indexer writes sources into a backend.
 type Indexer struct {
-	Backend   search.Backend
+	Backend   search.Engine
 	Crosswalk *entity.Crosswalk
 	Logger    *slog.Logger
 	Now       func() time.Time
@@ -135,9 +135,6 @@ func (ix *Indexer) upsert(ctx context.Context, notices []record.Notice, docs []s
 	if err := ix.Backend.Upsert(ctx, docs); err != nil {
 		return err
 	}
-	if _, ok := ix.Backend.(search.Records); !ok {
-		return nil
-	}
 	m, err := semantic.Default()
 	if err != nil {
 		return err
@@ -155,15 +152,11 @@ func (ix *Indexer) upsert(ctx context.Context, notices []record.Notice, docs []s
 
 // FlushVectors writes the vectors made since the last write.
 func (ix *Indexer) FlushVectors(ctx context.Context) error {
-	rs, ok := ix.Backend.(search.Records)
-	if !ok {
-		return nil
-	}
 	ix.vmu.Lock()
 	vs := ix.pendingVectors
 	ix.pendingVectors = nil
 	ix.vmu.Unlock()
-	if err := search.Put(ctx, rs, semantic.NoticeVectorKind, vs); err != nil {
+	if err := search.Put(ctx, ix.Backend, semantic.NoticeVectorKind, vs); err != nil {
 		ix.vmu.Lock()
 		ix.pendingVectors = append(vs, ix.pendingVectors...) // kept for the next try
 		ix.vmu.Unlock()
@@ -388,10 +381,8 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	// come after the observation that marks the load complete: a start
 	// that finds some missing completes them by count
 	// (EnsureSampleEntries).
-	if _, ok := ix.Backend.(search.Records); ok {
-		if err := ix.LoadRecordSamples(ctx, sample); err != nil {
-			return false, err
-		}
+	if err := ix.LoadRecordSamples(ctx, sample); err != nil {
+		return false, err
 	}
 	return true, nil
 }

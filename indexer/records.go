@@ -72,10 +72,7 @@ func (ix *Indexer) writeRecordSets(ctx context.Context, src string, sets []Recor
 	if len(sets) == 0 {
 		return 0, nil, nil
 	}
-	rs, ok := ix.Backend.(search.Records)
-	if !ok {
-		return 0, nil, fmt.Errorf("indexer: the %s engine holds no records (%s)", ix.Backend.Name(), src)
-	}
+	rs := ix.Backend
 	env := link.Env{Linker: link.Linker{Crosswalk: ix.Crosswalk}, Notices: ix.Backend}
 	written := 0
 	var rejected []error

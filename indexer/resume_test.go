@@ -80,7 +80,7 @@ func holdings(t *testing.T, b *embedded.Backend) held {
 	return h
 }
 
-func sampleIndexer(b search.Backend) *Indexer {
+func sampleIndexer(b search.Engine) *Indexer {
 	return &Indexer{Backend: b, Crosswalk: entity.DefaultCrosswalk(),
 		Now: func() time.Time { return time.Date(2026, 8, 14, 0, 0, 0, 0, time.UTC) }}
 }

@@ -491,8 +491,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 			continue
 		}
 		if meeting.IsID(id) { // a meeting record (meetings lens, Form 1)
-			rs, _ := m.deps.Search.(search.Records)
-			mt, err := (&meeting.Service{Records: rs}).Get(ctx, id)
+			mt, err := (&meeting.Service{Records: m.deps.Search}).Get(ctx, id)
 			if err != nil {
 				if record.ErrorCode(err) == record.ENOTFOUND {
 					continue // withdrawn since planning

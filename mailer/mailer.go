@@ -108,7 +108,7 @@ type Config struct {
 // Deps are the services the mailer reads and writes through.
 type Deps struct {
 	Store     store.Store
-	Search    search.Reader
+	Search    search.NoticesAndRecords
 	Crosswalk *entity.Crosswalk
 	Logger    *slog.Logger
 	Now       func() time.Time

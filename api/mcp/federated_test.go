@@ -32,7 +32,7 @@ func sampleSession(t *testing.T) *sdk.ClientSession {
 	if _, err := ix.EnsureSample(ctx, os.DirFS("../../testdata/sample")); err != nil {
 		t.Fatal(err)
 	}
-	d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test"}
+	d := depsOver(be, cw, 1)
 	ct, st := sdk.NewInMemoryTransports()
 	if _, err := mcp.NewServer(d, 1).Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)

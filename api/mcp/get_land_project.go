@@ -28,13 +28,8 @@ type LandProjectOut struct {
 // maxProjectID bounds a project id argument.
 const maxProjectID = 20
 
-// land is the land service: Deps.Land, or one over the search engine.
-func (d *Deps) land() *land.Service {
-	if d.Land != nil {
-		return d.Land
-	}
-	return land.New(d.Search)
-}
+// land is the land service.
+func (d *Deps) land() *land.Service { return d.Land }
 
 // landStatus turns a read error into an explicit status; other errors are
 // tool errors.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 type getMeetingIn struct {
@@ -27,17 +26,8 @@ type MeetingOut struct {
 // maxMeetingID bounds a meeting id argument.
 const maxMeetingID = 160
 
-// meetings is the meeting service: Deps.Meetings, or one over the
-// search engine's records.
-func (d *Deps) meetings() (*meeting.Service, error) {
-	if d.Meetings != nil {
-		return d.Meetings, nil
-	}
-	if rs, ok := d.Search.(search.Records); ok {
-		return &meeting.Service{Records: rs, Notices: d.Search, Now: d.now}, nil
-	}
-	return nil, record.Errorf(record.EUNAVAILABLE, "meetings are not available on this deployment")
-}
+// meetings is the meeting service.
+func (d *Deps) meetings() (*meeting.Service, error) { return d.Meetings, nil }
 
 func getMeeting(d *Deps) Tool {
 	t := newTool(d, "get_meeting", "Get one source meeting", ClassRead,

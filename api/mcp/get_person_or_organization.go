@@ -37,15 +37,7 @@ type PersonOrOrgOut struct {
 const maxRowID = 300
 
 // people is the people service: Deps.People, else the dossiers'.
-func (d *Deps) people() (*people.Service, error) {
-	switch {
-	case d.People != nil:
-		return d.People, nil
-	case d.Dossiers != nil:
-		return d.Dossiers.People(), nil
-	}
-	return nil, record.Errorf(record.EUNAVAILABLE, "people and organization rows are not available on this deployment")
-}
+func (d *Deps) people() (*people.Service, error) { return d.People, nil }
 
 func getPersonOrOrganization(d *Deps) Tool {
 	t := newTool(d, "get_person_or_organization", "Get one person or organization row", ClassRead,

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
@@ -26,7 +26,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
-	"github.com/recordwatch/recordwatch/mailer"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // Tool classes.
@@ -37,42 +37,32 @@ const (
 
 // Deps are what tools read and write through.
 type Deps struct {
-	Search    search.Reader
+	Search    search.Engine
 	Crosswalk *entity.Crosswalk
 	BaseURL   string
 	Now       func() time.Time
 	Version   string
-	// Mail runs create_watch (nil: the tool answers unavailable).
-	Mail *mailer.Mailer
+	// Watches runs create_watch (nil: the tool answers unavailable).
+	Watches *watch.Service
 	// Procure answers procurement matters and award and contract totals;
 	// Dossiers answers vendor and agency dossiers and relationships (the
 	// services /api/matters, /api/vendors and /api/agencies render). Nil
 	// Dossiers answers the entity tools unavailable.
 	Procure  *procure.Service
 	Dossiers *dossier.Service
-	// Land answers the land-use tools (nil: a service over Search).
-	Land *land.Service
-	// Meetings answers get_meeting and browse_meetings (nil: a service
-	// over Search's records).
-	Meetings *meeting.Service
-	// People answers people and organization rows (nil: the dossiers'
-	// readers).
-	People *people.Service
-	// Semantic answers search_notices in every mode (nil: a service over
-	// Search, made once).
-	Semantic     *semantic.Service
-	semanticOnce sync.Once
+	// Land answers the land-use tools, Meetings get_meeting and
+	// browse_meetings, People people and organization rows, Semantic
+	// search_notices in every mode, Federated search_federated. main.go
+	// builds each once (the same values the API renders).
+	Land      *land.Service
+	Meetings  *meeting.Service
+	People    *people.Service
+	Semantic  *semantic.Service
+	Federated *federated.Service
 }
 
 // semantic is the search service of every mode.
-func (d *Deps) semantic() *semantic.Service {
-	d.semanticOnce.Do(func() {
-		if d.Semantic == nil {
-			d.Semantic = semantic.New(d.Search, d.Now)
-		}
-	})
-	return d.Semantic
-}
+func (d *Deps) semantic() *semantic.Service { return d.Semantic }
 
 // ClientHeader carries the caller's address from the HTTP layer to the
 // tools, for per-client ceilings; the API sets it and overwrites any value a

@@ -21,10 +21,8 @@ import (
 	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
-	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -86,13 +84,15 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 		fx.mail[form] = mail
-		procurement := procure.New(be, nil, cw, func() time.Time { return fixedNow })
-		d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test",
-			Mail: mail, Procure: procurement, Dossiers: dossier.New(procurement)}
+		// the service graph, built once as main.go builds it, handed to both surfaces
+		now := func() time.Time { return fixedNow }
+		d := depsOver(be, cw, form)
+		d.Watches = mail.Watches()
 		fx.deps = d
 		form := form
 		srv := api.New(api.Config{Form: form, BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
-			api.Deps{Search: be, Store: st, Crosswalk: cw, Now: func() time.Time { return fixedNow }, Mail: mail,
+			api.Deps{Search: be, Store: st, Crosswalk: cw, Now: now, Watches: d.Watches, Semantic: d.Semantic, Procure: d.Procure,
+				Dossiers: d.Dossiers, Land: d.Land, Meetings: d.Meetings, People: d.People, Federated: d.Federated,
 				MCP:        mcp.Handler(d, form),
 				MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, d, form) }})
 		ts := httptest.NewServer(srv)

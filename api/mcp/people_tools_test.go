@@ -11,7 +11,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -44,9 +43,7 @@ func peopleSession(t *testing.T) *sdk.ClientSession {
 	if _, err := ix.Load(ctx, pay, os.DirFS("../../testdata/sample"), "payroll"); err != nil {
 		t.Fatal(err)
 	}
-	p := procure.New(be, nil, cw, func() time.Time { return fixedNow })
-	d := &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: func() time.Time { return fixedNow }, Version: "test",
-		Procure: p, Dossiers: dossier.New(p), People: people.New(be, nil, cw)}
+	d := depsOver(be, cw, 1)
 	ct, st := sdk.NewInMemoryTransports()
 	if _, err := mcp.NewServer(d, 1).Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 type federatedIn struct {
@@ -23,10 +22,9 @@ type federatedIn struct {
 // GET /api/search/federated).
 type FederatedOut = federated.Page
 
-// federatedService is the federated search over the tools' engine.
-func (d *Deps) federatedService() *federated.Service {
-	return federated.New(d.Search, d.Crosswalk, view.Links{Base: d.BaseURL, Form: 1})
-}
+// federatedService is the federated search (Form 1's: the only form
+// that lists the tool).
+func (d *Deps) federatedService() *federated.Service { return d.Federated }
 
 func searchFederated(d *Deps) Tool {
 	t := newTool(d, "search_federated", "Search across every lens", ClassRead,

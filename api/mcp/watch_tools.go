@@ -206,7 +206,7 @@ func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, res w
 }
 
 func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error) {
-	if d.Mail == nil {
+	if d.Watches == nil {
 		return CreateOut{}, record.Errorf(record.EUNAVAILABLE, "watches are not available on this deployment")
 	}
 	if err := watch.CheckText("email", req.Email, false); err != nil {
@@ -214,10 +214,10 @@ func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error)
 	}
 	req.Client = clientOf(ctx)
 	req.Channel = watch.ChannelMCP
-	if err := d.Mail.Watches().Allow(ctx, req.Client); err != nil {
+	if err := d.Watches.Allow(ctx, req.Client); err != nil {
 		return CreateOut{}, err
 	}
-	o, err := d.Mail.Watches().Subscribe(ctx, req)
+	o, err := d.Watches.Subscribe(ctx, req)
 	if err != nil {
 		return CreateOut{}, err
 	}

@@ -294,7 +294,7 @@ func Score(n, earlier record.Notice) (Match, bool) {
 // Find looks for the earlier cycles of n among the notices r holds. A
 // notice that is not a solicitation or intent gets Applies false and no
 // search.
-func Find(ctx context.Context, r search.Reader, n record.Notice) (Result, error) {
+func Find(ctx context.Context, r search.NoticesAndRecords, n record.Notice) (Result, error) {
 	res := Result{Matches: []Match{}}
 	if !Applies(n) || n.StartDate.IsZero() {
 		res.Summary = "earlier cycles are sought for solicitations and intents to award only"
@@ -368,10 +368,9 @@ func Find(ctx context.Context, r search.Reader, n record.Notice) (Result, error)
 
 // contractsOf reads the registered contracts with exactly this PIN when the
 // engine holds contracts (none otherwise: absent, not zero).
-func contractsOf(ctx context.Context, r search.Reader, pin string) []ContractRef {
-	rs, ok := r.(search.Records)
+func contractsOf(ctx context.Context, rs search.Records, pin string) []ContractRef {
 	p := entity.NormalizePIN(pin)
-	if !ok || p == "" || entity.JunkPIN(p) {
+	if p == "" || entity.JunkPIN(p) {
 		return nil
 	}
 	page, err := search.Find(ctx, rs, search.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyPIN: {p}}, Limit: 5})
@@ -407,7 +406,7 @@ func (r Result) WithLinks(l view.Links) Result {
 // For is Find for a surface: the result with permalinks, or nil when the
 // notice is not a solicitation or intent. A search that fails is nil too
 // (the notice is still shown; its prior cycle is left out, not guessed).
-func For(ctx context.Context, r search.Reader, n record.Notice, l view.Links) *Result {
+func For(ctx context.Context, r search.NoticesAndRecords, n record.Notice, l view.Links) *Result {
 	if !Applies(n) {
 		return nil
 	}

@@ -53,7 +53,7 @@ type Eval struct {
 // Evaluate scores every judged pair with Score (both notices read from r)
 // and counts the matches of the tiers given. A judged notice r does not
 // hold is an error (the set must be of the corpus loaded).
-func Evaluate(ctx context.Context, r search.Reader, pairs []JudgedPair, tiers ...string) (Eval, error) {
+func Evaluate(ctx context.Context, r search.NoticesAndRecords, pairs []JudgedPair, tiers ...string) (Eval, error) {
 	e := Eval{Tiers: tiers}
 	for _, p := range pairs {
 		n, err := r.Get(ctx, p.Notice)

@@ -199,13 +199,9 @@ type Service struct {
 	Links     view.Links
 }
 
-// New builds a service over an engine: its records when it holds them.
-func New(rd search.Reader, cw *entity.Crosswalk, links view.Links) *Service {
-	s := &Service{Notices: rd, Crosswalk: cw, Links: links}
-	if rs, ok := rd.(search.Records); ok {
-		s.Records = rs
-	}
-	return s
+// New builds a service over an engine's notices and records.
+func New(e search.NoticesAndRecords, cw *entity.Crosswalk, links view.Links) *Service {
+	return &Service{Notices: e, Records: e, Crosswalk: cw, Links: links}
 }
 
 // CheckScope validates a scope: the lenses it names, deduplicated, in

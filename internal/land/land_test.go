@@ -271,7 +271,7 @@ func TestProjectFieldsAndLots(t *testing.T) {
 // named by a bundled Council item or borough president row.
 func TestEventsAttachByULURPNumber(t *testing.T) {
 	s := service(t)
-	rs := s.Backend.(search.Records)
+	rs := s.Engine
 	fixture := land.Project{ID: "2025K9999", Name: "fixture: Prospect Farm Acquisition", ProcedureID: "ulurp", Procedure: "ULURP",
 		Actions: []land.Action{{Code: "PQ", ULURPNumber: "C 250304 PQK", ULURPKey: "250304PQK", Source: "test fixture"}}}
 	if err := search.Put(context.Background(), rs, land.ProjectKind, []land.Project{fixture}); err != nil {

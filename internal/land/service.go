@@ -19,26 +19,26 @@ const (
 	MaxEvents = 200
 )
 
-// Service reads land projects through the Records seam. Backend is the
-// search engine: it must hold records (search.Records); its notice
-// coverage, when it has one, goes into scopes.
+// Engine is what the service reads of a search engine: its records, and
+// its notice coverage for scopes.
+type Engine interface {
+	search.Records
+	search.CoverageReader
+}
+
+// Service reads land projects through the Records seam.
 type Service struct {
-	Backend any
+	Engine Engine
 }
 
 // New is a service over a search engine.
-func New(backend any) *Service { return &Service{Backend: backend} }
+func New(e Engine) *Service { return &Service{Engine: e} }
 
 func (s *Service) records() (search.Records, search.CoverageReader, error) {
-	if s == nil {
+	if s == nil || s.Engine == nil {
 		return nil, nil, record.Errorf(record.EUNAVAILABLE, "land projects are not available on this deployment")
 	}
-	rs, ok := s.Backend.(search.Records)
-	if !ok {
-		return nil, nil, record.Errorf(record.EUNAVAILABLE, "this deployment's search engine does not hold land projects")
-	}
-	cov, _ := s.Backend.(search.CoverageReader)
-	return rs, cov, nil
+	return s.Engine, s.Engine, nil
 }
 
 // ProjectRead is one project with the events other publishers record

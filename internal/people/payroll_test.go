@@ -38,7 +38,7 @@ func withPayroll(t *testing.T) *people.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, ok := svc.Records.(search.Backend)
+	b, ok := svc.Records.(search.Engine)
 	if !ok {
 		t.Fatalf("records %T are no indexer backend", svc.Records)
 	}

@@ -15,12 +15,26 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
-// Engine is what both engines are: a Backend that also holds records and
-// the notice aggregations the entity views read.
+// Engine is what both engines are, and the one engine type main.go hands
+// to every consumer: full text over notices and passages (Backend), typed
+// records (Records), the notice aggregations the entity views read, and a
+// generation. Services take the narrowest of these interfaces they use as
+// a typed field; nothing probes an engine for an ability at run time.
 type Engine interface {
 	Backend
 	Records
 	NoticeAggregates
+	// Generation counts the writes through this value: a response built
+	// at one generation is current until it changes (the feed cache keys
+	// on it). Writes by other processes do not change it.
+	Generation() uint64
+}
+
+// NoticesAndRecords is what a topic service reading notices and typed
+// records needs of an engine.
+type NoticesAndRecords interface {
+	Reader
+	Records
 }
 
 // Response cache bounds (Cached).
@@ -82,16 +96,14 @@ type cacheEntry struct {
 	val    any // Result or PassageResult, never handed out itself
 }
 
-// Cached wraps b in a response cache with the default bounds (CacheEntries,
-// CacheBytes; SharedEngineTTL unless b is the embedded engine). An engine
-// that is not an Engine is returned as it is.
-func Cached(b Backend) Backend {
-	e, ok := b.(Engine)
-	if !ok {
-		return b
-	}
+// Cached wraps e in a response cache with the default bounds (CacheEntries,
+// CacheBytes). shared says whether other processes write to e's indexes
+// (OpenSearch: the indexer role, other api replicas): their writes do not
+// bump this process's generation, so entries then expire after
+// SharedEngineTTL.
+func Cached(e Engine, shared bool) Engine {
 	c := NewCache(e)
-	if b.Name() != "embedded" {
+	if shared {
 		c.TTL = SharedEngineTTL
 	}
 	return c

@@ -310,13 +310,13 @@ func TestCacheTTL(t *testing.T) {
 	if n := eng.searches.Load(); n != 2 {
 		t.Errorf("engine searched %d times, want 2 (one expiry)", n)
 	}
-	// the default: no TTL for the embedded engine, whose index one process
-	// holds; SharedEngineTTL for an engine others may write to
-	b := search.Cached(eng).(*search.Cache)
+	// the default: no TTL for an engine one process holds (embedded);
+	// SharedEngineTTL for an engine others may write to
+	b := search.Cached(eng, false).(*search.Cache)
 	if b.TTL != 0 {
 		t.Errorf("embedded TTL %v", b.TTL)
 	}
-	shared := search.Cached(&counting{Engine: eng.Engine, name: "opensearch"}).(*search.Cache)
+	shared := search.Cached(&counting{Engine: eng.Engine, name: "opensearch"}, true).(*search.Cache)
 	if shared.TTL != search.SharedEngineTTL {
 		t.Errorf("opensearch TTL %v", shared.TTL)
 	}

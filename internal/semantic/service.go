@@ -54,12 +54,10 @@ type Service struct {
 
 // New is a Service over an engine: semantic modes when it holds records
 // and the bundled model reads.
-func New(r search.Reader, now func() time.Time) *Service {
-	s := &Service{Reader: r, Index: &Index{}, Now: now}
-	if rs, ok := r.(search.Records); ok {
-		if m, err := Default(); err == nil {
-			s.Records, s.Model = rs, m
-		}
+func New(e search.NoticesAndRecords, now func() time.Time) *Service {
+	s := &Service{Reader: e, Index: &Index{}, Now: now}
+	if m, err := Default(); err == nil {
+		s.Records, s.Model = e, m
 	}
 	if s.Now == nil {
 		s.Now = time.Now

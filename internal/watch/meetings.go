@@ -72,9 +72,9 @@ const WatchMeetings = meeting.MaxLimit
 // ok is false (and res is used as is) when the filter is not on the
 // meetings lens, r has no records seam, or no meeting record is held. limit bounds the
 // meeting records read.
-func (f Filter) Meetings(ctx context.Context, r search.Reader, res Result, now time.Time, limit int) (MeetingLens, bool, error) {
-	rs, isRecords := r.(search.Records)
-	if f.Lens != record.LensMeetings || !isRecords {
+func (f Filter) Meetings(ctx context.Context, r search.NoticesAndRecords, res Result, now time.Time, limit int) (MeetingLens, bool, error) {
+	rs := r
+	if f.Lens != record.LensMeetings {
 		return MeetingLens{}, false, nil
 	}
 	if held, err := search.Find(ctx, rs, meeting.Kind, search.RecordQuery{Limit: 1}); err != nil || held.Total == 0 {

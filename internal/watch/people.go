@@ -33,13 +33,9 @@ func (f Filter) FollowsRoster() bool { return f.Lens == record.LensPeople && len
 // Roster reads the roster half of the filter: nil when it follows no
 // roster (FollowsRoster) or the reader holds no records (an engine without
 // the records seam has no roster rows to read).
-func (f Filter) Roster(ctx context.Context, r search.Reader) ([]people.RosterAppearance, error) {
+func (f Filter) Roster(ctx context.Context, r search.NoticesAndRecords) ([]people.RosterAppearance, error) {
 	if !f.FollowsRoster() {
 		return nil, nil
 	}
-	rs, ok := r.(search.Records)
-	if !ok {
-		return nil, nil
-	}
-	return (&people.Service{Search: r, Records: rs}).Roster(ctx, f.AgencyIDs)
+	return (&people.Service{Search: r, Records: r}).Roster(ctx, f.AgencyIDs)
 }

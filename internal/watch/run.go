@@ -92,7 +92,7 @@ const maxBoroughPages = 4
 // Run is the one code path from a filter to what a preview, a watch or a
 // digest delivers: Compile(now), the search, then Keep on each hit; for
 // the people lens with agencies, also the roster half (Roster).
-func (f Filter) Run(ctx context.Context, r search.Reader, now time.Time) (Result, error) {
+func (f Filter) Run(ctx context.Context, r search.NoticesAndRecords, now time.Time) (Result, error) {
 	roster, err := f.Roster(ctx, r)
 	if err != nil {
 		return Result{}, err

@@ -110,7 +110,7 @@ type ServiceConfig struct {
 type Service struct {
 	cfg    ServiceConfig
 	store  Store
-	search search.Reader
+	search search.NoticesAndRecords
 	parse  ParseOptions
 	signer *Signer
 	sender Sender
@@ -121,7 +121,7 @@ type Service struct {
 // ServiceDeps are the Service's dependencies.
 type ServiceDeps struct {
 	Store  Store
-	Search search.Reader
+	Search search.NoticesAndRecords
 	// Parse carries the crosswalk; its Form is taken from the config.
 	Parse  ParseOptions
 	Signer *Signer

@@ -43,7 +43,7 @@ type Backend struct {
 	coverage []record.SourceCoverage // cached; nil when stale
 }
 
-var _ search.Backend = (*Backend)(nil)
+var _ search.Engine = (*Backend)(nil)
 
 // Open opens (or creates) the indexes under dir. It fails fast when another
 // process holds them. Indexes in an older format are rebuilt first
@@ -144,6 +144,13 @@ func (b *Backend) Name() string { return "embedded" }
 // Close closes the indexes.
 func (b *Backend) Close() error {
 	return errors.Join(b.notices.Close(), b.passages.Close(), b.records.Close())
+}
+
+// Generation counts the writes through this value (search.Engine).
+func (b *Backend) Generation() uint64 {
+	b.cmu.Lock()
+	defer b.cmu.Unlock()
+	return b.gen
 }
 
 func (b *Backend) stale() {

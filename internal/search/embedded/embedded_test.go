@@ -9,7 +9,7 @@ import (
 )
 
 func TestContract(t *testing.T) {
-	searchtest.Run(t, func(t *testing.T) search.Backend {
+	searchtest.Run(t, func(t *testing.T) search.Engine {
 		b, err := embedded.Open(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
@@ -22,12 +22,12 @@ func TestContract(t *testing.T) {
 // main.go puts in front of the engine (search.Cached): every read after a
 // write through it sees the write, and answers are the engine's.
 func TestContractCached(t *testing.T) {
-	searchtest.Run(t, func(t *testing.T) search.Backend {
+	searchtest.Run(t, func(t *testing.T) search.Engine {
 		b, err := embedded.Open(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := search.Cached(b)
+		c := search.Cached(b, false)
 		if _, ok := c.(*search.Cache); !ok {
 			t.Fatal("the embedded engine is not cached")
 		}

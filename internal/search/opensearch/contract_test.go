@@ -65,7 +65,7 @@ func TestContract(t *testing.T) {
 		Password:  os.Getenv("OPENSEARCH_PASSWORD"),
 		Transport: transport,
 	}
-	searchtest.Run(t, func(t *testing.T) search.Backend {
+	searchtest.Run(t, func(t *testing.T) search.Engine {
 		c := cfg
 		c.IndexPrefix = "rwtest-" + randomHex(t)
 		t.Cleanup(func() { deleteIndexes(t, c) }) // runs after the suite closes the backend

