@@ -332,13 +332,14 @@ type services struct {
 
 func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func() time.Time) services {
 	procurement := procure.New(e, nil, cw, now)
+	ppl := people.New(e, nil, cw)
 	return services{
 		Semantic:  semantic.New(e, now),
 		Procure:   procurement,
-		Dossiers:  dossier.New(procurement),
+		Dossiers:  dossier.New(procurement, ppl),
 		Land:      land.New(e),
 		Meetings:  &meeting.Service{Records: e, Notices: e, Now: now},
-		People:    people.New(e, nil, cw),
+		People:    ppl,
 		Federated: federated.New(e, cw, view.Links{Base: cfg.BaseURL, Form: cfg.Form}),
 	}
 }

@@ -103,3 +103,32 @@ func TestRequestDeadlineAnswers503(t *testing.T) {
 		t.Errorf("error %+v", eb)
 	}
 }
+
+// Every date parameter is bounded like /api/search's: the meetings routes
+// answer a day outside the service's date range with 400 naming it, not
+// the engine's 503.
+func TestMeetingDatesBounded(t *testing.T) {
+	for _, path := range []string{"/api/meetings?from=0001-01-01", "/api/meetings?to=9999-12-31&from=9999-12-01", "/meetings?from=0001-01-01",
+		"/meetings.ics?from=0001-01-01"} {
+		res, body := get(t, shared, path)
+		if res.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400: %.200s", path, res.StatusCode, body)
+		}
+	}
+}
+
+// A contradictory window (its end before its start) is a 400 naming the
+// end, as from/to is, never a silent zero.
+func TestContradictoryWindows(t *testing.T) {
+	for _, c := range []struct{ path, param string }{
+		{"/api/search?from=2026-08-01&to=2026-07-01", "to"},
+		{"/api/search?due_from=2026-08-01&due_to=2026-07-01", "due_to"},
+		{"/api/search?event_from=2026-08-01&event_to=2026-07-01", "event_to"},
+		{"/api/meetings?from=2026-08-01&to=2026-07-01", "to"},
+	} {
+		res, body := get(t, shared, c.path)
+		if res.StatusCode != http.StatusBadRequest || decode[errorBody](t, body).Error.Param != c.param {
+			t.Errorf("%s: status %d: %.200s", c.path, res.StatusCode, body)
+		}
+	}
+}

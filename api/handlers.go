@@ -53,6 +53,16 @@ func (s *Server) parseSearch(v url.Values) (search.Query, string, error) {
 		Facets:      p.boolean("facets"),
 		ExactCount:  p.boolean("exact_count"),
 	}
+	// a window whose end is before its start is a contradiction, refused
+	// like from/to (search.Query.Normalize) and the meetings routes' window
+	for _, w := range []struct {
+		from, to string
+		a, b     time.Time
+	}{{"due_from", "due_to", q.DueFrom, q.DueTo}, {"event_from", "event_to", q.EventFrom, q.EventTo}} {
+		if !w.a.IsZero() && !w.b.IsZero() && w.b.Before(w.a) {
+			p.fail(record.Invalid(w.to, "%s is before %s", w.to, w.from))
+		}
+	}
 	q.ValidAmountOnly = p.boolean("valid_amount")
 	q.IncludeRolling = p.boolean("rolling")
 	for _, vname := range p.names("vendor") {

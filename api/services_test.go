@@ -47,8 +47,11 @@ func withServices(cfg Config, d Deps) Deps {
 	if d.Procure == nil {
 		d.Procure = procure.New(d.Search, d.Entities, cw, now)
 	}
+	if d.People == nil {
+		d.People = people.New(d.Search, d.Entities, cw)
+	}
 	if d.Dossiers == nil {
-		d.Dossiers = dossier.New(d.Procure)
+		d.Dossiers = dossier.New(d.Procure, d.People)
 	}
 	if d.Semantic == nil {
 		d.Semantic = semantic.New(d.Search, now)
@@ -58,9 +61,6 @@ func withServices(cfg Config, d Deps) Deps {
 	}
 	if d.Meetings == nil {
 		d.Meetings = &meeting.Service{Records: d.Search, Notices: d.Search, Now: now}
-	}
-	if d.People == nil {
-		d.People = people.New(d.Search, d.Entities, cw)
 	}
 	if d.Federated == nil {
 		d.Federated = federated.New(d.Search, cw, view.Links{Base: cfg.BaseURL, Form: form})

@@ -311,7 +311,7 @@ func getEntityDossier(d *Deps) Tool {
 // says so, never empty.
 func (d *Deps) agencyPeople(ctx context.Context, svc *dossier.Service, ad *AgencyDossier) error {
 	ad.Disagreements = []people.Disagreement{}
-	ps := svc.People()
+	ps := svc.People
 	l, err := ps.Leaders(ctx, ad.ID)
 	if err != nil {
 		if record.ErrorCode(err) != record.EUNAVAILABLE {

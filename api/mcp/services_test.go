@@ -21,8 +21,9 @@ import (
 func depsOver(be search.Engine, cw *entity.Crosswalk, form int) *mcp.Deps {
 	now := func() time.Time { return fixedNow }
 	p := procure.New(be, nil, cw, now)
+	ppl := people.New(be, nil, cw)
 	return &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: now, Version: "test",
-		Procure: p, Dossiers: dossier.New(p), Semantic: semantic.New(be, now), Land: land.New(be),
-		Meetings: &meeting.Service{Records: be, Notices: be, Now: now}, People: people.New(be, nil, cw),
+		Procure: p, Dossiers: dossier.New(p, ppl), Semantic: semantic.New(be, now), Land: land.New(be),
+		Meetings: &meeting.Service{Records: be, Notices: be, Now: now}, People: ppl,
 		Federated: federated.New(be, cw, view.Links{Base: "http://rw.test", Form: form})}
 }

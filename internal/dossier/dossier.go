@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -24,10 +25,12 @@ import (
 // from the procurement service.
 type Service struct {
 	Procure *procure.Service
+	// People reads roster rows, leader nodes and attributed disagreements.
+	People *people.Service
 }
 
-// New builds a dossier service over a procurement service.
-func New(p *procure.Service) *Service { return &Service{Procure: p} }
+// New builds a dossier service over the procurement and people services.
+func New(p *procure.Service, ppl *people.Service) *Service { return &Service{Procure: p, People: ppl} }
 
 // Kinds of entity a dossier describes.
 const (

@@ -11,6 +11,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 	if _, err := ix.EnsureSample(context.Background(), os.DirFS("../../testdata/sample")); err != nil {
 		panic(err)
 	}
-	svc = dossier.New(procure.New(be, nil, cw, func() time.Time { return fixedNow }))
+	svc = dossier.New(procure.New(be, nil, cw, func() time.Time { return fixedNow }), people.New(be, nil, cw))
 	code := m.Run()
 	be.Close()
 	os.RemoveAll(dir)
@@ -70,7 +71,7 @@ func TestVendor(t *testing.T) {
 	if record.ErrorCode(err) != record.ENOTFOUND || !strings.Contains(record.ErrorMessage(err), "full-text search") {
 		t.Errorf("unknown vendor: %v", err)
 	}
-	bare := dossier.New(procure.New(struct{ search.Reader }{be}, nil, entity.DefaultCrosswalk(), nil))
+	bare := dossier.New(procure.New(struct{ search.Reader }{be}, nil, entity.DefaultCrosswalk(), nil), nil)
 	if _, err := bare.Vendor(ctx, "Denville Line Painting"); record.ErrorCode(err) != record.EUNAVAILABLE {
 		t.Errorf("no entries: %v", err)
 	}

@@ -84,7 +84,7 @@ func (s *Service) Relationships(ctx context.Context, kind, name string) (*Relati
 			out.Relations = append(out.Relations, Relation{Type: AwardedTo, TargetKind: KindVendor, TargetID: v.Value, TargetName: v.Value,
 				Count: v.Count, Amount: &amt, Provenance: "award and intent notices of this agency naming the vendor (by stem)"})
 		}
-		l, err := s.People().Leaders(ctx, a.ID)
+		l, err := s.People.Leaders(ctx, a.ID)
 		if err != nil {
 			if record.ErrorCode(err) != record.EUNAVAILABLE {
 				return nil, err
@@ -95,13 +95,6 @@ func (s *Service) Relationships(ctx context.Context, kind, name string) (*Relati
 		out.Leaders = &l
 	}
 	return out, nil
-}
-
-// People is the people service over the dossier's readers: the roster
-// rows, leader nodes and attributed disagreements.
-func (s *Service) People() *people.Service {
-	p := s.Procure
-	return people.New(p.Search, p.Entries, p.Crosswalk)
 }
 
 // CheckKind validates a dossier request. Errors: EINVALID.

@@ -77,7 +77,8 @@ var stemPunct = strings.NewReplacer(".", " ", ",", " ", "'", " ", "’", " ", "&
 // Stems are stored as record keys when records are indexed; records
 // indexed under an earlier rule are found through StemKeys.
 func VendorStem(name string) string {
-	s := tagRE.ReplaceAllString(name, " ")
+	s := strings.Map(visible, name)
+	s = tagRE.ReplaceAllString(s, " ")
 	s = strings.ToUpper(s)
 	s = stemPunct.Replace(s)
 	words := strings.Fields(s)
@@ -113,6 +114,19 @@ func VendorStem(name string) string {
 		return strings.Join(append(base, strings.Join(kept, "")), " ")
 	}
 	return strings.Join(joinInitials(words), " ")
+}
+
+// visible drops invisible format characters (zero-width spaces and
+// joiners, byte-order marks, soft hyphens: Unicode category Cf), so they
+// never count toward a stem, and reads control characters as spaces.
+func visible(r rune) rune {
+	switch {
+	case unicode.Is(unicode.Cf, r):
+		return -1
+	case unicode.IsControl(r):
+		return ' '
+	}
+	return r
 }
 
 // joinInitials writes runs of two or more one-letter words as one word

@@ -62,3 +62,15 @@ func TestStemKeysBounded(t *testing.T) {
 		t.Errorf("%d keys for 2,000 words, %d for 14", len(long), len(short))
 	}
 }
+
+// Invisible characters never count toward a stem: three zero-width spaces
+// are no 3-character stem, and a soft hyphen or a zero-width joiner inside
+// a name leaves the stem of the name without it.
+func TestStemIgnoresInvisibleCharacters(t *testing.T) {
+	if s := VendorStem("\u200b\u200b\u200b"); StemLongEnough(s) {
+		t.Errorf("three zero-width spaces stem to %q, long enough", s)
+	}
+	if a, b := VendorStem("Ac\u00adme\u200d Construction\ufeff Inc"), VendorStem("Acme Construction Inc"); a != b {
+		t.Errorf("%q != %q", a, b)
+	}
+}

@@ -139,11 +139,7 @@ type Page struct {
 // Window is the inclusive New York day window of a filter.
 func (f Filter) Window(now time.Time) (from, to time.Time, err error) {
 	day := func(param, s string) (time.Time, error) {
-		t, err := time.ParseInLocation("2006-01-02", strings.TrimSpace(s), record.NewYork)
-		if err != nil {
-			return t, record.Invalid(param, "%s must be a day as YYYY-MM-DD, not %q", param, s)
-		}
-		return t, nil
+		return record.ParseDay(param, strings.TrimSpace(s)) // the one day rule: format and bounds (400 naming param)
 	}
 	if strings.TrimSpace(f.From) == "" {
 		n := now.In(record.NewYork)
