@@ -37,6 +37,9 @@ func decodeStrict(body []byte, v any) error {
 	if raw[0] != '{' {
 		return record.Invalid("body", "the body must be a JSON object")
 	}
+	if err := uniqueKeys(raw); err != nil {
+		return err
+	}
 	if err := exactFields(reflect.TypeOf(v), raw, ""); err != nil {
 		return err
 	}
@@ -176,4 +179,58 @@ func jsonKind(t reflect.Type) string {
 		return "number"
 	}
 	return "value"
+}
+
+// uniqueKeys refuses an object, at any depth, that names one key twice
+// (encoding/json would silently keep the last value): EINVALID naming the
+// key's path. One pass over the tokens.
+func uniqueKeys(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return uniqueIn(dec, "")
+}
+
+// uniqueIn reads one JSON value at path from dec.
+func uniqueIn(dec *json.Decoder, path string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return record.Invalid("body", "the body is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	switch d {
+	case '{':
+		seen := map[string]bool{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return record.Invalid("body", "the body is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+			}
+			k, _ := kt.(string)
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if seen[k] {
+				return record.Invalid(p, "%s is given twice; give each field once", p)
+			}
+			seen[k] = true
+			if err := uniqueIn(dec, p); err != nil {
+				return err
+			}
+		}
+	case '[':
+		for i := 0; dec.More(); i++ {
+			if err := uniqueIn(dec, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = dec.Token() // the closing delimiter
+	if err != nil {
+		return record.Invalid("body", "the body is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
 }

@@ -59,6 +59,10 @@ func TestDecodeStrict(t *testing.T) {
 		{`{"title": "t"} {"title": "u"}`, "body"},
 		{`{"title": "t"}]`, "body"},
 		{`{"title": "t"`, "body"},
+		// a key given twice, at any depth, is refused, not silently the last
+		{`{"title": "t", "title": "u"}`, "title"},
+		{`{"items": [{"kind": "notice"}, {"kind": "a", "kind": "b"}]}`, "items[1].kind"},
+		{`{"by_name": {"A": {"kind": "k"}, "A": {"kind": "l"}}}`, "by_name.A"},
 	} {
 		var v strictOuter
 		err := decodeStrict([]byte(tc.body), &v)
