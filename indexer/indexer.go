@@ -302,7 +302,7 @@ func (ix *Indexer) RunLive(ctx context.Context, src LiveSource, cfg LiveConfig) 
 		}
 	}
 	bar := ix.bar(-1, "fetching "+src.Name()+" rows")
-	ix.log().Info("live fetch", "source", src.Name(), "since", since.ObservedAt, "full", since.ObservedAt.IsZero())
+	ix.log().Info("live fetch", "source", src.Name(), "checkpoint", since.ObservedAt, "full", cfg.Full)
 	return ix.pipeline(ctx, src, "live", started, func(batch func(Batch, []error) error) error {
 		return src.Fetch(ctx, since, cfg, func(b Batch, errs []error) error {
 			if bar != nil {

@@ -231,3 +231,75 @@ func TestLoadOfNothingMovesNoObservation(t *testing.T) {
 func mapFS(name, data string) fstest.MapFS {
 	return fstest.MapFS{name: {Data: []byte(data)}}
 }
+
+// readRows reads a JSON array of row objects from a file.
+func readRows(t *testing.T, name string) []json.RawMessage {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []json.RawMessage
+	if err := json.Unmarshal(data, &rows); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return rows
+}
+
+// The land, meetings and leaders sources fetch live through the same
+// pipeline (crol, checkbook and payroll have their own tests above and in
+// checkbook_test.go and payroll_test.go): a replay of real rows, answered
+// at each source's own address, is linked and written; the same
+// addresses answering nothing make every one fail with ErrNothingRead.
+func TestLiveSourcesRunThroughThePipeline(t *testing.T) {
+	ctx := context.Background()
+	tables := map[string][]json.RawMessage{
+		"/resource/hgx4-8ukb.json": readRows(t, "../testdata/sample/land/hgx4-8ukb_projects_cityscroll_warehouse_rows_milestone_before_2026-06-15.json"),
+		"/resource/t3jq-9nkf.json": readRows(t, "source/leaders/testdata/t3jq-9nkf_NYCGovernanceOrganizations_v1.8.43_2026-06-12.socrata.json"),
+		// the meetings' hearing notices: City Record rows with event dates
+		"/resource/dg92-zbpx.json": readRows(t, "../testdata/sample/crol/dg92-zbpx_hearings_with_event_date_cityscroll_asof_2026-08-14_event_2026-08-17_to_2026-09-03.json"),
+	}
+	var mu sync.Mutex
+	empty := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		off, _ := strconv.Atoi(q.Get("$offset"))
+		lim, _ := strconv.Atoi(q.Get("$limit"))
+		mu.Lock()
+		rows := tables[r.URL.Path]
+		if empty {
+			rows = nil
+		}
+		mu.Unlock()
+		if rows == nil { // other tables (project BBLs, Legistar events): none
+			w.Write([]byte("[]"))
+			return
+		}
+		json.NewEncoder(w).Encode(rows[min(off, len(rows)):min(off+lim, len(rows))])
+	}))
+	defer srv.Close()
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ix := sampleIndexer(b)
+	cfg := LiveConfig{Client: replayClient(srv)}
+	for _, src := range []LiveSource{landSource{}, meetingsSource{}, leadersSource{}} {
+		rep, err := ix.RunLive(ctx, src, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", src.Name(), err)
+		}
+		if rep.Rows == 0 || rep.Indexed == 0 {
+			t.Errorf("%s: rows %d indexed %d errors %v", src.Name(), rep.Rows, rep.Indexed, rep.Errors)
+		}
+	}
+	mu.Lock()
+	empty = true
+	mu.Unlock()
+	for _, src := range []LiveSource{landSource{}, meetingsSource{}, leadersSource{}} {
+		if _, err := ix.RunLive(ctx, src, cfg); !errors.Is(err, ErrNothingRead) {
+			t.Errorf("%s answered nothing: %v, want ErrNothingRead", src.Name(), err)
+		}
+	}
+}

@@ -308,6 +308,9 @@ func (landSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, batch
 	if err != nil {
 		return err
 	}
+	if got.Rows == 0 {
+		return batch(Batch{}, append(skipped, errors.New("land: the Open Data tables answered no rows")))
+	}
 	b, errs := landSource{}.Read(got.FS, got.Dir)
 	return batch(b, append(errs, skipped...))
 }
