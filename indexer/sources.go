@@ -327,11 +327,11 @@ func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	return Batch{Rows: r.Total(), Notes: r.Notes, Records: meetingSets(r.Meetings)}, errs
 }
 
-// The live meetings window: from MeetingsLiveBack days ago to
-// MeetingsLiveAhead days ahead (New York days).
+// The live meetings window: from meetingsLiveBack days ago to
+// meetingsLiveAhead days ahead (New York days).
 const (
-	MeetingsLiveBack  = 30
-	MeetingsLiveAhead = 180
+	meetingsLiveBack  = 30
+	meetingsLiveAhead = 180
 )
 
 // Fetch reads Council events (Legistar Web API), City Record hearing
@@ -343,7 +343,7 @@ const (
 func (meetingsSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error {
 	n := cfg.now().In(record.NewYork)
 	day := time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, record.NewYork)
-	from, to := day.AddDate(0, 0, -MeetingsLiveBack), day.AddDate(0, 0, MeetingsLiveAhead)
+	from, to := day.AddDate(0, 0, -meetingsLiveBack), day.AddDate(0, 0, meetingsLiveAhead)
 	progress := func(part string) func(int) {
 		return func(done int) {
 			if cfg.Progress != nil {
