@@ -28,11 +28,6 @@ import (
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
-	"github.com/recordwatch/recordwatch/indexer/source/crol"
-	"github.com/recordwatch/recordwatch/indexer/source/leaders"
-	"github.com/recordwatch/recordwatch/indexer/source/meetings"
-	"github.com/recordwatch/recordwatch/indexer/source/payroll"
-	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
@@ -89,6 +84,13 @@ type Config struct {
 	CheckbookType     string
 	CheckbookFrom     string
 	CheckbookTo       string
+	// LegistarToken is the Legistar Web API token of the meetings' live
+	// fetch (RECORDWATCH_LEGISTAR_TOKEN); CalendarURLs the community-board
+	// calendar addresses it reads (RECORDWATCH_CB_CALENDAR_URLS,
+	// comma-separated; each must answer the calendar's text: boards
+	// publish PDFs and no PDF text is extracted here).
+	LegistarToken string
+	CalendarURLs  []string
 
 	TrustedProxies []string
 }
@@ -130,6 +132,12 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	c.OpenSearchUser = os.Getenv("OPENSEARCH_USERNAME")
 	c.OpenSearchPassword = os.Getenv("OPENSEARCH_PASSWORD")
 	c.SODAToken = os.Getenv("RECORDWATCH_SODA_APP_TOKEN")
+	c.LegistarToken = os.Getenv("RECORDWATCH_LEGISTAR_TOKEN")
+	for _, u := range strings.Split(os.Getenv("RECORDWATCH_CB_CALENDAR_URLS"), ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			c.CalendarURLs = append(c.CalendarURLs, u)
+		}
+	}
 	if tp := env("RECORDWATCH_TRUSTED_PROXIES", ""); tp != "" {
 		c.TrustedProxies = strings.Split(tp, ",")
 	}
@@ -375,6 +383,9 @@ func sweep(ctx context.Context, st store.Sweeper, now func() time.Time, logger *
 	}
 }
 
+// runIndexer runs the indexer role: one load of the source's files (the
+// bundled sample, or -source-dir), or with -live its live fetch through
+// the same pipeline, once or every -every.
 func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS fs.FS, logger *slog.Logger) error {
 	src, err := indexer.LookupSource(cfg.Source)
 	if err != nil {
@@ -389,44 +400,40 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 		_, err := ix.Load(ctx, src, fsys, dir)
 		return err
 	}
-	switch {
-	case !src.Live():
+	live, ok := src.(indexer.LiveSource)
+	if !ok {
 		return fmt.Errorf("source %q has no live fetch: load its files with -source-dir", src.Name())
-	case src.Name() == checkbook.Source:
-		return runCheckbook(ctx, cfg, ix, logger)
-	case src.Name() == payroll.Source:
-		return repeat(ctx, cfg.Every, logger, payroll.Source, func() error {
-			_, err := ix.RunPayrollLive(ctx, &payroll.Fetcher{AppToken: cfg.SODAToken})
-			return err
-		})
-	case src.Name() == "land":
-		return repeat(ctx, cfg.Every, logger, "land", func() error {
-			_, err := ix.RunLandLive(ctx, &zap.LandFetcher{AppToken: cfg.SODAToken})
-			return err
-		})
-	case src.Name() == meetings.Name:
-		return runMeetingsLive(ctx, cfg, ix, src, logger)
-	case src.Name() == leaders.Source:
-		// each live read is one roster release, dated the day it was fetched
-		return repeat(ctx, cfg.Every, logger, leaders.Source, func() error {
-			b, rowErrs, err := (&leaders.Fetcher{AppToken: cfg.SODAToken}).Fetch(ctx)
-			if err != nil {
-				return err
-			}
-			_, err = ix.Load(ctx, indexer.FetchedLeaders(b, rowErrs), nil, "")
-			return err
-		})
 	}
-	f := &crol.Fetcher{BaseURL: cfg.SODAEndpoint, AppToken: cfg.SODAToken}
-	if !cfg.Full {
-		// rows change in place (bid extensions keep their start date), so an
-		// incremental run asks for rows updated since the last observation
-		f.SinceField = ":updated_at"
+	lc, err := liveConfig(cfg)
+	if err != nil {
+		return err
 	}
-	return repeat(ctx, cfg.Every, logger, "crol", func() error {
-		_, err := ix.RunLive(ctx, f, !cfg.Full)
+	return repeat(ctx, cfg.Every, logger, src.Name(), func() error {
+		_, err := ix.RunLive(ctx, live, lc)
 		return err
 	})
+}
+
+// liveConfig is the live fetches' configuration, from the flags and
+// environment.
+func liveConfig(cfg Config) (indexer.LiveConfig, error) {
+	lc := indexer.LiveConfig{Full: cfg.Full, SODAToken: cfg.SODAToken, SODAEndpoint: cfg.SODAEndpoint,
+		CheckbookEndpoint: cfg.CheckbookEndpoint, CheckbookType: cfg.CheckbookType,
+		LegistarToken: cfg.LegistarToken, CalendarURLs: cfg.CalendarURLs}
+	for _, d := range []struct {
+		name, value string
+		to          *time.Time
+	}{{"checkbook-from", cfg.CheckbookFrom, &lc.CheckbookFrom}, {"checkbook-to", cfg.CheckbookTo, &lc.CheckbookTo}} {
+		if d.value == "" {
+			continue
+		}
+		t, err := time.Parse("2006-01-02", d.value)
+		if err != nil {
+			return lc, fmt.Errorf("-%s must be YYYY-MM-DD, not %q", d.name, d.value)
+		}
+		*d.to = t
+	}
+	return lc, nil
 }
 
 // repeat runs a live fetch once, or every interval until ctx ends; with an
@@ -448,34 +455,4 @@ func repeat(ctx context.Context, every time.Duration, logger *slog.Logger, what 
 		case <-time.After(every):
 		}
 	}
-}
-
-// runCheckbook fetches Checkbook NYC payments and contracts live in date
-// windows (repeated with -every).
-func runCheckbook(ctx context.Context, cfg Config, ix *indexer.Indexer, logger *slog.Logger) error {
-	day := func(name, s string, def time.Time) (time.Time, error) {
-		if s == "" {
-			return def, nil
-		}
-		t, err := time.Parse("2006-01-02", s)
-		if err != nil {
-			return t, fmt.Errorf("-%s must be YYYY-MM-DD", name)
-		}
-		return t, nil
-	}
-	return repeat(ctx, cfg.Every, logger, "checkbook", func() error {
-		today := time.Now()
-		from, err := day("checkbook-from", cfg.CheckbookFrom, today.AddDate(0, 0, -7))
-		if err != nil {
-			return err
-		}
-		to, err := day("checkbook-to", cfg.CheckbookTo, today)
-		if err != nil {
-			return err
-		}
-		f := &checkbook.Fetcher{BaseURL: cfg.CheckbookEndpoint, TypeOfData: cfg.CheckbookType,
-			Window: &checkbook.Window{Field: checkbook.WindowField(cfg.CheckbookType), From: from, To: to, Days: 1}}
-		_, err = ix.RunCheckbookLive(ctx, f)
-		return err
-	})
 }

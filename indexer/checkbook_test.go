@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
@@ -63,7 +64,9 @@ func TestCheckbookLoadCountsReadIndexedRejected(t *testing.T) {
 	}
 	defer live.Close()
 	ix = sampleIndexer(live)
-	rep, err = ix.RunCheckbookLive(ctx, &checkbook.Fetcher{Client: fetch.New(), BaseURL: srv.URL, TypeOfData: checkbook.TypeContracts, Pace: -1})
+	day := time.Date(2026, 8, 10, 0, 0, 0, 0, time.UTC)
+	rep, err = ix.RunLive(ctx, checkbookSource{}, LiveConfig{Client: fetch.New(), CheckbookEndpoint: srv.URL,
+		CheckbookType: checkbook.TypeContracts, CheckbookFrom: day, CheckbookTo: day})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,13 +2,11 @@ package indexer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
-	"time"
 
-	"github.com/recordwatch/recordwatch/indexer/link"
-	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -42,11 +40,17 @@ func (ix *Indexer) WriteEntries(ctx context.Context, entries []search.Entry, wha
 
 // LoadCheckbookDir loads Checkbook NYC API answers (*.response.xml) and
 // registered-contract rows (the contracts source, *.json) from one
-// directory: the two sources, one after the other.
+// directory: the two sources, one after the other. One of them finding
+// nothing there is not an error; both finding nothing is.
 func (ix *Indexer) LoadCheckbookDir(ctx context.Context, fsys fs.FS, dir string) (Report, error) {
 	var rep Report
+	var nothing []error
 	for _, src := range []Source{checkbookSource{}, contractsSource{}} {
 		r, err := ix.Load(ctx, src, fsys, dir)
+		if errors.Is(err, ErrNothingRead) {
+			nothing = append(nothing, err)
+			continue
+		}
 		rep.Notices += r.Notices
 		rep.Rows += r.Rows
 		rep.Indexed += r.Indexed
@@ -55,6 +59,9 @@ func (ix *Indexer) LoadCheckbookDir(ctx context.Context, fsys fs.FS, dir string)
 		if err != nil {
 			return rep, err
 		}
+	}
+	if len(nothing) == 2 {
+		return rep, errors.Join(nothing...)
 	}
 	return rep, nil
 }
@@ -231,56 +238,4 @@ func (ix *Indexer) loadSamples(ctx context.Context, sample fs.FS, holds string) 
 		}
 	}
 	return nil
-}
-
-// RunCheckbookLive fetches from the live Checkbook NYC API and writes every
-// page as entries (ids are stable, so a page read twice replaces itself),
-// the registered contracts among them as their contract records. The
-// report counts the transactions read (Rows), the entries written
-// (Indexed) and every transaction rejected, with its reason (Errors): one
-// that is not readable XML or cannot be normalized is rejected alone,
-// never its page. Each page is logged with its counts, and the progress
-// bar (Indexer.Progress) advances by the transactions read.
-func (ix *Indexer) RunCheckbookLive(ctx context.Context, f *checkbook.Fetcher) (Report, error) {
-	start := time.Now()
-	var rep Report
-	if _, err := ix.entityWriter(); err != nil {
-		return rep, err
-	}
-	bar := ix.bar(-1, "fetching Checkbook NYC transactions")
-	from := f.BaseURL
-	if from == "" {
-		from = checkbook.Endpoint
-	}
-	_, err := f.Fetch(ctx, func(p checkbook.Page) error {
-		read := len(p.Response.Transactions) + len(p.Response.Rejected)
-		where := fmt.Sprintf("%s %s records %d-%d", from, f.TypeOfData, p.Request.RecordsFrom, p.Request.RecordsFrom+read-1)
-		entries, errs := checkbook.ReadResponse(p.Response, where, p.ObservedAt)
-		for _, e := range errs {
-			ix.log().Warn("checkbook transaction rejected", "err", e)
-		}
-		for _, r := range p.Response.Repairs {
-			ix.log().Info("checkbook answer repaired", "page", where, "repair", r)
-		}
-		rep.Rows += read
-		rep.Notices += len(entries)
-		rep.Errors = append(rep.Errors, errs...)
-		link.Linker{Crosswalk: ix.Crosswalk}.Entries(entries)
-		if err := ix.WriteEntries(ctx, entries, "writing Checkbook NYC transactions"); err != nil {
-			return err
-		}
-		rep.Indexed += len(entries)
-		ix.log().Info("checkbook page written", "page", where, "read", read, "indexed", len(entries), "rejected", len(errs),
-			"record_count", p.Response.RecordCount)
-		if bar != nil {
-			bar.Add(read)
-		}
-		return nil
-	})
-	rep.Duration = time.Since(start)
-	if err != nil {
-		return rep, fmt.Errorf("indexer: checkbook live fetch: %w", err)
-	}
-	ix.log().Info("checkbook live fetch done", "type", f.TypeOfData, "rows", rep.Rows, "indexed", rep.Indexed, "rejected", len(rep.Errors))
-	return rep, nil
 }

@@ -5,7 +5,9 @@
 package indexer
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -104,6 +106,13 @@ func (ix *Indexer) Write(ctx context.Context, notices []record.Notice, what stri
 	}); err != nil {
 		return err
 	}
+	return ix.settle(ctx, what)
+}
+
+// settle ends a write of notices: the vectors made since the last write
+// are written and the engine refreshed, each retried while the engine is
+// unavailable.
+func (ix *Indexer) settle(ctx context.Context, what string) error {
 	if err := ix.retry(ctx, "write the vectors of "+what, func() error { return ix.FlushVectors(ctx) }); err != nil {
 		return err
 	}
@@ -168,13 +177,16 @@ func (ix *Indexer) FlushVectors(ctx context.Context) error {
 // writeBatches is the one way the indexer writes: items in batches of
 // ix.Batch, each batch sent again while the backend is unavailable (retry:
 // acknowledged batches are never re-sent and none is skipped), with a
-// progress bar for people watching.
+// progress bar for people watching when there are several.
 func writeBatches[T any](ctx context.Context, ix *Indexer, items []T, what string, write func([]T) error) error {
 	size := ix.Batch
 	if size <= 0 {
 		size = DefaultBatch
 	}
-	bar := ix.bar(len(items), what)
+	var bar *progressbar.ProgressBar
+	if len(items) > size { // a bar for people watching a write of several batches
+		bar = ix.bar(len(items), what)
+	}
 	for start := 0; start < len(items); start += size {
 		end := min(start+size, len(items))
 		batch := items[start:end]
@@ -229,8 +241,8 @@ func (ix *Indexer) retry(ctx context.Context, what string, op func() error) erro
 // Report says what a load did.
 type Report struct {
 	// Notices counts the records read (notices, entries and typed
-	// records); Indexed the entries and typed records written; Errors the
-	// rows and records rejected, each with its reason.
+	// records); Indexed those written; Errors the rows and records
+	// rejected, each with its reason.
 	Notices  int
 	Indexed  int
 	Rows     int
@@ -239,19 +251,127 @@ type Report struct {
 	Duration time.Duration
 }
 
+// ErrNothingRead is the error of a load that kept nothing: no row read
+// (a missing directory, an empty answer) or every row rejected. Such a
+// load moves no observation: it must not pass for a fresh one.
+var ErrNothingRead = errors.New("read nothing it could keep")
+
 // Load runs the pipeline for one source over a directory of fsys (the
-// bundled sample, or a dump on disk): read, link (indexer/link: agency
-// ids, vendor stems, base PINs), write in batches (the contract entries
-// as their registered contracts, search.EncodeEntry). A notice source is
-// observed last, once every notice is written (SampleLoaded reads that
-// observation as the mark of a completed load).
+// bundled sample, or a dump on disk): read, then the one path of every
+// load (pipeline: link, write, observe). The source is observed when the
+// files say (the latest observation a batch states), or now.
 func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string) (Report, error) {
+	return ix.pipeline(ctx, src, dir, time.Time{}, func(batch func(Batch, []error) error) error {
+		return batch(src.Read(fsys, dir))
+	})
+}
+
+// RunLive fetches a live source since its checkpoint (the source's last
+// observation; none with cfg.Full) and runs every batch through the one
+// path of every load (pipeline: link, write, observe), as each arrives.
+// The source is observed at the time the fetch started, once every batch
+// is written: a fetch that fails part way, or keeps nothing, moves no
+// observation, so the next one resumes from the same checkpoint.
+func (ix *Indexer) RunLive(ctx context.Context, src LiveSource, cfg LiveConfig) (Report, error) {
+	started := ix.now()
+	var since Checkpoint
+	if !cfg.Full {
+		cov, err := ix.Backend.Coverage(ctx)
+		if err != nil {
+			return Report{}, err
+		}
+		for _, c := range cov {
+			if c.Source == src.Name() && !c.ObservedAt.IsZero() {
+				since.ObservedAt = c.ObservedAt
+			}
+		}
+	}
+	if cfg.Now == nil {
+		cfg.Now = ix.now
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = func(part string, rows int) {
+			ix.log().Info("live fetch", "source", src.Name(), "part", part, "rows", rows)
+		}
+	}
+	bar := ix.bar(-1, "fetching "+src.Name()+" rows")
+	ix.log().Info("live fetch", "source", src.Name(), "checkpoint", since.ObservedAt, "full", cfg.Full)
+	return ix.pipeline(ctx, src, "live", started, func(batch func(Batch, []error) error) error {
+		return src.Fetch(ctx, since, cfg, func(b Batch, errs []error) error {
+			if bar != nil {
+				bar.Add(b.Rows)
+			}
+			return batch(b, errs)
+		})
+	})
+}
+
+// pipeline is the one path every load takes, from files or live: each
+// batch that batches hands over is linked (indexer/link: agency ids,
+// vendor stems, base PINs, links to the notices held) and written in
+// batches as it comes; once every batch is written, a notice source's
+// vectors are written, the engine refreshed, and the source observed (at
+// observed, or the latest observation a batch states, or now): that
+// observation comes last, so SampleLoaded reads it as the mark of a
+// completed load, and a live fetch resumes from it. A load that failed,
+// or kept nothing (ErrNothingRead), observes nothing.
+func (ix *Indexer) pipeline(ctx context.Context, src Source, from string, observed time.Time,
+	batches func(batch func(Batch, []error) error) error) (Report, error) {
 	start := time.Now()
-	b, errs := src.Read(fsys, dir)
-	rep := Report{Notices: len(b.Notices) + len(b.Entries), Rows: b.Rows, Merged: b.Merged, Errors: errs}
+	var rep Report
+	var stated time.Time
+	var writeErr error
+	err := batches(func(b Batch, errs []error) error {
+		if b.ObservedAt.After(stated) {
+			stated = b.ObservedAt
+		}
+		writeErr = ix.writeBatch(ctx, src, b, errs, &rep)
+		return writeErr
+	})
+	rep.Duration = time.Since(start)
+	switch {
+	case writeErr != nil:
+		return rep, writeErr
+	case err != nil:
+		return rep, fmt.Errorf("indexer: %s %s: %w", src.Name(), from, err)
+	case rep.Indexed == 0:
+		err := fmt.Errorf("indexer: %s %s: %w", src.Name(), from, ErrNothingRead)
+		if rep.Rows > 0 {
+			err = fmt.Errorf("%w: all %d rows read were rejected", err, rep.Rows)
+		}
+		if len(rep.Errors) > 0 {
+			err = fmt.Errorf("%w (%d rejected; the first: %w)", err, len(rep.Errors), rep.Errors[0])
+		}
+		return rep, err
+	}
+	if src.Holds() == HoldsNotices {
+		if err := ix.settle(ctx, src.Name()+" notices"); err != nil {
+			return rep, err
+		}
+		at := cmp.Or(observed, stated, ix.now())
+		if err := ix.retry(ctx, "observe "+src.Name(), func() error {
+			return ix.Backend.Observe(ctx, search.Observation{Source: src.Name(), Label: src.Label(), RecordType: "notice", ObservedAt: at})
+		}); err != nil {
+			return rep, err
+		}
+	}
+	rep.Duration = time.Since(start)
+	ix.log().Info("source loaded", "source", src.Name(), "from", from, "rows", rep.Rows, "records", rep.Notices, "merged", rep.Merged,
+		"indexed", rep.Indexed, "errors", len(rep.Errors), "took", rep.Duration.Round(time.Millisecond))
+	return rep, nil
+}
+
+// writeBatch is the link and write steps of the pipeline for one batch:
+// it counts what was read into rep, logs the notes and the rejected rows,
+// links the batch and writes its entries, notices and record sets.
+func (ix *Indexer) writeBatch(ctx context.Context, src Source, b Batch, errs []error, rep *Report) error {
+	rep.Notices += len(b.Notices) + len(b.Entries)
 	for _, set := range b.Records {
 		rep.Notices += set.Len()
 	}
+	rep.Rows += b.Rows
+	rep.Merged += b.Merged
+	rep.Errors = append(rep.Errors, errs...)
 	for _, n := range b.Notes {
 		ix.log().Info("source file note", "source", src.Name(), "note", n)
 	}
@@ -263,22 +383,17 @@ func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string)
 	linker.Entries(b.Entries)
 	if len(b.Entries) > 0 {
 		if err := ix.WriteEntries(ctx, b.Entries, "indexing "+src.Name()+" entries"); err != nil {
-			return rep, err
+			return err
 		}
 		rep.Indexed += len(b.Entries)
 	}
-	if src.Holds() == HoldsNotices {
-		if err := ix.Write(ctx, b.Notices, "indexing "+src.Name()+" notices"); err != nil {
-			return rep, err
+	if len(b.Notices) > 0 {
+		if err := writeBatches(ctx, ix, b.Notices, "indexing "+src.Name()+" notices", func(batch []record.Notice) error {
+			return ix.upsert(ctx, batch, Docs(batch))
+		}); err != nil {
+			return err
 		}
-		observed := b.ObservedAt
-		if observed.IsZero() {
-			observed = ix.now()
-		}
-		if err := ix.Backend.Observe(ctx, search.Observation{Source: src.Name(), Label: src.Label(),
-			RecordType: "notice", ObservedAt: observed}); err != nil {
-			return rep, err
-		}
+		rep.Indexed += len(b.Notices)
 	}
 	written, rejected, err := ix.writeRecordSets(ctx, src.Name(), b.Records)
 	for _, e := range rejected {
@@ -286,13 +401,7 @@ func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string)
 	}
 	rep.Errors = append(rep.Errors, rejected...)
 	rep.Indexed += written
-	if err != nil {
-		return rep, err
-	}
-	rep.Duration = time.Since(start)
-	ix.log().Info("source loaded", "source", src.Name(), "dir", dir, "rows", rep.Rows, "records", rep.Notices, "merged", rep.Merged,
-		"indexed", rep.Indexed, "errors", len(rep.Errors), "took", rep.Duration.Round(time.Millisecond))
-	return rep, nil
+	return err
 }
 
 // LoadCROLDir loads City Record files (DCAS .psv, Socrata .json/.csv) from a
@@ -319,8 +428,7 @@ func observedAt(c *crol.Corpus, now time.Time) time.Time {
 
 // SampleLoaded reports whether a load of City Record rows has completed
 // into the backend: the City Record source has been observed. The
-// observation is written only after every notice of a load (LoadCROLDir,
-// RunLive), so records without it are the remains of an interrupted load.
+// observation is written only after every notice of a load (pipeline), so records without it are the remains of an interrupted load.
 func (ix *Indexer) SampleLoaded(ctx context.Context) (bool, error) {
 	cov, err := ix.Backend.Coverage(ctx)
 	if err != nil {
@@ -385,64 +493,4 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 		return false, err
 	}
 	return true, nil
-}
-
-// LiveOverlap re-reads a margin before the last observation, because rows
-// change in place at the source.
-const LiveOverlap = 7 * 24 * time.Hour
-
-// RunLive fetches City Record rows from the live SODA API (all of them, or
-// those changed since the last observation minus LiveOverlap when
-// incremental) and writes them page by page.
-func (ix *Indexer) RunLive(ctx context.Context, f *crol.Fetcher, incremental bool) (int, error) {
-	var since time.Time
-	if incremental {
-		cov, err := ix.Backend.Coverage(ctx)
-		if err != nil {
-			return 0, err
-		}
-		for _, c := range cov {
-			if c.Source == record.SourceCROL && !c.ObservedAt.IsZero() {
-				since = c.ObservedAt.Add(-LiveOverlap)
-			}
-		}
-	}
-	started := ix.now()
-	bar := ix.bar(-1, "fetching City Record rows")
-	written := 0
-	_, err := f.Fetch(ctx, since, func(rows []crol.Row) error {
-		notices := make([]record.Notice, 0, len(rows))
-		for _, r := range rows {
-			n, err := crol.NormalizeRaw(r)
-			if err != nil {
-				ix.log().Warn("crol row skipped", "err", err)
-				continue
-			}
-			notices = append(notices, n)
-		}
-		link.Linker{Crosswalk: ix.Crosswalk}.Notices(notices)
-		docs := Docs(notices)
-		if err := ix.retry(ctx, "write a page of live City Record rows", func() error {
-			return ix.upsert(ctx, notices, docs)
-		}); err != nil {
-			return err
-		}
-		written += len(notices)
-		if bar != nil {
-			bar.Add(len(rows))
-		}
-		return nil
-	})
-	if err != nil {
-		return written, fmt.Errorf("indexer: live fetch: %w", err)
-	}
-	if err := ix.retry(ctx, "write the vectors of live City Record rows", func() error { return ix.FlushVectors(ctx) }); err != nil {
-		return written, err
-	}
-	if err := ix.Backend.Refresh(ctx); err != nil {
-		return written, err
-	}
-	err = ix.Backend.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: CROLLabel, RecordType: "notice", ObservedAt: started})
-	ix.log().Info("crol live fetch done", "since", since, "notices", written)
-	return written, err
 }

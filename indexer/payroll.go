@@ -2,7 +2,6 @@ package indexer
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
@@ -17,7 +16,6 @@ type payrollSource struct{}
 func (payrollSource) Name() string  { return payroll.Source }
 func (payrollSource) Label() string { return payroll.SourceLabel }
 func (payrollSource) Holds() string { return HoldsRecords }
-func (payrollSource) Live() bool    { return true }
 func (payrollSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	c, errs := payroll.ReadDir(fsys, dir)
 	b := Batch{Records: []RecordSet{payrollSet(c.Rows)}, Notes: c.Notes}
@@ -37,35 +35,15 @@ func payrollSet(rows []record.PayrollRow) Set[record.PayrollRow] {
 		}}
 }
 
-// RunPayrollLive fetches Citywide Payroll rows from the live SODA API and
-// writes every page as payroll records (ids are the dataset's row ids, so
-// a page read twice replaces itself). The report counts the rows read,
-// the records written and every row rejected with its reason; flagged
-// rows are kept and logged by page.
-func (ix *Indexer) RunPayrollLive(ctx context.Context, f *payroll.Fetcher) (Report, error) {
-	var rep Report
-	bar := ix.bar(-1, "fetching Citywide Payroll rows")
+// Fetch reads Citywide Payroll rows from the live SODA API (every row:
+// the checkpoint is not used), a batch per page; ids are the dataset's row
+// ids, so a page read twice replaces itself. A row that cannot be read is
+// rejected alone with its reason; flagged rows are kept and noted.
+func (payrollSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error {
+	f := &payroll.Fetcher{Client: cfg.Client, AppToken: cfg.SODAToken, PageSize: cfg.PageSize, Now: cfg.Now}
 	_, err := f.Fetch(ctx, func(p payroll.Page) error {
-		rep.Rows += p.Read
-		rep.Notices += len(p.Rows)
-		for _, e := range p.Rejected {
-			ix.log().Warn("payroll row rejected", "err", e)
-		}
-		rep.Errors = append(rep.Errors, p.Rejected...)
-		for _, n := range payroll.FlagNotes(p.URL, p.Rows) {
-			ix.log().Info("source page note", "source", payroll.Source, "note", n)
-		}
-		written, rejected, err := ix.writeRecordSets(ctx, payroll.Source, []RecordSet{payrollSet(p.Rows)})
-		rep.Indexed += written
-		rep.Errors = append(rep.Errors, rejected...)
-		if bar != nil {
-			bar.Add(p.Read)
-		}
-		return err
+		return batch(Batch{Rows: p.Read, Records: []RecordSet{payrollSet(p.Rows)}, Notes: payroll.FlagNotes(p.URL, p.Rows),
+			ObservedAt: p.ObservedAt}, p.Rejected)
 	})
-	if err != nil {
-		return rep, fmt.Errorf("indexer: payroll live fetch: %w", err)
-	}
-	ix.log().Info("payroll live fetch done", "rows", rep.Rows, "indexed", rep.Indexed, "rejected", len(rep.Errors))
-	return rep, nil
+	return err
 }

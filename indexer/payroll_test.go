@@ -12,16 +12,15 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
-	"github.com/recordwatch/recordwatch/internal/fetch"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
-// The live payroll run writes every page through the record pipeline and
+// The live payroll run writes every page through the one pipeline and
 // reports rows read, records indexed and rows rejected with reasons: a
 // replay of the first real rows, shaped as SODA answers them, plus one row
 // without a fiscal year.
-func TestRunPayrollLiveReports(t *testing.T) {
+func TestPayrollLiveReports(t *testing.T) {
 	data, err := os.ReadFile("../testdata/sample/payroll/citywide_payroll_fy2016_DA_NYPD_rows0001-1800.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +48,7 @@ func TestRunPayrollLiveReports(t *testing.T) {
 	}
 	defer b.Close()
 	ix := sampleIndexer(b)
-	rep, err := ix.RunPayrollLive(context.Background(), &payroll.Fetcher{Client: fetch.New(), BaseURL: srv.URL, PageSize: 2})
+	rep, err := ix.RunLive(context.Background(), payrollSource{}, LiveConfig{Client: replayClient(srv), PageSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

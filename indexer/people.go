@@ -19,10 +19,26 @@ type leadersSource struct{}
 func (leadersSource) Name() string  { return leaders.Source }
 func (leadersSource) Label() string { return leaders.Label }
 func (leadersSource) Holds() string { return HoldsRecords }
-func (leadersSource) Live() bool    { return true }
 func (leadersSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	b, errs := leaders.ReadDir(fsys, dir)
-	return Batch{Rows: b.Read, Merged: b.Merged, Records: []RecordSet{peopleSet(b.Rows)}}, errs
+	return leadersBatch(b), errs
+}
+
+// Fetch reads the roster live (leaders.Fetcher), whole: each live read is
+// one roster release, dated the day it was fetched. The checkpoint is not
+// used.
+func (leadersSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error {
+	f := &leaders.Fetcher{Client: cfg.Client, AppToken: cfg.SODAToken, PageSize: cfg.PageSize, Now: cfg.Now}
+	b, errs, err := f.Fetch(ctx)
+	if err != nil {
+		return err
+	}
+	return batch(leadersBatch(b), errs)
+}
+
+// leadersBatch is the batch of a roster read, from files or live.
+func leadersBatch(b leaders.Batch) Batch {
+	return Batch{Rows: b.Read, Merged: b.Merged, Records: []RecordSet{peopleSet(b.Rows)}}
 }
 
 // peopleSet is the record set of people rows, linked to the crosswalk.
@@ -41,23 +57,6 @@ func linkPeople(_ context.Context, env link.Env, rows []people.Row) []error {
 	return nil
 }
 
-// FetchedLeaders is a live read of the roster (leaders.Fetcher) as a
-// source for Load: its Read returns the fetched rows whatever the files.
-func FetchedLeaders(b leaders.Batch, errs []error) Source { return fetchedLeaders{b, errs} }
-
-type fetchedLeaders struct {
-	b    leaders.Batch
-	errs []error
-}
-
-func (fetchedLeaders) Name() string  { return leaders.Source }
-func (fetchedLeaders) Label() string { return leaders.Label }
-func (fetchedLeaders) Holds() string { return HoldsRecords }
-func (fetchedLeaders) Live() bool    { return true }
-func (f fetchedLeaders) Read(fs.FS, string) (Batch, []error) {
-	return Batch{Rows: f.b.Read, Merged: f.b.Merged, Records: []RecordSet{peopleSet(f.b.Rows)}}, f.errs
-}
-
 // civillistSource: DCAS civil-service exams and eligible lists, typed
 // civil records kept beside the organizations (the agency a list names
 // is resolved by the crosswalk; a list naming none is citywide).
@@ -66,7 +65,6 @@ type civillistSource struct{}
 func (civillistSource) Name() string  { return civillist.Source }
 func (civillistSource) Label() string { return civillist.Label }
 func (civillistSource) Holds() string { return HoldsRecords }
-func (civillistSource) Live() bool    { return false }
 func (civillistSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	b, errs := civillist.ReadDir(fsys, dir)
 	return Batch{Rows: b.Read, Merged: b.Merged, Records: []RecordSet{Set[people.CivilRecord]{Of: people.CivilKind, Items: b.Records,

@@ -30,7 +30,6 @@ type probeSource struct{}
 func (probeSource) Name() string  { return "probe" }
 func (probeSource) Label() string { return "test probe" }
 func (probeSource) Holds() string { return HoldsRecords }
-func (probeSource) Live() bool    { return false }
 func (probeSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	data, err := fs.ReadFile(fsys, dir+"/ids.txt")
 	if err != nil {

@@ -1,7 +1,9 @@
 package indexer
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
+	"github.com/recordwatch/recordwatch/internal/fetch"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -32,11 +35,71 @@ type Source interface {
 	// observed once a load completes), HoldsEntries (search.Entry) or
 	// HoldsRecords (typed records of search kinds, Batch.Records).
 	Holds() string
-	// Live reports whether the source can also be fetched from its live
-	// API (-live; main.go wires the fetcher).
-	Live() bool
 	// Read reads the files of the source under dir.
 	Read(fsys fs.FS, dir string) (Batch, []error)
+}
+
+// LiveSource is a Source that can also be fetched from its live API
+// (-live). Fetch reads what changed since the checkpoint and calls batch
+// once per batch read (a page, a date window, a whole roster …), in order,
+// with the rows it rejected and why; it stops at the first error, its own
+// or batch's. Indexer.RunLive runs every batch through the pipeline that
+// file loads take (link → write → observe), and keeps the checkpoint.
+type LiveSource interface {
+	Source
+	Fetch(ctx context.Context, since Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error
+}
+
+// Checkpoint is where a live fetch resumes: when the source's last
+// completed load was observed (zero: never, or a full fetch was asked
+// for). A source that cannot fetch changes only reads everything.
+type Checkpoint struct {
+	ObservedAt time.Time
+}
+
+// LiveConfig is what the operator configures of live fetches (-live, its
+// flags and environment), one struct for every live source; each source
+// reads what concerns it. Zero fields take each source's defaults.
+type LiveConfig struct {
+	// Full fetches everything instead of what changed since the
+	// checkpoint.
+	Full bool
+	// SODAToken is sent as X-App-Token to every NYC Open Data (SODA)
+	// request.
+	SODAToken string
+	// SODAEndpoint is City Record Online's SODA resource (crol.Endpoint
+	// when empty): the crol source and the meetings' hearing notices.
+	SODAEndpoint string
+	// Checkbook NYC: the API endpoint (checkbook.Endpoint when empty), the
+	// type of data (Spending when empty) and the first and last day of the
+	// fetch (zero: 7 days before now, and now), read one day at a time.
+	CheckbookEndpoint string
+	CheckbookType     string
+	CheckbookFrom     time.Time
+	CheckbookTo       time.Time
+	// Meetings: the Legistar Web API token, and the addresses of
+	// community-board calendars (each must answer the calendar's text).
+	LegistarToken string
+	CalendarURLs  []string
+	// PageSize is the rows asked for per request (0: each source's
+	// default).
+	PageSize int
+	// Client does the requests (nil: fetch.New()).
+	Client *fetch.Client
+	// Now stamps what is fetched (RunLive sets it to the indexer's clock
+	// when nil).
+	Now func() time.Time
+	// Progress, when set, is called as a fetch that yields one batch at
+	// the end (land, meetings) reads its parts (RunLive logs them when
+	// nil).
+	Progress func(part string, rows int)
+}
+
+func (c LiveConfig) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 // What sources hold.
@@ -94,7 +157,6 @@ type crolSource struct{}
 func (crolSource) Name() string  { return "crol" }
 func (crolSource) Label() string { return CROLLabel }
 func (crolSource) Holds() string { return HoldsNotices }
-func (crolSource) Live() bool    { return true }
 func (crolSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	c, errs := crol.Read(fsys, dir)
 	b := Batch{Notices: c.Notices, Merged: c.Merged, ObservedAt: observedAt(c, time.Time{})}
@@ -104,13 +166,43 @@ func (crolSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	return b, errs
 }
 
+// LiveOverlap re-reads a margin before the checkpoint, because City
+// Record rows change in place at the source.
+const LiveOverlap = 7 * 24 * time.Hour
+
+// Fetch reads dg92-zbpx live, page by page: every row, or (from a
+// checkpoint) the rows updated since it less LiveOverlap. Rows change in
+// place (bid extensions keep their start date), so an incremental fetch
+// asks by :updated_at. A row that does not normalize is rejected alone.
+func (crolSource) Fetch(ctx context.Context, since Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error {
+	f := &crol.Fetcher{Client: cfg.Client, BaseURL: cfg.SODAEndpoint, AppToken: cfg.SODAToken, PageSize: cfg.PageSize, Now: cfg.Now}
+	var from time.Time
+	if !since.ObservedAt.IsZero() {
+		f.SinceField = ":updated_at"
+		from = since.ObservedAt.Add(-LiveOverlap)
+	}
+	_, err := f.Fetch(ctx, from, func(rows []crol.Row) error {
+		b := Batch{Rows: len(rows), Notices: make([]record.Notice, 0, len(rows))}
+		var errs []error
+		for _, r := range rows {
+			n, err := crol.NormalizeRaw(r)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			b.Notices = append(b.Notices, n)
+		}
+		return batch(b, errs)
+	})
+	return err
+}
+
 // checkbookSource: Checkbook NYC API answers (payments, contracts, payroll).
 type checkbookSource struct{}
 
 func (checkbookSource) Name() string  { return checkbook.Source }
 func (checkbookSource) Label() string { return checkbook.SourceLabel }
 func (checkbookSource) Holds() string { return HoldsEntries }
-func (checkbookSource) Live() bool    { return true }
 func (checkbookSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	c, errs := checkbook.ReadDir(fsys, dir)
 	b := Batch{Entries: c.Entries}
@@ -126,13 +218,42 @@ func (checkbookSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	return b, errs
 }
 
+// Fetch reads the Checkbook NYC API live, one day of the configured dates
+// at a time (checkbook.Fetcher), a batch per answer: a transaction that
+// is not readable XML or cannot be normalized is rejected alone, never
+// its page. The checkpoint is not used: the dates say what is read.
+func (checkbookSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error {
+	endpoint := cmp.Or(cfg.CheckbookEndpoint, checkbook.Endpoint)
+	typ := cmp.Or(cfg.CheckbookType, checkbook.TypeSpending)
+	now := cfg.now()
+	from, to := cfg.CheckbookFrom, cfg.CheckbookTo
+	if from.IsZero() {
+		from = now.AddDate(0, 0, -7)
+	}
+	if to.IsZero() {
+		to = now
+	}
+	f := &checkbook.Fetcher{Client: cfg.Client, BaseURL: endpoint, TypeOfData: typ, PageSize: cfg.PageSize, Now: cfg.Now,
+		Window: &checkbook.Window{Field: checkbook.WindowField(typ), From: from, To: to, Days: 1}}
+	_, err := f.Fetch(ctx, func(p checkbook.Page) error {
+		read := len(p.Response.Transactions) + len(p.Response.Rejected)
+		where := fmt.Sprintf("%s %s records %d-%d", endpoint, typ, p.Request.RecordsFrom, p.Request.RecordsFrom+read-1)
+		entries, errs := checkbook.ReadResponse(p.Response, where, p.ObservedAt)
+		b := Batch{Entries: entries, Rows: read, ObservedAt: p.ObservedAt}
+		for _, r := range p.Response.Repairs {
+			b.Notes = append(b.Notes, fmt.Sprintf("%s repaired: %s", where, r))
+		}
+		return batch(b, errs)
+	})
+	return err
+}
+
 // contractsSource: registered-contract rows (cityscroll read model).
 type contractsSource struct{}
 
 func (contractsSource) Name() string  { return contracts.Source }
 func (contractsSource) Label() string { return contracts.Label }
 func (contractsSource) Holds() string { return HoldsEntries }
-func (contractsSource) Live() bool    { return false }
 func (contractsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	es, errs := contracts.LoadDir(fsys, dir)
 	return Batch{Entries: es, Rows: len(es) + len(errs)}, errs
@@ -144,7 +265,6 @@ type zapSource struct{}
 func (zapSource) Name() string  { return zap.ZAPSource }
 func (zapSource) Label() string { return zap.ZAPLabel + "; " + zap.CentroidLabel }
 func (zapSource) Holds() string { return HoldsEntries }
-func (zapSource) Live() bool    { return false }
 func (zapSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	es, errs := zap.LoadDir(fsys, dir)
 	return Batch{Entries: es, Rows: len(es) + len(errs)}, errs
@@ -159,7 +279,6 @@ type landSource struct{}
 func (landSource) Name() string  { return "land" }
 func (landSource) Label() string { return land.SourceLabel }
 func (landSource) Holds() string { return HoldsRecords }
-func (landSource) Live() bool    { return true }
 func (landSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	l, errs := zap.ReadLand(fsys, dir)
 	b := Batch{Rows: l.Rows, Merged: l.Merged, Records: []RecordSet{
@@ -179,6 +298,23 @@ func (landSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	return b, errs
 }
 
+// Fetch reads the land tables live (zap.LandFetcher: Open Data projects
+// and project BBLs) and reads what it fetched as the files are read, in
+// one batch; what the fetch skipped is rejected with its reason. The
+// checkpoint is not used: every fetch reads the tables whole.
+func (landSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error {
+	f := &zap.LandFetcher{Client: cfg.Client, AppToken: cfg.SODAToken, PageSize: cfg.PageSize, Now: cfg.Now, Progress: cfg.Progress}
+	got, skipped, err := f.Fetch(ctx)
+	if err != nil {
+		return err
+	}
+	if got.Rows == 0 {
+		return batch(Batch{}, append(skipped, errors.New("land: the Open Data tables answered no rows")))
+	}
+	b, errs := landSource{}.Read(got.FS, got.Dir)
+	return batch(b, append(errs, skipped...))
+}
+
 // meetingsSource: Council Legistar events, community-board calendars and
 // City Record hearing notices, as meetings (linked to hearing notices).
 type meetingsSource struct{}
@@ -186,16 +322,56 @@ type meetingsSource struct{}
 func (meetingsSource) Name() string  { return meetings.Name }
 func (meetingsSource) Label() string { return meetings.Label }
 func (meetingsSource) Holds() string { return HoldsRecords }
-func (meetingsSource) Live() bool    { return true }
 func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	r, errs := meetings.ReadDir(fsys, dir)
-	return Batch{Rows: r.Total(), Notes: r.Notes, Records: MeetingSets(r.Meetings)}, errs
+	return Batch{Rows: r.Total(), Notes: r.Notes, Records: meetingSets(r.Meetings)}, errs
 }
 
-// MeetingSets are the record sets of meetings, one per source (records
+// The live meetings window: from meetingsLiveBack days ago to
+// meetingsLiveAhead days ahead (New York days).
+const (
+	meetingsLiveBack  = 30
+	meetingsLiveAhead = 180
+)
+
+// Fetch reads Council events (Legistar Web API), City Record hearing
+// notices with event dates (SODA) and community-board calendars (the
+// configured addresses) in the live window, as one batch of meetings. One
+// of the first two failing is rejected with its reason and the other is
+// written; both failing fails the fetch. The checkpoint is not used: the
+// window says what is read.
+func (meetingsSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error {
+	n := cfg.now().In(record.NewYork)
+	day := time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, record.NewYork)
+	from, to := day.AddDate(0, 0, -meetingsLiveBack), day.AddDate(0, 0, meetingsLiveAhead)
+	progress := func(part string) func(int) {
+		return func(done int) {
+			if cfg.Progress != nil {
+				cfg.Progress(part, done)
+			}
+		}
+	}
+	lf := &meetings.LegistarFetcher{Client: cfg.Client, Token: cfg.LegistarToken, PageSize: cfg.PageSize, Now: cfg.Now,
+		Progress: progress(meetings.LegistarSource)}
+	council, nc, rejected, errC := lf.Fetch(ctx, from, to)
+	hearings, nh, rejH, errH := meetings.FetchHearings(ctx, crol.Fetcher{Client: cfg.Client, BaseURL: cfg.SODAEndpoint,
+		AppToken: cfg.SODAToken, PageSize: cfg.PageSize, Now: cfg.Now, Progress: progress(meetings.HearingSource)}, from)
+	rejected = append(rejected, rejH...)
+	if err := errors.Join(errC, errH); err != nil && len(council)+len(hearings) == 0 {
+		return err
+	} else if err != nil {
+		rejected = append(rejected, fmt.Errorf("meetings: a part of the live fetch failed; the others are written: %w", err))
+	}
+	cf := &meetings.CalendarFetcher{Client: cfg.Client, URLs: cfg.CalendarURLs, Now: cfg.Now, Progress: progress(meetings.CalendarSource)}
+	boards, nb, rejB := cf.Fetch(ctx)
+	ms := append(append(hearings, council...), boards...)
+	return batch(Batch{Rows: nc + nh + nb, Records: meetingSets(ms)}, append(rejected, rejB...))
+}
+
+// meetingSets are the record sets of meetings, one per source (records
 // are counted per source), each linked with the whole batch's hearing
 // notices.
-func MeetingSets(ms []meeting.Meeting) []RecordSet {
+func meetingSets(ms []meeting.Meeting) []RecordSet {
 	var sets []RecordSet
 	for _, part := range meetings.BySource(ms) {
 		sets = append(sets, Set[meeting.Meeting]{Of: meeting.Kind, Items: part,
