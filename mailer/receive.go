@@ -169,7 +169,7 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 	}
 	msgID, _ := h.MessageID()
 	u, perr := m.svc.Understand(text)
-	if !m.svc.MayMail(ctx, sender) {
+	if !m.svc.MayMail(ctx, sender, in.Client) {
 		return Limited, nil
 	}
 	if perr != nil {

@@ -257,9 +257,9 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 	out := Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
 		Message: "A confirmation email stating how the request was understood is on its way to the address. " +
 			"Nothing is stored and no digest is sent until its link is followed."}
-	text, inReplyTo := req.Text, req.InReplyTo
+	text, inReplyTo, client := req.Text, req.InReplyTo, req.Client
 	s.sender.Later(ctx, "confirmation", func(ctx context.Context) error {
-		if !s.MayMail(ctx, email) {
+		if !s.MayMail(ctx, email, client) {
 			return nil
 		}
 		return s.SendConfirmation(ctx, email, u, text, inReplyTo)
@@ -294,21 +294,24 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 	if len(req.Description) > MaxRequestLen {
 		return Outcome{}, record.Invalid("description", "a description is limited to %d characters", MaxRequestLen)
 	}
-	// the welcome mail counts against the address's daily mail ceiling;
-	// over it the request is refused, not acknowledged and dropped
-	a, err := s.takeAddress(ctx, email)
+	// the welcome mail counts against the address's daily mail ceiling
+	// for this client; over it the watch is stored and answered exactly
+	// as any other, and only the welcome mail is not sent: the answer says
+	// nothing about what the address has been sent, and a stranger's
+	// requests never use up what the address's own requests may send
+	a, err := s.takeAddress(ctx, email, req.Client)
 	if err != nil {
 		return Outcome{}, errStoreDown
 	}
 	if !a.Allowed {
-		return Outcome{}, s.addressLimited(a)
+		s.log.Info("watch: daily welcome mails for an address from this client reached; the watch is stored, its welcome mail not sent")
 	}
 	scope := Describe(f, req.Agencies)
 	now := s.now()
 	cadence, _ := CheckCadence(req.Cadence)
 	w := Watch{ID: NewID(), Email: email, Filter: f, Description: strings.TrimSpace(req.Description),
 		Scope: scope, Form: 1, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
-	if err := s.activate(ctx, &w, "", time.Time{}); err != nil {
+	if err := s.activate(ctx, &w, "", time.Time{}, a.Allowed); err != nil {
 		return Outcome{}, err
 	}
 	return Outcome{Status: StatusActive, Filter: f, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
@@ -316,8 +319,8 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 }
 
 // activate takes the watch's baseline (what it matches now is not new),
-// stores it and queues the welcome mail.
-func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil time.Time) error {
+// stores it and, with welcome, queues the welcome mail.
+func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil time.Time, welcome bool) error {
 	res, err := w.Filter.Run(ctx, s.search, s.now())
 	if err != nil {
 		return err
@@ -350,6 +353,9 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 		return err
 	}
 	_ = s.store.Count(ctx, CounterActive, s.now(), 1)
+	if !welcome {
+		return nil
+	}
 	stored := *w
 	s.sender.Later(ctx, "welcome", func(ctx context.Context) error {
 		manage, unsub, err := s.ManageLinks(stored.ID)
@@ -393,7 +399,7 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 	// the scope is stated afresh from the filter (never taken as text)
 	w := Watch{ID: NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: Describe(p.Filter, p.Agencies),
 		Form: p.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
-	if err := s.activate(ctx, &w, "confirm:"+nonce, now.Add(s.cfg.ConfirmTTL+24*time.Hour)); err != nil {
+	if err := s.activate(ctx, &w, "confirm:"+nonce, now.Add(s.cfg.ConfirmTTL+24*time.Hour), true); err != nil {
 		return Outcome{}, err
 	}
 	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope, Cadence: cadence, Schedule: s.Schedule(cadence),
@@ -585,25 +591,25 @@ func (s *Service) sharedPool() int {
 	return max(n, 1)
 }
 
-// takeAddress takes one unit of the per-address mail ceiling (keyed by
-// AddressKey).
-func (s *Service) takeAddress(ctx context.Context, addr string) (Allowance, error) {
-	return s.store.Take(ctx, CeilingAddress, AddressKey(addr), s.cfg.RepliesPerAddress, s.now())
+// takeAddress takes one unit of the per-address mail ceiling, counted per
+// address (AddressKey) and per requesting client: one client's requests
+// for an address never use up what another's (the address's own) may
+// send. A request without a client (none is known) counts per address.
+func (s *Service) takeAddress(ctx context.Context, addr, client string) (Allowance, error) {
+	key := AddressKey(addr)
+	if client != "" {
+		key += " " + client
+	}
+	return s.store.Take(ctx, CeilingAddress, key, s.cfg.RepliesPerAddress, s.now())
 }
 
-// addressLimited is the refusal of a request whose address has had its
-// mails today.
-func (s *Service) addressLimited(a Allowance) error {
-	return limitError(a.ResetAt, "this address has had %d watch mails today; try again after %s",
-		s.cfg.RepliesPerAddress, a.ResetAt.Format(time.RFC3339))
-}
-
-// MayMail takes one unit of the per-address ceiling for a mail that is
-// sent without an answer depending on it (a Form 2 confirmation, an answer
-// to subscribe mail): over the ceiling, or when the store cannot answer,
-// nothing may be sent.
-func (s *Service) MayMail(ctx context.Context, addr string) bool {
-	a, err := s.takeAddress(ctx, addr)
+// MayMail takes one unit of the per-address ceiling (for this client) for
+// a mail that is sent without an answer depending on it (a Form 2
+// confirmation, an answer to subscribe mail): over the ceiling, or when
+// the store cannot answer, nothing is sent, and nothing in any answer
+// says so.
+func (s *Service) MayMail(ctx context.Context, addr, client string) bool {
+	a, err := s.takeAddress(ctx, addr, client)
 	if err != nil {
 		s.log.Warn("watch: address ceiling unavailable; not sending", "err", err)
 		return false

@@ -145,6 +145,20 @@ type svcEnv struct {
 	sender *memSender
 }
 
+// welcomes runs the queued mail and counts the welcome mails sent.
+func (e *svcEnv) welcomes() int {
+	e.sender.mu.Lock()
+	q := e.sender.queued
+	e.sender.queued = nil
+	e.sender.mu.Unlock()
+	for _, fn := range q {
+		_ = fn(context.Background())
+	}
+	e.sender.mu.Lock()
+	defer e.sender.mu.Unlock()
+	return len(e.sender.welcomes)
+}
+
 var svcNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
 
 func newSvc(t *testing.T, form int, tweak func(*ServiceConfig)) *svcEnv {
@@ -228,24 +242,35 @@ func TestServiceForm2DoubleOptIn(t *testing.T) {
 	}
 }
 
-// TestServiceForm1RefusedOverCeiling: a Form 1 create over the address's
-// mail ceiling (+tags folded) is an ELIMIT LimitError and stores nothing.
-func TestServiceForm1RefusedOverCeiling(t *testing.T) {
+// TestServiceForm1OverCeilingSaysNothing: a Form 1 create over the
+// address's mail ceiling (+tags folded) for its client is stored and
+// answered as any other, and only its welcome mail is not sent; the
+// ceiling counts per address and client, so a stranger's requests never
+// use up what the address's own client may send.
+func TestServiceForm1OverCeilingSaysNothing(t *testing.T) {
 	e := newSvc(t, 1, func(c *ServiceConfig) { c.RepliesPerAddress = 2 })
 	f := Filter{Lens: record.LensMoney, AnyOf: []string{"construction"}}
-	for i, addr := range []string{"kim+a@example.org", "KIM+b@example.org", "kim@example.org"} {
-		_, err := e.svc.Subscribe(context.Background(), Request{Email: addr, Filter: &f})
-		if i < 2 && err != nil {
+	var first Outcome
+	for i, addr := range []string{"kim+a@example.org", "KIM+b@example.org", "kim@example.org", "kim+d@example.org"} {
+		out, err := e.svc.Subscribe(context.Background(), Request{Email: addr, Filter: &f, Client: "stranger"})
+		if err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
-		if i == 2 {
-			if _, ok := ResetAt(err); !ok || record.ErrorCode(err) != record.ELIMIT {
-				t.Fatalf("third request: %v, want a LimitError", err)
-			}
+		if i == 0 {
+			first = out
+		}
+		if out.Status != first.Status || out.Message != first.Message || out.Scope != first.Scope {
+			t.Errorf("request %d: %+v, first %+v", i, out, first)
 		}
 	}
-	if len(e.st.watches) != 2 {
-		t.Errorf("%d watches stored, want 2", len(e.st.watches))
+	if len(e.st.watches) != 4 {
+		t.Errorf("%d watches stored, want 4", len(e.st.watches))
+	}
+	if n := e.welcomes(); n != 2 {
+		t.Errorf("%d welcome mails, want 2 (the ceiling)", n)
+	}
+	if _, err := e.svc.Subscribe(context.Background(), Request{Email: "kim@example.org", Filter: &f, Client: "kim"}); err != nil || e.welcomes() != 3 {
+		t.Errorf("the address's own client after a stranger's: %v, %d welcome mails", err, e.welcomes())
 	}
 	e.st.down = true
 	if _, err := e.svc.Subscribe(context.Background(), Request{Email: "lee@example.org", Filter: &f}); record.ErrorCode(err) != record.EUNAVAILABLE {
