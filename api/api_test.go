@@ -405,6 +405,10 @@ func TestHealthzReportsBrokenIndex(t *testing.T) {
 	if res.StatusCode != 503 {
 		t.Errorf("healthz over a closed index: %d %s", res.StatusCode, b)
 	}
+	// the engine's words stay in the log: no index path, no engine error
+	if strings.Contains(string(b), dir) || strings.Contains(strings.ToLower(string(b)), "closed") {
+		t.Errorf("healthz names internals: %s", b)
+	}
 	res, _ = get(t, e, "/api/notices/20140930007")
 	if res.StatusCode != 503 {
 		t.Errorf("notice over a closed index: %d", res.StatusCode)

@@ -313,8 +313,12 @@ func (s *Server) healthz(c *gin.Context) {
 	defer cancel()
 	res, err := s.deps.Search.Search(ctx, search.Query{Limit: 1})
 	if err != nil {
+		// the engine's own words (hosts, index names) go to the log, not
+		// to an anonymous client
+		s.deps.Logger.Warn("healthz: the search index did not answer", "err", err)
 		c.Header("Cache-Control", "no-store")
-		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable", "engine": s.cfg.Engine, "error": record.ErrorMessage(err)})
+		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable", "engine": s.cfg.Engine,
+			"error": "the search index could not answer; see the service's log"})
 		return
 	}
 	c.Header("Cache-Control", "no-store")
