@@ -15,6 +15,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -280,6 +281,24 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		go sweep(ctx, st, now, logger)
 		return mail.Run(ctx) // SMTP receiver and digest scheduler, no HTTP
 	}
+	svc := buildServices(backend, cw, cfg, now)
+	svc.Watches = mail.Watches()
+	// every surface gets the same service values
+	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})
+	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
+	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
+	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
+	if cfg.Target == "all" && mcfg.SMTPAddr != "" {
+		apiDeps.Parts = map[string]func() error{"mail_receiver": mail.Ready} // /readyz
+	}
+	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies}, apiDeps)
+	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	// listen before saying so: a taken port ends the process here
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("HTTP listen on %s: %w", cfg.Addr, err)
+	}
 	if cfg.Target == "all" {
 		go func() {
 			if err := mail.Run(ctx); err != nil && ctx.Err() == nil {
@@ -287,8 +306,6 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 			}
 		}()
 	}
-	svc := buildServices(backend, cw, cfg, now)
-	svc.Watches = mail.Watches()
 	go func() {
 		// vectors of notices indexed before semantic search existed
 		if n, err := svc.Semantic.Backfill(ctx); err != nil && ctx.Err() == nil {
@@ -297,16 +314,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 			logger.Info("semantic vectors completed", "notices", n)
 		}
 	}()
-	// every surface gets the same service values
-	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})
-	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
-	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
-	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
-	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies}, apiDeps)
-	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.ListenAndServe() }()
+	go func() { errc <- hs.Serve(ln) }()
 	logger.Info("recordwatch serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "engine", backend.Name(), "form", cfg.Form, "target", cfg.Target)
 	go sweep(ctx, st, now, logger)
 	select {

@@ -207,3 +207,74 @@ func TestConfig(t *testing.T) {
 		}
 	}
 }
+
+// A failing part never fails silently: with the subscribe-mail port taken
+// the all role still serves and runs its digests, and /readyz (not
+// /healthz) reports the receiver down; with the HTTP port taken the
+// process stops with the reason before it logs that it serves.
+func TestTakenPortsAreSaidNotHidden(t *testing.T) {
+	dir := t.TempDir()
+	smtpTaken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer smtpTaken.Close()
+	t.Setenv("RECORDWATCH_SMTP_ADDR", smtpTaken.Addr().String())
+	cfg, err := parseConfig([]string{"-data", dir, "-addr", freeAddr(t)}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, cfg, slog.New(slog.NewTextHandler(&logs, nil)), time.Now) }()
+	base := "http://" + cfg.Addr
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not serving within 3 minutes\n%s", logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var ready struct {
+		Status string            `json:"status"`
+		Parts  map[string]string `json:"parts"`
+	}
+	res, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = json.NewDecoder(res.Body).Decode(&ready)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || ready.Parts["mail_receiver"] != "down" || ready.Parts["search_index"] != "up" {
+		t.Errorf("readyz with the mail port taken: %d %+v", res.StatusCode, ready)
+	}
+	if !strings.Contains(logs.String(), "digests still run") {
+		t.Errorf("the receiver's failure is not logged:\n%s", logs.String())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("shutdown: %v", err)
+	}
+
+	// the HTTP port taken: an error naming it, and no "serving"
+	httpTaken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer httpTaken.Close()
+	t.Setenv("RECORDWATCH_SMTP_ADDR", "off")
+	cfg.Addr = httpTaken.Addr().String()
+	var logs2 syncBuffer
+	err = run(context.Background(), cfg, slog.New(slog.NewTextHandler(&logs2, nil)), time.Now)
+	if err == nil || !strings.Contains(err.Error(), cfg.Addr) || strings.Contains(logs2.String(), "recordwatch serving") {
+		t.Errorf("HTTP port taken: err %v\n%s", err, logs2.String())
+	}
+}

@@ -67,6 +67,9 @@ type Deps struct {
 	// payments, property locations); nil uses Search when the engine
 	// implements search.EntityReader (both engines do).
 	Entities search.EntityReader
+	// Parts are the other parts of this process /readyz reports (the
+	// mail receiver of the all role): each returns why it is down, or nil.
+	Parts map[string]func() error
 	// The topic services.
 	Semantic  *semantic.Service // notice searches in every mode
 	Procure   *procure.Service

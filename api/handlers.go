@@ -307,6 +307,30 @@ func (s *Server) passages(c *gin.Context) {
 	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
 }
 
+// readyz reports every part of the process: the search index (a real
+// query, as healthz) and each of Deps.Parts (the mail receiver of the all
+// role); 503 when one is down. Why a part is down goes to the log; the
+// answer names the part.
+func (s *Server) readyz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
+	defer cancel()
+	parts := map[string]string{"search_index": "up"}
+	status := http.StatusOK
+	if _, err := s.deps.Search.Search(ctx, search.Query{Limit: 1}); err != nil {
+		s.deps.Logger.Warn("readyz: the search index did not answer", "err", err)
+		parts["search_index"], status = "down", http.StatusServiceUnavailable
+	}
+	for name, ready := range s.deps.Parts {
+		parts[name] = "up"
+		if err := ready(); err != nil {
+			s.deps.Logger.Warn("readyz: a part is down", "part", name, "err", err)
+			parts[name], status = "down", http.StatusServiceUnavailable
+		}
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(status, gin.H{"status": map[bool]string{true: "ready", false: "not ready"}[status == http.StatusOK], "parts": parts})
+}
+
 // healthz runs a real query: the service is healthy only if the index answers.
 func (s *Server) healthz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)

@@ -17,6 +17,7 @@ func (s *Server) routes(r *gin.Engine) {
 	r.NoMethod(s.methodNotAllowed)
 
 	r.GET("/healthz", s.healthz)
+	r.GET("/readyz", s.readyz)
 
 	api := r.Group("/api", s.rateLimit())
 	api.GET("/search", s.search)

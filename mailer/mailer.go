@@ -15,6 +15,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-smtp"
@@ -28,7 +29,7 @@ import (
 
 // Defaults.
 const (
-	DefaultSMTPAddr          = ":2525"
+	DefaultSMTPAddr          = "127.0.0.1:2525" // loopback: a newcomer's go run . opens no mail port to the network
 	DefaultMaxMessageBytes   = 256 << 10
 	DefaultDigestEvery       = 24 * time.Hour
 	DefaultDigestHour        = 7 // New York time, for daily digests
@@ -124,6 +125,7 @@ type Mailer struct {
 	transport Transport
 	queue     *sendQueue
 	svc       *watch.Service
+	receiver  atomic.Pointer[error] // why the SMTP receiver is down (Ready)
 }
 
 // New builds a mailer: it fills defaults, reads (or creates) the token key
@@ -240,6 +242,16 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	return m, nil
 }
 
+// Ready reports the parts of the mailer that are down: the subscribe-mail
+// receiver when it could not listen or stopped (nil when it serves or none
+// is configured).
+func (m *Mailer) Ready() error {
+	if err := m.receiver.Load(); err != nil {
+		return *err
+	}
+	return nil
+}
+
 // Config returns the mailer's configuration with defaults filled in.
 func (m *Mailer) Config() Config { return m.cfg }
 
@@ -248,26 +260,35 @@ func (m *Mailer) now() time.Time { return m.deps.Now() }
 func (m *Mailer) log() *slog.Logger { return m.deps.Logger }
 
 // Run serves the SMTP receiver on cfg.SMTPAddr (when set) and runs the
-// digest scheduler until ctx ends. It returns the receiver's error if the
-// receiver cannot listen.
+// digest scheduler until ctx ends. A receiver that cannot listen (the port
+// is taken) or stops does not stop the scheduler: it is logged, and Ready
+// reports it until the process restarts.
 func (m *Mailer) Run(ctx context.Context) error {
 	errc := make(chan error, 1)
 	var srv *smtp.Server
 	if m.cfg.SMTPAddr != "" {
 		l, err := net.Listen("tcp", m.cfg.SMTPAddr)
 		if err != nil {
-			return fmt.Errorf("mailer: SMTP listen on %s: %w", m.cfg.SMTPAddr, err)
+			down := fmt.Errorf("the subscribe-mail receiver cannot listen on %s: %w", m.cfg.SMTPAddr, err)
+			m.receiver.Store(&down)
+			m.log().Error("mailer: SMTP receiver not started; digests still run", "addr", m.cfg.SMTPAddr, "err", err)
+		} else {
+			srv = m.SMTPServer()
+			go func() { errc <- srv.Serve(l) }()
+			m.log().Info("mailer: receiving subscribe mail", "addr", l.Addr().String(), "subscribe_address", m.cfg.SubscribeAddress)
 		}
-		srv = m.SMTPServer()
-		go func() { errc <- srv.Serve(l) }()
-		m.log().Info("mailer: receiving subscribe mail", "addr", l.Addr().String(), "subscribe_address", m.cfg.SubscribeAddress)
 	}
 	go m.RunScheduler(ctx)
-	select {
-	case <-ctx.Done():
-	case err := <-errc:
-		if err != nil && !errors.Is(err, smtp.ErrServerClosed) {
-			return err
+	for done := false; !done; {
+		select {
+		case <-ctx.Done():
+			done = true
+		case err := <-errc:
+			if err != nil && !errors.Is(err, smtp.ErrServerClosed) {
+				down := fmt.Errorf("the subscribe-mail receiver stopped: %w", err)
+				m.receiver.Store(&down)
+				m.log().Error("mailer: SMTP receiver stopped; digests still run", "err", err)
+			}
 		}
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
