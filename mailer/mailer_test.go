@@ -634,7 +634,7 @@ func TestConfigFromEnv(t *testing.T) {
 	env := map[string]string{}
 	get := func(k string) string { return env[k] }
 	c, err := ConfigFromEnv(get, "/data", "https://recordwatch.example/", 2)
-	if err != nil || c.SMTPAddr != ":2525" || c.SubscribeAddress != "subscribe@recordwatch.example" || c.OutboxDir != "/data/outbox" ||
+	if err != nil || c.SMTPAddr != DefaultSMTPAddr || c.SubscribeAddress != "subscribe@recordwatch.example" || c.OutboxDir != "/data/outbox" ||
 		c.DigestEvery != 24*time.Hour || c.DigestHour != 7 || c.Relay.Addr != "" || c.Key != nil || c.BaseURL != "https://recordwatch.example" {
 		t.Fatalf("defaults %+v %v", c, err)
 	}
