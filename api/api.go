@@ -38,6 +38,9 @@ type Config struct {
 	Burst         int
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
 	TrustedProxies []string
+	// ExpensiveSlots is how many expensive requests run at once (zero: one
+	// per core; admission.go).
+	ExpensiveSlots int
 	// RequestTimeout bounds one request's work (zero: DefaultRequestTimeout);
 	// past it the engine stops and the client gets 503.
 	RequestTimeout time.Duration
@@ -85,7 +88,10 @@ type Server struct {
 	cfg     Config
 	deps    Deps
 	limiter *ipLimiter
-	router  *gin.Engine
+	gate    *gate // the slots of expensive requests (admission.go)
+	// crosswalk is the agency crosswalk GET /agencies serves (gencache.go)
+	crosswalk byGeneration[*dossier.Crosswalk]
+	router    *gin.Engine
 }
 
 // New builds the HTTP handler.
@@ -102,6 +108,9 @@ func New(cfg Config, deps Deps) *Server {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = DefaultRequestTimeout
 	}
+	if cfg.ExpensiveSlots == 0 {
+		cfg.ExpensiveSlots = defaultSlots()
+	}
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}
@@ -109,7 +118,8 @@ func New(cfg Config, deps Deps) *Server {
 		deps.Logger = slog.Default()
 	}
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{cfg: cfg, deps: deps, limiter: newIPLimiter(cfg.RatePerSecond, cfg.Burst, deps.Now)}
+	s := &Server{cfg: cfg, deps: deps, limiter: newIPLimiter(cfg.RatePerSecond, cfg.Burst, deps.Now),
+		gate: newGate(cfg.ExpensiveSlots, AdmissionWait), crosswalk: byGeneration[*dossier.Crosswalk]{maxAge: CacheStats}}
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(cfg.TrustedProxies)

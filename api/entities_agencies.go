@@ -73,7 +73,9 @@ func (s *Server) agencies(c *gin.Context) {
 		writeError(c, p.err)
 		return
 	}
-	cw, err := s.dossiers().Crosswalk(c.Request.Context())
+	// built once per index generation (and at most CacheStats old: other
+	// processes' writes do not change this process's generation)
+	cw, err := s.crosswalk.get(c.Request.Context(), s.deps.Search.Generation(), s.deps.Now(), s.dossiers().Crosswalk)
 	if err != nil {
 		writeError(c, err)
 		return

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -34,6 +35,9 @@ func writeError(c *gin.Context, err error) {
 		e.Param = re.Param
 	}
 	c.Header("Cache-Control", "no-store")
+	if err == errBusy { // admission.go: the expensive requests' pool is full
+		c.Header("Retry-After", strconv.Itoa(admissionRetry))
+	}
 	c.AbortWithStatusJSON(httpStatus(err), errorBody{Error: e})
 }
 

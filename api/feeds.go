@@ -220,8 +220,13 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 		// a write through this process rebuilds the feed at its next
 		// request (the engine's generation)
 		key := fr.key() + "@" + strconv.FormatUint(s.deps.Search.Generation(), 10)
-		ent, err := fc.get(c.Request.Context(), key, func(ctx context.Context) (*feedEntry, error) {
-			return s.buildFeed(ctx, fr)
+		ent, err := fc.get(c.Request.Context(), key, func(ctx context.Context) (ent *feedEntry, err error) {
+			// a feed built cold is expensive; one from the cache is not
+			err = s.inSlot(ctx, func() error {
+				ent, err = s.buildFeed(ctx, fr)
+				return err
+			})
+			return ent, err
 		})
 		if err != nil {
 			writeError(c, err)

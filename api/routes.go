@@ -20,7 +20,7 @@ func (s *Server) routes(r *gin.Engine) {
 	r.GET("/readyz", s.readyz)
 
 	api := r.Group("/api", s.rateLimit())
-	api.GET("/search", s.search)
+	api.GET("/search", s.admit(expensiveSearch), s.search)
 	api.GET("/notices/:id", s.notice)
 
 	if s.deps.MCP != nil {
@@ -46,7 +46,7 @@ func (s *Server) routes(r *gin.Engine) {
 	// built on them (payroll rows, federated search) are mounted in Form 1
 	// only; Form 2 answers them 404 like any unknown path.
 	if s.cfg.Form == 1 {
-		api.GET("/passages", s.passages)
+		api.GET("/passages", s.admit(nil), s.passages)
 		s.federatedRoutes(api)   // federated.go: /api/search/federated
 		s.entityPageRoutes(r)    // entities.go: /vendors/<stem>/, /agencies/<id>/
 		s.payrollRoutes(api)     // payroll.go: /api/payroll, /api/payroll/:id

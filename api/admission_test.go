@@ -1,0 +1,96 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Expensive requests share a bounded pool of slots with a short queue;
+// past it they are refused with 503 and Retry-After at once, while cheap
+// reads (a notice by id, a keyword search, /healthz) are served as if the
+// pool were idle; once a slot is free the expensive request is served.
+func TestExpensiveRequestsQueueCheapOnesDoNot(t *testing.T) {
+	cfg := shared.srv.cfg
+	cfg.ExpensiveSlots = 1
+	s := newServer(cfg, shared.srv.deps)
+	e := &env{srv: s, ts: httptest.NewServer(s), be: shared.be, st: shared.st}
+	defer e.ts.Close()
+	release, err := s.gate.enter(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range cap(s.gate.queue) {
+		s.gate.queue <- struct{}{} // the queue is full too
+	}
+	for _, path := range []string{"/api/notices/20140930007", "/api/search?q=parks", "/healthz", "/agencies"} {
+		if res, body := get(t, e, path); res.StatusCode != http.StatusOK {
+			t.Errorf("cheap %s with the pool full: %d %.200s", path, res.StatusCode, body)
+		}
+	}
+	expensive := []string{"/api/search?q=parks&facets=true", "/api/search?q=parks&exact_count=true", "/api/search?q=parks&mode=hybrid",
+		"/api/search/federated?q=NYPD", "/api/contracts/analysis", "/api/payroll?name=smith", "/api/passages?q=parks",
+		"/feed.json?lens=money&q=admissiontestword"}
+	for _, path := range expensive {
+		res, body := get(t, e, path)
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+			t.Errorf("expensive %s with the pool full: %d (Retry-After %q) %.200s", path, res.StatusCode, res.Header.Get("Retry-After"), body)
+		}
+	}
+	for range cap(s.gate.queue) {
+		<-s.gate.queue
+	}
+	release()
+	for _, path := range expensive {
+		if res, body := get(t, e, path); res.StatusCode >= 500 {
+			t.Errorf("expensive %s with a free slot: %d %.200s", path, res.StatusCode, body)
+		}
+	}
+}
+
+// countingNames counts the reads of the notices' raw agency strings.
+type countingNames struct {
+	search.Engine
+	reads atomic.Int64
+}
+
+func (c *countingNames) NoticeAgencyNames(ctx context.Context) ([]search.AgencyName, error) {
+	c.reads.Add(1)
+	return c.Engine.NoticeAgencyNames(ctx)
+}
+
+// GET /agencies is built once per index generation, not per request: a
+// second request reads nothing from the engine, and a write makes the
+// next one build it again.
+func TestAgenciesBuiltOncePerGeneration(t *testing.T) {
+	eng := &countingNames{Engine: search.Cached(shared.be, false)}
+	s := newServer(shared.srv.cfg, Deps{Search: eng, Store: shared.st, Crosswalk: shared.srv.deps.Crosswalk, Now: shared.srv.deps.Now})
+	e := &env{srv: s, ts: httptest.NewServer(s), be: shared.be, st: shared.st}
+	defer e.ts.Close()
+	var first []byte
+	for i := range 3 {
+		res, body := get(t, e, "/agencies")
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("/agencies: %d %.200s", res.StatusCode, body)
+		}
+		if i == 0 {
+			first = body
+		} else if string(body) != string(first) {
+			t.Errorf("request %d answers differently", i)
+		}
+	}
+	if n := eng.reads.Load(); n != 1 {
+		t.Errorf("the engine was read %d times for 3 requests, want 1", n)
+	}
+	if err := eng.Refresh(context.Background()); err != nil { // a write through the engine: a new generation
+		t.Fatal(err)
+	}
+	get(t, e, "/agencies")
+	if n := eng.reads.Load(); n != 2 {
+		t.Errorf("after a write: %d reads, want 2", n)
+	}
+}
