@@ -139,6 +139,52 @@ func (c *Cache) Passages(ctx context.Context, q PassageQuery) (PassageResult, er
 	return cached(c, ctx, "p", q, PassageQuery.key, c.Engine.Passages, clonePassageResult, passageResultSize)
 }
 
+// totalsRequest is one RecordTotals call as a cache key.
+type totalsRequest struct {
+	Q       RecordQuery
+	GroupBy []string
+	Size    int
+}
+
+func (r totalsRequest) key() string {
+	err := r.Q.Normalize()
+	return normalizedKey(err, r)
+}
+
+// RecordTotals answers from the cache or the engine. A browse's totals are
+// the same on every page of it (the sort, limit and cursor are ignored),
+// so at one generation only its first page has the engine sum the matches;
+// the pages after it cost what a page costs.
+func (c *Cache) RecordTotals(ctx context.Context, q RecordQuery, groupBy []string, size int) (Totals, error) {
+	q.Limit, q.Cursor, q.Sort = 0, "", ""
+	return cached(c, ctx, "t", totalsRequest{Q: q, GroupBy: groupBy, Size: size}, totalsRequest.key,
+		func(ctx context.Context, r totalsRequest) (Totals, error) { return c.Engine.RecordTotals(ctx, r.Q, r.GroupBy, r.Size) },
+		cloneTotals, totalsSize)
+}
+
+func cloneTotals(t Totals) Totals {
+	if t.Groups != nil {
+		g := make(map[string][]Bucket, len(t.Groups))
+		for k, v := range t.Groups {
+			g[k] = slices.Clone(v)
+		}
+		t.Groups = g
+	}
+	t.Other = maps.Clone(t.Other)
+	return t
+}
+
+func totalsSize(t Totals) int64 {
+	n := int64(128)
+	for k, v := range t.Groups {
+		n += int64(len(k)) + 64
+		for _, b := range v {
+			n += int64(len(b.Value)) + 48
+		}
+	}
+	return n + int64(len(t.Other))*48
+}
+
 // key is the normalized form of q ("" when it does not normalize: the
 // engine answers, and refuses, it).
 func (q Query) key() string {

@@ -23,7 +23,7 @@ import (
 // set, runs inside a search, after the engine answered.
 type counting struct {
 	search.Engine
-	searches, passages atomic.Int64
+	searches, passages, totals atomic.Int64
 	name               string
 	during             func()
 	block              chan struct{} // when set, a search waits for it to close
@@ -39,6 +39,11 @@ func (c *counting) Search(ctx context.Context, q search.Query) (search.Result, e
 		c.during()
 	}
 	return res, err
+}
+
+func (c *counting) RecordTotals(ctx context.Context, q search.RecordQuery, groupBy []string, size int) (search.Totals, error) {
+	c.totals.Add(1)
+	return c.Engine.RecordTotals(ctx, q, groupBy, size)
 }
 
 func (c *counting) Passages(ctx context.Context, q search.PassageQuery) (search.PassageResult, error) {
@@ -432,5 +437,47 @@ func TestCacheClonesEveryField(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("reference fields of an answer changed: copy the new ones in cache.go's clones, then list them here\n got %q\nwant %q", got, want)
+	}
+}
+
+// A browse's totals are the same on every page: the engine sums the
+// matches once per generation, whatever page, limit or order is asked,
+// and again after a write; each caller gets its own copy.
+func TestCacheRecordTotalsOncePerGeneration(t *testing.T) {
+	ctx := context.Background()
+	c, eng := openCached(t)
+	if err := search.Put(ctx, c, searchtest.AwardKind, searchtest.AwardFixtures()); err != nil {
+		t.Fatal(err)
+	}
+	q := search.RecordQuery{Kinds: []string{"test.award"}}
+	var first search.Totals
+	firstGroups := 0
+	for i, page := range []search.RecordQuery{{Limit: 1}, {Limit: 5, Cursor: "x"}, {Limit: 2, Sort: search.RecordSortDate}} {
+		page.Kinds = q.Kinds
+		got, err := c.RecordTotals(ctx, page, []string{"agency_id"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first, firstGroups = got, len(got.Groups["agency_id"])
+			if got.Count == 0 || firstGroups == 0 {
+				t.Fatal("no totals")
+			}
+		} else if got.Count != first.Count || got.Amount != first.Amount || len(got.Groups["agency_id"]) != firstGroups {
+			t.Errorf("page %d: %+v, first %+v", i, got, first)
+		}
+		got.Groups["agency_id"] = nil // a caller's change stays its own
+	}
+	if n := eng.totals.Load(); n != 1 {
+		t.Errorf("engine summed %d times for three pages, want 1", n)
+	}
+	if err := search.Put(ctx, c, searchtest.AwardKind, searchtest.AwardFixtures()[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := c.RecordTotals(ctx, q, []string{"agency_id"}, 0); got.Count != first.Count || len(got.Groups["agency_id"]) == 0 {
+		t.Errorf("after a write: %+v", got)
+	}
+	if n := eng.totals.Load(); n != 2 {
+		t.Errorf("after a write the engine summed %d times, want 2", n)
 	}
 }
