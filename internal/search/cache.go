@@ -158,7 +158,9 @@ func (r totalsRequest) key() string {
 func (c *Cache) RecordTotals(ctx context.Context, q RecordQuery, groupBy []string, size int) (Totals, error) {
 	q.Limit, q.Cursor, q.Sort = 0, "", ""
 	return cached(c, ctx, "t", totalsRequest{Q: q, GroupBy: groupBy, Size: size}, totalsRequest.key,
-		func(ctx context.Context, r totalsRequest) (Totals, error) { return c.Engine.RecordTotals(ctx, r.Q, r.GroupBy, r.Size) },
+		func(ctx context.Context, r totalsRequest) (Totals, error) {
+			return c.Engine.RecordTotals(ctx, r.Q, r.GroupBy, r.Size)
+		},
 		cloneTotals, totalsSize)
 }
 

@@ -24,9 +24,9 @@ import (
 type counting struct {
 	search.Engine
 	searches, passages, totals atomic.Int64
-	name               string
-	during             func()
-	block              chan struct{} // when set, a search waits for it to close
+	name                       string
+	during                     func()
+	block                      chan struct{} // when set, a search waits for it to close
 }
 
 func (c *counting) Search(ctx context.Context, q search.Query) (search.Result, error) {
