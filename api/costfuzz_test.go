@@ -1,0 +1,124 @@
+package api
+
+import (
+	"context"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/mailer"
+)
+
+// Budget of one request, whatever its input: CPU and allocation.
+const (
+	costCPU   = time.Second
+	costAlloc = 64 << 20
+)
+
+// costNames are the parameter names the routes read (the others are
+// refused before any work).
+var costNames = []string{"q", "vendor", "vendor_stem", "agency", "agency_id", "agency_label", "name", "body", "title", "text",
+	"cursor", "lens", "type", "section", "pin", "kind", "token", "scope", "source", "status", "procedure", "stage", "action",
+	"effect", "borough", "community_district", "bbl", "ulurp", "exam_number", "title_code", "release", "row_type", "email",
+	"within", "category", "requirement", "description", "request_id"}
+
+// fill is a value of n characters made of words (the shape that made
+// vendor variants and keyword parsing expensive), or of commas for a list.
+func fill(n int, list bool) string {
+	sep := " "
+	if list {
+		sep = ","
+	}
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString("acme")
+		b.WriteString(sep)
+	}
+	return b.String()[:n]
+}
+
+// cpuTime is the process's user and system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// The cost fuzz: every route of both forms, with every parameter name the
+// routes read at the longest value its bound accepts (record.InputBound),
+// as words and as a list, ten times past it, and at the URI bound, answers without a 5xx,
+// within costCPU of CPU and costAlloc of allocation per request. (Requests
+// run one at a time, so the process's CPU and allocation are theirs.)
+func TestCostFuzz(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the cost fuzz sends a few thousand requests")
+	}
+	for _, form := range []int{1, 2} {
+		cfg := shared.srv.cfg
+		cfg.Form, cfg.RatePerSecond, cfg.Burst = form, 1e9, 1<<30
+		d := withServices(cfg, shared.srv.deps)
+		mcfg := mailer.Config{BaseURL: "http://rw.test", Form: form, SubscribeAddress: "subscribe@rw.test",
+			OutboxDir: filepath.Join(t.TempDir(), "outbox"), RequestsPerClient: 1 << 30, RequestsPerDay: 1 << 30}
+		m, err := mailer.New(context.Background(), mcfg, mailer.Deps{Store: d.Store, Search: d.Search, Crosswalk: d.Crosswalk, Now: d.Now, Logger: quietLog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Watches, d.Logger = m.Watches(), quietLog
+		d.MCP = mcp.Handler(mcpDepsOf(d, "http://rw.test"), form)
+		s := New(cfg, d)
+		var reqs []badRequest
+		for _, rt := range s.Router().Routes() {
+			base := samplePath(rt.Path)
+			body := ""
+			if rt.Method == "POST" {
+				body = `{"text":"` + fill(record.MaxRequestTextLen, false) + `"}`
+			}
+			for _, name := range costNames {
+				b := record.InputBound(name)
+				for _, list := range []bool{false, true} {
+					// at the bound, and ten times past it (refused before work)
+					for _, n := range []int{b.MaxLen, min(10*b.MaxLen, record.MaxURILen/4)} {
+						reqs = append(reqs, badRequest{rt.Method, base + "?" + name + "=" + url.QueryEscape(fill(n, list)), "application/json", body, ""})
+					}
+				}
+			}
+			reqs = append(reqs, badRequest{rt.Method, base + "?q=" + fill(record.MaxURILen-len(base)-8, false), "application/json", body, ""})
+			if strings.Contains(rt.Path, ":") || strings.Contains(rt.Path, "*") {
+				var parts []string
+				for _, seg := range strings.Split(rt.Path, "/") {
+					if strings.HasPrefix(seg, ":") || strings.HasPrefix(seg, "*") {
+						seg = url.PathEscape(fill(record.MaxNameLen, false))
+					}
+					parts = append(parts, seg)
+				}
+				reqs = append(reqs, badRequest{rt.Method, strings.Join(parts, "/"), "application/json", body, ""})
+			}
+		}
+		var worstCPU time.Duration
+		var worstAlloc uint64
+		var ms runtime.MemStats
+		for _, r := range reqs {
+			runtime.ReadMemStats(&ms)
+			alloc0, cpu0 := ms.TotalAlloc, cpuTime()
+			w := doBad(t, s, r)
+			cpu := cpuTime() - cpu0
+			runtime.ReadMemStats(&ms)
+			alloc := ms.TotalAlloc - alloc0
+			worstCPU, worstAlloc = max(worstCPU, cpu), max(worstAlloc, alloc)
+			if w.Code >= 500 {
+				t.Errorf("form %d %s %.120s…: %d %.200s", form, r.method, r.target, w.Code, w.Body)
+			}
+			if cpu > costCPU || alloc > costAlloc {
+				t.Errorf("form %d %s %.120s…: %v CPU, %d MB allocated", form, r.method, r.target, cpu, alloc>>20)
+			}
+		}
+		m.Flush()
+		t.Logf("form %d: %d requests; the costliest took %v of CPU, the hungriest %d MB", form, len(reqs), worstCPU, worstAlloc>>20)
+	}
+}

@@ -1,0 +1,84 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// The cost fuzz of the tools: every tool of both forms, with each string
+// argument at its schema's maxLength (words), each list at its maxItems,
+// answers (a result or a tool error, never a protocol failure) within 1 s
+// of CPU and 64 MB of allocation per call. Calls run one at a time.
+func TestToolCostFuzz(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the cost fuzz makes a few hundred calls")
+	}
+	for _, form := range []int{1, 2} {
+		s := connect(t, form)
+		tools, err := s.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		for _, tl := range tools.Tools {
+			b, _ := json.Marshal(tl.InputSchema)
+			var sch struct {
+				Properties map[string]struct {
+					Type      any  `json:"type"`
+					MaxLength *int `json:"maxLength"`
+					MaxItems  *int `json:"maxItems"`
+					Items     *struct {
+						MaxLength *int  `json:"maxLength"`
+						Enum      []any `json:"enum"`
+					} `json:"items"`
+				} `json:"properties"`
+			}
+			_ = json.Unmarshal(b, &sch)
+			for name, p := range sch.Properties {
+				var v any
+				switch {
+				case p.Type == "string" && p.MaxLength != nil:
+					v = strings.Repeat("acme ", *p.MaxLength/5+1)[:*p.MaxLength]
+				case p.Type == "array" && p.MaxItems != nil && p.Items != nil && p.Items.MaxLength != nil:
+					l := make([]string, *p.MaxItems)
+					for i := range l {
+						l[i] = strings.Repeat("acme ", *p.Items.MaxLength/5+1)[:*p.Items.MaxLength]
+					}
+					v = l
+				default:
+					continue
+				}
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				alloc0, cpu0 := ms.TotalAlloc, cpuTime()
+				_, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: tl.Name, Arguments: map[string]any{name: v}})
+				cpu := cpuTime() - cpu0
+				runtime.ReadMemStats(&ms)
+				calls++
+				if err != nil && !strings.Contains(err.Error(), "validating") && !strings.Contains(err.Error(), "invalid") {
+					t.Errorf("form %d %s(%s at its bound): %v", form, tl.Name, name, err)
+				}
+				if alloc := ms.TotalAlloc - alloc0; cpu > time.Second || alloc > 64<<20 {
+					t.Errorf("form %d %s(%s at its bound): %v CPU, %d MB allocated", form, tl.Name, name, cpu, alloc>>20)
+				}
+			}
+		}
+		t.Logf("form %d: %d calls", form, calls)
+		if calls < 10 {
+			t.Errorf("form %d: only %d calls", form, calls)
+		}
+	}
+}
