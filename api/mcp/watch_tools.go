@@ -105,6 +105,7 @@ func shapeStructured(s *jsonschema.Schema) {
 	prop(s, "min_amount").Minimum = ptr(0.0)
 	prop(s, "min_amount").Description = "Minimum valid award amount in dollars (money lens: an award watch)."
 	prop(s, "max_amount").Minimum = ptr(0.0)
+	prop(s, "max_amount").Description = "Maximum valid award amount in dollars."
 	prop(s, "awards").Description = "Money lens: award notices instead of open solicitations."
 	prop(s, "bids").Description = "Money lens: stay on open solicitations even with an amount bound (the amount then filters the amounts solicitations state); not with awards."
 	enumList := func(name string, values []string, desc string) {

@@ -50,7 +50,19 @@ type ProjectRead struct {
 	EventsNote string `json:"events_note"`
 }
 
-var projectIDRE = regexp.MustCompile(`^P?[0-9]{4}[MXKQRY][0-9]{4}$`)
+// Shapes of the identifiers a read or a filter takes, after upper-casing
+// and trimming (the MCP tools' input schemas state them as patterns).
+const (
+	// ProjectIDPattern: four digits of year, a borough letter (Y:
+	// citywide) and four digits, with an optional legacy P prefix.
+	ProjectIDPattern = `^P?[0-9]{4}[MXKQRY][0-9]{4}$`
+	// ActionPattern: a two-letter action code (ZM, ZR …).
+	ActionPattern = `^[A-Z]{2}$`
+	// BBLPattern: borough (1-5), block (5 digits) and lot (4 digits).
+	BBLPattern = `^[1-5][0-9]{9}$`
+)
+
+var projectIDRE = regexp.MustCompile(ProjectIDPattern)
 
 // CheckID validates a project id: EINVALID when it is not one.
 func CheckID(id string) (string, error) {
@@ -159,8 +171,8 @@ var (
 		"staten_island": "staten_island", "r": "staten_island", "si": "staten_island", "5": "staten_island",
 		"citywide": "citywide", "y": "citywide",
 	}
-	actionRE = regexp.MustCompile(`^[A-Z]{2}$`)
-	bblRE    = regexp.MustCompile(`^[1-5][0-9]{9}$`)
+	actionRE = regexp.MustCompile(ActionPattern)
+	bblRE    = regexp.MustCompile(BBLPattern)
 )
 
 // Query is the record query of a filter (normalized); EINVALID for a
