@@ -15,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -61,6 +62,7 @@ var constants = map[string]float64{
 	"land.MaxLimit":                   float64(land.MaxLimit),
 	"meeting.MaxLimit":                float64(meeting.MaxLimit),
 	"people.MaxLimit":                 float64(people.MaxLimit),
+	"procure.MaxPayrollLimit":         float64(procure.MaxPayrollLimit),
 	"watch.FeedLimit":                 float64(watch.FeedLimit),
 	"api.MaxFeedKeywords":             float64(api.MaxFeedKeywords),
 	"api.CacheFeeds":                  api.CacheFeeds.Minutes(),
