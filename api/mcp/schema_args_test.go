@@ -74,6 +74,22 @@ func (p propSchema) value(t *testing.T, tool, name string) (any, bool) {
 	return nil, false
 }
 
+// values are every value of an enum (or of an enum of items), else built,
+// the one value built from the schema.
+func (p propSchema) values(built any) []any {
+	switch {
+	case p.Items != nil && len(p.Items.Enum) > 0:
+		out := make([]any, len(p.Items.Enum))
+		for i, v := range p.Items.Enum {
+			out[i] = []any{v}
+		}
+		return out
+	case len(p.Enum) > 0:
+		return p.Enum
+	}
+	return []any{built}
+}
+
 // outside is a value p refuses: past an enum or a pattern.
 func (p propSchema) outside() (any, bool) {
 	switch {
@@ -147,9 +163,15 @@ func TestArgumentsBuiltFromSchemas(t *testing.T) {
 					t.Errorf("%s %v: arguments built from the schema do not validate: %v", tl.Name, args, err)
 				}
 				if !mutation { // mutations are validated here, not run
-					res := call(t, s, tl.Name, args)
-					if res.IsError && argumentError(text(res)) {
-						t.Errorf("form %d %s %v: refused: %s", form, tl.Name, args, text(res))
+					// every value of an enum, so the list agrees with the rule
+					// that reads it: no enum value is refused naming the argument
+					enum := len(p.Enum) > 0 || p.Items != nil && len(p.Items.Enum) > 0
+					for _, v := range p.values(v) {
+						args[name] = v
+						res := call(t, s, tl.Name, args)
+						if res.IsError && (argumentError(text(res)) || enum && strings.Contains(text(res), `argument "`+name+`"`)) {
+							t.Errorf("form %d %s %v: refused: %s", form, tl.Name, args, text(res))
+						}
 					}
 				}
 				bad, ok := p.outside()

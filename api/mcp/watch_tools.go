@@ -102,6 +102,7 @@ func shapeStructured(s *jsonschema.Schema) {
 	prop(s, "agency").Description = "Agencies as printed in records (Parks and Recreation) or short forms (DOT, HPD)."
 	prop(s, "vendor").Description = "Vendors; suffix and case variants match."
 	prop(s, "borough").Description = "Manhattan, Brooklyn, Queens, Bronx or Staten Island."
+	prop(s, "borough").Items.Enum = stringEnum(watch.Boroughs)
 	prop(s, "min_amount").Minimum = ptr(0.0)
 	prop(s, "min_amount").Description = "Minimum valid award amount in dollars (money lens: an award watch)."
 	prop(s, "max_amount").Minimum = ptr(0.0)

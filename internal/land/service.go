@@ -175,6 +175,28 @@ var (
 	bblRE    = regexp.MustCompile(BBLPattern)
 )
 
+// BoroughSpellings are the borough values a filter documents: each
+// borough's name (Staten Island, Citywide) and its one-letter and digit
+// codes (M, X, K, Q, R, Y, 1-5), in that order. The filter folds case and
+// also reads the two-letter codes (MN, BX …); the MCP schema lists these.
+func BoroughSpellings() []string {
+	var names, codes []string
+	for k, b := range boroughNames {
+		if k == b {
+			w := strings.Fields(strings.ReplaceAll(b, "_", " "))
+			for i := range w {
+				w[i] = strings.ToUpper(w[i][:1]) + w[i][1:]
+			}
+			names = append(names, strings.Join(w, " "))
+		} else if len(k) == 1 {
+			codes = append(codes, strings.ToUpper(k))
+		}
+	}
+	slices.Sort(names)
+	slices.Sort(codes)
+	return append(names, codes...)
+}
+
 // Query is the record query of a filter (normalized); EINVALID for a
 // value that cannot match.
 func (f Filter) Query() (search.RecordQuery, Filter, error) {
