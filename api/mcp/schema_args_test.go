@@ -33,12 +33,14 @@ var requiredText = map[string]string{"q": "parks", "name": "Parks", "id": "CT100
 
 // propSchema is the part of a property's schema arguments are built from.
 type propSchema struct {
-	Type    any         `json:"type"`
-	Enum    []any       `json:"enum"`
-	Pattern string      `json:"pattern"`
-	Minimum *float64    `json:"minimum"`
-	Maximum *float64    `json:"maximum"`
-	Items   *propSchema `json:"items"`
+	Type    any      `json:"type"`
+	Enum    []any    `json:"enum"`
+	Pattern string   `json:"pattern"`
+	Minimum *float64 `json:"minimum"`
+	Maximum *float64 `json:"maximum"`
+	// ExclusiveMaximum is a bound the value stays below.
+	ExclusiveMaximum *float64    `json:"exclusiveMaximum"`
+	Items            *propSchema `json:"items"`
 }
 
 type toolSchema struct {
@@ -70,6 +72,8 @@ func (p propSchema) value(t *testing.T, tool, name string) (any, bool) {
 		return ex, true
 	case p.Minimum != nil && p.Maximum != nil:
 		return *p.Minimum, true
+	case p.ExclusiveMaximum != nil:
+		return *p.ExclusiveMaximum / 2, true
 	}
 	return nil, false
 }
@@ -102,6 +106,8 @@ func (p propSchema) outside() (any, bool) {
 		return "/not/this/shape", true
 	case p.Maximum != nil:
 		return *p.Maximum + 1, true
+	case p.ExclusiveMaximum != nil:
+		return *p.ExclusiveMaximum, true
 	}
 	return nil, false
 }
