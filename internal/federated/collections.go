@@ -160,23 +160,23 @@ func (r *run) records() (search.Records, error) {
 func (r *run) collection(ctx context.Context, l string) (*collectionOut, error) {
 	switch l {
 	case CollectionNotices:
-		return r.noticesLens(ctx)
+		return r.noticesCollection(ctx)
 	case CollectionAgencies:
-		return r.agenciesLens()
+		return r.agenciesCollection()
 	case CollectionCommunityBoards:
-		return r.boardsLens(ctx)
+		return r.boardsCollection(ctx)
 	case CollectionVendors:
-		return r.vendorsLens(ctx)
+		return r.vendorsCollection(ctx)
 	case CollectionContracts:
-		return r.contractsLens(ctx)
+		return r.contractsCollection(ctx)
 	case CollectionLandProjects:
-		return r.landLens(ctx)
+		return r.landCollection(ctx)
 	case CollectionMeetings:
-		return r.meetingsLens(ctx)
+		return r.meetingsCollection(ctx)
 	case CollectionPeople:
-		return r.peopleLens(ctx)
+		return r.peopleCollection(ctx)
 	case CollectionPayroll:
-		return r.payrollLens(ctx)
+		return r.payrollCollection(ctx)
 	}
 	return nil, record.Invalid("collections", "unknown collection %q", l)
 }
@@ -220,7 +220,7 @@ func (r *run) link(path string) string { return r.s.Links.Base + path }
 
 var requestIDRE = regexp.MustCompile(`^[0-9]{6,14}$`)
 
-func (r *run) noticesLens(ctx context.Context) (*collectionOut, error) {
+func (r *run) noticesCollection(ctx context.Context) (*collectionOut, error) {
 	if r.s.Notices == nil {
 		return nil, record.Errorf(record.EUNAVAILABLE, "no notice index on this deployment")
 	}
@@ -285,7 +285,7 @@ func (r *run) noticesLens(ctx context.Context) (*collectionOut, error) {
 		by = append(by, f.Value+" "+itoa(f.Count))
 	}
 	if len(by) > 0 {
-		o.note = "matched notices by notice collection: " + strings.Join(by, ", ")
+		o.note = "matched notices by notice lens: " + strings.Join(by, ", ")
 	}
 	o.browse = []string{"/api/search?" + url.Values{"q": {r.q}}.Encode()}
 	for _, id := range r.u.agencyIDs() {
@@ -300,7 +300,7 @@ func (r *run) noticesLens(ctx context.Context) (*collectionOut, error) {
 var agencyStop = map[string]bool{"of": true, "the": true, "and": true, "for": true, "nyc": true, "new": true, "york": true,
 	"city": true, "department": true, "dept": true, "office": true, "mayors": true}
 
-func (r *run) agenciesLens() (*collectionOut, error) {
+func (r *run) agenciesCollection() (*collectionOut, error) {
 	o := &collectionOut{}
 	cw := r.s.Crosswalk
 	agency := func(id, name, tier, rule string, score float64) cand {
@@ -354,7 +354,7 @@ func (r *run) agenciesLens() (*collectionOut, error) {
 
 // --- community boards ---
 
-func (r *run) boardsLens(ctx context.Context) (*collectionOut, error) {
+func (r *run) boardsCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
@@ -436,7 +436,7 @@ func (r *run) boardsLens(ctx context.Context) (*collectionOut, error) {
 
 // --- vendors ---
 
-func (r *run) vendorsLens(ctx context.Context) (*collectionOut, error) {
+func (r *run) vendorsCollection(ctx context.Context) (*collectionOut, error) {
 	o := &collectionOut{}
 	vendor := func(stem, name, tier, rule string, score float64) cand {
 		if name == "" {
@@ -549,7 +549,7 @@ const maxStemScan = 20000
 
 // --- contracts ---
 
-func (r *run) contractsLens(ctx context.Context) (*collectionOut, error) {
+func (r *run) contractsCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
@@ -651,7 +651,7 @@ func (r *run) contractsLens(ctx context.Context) (*collectionOut, error) {
 
 var bblRE = regexp.MustCompile(`^[1-5][0-9]{9}$`)
 
-func (r *run) landLens(ctx context.Context) (*collectionOut, error) {
+func (r *run) landCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
@@ -726,7 +726,7 @@ func (r *run) landLens(ctx context.Context) (*collectionOut, error) {
 
 // --- meetings ---
 
-func (r *run) meetingsLens(ctx context.Context) (*collectionOut, error) {
+func (r *run) meetingsCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
@@ -785,7 +785,7 @@ func (r *run) meetingsLens(ctx context.Context) (*collectionOut, error) {
 // maxPeopleScan bounds the rows read for one name word.
 const maxPeopleScan = 1000
 
-func (r *run) peopleLens(ctx context.Context) (*collectionOut, error) {
+func (r *run) peopleCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
@@ -907,7 +907,7 @@ func (r *run) peopleLens(ctx context.Context) (*collectionOut, error) {
 
 // --- payroll ---
 
-func (r *run) payrollLens(ctx context.Context) (*collectionOut, error) {
+func (r *run) payrollCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err

@@ -67,7 +67,7 @@ func run(t *testing.T, req federated.Request) federated.Page {
 
 // Each record kind is found by its own exact keys and names, through its
 // kind's keys (no title is searched), with the exact route of the object.
-func TestLensesMatchByKeys(t *testing.T) {
+func TestCollectionsMatchByKeys(t *testing.T) {
 	cases := []struct {
 		q, collection, kind, id, tier, route string
 	}{
