@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recordwatch/recordwatch/api/mcp"
 )
 
 // patternExamples holds one valid value for every pattern a tool schema
@@ -213,4 +215,34 @@ func clone(m map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// Every example a tool lists (the catalog's, what a model copies)
+// validates against the tool's input schema.
+func TestExamplesValidateAgainstTheirSchemas(t *testing.T) {
+	n := 0
+	for _, tl := range mcp.All(fx.deps) {
+		b, _ := json.Marshal(tl.Def.InputSchema)
+		var sch jsonschema.Schema
+		if err := json.Unmarshal(b, &sch); err != nil {
+			t.Fatal(err)
+		}
+		resolved, err := sch.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tl.Def.Name, err)
+		}
+		for _, ex := range tl.Examples {
+			// through JSON, as a client sends it
+			b, _ := json.Marshal(ex.Arguments)
+			var args map[string]any
+			json.Unmarshal(b, &args)
+			if err := resolved.Validate(args); err != nil {
+				t.Errorf("%s example %q: %v", tl.Def.Name, ex.Description, err)
+			}
+			n++
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d examples validated", n)
+	}
 }
