@@ -49,7 +49,7 @@ func browseLandProjects(d *Deps) Tool {
 			prop(s, "stage").Enum = stages
 			prop(s, "stage").Description = "Latest procedure stage the project's records place it at."
 			bounded(s, "effect", 40, "Derived regulatory effect (upzone, downzone …), attributed to the file that states it.")
-			bounded(s, "borough", 20, "Borough: Manhattan, Bronx, Brooklyn, Queens, Staten Island, Citywide (or M, X, K, Q, R, Y, 1-5).")
+			bounded(s, "borough", 20, "Borough, by name or code (Y: citywide).")
 			prop(s, "borough").Enum = stringEnum(land.BoroughSpellings())
 			bounded(s, "community_district", 6, "Community district: borough letter and number, as M11 or K03.")
 			prop(s, "community_district").Pattern = land.CommunityDistrictPattern

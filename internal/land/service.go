@@ -230,7 +230,7 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 	if v := Token(f.Borough); v != "" {
 		b, ok := boroughNames[v]
 		if !ok {
-			return search.RecordQuery{}, n, record.Invalid("borough", "unknown borough %q; boroughs: Manhattan, Bronx, Brooklyn, Queens, Staten Island, Citywide (or M, X, K, Q, R, 1-5)", f.Borough)
+			return search.RecordQuery{}, n, record.Invalid("borough", "unknown borough %q; boroughs: %s", f.Borough, strings.Join(BoroughSpellings(), ", "))
 		}
 		keys[KeyBorough], n.Borough = []string{b}, b
 	}
