@@ -14,8 +14,9 @@ import (
 
 // GET /api/search/federated is the JSON twin of search_federated: on the
 // bundled sample, "DOT" finds the agency, its notices, contracts,
-// meetings and roster organization, each with its exact route; scope
-// limits the lenses; bad input is a 400 naming the parameter; a cursor
+// meetings and roster organization, each with its exact route;
+// collections limits the collections (scope, its former name, still does);
+// bad input is a 400 naming the parameter; a cursor
 // pages through the ranked set without repeats.
 func TestFederatedSearchJSON(t *testing.T) {
 	e := newEntityEnv(t, Config{})
@@ -66,19 +67,31 @@ func TestFederatedSearchJSON(t *testing.T) {
 	if len(seen) != 10 {
 		t.Errorf("kinds reached: %v", seen)
 	}
-	if page.Scope.Searched.Kind != "federated" || page.Scope.RecordsInCorpus == 0 || len(page.Lenses) != len(federated.Lenses) {
-		t.Errorf("scope %+v lenses %d", page.Scope.Searched, len(page.Lenses))
+	if page.Scope.Searched.Kind != "federated" || page.Scope.RecordsInCorpus == 0 || len(page.Coverage) != len(federated.Collections) {
+		t.Errorf("scope %+v collections %d", page.Scope.Searched, len(page.Coverage))
 	}
 
-	// scope: contracts and meetings only
-	res, body = get(t, e, "/api/search/federated?q=DOT&scope=contracts,meetings&limit=5")
+	// the former name of collections reads the same list
+	res, body = get(t, e, "/api/search/federated?q=DOT&scope=contracts&limit=5")
+	var former federated.Page
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &former) != nil || len(former.Results) == 0 {
+		t.Fatalf("scope=: %d %s", res.StatusCode, body)
+	}
+	for _, r := range former.Results {
+		if r.Collection != federated.CollectionContracts {
+			t.Errorf("scope=contracts: result of another collection %+v", r)
+		}
+	}
+
+	// collections: contracts and meetings only
+	res, body = get(t, e, "/api/search/federated?q=DOT&collections=contracts,meetings&limit=5")
 	var scoped federated.Page
 	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &scoped) != nil {
 		t.Fatalf("scoped: %d %s", res.StatusCode, body)
 	}
 	for _, r := range scoped.Results {
-		if r.Lens != federated.LensContracts && r.Lens != federated.LensMeetings {
-			t.Errorf("out-of-scope result %+v", r)
+		if r.Collection != federated.CollectionContracts && r.Collection != federated.CollectionMeetings {
+			t.Errorf("result of another collection %+v", r)
 		}
 	}
 	var pretty bytes.Buffer
@@ -123,8 +136,9 @@ func TestFederatedSearchJSON(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ path, param, want string }{
-		{"/api/search/federated?q=DOT&scope=weather", "scope", strings.Join(federated.Lenses, ", ")},
-		{"/api/search/federated?scope=agencies", "q", "keyword"},
+		{"/api/search/federated?q=DOT&collections=weather", "collections", strings.Join(federated.Collections, ", ")},
+		{"/api/search/federated?q=DOT&collections=money", "collections", strings.Join(federated.Collections, ", ")},
+		{"/api/search/federated?collections=agencies", "q", "keyword"},
 		{"/api/search/federated?q=DOT&limit=500", "limit", ""},
 		{"/api/search/federated?q=DOT&engine=raw", "engine", ""},
 		{"/api/search/federated?q=DOT&cursor=" + url.QueryEscape(page.NextCursor+"x"), "cursor", ""},

@@ -41,6 +41,7 @@ func browseLandProjects(d *Deps) Tool {
 			prop(s, "procedure").Enum = []any{"ulurp", "non_ulurp", "elurp", "unknown", "ULURP", "Non-ULURP", "ELURP"}
 			prop(s, "procedure").Description = "Review procedure."
 			bounded(s, "action", 2, "Action code, two letters (ZM, ZR, ZS, HA, PQ …).")
+			prop(s, "action").Pattern = land.ActionPattern
 			stages := []any{}
 			for _, st := range append(land.StageIDs(), "unknown") {
 				stages = append(stages, st)
@@ -48,11 +49,15 @@ func browseLandProjects(d *Deps) Tool {
 			prop(s, "stage").Enum = stages
 			prop(s, "stage").Description = "Latest procedure stage the project's records place it at."
 			bounded(s, "effect", 40, "Derived regulatory effect (upzone, downzone …), attributed to the file that states it.")
-			bounded(s, "borough", 20, "Borough: Manhattan, Bronx, Brooklyn, Queens, Staten Island, Citywide (or M, X, K, Q, R, 1-5).")
+			bounded(s, "borough", 20, "Borough, by name or code (Y: citywide).")
+			prop(s, "borough").Enum = stringEnum(land.BoroughSpellings())
 			bounded(s, "community_district", 6, "Community district: borough letter and number, as M11 or K03.")
+			prop(s, "community_district").Pattern = land.CommunityDistrictPattern
 			bounded(s, "bbl", 10, "BBL: 10 digits (borough, block, lot).")
+			prop(s, "bbl").Pattern = land.BBLPattern
 			bounded(s, "status", 40, "Public status: filed, noticed, in public review, completed.")
 			bounded(s, "ulurp", 30, "Application (ULURP) number, with or without prefix letter and spaces (C 240046 HAM).")
+			prop(s, "ulurp").Pattern = land.ULURPPattern
 			limitProp(s, land.MaxLimit)
 			cursorProp(s)
 		},

@@ -54,7 +54,7 @@ func browseMeetings(d *Deps) Tool {
 			ap.Description = "Attendance mode; in_person and remote include hybrid meetings."
 			sp := prop(s, "sources")
 			sp.Types, sp.Type = nil, "array"
-			sp.Items = &jsonschema.Schema{Type: "string", Enum: []any{"cb-calendar", "cityrecord-hearings", "legistar"}}
+			sp.Items = &jsonschema.Schema{Type: "string", Enum: stringEnum(meeting.Sources)}
 			sp.MaxItems = ptr(3)
 			sp.Description = "Meeting sources to read (default all)."
 			bounded(s, "body", maxNameLen, "A body or board name as the source writes it (Committee on Finance, Bronx Community Board 10), matched exactly after case and punctuation are folded.")

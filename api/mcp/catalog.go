@@ -83,7 +83,7 @@ func BuildCatalog(ctx context.Context, d *Deps, form int) Catalog {
 	return c
 }
 
-// Markdown is the README's tool list, generated from the same tools.
+// Markdown is the tool list of docs/mcp.md, generated from the same tools.
 func Markdown(d *Deps) string {
 	var b strings.Builder
 	b.WriteString("| Tool | Class | Forms | What it does |\n|---|---|---|---|\n")

@@ -49,8 +49,8 @@ func sampleSession(t *testing.T) *sdk.ClientSession {
 // objects of at least five kinds (the agency, its notices, contracts,
 // payroll rows, roster organization and the leader it prints), each with
 // its exact route, and
-// coverage for every lens; an unknown lens is a tool error naming the
-// allowed ones.
+// coverage for every collection; an unknown collection is refused by the
+// schema's enum.
 func TestSearchFederatedFiveKinds(t *testing.T) {
 	s := sampleSession(t)
 	out := structured[mcp.FederatedOut](t, call(t, s, "search_federated", map[string]any{"q": "NYPD", "limit": 50}))
@@ -74,19 +74,22 @@ func TestSearchFederatedFiveKinds(t *testing.T) {
 		first.Permalink != "http://rw.test/agencies/police-department/" || first.Match.Tier != federated.TierExact {
 		t.Errorf("first result %+v", first)
 	}
-	if len(out.Lenses) != len(federated.Lenses) {
-		t.Fatalf("lens coverage %+v", out.Lenses)
+	if len(out.Coverage) != len(federated.Collections) {
+		t.Fatalf("collection coverage %+v", out.Coverage)
 	}
-	for _, lc := range out.Lenses {
+	for _, lc := range out.Coverage {
 		if lc.State != federated.StateSearched {
-			t.Errorf("lens %s: state %s (%s)", lc.Lens, lc.State, lc.Note)
+			t.Errorf("collection %s: state %s (%s)", lc.Collection, lc.State, lc.Note)
 		}
-		if lc.Lens != federated.LensAgencies && len(lc.Sources) == 0 {
-			t.Errorf("lens %s states no source observation", lc.Lens)
+		if lc.Collection != federated.CollectionAgencies && len(lc.Sources) == 0 {
+			t.Errorf("collection %s states no source observation", lc.Collection)
 		}
 	}
-	res := call(t, s, "search_federated", map[string]any{"q": "NYPD", "scope": []string{"payroll", "weather"}})
-	if !res.IsError || !strings.Contains(text(res), "weather") || !strings.Contains(text(res), strings.Join(federated.Lenses, ", ")) {
-		t.Errorf("unknown lens: %v %s", res.IsError, text(res))
+	for _, name := range []string{"collections", "scope"} {
+		res := call(t, s, "search_federated", map[string]any{"q": "NYPD", name: []string{"payroll", "weather"}})
+		if !res.IsError || !strings.Contains(text(res), "weather") || !strings.Contains(text(res), name) ||
+			!strings.Contains(text(res), strings.Join(federated.Collections, " ")) {
+			t.Errorf("unknown collection in %s: %v %s", name, res.IsError, text(res))
+		}
 	}
 }

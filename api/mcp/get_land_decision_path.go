@@ -32,8 +32,7 @@ func getLandDecisionPath(d *Deps) Tool {
 			"predicts an outcome. not_found and unavailable are explicit.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
-			bounded(s, "id", maxProjectID, "Exact ZAP project id, e.g. 2024Q0292.")
-			prop(s, "id").MinLength = ptr(1)
+			projectIDProp(s, "2024Q0292")
 		},
 		func(ctx context.Context, d *Deps, in getLandProjectIn) (LandPathOut, error) {
 			out := LandPathOut{ID: in.ID, Absence: record.AbsenceRules}

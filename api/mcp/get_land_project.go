@@ -28,6 +28,15 @@ type LandProjectOut struct {
 // maxProjectID bounds a project id argument.
 const maxProjectID = 20
 
+// projectIDProp is the id of a land project: land.ProjectIDPattern.
+func projectIDProp(s *jsonschema.Schema, example string) {
+	bounded(s, "id", maxProjectID, "Exact ZAP project id, e.g. "+example+
+		": four digits of year, a borough letter (M, X, K, Q, R; Y citywide) and four digits, with an optional legacy P prefix.")
+	p := prop(s, "id")
+	p.MinLength = ptr(1)
+	p.Pattern = land.ProjectIDPattern
+}
+
 // land is the land service.
 func (d *Deps) land() *land.Service { return d.Land }
 
@@ -57,8 +66,7 @@ func getLandProject(d *Deps) Tool {
 			"For the stages of its review procedure call get_land_decision_path.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
-			bounded(s, "id", maxProjectID, "Exact ZAP project id, e.g. 2022M0258.")
-			prop(s, "id").MinLength = ptr(1)
+			projectIDProp(s, "2022M0258")
 		},
 		func(ctx context.Context, d *Deps, in getLandProjectIn) (LandProjectOut, error) {
 			out := LandProjectOut{ID: in.ID, Absence: record.AbsenceRules}

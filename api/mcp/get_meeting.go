@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"regexp"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -44,6 +46,7 @@ func getMeeting(d *Deps) Tool {
 		[]int{1},
 		func(s *jsonschema.Schema) {
 			bounded(s, "id", maxMeetingID, "Exact meeting id: source:source_id.")
+			prop(s, "id").Pattern = meetingIDPattern()
 			prop(s, "id").MinLength = ptr(1)
 		},
 		func(ctx context.Context, d *Deps, in getMeetingIn) (MeetingOut, error) {
@@ -70,4 +73,14 @@ func getMeeting(d *Deps) Tool {
 		})
 	t.Examples = []Example{{"A Council subcommittee meeting that was deferred although its minutes show Draft", map[string]any{"id": "legistar:22525"}}}
 	return t
+}
+
+// meetingIDPattern is the shape of a meeting id (meeting.IsID): one of
+// meeting.Sources, a colon, the source's own id.
+func meetingIDPattern() string {
+	src := make([]string, len(meeting.Sources))
+	for i, s := range meeting.Sources {
+		src[i] = regexp.QuoteMeta(s)
+	}
+	return "^(" + strings.Join(src, "|") + "):.+$"
 }

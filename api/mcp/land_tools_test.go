@@ -20,7 +20,8 @@ func TestLandTools(t *testing.T) {
 	if missing.Status != record.NotFound || missing.Project != nil || !strings.Contains(missing.Message, "does not mean") {
 		t.Errorf("unknown id %+v", missing)
 	}
-	if res := call(t, s, "get_land_project", map[string]any{"id": "Timbale"}); !res.IsError || !strings.Contains(text(res), `"id"`) {
+	// refused by the schema's pattern (land.ProjectIDPattern), naming the argument
+	if res := call(t, s, "get_land_project", map[string]any{"id": "Timbale"}); !res.IsError || !strings.Contains(text(res), "/properties/id:") {
 		t.Errorf("malformed id: %s", text(res))
 	}
 	path := structured[mcp.LandPathOut](t, call(t, s, "get_land_decision_path", map[string]any{"id": "2024Q0292"}))

@@ -3,7 +3,7 @@
 // values: one constructor per file with its input and output schema, a
 // description an assistant can act on and its class (read or mutation); All
 // lists them and ForForm filters by interface form. The JSON catalog and the
-// README's tool list are generated from the same list.
+// tool list of docs/mcp.md are generated from the same list.
 package mcp
 
 import (

@@ -299,21 +299,21 @@ func TestGetNotice(t *testing.T) {
 func TestForm1ReadTools(t *testing.T) {
 	s := connect(t, 1)
 	// this fixture holds notices and land projects only: the meetings
-	// lens is searched but reads not ingested, lenses out of scope say so
-	fed := structured[mcp.FederatedOut](t, call(t, s, "search_federated", map[string]any{"q": "hearing", "scope": []string{"meetings", "notices"}}))
-	if fed.Total == 0 || len(fed.Results) == 0 || len(fed.Lenses) != len(federated.Lenses) || fed.Ranking == "" || fed.Scope.RecordsInCorpus == 0 {
+	// collection is searched but reads not ingested, collections not asked for say so
+	fed := structured[mcp.FederatedOut](t, call(t, s, "search_federated", map[string]any{"q": "hearing", "collections": []string{"meetings", "notices"}}))
+	if fed.Total == 0 || len(fed.Results) == 0 || len(fed.Coverage) != len(federated.Collections) || fed.Ranking == "" || fed.Scope.RecordsInCorpus == 0 {
 		t.Fatalf("federated %+v", fed)
 	}
-	for _, lc := range fed.Lenses {
+	for _, lc := range fed.Coverage {
 		want := federated.StateNotInScope
-		switch lc.Lens {
-		case federated.LensNotices:
+		switch lc.Collection {
+		case federated.CollectionNotices:
 			want = federated.StateSearched
-		case federated.LensMeetings:
+		case federated.CollectionMeetings:
 			want = federated.StateNotIngested
 		}
 		if lc.State != want || (want != federated.StateSearched && lc.Returned != 0) || lc.MatchedOn == "" {
-			t.Errorf("lens coverage %+v, want state %s", lc, want)
+			t.Errorf("collection coverage %+v, want state %s", lc, want)
 		}
 	}
 	for _, r := range fed.Results {
@@ -352,6 +352,10 @@ func TestBadArgumentsAreToolErrors(t *testing.T) {
 		{"get_notice", map[string]any{}, "request_id"},
 		{"get_notice", map[string]any{"request_id": "../etc/passwd"}, "request_id"},
 		{"search_federated", map[string]any{"q": "pier", "scope": []string{"rules"}}, "scope"},
+		{"search_federated", map[string]any{"q": "pier", "collections": []string{"money"}}, "collections"},
+		{"get_land_project", map[string]any{"id": "2022-M-0258"}, "id"},
+		{"browse_land_projects", map[string]any{"bbl": "12345"}, "bbl"},
+		{"get_meeting", map[string]any{"id": "zoom:123"}, "id"},
 		{"search_federated", map[string]any{"q": "-pier"}, "q"},
 		{"retrieve_cited_passages", map[string]any{"q": 7}, "q"},
 		{"list_capability_gaps", map[string]any{"anything": 1}, "anything"},
@@ -478,23 +482,24 @@ func TestCatalogAndReadme(t *testing.T) {
 			t.Errorf("catalog tool %s incomplete", tool.Name)
 		}
 	}
-	readme, err := os.ReadFile("../../README.md")
+	const page = "../../docs/mcp.md"
+	readme, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const begin, end = "<!-- tools:begin -->\n", "<!-- tools:end -->"
 	i, j := strings.Index(string(readme), begin), strings.Index(string(readme), end)
 	if i < 0 || j < i {
-		t.Fatal("README lacks the generated tool list markers")
+		t.Fatal("docs/mcp.md lacks the generated tool list markers")
 	}
 	gen := mcp.Markdown(fx.deps)
 	if string(readme[i+len(begin):j]) != gen {
 		if golden.Update() {
 			out := string(readme[:i+len(begin)]) + gen + string(readme[j:])
-			os.WriteFile("../../README.md", []byte(out), 0o644)
+			os.WriteFile(page, []byte(out), 0o644)
 			return
 		}
-		t.Errorf("README tool list is stale; run go test ./api/mcp -update")
+		t.Errorf("docs/mcp.md tool list is stale; run go test ./api/mcp -update")
 	}
 }
 

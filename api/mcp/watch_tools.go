@@ -102,9 +102,15 @@ func shapeStructured(s *jsonschema.Schema) {
 	prop(s, "agency").Description = "Agencies as printed in records (Parks and Recreation) or short forms (DOT, HPD)."
 	prop(s, "vendor").Description = "Vendors; suffix and case variants match."
 	prop(s, "borough").Description = "Manhattan, Brooklyn, Queens, Bronx or Staten Island."
+	prop(s, "borough").Items.Enum = stringEnum(watch.Boroughs)
 	prop(s, "min_amount").Minimum = ptr(0.0)
 	prop(s, "min_amount").Description = "Minimum valid award amount in dollars (money lens: an award watch)."
-	prop(s, "max_amount").Minimum = ptr(0.0)
+	prop(s, "max_amount").ExclusiveMinimum = ptr(0.0)
+	prop(s, "max_amount").Description = "Maximum valid award amount in dollars."
+	// amounts at or above record.MaxValidAmount are data-entry errors: the
+	// watch filter refuses them as bounds (watch.Filter.Validate)
+	prop(s, "min_amount").ExclusiveMaximum = ptr(float64(record.MaxValidAmount))
+	prop(s, "max_amount").ExclusiveMaximum = ptr(float64(record.MaxValidAmount))
 	prop(s, "awards").Description = "Money lens: award notices instead of open solicitations."
 	prop(s, "bids").Description = "Money lens: stay on open solicitations even with an amount bound (the amount then filters the amounts solicitations state); not with awards."
 	enumList := func(name string, values []string, desc string) {

@@ -1,5 +1,5 @@
 // Package federated is one bounded, ranked search across every registered
-// lens of Recordwatch (SPEC §4.10 search_federated): City Record notices by
+// collection of Recordwatch (SPEC §4.10 search_federated): City Record notices by
 // full text, and agencies, community boards, vendors, registered
 // contracts, land projects, meetings, people and organizations and payroll
 // rows by their exact keys and names. The MCP tool search_federated and
@@ -10,7 +10,7 @@
 // search.Kind (keys exactly as each kind writes them), agencies with the
 // crosswalk's one rule (entity.Crosswalk.ResolveName) and vendors by stem
 // (entity.VendorStem). No raw store and no query language is exposed: the
-// input is keywords and an optional allow-list of lenses.
+// input is keywords and an optional allow-list of collections.
 //
 // Ranking (Ranking, the text every answer carries):
 //
@@ -20,17 +20,17 @@
 //     before related (the object belongs to an identity the query resolved
 //     to: the contracts, payroll rows and meetings of an agency, meetings
 //     announced by a matched notice, projects of a community district).
-//  2. Within a tier, lenses are interleaved: each lens's n-th best object
-//     comes before any lens's (n+1)-th, so one large kind cannot bury the
+//  2. Within a tier, collections are interleaved: each collection's n-th best object
+//     comes before any collection's (n+1)-th, so one large kind cannot bury the
 //     others.
-//  3. Then the lens's own score normalized to 0–1 (notices: engine
+//  3. Then the collection's own score normalized to 0–1 (notices: engine
 //     relevance divided by the best score of the search; names: the share
-//     of the object's name words the query covers; keys: 1), then the lens
-//     order of Lenses, then the id.
+//     of the object's name words the query covers; keys: 1), then the collection
+//     order of Collections, then the id.
 //
 // At most MaxDepth ranked objects are read; next_cursor pages through
-// them, and each lens's coverage gives the browse route that reads every
-// match of that lens.
+// them, and each collection's coverage gives the browse route that reads every
+// match of that collection.
 package federated
 
 import (
@@ -48,22 +48,26 @@ import (
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// Lenses of a federated search, in their tie-break order.
+// Collections of a federated search, in their tie-break order.
 const (
-	LensNotices         = "notices"
-	LensAgencies        = "agencies"
-	LensCommunityBoards = "community_boards"
-	LensVendors         = "vendors"
-	LensContracts       = "contracts"
-	LensLandProjects    = "land_projects"
-	LensMeetings        = "meetings"
-	LensPeople          = "people"
-	LensPayroll         = "payroll"
+	CollectionNotices         = "notices"
+	CollectionAgencies        = "agencies"
+	CollectionCommunityBoards = "community_boards"
+	CollectionVendors         = "vendors"
+	CollectionContracts       = "contracts"
+	CollectionLandProjects    = "land_projects"
+	CollectionMeetings        = "meetings"
+	CollectionPeople          = "people"
+	CollectionPayroll         = "payroll"
 )
 
-// Lenses lists the registered lenses: the allow-list a scope names.
-var Lenses = []string{LensNotices, LensAgencies, LensCommunityBoards, LensVendors, LensContracts,
-	LensLandProjects, LensMeetings, LensPeople, LensPayroll}
+// Collections lists the registered collections: the allow-list a request
+// names (the collections parameter of search_federated and
+// GET /api/search/federated). A collection is a group of object kinds; it is
+// not a lens (record.LensMoney …), the notice vocabulary of the site, the
+// feeds and watches.
+var Collections = []string{CollectionNotices, CollectionAgencies, CollectionCommunityBoards, CollectionVendors, CollectionContracts,
+	CollectionLandProjects, CollectionMeetings, CollectionPeople, CollectionPayroll}
 
 // Object kinds of results.
 const (
@@ -88,12 +92,12 @@ const (
 
 var tierRank = map[string]int{TierExact: 0, TierName: 1, TierRelated: 2}
 
-// Coverage states of a lens.
+// Coverage states of a collection.
 const (
 	StateSearched    = "searched"     // read; its records are held
-	StateNotIngested = "not_ingested" // the engine answers, but holds no record of the lens
-	StateUnavailable = "unavailable"  // the engine cannot read the lens on this deployment
-	StateNotInScope  = "not_in_scope" // left out by the request's scope
+	StateNotIngested = "not_ingested" // the engine answers, but holds no record of the collection
+	StateUnavailable = "unavailable"  // the engine cannot read the collection on this deployment
+	StateNotInScope  = "not_in_scope" // left out by the request's collections
 )
 
 // Bounds.
@@ -108,15 +112,15 @@ const (
 // Ranking is the ranking rule every answer states.
 const Ranking = "Tiers first: exact (the query is the object's id, exact name, agency short form or vendor stem), then name " +
 	"(notice full text; every query word among the object's name words), then related (records of an agency or vendor the query " +
-	"resolved to, meetings announced by a matched notice). Within a tier the lenses are interleaved, each lens's n-th best object " +
-	"before any lens's (n+1)-th; then the lens's own score normalized to 0-1 (notices: relevance / best relevance; names: share of " +
-	"the name's words matched; keys: 1), then lens order, then id. At most 100 ranked objects are read; each lens's browse route reads all of its matches."
+	"resolved to, meetings announced by a matched notice). Within a tier the collections are interleaved, each collection's n-th best object " +
+	"before any collection's (n+1)-th; then the collection's own score normalized to 0-1 (notices: relevance / best relevance; names: share of " +
+	"the name's words matched; keys: 1), then collection order, then id. At most 100 ranked objects are read; each collection's browse route reads all of its matches."
 
 // Result is one typed object of a federated search.
 type Result struct {
 	Rank        int       `json:"rank"`
 	Kind        string    `json:"kind"`
-	Lens        string    `json:"lens"`
+	Collection  string    `json:"collection"`
 	ID          string    `json:"id"`
 	Title       string    `json:"title"`
 	Date        string    `json:"date,omitempty"`
@@ -133,21 +137,21 @@ type Result struct {
 	OfficialURL string `json:"official_url,omitempty"`
 }
 
-// Match is why a result matched and how it ranks within its lens.
+// Match is why a result matched and how it ranks within its collection.
 type Match struct {
 	Tier  string  `json:"tier"`
 	Rule  string  `json:"rule"`
 	Score float64 `json:"score"`
 }
 
-// LensCoverage is how one lens took part.
-type LensCoverage struct {
-	Lens  string   `json:"lens"`
-	State string   `json:"state"`
-	Kinds []string `json:"kinds"`
-	// MatchedOn says what the query is compared with in this lens.
+// CollectionCoverage is how one collection took part.
+type CollectionCoverage struct {
+	Collection string   `json:"collection"`
+	State      string   `json:"state"`
+	Kinds      []string `json:"kinds"`
+	// MatchedOn says what the query is compared with in this collection.
 	MatchedOn string `json:"matched_on"`
-	// Matched counts every object the lens matched (Returned of them are
+	// Matched counts every object the collection matched (Returned of them are
 	// in the ranked set); a related match counts the records of the
 	// resolved identity.
 	Matched  int                     `json:"matched"`
@@ -157,7 +161,7 @@ type LensCoverage struct {
 	Note     string                  `json:"note,omitempty"`
 }
 
-// Understood is how the query was read for the key lenses.
+// Understood is how the query was read for the key collections.
 type Understood struct {
 	Words      []string            `json:"words"`
 	Excluded   []string            `json:"excluded,omitempty"`
@@ -169,29 +173,29 @@ type Understood struct {
 type Page struct {
 	Query   string   `json:"q"`
 	Results []Result `json:"results"`
-	// Ranked counts the objects ranked for this page: each lens reads up
+	// Ranked counts the objects ranked for this page: each collection reads up
 	// to offset+limit of its best objects, and at most MaxDepth are kept.
 	Ranked int `json:"ranked"`
-	// Total is the sum of the lenses' matched counts.
-	Total      int            `json:"total"`
-	NextCursor string         `json:"next_cursor,omitempty"`
-	Lenses     []LensCoverage `json:"lens_coverage"`
-	Understood Understood     `json:"understood_as"`
-	Ranking    string         `json:"ranking"`
-	Scope      record.Scope   `json:"scope"`
+	// Total is the sum of the collections' matched counts.
+	Total      int                  `json:"total"`
+	NextCursor string               `json:"next_cursor,omitempty"`
+	Coverage   []CollectionCoverage `json:"collection_coverage"`
+	Understood Understood           `json:"understood_as"`
+	Ranking    string               `json:"ranking"`
+	Scope      record.Scope         `json:"scope"`
 }
 
 // Request is one federated search.
 type Request struct {
-	Q      string
-	Scope  []string
-	Limit  int
-	Cursor string
+	Q           string
+	Collections []string
+	Limit       int
+	Cursor      string
 }
 
 // Service answers federated searches. Notices is the notice engine (nil:
-// the notice lens is unavailable); Records its record store (nil: every
-// record lens is unavailable); Links builds permalinks (Base, Form).
+// the notice collection is unavailable); Records its record store (nil: every
+// record collection is unavailable); Links builds permalinks (Base, Form).
 type Service struct {
 	Notices   search.Reader
 	Records   search.Records
@@ -204,22 +208,22 @@ func New(e search.NoticesAndRecords, cw *entity.Crosswalk, links view.Links) *Se
 	return &Service{Notices: e, Records: e, Crosswalk: cw, Links: links}
 }
 
-// CheckScope validates a scope: the lenses it names, deduplicated, in
-// Lenses order (every lens when it names none; blank names are ignored).
+// CheckCollections validates a collections allow-list: the ones it names, deduplicated, in
+// Collections order (every collection when it names none; blank names are ignored).
 // EINVALID names the allowed ones.
-func CheckScope(scope []string) ([]string, error) {
+func CheckCollections(scope []string) ([]string, error) {
 	scope = slices.DeleteFunc(slices.Clone(scope), func(l string) bool { return strings.TrimSpace(l) == "" })
 	if len(scope) == 0 {
-		return slices.Clone(Lenses), nil
+		return slices.Clone(Collections), nil
 	}
 	var out []string
 	for _, l := range scope {
 		l = strings.TrimSpace(l)
-		if !slices.Contains(Lenses, l) {
-			return nil, record.Invalid("scope", "%q is not a registered lens; lenses: %s", l, strings.Join(Lenses, ", "))
+		if !slices.Contains(Collections, l) {
+			return nil, record.Invalid("collections", "%q is not a registered collection; collections: %s", l, strings.Join(Collections, ", "))
 		}
 	}
-	for _, l := range Lenses {
+	for _, l := range Collections {
 		for _, s := range scope {
 			if strings.TrimSpace(s) == l && !slices.Contains(out, l) {
 				out = append(out, l)
@@ -232,13 +236,13 @@ func CheckScope(scope []string) ([]string, error) {
 // cand is a result before ranking.
 type cand struct {
 	Result
-	tier  int
-	pos   int // position within its lens and tier
-	lensI int
+	tier        int
+	pos         int // position within its collection and tier
+	collectionI int
 }
 
-// lensOut is what one lens found.
-type lensOut struct {
+// collectionOut is what one collection found.
+type collectionOut struct {
 	cands   []cand
 	matched int
 	note    string
@@ -249,11 +253,11 @@ type lensOut struct {
 }
 
 // Search runs a federated search. Errors: EINVALID for empty or malformed
-// keywords, an unknown lens, a bad limit or cursor; EUNAVAILABLE only when
-// no lens can be read at all (a lens that cannot is reported unavailable
+// keywords, an unknown collection, a bad limit or cursor; EUNAVAILABLE only when
+// no collection can be read at all (a collection that cannot is reported unavailable
 // in its coverage).
 func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
-	lenses, err := CheckScope(req.Scope)
+	collections, err := CheckCollections(req.Collections)
 	if err != nil {
 		return Page{}, err
 	}
@@ -271,26 +275,26 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 	if k.Empty() {
 		return Page{}, record.Invalid("q", "q needs at least one keyword or phrase")
 	}
-	offset, err := decodeCursor(req.Cursor, req.Q, lenses)
+	offset, err := decodeCursor(req.Cursor, req.Q, collections)
 	if err != nil {
 		return Page{}, err
 	}
 	depth := min(offset+limit, MaxDepth)
 	if offset >= MaxDepth {
-		return Page{}, record.Invalid("cursor", "a federated search reads at most %d ranked objects; follow a lens's browse route for more", MaxDepth)
+		return Page{}, record.Invalid("cursor", "a federated search reads at most %d ranked objects; follow a collection's browse route for more", MaxDepth)
 	}
 	u := s.understand(req.Q, k)
 	r := &run{s: s, u: u, k: k, q: req.Q, depth: depth}
-	outs := map[string]*lensOut{}
+	outs := map[string]*collectionOut{}
 	errs := map[string]error{}
-	// notices first: the vendor, contract, land and meeting lenses read
+	// notices first: the vendor, contract, land and meeting collections read
 	// the notices it matched
-	order := []string{LensNotices, LensContracts, LensAgencies, LensCommunityBoards, LensVendors, LensLandProjects, LensMeetings, LensPeople, LensPayroll}
+	order := []string{CollectionNotices, CollectionContracts, CollectionAgencies, CollectionCommunityBoards, CollectionVendors, CollectionLandProjects, CollectionMeetings, CollectionPeople, CollectionPayroll}
 	for _, l := range order {
-		if !slices.Contains(lenses, l) {
+		if !slices.Contains(collections, l) {
 			continue
 		}
-		o, err := r.lens(ctx, l)
+		o, err := r.collection(ctx, l)
 		if err != nil {
 			if record.ErrorCode(err) != record.EUNAVAILABLE {
 				return Page{}, err
@@ -316,18 +320,18 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 			page.Results = append(page.Results, c.Result)
 		}
 		if end < len(all) && end < MaxDepth {
-			page.NextCursor = encodeCursor(end, req.Q, lenses)
+			page.NextCursor = encodeCursor(end, req.Q, collections)
 		}
 	}
 	returned := map[string]int{}
 	for _, c := range all {
-		returned[c.Lens]++
+		returned[c.Collection]++
 	}
-	for _, l := range Lenses {
-		lc := LensCoverage{Lens: l, Kinds: lensKinds[l], MatchedOn: matchedOn[l], Sources: lensSources(l, kindCov)}
+	for _, l := range Collections {
+		lc := CollectionCoverage{Collection: l, Kinds: collectionKinds[l], MatchedOn: matchedOn[l], Sources: collectionSources(l, kindCov)}
 		switch {
-		case !slices.Contains(lenses, l):
-			lc.State, lc.Note = StateNotInScope, "not in the requested scope"
+		case !slices.Contains(collections, l):
+			lc.State, lc.Note = StateNotInScope, "not among the requested collections"
 		case errs[l] != nil:
 			lc.State, lc.Note = StateUnavailable, record.ErrorMessage(errs[l])
 		default:
@@ -335,9 +339,9 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 			lc.State, lc.Matched, lc.Returned, lc.Browse, lc.Note = StateSearched, o.matched, returned[l], o.browse, o.note
 			if !held(l, lc.Sources) {
 				lc.State = StateNotIngested
-				lc.Note = "no record of this lens is held on this deployment: nothing was ingested, which says nothing about the source"
+				lc.Note = "no record of this collection is held on this deployment: nothing was ingested, which says nothing about the source"
 			} else if o.matched == 0 && lc.Note == "" {
-				lc.Note = "no match in this lens; that does not mean no record exists"
+				lc.Note = "no match in this collection; that does not mean no record exists"
 			}
 		}
 		if lc.Sources == nil {
@@ -346,19 +350,19 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 		if lc.Browse == nil {
 			lc.Browse = []string{}
 		}
-		page.Lenses = append(page.Lenses, lc)
+		page.Coverage = append(page.Coverage, lc)
 	}
 	if len(outs) == 0 {
-		return page, record.Errorf(record.EUNAVAILABLE, "no lens of the federated search can be read on this deployment")
+		return page, record.Errorf(record.EUNAVAILABLE, "no collection of the federated search can be read on this deployment")
 	}
 	searched := record.Searched{Kind: "federated", Query: req.Q, Terms: k.Terms, Phrases: k.Phrases, Excluded: k.Excluded,
-		Synonyms: k.Synonyms, Lenses: lenses, Sort: "federated"}
+		Synonyms: k.Synonyms, Filters: map[string]string{"collections": strings.Join(collections, ",")}, Sort: "federated"}
 	page.Scope = record.NewScope(searched, cov, page.Total)
 	return page, nil
 }
 
 // coverage reads the engine's coverage once: merged as every scope
-// lists it (search.WithScope), and by exact kind (a lens reads one kind,
+// lists it (search.WithScope), and by exact kind (a collection reads one kind,
 // not a scope record type that merges two).
 func (s *Service) coverage(ctx context.Context) (merged, byKind []record.SourceCoverage, err error) {
 	var notices []record.SourceCoverage
@@ -404,14 +408,14 @@ func (h heldNotices) Coverage(context.Context) ([]record.SourceCoverage, error) 
 
 // rank orders every candidate by the ranking rule, numbers them and keeps
 // the first MaxDepth.
-func rank(outs map[string]*lensOut) []cand {
+func rank(outs map[string]*collectionOut) []cand {
 	var all []cand
-	for li, l := range Lenses {
+	for li, l := range Collections {
 		o := outs[l]
 		if o == nil {
 			continue
 		}
-		// the lens's own order: tier, then score desc, then its read order
+		// the collection's own order: tier, then score desc, then its read order
 		cs := slices.Clone(o.cands)
 		sort.SliceStable(cs, func(i, j int) bool {
 			if cs[i].tier != cs[j].tier {
@@ -423,7 +427,7 @@ func rank(outs map[string]*lensOut) []cand {
 		for _, c := range cs {
 			c.pos = pos[c.tier]
 			pos[c.tier]++
-			c.lensI = li
+			c.collectionI = li
 			all = append(all, c)
 		}
 	}
@@ -438,8 +442,8 @@ func rank(outs map[string]*lensOut) []cand {
 		if a.Match.Score != b.Match.Score {
 			return a.Match.Score > b.Match.Score
 		}
-		if a.lensI != b.lensI {
-			return a.lensI < b.lensI
+		if a.collectionI != b.collectionI {
+			return a.collectionI < b.collectionI
 		}
 		return a.ID < b.ID
 	})
@@ -453,23 +457,23 @@ func rank(outs map[string]*lensOut) []cand {
 }
 
 // cursorSort ties a cursor to its query and scope.
-func cursorSort(q string, lenses []string) string {
+func cursorSort(q string, collections []string) string {
 	h := fnv.New64a()
-	h.Write([]byte(q + "\x00" + strings.Join(lenses, ",")))
+	h.Write([]byte(q + "\x00" + strings.Join(collections, ",")))
 	return "federated:" + strconv.FormatUint(h.Sum64(), 36)
 }
 
-func encodeCursor(offset int, q string, lenses []string) string {
-	return search.EncodeCursor(cursorSort(q, lenses), []string{strconv.Itoa(offset)})
+func encodeCursor(offset int, q string, collections []string) string {
+	return search.EncodeCursor(cursorSort(q, collections), []string{strconv.Itoa(offset)})
 }
 
-func decodeCursor(c, q string, lenses []string) (int, error) {
+func decodeCursor(c, q string, collections []string) (int, error) {
 	if c == "" {
 		return 0, nil
 	}
-	vs, err := search.DecodeCursor(cursorSort(q, lenses), c)
+	vs, err := search.DecodeCursor(cursorSort(q, collections), c)
 	if err != nil || len(vs) != 1 {
-		return 0, record.Invalid("cursor", "this cursor is not one of this federated search (same q and scope)")
+		return 0, record.Invalid("cursor", "this cursor is not one of this federated search (same q and collections)")
 	}
 	n, err := strconv.Atoi(vs[0])
 	if err != nil || n < 0 {

@@ -44,15 +44,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// first is the first result of a lens in a search.
-func first(t *testing.T, p federated.Page, lens string) federated.Result {
+// first is the first result of a collection in a search.
+func first(t *testing.T, p federated.Page, collection string) federated.Result {
 	t.Helper()
 	for _, r := range p.Results {
-		if r.Lens == lens {
+		if r.Collection == collection {
 			return r
 		}
 	}
-	t.Fatalf("%q: no %s result in %+v", p.Query, lens, p.Results)
+	t.Fatalf("%q: no %s result in %+v", p.Query, collection, p.Results)
 	return federated.Result{}
 }
 
@@ -67,52 +67,52 @@ func run(t *testing.T, req federated.Request) federated.Page {
 
 // Each record kind is found by its own exact keys and names, through its
 // kind's keys (no title is searched), with the exact route of the object.
-func TestLensesMatchByKeys(t *testing.T) {
+func TestCollectionsMatchByKeys(t *testing.T) {
 	cases := []struct {
-		q, lens, kind, id, tier, route string
+		q, collection, kind, id, tier, route string
 	}{
-		{"CT100220268808241", federated.LensContracts, federated.KindContract, "CT100220268808241", federated.TierExact, "/api/contracts/CT100220268808241"},
-		{"2022M0258", federated.LensLandProjects, federated.KindLandProject, "2022M0258", federated.TierExact, "/api/land-projects/2022M0258"},
-		{"M11", federated.LensLandProjects, federated.KindLandProject, "", federated.TierRelated, ""},
-		{"20140930007", federated.LensNotices, federated.KindNotice, "20140930007", federated.TierExact, "/api/notices/20140930007"},
-		{"Denville Line Painting, Inc.", federated.LensVendors, federated.KindVendor, "denville-line-painting", federated.TierExact, "/api/vendors/denville-line-painting"},
-		{"Skanska", federated.LensVendors, federated.KindVendor, "skanska-trevcon-jv", federated.TierName, "/api/vendors/skanska-trevcon-jv"},
-		{"Bronx CB 10", federated.LensCommunityBoards, federated.KindCommunityBoard, "bronx-community-board-10", federated.TierExact, "/api/meetings?body=bronx-community-board-10"},
-		{"Bronx CB 10", federated.LensAgencies, federated.KindAgency, "community-boards", federated.TierExact, "/api/agencies/community-boards"},
-		{"Rebecca Jones Gaston", federated.LensPeople, federated.KindPerson, "NYC_GOID_000002/principal-officer/2026-06-12", federated.TierName,
+		{"CT100220268808241", federated.CollectionContracts, federated.KindContract, "CT100220268808241", federated.TierExact, "/api/contracts/CT100220268808241"},
+		{"2022M0258", federated.CollectionLandProjects, federated.KindLandProject, "2022M0258", federated.TierExact, "/api/land-projects/2022M0258"},
+		{"M11", federated.CollectionLandProjects, federated.KindLandProject, "", federated.TierRelated, ""},
+		{"20140930007", federated.CollectionNotices, federated.KindNotice, "20140930007", federated.TierExact, "/api/notices/20140930007"},
+		{"Denville Line Painting, Inc.", federated.CollectionVendors, federated.KindVendor, "denville-line-painting", federated.TierExact, "/api/vendors/denville-line-painting"},
+		{"Skanska", federated.CollectionVendors, federated.KindVendor, "skanska-trevcon-jv", federated.TierName, "/api/vendors/skanska-trevcon-jv"},
+		{"Bronx CB 10", federated.CollectionCommunityBoards, federated.KindCommunityBoard, "bronx-community-board-10", federated.TierExact, "/api/meetings?body=bronx-community-board-10"},
+		{"Bronx CB 10", federated.CollectionAgencies, federated.KindAgency, "community-boards", federated.TierExact, "/api/agencies/community-boards"},
+		{"Rebecca Jones Gaston", federated.CollectionPeople, federated.KindPerson, "NYC_GOID_000002/principal-officer/2026-06-12", federated.TierName,
 			"/api/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12"},
-		{"ABREU", federated.LensPayroll, federated.KindPayrollRow, "", federated.TierName, ""},
-		{"DOT", federated.LensMeetings, federated.KindMeeting, "", federated.TierRelated, ""},
-		{"committee on land use", federated.LensMeetings, federated.KindMeeting, "", federated.TierName, ""},
+		{"ABREU", federated.CollectionPayroll, federated.KindPayrollRow, "", federated.TierName, ""},
+		{"DOT", federated.CollectionMeetings, federated.KindMeeting, "", federated.TierRelated, ""},
+		{"committee on land use", federated.CollectionMeetings, federated.KindMeeting, "", federated.TierName, ""},
 		// the registration of a matched award notice, by its exact PIN
-		{`"OLDER ADULT CENTER"`, federated.LensContracts, federated.KindContract, "CT112520278800354", federated.TierRelated, "/api/contracts/CT112520278800354"},
+		{`"OLDER ADULT CENTER"`, federated.CollectionContracts, federated.KindContract, "CT112520278800354", federated.TierRelated, "/api/contracts/CT112520278800354"},
 	}
 	for _, tc := range cases {
 		p := run(t, federated.Request{Q: tc.q, Limit: federated.MaxLimit})
-		r := first(t, p, tc.lens)
+		r := first(t, p, tc.collection)
 		if r.Kind != tc.kind || (tc.id != "" && r.ID != tc.id) || r.Match.Tier != tc.tier || (tc.route != "" && r.Route != tc.route) || r.Title == "" {
-			t.Errorf("%q: first %s result %+v", tc.q, tc.lens, r)
+			t.Errorf("%q: first %s result %+v", tc.q, tc.collection, r)
 		}
 	}
-	p := run(t, federated.Request{Q: `"OLDER ADULT CENTER"`, Scope: []string{federated.LensNotices, federated.LensContracts}})
-	if r := first(t, p, federated.LensContracts); !strings.Contains(r.Match.Rule, "12522P0001001R004 of matched notice 20260624018") {
+	p := run(t, federated.Request{Q: `"OLDER ADULT CENTER"`, Collections: []string{federated.CollectionNotices, federated.CollectionContracts}})
+	if r := first(t, p, federated.CollectionContracts); !strings.Contains(r.Match.Rule, "12522P0001001R004 of matched notice 20260624018") {
 		t.Errorf("PIN join rule: %+v", r.Match)
 	}
 	// a board number is a whole word: board 1 is not board 10
-	p = run(t, federated.Request{Q: "Brooklyn community board 1", Scope: []string{federated.LensCommunityBoards}})
+	p = run(t, federated.Request{Q: "Brooklyn community board 1", Collections: []string{federated.CollectionCommunityBoards}})
 	if len(p.Results) != 1 || p.Results[0].ID != "brooklyn-community-board-1" {
 		t.Errorf("Brooklyn CB 1: %+v", p.Results)
 	}
 }
 
-// The ranking rule holds on a query that touches many lenses: tiers never
-// go back, and within a tier lenses are interleaved (a lens's n-th object
-// never precedes another lens's (n-1)-th of the same tier).
+// The ranking rule holds on a query that touches many collections: tiers never
+// go back, and within a tier collections are interleaved (a collection's n-th object
+// never precedes another collection's (n-1)-th of the same tier).
 func TestRankingInterleavesTiers(t *testing.T) {
 	p := run(t, federated.Request{Q: "NYPD", Limit: federated.MaxLimit})
 	tiers := map[string]int{federated.TierExact: 0, federated.TierName: 1, federated.TierRelated: 2}
 	kinds := map[string]bool{}
-	type key struct{ tier, lens string }
+	type key struct{ tier, collection string }
 	pos := map[key]int{}
 	maxPos := map[string]int{}
 	last := 0
@@ -126,11 +126,11 @@ func TestRankingInterleavesTiers(t *testing.T) {
 			t.Errorf("rank %d (%s %s) is tier %s after a weaker tier", r.Rank, r.Kind, r.ID, r.Match.Tier)
 		}
 		last = tr
-		k := key{r.Match.Tier, r.Lens}
+		k := key{r.Match.Tier, r.Collection}
 		n := pos[k]
 		pos[k]++
 		if n+1 < maxPos[r.Match.Tier] {
-			t.Errorf("rank %d: %s's object %d of tier %s after another lens's object %d", r.Rank, r.Lens, n, r.Match.Tier, maxPos[r.Match.Tier]-1)
+			t.Errorf("rank %d: %s's object %d of tier %s after another collection's object %d", r.Rank, r.Collection, n, r.Match.Tier, maxPos[r.Match.Tier]-1)
 		}
 		maxPos[r.Match.Tier] = max(maxPos[r.Match.Tier], n)
 	}
@@ -145,26 +145,26 @@ func TestRankingInterleavesTiers(t *testing.T) {
 	}
 }
 
-// Coverage states: a lens left out of scope says so; a deployment whose
-// engine holds no records reads every record lens unavailable and still
-// answers the notice lens; an unknown lens or a cursor of another search
+// Coverage states: a collection left out of scope says so; a deployment whose
+// engine holds no records reads every record collection unavailable and still
+// answers the notice collection; an unknown collection or a cursor of another search
 // is refused.
 func TestCoverageAndErrors(t *testing.T) {
-	p := run(t, federated.Request{Q: "NYPD", Scope: []string{"payroll", "agencies", "payroll"}})
-	for _, lc := range p.Lenses {
+	p := run(t, federated.Request{Q: "NYPD", Collections: []string{"payroll", "agencies", "payroll"}})
+	for _, lc := range p.Coverage {
 		want := federated.StateNotInScope
-		if lc.Lens == federated.LensPayroll || lc.Lens == federated.LensAgencies {
+		if lc.Collection == federated.CollectionPayroll || lc.Collection == federated.CollectionAgencies {
 			want = federated.StateSearched
 		}
 		if lc.State != want {
-			t.Errorf("%s: %s, want %s", lc.Lens, lc.State, want)
+			t.Errorf("%s: %s, want %s", lc.Collection, lc.State, want)
 		}
-		if lc.Lens == federated.LensPayroll && (lc.Matched != 22 || len(lc.Sources) != 1 || lc.Sources[0].Records != 1800 || len(lc.Browse) == 0) {
+		if lc.Collection == federated.CollectionPayroll && (lc.Matched != 22 || len(lc.Sources) != 1 || lc.Sources[0].Records != 1800 || len(lc.Browse) == 0) {
 			t.Errorf("payroll coverage %+v", lc)
 		}
 	}
 	for _, r := range p.Results {
-		if r.Lens != federated.LensPayroll && r.Lens != federated.LensAgencies {
+		if r.Collection != federated.CollectionPayroll && r.Collection != federated.CollectionAgencies {
 			t.Errorf("out of scope: %+v", r)
 		}
 	}
@@ -174,30 +174,30 @@ func TestCoverageAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lc := range p.Lenses {
+	for _, lc := range p.Coverage {
 		want := federated.StateUnavailable
-		switch lc.Lens {
-		case federated.LensNotices, federated.LensAgencies, federated.LensVendors: // vendors: stems of award notices
+		switch lc.Collection {
+		case federated.CollectionNotices, federated.CollectionAgencies, federated.CollectionVendors: // vendors: stems of award notices
 			want = federated.StateSearched
 		}
 		if lc.State != want || (want == federated.StateUnavailable && lc.Note == "") {
-			t.Errorf("notices-only %s: %+v", lc.Lens, lc)
+			t.Errorf("notices-only %s: %+v", lc.Collection, lc)
 		}
 	}
 
 	// no hit anywhere: the answer still carries its scope and says, per
-	// lens, that no match is not no record
+	// collection, that no match is not no record
 	p = run(t, federated.Request{Q: "zzyzxqq"})
 	if len(p.Results) != 0 || p.Total != 0 || p.Scope.RecordsInCorpus == 0 || p.Scope.FirstSourceDate == "" || len(p.Scope.Absence) == 0 {
 		t.Errorf("no-hit answer %+v", p.Scope)
 	}
-	for _, lc := range p.Lenses {
+	for _, lc := range p.Coverage {
 		if lc.State != federated.StateSearched || !strings.Contains(lc.Note, "does not mean no record exists") {
-			t.Errorf("no-hit lens %+v", lc)
+			t.Errorf("no-hit collection %+v", lc)
 		}
 	}
 
-	// exclusions apply to every lens's titles
+	// exclusions apply to every collection's titles
 	p = run(t, federated.Request{Q: "NYPD -trailer", Limit: federated.MaxLimit})
 	for _, r := range p.Results {
 		if strings.Contains(strings.ToLower(r.Title), "trailer") {
@@ -206,7 +206,7 @@ func TestCoverageAndErrors(t *testing.T) {
 	}
 
 	for _, req := range []federated.Request{
-		{Q: "NYPD", Scope: []string{"weather"}},
+		{Q: "NYPD", Collections: []string{"weather"}},
 		{Q: "-NYPD"},
 		{Q: "NYPD", Limit: 51},
 		{Q: "DOT", Cursor: run(t, federated.Request{Q: "NYPD"}).NextCursor},
@@ -216,9 +216,9 @@ func TestCoverageAndErrors(t *testing.T) {
 			t.Errorf("%+v: %v", req, err)
 		}
 	}
-	_, err = svc.Search(context.Background(), federated.Request{Q: "x", Scope: []string{"weather"}})
-	if err == nil || !strings.Contains(err.Error(), strings.Join(federated.Lenses, ", ")) {
-		t.Errorf("unknown lens error does not list the lenses: %v", err)
+	_, err = svc.Search(context.Background(), federated.Request{Q: "x", Collections: []string{"weather"}})
+	if err == nil || !strings.Contains(err.Error(), strings.Join(federated.Collections, ", ")) {
+		t.Errorf("unknown collection error does not list the collections: %v", err)
 	}
 }
 
@@ -261,17 +261,17 @@ func TestLandProjectThroughPrintedApplicationNumber(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := federated.New(be, cw, view.Links{})
-	p, err := s.Search(ctx, federated.Request{Q: "Timbale", Scope: []string{federated.LensNotices, federated.LensLandProjects}})
+	p, err := s.Search(ctx, federated.Request{Q: "Timbale", Collections: []string{federated.CollectionNotices, federated.CollectionLandProjects}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := first(t, p, federated.LensLandProjects)
+	r := first(t, p, federated.CollectionLandProjects)
 	if r.ID != "2022M0258" || r.Match.Tier != federated.TierRelated || !strings.Contains(r.Match.Rule, "20260801101") || r.Route != "/api/land-projects/2022M0258" {
 		t.Errorf("land project through the notice: %+v", r)
 	}
-	// without the notices lens there is no notice to read the number from
-	p, err = s.Search(ctx, federated.Request{Q: "Timbale", Scope: []string{federated.LensLandProjects}})
+	// without the notices collection there is no notice to read the number from
+	p, err = s.Search(ctx, federated.Request{Q: "Timbale", Collections: []string{federated.CollectionLandProjects}})
 	if err != nil || len(p.Results) != 0 {
-		t.Errorf("land lens alone: %v %+v", err, p.Results)
+		t.Errorf("land collection alone: %v %+v", err, p.Results)
 	}
 }

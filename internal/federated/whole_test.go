@@ -2,7 +2,7 @@ package federated
 
 import "testing"
 
-// The key lenses read the query without its exclusions, quoted or not.
+// The key collections read the query without its exclusions, quoted or not.
 func TestWholeOf(t *testing.T) {
 	for q, want := range map[string]string{
 		`NYPD`:                           "NYPD",

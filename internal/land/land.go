@@ -223,7 +223,12 @@ type EventStep struct {
 	Body   string    `json:"body,omitempty"`
 }
 
-var ulurpRE = regexp.MustCompile(`^[A-Z]?\s*([0-9]{6}[A-Z]?)\s*([A-Z]{3})\s*(\(A\))?$`)
+// ULURPPattern is the shape of an application (ULURP) number, upper-cased:
+// an optional prefix letter, six digits (and a letter), three letters, and
+// "(A)" for a modification.
+const ULURPPattern = `^[A-Z]?\s*([0-9]{6}[A-Z]?)\s*([A-Z]{3})\s*(\(A\))?$`
+
+var ulurpRE = regexp.MustCompile(ULURPPattern)
 
 // ULURPKey is the normalized key of an application (ULURP) number: the six
 // digits and three letters without the prefix letter and spaces
@@ -304,7 +309,11 @@ func ProcedureIDOf(written string) string {
 // the 2019 API wrote MN, BX, BK, QN, SI.
 var boroughOfCD = map[string]string{"M": "Manhattan", "X": "Bronx", "K": "Brooklyn", "Q": "Queens", "R": "Staten Island"}
 
-var cdRE = regexp.MustCompile(`^(MN|BX|BK|QN|SI|M|X|K|Q|R)\s*0*([0-9]{1,2})$`)
+// CommunityDistrictPattern is the shape of a community district,
+// upper-cased: a borough code and a number (M11, MN11, K3).
+const CommunityDistrictPattern = `^(MN|BX|BK|QN|SI|M|X|K|Q|R)\s*0*([0-9]{1,2})$`
+
+var cdRE = regexp.MustCompile(CommunityDistrictPattern)
 
 // CommunityDistrict normalizes a community district ("M11", "MN11",
 // "Mn12", "K3" → "K03"); empty when it is not one.

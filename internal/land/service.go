@@ -50,7 +50,19 @@ type ProjectRead struct {
 	EventsNote string `json:"events_note"`
 }
 
-var projectIDRE = regexp.MustCompile(`^P?[0-9]{4}[MXKQRY][0-9]{4}$`)
+// Shapes of the identifiers a read or a filter takes, after upper-casing
+// and trimming (the MCP tools' input schemas state them as patterns).
+const (
+	// ProjectIDPattern: four digits of year, a borough letter (Y:
+	// citywide) and four digits, with an optional legacy P prefix.
+	ProjectIDPattern = `^P?[0-9]{4}[MXKQRY][0-9]{4}$`
+	// ActionPattern: a two-letter action code (ZM, ZR …).
+	ActionPattern = `^[A-Z]{2}$`
+	// BBLPattern: borough (1-5), block (5 digits) and lot (4 digits).
+	BBLPattern = `^[1-5][0-9]{9}$`
+)
+
+var projectIDRE = regexp.MustCompile(ProjectIDPattern)
 
 // CheckID validates a project id: EINVALID when it is not one.
 func CheckID(id string) (string, error) {
@@ -159,9 +171,31 @@ var (
 		"staten_island": "staten_island", "r": "staten_island", "si": "staten_island", "5": "staten_island",
 		"citywide": "citywide", "y": "citywide",
 	}
-	actionRE = regexp.MustCompile(`^[A-Z]{2}$`)
-	bblRE    = regexp.MustCompile(`^[1-5][0-9]{9}$`)
+	actionRE = regexp.MustCompile(ActionPattern)
+	bblRE    = regexp.MustCompile(BBLPattern)
 )
+
+// BoroughSpellings are the borough values a filter documents: each
+// borough's name (Staten Island, Citywide) and its one-letter and digit
+// codes (M, X, K, Q, R, Y, 1-5), in that order. The filter folds case and
+// also reads the two-letter codes (MN, BX …); the MCP schema lists these.
+func BoroughSpellings() []string {
+	var names, codes []string
+	for k, b := range boroughNames {
+		if k == b {
+			w := strings.Fields(strings.ReplaceAll(b, "_", " "))
+			for i := range w {
+				w[i] = strings.ToUpper(w[i][:1]) + w[i][1:]
+			}
+			names = append(names, strings.Join(w, " "))
+		} else if len(k) == 1 {
+			codes = append(codes, strings.ToUpper(k))
+		}
+	}
+	slices.Sort(names)
+	slices.Sort(codes)
+	return append(names, codes...)
+}
 
 // Query is the record query of a filter (normalized); EINVALID for a
 // value that cannot match.
@@ -196,7 +230,7 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 	if v := Token(f.Borough); v != "" {
 		b, ok := boroughNames[v]
 		if !ok {
-			return search.RecordQuery{}, n, record.Invalid("borough", "unknown borough %q; boroughs: Manhattan, Bronx, Brooklyn, Queens, Staten Island, Citywide (or M, X, K, Q, R, 1-5)", f.Borough)
+			return search.RecordQuery{}, n, record.Invalid("borough", "unknown borough %q; boroughs: %s", f.Borough, strings.Join(BoroughSpellings(), ", "))
 		}
 		keys[KeyBorough], n.Borough = []string{b}, b
 	}

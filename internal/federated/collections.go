@@ -18,48 +18,48 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// lensKinds are the object kinds each lens returns.
-var lensKinds = map[string][]string{
-	LensNotices: {KindNotice}, LensAgencies: {KindAgency}, LensCommunityBoards: {KindCommunityBoard},
-	LensVendors: {KindVendor}, LensContracts: {KindContract}, LensLandProjects: {KindLandProject},
-	LensMeetings: {KindMeeting}, LensPeople: {KindPerson, KindOrganization}, LensPayroll: {KindPayrollRow},
+// collectionKinds are the object kinds each collection returns.
+var collectionKinds = map[string][]string{
+	CollectionNotices: {KindNotice}, CollectionAgencies: {KindAgency}, CollectionCommunityBoards: {KindCommunityBoard},
+	CollectionVendors: {KindVendor}, CollectionContracts: {KindContract}, CollectionLandProjects: {KindLandProject},
+	CollectionMeetings: {KindMeeting}, CollectionPeople: {KindPerson, KindOrganization}, CollectionPayroll: {KindPayrollRow},
 }
 
-// matchedOn documents, per lens, what the query is compared with.
+// matchedOn documents, per collection, what the query is compared with.
 var matchedOn = map[string]string{
-	LensNotices: "full text of City Record notices (keywords OR-matched, phrases, exclusions; the search_notices rules), " +
-		"and the exact request id; the other lenses link from the 100 newest matched notices",
-	LensAgencies: "the crosswalk's one rule for a named agency (canonical id, printed name, reviewed short form, nickname, " +
+	CollectionNotices: "full text of City Record notices (keywords OR-matched, phrases, exclusions; the search_notices rules), " +
+		"and the exact request id; the other collections link from the 100 newest matched notices",
+	CollectionAgencies: "the crosswalk's one rule for a named agency (canonical id, printed name, reviewed short form, nickname, " +
 		"acronym, family) on the whole query or on each short form typed in capitals; then every query word among the words " +
 		"of a canonical agency name. The crosswalk is not an official agency registry",
-	LensCommunityBoards: "every query word among the words of a community board's name as the meeting sources print it " +
+	CollectionCommunityBoards: "every query word among the words of a community board's name as the meeting sources print it " +
 		`("CB" reads as "community board"); boards are those whose meetings are held`,
-	LensVendors: "the vendor name stem of the whole query (suffix and case variants meet), held in award notices or " +
+	CollectionVendors: "the vendor name stem of the whole query (suffix and case variants meet), held in award notices or " +
 		"registered contracts; then vendor stems holding every query word, among the stems of the matched notices and of the " +
 		"registered contracts (read when at most 20,000 contract rows are held)",
-	LensContracts: "exact contract ID or row id, exact PIN or 10-character base PIN, the vendor stem of the query, and " +
+	CollectionContracts: "exact contract ID or row id, exact PIN or 10-character base PIN, the vendor stem of the query, and " +
 		"(related) the agencies the query resolved to and the registrations of the matched notices (the same PIN, or the " +
 		"notice the source joined them to)",
-	LensLandProjects: "exact ZAP project id, application (ULURP) number, BBL and CEQR number, and (related) a community " +
+	CollectionLandProjects: "exact ZAP project id, application (ULURP) number, BBL and CEQR number, and (related) a community " +
 		"district such as M11 or an application number printed in a matched notice; project names are not keys, so a name word " +
 		"finds a project only through a notice that prints its application number",
-	LensMeetings: "exact meeting id, the body name as a whole (committee or board), and (related) the agencies the query " +
+	CollectionMeetings: "exact meeting id, the body name as a whole (committee or board), and (related) the agencies the query " +
 		"resolved to and meetings announced by a matched notice; meeting titles are not keys",
-	LensPeople: "exact row id, every query word among the name, acronym and name-variant words of a row of the newest " +
+	CollectionPeople: "exact row id, every query word among the name, acronym and name-variant words of a row of the newest " +
 		"roster release, the organization the resolved agency is and (related) the people its roster row prints; names never " +
 		"create identity",
-	LensPayroll: "exact row id, a name (one word, or a full name in either order) or a title as printed, and (related) " +
+	CollectionPayroll: "exact row id, a name (one word, or a full name in either order) or a title as printed, and (related) " +
 		"the agencies the query resolved to; a payroll name is not matched to a person",
 }
 
-// lensSources are the coverage rows of a lens's record types.
-func lensSources(lens string, cov []record.SourceCoverage) []record.SourceCoverage {
+// collectionSources are the coverage rows of a collection's record types.
+func collectionSources(collection string, cov []record.SourceCoverage) []record.SourceCoverage {
 	types := map[string][]string{
-		LensNotices: {"notice"}, LensCommunityBoards: {meeting.Kind.Name}, LensVendors: {"notice", search.ContractKind.Name},
-		LensContracts: {search.ContractKind.Name}, LensLandProjects: {land.ProjectKind.Name},
-		LensMeetings: {meeting.Kind.Name}, LensPeople: {people.KindPerson, people.KindOrganization},
-		LensPayroll: {search.PayrollKind.Name},
-	}[lens]
+		CollectionNotices: {"notice"}, CollectionCommunityBoards: {meeting.Kind.Name}, CollectionVendors: {"notice", search.ContractKind.Name},
+		CollectionContracts: {search.ContractKind.Name}, CollectionLandProjects: {land.ProjectKind.Name},
+		CollectionMeetings: {meeting.Kind.Name}, CollectionPeople: {people.KindPerson, people.KindOrganization},
+		CollectionPayroll: {search.PayrollKind.Name},
+	}[collection]
 	var out []record.SourceCoverage
 	for _, c := range cov {
 		if slices.Contains(types, c.RecordType) {
@@ -69,10 +69,10 @@ func lensSources(lens string, cov []record.SourceCoverage) []record.SourceCovera
 	return out
 }
 
-// held reports whether a lens has records to search: agencies are the
+// held reports whether a collection has records to search: agencies are the
 // crosswalk's (always held); the others need a source row.
-func held(lens string, sources []record.SourceCoverage) bool {
-	if lens == LensAgencies {
+func held(collection string, sources []record.SourceCoverage) bool {
+	if collection == CollectionAgencies {
 		return true
 	}
 	for _, c := range sources {
@@ -83,7 +83,7 @@ func held(lens string, sources []record.SourceCoverage) bool {
 	return false
 }
 
-// understand reads the query for the key lenses: its words (without
+// understand reads the query for the key collections: its words (without
 // exclusions and synonyms), the agencies it names and its vendor stem.
 func (s *Service) understand(q string, k search.Keywords) Understood {
 	u := Understood{Excluded: k.Excluded, Agencies: []entity.Resolution{}, Words: []string{}}
@@ -152,37 +152,37 @@ type run struct {
 
 func (r *run) records() (search.Records, error) {
 	if r.s.Records == nil {
-		return nil, record.Errorf(record.EUNAVAILABLE, "this deployment's search engine holds no records of this lens")
+		return nil, record.Errorf(record.EUNAVAILABLE, "this deployment's search engine holds no records of this collection")
 	}
 	return r.s.Records, nil
 }
 
-func (r *run) lens(ctx context.Context, l string) (*lensOut, error) {
+func (r *run) collection(ctx context.Context, l string) (*collectionOut, error) {
 	switch l {
-	case LensNotices:
-		return r.noticesLens(ctx)
-	case LensAgencies:
-		return r.agenciesLens()
-	case LensCommunityBoards:
-		return r.boardsLens(ctx)
-	case LensVendors:
-		return r.vendorsLens(ctx)
-	case LensContracts:
-		return r.contractsLens(ctx)
-	case LensLandProjects:
-		return r.landLens(ctx)
-	case LensMeetings:
-		return r.meetingsLens(ctx)
-	case LensPeople:
-		return r.peopleLens(ctx)
-	case LensPayroll:
-		return r.payrollLens(ctx)
+	case CollectionNotices:
+		return r.noticesCollection(ctx)
+	case CollectionAgencies:
+		return r.agenciesCollection()
+	case CollectionCommunityBoards:
+		return r.boardsCollection(ctx)
+	case CollectionVendors:
+		return r.vendorsCollection(ctx)
+	case CollectionContracts:
+		return r.contractsCollection(ctx)
+	case CollectionLandProjects:
+		return r.landCollection(ctx)
+	case CollectionMeetings:
+		return r.meetingsCollection(ctx)
+	case CollectionPeople:
+		return r.peopleCollection(ctx)
+	case CollectionPayroll:
+		return r.payrollCollection(ctx)
 	}
-	return nil, record.Invalid("scope", "unknown lens %q", l)
+	return nil, record.Invalid("collections", "unknown collection %q", l)
 }
 
 // excluded reports whether a title holds an excluded word or phrase (the
-// exclusions of the query apply to every lens's titles).
+// exclusions of the query apply to every collection's titles).
 func (r *run) excluded(title string) bool {
 	if len(r.k.Excluded) == 0 {
 		return false
@@ -197,9 +197,9 @@ func (r *run) excluded(title string) bool {
 }
 
 // add appends a candidate unless its title is excluded or its id is
-// already there (the first, stronger, match wins; the lens's matched
+// already there (the first, stronger, match wins; the collection's matched
 // count loses the duplicate).
-func (r *run) add(o *lensOut, c cand) {
+func (r *run) add(o *collectionOut, c cand) {
 	for _, h := range o.cands {
 		if h.Kind == c.Kind && h.ID == c.ID {
 			o.dups++
@@ -220,13 +220,13 @@ func (r *run) link(path string) string { return r.s.Links.Base + path }
 
 var requestIDRE = regexp.MustCompile(`^[0-9]{6,14}$`)
 
-func (r *run) noticesLens(ctx context.Context) (*lensOut, error) {
+func (r *run) noticesCollection(ctx context.Context) (*collectionOut, error) {
 	if r.s.Notices == nil {
 		return nil, record.Errorf(record.EUNAVAILABLE, "no notice index on this deployment")
 	}
-	o := &lensOut{}
+	o := &collectionOut{}
 	notice := func(n record.Notice, tier, rule string, score float64) cand {
-		c := cand{Result: Result{Kind: KindNotice, Lens: LensNotices, ID: n.RequestID, Title: n.Title, Source: n.Source,
+		c := cand{Result: Result{Kind: KindNotice, Collection: CollectionNotices, ID: n.RequestID, Title: n.Title, Source: n.Source,
 			Date: day(n.StartDate), Route: "/api/notices/" + n.RequestID, Permalink: r.s.Links.Notice(n.RequestID),
 			OfficialURL: n.OfficialURL, Match: Match{Tier: tier, Rule: rule, Score: score}}}
 		if c.Date != "" {
@@ -264,7 +264,7 @@ func (r *run) noticesLens(ctx context.Context) (*lensOut, error) {
 		r.add(o, notice(h.Notice, TierName, "full text", round3(score)))
 	}
 	o.matched += res.Total
-	// the other lenses link from the newest matched notices (at most
+	// the other collections link from the newest matched notices (at most
 	// MaxDepth): an order every engine gives alike, where relevance
 	// differs by engine statistics
 	linked := res.Hits
@@ -300,11 +300,11 @@ func (r *run) noticesLens(ctx context.Context) (*lensOut, error) {
 var agencyStop = map[string]bool{"of": true, "the": true, "and": true, "for": true, "nyc": true, "new": true, "york": true,
 	"city": true, "department": true, "dept": true, "office": true, "mayors": true}
 
-func (r *run) agenciesLens() (*lensOut, error) {
-	o := &lensOut{}
+func (r *run) agenciesCollection() (*collectionOut, error) {
+	o := &collectionOut{}
 	cw := r.s.Crosswalk
 	agency := func(id, name, tier, rule string, score float64) cand {
-		return cand{Result: Result{Kind: KindAgency, Lens: LensAgencies, ID: id, Title: name, Source: "crosswalk",
+		return cand{Result: Result{Kind: KindAgency, Collection: CollectionAgencies, ID: id, Title: name, Source: "crosswalk",
 			SourceLabel: "Recordwatch agency crosswalk (a reviewed mapping, not an official registry)",
 			Route:       "/api/agencies/" + id, Permalink: r.s.Links.Agency(id, name), Match: Match{Tier: tier, Rule: rule, Score: score}}}
 	}
@@ -354,12 +354,12 @@ func (r *run) agenciesLens() (*lensOut, error) {
 
 // --- community boards ---
 
-func (r *run) boardsLens(ctx context.Context) (*lensOut, error) {
+func (r *run) boardsCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
 	}
-	o := &lensOut{}
+	o := &collectionOut{}
 	var words []string
 	for _, w := range r.u.Words {
 		switch w {
@@ -419,7 +419,7 @@ func (r *run) boardsLens(ctx context.Context) (*lensOut, error) {
 			return nil, err
 		}
 		q := url.Values{"body": {h.b.Value}}.Encode()
-		c := cand{Result: Result{Kind: KindCommunityBoard, Lens: LensCommunityBoards, ID: h.b.Value, Title: h.b.Value,
+		c := cand{Result: Result{Kind: KindCommunityBoard, Collection: CollectionCommunityBoards, ID: h.b.Value, Title: h.b.Value,
 			Route: "/api/meetings?" + q, Permalink: r.link("/meetings?" + q),
 			Match: Match{Tier: h.tier, Rule: h.rule + " (" + itoa(h.b.Count) + " meetings held)", Score: h.score}}}
 		if len(p.Items) > 0 {
@@ -436,14 +436,14 @@ func (r *run) boardsLens(ctx context.Context) (*lensOut, error) {
 
 // --- vendors ---
 
-func (r *run) vendorsLens(ctx context.Context) (*lensOut, error) {
-	o := &lensOut{}
+func (r *run) vendorsCollection(ctx context.Context) (*collectionOut, error) {
+	o := &collectionOut{}
 	vendor := func(stem, name, tier, rule string, score float64) cand {
 		if name == "" {
 			name = stem
 		}
 		slug := entity.StemSlug(stem)
-		return cand{Result: Result{Kind: KindVendor, Lens: LensVendors, ID: slug, Title: name, Source: "vendor_stem",
+		return cand{Result: Result{Kind: KindVendor, Collection: CollectionVendors, ID: slug, Title: name, Source: "vendor_stem",
 			SourceLabel: "vendor name stem of award notices and registered contracts",
 			Route:       "/api/vendors/" + slug, Permalink: r.s.Links.Vendor(stem, name), Match: Match{Tier: tier, Rule: rule, Score: score}}}
 	}
@@ -549,12 +549,12 @@ const maxStemScan = 20000
 
 // --- contracts ---
 
-func (r *run) contractsLens(ctx context.Context) (*lensOut, error) {
+func (r *run) contractsCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
 	}
-	o := &lensOut{}
+	o := &collectionOut{}
 	whole := wholeOf(r.q)
 	type sub struct {
 		q          search.RecordQuery
@@ -632,7 +632,7 @@ func (r *run) contractsLens(ctx context.Context) (*lensOut, error) {
 			case sq.q.Keys[search.KeyRequestID] != nil:
 				rule = "joined by its source to matched notice " + c.RequestID + " (" + entity.JoinSource + ", " + entity.ConfidenceMedium + ")"
 			}
-			res := Result{Kind: KindContract, Lens: LensContracts, ID: id, Title: title, Date: day(c.RegisteredOn), Source: c.Source,
+			res := Result{Kind: KindContract, Collection: CollectionContracts, ID: id, Title: title, Date: day(c.RegisteredOn), Source: c.Source,
 				SourceLabel: c.SourceLabel, ObservedAt: c.ObservedAt, Route: "/api/contracts/" + url.PathEscape(id),
 				Permalink: r.link("/contracts/" + url.PathEscape(id)), Match: Match{Tier: sq.tier, Rule: rule, Score: 1}}
 			if res.Date != "" {
@@ -651,12 +651,12 @@ func (r *run) contractsLens(ctx context.Context) (*lensOut, error) {
 
 var bblRE = regexp.MustCompile(`^[1-5][0-9]{9}$`)
 
-func (r *run) landLens(ctx context.Context) (*lensOut, error) {
+func (r *run) landCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
 	}
-	o := &lensOut{}
+	o := &collectionOut{}
 	whole := wholeOf(r.q)
 	type sub struct {
 		keys       map[string][]string
@@ -704,7 +704,7 @@ func (r *run) landLens(ctx context.Context) (*lensOut, error) {
 		o.matched += p.Total
 		for i, pr := range p.Items {
 			rec := p.Records[i]
-			res := Result{Kind: KindLandProject, Lens: LensLandProjects, ID: pr.ID, Title: pr.Name, Date: day(pr.LastDate), Source: rec.Source,
+			res := Result{Kind: KindLandProject, Collection: CollectionLandProjects, ID: pr.ID, Title: pr.Name, Date: day(pr.LastDate), Source: rec.Source,
 				SourceLabel: rec.SourceLabel, ObservedAt: rec.ObservedAt, Route: "/api/land-projects/" + pr.ID,
 				Permalink: r.link("/land-projects/" + pr.ID), OfficialURL: pr.URL, Match: Match{Tier: sq.tier, Rule: sq.rule, Score: 1}}
 			if res.Date != "" {
@@ -726,12 +726,12 @@ func (r *run) landLens(ctx context.Context) (*lensOut, error) {
 
 // --- meetings ---
 
-func (r *run) meetingsLens(ctx context.Context) (*lensOut, error) {
+func (r *run) meetingsCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
 	}
-	o := &lensOut{}
+	o := &collectionOut{}
 	whole := wholeOf(r.q)
 	type sub struct {
 		q          search.RecordQuery
@@ -771,7 +771,7 @@ func (r *run) meetingsLens(ctx context.Context) (*lensOut, error) {
 			if m.Body != "" && !strings.Contains(title, m.Body) {
 				title = m.Body + " · " + title
 			}
-			res := Result{Kind: KindMeeting, Lens: LensMeetings, ID: m.ID, Title: title, Date: m.When.Date, DateLabel: rec.DateLabel,
+			res := Result{Kind: KindMeeting, Collection: CollectionMeetings, ID: m.ID, Title: title, Date: m.When.Date, DateLabel: rec.DateLabel,
 				Source: m.Source, SourceLabel: m.SourceLabel, ObservedAt: m.Observed.At, Route: "/api/meetings/" + url.PathEscape(m.ID),
 				Permalink: r.link("/meetings/" + url.PathEscape(m.ID)), OfficialURL: m.SourceURL, Match: Match{Tier: sq.tier, Rule: sq.rule, Score: 1}}
 			r.add(o, cand{Result: res})
@@ -785,12 +785,12 @@ func (r *run) meetingsLens(ctx context.Context) (*lensOut, error) {
 // maxPeopleScan bounds the rows read for one name word.
 const maxPeopleScan = 1000
 
-func (r *run) peopleLens(ctx context.Context) (*lensOut, error) {
+func (r *run) peopleCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
 	}
-	o := &lensOut{}
+	o := &collectionOut{}
 	// the newest release held: the row with the latest release date
 	// (rows of a release with no date sort last)
 	newest, err := search.Find(ctx, rs, people.Kind, search.RecordQuery{Sort: search.RecordSortDateDesc, Limit: 1})
@@ -810,7 +810,7 @@ func (r *run) peopleLens(ctx context.Context) (*lensOut, error) {
 		if p.Type == people.TypePerson {
 			kind, page = KindPerson, "/people/"+strings.TrimPrefix(people.Route(p.ID), "/api/people/")
 		}
-		res := Result{Kind: kind, Lens: LensPeople, ID: p.ID, Title: p.Name, Date: p.Release.Date, Source: p.Source, SourceLabel: p.SourceLabel,
+		res := Result{Kind: kind, Collection: CollectionPeople, ID: p.ID, Title: p.Name, Date: p.Release.Date, Source: p.Source, SourceLabel: p.SourceLabel,
 			ObservedAt: p.ObservedAt, Route: people.Route(p.ID), Permalink: r.link(page), Match: Match{Tier: tier, Rule: rule, Score: score}}
 		if res.Date != "" {
 			res.DateLabel = "roster release"
@@ -907,12 +907,12 @@ func (r *run) peopleLens(ctx context.Context) (*lensOut, error) {
 
 // --- payroll ---
 
-func (r *run) payrollLens(ctx context.Context) (*lensOut, error) {
+func (r *run) payrollCollection(ctx context.Context) (*collectionOut, error) {
 	rs, err := r.records()
 	if err != nil {
 		return nil, err
 	}
-	o := &lensOut{}
+	o := &collectionOut{}
 	whole := wholeOf(r.q)
 	type sub struct {
 		q          search.RecordQuery
@@ -947,7 +947,7 @@ func (r *run) payrollLens(ctx context.Context) (*lensOut, error) {
 		}
 		for i, row := range p.Items {
 			rec := p.Records[i]
-			res := Result{Kind: KindPayrollRow, Lens: LensPayroll, ID: row.ID, Title: rec.Title, Date: day(rec.Date), DateLabel: rec.DateLabel,
+			res := Result{Kind: KindPayrollRow, Collection: CollectionPayroll, ID: row.ID, Title: rec.Title, Date: day(rec.Date), DateLabel: rec.DateLabel,
 				Source: row.Source, SourceLabel: row.SourceLabel, ObservedAt: row.ObservedAt, Route: "/api/payroll/" + url.PathEscape(row.ID),
 				Match: Match{Tier: sq.tier, Rule: sq.rule, Score: 1}}
 			r.add(o, cand{Result: res})
