@@ -50,7 +50,7 @@ func (l Links) Vendor(stem, name string) string {
 		stem = name
 	}
 	// a stem stored under an earlier rule links to its current form
-	return l.Base + "/vendors/" + entity.StemSlug(entity.VendorStem(stem)) + "/"
+	return l.Base + "/vendors/" + url.PathEscape(entity.StemSlug(entity.VendorStem(stem))) + "/"
 }
 
 // Agency is the agency profile permalink: by canonical id in Form 1, by
@@ -62,7 +62,7 @@ func (l Links) Agency(id, name string) string {
 		}
 		return l.Base + "/#agency/" + url.PathEscape(name)
 	}
-	return l.Base + "/agencies/" + id + "/"
+	return l.Base + "/agencies/" + url.PathEscape(id) + "/"
 }
 
 // Matter is the procurement matter timeline permalink of a PIN.
