@@ -14,6 +14,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
@@ -135,6 +136,9 @@ func New(cfg Config, deps Deps) *Server {
 // its deadline, which reaches the engine (the MCP stream, which a client
 // holds open, has only its client's).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// every response kind (pages, JSON, feeds, redirects, errors, the MCP
+	// endpoint) carries the same security headers; a handler may tighten one
+	web.SecurityHeaders(w.Header())
 	if len(r.URL.RawPath)+len(r.URL.Path)+len(r.URL.RawQuery) > record.MaxURILen {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")

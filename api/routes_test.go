@@ -121,3 +121,20 @@ func TestForm2ServesNoForm1OnlyRoute(t *testing.T) {
 		}
 	}
 }
+
+// Every response kind carries the security headers: pages, JSON, feeds,
+// calendars, redirects, the not-found pages and errors.
+func TestSecurityHeadersOnEveryResponse(t *testing.T) {
+	for _, path := range []string{"/", "/api/search?q=parks", "/api/notices/20140930007", "/feed.json?lens=money", "/feed.xml?lens=money",
+		"/meetings.ics", "/r/award/nope", "/r/award/20140930007", "/api/nope", "/api/search?limit=0", "/agencies", "/healthz"} {
+		req, _ := http.NewRequest(http.MethodGet, shared.ts.URL+path, nil)
+		res, err := http.DefaultTransport.RoundTrip(req) // redirects are answers too
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("%s (%d): headers %v", path, res.StatusCode, res.Header)
+		}
+	}
+}
