@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -139,6 +141,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// every response kind (pages, JSON, feeds, redirects, errors, the MCP
 	// endpoint) carries the same security headers; a handler may tighten one
 	web.SecurityHeaders(w.Header())
+	if r.Header.Get("X-Forwarded-Prefix") != "" && !s.fromTrustedProxy(r) {
+		// Gin's trailing-slash redirect builds Location from it: only a
+		// trusted proxy may say where this service is mounted
+		r.Header.Del("X-Forwarded-Prefix")
+	}
 	if len(r.URL.RawPath)+len(r.URL.Path)+len(r.URL.RawQuery) > record.MaxURILen {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
@@ -154,6 +161,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(ctx)
 	}
 	s.router.ServeHTTP(w, r)
+}
+
+// fromTrustedProxy reports whether r comes from one of
+// Config.TrustedProxies (addresses or CIDR prefixes).
+func (s *Server) fromTrustedProxy(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	for _, p := range s.cfg.TrustedProxies {
+		if pfx, err := netip.ParsePrefix(p); err == nil && pfx.Contains(ip.Unmap()) {
+			return true
+		}
+		if a, err := netip.ParseAddr(p); err == nil && a == ip.Unmap() {
+			return true
+		}
+	}
+	return false
 }
 
 // Router exposes the Gin engine so other packages (web, mcp) can mount routes.

@@ -138,3 +138,30 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 		}
 	}
 }
+
+// X-Forwarded-Prefix shapes a redirect's Location only when a trusted
+// proxy sends it: from anyone else it is ignored.
+func TestForwardedPrefixOnlyFromTrustedProxies(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		cfg := shared.srv.cfg
+		if trusted {
+			cfg.TrustedProxies = []string{"127.0.0.0/8"}
+		}
+		ts := httptest.NewServer(newServer(cfg, shared.srv.deps))
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/agencies/", nil)
+		req.Header.Set("X-Forwarded-Prefix", "/elsewhere")
+		res, err := http.DefaultTransport.RoundTrip(req)
+		ts.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		loc := res.Header.Get("Location")
+		if res.StatusCode/100 != 3 {
+			t.Fatalf("trusted %v: status %d (want the trailing-slash redirect)", trusted, res.StatusCode)
+		}
+		if got := strings.Contains(loc, "elsewhere"); got != trusted {
+			t.Errorf("trusted %v: Location %q", trusted, loc)
+		}
+	}
+}
