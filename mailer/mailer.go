@@ -274,7 +274,7 @@ func (m *Mailer) Run(ctx context.Context) error {
 			m.log().Error("mailer: SMTP receiver not started; digests still run", "addr", m.cfg.SMTPAddr, "err", err)
 		} else {
 			srv = m.SMTPServer()
-			go func() { errc <- srv.Serve(l) }()
+			go func() { errc <- srv.Serve(newLimitListener(l, MaxSMTPConnections, m.cfg.Hostname)) }()
 			m.log().Info("mailer: receiving subscribe mail", "addr", l.Addr().String(), "subscribe_address", m.cfg.SubscribeAddress)
 		}
 	}
