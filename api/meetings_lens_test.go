@@ -214,6 +214,22 @@ func TestMeetingsLensPreview(t *testing.T) {
 			t.Errorf("notice %s is held as a meeting and shown again", h.RequestID)
 		}
 	}
+	// the watch's own window applies to its meeting records: with until,
+	// the preview lists only meetings on or before it, as /api/meetings
+	// counts them for the same days
+	_, body = get(t, e, "/api/meetings?from=2026-08-14&to=2026-09-01&limit=100")
+	inWindow := decode[meeting.Page](t, body)
+	_, body = get(t, e, "/api/watches/preview?lens=meetings&until=2026-09-01")
+	v = decode[PreviewResponse](t, body)
+	if v.Meetings == nil || v.Meetings.Total != inWindow.Total || inWindow.Total >= len(want) {
+		t.Errorf("preview until 2026-09-01: %d meetings, /api/meetings holds %d in those days (%d in the feed window)",
+			v.Meetings.Total, inWindow.Total, len(want))
+	}
+	for _, m := range v.Meetings.Meetings {
+		if m.Date > "2026-09-01" {
+			t.Errorf("preview until 2026-09-01 lists %s on %s", m.ID, m.Date)
+		}
+	}
 	// Form 2 keeps the notices (meeting records are Form 1)
 	e2 := newEntityEnv(t, Config{Form: 2})
 	_, body = get(t, e2, "/api/watches/preview?text="+url.QueryEscape("public hearings"))

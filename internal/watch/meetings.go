@@ -82,6 +82,10 @@ func (f Filter) Meetings(ctx context.Context, r search.NoticesAndRecords, res Re
 	}
 	out := MeetingLens{}
 	byID := map[string]meeting.Meeting{}
+	// the window the filter states (and its confirmation says): meeting
+	// records outside it are not the watch's
+	q := f.Compile(now)
+	winFrom, winTo := q.EventFrom, q.EventTo
 	// the meetings read from the matched notices themselves
 	var ids []string
 	for _, h := range res.Hits {
@@ -110,10 +114,16 @@ func (f Filter) Meetings(ctx context.Context, r search.NoticesAndRecords, res Re
 		out.Matched = res.Total
 	} else {
 		out.Rule = fmt.Sprintf(MeetingRule, meeting.FeedWindowDays)
-		n := now.In(record.NewYork)
-		from := time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, record.NewYork)
-		flt := meeting.Filter{From: from.Format("2006-01-02"), To: from.AddDate(0, 0, meeting.FeedWindowDays).Format("2006-01-02"),
-			AgencyIDs: f.AgencyIDs}
+		// the filter's own window (from, until, within) as its notices
+		// get it (Compile), within the feed's window from today
+		from, to := winFrom, winFrom.AddDate(0, 0, meeting.FeedWindowDays)
+		if !winTo.IsZero() && winTo.Before(to) {
+			to = winTo
+		}
+		if to.Before(from) {
+			to = from // an empty window: nothing from the browse is kept below
+		}
+		flt := meeting.Filter{From: from.Format("2006-01-02"), To: to.Format("2006-01-02"), AgencyIDs: f.AgencyIDs}
 		svc := &meeting.Service{Records: rs, Notices: r, Now: func() time.Time { return now }}
 		cursor := ""
 		for read := 0; read < limit; {
@@ -135,9 +145,11 @@ func (f Filter) Meetings(ctx context.Context, r search.NoticesAndRecords, res Re
 		out.Matched = out.Page.Total + res.Total - out.Replaced
 	}
 	for _, m := range byID {
-		if _, _, dated := m.DatedStart(); dated {
-			out.Meetings = append(out.Meetings, m)
+		start, _, dated := m.DatedStart()
+		if !dated || start.Before(winFrom) || (!winTo.IsZero() && !start.Before(winTo.AddDate(0, 0, 1))) {
+			continue
 		}
+		out.Meetings = append(out.Meetings, m)
 	}
 	slices.SortFunc(out.Meetings, func(a, b meeting.Meeting) int {
 		sa, _, _ := a.DatedStart()
