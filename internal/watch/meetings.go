@@ -68,10 +68,10 @@ const (
 // delivered when it comes within them.
 const WatchMeetings = meeting.MaxLimit
 
-// Meetings applies the meetings lens to res, the filter's notice result.
-// ok is false (and res is used as is) when the filter is not on the
-// meetings lens, r has no records seam, or no meeting record is held. limit bounds the
-// meeting records read.
+// Meetings applies the meetings lens to res, the filter's notice result,
+// within the filter's window. ok is false (and res is used as is) when the
+// filter is not on the meetings lens or no meeting record is held. limit
+// bounds the meeting records read.
 func (f Filter) Meetings(ctx context.Context, r search.NoticesAndRecords, res Result, now time.Time, limit int) (MeetingLens, bool, error) {
 	rs := r
 	if f.Lens != record.LensMeetings {
