@@ -96,8 +96,26 @@ func main() {
 	fl.StringVar(&cfg.OpenSearchScript, "opensearch-script", "docker/opensearch-local.sh", "the script that starts and stops the node")
 	fl.DurationVar(&cfg.OpenSearchWarmup, "opensearch-warmup", 15*time.Second, "unmeasured search mix sent to the fresh JVM before its measurements (JIT compilation)")
 	cycleOnly := fl.Bool("cycle-only", false, "only score prior-cycle matching on the judged set and print it (seconds; no corpus, no peers)")
+	soak := fl.Duration("soak", 0, "instead of the benchmark: a soak of this length (e.g. 10m) — mixed reads and writes against the built binary, SIGKILLed and restarted every -soak-kill-every; fails if an acknowledged write is lost")
+	soakClients := fl.Int("soak-clients", 32, "soak: concurrent clients")
+	soakKill := fl.Duration("soak-kill-every", 2*time.Minute, "soak: SIGKILL and restart interval")
+	admission := fl.Duration("admission", 0, "instead of the benchmark: notice reads by id while 64 clients send expensive requests, for this long (e.g. 30s)")
 	relevanceOnly := fl.Bool("relevance-only", false, "only score keyword, semantic and hybrid search on the judged query set and print it (seconds; no corpus, no peers)")
 	fl.Parse(os.Args[1:])
+	if *admission > 0 {
+		if err := runAdmission(*admission, cfg.Work); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *soak > 0 {
+		if err := runSoak(soakConfig{Duration: *soak, Clients: *soakClients, KillEvery: *soakKill, Work: cfg.Work}); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *relevanceOnly {
 		if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
