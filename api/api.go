@@ -15,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
@@ -54,10 +55,10 @@ type Deps struct {
 	// Mail runs the watch flows (create, confirm, manage, unsubscribe) and
 	// sends their mail; nil answers those routes with 503 (preview works).
 	Mail *mailer.Mailer
-	// Entities answers the entity views (agencies, vendors, matters,
-	// payments, property locations); nil uses Search when the engine
-	// implements search.EntityReader (both engines do).
-	Entities search.EntityReader
+	// Entities reads the records and notice aggregations of the entity
+	// views (agencies, vendors, matters, payments, property locations);
+	// nil uses Search when the engine holds them (both engines do).
+	Entities procure.Records
 	// Semantic answers notice searches in every mode (keyword, semantic,
 	// hybrid); nil builds one over Search.
 	Semantic *semantic.Service

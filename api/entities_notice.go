@@ -53,7 +53,7 @@ func (s *Server) noticePayments(ctx context.Context, n record.Notice) *NoticePay
 		p.Apart = s.paymentsView(j.Apart)
 	}
 	for _, l := range j.Links {
-		p.Links = append(p.Links, NoticePaymentLink{Entry: s.entryView(l.Entry), Method: l.Link.Method,
+		p.Links = append(p.Links, NoticePaymentLink{Entry: s.entryView(l.Row), Method: l.Link.Method,
 			Confidence: l.Link.Confidence, SameProcurement: l.Link.SameProcurement})
 	}
 	return p

@@ -208,12 +208,12 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 // contract row is one contract record, which the entity views also read),
 // so no two sets count the same rows.
 func (s *Server) kindRecordSets(ctx context.Context) ([]RecordSet, error) {
-	rs, ok := s.deps.Search.(search.Records)
-	if v, isView := s.deps.Entities.(search.EntityView); !ok && isView && v.Records != nil {
-		rs, ok = v.Records, true
-	}
-	if !ok {
-		return nil, nil
+	var rs search.RecordReader = s.deps.Entities
+	if s.deps.Entities == nil {
+		var ok bool
+		if rs, ok = s.deps.Search.(search.RecordReader); !ok {
+			return nil, nil
+		}
 	}
 	cov, err := rs.RecordCoverage(ctx)
 	if err != nil {

@@ -235,8 +235,8 @@ func (ix *Indexer) retry(ctx context.Context, what string, op func() error) erro
 
 // Report says what a load did.
 type Report struct {
-	// Notices counts the records read (notices, entries and typed
-	// records); Indexed the entries and typed records written; Errors the
+	// Notices counts the records read (notices and typed records);
+	// Indexed the typed records written; Errors the
 	// rows and records rejected, each with its reason.
 	Notices  int
 	Indexed  int
@@ -248,14 +248,13 @@ type Report struct {
 
 // Load runs the pipeline for one source over a directory of fsys (the
 // bundled sample, or a dump on disk): read, link (indexer/link: agency
-// ids, vendor stems, base PINs), write in batches (the contract entries
-// as their registered contracts, search.EncodeEntry). A notice source is
+// ids, vendor stems, base PINs), write in batches. A notice source is
 // observed last, once every notice is written (SampleLoaded reads that
 // observation as the mark of a completed load).
 func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string) (Report, error) {
 	start := time.Now()
 	b, errs := src.Read(fsys, dir)
-	rep := Report{Notices: len(b.Notices) + len(b.Entries), Rows: b.Rows, Merged: b.Merged, Errors: errs}
+	rep := Report{Notices: len(b.Notices), Rows: b.Rows, Merged: b.Merged, Errors: errs}
 	for _, set := range b.Records {
 		rep.Notices += set.Len()
 	}
@@ -267,13 +266,6 @@ func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string)
 	}
 	linker := link.Linker{Crosswalk: ix.Crosswalk}
 	linker.Notices(b.Notices)
-	linker.Entries(b.Entries)
-	if len(b.Entries) > 0 {
-		if err := ix.WriteEntries(ctx, b.Entries, "indexing "+src.Name()+" entries"); err != nil {
-			return rep, err
-		}
-		rep.Indexed += len(b.Entries)
-	}
 	if src.Holds() == HoldsNotices {
 		if err := ix.Write(ctx, b.Notices, "indexing "+src.Name()+" notices"); err != nil {
 			return rep, err
@@ -344,18 +336,19 @@ func (ix *Indexer) SampleLoaded(ctx context.Context) (bool, error) {
 // EnsureSample loads the bundled sample corpus until one load has
 // completed. Until then every start loads it again from the beginning, over
 // whatever an interrupted start left (ids are stable, so the writes replace
-// what they find): entries (payments, contracts, lots) first, then the
-// notices, and last the City Record observation that marks the load as
-// complete (SampleLoaded). A backend loaded once is left as it is, except
-// that missing entries are completed (EnsureSampleEntries). It reports
-// whether the notices were (re)loaded.
+// what they find): the notices, the City Record observation that marks the
+// load as complete (SampleLoaded), then the typed records (contracts,
+// payments, lots, land, meetings, payroll …). A backend loaded once is
+// left as it is, except that missing records, records of an older layout
+// and records of retired kinds are put right (EnsureSampleRecords). It
+// reports whether the notices were (re)loaded.
 func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error) {
 	done, err := ix.SampleLoaded(ctx)
 	if err != nil {
 		return false, err
 	}
 	if done {
-		_, err := ix.EnsureSampleEntries(ctx, sample)
+		_, err := ix.EnsureSampleRecords(ctx, sample)
 		return false, err
 	}
 	cov, err := ix.Backend.Coverage(ctx)
@@ -371,11 +364,6 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	} else {
 		ix.log().Info("empty index: loading the bundled sample corpus")
 	}
-	if _, ok := search.Entities(ix.Backend); ok {
-		if err := ix.LoadEntitySamples(ctx, sample); err != nil {
-			return false, err
-		}
-	}
 	for _, src := range Sources {
 		if src.Holds() != HoldsNotices {
 			continue
@@ -387,7 +375,7 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	// Typed records load after the notices their link stage reads. They
 	// come after the observation that marks the load complete: a start
 	// that finds some missing completes them by count
-	// (EnsureSampleEntries).
+	// (EnsureSampleRecords).
 	if _, ok := ix.Backend.(search.Records); ok {
 		if err := ix.LoadRecordSamples(ctx, sample); err != nil {
 			return false, err

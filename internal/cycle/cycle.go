@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -374,7 +375,7 @@ func contractsOf(ctx context.Context, r search.Reader, pin string) []ContractRef
 	if !ok || p == "" || entity.JunkPIN(p) {
 		return nil
 	}
-	page, err := search.Find(ctx, rs, search.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyPIN: {p}}, Limit: 5})
+	page, err := search.Find(ctx, rs, procure.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyPIN: {p}}, Limit: 5})
 	if err != nil {
 		return nil
 	}

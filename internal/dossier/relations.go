@@ -101,7 +101,7 @@ func (s *Service) Relationships(ctx context.Context, kind, name string) (*Relati
 // rows, leader nodes and attributed disagreements.
 func (s *Service) People() *people.Service {
 	p := s.Procure
-	return people.New(p.Search, p.Entries, p.Crosswalk)
+	return people.New(p.Search, p.Records, p.Crosswalk)
 }
 
 // CheckKind validates a dossier request. Errors: EINVALID.

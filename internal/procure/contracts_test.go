@@ -95,7 +95,7 @@ func TestContractsSharingAPINStayTwoRows(t *testing.T) {
 func TestBrowseContractsPagesAreStable(t *testing.T) {
 	ctx := context.Background()
 	f := procure.ContractFilter{FiscalYear: 2026}
-	full, err := search.Find(ctx, be, search.ContractKind, search.RecordQuery{
+	full, err := search.Find(ctx, be, procure.ContractKind, search.RecordQuery{
 		Keys: map[string][]string{search.KeyFiscalYear: {"2026"}}, Sort: search.RecordSortDate, Limit: search.MaxRecordLimit})
 	if err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func TestMatterShowsJoinedPayments(t *testing.T) {
 	methods := map[string]procure.Link{}
 	for _, st := range m.Steps {
 		if st.Step == "payment" {
-			if st.Entry == nil || st.Entry.Amount != 35775 || st.Date.Format("2006-01-02") != "2017-07-17" {
+			if st.Row == nil || st.Row.Amount != 35775 || st.Date.Format("2006-01-02") != "2017-07-17" {
 				t.Errorf("payment step %+v", st)
 			}
 			methods[st.Link.Method] = st.Link
