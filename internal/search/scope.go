@@ -29,9 +29,8 @@ func WithScope(r RecordReader, notices CoverageReader) Scoped {
 	return Scoped{RecordReader: r, Notices: notices}
 }
 
-// ScopeType is the record type a kind is reported as in a scope and in
-// entry coverage: its name without the family ("entry.payment" →
-// "payment").
+// ScopeType is the record type a kind is reported as in a scope: its name
+// without the family ("payment.payroll" → "payroll").
 func ScopeType(kind string) string {
 	if _, name, ok := strings.Cut(kind, "."); ok {
 		return name
