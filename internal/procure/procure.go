@@ -68,10 +68,10 @@ func (s *Service) RecordReader() (Records, error) {
 }
 
 // Scope is the scope of an entity view: what was asked, the notice
-// coverage and the coverage of the payments dataset and registered
-// contracts. Errors: those of the coverage reads (EUNAVAILABLE).
+// coverage and the coverage of the payments dataset, registered contracts
+// and lot locations. Errors: those of the coverage reads (EUNAVAILABLE).
 func (s *Service) Scope(ctx context.Context, kind string, filters map[string]string, matched int) (record.Scope, error) {
-	ecov, err := s.RowCoverage(ctx)
+	ecov, err := s.coverage(ctx, scopeKinds())
 	if err != nil {
 		return record.Scope{}, err
 	}

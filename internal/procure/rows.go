@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -315,6 +316,16 @@ func sortYearTotals(ts []YearTotal) {
 // RowCoverage reports, per source and row kind, the rows held, their first
 // and last dates and the latest observation. Errors: EUNAVAILABLE.
 func (s *Service) RowCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
+	return s.coverage(ctx, rowRecordKinds())
+}
+
+// scopeKinds are the record kinds the scope of an entity view lists: the
+// rows and the lot locations the property view places BBLs with.
+func scopeKinds() []string { return append(rowRecordKinds(), land.LotKind.Name) }
+
+// coverage is the record coverage of the given kinds, each reported as
+// its scope type.
+func (s *Service) coverage(ctx context.Context, kinds []string) ([]record.SourceCoverage, error) {
 	rs, err := s.RecordReader()
 	if err != nil {
 		return nil, err
@@ -325,7 +336,7 @@ func (s *Service) RowCoverage(ctx context.Context) ([]record.SourceCoverage, err
 	}
 	out := []record.SourceCoverage{}
 	for _, c := range cov {
-		if slices.Contains(rowRecordKinds(), c.RecordType) {
+		if slices.Contains(kinds, c.RecordType) {
 			c.RecordType = search.ScopeType(c.RecordType)
 			out = append(out, c)
 		}
