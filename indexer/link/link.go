@@ -144,9 +144,9 @@ const (
 	RefPayment  = "payment"
 )
 
-// Link is one join from a notice to an entry, with the method that made it
-// and how sure it is, stored on the link. Key is the value the records
-// share (a PIN, a base PIN, a contract id, a request id, a vendor stem).
+// Link is one join from a notice to a contract row or a payment, with the
+// method that made it and how sure it is, stored on the link. Key is the
+// value the records share (a PIN, a base PIN, a contract id, a request id, a vendor stem).
 type Link struct {
 	ID   string `json:"id"`
 	From Ref    `json:"from"`

@@ -192,16 +192,16 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries := append([]Row(nil), regs.Rows...)
+	contracts := append([]Row(nil), regs.Rows...)
 	if prefix != "" {
 		more, err := s.Rows(ctx, RowQuery{PINBases: []string{prefix}, Kinds: []string{RowContract}, Limit: search.MaxRecordLimit})
 		if err != nil {
 			return nil, err
 		}
-		entries = append(entries, more.Rows...)
+		contracts = append(contracts, more.Rows...)
 	}
 	var contractIDs []string
-	for _, e := range entries {
+	for _, e := range contracts {
 		contractIDs = append(contractIDs, e.ContractID)
 	}
 	var payments []Row
@@ -261,7 +261,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		m.Counts["notices"]++
 	}
 	linked := map[string]Link{} // contract id → how its registration was linked
-	for _, e := range entries {
+	for _, e := range contracts {
 		if seen["e:"+e.ID] {
 			continue
 		}
