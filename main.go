@@ -348,8 +348,8 @@ type services struct {
 }
 
 func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func() time.Time) services {
-	procurement := procure.New(e, nil, cw, now)
-	ppl := people.New(e, nil, cw)
+	procurement := procure.New(e, cw, now)
+	ppl := people.New(e, cw)
 	return services{
 		Semantic:  semantic.New(e, now),
 		Procure:   procurement,

@@ -69,10 +69,6 @@ type Deps struct {
 	// and sends their mail; nil answers those routes with 503 (preview
 	// works).
 	Watches *watch.Service
-	// Entities answers the entity views (agencies, vendors, matters,
-	// payments, property locations); nil uses Search when the engine
-	// implements search.EntityReader (both engines do).
-	Entities search.EntityReader
 	// Parts are the other parts of this process /readyz reports (the
 	// mail receiver of the all role): each returns why it is down, or nil.
 	Parts map[string]func() error

@@ -11,7 +11,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Limits of the entity views (SPEC §8).
@@ -59,8 +58,8 @@ func (s *Server) procure() *procure.Service { return s.deps.Procure }
 // dossiers is the dossier service main.go built.
 func (s *Server) dossiers() *dossier.Service { return s.deps.Dossiers }
 
-// entityReader is the reader of the entity views.
-func (s *Server) entityReader() (search.EntityReader, error) { return s.procure().EntryReader() }
+// entityReader is the record reader of the entity views.
+func (s *Server) entityReader() (procure.Records, error) { return s.procure().RecordReader() }
 
 // entityScope is the scope of an entity view: what was asked, the notice
 // coverage and the coverage of the payments dataset and other joined
@@ -135,7 +134,7 @@ type EntryView struct {
 	URL        string      `json:"url,omitempty"`
 }
 
-func (s *Server) entryView(e search.Entry) EntryView {
+func (s *Server) entryView(e procure.Row) EntryView {
 	v := EntryView{ID: e.ID, Source: e.Source, Kind: e.Kind, Agency: e.AgencyName, AgencyID: e.AgencyID, AgencyRaw: e.AgencyRaw,
 		Vendor: strings.TrimSpace(e.VendorName), ContractID: e.ContractID, PIN: e.PIN, RequestID: e.RequestID, Title: e.Title,
 		Status: e.Status, Date: entityDay(e.Date), DateLabel: e.DateLabel, FiscalYear: e.FiscalYear, URL: e.URL}
@@ -161,7 +160,7 @@ type PaymentsView struct {
 	Contracts    KindTotal           `json:"contracts"`
 	Payments     KindTotal           `json:"payments"`
 	Payroll      *KindTotal          `json:"payroll,omitempty"`
-	ByFiscalYear []search.EntryTotal `json:"by_fiscal_year"`
+	ByFiscalYear []procure.YearTotal `json:"by_fiscal_year"`
 	Entries      []EntryView         `json:"entries"`
 	More         bool                `json:"more,omitempty"`
 	Note         string              `json:"note"`
@@ -183,14 +182,14 @@ func kindTotal(x procure.Sum) KindTotal {
 // PaymentsNote says what the payments totals measure.
 const PaymentsNote = "Contract totals measure registered (or pending) contract value, not spending; payment totals sum checks issued. Amounts that are placeholders (0) or entry errors are excluded from totals. These are the records held here from Checkbook NYC and joined sources; the official datasets may hold more."
 
-func (s *Server) paymentsView(t procure.EntryTotals) *PaymentsView {
+func (s *Server) paymentsView(t procure.RowTotals) *PaymentsView {
 	p := &PaymentsView{Records: t.Records, Contracts: kindTotal(t.Contracts), Payments: kindTotal(t.Payments),
 		ByFiscalYear: t.ByFiscalYear, Entries: []EntryView{}, More: t.More, Note: PaymentsNote}
 	if t.Payroll != nil {
 		k := kindTotal(*t.Payroll)
 		p.Payroll = &k
 	}
-	for _, e := range t.Entries {
+	for _, e := range t.Rows {
 		p.Entries = append(p.Entries, s.entryView(e))
 	}
 	return p

@@ -130,9 +130,9 @@ func (s *Server) matterView(m *procure.Matter, searchLink string) MatterView {
 			n := *st.Notice
 			h := s.hitView(n, 0, now)
 			ms.Notice, ms.Amount, ms.Title, ms.Agency, ms.Vendor, ms.Permalink = &h, amountView(n), n.Title, n.AgencyName, strings.TrimSpace(n.VendorName), h.Links.Permalink
-		case st.Entry != nil:
-			ev := s.entryView(*st.Entry)
-			ms.Entry, ms.Amount, ms.Title, ms.Agency, ms.Vendor = &ev, ev.Amount, st.Entry.Title, st.Entry.AgencyName, ev.Vendor
+		case st.Row != nil:
+			ev := s.entryView(*st.Row)
+			ms.Entry, ms.Amount, ms.Title, ms.Agency, ms.Vendor = &ev, ev.Amount, st.Row.Title, st.Row.AgencyName, ev.Vendor
 		}
 		v.Timeline = append(v.Timeline, ms)
 	}

@@ -39,9 +39,7 @@ type NoticePaymentLink struct {
 func (s *Server) noticePayments(ctx context.Context, n record.Notice) *NoticePayments {
 	j, err := s.procure().NoticePayments(ctx, n)
 	if err != nil {
-		if record.ErrorCode(err) != record.EUNAVAILABLE || s.deps.Entities != nil {
-			s.deps.Logger.Warn("notice payments", "request_id", n.RequestID, "err", err)
-		}
+		s.deps.Logger.Warn("notice payments", "request_id", n.RequestID, "err", err)
 		return nil
 	}
 	if j == nil {
@@ -53,7 +51,7 @@ func (s *Server) noticePayments(ctx context.Context, n record.Notice) *NoticePay
 		p.Apart = s.paymentsView(j.Apart)
 	}
 	for _, l := range j.Links {
-		p.Links = append(p.Links, NoticePaymentLink{Entry: s.entryView(l.Entry), Method: l.Link.Method,
+		p.Links = append(p.Links, NoticePaymentLink{Entry: s.entryView(l.Row), Method: l.Link.Method,
 			Confidence: l.Link.Confidence, SameProcurement: l.Link.SameProcurement})
 	}
 	return p

@@ -108,19 +108,19 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		all = append(all, pl.BBLs...)
 		out.Records = append(out.Records, rec)
 	}
-	geo := map[string][]search.Entry{}
+	geo := map[string][]land.LotLocation{}
 	if len(all) > 0 {
-		lots, err := er.Entries(ctx, search.EntryQuery{Kinds: []string{search.EntryLot}, BBLs: uniqueNonEmpty(all), Limit: search.MaxEntryLimit})
+		lots, err := search.Find(ctx, er, land.LotKind, search.RecordQuery{Keys: map[string][]string{land.KeyBBL: uniqueNonEmpty(all)}, Limit: search.MaxRecordLimit})
 		if err != nil {
 			writeError(c, err)
 			return
 		}
-		for _, e := range lots.Entries {
-			geo[e.BBL] = append(geo[e.BBL], e)
+		for _, l := range lots.Items {
+			geo[l.BBL] = append(geo[l.BBL], l)
 		}
 	}
 	centroidsHeld := false
-	if held, err := er.Entries(ctx, search.EntryQuery{Kinds: []string{search.EntryLot}, Sources: []string{"mappluto"}, Limit: 1}); err == nil && held.Total > 0 {
+	if held, err := search.Find(ctx, er, land.LotKind, search.RecordQuery{Sources: []string{"mappluto"}, Limit: 1}); err == nil && held.Total > 0 {
 		centroidsHeld = true
 	}
 	projects := s.lotProjects(ctx, uniqueNonEmpty(all))
@@ -170,10 +170,10 @@ func (s *Server) lotProjects(ctx context.Context, bbls []string) map[string][]Lo
 	return out
 }
 
-// lotGeometry picks the geometry of a BBL among its lot entries: the lot's
-// own centroid first, then the lots of a ZAP project together.
-func lotGeometry(bbl string, es []search.Entry) (LotGeometry, bool) {
-	var best *search.Entry
+// lotGeometry picks the geometry of a BBL among its lot locations: the
+// lot's own centroid first, then the lots of a ZAP project together.
+func lotGeometry(bbl string, es []land.LotLocation) (LotGeometry, bool) {
+	var best *land.LotLocation
 	for i := range es {
 		e := &es[i]
 		if e.BBL != bbl || len(e.Geometry) == 0 {

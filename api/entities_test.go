@@ -22,8 +22,8 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
@@ -95,9 +95,14 @@ func sampleAgencyStrings(t *testing.T) map[string]bool {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	for _, e := range append(cb.Entries, rows...) {
-		if e.AgencyRaw != "" {
-			out[e.AgencyRaw] = true
+	for _, c := range append(cb.Contracts, rows...) {
+		if c.AgencyLabel != "" {
+			out[c.AgencyLabel] = true
+		}
+	}
+	for _, p := range cb.Payments {
+		if p.AgencyRaw != "" {
+			out[p.AgencyRaw] = true
 		}
 	}
 	return out
@@ -601,7 +606,7 @@ func TestLotGeometry(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	by := map[string][]search.Entry{}
+	by := map[string][]land.LotLocation{}
 	for _, e := range es {
 		by[e.BBL] = append(by[e.BBL], e)
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
-	"github.com/recordwatch/recordwatch/internal/search"
 
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -77,7 +76,7 @@ func TestEveryCentroidBBLResolves(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	by := map[string][]search.Entry{}
+	by := map[string][]land.LotLocation{}
 	centroids := 0
 	for _, e := range es {
 		by[e.BBL] = append(by[e.BBL], e)

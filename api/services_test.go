@@ -45,10 +45,10 @@ func withServices(cfg Config, d Deps) Deps {
 		form = 1
 	}
 	if d.Procure == nil {
-		d.Procure = procure.New(d.Search, d.Entities, cw, now)
+		d.Procure = procure.New(d.Search, cw, now)
 	}
 	if d.People == nil {
-		d.People = people.New(d.Search, d.Entities, cw)
+		d.People = people.New(d.Search, cw)
 	}
 	if d.Dossiers == nil {
 		d.Dossiers = dossier.New(d.Procure, d.People)

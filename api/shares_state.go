@@ -219,8 +219,8 @@ func (s *Server) matterState(ctx context.Context, pin string) ItemState {
 			if d := shareDay(step.Notice.StartDate); d >= st.LastPublished {
 				st.LastPublished, st.LatestRequestID, st.Name = d, step.Notice.RequestID, step.Notice.Title
 			}
-		case step.Entry != nil:
-			id = step.Entry.ID
+		case step.Row != nil:
+			id = step.Row.ID
 		}
 		h.Write([]byte{0})
 		h.Write([]byte(step.Record + ":" + id))

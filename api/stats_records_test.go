@@ -57,7 +57,7 @@ func TestStatsForm1ListsEveryRecordKind(t *testing.T) {
 		key := c.Source + "/" + search.ScopeType(c.RecordType)
 		held[key] = max(held[key], c.Records)
 		if _, seen := last[key]; !seen || !strings.Contains(c.RecordType, ".") {
-			last[key] = c.LastSourceDate // the kind outside the entry family dates a set
+			last[key] = c.LastSourceDate // the kind outside a family dates a set
 		}
 	}
 	sets := map[string]RecordSet{}
@@ -85,8 +85,8 @@ func TestStatsForm1ListsEveryRecordKind(t *testing.T) {
 		t.Errorf("%d record-kind sets for %d (source, type) pairs held: %v", len(sets), len(held), held)
 	}
 	for id, want := range map[string]string{
-		"checkbook/contract": "contract", "contracts/contract": "contract", "checkbook/payment": "entry.payment",
-		"checkbook/payroll": "entry.payroll", "payroll/payroll": "payroll", "probesrc/test_probe": "test_probe",
+		"checkbook/contract": "contract", "contracts/contract": "contract", "checkbook/payment": "payment",
+		"checkbook/payroll": "payment.payroll", "payroll/payroll": "payroll", "probesrc/test_probe": "test_probe",
 	} {
 		if sets[id].RecordKind != want {
 			t.Errorf("set %s: kind %q, want %q", id, sets[id].RecordKind, want)

@@ -229,11 +229,11 @@ func childOursServe(args []string) error {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// the services main.go's buildServices makes, over the same engine
 	cw := entity.DefaultCrosswalk()
-	p := procure.New(be, nil, cw, time.Now)
+	p := procure.New(be, cw, time.Now)
 	srv := api.New(api.Config{Form: 1, BaseURL: base, Engine: be.Name(), RatePerSecond: 1e9, Burst: 1 << 30},
 		api.Deps{Search: be, Store: st, Crosswalk: cw, Logger: logger, Now: time.Now,
-			Semantic: semantic.New(be, time.Now), Procure: p, Dossiers: dossier.New(p, people.New(be, nil, cw)), Land: land.New(be),
-			Meetings: &meeting.Service{Records: be, Notices: be, Now: time.Now}, People: people.New(be, nil, cw),
+			Semantic: semantic.New(be, time.Now), Procure: p, Dossiers: dossier.New(p, people.New(be, cw)), Land: land.New(be),
+			Meetings: &meeting.Service{Records: be, Notices: be, Now: time.Now}, People: people.New(be, cw),
 			Federated: federated.New(be, cw, view.Links{Base: base, Form: 1})})
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}

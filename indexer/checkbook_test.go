@@ -13,6 +13,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
 	"github.com/recordwatch/recordwatch/internal/fetch"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -33,7 +34,7 @@ func corruptPending(t *testing.T) []byte {
 }
 
 // A Checkbook load, from files and live, counts the transactions read,
-// the entries indexed and each transaction rejected with its reason: a
+// the records indexed and each transaction rejected with its reason: a
 // corrupted transaction is rejected alone, never its file or page.
 func TestCheckbookLoadCountsReadIndexedRejected(t *testing.T) {
 	ctx := context.Background()
@@ -73,9 +74,9 @@ func TestCheckbookLoadCountsReadIndexedRejected(t *testing.T) {
 	if rep.Rows != 5 || rep.Indexed != 4 || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0].Error(), "transaction 2") {
 		t.Fatalf("live: rows %d indexed %d errors %v", rep.Rows, rep.Indexed, rep.Errors)
 	}
-	res, err := search.EntityView{Records: live}.Entries(ctx, search.EntryQuery{Sources: []string{checkbook.Source}})
+	res, err := search.Find(ctx, live, procure.ContractKind, search.RecordQuery{Sources: []string{checkbook.Source}})
 	if err != nil || res.Total != 4 {
-		t.Errorf("live entries held: %d %v", res.Total, err)
+		t.Errorf("live contracts held: %d %v", res.Total, err)
 	}
 }
 
@@ -96,7 +97,7 @@ func TestPayrollSampleLoads(t *testing.T) {
 	if rep.Rows != 1800 || rep.Indexed != 1800 || len(rep.Errors) != 0 {
 		t.Fatalf("rows %d indexed %d errors %v", rep.Rows, rep.Indexed, rep.Errors)
 	}
-	p, err := search.Find(ctx, b, search.PayrollKind, search.RecordQuery{Keys: map[string][]string{search.KeyPayrollFlag: {record.FlagNameBlank}}, Limit: 1})
+	p, err := search.Find(ctx, b, procure.PayrollKind, search.RecordQuery{Keys: map[string][]string{procure.KeyPayrollFlag: {record.FlagNameBlank}}, Limit: 1})
 	if err != nil || p.Total != 105 || p.Items[0].LastName != "" && p.Items[0].FirstName != "" {
 		t.Fatalf("flagged rows: %d %v", p.Total, err)
 	}

@@ -3,40 +3,29 @@ package indexer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// Sample directories of the sources written as entries (search.Entry):
-// Checkbook NYC answers, registered-contract rows and lot locations (each
-// source's Name).
+// Sample directories of the Checkbook NYC answers, registered-contract
+// rows and lot locations (each source's Name).
 const (
 	SampleCheckbookDir = "checkbook"
 	SampleContractsDir = "contracts"
 	SampleLotsDir      = "zap"
 )
 
-// entityWriter is the backend as a writer of entries.
-func (ix *Indexer) entityWriter() (search.EntityBackend, error) {
-	eb, ok := search.Entities(ix.Backend)
-	if !ok {
-		return nil, fmt.Errorf("indexer: the %s engine does not hold entries (payments, contracts, lots)", ix.Backend.Name())
-	}
-	return eb, nil
-}
-
-// WriteEntries writes entries in batches, each in its one store
-// (search.EncodeEntry: a contract entry as its contract record).
-func (ix *Indexer) WriteEntries(ctx context.Context, entries []search.Entry, what string) error {
-	eb, err := ix.entityWriter()
-	if err != nil {
-		return err
-	}
-	return writeBatches(ctx, ix, entries, what, func(batch []search.Entry) error { return eb.UpsertEntries(ctx, batch) })
-}
+// RetiredKinds are record kinds an earlier layout wrote that nothing
+// writes or reads any more: the entries ("entry.payment", "entry.payroll",
+// "entry.lot") that payments and lots replaced (procure.PaymentKind,
+// land.LotKind), and the second copy of contract rows
+// ("entry.contract") that contract records replaced. A data directory
+// that holds any has them deleted and the bundled sample loaded again
+// (EnsureSampleRecords).
+var RetiredKinds = []string{"entry.contract", "entry.payment", "entry.payroll", "entry.lot"}
 
 // LoadCheckbookDir loads Checkbook NYC API answers (*.response.xml) and
 // registered-contract rows (the contracts source, *.json) from one
@@ -71,36 +60,28 @@ func (ix *Indexer) LoadLotsDir(ctx context.Context, fsys fs.FS, dir string) (Rep
 	return ix.Load(ctx, zapSource{}, fsys, dir)
 }
 
-// EnsureSampleEntries loads the bundled Checkbook NYC answers, contract rows
-// and lot locations, and the record sources' samples, unless every record
-// they give is already held in its current layout: by source and record
-// kind, at least as many as the sample has, and for a versioned kind
-// (search.Kind.Version) only the records of the sample's version count.
-// So it completes a data directory indexed before entries or a kind
-// existed, a load that was interrupted part way (ids are stable, so
-// loading again replaces what is there), and one whose records were
-// written in an older layout (they are written again in the current one).
-// Records of the contract entries' old second copy
-// (search.LegacyContractEntryKind) are deleted on that reload. A backend
-// that does not hold records is left alone.
-func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool, error) {
-	if _, ok := search.Entities(ix.Backend); !ok {
-		return false, nil
-	}
-	rs, ok := ix.Backend.(search.Records)
-	if !ok {
-		return false, nil
-	}
+// EnsureSampleRecords loads the bundled samples of the record sources
+// (Checkbook NYC answers, contract rows, lot locations, land, meetings,
+// payroll …) unless every record they give is already held in its
+// current layout: by source and record kind, at least as many as the
+// sample has, and for a versioned kind (search.Kind.Version) only the
+// records of the sample's version count. So it completes a data directory
+// indexed before a kind existed, a load that was interrupted part way (ids
+// are stable, so loading again replaces what is there), and one whose
+// records were written in an older layout (they are written again in the
+// current one). Records of RetiredKinds are deleted on that reload.
+func (ix *Indexer) EnsureSampleRecords(ctx context.Context, sample fs.FS) (bool, error) {
+	rs := ix.Backend
 	cov, err := rs.RecordCoverage(ctx)
 	if err != nil {
 		return false, err
 	}
 	held := map[sampleKey]int{}
-	legacy := 0
+	retired := 0
 	for _, c := range cov {
 		held[sampleKey{Source: c.Source, Kind: c.RecordType}] += c.Records
-		if c.RecordType == search.LegacyContractEntryKind {
-			legacy += c.Records
+		if slices.Contains(RetiredKinds, c.RecordType) {
+			retired += c.Records
 		}
 	}
 	var missing []string
@@ -118,26 +99,49 @@ func (ix *Indexer) EnsureSampleEntries(ctx context.Context, sample fs.FS) (bool,
 			missing = append(missing, key.String())
 		}
 	}
-	if len(missing) == 0 && legacy == 0 {
+	if len(missing) == 0 && retired == 0 {
 		return false, nil
 	}
 	sort.Strings(missing)
 	ix.log().Info("records of the bundled sample are missing or of an older layout: loading them", "missing", missing,
-		"legacy_contract_entries", legacy)
-	if legacy > 0 {
-		n, err := search.DeleteLegacyContractEntries(ctx, rs)
+		"retired_records", retired)
+	if retired > 0 {
+		n, err := deleteKinds(ctx, rs, RetiredKinds)
 		if err != nil {
 			return false, err
 		}
-		ix.log().Info("deleted the contract entries of the old layout (contract records are their one store)", "deleted", n)
-	}
-	if err := ix.LoadEntitySamples(ctx, sample); err != nil {
-		return false, err
+		ix.log().Info("deleted the records of retired kinds (their sources are loaded again)", "kinds", RetiredKinds, "deleted", n)
 	}
 	if err := ix.LoadRecordSamples(ctx, sample); err != nil {
 		return false, err
 	}
 	return true, nil
+}
+
+// deleteKinds deletes every record of the given kinds and reports how
+// many it deleted.
+func deleteKinds(ctx context.Context, rs search.Records, kinds []string) (int, error) {
+	n := 0
+	for _, kind := range kinds {
+		for {
+			p, err := rs.FindRecords(ctx, search.RecordQuery{Kinds: []string{kind}, Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
+			if err != nil {
+				return n, err
+			}
+			if len(p.Records) == 0 {
+				break
+			}
+			ids := make([]string, 0, len(p.Records))
+			for _, r := range p.Records {
+				ids = append(ids, r.ID)
+			}
+			if err := rs.DeleteRecords(ctx, kind, ids); err != nil {
+				return n, err
+			}
+			n += len(ids)
+		}
+	}
+	return n, nil
 }
 
 // sampleKey is what the sample completeness check counts by: a source, a
@@ -168,10 +172,8 @@ func sampleKeyOf(r search.Record, fallback string) sampleKey {
 	return k
 }
 
-// sampleCounts counts the distinct records the bundled samples give, by
-// sampleKey: the entries of the entry sources as they are stored
-// (search.EncodeEntry: contract rows as contract records) and the records
-// of the record sources.
+// sampleCounts counts the distinct records the bundled samples of the
+// record sources give, by sampleKey.
 func sampleCounts(sample fs.FS) map[sampleKey]int {
 	ids := map[sampleKey]map[string]bool{}
 	add := func(k sampleKey, id string) {
@@ -194,13 +196,6 @@ func sampleCounts(sample fs.FS) map[sampleKey]int {
 				add(sampleKeyOf(r, src.Name()), r.ID)
 			}
 		}
-		for _, e := range b.Entries {
-			r, err := search.EncodeEntry(e)
-			if err != nil {
-				r = search.Record{Source: e.Source, Kind: search.EntryRecordKind(e.Kind), ID: e.ID}
-			}
-			add(sampleKeyOf(r, src.Name()), e.ID)
-		}
 	}
 	counts := map[sampleKey]int{}
 	for key, set := range ids {
@@ -209,17 +204,11 @@ func sampleCounts(sample fs.FS) map[sampleKey]int {
 	return counts
 }
 
-// LoadEntitySamples loads the bundled samples of every entry source of
-// Sources (Checkbook NYC answers, contract rows, lot locations), in list
-// order, from the directories that exist, whatever is held: entry ids are
-// stable, so loading twice changes nothing.
-func (ix *Indexer) LoadEntitySamples(ctx context.Context, sample fs.FS) error {
-	return ix.loadSamples(ctx, sample, HoldsEntries)
-}
-
 // LoadRecordSamples loads the bundled samples of every record source of
 // Sources (typed records: their link stage reads the notices already
-// held, so they load after the notices), in list order.
+// held, so they load after the notices), in list order, from the
+// directories that exist, whatever is held: record ids are stable, so
+// loading twice changes nothing.
 func (ix *Indexer) LoadRecordSamples(ctx context.Context, sample fs.FS) error {
 	return ix.loadSamples(ctx, sample, HoldsRecords)
 }

@@ -5,18 +5,22 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
-// The bundled entity samples load once, also into an index whose notices
+// The bundled record samples load once, also into an index whose notices
 // were loaded before, and a second run changes nothing.
-func TestEnsureSampleEntries(t *testing.T) {
+func TestEnsureSampleRecords(t *testing.T) {
 	b, err := embedded.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -25,180 +29,206 @@ func TestEnsureSampleEntries(t *testing.T) {
 	ctx := context.Background()
 	ix := &Indexer{Backend: b, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return time.Date(2026, 8, 14, 0, 0, 0, 0, time.UTC) }}
 	sample := os.DirFS("../testdata/sample")
-	loaded, err := ix.EnsureSampleEntries(ctx, sample)
+	loaded, err := ix.EnsureSampleRecords(ctx, sample)
 	if err != nil || !loaded {
 		t.Fatalf("first load: %v %v", loaded, err)
 	}
-	cov, err := search.View(b).EntryCoverage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]int{}
-	for _, c := range cov {
-		got[c.Source+"/"+c.RecordType] = c.Records
-	}
-	want := map[string]int{"checkbook/contract": 6, "checkbook/payment": 1, "checkbook/payroll": 1, "contracts/contract": 552,
+	want := map[string]int{"checkbook/contract": 6, "checkbook/payment": 1, "checkbook/payment.payroll": 1, "contracts/contract": 552,
 		"mappluto/lot": 776, "zap/lot": 15}
-	for k, n := range want {
-		if got[k] != n {
-			t.Errorf("%s: %d entries, want %d (all %v)", k, got[k], n, got)
-		}
-	}
-	loaded, err = ix.EnsureSampleEntries(ctx, sample)
+	checkCoverage(t, b, want)
+	loaded, err = ix.EnsureSampleRecords(ctx, sample)
 	if err != nil || loaded {
 		t.Errorf("second load: %v %v", loaded, err)
 	}
-	res, err := search.View(b).Entries(ctx, search.EntryQuery{PINBases: []string{"85015B0065"}})
-	if err != nil || res.Total != 1 || res.Entries[0].ContractID != "CT185020151429177" {
+	res, err := search.Find(ctx, b, procure.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyPINBase: {"85015B0065"}}})
+	if err != nil || res.Total != 1 || res.Items[0].ContractID != "CT185020151429177" {
 		t.Errorf("checkbook contract by base PIN: %+v %v", res, err)
 	}
 	t.Run("contract rows are stored once and read back whole", func(t *testing.T) {
 		testContractRowsReadBack(t, b, sample)
 	})
 	t.Run("contract records of version 1 are reloaded", func(t *testing.T) {
-		testOldLayoutReloaded(t, ix, b, sample, false)
+		testOldLayoutReloaded(t, ix, b, sample)
 	})
-	t.Run("the old layout with its entry.contract copies is reloaded", func(t *testing.T) {
-		testOldLayoutReloaded(t, ix, b, sample, true)
+	t.Run("a data directory written with entries is reloaded", func(t *testing.T) {
+		testEntriesReloaded(t, ix, b, sample, want)
 	})
 }
 
-// sampleContractEntries are the contract entries of the bundled sample as
-// the pipeline writes them (linked), by id.
-func sampleContractEntries(t *testing.T, sample fs.FS) map[string]search.Entry {
+// checkCoverage compares the record coverage of the procurement and lot
+// kinds, by source and kind, with want.
+func checkCoverage(t *testing.T, b *embedded.Backend, want map[string]int) {
 	t.Helper()
-	out := map[string]search.Entry{}
+	cov, err := b.RecordCoverage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, c := range cov {
+		if slices.Contains(RetiredKinds, c.RecordType) {
+			t.Errorf("records of a retired kind held: %+v", c)
+		}
+		got[c.Source+"/"+c.RecordType] = c.Records
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("%s: %d records, want %d (all %v)", k, got[k], n, got)
+		}
+	}
+}
+
+// sampleContracts are the contracts of the bundled sample as the pipeline
+// writes them (linked), by id.
+func sampleContracts(t *testing.T, sample fs.FS) map[string]record.Contract {
+	t.Helper()
+	out := map[string]record.Contract{}
 	for _, src := range []Source{checkbookSource{}, contractsSource{}} {
 		bt, _ := src.Read(sample, src.Name())
-		link.Linker{Crosswalk: entity.DefaultCrosswalk()}.Entries(bt.Entries)
-		for _, e := range bt.Entries {
-			if e.Kind == search.EntryContract {
-				out[e.ID] = e
+		for _, set := range bt.Records {
+			if s, ok := set.(Set[record.Contract]); ok {
+				link.Linker{Crosswalk: entity.DefaultCrosswalk()}.Contracts(s.Items)
+				for _, c := range s.Items {
+					out[c.ID] = c
+				}
 			}
 		}
 	}
 	return out
 }
 
-// Every contract row of the sample is one contract record (no second
-// copy), and the entity views read it back as the entry that was written:
-// dates with their labels (a pending row's received date), raw fields,
+// Every contract row of the sample is one contract record, read back as
+// it was written: dates (a pending row's received date), raw fields,
 // amounts.
 func testContractRowsReadBack(t *testing.T, b *embedded.Backend, sample fs.FS) {
 	ctx := context.Background()
-	want := sampleContractEntries(t, sample)
-	cov, err := b.RecordCoverage(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	contracts := 0
-	for _, c := range cov {
-		if c.RecordType == search.LegacyContractEntryKind {
-			t.Errorf("contract rows stored twice: %+v", c)
-		}
-		if c.RecordType == search.ContractKind.Name {
-			contracts += c.Records
-		}
-	}
-	if contracts != len(want) || len(want) != 558 {
-		t.Errorf("%d contract records, %d contract rows in the sample", contracts, len(want))
-	}
+	want := sampleContracts(t, sample)
 	received := 0
-	q := search.EntryQuery{Kinds: []string{search.EntryContract}, Limit: search.MaxEntryLimit}
+	q := search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit}
+	n := 0
 	for {
-		res, err := search.View(b).Entries(ctx, q)
+		p, err := search.Find(ctx, b, procure.ContractKind, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, got := range res.Entries {
+		for _, got := range p.Items {
+			n++
 			g, _ := json.Marshal(got)
 			w, _ := json.Marshal(want[got.ID])
 			if string(g) != string(w) {
-				t.Errorf("contract entry %s read back\n got %s\nwant %s", got.ID, g, w)
+				t.Errorf("contract %s read back\n got %s\nwant %s", got.ID, g, w)
 			}
-			if got.DateLabel == "received" {
+			if !got.ReceivedOn.IsZero() {
 				received++
 			}
 		}
-		if res.NextCursor == "" {
+		if p.NextCursor == "" {
 			break
 		}
-		q.Cursor = res.NextCursor
+		q.Cursor = p.NextCursor
+	}
+	if n != len(want) || len(want) != 558 {
+		t.Errorf("%d contract records, %d contract rows in the sample", n, len(want))
 	}
 	if received == 0 {
 		t.Error("no pending contract read back with its received date")
 	}
 }
 
-// A data directory written by the layout before contract records were the
-// one store (contract records of version 1: no kind_version, amount band,
-// excluded-amount or registration key, no raw fields; and every row also
-// as an entry.contract record) is completed at the next start: the
-// contracts are written again in the current layout and the old copies
-// are deleted. Without copies, version 1 records alone are reloaded.
-func testOldLayoutReloaded(t *testing.T, ix *Indexer, b *embedded.Backend, sample fs.FS, copies bool) {
+// A data directory written by an earlier layout (contract records of
+// version 1: no kind_version, amount band, excluded-amount or registration
+// key, no raw fields) is completed at the next start: the contracts are
+// written again in the current layout.
+func testOldLayoutReloaded(t *testing.T, ix *Indexer, b *embedded.Backend, sample fs.FS) {
 	ctx := context.Background()
-	all, err := search.Find(ctx, b, search.ContractKind, search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
+	all, err := search.Find(ctx, b, procure.ContractKind, search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
 	if err != nil || all.Total != len(all.Items) {
 		t.Fatalf("contracts held: %d of %d, %v", len(all.Items), all.Total, err)
 	}
 	var old []search.Record
 	for _, c := range all.Items {
-		r, err := search.ContractKind.Encode(c)
+		r, err := procure.ContractKind.Encode(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{search.KeyKindVersion, search.KeyAmountBand, search.KeyAmountExcluded, search.KeyRegistration} {
+		for _, k := range []string{search.KeyKindVersion, procure.KeyAmountBand, procure.KeyAmountExcluded, procure.KeyRegistration} {
 			delete(r.Keys, k)
 		}
-		e := search.EntryOf(c)
 		c.Raw, c.ReceivedOn = nil, time.Time{}
 		r.Body, _ = json.Marshal(c)
 		old = append(old, r)
-		if !copies {
-			continue
-		}
-		legacy := r
-		legacy.Kind, legacy.Date, legacy.DateLabel = search.LegacyContractEntryKind, e.Date, e.DateLabel
-		legacy.Body, _ = json.Marshal(e)
-		old = append(old, legacy)
 	}
 	if err := b.PutRecords(ctx, old); err != nil {
 		t.Fatal(err)
 	}
-	current := func() (legacy, v2 int) {
-		cov, err := b.RecordCoverage(ctx)
+	current := func() int {
+		tot, err := b.RecordTotals(ctx, search.RecordQuery{Kinds: []string{procure.ContractKind.Name},
+			Keys: map[string][]string{search.KeyKindVersion: {procure.ContractKind.VersionKey()}}}, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range cov {
-			if c.RecordType == search.LegacyContractEntryKind {
-				legacy += c.Records
-			}
-		}
-		tot, err := b.RecordTotals(ctx, search.RecordQuery{Kinds: []string{search.ContractKind.Name},
-			Keys: map[string][]string{search.KeyKindVersion: {"2"}}}, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return legacy, tot.Count
+		return tot.Count
 	}
-	want := 0
-	if copies {
-		want = len(all.Items)
+	if v := current(); v != 0 {
+		t.Fatalf("old layout written: %d contracts of the current version", v)
 	}
-	if legacy, v2 := current(); legacy != want || v2 != 0 {
-		t.Fatalf("old layout written: %d entry.contract, %d contract v2", legacy, v2)
-	}
-	loaded, err := ix.EnsureSampleEntries(ctx, sample)
+	loaded, err := ix.EnsureSampleRecords(ctx, sample)
 	if err != nil || !loaded {
 		t.Fatalf("an old layout is not reloaded: %v %v", loaded, err)
 	}
-	if legacy, v2 := current(); legacy != 0 || v2 != len(all.Items) {
-		t.Errorf("after the reload: %d entry.contract (want 0), %d contract v2 (want %d)", legacy, v2, len(all.Items))
+	if v := current(); v != len(all.Items) {
+		t.Errorf("after the reload: %d contracts of the current version, want %d", v, len(all.Items))
 	}
 	testContractRowsReadBack(t, b, sample)
-	if loaded, err := ix.EnsureSampleEntries(ctx, sample); err != nil || loaded {
+	if loaded, err := ix.EnsureSampleRecords(ctx, sample); err != nil || loaded {
 		t.Errorf("a current layout is reloaded: %v %v", loaded, err)
+	}
+}
+
+// A data directory written when payments, lots and contract copies were
+// entries (records of the retired kinds entry.payment, entry.payroll,
+// entry.lot and entry.contract, and no payment or lot record) is put right
+// at the next start: the retired records are deleted and the payments and
+// lots of the sample are written as their kinds.
+func testEntriesReloaded(t *testing.T, ix *Indexer, b *embedded.Backend, sample fs.FS, want map[string]int) {
+	ctx := context.Background()
+	var old []search.Record
+	retire := func(kind, retired string) {
+		p, err := b.FindRecords(ctx, search.RecordQuery{Kinds: []string{kind}, Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
+		if err != nil || p.NextCursor != "" {
+			t.Fatalf("%s: %v (more than a page)", kind, err)
+		}
+		var ids []string
+		for _, r := range p.Records {
+			ids = append(ids, r.ID)
+			r.Kind = retired
+			delete(r.Keys, search.KeyKindVersion)
+			old = append(old, r)
+		}
+		if retired != "entry.contract" {
+			if err := b.DeleteRecords(ctx, kind, ids); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	retire(procure.KindPayment, "entry.payment")
+	retire(procure.KindPayroll, "entry.payroll")
+	retire(land.LotKind.Name, "entry.lot")
+	retire(procure.ContractKind.Name, "entry.contract")
+	if err := b.PutRecords(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := ix.EnsureSampleRecords(ctx, sample)
+	if err != nil || !loaded {
+		t.Fatalf("a data directory with entries is not reloaded: %v %v", loaded, err)
+	}
+	checkCoverage(t, b, want)
+	for _, kind := range []string{procure.KindPayment, procure.KindPayroll, land.LotKind.Name} {
+		tot, err := b.RecordTotals(ctx, search.RecordQuery{Kinds: []string{kind}, Keys: map[string][]string{search.KeyKindVersion: {"1"}}}, nil, 0)
+		if err != nil || tot.Count == 0 {
+			t.Errorf("%s records of version 1 after the reload: %d %v", kind, tot.Count, err)
+		}
+	}
+	if loaded, err := ix.EnsureSampleRecords(ctx, sample); err != nil || loaded {
+		t.Errorf("reloaded again: %v %v", loaded, err)
 	}
 }

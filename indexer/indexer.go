@@ -240,9 +240,9 @@ func (ix *Indexer) retry(ctx context.Context, what string, op func() error) erro
 
 // Report says what a load did.
 type Report struct {
-	// Notices counts the records read (notices, entries and typed
-	// records); Indexed those written; Errors the rows and records
-	// rejected, each with its reason.
+	// Notices counts the records read (notices and typed records);
+	// Indexed the typed records written; Errors the
+	// rows and records rejected, each with its reason.
 	Notices  int
 	Indexed  int
 	Rows     int
@@ -365,7 +365,7 @@ func (ix *Indexer) pipeline(ctx context.Context, src Source, from string, observ
 // it counts what was read into rep, logs the notes and the rejected rows,
 // links the batch and writes its entries, notices and record sets.
 func (ix *Indexer) writeBatch(ctx context.Context, src Source, b Batch, errs []error, rep *Report) error {
-	rep.Notices += len(b.Notices) + len(b.Entries)
+	rep.Notices += len(b.Notices)
 	for _, set := range b.Records {
 		rep.Notices += set.Len()
 	}
@@ -380,13 +380,6 @@ func (ix *Indexer) writeBatch(ctx context.Context, src Source, b Batch, errs []e
 	}
 	linker := link.Linker{Crosswalk: ix.Crosswalk}
 	linker.Notices(b.Notices)
-	linker.Entries(b.Entries)
-	if len(b.Entries) > 0 {
-		if err := ix.WriteEntries(ctx, b.Entries, "indexing "+src.Name()+" entries"); err != nil {
-			return err
-		}
-		rep.Indexed += len(b.Entries)
-	}
 	if len(b.Notices) > 0 {
 		if err := writeBatches(ctx, ix, b.Notices, "indexing "+src.Name()+" notices", func(batch []record.Notice) error {
 			return ix.upsert(ctx, batch, Docs(batch))
@@ -445,18 +438,19 @@ func (ix *Indexer) SampleLoaded(ctx context.Context) (bool, error) {
 // EnsureSample loads the bundled sample corpus until one load has
 // completed. Until then every start loads it again from the beginning, over
 // whatever an interrupted start left (ids are stable, so the writes replace
-// what they find): entries (payments, contracts, lots) first, then the
-// notices, and last the City Record observation that marks the load as
-// complete (SampleLoaded). A backend loaded once is left as it is, except
-// that missing entries are completed (EnsureSampleEntries). It reports
-// whether the notices were (re)loaded.
+// what they find): the notices, the City Record observation that marks the
+// load as complete (SampleLoaded), then the typed records (contracts,
+// payments, lots, land, meetings, payroll …). A backend loaded once is
+// left as it is, except that missing records, records of an older layout
+// and records of retired kinds are put right (EnsureSampleRecords). It
+// reports whether the notices were (re)loaded.
 func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error) {
 	done, err := ix.SampleLoaded(ctx)
 	if err != nil {
 		return false, err
 	}
 	if done {
-		_, err := ix.EnsureSampleEntries(ctx, sample)
+		_, err := ix.EnsureSampleRecords(ctx, sample)
 		return false, err
 	}
 	cov, err := ix.Backend.Coverage(ctx)
@@ -472,11 +466,6 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	} else {
 		ix.log().Info("empty index: loading the bundled sample corpus")
 	}
-	if _, ok := search.Entities(ix.Backend); ok {
-		if err := ix.LoadEntitySamples(ctx, sample); err != nil {
-			return false, err
-		}
-	}
 	for _, src := range Sources {
 		if src.Holds() != HoldsNotices {
 			continue
@@ -488,7 +477,7 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	// Typed records load after the notices their link stage reads. They
 	// come after the observation that marks the load complete: a start
 	// that finds some missing completes them by count
-	// (EnsureSampleEntries).
+	// (EnsureSampleRecords).
 	if err := ix.LoadRecordSamples(ctx, sample); err != nil {
 		return false, err
 	}

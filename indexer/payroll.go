@@ -6,8 +6,8 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // payrollSource: Citywide Payroll Data rows (record kind payroll).
@@ -28,7 +28,7 @@ func (payrollSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 // payrollSet is the record set of payroll rows: the link stage resolves
 // each row's agency with the crosswalk.
 func payrollSet(rows []record.PayrollRow) Set[record.PayrollRow] {
-	return Set[record.PayrollRow]{Of: search.PayrollKind, Items: rows,
+	return Set[record.PayrollRow]{Of: procure.PayrollKind, Items: rows,
 		LinkWith: func(_ context.Context, env link.Env, items []record.PayrollRow) []error {
 			payroll.Link(env.Linker.Crosswalk, items)
 			return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
@@ -55,7 +56,7 @@ func TestPayrollLiveReports(t *testing.T) {
 	if rep.Rows != 5 || rep.Indexed != 4 || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0].Error(), "row 4 of the live answer (row-3) rejected: no fiscal year") {
 		t.Fatalf("rows %d indexed %d errors %v", rep.Rows, rep.Indexed, rep.Errors)
 	}
-	got, err := search.Get(context.Background(), b, search.PayrollKind, "payroll:row-1")
+	got, err := search.Get(context.Background(), b, procure.PayrollKind, "payroll:row-1")
 	if err != nil || got.LastName != "ABENSUR" || got.AgencyID == "" {
 		t.Errorf("row-1: %+v %v", got, err)
 	}

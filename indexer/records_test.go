@@ -107,7 +107,7 @@ func TestRecordSourcesLoadThroughRecords(t *testing.T) {
 	} else if _, err := search.Get(ctx, fresh, probeKind, "b"); err != nil {
 		t.Fatalf("a missing record is not completed at the next start (loaded %v): %v", loaded, err)
 	}
-	if loaded, err := ix.EnsureSampleEntries(ctx, sample); err != nil || loaded {
+	if loaded, err := ix.EnsureSampleRecords(ctx, sample); err != nil || loaded {
 		t.Errorf("a complete load is loaded again: %v %v", loaded, err)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // write after the first failAt writes fails, as a kill would stop it.
 type interrupted struct {
 	*embedded.Backend
-	notices, entries int // writes allowed before the failure (-1: no limit)
+	notices, records int // writes allowed before the failure (-1: no limit)
 }
 
 var errKilled = errors.New("killed")
@@ -32,17 +32,17 @@ func (b *interrupted) Upsert(ctx context.Context, docs []search.Doc) error {
 }
 
 func (b *interrupted) PutRecords(ctx context.Context, es []search.Record) error {
-	if b.entries == 0 {
+	if b.records == 0 {
 		return errKilled
 	}
-	b.entries--
+	b.records--
 	return b.Backend.PutRecords(ctx, es)
 }
 
 // held is what a backend holds, to compare a repaired load with a clean one.
 type held struct {
 	Coverage map[string]record.SourceCoverage
-	Entries  map[string]int
+	Records  map[string]int // by source/kind
 	Sample   []record.Notice
 }
 
@@ -53,16 +53,16 @@ func holdings(t *testing.T, b *embedded.Backend) held {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := held{Coverage: map[string]record.SourceCoverage{}, Entries: map[string]int{}}
+	h := held{Coverage: map[string]record.SourceCoverage{}, Records: map[string]int{}}
 	for _, c := range cov {
 		h.Coverage[c.Source] = c
 	}
-	ecov, err := search.View(b).EntryCoverage(ctx)
+	rcov, err := b.RecordCoverage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range ecov {
-		h.Entries[c.Source+"/"+c.RecordType] = c.Records
+	for _, c := range rcov {
+		h.Records[c.Source+"/"+c.RecordType] = c.Records
 	}
 	res, err := b.Search(ctx, search.Query{Sort: search.SortOldest, Limit: 100})
 	if err != nil {
@@ -85,10 +85,11 @@ func sampleIndexer(b search.Engine) *Indexer {
 		Now: func() time.Time { return time.Date(2026, 8, 14, 0, 0, 0, 0, time.UTC) }}
 }
 
-// A first load of the bundled sample that is interrupted (in the notices,
-// or in the entries) is loaded again at the next start until it has
-// completed once, and then equals a clean load; a completed load is not
-// loaded again.
+// A first load of the bundled sample that is interrupted in the notices
+// is loaded again at the next start until it has completed once; one
+// interrupted in the records (written after the notices' observation) has
+// its records completed. Either then equals a clean load; a completed
+// load is not loaded again.
 func TestEnsureSampleResumesAnInterruptedFirstLoad(t *testing.T) {
 	ctx := context.Background()
 	sample := os.DirFS("../testdata/sample")
@@ -107,11 +108,12 @@ func TestEnsureSampleResumesAnInterruptedFirstLoad(t *testing.T) {
 
 	for _, tc := range []struct {
 		name             string
-		notices, entries int
+		notices, records int
+		noticesDone      bool
 	}{
-		{"killed after two notice batches", 2, -1},
-		{"killed in the entries", -1, 1},
-		{"killed before anything was written", 0, 0},
+		{"killed after two notice batches", 2, -1, false},
+		{"killed in the records", -1, 1, true},
+		{"killed before anything was written", 0, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -119,7 +121,7 @@ func TestEnsureSampleResumesAnInterruptedFirstLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			killed := sampleIndexer(&interrupted{Backend: b, notices: tc.notices, entries: tc.entries})
+			killed := sampleIndexer(&interrupted{Backend: b, notices: tc.notices, records: tc.records})
 			killed.Batch = 500 // batches smaller than the sample's notices, so two are not all
 			if _, err := killed.EnsureSample(ctx, sample); !errors.Is(err, errKilled) {
 				t.Fatalf("interrupted load: %v", err)
@@ -133,14 +135,14 @@ func TestEnsureSampleResumesAnInterruptedFirstLoad(t *testing.T) {
 			}
 			defer b.Close()
 			ix := sampleIndexer(b)
-			if done, err := ix.SampleLoaded(ctx); err != nil || done {
-				t.Fatalf("an interrupted load counts as loaded: %v %v", done, err)
+			if done, err := ix.SampleLoaded(ctx); err != nil || done != tc.noticesDone {
+				t.Fatalf("notices loaded after the interruption: %v (want %v) %v", done, tc.noticesDone, err)
 			}
-			if loaded, err := ix.EnsureSample(ctx, sample); err != nil || !loaded {
-				t.Fatalf("restart did not load again: %v %v", loaded, err)
+			if loaded, err := ix.EnsureSample(ctx, sample); err != nil || loaded == tc.noticesDone {
+				t.Fatalf("restart: notices loaded again %v (want %v), %v", loaded, !tc.noticesDone, err)
 			}
 			if got := holdings(t, b); !reflect.DeepEqual(got, want) {
-				t.Errorf("after the restart:\n got %+v %v\nwant %+v %v", got.Coverage, got.Entries, want.Coverage, want.Entries)
+				t.Errorf("after the restart:\n got %+v %v\nwant %+v %v", got.Coverage, got.Records, want.Coverage, want.Records)
 			}
 			if loaded, err := ix.EnsureSample(ctx, sample); err != nil || loaded {
 				t.Errorf("a completed load was loaded again: %v %v", loaded, err)
@@ -149,8 +151,8 @@ func TestEnsureSampleResumesAnInterruptedFirstLoad(t *testing.T) {
 	}
 }
 
-// Entries cut short in a directory whose notices are loaded are completed.
-func TestEnsureSampleCompletesEntries(t *testing.T) {
+// Records cut short in a directory whose notices are loaded are completed.
+func TestEnsureSampleCompletesRecords(t *testing.T) {
 	ctx := context.Background()
 	sample := os.DirFS("../testdata/sample")
 	b, err := embedded.Open(t.TempDir())
@@ -162,14 +164,14 @@ func TestEnsureSampleCompletesEntries(t *testing.T) {
 	if _, err := ix.LoadCROLDir(ctx, sample, "crol"); err != nil {
 		t.Fatal(err)
 	}
-	if err := sampleIndexer(&interrupted{Backend: b, notices: -1, entries: 1}).LoadEntitySamples(ctx, sample); !errors.Is(err, errKilled) {
-		t.Fatalf("interrupted entries: %v", err)
+	if err := sampleIndexer(&interrupted{Backend: b, notices: -1, records: 1}).LoadRecordSamples(ctx, sample); !errors.Is(err, errKilled) {
+		t.Fatalf("interrupted records: %v", err)
 	}
 	if loaded, err := ix.EnsureSample(ctx, sample); err != nil || loaded {
 		t.Fatalf("notices were loaded again: %v %v", loaded, err)
 	}
-	got := holdings(t, b).Entries
+	got := holdings(t, b).Records
 	if got["contracts/contract"] != 552 || got["mappluto/lot"] != 776 || got["checkbook/contract"] != 6 {
-		t.Errorf("entries after completion: %v", got)
+		t.Errorf("records after completion: %v", got)
 	}
 }

@@ -157,10 +157,10 @@ func (b *flakyRecords) PutRecords(ctx context.Context, rs []search.Record) error
 	return b.Backend.PutRecords(ctx, rs)
 }
 
-// Entries and registered contracts are written the way notices are: a
-// batch refused as unavailable is sent again until it is taken, so a
-// load of the entity samples survives a short outage whole.
-func TestEntryWritesRetryAnUnavailableBatch(t *testing.T) {
+// Records (registered contracts, payments, lots) are written the way
+// notices are: a batch refused as unavailable is sent again until it is
+// taken, so a load of their samples survives a short outage whole.
+func TestRecordWritesRetryAnUnavailableBatch(t *testing.T) {
 	b, err := embedded.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -169,14 +169,17 @@ func TestEntryWritesRetryAnUnavailableBatch(t *testing.T) {
 	fb := &flakyRecords{Backend: b, refuse: 3}
 	ix := sampleIndexer(fb)
 	ix.RetryFor = time.Minute
-	if err := ix.LoadEntitySamples(context.Background(), os.DirFS("../testdata/sample")); err != nil {
-		t.Fatalf("a short outage failed the load: %v", err)
+	sample := os.DirFS("../testdata/sample")
+	for _, src := range []Source{checkbookSource{}, contractsSource{}, zapSource{}} {
+		if _, err := ix.Load(context.Background(), src, sample, src.Name()); err != nil {
+			t.Fatalf("a short outage failed the load: %v", err)
+		}
 	}
 	if fb.refused != 3 {
 		t.Fatalf("%d writes refused, want 3", fb.refused)
 	}
-	got := holdings(t, b).Entries
-	if got["contracts/contract"] != 552 || got["mappluto/lot"] != 776 || got["checkbook/contract"] != 6 {
-		t.Errorf("entries after the outage: %v", got)
+	got := holdings(t, b).Records
+	if got["contracts/contract"] != 552 || got["mappluto/lot"] != 776 || got["checkbook/contract"] != 6 || got["checkbook/payment"] != 1 {
+		t.Errorf("records after the outage: %v", got)
 	}
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/recordwatch/recordwatch/internal/fetch"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Source is one source of records, read the same way whatever it holds:
@@ -32,8 +32,8 @@ type Source interface {
 	// Label names the source in coverage and in the -source help.
 	Label() string
 	// Holds is what the source writes: HoldsNotices (full-text notices,
-	// observed once a load completes), HoldsEntries (search.Entry) or
-	// HoldsRecords (typed records of search kinds, Batch.Records).
+	// observed once a load completes) or HoldsRecords (typed records of
+	// search kinds, Batch.Records).
 	Holds() string
 	// Read reads the files of the source under dir.
 	Read(fsys fs.FS, dir string) (Batch, []error)
@@ -105,16 +105,15 @@ func (c LiveConfig) now() time.Time {
 // What sources hold.
 const (
 	HoldsNotices = "notices"
-	HoldsEntries = "entries"
 	HoldsRecords = "records"
 )
 
 // Batch is what a source read: raw records and what the read saw.
 type Batch struct {
 	Notices []record.Notice
-	Entries []search.Entry
-	// Records are typed records (land projects, meetings, payroll …), one
-	// set per kind, linked and written by the pipeline.
+	// Records are typed records (contracts, payments, lots, land
+	// projects, meetings, payroll …), one set per kind, linked and
+	// written by the pipeline.
 	Records []RecordSet
 	// Rows is how many source rows were read; Merged how many were folded
 	// into another observation of the same record.
@@ -126,9 +125,9 @@ type Batch struct {
 }
 
 // Sources is the one list of sources: what -source accepts, what the
-// bundled sample is loaded from (entry sources first, in this order, then
-// notice sources, then record sources, whose link stage reads the notices)
-// and what the README lists.
+// bundled sample is loaded from (notice sources first, then record
+// sources, whose link stage reads the notices, in this order) and what the
+// README lists.
 var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}, landSource{}, meetingsSource{}, leadersSource{}, civillistSource{}}
 
 // SourceNames lists the names of Sources, in order.
@@ -202,10 +201,10 @@ type checkbookSource struct{}
 
 func (checkbookSource) Name() string  { return checkbook.Source }
 func (checkbookSource) Label() string { return checkbook.SourceLabel }
-func (checkbookSource) Holds() string { return HoldsEntries }
+func (checkbookSource) Holds() string { return HoldsRecords }
 func (checkbookSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	c, errs := checkbook.ReadDir(fsys, dir)
-	b := Batch{Entries: c.Entries}
+	b := Batch{Records: checkbookSets(c.Rows)}
 	for _, f := range c.Files {
 		b.Rows += f.Transactions + f.Rejected // a rejected transaction was read, and is one of errs
 		for _, r := range f.Repairs {
@@ -238,8 +237,8 @@ func (checkbookSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, 
 	_, err := f.Fetch(ctx, func(p checkbook.Page) error {
 		read := len(p.Response.Transactions) + len(p.Response.Rejected)
 		where := fmt.Sprintf("%s %s records %d-%d", endpoint, typ, p.Request.RecordsFrom, p.Request.RecordsFrom+read-1)
-		entries, errs := checkbook.ReadResponse(p.Response, where, p.ObservedAt)
-		b := Batch{Entries: entries, Rows: read, ObservedAt: p.ObservedAt}
+		rows, errs := checkbook.ReadResponse(p.Response, where, p.ObservedAt)
+		b := Batch{Records: checkbookSets(rows), Rows: read, ObservedAt: p.ObservedAt}
 		for _, r := range p.Response.Repairs {
 			b.Notes = append(b.Notes, fmt.Sprintf("%s repaired: %s", where, r))
 		}
@@ -248,15 +247,26 @@ func (checkbookSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, 
 	return err
 }
 
+// checkbookSets are the record sets of Checkbook NYC rows: registered
+// contracts and payments, each linked (agency ids, vendor stems, base
+// PINs).
+func checkbookSets(r checkbook.Rows) []RecordSet {
+	return []RecordSet{
+		Set[record.Contract]{Of: procure.ContractKind, Items: r.Contracts, LinkWith: link.ContractSet},
+		Set[procure.Payment]{Of: procure.PaymentKind, Items: r.Payments, LinkWith: link.PaymentSet},
+	}
+}
+
 // contractsSource: registered-contract rows (cityscroll read model).
 type contractsSource struct{}
 
 func (contractsSource) Name() string  { return contracts.Source }
 func (contractsSource) Label() string { return contracts.Label }
-func (contractsSource) Holds() string { return HoldsEntries }
+func (contractsSource) Holds() string { return HoldsRecords }
 func (contractsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
-	es, errs := contracts.LoadDir(fsys, dir)
-	return Batch{Entries: es, Rows: len(es) + len(errs)}, errs
+	cs, errs := contracts.LoadDir(fsys, dir)
+	return Batch{Records: []RecordSet{Set[record.Contract]{Of: procure.ContractKind, Items: cs, LinkWith: link.ContractSet}},
+		Rows: len(cs) + len(errs)}, errs
 }
 
 // zapSource: ZAP project lots and the MapPLUTO centroids of their lots.
@@ -264,10 +274,10 @@ type zapSource struct{}
 
 func (zapSource) Name() string  { return zap.ZAPSource }
 func (zapSource) Label() string { return zap.ZAPLabel + "; " + zap.CentroidLabel }
-func (zapSource) Holds() string { return HoldsEntries }
+func (zapSource) Holds() string { return HoldsRecords }
 func (zapSource) Read(fsys fs.FS, dir string) (Batch, []error) {
-	es, errs := zap.LoadDir(fsys, dir)
-	return Batch{Entries: es, Rows: len(es) + len(errs)}, errs
+	ls, errs := zap.LoadDir(fsys, dir)
+	return Batch{Records: []RecordSet{Set[land.LotLocation]{Of: land.LotKind, Items: ls}}, Rows: len(ls) + len(errs)}, errs
 }
 
 // landSource: land-use projects (ZAP portal answers, Open Data project

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -23,7 +24,7 @@ func TestSourcesList(t *testing.T) {
 			t.Errorf("LookupSource(%q) = %v, %v", name, src, err)
 			continue
 		}
-		if h := src.Holds(); h != HoldsNotices && h != HoldsEntries && h != HoldsRecords {
+		if h := src.Holds(); h != HoldsNotices && h != HoldsRecords {
 			t.Errorf("%s holds %q", name, h)
 		}
 		if _, err := fs.Stat(sample, name); err != nil {
@@ -34,11 +35,11 @@ func TestSourcesList(t *testing.T) {
 		for _, set := range b.Records {
 			records += set.Len()
 		}
-		if len(b.Notices)+len(b.Entries)+records == 0 {
+		if len(b.Notices)+records == 0 {
 			t.Errorf("%s read nothing from its sample (%v)", name, errs)
 		}
 		if (src.Holds() == HoldsNotices) != (len(b.Notices) > 0) {
-			t.Errorf("%s holds %s but read %d notices, %d entries", name, src.Holds(), len(b.Notices), len(b.Entries))
+			t.Errorf("%s holds %s but read %d notices, %d records", name, src.Holds(), len(b.Notices), records)
 		}
 	}
 	if src, _ := LookupSource("crol"); src.Name() != record.SourceCROL {
@@ -70,9 +71,20 @@ func TestSourcesReadRaw(t *testing.T) {
 				t.Fatalf("%s: notice %s read with derived keys %q %q", src.Name(), n.RequestID, n.AgencyID, n.VendorStem)
 			}
 		}
-		for _, e := range b.Entries {
-			if e.AgencyID != "" || e.VendorStem != "" || e.PINBase != "" {
-				t.Fatalf("%s: entry %s read with derived keys", src.Name(), e.ID)
+		for _, set := range b.Records {
+			switch s := set.(type) {
+			case Set[record.Contract]:
+				for _, c := range s.Items {
+					if c.AgencyID != "" || c.VendorStem != "" || c.PINBase != "" {
+						t.Fatalf("%s: contract %s read with derived keys", src.Name(), c.ID)
+					}
+				}
+			case Set[procure.Payment]:
+				for _, p := range s.Items {
+					if p.AgencyID != "" || p.VendorStem != "" || p.PINBase != "" {
+						t.Fatalf("%s: payment %s read with derived keys", src.Name(), p.ID)
+					}
+				}
 			}
 		}
 	}

@@ -42,19 +42,21 @@ const (
 	Notices  = "notices"
 	Passages = "passages"
 	Meta     = "meta"
-	// Records holds every read-model record (search.Record): entries
-	// (kinds contract, entry.payment …) and each kind to come, with
+	// Records holds every read-model record (search.Record) of every
+	// kind (contract, payment, lot, land_project, meeting, payroll …), with
 	// the record's keys as an object of keywords (a dynamic template maps
 	// every keys.* field to keyword, so a new key needs no mapping change).
+	// A new kind, or a new layout of one (search.Kind.Version), needs no
+	// new index: the indexer writes the records again
+	// (indexer.EnsureSampleRecords) and deletes those of retired kinds.
 	Records = "records"
-	// Entries is retired: it held search.Entry documents before Records.
-	// Open no longer creates or reads it, and its documents are not
-	// copied: after upgrading, load the entry sources again (Checkbook,
-	// contracts, lots; the bundled sample is reloaded at start, as
-	// EnsureSampleEntries finds its entries missing). Remove the old index
-	// by hand once they are back.
-	Entries = "entries"
 )
+
+// The <prefix>-entries index (entries.v1) of an earlier release is
+// retired with the entry documents it held: nothing creates or reads it.
+// Payments, contracts and lots are records now; after upgrading, they are
+// loaded again into the records index (the bundled sample is reloaded at
+// start). Remove the old index by hand.
 
 // Current mapping versions. Bump one (and add the file) to migrate.
 const (
@@ -62,7 +64,6 @@ const (
 	PassagesVersion = 2
 	MetaVersion     = 1
 	RecordsVersion  = 1
-	EntriesVersion  = 1 // retired
 )
 
 // Kinds lists the index kinds in the order they are opened.
@@ -76,9 +77,6 @@ var EngineFields = map[string][]string{
 	// field amount sorts, ranges and sums read (amount itself is kept as
 	// given, stored only).
 	Records: {"valid_amount"},
-	// pin_key was the PIN in the form PINs are compared in
-	// (entity.NormalizePIN); records carry it as a key, computed upstream.
-	Entries: {"pin_key"},
 }
 
 // Version returns the current mapping version of an index kind, or 0 when
@@ -93,8 +91,6 @@ func Version(kind string) int {
 		return MetaVersion
 	case Records:
 		return RecordsVersion
-	case Entries:
-		return EntriesVersion
 	}
 	return 0
 }

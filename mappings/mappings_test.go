@@ -26,7 +26,6 @@ var storedOnly = map[string][]string{
 	Passages: {"source_url"},
 	Meta:     {},
 	Records:  {"amount", "body", "date_label", "text", "title"},
-	Entries:  {"amount_label", "amount_raw", "date_label", "geometry", "pin", "raw", "title", "url"},
 }
 
 // typeFor is the Go type each kind's documents are built from.
@@ -37,8 +36,6 @@ var typeFor = map[string]reflect.Type{
 	Meta: reflect.TypeFor[record.SourceCoverage](),
 	// records are search.Record documents
 	Records: reflect.TypeFor[search.Record](),
-	// the retired entries index held search.Entry documents
-	Entries: reflect.TypeFor[search.Entry](),
 }
 
 type indexFile struct {
@@ -115,8 +112,8 @@ func keys[V any](m map[string]V) []string {
 	return out
 }
 
-// allKinds are the kinds opened and the retired ones still read.
-var allKinds = append(slices.Clone(Kinds), Entries)
+// allKinds are the kinds opened.
+var allKinds = slices.Clone(Kinds)
 
 func TestMappedFieldsMatchRecordTypes(t *testing.T) {
 	for _, kind := range allKinds {

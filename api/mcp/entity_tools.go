@@ -114,7 +114,7 @@ type PaymentTotals struct {
 	Contracts    KindTotal           `json:"contracts"`
 	Payments     KindTotal           `json:"payments"`
 	Payroll      *KindTotal          `json:"payroll,omitempty"`
-	ByFiscalYear []search.EntryTotal `json:"by_fiscal_year"`
+	ByFiscalYear []procure.YearTotal `json:"by_fiscal_year"`
 	Entries      []EntryRef          `json:"entries"`
 	More         bool                `json:"more,omitempty"`
 }
@@ -206,14 +206,14 @@ func kindTotal(x procure.Sum) KindTotal {
 	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, WithoutValidAmount: x.Records - x.ValidAmounts, Amount: sum(x)}
 }
 
-func payments(t procure.EntryTotals) PaymentTotals {
+func payments(t procure.RowTotals) PaymentTotals {
 	p := PaymentTotals{Records: t.Records, Contracts: kindTotal(t.Contracts), Payments: kindTotal(t.Payments), ByFiscalYear: t.ByFiscalYear,
 		Entries: []EntryRef{}, More: t.More}
 	if t.Payroll != nil {
 		k := kindTotal(*t.Payroll)
 		p.Payroll = &k
 	}
-	for _, e := range t.Entries {
+	for _, e := range t.Rows {
 		r := EntryRef{ID: e.ID, Source: e.Source, Kind: e.Kind, Agency: e.AgencyName, AgencyID: e.AgencyID, Vendor: strings.TrimSpace(e.VendorName),
 			ContractID: e.ContractID, PIN: e.PIN, RequestID: e.RequestID, Title: e.Title, Status: e.Status, DateLabel: e.DateLabel,
 			FiscalYear: e.FiscalYear, URL: e.URL}

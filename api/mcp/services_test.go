@@ -20,8 +20,8 @@ import (
 // over be, as main.go builds it (the watch service is the caller's).
 func depsOver(be search.Engine, cw *entity.Crosswalk, form int) *mcp.Deps {
 	now := func() time.Time { return fixedNow }
-	p := procure.New(be, nil, cw, now)
-	ppl := people.New(be, nil, cw)
+	p := procure.New(be, cw, now)
+	ppl := people.New(be, cw)
 	return &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: now, Version: "test",
 		Procure: p, Dossiers: dossier.New(p, ppl), Semantic: semantic.New(be, now), Land: land.New(be),
 		Meetings: &meeting.Service{Records: be, Notices: be, Now: now}, People: ppl,

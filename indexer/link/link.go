@@ -7,19 +7,20 @@
 //   - vendor stems (entity.VendorStem);
 //   - PIN keys: pin_key (entity.NormalizePIN) and pin_base (entity.PINBase);
 //
-// and finds the joins between City Record notices and payments-dataset
-// entries (contracts, payments) as Link values that carry their method and
+// and finds the joins between City Record notices and the payments
+// dataset (registered contracts, payments) as Link values that carry their method and
 // confidence (the rules are entity's Join*, shared with the read side).
 // Engines store what they are given and apply no linking rule.
 package link
 
 import (
+	"context"
 	"sort"
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Linker fills the derived fields of records. A nil Crosswalk is allowed:
@@ -57,30 +58,70 @@ func (l Linker) Notices(ns []record.Notice) {
 	}
 }
 
-// Entry fills an entry's agency id and name (when the source names an
+// agency resolves a raw agency string (zero when there is none).
+func (l Linker) agency(raw string) entity.AgencyLink {
+	if raw == "" {
+		return entity.AgencyLink{}
+	}
+	return l.Crosswalk.Resolve(raw)
+}
+
+// stem is the vendor stem of a vendor name ("" for none).
+func stem(name string) string {
+	if name == "" {
+		return ""
+	}
+	return entity.VendorStem(name)
+}
+
+// Contract fills a contract's agency id and name (when the source names an
 // agency), its vendor stem and its base PIN, and returns how the agency
-// was resolved (zero when the entry names none). The PIN key the entry is
+// was resolved (zero when the contract names none). The PIN key it is
 // matched by is PINKey.
-func (l Linker) Entry(e *search.Entry) entity.AgencyLink {
-	var a entity.AgencyLink
-	e.AgencyID, e.AgencyName = "", ""
-	if e.AgencyRaw != "" {
-		a = l.Crosswalk.Resolve(e.AgencyRaw)
-		e.AgencyID, e.AgencyName = a.ID, a.Name
-	}
-	e.VendorStem = ""
-	if e.VendorName != "" {
-		e.VendorStem = entity.VendorStem(e.VendorName)
-	}
-	_, e.PINBase = entity.PINKeys(e.PIN)
+func (l Linker) Contract(c *record.Contract) entity.AgencyLink {
+	a := l.agency(c.AgencyLabel)
+	c.AgencyID, c.AgencyName = a.ID, a.Name
+	c.VendorStem = stem(c.VendorName)
+	_, c.PINBase = entity.PINKeys(c.PIN)
 	return a
 }
 
-// Entries links every entry in place.
-func (l Linker) Entries(es []search.Entry) {
-	for i := range es {
-		l.Entry(&es[i])
+// Contracts links every contract in place.
+func (l Linker) Contracts(cs []record.Contract) {
+	for i := range cs {
+		l.Contract(&cs[i])
 	}
+}
+
+// Payment fills a payment's agency id and name, vendor stem and base PIN
+// as Contract does.
+func (l Linker) Payment(p *procure.Payment) entity.AgencyLink {
+	a := l.agency(p.AgencyRaw)
+	p.AgencyID, p.AgencyName = a.ID, a.Name
+	p.VendorStem = stem(p.VendorName)
+	_, p.PINBase = entity.PINKeys(p.PIN)
+	return a
+}
+
+// Payments links every payment in place.
+func (l Linker) Payments(ps []procure.Payment) {
+	for i := range ps {
+		l.Payment(&ps[i])
+	}
+}
+
+// ContractSet and PaymentSet are the link functions of the pipeline's
+// record sets of contracts and payments (nothing of them is read from the
+// notices).
+func ContractSet(_ context.Context, env Env, cs []record.Contract) []error {
+	env.Linker.Contracts(cs)
+	return nil
+}
+
+// PaymentSet links payments (ContractSet).
+func PaymentSet(_ context.Context, env Env, ps []procure.Payment) []error {
+	env.Linker.Payments(ps)
+	return nil
 }
 
 // PINKey is the key a record's PIN is matched by (pin_key).
@@ -89,18 +130,23 @@ func PINKey(pin string) string {
 	return key
 }
 
-// Ref names a record a link ties: a notice by request id, an entry by id.
+// Ref names a record a link ties: a notice by request id, a contract row
+// or a payment by id.
 type Ref struct {
-	Kind string `json:"kind"` // "notice" or the entry kind (contract, payment)
+	Kind string `json:"kind"` // RefNotice, RefContract or RefPayment
 	ID   string `json:"id"`
 }
 
-// RefNotice is the kind of a notice reference.
-const RefNotice = "notice"
+// Kinds of references.
+const (
+	RefNotice   = "notice"
+	RefContract = "contract"
+	RefPayment  = "payment"
+)
 
-// Link is one join from a notice to an entry, with the method that made it
-// and how sure it is, stored on the link. Key is the value the records
-// share (a PIN, a base PIN, a contract id, a request id, a vendor stem).
+// Link is one join from a notice to a contract row or a payment, with the
+// method that made it and how sure it is, stored on the link. Key is the
+// value the records share (a PIN, a base PIN, a contract id, a request id, a vendor stem).
 type Link struct {
 	ID   string `json:"id"`
 	From Ref    `json:"from"`
@@ -173,8 +219,8 @@ func JoinNotices(notices []record.Notice) []Link {
 	return out
 }
 
-// Join finds the links from notices to entries (both already linked:
-// agency ids, stems and base PINs filled):
+// Join finds the links from notices to registered contracts and payments
+// (all already linked: agency ids, stems and base PINs filled):
 //
 //   - a contract whose PIN is the notice's (exact, high), another renewal
 //     of it (renewal, high) or shares only its 10-character base (prefix,
@@ -187,52 +233,50 @@ func JoinNotices(notices []record.Notice) []Link {
 //
 // Each pair of records gets one link, the strongest; links are sorted by
 // id, so the same input gives the same links.
-func Join(notices []record.Notice, entries []search.Entry) []Link {
+func Join(notices []record.Notice, contracts []record.Contract, payments []procure.Payment) []Link {
 	byBase := map[string][]int{}
 	byKey := map[string][]int{}
 	byRequest := map[string][]int{}
 	byContract := map[string][]int{}
 	byVendor := map[string][]int{}
-	for i, e := range entries {
-		switch e.Kind {
-		case search.EntryContract:
-			if !entity.JunkPIN(e.PIN) {
-				key, base := entity.PINKeys(e.PIN)
-				if base != "" {
-					byBase[base] = append(byBase[base], i)
-				} else {
-					byKey[entity.StripRenewal(key)] = append(byKey[entity.StripRenewal(key)], i)
-				}
+	for i, c := range contracts {
+		if !entity.JunkPIN(c.PIN) {
+			key, base := entity.PINKeys(c.PIN)
+			if base != "" {
+				byBase[base] = append(byBase[base], i)
+			} else {
+				byKey[entity.StripRenewal(key)] = append(byKey[entity.StripRenewal(key)], i)
 			}
-			if e.RequestID != "" {
-				byRequest[e.RequestID] = append(byRequest[e.RequestID], i)
-			}
-			if e.VendorStem != "" && e.AgencyID != "" {
-				k := entity.VendorStem(e.VendorStem) + "\x00" + e.AgencyID // a stem stored under an earlier rule meets its current form
-				byVendor[k] = append(byVendor[k], i)
-			}
-		case search.EntryPayment:
-			if e.ContractID != "" {
-				byContract[e.ContractID] = append(byContract[e.ContractID], i)
-			}
+		}
+		if c.RequestID != "" {
+			byRequest[c.RequestID] = append(byRequest[c.RequestID], i)
+		}
+		if c.VendorStem != "" && c.AgencyID != "" {
+			k := entity.VendorStem(c.VendorStem) + "\x00" + c.AgencyID // a stem stored under an earlier rule meets its current form
+			byVendor[k] = append(byVendor[k], i)
+		}
+	}
+	for i, p := range payments {
+		if p.ContractID != "" && !p.Payroll {
+			byContract[p.ContractID] = append(byContract[p.ContractID], i)
 		}
 	}
 	best := map[[2]string]Link{}
-	put := func(n record.Notice, e search.Entry, key string, j entity.Join) {
-		pair := [2]string{n.RequestID, e.ID}
+	put := func(n record.Notice, to Ref, key string, j entity.Join) {
+		pair := [2]string{n.RequestID, to.ID}
 		if old, ok := best[pair]; ok && rank(old.Join) <= rank(j) {
 			return
 		}
-		best[pair] = Link{ID: RefNotice + ":" + n.RequestID + "→" + e.Kind + ":" + e.ID, From: Ref{RefNotice, n.RequestID},
-			To: Ref{e.Kind, e.ID}, Key: key, Join: j}
+		best[pair] = Link{ID: RefNotice + ":" + n.RequestID + "→" + to.Kind + ":" + to.ID, From: Ref{RefNotice, n.RequestID},
+			To: to, Key: key, Join: j}
 	}
 	for _, n := range notices {
 		reg := map[string]entity.Join{} // contract id → its strongest join
-		joined := func(e search.Entry, key string, j entity.Join) {
-			put(n, e, key, j)
-			if e.ContractID != "" {
-				if old, ok := reg[e.ContractID]; !ok || rank(j) < rank(old) {
-					reg[e.ContractID] = j
+		joined := func(c record.Contract, key string, j entity.Join) {
+			put(n, Ref{RefContract, c.ID}, key, j)
+			if c.ContractID != "" {
+				if old, ok := reg[c.ContractID]; !ok || rank(j) < rank(old) {
+					reg[c.ContractID] = j
 				}
 			}
 		}
@@ -243,36 +287,36 @@ func Join(notices []record.Notice, entries []search.Entry) []Link {
 				cands = byKey[entity.StripRenewal(key)]
 			}
 			for _, i := range cands {
-				if j, ok := entity.JoinPINs(n.PIN, entries[i].PIN); ok {
+				if j, ok := entity.JoinPINs(n.PIN, contracts[i].PIN); ok {
 					k := base
 					if j.Method != entity.PINPrefix {
 						k = entity.StripRenewal(key)
 					}
-					joined(entries[i], k, j)
+					joined(contracts[i], k, j)
 				}
 			}
 		}
 		for _, i := range byRequest[n.RequestID] {
-			joined(entries[i], n.RequestID, entity.JoinBySource())
+			joined(contracts[i], n.RequestID, entity.JoinBySource())
 		}
-		contracts := make([]string, 0, len(reg))
+		ids := make([]string, 0, len(reg))
 		for c := range reg {
-			contracts = append(contracts, c)
+			ids = append(ids, c)
 		}
-		sort.Strings(contracts)
-		for _, c := range contracts {
+		sort.Strings(ids)
+		for _, c := range ids {
 			for _, i := range byContract[c] {
-				put(n, entries[i], c, entity.JoinByContract(reg[c]))
+				put(n, Ref{RefPayment, payments[i].ID}, c, entity.JoinByContract(reg[c]))
 			}
 		}
 		if n.VendorStem != "" && n.AgencyID != "" {
 			for _, i := range byVendor[entity.VendorStem(n.VendorStem)+"\x00"+n.AgencyID] {
-				e := entries[i]
-				if _, ok := best[[2]string{n.RequestID, e.ID}]; ok {
+				c := contracts[i]
+				if _, ok := best[[2]string{n.RequestID, c.ID}]; ok {
 					continue
 				}
-				if j, ok := entity.JoinVendorAtAgency(n.VendorStem, n.AgencyID, e.VendorStem, e.AgencyID); ok {
-					put(n, e, n.VendorStem, j)
+				if j, ok := entity.JoinVendorAtAgency(n.VendorStem, n.AgencyID, c.VendorStem, c.AgencyID); ok {
+					put(n, Ref{RefContract, c.ID}, n.VendorStem, j)
 				}
 			}
 		}

@@ -9,13 +9,13 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // sample reads the bundled notices, contract rows and Checkbook answers raw
 // and links them, as the pipeline does.
-func sample(t *testing.T) ([]record.Notice, []search.Entry) {
+func sample(t *testing.T) ([]record.Notice, []record.Contract, []procure.Payment) {
 	t.Helper()
 	fsys := os.DirFS("../../testdata/sample")
 	c, errs := crol.Read(fsys, "crol")
@@ -30,22 +30,28 @@ func sample(t *testing.T) ([]record.Notice, []search.Entry) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	es = append(es, cb.Entries...)
+	es = append(es, cb.Contracts...)
 	l := link.Linker{Crosswalk: entity.DefaultCrosswalk()}
 	l.Notices(c.Notices)
-	l.Entries(es)
-	return c.Notices, es
+	l.Contracts(es)
+	l.Payments(cb.Payments)
+	return c.Notices, es, cb.Payments
 }
 
 func TestLinkFillsDerivedKeys(t *testing.T) {
-	notices, entries := sample(t)
-	byID := map[string]search.Entry{}
-	for _, e := range entries {
+	notices, contracts, payments := sample(t)
+	byID := map[string]record.Contract{}
+	for _, e := range contracts {
 		byID[e.ID] = e
 	}
 	e := byID["checkbook:contract:CT185020151429177:v1:sub:005"]
 	if e.AgencyID != "design-and-construction" || e.VendorStem != "CDE AIR CONDITIONING" || e.PINBase != "85015B0065" || link.PINKey(e.PIN) != "85015B0065001C021" {
 		t.Errorf("checkbook contract: %q %q %q", e.AgencyID, e.VendorStem, e.PINBase)
+	}
+	for _, p := range payments {
+		if p.AgencyID == "" || (p.VendorName != "" && p.VendorStem == "") {
+			t.Errorf("checkbook payment %s: agency %q, stem %q", p.ID, p.AgencyID, p.VendorStem)
+		}
 	}
 	for _, n := range notices {
 		if n.AgencyID == "" {
@@ -75,12 +81,12 @@ func TestLinkFillsDerivedKeys(t *testing.T) {
 // DYCD renewal chain 12522P0001001 (notices R002, R004; registered
 // contract rows of the same PIN, of sibling PINs 12522P0001003/004/005).
 func TestJoinMethodsAndConfidences(t *testing.T) {
-	notices, entries := sample(t)
+	notices, contracts, payments := sample(t)
 	links := map[string]link.Link{}
 	for _, l := range link.JoinNotices(notices) {
 		links[l.ID] = l
 	}
-	for _, l := range link.Join(notices, entries) {
+	for _, l := range link.Join(notices, contracts, payments) {
 		if _, dup := links[l.ID]; dup {
 			t.Fatalf("link %s twice", l.ID)
 		}
@@ -111,7 +117,7 @@ func TestJoinMethodsAndConfidences(t *testing.T) {
 		t.Error("prefix and exact links have the same confidence")
 	}
 	// same input, same links
-	again := link.Join(notices, entries)
+	again := link.Join(notices, contracts, payments)
 	if n := len(links) - len(link.JoinNotices(notices)); len(again) != n {
 		t.Errorf("%d links, then %d", n, len(again))
 	}
@@ -122,13 +128,13 @@ func TestJoinMethodsAndConfidences(t *testing.T) {
 func TestJoinRules(t *testing.T) {
 	n := record.Notice{RequestID: "20150101001", PIN: "85015B0065001C021", VendorStem: "CDE AIR CONDITIONING", AgencyID: "design-and-construction"}
 	other := record.Notice{RequestID: "20150101002", PIN: "N/A", VendorStem: "CDE AIR CONDITIONING", AgencyID: "design-and-construction"}
-	entries := []search.Entry{
-		{ID: "c1", Kind: search.EntryContract, PIN: "85015B0065001C021", ContractID: "CT1", VendorStem: "CDE AIR CONDITIONING", AgencyID: "design-and-construction"},
-		{ID: "p1", Kind: search.EntryPayment, ContractID: "CT1"},
-		{ID: "c2", Kind: search.EntryContract, PIN: "X", RequestID: "20150101002"},
+	contracts := []record.Contract{
+		{ID: "c1", PIN: "85015B0065001C021", ContractID: "CT1", VendorStem: "CDE AIR CONDITIONING", AgencyID: "design-and-construction"},
+		{ID: "c2", PIN: "X", RequestID: "20150101002"},
 	}
+	payments := []procure.Payment{{ID: "p1", ContractID: "CT1"}, {ID: "p2", ContractID: "CT1", Payroll: true}}
 	got := map[string]link.Link{}
-	for _, l := range link.Join([]record.Notice{n, other}, entries) {
+	for _, l := range link.Join([]record.Notice{n, other}, contracts, payments) {
 		got[l.ID] = l
 	}
 	want := map[string]entity.Join{

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -373,7 +374,7 @@ func contractsOf(ctx context.Context, rs search.Records, pin string) []ContractR
 	if p == "" || entity.JunkPIN(p) {
 		return nil
 	}
-	page, err := search.Find(ctx, rs, search.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyPIN: {p}}, Limit: 5})
+	page, err := search.Find(ctx, rs, procure.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyPIN: {p}}, Limit: 5})
 	if err != nil {
 		return nil
 	}

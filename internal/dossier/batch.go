@@ -45,10 +45,10 @@ type Batch struct {
 // (count, length); each is read by its stem.
 //
 // Errors: EINVALID when a name's stem is too short to match by;
-// EUNAVAILABLE when the index or entries cannot be read.
+// EUNAVAILABLE when the index or records cannot be read.
 func (s *Service) Batch(ctx context.Context, names []string) (*Batch, error) {
 	p := s.Procure
-	er, err := p.EntryReader()
+	er, err := p.RecordReader()
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ type Vendor struct {
 	Variants         []Variant
 	Awards           procure.Awards
 	Notices          []record.Notice // newest award and intent notices, at most VendorNotices
-	Payments         procure.EntryTotals
+	Payments         procure.RowTotals
 	First, Last      string // New York days
 	Scope            record.Scope
 	Absence          []string
@@ -88,14 +88,14 @@ func VendorStem(v string) string { return entity.VendorStem(entity.StemFromSlug(
 // Errors: EINVALID when the stem is too short to match by; ENOTFOUND when
 // no award notice and no payments-dataset record names it (the message
 // says a full-text search may still find mentions); EUNAVAILABLE when the
-// index or entries cannot be read.
+// index or records cannot be read.
 func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 	stem := VendorStem(name)
 	if !entity.StemLongEnough(stem) {
 		return nil, record.Invalid("stem", "vendor %q is too short to match by name stem (%d characters at least)", name, entity.MinStemChars)
 	}
 	p := s.Procure
-	er, err := p.EntryReader()
+	er, err := p.RecordReader()
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 	if err != nil {
 		return nil, err
 	}
-	pay, err := er.Entries(ctx, search.EntryQuery{VendorStems: []string{stem}, Totals: true, Limit: VendorEntries})
+	pay, err := p.Rows(ctx, procure.RowQuery{VendorStems: []string{stem}, Totals: true, Limit: VendorEntries})
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 		}
 	}
 	seen := map[string]int{}
-	for _, e := range pay.Entries {
+	for _, e := range pay.Rows {
 		if e.VendorName != "" {
 			seen[e.Source+"\x00"+strings.TrimSpace(e.VendorName)]++
 		}
@@ -155,7 +155,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 	}
 	v.Payments = procure.Totals(pay, VendorEntries)
 	v.First, v.Last = v.Awards.First, v.Awards.Last
-	for _, e := range pay.Entries {
+	for _, e := range pay.Rows {
 		if d := day(e); d != "" {
 			if v.First == "" || d < v.First {
 				v.First = d
@@ -180,7 +180,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 	return v, nil
 }
 
-func day(e search.Entry) string {
+func day(e procure.Row) string {
 	if e.Date.IsZero() {
 		return ""
 	}
@@ -270,13 +270,9 @@ type Crosswalk struct {
 
 // Crosswalk reads the agency crosswalk of the records held.
 //
-// Errors: EUNAVAILABLE when the index or entries cannot be read.
+// Errors: EUNAVAILABLE when the index or records cannot be read.
 func (s *Service) Crosswalk(ctx context.Context) (*Crosswalk, error) {
-	er, err := s.Procure.EntryReader()
-	if err != nil {
-		return nil, err
-	}
-	names, err := er.AgencyNames(ctx)
+	names, err := s.Procure.AgencyNames(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +323,7 @@ type Agency struct {
 	Variants  []AgencyRow
 	Notices   AgencyNotices
 	Awards    procure.Awards
-	Payments  procure.EntryTotals
+	Payments  procure.RowTotals
 	Scope     record.Scope
 	Absence   []string
 }
@@ -335,11 +331,11 @@ type Agency struct {
 // Agency reads the dossier of an agency by canonical id or any spelling.
 //
 // Errors: ENOTFOUND when the id is neither in the crosswalk nor in any
-// record held; EUNAVAILABLE when the index or entries cannot be read.
+// record held; EUNAVAILABLE when the index or records cannot be read.
 func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 	p := s.Procure
 	id, canon, inMapping := s.ResolveAgency(name)
-	er, err := p.EntryReader()
+	er, err := p.RecordReader()
 	if err != nil {
 		return nil, err
 	}
@@ -356,12 +352,12 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 	if err != nil {
 		return nil, err
 	}
-	pay, err := er.Entries(ctx, search.EntryQuery{AgencyIDs: []string{id}, Kinds: []string{search.EntryContract, search.EntryPayment, search.EntryPayroll},
+	pay, err := p.Rows(ctx, procure.RowQuery{AgencyIDs: []string{id}, Kinds: procure.RowKinds,
 		Totals: true, Limit: AgencyEntries})
 	if err != nil {
 		return nil, err
 	}
-	names, err := er.AgencyNames(ctx)
+	names, err := s.Procure.AgencyNames(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 	if _, err := ix.EnsureSample(context.Background(), os.DirFS("../../testdata/sample")); err != nil {
 		panic(err)
 	}
-	svc = dossier.New(procure.New(be, nil, cw, func() time.Time { return fixedNow }), people.New(be, nil, cw))
+	svc = dossier.New(procure.New(be, cw, func() time.Time { return fixedNow }), people.New(be, cw))
 	code := m.Run()
 	be.Close()
 	os.RemoveAll(dir)
@@ -71,7 +71,7 @@ func TestVendor(t *testing.T) {
 	if record.ErrorCode(err) != record.ENOTFOUND || !strings.Contains(record.ErrorMessage(err), "full-text search") {
 		t.Errorf("unknown vendor: %v", err)
 	}
-	bare := dossier.New(procure.New(struct{ search.Reader }{be}, nil, entity.DefaultCrosswalk(), nil), nil)
+	bare := dossier.New(procure.New(recordsDown{be}, entity.DefaultCrosswalk(), nil), nil)
 	if _, err := bare.Vendor(ctx, "Denville Line Painting"); record.ErrorCode(err) != record.EUNAVAILABLE {
 		t.Errorf("no entries: %v", err)
 	}
@@ -188,4 +188,23 @@ func TestCrosswalk(t *testing.T) {
 	if len(cw.Rows) == 0 || n != len(cw.Rows) || cw.Scope.Matched != len(cw.Rows) {
 		t.Errorf("%d rows, methods %v, scope matched %d", len(cw.Rows), cw.Methods, cw.Scope.Matched)
 	}
+}
+
+// recordsDown is the engine with its record reads failing as an engine
+// that cannot answer fails (a fault injected: every engine holds records).
+type recordsDown struct{ *embedded.Backend }
+
+var errRecordsDown = record.Errorf(record.EUNAVAILABLE, "the search index could not answer")
+
+func (recordsDown) FindRecords(context.Context, search.RecordQuery) (search.RecordPage, error) {
+	return search.RecordPage{}, errRecordsDown
+}
+func (recordsDown) GetRecord(context.Context, string, string) (search.Record, error) {
+	return search.Record{}, errRecordsDown
+}
+func (recordsDown) RecordTotals(context.Context, search.RecordQuery, []string, int) (search.Totals, error) {
+	return search.Totals{}, errRecordsDown
+}
+func (recordsDown) RecordCoverage(context.Context) ([]record.SourceCoverage, error) {
+	return nil, errRecordsDown
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -55,10 +56,10 @@ var matchedOn = map[string]string{
 // collectionSources are the coverage rows of a collection's record types.
 func collectionSources(collection string, cov []record.SourceCoverage) []record.SourceCoverage {
 	types := map[string][]string{
-		CollectionNotices: {"notice"}, CollectionCommunityBoards: {meeting.Kind.Name}, CollectionVendors: {"notice", search.ContractKind.Name},
-		CollectionContracts: {search.ContractKind.Name}, CollectionLandProjects: {land.ProjectKind.Name},
+		CollectionNotices: {"notice"}, CollectionCommunityBoards: {meeting.Kind.Name}, CollectionVendors: {"notice", procure.ContractKind.Name},
+		CollectionContracts: {procure.ContractKind.Name}, CollectionLandProjects: {land.ProjectKind.Name},
 		CollectionMeetings: {meeting.Kind.Name}, CollectionPeople: {people.KindPerson, people.KindOrganization},
-		CollectionPayroll: {search.PayrollKind.Name},
+		CollectionPayroll: {procure.PayrollKind.Name},
 	}[collection]
 	var out []record.SourceCoverage
 	for _, c := range cov {
@@ -461,7 +462,7 @@ func (r *run) vendorsCollection(ctx context.Context) (*collectionOut, error) {
 			}
 		}
 		if r.s.Records != nil {
-			p, err := search.Find(ctx, r.s.Records, search.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyVendorStem: {st}}, Sort: search.RecordSortID, Limit: 1})
+			p, err := search.Find(ctx, r.s.Records, procure.ContractKind, search.RecordQuery{Keys: map[string][]string{search.KeyVendorStem: {st}}, Sort: search.RecordSortID, Limit: 1})
 			if err != nil {
 				return nil, err
 			}
@@ -505,13 +506,13 @@ func (r *run) vendorsCollection(ctx context.Context) (*collectionOut, error) {
 	if r.s.Records != nil {
 		// the stems of every registered contract, when few enough are held
 		// to read them per search
-		held, err := search.Find(ctx, r.s.Records, search.ContractKind, search.RecordQuery{Sort: search.RecordSortID, Limit: 1})
+		held, err := search.Find(ctx, r.s.Records, procure.ContractKind, search.RecordQuery{Sort: search.RecordSortID, Limit: 1})
 		if err != nil {
 			return nil, err
 		}
 		var t search.Totals
 		if held.Total <= maxStemScan {
-			if t, err = search.TotalsOf(ctx, r.s.Records, search.ContractKind, search.RecordQuery{}, []string{search.KeyVendorStem}, 0); err != nil {
+			if t, err = search.TotalsOf(ctx, r.s.Records, procure.ContractKind, search.RecordQuery{}, []string{search.KeyVendorStem}, 0); err != nil {
 				return nil, err
 			}
 		} else {
@@ -605,7 +606,7 @@ func (r *run) contractsCollection(ctx context.Context) (*collectionOut, error) {
 	}
 	for _, sq := range subs {
 		sq.q.Sort, sq.q.Limit = sq.sort, r.depth
-		p, err := search.Find(ctx, rs, search.ContractKind, sq.q)
+		p, err := search.Find(ctx, rs, procure.ContractKind, sq.q)
 		if err != nil {
 			return nil, err
 		}
@@ -924,11 +925,11 @@ func (r *run) payrollCollection(ctx context.Context) (*collectionOut, error) {
 		subs = append(subs, sub{search.RecordQuery{IDs: []string{whole}}, TierExact, "exact row id", ""})
 	}
 	if k := record.PayrollNameKey(whole); k != "" {
-		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{search.KeyPayrollName: {k}}}, TierName, "name as printed",
+		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{procure.KeyPayrollName: {k}}}, TierName, "name as printed",
 			"/api/payroll?" + url.Values{"name": {whole}}.Encode()})
 	}
 	if t := record.PayrollText(whole); t != "" {
-		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{search.KeyPayrollTitle: {t}}}, TierName, "title as printed",
+		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{procure.KeyPayrollTitle: {t}}}, TierName, "title as printed",
 			"/api/payroll?" + url.Values{"title": {whole}}.Encode()})
 	}
 	for _, id := range r.u.agencyIDs() {
@@ -937,7 +938,7 @@ func (r *run) payrollCollection(ctx context.Context) (*collectionOut, error) {
 	}
 	for _, sq := range subs {
 		sq.q.Sort, sq.q.Limit = search.RecordSortDateDesc, r.depth
-		p, err := search.Find(ctx, rs, search.PayrollKind, sq.q)
+		p, err := search.Find(ctx, rs, procure.PayrollKind, sq.q)
 		if err != nil {
 			return nil, err
 		}

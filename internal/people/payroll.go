@@ -116,7 +116,7 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 		}
 		return k
 	}
-	all, err := search.TotalsOf(ctx, rs, search.PayrollKind, search.RecordQuery{Keys: keys(0)}, []string{search.KeyFiscalYear}, 0)
+	all, err := search.TotalsOf(ctx, rs, procure.PayrollKind, search.RecordQuery{Keys: keys(0)}, []string{search.KeyFiscalYear}, 0)
 	if err != nil {
 		return out, err
 	}
@@ -137,16 +137,16 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 		if i == MaxPositionYears {
 			break
 		}
-		t, err := search.TotalsOf(ctx, rs, search.PayrollKind, search.RecordQuery{Keys: keys(fy)}, []string{search.KeyPayrollTitle}, 0)
+		t, err := search.TotalsOf(ctx, rs, procure.PayrollKind, search.RecordQuery{Keys: keys(fy)}, []string{procure.KeyPayrollTitle}, 0)
 		if err != nil {
 			return out, err
 		}
 		y := PositionYear{FiscalYear: fy, Rows: t.Count, ValidAmounts: t.ValidAmounts, Excluded: t.Count - t.ValidAmounts,
 			GrossPaid: procure.Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: procure.NoPayroll}.Money(),
 			Titles:    []PositionTitle{}, Browse: browsePayroll(agencyID, fy, "")}
-		titles := t.Groups[search.KeyPayrollTitle]
+		titles := t.Groups[procure.KeyPayrollTitle]
 		y.TitlesHeld = len(titles)
-		y.RowsNotListed = t.Other[search.KeyPayrollTitle] // beyond the engine's group bound
+		y.RowsNotListed = t.Other[procure.KeyPayrollTitle] // beyond the engine's group bound
 		inTitles := 0
 		for j, b := range titles {
 			inTitles += b.Count
@@ -158,7 +158,7 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 				GrossPaid: procure.Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: procure.NoPayroll}.Money(),
 				Browse:    browsePayroll(agencyID, fy, b.Value)})
 		}
-		y.RowsNoTitle = max(0, t.Count-inTitles-t.Other[search.KeyPayrollTitle])
+		y.RowsNoTitle = max(0, t.Count-inTitles-t.Other[procure.KeyPayrollTitle])
 		out.Years = append(out.Years, y)
 	}
 	return out, nil

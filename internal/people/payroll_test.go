@@ -66,7 +66,7 @@ func TestPositionsFromPayroll(t *testing.T) {
 		t.Fatalf("police positions: %+v", pos)
 	}
 	// the per-title counts and sums are those of the rows themselves
-	rows, err := search.Find(ctx, svc.Records, search.PayrollKind, search.RecordQuery{Keys: map[string][]string{search.KeyAgencyID: {"police-department"}}, Limit: 100})
+	rows, err := search.Find(ctx, svc.Records, procure.PayrollKind, search.RecordQuery{Keys: map[string][]string{search.KeyAgencyID: {"police-department"}}, Limit: 100})
 	if err != nil || len(rows.Items) != 22 {
 		t.Fatalf("police rows: %d %v", len(rows.Items), err)
 	}

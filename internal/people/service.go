@@ -17,7 +17,7 @@ import (
 //
 // Payroll: payroll positions (positions held by agency and title, names
 // only as the public dataset prints them) are another record kind
-// (search.PayrollKind), built by its own source. Positions (payroll.go)
+// (procure.PayrollKind), built by its own source. Positions (payroll.go)
 // reads them by agency_id (search.KeyAgencyID) with search.TotalsOf
 // grouped by fiscal year and title, and they sit beside Civil on an
 // organization; nothing in this package infers a person from a payroll
@@ -26,20 +26,20 @@ type Service struct {
 	// Search reads the notice coverage every scope lists (nil: none).
 	Search search.Reader
 	// Records holds the rows; nil answers EUNAVAILABLE.
-	Records   search.Records
+	Records   search.RecordReader
 	Crosswalk *entity.Crosswalk
 }
 
-// New builds a service over the engine's records: the search reader's
-// when it holds records, else those of an entity view.
-func New(rd search.Reader, entries search.EntityReader, cw *entity.Crosswalk) *Service {
-	s := &Service{Search: rd, Crosswalk: cw}
-	if rs, ok := rd.(search.Records); ok {
-		s.Records = rs
-	} else if v, ok := entries.(search.EntityView); ok && v.Records != nil {
-		s.Records = v.Records
-	}
-	return s
+// Engine is what the service reads of a search engine: the notice
+// coverage and the records.
+type Engine interface {
+	search.Reader
+	search.RecordReader
+}
+
+// New builds a service over an engine.
+func New(e Engine, cw *entity.Crosswalk) *Service {
+	return &Service{Search: e, Records: e, Crosswalk: cw}
 }
 
 // Read bounds.
@@ -51,7 +51,7 @@ const (
 	maxIDLen    = 300
 )
 
-func (s *Service) records() (search.Records, error) {
+func (s *Service) records() (search.RecordReader, error) {
 	if s == nil || s.Records == nil {
 		return nil, record.Errorf(record.EUNAVAILABLE, "this deployment's search engine holds no people or organization rows")
 	}
@@ -227,7 +227,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 }
 
 // releases lists the release dates held, newest first ("unknown" last).
-func (s *Service) releases(ctx context.Context, rs search.Records) ([]string, error) {
+func (s *Service) releases(ctx context.Context, rs search.RecordReader) ([]string, error) {
 	t, err := search.TotalsOf(ctx, rs, Kind, search.RecordQuery{}, []string{KeyRelease}, 0)
 	if err != nil {
 		return nil, err

@@ -51,7 +51,7 @@ func loaded(t *testing.T, extra map[string][]byte) *people.Service {
 	if len(rep.Errors) != 0 {
 		t.Fatalf("load errors: %v", rep.Errors)
 	}
-	return people.New(b, nil, cw)
+	return people.New(b, cw)
 }
 
 func rosterIDs(t *testing.T) map[string]bool {

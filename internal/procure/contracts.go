@@ -12,7 +12,7 @@ import (
 )
 
 // Contract reads (SPEC §2.6): one contract by exact ID, and bounded pages
-// of contracts. Both read search.ContractKind through the Records seam.
+// of contracts. Both read ContractKind through the Records seam.
 
 // Contract read bounds.
 const (
@@ -81,17 +81,9 @@ type ContractPage struct {
 	Scope      record.Scope      `json:"scope"`
 }
 
-// records is the Records of the engine. Errors: EUNAVAILABLE when the
-// engine holds none.
-func (s *Service) records() (search.Records, error) {
-	if rs, ok := s.Search.(search.Records); ok {
-		return rs, nil
-	}
-	if v, ok := s.Entries.(search.EntityView); ok && v.Records != nil {
-		return v.Records, nil
-	}
-	return nil, &record.Error{Code: record.EUNAVAILABLE, Message: "this deployment's search engine does not hold registered contracts"}
-}
+// records is the record reader. Errors: EUNAVAILABLE when the engine
+// holds none.
+func (s *Service) records() (Records, error) { return s.RecordReader() }
 
 // Contract reads one contract by exact ID: a row id or a contract ID
 // (matched exactly, as written). Errors: ENOTFOUND when no row is held
@@ -108,7 +100,7 @@ func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error)
 	}
 	var out ContractRead
 	contractID := id
-	c, err := search.Get(ctx, rs, search.ContractKind, id)
+	c, err := search.Get(ctx, rs, ContractKind, id)
 	switch {
 	case err == nil:
 		out.Contract, contractID = c, c.ContractID
@@ -119,7 +111,7 @@ func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error)
 		out.Rows, out.RowsTotal = []record.Contract{out.Contract}, 1
 		return out, nil
 	}
-	p, err := search.Find(ctx, rs, search.ContractKind, search.RecordQuery{
+	p, err := search.Find(ctx, rs, ContractKind, search.RecordQuery{
 		Keys: map[string][]string{search.KeyContractID: {contractID}}, Sort: search.RecordSortID, Limit: MaxContractRows})
 	if err != nil {
 		return out, err
@@ -162,11 +154,11 @@ func (s *Service) BrowseContracts(ctx context.Context, f ContractFilter, cursor 
 	if s.Search != nil {
 		notices = s.Search
 	}
-	p, err := search.Find(ctx, search.WithScope(rs, notices), search.ContractKind, q)
+	p, err := search.Find(ctx, search.WithScope(rs, notices), ContractKind, q)
 	if err != nil {
 		return ContractPage{}, err
 	}
-	t, err := search.TotalsOf(ctx, rs, search.ContractKind, q, nil, 0)
+	t, err := search.TotalsOf(ctx, rs, ContractKind, q, nil, 0)
 	if err != nil {
 		return ContractPage{}, err
 	}
@@ -206,13 +198,13 @@ func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
 		if _, ok := record.AmountBand(b); !ok {
 			return search.RecordQuery{}, record.Invalid("amount_band", "unknown amount band %q; bands: %s", b, strings.Join(AmountBandKeys(), ", "))
 		}
-		keys[search.KeyAmountBand] = []string{b}
+		keys[KeyAmountBand] = []string{b}
 	}
 	if f.Undated {
 		if f.FiscalYear != 0 {
 			return search.RecordQuery{}, record.Invalid("undated", "undated rows have no fiscal year: ask for one or the other")
 		}
-		keys[search.KeyRegistration] = []string{search.RegistrationUndated}
+		keys[KeyRegistration] = []string{RegistrationUndated}
 	}
 	if v := trim(f.Vendor); v != "" {
 		stem := entity.VendorStem(v)

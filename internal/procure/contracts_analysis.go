@@ -17,7 +17,7 @@ import (
 
 // Contract analysis (SPEC §2.6, analyze_contracts): registered contracts
 // ranked by agency, vendor, fiscal year or amount band, by registered value
-// or by count. Every group is one exact key of search.ContractKind, so the
+// or by count. Every group is one exact key of ContractKind, so the
 // browse it carries (Follow) pages through exactly its rows.
 
 // Analysis groupings.
@@ -368,7 +368,7 @@ func groupKey(g string) string {
 	case GroupFiscalYear:
 		return search.KeyFiscalYear
 	case GroupAmountBand:
-		return search.KeyAmountBand
+		return KeyAmountBand
 	}
 	return search.KeyAgencyID
 }
@@ -436,7 +436,7 @@ func (s *Service) AnalyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 		return ContractAnalysis{}, err
 	}
 	key := groupKey(req.GroupBy)
-	t, err := search.TotalsOf(ctx, rs, search.ContractKind, q, []string{key, search.KeyAmountExcluded, search.KeyRegistration}, 0)
+	t, err := search.TotalsOf(ctx, rs, ContractKind, q, []string{key, KeyAmountExcluded, KeyRegistration}, 0)
 	if err != nil {
 		return ContractAnalysis{}, err
 	}
@@ -444,7 +444,7 @@ func (s *Service) AnalyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	out.Population = &AnalysisPopulation{Rows: t.Count, IncludedRows: t.ValidAmounts, RegisteredValue: pop.Money(),
 		ExcludedRows: t.Count - t.ValidAmounts, Excluded: []AnalysisExcluded{}, FirstRegistered: day(t.First), LastRegistered: day(t.Last),
 		ExcludedNote: "Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum."}
-	for _, b := range t.Groups[search.KeyAmountExcluded] {
+	for _, b := range t.Groups[KeyAmountExcluded] {
 		out.Population.Excluded = append(out.Population.Excluded, AnalysisExcluded{Reason: b.Value, Description: record.ExcludedReasons[b.Value], Rows: b.Count})
 	}
 	sort.Slice(out.Population.Excluded, func(i, j int) bool { return out.Population.Excluded[i].Reason < out.Population.Excluded[j].Reason })
@@ -461,8 +461,8 @@ func (s *Service) AnalyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	if rest := t.Count - grouped; rest > 0 {
 		out.Ungrouped = &AnalysisUngrouped{Rows: rest, Reason: ungroupedReason(req.GroupBy)}
 		undated := 0
-		for _, b := range t.Groups[search.KeyRegistration] {
-			if b.Value == search.RegistrationUndated {
+		for _, b := range t.Groups[KeyRegistration] {
+			if b.Value == RegistrationUndated {
 				undated = b.Count
 			}
 		}
@@ -540,12 +540,12 @@ const ContractMeasureNote = "Totals measure the registered value or the count of
 	"rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists."
 
 // contractCoverage is the coverage of the registered-contract records
-// (search.ContractKind) and its statement.
+// (ContractKind) and its statement.
 func contractCoverage(cov []record.SourceCoverage, matched int) AnalysisCoverage {
 	out := AnalysisCoverage{Sources: []record.SourceCoverage{}}
 	var parts []string
 	for _, c := range cov {
-		if c.RecordType != search.ContractKind.Name {
+		if c.RecordType != ContractKind.Name {
 			continue
 		}
 		out.Sources = append(out.Sources, c)
@@ -606,7 +606,7 @@ func percent(part, whole float64) float64 {
 
 // printed is how the first row of a group prints its value (the agency or
 // vendor as the source wrote it); "" when it cannot be read.
-func (s *Service) printed(ctx context.Context, rs search.Records, q search.RecordQuery, key, value string, of func(record.Contract) string) string {
+func (s *Service) printed(ctx context.Context, rs search.RecordReader, q search.RecordQuery, key, value string, of func(record.Contract) string) string {
 	gq := q
 	gq.Keys = map[string][]string{}
 	for k, v := range q.Keys {
@@ -614,7 +614,7 @@ func (s *Service) printed(ctx context.Context, rs search.Records, q search.Recor
 	}
 	gq.Keys[key] = []string{value}
 	gq.Sort, gq.Limit, gq.Cursor = search.RecordSortID, 1, ""
-	p, err := search.Find(ctx, rs, search.ContractKind, gq)
+	p, err := search.Find(ctx, rs, ContractKind, gq)
 	if err != nil || len(p.Items) == 0 {
 		return ""
 	}

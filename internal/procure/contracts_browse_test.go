@@ -21,7 +21,7 @@ import (
 func copyContracts(t *testing.T) (*embedded.Backend, *procure.Service, []record.Contract) {
 	t.Helper()
 	ctx := context.Background()
-	all, err := search.Find(ctx, be, search.ContractKind, search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
+	all, err := search.Find(ctx, be, procure.ContractKind, search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,10 +33,10 @@ func copyContracts(t *testing.T) (*embedded.Backend, *procure.Service, []record.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	if err := search.Put(ctx, b, search.ContractKind, all.Items); err != nil {
+	if err := search.Put(ctx, b, procure.ContractKind, all.Items); err != nil {
 		t.Fatal(err)
 	}
-	return b, procure.New(b, nil, entity.DefaultCrosswalk(), func() time.Time { return fixedNow }), all.Items
+	return b, procure.New(b, entity.DefaultCrosswalk(), func() time.Time { return fixedNow }), all.Items
 }
 
 // Browse pages stay stable while contracts are indexed: a walk of the
@@ -80,7 +80,7 @@ func TestBrowseContractsStableUnderConcurrentIndexing(t *testing.T) {
 				c.FiscalYear = record.ContractFiscalYear(c.RegisteredOn)
 				batch = append(batch, c)
 			}
-			if err := search.Put(ctx, b, search.ContractKind, batch); err != nil {
+			if err := search.Put(ctx, b, procure.ContractKind, batch); err != nil {
 				writeErr = err
 				return
 			}
@@ -132,39 +132,38 @@ func TestBrowseContractsStableUnderConcurrentIndexing(t *testing.T) {
 
 // The fiscal year of a bundled row is its registration date's: a row
 // registered on June 30, 2026 is FY2026; the same row registered on July
-// 1, 2026 (written through the same contract rule, search.ContractOf) is
-// FY2027 and a browse of each fiscal year finds it there only.
+// 1, 2026 (written through the same contract rule,
+// record.ContractFiscalYear) is FY2027 and a browse of each fiscal year finds it there only.
 func TestContractFiscalYearBoundaryOnBundledRows(t *testing.T) {
 	ctx := context.Background()
 	b, s, _ := copyContracts(t)
-	res, err := svc.Entries.Entries(ctx, search.EntryQuery{Kinds: []string{search.EntryContract}, Sources: []string{"contracts"}, Limit: 1000})
+	res, err := search.Find(ctx, svc.Records, procure.ContractKind, search.RecordQuery{Sources: []string{"contracts"}, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e search.Entry
-	for _, x := range res.Entries {
-		if x.DateLabel == "registered" && x.Date.In(record.NewYork).Format("2006-01-02") == "2026-06-30" && x.ContractID != "" {
-			e = x
+	var c record.Contract
+	for _, x := range res.Items {
+		if !x.RegisteredOn.IsZero() && x.RegisteredOn.In(record.NewYork).Format("2006-01-02") == "2026-06-30" && x.ContractID != "" {
+			c = x
 			break
 		}
 	}
-	if e.ID == "" {
+	if c.ID == "" {
 		t.Fatal("no bundled row registered on 2026-06-30")
 	}
-	c, ok := search.ContractOf(e)
-	if !ok || c.FiscalYear != 2026 || !c.RegisteredOn.Equal(e.Date) {
-		t.Fatalf("June 30 row %s: FY%d", e.ID, c.FiscalYear)
+	if c.FiscalYear != 2026 || c.FiscalYear != record.ContractFiscalYear(c.RegisteredOn) {
+		t.Fatalf("June 30 row %s: FY%d", c.ID, c.FiscalYear)
 	}
 	if got, err := s.Contract(ctx, c.ID); err != nil || got.Contract.FiscalYear != 2026 {
 		t.Fatalf("June 30 row as held: %+v %v", got.Contract, err)
 	}
-	e.ID += ":july1"
-	e.Date = time.Date(2026, 7, 1, 0, 0, 0, 0, record.NewYork)
-	j, ok := search.ContractOf(e)
-	if !ok || j.FiscalYear != 2027 {
+	j := c
+	j.ID += ":july1"
+	j.RegisteredOn = time.Date(2026, 7, 1, 0, 0, 0, 0, record.NewYork)
+	if j.FiscalYear = record.ContractFiscalYear(j.RegisteredOn); j.FiscalYear != 2027 {
 		t.Fatalf("July 1 row: FY%d", j.FiscalYear)
 	}
-	if err := search.Put(ctx, b, search.ContractKind, []record.Contract{j}); err != nil {
+	if err := search.Put(ctx, b, procure.ContractKind, []record.Contract{j}); err != nil {
 		t.Fatal(err)
 	}
 	in := func(fy int, id string) bool {
@@ -194,13 +193,13 @@ func TestContractAnalysisOfRecordsWrittenBefore(t *testing.T) {
 	var old []search.Record
 	undated := 0
 	for _, c := range items[:40] {
-		r, err := search.ContractKind.Encode(c)
+		r, err := procure.ContractKind.Encode(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		delete(r.Keys, search.KeyAmountBand)
-		delete(r.Keys, search.KeyRegistration)
-		delete(r.Keys, search.KeyAmountExcluded)
+		delete(r.Keys, procure.KeyAmountBand)
+		delete(r.Keys, procure.KeyRegistration)
+		delete(r.Keys, procure.KeyAmountExcluded)
 		old = append(old, r)
 		if c.RegisteredOn.IsZero() {
 			undated++
@@ -236,7 +235,7 @@ func TestContractWithoutContractID(t *testing.T) {
 	b, s, items := copyContracts(t)
 	c := items[0]
 	c.ID, c.ContractID = "contracts:no-contract-id", ""
-	if err := search.Put(ctx, b, search.ContractKind, []record.Contract{c}); err != nil {
+	if err := search.Put(ctx, b, procure.ContractKind, []record.Contract{c}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := s.Contract(ctx, c.ID)

@@ -54,7 +54,7 @@ func TestContractUnknownAndUnavailable(t *testing.T) {
 	if record.ErrorCode(err) != record.ENOTFOUND {
 		t.Fatalf("unknown id: %v", err)
 	}
-	bare := procure.New(struct{ search.Reader }{be}, nil, entity.DefaultCrosswalk(), nil)
+	bare := procure.New(recordsDown{be}, entity.DefaultCrosswalk(), nil)
 	if _, err := bare.Contract(context.Background(), "CT100220268808241"); record.ErrorCode(err) != record.EUNAVAILABLE {
 		t.Fatalf("no records: %v", err)
 	}
@@ -95,7 +95,7 @@ func TestContractsSharingAPINStayTwoRows(t *testing.T) {
 func TestBrowseContractsPagesAreStable(t *testing.T) {
 	ctx := context.Background()
 	f := procure.ContractFilter{FiscalYear: 2026}
-	full, err := search.Find(ctx, be, search.ContractKind, search.RecordQuery{
+	full, err := search.Find(ctx, be, procure.ContractKind, search.RecordQuery{
 		Keys: map[string][]string{search.KeyFiscalYear: {"2026"}}, Sort: search.RecordSortDate, Limit: search.MaxRecordLimit})
 	if err != nil {
 		t.Fatal(err)

@@ -76,7 +76,7 @@ type Step struct {
 	PIN       string
 	Link      Link
 	Notice    *record.Notice // a notice step
-	Entry     *search.Entry  // a contract or payment step
+	Row       *Row           // a contract or payment step
 	rank      int
 	id        string
 }
@@ -148,7 +148,7 @@ func stepOf(n record.Notice) (string, int) {
 // Status not_found, no steps and its scope, and the error is nil.
 //
 // Errors: ENOTFOUND when the PIN is a placeholder (blank, N/A, TBD, 0 …);
-// EINVALID when it is longer than MaxPIN; EUNAVAILABLE when entries or the
+// EINVALID when it is longer than MaxPIN; EUNAVAILABLE when the records or the
 // index cannot be read.
 func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	asked := strings.TrimSpace(pin)
@@ -159,8 +159,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	if len(asked) > MaxPIN {
 		return nil, record.Invalid("pin", "a PIN is at most %d characters", MaxPIN)
 	}
-	er, err := s.EntryReader()
-	if err != nil {
+	if _, err := s.RecordReader(); err != nil {
 		return nil, err
 	}
 	norm := entity.NormalizePIN(asked)
@@ -189,42 +188,42 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 			q.Cursor = res.NextCursor
 		}
 	}
-	regs, err := er.Entries(ctx, search.EntryQuery{PINs: exact, Kinds: []string{search.EntryContract}, Limit: search.MaxEntryLimit})
+	regs, err := s.Rows(ctx, RowQuery{PINs: exact, Kinds: []string{RowContract}, Limit: search.MaxRecordLimit})
 	if err != nil {
 		return nil, err
 	}
-	entries := append([]search.Entry(nil), regs.Entries...)
+	contracts := append([]Row(nil), regs.Rows...)
 	if prefix != "" {
-		more, err := er.Entries(ctx, search.EntryQuery{PINBases: []string{prefix}, Kinds: []string{search.EntryContract}, Limit: search.MaxEntryLimit})
+		more, err := s.Rows(ctx, RowQuery{PINBases: []string{prefix}, Kinds: []string{RowContract}, Limit: search.MaxRecordLimit})
 		if err != nil {
 			return nil, err
 		}
-		entries = append(entries, more.Entries...)
+		contracts = append(contracts, more.Rows...)
 	}
 	var contractIDs []string
-	for _, e := range entries {
+	for _, e := range contracts {
 		contractIDs = append(contractIDs, e.ContractID)
 	}
-	var payments []search.Entry
+	var payments []Row
 	if ids := UniqueNonEmpty(contractIDs); len(ids) > 0 {
-		pr, err := er.Entries(ctx, search.EntryQuery{ContractIDs: ids, Kinds: []string{search.EntryPayment}, Limit: search.MaxEntryLimit})
+		pr, err := s.Rows(ctx, RowQuery{ContractIDs: ids, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
 		if err != nil {
 			return nil, err
 		}
-		payments = pr.Entries
+		payments = pr.Rows
 	}
 	// payments that state the PIN themselves (joined directly, by PIN)
-	pinPays, err := er.Entries(ctx, search.EntryQuery{PINs: exact, Kinds: []string{search.EntryPayment}, Limit: search.MaxEntryLimit})
+	pinPays, err := s.Rows(ctx, RowQuery{PINs: exact, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
 	if err != nil {
 		return nil, err
 	}
-	direct := pinPays.Entries
+	direct := pinPays.Rows
 	if prefix != "" {
-		more, err := er.Entries(ctx, search.EntryQuery{PINBases: []string{prefix}, Kinds: []string{search.EntryPayment}, Limit: search.MaxEntryLimit})
+		more, err := s.Rows(ctx, RowQuery{PINBases: []string{prefix}, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
 		if err != nil {
 			return nil, err
 		}
-		direct = append(direct, more.Entries...)
+		direct = append(direct, more.Rows...)
 	}
 
 	m := &Matter{Status: record.Found, PIN: asked, BasePIN: base, Prefix: prefix, Kind: KindProcurement, Steps: []Step{},
@@ -262,7 +261,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		m.Counts["notices"]++
 	}
 	linked := map[string]Link{} // contract id → how its registration was linked
-	for _, e := range entries {
+	for _, e := range contracts {
 		if seen["e:"+e.ID] {
 			continue
 		}
@@ -280,7 +279,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 			link.Note += "; the source also joins it to notice " + e.RequestID
 		}
 		m.Steps = append(m.Steps, Step{Step: step, Date: e.Date, DateLabel: e.DateLabel, Record: "contract", PIN: e.PIN,
-			Link: link, Entry: &e, rank: 6, id: e.ID})
+			Link: link, Row: &e, rank: 6, id: e.ID})
 		_, registered, _ := sums(link)
 		if e.DateLabel == "registered" {
 			registered.add(e.AmountValid, e.Amount)
@@ -301,7 +300,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		e := e
 		link := contractLink(e.ContractID, reg)
 		m.Steps = append(m.Steps, Step{Step: "payment", Date: e.Date, DateLabel: e.DateLabel, Record: "payment",
-			Link: link, Entry: &e, rank: 7, id: e.ID})
+			Link: link, Row: &e, rank: 7, id: e.ID})
 		_, _, paid := sums(link)
 		paid.add(e.AmountValid, e.Amount)
 		m.Counts["payments"]++
@@ -322,7 +321,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		}
 		link.Note += ")"
 		m.Steps = append(m.Steps, Step{Step: "payment", Date: e.Date, DateLabel: e.DateLabel, Record: "payment", PIN: e.PIN,
-			Link: link, Entry: &e, rank: 7, id: e.ID})
+			Link: link, Row: &e, rank: 7, id: e.ID})
 		_, _, paid := sums(link)
 		paid.add(e.AmountValid, e.Amount)
 		m.Counts["payments"]++

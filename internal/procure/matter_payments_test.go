@@ -57,7 +57,7 @@ func TestMatterShowsJoinedPayments(t *testing.T) {
 	if rep, err := ix.LoadCheckbookDir(ctx, paymentFixtures(t), "cb"); err != nil || len(rep.Errors) != 0 {
 		t.Fatalf("load: %+v %v", rep, err)
 	}
-	s := procure.New(b, nil, cw, func() time.Time { return fixedNow })
+	s := procure.New(b, cw, func() time.Time { return fixedNow })
 
 	m, err := s.Matter(ctx, "85015B0065001C021")
 	if err != nil {
@@ -69,7 +69,7 @@ func TestMatterShowsJoinedPayments(t *testing.T) {
 	methods := map[string]procure.Link{}
 	for _, st := range m.Steps {
 		if st.Step == "payment" {
-			if st.Entry == nil || st.Entry.Amount != 35775 || st.Date.Format("2006-01-02") != "2017-07-17" {
+			if st.Row == nil || st.Row.Amount != 35775 || st.Date.Format("2006-01-02") != "2017-07-17" {
 				t.Errorf("payment step %+v", st)
 			}
 			methods[st.Link.Method] = st.Link

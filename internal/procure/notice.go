@@ -15,16 +15,16 @@ import (
 // same-procurement records; Apart sums those joined by base PIN alone.
 type NoticeJoin struct {
 	PIN, Prefix string
-	Totals      EntryTotals // same-procurement records only
-	Apart       EntryTotals // records joined by the base PIN alone
-	Links       []JoinedEntry
+	Totals      RowTotals // same-procurement records only
+	Apart       RowTotals // records joined by the base PIN alone
+	Links       []JoinedRow
 	Complete    bool // every joined record was read
 }
 
-// JoinedEntry is one joined record and how it was linked.
-type JoinedEntry struct {
-	Entry search.Entry
-	Link  Link
+// JoinedRow is one joined record and how it was linked.
+type JoinedRow struct {
+	Row  Row
+	Link Link
 }
 
 // JoinNote says what a notice's joins hold.
@@ -33,31 +33,27 @@ const JoinNote = "Only the payments-dataset records held here were joined, by PI
 // NoticePayments joins a notice to the payments dataset by PIN. It returns
 // nil and no error when the notice has no usable PIN or nothing joins.
 //
-// Errors: EUNAVAILABLE when entries cannot be read (or this deployment
-// holds none).
+// Errors: EUNAVAILABLE when the records cannot be read (or this
+// deployment holds none).
 func (s *Service) NoticePayments(ctx context.Context, n record.Notice) (*NoticeJoin, error) {
 	if entity.JunkPIN(n.PIN) {
 		return nil, nil
 	}
-	er, err := s.EntryReader()
-	if err != nil {
-		return nil, err
-	}
 	norm := entity.NormalizePIN(n.PIN)
 	prefix := entity.PINBase(n.PIN)
-	byID := map[string]search.Entry{}
+	byID := map[string]Row{}
 	links := map[string]Link{}
-	queries := []search.EntryQuery{{PINs: UniqueNonEmpty([]string{n.PIN, norm}), Kinds: []string{search.EntryContract}, Limit: search.MaxEntryLimit}}
+	queries := []RowQuery{{PINs: UniqueNonEmpty([]string{n.PIN, norm}), Kinds: []string{RowContract}, Limit: search.MaxRecordLimit}}
 	if prefix != "" {
-		queries = append(queries, search.EntryQuery{PINBases: []string{prefix}, Kinds: []string{search.EntryContract}, Limit: search.MaxEntryLimit})
+		queries = append(queries, RowQuery{PINBases: []string{prefix}, Kinds: []string{RowContract}, Limit: search.MaxRecordLimit})
 	}
 	regByContract := map[string]Link{}
 	for _, q := range queries {
-		res, err := er.Entries(ctx, q)
+		res, err := s.Rows(ctx, q)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range res.Entries {
+		for _, e := range res.Rows {
 			if l, ok := PINLink(n.PIN, e.PIN); ok {
 				byID[e.ID], links[e.ID] = e, l
 				if prev, ok := regByContract[e.ContractID]; e.ContractID != "" && (!ok || (!prev.SameProcurement && l.SameProcurement)) {
@@ -75,11 +71,11 @@ func (s *Service) NoticePayments(ctx context.Context, n record.Notice) (*NoticeJ
 	}
 	sort.Strings(contracts)
 	if len(contracts) > 0 {
-		res, err := er.Entries(ctx, search.EntryQuery{ContractIDs: contracts, Kinds: []string{search.EntryPayment}, Limit: search.MaxEntryLimit})
+		res, err := s.Rows(ctx, RowQuery{ContractIDs: contracts, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range res.Entries {
+		for _, e := range res.Rows {
 			if _, ok := byID[e.ID]; !ok {
 				byID[e.ID], links[e.ID] = e, contractLink(e.ContractID, regByContract[e.ContractID])
 			}
@@ -95,31 +91,31 @@ func (s *Service) NoticePayments(ctx context.Context, n record.Notice) (*NoticeJ
 	}
 	sort.Strings(same)
 	sort.Strings(apart)
-	j := &NoticeJoin{PIN: n.PIN, Prefix: prefix, Links: []JoinedEntry{}, Complete: true,
-		Totals: Totals(search.EntryResult{}, 0), Apart: Totals(search.EntryResult{}, 0)}
+	j := &NoticeJoin{PIN: n.PIN, Prefix: prefix, Links: []JoinedRow{}, Complete: true,
+		Totals: Totals(RowPage{}, 0), Apart: Totals(RowPage{}, 0)}
 	// totals over exactly the joined records of each kind of link
 	for _, part := range []struct {
 		ids []string
-		to  *EntryTotals
+		to  *RowTotals
 	}{{same, &j.Totals}, {apart, &j.Apart}} {
 		if len(part.ids) == 0 {
 			continue
 		}
-		res, err := er.Entries(ctx, search.EntryQuery{IDs: part.ids, Totals: true, Limit: search.MaxEntryLimit})
+		res, err := s.Rows(ctx, RowQuery{IDs: part.ids, Totals: true, Limit: search.MaxRecordLimit})
 		if err != nil {
 			return nil, err
 		}
 		*part.to = Totals(res, 0)
-		part.to.Entries, part.to.More = []search.Entry{}, false
-		if res.NextCursor != "" {
+		part.to.Rows, part.to.More = []Row{}, false
+		if res.Total > len(res.Rows) {
 			j.Complete = false
 		}
-		for _, e := range res.Entries {
-			j.Links = append(j.Links, JoinedEntry{Entry: e, Link: links[e.ID]})
+		for _, e := range res.Rows {
+			j.Links = append(j.Links, JoinedRow{Row: e, Link: links[e.ID]})
 		}
 	}
 	sort.SliceStable(j.Links, func(a, b int) bool {
-		x, y := j.Links[a].Entry, j.Links[b].Entry
+		x, y := j.Links[a].Row, j.Links[b].Row
 		if x.Date.IsZero() != y.Date.IsZero() {
 			return !x.Date.IsZero()
 		}

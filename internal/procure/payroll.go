@@ -10,7 +10,7 @@ import (
 
 // Payroll reads (SPEC §2.6 sources): one Citywide Payroll row by id, and
 // bounded pages of rows by name, agency, fiscal year and title, read
-// through the Records seam (search.PayrollKind).
+// through the Records seam (PayrollKind).
 
 // Payroll read bounds.
 const (
@@ -71,7 +71,7 @@ func (s *Service) PayrollRow(ctx context.Context, id string) (record.PayrollRow,
 	if err != nil {
 		return record.PayrollRow{}, err
 	}
-	r, err := search.Get(ctx, rs, search.PayrollKind, id)
+	r, err := search.Get(ctx, rs, PayrollKind, id)
 	if record.ErrorCode(err) == record.ENOTFOUND {
 		return r, record.Errorf(record.ENOTFOUND, "no payroll row with id %q is held", id)
 	}
@@ -103,11 +103,11 @@ func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor str
 	if s.Search != nil {
 		notices = s.Search
 	}
-	p, err := search.Find(ctx, search.WithScope(rs, notices), search.PayrollKind, q)
+	p, err := search.Find(ctx, search.WithScope(rs, notices), PayrollKind, q)
 	if err != nil {
 		return PayrollPage{}, err
 	}
-	t, err := search.TotalsOf(ctx, rs, search.PayrollKind, q, []string{search.KeyPayrollFlag}, 0)
+	t, err := search.TotalsOf(ctx, rs, PayrollKind, q, []string{KeyPayrollFlag}, 0)
 	if err != nil {
 		return PayrollPage{}, err
 	}
@@ -120,7 +120,7 @@ func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor str
 	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoPayroll}
 	out.Totals = PayrollTotals{Count: t.Count, ValidAmounts: t.ValidAmounts, Excluded: t.Count - t.ValidAmounts,
 		GrossPaid: sum.Value(), Display: sum.Display(), Measure: PayrollMeasure, Flagged: map[string]int{}}
-	for _, b := range t.Groups[search.KeyPayrollFlag] {
+	for _, b := range t.Groups[KeyPayrollFlag] {
 		out.Totals.Flagged[b.Value] = b.Count
 	}
 	return out, nil
@@ -136,7 +136,7 @@ func (s *Service) payrollQuery(f PayrollFilter) (search.RecordQuery, map[string]
 		if k == "" {
 			return search.RecordQuery{}, nil, record.Invalid("name", "name %q has no letters or digits to match", n)
 		}
-		keys[search.KeyPayrollName] = []string{k}
+		keys[KeyPayrollName] = []string{k}
 		filters["name"] = k
 	}
 	if a := trim(f.Agency); a != "" {
@@ -148,7 +148,7 @@ func (s *Service) payrollQuery(f PayrollFilter) (search.RecordQuery, map[string]
 		filters["agency"] = a
 	}
 	if t := record.PayrollText(f.Title); t != "" {
-		keys[search.KeyPayrollTitle] = []string{t}
+		keys[KeyPayrollTitle] = []string{t}
 		filters["title"] = t
 	}
 	if f.FiscalYear != 0 {

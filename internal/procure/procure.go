@@ -34,51 +34,49 @@ var AwardTypes = []string{"Award", "Intent to Award", "Intent to Negotiate"}
 type Service struct {
 	// Search reads notices and coverage.
 	Search search.Reader
-	// Entries reads the payments dataset and registered contracts; nil
-	// answers EUNAVAILABLE where entries are needed.
-	Entries search.EntityReader
+	// Records reads the registered contracts and payments (ContractKind,
+	// PaymentKind) and the notice aggregations; nil answers EUNAVAILABLE
+	// where they are needed.
+	Records Records
 	// Crosswalk names agencies.
 	Crosswalk *entity.Crosswalk
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
 
-// New builds a service; entries nil reads the entries of the search
-// backend (search.Entities), when it holds any.
-func New(s search.Reader, entries search.EntityReader, cw *entity.Crosswalk, now func() time.Time) *Service {
-	if entries == nil {
-		if eb, ok := search.Entities(s); ok {
-			entries = eb
-		}
-	}
+// Engine is what the service reads of a search engine: notices and
+// coverage, records and the notice aggregations.
+type Engine interface {
+	search.Reader
+	Records
+}
+
+// New builds a service over an engine.
+func New(e Engine, cw *entity.Crosswalk, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{Search: s, Entries: entries, Crosswalk: cw, Now: now}
+	return &Service{Search: e, Records: e, Crosswalk: cw, Now: now}
 }
 
-// EntryReader is the reader of entries. Errors: EUNAVAILABLE when this
-// deployment holds no entries.
-func (s *Service) EntryReader() (search.EntityReader, error) {
-	if s.Entries != nil {
-		return s.Entries, nil
+// RecordReader is the reader of records. Errors: EUNAVAILABLE when this
+// deployment holds none.
+func (s *Service) RecordReader() (Records, error) {
+	if s.Records != nil {
+		return s.Records, nil
 	}
 	return nil, &record.Error{Code: record.EUNAVAILABLE, Message: "this deployment's search engine does not hold payments, contracts or lots"}
 }
 
 // Scope is the scope of an entity view: what was asked, the notice
-// coverage and the coverage of the payments dataset and other joined
-// sources. Errors: those of the coverage reads (EUNAVAILABLE).
+// coverage and the coverage of the payments dataset, registered contracts
+// and lot locations. Errors: those of the coverage reads (EUNAVAILABLE).
 func (s *Service) Scope(ctx context.Context, kind string, filters map[string]string, matched int) (record.Scope, error) {
-	er, err := s.EntryReader()
+	ecov, err := s.coverage(ctx, scopeKinds())
 	if err != nil {
 		return record.Scope{}, err
 	}
 	cov, err := s.Search.Coverage(ctx)
-	if err != nil {
-		return record.Scope{}, err
-	}
-	ecov, err := er.EntryCoverage(ctx)
 	if err != nil {
 		return record.Scope{}, err
 	}

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	if _, err := ix.EnsureSample(context.Background(), os.DirFS("../../testdata/sample")); err != nil {
 		panic(err)
 	}
-	svc = procure.New(be, nil, cw, func() time.Time { return fixedNow })
+	svc = procure.New(be, cw, func() time.Time { return fixedNow })
 	code := m.Run()
 	be.Close()
 	os.RemoveAll(dir)
@@ -85,8 +85,8 @@ func TestMatterSumsOnlyTheSameProcurement(t *testing.T) {
 		if st.Link.SameProcurement == prefix || (st.Link.Confidence == procure.ConfidenceLow) != prefix || st.Link.Note == "" {
 			t.Errorf("step %s %s: link %+v", st.Step, st.PIN, st.Link)
 		}
-		if (st.Notice == nil) == (st.Entry == nil) {
-			t.Errorf("step %s holds a notice and an entry, or neither", st.Step)
+		if (st.Notice == nil) == (st.Row == nil) {
+			t.Errorf("step %s holds a notice and a row, or neither", st.Step)
 		}
 	}
 	if len(m.Scope.Sources) == 0 || m.Scope.Searched.Kind != "procurement_matter" {
@@ -110,8 +110,8 @@ func TestMatterErrors(t *testing.T) {
 	if err != nil || m.Status != record.NotFound || m.Records() != 0 || len(m.Scope.Sources) == 0 {
 		t.Errorf("unknown PIN: %+v %v", m, err)
 	}
-	// an engine that holds no entries is unavailable, never empty
-	bare := procure.New(struct{ search.Reader }{be}, nil, entity.DefaultCrosswalk(), nil)
+	// records that cannot be read are unavailable, never empty
+	bare := procure.New(recordsDown{be}, entity.DefaultCrosswalk(), nil)
 	if _, err := bare.Matter(ctx, "12522P0001001R004"); record.ErrorCode(err) != record.EUNAVAILABLE {
 		t.Errorf("no entries: %v", err)
 	}
@@ -137,8 +137,8 @@ func TestNoticePaymentsSumApart(t *testing.T) {
 		t.Fatalf("links %+v", j.Links)
 	}
 	for _, l := range j.Links {
-		if want := l.Entry.PIN == "12522P0001001R004"; l.Link.SameProcurement != want {
-			t.Errorf("%s %s: %+v", l.Entry.ContractID, l.Entry.PIN, l.Link)
+		if want := l.Row.PIN == "12522P0001001R004"; l.Link.SameProcurement != want {
+			t.Errorf("%s %s: %+v", l.Row.ContractID, l.Row.PIN, l.Link)
 		}
 	}
 	// a placeholder PIN joins nothing
@@ -169,7 +169,7 @@ func TestSumReadsAbsentAsAbsent(t *testing.T) {
 
 func TestTotalsAndAwards(t *testing.T) {
 	ctx := context.Background()
-	res, err := svc.Entries.Entries(ctx, search.EntryQuery{VendorStems: []string{entity.VendorStem(entity.StemFromSlug("skanska~trevcon-jv"))}, Totals: true, Limit: 1})
+	res, err := svc.Rows(ctx, procure.RowQuery{VendorStems: []string{entity.VendorStem(entity.StemFromSlug("skanska~trevcon-jv"))}, Totals: true, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestTotalsAndAwards(t *testing.T) {
 		t.Errorf("totals %+v", tot)
 	}
 	q := search.Query{AgencyIDs: []string{"transportation"}, NoticeTypes: procure.AwardTypes}
-	nt, err := svc.Entries.NoticeTotals(ctx, q, []string{search.GroupAgencyID, search.GroupFiscalYear}, 10)
+	nt, err := svc.Records.NoticeTotals(ctx, q, []string{search.GroupAgencyID, search.GroupFiscalYear}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,4 +205,23 @@ func TestAwardSumReadsAbsenceAsAbsent(t *testing.T) {
 			t.Errorf("%+v: %q %v", c, s.Display(), s.Value())
 		}
 	}
+}
+
+// recordsDown is the engine with its record reads failing as an engine
+// that cannot answer fails (a fault injected: every engine holds records).
+type recordsDown struct{ *embedded.Backend }
+
+var errRecordsDown = record.Errorf(record.EUNAVAILABLE, "the search index could not answer")
+
+func (recordsDown) FindRecords(context.Context, search.RecordQuery) (search.RecordPage, error) {
+	return search.RecordPage{}, errRecordsDown
+}
+func (recordsDown) GetRecord(context.Context, string, string) (search.Record, error) {
+	return search.Record{}, errRecordsDown
+}
+func (recordsDown) RecordTotals(context.Context, search.RecordQuery, []string, int) (search.Totals, error) {
+	return search.Totals{}, errRecordsDown
+}
+func (recordsDown) RecordCoverage(context.Context) ([]record.SourceCoverage, error) {
+	return nil, errRecordsDown
 }

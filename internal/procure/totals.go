@@ -5,34 +5,34 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// EntryTotals sums payments-dataset records by kind and fiscal year.
+// RowTotals sums payments-dataset records by kind and fiscal year.
 // Contract totals are registered value, not spending.
-type EntryTotals struct {
+type RowTotals struct {
 	Records      int
 	Contracts    Sum
 	Payments     Sum
 	Payroll      *Sum // nil when no payroll record is held
-	ByFiscalYear []search.EntryTotal
-	// Entries are the records read (lots left out), at most the limit
-	// asked; More says when more are held.
-	Entries []search.Entry
-	More    bool
+	ByFiscalYear []YearTotal
+	// Rows are the records read, at most the limit asked; More says when
+	// more are held.
+	Rows []Row
+	More bool
 }
 
-// Totals reads the totals of an entry result (asked with Totals) and keeps
-// at most limit of its entries.
-func Totals(res search.EntryResult, limit int) EntryTotals {
-	t := EntryTotals{Records: res.Total, ByFiscalYear: []search.EntryTotal{}, Entries: []search.Entry{},
+// Totals reads the totals of a row page (asked with Totals) and keeps at
+// most limit of its rows.
+func Totals(res RowPage, limit int) RowTotals {
+	t := RowTotals{Records: res.Total, ByFiscalYear: []YearTotal{}, Rows: []Row{},
 		Contracts: Sum{Absent: NoContracts}, Payments: Sum{Absent: NoPayments}}
 	payroll := Sum{Absent: NoPayroll}
 	for _, x := range res.Totals {
 		var k *Sum
 		switch x.Kind {
-		case search.EntryContract:
+		case RowContract:
 			k = &t.Contracts
-		case search.EntryPayment:
+		case RowPayment:
 			k = &t.Payments
-		case search.EntryPayroll:
+		case RowPayroll:
 			k = &payroll
 		default:
 			continue
@@ -45,17 +45,14 @@ func Totals(res search.EntryResult, limit int) EntryTotals {
 	if payroll.Records > 0 {
 		t.Payroll = &payroll
 	}
-	for i, e := range res.Entries {
+	for i, e := range res.Rows {
 		if i >= limit {
 			t.More = true
 			break
 		}
-		if e.Kind == search.EntryLot {
-			continue
-		}
-		t.Entries = append(t.Entries, e)
+		t.Rows = append(t.Rows, e)
 	}
-	if res.NextCursor != "" {
+	if res.Total > len(res.Rows) {
 		t.More = true
 	}
 	return t

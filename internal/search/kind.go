@@ -16,8 +16,8 @@ import (
 // kind is declaring one of these; the engines do not change.
 //
 // A kind is one record kind (Name), or a family of kinds that share one
-// body type and differ in their Record.Kind ("entry.payment",
-// "entry.payroll" …): then Members lists them and Index sets Record.Kind.
+// body type and differ in their Record.Kind ("payment",
+// "payment.payroll"): then Members lists them and Index sets Record.Kind.
 type Kind[T any] struct {
 	Name    string
 	Members []string
@@ -117,7 +117,7 @@ func Put[T any](ctx context.Context, rs Records, k Kind[T], vs []T) error {
 }
 
 // Get reads one value by id: ENOTFOUND when none of k's kinds holds it.
-func Get[T any](ctx context.Context, rs Records, k Kind[T], id string) (T, error) {
+func Get[T any](ctx context.Context, rs RecordReader, k Kind[T], id string) (T, error) {
 	var zero T
 	if len(k.Members) == 0 {
 		r, err := rs.GetRecord(ctx, k.Name, id)
@@ -138,7 +138,7 @@ func Get[T any](ctx context.Context, rs Records, k Kind[T], id string) (T, error
 
 // Find reads a page of values; q.Kinds defaults to k's kinds and may only
 // name them.
-func Find[T any](ctx context.Context, rs Records, k Kind[T], q RecordQuery) (Page[T], error) {
+func Find[T any](ctx context.Context, rs RecordReader, k Kind[T], q RecordQuery) (Page[T], error) {
 	if err := k.narrow(&q); err != nil {
 		return Page[T]{}, err
 	}
@@ -158,7 +158,7 @@ func Find[T any](ctx context.Context, rs Records, k Kind[T], q RecordQuery) (Pag
 }
 
 // TotalsOf summarizes the values of a kind q matches (RecordTotals).
-func TotalsOf[T any](ctx context.Context, rs Records, k Kind[T], q RecordQuery, groupBy []string, size int) (Totals, error) {
+func TotalsOf[T any](ctx context.Context, rs RecordReader, k Kind[T], q RecordQuery, groupBy []string, size int) (Totals, error) {
 	if err := k.narrow(&q); err != nil {
 		return Totals{}, err
 	}

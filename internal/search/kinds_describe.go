@@ -24,36 +24,9 @@ type KindDescription struct {
 var (
 	describeMu sync.RWMutex
 	// kindDescriptions are the descriptions by kind name (the record kind
-	// as written, "entry.payment", "payroll" …).
-	kindDescriptions = map[string]KindDescription{
-		"contract": {
-			RecordType:   "registered contract row",
-			CountingRule: "one per contract row held (a version or sub-vendor line of one contract ID is its own row; several registrations sharing a PIN each count); each row is held once, and the contract entries of the entity views are these same records",
-			EvidenceRule: "the latest registration date among the rows counted (rows without a registration date, such as pending contracts, are counted but do not date the set)",
-			API:          "/api/contracts",
-		},
-		"entry.payment": {
-			RecordType:   "payment (payments dataset transaction)",
-			CountingRule: "one per payment transaction held, by its document id (a transaction without one by a hash of its fields)",
-			EvidenceRule: "the latest check issue date among the payments counted",
-		},
-		"entry.payroll": {
-			RecordType:   "payroll payment (payments dataset transaction)",
-			CountingRule: "one per payroll transaction held (a pay date's gross pay for one title), by a hash of its fields",
-			EvidenceRule: "the latest pay date among the transactions counted",
-		},
-		"entry.lot": {
-			RecordType:   "tax lot location",
-			CountingRule: "one per tax lot (BBL) location held",
-			EvidenceRule: "lot locations carry no date of their own; the source's observation time says how recent they are",
-		},
-		"payroll": {
-			RecordType:   "payroll row (person, agency, title and fiscal year)",
-			CountingRule: "one per payroll row held, flagged rows (blank names, negative values, a start date after the fiscal year) included; identical rows are kept apart",
-			EvidenceRule: "the end (June 30) of the latest fiscal year among the rows counted: the dataset dates a row by its fiscal year only",
-			API:          "/api/payroll",
-		},
-	}
+	// as written, "payment.payroll", "meeting" …), each registered beside
+	// its Kind (DescribeKind).
+	kindDescriptions = map[string]KindDescription{}
 )
 
 // DescribeKind registers the description of a kind (beside its Kind

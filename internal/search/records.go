@@ -15,8 +15,8 @@ import (
 )
 
 // Records is the typed read-model seam: every record kind that is not
-// notice full text (entries today; contracts, land projects, meetings,
-// people and leaders next) is a Record, and both engines implement these
+// notice full text (contracts, payments, lots, land projects, meetings,
+// payroll, people …) is a Record, and both engines implement these
 // six methods once. A new kind is a Kind[T] value (kind.go), never a new
 // engine method. Scope is added by WithScope (scope.go), not by engines.
 //
@@ -25,6 +25,7 @@ import (
 // form, written by whoever builds the record); an engine never applies a
 // linking rule.
 type Records interface {
+	RecordReader
 	// PutRecords writes records; one with the kind and id of a record
 	// already held replaces it (idempotent). The records are visible to
 	// reads when it returns. EINVALID when a record fails CheckRecord.
@@ -32,6 +33,11 @@ type Records interface {
 	// DeleteRecords removes records of one kind by id; ids not held are
 	// ignored.
 	DeleteRecords(ctx context.Context, kind string, ids []string) error
+}
+
+// RecordReader is the read half of Records: what services that read
+// records take.
+type RecordReader interface {
 	// GetRecord returns one record: ENOTFOUND when it is not held,
 	// EUNAVAILABLE when the engine cannot answer.
 	GetRecord(ctx context.Context, kind, id string) (Record, error)

@@ -13,25 +13,24 @@ type CoverageReader interface {
 	Coverage(ctx context.Context) ([]record.SourceCoverage, error)
 }
 
-// Scoped is Records with scope added by wrapping (zoekt's Searcher
+// Scoped is a RecordReader with scope added by wrapping (zoekt's Searcher
 // wrappers): FindRecords pages carry the Scope of the read, built from the
 // notice coverage and the record coverage, and Scope builds the same for
 // any read that is not a record page (a dossier, a totals view). Nothing
 // else changes: the other methods are the wrapped engine's.
 type Scoped struct {
-	Records
+	RecordReader
 	Notices CoverageReader // nil: records only
 }
 
 // WithScope wraps an engine's Records, with the notice coverage of notices
 // (nil leaves notices out of the scope).
-func WithScope(r Records, notices CoverageReader) Scoped {
-	return Scoped{Records: r, Notices: notices}
+func WithScope(r RecordReader, notices CoverageReader) Scoped {
+	return Scoped{RecordReader: r, Notices: notices}
 }
 
-// ScopeType is the record type a kind is reported as in a scope and in
-// entry coverage: its name without the family ("entry.payment" →
-// "payment").
+// ScopeType is the record type a kind is reported as in a scope: its name
+// without the family ("payment.payroll" → "payroll").
 func ScopeType(kind string) string {
 	if _, name, ok := strings.Cut(kind, "."); ok {
 		return name
@@ -50,7 +49,7 @@ func (s Scoped) Coverage(ctx context.Context) ([]record.SourceCoverage, error) {
 		}
 		out = slices.Clone(cov)
 	}
-	rcov, err := s.Records.RecordCoverage(ctx)
+	rcov, err := s.RecordReader.RecordCoverage(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +75,7 @@ func (s Scoped) Scope(ctx context.Context, searched record.Searched, matched int
 // FindRecords reads a page and adds its scope (Searched.Kind "records",
 // the query's filters, Matched the page's total).
 func (s Scoped) FindRecords(ctx context.Context, q RecordQuery) (RecordPage, error) {
-	p, err := s.Records.FindRecords(ctx, q)
+	p, err := s.RecordReader.FindRecords(ctx, q)
 	if err != nil {
 		return p, err
 	}

@@ -1,7 +1,8 @@
 // Package checkbook reads Checkbook NYC, the NYC Comptroller's payments
 // transparency dataset, through its XML API, and turns its transactions
-// into search.Entry values the entity views join to City Record notices:
-// contracts (registered and pending), payments (spending) and payroll.
+// into the records the procurement views join to City Record notices:
+// contracts (registered and pending, record.Contract) and payments
+// (spending and payroll, procure.Payment).
 //
 // The API takes a POSTed XML request (type_of_data, records_from,
 // max_records, search_criteria, response_columns) and answers with the

@@ -96,8 +96,8 @@ func TestCorruptedTransactionRejectedAlone(t *testing.T) {
 		"cb/spending.response.xml": {Data: []byte(spending)},
 	}
 	c, errs := ReadDir(fsys, "cb")
-	if len(errs) != 2 || len(c.Entries) != 4 || len(c.Files) != 2 {
-		t.Fatalf("entries %d, errors %v", len(c.Entries), errs)
+	if len(errs) != 2 || c.Len() != 4 || len(c.Files) != 2 {
+		t.Fatalf("rows %d, errors %v", c.Len(), errs)
 	}
 	if c.Files[0].Transactions != 4 || c.Files[0].Rejected != 1 || c.Files[1].Transactions != 0 || c.Files[1].Rejected != 1 {
 		t.Errorf("reports %+v", c.Files)

@@ -27,7 +27,7 @@ const DefaultPace = 2 * time.Second
 // is the server's. To keep pages from shifting under a long fetch, Window
 // (when set) splits the fetch into date windows (each one request series
 // with its own range criterion, e.g. issue_date for spending), every page
-// is written under stable entry ids (a page read twice replaces itself),
+// is written under stable record ids (a page read twice replaces itself),
 // and a window whose record_count changes between its pages is read again
 // once.
 type Fetcher struct {

@@ -126,14 +126,17 @@ func TestFetchPagesRealRows(t *testing.T) {
 	f := newFetcher(srv, rec)
 	var got []string
 	n, err := f.Fetch(context.Background(), func(p Page) error {
-		entries, errs := NormalizeResponse(p.Response, "live", entity.DefaultCrosswalk(), p.ObservedAt)
+		rows, errs := NormalizeResponse(p.Response, "live", entity.DefaultCrosswalk(), p.ObservedAt)
 		if len(errs) > 0 {
 			return errs[0]
 		}
-		for _, e := range entries {
+		if len(rows.Payments) > 0 {
+			t.Errorf("payments in a contracts answer: %+v", rows.Payments)
+		}
+		for _, e := range rows.Contracts {
 			got = append(got, e.ID)
 			if !e.ObservedAt.Equal(fixedObserved) || e.Status != "pending" {
-				t.Errorf("entry %+v", e)
+				t.Errorf("contract %+v", e)
 			}
 		}
 		return nil
@@ -251,9 +254,9 @@ func TestFetchRejectsOneMalformedTransaction(t *testing.T) {
 	var ids []string
 	var rejected []error
 	n, err := f.Fetch(context.Background(), func(p Page) error {
-		entries, errs := ReadResponse(p.Response, "live", p.ObservedAt)
+		rows, errs := ReadResponse(p.Response, "live", p.ObservedAt)
 		rejected = append(rejected, errs...)
-		for _, e := range entries {
+		for _, e := range rows.Contracts {
 			ids = append(ids, e.ID)
 		}
 		return nil

@@ -3,14 +3,15 @@ package checkbook
 import (
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/indexer/link"
-	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/internal/entity"
-	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // FileReport says what one file contributed.
@@ -23,7 +24,7 @@ type FileReport struct {
 	// Rejected counts the transactions that could not be read (each is
 	// one of the read's errors, with its reason).
 	Rejected   int       `json:"rejected,omitempty"`
-	Entries    int       `json:"entries"`
+	Rows       int       `json:"rows"`
 	Errors     int       `json:"errors"`
 	Repairs    []string  `json:"repairs,omitempty"`
 	ObservedAt time.Time `json:"observed_at,omitzero"`
@@ -32,27 +33,28 @@ type FileReport struct {
 // Corpus is a read directory of Checkbook answers (and, through LoadDir,
 // contract rows).
 type Corpus struct {
-	Entries []search.Entry `json:"entries"` // sorted by id, one per id (the last file read wins)
-	Files   []FileReport   `json:"files"`
+	// Rows are sorted by id, one per id (the last file read wins).
+	Rows
+	Files []FileReport `json:"files"`
 }
 
 // ReadDir reads the Checkbook NYC API answers under dir (recursively):
 // *.response.xml, or any .xml holding a response; request documents and
-// other files are skipped. Entries are raw (agency ids, vendor stems and
+// other files are skipped. Rows are raw (agency ids, vendor stems and
 // base PINs are the link stage's). An answer carries no observation time,
-// so its entries are stamped with the latest date among them (an answer
+// so its rows are stamped with the latest date among them (an answer
 // cannot have been observed before its newest transaction).
 func ReadDir(fsys fs.FS, dir string) (*Corpus, []error) {
 	return readDir(fsys, dir)
 }
 
-// LoadDir reads dir as ReadDir does and links every entry (indexer/link)
+// LoadDir reads dir as ReadDir does and links every row (indexer/link)
 // with cw: for callers outside the indexer pipeline, which reads each
 // source on its own and links once. Registered-contract rows (*.json) are
 // the contracts source's (indexer/source/contracts).
 func LoadDir(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
 	c, errs := readDir(fsys, dir)
-	link.Linker{Crosswalk: cw}.Entries(c.Entries)
+	c.Link(cw)
 	return c, errs
 }
 
@@ -79,7 +81,8 @@ func readDir(fsys fs.FS, dir string) (*Corpus, []error) {
 		return c, []error{fmt.Errorf("checkbook: %s: %w", dir, err)}
 	}
 	sort.Strings(names)
-	byID := map[string]search.Entry{}
+	contractsByID := map[string]record.Contract{}
+	paymentsByID := map[string]procure.Payment{}
 	for _, name := range names {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
@@ -87,8 +90,6 @@ func readDir(fsys fs.FS, dir string) (*Corpus, []error) {
 			continue
 		}
 		rep := FileReport{File: name}
-		var entries []search.Entry
-		var ferrs []error
 		res, err := ParseResponse(data)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
@@ -96,19 +97,44 @@ func readDir(fsys fs.FS, dir string) (*Corpus, []error) {
 		}
 		rep.Source, rep.TypeOfData, rep.RecordCount, rep.Repairs = Source, res.Request.TypeOfData, res.RecordCount, res.Repairs
 		rep.Transactions, rep.Rejected = len(res.Transactions), len(res.Rejected)
-		entries, ferrs = ReadResponse(res, name, time.Time{})
-		observed := contracts.LatestDate(entries)
-		for i := range entries {
-			entries[i].ObservedAt = observed
-			byID[entries[i].ID] = entries[i]
+		rows, ferrs := ReadResponse(res, name, time.Time{})
+		observed := rows.latestDate()
+		for _, c := range rows.Contracts {
+			c.ObservedAt = observed
+			contractsByID[c.ID] = c
 		}
-		rep.ObservedAt, rep.Entries, rep.Errors = observed, len(entries), len(ferrs)
+		for _, p := range rows.Payments {
+			p.ObservedAt = observed
+			paymentsByID[p.ID] = p
+		}
+		rep.ObservedAt, rep.Rows, rep.Errors = observed, rows.Len(), len(ferrs)
 		errs = append(errs, ferrs...)
 		c.Files = append(c.Files, rep)
 	}
-	for _, e := range byID {
-		c.Entries = append(c.Entries, e)
+	for _, k := range slices.Sorted(maps.Keys(contractsByID)) {
+		c.Contracts = append(c.Contracts, contractsByID[k])
 	}
-	sort.Slice(c.Entries, func(i, j int) bool { return c.Entries[i].ID < c.Entries[j].ID })
+	for _, k := range slices.Sorted(maps.Keys(paymentsByID)) {
+		c.Payments = append(c.Payments, paymentsByID[k])
+	}
 	return c, errs
+}
+
+// latestDate is the latest date of the rows (a contract's registration or
+// received date, a payment's date), or zero.
+func (r Rows) latestDate() time.Time {
+	var t time.Time
+	later := func(d time.Time) {
+		if d.After(t) {
+			t = d
+		}
+	}
+	for _, c := range r.Contracts {
+		later(c.RegisteredOn)
+		later(c.ReceivedOn)
+	}
+	for _, p := range r.Payments {
+		later(p.Date)
+	}
+	return t
 }

@@ -10,123 +10,152 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
+
+// Rows are what transactions normalize into: registered contract rows
+// (record.Contract, procure.ContractKind) and payments (procure.Payment,
+// procure.PaymentKind).
+type Rows struct {
+	Contracts []record.Contract `json:"contracts"`
+	Payments  []procure.Payment `json:"payments"`
+}
+
+// Len is how many rows r holds.
+func (r Rows) Len() int { return len(r.Contracts) + len(r.Payments) }
+
+// add appends the rows of o.
+func (r *Rows) add(o Rows) {
+	r.Contracts = append(r.Contracts, o.Contracts...)
+	r.Payments = append(r.Payments, o.Payments...)
+}
+
+// Link runs the link stage over every row (agency id, vendor stem, base
+// PIN; indexer/link), for callers outside the pipeline. cw may be nil.
+func (r Rows) Link(cw *entity.Crosswalk) {
+	l := link.Linker{Crosswalk: cw}
+	l.Contracts(r.Contracts)
+	l.Payments(r.Payments)
+}
 
 // Normalize is NormalizeRaw with the link stage applied (agency id, vendor
 // stem, base PIN; indexer/link), for callers outside the pipeline. cw may
 // be nil.
-func Normalize(typeOfData, status string, tx Transaction, cw *entity.Crosswalk, observed time.Time) (search.Entry, error) {
-	e, err := NormalizeRaw(typeOfData, status, tx, observed)
+func Normalize(typeOfData, status string, tx Transaction, cw *entity.Crosswalk, observed time.Time) (Rows, error) {
+	r, err := NormalizeRaw(typeOfData, status, tx, observed)
 	if err == nil {
-		link.Linker{Crosswalk: cw}.Entry(&e)
+		r.Link(cw)
 	}
-	return e, err
+	return r, err
 }
 
-// NormalizeRaw maps one transaction of an answer for typeOfData to an
-// entry with the fields as the source gives them; the derived keys (agency
+// NormalizeRaw maps one transaction of an answer for typeOfData to one
+// row with the fields as the source gives them; the derived keys (agency
 // id and name, vendor stem, base PIN) are the link stage's. It is a pure
 // function of its arguments.
 //
-//   - Contracts become EntryContract: id "checkbook:contract:<contract
+//   - Contracts become a record.Contract: id "checkbook:contract:<contract
 //     id>:v<version>" (":sub:<reference>" added for a sub-vendor line), the
-//     prime vendor, the purpose as title, the current amount (0 is not a
-//     valid amount), the registration date (pending contracts: the received
-//     date) and the PIN. The fiscal year of a
-//     contract derives from its registration date only.
-//   - Spending becomes EntryPayment: id "checkbook:payment:<document id>",
-//     payee, check amount, issue date, fiscal year, contract id.
-//   - Payroll becomes EntryPayroll: gross pay on a pay date; payroll rows
-//     carry no id, so the id is a hash of every field.
+//     prime vendor, the purpose, the current amount (0 is not a valid
+//     amount), the registration date (pending contracts: the received
+//     date, which never dates the contract) and the PIN. The fiscal year
+//     of a contract derives from its registration date only; the
+//     procurement method is the award method, when stated.
+//   - Spending becomes a procure.Payment: id "checkbook:payment:<document
+//     id>", payee, check amount, issue date, fiscal year, contract id.
+//   - Payroll becomes a payroll Payment: gross pay on a pay date; payroll
+//     rows carry no id, so the id is a hash of every field.
 //
 // status is the request's status criterion ("active", "pending" …). Raw
 // keeps every field as given, "-" included; a repeated element keeps all
 // its values, joined by " | ".
-func NormalizeRaw(typeOfData, status string, tx Transaction, observed time.Time) (search.Entry, error) {
-	e := search.Entry{Source: Source, SourceLabel: SourceLabel, ObservedAt: observed, Status: status, Raw: map[string]string{}}
+func NormalizeRaw(typeOfData, status string, tx Transaction, observed time.Time) (Rows, error) {
+	raw := map[string]string{}
 	for _, k := range tx.Order {
-		e.Raw[k] = tx.Fields[k]
+		raw[k] = tx.Fields[k]
 		if vs := tx.Repeated[k]; len(vs) > 1 {
-			e.Raw[k] = strings.Join(vs, " | ")
+			raw[k] = strings.Join(vs, " | ")
 		}
 	}
-	e.AgencyRaw = tx.Value("prime_contracting_agency", "agency", "contracting_agency")
-	amount := func(raw, label string) {
-		e.AmountRaw, e.AmountLabel = raw, label
+	agency := tx.Value("prime_contracting_agency", "agency", "contracting_agency")
+	amount := func(raw string) (float64, bool) {
 		if v, ok := record.ParseAmount(raw); ok {
-			e.Amount, e.AmountValid = v, true
+			return v, true
 		}
-	}
-	date := func(raw, label string) {
-		if t := record.ParseDate(raw); !t.IsZero() {
-			e.Date, e.DateLabel = t, label
-		}
-	}
-	fiscal := func(raw string) {
-		if fy, err := strconv.Atoi(strings.TrimSpace(raw)); err == nil && fy > 1900 {
-			e.FiscalYear = fy
-		} else if !e.Date.IsZero() {
-			e.FiscalYear = record.FiscalYear(e.Date)
-		}
+		return 0, false
 	}
 	switch strings.ToLower(strings.TrimSpace(typeOfData)) {
 	case "contracts":
-		e.Kind = search.EntryContract
-		e.ContractID = tx.Value("prime_contract_id", "contract_id")
-		if e.ContractID == "" {
-			return e, fmt.Errorf("checkbook: contract transaction at line %d has no contract id", tx.Line)
+		c := record.Contract{Source: Source, SourceLabel: SourceLabel, ObservedAt: observed, Status: status, Raw: raw, AgencyLabel: agency}
+		c.ContractID = tx.Value("prime_contract_id", "contract_id")
+		if c.ContractID == "" {
+			return Rows{}, fmt.Errorf("checkbook: contract transaction at line %d has no contract id", tx.Line)
 		}
 		version := tx.Value("prime_contract_version", "version")
-		e.ID = "checkbook:contract:" + e.ContractID
+		c.ID = "checkbook:contract:" + c.ContractID
 		if version != "" {
-			e.ID += ":v" + version
+			c.ID += ":v" + version
 		}
 		if ref := tx.Value("sub_contract_reference_id"); ref != "" {
-			e.ID += ":sub:" + ref
+			c.ID += ":sub:" + ref
 		}
-		e.VendorName = tx.Value("prime_vendor", "vendor", "vendor_name")
-		e.Title = tx.Value("prime_contract_purpose", "purpose", "contract_purpose")
-		e.PIN = tx.Value("prime_contract_pin", "pin")
-		amount(tx.Value("prime_contract_current_amount", "current_amount"), "current amount")
+		c.VendorName = tx.Value("prime_vendor", "vendor", "vendor_name")
+		c.Purpose = tx.Value("prime_contract_purpose", "purpose", "contract_purpose")
+		c.PIN = tx.Value("prime_contract_pin", "pin")
+		c.AmountRaw, c.AmountLabel = tx.Value("prime_contract_current_amount", "current_amount"), "current amount"
+		c.Amount, c.AmountValid = amount(c.AmountRaw)
 		if reg := tx.Value("prime_contract_registration_date", "registration_date"); reg != "" {
-			date(reg, "registered")
-			if !e.Date.IsZero() {
-				e.FiscalYear = record.FiscalYear(e.Date)
+			if t := record.ParseDate(reg); !t.IsZero() {
+				c.RegisteredOn, c.FiscalYear = t, record.ContractFiscalYear(t)
 			}
-		} else {
-			date(tx.Value("received_date"), "received")
+		} else if t := record.ParseDate(tx.Value("received_date")); !t.IsZero() {
+			c.ReceivedOn = t
 		}
-	case "spending":
-		e.Kind = search.EntryPayment
+		for _, k := range []string{"prime_contract_award_method", "award_method", "selection_method_description"} {
+			if v := raw[k]; v != "" && v != "-" {
+				c.Method = v
+				break
+			}
+		}
+		return Rows{Contracts: []record.Contract{c}}, nil
+	case "spending", "payroll":
+	default:
+		return Rows{}, fmt.Errorf("checkbook: type of data %q is not read (contracts, spending and payroll are)", typeOfData)
+	}
+	p := procure.Payment{Source: Source, SourceLabel: SourceLabel, ObservedAt: observed, Status: status, Raw: raw, AgencyRaw: agency}
+	date := func(raw, label string) {
+		if t := record.ParseDate(raw); !t.IsZero() {
+			p.Date, p.DateLabel = t, label
+		}
+	}
+	if strings.EqualFold(strings.TrimSpace(typeOfData), "payroll") {
+		p.Payroll = true
+		p.ID = "checkbook:payroll:" + hashID(tx)
+		p.Title = tx.Value("title")
+		p.AmountRaw, p.AmountLabel = tx.Value("gross_pay"), "gross pay"
+		date(tx.Value("pay_date"), "paid")
+	} else {
 		doc := tx.Value("document_id")
 		if doc == "" {
 			doc = hashID(tx)
 		}
-		e.ID = "checkbook:payment:" + doc
-		e.VendorName = tx.Value("payee_name", "vendor")
-		e.ContractID = tx.Value("contract_id")
+		p.ID = "checkbook:payment:" + doc
+		p.VendorName = tx.Value("payee_name", "vendor")
+		p.ContractID = tx.Value("contract_id")
 		// a spending row that states a PIN joins a matter directly
-		e.PIN = tx.Value("pin", "contract_pin", "prime_contract_pin")
-		e.Title = tx.Value("expense_category", "budget_code", "department")
-		amount(tx.Value("check_amount"), "check amount")
+		p.PIN = tx.Value("pin", "contract_pin", "prime_contract_pin")
+		p.Title = tx.Value("expense_category", "budget_code", "department")
+		p.AmountRaw, p.AmountLabel = tx.Value("check_amount"), "check amount"
 		date(tx.Value("issue_date"), "issued")
-		fiscal(tx.Value("fiscal_year"))
-	case "payroll":
-		e.Kind = search.EntryPayroll
-		e.ID = "checkbook:payroll:" + hashID(tx)
-		e.Title = tx.Value("title")
-		amount(tx.Value("gross_pay"), "gross pay")
-		date(tx.Value("pay_date"), "paid")
-		fiscal(tx.Value("fiscal_year"))
-	default:
-		return e, fmt.Errorf("checkbook: type of data %q is not read (contracts, spending and payroll are)", typeOfData)
 	}
-	if !e.AmountValid {
-		e.Amount = 0
+	p.Amount, p.AmountValid = amount(p.AmountRaw)
+	if fy, err := strconv.Atoi(strings.TrimSpace(tx.Value("fiscal_year"))); err == nil && fy > 1900 {
+		p.FiscalYear = fy
+	} else if !p.Date.IsZero() {
+		p.FiscalYear = record.FiscalYear(p.Date)
 	}
-	return e, nil
+	return Rows{Payments: []procure.Payment{p}}, nil
 }
 
 // hashID is a stable id for a row without one: the first 16 hex digits of
@@ -141,9 +170,9 @@ func hashID(tx Transaction) string {
 
 // NormalizeResponse is ReadResponse with the link stage applied, for
 // callers outside the pipeline.
-func NormalizeResponse(res *Response, file string, cw *entity.Crosswalk, observed time.Time) ([]search.Entry, []error) {
+func NormalizeResponse(res *Response, file string, cw *entity.Crosswalk, observed time.Time) (Rows, []error) {
 	out, errs := ReadResponse(res, file, observed)
-	link.Linker{Crosswalk: cw}.Entries(out)
+	out.Link(cw)
 	return out, errs
 }
 
@@ -151,20 +180,20 @@ func NormalizeResponse(res *Response, file string, cw *entity.Crosswalk, observe
 // Transactions that could not be read (Response.Rejected) and rows that
 // cannot be normalized are returned as errors naming the file, line and
 // transaction, never dropped silently.
-func ReadResponse(res *Response, file string, observed time.Time) ([]search.Entry, []error) {
-	var out []search.Entry
+func ReadResponse(res *Response, file string, observed time.Time) (Rows, []error) {
+	var out Rows
 	var errs []error
 	for _, r := range res.Rejected {
 		errs = append(errs, fmt.Errorf("%s:%d: checkbook: %w", file, r.Line, r))
 	}
 	status := strings.ToLower(res.Request.Criterion("status"))
 	for _, tx := range res.Transactions {
-		e, err := NormalizeRaw(res.Request.TypeOfData, status, tx, observed)
+		r, err := NormalizeRaw(res.Request.TypeOfData, status, tx, observed)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s:%d: %w", file, tx.Line, err))
 			continue
 		}
-		out = append(out, e)
+		out.add(r)
 	}
 	return out, errs
 }

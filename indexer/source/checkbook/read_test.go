@@ -2,13 +2,15 @@ package checkbook
 
 import (
 	"encoding/json"
-	"github.com/recordwatch/recordwatch/internal/golden"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/internal/golden"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+
 	"github.com/recordwatch/recordwatch/internal/entity"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 func readRaw(t *testing.T, name string) []byte {
@@ -88,31 +90,35 @@ func TestNormalizeRealTransactions(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	byID := map[string]search.Entry{}
-	for _, e := range c.Entries {
+	byID := map[string]record.Contract{}
+	for _, e := range c.Contracts {
 		byID[e.ID] = e
+	}
+	pays := map[string]procure.Payment{}
+	for _, p := range c.Payments {
+		pays[p.ID] = p
 	}
 	active := byID["checkbook:contract:CT185020151429177:v1:sub:005"]
 	// prime current amount 0 is not a valid amount; the sub-vendor's 14500
 	// stays in the raw fields
-	if active.Kind != search.EntryContract || active.AmountValid || active.AmountRaw != "0" || active.Raw["sub_contract_current_amount"] != "14500" ||
+	if active.ID == "" || active.AmountValid || active.AmountRaw != "0" || active.Raw["sub_contract_current_amount"] != "14500" ||
 		active.PIN != "85015B0065001C021" || active.PINBase != "85015B0065" || active.AgencyID != "design-and-construction" ||
-		active.DateLabel != "registered" || active.FiscalYear != 2016 || active.Status != "active" || active.VendorStem != "CDE AIR CONDITIONING" {
+		active.RegisteredOn.IsZero() || active.FiscalYear != 2016 || active.Status != "active" || active.VendorStem != "CDE AIR CONDITIONING" {
 		t.Errorf("active contract %+v", active)
 	}
 	pending := byID["checkbook:contract:CTR85020151424706:v52"]
-	if !pending.AmountValid || pending.Amount != 481497282 || pending.DateLabel != "received" || pending.FiscalYear != 0 ||
+	if !pending.AmountValid || pending.Amount != 481497282 || pending.ReceivedOn.IsZero() || !pending.RegisteredOn.IsZero() || pending.FiscalYear != 0 ||
 		pending.Status != "pending" || pending.Raw["version"] != "52 | woman_owned_business | emerging_business" {
 		t.Errorf("pending contract %+v", pending)
 	}
-	pay := byID["checkbook:payment:20180011164-1-DSB-AD"]
-	if pay.Kind != search.EntryPayment || pay.Amount != 35775 || pay.AgencyID != "public-library-queens" || pay.FiscalYear != 2018 ||
+	pay := pays["checkbook:payment:20180011164-1-DSB-AD"]
+	if pay.Payroll || pay.Amount != 35775 || pay.AgencyID != "public-library-queens" || pay.FiscalYear != 2018 ||
 		pay.ContractID != "CT103920171428053" || pay.VendorStem != "NEW CASTLE COMMUNICATIONS" {
 		t.Errorf("payment %+v", pay)
 	}
-	var payroll search.Entry
-	for _, e := range c.Entries {
-		if e.Kind == search.EntryPayroll {
+	var payroll procure.Payment
+	for _, e := range c.Payments {
+		if e.Payroll {
 			payroll = e
 		}
 	}
@@ -121,7 +127,7 @@ func TestNormalizeRealTransactions(t *testing.T) {
 	}
 	// the same files give the same ids
 	again, _ := LoadDir(os.DirFS("testdata/raw"), ".", cw)
-	if len(again.Entries) != len(c.Entries) || again.Entries[0].ID != c.Entries[0].ID {
+	if again.Len() != c.Len() || again.Contracts[0].ID != c.Contracts[0].ID || again.Payments[0].ID != c.Payments[0].ID {
 		t.Error("ids are not stable")
 	}
 }

@@ -1,7 +1,8 @@
 // Package contracts reads registered-contract rows: the procurement read
 // model of cityscroll (a third party that joined Checkbook NYC and PASSPort
 // registrations to City Record notices), one JSON array of rows per file,
-// into contract entries of source "contracts".
+// into registered contracts (record.Contract, procure.ContractKind) of
+// source "contracts".
 //
 // Rows are read as written: the agency string, vendor name and PIN stay
 // raw; agency ids, vendor stems and base PINs are filled by the link stage
@@ -17,10 +18,9 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// Source and its coverage label (the names stored on every entry).
+// Source and its coverage label (the names stored on every contract).
 const (
 	Source = "contracts"
 	Label  = "Registered contracts as joined by the cityscroll read model (Checkbook NYC and PASSPort rows; third party)"
@@ -48,19 +48,19 @@ type contractRow struct {
 }
 
 // ReadRows reads registered-contract rows of the cityscroll read model (a
-// JSON array) into contract entries of source "contracts": id
+// JSON array) into contracts of source "contracts": id
 // "contracts:<procurement_id>", the contract id, PIN, agency and vendor as
 // written, the amount (validated), the Checkbook registration date when the
 // row has one (its fiscal year follows from it), and the City Record
 // request id cityscroll joined. Values derived by cityscroll (stages, the
-// summary line) stay out of the entry except in Raw; so do the derived
+// summary line) stay out of the contract except in Raw; so do the derived
 // keys (agency id, vendor stem, base PIN), which the link stage fills.
-func ReadRows(data []byte, file string, observed time.Time) ([]search.Entry, []error) {
+func ReadRows(data []byte, file string, observed time.Time) ([]record.Contract, []error) {
 	var rows []json.RawMessage
 	if err := json.Unmarshal(data, &rows); err != nil {
 		return nil, []error{fmt.Errorf("%s: not a JSON array of contract rows: %w", file, err)}
 	}
-	var out []search.Entry
+	var out []record.Contract
 	var errs []error
 	for i, raw := range rows {
 		var r contractRow
@@ -72,10 +72,10 @@ func ReadRows(data []byte, file string, observed time.Time) ([]search.Entry, []e
 			errs = append(errs, fmt.Errorf("%s: row %d has no procurement_id", file, i+1))
 			continue
 		}
-		e := search.Entry{
-			ID: Source + ":" + r.ProcurementID, Source: Source, SourceLabel: Label, Kind: search.EntryContract,
-			AgencyRaw: r.AgencyName, VendorName: r.VendorName, ContractID: r.ContractID, PIN: r.PIN, RequestID: r.RequestID,
-			Title: r.ShortTitle, Status: r.PrimaryStage, ObservedAt: observed, Raw: map[string]string{},
+		e := record.Contract{
+			ID: Source + ":" + r.ProcurementID, Source: Source, SourceLabel: Label,
+			AgencyLabel: r.AgencyName, VendorName: r.VendorName, ContractID: r.ContractID, PIN: r.PIN, RequestID: r.RequestID,
+			Purpose: r.ShortTitle, Status: r.PrimaryStage, ObservedAt: observed, Raw: map[string]string{},
 		}
 		var fields map[string]json.RawMessage
 		_ = json.Unmarshal(raw, &fields)
@@ -98,34 +98,39 @@ func ReadRows(data []byte, file string, observed time.Time) ([]search.Entry, []e
 			parts := strings.Split(ref, ":")
 			if len(parts) >= 7 && parts[0] == "checkbook_contracts" && parts[2] == "registered" {
 				if t := record.ParseDate(parts[len(parts)-1]); !t.IsZero() {
-					e.Date, e.DateLabel = t, "registered"
-					e.FiscalYear = record.FiscalYear(t)
+					e.RegisteredOn, e.FiscalYear = t, record.ContractFiscalYear(t)
 				}
 			}
+		}
+		if m := e.Raw["selection_method_description"]; m != "" && m != "-" {
+			e.Method = m
+		}
+		if e.RequestID != "" {
+			e.Links = append(e.Links, record.ContractURL{Label: "City Record notice joined by the source", URL: record.OfficialURL(e.RequestID)})
 		}
 		out = append(out, e)
 	}
 	return out, errs
 }
 
-// LatestDate is the latest entry date, or zero: the observation time of a
-// file that states none (it cannot have been observed before its newest
-// row).
-func LatestDate(entries []search.Entry) time.Time {
+// LatestDate is the latest registration date, or zero: the observation
+// time of a file that states none (it cannot have been observed before its
+// newest row).
+func LatestDate(cs []record.Contract) time.Time {
 	var t time.Time
-	for _, e := range entries {
-		if e.Date.After(t) {
-			t = e.Date
+	for _, c := range cs {
+		if c.RegisteredOn.After(t) {
+			t = c.RegisteredOn
 		}
 	}
 	return t
 }
 
 // LoadDir reads every *.json file under dir (recursively, in name order)
-// as contract rows. Each file's entries are stamped observed at their
-// latest date; an id read twice keeps the last file's row. Entries are
+// as contract rows. Each file's contracts are stamped observed at their
+// latest date; an id read twice keeps the last file's row. Contracts are
 // sorted by id.
-func LoadDir(fsys fs.FS, dir string) ([]search.Entry, []error) {
+func LoadDir(fsys fs.FS, dir string) ([]record.Contract, []error) {
 	var names []string
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -141,7 +146,7 @@ func LoadDir(fsys fs.FS, dir string) ([]search.Entry, []error) {
 	}
 	sort.Strings(names)
 	var errs []error
-	byID := map[string]search.Entry{}
+	byID := map[string]record.Contract{}
 	for _, name := range names {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
@@ -156,7 +161,7 @@ func LoadDir(fsys fs.FS, dir string) ([]search.Entry, []error) {
 			byID[e.ID] = e
 		}
 	}
-	out := make([]search.Entry, 0, len(byID))
+	out := make([]record.Contract, 0, len(byID))
 	for _, e := range byID {
 		out = append(out, e)
 	}

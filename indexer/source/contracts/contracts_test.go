@@ -11,7 +11,6 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/golden"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 const rawFile = "cityscroll_procurement_browse_rows_start_date_MMDDYYYY.json"
@@ -27,7 +26,7 @@ func TestReadRealContractRows(t *testing.T) {
 		t.Fatalf("%d rows, %v", len(rows), errs)
 	}
 	for _, e := range rows {
-		if e.Source != Source || e.Kind != search.EntryContract || !strings.HasPrefix(e.ID, "contracts:procurement:") || e.AgencyRaw == "" || !e.ObservedAt.Equal(observed) {
+		if e.Source != Source || !strings.HasPrefix(e.ID, "contracts:procurement:") || e.AgencyLabel == "" || !e.ObservedAt.Equal(observed) {
 			t.Errorf("row %+v", e)
 		}
 		// the derived keys are the link stage's
@@ -37,20 +36,20 @@ func TestReadRealContractRows(t *testing.T) {
 	}
 }
 
-// TestGolden reads the real rows and links them (the entries as they are
-// written); go test -run TestGolden -update rewrites testdata/golden.json.
+// TestGolden reads the real rows and links them (the contracts as they
+// are written); go test -run TestGolden -update rewrites testdata/golden.json.
 func TestGolden(t *testing.T) {
 	es, errs := LoadDir(os.DirFS("testdata/raw"), ".")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	link.Linker{Crosswalk: entity.DefaultCrosswalk()}.Entries(es)
+	link.Linker{Crosswalk: entity.DefaultCrosswalk()}.Contracts(es)
 	for _, e := range es {
 		if e.AgencyID == "" {
 			t.Errorf("%s: no agency id after linking", e.ID)
 		}
 	}
-	got, _ := json.MarshalIndent(map[string]any{"entries": es}, "", "  ")
+	got, _ := json.MarshalIndent(map[string]any{"contracts": es}, "", "  ")
 	got = append(got, '\n')
 	golden.Assert(t, filepath.Join("testdata", "golden.json"), got)
 }

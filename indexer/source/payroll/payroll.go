@@ -3,7 +3,7 @@
 // regular gross paid, overtime and other pay. It reads the dataset's CSV
 // exports (the 2016-era columns, whether headed "Fiscal Year" or
 // "FiscalYear") and its SODA JSON rows (live.go) into record.PayrollRow
-// values of search.PayrollKind.
+// values of procure.PayrollKind.
 //
 // Every row that can be read is kept. Blank names (redacted at the
 // source), negative values and an agency start date after the row's fiscal

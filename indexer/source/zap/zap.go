@@ -1,7 +1,7 @@
 // Package zap reads the NYC Department of City Planning's land-use records
 // (Zoning Application Portal projects, and the MapPLUTO centroids of their
 // lots). Today it reads map locations of tax lots (BBLs: borough, block
-// and lot) into lot entries, so the property-locations view can put
+// and lot) into lot locations (land.LotLocation), so the property-locations view can put
 // extracted BBLs on a map "where available":
 //
 //   - MapPLUTO centroids ({"<bbl>": {"lat": …, "lon": …}}, as materialized
@@ -17,7 +17,7 @@
 // is shown without geometry. MapPLUTO stays here rather than in a package
 // of its own: the centroids bundled are those of ZAP project lots, as
 // cityscroll materialized them for the projects, and they are read from
-// the same directory. Entry ids and sources ("mappluto:lot:<bbl>",
+// the same directory. Lot ids and sources ("mappluto:lot:<bbl>",
 // "zap:lot:<project>:<bbl>") are those the lots package wrote.
 package zap
 
@@ -30,8 +30,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Sources and labels.
@@ -48,7 +48,7 @@ var bblRE = regexp.MustCompile(`^[1-5][0-9]{9}$`)
 func ValidBBL(s string) bool { return bblRE.MatchString(s) }
 
 // ReadCentroids reads a MapPLUTO centroid lookup.
-func ReadCentroids(data []byte, file string) ([]search.Entry, []error) {
+func ReadCentroids(data []byte, file string) ([]land.LotLocation, []error) {
 	var m map[string]struct {
 		Lat *float64 `json:"lat"`
 		Lon *float64 `json:"lon"`
@@ -56,7 +56,7 @@ func ReadCentroids(data []byte, file string) ([]search.Entry, []error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, []error{fmt.Errorf("%s: not a BBL centroid lookup: %w", file, err)}
 	}
-	var out []search.Entry
+	var out []land.LotLocation
 	var errs []error
 	for bbl, p := range m {
 		if !ValidBBL(bbl) || p.Lat == nil || p.Lon == nil {
@@ -64,8 +64,8 @@ func ReadCentroids(data []byte, file string) ([]search.Entry, []error) {
 			continue
 		}
 		geom, _ := json.Marshal(map[string]any{"type": "Point", "coordinates": []float64{*p.Lon, *p.Lat}})
-		out = append(out, search.Entry{
-			ID: CentroidSource + ":lot:" + bbl, Source: CentroidSource, SourceLabel: CentroidLabel, Kind: search.EntryLot,
+		out = append(out, land.LotLocation{
+			ID: CentroidSource + ":lot:" + bbl, Source: CentroidSource, SourceLabel: CentroidLabel,
 			BBL: bbl, Geometry: geom, Title: "lot centroid", Raw: map[string]string{"file": file},
 		})
 	}
@@ -74,7 +74,7 @@ func ReadCentroids(data []byte, file string) ([]search.Entry, []error) {
 }
 
 // ReadZAPProject reads a ZAP portal project answer.
-func ReadZAPProject(data []byte, file string) ([]search.Entry, []error) {
+func ReadZAPProject(data []byte, file string) ([]land.LotLocation, []error) {
 	var doc struct {
 		Data struct {
 			ID         string `json:"id"`
@@ -110,15 +110,15 @@ func ReadZAPProject(data []byte, file string) ([]search.Entry, []error) {
 	if t, err := time.Parse(time.RFC3339, a.LastMileStn); err == nil {
 		observed = t
 	}
-	var out []search.Entry
+	var out []land.LotLocation
 	var errs []error
 	for _, bbl := range a.BBLs {
 		if !ValidBBL(bbl) {
 			errs = append(errs, fmt.Errorf("%s: %q is not a BBL", file, bbl))
 			continue
 		}
-		out = append(out, search.Entry{
-			ID: ZAPSource + ":lot:" + id + ":" + bbl, Source: ZAPSource, SourceLabel: ZAPLabel, Kind: search.EntryLot,
+		out = append(out, land.LotLocation{
+			ID: ZAPSource + ":lot:" + id + ":" + bbl, Source: ZAPSource, SourceLabel: ZAPLabel,
 			BBL: bbl, Geometry: geom, Title: strings.TrimSpace(a.Name), Status: "project " + id, ObservedAt: observed,
 			URL: "https://zap.planning.nyc.gov/projects/" + id,
 			Raw: map[string]string{"file": file, "project_id": id, "borough": a.Borough, "geometry_scope": "all lots of the project"},
@@ -129,8 +129,8 @@ func ReadZAPProject(data []byte, file string) ([]search.Entry, []error) {
 
 // LoadDir reads every centroid lookup (a JSON object keyed by BBL) and ZAP
 // portal project (a JSON:API document) under dir.
-func LoadDir(fsys fs.FS, dir string) ([]search.Entry, []error) {
-	var out []search.Entry
+func LoadDir(fsys fs.FS, dir string) ([]land.LotLocation, []error) {
+	var out []land.LotLocation
 	var errs []error
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(p), ".json") {
@@ -145,7 +145,7 @@ func LoadDir(fsys fs.FS, dir string) ([]search.Entry, []error) {
 		if json.Unmarshal(data, &probe) != nil {
 			return nil // not an object: not a lot file
 		}
-		var es []search.Entry
+		var es []land.LotLocation
 		var ferrs []error
 		switch {
 		case probe["data"] != nil:

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/land"
 )
 
 func TestLoadRealLotFiles(t *testing.T) {
@@ -13,7 +13,7 @@ func TestLoadRealLotFiles(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	byID := map[string]search.Entry{}
+	byID := map[string]land.LotLocation{}
 	for _, e := range es {
 		byID[e.ID] = e
 	}
@@ -29,8 +29,11 @@ func TestLoadRealLotFiles(t *testing.T) {
 		t.Errorf("centroid %+v %s", c, c.Geometry)
 	}
 	z := byID["zap:lot:2024Q0292:4021790006"]
-	if z.BBL != "4021790006" || z.Title != "108-05 68th Road Rezoning" || len(z.Geometry) == 0 || z.ObservedAt.IsZero() || z.Kind != search.EntryLot {
+	if z.BBL != "4021790006" || z.Title != "108-05 68th Road Rezoning" || len(z.Geometry) == 0 || z.ObservedAt.IsZero() {
 		t.Errorf("zap lot %+v", z)
+	}
+	if r, err := land.LotKind.Encode(z); err != nil || r.Kind != "lot" || r.Keys[land.KeyBBL][0] != "4021790006" {
+		t.Errorf("zap lot record %+v %v", r, err)
 	}
 	for _, bad := range []string{"", "123", "6000000000", "10000000001"} {
 		if ValidBBL(bad) {

@@ -61,7 +61,7 @@ func copyTree(src, dst string) error {
 	})
 }
 
-// Once Observe returns, the notices, passages and entries written before it
+// Once Observe returns, the notices, passages and records written before it
 // and the observation itself are on disk, as a copy of the directory taken
 // at that moment (a crash) shows: the observation is the watermark the
 // indexer fetches from next time, so nothing before it may be lost.
@@ -74,13 +74,13 @@ func TestObserveIsDurable(t *testing.T) {
 	}
 	defer b.Close()
 	docs := searchtest.Fixtures()
-	entries := searchtest.EntryFixtures()
+	entries := searchtest.SourceRecordFixtures()
 	for i := range docs { // one batch per notice: many segments in flight
 		if err := b.Upsert(ctx, docs[i:i+1]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := search.View(b).UpsertEntries(ctx, entries); err != nil {
+	if err := b.PutRecords(ctx, entries); err != nil {
 		t.Fatal(err)
 	}
 	obs := search.Observation{Source: "crol", Label: "City Record", RecordType: "notice", ObservedAt: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
@@ -107,9 +107,9 @@ func TestObserveIsDurable(t *testing.T) {
 	if err != nil || pr.Total != want {
 		t.Fatalf("after the crash: %d passages (%v), want %d", pr.Total, err, want)
 	}
-	er, err := search.View(c).Entries(ctx, search.EntryQuery{Limit: 1})
+	er, err := c.FindRecords(ctx, search.RecordQuery{Limit: 1})
 	if err != nil || er.Total != len(entries) {
-		t.Fatalf("after the crash: %d entries (%v), want %d", er.Total, err, len(entries))
+		t.Fatalf("after the crash: %d records (%v), want %d", er.Total, err, len(entries))
 	}
 	if got := c.observations()["crol"]; !got.ObservedAt.Equal(obs.ObservedAt) {
 		t.Fatalf("after the crash the observation is %+v", got)

@@ -32,7 +32,7 @@ type Backend struct {
 	dir      string
 	notices  bleve.Index
 	passages bleve.Index
-	records  bleve.Index // every read-model record: entries, … (records.go)
+	records  bleve.Index // every read-model record: contracts, payments, lots, … (records.go)
 
 	topNotices  *topIndex // the ranked text path over notices (topk.go)
 	topPassages *topIndex // and over passages
@@ -77,8 +77,8 @@ func Open(dir string) (*Backend, error) {
 			return nil, err
 		}
 	case format == formatVersion:
-		// a rebuild from format 4 or older stopped before removing the
-		// entries it had converted
+		// a rebuild from format 4 or older stopped before removing its
+		// entries index
 		if err := os.RemoveAll(filepath.Join(dir, legacyEntries)); err != nil {
 			b.Close()
 			return nil, fmt.Errorf("embedded: %w", err)

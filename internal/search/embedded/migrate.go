@@ -28,17 +28,16 @@ import (
 //	   of the same field
 //	4: a notice's Raw source fields stored apart ("raw"), so searches do not
 //	   decode them
-//	5: entries.bleve (search.Entry documents) replaced by records.bleve
-//	   (search.Record documents of every kind; entries are converted by
-//	   the rebuild through search.EncodeEntry: contract entries as
-//	   contract records, the others as "entry.*" kinds)
+//	5: entries.bleve (the retired entry documents) replaced by
+//	   records.bleve (search.Record documents of every kind); a rebuild
+//	   from an older format removes entries.bleve without converting it:
+//	   the records of its sources are loaded again (indexer.EnsureSample)
 //	6: text fields analyzed by recordwatch_en (search.CleanText before
 //	   Bleve's "en" analysis: words joined by ':', '.' or an apostrophe
 //	   are split, possessives removed)
 const formatVersion = 6
 
-// legacyEntries is the entries index of formats 1-4; a rebuild converts its
-// entries into records and removes it.
+// legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"
 
 var formatKey = []byte("format")
@@ -103,10 +102,9 @@ func finishSwap(dir string) error {
 	return os.RemoveAll(old)
 }
 
-// rebuild copies every stored notice, passage, record (and, from formats
-// before 5, every entry of entries.bleve as a record) and the source
+// rebuild copies every stored notice, passage and record and the source
 // observations of b (an older format) into new indexes under dir/next, then
-// swaps them in and removes entries.bleve. b is closed.
+// swaps them in and removes entries.bleve (formats before 5). b is closed.
 func rebuild(dir string, b *Backend, from int) error {
 	start := time.Now()
 	slog.Info("embedded: rebuilding the indexes in the current format (once; the stored documents are kept)",
@@ -132,9 +130,6 @@ func rebuild(dir string, b *Backend, from int) error {
 			return search.RecordDocID(r.Kind, r.ID), f, err
 		})
 	}
-	if err == nil && from < 5 {
-		err = copyEntries(filepath.Join(dir, legacyEntries), nb.records)
-	}
 	if err == nil {
 		var obs []byte
 		if obs, err = b.notices.GetInternal(observationsKey); err == nil && obs != nil {
@@ -154,8 +149,13 @@ func rebuild(dir string, b *Backend, from int) error {
 	if err := finishSwap(dir); err != nil {
 		return fmt.Errorf("embedded: rebuild: %w", err)
 	}
-	// the entries are records now (a stop before this leaves a stale
-	// directory that the next Open removes)
+	// the entries of formats 1-4 are not converted: their kinds are
+	// retired, and the records of their sources are loaded again
+	// (indexer.EnsureSample); a stop before this leaves a stale directory
+	// that the next Open removes
+	if from < 5 {
+		slog.Info("embedded: the entries index of an older format is removed; the payments, contracts and lots are loaded again from their sources")
+	}
 	if err := os.RemoveAll(filepath.Join(dir, legacyEntries)); err != nil {
 		return fmt.Errorf("embedded: rebuild: %w", err)
 	}
@@ -283,25 +283,4 @@ func copyNotices(src, dst bleve.Index) (int, error) {
 		return no.RequestID, f, err
 	})
 	return n, err
-}
-
-// copyEntries converts every entry stored in a format 1-4 entries index
-// (when there is one) into a record of dst.
-func copyEntries(path string, dst bleve.Index) error {
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	src, err := bleve.OpenUsing(path, scorchConfig())
-	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
-	}
-	err = copyJSON(src, dst, func(e search.Entry) (string, map[string]interface{}, error) {
-		r, err := search.EncodeEntry(e)
-		if err != nil {
-			return "", nil, err
-		}
-		f, err := recordFields(r)
-		return search.RecordDocID(r.Kind, r.ID), f, err
-	})
-	return errors.Join(err, src.Close())
 }

@@ -19,9 +19,10 @@ import (
 // ranges and sums read). Keys are an object of keywords (keys.<name>).
 // Queries mean what search.RecordQuery.Matches and search.RecordLess say.
 //
-// Upgrading from the entries index (<prefix>-entries.v1, search.Entry
-// documents): Open leaves it alone and does not copy it; reload the entry
-// sources into Records, then remove the old index by hand.
+// Upgrading from the retired entries index (<prefix>-entries.v1): Open
+// leaves it alone and does not copy it; the payments, contracts and lots
+// are loaded again into Records (indexer.EnsureSampleRecords), then the
+// old index is removed by hand.
 
 var _ search.Records = (*Backend)(nil)
 

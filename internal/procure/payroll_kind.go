@@ -1,4 +1,4 @@
-package search
+package procure
 
 import (
 	"slices"
@@ -6,13 +6,15 @@ import (
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Payroll rows are records of the kind "payroll": one per row of the
 // Citywide Payroll dataset (record.PayrollRow), written by the payroll
 // source.
 
-// Keys of payroll records (besides KeyAgencyID and KeyFiscalYear).
+// Keys of payroll records (besides search.KeyAgencyID and
+// search.KeyFiscalYear).
 const (
 	KeyPayrollName    = "name"         // record.PayrollNameKeys: name words and full names
 	KeyPayrollTitle   = "title"        // record.PayrollText of the title
@@ -21,7 +23,7 @@ const (
 )
 
 // PayrollKind is the typed kind of payroll rows, declared once.
-var PayrollKind = Kind[record.PayrollRow]{
+var PayrollKind = search.Kind[record.PayrollRow]{
 	Name:  "payroll",
 	Index: payrollRecord,
 }
@@ -30,7 +32,7 @@ var PayrollKind = Kind[record.PayrollRow]{
 // fiscal_year, title, name, work_borough and flag; the date is the last
 // day of the row's fiscal year; the amount is the regular gross paid as
 // printed, valid only when it is a number of zero or more.
-func payrollRecord(p record.PayrollRow) Record {
+func payrollRecord(p record.PayrollRow) search.Record {
 	keys := map[string][]string{}
 	set := func(k string, vs ...string) {
 		var out []string
@@ -43,9 +45,9 @@ func payrollRecord(p record.PayrollRow) Record {
 			keys[k] = out
 		}
 	}
-	set(KeyAgencyID, p.AgencyID)
+	set(search.KeyAgencyID, p.AgencyID)
 	if p.FiscalYear > 0 {
-		set(KeyFiscalYear, strconv.Itoa(p.FiscalYear))
+		set(search.KeyFiscalYear, strconv.Itoa(p.FiscalYear))
 	}
 	set(KeyPayrollTitle, record.PayrollText(p.Title))
 	set(KeyPayrollBorough, record.PayrollText(p.WorkBorough))
@@ -61,7 +63,7 @@ func payrollRecord(p record.PayrollRow) Record {
 	if strings.Trim(title, ", ") == "" {
 		title = "(name blank as printed)"
 	}
-	r := Record{
+	r := search.Record{
 		ID: p.ID, Source: p.Source, SourceLabel: p.SourceLabel, ObservedAt: p.ObservedAt, Keys: keys,
 		Date: record.PayrollFiscalYearEnd(p.FiscalYear), AmountValid: p.RegularGross.Valid,
 		Title: title + " · " + strings.TrimSpace(p.Title),
@@ -74,3 +76,10 @@ func payrollRecord(p record.PayrollRow) Record {
 	}
 	return r
 }
+
+var _ = search.DescribeKind(PayrollKind.Name, search.KindDescription{
+	RecordType:   "payroll row (person, agency, title and fiscal year)",
+	CountingRule: "one per payroll row held, flagged rows (blank names, negative values, a start date after the fiscal year) included; identical rows are kept apart",
+	EvidenceRule: "the end (June 30) of the latest fiscal year among the rows counted: the dataset dates a row by its fiscal year only",
+	API:          "/api/payroll",
+})

@@ -16,8 +16,8 @@ import (
 func TestRecordsPutAndDelete(t *testing.T) {
 	b, f := openFake(t, Config{})
 	ctx := context.Background()
-	entries := searchtest.EntryFixtures()
-	if err := search.View(b).UpsertEntries(ctx, entries); err != nil {
+	entries := searchtest.SourceRecordFixtures()
+	if err := b.PutRecords(ctx, entries); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "records_put", f.requests())
@@ -29,12 +29,14 @@ func TestRecordsPutAndDelete(t *testing.T) {
 		Kind        string              `json:"kind"`
 		Keys        map[string][]string `json:"keys"`
 		ValidAmount *float64            `json:"valid_amount"`
-		Body        search.Entry        `json:"body"`
+		Body        struct {
+			ID string `json:"id"`
+		} `json:"body"`
 	}
 	_ = json.Unmarshal(docs["contract:checkbook:contract:CTR85020131408259:239"], &d)
 	if d.Kind != "contract" || fmt.Sprint(d.Keys["pin_key"]) != "[85013B0017001C237]" || fmt.Sprint(d.Keys["pin_base"]) != "[85013B0017]" ||
 		fmt.Sprint(d.Keys["agency_id"]) != "[design-and-construction]" || d.ValidAmount == nil || *d.ValidAmount != 209938022.91 ||
-		d.Body.ContractID != "CTR85020131408259" {
+		d.Body.ID != "checkbook:contract:CTR85020131408259:239" {
 		t.Errorf("record document %+v", d)
 	}
 	d.ValidAmount = nil
@@ -42,11 +44,11 @@ func TestRecordsPutAndDelete(t *testing.T) {
 	if d.ValidAmount != nil {
 		t.Errorf("an invalid amount is indexed as valid_amount %v", *d.ValidAmount)
 	}
-	if err := b.DeleteRecords(ctx, "entry.payroll", []string{"checkbook:payroll:1"}); err != nil {
+	if err := b.DeleteRecords(ctx, "payment.payroll", []string{"checkbook:payroll:1"}); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "records_delete", f.requests())
-	if _, ok := f.docs("recordwatch-records")["entry.payroll:checkbook:payroll:1"]; ok {
+	if _, ok := f.docs("recordwatch-records")["payment.payroll:checkbook:payroll:1"]; ok {
 		t.Error("deleted record still held")
 	}
 	if err := b.PutRecords(ctx, []search.Record{{Kind: "x", ID: "x"}}); record.ErrorCode(err) != record.EINVALID {
@@ -93,9 +95,11 @@ func TestRecordsRequestAndParse(t *testing.T) {
 	if res.Total != 3 || len(res.Records) != 2 || res.Records[0].Keys["pin_key"][0] != "85013B0017001C237" || res.NextCursor == "" {
 		t.Errorf("result %+v", res)
 	}
-	e, err := search.DecodeEntry(res.Records[0])
-	if err != nil || e.ContractID != "CTR85020131408259" {
-		t.Errorf("entry %+v %v", e, err)
+	var body struct {
+		ContractID string `json:"contract_id"`
+	}
+	if err := json.Unmarshal(res.Records[0].Body, &body); err != nil || body.ContractID != "CTR85020131408259" {
+		t.Errorf("body %s %v", res.Records[0].Body, err)
 	}
 	// the next page carries the undated record's sort values exactly
 	q.Cursor = res.NextCursor
@@ -126,16 +130,16 @@ const recordCoverageAnswer = `{"took":2,"timed_out":false,"_shards":{"total":1,"
  {"key":"checkbook","doc_count":4,"kinds":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
   {"key":"contract","doc_count":3,"first":{"value":1437364800000.0,"value_as_string":"2015-07-20T04:00:00.000Z"},"last":{"value":1629259200000.0,"value_as_string":"2021-08-18T04:00:00.000Z"},
    "latest":{"hits":{"total":{"value":3,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"a","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"a","contract"]}]}}},
-  {"key":"entry.payment","doc_count":1,"first":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},"last":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},
-   "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"b","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"b","entry.payment"]}]}}}]}},
+  {"key":"payment","doc_count":1,"first":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},"last":{"value":1500264000000.0,"value_as_string":"2017-07-17T04:00:00.000Z"},
+   "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"b","_score":null,"_source":{"observed_at":"2026-04-21T00:00:00Z","source_label":"Checkbook NYC"},"sort":[1776729600000,"b","payment"]}]}}}]}},
  {"key":"zap","doc_count":1,"kinds":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
-  {"key":"entry.lot","doc_count":1,"first":{"value":null},"last":{"value":null},
-   "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"c","_score":null,"_source":{"observed_at":"2026-08-18T00:00:00Z","source_label":"ZAP lots"},"sort":[1787011200000,"c","entry.lot"]}]}}}]}}]}}}`
+  {"key":"lot","doc_count":1,"first":{"value":null},"last":{"value":null},
+   "latest":{"hits":{"total":{"value":1,"relation":"eq"},"max_score":null,"hits":[{"_index":"recordwatch-records.v1","_id":"c","_score":null,"_source":{"observed_at":"2026-08-18T00:00:00Z","source_label":"ZAP lots"},"sort":[1787011200000,"c","lot"]}]}}}]}}]}}}`
 
 func TestRecordCoverageRequestAndParse(t *testing.T) {
 	b, f := openFake(t, Config{})
 	f.search = func(index string, body map[string]any) (int, string) { return 200, recordCoverageAnswer }
-	cov, err := search.View(b).EntryCoverage(context.Background())
+	cov, err := b.RecordCoverage(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

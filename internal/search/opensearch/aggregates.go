@@ -11,11 +11,11 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// The entity views are search.EntityView over Records (records.go) and the
-// notice aggregations here: the raw agency strings of the notices and
-// NoticeTotals. Queries mean the same as in the embedded engine.
+// The notice aggregations (search.NoticeAggregates): the raw agency
+// strings of the notices and NoticeTotals. Queries mean the same as in the
+// embedded engine.
 
-var _ search.EntityEngine = (*Backend)(nil)
+var _ search.Engine = (*Backend)(nil)
 
 // validSum is the sub-aggregation that sums valid amounts.
 func validSum() obj {

@@ -9,11 +9,10 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// The entity views are search.EntityView over Records (records.go) and the
-// notice aggregations below: the raw agency strings of the notices and
-// NoticeTotals.
+// The notice aggregations (search.NoticeAggregates): the raw agency
+// strings of the notices and NoticeTotals.
 
-var _ search.EntityEngine = (*Backend)(nil)
+var _ search.Engine = (*Backend)(nil)
 
 func facetTerms(res *bleve.SearchResult, name string) []*bsearch.TermFacet {
 	fr := res.Facets[name]
