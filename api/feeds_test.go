@@ -570,7 +570,7 @@ func TestFeedCache(t *testing.T) {
 
 func TestFeedCacheBounded(t *testing.T) {
 	clock := &testClock{t: fixedNow}
-	fc := newFeedCache(CacheFeeds, 3, clock.Now)
+	fc := newFeedCache(cacheFeeds.maxAge(), 3, clock.Now)
 	builds := 0
 	build := func(context.Context) (*feedEntry, error) { builds++; return &feedEntry{built: clock.Now()}, nil }
 	for i := range 5 {

@@ -159,7 +159,7 @@ func (s *Server) search(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, cacheSearch, res.Scope.CorpusObservedAt)
 }
 
 // searchLinks are the other shapes of the same search: its own JSON URL and
@@ -229,7 +229,7 @@ func (s *Server) notice(c *gin.Context) {
 		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
 		Payments: s.noticePayments(c.Request.Context(), n), PriorCycle: s.priorCycle(c.Request.Context(), n),
 	}
-	renderJSON(c, http.StatusOK, v, CacheSearch, v.Freshness.SourceObservedAt)
+	renderJSON(c, http.StatusOK, v, cacheSearch, v.Freshness.SourceObservedAt)
 }
 
 func (s *Server) freshness(ctx context.Context, source string) Freshness {
@@ -294,7 +294,7 @@ func (s *Server) passages(c *gin.Context) {
 		}
 		out.Passages = append(out.Passages, pv)
 	}
-	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, cacheSearch, res.Scope.CorpusObservedAt)
 }
 
 // healthz runs a real query: the service is healthy only if the index answers.
