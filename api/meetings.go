@@ -74,8 +74,7 @@ func (s *Server) meetingJSON(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, MeetingView{Status: record.Found, Meeting: m, Absence: record.AbsenceRules})
+	renderJSON(c, http.StatusOK, MeetingView{Status: record.Found, Meeting: m, Absence: record.AbsenceRules}, cacheShort, time.Time{})
 }
 
 // meetingsJSON serves GET /api/meetings: a bounded, stable page with the
@@ -94,8 +93,7 @@ func (s *Server) meetingsJSON(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, page)
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }
 
 // maxFeedMeetings bounds the events of the meetings feed.

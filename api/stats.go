@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -64,12 +63,12 @@ func (s *Server) stats() gin.HandlerFunc {
 				writeError(c, err)
 				return
 			}
-			body, err := json.MarshalIndent(v, "", "  ")
+			body, err := marshalJSON(v)
 			if err != nil {
 				writeError(c, err)
 				return
 			}
-			cache.body, cache.at = append(body, '\n'), now
+			cache.body, cache.at = body, now
 		}
 		left := max(cacheStats.maxAge()-now.Sub(cache.at), time.Second).Truncate(time.Second)
 		render(c, http.StatusOK, "application/json; charset=utf-8", cache.body, cacheProfile(left), cache.at)
