@@ -14,7 +14,8 @@ import (
 
 // The contract pages (SPEC §2.6, Form 1): /contracts/<id> shows one
 // registered contract and /contracts/analysis?… an analysis. Both are
-// small server-rendered pages (every text escaped by html/template) with
+// small server-rendered pages (web/templates/contract.html in the one
+// layout; every text escaped by html/template) with
 // their permalink and a link to their JSON twin (/api/contracts/<id>,
 // /api/contracts/analysis?…), which hold the same values.
 

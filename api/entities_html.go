@@ -13,7 +13,8 @@ import (
 )
 
 // The Form 1 permalinks /vendors/<stem>/ and /agencies/<id>/ are small
-// server-rendered pages (every text escaped by html/template) that show the
+// server-rendered pages (web/templates/entity.html in the one layout; every
+// text escaped by html/template) that show the
 // profile and link its JSON twin. The full site renders the same JSON.
 
 type entityPage struct {

@@ -50,7 +50,8 @@ func (s *Server) digestRedirect(c *gin.Context) {
 	c.Redirect(http.StatusFound, s.links(n).Permalink)
 }
 
-// redirectRefused writes the page of a digest link that does not redirect.
+// redirectRefused writes the page of a digest link that does not redirect
+// (web/templates/digest_link.html in the one layout), never cached.
 func (s *Server) redirectRefused(c *gin.Context, status int, id, message string) {
 	data := struct {
 		Heading, Message, ID, Official, Search, SearchJSON string

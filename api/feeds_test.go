@@ -774,3 +774,10 @@ func TestFeedEvents(t *testing.T) {
 		}
 	}
 }
+
+// len is the number of cached feeds (the bound TestFeedCacheBounded checks).
+func (fc *feedCache) len() int {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	return len(fc.entries)
+}

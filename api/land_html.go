@@ -15,8 +15,9 @@ import (
 // timeline in two columns that are never merged: what the sources
 // recorded (observed, by date) and the stages of the reviewed procedure
 // (normative, in procedure order, each with its state and the ids of its
-// evidence). Every text is escaped by html/template; the JSON twin is
-// linked.
+// evidence): web/templates/land_project.html, and the list
+// web/templates/land_list.html, in the one layout. Every text is escaped by
+// html/template; the JSON twin is linked.
 
 type landListData struct {
 	JSON, Base, Error, Next string

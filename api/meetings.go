@@ -240,6 +240,9 @@ type meetingPageData struct {
 	Rules                               []string
 }
 
+// writeMeetingPage renders a meeting or the calendar
+// (web/templates/meetings.html in the one layout, the calendar linked from
+// the header).
 func (s *Server) writeMeetingPage(c *gin.Context, status int, p meetingPageData) {
 	p.Base = s.cfg.BaseURL
 	p.Rules = record.AbsenceRules

@@ -16,8 +16,9 @@ import (
 // The Form 1 pages of an organization (/organizations/<record id>/: its
 // row, its leader node per roster release, its civil-service lists and
 // payroll positions by title when it is a crosswalk agency) and of a person row (/people/<id>: the roster
-// record, role and release that print the name). Every text is escaped by
-// html/template; each page links its JSON twin.
+// record, role and release that print the name): web/templates/people.html
+// in the one layout. Every text is escaped by html/template; each page links
+// its JSON twin.
 
 type field struct{ Name, Value string }
 
