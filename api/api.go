@@ -122,7 +122,7 @@ func New(cfg Config, deps Deps) *Server {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(cfg.TrustedProxies)
-	r.Use(s.recoverer(), s.logRequests())
+	r.Use(s.requestID(), s.recoverer(), s.logRequests())
 	s.routes(r)
 	s.router = r
 	return s
@@ -144,11 +144,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(r.URL.RawPath)+len(r.URL.Path)+len(r.URL.RawQuery) > record.MaxURILen {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
+		noStore.set(w.Header())
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.WriteHeader(http.StatusRequestURITooLong)
-		_ = json.NewEncoder(w).Encode(errorBody{Error: record.Error{Code: record.EINVALID,
-			Message: fmt.Sprintf("the request's path and query are longer than %d bytes", record.MaxURILen)}})
+		_ = json.NewEncoder(w).Encode(errorBody{Error: errorDetail{Error: record.Error{Code: record.EINVALID,
+			Message: fmt.Sprintf("the request's path and query are longer than %d bytes", record.MaxURILen)}}})
 		return
 	}
 	if r.URL.Path != "/mcp" {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -42,8 +43,7 @@ func (s *Server) contract(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure})
+	renderJSON(c, http.StatusOK, ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure}, cacheShort, time.Time{})
 }
 
 // contractBrowseParams are the parameters of GET /api/contracts.
@@ -68,8 +68,7 @@ func (s *Server) contracts(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, page)
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }
 
 // contractAnalysisParams are the parameters of GET /api/contracts/analysis.
@@ -117,10 +116,9 @@ func (s *Server) contractAnalysis(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
+	cache := cacheShort
 	if status != http.StatusOK {
-		c.Header("Cache-Control", "no-store")
-		c.JSON(status, v)
-		return
+		cache = noStore
 	}
-	renderJSON(c, status, v, CacheProfiles, v.Scope.CorpusObservedAt)
+	renderJSON(c, status, v, cache, v.Scope.CorpusObservedAt)
 }

@@ -103,8 +103,7 @@ func forbidCrossSite(c *gin.Context, origin string) {
 	if origin != "" {
 		msg = "requests from " + quoteHeader(origin) + " may not change anything here"
 	}
-	c.Header("Cache-Control", "no-store")
-	c.AbortWithStatusJSON(http.StatusForbidden, errorBody{Error: record.Error{Code: record.EINVALID, Message: msg, Param: "Origin"}})
+	writeErrorAs(c, http.StatusForbidden, record.Error{Code: record.EINVALID, Message: msg, Param: "Origin"})
 }
 
 // quoteHeader quotes a header value for a message, bounded.

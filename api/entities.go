@@ -18,8 +18,6 @@ const (
 	BatchMaxNames = 10       // names per POST /batch
 	BatchPerDay   = 30       // POST /batch requests per client per day
 	BatchMaxBody  = 16 << 10 // bytes of a POST /batch body
-	// CacheProfiles is how long profiles and timelines may be cached.
-	CacheProfiles = 5 * time.Minute
 )
 
 // AwardTypes are the notice types that name a vendor as awarded (award and

@@ -54,7 +54,7 @@ func corsAnyOrigin(c *gin.Context) {
 func (s *Server) agenciesPreflight(c *gin.Context) {
 	corsAnyOrigin(c)
 	c.Header("Access-Control-Max-Age", "86400")
-	c.Header("Cache-Control", "public, max-age=86400")
+	cacheDay.set(c.Writer.Header())
 	c.Status(http.StatusNoContent)
 }
 
@@ -91,7 +91,7 @@ func (s *Server) agencies(c *gin.Context) {
 		}
 		w.Flush()
 		c.Header("Content-Disposition", `inline; filename="recordwatch-agency-crosswalk-not-an-official-registry.csv"`)
-		render(c, http.StatusOK, "text/csv; charset=utf-8", buf.Bytes(), CacheAgencies, scope.CorpusObservedAt)
+		render(c, http.StatusOK, "text/csv; charset=utf-8", buf.Bytes(), cacheDay, scope.CorpusObservedAt)
 		return
 	}
 	out := AgenciesResponse{
@@ -103,7 +103,7 @@ func (s *Server) agencies(c *gin.Context) {
 			"profile": s.cfg.BaseURL + "/api/agencies/{canonical_id}",
 		},
 	}
-	renderJSON(c, http.StatusOK, out, CacheAgencies, scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, cacheDay, scope.CorpusObservedAt)
 }
 
 func countCanonical(rows []AgencyRow) int {
@@ -208,7 +208,7 @@ func (s *Server) agencyProfile(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, prof, CacheProfiles, prof.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, prof, cacheShort, prof.Scope.CorpusObservedAt)
 }
 
 func (s *Server) buildAgencyProfile(c *gin.Context) (*AgencyProfile, error) {

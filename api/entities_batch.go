@@ -163,5 +163,5 @@ func (s *Server) batch(c *gin.Context) {
 	}
 	out.Scope = b.Scope
 	s.countEvent(ctx, store.CounterBatchRequest, 1) // Form 2 /stats reports it
-	renderJSON(c, http.StatusOK, out, 0, b.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, noStore, b.Scope.CorpusObservedAt)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -96,16 +97,16 @@ func (s *Server) matter(c *gin.Context) {
 	}
 	searchLink := s.searchURL(url.Values{"q": {m.PIN}})
 	if m.Status == record.NotFound {
-		c.Header("Cache-Control", "no-store")
-		c.AbortWithStatusJSON(http.StatusNotFound, gin.H{
+		renderJSON(c, http.StatusNotFound, gin.H{
 			"status": record.NotFound, "pin": m.PIN,
 			"error": record.Error{Code: record.ENOTFOUND, Param: "pin",
 				Message: "no notice, registration or payment held here carries this PIN. The official City Record and Checkbook NYC may still have it; a full-text search may find it written another way: " + searchLink},
 			"scope": m.Scope, "absence_rules": record.AbsenceRules,
-		})
+		}, noStore, time.Time{})
+		c.Abort()
 		return
 	}
-	renderJSON(c, http.StatusOK, s.matterView(m, searchLink), CacheProfiles, m.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, s.matterView(m, searchLink), cacheShort, m.Scope.CorpusObservedAt)
 }
 
 func (s *Server) matterView(m *procure.Matter, searchLink string) MatterView {

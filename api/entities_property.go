@@ -143,7 +143,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	out.Scope = scope
-	renderJSON(c, http.StatusOK, out, CachePropertyLocations, scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, cacheLocations, scope.CorpusObservedAt)
 }
 
 // lotProjects are the held land projects of each BBL (none when the

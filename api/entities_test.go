@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
@@ -546,7 +547,7 @@ func TestEntityPageEscapes(t *testing.T) {
 			Variants: []VendorVariant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}},
 			Awards:   AwardsView{Notices: []HitView{{Title: `"><script>x</script>`, Links: Links{Permalink: "javascript:alert(1)"}}}},
 			Payments: &PaymentsView{}, Absence: []string{"<i>note</i>"}}}
-	if err := entityPages.Execute(&buf, p); err != nil {
+	if err := web.Render(&buf, web.Page{Kind: web.Entity, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

@@ -44,7 +44,7 @@ func (s *Server) vendorProfile(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, prof, CacheProfiles, prof.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, prof, cacheShort, prof.Scope.CorpusObservedAt)
 }
 
 func (s *Server) buildVendorProfile(c *gin.Context) (*VendorProfile, error) {

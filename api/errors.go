@@ -2,7 +2,10 @@ package api
 
 import (
 	"bytes"
-	"html/template"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -23,22 +26,124 @@ var statusOf = map[string]int{
 	record.EINTERNAL:    http.StatusInternalServerError,
 }
 
-// errorBody is the one error shape: {"error": {"code", "message", "param"}}.
+// errorBody is the one error shape:
+// {"error": {"code", "message", "param", "trace_id"}}.
 type errorBody struct {
-	Error record.Error `json:"error"`
+	Error errorDetail `json:"error"`
 }
 
-func writeError(c *gin.Context, err error) {
-	code := record.ErrorCode(err)
-	e := record.Error{Code: code, Message: record.ErrorMessage(err)}
-	if re, ok := err.(*record.Error); ok {
-		e.Param = re.Param
+// errorDetail is an error as the client sees it.
+type errorDetail struct {
+	record.Error
+	// TraceID is the response's X-Request-Id, on internal errors (5xx)
+	// only: the service's log line of the error names it. (Not a City
+	// Record request id, which this API calls request_id.)
+	TraceID string `json:"trace_id,omitempty"`
+}
+
+// Internal errors (5xx) tell the client their code, this service's own
+// message (an internal one: this fixed message) and a trace id; an
+// engine's or a store's own text (record.Error's Cause) goes to the log
+// only.
+const internalMessage = "internal error (the trace id names this failure in the service's log)"
+
+// requestKey is the gin context key of a request's requestInfo.
+const requestKey = "recordwatch.request"
+
+// requestInfo is what writeError needs to log an internal error.
+type requestInfo struct {
+	id  string
+	log *slog.Logger
+}
+
+// requestID gives every request an id, sent as X-Request-Id; an internal
+// error is logged with it, and its body carries it as trace_id.
+func (s *Server) requestID() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		ri := &requestInfo{id: newRequestID(), log: s.deps.Logger}
+		c.Set(requestKey, ri)
+		c.Header("X-Request-Id", ri.id)
+		c.Next()
 	}
-	c.Header("Cache-Control", "no-store")
+}
+
+// newRequestID is 16 random hex digits.
+func newRequestID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// requestOf is the request's requestInfo (one made on the spot, logging to
+// slog's default, for a context the middleware did not see).
+func requestOf(c *gin.Context) *requestInfo {
+	if v, ok := c.Get(requestKey); ok {
+		if ri, ok := v.(*requestInfo); ok {
+			return ri
+		}
+	}
+	ri := &requestInfo{id: newRequestID(), log: slog.Default()}
+	c.Set(requestKey, ri)
+	c.Header("X-Request-Id", ri.id)
+	return ri
+}
+
+// errorOf is the status and body of err, the one rule every error
+// response follows: a 4xx says what was wrong (code, message, parameter);
+// a 5xx is logged with the route and the request id, and its body says
+// only its code, a fixed message and the trace id.
+func errorOf(c *gin.Context, err error) (int, errorBody) {
+	status := httpStatus(err)
+	d := errorDetail{Error: record.Error{Code: record.ErrorCode(err), Message: record.ErrorMessage(err)}}
+	if re := (*record.Error)(nil); errors.As(err, &re) {
+		d.Param = re.Param
+	}
+	if status < http.StatusInternalServerError {
+		return status, errorBody{Error: d}
+	}
+	ri := requestOf(c)
+	route := c.FullPath()
+	if route == "" {
+		route = "(no route)"
+	}
+	level := slog.LevelError
+	if d.Code == record.EUNAVAILABLE {
+		level = slog.LevelWarn
+	}
+	ri.log.Log(c.Request.Context(), level, "internal error", "route", route, "method", c.Request.Method,
+		"path", c.Request.URL.Path, "status", status, "code", d.Code, "request_id", ri.id, "err", errText(err))
+	d.Param, d.TraceID = "", ri.id
+	// a record.Error's message is this service's own words (an engine's
+	// or a store's are its Cause, logged above); anything else is internal
+	if d.Code == record.EINTERNAL {
+		d.Message = internalMessage
+	}
+	return status, errorBody{Error: d}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "no error value (a panic)"
+	}
+	return err.Error()
+}
+
+// writeError answers the request with err (errorOf) as JSON, never cached,
+// and stops its handlers.
+func writeError(c *gin.Context, err error) {
+	status, body := errorOf(c, err)
 	if err == errBusy { // admission.go: the expensive requests' pool is full
 		c.Header("Retry-After", strconv.Itoa(admissionRetry))
 	}
-	c.AbortWithStatusJSON(httpStatus(err), errorBody{Error: e})
+	renderJSON(c, status, body, noStore, time.Time{})
+	c.Abort()
+}
+
+// writeErrorAs answers with a client error e under a status its code does
+// not map to in statusOf (403 for a cross-site write, 405 for a method).
+func writeErrorAs(c *gin.Context, status int, e record.Error) {
+	renderJSON(c, status, errorBody{Error: errorDetail{Error: e}}, noStore, time.Time{})
+	c.Abort()
 }
 
 // httpStatus is the HTTP status of an error (statusOf; 500 for a code it
@@ -50,23 +155,28 @@ func httpStatus(err error) int {
 	return http.StatusInternalServerError
 }
 
-// writeHTML renders a server-side page: security headers, the template
-// executed into a buffer (a template error is a JSON error, never half a
-// page), then either an uncached error page or the cached page with its
-// ETag and Last-Modified (render).
-func writeHTML(c *gin.Context, status int, tmpl *template.Template, data any, lastModified time.Time) {
+// writeHTML renders a server-side page with the site's security headers:
+// a page is cached as cacheShort with its ETag and Last-Modified, an error
+// page is never cached.
+func writeHTML(c *gin.Context, status int, p web.Page, lastModified time.Time) {
 	web.SecurityHeaders(c.Writer.Header())
+	cache := cacheShort
+	if status != http.StatusOK {
+		cache = noStore
+	}
+	renderPage(c, status, p, cache, lastModified)
+}
+
+// renderPage renders p (web.Render: the one layout around the page kind's
+// content) into a buffer first — a template error is a JSON error, never
+// half a page — and writes it with its cache profile's headers.
+func renderPage(c *gin.Context, status int, p web.Page, cache cacheProfile, lastModified time.Time) {
 	var buf bytes.Buffer
-	if err := tmpl.Execute(&buf, data); err != nil {
+	if err := web.Render(&buf, p); err != nil {
 		writeError(c, err)
 		return
 	}
-	if status != http.StatusOK {
-		c.Header("Cache-Control", "no-store")
-		c.Data(status, "text/html; charset=utf-8", buf.Bytes())
-		return
-	}
-	render(c, status, "text/html; charset=utf-8", buf.Bytes(), CacheProfiles, lastModified)
+	render(c, status, "text/html; charset=utf-8", buf.Bytes(), cache, lastModified)
 }
 
 func (s *Server) notFoundRoute(c *gin.Context) {
@@ -74,7 +184,5 @@ func (s *Server) notFoundRoute(c *gin.Context) {
 }
 
 func (s *Server) methodNotAllowed(c *gin.Context) {
-	c.Header("Cache-Control", "no-store")
-	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: record.Error{
-		Code: record.EINVALID, Message: "method " + c.Request.Method + " is not allowed here"}})
+	writeErrorAs(c, http.StatusMethodNotAllowed, record.Error{Code: record.EINVALID, Message: "method " + c.Request.Method + " is not allowed here"})
 }

@@ -1,6 +1,9 @@
 package api
 
 import (
+	"net/http"
+	"time"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/federated"
@@ -36,6 +39,5 @@ func (s *Server) federatedSearch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, page)
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }

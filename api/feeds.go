@@ -62,7 +62,7 @@ var formatContentType = [numFormats]string{feed.ContentTypeAtom, feed.ContentTyp
 // feedRoutes mounts this file's routes: the three feed formats and the
 // digest link redirect.
 func (s *Server) feedRoutes(r *gin.Engine) {
-	fc := newFeedCache(CacheFeeds, feedCacheSize, s.deps.Now)
+	fc := newFeedCache(cacheFeeds.maxAge(), feedCacheSize, s.deps.Now)
 	g := r.Group("", s.rateLimit())
 	for path, format := range map[string]feedFormat{"/feed.xml": formatAtom, "/feed.json": formatJSON, "/feed.ics": formatICS} {
 		g.GET(path, s.serveFeed(fc, format))
@@ -236,7 +236,7 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 			c.Header("Age", strconv.Itoa(int(age.Seconds())))
 		}
 		s.countEvent(c.Request.Context(), store.CounterFeedRequest, 1)
-		renderTagged(c, http.StatusOK, formatContentType[format], ent.bodies[format], ent.etags[format], CacheFeeds, ent.lastModified)
+		renderTagged(c, http.StatusOK, formatContentType[format], ent.bodies[format], ent.etags[format], cacheFeeds, ent.lastModified)
 	}
 }
 
@@ -297,7 +297,7 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *wat
 		Updated:   feedUpdated(fr, res.Scope, now),
 		Author:    feed.Author{Name: "Recordwatch", URL: s.cfg.BaseURL + "/"},
 		Generator: "Recordwatch",
-		TTL:       CacheFeeds,
+		TTL:       cacheFeeds.maxAge(),
 		Rights: "Public records republished from the City Record Online (NYC Department of Citywide Administrative " +
 			"Services; NYC Open Data dg92-zbpx). Recordwatch is not the official registry: the official City Record stays authoritative.",
 	}

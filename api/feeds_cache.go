@@ -109,10 +109,3 @@ func (fc *feedCache) store(key string, e *feedEntry) {
 	}
 	fc.entries[key] = e
 }
-
-// len is the number of cached feeds.
-func (fc *feedCache) len() int {
-	fc.mu.Lock()
-	defer fc.mu.Unlock()
-	return len(fc.entries)
-}

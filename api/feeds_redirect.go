@@ -1,14 +1,14 @@
 package api
 
 import (
-	"bytes"
-	"html/template"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/watch"
@@ -45,31 +45,13 @@ func (s *Server) digestRedirect(c *gin.Context) {
 		return
 	}
 	s.countEvent(c.Request.Context(), store.CounterDigestLinkFollowed, 1)
-	c.Header("Cache-Control", "no-store")
+	noStore.set(c.Writer.Header())
 	c.Header("Referrer-Policy", "no-referrer")
 	c.Redirect(http.StatusFound, s.links(n).Permalink)
 }
 
-var refusedPage = template.Must(template.New("refused").Parse(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="robots" content="noindex">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Notice not found · Recordwatch</title>
-</head>
-<body>
-<main>
-<h1>{{.Heading}}</h1>
-<p>{{.Message}}</p>
-{{if .ID}}<p>The link named the notice id <code>{{.ID}}</code>.{{if .Official}} No search hits does not mean no record exists: the official City Record may still have it at <a href="{{.Official}}">{{.Official}}</a>.{{end}}</p>{{end}}
-<p><a href="{{.Search}}">Search the notices</a> (or the same search as JSON: <a href="{{.SearchJSON}}">{{.SearchJSON}}</a>).</p>
-</main>
-</body>
-</html>
-`))
-
-// redirectRefused writes the page of a digest link that does not redirect.
+// redirectRefused writes the page of a digest link that does not redirect
+// (web/templates/digest_link.html in the one layout), never cached.
 func (s *Server) redirectRefused(c *gin.Context, status int, id, message string) {
 	data := struct {
 		Heading, Message, ID, Official, Search, SearchJSON string
@@ -86,12 +68,6 @@ func (s *Server) redirectRefused(c *gin.Context, status int, id, message string)
 			data.Official = record.OfficialURL(id)
 		}
 	}
-	var b bytes.Buffer
-	if err := refusedPage.Execute(&b, data); err != nil {
-		writeError(c, err)
-		return
-	}
-	c.Header("Cache-Control", "no-store")
-	c.Data(status, "text/html; charset=utf-8", b.Bytes())
+	writeHTML(c, status, web.Page{Kind: web.DigestLink, Title: "Notice not found", Home: s.cfg.BaseURL + "/", Robots: "noindex", Data: data}, time.Time{})
 	c.Abort()
 }

@@ -570,7 +570,7 @@ func TestFeedCache(t *testing.T) {
 
 func TestFeedCacheBounded(t *testing.T) {
 	clock := &testClock{t: fixedNow}
-	fc := newFeedCache(CacheFeeds, 3, clock.Now)
+	fc := newFeedCache(cacheFeeds.maxAge(), 3, clock.Now)
 	builds := 0
 	build := func(context.Context) (*feedEntry, error) { builds++; return &feedEntry{built: clock.Now()}, nil }
 	for i := range 5 {
@@ -773,4 +773,11 @@ func TestFeedEvents(t *testing.T) {
 			t.Errorf("%s: %+v", c.name, e)
 		}
 	}
+}
+
+// len is the number of cached feeds (the bound TestFeedCacheBounded checks).
+func (fc *feedCache) len() int {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	return len(fc.entries)
 }

@@ -169,7 +169,7 @@ func (s *Server) search(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, cacheSearch, res.Scope.CorpusObservedAt)
 }
 
 // searchLinks are the other shapes of the same search: its own JSON URL and
@@ -210,23 +210,24 @@ func (s *Server) notice(c *gin.Context) {
 	n, err := s.deps.Search.Get(c.Request.Context(), id)
 	if err != nil {
 		if record.ErrorCode(err) == record.ENOTFOUND {
-			c.Header("Cache-Control", "no-store")
-			c.AbortWithStatusJSON(http.StatusNotFound, gin.H{
+			renderJSON(c, http.StatusNotFound, gin.H{
 				"status":     record.NotFound,
 				"request_id": id,
 				"error": record.Error{Code: record.ENOTFOUND, Param: "request_id",
 					Message: "no notice with this request id is held here. The official City Record may still have it: " + record.OfficialURL(id)},
 				"absence_rules": record.AbsenceRules,
-			})
+			}, noStore, time.Time{})
+			c.Abort()
 			return
 		}
 		if record.ErrorCode(err) == record.EUNAVAILABLE {
-			c.Header("Cache-Control", "no-store")
+			// the one error rule logs it and names its trace id; the body
+			// also says which notice and that it is not missing
+			_, body := errorOf(c, err)
+			body.Error.Message = "the notice could not be read right now; this does not mean it is missing"
 			c.Header("Retry-After", "30")
-			c.AbortWithStatusJSON(http.StatusServiceUnavailable, gin.H{
-				"status": record.Unavailable, "request_id": id,
-				"error": record.Error{Code: record.EUNAVAILABLE, Message: "the notice could not be read right now; this does not mean it is missing"},
-			})
+			renderJSON(c, http.StatusServiceUnavailable, gin.H{"status": record.Unavailable, "request_id": id, "error": body.Error}, noStore, time.Time{})
+			c.Abort()
 			return
 		}
 		writeError(c, err)
@@ -239,7 +240,7 @@ func (s *Server) notice(c *gin.Context) {
 		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
 		Payments: s.noticePayments(c.Request.Context(), n), PriorCycle: s.priorCycle(c.Request.Context(), n),
 	}
-	renderJSON(c, http.StatusOK, v, CacheSearch, v.Freshness.SourceObservedAt)
+	renderJSON(c, http.StatusOK, v, cacheSearch, v.Freshness.SourceObservedAt)
 }
 
 func (s *Server) freshness(ctx context.Context, source string) Freshness {
@@ -304,7 +305,7 @@ func (s *Server) passages(c *gin.Context) {
 		}
 		out.Passages = append(out.Passages, pv)
 	}
-	renderJSON(c, http.StatusOK, out, CacheSearch, res.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, cacheSearch, res.Scope.CorpusObservedAt)
 }
 
 // readyz reports every part of the process: the search index (a real
@@ -337,19 +338,15 @@ func (s *Server) healthz(c *gin.Context) {
 	defer cancel()
 	res, err := s.deps.Search.Search(ctx, search.Query{Limit: 1})
 	if err != nil {
-		// the engine's own words (hosts, index names) go to the log, not
-		// to an anonymous client
-		s.deps.Logger.Warn("healthz: the search index did not answer", "err", err)
-		c.Header("Cache-Control", "no-store")
-		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "unavailable", "engine": s.cfg.Engine,
-			"error": "the search index could not answer; see the service's log"})
+		_, body := errorOf(c, err) // logged; the body names no engine text
+		renderJSON(c, http.StatusServiceUnavailable, gin.H{"status": "unavailable", "engine": s.cfg.Engine, "error": body.Error.Message,
+			"trace_id": body.Error.TraceID}, noStore, time.Time{})
 		return
 	}
-	c.Header("Cache-Control", "no-store")
 	h := gin.H{"status": "ok", "engine": s.cfg.Engine, "form": s.cfg.Form,
 		"records": res.Scope.RecordsInCorpus, "passages": res.Scope.PassagesInCorpus}
 	if !res.Scope.CorpusObservedAt.IsZero() { // never observed: left out, not a zero date
 		h["corpus_observed_at"] = res.Scope.CorpusObservedAt
 	}
-	c.JSON(http.StatusOK, h)
+	renderJSON(c, http.StatusOK, h, noStore, time.Time{})
 }

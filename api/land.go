@@ -1,6 +1,9 @@
 package api
 
 import (
+	"net/http"
+	"time"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/land"
@@ -43,9 +46,8 @@ func (s *Server) landProject(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
-		DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID})
+	renderJSON(c, http.StatusOK, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
+		DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID}, cacheShort, time.Time{})
 }
 
 // landDecisionPath serves GET /api/land-projects/:id/decision-path.
@@ -59,8 +61,7 @@ func (s *Server) landDecisionPath(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, d)
+	renderJSON(c, http.StatusOK, d, cacheShort, time.Time{})
 }
 
 // landProjects serves GET /api/land-projects?procedure=&action=&stage=&effect=&borough=&community_district=&bbl=&status=&ulurp=&limit=&cursor=.
@@ -79,6 +80,5 @@ func (s *Server) landProjects(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, page)
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }

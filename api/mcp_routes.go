@@ -14,5 +14,5 @@ func (s *Server) mcpCatalog(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, s.deps.MCPCatalog(c.Request.Context()), CacheSearch, time.Time{})
+	renderJSON(c, http.StatusOK, s.deps.MCPCatalog(c.Request.Context()), cacheSearch, time.Time{})
 }

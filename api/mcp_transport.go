@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 )
@@ -43,8 +44,8 @@ func writeJSONRPCErrorID(c *gin.Context, status int, id json.RawMessage, code in
 	if !validRPCID(id) {
 		id = json.RawMessage("null")
 	}
-	c.Header("Cache-Control", "no-store")
-	c.AbortWithStatusJSON(status, jsonrpcErrorBody{JSONRPC: "2.0", ID: id, Error: jsonrpcError{Code: code, Message: msg}})
+	renderJSON(c, status, jsonrpcErrorBody{JSONRPC: "2.0", ID: id, Error: jsonrpcError{Code: code, Message: msg}}, noStore, time.Time{})
+	c.Abort()
 }
 
 // validRPCID: a JSON-RPC id is a string, a number or null.

@@ -2,13 +2,13 @@ package api
 
 import (
 	"context"
-	"html/template"
 	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -65,8 +65,7 @@ func (s *Server) meetingJSON(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, MeetingView{Status: record.Found, Meeting: m, Absence: record.AbsenceRules})
+	renderJSON(c, http.StatusOK, MeetingView{Status: record.Found, Meeting: m, Absence: record.AbsenceRules}, cacheShort, time.Time{})
 }
 
 // meetingsJSON serves GET /api/meetings: a bounded, stable page with the
@@ -85,8 +84,7 @@ func (s *Server) meetingsJSON(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, page)
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }
 
 // maxFeedMeetings bounds the events of the meetings feed.
@@ -133,7 +131,7 @@ func (s *Server) meetingsICS(c *gin.Context) {
 	q.Set("from", f.From)
 	q.Set("to", f.To)
 	fd := s.meetingsFeed(first, ms, q)
-	render(c, http.StatusOK, feed.ContentTypeICS, feed.ICS(fd), CacheFeeds, fd.Updated)
+	render(c, http.StatusOK, feed.ContentTypeICS, feed.ICS(fd), cacheFeeds, fd.Updated)
 }
 
 // meetingsFeed is the meetings of a browse (its parameters q) as a feed.
@@ -144,7 +142,7 @@ func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting, q url.Value
 		Description: "Source meetings (Council Legistar events, community-board calendars, City Record hearing notices); " +
 			"one event per dated meeting. Not the official calendar of any body.",
 		HomeURL: base + "/meetings?" + q.Encode(), Self: feed.Links{ICS: base + "/meetings.ics?" + q.Encode()},
-		Updated: pg.Scope.CorpusObservedAt, TTL: CacheFeeds,
+		Updated: pg.Scope.CorpusObservedAt, TTL: cacheFeeds.maxAge(),
 		Scope: feed.Scope{Covers: "meetings", Filter: pg.Applied, Order: "start", Limit: maxFeedMeetings, Matched: pg.Total,
 			Items: len(ms), AbsenceRules: record.AbsenceRules, DateBoundsNote: pg.Scope.DateBoundsNote},
 	}
@@ -233,74 +231,15 @@ type meetingPageData struct {
 	Rules                               []string
 }
 
+// writeMeetingPage renders a meeting or the calendar
+// (web/templates/meetings.html in the one layout, the calendar linked from
+// the header).
 func (s *Server) writeMeetingPage(c *gin.Context, status int, p meetingPageData) {
 	p.Base = s.cfg.BaseURL
 	p.Rules = record.AbsenceRules
-	writeHTML(c, status, meetingPages, p, time.Time{})
+	writeHTML(c, status, web.Page{Kind: web.Meetings, Title: p.Title, Home: p.Base + "/", Section: &web.Link{Label: "Meetings", URL: p.Base + "/meetings"},
+		JSON: p.JSON, ICS: p.ICS, Data: p}, time.Time{})
 }
-
-var meetingFuncs = template.FuncMap{
-	"clock": func(t *time.Time) string {
-		if t == nil {
-			return ""
-		}
-		return t.In(record.NewYork).Format("3:04 PM")
-	},
-	"path": url.PathEscape,
-}
-
-var meetingPages = template.Must(template.New("meetings").Funcs(meetingFuncs).Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}} · Recordwatch</title>
-<link rel="alternate" type="application/json" href="{{.JSON}}">
-{{if .ICS}}<link rel="alternate" type="text/calendar" href="{{.ICS}}">{{end}}
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/static/app.css">
-</head><body class="page">
-<header class="top"><div class="wrap"><a class="brand" href="{{.Base}}/">Recordwatch</a> · <a href="{{.Base}}/meetings">Meetings</a></div></header>
-<main id="main-content" class="wrap">
-<p class="twin"><a href="{{.JSON}}" data-twin="json">JSON twin of this page</a>{{if .ICS}} · <a href="{{.ICS}}" data-twin="ics">Calendar feed (iCalendar)</a>{{end}}</p>
-{{if .Error}}
-<h1>{{.Title}}</h1>
-<p>{{.Error}}</p>
-{{else if .Meeting}}{{with .Meeting}}
-<h1>{{.Title}}</h1>
-<p>{{.Body}}{{with .Agency}}{{if .ID}} · agency <a href="{{$.Base}}/agencies/{{.ID}}/">{{.Name}}</a>{{end}}{{end}} · source {{.SourceLabel}} <code>{{.SourceID}}</code>{{if .SourceURL}} · <a href="{{.SourceURL}}" rel="nofollow">source page</a>{{end}}</p>
-<h2>When and where</h2>
-<p>{{if .When.Date}}{{.When.Date}}{{else}}Date unknown{{end}}{{if .When.StartKnown}}, {{clock .When.Start}}{{if .When.End}} to {{clock .When.End}}{{end}} ({{.When.TimeZone}}){{else}}, start time unknown{{end}}. <span class="note">{{.When.Note}}</span></p>
-<p>{{if .Place.Text}}{{.Place.Text}}{{else}}Place not stated.{{end}} · attendance: {{.Place.Attendance}} <span class="note">{{.Place.Note}}</span></p>
-{{if .Place.RemoteLinks}}<ul>{{range .Place.RemoteLinks}}<li><a href="{{.URL}}" rel="nofollow">{{.Label}}</a></li>{{end}}</ul>{{end}}
-{{if .Tentative}}<p>The source marks this meeting tentative.</p>{{end}}
-<h2>Four facts, each on its own</h2>
-<dl class="facts">
-<dt>Held</dt><dd data-fact="held"><strong>{{.Held.State}}</strong> — {{.Held.Evidence}}</dd>
-<dt>Observed</dt><dd data-fact="observed"><strong>{{if .Observed.Date}}{{.Observed.Date}}{{else}}unknown{{end}}</strong> — {{.Observed.Evidence}}</dd>
-<dt>Minutes</dt><dd data-fact="minutes"><strong>{{.Minutes.State}}</strong> — {{.Minutes.Evidence}}</dd>
-<dt>City Record notice</dt><dd data-fact="notice"><strong>{{.Notice.State}}</strong> — {{.Notice.Evidence}}{{if .Notice.RequestID}} · <a href="{{.Notice.URL}}">notice {{.Notice.RequestID}}</a>{{end}}{{if .Notice.Method}} <span class="note">(method {{.Notice.Method}}, confidence {{.Notice.Confidence}})</span>{{end}}</dd>
-</dl>
-<p class="note">Unpublished minutes or an unlinked notice never mean the meeting did not exist.</p>
-<h2>Documents</h2>
-{{if .Docs}}<ul>{{range .Docs}}<li>{{.Kind}}: <a href="{{.URL}}" rel="nofollow">{{.Label}}</a>{{if .Status}} <span class="note">({{.Status}})</span>{{end}}</li>{{end}}</ul>{{else}}<p>No documents are held for this meeting.</p>{{end}}
-{{if .Fields}}<h2>Fields read from the calendar text</h2>
-<div class="table-scroll"><table><tr><th>Field</th><th>Value</th><th>Confidence</th><th>How</th></tr>
-{{range .Fields}}<tr><td>{{.Field}}</td><td>{{.Value}}</td><td>{{.Confidence}}</td><td>{{.How}}</td></tr>{{end}}</table></div>{{end}}
-{{end}}{{else if .Page}}{{with .Page}}
-<h1>Meetings {{index .Applied "from"}} to {{index .Applied "to"}}</h1>
-<p>{{.Total}} meetings{{with index .Applied "time"}} ({{.}}){{end}}. Times are New York time.</p>
-{{range $.Days}}<section class="day"><h2>{{.Label}}</h2><ul>
-{{range .Meetings}}<li><a href="{{$.Base}}/meetings/{{path .ID}}">{{.Title}}</a> · {{if .When.StartKnown}}{{clock .When.Start}}{{else}}time unknown{{end}}{{if .Place.Text}} · {{.Place.Text}}{{end}} <span class="note">({{.Place.Attendance}}; held {{.Held.State}}; minutes {{.Minutes.State}}; notice {{.Notice.State}})</span></li>
-{{end}}</ul></section>{{else}}<p>No meetings held here match; that does not mean none are scheduled.</p>{{end}}
-{{if $.Next}}<p><a href="{{$.Next}}" rel="next">Next page</a></p>{{end}}
-{{with .ExcludedUnknownStart}}{{if .Count}}<h2>Excluded: start unknown ({{.Count}})</h2>
-<p class="note">{{.Note}}</p><ul>{{range .Meetings}}<li><a href="{{$.Base}}/meetings/{{path .ID}}">{{.Title}}</a> · {{.Date}}</li>{{end}}</ul>{{end}}{{end}}
-<h2>Coverage</h2>
-<ul class="note">{{range .Coverage}}<li>{{.Label}}: {{.Records}} meetings, {{.FirstSourceDate}} to {{.LastSourceDate}}{{if not .ObservedAt.IsZero}}, observed {{.ObservedAt.Format "2006-01-02"}}{{end}}</li>{{end}}</ul>
-{{end}}{{end}}
-<h2>Scope</h2>
-<ul class="note">{{range .Rules}}<li>{{.}}</li>{{end}}</ul>
-</main></body></html>
-`))
 
 // SearchMeetings is the meetings block of /api/search when the lens is
 // meetings (Form 1, meeting records held): the first page of meeting

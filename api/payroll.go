@@ -1,6 +1,9 @@
 package api
 
 import (
+	"net/http"
+	"time"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -33,8 +36,7 @@ func (s *Server) payrollRow(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, PayrollView{Status: record.Found, Row: r, Measure: procure.PayrollMeasure, FlagsNote: procure.PayrollFlagsNote})
+	renderJSON(c, http.StatusOK, PayrollView{Status: record.Found, Row: r, Measure: procure.PayrollMeasure, FlagsNote: procure.PayrollFlagsNote}, cacheShort, time.Time{})
 }
 
 // payrollRows serves GET /api/payroll?name=&agency=&fiscal_year=&title=&limit=&cursor=:
@@ -54,6 +56,5 @@ func (s *Server) payrollRows(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, page)
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -40,8 +42,7 @@ func (s *Server) civilService(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, page)
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }
 
 // people is the people service main.go built.
@@ -85,8 +86,7 @@ func (s *Server) personOrOrganization(c *gin.Context) {
 		}
 		v.Positions = &pos
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, v)
+	renderJSON(c, http.StatusOK, v, cacheShort, time.Time{})
 }
 
 // organizations serves GET /api/organizations?row_type=&token=&agency=&release=&limit=&cursor=:
@@ -105,6 +105,5 @@ func (s *Server) organizations(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	c.Header("Cache-Control", "public, max-age=300")
-	c.JSON(200, page)
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }

@@ -165,8 +165,7 @@ func (s *Server) createShare(c *gin.Context) {
 	}
 	s.countEvent(ctx, store.CounterShareCreated, 1)
 	c.Header("Location", snap.Links.Self)
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusCreated, out)
+	renderJSON(c, http.StatusCreated, out, noStore, time.Time{})
 }
 
 // loadShare reads a snapshot for GET /inv/<id> and /changes, answering
@@ -193,13 +192,13 @@ func (s *Server) loadShare(c *gin.Context) (store.Share, bool) {
 		return store.Share{}, false
 	}
 	if now := s.deps.Now(); sh.Expired(now) || sh.Swept {
-		c.Header("Cache-Control", "no-store")
-		c.AbortWithStatusJSON(http.StatusGone, gin.H{
+		renderJSON(c, http.StatusGone, gin.H{
 			"status": codeExpired, "id": id, "created_at": sh.CreatedAt, "expired_at": sh.ExpiresAt,
 			"error": record.Error{Code: codeExpired, Message: "this shared investigation expired on " +
 				sh.ExpiresAt.In(record.NewYork).Format("January 2, 2006") +
 				": snapshots are readable for 90 days after they are shared, then removed. Ask whoever shared it to share it again."},
-		})
+		}, noStore, time.Time{})
+		c.Abort()
 		return store.Share{}, false
 	}
 	return sh, true
@@ -214,7 +213,7 @@ func (s *Server) getShare(c *gin.Context) {
 	maxAge := min(time.Hour, sh.ExpiresAt.Sub(s.deps.Now()))
 	s.countEvent(c.Request.Context(), store.CounterShareRead, 1)
 	c.Header("X-Content-Type-Options", "nosniff")
-	render(c, http.StatusOK, "application/json; charset=utf-8", sh.Body, maxAge, sh.CreatedAt)
+	render(c, http.StatusOK, "application/json; charset=utf-8", sh.Body, cacheProfile(maxAge), sh.CreatedAt)
 }
 
 // ShareChanges compares each pinned state with the record's current state.
@@ -278,7 +277,7 @@ func (s *Server) shareChanges(c *gin.Context) {
 		out.Items = append(out.Items, ch)
 	}
 	s.countEvent(ctx, store.CounterShareChangesRead, 1)
-	renderJSON(c, http.StatusOK, out, CacheSearch, time.Time{})
+	renderJSON(c, http.StatusOK, out, cacheSearch, time.Time{})
 }
 
 // shareSchema serves the JSON Schema of a POST /inv body.
@@ -287,5 +286,5 @@ func (s *Server) shareSchema(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	render(c, http.StatusOK, "application/schema+json", shareSchemaJSON, CacheAgencies, time.Time{})
+	render(c, http.StatusOK, "application/schema+json", shareSchemaJSON, cacheDay, time.Time{})
 }

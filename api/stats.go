@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -32,7 +31,7 @@ func (s *Server) countEvent(ctx context.Context, name string, delta int) {
 	}
 }
 
-// statsCache keeps the rendered /stats body for CacheStats, in process.
+// statsCache keeps the rendered /stats body for cacheStats, in process.
 type statsCache struct {
 	mu   sync.Mutex
 	body []byte
@@ -41,7 +40,7 @@ type statsCache struct {
 
 // stats answers GET /stats (SPEC §4.7): Form 1 served-product coverage,
 // Form 2 the service's own usage per day. The body is built at most once
-// per CacheStats and served with the remaining lifetime as max-age.
+// per cacheStats and served with the remaining lifetime as max-age.
 func (s *Server) stats() gin.HandlerFunc {
 	cache := &statsCache{}
 	return func(c *gin.Context) {
@@ -52,7 +51,7 @@ func (s *Server) stats() gin.HandlerFunc {
 		now := s.deps.Now()
 		cache.mu.Lock()
 		defer cache.mu.Unlock()
-		if cache.body == nil || now.Before(cache.at) || now.Sub(cache.at) >= CacheStats {
+		if cache.body == nil || now.Before(cache.at) || now.Sub(cache.at) >= cacheStats.maxAge() {
 			var v any
 			var err error
 			if s.cfg.Form == 2 {
@@ -64,15 +63,15 @@ func (s *Server) stats() gin.HandlerFunc {
 				writeError(c, err)
 				return
 			}
-			body, err := json.MarshalIndent(v, "", "  ")
+			body, err := marshalJSON(v)
 			if err != nil {
 				writeError(c, err)
 				return
 			}
-			cache.body, cache.at = append(body, '\n'), now
+			cache.body, cache.at = body, now
 		}
-		left := max(CacheStats-now.Sub(cache.at), time.Second).Truncate(time.Second)
-		render(c, http.StatusOK, "application/json; charset=utf-8", cache.body, left, cache.at)
+		left := max(cacheStats.maxAge()-now.Sub(cache.at), time.Second).Truncate(time.Second)
+		render(c, http.StatusOK, "application/json; charset=utf-8", cache.body, cacheProfile(left), cache.at)
 	}
 }
 
@@ -136,7 +135,7 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 		bySource[c.Source] = c
 	}
 	out := CoverageStats{
-		Form: 1, Kind: "coverage", GeneratedAt: now, CacheSeconds: int(CacheStats.Seconds()),
+		Form: 1, Kind: "coverage", GeneratedAt: now, CacheSeconds: int(cacheStats.maxAge().Seconds()),
 		Description: "Served-product coverage: the record sets this service holds — notices by source and section, then every other record kind " +
 			"(contracts, payments, payroll …) by source — each with its record type, the rule its count follows and its own evidence date. " +
 			"Counts are of records held here, not of everything the sources published.",
@@ -324,7 +323,7 @@ var usageCounters = []struct {
 func (s *Server) usageStats(ctx context.Context, now time.Time) (UsageStats, error) {
 	days := store.Days(now, StatsWindowDays)
 	out := UsageStats{
-		Form: 2, Kind: "usage", GeneratedAt: now, CacheSeconds: int(CacheStats.Seconds()),
+		Form: 2, Kind: "usage", GeneratedAt: now, CacheSeconds: int(cacheStats.maxAge().Seconds()),
 		Description: "The service's own usage per day: active subscriptions, digests sent, digest links followed, and feed, batch and share activity.",
 		Window:      UsageWindow{From: days[0], To: days[len(days)-1], Days: len(days), TimeZone: record.NewYork.String()},
 		Counters:    []UsageCounter{}, Days: make([]UsageDay, len(days)),

@@ -1,15 +1,14 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"html/template"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -52,7 +51,7 @@ func linkPageHeaders() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		h := c.Writer.Header()
 		web.SecurityHeaders(h)
-		h.Set("Cache-Control", "no-store")
+		noStore.set(h)
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Robots-Tag", "noindex, nofollow")
 		c.Next()
@@ -267,7 +266,7 @@ func (s *Server) previewWatch(c *gin.Context) {
 		out.Hits = append(out.Hits, s.hitView(h.Notice, 0, now))
 	}
 	out.Roster = res.Roster
-	maxAge := CacheSearch
+	maxAge := cacheSearch
 	if c.Request.Method != http.MethodGet {
 		maxAge = 0
 	}
@@ -363,26 +362,11 @@ func (s *Server) createWatch(c *gin.Context) {
 	if len(notes) == 0 {
 		notes = u.Notes
 	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(status, CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: notes},
-		Cadence: out.Cadence, Schedule: out.Schedule, Message: out.Message})
+	renderJSON(c, status, CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: notes},
+		Cadence: out.Cadence, Schedule: out.Schedule, Message: out.Message}, noStore, time.Time{})
 }
 
 // Link pages.
-
-var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow"><title>{{.Title}} · Recordwatch</title>
-<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css">
-</head><body><main class="wrap"><h1>{{.Title}}</h1>
-{{if .Message}}<p>{{.Message}}</p>{{end}}
-{{if .Scope}}<p class="scope">{{.Scope}}</p>{{end}}
-{{range .Notes}}<p>{{.}}</p>{{end}}
-{{if .CadenceTo}}<form method="post" action="{{.CadenceAction}}"><input type="hidden" name="cadence" value="{{.CadenceTo}}"><button type="submit">Switch to {{.CadenceTo}} digests</button></form>{{end}}
-{{if .Action}}<form method="post" action="{{.Action}}">{{if .OneClick}}<input type="hidden" name="List-Unsubscribe" value="One-Click">{{end}}<button type="submit">{{.Button}}</button></form>{{end}}
-<p><small>Recordwatch republishes New York City's public records; the City Record stays authoritative.</small></p>
-</main></body></html>
-`))
 
 type page struct {
 	Title, Message, Scope string
@@ -394,29 +378,25 @@ type page struct {
 	CadenceAction, CadenceTo string
 }
 
-// respond renders a link page as HTML, or its JSON twin when the client
-// asks for JSON.
+// respond renders a link page as HTML (web/templates/watch_link.html), or
+// its JSON twin when the client asks for JSON; never cached (the route
+// group's linkPageHeaders set the security headers).
 func respond(c *gin.Context, status int, p page, twin any) {
 	if c.NegotiateFormat(gin.MIMEHTML, gin.MIMEJSON) == gin.MIMEJSON {
-		c.JSON(status, twin)
+		renderJSON(c, status, twin, noStore, time.Time{})
 		return
 	}
-	var buf bytes.Buffer
-	if err := pageTmpl.Execute(&buf, p); err != nil {
-		writeError(c, err)
-		return
-	}
-	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+	renderPage(c, status, web.Page{Kind: web.WatchLink, Title: p.Title, Robots: "noindex, nofollow", Data: p}, noStore, time.Time{})
 }
 
+// linkError answers a link that cannot be used: the error table's status
+// and body (errorOf), the token named as the parameter at fault.
 func linkError(c *gin.Context, err error) {
-	code := record.ErrorCode(err)
-	status := statusOf[code]
-	if status == 0 {
-		status = http.StatusInternalServerError
+	status, body := errorOf(c, err)
+	if status < http.StatusInternalServerError {
+		body.Error.Param = "token"
 	}
-	respond(c, status, page{Title: "This link cannot be used", Message: record.ErrorMessage(err)},
-		errorBody{Error: record.Error{Code: code, Message: record.ErrorMessage(err), Param: "token"}})
+	respond(c, status, page{Title: "This link cannot be used", Message: body.Error.Message}, body)
 }
 
 func (s *Server) confirmPage(c *gin.Context) {

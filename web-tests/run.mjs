@@ -79,6 +79,76 @@ await check("security headers: CSP forbids inline script", async () => {
   await p.context().close();
 });
 
+// Every page kind (one layout, one template each: api/web/templates)
+// opened in the browser: the page carries the site's Content-Security-Policy
+// and nothing on it violates it — no inline style or script, nothing
+// loaded from elsewhere. Violations are caught two ways: the document's
+// securitypolicyviolation events (a listener added before any page script
+// runs) and Chromium's console errors ("Refused to … Content Security
+// Policy"). A control page with an inline style and script under the same
+// policy proves the detector fires.
+const PAGE_KINDS = [
+  ["home (the shell, a view rendered)", "/#money?q=construction", "[data-total]", 200],
+  ["vendor profile", "/vendors/denville-line-painting/", "h1", 200],
+  ["agency profile", "/agencies/parks-and-recreation/", "h1", 200],
+  ["contract", "/contracts/CT100220268808241", "h1", 200],
+  ["contract analysis", "/contracts/analysis?group_by=agency", "h1", 200],
+  ["land project", "/land-projects/2024Q0292", "h1", 200],
+  ["land-use projects", "/land-projects?status=completed", "h1", 200],
+  ["organization", "/organizations/NYC_GOID_000002/", "h1", 200],
+  ["person", "/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12", "h1", 200],
+  ["meeting", "/meetings/legistar:22632", "h1", 200],
+  ["meetings calendar", "/meetings?from=2026-09-01&to=2026-09-30", "h1", 200],
+  ["digest link that does not redirect", "/r/notice/20991231999", "h1", 404],
+  ["watch link that cannot be used", "/manage/forged.token", "h1", 400],
+];
+
+async function cspPage() {
+  const p = await page(1440);
+  p.violations = [];
+  await p.exposeFunction("__cspViolation", v => p.violations.push(v));
+  await p.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", e =>
+      window.__cspViolation(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile || location.href}:${e.lineNumber}`));
+  });
+  return p;
+}
+
+function cspErrors(p) {
+  return p.violations.concat(p.errors.filter(e => /Content Security Policy/i.test(e)));
+}
+
+await check("CSP detector: an inline style and script under the site's policy are reported", async () => {
+  const p = await cspPage();
+  const csp = (await (await p.request.get(BASE + "/")).headers())["content-security-policy"];
+  await p.route(BASE + "/csp-control", route => route.fulfill({
+    status: 200, headers: { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp },
+    body: '<!doctype html><title>control</title><style>p{color:red}</style><p style="color:red">x</p><script>1</script>',
+  }));
+  await p.goto(BASE + "/csp-control");
+  await p.waitForTimeout(300);
+  const found = cspErrors(p);
+  assert.ok(found.length >= 3, `the detector misses violations: ${JSON.stringify(found)}`);
+  await p.context().close();
+});
+
+for (const [kind, path, ready, status] of PAGE_KINDS) {
+  await check(`CSP holds on every page kind: ${kind} ${path}`, async () => {
+    const p = await cspPage();
+    const res = await p.goto(BASE + path);
+    assert.equal(res.status(), status, `${path} status`);
+    const csp = res.headers()["content-security-policy"] || "";
+    assert.match(csp, /default-src 'none'/, `${path} carries the site's policy`);
+    assert.doesNotMatch(csp, /unsafe-inline/);
+    await p.waitForSelector(ready, { timeout: 15000 });
+    await p.waitForLoadState("networkidle");
+    assert.equal(await p.$$eval("[style], style, script:not([src])", els => els.length), 0, `${path} holds inline style or script`);
+    assert.ok(await p.$("header.top nav .lenses") && await p.$("footer.foot") && await p.$("main#main-content"), `${path} is in the one layout`);
+    assert.deepEqual(cspErrors(p), [], `CSP violations on ${path}`);
+    await p.context().close();
+  });
+}
+
 await check("search view #money?q=construction: results, scope, twin agrees", async () => {
   await both("search-money", "/#money?q=construction", "[data-total]", async p => {
     const total = Number(await p.getAttribute("[data-total]", "data-total"));

@@ -1,19 +1,24 @@
-// Package web is the human site: one HTML shell (a Go template) and a small
-// amount of plain JavaScript and CSS, embedded in the binary — no build step,
-// no external CDN, works offline. Views are hash-routed permalinks
-// (#notice/<id>, #money?agency=…) plus the Form 1 path permalinks
-// (/vendors/<stem>/, /agencies/<id>/); every view renders from, and links to,
-// its machine-readable JSON twin. Source text is inserted as text only, and
-// the Content-Security-Policy forbids inline script.
+// Package web is the human site: every HTML page, rendered from template
+// files (templates/layout.html, the one layout, and one file per page kind)
+// with a small amount of plain JavaScript and CSS, all embedded in the
+// binary — no build step, no external CDN, works offline. The shell at /
+// hash-routes its views (#notice/<id>, #money?…); the server-rendered
+// pages are the Form 1 permalinks (/vendors/<stem>/, /agencies/<id>/,
+// /contracts/…, /land-projects/…, /meetings/…, /organizations/…), the
+// watch link pages and the digest link pages. Every view links its
+// machine-readable JSON twin. Source text is inserted as text only
+// (html/template), and no page holds an inline style or script: the
+// Content-Security-Policy allows neither.
 package web
 
 import (
-	"bytes"
 	"embed"
+	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
-	"strconv"
+	"path"
 	"strings"
 	"unicode/utf8"
 )
@@ -28,25 +33,84 @@ type Config struct {
 }
 
 // CSP is the Content-Security-Policy of every page: scripts, styles and
-// connections from this origin only; no inline script, no framing.
+// connections from this origin only; no inline script or style, no framing.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 	"font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-var shell = template.Must(template.ParseFS(assets, "templates/index.html"))
+// Kind names a page kind: its template is templates/<kind>.html, which
+// defines "content" (given Page.Data) inside the one layout.
+type Kind string
 
-// Shell renders the page every view starts from.
-func Shell(cfg Config) http.Handler {
-	var buf bytes.Buffer
-	if err := shell.Execute(&buf, map[string]any{"Form": strconv.Itoa(cfg.Form), "BaseURL": cfg.BaseURL}); err != nil {
+// The page kinds.
+const (
+	Home        Kind = "home"         // the shell at /
+	Contract    Kind = "contract"     // /contracts/<id>, /contracts/analysis
+	Entity      Kind = "entity"       // /vendors/<stem>/, /agencies/<id>/
+	LandProject Kind = "land_project" // /land-projects/<id>
+	LandList    Kind = "land_list"    // /land-projects
+	People      Kind = "people"       // /organizations/<id>/, /people/<id>
+	Meetings    Kind = "meetings"     // /meetings/<id>, /meetings
+	WatchLink   Kind = "watch_link"   // /confirm/…, /manage/…, /u/…
+	DigestLink  Kind = "digest_link"  // /r/<kind>/<id> that does not redirect
+)
+
+// Page is one HTML page: what the layout shows around the page kind's
+// content, and the content's data.
+type Page struct {
+	Kind Kind
+	// Title is the page's own title ("" on the home page); the layout adds
+	// the site's name.
+	Title string
+	// Home is the brand link ("/" when empty).
+	Home string
+	// Section is a link shown after the brand (the meetings calendar).
+	Section *Link
+	// Canonical, JSON and ICS are the head's canonical and alternate links.
+	Canonical, JSON, ICS string
+	// Robots is the robots meta tag's content ("" for none).
+	Robots string
+	// Shell is set on the home page only: its body data and script.
+	Shell *Config
+	// Data is what the kind's content template reads.
+	Data any
+}
+
+// Link is a labelled address.
+type Link struct{ Label, URL string }
+
+// HomeURL is the brand link.
+func (p Page) HomeURL() string {
+	if p.Home == "" {
+		return "/"
+	}
+	return p.Home
+}
+
+// pages holds one parsed template per page kind: the layout and the
+// kind's file, parsed once at start (a template error stops the program).
+var pages = func() map[Kind]*template.Template {
+	files, err := fs.Glob(assets, "templates/*.html")
+	if err != nil {
 		panic(err)
 	}
-	page := buf.Bytes()
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		SecurityHeaders(w.Header())
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "public, max-age=300")
-		w.Write(page)
-	})
+	out := map[Kind]*template.Template{}
+	for _, f := range files {
+		name := strings.TrimSuffix(path.Base(f), ".html")
+		if name == "layout" {
+			continue
+		}
+		out[Kind(name)] = template.Must(template.New(name).Funcs(funcs).ParseFS(assets, "templates/layout.html", f))
+	}
+	return out
+}()
+
+// Render writes p: the layout around p.Kind's content.
+func Render(w io.Writer, p Page) error {
+	t, ok := pages[p.Kind]
+	if !ok {
+		return fmt.Errorf("web: no template for page kind %q", p.Kind)
+	}
+	return t.ExecuteTemplate(w, "layout", p)
 }
 
 // SecurityHeaders sets the headers every HTML response carries.
@@ -77,7 +141,7 @@ func StaticFile(name string) bool {
 }
 
 // Static serves /static/… from the embedded assets; anything StaticFile
-// refuses is a 404.
+// refuses is a 404. The caller sets the cache lifetime.
 func Static() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name, ok := strings.CutPrefix(r.URL.Path, "/static/")
@@ -85,7 +149,6 @@ func Static() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Cache-Control", "public, max-age=3600")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		http.ServeFileFS(w, r, static, name)
 	})

@@ -204,7 +204,7 @@ func (c *Client) Error(op string, status int, body []byte) error {
 	switch {
 	case ae.Status >= 500, ae.Status == http.StatusTooManyRequests,
 		ae.Type == "index_not_found_exception", ae.Type == "cluster_block_exception":
-		return &record.Error{Code: record.EUNAVAILABLE, Message: c.what + " could not answer: " + ae.Error()}
+		return record.CouldNotAnswer(c.what, ae)
 	}
 	return ae
 }
@@ -214,7 +214,7 @@ func (c *Client) unavailable(op string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%s: %w", op, err) // the request's deadline or client, said as such (record.ErrorMessage)
 	}
-	return &record.Error{Code: record.EUNAVAILABLE, Message: c.what + " could not answer (" + op + "): " + err.Error()}
+	return record.CouldNotAnswer(c.what, fmt.Errorf("%s: %w", op, err))
 }
 
 // APIError is a non-2xx answer from the cluster.

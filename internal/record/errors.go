@@ -22,13 +22,30 @@ type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Param   string `json:"param,omitempty"`
+	// Cause is what an engine or store said (hosts, index names, its own
+	// words): kept for the log, never in an answer.
+	Cause error `json:"-"`
 }
 
 func (e *Error) Error() string {
+	s := e.Code + ": " + e.Message
 	if e.Param != "" {
-		return fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.Param)
+		s = fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.Param)
 	}
-	return e.Code + ": " + e.Message
+	if e.Cause != nil {
+		s += ": " + e.Cause.Error()
+	}
+	return s
+}
+
+// Unwrap is the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// CouldNotAnswer is the EUNAVAILABLE error of a part that could not answer
+// (what: "the search index"): its message names the part only; the part's
+// own error is its Cause, for the log.
+func CouldNotAnswer(what string, cause error) *Error {
+	return &Error{Code: EUNAVAILABLE, Message: what + " could not answer; this does not mean the record is missing", Cause: cause}
 }
 
 // Errorf returns an *Error with the given code.

@@ -437,7 +437,7 @@ func unavailable(err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return fmt.Errorf("search: %w", err) // the request's deadline or client, said as such (record.ErrorMessage)
 	}
-	return &record.Error{Code: record.EUNAVAILABLE, Message: "the search index could not answer: " + err.Error()}
+	return record.CouldNotAnswer("the search index", err)
 }
 
 // Get returns one notice by exact request id.
