@@ -273,7 +273,9 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	if cfg.Target == "api" {
 		mcfg.SMTPAddr = "" // the api role sends confirmation and welcome mail; the mailer role receives and digests
 	}
-	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, Crosswalk: cw, Logger: logger, Now: now})
+	svc := buildServices(backend, cw, cfg, now)
+	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, People: svc.People, Meetings: svc.Meetings,
+		Crosswalk: cw, Logger: logger, Now: now})
 	if err != nil {
 		return err
 	}
@@ -281,7 +283,6 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		go sweep(ctx, st, now, logger)
 		return mail.Run(ctx) // SMTP receiver and digest scheduler, no HTTP
 	}
-	svc := buildServices(backend, cw, cfg, now)
 	svc.Watches = mail.Watches()
 	// every surface gets the same service values
 	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})

@@ -245,7 +245,7 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 // formats.
 func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, error) {
 	now := s.deps.Now()
-	res, err := fr.filter.Run(ctx, s.deps.Search, now)
+	res, err := fr.filter.Run(ctx, s.watchReaders(), now)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (s *Server) meetingLens(ctx context.Context, f watch.Filter, res watch.Resu
 	if s.cfg.Form != 1 {
 		return nil, nil
 	}
-	ml, ok, err := f.Meetings(ctx, s.deps.Search, res, now, limit)
+	ml, ok, err := f.Meetings(ctx, s.watchReaders(), res, now, limit)
 	if err != nil || !ok {
 		return nil, err
 	}

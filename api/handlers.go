@@ -148,7 +148,7 @@ func (s *Server) search(c *gin.Context) {
 		Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query()),
 		SuggestedFilters: s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())}
 	if f, ok := s.peopleLens(q); ok {
-		if out.Roster, err = f.Roster(c.Request.Context(), s.deps.Search); err != nil {
+		if out.Roster, err = f.Roster(c.Request.Context(), s.watchReaders()); err != nil {
 			writeError(c, err)
 			return
 		}

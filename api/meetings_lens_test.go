@@ -63,7 +63,7 @@ func TestMeetingsLensFeed(t *testing.T) {
 	// the notices the lens's compiled query matches, and which of them are
 	// held as meeting records
 	f := watch.Filter{Lens: record.LensMeetings}
-	res, err := f.Run(context.Background(), e.be, fixedNow)
+	res, err := f.Run(context.Background(), e.srv.watchReaders(), fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/view"
+	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // mcpDepsOf are the MCP tools' dependencies over the same services, as
@@ -65,5 +66,21 @@ func withServices(cfg Config, d Deps) Deps {
 	if d.Federated == nil {
 		d.Federated = federated.New(d.Search, cw, view.Links{Base: cfg.BaseURL, Form: form})
 	}
+	return d
+}
+
+// mailerDeps are d with the people and meeting services over d.Search, as
+// main.go hands them to the mailer.
+func mailerDeps(d mailer.Deps) mailer.Deps {
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	cw := d.Crosswalk
+	if cw == nil {
+		cw = entity.DefaultCrosswalk()
+	}
+	d.People = people.New(d.Search, cw)
+	d.Meetings = &meeting.Service{Records: d.Search, Notices: d.Search, Now: now}
 	return d
 }

@@ -240,7 +240,7 @@ func (s *Server) previewWatch(c *gin.Context) {
 		return
 	}
 	now := s.deps.Now()
-	res, err := u.Filter.Run(c.Request.Context(), s.deps.Search, now)
+	res, err := u.Filter.Run(c.Request.Context(), s.watchReaders(), now)
 	if err != nil {
 		writeError(c, err)
 		return
@@ -283,6 +283,12 @@ type CreateWatchResponse struct {
 	Cadence  string `json:"cadence"`
 	Schedule string `json:"schedule"`
 	Message  string `json:"message"`
+}
+
+// watchReaders are what a watch filter reads: the engine and the people
+// and meeting services main.go built.
+func (s *Server) watchReaders() watch.Readers {
+	return watch.Readers{Search: s.deps.Search, People: s.deps.People, Meetings: s.deps.Meetings}
 }
 
 // watches is the subscription lifecycle (watch.Service); without one it

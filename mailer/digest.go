@@ -214,7 +214,7 @@ const deferred = "deferred"
 // by a cap) is folded in, and a window skipped while the service was down
 // is covered: the digest then says it is a catch-up and since when.
 func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now time.Time) (store.Delivery, int, error) {
-	res, err := w.Filter.Run(ctx, m.deps.Search, now)
+	res, err := w.Filter.Run(ctx, m.readers(), now)
 	if err != nil {
 		return store.Delivery{}, 0, err
 	}
@@ -229,7 +229,7 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 	in := DigestInput{Watch: w, Hits: res.Hits, Roster: people.Changes(res.Roster), Prev: prev, Now: now, QuietAfter: m.cfg.QuietAfter,
 		ExpectedPrevious: m.previousWindow(w.CadenceOf(), start)}
 	if w.Form == 1 { // meeting records are Form 1 (SPEC §2.8)
-		ml, ok, err := w.Filter.Meetings(ctx, m.deps.Search, res, now, watch.WatchMeetings)
+		ml, ok, err := w.Filter.Meetings(ctx, m.readers(), res, now, watch.WatchMeetings)
 		if err != nil {
 			return store.Delivery{}, 0, err
 		}
@@ -477,7 +477,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 	for _, id := range d.RequestIDs {
 		if strings.HasPrefix(id, people.ChangePrefix) { // a leader change of the people lens
 			if !rosterRead {
-				as, err := w.Filter.Roster(ctx, m.deps.Search)
+				as, err := w.Filter.Roster(ctx, m.readers())
 				if err != nil {
 					return m.failed(ctx, d, err)
 				}
@@ -491,7 +491,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 			continue
 		}
 		if meeting.IsID(id) { // a meeting record (meetings lens, Form 1)
-			mt, err := (&meeting.Service{Records: m.deps.Search}).Get(ctx, id)
+			mt, err := m.deps.Meetings.Get(ctx, id)
 			if err != nil {
 				if record.ErrorCode(err) == record.ENOTFOUND {
 					continue // withdrawn since planning

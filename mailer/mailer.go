@@ -21,6 +21,8 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -110,6 +112,10 @@ type Config struct {
 type Deps struct {
 	Store     store.Store
 	Search    search.NoticesAndRecords
+	// People and Meetings are the services the watches' filters read
+	// (watch.Readers), built once in main.go.
+	People   *people.Service
+	Meetings *meeting.Service
 	Crosswalk *entity.Crosswalk
 	Logger    *slog.Logger
 	Now       func() time.Time
@@ -132,8 +138,8 @@ type Mailer struct {
 // and chooses the transport (the relay when Relay.Addr is set, else the
 // outbox directory).
 func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
-	if deps.Store == nil || deps.Search == nil {
-		return nil, errors.New("mailer: a store and a search reader are needed")
+	if deps.Store == nil || deps.Search == nil || deps.People == nil || deps.Meetings == nil {
+		return nil, errors.New("mailer: a store, a search reader and the people and meeting services are needed")
 	}
 	if deps.Now == nil {
 		deps.Now = time.Now
@@ -224,7 +230,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 		ConfirmTTL: cfg.ConfirmTTL, RepliesPerAddress: cfg.RepliesPerAddress, RequestsPerClient: cfg.RequestsPerClient,
 		RequestsPerDay: cfg.RequestsPerDay, FairShareAfter: cfg.FairShareAfter, FairShareRequests: cfg.FairShareRequests,
 		DigestHour: cfg.DigestHour},
-		watch.ServiceDeps{Store: watchStore{deps.Store}, Search: deps.Search, Parse: watch.ParseOptions{Crosswalk: deps.Crosswalk},
+		watch.ServiceDeps{Store: watchStore{deps.Store}, Readers: m.readers(), Parse: watch.ParseOptions{Crosswalk: deps.Crosswalk},
 			Signer: signer, Sender: sender{m}, Now: deps.Now, Logger: deps.Logger})
 	if err != nil {
 		return nil, err
@@ -250,6 +256,11 @@ func (m *Mailer) Ready() error {
 		return *err
 	}
 	return nil
+}
+
+// readers are what the watches' filters read.
+func (m *Mailer) readers() watch.Readers {
+	return watch.Readers{Search: m.deps.Search, People: m.deps.People, Meetings: m.deps.Meetings}
 }
 
 // Config returns the mailer's configuration with defaults filled in.

@@ -90,7 +90,7 @@ func newTestMailer(t *testing.T, tweak func(*Config), tr Transport) *testMailer 
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	m, err := New(context.Background(), cfg, Deps{Store: st, Search: backend, Now: c.Now, Logger: quiet, Transport: tr})
+	m, err := New(context.Background(), cfg, withServices(Deps{Store: st, Search: backend, Now: c.Now, Logger: quiet, Transport: tr}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,7 +488,7 @@ func TestDigestRetriedIndependentlyAndNeverTwice(t *testing.T) {
 		t.Errorf("sent delivery %+v", d)
 	}
 	// restart: a new mailer over the same store sends nothing more
-	m2, err := New(ctx, tm.cfg, Deps{Store: tm.st, Search: backend, Now: tm.clock.Now, Logger: quiet, Transport: tr})
+	m2, err := New(ctx, tm.cfg, withServices(Deps{Store: tm.st, Search: backend, Now: tm.clock.Now, Logger: quiet, Transport: tr}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +521,7 @@ func TestDigestInterruptedSendIsNotRepeated(t *testing.T) {
 		key, _ := tm.Window(tm.now())
 		// plan, then mark it as being sent, as a process that stopped mid-send leaves it
 		if err := func() error {
-			res, err := w.Filter.Run(ctx, backend, tm.now())
+			res, err := w.Filter.Run(ctx, tm.readers(), tm.now())
 			if err != nil {
 				return err
 			}

@@ -79,7 +79,7 @@ func TestPeopleLensWatchDigest(t *testing.T) {
 	c := &clock{t: start}
 	tr := &flaky{}
 	m, err := New(ctx, Config{BaseURL: "http://rw.test", Form: 1, SubscribeAddress: subscribe, OutboxDir: filepath.Join(t.TempDir(), "outbox")},
-		Deps{Store: st, Search: be, Now: c.Now, Logger: quiet, Transport: tr})
+		withServices(Deps{Store: st, Search: be, Now: c.Now, Logger: quiet, Transport: tr}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/view"
+	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // depsOver are the tools' dependencies with the service graph built once
@@ -26,4 +27,20 @@ func depsOver(be search.Engine, cw *entity.Crosswalk, form int) *mcp.Deps {
 		Procure: p, Dossiers: dossier.New(p, ppl), Semantic: semantic.New(be, now), Land: land.New(be),
 		Meetings: &meeting.Service{Records: be, Notices: be, Now: now}, People: ppl,
 		Federated: federated.New(be, cw, view.Links{Base: "http://rw.test", Form: form})}
+}
+
+// mailerDeps are d with the people and meeting services over d.Search, as
+// main.go hands them to the mailer.
+func mailerDeps(d mailer.Deps) mailer.Deps {
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	cw := d.Crosswalk
+	if cw == nil {
+		cw = entity.DefaultCrosswalk()
+	}
+	d.People = people.New(d.Search, cw)
+	d.Meetings = &meeting.Service{Records: d.Search, Notices: d.Search, Now: now}
+	return d
 }

@@ -176,7 +176,7 @@ func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, 
 
 // previewRun is preview with the watch's notice result.
 func (d *Deps) previewRun(ctx context.Context, u watch.Understanding) (PreviewOut, watch.Result, error) {
-	res, err := u.Filter.Run(ctx, d.Search, d.now())
+	res, err := u.Filter.Run(ctx, d.watchReaders(), d.now())
 	if err != nil {
 		return PreviewOut{}, res, err
 	}
@@ -196,7 +196,7 @@ func (d *Deps) previewRun(ctx context.Context, u watch.Understanding) (PreviewOu
 // previewMeetings adds the meeting records a meetings-lens watch follows
 // (Form 1) to its preview, as its digests deliver them.
 func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, res watch.Result, out PreviewOut) (PreviewOut, error) {
-	ml, ok, err := u.Filter.Meetings(ctx, d.Search, res, d.now(), watch.WatchMeetings)
+	ml, ok, err := u.Filter.Meetings(ctx, d.watchReaders(), res, d.now(), watch.WatchMeetings)
 	if err != nil || !ok {
 		return out, err
 	}
@@ -209,6 +209,12 @@ func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, res w
 	}
 	out.Meetings = ml.Preview(d.BaseURL, previewLimit)
 	return out, nil
+}
+
+// watchReaders are what a watch filter reads: the engine and the people
+// and meeting services.
+func (d *Deps) watchReaders() watch.Readers {
+	return watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings}
 }
 
 func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error) {

@@ -72,8 +72,8 @@ const WatchMeetings = meeting.MaxLimit
 // within the filter's window. ok is false (and res is used as is) when the
 // filter is not on the meetings lens or no meeting record is held. limit
 // bounds the meeting records read.
-func (f Filter) Meetings(ctx context.Context, r search.NoticesAndRecords, res Result, now time.Time, limit int) (MeetingLens, bool, error) {
-	rs := r
+func (f Filter) Meetings(ctx context.Context, rd Readers, res Result, now time.Time, limit int) (MeetingLens, bool, error) {
+	rs := rd.Search
 	if f.Lens != record.LensMeetings {
 		return MeetingLens{}, false, nil
 	}
@@ -124,7 +124,7 @@ func (f Filter) Meetings(ctx context.Context, r search.NoticesAndRecords, res Re
 			to = from // an empty window: nothing from the browse is kept below
 		}
 		flt := meeting.Filter{From: from.Format("2006-01-02"), To: to.Format("2006-01-02"), AgencyIDs: f.AgencyIDs}
-		svc := &meeting.Service{Records: rs, Notices: r, Now: func() time.Time { return now }}
+		svc := rd.Meetings // the window is explicit: the service's clock is not read
 		cursor := ""
 		for read := 0; read < limit; {
 			pg, err := svc.Browse(ctx, flt, cursor, min(meeting.MaxLimit, limit-read))

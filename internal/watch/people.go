@@ -5,7 +5,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // The people lens (SPEC §2.13, Form 1) follows an organization's
@@ -31,11 +30,10 @@ func PeopleFilter(agencyIDs []string) Filter {
 func (f Filter) FollowsRoster() bool { return f.Lens == record.LensPeople && len(f.AgencyIDs) > 0 }
 
 // Roster reads the roster half of the filter: nil when it follows no
-// roster (FollowsRoster) or the reader holds no records (an engine without
-// the records seam has no roster rows to read).
-func (f Filter) Roster(ctx context.Context, r search.NoticesAndRecords) ([]people.RosterAppearance, error) {
+// roster (FollowsRoster).
+func (f Filter) Roster(ctx context.Context, rd Readers) ([]people.RosterAppearance, error) {
 	if !f.FollowsRoster() {
 		return nil, nil
 	}
-	return (&people.Service{Search: r, Records: r}).Roster(ctx, f.AgencyIDs)
+	return rd.People.Roster(ctx, f.AgencyIDs)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -85,6 +86,14 @@ type Result struct {
 	Roster []people.RosterAppearance
 }
 
+// Readers are what a filter reads: the engine's notices and records, and
+// the people and meeting services main.go builds.
+type Readers struct {
+	Search   search.NoticesAndRecords
+	People   *people.Service
+	Meetings *meeting.Service
+}
+
 // maxBoroughPages bounds how many pages Run reads to apply a borough, a
 // category or a requirement.
 const maxBoroughPages = 4
@@ -92,14 +101,14 @@ const maxBoroughPages = 4
 // Run is the one code path from a filter to what a preview, a watch or a
 // digest delivers: Compile(now), the search, then Keep on each hit; for
 // the people lens with agencies, also the roster half (Roster).
-func (f Filter) Run(ctx context.Context, r search.NoticesAndRecords, now time.Time) (Result, error) {
-	roster, err := f.Roster(ctx, r)
+func (f Filter) Run(ctx context.Context, rd Readers, now time.Time) (Result, error) {
+	roster, err := f.Roster(ctx, rd)
 	if err != nil {
 		return Result{}, err
 	}
 	q := f.Compile(now)
 	if len(f.Boroughs)+len(f.Categories)+len(f.Requirements) == 0 {
-		res, err := r.Search(ctx, q)
+		res, err := rd.Search.Search(ctx, q)
 		if err != nil {
 			return Result{}, err
 		}
@@ -110,7 +119,7 @@ func (f Filter) Run(ctx context.Context, r search.NoticesAndRecords, now time.Ti
 	limit := q.Limit
 	q.Limit = search.MaxLimit
 	for page := 0; page < maxBoroughPages; page++ {
-		res, err := r.Search(ctx, q)
+		res, err := rd.Search.Search(ctx, q)
 		if err != nil {
 			return Result{}, err
 		}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
@@ -110,7 +109,7 @@ type ServiceConfig struct {
 type Service struct {
 	cfg    ServiceConfig
 	store  Store
-	search search.NoticesAndRecords
+	readers Readers
 	parse  ParseOptions
 	signer *Signer
 	sender Sender
@@ -120,8 +119,9 @@ type Service struct {
 
 // ServiceDeps are the Service's dependencies.
 type ServiceDeps struct {
-	Store  Store
-	Search search.NoticesAndRecords
+	Store Store
+	// Readers are what the watches' filters read.
+	Readers Readers
 	// Parse carries the crosswalk; its Form is taken from the config.
 	Parse  ParseOptions
 	Signer *Signer
@@ -132,8 +132,8 @@ type ServiceDeps struct {
 
 // NewService builds the lifecycle over its dependencies.
 func NewService(cfg ServiceConfig, d ServiceDeps) (*Service, error) {
-	if d.Store == nil || d.Search == nil || d.Signer == nil || d.Sender == nil {
-		return nil, errors.New("watch: a service needs a store, a search reader, a signer and a sender")
+	if d.Store == nil || d.Readers.Search == nil || d.Readers.People == nil || d.Readers.Meetings == nil || d.Signer == nil || d.Sender == nil {
+		return nil, errors.New("watch: a service needs a store, readers (search, people, meetings), a signer and a sender")
 	}
 	if d.Now == nil {
 		d.Now = time.Now
@@ -142,7 +142,7 @@ func NewService(cfg ServiceConfig, d ServiceDeps) (*Service, error) {
 		d.Logger = slog.Default()
 	}
 	d.Parse.Form = cfg.Form
-	return &Service{cfg: cfg, store: d.Store, search: d.Search, parse: d.Parse, signer: d.Signer, sender: d.Sender,
+	return &Service{cfg: cfg, store: d.Store, readers: d.Readers, parse: d.Parse, signer: d.Signer, sender: d.Sender,
 		now: d.Now, log: d.Logger}, nil
 }
 
@@ -321,7 +321,7 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 // activate takes the watch's baseline (what it matches now is not new),
 // stores it and, with welcome, queues the welcome mail.
 func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil time.Time, welcome bool) error {
-	res, err := w.Filter.Run(ctx, s.search, s.now())
+	res, err := w.Filter.Run(ctx, s.readers, s.now())
 	if err != nil {
 		return err
 	}
@@ -335,7 +335,7 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 		w.Seen = append(w.Seen, c.ID) // leader changes held now are not new either
 	}
 	if w.Form == 1 { // the meeting records a meetings-lens watch follows (Form 1)
-		ml, ok, err := w.Filter.Meetings(ctx, s.search, res, s.now(), WatchMeetings)
+		ml, ok, err := w.Filter.Meetings(ctx, s.readers, res, s.now(), WatchMeetings)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -178,7 +180,7 @@ func newSvc(t *testing.T, form int, tweak func(*ServiceConfig)) *svcEnv {
 		tweak(&cfg)
 	}
 	e := &svcEnv{st: newMemStore(), sender: &memSender{}}
-	e.svc, err = NewService(cfg, ServiceDeps{Store: e.st, Search: be, Parse: ParseOptions{Crosswalk: entity.DefaultCrosswalk()},
+	e.svc, err = NewService(cfg, ServiceDeps{Store: e.st, Readers: Readers{Search: be, People: people.New(be, entity.DefaultCrosswalk()), Meetings: &meeting.Service{Records: be, Notices: be}}, Parse: ParseOptions{Crosswalk: entity.DefaultCrosswalk()},
 		Signer: signer, Sender: e.sender, Now: func() time.Time { return svcNow }})
 	if err != nil {
 		t.Fatal(err)
