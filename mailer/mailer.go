@@ -110,12 +110,12 @@ type Config struct {
 
 // Deps are the services the mailer reads and writes through.
 type Deps struct {
-	Store     store.Store
-	Search    search.NoticesAndRecords
+	Store  store.Store
+	Search search.NoticesAndRecords
 	// People and Meetings are the services the watches' filters read
 	// (watch.Readers), built once in main.go.
-	People   *people.Service
-	Meetings *meeting.Service
+	People    *people.Service
+	Meetings  *meeting.Service
 	Crosswalk *entity.Crosswalk
 	Logger    *slog.Logger
 	Now       func() time.Time

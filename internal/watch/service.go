@@ -107,14 +107,14 @@ type ServiceConfig struct {
 // whose signed, expiring link carries the request), confirm, manage and
 // unsubscribe through signed links.
 type Service struct {
-	cfg    ServiceConfig
-	store  Store
+	cfg     ServiceConfig
+	store   Store
 	readers Readers
-	parse  ParseOptions
-	signer *Signer
-	sender Sender
-	now    func() time.Time
-	log    *slog.Logger
+	parse   ParseOptions
+	signer  *Signer
+	sender  Sender
+	now     func() time.Time
+	log     *slog.Logger
 }
 
 // ServiceDeps are the Service's dependencies.
