@@ -279,11 +279,19 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	if err != nil {
 		return err
 	}
+	// the subscription lifecycle sends through the mailer, whose receiver
+	// and digests call it
+	svc.Watches, err = watch.NewService(mail.WatchConfig(), watch.ServiceDeps{Store: st,
+		Readers: watch.Readers{Search: backend, People: svc.People, Meetings: svc.Meetings},
+		Parse:   watch.ParseOptions{Crosswalk: cw}, Signer: mail.Signer(), Sender: mail.Sender(), Now: now, Logger: logger})
+	if err != nil {
+		return err
+	}
+	mail.SetWatches(svc.Watches)
 	if cfg.Target == "mailer" {
 		go sweep(ctx, st, now, logger)
 		return mail.Run(ctx) // SMTP receiver and digest scheduler, no HTTP
 	}
-	svc.Watches = mail.Watches()
 	// every surface gets the same service values
 	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})
 	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})

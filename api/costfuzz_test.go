@@ -65,7 +65,7 @@ func TestCostFuzz(t *testing.T) {
 		d := withServices(cfg, shared.srv.deps)
 		mcfg := mailer.Config{BaseURL: "http://rw.test", Form: form, SubscribeAddress: "subscribe@rw.test",
 			OutboxDir: filepath.Join(t.TempDir(), "outbox"), RequestsPerClient: 1 << 30, RequestsPerDay: 1 << 30}
-		m, err := mailer.New(context.Background(), mcfg, mailerDeps(mailer.Deps{Store: d.Store, Search: d.Search, Crosswalk: d.Crosswalk, Now: d.Now, Logger: quietLog}))
+		m, err := newMailer(context.Background(), mcfg, mailer.Deps{Store: d.Store, Search: d.Search, Crosswalk: d.Crosswalk, Now: d.Now, Logger: quietLog})
 		if err != nil {
 			t.Fatal(err)
 		}

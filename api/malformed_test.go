@@ -58,7 +58,7 @@ func TestMalformedRequests(t *testing.T) {
 	dir := t.TempDir()
 	mcfg := mailer.Config{BaseURL: "http://rw.test", Form: 1, SubscribeAddress: "subscribe@rw.test", OutboxDir: filepath.Join(dir, "outbox"), RequestsPerClient: 1 << 30}
 	d := shared.srv.deps
-	m, err := mailer.New(context.Background(), mcfg, mailerDeps(mailer.Deps{Store: d.Store, Search: d.Search, Crosswalk: d.Crosswalk, Now: d.Now, Logger: quietLog}))
+	m, err := newMailer(context.Background(), mcfg, mailer.Deps{Store: d.Store, Search: d.Search, Crosswalk: d.Crosswalk, Now: d.Now, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 	if tweak != nil {
 		tweak(&e.cfg)
 	}
-	e.m, err = mailer.New(context.Background(), e.cfg, mailerDeps(mailer.Deps{Store: st, Search: be, Crosswalk: cw, Now: clock.Now, Logger: quietLog}))
+	e.m, err = newMailer(context.Background(), e.cfg, mailer.Deps{Store: st, Search: be, Crosswalk: cw, Now: clock.Now, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 // restart.
 func (e *watchEnv) restartMailer(t *testing.T) *mailer.Mailer {
 	t.Helper()
-	m, err := mailer.New(context.Background(), e.cfg, mailerDeps(mailer.Deps{Store: e.st, Search: e.be, Crosswalk: entity.DefaultCrosswalk(), Now: e.clock.Now, Logger: quietLog}))
+	m, err := newMailer(context.Background(), e.cfg, mailer.Deps{Store: e.st, Search: e.be, Crosswalk: entity.DefaultCrosswalk(), Now: e.clock.Now, Logger: quietLog})
 	if err != nil {
 		t.Fatal(err)
 	}

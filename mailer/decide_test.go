@@ -319,7 +319,7 @@ func TestDigestRelayDownThenUp(t *testing.T) {
 		t.Errorf("catch-up mail:\n%s", text)
 	}
 	// a restart and later runs send nothing more
-	m2, err := New(ctx, tm.cfg, withServices(Deps{Store: tm.st, Search: backend, Now: tm.clock.Now, Logger: quiet, Transport: tr}))
+	m2, err := newMailer(ctx, tm.cfg, Deps{Store: tm.st, Search: backend, Now: tm.clock.Now, Logger: quiet, Transport: tr})
 	if err != nil {
 		t.Fatal(err)
 	}

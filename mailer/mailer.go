@@ -226,15 +226,6 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 		return nil, err
 	}
 	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, queue: newSendQueue(cfg.SendQueue)}
-	m.svc, err = watch.NewService(watch.ServiceConfig{Form: cfg.Form, Links: view.Links{Base: cfg.BaseURL, Form: cfg.Form},
-		ConfirmTTL: cfg.ConfirmTTL, RepliesPerAddress: cfg.RepliesPerAddress, RequestsPerClient: cfg.RequestsPerClient,
-		RequestsPerDay: cfg.RequestsPerDay, FairShareAfter: cfg.FairShareAfter, FairShareRequests: cfg.FairShareRequests,
-		DigestHour: cfg.DigestHour},
-		watch.ServiceDeps{Store: watchStore{deps.Store}, Readers: m.readers(), Parse: watch.ParseOptions{Crosswalk: deps.Crosswalk},
-			Signer: signer, Sender: sender{m}, Now: deps.Now, Logger: deps.Logger})
-	if err != nil {
-		return nil, err
-	}
 	if m.transport == nil {
 		if cfg.Relay.Addr != "" {
 			m.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}
@@ -257,6 +248,29 @@ func (m *Mailer) Ready() error {
 	}
 	return nil
 }
+
+// WatchConfig is the subscription lifecycle's configuration, from the
+// mailer's (its form, links, ceilings and digest hour).
+func (m *Mailer) WatchConfig() watch.ServiceConfig {
+	c := m.cfg
+	return watch.ServiceConfig{Form: c.Form, Links: view.Links{Base: c.BaseURL, Form: c.Form},
+		ConfirmTTL: c.ConfirmTTL, RepliesPerAddress: c.RepliesPerAddress, RequestsPerClient: c.RequestsPerClient,
+		RequestsPerDay: c.RequestsPerDay, FairShareAfter: c.FairShareAfter, FairShareRequests: c.FairShareRequests,
+		DigestHour: c.DigestHour}
+}
+
+// Signer signs the watches' tokens with the mailer's key.
+func (m *Mailer) Signer() *watch.Signer { return m.signer }
+
+// Sender is the mailer as the lifecycle's watch.Sender: its send queue,
+// composer and transport.
+func (m *Mailer) Sender() watch.Sender { return sender{m} }
+
+// SetWatches hands the mailer the subscription lifecycle main.go built
+// over Sender and Signer (the lifecycle sends through the mailer, and the
+// mailer's receiver and digests call the lifecycle: the one cycle of the
+// graph, closed here once at start).
+func (m *Mailer) SetWatches(w *watch.Service) { m.svc = w }
 
 // readers are what the watches' filters read.
 func (m *Mailer) readers() watch.Readers {

@@ -90,7 +90,7 @@ func newTestMailer(t *testing.T, tweak func(*Config), tr Transport) *testMailer 
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	m, err := New(context.Background(), cfg, withServices(Deps{Store: st, Search: backend, Now: c.Now, Logger: quiet, Transport: tr}))
+	m, err := newMailer(context.Background(), cfg, Deps{Store: st, Search: backend, Now: c.Now, Logger: quiet, Transport: tr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,7 +488,7 @@ func TestDigestRetriedIndependentlyAndNeverTwice(t *testing.T) {
 		t.Errorf("sent delivery %+v", d)
 	}
 	// restart: a new mailer over the same store sends nothing more
-	m2, err := New(ctx, tm.cfg, withServices(Deps{Store: tm.st, Search: backend, Now: tm.clock.Now, Logger: quiet, Transport: tr}))
+	m2, err := newMailer(ctx, tm.cfg, Deps{Store: tm.st, Search: backend, Now: tm.clock.Now, Logger: quiet, Transport: tr})
 	if err != nil {
 		t.Fatal(err)
 	}

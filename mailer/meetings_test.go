@@ -84,7 +84,7 @@ func TestMeetingsWatchDigest(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	c := &clock{t: start}
 	cfg := Config{BaseURL: "http://rw.test", Form: 1, SubscribeAddress: subscribe, OutboxDir: filepath.Join(dir, "outbox")}
-	m, err := New(ctx, cfg, withServices(Deps{Store: st, Search: be, Now: c.Now, Logger: quiet}))
+	m, err := newMailer(ctx, cfg, Deps{Store: st, Search: be, Now: c.Now, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,8 +78,8 @@ func TestPeopleLensWatchDigest(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	c := &clock{t: start}
 	tr := &flaky{}
-	m, err := New(ctx, Config{BaseURL: "http://rw.test", Form: 1, SubscribeAddress: subscribe, OutboxDir: filepath.Join(t.TempDir(), "outbox")},
-		withServices(Deps{Store: st, Search: be, Now: c.Now, Logger: quiet, Transport: tr}))
+	m, err := newMailer(ctx, Config{BaseURL: "http://rw.test", Form: 1, SubscribeAddress: subscribe, OutboxDir: filepath.Join(t.TempDir(), "outbox")},
+		Deps{Store: st, Search: be, Now: c.Now, Logger: quiet, Transport: tr})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,13 @@
 package mailer
 
 import (
+	"context"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // withServices are d with the people and meeting services over d.Search,
@@ -22,4 +24,26 @@ func withServices(d Deps) Deps {
 	d.People = people.New(d.Search, cw)
 	d.Meetings = &meeting.Service{Records: d.Search, Notices: d.Search, Now: now}
 	return d
+}
+
+// newMailer is New with the people and meeting services over d.Search and
+// the watch service built over the mailer, as main.go wires them.
+func newMailer(ctx context.Context, cfg Config, d Deps) (*Mailer, error) {
+	d = withServices(d)
+	m, err := New(ctx, cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	cw := d.Crosswalk
+	if cw == nil {
+		cw = entity.DefaultCrosswalk()
+	}
+	w, err := watch.NewService(m.WatchConfig(), watch.ServiceDeps{Store: d.Store,
+		Readers: watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings},
+		Parse:   watch.ParseOptions{Crosswalk: cw}, Signer: m.Signer(), Sender: m.Sender(), Now: d.Now, Logger: d.Logger})
+	if err != nil {
+		return nil, err
+	}
+	m.SetWatches(w)
+	return m, nil
 }

@@ -2,7 +2,6 @@ package mailer
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -38,38 +37,6 @@ func (s sender) Welcome(ctx context.Context, w watch.Watch, manage, unsub string
 	m := s.m
 	return m.send(ctx, Message{Kind: "welcome", To: w.Email, Subject: "Your Recordwatch watch is active: " + oneLine(mailSafe(w.Scope), 80),
 		Text: welcomeText(w, manage, unsub, m.schedule(w.CadenceOf())), MessageID: m.messageID("welcome", w.ID), Unsubscribe: unsub})
-}
-
-// watchStore adapts the state store to watch.Store.
-type watchStore struct{ s store.Store }
-
-func (w watchStore) Take(ctx context.Context, ceiling, key string, limit int, now time.Time) (watch.Allowance, error) {
-	a, err := w.s.Take(ctx, ceiling, key, limit, now)
-	return watch.Allowance(a), err
-}
-
-func (w watchStore) CreateWatch(ctx context.Context, wa watch.Watch, once string, onceUntil time.Time) error {
-	err := w.s.CreateWatch(ctx, wa, once, onceUntil)
-	if errors.Is(err, store.ErrTokenUsed) {
-		return watch.ErrTokenUsed
-	}
-	return err
-}
-
-func (w watchStore) GetWatch(ctx context.Context, id string) (watch.Watch, error) {
-	return w.s.GetWatch(ctx, id)
-}
-
-func (w watchStore) DeleteWatch(ctx context.Context, id string) (bool, error) {
-	return w.s.DeleteWatch(ctx, id)
-}
-
-func (w watchStore) SetCadence(ctx context.Context, id, cadence string) (bool, error) {
-	return w.s.SetCadence(ctx, id, cadence)
-}
-
-func (w watchStore) Count(ctx context.Context, counter string, now time.Time, delta int) error {
-	return store.CountEvent(ctx, w.s, counter, now, delta)
 }
 
 var _ = store.CounterSubscriptionActive == watch.CounterActive // the same counter

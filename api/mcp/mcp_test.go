@@ -79,7 +79,7 @@ func TestMain(m *testing.M) {
 		}
 		mcfg.SMTPAddr = ""
 		fx.outbox[form] = mcfg.OutboxDir
-		mail, err := mailer.New(context.Background(), mcfg, mailer.Deps{Store: st, Search: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
+		mail, err := newMailer(context.Background(), mcfg, mailer.Deps{Store: st, Search: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }})
 		if err != nil {
 			panic(err)
 		}

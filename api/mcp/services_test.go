@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"context"
 	"time"
 
 	"github.com/recordwatch/recordwatch/api/mcp"
@@ -14,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/view"
+	"github.com/recordwatch/recordwatch/internal/watch"
 	"github.com/recordwatch/recordwatch/mailer"
 )
 
@@ -43,4 +45,26 @@ func mailerDeps(d mailer.Deps) mailer.Deps {
 	d.People = people.New(d.Search, cw)
 	d.Meetings = &meeting.Service{Records: d.Search, Notices: d.Search, Now: now}
 	return d
+}
+
+// newMailer is mailer.New with the services over d.Search and the watch
+// service built over the mailer, as main.go wires them.
+func newMailer(ctx context.Context, cfg mailer.Config, d mailer.Deps) (*mailer.Mailer, error) {
+	d = mailerDeps(d)
+	m, err := mailer.New(ctx, cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	cw := d.Crosswalk
+	if cw == nil {
+		cw = entity.DefaultCrosswalk()
+	}
+	w, err := watch.NewService(m.WatchConfig(), watch.ServiceDeps{Store: d.Store,
+		Readers: watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings},
+		Parse:   watch.ParseOptions{Crosswalk: cw}, Signer: m.Signer(), Sender: m.Sender(), Now: d.Now, Logger: d.Logger})
+	if err != nil {
+		return nil, err
+	}
+	m.SetWatches(w)
+	return m, nil
 }

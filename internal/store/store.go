@@ -23,6 +23,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // Store is the state seam: counters and ceilings (this file), shared
@@ -50,12 +51,9 @@ type Sweeper interface {
 
 var _ Sweeper = (*Bolt)(nil)
 
-// Allowance is the outcome of Take.
-type Allowance struct {
-	Allowed   bool
-	Remaining int
-	ResetAt   time.Time // start of the next New York day
-}
+// Allowance is the outcome of Take (watch.Allowance: the store is the
+// watches' store, watch.Store, directly).
+type Allowance = watch.Allowance
 
 // Day is the New York calendar day of t, as counters key it.
 func Day(t time.Time) string { return t.In(record.NewYork).Format("2006-01-02") }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/watch"
@@ -74,7 +73,7 @@ func (d Delivery) Open() bool {
 }
 
 // ErrTokenUsed is returned when a one-time confirmation was already used.
-var ErrTokenUsed = errors.New("store: this confirmation was already used")
+var ErrTokenUsed = watch.ErrTokenUsed
 
 // Watches stores standing email watches and their digest deliveries.
 // Watches are keyed by a random id; the email address is kept only to send

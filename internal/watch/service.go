@@ -65,9 +65,12 @@ type Store interface {
 	DeleteWatch(ctx context.Context, id string) (found bool, err error)
 	// SetCadence changes a watch's cadence; found is false when it ended.
 	SetCadence(ctx context.Context, id, cadence string) (found bool, err error)
-	// Count adds delta to a per-day counter.
-	Count(ctx context.Context, counter string, now time.Time, delta int) error
+	// Incr adds delta to a counter for a New York day (YYYY-MM-DD).
+	Incr(ctx context.Context, counter, day string, delta int) (int, error)
 }
+
+// nyDay is t's New York calendar day, as counters key it.
+func nyDay(t time.Time) string { return t.In(record.NewYork).Format("2006-01-02") }
 
 // Sender is the mail side the lifecycle needs; the mailer implements it
 // with its send queue, composer and transport. No free text reaches a mail
@@ -352,7 +355,7 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 		}
 		return err
 	}
-	_ = s.store.Count(ctx, CounterActive, s.now(), 1)
+	_, _ = s.store.Incr(ctx, CounterActive, nyDay(s.now()), 1)
 	if !welcome {
 		return nil
 	}
@@ -468,7 +471,7 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) error {
 		return err
 	}
 	if found {
-		_ = s.store.Count(ctx, CounterActive, s.now(), -1)
+		_, _ = s.store.Incr(ctx, CounterActive, nyDay(s.now()), -1)
 		s.log.Info("watch: ended by its unsubscribe link")
 	}
 	return nil

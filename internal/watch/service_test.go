@@ -88,11 +88,11 @@ func (s *memStore) SetCadence(_ context.Context, id, cadence string) (bool, erro
 	return ok, nil
 }
 
-func (s *memStore) Count(_ context.Context, counter string, _ time.Time, delta int) error {
+func (s *memStore) Incr(_ context.Context, counter, _ string, delta int) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.counts[counter] += delta
-	return nil
+	return s.counts[counter], nil
 }
 
 // memSender records mail and holds queued work until run is called, so a
