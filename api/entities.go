@@ -42,7 +42,7 @@ func (s *Server) entityRoutes(r *gin.Engine, api *gin.RouterGroup) {
 // profiles (routes.go mounts them in Form 1 only).
 func (s *Server) entityPageRoutes(r *gin.Engine) {
 	r.GET("/agencies/:id/", s.rateLimit(), s.agencyPage)
-	r.GET("/vendors/:stem/", s.rateLimit(), s.vendorPage)
+	r.GET("/vendors/*stem", s.rateLimit(), s.vendorPage) // stems may hold "/"
 }
 
 // pathValue is a route parameter, without the slashes a catch-all keeps.

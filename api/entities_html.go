@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -69,7 +70,9 @@ func (s *Server) pageError(c *gin.Context, title, json string, err error) {
 func (s *Server) vendorPage(c *gin.Context) {
 	raw := pathValue(c, "stem")
 	stem := vendorStem(raw)
-	if slug := entity.StemSlug(stem); slug != raw && entity.StemLongEnough(stem) {
+	// the permalink is the stem's own slug with a trailing slash
+	canonical := strings.HasSuffix(c.Param("stem"), "/")
+	if slug := entity.StemSlug(stem); (slug != raw || !canonical) && entity.StemLongEnough(stem) {
 		c.Redirect(http.StatusMovedPermanently, view.Links{Form: 1}.Vendor(stem, "")) // the one permalink rule, site-relative
 		return
 	}

@@ -36,7 +36,8 @@ func (b *lockedBuffer) String() string {
 
 // An internal error (5xx) is logged with its route, its request id and its
 // own text; the client gets the request id (X-Request-Id, and trace_id in
-// the body) and a fixed message, never the engine's text. A client error
+// the body) and this service's own message (a fixed one for an internal
+// error), never an engine's text (a record.Error's Cause). A client error
 // (4xx) says what was wrong, carries no trace id and is not logged.
 func TestInternalErrorsAreLoggedWithTheirRequestID(t *testing.T) {
 	var logs lockedBuffer
@@ -44,7 +45,10 @@ func TestInternalErrorsAreLoggedWithTheirRequestID(t *testing.T) {
 		Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow }, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	srv.Router().GET("/test/internal/:id", func(c *gin.Context) { writeError(c, errors.New("bleve: segment 7 corrupt at offset 12")) })
 	srv.Router().GET("/test/unavailable", func(c *gin.Context) {
-		writeError(c, &record.Error{Code: record.EUNAVAILABLE, Message: "the search index could not answer: index is closed", Param: "q"})
+		writeError(c, record.CouldNotAnswer("the search index", errors.New("bleve: index is closed at /var/data/index")))
+	})
+	srv.Router().GET("/test/own", func(c *gin.Context) {
+		writeError(c, record.Errorf(record.EUNAVAILABLE, "watches are not available: this server sends no mail"))
 	})
 	srv.Router().GET("/test/panic", func(c *gin.Context) { panic("engine exploded") })
 	e := &env{ts: httptest.NewServer(srv)}
@@ -57,6 +61,7 @@ func TestInternalErrorsAreLoggedWithTheirRequestID(t *testing.T) {
 	}{
 		{"/test/internal/42", "route=/test/internal/:id", record.EINTERNAL, "segment 7 corrupt", 500},
 		{"/test/unavailable", "route=/test/unavailable", record.EUNAVAILABLE, "index is closed", 503},
+		{"/test/own", "route=/test/own", record.EUNAVAILABLE, "", 503},
 		{"/test/panic", "route=/test/panic", record.EINTERNAL, "engine exploded", 500},
 	} {
 		res, b := get(t, e, tc.path)
@@ -66,8 +71,14 @@ func TestInternalErrorsAreLoggedWithTheirRequestID(t *testing.T) {
 			res.Header.Get("Cache-Control") != "no-store" {
 			t.Errorf("%s: %d %v %s", tc.path, res.StatusCode, res.Header, b)
 		}
-		if strings.Contains(string(b), tc.secret) || eb.Param != "" || eb.Message == "" {
+		if (tc.secret != "" && strings.Contains(string(b), tc.secret)) || eb.Param != "" || eb.Message == "" {
 			t.Errorf("%s: the body carries the error's own text: %s", tc.path, b)
+		}
+		if tc.path == "/test/unavailable" && !strings.Contains(eb.Message, "the search index could not answer") {
+			t.Errorf("%s: the service's own words are lost: %s", tc.path, b)
+		}
+		if tc.path == "/test/own" && eb.Message != "watches are not available: this server sends no mail" {
+			t.Errorf("%s: the service's own message is lost: %s", tc.path, b)
 		}
 		line := ""
 		for _, l := range strings.Split(logs.String(), "\n") {

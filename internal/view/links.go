@@ -50,7 +50,13 @@ func (l Links) Vendor(stem, name string) string {
 		stem = name
 	}
 	// a stem stored under an earlier rule links to its current form
-	return l.Base + "/vendors/" + url.PathEscape(entity.StemSlug(entity.VendorStem(stem))) + "/"
+	// each segment escaped: a stem may hold "/" (INTER CONTRACTING/LA
+	// PERUTA JV), which the page's route reads whole
+	segs := strings.Split(entity.StemSlug(entity.VendorStem(stem)), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return l.Base + "/vendors/" + strings.Join(segs, "/") + "/"
 }
 
 // Agency is the agency profile permalink: by canonical id in Form 1, by
