@@ -1,6 +1,7 @@
 package procure
 
 import (
+	"regexp"
 	"strconv"
 	"time"
 
@@ -24,6 +25,8 @@ var ContractKind = search.Kind[record.Contract]{
 	Name:    "contract",
 	Index:   contractRecord,
 	Version: 2,
+	// /api/contracts/<id> reads one path segment
+	ID: regexp.MustCompile(`^[^/]+$`),
 }
 
 // Contract keys beside the shared ones (contract_id, pin_key, pin_base,

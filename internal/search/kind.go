@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +32,11 @@ type Kind[T any] struct {
 	// layout are found by that key (the indexer reloads the bundled sample
 	// over them).
 	Version int
+	// ID is the shape of the kind's ids when it is narrower than every
+	// record's (CheckRecordID): an id its routes read as one path segment
+	// holds no "/". A value whose id does not match is rejected at ingest
+	// with the reason, never stored unreachable.
+	ID *regexp.Regexp
 }
 
 // KeyKindVersion is the key of a record's layout version (Kind.Version),
@@ -84,6 +90,9 @@ func (k Kind[T]) Encode(v T) (Record, error) {
 		return r, err
 	}
 	r.Body = body
+	if k.ID != nil && !k.ID.MatchString(r.ID) {
+		return r, record.Invalid("id", "a %s id must match %s: %q does not (its permalink could not open)", k.Name, k.ID, r.ID)
+	}
 	return r, CheckRecord(r)
 }
 

@@ -1,6 +1,12 @@
 package search
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
 
 // A versioned kind writes its layout version as a key on every record; an
 // unversioned kind writes none, and the envelope Index built is not
@@ -22,5 +28,31 @@ func TestKindVersionKey(t *testing.T) {
 	v3.Version = 3
 	if r, _ = v3.Encode(v{}); r.Keys[KeyKindVersion][0] != "3" || len(keys) != 1 {
 		t.Errorf("version 3 keys %v, Index's map %v", r.Keys, keys)
+	}
+}
+
+// Every record id keeps one rule (no markup, quotes, control or invisible
+// characters, no surrounding space, bounded), and a kind may narrow it:
+// values whose ids break either are refused at Encode with the reason,
+// never stored unreachable.
+func TestRecordIDsCheckedAtIngest(t *testing.T) {
+	for _, id := range []string{"NYC_GOID_000002", "NYC_GOID_000002/principal-officer/2026-06-12", "legistar:22525", "CT100220268808241"} {
+		if err := CheckRecordID(id); err != nil {
+			t.Errorf("%q refused: %v", id, err)
+		}
+	}
+	for _, id := range []string{"<b>NYC_GOID</b>", `say "hi"`, "a\\b", " padded", "zero\u200bwidth", "tab\tid", strings.Repeat("x", MaxRecordIDLen+1)} {
+		if err := CheckRecordID(id); record.ErrorCode(err) != record.EINVALID {
+			t.Errorf("%q accepted: %v", id, err)
+		}
+	}
+	type row struct{ ID string }
+	k := Kind[row]{Name: "test.slashless", ID: regexp.MustCompile(`^[^/]+$`),
+		Index: func(r row) Record { return Record{ID: r.ID, Source: "test"} }}
+	if _, err := k.Encode(row{"CT1/2"}); record.ErrorCode(err) != record.EINVALID || !strings.Contains(record.ErrorMessage(err), "CT1/2") {
+		t.Errorf("an id the kind's routes cannot read: %v", err)
+	}
+	if _, err := k.Encode(row{"CT12"}); err != nil {
+		t.Errorf("a good id: %v", err)
 	}
 }

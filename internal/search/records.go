@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -132,6 +133,9 @@ func CheckRecord(r Record) error {
 	if r.ID == "" || r.Source == "" {
 		return record.Invalid("id", "a %s record needs an id and a source", r.Kind)
 	}
+	if err := CheckRecordID(r.ID); err != nil {
+		return err
+	}
 	if len(r.Keys) > MaxRecordKeys {
 		return record.Invalid("keys", "a record has at most %d keys", MaxRecordKeys)
 	}
@@ -150,6 +154,30 @@ func CheckRecord(r Record) error {
 	}
 	if b := bytes.TrimSpace(r.Body); len(b) > 0 && (b[0] != '{' || !json.Valid(b)) {
 		return record.Invalid("body", "the body of %s %s is not a JSON object", r.Kind, r.ID)
+	}
+	return nil
+}
+
+// MaxRecordIDLen bounds a record id.
+const MaxRecordIDLen = 300
+
+// CheckRecordID is the rule every record id keeps, whatever its kind: at
+// most MaxRecordIDLen characters, no surrounding space, no control or
+// invisible character, and none of < > " \ that markup and quoting are
+// made of, so an id can be printed in a page, a feed or a path and mean
+// itself. A source's row whose id breaks it is rejected at ingest with
+// this reason.
+func CheckRecordID(id string) error {
+	if len(id) > MaxRecordIDLen {
+		return record.Invalid("id", "a record id has at most %d characters", MaxRecordIDLen)
+	}
+	if strings.TrimSpace(id) != id {
+		return record.Invalid("id", "record id %q has surrounding space", id)
+	}
+	for _, r := range id {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(`<>"\`, r) {
+			return record.Invalid("id", "record id %q holds %U, which an id may not", id, r)
+		}
 	}
 	return nil
 }
