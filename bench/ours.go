@@ -20,18 +20,12 @@ import (
 
 	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
-	"github.com/recordwatch/recordwatch/internal/federated"
-	"github.com/recordwatch/recordwatch/internal/land"
-	"github.com/recordwatch/recordwatch/internal/meeting"
-	"github.com/recordwatch/recordwatch/internal/people"
-	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
-	"github.com/recordwatch/recordwatch/internal/semantic"
+	"github.com/recordwatch/recordwatch/internal/servicetest"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -229,12 +223,10 @@ func childOursServe(args []string) error {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	// the services main.go's buildServices makes, over the same engine
 	cw := entity.DefaultCrosswalk()
-	p := procure.New(be, cw, time.Now)
+	g := servicetest.New(be, cw, view.Links{Base: base, Form: 1}, time.Now)
 	srv := api.New(api.Config{Form: 1, BaseURL: base, Engine: be.Name(), RatePerSecond: 1e9, Burst: 1 << 30},
-		api.Deps{Search: be, Store: st, Crosswalk: cw, Logger: logger, Now: time.Now,
-			Semantic: semantic.New(be, time.Now), Procure: p, Dossiers: dossier.New(p, people.New(be, cw)), Land: land.New(be),
-			Meetings: &meeting.Service{Records: be, Notices: be, Now: time.Now}, People: people.New(be, cw),
-			Federated: federated.New(be, cw, view.Links{Base: base, Form: 1})})
+		api.Deps{Search: be, Store: st, Crosswalk: cw, Logger: logger, Now: time.Now, Semantic: g.Semantic, Procure: g.Procure,
+			Dossiers: g.Dossiers, Land: g.Land, Meetings: g.Meetings, People: g.People, Federated: g.Federated})
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	go hs.Serve(ln)
