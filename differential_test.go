@@ -393,6 +393,8 @@ func TestEnginesGiveTheSameAnswers(t *testing.T) {
 		ea, oa := callTool(t, emb, c.tool, c.args), callTool(t, osb, c.tool, c.args)
 		compare(t, request, ea, oa, 200, 200)
 	}
+	// the cost fuzz on OpenSearch too (api's TestCostFuzz covers every route on the embedded engine)
+	costFuzzOver(t, osb, append(append([]string{}, differentialGETs...), recordKindGETs...))
 }
 
 // pages follows next_cursor from start for at most n pages and lists ids.
