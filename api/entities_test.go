@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -16,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
@@ -24,7 +22,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/search/searchtest/sampletest"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
@@ -34,16 +32,11 @@ import (
 func newEntityEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
 	dir := t.TempDir()
-	be, err := embedded.Open(filepath.Join(dir, "index"))
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Full, fixedNow) // EnsureSample, loaded once
 	if err != nil {
 		t.Fatal(err)
 	}
 	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	sample := os.DirFS("../testdata/sample")
-	if _, err := ix.EnsureSample(context.Background(), sample); err != nil {
-		t.Fatal(err)
-	}
 	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
 	if err != nil {
 		t.Fatal(err)
