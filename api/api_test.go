@@ -21,10 +21,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
-	"github.com/recordwatch/recordwatch/internal/search/searchtest/sampletest"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 

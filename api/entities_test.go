@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
@@ -22,7 +23,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/search/searchtest/sampletest"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 

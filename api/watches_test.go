@@ -24,12 +24,12 @@ import (
 
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
-	"github.com/recordwatch/recordwatch/internal/search/searchtest/sampletest"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/mailer"
 )

@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/searchtest"
-	"github.com/recordwatch/recordwatch/internal/search/searchtest/sampletest"
 )
 
 func TestMain(m *testing.M) { os.Exit(sampletest.Main(m)) }
