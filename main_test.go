@@ -4,72 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"go/format"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// TestGofmt fails on any Go file that gofmt would change.
-func TestGofmt(t *testing.T) {
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != "." || d.Name() == "node_modules" || d.Name() == "data") {
-			return fs.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") {
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out, err := format.Source(src)
-			if err != nil {
-				t.Errorf("%s: %v", p, err)
-			} else if !bytes.Equal(src, out) {
-				t.Errorf("%s is not gofmt-formatted", p)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestVetAndTidy runs go vet and checks that go.mod and go.sum are tidy, in
-// the service's module and in the benchmark's own module (bench/, which
-// carries the benchmark-only dependencies: PostgreSQL and SQLite drivers),
-// whose unit tests it also runs, so that `go test ./...` covers both.
-func TestVetAndTidy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode")
-	}
-	for _, dir := range []string{".", "bench"} {
-		for _, args := range [][]string{{"vet", "./..."}, {"mod", "tidy", "-diff"}} {
-			cmd := exec.Command("go", args...)
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Errorf("%s: go %s: %v\n%s", dir, strings.Join(args, " "), err, out)
-			}
-		}
-	}
-	cmd := exec.Command("go", "test", "-count=1", "./...")
-	cmd.Dir = "bench"
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("bench: go test: %v\n%s", err, out)
-	}
-}
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
