@@ -26,44 +26,91 @@ func freeAddr(t *testing.T) string {
 // startAll runs the default role on dataDir until the returned stop is called.
 func startAll(t *testing.T, dataDir string, logs *bytes.Buffer, args ...string) (string, func()) {
 	t.Helper()
-	t.Setenv("RECORDWATCH_SMTP_ADDR", "127.0.0.1:0")
-	cfg, err := parseConfig(append([]string{"-data", dataDir, "-addr", freeAddr(t)}, args...), io.Discard)
-	if err != nil {
-		t.Fatal(err)
+	s := startServers(t, serverSpec{dataDir, logs, args})[0]
+	return s.base, s.stop
+}
+
+// serverSpec is one in-process start of the default role: its data
+// directory, where its logs go and its extra arguments.
+type serverSpec struct {
+	dataDir string
+	logs    *bytes.Buffer
+	args    []string
+}
+
+type server struct {
+	base string
+	stop func()
+}
+
+// running is a server started by startServers, not yet known to serve.
+type running struct {
+	base   string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// cancelAll stops the starts of a failed startServers without waiting.
+func cancelAll(rs []running) {
+	for _, r := range rs {
+		r.cancel()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	logger := slog.New(slog.NewTextHandler(logs, nil))
-	go func() { done <- run(ctx, cfg, logger, time.Now) }()
-	base := "http://" + cfg.Addr
+}
+
+// startServers runs the default role once per spec, all started at once
+// (their first loads overlap), and returns when every one serves; each runs
+// until its stop is called.
+func startServers(t *testing.T, specs ...serverSpec) []server {
+	t.Helper()
+	t.Setenv("RECORDWATCH_SMTP_ADDR", "127.0.0.1:0")
+	rs := make([]running, len(specs))
+	for i, sp := range specs {
+		cfg, err := parseConfig(append([]string{"-data", sp.dataDir, "-addr", freeAddr(t)}, sp.args...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		logger := slog.New(slog.NewTextHandler(sp.logs, nil))
+		go func() { done <- run(ctx, cfg, logger, time.Now) }()
+		rs[i] = running{"http://" + cfg.Addr, cancel, done}
+	}
+	out := make([]server, len(specs))
+	for i, r := range rs {
+		out[i] = server{r.base, func() {
+			r.cancel()
+			if err := <-r.done; err != nil {
+				t.Errorf("shutdown: %v", err)
+			}
+		}}
+	}
 	// the first start loads the whole bundled sample (nine sources) before
 	// it serves: about 15 s on the embedded engine, up to a minute on a
 	// busy OpenSearch node
 	deadline := time.Now().Add(3 * time.Minute)
-	for {
-		res, err := http.Get(base + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				break
+	for i, r := range rs {
+		for {
+			res, err := http.Get(r.base + "/healthz")
+			if err == nil {
+				res.Body.Close()
+				if res.StatusCode == 200 {
+					break
+				}
 			}
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("server stopped: %v\n%s", err, logs)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not serving within 3 minutes\n%s", logs)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return base, func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("shutdown: %v", err)
+			select {
+			case err := <-r.done:
+				cancelAll(rs)
+				t.Fatalf("server stopped: %v\n%s", err, specs[i].logs)
+			default:
+			}
+			if time.Now().After(deadline) {
+				cancelAll(rs)
+				t.Fatalf("not serving within 3 minutes\n%s", specs[i].logs)
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	return out
 }
 
 // TestDefaultRoleServesSampleAndReusesIndex is `go run .` on a fresh data
