@@ -14,6 +14,7 @@ import (
 // RECORDWATCH_BROWSER_TESTS=1, which makes missing tools a failure instead
 // of a skip.
 func TestBrowser(t *testing.T) {
+	t.Parallel() // its own data directories and ports
 	required := os.Getenv("RECORDWATCH_BROWSER_TESTS") == "1"
 	missing := func(what string) {
 		if required {

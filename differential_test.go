@@ -342,6 +342,7 @@ var recordKindGETs = []string{
 }
 
 func TestEnginesGiveTheSameAnswers(t *testing.T) {
+	t.Parallel() // its own data directories, ports and index prefix
 	emb, osb := startEngines(t)
 	compare := compareAnswers
 	for _, path := range differentialGETs {

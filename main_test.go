@@ -62,7 +62,7 @@ func cancelAll(rs []running) {
 // until its stop is called.
 func startServers(t *testing.T, specs ...serverSpec) []server {
 	t.Helper()
-	t.Setenv("RECORDWATCH_SMTP_ADDR", "127.0.0.1:0")
+	// RECORDWATCH_SMTP_ADDR is a free loopback port (TestMain)
 	rs := make([]running, len(specs))
 	for i, sp := range specs {
 		cfg, err := parseConfig(append([]string{"-data", sp.dataDir, "-addr", freeAddr(t)}, sp.args...), io.Discard)
@@ -116,6 +116,7 @@ func startServers(t *testing.T, specs ...serverSpec) []server {
 // TestDefaultRoleServesSampleAndReusesIndex is `go run .` on a fresh data
 // directory, then a second start on the same directory.
 func TestDefaultRoleServesSampleAndReusesIndex(t *testing.T) {
+	t.Parallel() // its own data directory and ports
 	dir := t.TempDir()
 	var logs bytes.Buffer
 	base, stop := startAll(t, dir, &logs)
