@@ -14,6 +14,7 @@ import (
 // RECORDWATCH_BROWSER_TESTS=1, which makes missing tools a failure instead
 // of a skip.
 func TestBrowser(t *testing.T) {
+	t.Parallel() // its own data directories and ports
 	required := os.Getenv("RECORDWATCH_BROWSER_TESTS") == "1"
 	missing := func(what string) {
 		if required {
@@ -32,9 +33,11 @@ func TestBrowser(t *testing.T) {
 		missing("node")
 	}
 	var logs, logs2 bytes.Buffer
-	base, stop := startAll(t, t.TempDir(), &logs)
+	// forms 1 and 2, loading the sample at once
+	ss := startServers(t, serverSpec{t.TempDir(), &logs, nil}, serverSpec{t.TempDir(), &logs2, []string{"-form", "2"}})
+	base, stop := ss[0].base, ss[0].stop
 	defer stop()
-	base2, stop2 := startAll(t, t.TempDir(), &logs2, "-form", "2")
+	base2, stop2 := ss[1].base, ss[1].stop
 	defer stop2()
 	shots := filepath.Join("web-tests", "screenshots")
 	cmd := exec.Command(node, "web-tests/run.mjs")

@@ -22,11 +22,18 @@ import (
 
 // TestMain lets a test start this test binary as the service itself
 // (RECORDWATCH_TEST_MAIN=1), so that it can be killed like a real process.
+//
+// Every service a test starts, in process or as a child, listens for SMTP
+// on a free loopback port instead of the default :2525, so that the
+// services of tests running at once (t.Parallel) never take the same port.
 func TestMain(m *testing.M) {
 	if os.Getenv("RECORDWATCH_TEST_MAIN") == "1" {
 		os.Args = append([]string{os.Args[0]}, strings.Fields(os.Getenv("RECORDWATCH_TEST_ARGS"))...)
 		main()
 		os.Exit(0)
+	}
+	if err := os.Setenv("RECORDWATCH_SMTP_ADDR", "127.0.0.1:0"); err != nil {
+		panic(err)
 	}
 	os.Exit(m.Run())
 }
@@ -35,6 +42,7 @@ func TestMain(m *testing.M) {
 // sample; the next start loads it again, and serves what a clean first
 // start serves, with its observation date.
 func TestFirstLoadKilledIsRepairedAtTheNextStart(t *testing.T) {
+	t.Parallel() // its own data directories and ports
 	if testing.Short() {
 		t.Skip("starts the service as a process")
 	}
@@ -160,6 +168,7 @@ func startChild(t *testing.T, dir string, env ...string) (*exec.Cmd, string) {
 // The server is killed (SIGKILL) while shares and watches are being
 // created; after a restart every write it acknowledged is there.
 func TestAcknowledgedWritesSurviveAKill(t *testing.T) {
+	t.Parallel() // its own data directory and port
 	if testing.Short() {
 		t.Skip("starts the service as a process")
 	}

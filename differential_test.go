@@ -206,11 +206,12 @@ func startEngines(t *testing.T) (engineService, engineService) {
 	prefix := fmt.Sprintf("rwdiff-%d", time.Now().UnixNano())
 	t.Cleanup(func() { deleteIndexes(url, prefix) })
 	var embLogs, osLogs bytes.Buffer
-	embBase, stopEmb := startAll(t, t.TempDir(), &embLogs)
-	t.Cleanup(stopEmb)
-	osBase, stopOS := startAll(t, t.TempDir(), &osLogs, "-engine", "opensearch", "-opensearch-index-prefix", prefix)
-	t.Cleanup(stopOS)
-	return engineService{"embedded", embBase}, engineService{"opensearch", osBase}
+	// both load the sample at once: OpenSearch indexes in its own process
+	ss := startServers(t, serverSpec{t.TempDir(), &embLogs, nil},
+		serverSpec{t.TempDir(), &osLogs, []string{"-engine", "opensearch", "-opensearch-index-prefix", prefix}})
+	t.Cleanup(ss[0].stop)
+	t.Cleanup(ss[1].stop)
+	return engineService{"embedded", ss[0].base}, engineService{"opensearch", ss[1].base}
 }
 
 // deleteIndexes removes a test run's indexes (every node of the list gets
@@ -341,6 +342,7 @@ var recordKindGETs = []string{
 }
 
 func TestEnginesGiveTheSameAnswers(t *testing.T) {
+	t.Parallel() // its own data directories, ports and index prefix
 	emb, osb := startEngines(t)
 	compare := compareAnswers
 	for _, path := range differentialGETs {

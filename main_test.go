@@ -4,72 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"go/format"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// TestGofmt fails on any Go file that gofmt would change.
-func TestGofmt(t *testing.T) {
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != "." || d.Name() == "node_modules" || d.Name() == "data") {
-			return fs.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") {
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out, err := format.Source(src)
-			if err != nil {
-				t.Errorf("%s: %v", p, err)
-			} else if !bytes.Equal(src, out) {
-				t.Errorf("%s is not gofmt-formatted", p)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestVetAndTidy runs go vet and checks that go.mod and go.sum are tidy, in
-// the service's module and in the benchmark's own module (bench/, which
-// carries the benchmark-only dependencies: PostgreSQL and SQLite drivers),
-// whose unit tests it also runs, so that `go test ./...` covers both.
-func TestVetAndTidy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode")
-	}
-	for _, dir := range []string{".", "bench"} {
-		for _, args := range [][]string{{"vet", "./..."}, {"mod", "tidy", "-diff"}} {
-			cmd := exec.Command("go", args...)
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Errorf("%s: go %s: %v\n%s", dir, strings.Join(args, " "), err, out)
-			}
-		}
-	}
-	cmd := exec.Command("go", "test", "-count=1", "./...")
-	cmd.Dir = "bench"
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("bench: go test: %v\n%s", err, out)
-	}
-}
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -84,49 +26,97 @@ func freeAddr(t *testing.T) string {
 // startAll runs the default role on dataDir until the returned stop is called.
 func startAll(t *testing.T, dataDir string, logs *bytes.Buffer, args ...string) (string, func()) {
 	t.Helper()
-	t.Setenv("RECORDWATCH_SMTP_ADDR", "127.0.0.1:0")
-	cfg, err := parseConfig(append([]string{"-data", dataDir, "-addr", freeAddr(t)}, args...), io.Discard)
-	if err != nil {
-		t.Fatal(err)
+	s := startServers(t, serverSpec{dataDir, logs, args})[0]
+	return s.base, s.stop
+}
+
+// serverSpec is one in-process start of the default role: its data
+// directory, where its logs go and its extra arguments.
+type serverSpec struct {
+	dataDir string
+	logs    *bytes.Buffer
+	args    []string
+}
+
+type server struct {
+	base string
+	stop func()
+}
+
+// running is a server started by startServers, not yet known to serve.
+type running struct {
+	base   string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// cancelAll stops the starts of a failed startServers without waiting.
+func cancelAll(rs []running) {
+	for _, r := range rs {
+		r.cancel()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	logger := slog.New(slog.NewTextHandler(logs, nil))
-	go func() { done <- run(ctx, cfg, logger, time.Now) }()
-	base := "http://" + cfg.Addr
+}
+
+// startServers runs the default role once per spec, all started at once
+// (their first loads overlap), and returns when every one serves; each runs
+// until its stop is called.
+func startServers(t *testing.T, specs ...serverSpec) []server {
+	t.Helper()
+	// RECORDWATCH_SMTP_ADDR is a free loopback port (TestMain)
+	rs := make([]running, len(specs))
+	for i, sp := range specs {
+		cfg, err := parseConfig(append([]string{"-data", sp.dataDir, "-addr", freeAddr(t)}, sp.args...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		logger := slog.New(slog.NewTextHandler(sp.logs, nil))
+		go func() { done <- run(ctx, cfg, logger, time.Now) }()
+		rs[i] = running{"http://" + cfg.Addr, cancel, done}
+	}
+	out := make([]server, len(specs))
+	for i, r := range rs {
+		out[i] = server{r.base, func() {
+			r.cancel()
+			if err := <-r.done; err != nil {
+				t.Errorf("shutdown: %v", err)
+			}
+		}}
+	}
 	// the first start loads the whole bundled sample (nine sources) before
 	// it serves: about 15 s on the embedded engine, up to a minute on a
 	// busy OpenSearch node
 	deadline := time.Now().Add(3 * time.Minute)
-	for {
-		res, err := http.Get(base + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				break
+	for i, r := range rs {
+		for {
+			res, err := http.Get(r.base + "/healthz")
+			if err == nil {
+				res.Body.Close()
+				if res.StatusCode == 200 {
+					break
+				}
 			}
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("server stopped: %v\n%s", err, logs)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not serving within 3 minutes\n%s", logs)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return base, func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("shutdown: %v", err)
+			select {
+			case err := <-r.done:
+				cancelAll(rs)
+				t.Fatalf("server stopped: %v\n%s", err, specs[i].logs)
+			default:
+			}
+			if time.Now().After(deadline) {
+				cancelAll(rs)
+				t.Fatalf("not serving within 3 minutes\n%s", specs[i].logs)
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	return out
 }
 
 // TestDefaultRoleServesSampleAndReusesIndex is `go run .` on a fresh data
 // directory, then a second start on the same directory.
 func TestDefaultRoleServesSampleAndReusesIndex(t *testing.T) {
+	t.Parallel() // its own data directory and ports
 	dir := t.TempDir()
 	var logs bytes.Buffer
 	base, stop := startAll(t, dir, &logs)

@@ -21,7 +21,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -40,8 +40,8 @@ type env struct {
 
 var shared *env
 
-// TestMain loads the bundled sample corpus (real rows) once into a real
-// embedded index.
+// TestMain serves the bundled sample's notices (real rows) from a real
+// embedded index (a copy of sampletest's, loaded once per test binary).
 func TestMain(m *testing.M) {
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "rw-api-*")
@@ -49,7 +49,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	shared = newEnv(dir, Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6})
-	code := m.Run()
+	code := sampletest.Main(m)
 	shared.ts.Close()
 	shared.be.Close()
 	shared.st.Close()
@@ -58,15 +58,11 @@ func TestMain(m *testing.M) {
 }
 
 func newEnv(dir string, cfg Config) *env {
-	be, err := embedded.Open(filepath.Join(dir, "index"))
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Notices, fixedNow)
 	if err != nil {
 		panic(err)
 	}
 	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../testdata/sample"), "crol"); err != nil {
-		panic(err)
-	}
 	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
 	if err != nil {
 		panic(err)

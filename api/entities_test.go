@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -17,7 +16,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/api/web"
-	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
@@ -25,7 +24,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
@@ -35,16 +33,11 @@ import (
 func newEntityEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
 	dir := t.TempDir()
-	be, err := embedded.Open(filepath.Join(dir, "index"))
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Full, fixedNow) // EnsureSample, loaded once
 	if err != nil {
 		t.Fatal(err)
 	}
 	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	sample := os.DirFS("../testdata/sample")
-	if _, err := ix.EnsureSample(context.Background(), sample); err != nil {
-		t.Fatal(err)
-	}
 	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/api/web"
-	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -63,16 +63,13 @@ var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 	t.Helper()
 	dir := t.TempDir()
-	be, err := embedded.Open(filepath.Join(dir, "index"))
+	// the notices as LoadCROLDir writes them with the clock at fixedNow
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Notices, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cw := entity.DefaultCrosswalk()
 	clock := &watchClock{t: fixedNow}
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: clock.Now, Logger: quietLog}
-	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../testdata/sample"), "crol"); err != nil {
-		t.Fatal(err)
-	}
 	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -24,8 +24,7 @@ import (
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"
 
-	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -41,22 +40,13 @@ var (
 // TestMain loads the bundled sample corpus (real rows) once.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	dir, err := os.MkdirTemp("", "rw-mailer-*")
+	// the sample's notices, loaded once per test binary
+	var err error
+	backend, err = sampletest.SharedIndex(sampletest.Notices, start)
 	if err != nil {
 		panic(err)
 	}
-	backend, err = embedded.Open(filepath.Join(dir, "index"))
-	if err != nil {
-		panic(err)
-	}
-	ix := &indexer.Indexer{Backend: backend, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return start }, Logger: quiet}
-	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../testdata/sample"), "crol"); err != nil {
-		panic(err)
-	}
-	code := m.Run()
-	backend.Close()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(sampletest.Main(m)) // closes backend
 }
 
 type clock struct {

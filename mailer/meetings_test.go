@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
@@ -66,15 +66,9 @@ func loadMeetings(t *testing.T, ix *indexer.Indexer, fsys fs.FS) {
 func TestMeetingsWatchDigest(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	be, err := embedded.Open(filepath.Join(dir, "index"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { be.Close() })
+	// the sample's notices as LoadCROLDir writes them at start (a copy)
+	be := sampletest.Copy(t, sampletest.Notices, start)
 	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return start }, Logger: quiet}
-	if _, err := ix.LoadCROLDir(ctx, os.DirFS("../testdata/sample"), "crol"); err != nil {
-		t.Fatal(err)
-	}
 	loadMeetings(t, ix, meetingsSample(t, laterMeeting))
 
 	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))

@@ -2,18 +2,15 @@ package mcp_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recordwatch/recordwatch/api/mcp"
-	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
 // sampleSession is a Form 1 tool session over the whole bundled sample,
@@ -22,16 +19,8 @@ import (
 func sampleSession(t *testing.T) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	be, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { be.Close() })
+	be := sampletest.Copy(t, sampletest.Full, fixedNow) // EnsureSample, loaded once per test binary
 	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	if _, err := ix.EnsureSample(ctx, os.DirFS("../../testdata/sample")); err != nil {
-		t.Fatal(err)
-	}
 	d := depsOver(be, cw, 1)
 	ct, st := sdk.NewInMemoryTransports()
 	if _, err := mcp.NewServer(d, 1).Connect(ctx, st, nil); err != nil {

@@ -20,7 +20,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/api/mcp"
-	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -52,20 +52,12 @@ var fx fixture
 func TestMain(m *testing.M) {
 	flag.Parse()
 	dir, _ := os.MkdirTemp("", "rw-mcp-*")
-	be, err := embedded.Open(filepath.Join(dir, "index"))
+	// the sample's notices and land records, loaded once per test binary
+	be, err := sampletest.SharedIndex(sampletest.NoticesAndLand, fixedNow)
 	if err != nil {
 		panic(err)
 	}
 	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../../testdata/sample"), "crol"); err != nil {
-		panic(err)
-	}
-	if src, err := indexer.LookupSource("land"); err != nil {
-		panic(err)
-	} else if _, err := ix.Load(context.Background(), src, os.DirFS("../../testdata/sample"), "land"); err != nil {
-		panic(err)
-	}
 	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
 	if err != nil {
 		panic(err)
@@ -99,12 +91,11 @@ func TestMain(m *testing.M) {
 		servers = append(servers, ts)
 		fx.urls[form] = ts.URL
 	}
-	code := m.Run()
+	code := sampletest.Main(m) // closes be
 	for _, ts := range servers {
 		ts.Close()
 	}
 	st.Close()
-	be.Close()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -2,16 +2,13 @@ package cycle
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
@@ -20,24 +17,13 @@ var backend *embedded.Backend
 
 // TestMain loads the bundled sample corpus (real rows) once.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "rw-cycle-*")
+	// the sample's notices, loaded once per test binary
+	var err error
+	backend, err = sampletest.SharedIndex(sampletest.Notices, time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork))
 	if err != nil {
 		panic(err)
 	}
-	backend, err = embedded.Open(filepath.Join(dir, "index"))
-	if err != nil {
-		panic(err)
-	}
-	ix := &indexer.Indexer{Backend: backend, Crosswalk: entity.DefaultCrosswalk(),
-		Now:    func() time.Time { return time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork) },
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS("../../testdata/sample"), "crol"); err != nil {
-		panic(err)
-	}
-	code := m.Run()
-	backend.Close()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(sampletest.Main(m)) // closes backend
 }
 
 // evaluate is Evaluate over the judged set and the bundled sample.

@@ -3,12 +3,11 @@ package dossier_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/people"
@@ -27,22 +26,16 @@ var (
 // TestMain loads the bundled sample, as `go run .` does, into a real
 // embedded index.
 func TestMain(m *testing.M) {
-	dir, _ := os.MkdirTemp("", "rw-dossier-*")
+	// everything the bundled sample holds (EnsureSample), loaded once per
+	// test binary
 	var err error
-	be, err = embedded.Open(filepath.Join(dir, "index"))
+	be, err = sampletest.SharedIndex(sampletest.Full, fixedNow)
 	if err != nil {
 		panic(err)
 	}
 	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	if _, err := ix.EnsureSample(context.Background(), os.DirFS("../../testdata/sample")); err != nil {
-		panic(err)
-	}
 	svc = dossier.New(procure.New(be, cw, func() time.Time { return fixedNow }), people.New(be, cw))
-	code := m.Run()
-	be.Close()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(sampletest.Main(m)) // closes be
 }
 
 func TestVendor(t *testing.T) {

@@ -3,12 +3,12 @@ package federated_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
@@ -27,21 +27,15 @@ var (
 // TestMain loads the bundled sample, as `go run .` does, into a real
 // embedded index.
 func TestMain(m *testing.M) {
-	dir, _ := os.MkdirTemp("", "rw-federated-*")
-	be, err := embedded.Open(filepath.Join(dir, "index"))
+	// everything the bundled sample holds (EnsureSample), loaded once per
+	// test binary
+	be, err := sampletest.SharedIndex(sampletest.Full, fixedNow)
 	if err != nil {
 		panic(err)
 	}
 	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	if _, err := ix.EnsureSample(context.Background(), os.DirFS("../../testdata/sample")); err != nil {
-		panic(err)
-	}
 	svc = federated.New(be, cw, view.Links{Base: "http://rw.test", Form: 1})
-	code := m.Run()
-	be.Close()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(sampletest.Main(m)) // closes be
 }
 
 // first is the first result of a collection in a search.

@@ -3,11 +3,10 @@ package procure_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -24,22 +23,16 @@ var (
 // TestMain loads the bundled sample, as `go run .` does, into a real
 // embedded index.
 func TestMain(m *testing.M) {
-	dir, _ := os.MkdirTemp("", "rw-procure-*")
+	// everything the bundled sample holds (EnsureSample), loaded once per
+	// test binary
 	var err error
-	be, err = embedded.Open(filepath.Join(dir, "index"))
+	be, err = sampletest.SharedIndex(sampletest.Full, fixedNow)
 	if err != nil {
 		panic(err)
 	}
 	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	if _, err := ix.EnsureSample(context.Background(), os.DirFS("../../testdata/sample")); err != nil {
-		panic(err)
-	}
 	svc = procure.New(be, cw, func() time.Time { return fixedNow })
-	code := m.Run()
-	be.Close()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(sampletest.Main(m)) // closes be
 }
 
 func value(t *testing.T, s procure.Sum) float64 {
