@@ -38,8 +38,9 @@ func newGate(n int, wait time.Duration) *gate {
 	return &gate{slots: make(chan struct{}, n), queue: make(chan struct{}, 2*n), wait: wait}
 }
 
-// defaultSlots is one expensive request per core.
-func defaultSlots() int { return runtime.GOMAXPROCS(0) }
+// defaultSlots is one expensive request per two cores (at least one): the
+// other cores are left to the cheap reads, which take no slot.
+func defaultSlots() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 
 // errBusy is the refusal of an expensive request the pool has no room for.
 var errBusy = record.Errorf(record.EUNAVAILABLE,
