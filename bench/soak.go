@@ -120,32 +120,45 @@ func loopbackAddr() (string, error) {
 	return l.Addr().String(), nil
 }
 
-// runSoak builds the binary, runs the soak and prints its report; it fails
-// when an acknowledged write did not survive.
-func runSoak(cfg soakConfig) error {
-	work := filepath.Join(cfg.Work, "soak")
+// newSoakServer builds the binary into a fresh work directory under dir
+// and names its loopback address, data directory and log (smtp: the
+// receiver's address, a free loopback one, or "off").
+func newSoakServer(dir, name string, smtp bool) (*soakServer, error) {
+	work := filepath.Join(dir, name)
 	_ = os.RemoveAll(work)
 	if err := os.MkdirAll(work, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	bin := filepath.Join(work, "recordwatch")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return fmt.Errorf("build: %v\n%s", err, out)
+		return nil, fmt.Errorf("build: %v\n%s", err, out)
 	}
 	addr, err := loopbackAddr()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	smtpAddr, err := loopbackAddr()
-	if err != nil {
-		return err
+	smtpAddr := "off"
+	if smtp {
+		if smtpAddr, err = loopbackAddr(); err != nil {
+			return nil, err
+		}
 	}
 	logf, err := os.Create(filepath.Join(work, "server.log"))
 	if err != nil {
+		return nil, err
+	}
+	return &soakServer{bin: bin, data: filepath.Join(work, "data"), addr: addr, smtp: smtpAddr, log: logf}, nil
+}
+
+// runSoak builds the binary, runs the soak and prints its report; it fails
+// when an acknowledged write did not survive.
+func runSoak(cfg soakConfig) error {
+	srv, err := newSoakServer(cfg.Work, "soak", true)
+	if err != nil {
 		return err
 	}
-	defer logf.Close()
-	srv := &soakServer{bin: bin, data: filepath.Join(work, "data"), addr: addr, smtp: smtpAddr, log: logf}
+	defer srv.log.Close()
+	addr, smtpAddr := srv.addr, srv.smtp
 	fmt.Fprintf(os.Stderr, "soak: first start (loads the bundled sample)…\n")
 	if err := srv.start(); err != nil {
 		return err
@@ -457,30 +470,16 @@ func renderSoak(cfg soakConfig, st *soakStats, kills, lostShares, lostWatches in
 // one at a time, against the built binary. It reports the notice reads'
 // p50/p95/p99 and the expensive requests' outcomes.
 func runAdmission(d time.Duration, workDir string) error {
-	work := filepath.Join(workDir, "admission")
-	_ = os.RemoveAll(work)
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return err
-	}
-	bin := filepath.Join(work, "recordwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return fmt.Errorf("build: %v\n%s", err, out)
-	}
-	addr, err := loopbackAddr()
+	srv, err := newSoakServer(workDir, "admission", false)
 	if err != nil {
 		return err
 	}
-	logf, err := os.Create(filepath.Join(work, "server.log"))
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	srv := &soakServer{bin: bin, data: filepath.Join(work, "data"), addr: addr, smtp: "off", log: logf}
+	defer srv.log.Close()
 	if err := srv.start(); err != nil {
 		return err
 	}
 	defer srv.stop()
-	base := "http://" + addr
+	base := "http://" + srv.addr
 	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 128}}
 	ids := []string{}
 	for _, w := range soakWords[:10] {
