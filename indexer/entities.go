@@ -55,11 +55,6 @@ func (ix *Indexer) LoadCheckbookDir(ctx context.Context, fsys fs.FS, dir string)
 	return rep, nil
 }
 
-// LoadLotsDir loads lot locations (MapPLUTO centroids, ZAP portal projects).
-func (ix *Indexer) LoadLotsDir(ctx context.Context, fsys fs.FS, dir string) (Report, error) {
-	return ix.Load(ctx, zapSource{}, fsys, dir)
-}
-
 // EnsureSampleRecords loads the bundled samples of the record sources
 // (Checkbook NYC answers, contract rows, lot locations, land, meetings,
 // payroll …) unless every record they give is already held in its

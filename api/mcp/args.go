@@ -9,7 +9,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/semantic"
 )
 
 // Bounds on tool arguments.
@@ -97,12 +96,7 @@ func limitOr(n, def int) int {
 	return n
 }
 
-// runCtx executes a search and maps hits to references.
-func (d *Deps) runCtx(ctx context.Context, q search.Query) (search.Result, []NoticeRef, error) {
-	return d.runMode(ctx, q, semantic.ModeKeyword)
-}
-
-// runMode is runCtx in a search mode (semantic.Modes).
+// runMode executes a search in a mode (semantic.Modes) and maps hits to references.
 func (d *Deps) runMode(ctx context.Context, q search.Query, mode string) (search.Result, []NoticeRef, error) {
 	res, err := d.semantic().Search(ctx, q, mode)
 	if err != nil {

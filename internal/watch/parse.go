@@ -497,10 +497,6 @@ func (p *parser) lowPhrase(i, n int) (string, bool) {
 
 func hasUpper(s string) bool { return strings.IndexFunc(s, unicode.IsUpper) >= 0 }
 
-func isAllUpper(s string) bool {
-	return hasUpper(s) && strings.IndexFunc(s, unicode.IsLower) < 0
-}
-
 // agencyAt finds the longest agency name at i through the one rule, as
 // running text reads it (entity.ResolveInText): a crosswalk spelling counts
 // when the phrase has several words or a capital (a lower-case "police" is

@@ -39,17 +39,6 @@ func (r Rows) Link(cw *entity.Crosswalk) {
 	l.Payments(r.Payments)
 }
 
-// Normalize is NormalizeRaw with the link stage applied (agency id, vendor
-// stem, base PIN; indexer/link), for callers outside the pipeline. cw may
-// be nil.
-func Normalize(typeOfData, status string, tx Transaction, cw *entity.Crosswalk, observed time.Time) (Rows, error) {
-	r, err := NormalizeRaw(typeOfData, status, tx, observed)
-	if err == nil {
-		r.Link(cw)
-	}
-	return r, err
-}
-
 // NormalizeRaw maps one transaction of an answer for typeOfData to one
 // row with the fields as the source gives them; the derived keys (agency
 // id and name, vendor stem, base PIN) are the link stage's. It is a pure

@@ -3,7 +3,6 @@ package crol
 import (
 	"bytes"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -32,14 +31,6 @@ func checkRows(t *testing.T, rows []Row, errs []error) {
 	if _, merged := MergeRows(rows); merged < 0 {
 		t.Fatal("negative merge count")
 	}
-}
-
-func seedFile(f *testing.F, path string) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
 }
 
 // FuzzReadPSV: the DCAS pipe-separated export reader.

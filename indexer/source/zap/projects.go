@@ -41,9 +41,6 @@ var sourceLabels = map[string]string{
 	SrcCouncil:   "NYC Council land-use items (Legistar, as mirrored by jehiah/nyc_legislation)",
 }
 
-// Label is the label of a land source.
-func Label(src string) string { return sourceLabels[src] }
-
 // Land is what a directory of land files gives: projects merged by
 // project id, events of other publishers, and how many rows were read.
 type Land struct {
