@@ -47,10 +47,7 @@ const synthDiffN = record.CountLimit + 1_000
 // the sample has, and totals past the count limit.
 func TestEnginesGiveTheSameAnswersOnASyntheticCorpus(t *testing.T) {
 	t.Parallel() // its own indexes, state stores and index prefix
-	osURL := os.Getenv("OPENSEARCH_URL")
-	if osURL == "" {
-		t.Skip("OPENSEARCH_URL not set: see TestEnginesGiveTheSameAnswers")
-	}
+	osURL := endToEndOpenSearch(t)
 	if testing.Short() {
 		t.Skipf("loads %d notices into each engine", synthDiffN)
 	}

@@ -198,11 +198,7 @@ func hitIDs(v any) ([]string, float64, bool) {
 
 func startEngines(t *testing.T) (engineService, engineService) {
 	t.Helper()
-	url := os.Getenv("OPENSEARCH_URL")
-	if url == "" {
-		t.Skip("OPENSEARCH_URL not set: the differential test compares the embedded engine with a live OpenSearch; " +
-			"run `docker/opensearch-local.sh start` and `OPENSEARCH_URL=$(docker/opensearch-local.sh url) go test -run TestEnginesGiveTheSameAnswers .`")
-	}
+	url := endToEndOpenSearch(t)
 	prefix := fmt.Sprintf("rwdiff-%d", time.Now().UnixNano())
 	t.Cleanup(func() { deleteIndexes(url, prefix) })
 	var embLogs, osLogs bytes.Buffer
@@ -212,6 +208,24 @@ func startEngines(t *testing.T) (engineService, engineService) {
 	t.Cleanup(ss[0].stop)
 	t.Cleanup(ss[1].stop)
 	return engineService{"embedded", ss[0].base}, engineService{"opensearch", ss[1].base}
+}
+
+// endToEndRun is how the root package's end-to-end tests on OpenSearch
+// run (both differential tests and the split roles): .ci/run runs them in
+// a step of their own after go test ./..., so the root package stays
+// within the suite's per-package time budget.
+const endToEndRun = "RECORDWATCH_E2E_OPENSEARCH=1 OPENSEARCH_URL=$(docker/opensearch-local.sh url) " +
+	"go test . -run '^(TestEnginesGiveTheSameAnswers|TestEnginesGiveTheSameAnswersOnASyntheticCorpus|TestSplitRolesCooperateOnOpenSearch)$'"
+
+// endToEndOpenSearch is the OpenSearch URL of an end-to-end test on
+// OpenSearch, or skips it, saying how it runs.
+func endToEndOpenSearch(t *testing.T) string {
+	t.Helper()
+	url := os.Getenv("OPENSEARCH_URL")
+	if url == "" || os.Getenv("RECORDWATCH_E2E_OPENSEARCH") != "1" {
+		t.Skip("an end-to-end test on a live OpenSearch node; start one with docker/opensearch-local.sh start and run: " + endToEndRun)
+	}
+	return url
 }
 
 // deleteIndexes removes a test run's indexes (every node of the list gets

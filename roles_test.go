@@ -124,10 +124,7 @@ func eventually(t *testing.T, limit time.Duration, what string, cond func() bool
 // new matching notice, mails the digest holding it.
 func TestSplitRolesCooperateOnOpenSearch(t *testing.T) {
 	t.Parallel() // its own data directories, ports and index prefix
-	osURL := os.Getenv("OPENSEARCH_URL")
-	if osURL == "" {
-		t.Skip("OPENSEARCH_URL is not set: the split roles are not checked (start a node with docker/opensearch-local.sh start)")
-	}
+	osURL := endToEndOpenSearch(t)
 	if testing.Short() {
 		t.Skip("starts three processes")
 	}
