@@ -4,9 +4,11 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -17,7 +19,9 @@ import (
 func TestExpensiveRequestsQueueCheapOnesDoNot(t *testing.T) {
 	cfg := shared.srv.cfg
 	cfg.ExpensiveSlots = 1
-	s := newServer(cfg, shared.srv.deps)
+	d := withServices(cfg, shared.srv.deps)
+	d.MCP = mcp.Handler(mcpDepsOf(d, "http://rw.test"), 1)
+	s := New(cfg, d)
 	e := &env{srv: s, ts: httptest.NewServer(s), be: shared.be, st: shared.st}
 	defer e.ts.Close()
 	release, err := s.gate.enter(context.Background())
@@ -40,6 +44,28 @@ func TestExpensiveRequestsQueueCheapOnesDoNot(t *testing.T) {
 		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
 			t.Errorf("expensive %s with the pool full: %d (Retry-After %q) %.200s", path, res.StatusCode, res.Header.Get("Retry-After"), body)
 		}
+	}
+	// tool calls alike: an expensive tool waits its turn, a cheap one does not
+	call := func(tool, args string) *http.Response {
+		req, _ := http.NewRequest("POST", e.ts.URL+"/mcp", strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+tool+`","arguments":`+args+`}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	for _, c := range []struct{ tool, args string }{{"search_federated", `{"q":"NYPD"}`}, {"search_notices", `{"q":"parks","mode":"hybrid"}`},
+		{"analyze_contracts", `{}`}} {
+		if res := call(c.tool, c.args); res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+			t.Errorf("expensive tool %s with the pool full: %d", c.tool, res.StatusCode)
+		}
+	}
+	if res := call("get_notice", `{"request_id":"20140930007"}`); res.StatusCode != http.StatusOK {
+		t.Errorf("cheap tool with the pool full: %d", res.StatusCode)
 	}
 	for range cap(s.gate.queue) {
 		<-s.gate.queue

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // JSON-RPC 2.0 error codes.
@@ -76,6 +78,7 @@ func (s *Server) mcpTransport(inner http.Handler) gin.HandlerFunc {
 		r := c.Request
 		var id json.RawMessage
 		var method string
+		expensive := false
 		if r.Method == http.MethodPost {
 			if r.ContentLength > mcpMaxBody {
 				writeJSONRPCError(c, http.StatusRequestEntityTooLarge, jsonrpcInvalidRequest, "request body is larger than "+strconv.Itoa(mcpMaxBody)+" bytes")
@@ -98,12 +101,34 @@ func (s *Server) mcpTransport(inner http.Handler) gin.HandlerFunc {
 			var probe struct {
 				ID     json.RawMessage `json:"id"`
 				Method string          `json:"method"`
+				Params struct {
+					Name      string `json:"name"`
+					Arguments struct {
+						Mode       string `json:"mode"`
+						ExactCount bool   `json:"exact_count"`
+					} `json:"arguments"`
+				} `json:"params"`
 			}
 			if json.Unmarshal(body, &probe) == nil {
 				id, method = probe.ID, probe.Method
+				a := probe.Params.Arguments
+				expensive = method == "tools/call" && (expensiveTools[probe.Params.Name] || a.ExactCount ||
+					(a.Mode != "" && a.Mode != "keyword"))
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			r.ContentLength = int64(len(body))
+		}
+		// an expensive tool call takes a slot like an expensive route
+		// (admission.go); past the queue it is a JSON-RPC error with 503
+		// and Retry-After
+		if expensive {
+			release, err := s.gate.enter(r.Context())
+			if err != nil {
+				c.Header("Retry-After", strconv.Itoa(admissionRetry))
+				writeJSONRPCErrorID(c, http.StatusServiceUnavailable, id, jsonrpcInternalError, record.ErrorMessage(err))
+				return
+			}
+			defer release()
 		}
 		// the tools' per-client ceilings see the address the limiter saw
 		r.Header.Set("X-Recordwatch-Client", clientKey(c))
@@ -142,6 +167,12 @@ func (s *Server) mcpTransport(inner http.Handler) gin.HandlerFunc {
 		_, _ = c.Writer.Write(rec.body.Bytes())
 	}
 }
+
+// expensiveTools are the tools that take an admission slot whatever their
+// arguments: federated search, contract analysis and passage retrieval
+// (search_notices does in a semantic or hybrid mode or with an exact
+// count).
+var expensiveTools = map[string]bool{"search_federated": true, "analyze_contracts": true, "retrieve_cited_passages": true}
 
 // bufferedResponse holds the SDK's answer until it is known to be JSON.
 // /mcp runs stateless with JSON responses, so nothing streams.
