@@ -281,9 +281,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	// the subscription lifecycle sends through the mailer, whose receiver
 	// and digests call it
-	svc.Watches, err = watch.NewService(mail.WatchConfig(), watch.ServiceDeps{Store: st,
-		Readers: watch.Readers{Search: backend, People: svc.People, Meetings: svc.Meetings},
-		Parse:   watch.ParseOptions{Crosswalk: cw}, Signer: mail.Signer(), Sender: mail.Sender(), Now: now, Logger: logger})
+	svc.Watches, err = watch.NewService(mail.WatchConfig(), mail.WatchDeps(st))
 	if err != nil {
 		return err
 	}

@@ -259,15 +259,17 @@ func (m *Mailer) WatchConfig() watch.ServiceConfig {
 		DigestHour: c.DigestHour}
 }
 
-// Signer signs the watches' tokens with the mailer's key.
-func (m *Mailer) Signer() *watch.Signer { return m.signer }
-
-// Sender is the mailer as the lifecycle's watch.Sender: its send queue,
+// WatchDeps are the subscription lifecycle's dependencies over store:
+// what the mailer's filters read (its Search, People and Meetings), the
+// crosswalk, the mailer's signer and, as watch.Sender, its send queue,
 // composer and transport.
-func (m *Mailer) Sender() watch.Sender { return sender{m} }
+func (m *Mailer) WatchDeps(store watch.Store) watch.ServiceDeps {
+	return watch.ServiceDeps{Store: store, Readers: m.readers(), Parse: watch.ParseOptions{Crosswalk: m.deps.Crosswalk},
+		Signer: m.signer, Sender: sender{m}, Now: m.deps.Now, Logger: m.deps.Logger}
+}
 
 // SetWatches hands the mailer the subscription lifecycle main.go built
-// over Sender and Signer (the lifecycle sends through the mailer, and the
+// over WatchDeps (the lifecycle sends through the mailer, and the
 // mailer's receiver and digests call the lifecycle: the one cycle of the
 // graph, closed here once at start).
 func (m *Mailer) SetWatches(w *watch.Service) { m.svc = w }

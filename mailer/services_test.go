@@ -34,13 +34,7 @@ func newMailer(ctx context.Context, cfg Config, d Deps) (*Mailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cw := d.Crosswalk
-	if cw == nil {
-		cw = entity.DefaultCrosswalk()
-	}
-	w, err := watch.NewService(m.WatchConfig(), watch.ServiceDeps{Store: d.Store,
-		Readers: watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings},
-		Parse:   watch.ParseOptions{Crosswalk: cw}, Signer: m.Signer(), Sender: m.Sender(), Now: d.Now, Logger: d.Logger})
+	w, err := watch.NewService(m.WatchConfig(), m.WatchDeps(d.Store))
 	if err != nil {
 		return nil, err
 	}

@@ -59,3 +59,7 @@ func CheckDay(param string, t time.Time) error {
 	}
 	return Invalid(param, "%s must be a date from %s to %s", param, FirstDay, LastDay)
 }
+
+// NewYorkDay is t's New York calendar day as YYYY-MM-DD: the day counters
+// and daily ceilings key on.
+func NewYorkDay(t time.Time) string { return t.In(NewYork).Format("2006-01-02") }

@@ -70,9 +70,7 @@ func Mailer(ctx context.Context, cfg mailer.Config, d mailer.Deps) (*mailer.Mail
 	if err != nil {
 		return nil, err
 	}
-	w, err := watch.NewService(m.WatchConfig(), watch.ServiceDeps{Store: d.Store,
-		Readers: watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings},
-		Parse:   watch.ParseOptions{Crosswalk: cw}, Signer: m.Signer(), Sender: m.Sender(), Now: d.Now, Logger: d.Logger})
+	w, err := watch.NewService(m.WatchConfig(), m.WatchDeps(d.Store))
 	if err != nil {
 		return nil, err
 	}

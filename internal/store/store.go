@@ -56,7 +56,7 @@ var _ Sweeper = (*Bolt)(nil)
 type Allowance = watch.Allowance
 
 // Day is the New York calendar day of t, as counters key it.
-func Day(t time.Time) string { return t.In(record.NewYork).Format("2006-01-02") }
+func Day(t time.Time) string { return record.NewYorkDay(t) }
 
 // Bolt is the embedded store.
 type Bolt struct {

@@ -69,9 +69,6 @@ type Store interface {
 	Incr(ctx context.Context, counter, day string, delta int) (int, error)
 }
 
-// nyDay is t's New York calendar day, as counters key it.
-func nyDay(t time.Time) string { return t.In(record.NewYork).Format("2006-01-02") }
-
 // Sender is the mail side the lifecycle needs; the mailer implements it
 // with its send queue, composer and transport. No free text reaches a mail
 // through it: the scope is always stated afresh from the filter.
@@ -355,7 +352,7 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 		}
 		return err
 	}
-	_, _ = s.store.Incr(ctx, CounterActive, nyDay(s.now()), 1)
+	_, _ = s.store.Incr(ctx, CounterActive, record.NewYorkDay(s.now()), 1)
 	if !welcome {
 		return nil
 	}
@@ -471,7 +468,7 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) error {
 		return err
 	}
 	if found {
-		_, _ = s.store.Incr(ctx, CounterActive, nyDay(s.now()), -1)
+		_, _ = s.store.Incr(ctx, CounterActive, record.NewYorkDay(s.now()), -1)
 		s.log.Info("watch: ended by its unsubscribe link")
 	}
 	return nil
