@@ -13,8 +13,8 @@ import (
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/search/searchtest"
 )
 
 var (
@@ -64,7 +64,7 @@ func TestVendor(t *testing.T) {
 	if record.ErrorCode(err) != record.ENOTFOUND || !strings.Contains(record.ErrorMessage(err), "full-text search") {
 		t.Errorf("unknown vendor: %v", err)
 	}
-	bare := dossier.New(procure.New(recordsDown{be}, entity.DefaultCrosswalk(), nil), nil)
+	bare := dossier.New(procure.New(searchtest.RecordsDown{Engine: be}, entity.DefaultCrosswalk(), nil), nil)
 	if _, err := bare.Vendor(ctx, "Denville Line Painting"); record.ErrorCode(err) != record.EUNAVAILABLE {
 		t.Errorf("no entries: %v", err)
 	}
@@ -181,23 +181,4 @@ func TestCrosswalk(t *testing.T) {
 	if len(cw.Rows) == 0 || n != len(cw.Rows) || cw.Scope.Matched != len(cw.Rows) {
 		t.Errorf("%d rows, methods %v, scope matched %d", len(cw.Rows), cw.Methods, cw.Scope.Matched)
 	}
-}
-
-// recordsDown is the engine with its record reads failing as an engine
-// that cannot answer fails (a fault injected: every engine holds records).
-type recordsDown struct{ *embedded.Backend }
-
-var errRecordsDown = record.Errorf(record.EUNAVAILABLE, "the search index could not answer")
-
-func (recordsDown) FindRecords(context.Context, search.RecordQuery) (search.RecordPage, error) {
-	return search.RecordPage{}, errRecordsDown
-}
-func (recordsDown) GetRecord(context.Context, string, string) (search.Record, error) {
-	return search.Record{}, errRecordsDown
-}
-func (recordsDown) RecordTotals(context.Context, search.RecordQuery, []string, int) (search.Totals, error) {
-	return search.Totals{}, errRecordsDown
-}
-func (recordsDown) RecordCoverage(context.Context) ([]record.SourceCoverage, error) {
-	return nil, errRecordsDown
 }

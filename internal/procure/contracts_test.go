@@ -2,6 +2,7 @@ package procure_test
 
 import (
 	"context"
+	"github.com/recordwatch/recordwatch/internal/search/searchtest"
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -54,7 +55,7 @@ func TestContractUnknownAndUnavailable(t *testing.T) {
 	if record.ErrorCode(err) != record.ENOTFOUND {
 		t.Fatalf("unknown id: %v", err)
 	}
-	bare := procure.New(recordsDown{be}, entity.DefaultCrosswalk(), nil)
+	bare := procure.New(searchtest.RecordsDown{Engine: be}, entity.DefaultCrosswalk(), nil)
 	if _, err := bare.Contract(context.Background(), "CT100220268808241"); record.ErrorCode(err) != record.EUNAVAILABLE {
 		t.Fatalf("no records: %v", err)
 	}

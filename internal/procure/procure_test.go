@@ -12,6 +12,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/search/searchtest"
 )
 
 var (
@@ -104,7 +105,7 @@ func TestMatterErrors(t *testing.T) {
 		t.Errorf("unknown PIN: %+v %v", m, err)
 	}
 	// records that cannot be read are unavailable, never empty
-	bare := procure.New(recordsDown{be}, entity.DefaultCrosswalk(), nil)
+	bare := procure.New(searchtest.RecordsDown{Engine: be}, entity.DefaultCrosswalk(), nil)
 	if _, err := bare.Matter(ctx, "12522P0001001R004"); record.ErrorCode(err) != record.EUNAVAILABLE {
 		t.Errorf("no entries: %v", err)
 	}
@@ -198,23 +199,4 @@ func TestAwardSumReadsAbsenceAsAbsent(t *testing.T) {
 			t.Errorf("%+v: %q %v", c, s.Display(), s.Value())
 		}
 	}
-}
-
-// recordsDown is the engine with its record reads failing as an engine
-// that cannot answer fails (a fault injected: every engine holds records).
-type recordsDown struct{ *embedded.Backend }
-
-var errRecordsDown = record.Errorf(record.EUNAVAILABLE, "the search index could not answer")
-
-func (recordsDown) FindRecords(context.Context, search.RecordQuery) (search.RecordPage, error) {
-	return search.RecordPage{}, errRecordsDown
-}
-func (recordsDown) GetRecord(context.Context, string, string) (search.Record, error) {
-	return search.Record{}, errRecordsDown
-}
-func (recordsDown) RecordTotals(context.Context, search.RecordQuery, []string, int) (search.Totals, error) {
-	return search.Totals{}, errRecordsDown
-}
-func (recordsDown) RecordCoverage(context.Context) ([]record.SourceCoverage, error) {
-	return nil, errRecordsDown
 }
