@@ -15,7 +15,9 @@ import (
 )
 
 // params reads query parameters strictly: unknown names and repeated
-// single-valued names are errors that name the parameter.
+// single-valued names are errors that name the parameter, and every value
+// is held to its bound (record.InputBound) by the accessor that reads it
+// (str, list, names), before any rule sees it.
 type params struct {
 	v   url.Values
 	err error
@@ -33,24 +35,6 @@ func newParams(v url.Values, allowed ...string) *params {
 		sort.Strings(unknown)
 		p.err = record.Invalid(unknown[0], "unknown parameter(s): %s; accepted: %s",
 			strings.Join(unknown, ", "), strings.Join(allowed, ", "))
-		return p
-	}
-	// every value within its bound (record.InputBound) before any rule
-	// reads it; a list's items are checked again once split (list)
-	names := make([]string, 0, len(v))
-	for k := range v {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		b := record.InputBound(k)
-		if len(v[k]) > b.MaxValues {
-			p.fail(record.CheckInput(k, v[k]...))
-		}
-		for _, s := range v[k] {
-			// a comma-separated list holds up to MaxValues items
-			p.fail(record.CheckLen(k, s, b.MaxLen*max(1, min(b.MaxValues, strings.Count(s, ",")+1))+b.MaxValues))
-		}
 	}
 	return p
 }
