@@ -4,12 +4,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/costtest"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -31,27 +30,23 @@ func costFuzzOver(t *testing.T, s engineService, paths []string) {
 			b := record.InputBound(name)
 			for _, n := range []int{b.MaxLen, min(10*b.MaxLen, record.MaxURILen/4)} {
 				target := base + "?" + name + "=" + url.QueryEscape(fill(n))
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				alloc0 := ms.TotalAlloc
-				var ru0, ru1 syscall.Rusage
-				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
-				res, err := http.Get(s.base + target)
+				var res *http.Response
+				var err error
+				cpu, alloc := costtest.Measure(func() {
+					if res, err = http.Get(s.base + target); err == nil {
+						_, _ = io.Copy(io.Discard, res.Body)
+						res.Body.Close()
+					}
+				})
 				if err != nil {
 					t.Fatalf("%s %s: %v", s.name, target, err)
 				}
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
-				runtime.ReadMemStats(&ms)
-				cpu := time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())
-				alloc := ms.TotalAlloc - alloc0
 				worstCPU, worstAlloc = max(worstCPU, cpu), max(worstAlloc, alloc)
 				sent++
 				if res.StatusCode >= 500 {
 					t.Errorf("%s %.100s…: %d", s.name, target, res.StatusCode)
 				}
-				if cpu > time.Second || alloc > 64<<20 {
+				if costtest.Over(cpu, alloc) {
 					t.Errorf("%s %.100s…: %v CPU, %d MB", s.name, target, cpu, alloc>>20)
 				}
 			}

@@ -4,24 +4,19 @@ import (
 	"html"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/internal/costtest"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// allocated is how many bytes f allocated (all goroutines: the server's
-// handler runs on another one).
+// allocated is how many bytes f allocated (costtest.Measure).
 func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
+	_, n := costtest.Measure(f)
+	return n
 }
 
 // maxRequestAlloc is the allocation budget of one refused or bounded

@@ -2,23 +2,17 @@ package api
 
 import (
 	"context"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/internal/costtest"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/mailer"
-)
-
-// Budget of one request, whatever its input: CPU and allocation.
-const (
-	costCPU   = time.Second
-	costAlloc = 64 << 20
 )
 
 // costNames are the parameter names the routes read (the others are
@@ -43,18 +37,10 @@ func fill(n int, list bool) string {
 	return b.String()[:n]
 }
 
-// cpuTime is the process's user and system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // The cost fuzz: every route of both forms, with every parameter name the
 // routes read at the longest value its bound accepts (record.InputBound),
 // as words and as a list, ten times past it, and at the URI bound, answers without a 5xx,
-// within costCPU of CPU and costAlloc of allocation per request. (Requests
-// run one at a time, so the process's CPU and allocation are theirs.)
+// within the budget of one request (costtest: 1 s of CPU, 64 MB).
 func TestCostFuzz(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the cost fuzz sends a few thousand requests")
@@ -102,19 +88,14 @@ func TestCostFuzz(t *testing.T) {
 		}
 		var worstCPU time.Duration
 		var worstAlloc uint64
-		var ms runtime.MemStats
 		for _, r := range reqs {
-			runtime.ReadMemStats(&ms)
-			alloc0, cpu0 := ms.TotalAlloc, cpuTime()
-			w := doBad(t, s, r)
-			cpu := cpuTime() - cpu0
-			runtime.ReadMemStats(&ms)
-			alloc := ms.TotalAlloc - alloc0
+			var w *httptest.ResponseRecorder
+			cpu, alloc := costtest.Measure(func() { w = doBad(t, s, r) })
 			worstCPU, worstAlloc = max(worstCPU, cpu), max(worstAlloc, alloc)
 			if w.Code >= 500 {
 				t.Errorf("form %d %s %.120s…: %d %.200s", form, r.method, r.target, w.Code, w.Body)
 			}
-			if cpu > costCPU || alloc > costAlloc {
+			if costtest.Over(cpu, alloc) {
 				t.Errorf("form %d %s %.120s…: %v CPU, %d MB allocated", form, r.method, r.target, cpu, alloc>>20)
 			}
 		}

@@ -3,20 +3,13 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-)
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/recordwatch/recordwatch/internal/costtest"
+)
 
 // The cost fuzz of the tools: every tool of both forms, with each string
 // argument at its schema's maxLength (words), each list at its maxItems,
@@ -61,17 +54,15 @@ func TestToolCostFuzz(t *testing.T) {
 				default:
 					continue
 				}
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				alloc0, cpu0 := ms.TotalAlloc, cpuTime()
-				_, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: tl.Name, Arguments: map[string]any{name: v}})
-				cpu := cpuTime() - cpu0
-				runtime.ReadMemStats(&ms)
+				var err error
+				cpu, alloc := costtest.Measure(func() {
+					_, err = s.CallTool(context.Background(), &sdk.CallToolParams{Name: tl.Name, Arguments: map[string]any{name: v}})
+				})
 				calls++
 				if err != nil && !strings.Contains(err.Error(), "validating") && !strings.Contains(err.Error(), "invalid") {
 					t.Errorf("form %d %s(%s at its bound): %v", form, tl.Name, name, err)
 				}
-				if alloc := ms.TotalAlloc - alloc0; cpu > time.Second || alloc > 64<<20 {
+				if costtest.Over(cpu, alloc) {
 					t.Errorf("form %d %s(%s at its bound): %v CPU, %d MB allocated", form, tl.Name, name, cpu, alloc>>20)
 				}
 			}
