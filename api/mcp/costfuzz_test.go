@@ -11,6 +11,29 @@ import (
 	"github.com/recordwatch/recordwatch/internal/costtest"
 )
 
+// argSchema is what the bound tests read of one argument's schema.
+type argSchema struct {
+	Type      any    `json:"type"`
+	MaxLength *int   `json:"maxLength"`
+	MaxItems  *int   `json:"maxItems"`
+	Enum      []any  `json:"enum"`
+	Pattern   string `json:"pattern"`
+	Items     *struct {
+		MaxLength *int  `json:"maxLength"`
+		Enum      []any `json:"enum"`
+	} `json:"items"`
+}
+
+// argSchemas are a tool's arguments by name, as its input schema states them.
+func argSchemas(tl *sdk.Tool) map[string]argSchema {
+	b, _ := json.Marshal(tl.InputSchema)
+	var sch struct {
+		Properties map[string]argSchema `json:"properties"`
+	}
+	_ = json.Unmarshal(b, &sch)
+	return sch.Properties
+}
+
 // The cost fuzz of the tools: every tool of both forms, with each string
 // argument at its schema's maxLength (words), each list at its maxItems,
 // answers (a result or a tool error, never a protocol failure) within 1 s
@@ -27,20 +50,7 @@ func TestToolCostFuzz(t *testing.T) {
 		}
 		calls := 0
 		for _, tl := range tools.Tools {
-			b, _ := json.Marshal(tl.InputSchema)
-			var sch struct {
-				Properties map[string]struct {
-					Type      any  `json:"type"`
-					MaxLength *int `json:"maxLength"`
-					MaxItems  *int `json:"maxItems"`
-					Items     *struct {
-						MaxLength *int  `json:"maxLength"`
-						Enum      []any `json:"enum"`
-					} `json:"items"`
-				} `json:"properties"`
-			}
-			_ = json.Unmarshal(b, &sch)
-			for name, p := range sch.Properties {
+			for name, p := range argSchemas(tl) {
 				var v any
 				switch {
 				case p.Type == "string" && p.MaxLength != nil:

@@ -658,18 +658,7 @@ func TestToolArgumentsBounded(t *testing.T) {
 	}
 	checked := 0
 	for _, tl := range tools.Tools {
-		b, _ := json.Marshal(tl.InputSchema)
-		var sch struct {
-			Properties map[string]struct {
-				Type      any  `json:"type"`
-				MaxLength *int `json:"maxLength"`
-				Enum      []any
-				Pattern   string
-				Format    string
-			} `json:"properties"`
-		}
-		_ = json.Unmarshal(b, &sch)
-		for name, p := range sch.Properties {
+		for name, p := range argSchemas(tl) {
 			if p.Type == "string" {
 				checked++
 			}
