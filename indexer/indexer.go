@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -63,7 +64,12 @@ type Indexer struct {
 
 	vmu            sync.Mutex
 	pendingVectors []semantic.NoticeVector
+	links          atomic.Int64 // link records written (Links)
 }
+
+// Links is how many link records (joins found by the link stage) this
+// indexer has written.
+func (ix *Indexer) Links() int64 { return ix.links.Load() }
 
 func (ix *Indexer) now() time.Time {
 	if ix.Now != nil {
@@ -387,6 +393,15 @@ func (ix *Indexer) writeBatch(ctx context.Context, src Source, b Batch, errs []e
 			return err
 		}
 		rep.Indexed += len(b.Notices)
+		env := ix.linkEnv()
+		if err := link.NoticeSet(ctx, env, b.Notices); err != nil {
+			rep.Errors = append(rep.Errors, fmt.Errorf("%s notices: joins to the records held not found: %w", src.Name(), err))
+		}
+		n, err := ix.writeLinks(ctx, src.Name(), env.Links)
+		ix.links.Add(int64(n))
+		if err != nil {
+			return err
+		}
 	}
 	written, rejected, err := ix.writeRecordSets(ctx, src.Name(), b.Records)
 	for _, e := range rejected {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -73,7 +75,7 @@ func (ix *Indexer) writeRecordSets(ctx context.Context, src string, sets []Recor
 		return 0, nil, nil
 	}
 	rs := ix.Backend
-	env := link.Env{Linker: link.Linker{Crosswalk: ix.Crosswalk}, Notices: ix.Backend}
+	env := ix.linkEnv()
 	written := 0
 	var rejected []error
 	for _, set := range sets {
@@ -87,5 +89,32 @@ func (ix *Indexer) writeRecordSets(ctx context.Context, src string, sets []Recor
 		}
 		written += len(recs)
 	}
-	return written, rejected, nil
+	n, err := ix.writeLinks(ctx, src, env.Links)
+	ix.links.Add(int64(n))
+	return written, rejected, err
+}
+
+// linkEnv is what the link stage of a batch works with: the identity
+// rules, the notices and records held, and a new collector of the link
+// records it finds.
+func (ix *Indexer) linkEnv() link.Env {
+	return link.Env{Linker: link.Linker{Crosswalk: ix.Crosswalk}, Notices: ix.Backend, Records: ix.Backend, Links: &link.Links{}}
+}
+
+// writeLinks writes the link records a batch's link stage found (after the
+// batch's own records, so a reader never meets a link to a record not yet
+// written) and reports how many it wrote.
+func (ix *Indexer) writeLinks(ctx context.Context, src string, links *link.Links) (int, error) {
+	ls := links.Take()
+	if len(ls) == 0 {
+		return 0, nil
+	}
+	recs, errs := Set[record.Link]{Of: procure.LinkKind, Items: ls}.Encode()
+	for _, e := range errs {
+		ix.log().Warn("link rejected", "source", src, "err", e)
+	}
+	err := writeBatches(ctx, ix, recs, "indexing "+src+" links", func(batch []search.Record) error {
+		return ix.Backend.PutRecords(ctx, batch)
+	})
+	return len(recs), err
 }

@@ -54,6 +54,9 @@ func LandProjects(ctx context.Context, env Env, items []land.Project) []error {
 		}
 		items[i].Links = links
 	}
+	if env.Links != nil {
+		landLinkRecords(env, items)
+	}
 	return errs
 }
 

@@ -7,14 +7,15 @@
 //   - vendor stems (entity.VendorStem);
 //   - PIN keys: pin_key (entity.NormalizePIN) and pin_base (entity.PINBase);
 //
-// and finds the joins between City Record notices and the payments
-// dataset (registered contracts, payments) as Link values that carry their method and
-// confidence (the rules are entity's Join*, shared with the read side).
+// and finds the joins between City Record notices, registered contracts,
+// payments, meetings and land-use projects, kept as link records
+// (record.Link, written by the pipeline as procure.LinkKind) that carry
+// their method, confidence and evidence (joins.go; the PIN rules are
+// entity's Join*). Readers read the link records; none joins again.
 // Engines store what they are given and apply no linking rule.
 package link
 
 import (
-	"context"
 	"sort"
 	"strings"
 
@@ -94,11 +95,15 @@ func (l Linker) Contracts(cs []record.Contract) {
 }
 
 // Payment fills a payment's agency id and name, vendor stem and base PIN
-// as Contract does.
+// as Contract does; a redacted payee (RedactedPayee) gets no stem, so it is
+// never joined or counted by name.
 func (l Linker) Payment(p *procure.Payment) entity.AgencyLink {
 	a := l.agency(p.AgencyRaw)
 	p.AgencyID, p.AgencyName = a.ID, a.Name
-	p.VendorStem = stem(p.VendorName)
+	p.VendorStem = ""
+	if !RedactedPayee(p.VendorName) {
+		p.VendorStem = stem(p.VendorName)
+	}
 	_, p.PINBase = entity.PINKeys(p.PIN)
 	return a
 }
@@ -108,20 +113,6 @@ func (l Linker) Payments(ps []procure.Payment) {
 	for i := range ps {
 		l.Payment(&ps[i])
 	}
-}
-
-// ContractSet and PaymentSet are the link functions of the pipeline's
-// record sets of contracts and payments (nothing of them is read from the
-// notices).
-func ContractSet(_ context.Context, env Env, cs []record.Contract) []error {
-	env.Linker.Contracts(cs)
-	return nil
-}
-
-// PaymentSet links payments (ContractSet).
-func PaymentSet(_ context.Context, env Env, ps []procure.Payment) []error {
-	env.Linker.Payments(ps)
-	return nil
 }
 
 // PINKey is the key a record's PIN is matched by (pin_key).
@@ -163,6 +154,9 @@ func rank(j entity.Join) int {
 	case entity.PINRenewal:
 		return 1
 	case entity.JoinSource:
+		if !j.SameProcurement {
+			return 5
+		}
 		return 2
 	case entity.JoinContractID:
 		if j.SameProcurement {
@@ -225,7 +219,8 @@ func JoinNotices(notices []record.Notice) []Link {
 //   - a contract whose PIN is the notice's (exact, high), another renewal
 //     of it (renewal, high) or shares only its 10-character base (prefix,
 //     low) — entity.JoinPINs;
-//   - a contract row that names the notice's request id (source, medium);
+//   - a contract row that names the notice's request id (source, medium;
+//     low and not the same procurement when the two PINs disagree);
 //   - a payment naming the contract id of a contract joined above (contract,
 //     as sure as that contract's join) — entity.JoinByContract;
 //   - a contract of the notice's vendor (stem) at the notice's agency, when
@@ -297,7 +292,15 @@ func Join(notices []record.Notice, contracts []record.Contract, payments []procu
 			}
 		}
 		for _, i := range byRequest[n.RequestID] {
-			joined(contracts[i], n.RequestID, entity.JoinBySource())
+			j := entity.JoinBySource()
+			if c := contracts[i]; !entity.JunkPIN(n.PIN) && !entity.JunkPIN(c.PIN) {
+				if _, ok := entity.JoinPINs(n.PIN, c.PIN); !ok {
+					// the source names the notice, but the PINs disagree: a
+					// lead, never added to the notice's procurement
+					j.Confidence, j.SameProcurement = entity.ConfidenceLow, false
+				}
+			}
+			joined(contracts[i], n.RequestID, j)
 		}
 		ids := make([]string, 0, len(reg))
 		for c := range reg {

@@ -153,6 +153,9 @@ func Meetings(ctx context.Context, env Env, ms []meeting.Meeting, others ...meet
 			}
 		}
 	}
+	if env.Links != nil {
+		meetingLinks(env, ms)
+	}
 	return errs
 }
 

@@ -141,8 +141,9 @@ func stepOf(n record.Notice) (string, int) {
 
 // Matter reads the matter of a PIN as printed: the notices that carry it,
 // its renewals or its 10-character base; the registrations so linked; the
-// payments naming their contracts (link method contract, as sure as the
-// registration's link); and the payments that state the PIN themselves
+// payments the link stage joined to those registrations (link records of
+// method exact_contract_id; on the timeline, link method contract, as sure
+// as the registration's link to the PIN); and the payments that state the PIN themselves
 // (linked by PIN like a notice). Every payment is a step with its link
 // method; a matter with none reads "no payments held". When nothing joins, the Matter has
 // Status not_found, no steps and its scope, and the error is nil.
@@ -200,17 +201,19 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		}
 		contracts = append(contracts, more.Rows...)
 	}
-	var contractIDs []string
+	// payments: those the link stage joined to these registrations (link
+	// records, contract-payment, method exact_contract_id)
+	var contractRefs []record.Ref
 	for _, e := range contracts {
-		contractIDs = append(contractIDs, e.ContractID)
+		contractRefs = append(contractRefs, record.Ref{Kind: record.RefContract, ID: e.ID})
 	}
-	var payments []Row
-	if ids := UniqueNonEmpty(contractIDs); len(ids) > 0 {
-		pr, err := s.Rows(ctx, RowQuery{ContractIDs: ids, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
-		if err != nil {
-			return nil, err
-		}
-		payments = pr.Rows
+	payLinks, err := s.paymentLinks(ctx, contractRefs)
+	if err != nil {
+		return nil, err
+	}
+	payments, err := s.rowsByID(ctx, RowPayment, payLinks)
+	if err != nil {
+		return nil, err
 	}
 	// payments that state the PIN themselves (joined directly, by PIN)
 	pinPays, err := s.Rows(ctx, RowQuery{PINs: exact, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
@@ -260,7 +263,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		}
 		m.Counts["notices"]++
 	}
-	linked := map[string]Link{} // contract id → how its registration was linked
+	linked := map[string]Link{} // contract row id → how its registration was linked
 	for _, e := range contracts {
 		if seen["e:"+e.ID] {
 			continue
@@ -284,15 +287,11 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		if e.DateLabel == "registered" {
 			registered.add(e.AmountValid, e.Amount)
 		}
-		if e.ContractID != "" {
-			if prev, ok := linked[e.ContractID]; !ok || (!prev.SameProcurement && link.SameProcurement) {
-				linked[e.ContractID] = link
-			}
-		}
+		linked[e.ID] = link
 		m.Counts["contracts"]++
 	}
 	for _, e := range payments {
-		reg, ok := linked[e.ContractID]
+		reg, ok := strongest(linked, payLinks[e.ID])
 		if seen["e:"+e.ID] || !ok {
 			continue
 		}
@@ -390,3 +389,52 @@ func blanketChain(asked string, notices []record.Notice) (bool, int) {
 // Blanket reports whether notices carrying a PIN form a blanket chain, and
 // how many carry it exactly.
 func Blanket(asked string, notices []record.Notice) (bool, int) { return blanketChain(asked, notices) }
+
+// paymentLinks reads the contract-payment link records of registrations:
+// payment id → the contract row ids it is joined to.
+func (s *Service) paymentLinks(ctx context.Context, contracts []record.Ref) (map[string][]string, error) {
+	out := map[string][]string{}
+	if len(contracts) == 0 {
+		return out, nil
+	}
+	links, _, err := s.Links(ctx, contracts, record.RefContract+"-"+record.RefPayment)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range links {
+		out[l.To.ID] = append(out[l.To.ID], l.From.ID)
+	}
+	return out, nil
+}
+
+// rowsByID reads the rows of one row kind whose ids are the keys of ids.
+func (s *Service) rowsByID(ctx context.Context, kind string, ids map[string][]string) ([]Row, error) {
+	var want []string
+	for id := range ids {
+		want = append(want, id)
+	}
+	sort.Strings(want)
+	var out []Row
+	for start := 0; start < len(want); start += search.MaxKeyValues {
+		res, err := s.Rows(ctx, RowQuery{IDs: want[start:min(start+search.MaxKeyValues, len(want))], Kinds: []string{kind}, Limit: search.MaxRecordLimit})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res.Rows...)
+	}
+	return out, nil
+}
+
+// strongest is the strongest of the links of the registrations a payment
+// is joined to (a same-procurement link before one by base PIN alone).
+func strongest(linked map[string]Link, contractRows []string) (Link, bool) {
+	var best Link
+	found := false
+	for _, id := range contractRows {
+		l, ok := linked[id]
+		if ok && (!found || (!best.SameProcurement && l.SameProcurement)) {
+			best, found = l, true
+		}
+	}
+	return best, found
+}

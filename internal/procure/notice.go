@@ -28,10 +28,12 @@ type JoinedRow struct {
 }
 
 // JoinNote says what a notice's joins hold.
-const JoinNote = "Only the payments-dataset records held here were joined, by PIN (exact, renewal or 10-character base) and, for payments, by the contract id of a joined registration. Totals add only the same procurement (exact or renewal PIN, and payments naming those contracts); records sharing only the base PIN are summed apart. Other payments may exist at the source."
+const JoinNote = "Only the payments-dataset records held here were joined, when they were indexed (link records): by PIN (exact, renewal or 10-character base), by a registration's own request id and, for payments, by the exact contract id of a joined registration. Totals add only the same procurement (exact or renewal PIN, and payments naming those contracts); records sharing only the base PIN are summed apart. Other payments may exist at the source."
 
-// NoticePayments joins a notice to the payments dataset by PIN. It returns
-// nil and no error when the notice has no usable PIN or nothing joins.
+// NoticePayments reads the registrations and payments the link stage
+// joined to a notice (link records from the notice; the vendor-at-agency
+// leads are not among them). It returns nil and no error when the notice
+// has no usable PIN or nothing joins.
 //
 // Errors: EUNAVAILABLE when the records cannot be read (or this
 // deployment holds none).
@@ -39,47 +41,13 @@ func (s *Service) NoticePayments(ctx context.Context, n record.Notice) (*NoticeJ
 	if entity.JunkPIN(n.PIN) {
 		return nil, nil
 	}
-	norm := entity.NormalizePIN(n.PIN)
 	prefix := entity.PINBase(n.PIN)
-	byID := map[string]Row{}
-	links := map[string]Link{}
-	queries := []RowQuery{{PINs: UniqueNonEmpty([]string{n.PIN, norm}), Kinds: []string{RowContract}, Limit: search.MaxRecordLimit}}
-	if prefix != "" {
-		queries = append(queries, RowQuery{PINBases: []string{prefix}, Kinds: []string{RowContract}, Limit: search.MaxRecordLimit})
+	links, err := s.noticeLinks(ctx, n.RequestID)
+	if err != nil {
+		return nil, err
 	}
-	regByContract := map[string]Link{}
-	for _, q := range queries {
-		res, err := s.Rows(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range res.Rows {
-			if l, ok := PINLink(n.PIN, e.PIN); ok {
-				byID[e.ID], links[e.ID] = e, l
-				if prev, ok := regByContract[e.ContractID]; e.ContractID != "" && (!ok || (!prev.SameProcurement && l.SameProcurement)) {
-					regByContract[e.ContractID] = l
-				}
-			}
-		}
-	}
-	if len(byID) == 0 {
+	if len(links) == 0 {
 		return nil, nil
-	}
-	var contracts []string
-	for c := range regByContract {
-		contracts = append(contracts, c)
-	}
-	sort.Strings(contracts)
-	if len(contracts) > 0 {
-		res, err := s.Rows(ctx, RowQuery{ContractIDs: contracts, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range res.Rows {
-			if _, ok := byID[e.ID]; !ok {
-				byID[e.ID], links[e.ID] = e, contractLink(e.ContractID, regByContract[e.ContractID])
-			}
-		}
 	}
 	var same, apart []string
 	for id, l := range links {
@@ -125,4 +93,28 @@ func (s *Service) NoticePayments(ctx context.Context, n record.Notice) (*NoticeJ
 		return x.ID < y.ID
 	})
 	return j, nil
+}
+
+// noticeLinks reads the links of a notice to registrations and payments
+// (not the vendor-at-agency leads), by the id of the record joined.
+func (s *Service) noticeLinks(ctx context.Context, requestID string) (map[string]Link, error) {
+	ls, _, err := s.Links(ctx, []record.Ref{{Kind: record.RefNotice, ID: requestID}}, "")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Link{}
+	for _, l := range ls {
+		if l.From.Kind != record.RefNotice || (l.To.Kind != record.RefContract && l.To.Kind != record.RefPayment) ||
+			l.Method == entity.JoinVendorAgency {
+			continue
+		}
+		out[l.To.ID] = LinkOf(l)
+	}
+	return out, nil
+}
+
+// LinkOf is a link record as a page shows it: its method, confidence and
+// evidence.
+func LinkOf(l record.Link) Link {
+	return Link{Method: l.Method, Note: l.Evidence, Confidence: l.Confidence, SameProcurement: l.SameProcurement}
 }

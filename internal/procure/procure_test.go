@@ -124,15 +124,21 @@ func TestNoticePaymentsSumApart(t *testing.T) {
 	if j.Totals.Contracts.Records != 1 || value(t, j.Totals.Contracts) != 738202 || j.Totals.Payments.Display() != procure.NoPayments {
 		t.Errorf("same-procurement totals %+v", j.Totals)
 	}
-	if j.Apart.Contracts.Records != 3 || value(t, j.Apart.Contracts) != 2667337 {
+	// three registrations share the base PIN; one more names the notice's
+	// request id at the source but carries another PIN
+	// (06821P0330013R001): a low lead, summed apart
+	if j.Apart.Contracts.Records != 4 || value(t, j.Apart.Contracts) != 2667337+70707033 {
 		t.Errorf("apart %+v", j.Apart)
 	}
-	if len(j.Links) != 4 || !j.Complete {
+	if len(j.Links) != 5 || !j.Complete {
 		t.Fatalf("links %+v", j.Links)
 	}
 	for _, l := range j.Links {
-		if want := l.Row.PIN == "12522P0001001R004"; l.Link.SameProcurement != want {
+		if want := l.Row.PIN == "12522P0001001R004"; l.Link.SameProcurement != want || l.Link.Note == "" {
 			t.Errorf("%s %s: %+v", l.Row.ContractID, l.Row.PIN, l.Link)
+		}
+		if l.Row.PIN == "06821P0330013R001" && (l.Link.Method != entity.JoinSource || l.Link.Confidence != procure.ConfidenceLow) {
+			t.Errorf("source join with another PIN: %+v", l.Link)
 		}
 	}
 	// a placeholder PIN joins nothing
