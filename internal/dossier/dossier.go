@@ -63,9 +63,13 @@ type Vendor struct {
 	Awards           procure.Awards
 	Notices          []record.Notice // newest award and intent notices, at most VendorNotices
 	Payments         procure.RowTotals
-	First, Last      string // New York days
-	Scope            record.Scope
-	Absence          []string
+	// Ledger is registered vs paid by fiscal year: registrations of the
+	// vendor and payments to it as the payee is named, with the coverage
+	// of the payments held.
+	Ledger      procure.Ledger
+	First, Last string // New York days
+	Scope       record.Scope
+	Absence     []string
 }
 
 // Mentions is the full-text query that finds mentions of a vendor stem
@@ -154,6 +158,9 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 		v.Notices = append(v.Notices, h.Notice)
 	}
 	v.Payments = procure.Totals(pay, VendorEntries)
+	if v.Ledger, err = p.Ledger(ctx, v.Payments, procure.JoinedByPayee); err != nil {
+		return nil, err
+	}
 	v.First, v.Last = v.Awards.First, v.Awards.Last
 	for _, e := range pay.Rows {
 		if d := day(e); d != "" {
@@ -324,8 +331,11 @@ type Agency struct {
 	Notices   AgencyNotices
 	Awards    procure.Awards
 	Payments  procure.RowTotals
-	Scope     record.Scope
-	Absence   []string
+	// Ledger is registered vs paid by fiscal year for the agency, with the
+	// coverage of the payments held.
+	Ledger  procure.Ledger
+	Scope   record.Scope
+	Absence []string
 }
 
 // Agency reads the dossier of an agency by canonical id or any spelling.
@@ -392,6 +402,9 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 	}
 	a.Awards = p.AwardTotals(awards)
 	a.Payments = procure.Totals(pay, AgencyEntries)
+	if a.Ledger, err = p.Ledger(ctx, a.Payments, procure.JoinedByAgency); err != nil {
+		return nil, err
+	}
 	a.Absence = []string{
 		"Counts cover the City Record notices and payments-dataset records held here (see scope); no count proves that the agency has no other records.",
 	}

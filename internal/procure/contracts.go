@@ -34,6 +34,13 @@ type ContractRead struct {
 	Rows     []record.Contract `json:"rows"`
 	// RowsTotal counts every row held under the contract ID.
 	RowsTotal int `json:"rows_total"`
+	// Payments are the payments joined to these rows at index time (link
+	// records, exact contract id), with registered vs paid by fiscal year
+	// and the coverage of the payments held ("no payments held" when none).
+	Payments ContractPayments `json:"payments"`
+	// MatterPIN is the PIN whose procurement matter holds this contract
+	// (Service.Matter); empty when the contract states no usable PIN.
+	MatterPIN string `json:"matter_pin,omitempty"`
 }
 
 // ContractFilter narrows a browse: every set field must match. Agency is a
@@ -109,7 +116,7 @@ func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error)
 	}
 	if out.Contract.ID != "" && contractID == "" { // a row whose source states no contract ID
 		out.Rows, out.RowsTotal = []record.Contract{out.Contract}, 1
-		return out, nil
+		return s.withPayments(ctx, out)
 	}
 	p, err := search.Find(ctx, rs, ContractKind, search.RecordQuery{
 		Keys: map[string][]string{search.KeyContractID: {contractID}}, Sort: search.RecordSortID, Limit: MaxContractRows})
@@ -125,6 +132,18 @@ func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error)
 	out.Rows, out.RowsTotal = p.Items, p.Total
 	if out.RowsTotal == 0 { // a row whose contract ID key is not held
 		out.Rows, out.RowsTotal = []record.Contract{out.Contract}, 1
+	}
+	return s.withPayments(ctx, out)
+}
+
+// withPayments adds a contract read's joined payments and its matter PIN.
+func (s *Service) withPayments(ctx context.Context, out ContractRead) (ContractRead, error) {
+	var err error
+	if out.Payments, err = s.contractPayments(ctx, out.Rows); err != nil {
+		return out, err
+	}
+	if !entity.JunkPIN(out.Contract.PIN) && len(strings.TrimSpace(out.Contract.PIN)) <= MaxPIN {
+		out.MatterPIN = strings.TrimSpace(out.Contract.PIN)
 	}
 	return out, nil
 }

@@ -93,8 +93,12 @@ type Matter struct {
 	Steps    []Step
 	Counts   map[string]int // notices, contracts, payments
 	Totals   MatterTotals
-	Scope    record.Scope
-	Absence  []string
+	// Ledger is registered vs paid by fiscal year over the records of the
+	// same procurement (not those joined by base PIN alone), with the
+	// coverage of the payments held.
+	Ledger  Ledger
+	Scope   record.Scope
+	Absence []string
 }
 
 // Records is how many records the matter holds: the one count of a matter,
@@ -338,6 +342,17 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		}
 		return a.id < b.id
 	})
+	var same []Row
+	for _, st := range m.Steps {
+		if st.Row != nil && st.Link.SameProcurement {
+			same = append(same, *st.Row)
+		}
+	}
+	cov, err := s.PaymentsCoverage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m.Ledger = rowsLedger(same, JoinedByContractID+"; or payments stating the PIN itself", cov)
 	m.Scope, err = s.Scope(ctx, "procurement_matter", map[string]string{"pin": asked, "base_pin": base, "pin_prefix": prefix}, m.Records())
 	if err != nil {
 		return nil, err

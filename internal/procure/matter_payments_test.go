@@ -100,3 +100,73 @@ func TestMatterShowsJoinedPayments(t *testing.T) {
 		t.Errorf("matter without payments: %v, paid %q, absence %v", none.Counts, none.Totals.Paid.Display(), none.Absence)
 	}
 }
+
+// A contract read carries the payments joined to its rows at index time
+// (link records, exact contract id), registered vs paid by fiscal year and
+// the coverage of the payments held; a contract without payments reads
+// "no payments held" with that coverage, never $0 paid. The matter and the
+// notice joins show the same ledger.
+func TestContractReadShowsPaymentsByFiscalYear(t *testing.T) {
+	ctx := context.Background()
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	cw := entity.DefaultCrosswalk()
+	ix := &indexer.Indexer{Backend: b, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
+	if rep, err := ix.LoadCheckbookDir(ctx, paymentFixtures(t), "cb"); err != nil || len(rep.Errors) != 0 {
+		t.Fatalf("load: %+v %v", rep, err)
+	}
+	s := procure.New(b, cw, func() time.Time { return fixedNow })
+
+	r, err := s.Contract(ctx, "CT185020151429177")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Payments
+	if p.Total != 1 || len(p.Payments) != 1 || !p.Complete {
+		t.Fatalf("payments %+v", p)
+	}
+	jp := p.Payments[0]
+	if jp.Payment.Amount != 35775 || jp.Link.Method != record.LinkExactContractID || jp.Link.Confidence != procure.ConfidenceHigh || jp.Link.Evidence == "" {
+		t.Errorf("joined payment %+v", jp)
+	}
+	l := p.Ledger
+	if l.State != procure.PaymentsHeld || l.Paid.Display != "$35,775.00" || l.JoinedBy != procure.JoinedByContractID {
+		t.Errorf("ledger %+v", l)
+	}
+	var paidYears []int
+	for _, y := range l.ByYear {
+		if y.Payments > 0 {
+			paidYears = append(paidYears, y.FiscalYear)
+		}
+	}
+	if len(paidYears) != 1 || paidYears[0] != 2018 {
+		t.Errorf("paid by fiscal year %+v", l.ByYear)
+	}
+	// the payments held are 3 of one issue day: the coverage says so
+	if c := l.Coverage; c.Payments != 3 || c.First != "2017-07-17" || c.Last != c.First || !strings.Contains(c.Note, "extract") {
+		t.Errorf("coverage %+v", c)
+	}
+	if r.MatterPIN != "85015B0065001C021" {
+		t.Errorf("matter pin %q", r.MatterPIN)
+	}
+	m, err := s.Matter(ctx, r.MatterPIN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Ledger.State != procure.PaymentsHeld || m.Ledger.Paid.Display != "$71,550.00" {
+		t.Errorf("matter ledger %+v", m.Ledger)
+	}
+
+	// a pending contract with no payment: no payments held, not $0
+	none, err := s.Contract(ctx, "CTR85020151424706")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nl := none.Payments.Ledger; none.Payments.Total != 0 || nl.State != procure.NoPaymentsHeld || nl.Paid.Value != nil ||
+		nl.Paid.Display != procure.NoPayments || !strings.HasPrefix(nl.Note, "No payments held") || nl.Coverage.Payments != 3 {
+		t.Errorf("contract without payments: %+v", none.Payments)
+	}
+}

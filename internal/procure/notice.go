@@ -19,6 +19,9 @@ type NoticeJoin struct {
 	Apart       RowTotals // records joined by the base PIN alone
 	Links       []JoinedRow
 	Complete    bool // every joined record was read
+	// Ledger is registered vs paid by fiscal year over the records of the
+	// same procurement, with the coverage of the payments held.
+	Ledger Ledger
 }
 
 // JoinedRow is one joined record and how it was linked.
@@ -82,6 +85,17 @@ func (s *Service) NoticePayments(ctx context.Context, n record.Notice) (*NoticeJ
 			j.Links = append(j.Links, JoinedRow{Row: e, Link: links[e.ID]})
 		}
 	}
+	var sameRows []Row
+	for _, l := range j.Links {
+		if l.Link.SameProcurement {
+			sameRows = append(sameRows, l.Row)
+		}
+	}
+	cov, err := s.PaymentsCoverage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	j.Ledger = rowsLedger(sameRows, JoinedByContractID, cov)
 	sort.SliceStable(j.Links, func(a, b int) bool {
 		x, y := j.Links[a].Row, j.Links[b].Row
 		if x.Date.IsZero() != y.Date.IsZero() {

@@ -1,0 +1,259 @@
+package procure
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Registered vs paid: the one answer every surface shows for "was it
+// paid?" — a contract, a matter, a vendor, an agency — with the coverage of
+// the payments held, so a reader never takes "no payments held" for "not
+// paid".
+
+// NoPaymentsHeld is the state of a ledger without any payment.
+const (
+	PaymentsHeld   = "payments_held"
+	NoPaymentsHeld = "no_payments_held"
+)
+
+// YearLedger is one fiscal year (July–June; 0: undated) of registered value
+// and payments held.
+type YearLedger struct {
+	FiscalYear int   `json:"fiscal_year"`
+	Registered Money `json:"registered"`
+	Paid       Money `json:"paid"`
+	// Contracts and Payments count the records of the year.
+	Contracts int `json:"contracts"`
+	Payments  int `json:"payments"`
+}
+
+// PaymentCoverage is what the payments held cover: how many payments of
+// which sources, issued between which days. The payments held are an
+// extract of Checkbook NYC, never all of the city's spending.
+type PaymentCoverage struct {
+	Payments int      `json:"payments"`
+	Sources  []string `json:"sources"`
+	First    string   `json:"first_issue_date,omitempty"`
+	Last     string   `json:"last_issue_date,omitempty"`
+	Note     string   `json:"note"`
+}
+
+// Ledger is registered vs paid by fiscal year, with the state
+// (payments_held or no_payments_held), the totals, what the payments are
+// joined by, and the coverage of the payments held.
+type Ledger struct {
+	State      string          `json:"state"`
+	Note       string          `json:"note"`
+	ByYear     []YearLedger    `json:"by_fiscal_year"`
+	Registered Money           `json:"registered"`
+	Paid       Money           `json:"paid"`
+	JoinedBy   string          `json:"joined_by"`
+	Coverage   PaymentCoverage `json:"coverage"`
+}
+
+// Ways a ledger's payments are found.
+const (
+	JoinedByContractID = "exact contract id: payments naming the contract id of a registration held (link records, method exact_contract_id, confidence high); payees redacted for privacy are never joined by name"
+	JoinedByPayee      = "payee name stem: payments to this vendor as the payee is named (payments whose payee is redacted for privacy carry no name and are never counted here)"
+	JoinedByAgency     = "the paying agency (the crosswalk's agency id of each payment)"
+)
+
+// ledgerOf builds a ledger from year totals (RowTotals.ByFiscalYear: rows of
+// kinds contract and payment).
+func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
+	byYear := map[int]*struct{ reg, paid Sum }{}
+	var reg, paid Sum
+	reg.Absent, paid.Absent = NoContracts, NoPayments
+	for _, y := range years {
+		if y.Kind != RowContract && y.Kind != RowPayment {
+			continue
+		}
+		e := byYear[y.FiscalYear]
+		if e == nil {
+			e = &struct{ reg, paid Sum }{Sum{Absent: NoContracts}, Sum{Absent: NoPayments}}
+			byYear[y.FiscalYear] = e
+		}
+		s, tot := &e.reg, &reg
+		if y.Kind == RowPayment {
+			s, tot = &e.paid, &paid
+		}
+		for _, x := range []*Sum{s, tot} {
+			x.Records += y.Count
+			x.ValidAmounts += y.ValidAmounts
+			x.Amount = search.RoundCents(x.Amount + y.Amount)
+		}
+	}
+	l := Ledger{ByYear: []YearLedger{}, Registered: reg.Money(), Paid: paid.Money(), JoinedBy: joinedBy, Coverage: cov}
+	for fy, e := range byYear {
+		l.ByYear = append(l.ByYear, YearLedger{FiscalYear: fy, Registered: e.reg.Money(), Paid: e.paid.Money(),
+			Contracts: e.reg.Records, Payments: e.paid.Records})
+	}
+	sort.Slice(l.ByYear, func(i, j int) bool {
+		a, b := l.ByYear[i].FiscalYear, l.ByYear[j].FiscalYear
+		if (a == 0) != (b == 0) {
+			return b == 0 // undated last
+		}
+		return a < b
+	})
+	if paid.Records == 0 {
+		l.State = NoPaymentsHeld
+		l.Note = "No payments held: " + cov.Note
+	} else {
+		l.State = PaymentsHeld
+		l.Note = fmt.Sprintf("%d payments held. %s", paid.Records, cov.Note)
+	}
+	return l
+}
+
+// rowsLedger builds a ledger from rows (a contract's registrations and its
+// joined payments, a matter's steps).
+func rowsLedger(rows []Row, joinedBy string, cov PaymentCoverage) Ledger {
+	type key struct {
+		kind string
+		fy   int
+	}
+	agg := map[key]*YearTotal{}
+	for _, r := range rows {
+		if r.Kind != RowContract && r.Kind != RowPayment {
+			continue
+		}
+		if r.Kind == RowContract && r.DateLabel != DateRegistered {
+			continue // a pending or received row is not registered value
+		}
+		k := key{r.Kind, r.FiscalYear}
+		y := agg[k]
+		if y == nil {
+			y = &YearTotal{Kind: r.Kind, FiscalYear: r.FiscalYear}
+			agg[k] = y
+		}
+		y.Count++
+		if r.AmountValid {
+			y.ValidAmounts++
+			y.Amount = search.RoundCents(y.Amount + r.Amount)
+		}
+	}
+	var years []YearTotal
+	for _, y := range agg {
+		years = append(years, *y)
+	}
+	return ledgerOf(years, joinedBy, cov)
+}
+
+// PaymentsCoverage reports what the payments held cover (spending
+// payments, not payroll). Errors: EUNAVAILABLE.
+func (s *Service) PaymentsCoverage(ctx context.Context) (PaymentCoverage, error) {
+	cov, err := s.coverage(ctx, []string{KindPayment})
+	if err != nil {
+		return PaymentCoverage{}, err
+	}
+	out := PaymentCoverage{Sources: []string{}}
+	for _, c := range cov {
+		out.Payments += c.Records
+		out.Sources = append(out.Sources, c.Source)
+		if c.FirstSourceDate != "" && (out.First == "" || c.FirstSourceDate < out.First) {
+			out.First = c.FirstSourceDate
+		}
+		if c.LastSourceDate > out.Last {
+			out.Last = c.LastSourceDate
+		}
+	}
+	switch {
+	case out.Payments == 0:
+		out.Note = "this deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them."
+	case out.First == out.Last:
+		out.Note = fmt.Sprintf("the payments held are an extract: %d Checkbook NYC payments issued on %s, not every payment of the city; a payment missing here may exist at the source.", out.Payments, out.First)
+	default:
+		out.Note = fmt.Sprintf("the payments held are an extract: %d Checkbook NYC payments issued %s to %s, not every payment of the city; a payment missing here may exist at the source.", out.Payments, out.First, out.Last)
+	}
+	return out, nil
+}
+
+// JoinedPayment is a payment joined to a registration, with the link
+// record that joins them.
+type JoinedPayment struct {
+	Payment Payment     `json:"payment"`
+	Link    record.Link `json:"link"`
+}
+
+// ContractPayments are the payments joined to a contract's registrations
+// (link records), at most MaxContractPayments, with the ledger of the
+// contract: registered vs paid by fiscal year, and the coverage of the
+// payments held.
+type ContractPayments struct {
+	Payments []JoinedPayment `json:"payments"`
+	Total    int             `json:"total"`
+	Complete bool            `json:"complete"`
+	Ledger   Ledger          `json:"ledger"`
+}
+
+// MaxContractPayments bounds the payments listed for one contract.
+const MaxContractPayments = 100
+
+// contractPayments reads the payments joined to the contract rows.
+func (s *Service) contractPayments(ctx context.Context, rows []record.Contract) (ContractPayments, error) {
+	var refs []record.Ref
+	var all []Row
+	for _, c := range rows {
+		refs = append(refs, record.Ref{Kind: record.RefContract, ID: c.ID})
+		all = append(all, RowOfContract(c))
+	}
+	out := ContractPayments{Payments: []JoinedPayment{}, Complete: true}
+	links, complete, err := s.Links(ctx, refs, record.RefContract+"-"+record.RefPayment)
+	if err != nil {
+		return out, err
+	}
+	out.Complete = complete
+	byPayment := map[string]record.Link{}
+	ids := map[string][]string{}
+	for _, l := range links {
+		if _, ok := byPayment[l.To.ID]; !ok {
+			byPayment[l.To.ID] = l
+			ids[l.To.ID] = nil
+		}
+	}
+	rs, err := s.RecordReader()
+	if err != nil {
+		return out, err
+	}
+	var want []string
+	for id := range ids {
+		want = append(want, id)
+	}
+	sort.Strings(want)
+	for start := 0; start < len(want); start += search.MaxKeyValues {
+		p, err := search.Find(ctx, rs, PaymentKind, search.RecordQuery{IDs: want[start:min(start+search.MaxKeyValues, len(want))],
+			Sort: search.RecordSortDate, Limit: search.MaxRecordLimit})
+		if err != nil {
+			return out, err
+		}
+		for _, pay := range p.Items {
+			all = append(all, RowOfPayment(pay))
+			out.Total++
+			if len(out.Payments) < MaxContractPayments {
+				out.Payments = append(out.Payments, JoinedPayment{Payment: pay, Link: byPayment[pay.ID]})
+			} else {
+				out.Complete = false
+			}
+		}
+	}
+	cov, err := s.PaymentsCoverage(ctx)
+	if err != nil {
+		return out, err
+	}
+	out.Ledger = rowsLedger(all, JoinedByContractID, cov)
+	return out, nil
+}
+
+// Ledger is registered vs paid by fiscal year of row totals (a vendor's, an
+// agency's), with the coverage of the payments held. Errors: EUNAVAILABLE.
+func (s *Service) Ledger(ctx context.Context, t RowTotals, joinedBy string) (Ledger, error) {
+	cov, err := s.PaymentsCoverage(ctx)
+	if err != nil {
+		return Ledger{}, err
+	}
+	return ledgerOf(t.ByFiscalYear, joinedBy, cov), nil
+}
