@@ -29,6 +29,23 @@ type ContractView struct {
 	Rows      []record.Contract   `json:"rows"`
 	RowsTotal int                 `json:"rows_total"`
 	Measure   string              `json:"measure"`
+	// Payments are the payments joined to the rows by exact contract id,
+	// registered vs paid by fiscal year ("no payments held" when none) and
+	// the coverage of the payments held.
+	Payments procure.ContractPayments `json:"payments"`
+	// Matter is the procurement matter of the contract's PIN (its
+	// timeline: notices, registrations, payments), when it states one.
+	Matter string `json:"matter,omitempty"`
+}
+
+// contractView is the view of a contract read, the API's and the page's.
+func (s *Server) contractView(r procure.ContractRead) ContractView {
+	v := ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure,
+		Payments: r.Payments}
+	if r.MatterPIN != "" {
+		v.Matter = s.cfg.BaseURL + "/api/matters/" + pathEscape(r.MatterPIN)
+	}
+	return v
 }
 
 // contract serves GET /api/contracts/:id: ENOTFOUND (404) and
@@ -43,7 +60,7 @@ func (s *Server) contract(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure}, cacheShort, time.Time{})
+	renderJSON(c, http.StatusOK, s.contractView(r), cacheShort, time.Time{})
 }
 
 // contractBrowseParams are the parameters of GET /api/contracts.

@@ -79,7 +79,7 @@ func (s *Server) contractPage(c *gin.Context) {
 		s.writeContractPage(c, status, p, time.Time{})
 		return
 	}
-	v := ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure}
+	v := s.contractView(r)
 	p.Contract = &v
 	if r.Contract.Purpose != "" {
 		p.Title = r.Contract.ContractID + ": " + r.Contract.Purpose

@@ -162,6 +162,9 @@ type PaymentsView struct {
 	Entries      []EntryView         `json:"entries"`
 	More         bool                `json:"more,omitempty"`
 	Note         string              `json:"note"`
+	// Ledger is registered vs paid by fiscal year with the coverage of the
+	// payments held (procure.Ledger; "no_payments_held" when none).
+	Ledger *procure.Ledger `json:"registered_vs_paid,omitempty"`
 }
 
 // KindTotal is the count and valid-amount sum of one kind of entry; with

@@ -249,5 +249,6 @@ func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
 	}
 	prof.Awards = s.awardsView(a.Awards, url.Values{"agency": {a.ID}, "type": {strings.Join(AwardTypes, ",")}, "sort": {"newest"}})
 	prof.Payments = s.paymentsView(a.Payments)
+	prof.Payments.Ledger = &a.Ledger
 	return prof
 }

@@ -36,10 +36,13 @@ type MatterView struct {
 	Timeline []MatterStep        `json:"timeline"`
 	Counts   map[string]int      `json:"counts"`
 	Totals   MatterTotals        `json:"totals"`
-	Methods  map[string]string   `json:"link_methods"`
-	Links    map[string]string   `json:"links"`
-	Scope    record.Scope        `json:"scope"`
-	Absence  []string            `json:"absence_notes"`
+	// Ledger: registered vs paid by fiscal year over the same procurement,
+	// with the coverage of the payments held.
+	Ledger  procure.Ledger    `json:"registered_vs_paid"`
+	Methods map[string]string `json:"link_methods"`
+	Links   map[string]string `json:"links"`
+	Scope   record.Scope      `json:"scope"`
+	Absence []string          `json:"absence_notes"`
 }
 
 // MatterTotals sums the valid amounts of a matter's same-procurement steps;
@@ -112,7 +115,7 @@ func (s *Server) matter(c *gin.Context) {
 func (s *Server) matterView(m *procure.Matter, searchLink string) MatterView {
 	now := s.deps.Now()
 	v := MatterView{Status: m.Status, PIN: m.PIN, BasePIN: m.BasePIN, Prefix: m.Prefix, Kind: m.Kind, KindNote: m.KindNote,
-		Records: m.Records(), Timeline: []MatterStep{}, Counts: m.Counts, Methods: procure.Methods, Scope: m.Scope, Absence: m.Absence,
+		Records: m.Records(), Timeline: []MatterStep{}, Counts: m.Counts, Ledger: m.Ledger, Methods: procure.Methods, Scope: m.Scope, Absence: m.Absence,
 		Totals: MatterTotals{Awarded: sumView(m.Totals.Awarded), Registered: sumView(m.Totals.Registered), Paid: sumView(m.Totals.Paid),
 			Note: procure.TotalsNote},
 		Links: map[string]string{

@@ -47,6 +47,7 @@ func (s *Server) noticePayments(ctx context.Context, n record.Notice) *NoticePay
 	}
 	p := &NoticePayments{PIN: j.PIN, Prefix: j.Prefix, Totals: s.paymentsView(j.Totals), Links: []NoticePaymentLink{},
 		Matter: s.cfg.BaseURL + "/api/matters/" + pathEscape(j.PIN), Complete: j.Complete, Absence: procure.JoinNote}
+	p.Totals.Ledger = &j.Ledger
 	if j.Apart.Records > 0 {
 		p.Apart = s.paymentsView(j.Apart)
 	}

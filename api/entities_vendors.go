@@ -84,5 +84,6 @@ func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
 		prof.Awards.Notices = append(prof.Awards.Notices, s.hitView(n, 0, now))
 	}
 	prof.Payments = s.paymentsView(v.Payments)
+	prof.Payments.Ledger = &v.Ledger
 	return prof
 }

@@ -23,7 +23,13 @@ type ContractOut struct {
 	Rows      []record.Contract   `json:"rows,omitempty"`
 	RowsTotal int                 `json:"rows_total,omitempty"`
 	Measure   string              `json:"measure"`
-	Absence   []string            `json:"absence_rules"`
+	// Payments: the payments joined to the contract by exact contract id,
+	// registered vs paid by fiscal year and the coverage of the payments
+	// held. Matter: the procurement matter of its PIN (notices,
+	// registrations, payments), when it states one.
+	Payments *PaymentsOut `json:"payments,omitempty"`
+	Matter   *MatterOut   `json:"matter,omitempty"`
+	Absence  []string     `json:"absence_rules"`
 }
 
 // maxContractID bounds a contract or row id argument.
@@ -44,7 +50,10 @@ func getContract(d *Deps) Tool {
 			"vendor, PIN, registration date and the fiscal year derived from it (July 1 to June 30, named for the year it "+
 			"ends), registered amount with its validity, purpose, procurement method when the source states it, source "+
 			"and links, and every row held under the same contract ID (versions, sub-vendor lines). Amounts are "+
-			"registered value, never payments or spending.",
+			"registered value, never payments or spending. Was it paid? payments lists the Checkbook NYC payments joined "+
+			"to the contract by exact contract id (method and confidence each) with registered_vs_paid by fiscal year and "+
+			"the coverage of the payments held (state no_payments_held never means unpaid: the payments held are an "+
+			"extract); matter is the procurement matter of its PIN (notices, registrations, payments on one timeline).",
 		[]int{1},
 		func(s *jsonschema.Schema) {
 			bounded(s, "id", maxContractID, "Exact contract ID, or the exact row id of a contract.")
@@ -58,7 +67,10 @@ func getContract(d *Deps) Tool {
 				r, err = svc.Contract(ctx, in.ID)
 				if err == nil {
 					out.Status, out.Contract, out.Rows, out.RowsTotal = record.Found, &r.Contract, r.Rows, r.RowsTotal
-					return out, nil
+					out.Payments = contractPayments(r.Payments)
+					if out.Matter, err = d.matterOf(ctx, svc, r.MatterPIN); err == nil {
+						return out, nil
+					}
 				}
 			}
 			switch record.ErrorCode(err) {
@@ -73,7 +85,8 @@ func getContract(d *Deps) Tool {
 			}
 			return out, err
 		})
-	t.Limits = []string{"rows: at most 50 rows of one contract ID (rows_total counts all)"}
+	t.Limits = []string{"rows: at most 50 rows of one contract ID (rows_total counts all)",
+		"payments: at most 100 payments (total counts all)", "matter.timeline: at most 50 steps"}
 	t.Examples = []Example{{"A registered purchase of the Office of the Mayor", map[string]any{"id": "CT100220268808241"}}}
 	return t
 }

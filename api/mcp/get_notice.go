@@ -29,7 +29,14 @@ type NoticeOut struct {
 	// same work held (method, tier, confidence, evidence each), or "no
 	// earlier cycle found in the records held".
 	PriorCycle *cycle.Result `json:"prior_cycle,omitempty"`
-	Absence    []string      `json:"absence_rules"`
+	// Payments: the payments joined to the notice through its
+	// registrations (link records), registered vs paid by fiscal year
+	// and the coverage of the payments held. Matter: the procurement
+	// matter of its PIN. Both absent when the notice carries no usable
+	// PIN or nothing joins it.
+	Payments *PaymentsOut `json:"payments,omitempty"`
+	Matter   *MatterOut   `json:"matter,omitempty"`
+	Absence  []string     `json:"absence_rules"`
 }
 
 // Citation is what to cite for a notice.
@@ -57,7 +64,10 @@ func getNotice(d *Deps) Tool {
 			"unavailable means the index could not answer now. A found notice comes with summary, flags (rolling deadline, "+
 			"invalid amount…), amount validity, full text, freshness and citation-ready links (the official City Record page is authoritative). "+
 			"A solicitation or intent also has prior_cycle: earlier notices of the same work by the same agency (who won last time, for how much, "+
-			"when the next cycle may come), each with method, tier and confidence; or \"no earlier cycle found in the records held\".",
+			"when the next cycle may come), each with method, tier and confidence; or \"no earlier cycle found in the records held\". "+
+			"A notice with a PIN also has matter (the procurement matter: notices, registrations, payments on one timeline, "+
+			"each step with link method and confidence) and payments (payments joined through its registrations, with "+
+			"registered_vs_paid by fiscal year and the coverage of the payments held).",
 		[]int{1, 2},
 		func(s *jsonschema.Schema) {
 			p := prop(s, "request_id")
@@ -107,6 +117,16 @@ func getNotice(d *Deps) Tool {
 			}
 			out.Freshness = f
 			out.PriorCycle = cycle.For(ctx, d.Search, n, view.Links{Base: d.BaseURL})
+			// the joins are left out, not guessed, when the records cannot
+			// be read: the notice itself is still found
+			if svc, err := d.procurement(); err == nil {
+				if j, err := svc.NoticePayments(ctx, n); err == nil {
+					out.Payments = noticePayments(j)
+				}
+				if m, err := d.matterOf(ctx, svc, n.PIN); err == nil {
+					out.Matter = m
+				}
+			}
 			return out, nil
 		})
 	t.Limits = []string{"full_text: at most 20,000 characters (full_text_truncated says when cut)"}

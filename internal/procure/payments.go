@@ -104,7 +104,7 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 		l.Note = "No payments held: " + cov.Note
 	} else {
 		l.State = PaymentsHeld
-		l.Note = fmt.Sprintf("%d payments held. %s", paid.Records, cov.Note)
+		l.Note = fmt.Sprintf("%s held here. %s", paymentsWord(paid.Records), cov.Note)
 	}
 	return l
 }
@@ -165,9 +165,9 @@ func (s *Service) PaymentsCoverage(ctx context.Context) (PaymentCoverage, error)
 	case out.Payments == 0:
 		out.Note = "this deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them."
 	case out.First == out.Last:
-		out.Note = fmt.Sprintf("the payments held are an extract: %d Checkbook NYC payments issued on %s, not every payment of the city; a payment missing here may exist at the source.", out.Payments, out.First)
+		out.Note = fmt.Sprintf("the payments held are an extract: %s issued on %s, not every payment of the city; a payment missing here may exist at the source.", paymentsWord(out.Payments), out.First)
 	default:
-		out.Note = fmt.Sprintf("the payments held are an extract: %d Checkbook NYC payments issued %s to %s, not every payment of the city; a payment missing here may exist at the source.", out.Payments, out.First, out.Last)
+		out.Note = fmt.Sprintf("the payments held are an extract: %s issued %s to %s, not every payment of the city; a payment missing here may exist at the source.", paymentsWord(out.Payments), out.First, out.Last)
 	}
 	return out, nil
 }
@@ -256,4 +256,12 @@ func (s *Service) Ledger(ctx context.Context, t RowTotals, joinedBy string) (Led
 		return Ledger{}, err
 	}
 	return ledgerOf(t.ByFiscalYear, joinedBy, cov), nil
+}
+
+// paymentsWord is "1 Checkbook NYC payment", "3 Checkbook NYC payments".
+func paymentsWord(n int) string {
+	if n == 1 {
+		return "1 Checkbook NYC payment"
+	}
+	return fmt.Sprintf("%d Checkbook NYC payments", n)
 }
