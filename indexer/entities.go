@@ -58,7 +58,8 @@ func (ix *Indexer) LoadCheckbookDir(ctx context.Context, fsys fs.FS, dir string)
 // EnsureSampleRecords loads the bundled samples of the record sources
 // (Checkbook NYC answers, contract rows, lot locations, land, meetings,
 // payroll …) unless every record they give is already held in its
-// current layout: by source and record kind, at least as many as the
+// current layout (after re-linking what an earlier link rule wrote,
+// Relink): by source and record kind, at least as many as the
 // sample has, and for a versioned kind (search.Kind.Version) only the
 // records of the sample's version count. So it completes a data directory
 // indexed before a kind existed, a load that was interrupted part way (ids
@@ -67,6 +68,11 @@ func (ix *Indexer) LoadCheckbookDir(ctx context.Context, fsys fs.FS, dir string)
 // current one). Records of RetiredKinds are deleted on that reload.
 func (ix *Indexer) EnsureSampleRecords(ctx context.Context, sample fs.FS) (bool, error) {
 	rs := ix.Backend
+	// records written under earlier link rules are re-linked first, from
+	// what is held (indexer.Relink): they are then of the current layout
+	if _, err := ix.Relink(ctx); err != nil {
+		return false, err
+	}
 	cov, err := rs.RecordCoverage(ctx)
 	if err != nil {
 		return false, err

@@ -222,10 +222,11 @@ func testEntriesReloaded(t *testing.T, ix *Indexer, b *embedded.Backend, sample 
 		t.Fatalf("a data directory with entries is not reloaded: %v %v", loaded, err)
 	}
 	checkCoverage(t, b, want)
-	for _, kind := range []string{procure.KindPayment, procure.KindPayroll, land.LotKind.Name} {
-		tot, err := b.RecordTotals(ctx, search.RecordQuery{Kinds: []string{kind}, Keys: map[string][]string{search.KeyKindVersion: {"1"}}}, nil, 0)
+	for kind, version := range map[string]string{procure.KindPayment: procure.PaymentKind.VersionKey(),
+		procure.KindPayroll: procure.PaymentKind.VersionKey(), land.LotKind.Name: land.LotKind.VersionKey()} {
+		tot, err := b.RecordTotals(ctx, search.RecordQuery{Kinds: []string{kind}, Keys: map[string][]string{search.KeyKindVersion: {version}}}, nil, 0)
 		if err != nil || tot.Count == 0 {
-			t.Errorf("%s records of version 1 after the reload: %d %v", kind, tot.Count, err)
+			t.Errorf("%s records of version %s after the reload: %d %v", kind, version, tot.Count, err)
 		}
 	}
 	if loaded, err := ix.EnsureSampleRecords(ctx, sample); err != nil || loaded {

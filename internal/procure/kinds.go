@@ -21,10 +21,13 @@ import (
 // the contracts read model). The row id is the record id; the exact
 // contract ID is a key. Version 2: the amount band, excluded-amount and
 // registration keys, and the received date, source link and raw fields.
+// Version 3: vendor stems under the current rule only (the engines stopped
+// widening a stem filter to earlier rules' stems; records of version 2 are
+// re-linked, indexer.Relink).
 var ContractKind = search.Kind[record.Contract]{
 	Name:    "contract",
 	Index:   contractRecord,
-	Version: 2,
+	Version: 3,
 	// /api/contracts/<id> reads one path segment
 	ID: regexp.MustCompile(`^[^/]+$`),
 }
@@ -165,12 +168,14 @@ const (
 // PaymentKind is the typed kind of Checkbook NYC payments. Version 1: the
 // first layout of payments as their own kind (they were "entry.payment"
 // and "entry.payroll" records before; a data directory holding those is
-// reloaded, indexer.RetiredKinds).
+// reloaded, indexer.RetiredKinds). Version 2: vendor stems under the
+// current rule only, none for a redacted payee (records of version 1 are
+// re-linked, indexer.Relink).
 var PaymentKind = search.Kind[Payment]{
 	Name:    KindPayment,
 	Members: []string{KindPayment, KindPayroll},
 	Index:   paymentRecord,
-	Version: 1,
+	Version: 2,
 }
 
 // paymentRecord is the envelope of a payment: keys agency_raw, agency_id,

@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -155,33 +154,17 @@ func (q *Query) Normalize() (Keywords, error) {
 	if len(q.RequestIDs) > MaxRequestIDs {
 		return k, record.Invalid("request_id", "at most %d request ids", MaxRequestIDs)
 	}
-	q.VendorStems = VendorStemKeys(q.VendorStems)
 	return k, nil
 }
 
-// VendorStemKeys is the one place a vendor stem filter is widened to the
-// stems stored under earlier identity rules (entity.StemKeys): Query,
-// EntryQuery and RecordQuery Normalize call it, so every surface that
-// filters by vendor (search, dossier, contracts, batch, feeds, watches,
-// MCP) finds records indexed before a stem rule changed, on both engines,
-// without re-indexing.
-func VendorStemKeys(stems []string) []string {
-	if len(stems) == 0 {
-		return stems
-	}
-	return entity.StemKeysAll(stems)
-}
-
-// vendorStemsShown are the stems a scope states: one per vendor, however
-// many stored forms the filter was widened to.
+// vendorStemsShown are the stems a scope states: each once. A stem is
+// matched as stored: the link stage writes every record's stem under the
+// current rule, and a data directory written under an earlier rule is
+// re-linked when it is opened (indexer.Relink), so no query widens a stem.
 func vendorStemsShown(stems []string) []string {
 	var out []string
 	for _, s := range stems {
-		if v := entity.VendorStem(s); v != "" {
-			out = appendUnique(out, v)
-		} else {
-			out = appendUnique(out, s)
-		}
+		out = appendUnique(out, s)
 	}
 	return out
 }

@@ -245,14 +245,6 @@ func (q *RecordQuery) Normalize() error {
 			return record.Invalid("keys", "at most %d values per filter", MaxKeyValues)
 		}
 	}
-	if vs, ok := q.Keys[KeyVendorStem]; ok {
-		keys := make(map[string][]string, len(q.Keys))
-		for k, v := range q.Keys {
-			keys[k] = v
-		}
-		keys[KeyVendorStem] = VendorStemKeys(vs)
-		q.Keys = keys // a copy: the caller's map is not changed
-	}
 	if q.MinAmount != nil || q.MaxAmount != nil {
 		q.ValidAmountOnly = true
 	}
@@ -321,9 +313,6 @@ func (q RecordQuery) Matches(r Record) bool {
 	for k, want := range q.Keys {
 		if len(want) == 0 {
 			continue
-		}
-		if k == KeyVendorStem {
-			want = VendorStemKeys(want) // as Normalize widens it
 		}
 		ok := false
 		for _, v := range r.Keys[k] {

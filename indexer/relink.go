@@ -1,0 +1,165 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/recordwatch/recordwatch/indexer/link"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Re-linking instead of query-time compatibility. When an identity rule of
+// the link stage changes (a vendor stem rule, an agency id), the kinds
+// whose records carry the derived fields get a new layout version
+// (search.Kind.Version: ContractKind 3, PaymentKind 2 when stems stopped
+// being widened at query time). Relink finds the records of an older
+// version of those kinds held, decodes them, runs the link stage on them
+// again (identity fields and joins) and writes them in the current
+// layout; when it found any, it re-links the notices held too, writing
+// again each notice whose derived fields differ under the current rules.
+// So the engines match stems as stored and never widen a filter, and a
+// data directory of an earlier rule is put right once, from its own
+// records, without fetching the sources again (gitea's VersionedIndexName:
+// reindex instead of query-time compatibility).
+
+// RelinkReport says what Relink rewrote.
+type RelinkReport struct {
+	Records int // records of an older layout written again
+	Notices int // notices whose derived fields changed
+}
+
+// maxRelinkRounds bounds the pages Relink reads of one kind: each page
+// written leaves the older version, so a page that comes back again means
+// the writes did not take.
+const maxRelinkRounds = 100000
+
+// Relink re-links the records of an older layout of the stem-carrying
+// kinds and then, if there were any, the notices held.
+func (ix *Indexer) Relink(ctx context.Context) (RelinkReport, error) {
+	var rep RelinkReport
+	n, err := relinkKind(ctx, ix, procure.ContractKind, link.ContractSet)
+	rep.Records += n
+	if err != nil {
+		return rep, err
+	}
+	n, err = relinkKind(ctx, ix, procure.PaymentKind, link.PaymentSet)
+	rep.Records += n
+	if err != nil || rep.Records == 0 {
+		return rep, err
+	}
+	rep.Notices, err = ix.relinkNotices(ctx)
+	ix.log().Info("re-linked a data directory written under earlier link rules", "records", rep.Records, "notices", rep.Notices)
+	return rep, err
+}
+
+// olderVersions are the KindVersion values below v.
+func olderVersions(v int) []string {
+	var out []string
+	for i := 1; i < v; i++ {
+		out = append(out, strconv.Itoa(i))
+	}
+	return out
+}
+
+// relinkKind re-links the records of k held in an older layout, a page at
+// a time, and reports how many it wrote.
+func relinkKind[T any](ctx context.Context, ix *Indexer, k search.Kind[T], linkWith func(context.Context, link.Env, []T) []error) (int, error) {
+	older := olderVersions(k.Version)
+	if len(older) == 0 {
+		return 0, nil
+	}
+	n := 0
+	last := ""
+	for round := 0; round < maxRelinkRounds; round++ {
+		p, err := search.Find(ctx, ix.Backend, k, search.RecordQuery{Keys: map[string][]string{search.KeyKindVersion: older},
+			Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
+		if err != nil {
+			return n, err
+		}
+		if len(p.Items) == 0 {
+			return n, nil
+		}
+		if first := p.Records[0].Kind + "\x00" + p.Records[0].ID; first == last {
+			return n, fmt.Errorf("indexer: re-linking %s: record %s is still of an older layout after it was written again", k.Name, p.Records[0].ID)
+		} else {
+			last = first
+		}
+		env := ix.linkEnv()
+		for _, e := range linkWith(ctx, env, p.Items) {
+			ix.log().Warn("re-link", "kind", k.Name, "err", e)
+		}
+		recs, errs := Set[T]{Of: k, Items: p.Items}.Encode()
+		for _, e := range errs {
+			ix.log().Warn("re-link: record rejected", "kind", k.Name, "err", e)
+		}
+		if err := ix.retry(ctx, "re-link "+k.Name, func() error { return ix.Backend.PutRecords(ctx, recs) }); err != nil {
+			return n, err
+		}
+		if _, err := ix.writeLinks(ctx, "re-link", env.Links); err != nil {
+			return n, err
+		}
+		n += len(recs)
+		if len(errs) > 0 {
+			// a record that no longer encodes is left as it is: stop
+			// rather than read it again forever
+			return n, fmt.Errorf("indexer: re-linking %s: %d records no longer make valid records (the first: %w)", k.Name, len(errs), errs[0])
+		}
+	}
+	return n, fmt.Errorf("indexer: re-linking %s: more than %d pages", k.Name, maxRelinkRounds)
+}
+
+// relinkNotices reads every notice held, oldest first, and writes again
+// (with its passages and vector) each one whose agency id or vendor stem
+// differs under the current rules; it reports how many it wrote.
+func (ix *Indexer) relinkNotices(ctx context.Context) (int, error) {
+	linker := link.Linker{Crosswalk: ix.Crosswalk}
+	q := search.Query{Sort: search.SortOldest, Limit: search.MaxLimit}
+	var changed []record.Notice
+	written := 0
+	flush := func() error {
+		if len(changed) == 0 {
+			return nil
+		}
+		err := writeBatches(ctx, ix, changed, "re-linking notices", func(batch []record.Notice) error {
+			return ix.upsert(ctx, batch, Docs(batch))
+		})
+		written += len(changed)
+		changed = nil
+		return err
+	}
+	for {
+		res, err := ix.Backend.Search(ctx, q)
+		if err != nil {
+			return written, err
+		}
+		for _, h := range res.Hits {
+			x := h.Notice
+			linker.Notice(&x)
+			if x.VendorStem == h.Notice.VendorStem && x.AgencyID == h.Notice.AgencyID {
+				continue
+			}
+			full, err := ix.Backend.Get(ctx, h.Notice.RequestID) // with its raw fields
+			if err != nil {
+				return written, err
+			}
+			linker.Notice(&full)
+			changed = append(changed, full)
+		}
+		if len(changed) >= DefaultBatch {
+			if err := flush(); err != nil {
+				return written, err
+			}
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		q.Cursor = res.NextCursor
+	}
+	if err := flush(); err != nil {
+		return written, err
+	}
+	return written, ix.settle(ctx, "re-linked notices")
+}
