@@ -213,8 +213,8 @@ var (
 		API:          "/api/contracts",
 	})
 	_ = search.DescribeKind(KindPayment, search.KindDescription{
-		RecordType:   "payment (payments dataset transaction)",
-		CountingRule: "one per payment transaction held, by its document id (a transaction without one by a hash of its fields)",
+		RecordType:   "payment",
+		CountingRule: "one per spending transaction held (a Checkbook NYC check or payment line), by its document id (a transaction without one by a hash of its fields); joined to registrations by exact contract id only (link records), never by payee name",
 		EvidenceRule: "the latest check issue date among the payments counted",
 	})
 	_ = search.DescribeKind(KindPayroll, search.KindDescription{

@@ -32,9 +32,11 @@ const (
 	KeyConfidence = "confidence"
 )
 
-// LinkKind is the typed kind of link records. Version 1: the first layout.
+// LinkKind is the typed kind of link records, a derived kind
+// ("derived.link": built from other records, so coverage, scopes and
+// /stats leave it out, search.IsDerived). Version 1: the first layout.
 var LinkKind = search.Kind[record.Link]{
-	Name:    "link",
+	Name:    search.DerivedFamily + ".link",
 	Index:   linkRecord,
 	Version: 1,
 }
@@ -48,12 +50,6 @@ func linkRecord(l record.Link) search.Record {
 	return search.Record{ID: l.ID, Source: LinkSource, SourceLabel: LinkSourceLabel, ObservedAt: l.ObservedAt, Keys: keys,
 		Title: l.Method}
 }
-
-var _ = search.DescribeKind(LinkKind.Name, search.KindDescription{
-	RecordType:   "link (a join between two records, found at index time)",
-	CountingRule: "one per pair of records joined (notice-contract, contract-payment, notice-payment, notice-meeting, notice-land project), the strongest join of the pair",
-	EvidenceRule: "undated: a link is as recent as the records it joins",
-})
 
 // MaxLinksRead bounds the links read for one set of records.
 const MaxLinksRead = search.MaxRecordLimit

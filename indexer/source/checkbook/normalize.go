@@ -131,7 +131,7 @@ func NormalizeRaw(typeOfData, status string, tx Transaction, observed time.Time)
 		}
 		p.ID = "checkbook:payment:" + doc
 		p.VendorName = tx.Value("payee_name", "vendor")
-		p.ContractID = tx.Value("contract_id")
+		p.ContractID = tx.Value("contract_id", "contract_ID") // contract_ID in 2018 answers
 		// a spending row that states a PIN joins a matter directly
 		p.PIN = tx.Value("pin", "contract_pin", "prime_contract_pin")
 		p.Title = tx.Value("expense_category", "budget_code", "department")
