@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -101,10 +102,10 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 	})
 	if paid.Records == 0 {
 		l.State = NoPaymentsHeld
-		l.Note = "No payments held: " + cov.Note
+		l.Note = "No payments held for these records. " + upperFirst(cov.Note)
 	} else {
 		l.State = PaymentsHeld
-		l.Note = fmt.Sprintf("%s held here. %s", paymentsWord(paid.Records), cov.Note)
+		l.Note = fmt.Sprintf("%s held for these records. %s", paymentsWord(paid.Records), upperFirst(cov.Note))
 	}
 	return l
 }
@@ -264,4 +265,11 @@ func paymentsWord(n int) string {
 		return "1 Checkbook NYC payment"
 	}
 	return fmt.Sprintf("%d Checkbook NYC payments", n)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
