@@ -28,11 +28,7 @@ func (payrollSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 // payrollSet is the record set of payroll rows: the link stage resolves
 // each row's agency with the crosswalk.
 func payrollSet(rows []record.PayrollRow) Set[record.PayrollRow] {
-	return Set[record.PayrollRow]{Of: procure.PayrollKind, Items: rows,
-		LinkWith: func(_ context.Context, env link.Env, items []record.PayrollRow) []error {
-			payroll.Link(env.Linker.Crosswalk, items)
-			return nil
-		}}
+	return Set[record.PayrollRow]{Of: procure.PayrollKind, Items: rows, LinkWith: link.PayrollRows}
 }
 
 // Fetch reads Citywide Payroll rows from the live SODA API (every row:

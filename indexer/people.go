@@ -7,7 +7,6 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/indexer/source/civillist"
 	"github.com/recordwatch/recordwatch/indexer/source/leaders"
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/people"
 )
 
@@ -43,18 +42,7 @@ func leadersBatch(b leaders.Batch) Batch {
 
 // peopleSet is the record set of people rows, linked to the crosswalk.
 func peopleSet(rows []people.Row) RecordSet {
-	return Set[people.Row]{Of: people.Kind, Items: rows, LinkWith: linkPeople}
-}
-
-// linkPeople ties organization rows (and the person rows their records
-// name) to crosswalk agencies by the crosswalk's NYC Governance
-// Organizations id: an exact id join, never a name match.
-func linkPeople(_ context.Context, env link.Env, rows []people.Row) []error {
-	byGOID := people.AgenciesByRecordID(env.Linker.Crosswalk)
-	for i := range rows {
-		rows[i].AgencyID = byGOID[rows[i].OrgID] // a person: the agency whose record names them
-	}
-	return nil
+	return Set[people.Row]{Of: people.Kind, Items: rows, LinkWith: link.PeopleRows}
 }
 
 // civillistSource: DCAS civil-service exams and eligible lists, typed
@@ -68,16 +56,5 @@ func (civillistSource) Holds() string { return HoldsRecords }
 func (civillistSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	b, errs := civillist.ReadDir(fsys, dir)
 	return Batch{Rows: b.Read, Merged: b.Merged, Records: []RecordSet{Set[people.CivilRecord]{Of: people.CivilKind, Items: b.Records,
-		LinkWith: func(_ context.Context, env link.Env, items []people.CivilRecord) []error {
-			for i := range items {
-				if items[i].AgencyName == "" {
-					continue
-				}
-				a := env.Linker.Crosswalk.Resolve(items[i].AgencyName)
-				if a.Method != entity.MethodOwn {
-					items[i].AgencyID, items[i].AgencyMethod = a.ID, a.Method
-				}
-			}
-			return nil
-		}}}}, errs
+		LinkWith: link.CivilRecords}}}, errs
 }

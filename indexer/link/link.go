@@ -30,10 +30,11 @@ type Linker struct {
 	Crosswalk *entity.Crosswalk
 }
 
-// Notice fills a notice's agency id and name and its vendor stem from the
-// raw fields, and returns how the agency was resolved. A land-use body
-// may be recognized by its canonical name only, so the lenses are read
-// again under the canonical name and the longer list kept.
+// Notice fills a notice's agency id and name, its vendor stem and its
+// lenses from the raw fields, and returns how the agency was resolved. A
+// land-use body may be recognized by its canonical name only, so the
+// lenses are read under the printed and the canonical name and the longer
+// list kept.
 func (l Linker) Notice(n *record.Notice) entity.AgencyLink {
 	a := l.Crosswalk.Resolve(n.AgencyRaw)
 	n.AgencyID, n.AgencyName = a.ID, a.Name
@@ -41,11 +42,13 @@ func (l Linker) Notice(n *record.Notice) entity.AgencyLink {
 	if n.VendorName != "" {
 		n.VendorStem = entity.VendorStem(n.VendorName)
 	}
+	lenses := record.LensesFor(n.Section, n.AgencyRaw, n.Title, n.Text)
 	if n.AgencyName != strings.TrimSpace(n.AgencyRaw) {
-		if alt := record.LensesFor(n.Section, n.AgencyName, n.Title, n.Text); len(alt) > len(n.Lenses) {
-			n.Lenses = alt
+		if alt := record.LensesFor(n.Section, n.AgencyName, n.Title, n.Text); len(alt) > len(lenses) {
+			lenses = alt
 		}
 	}
+	n.Lenses = lenses
 	if len(n.Lenses) > 0 {
 		n.Lens = n.Lenses[0]
 	}
