@@ -92,6 +92,20 @@ func TestAgency(t *testing.T) {
 	if !d.Payments.Contracts.Held() || d.Payments.Payments.Display() != "no payments held" {
 		t.Errorf("ddc payments %+v", d.Payments)
 	}
+	// registered vs paid by fiscal year: registered value held, no
+	// payments held, with the coverage of the one payment the sample holds
+	l := d.Ledger
+	registered := 0
+	for _, y := range l.ByYear {
+		if y.Paid.Value != nil || y.Payments != 0 {
+			t.Errorf("ddc paid in %d: %+v", y.FiscalYear, y)
+		}
+		registered += y.Contracts
+	}
+	if l.State != procure.NoPaymentsHeld || registered != d.Payments.Contracts.Records || l.Registered.Value == nil ||
+		l.JoinedBy != procure.JoinedByAgency || l.Coverage.Payments != 1 || !strings.Contains(l.Note, "extract") {
+		t.Errorf("ddc ledger %+v", l)
+	}
 	if _, err := svc.Agency(ctx, "no-such-agency-here"); record.ErrorCode(err) != record.ENOTFOUND {
 		t.Errorf("unknown agency: %v", err)
 	}
