@@ -11,6 +11,7 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // The matter JSON twin shows a joined payment as a step with its link
@@ -54,6 +55,31 @@ func TestMatterPaymentsJSON(t *testing.T) {
 	}
 	if m.Totals.Paid.Value == nil || *m.Totals.Paid.Value != 71550 {
 		t.Errorf("paid %+v", m.Totals.Paid)
+	}
+
+	if l := m.Ledger; l.State != procure.PaymentsHeld || l.Paid.Display != "$71,550.00" {
+		t.Errorf("matter registered vs paid %+v", l)
+	}
+
+	// the contract read, JSON and page: its payment joined by exact
+	// contract id, registered vs paid by fiscal year, its matter
+	_, b = get(t, e, "/api/contracts/CT185020151429177")
+	c := decode[ContractView](t, b)
+	if c.Payments.Total != 1 || len(c.Payments.Payments) != 1 || c.Payments.Payments[0].Link.Method != record.LinkExactContractID ||
+		!strings.HasSuffix(c.Matter, "/api/matters/85015B0065001C021") {
+		t.Errorf("contract payments %+v, matter %q", c.Payments, c.Matter)
+	}
+	paidIn := map[int]string{}
+	for _, y := range c.Payments.Ledger.ByYear {
+		paidIn[y.FiscalYear] = y.Paid.Display
+	}
+	if c.Payments.Ledger.State != procure.PaymentsHeld || paidIn[2018] != "$35,775.00" {
+		t.Errorf("contract registered vs paid %+v", c.Payments.Ledger)
+	}
+	res, b = get(t, e, "/contracts/CT185020151429177")
+	if page := string(b); res.StatusCode != 200 || !strings.Contains(page, "Registered vs paid") || !strings.Contains(page, "FY2018") ||
+		!strings.Contains(page, "$35,775.00") || !strings.Contains(page, record.LinkExactContractID) {
+		t.Errorf("contract page: %d, no registered vs paid", res.StatusCode)
 	}
 
 	// a matter without payments: the paid total and the notes say so
