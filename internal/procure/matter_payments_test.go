@@ -41,23 +41,31 @@ func paymentFixtures(t testing.TB) fstest.MapFS {
 	return fsys
 }
 
+// paymentService is the procurement service over a new index holding the
+// bundled Checkbook answers and the payment fixtures, loaded through the
+// pipeline (so its link stage writes the joins).
+func paymentService(t *testing.T) *procure.Service {
+	t.Helper()
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	cw := entity.DefaultCrosswalk()
+	ix := &indexer.Indexer{Backend: b, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
+	if rep, err := ix.LoadCheckbookDir(context.Background(), paymentFixtures(t), "cb"); err != nil || len(rep.Errors) != 0 {
+		t.Fatalf("load: %+v %v", rep, err)
+	}
+	return procure.New(b, cw, func() time.Time { return fixedNow })
+}
+
 // A matter whose registration has a Checkbook payment shows it as a step
 // linked by contract id; a payment that states the PIN itself is a step
 // linked by PIN; both are summed as paid. A matter without any reads "no
 // payments held".
 func TestMatterShowsJoinedPayments(t *testing.T) {
 	ctx := context.Background()
-	b, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: b, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	if rep, err := ix.LoadCheckbookDir(ctx, paymentFixtures(t), "cb"); err != nil || len(rep.Errors) != 0 {
-		t.Fatalf("load: %+v %v", rep, err)
-	}
-	s := procure.New(b, cw, func() time.Time { return fixedNow })
+	s := paymentService(t)
 
 	m, err := s.Matter(ctx, "85015B0065001C021")
 	if err != nil {
@@ -108,17 +116,7 @@ func TestMatterShowsJoinedPayments(t *testing.T) {
 // notice joins show the same ledger.
 func TestContractReadShowsPaymentsByFiscalYear(t *testing.T) {
 	ctx := context.Background()
-	b, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	cw := entity.DefaultCrosswalk()
-	ix := &indexer.Indexer{Backend: b, Crosswalk: cw, Now: func() time.Time { return fixedNow }}
-	if rep, err := ix.LoadCheckbookDir(ctx, paymentFixtures(t), "cb"); err != nil || len(rep.Errors) != 0 {
-		t.Fatalf("load: %+v %v", rep, err)
-	}
-	s := procure.New(b, cw, func() time.Time { return fixedNow })
+	s := paymentService(t)
 
 	r, err := s.Contract(ctx, "CT185020151429177")
 	if err != nil {
