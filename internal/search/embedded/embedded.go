@@ -34,8 +34,9 @@ type Backend struct {
 	passages bleve.Index
 	records  bleve.Index // every read-model record: contracts, payments, lots, … (records.go)
 
-	topNotices  *topIndex // the ranked text path over notices (topk.go)
-	topPassages *topIndex // and over passages
+	topNotices  *topIndex    // the ranked text path over notices (topk.go)
+	topPassages *topIndex    // and over passages
+	totals      recordTotals // the records' totals columns (records_totals.go)
 
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex

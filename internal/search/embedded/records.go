@@ -263,47 +263,6 @@ func (b *Backend) FindRecords(ctx context.Context, q search.RecordQuery) (search
 	return out, nil
 }
 
-// totalsPage is how many records a totals scan reads per request.
-const totalsPage = 1000
-
-// RecordTotals reads every record q matches (up to search.MaxTotalsScan)
-// and sums them overall and per grouping.
-func (b *Backend) RecordTotals(ctx context.Context, q search.RecordQuery, groupBy []string, size int) (search.Totals, error) {
-	if err := search.CheckGroupBy(groupBy); err != nil {
-		return search.Totals{}, err
-	}
-	q.Limit, q.Cursor, q.Sort = 0, "", ""
-	if err := q.Normalize(); err != nil {
-		return search.Totals{}, err
-	}
-	acc := search.NewRecordTotalsAccumulator(groupBy)
-	bq := recordQuery(q)
-	var after []string
-	for seen := 0; seen < search.MaxTotalsScan; {
-		req := bleve.NewSearchRequestOptions(bq, totalsPage, 0, false)
-		req.Fields = []string{"doc"}
-		req.SortByCustom(recordSort(search.RecordSortID))
-		req.SearchAfter = after
-		res, err := b.records.SearchInContext(ctx, req)
-		if err != nil {
-			return search.Totals{}, unavailable(err)
-		}
-		for _, h := range res.Hits {
-			r, err := decodeRecord(h.Fields["doc"])
-			if err != nil {
-				return search.Totals{}, err
-			}
-			acc.Add(r)
-		}
-		seen += len(res.Hits)
-		if len(res.Hits) < totalsPage {
-			break
-		}
-		after = res.Hits[len(res.Hits)-1].DecodedSort
-	}
-	return acc.Totals(size), nil
-}
-
 // RecordCoverage reports, per source and kind, the records held, their
 // first and last dates and the latest observation.
 func (b *Backend) RecordCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
