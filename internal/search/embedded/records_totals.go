@@ -62,6 +62,7 @@ func (c *groupColumn) size() int64 {
 type recordTotals struct {
 	values lru.Cache[uint64, *valueColumn]
 	groups lru.Cache[columnKey, *groupColumn]
+	terms  lru.Cache[columnKey, *termColumn] // records_page.go
 }
 
 // RecordTotals sums every record q matches, overall and per grouping.
@@ -81,20 +82,9 @@ func (b *Backend) RecordTotals(ctx context.Context, q search.RecordQuery, groupB
 }
 
 func (rt *recordTotals) sum(ctx context.Context, idx bleve.Index, q search.RecordQuery, groupBy []string) (*search.RecordTotalsAccumulator, error) {
-	adv, err := idx.Advanced()
+	snap, err := indexSnapshot(idx)
 	if err != nil {
 		return nil, err
-	}
-	reader, err := adv.Reader()
-	if err != nil {
-		return nil, err
-	}
-	snap, ok := reader.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, errNotScorch
-	}
-	if snap == nil {
-		return nil, bleve.ErrorIndexClosed
 	}
 	defer snap.Close()
 	acc := search.NewRecordTotalsAccumulator(groupBy)
@@ -116,6 +106,26 @@ func (rt *recordTotals) sum(ctx context.Context, idx bleve.Index, q search.Recor
 		acc.Merge(part)
 	}
 	return acc, nil
+}
+
+// indexSnapshot is the index's current snapshot; the caller closes it.
+func indexSnapshot(idx bleve.Index) (*scorch.IndexSnapshot, error) {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	reader, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	snap, ok := reader.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, errNotScorch
+	}
+	if snap == nil {
+		return nil, bleve.ErrorIndexClosed
+	}
+	return snap, nil
 }
 
 // recordMatches are the segment's live documents that q's keyword filters
@@ -179,14 +189,7 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 		}
 		sums[i] = make([]search.Bucket, len(cols[i].terms))
 	}
-	var from, to int64 = math.MinInt64 + 1, math.MaxInt64
-	dated := !q.From.IsZero() || !q.To.IsZero()
-	if !q.From.IsZero() {
-		from = q.From.UnixNano()
-	}
-	if !q.To.IsZero() {
-		to = q.To.UnixNano()
-	}
+	keep := valueCondition(q)
 	var t search.Totals
 	var first, last int64 = math.MaxInt64, noDate
 	it := m.Iterator()
@@ -194,14 +197,8 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 		d := it.Next()
 		date, amount := vals.date[d], vals.amount[d]
 		valid := !math.IsNaN(amount)
-		if dated && (date == noDate || date < from || date > to) {
+		if keep != nil && !keep(date, amount) {
 			continue
-		}
-		if q.ValidAmountOnly && !valid {
-			continue
-		}
-		if (q.MinAmount != nil && amount < *q.MinAmount) || (q.MaxAmount != nil && amount > *q.MaxAmount) {
-			continue // NaN compares false: ValidAmountOnly (set with either bound) left it out
 		}
 		t.Count++
 		if valid {

@@ -1,11 +1,14 @@
 package embedded_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,6 +129,121 @@ func TestRecordTotalsOverSegmentsReplacementsAndDeletions(t *testing.T) {
 			}
 			if name == "nothing" && got.Count != 0 || name == "everything" && got.Count != len(live) {
 				t.Errorf("%s: %d matches (held %d, reference %d)", name, got.Count, len(live), n)
+			}
+		}
+	}
+}
+
+// TestRecordPagesWalkInOrder walks every sort of several queries in pages
+// of seven over the same segments, replacements and deletions, and checks
+// the walk against the order the sorts define (key, then id, then kind;
+// records without the key last), computed here from the records kept.
+func TestRecordPagesWalkInOrder(t *testing.T) {
+	ctx := context.Background()
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	rng := rand.New(rand.NewPCG(3, 5))
+	live := map[string]search.Record{}
+	for batch := 0; batch < 4; batch++ {
+		var rs []search.Record
+		for i := 0; i < 120; i++ {
+			id := batch*120 + i
+			if batch > 0 && i%5 == 0 {
+				id = rng.IntN(batch * 120)
+			}
+			r := payrollLike(rng, id)
+			switch {
+			case i%11 == 0:
+				r.Date = time.Time{}
+			case i%3 == 0: // the same id under another kind: ties broken by kind
+				r.Kind = "payroll.other"
+			}
+			rs = append(rs, r)
+			live[r.Kind+"\x00"+r.ID] = r
+		}
+		if err := b.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		gone := []string{fmt.Sprintf("row-%07d", rng.IntN((batch+1)*120))}
+		delete(live, "payroll\x00"+gone[0])
+		if err := b.DeleteRecords(ctx, "payroll", gone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	from := time.Date(2018, 1, 1, 0, 0, 0, 0, time.UTC)
+	lo := 50_000.0
+	queries := map[string]search.RecordQuery{
+		"everything": {},
+		"one kind":   {Kinds: []string{"payroll"}},
+		"boroughs":   {Keys: map[string][]string{"work_borough": {"queens", "bronx"}}},
+		"since 2018": {From: from},
+		"over 50k":   {MinAmount: &lo},
+	}
+	const missing = math.MaxInt64
+	keyOf := map[string]func(r search.Record) int64{
+		search.RecordSortDate: func(r search.Record) int64 {
+			if r.Date.IsZero() {
+				return missing
+			}
+			return r.Date.Unix()
+		},
+		search.RecordSortDateDesc: func(r search.Record) int64 {
+			if r.Date.IsZero() {
+				return missing
+			}
+			return -r.Date.Unix()
+		},
+		search.RecordSortAmount: func(r search.Record) int64 {
+			if !r.AmountValid {
+				return missing
+			}
+			return -int64(math.Round(r.Amount * 100))
+		},
+		search.RecordSortID: func(search.Record) int64 { return 0 },
+	}
+	for name, q := range queries {
+		for sortName, key := range keyOf {
+			nq := q
+			if err := nq.Normalize(); err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			var ref []search.Record
+			for _, r := range live {
+				if nq.Matches(r) {
+					ref = append(ref, r)
+				}
+			}
+			slices.SortFunc(ref, func(a, b search.Record) int {
+				return cmp.Or(cmp.Compare(key(a), key(b)), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Kind, b.Kind))
+			})
+			for _, r := range ref {
+				want = append(want, r.Kind+"/"+r.ID)
+			}
+			var got []string
+			pq := q
+			pq.Sort, pq.Limit = sortName, 7
+			for pages := 0; ; pages++ {
+				p, err := b.FindRecords(ctx, pq)
+				if err != nil {
+					t.Fatalf("%s by %s: %v", name, sortName, err)
+				}
+				if p.Total != len(want) {
+					t.Fatalf("%s by %s: total %d, want %d", name, sortName, p.Total, len(want))
+				}
+				for _, r := range p.Records {
+					got = append(got, r.Kind+"/"+r.ID)
+				}
+				if p.NextCursor == "" || pages > len(want) {
+					break
+				}
+				pq.Cursor = p.NextCursor
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s by %s: walked %d records, want %d\n got %.300v\nwant %.300v", name, sortName, len(got), len(want), got, want)
 			}
 		}
 	}
