@@ -113,7 +113,9 @@ func openAll(dir string) (*Backend, error) {
 		p.Close()
 		return nil, err
 	}
-	return &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}, nil
+	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}
+	b.totals.warm(r)
+	return b, nil
 }
 
 // scorchConfig is a new map each time: Bleve writes into the one it is
@@ -144,6 +146,7 @@ func (b *Backend) Name() string { return "embedded" }
 
 // Close closes the indexes.
 func (b *Backend) Close() error {
+	b.totals.halt()
 	return errors.Join(b.notices.Close(), b.passages.Close(), b.records.Close())
 }
 

@@ -93,6 +93,7 @@ func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
 			return err
 		}
 	}
+	defer b.totals.warm(b.records)
 	defer b.stale()
 	batch := b.records.NewBatch()
 	for _, r := range rs {
@@ -115,6 +116,7 @@ func (b *Backend) DeleteRecords(ctx context.Context, kind string, ids []string) 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	defer b.totals.warm(b.records)
 	defer b.stale()
 	batch := b.records.NewBatch()
 	for _, id := range ids {

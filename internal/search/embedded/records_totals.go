@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -63,6 +65,54 @@ type recordTotals struct {
 	values lru.Cache[uint64, *valueColumn]
 	groups lru.Cache[columnKey, *groupColumn]
 	terms  lru.Cache[columnKey, *termColumn] // records_page.go
+
+	stop    atomic.Bool // the engine is closing: column reads give up
+	warming atomic.Bool
+	wg      sync.WaitGroup
+}
+
+// warm reads, in the background, the columns every page and totals read
+// (values, ids, kinds, the newest-first key) of the segments not yet read:
+// called when the engine opens and after each write, so a segment's
+// columns are ready before the first query that needs them, not built by
+// it. One warm-up runs at a time; a segment written meanwhile is read by
+// the next one (or by the first query that needs it).
+func (rt *recordTotals) warm(idx bleve.Index) {
+	if rt.stop.Load() || !rt.warming.CompareAndSwap(false, true) {
+		return
+	}
+	rt.wg.Add(1)
+	go func() {
+		defer rt.wg.Done()
+		defer rt.warming.Store(false)
+		snap, err := indexSnapshot(idx)
+		if err != nil {
+			return // closed meanwhile
+		}
+		defer snap.Close()
+		for _, s := range snap.Segments() {
+			if rt.stop.Load() {
+				return
+			}
+			if _, err := rt.valueColumn(s); err != nil {
+				return
+			}
+			for _, f := range []struct {
+				field  string
+				byTerm bool
+			}{{"id", false}, {"kind", false}, {"sort_date_desc", true}} {
+				if _, err := rt.termColumn(s, f.field, f.byTerm); err != nil {
+					return
+				}
+			}
+		}
+	}()
+}
+
+// halt stops the warm-up and waits for it (the engine is closing).
+func (rt *recordTotals) halt() {
+	rt.stop.Store(true)
+	rt.wg.Wait()
 }
 
 // RecordTotals sums every record q matches, overall and per grouping.
@@ -276,7 +326,7 @@ func (rt *recordTotals) valueColumn(s *scorch.SegmentSnapshot) (*valueColumn, er
 	for i := range c.date {
 		c.date[i], c.amount[i] = noDate, math.NaN()
 	}
-	if err := exactNumbers(seg, c); err != nil {
+	if err := exactNumbers(seg, c, &rt.stop); err != nil {
 		return nil, err
 	}
 	rt.values.Put(s.Id(), c, c.size())
@@ -290,7 +340,7 @@ func (rt *recordTotals) valueColumn(s *scorch.SegmentSnapshot) (*valueColumn, er
 // the shift-0 term (first byte 0x20) is the value itself. Reading the
 // fields' dictionaries instead costs a postings list per distinct value,
 // and amounts are nearly all distinct.
-func exactNumbers(seg segment.Segment, c *valueColumn) error {
+func exactNumbers(seg segment.Segment, c *valueColumn, stop *atomic.Bool) error {
 	dv, ok := seg.(segment.DocValueVisitable)
 	if !ok {
 		return errNotScorch
@@ -315,6 +365,9 @@ func exactNumbers(seg segment.Segment, c *valueColumn) error {
 		}
 	}
 	for doc = 0; doc < uint64(len(c.date)); doc++ {
+		if doc%4096 == 0 && stop.Load() {
+			return bleve.ErrorIndexClosed
+		}
 		var verr error
 		if state, verr = dv.VisitDocValues(doc, fields, visit, state); verr != nil {
 			return verr

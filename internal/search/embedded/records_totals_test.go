@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -258,7 +259,8 @@ func js(v any) string {
 // 50 newest rows and the totals of every match, grouped by flag) as the
 // matches grow: 40,000 and 1,000,000 synthetic payroll rows (set
 // RECORDWATCH_BENCH_PAYROLL to other sizes, comma-separated). Each size is
-// built once in a temporary directory (minutes at 1M, not timed). Cases:
+// built once (minutes at 1M, not timed) and kept in
+// os.TempDir()/recordwatch-payroll-v1-n<N> for later runs. Cases:
 // page (the rows), totals-cold (the first totals after the engine opens:
 // the columns are read from the segments), totals (later totals: the
 // columns are kept), cached (through search.Cached, as the service reads:
@@ -280,26 +282,7 @@ func BenchmarkPayrollPage(b *testing.B) {
 	}
 	ctx := context.Background()
 	for _, n := range sizes {
-		dir := b.TempDir()
-		eng, err := embedded.Open(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(1, uint64(n)))
-		start := time.Now()
-		for i := 0; i < n; {
-			rs := make([]search.Record, 0, 5000)
-			for ; len(rs) < 5000 && i < n; i++ {
-				rs = append(rs, payrollLike(rng, i))
-			}
-			if err := eng.PutRecords(ctx, rs); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := eng.Close(); err != nil {
-			b.Fatal(err)
-		}
-		b.Logf("%d rows built in %s", n, time.Since(start).Round(time.Second))
+		dir := payrollCorpus(b, n)
 		queries := func(i int) search.RecordQuery {
 			q := search.RecordQuery{Kinds: []string{"payroll"}}
 			switch i % 3 {
@@ -371,4 +354,42 @@ func BenchmarkPayrollPage(b *testing.B) {
 			}
 		})
 	}
+}
+
+// payrollCorpus is the directory of an engine holding n synthetic payroll
+// rows, built on first use and kept (a "complete" marker says the build
+// finished).
+func payrollCorpus(b *testing.B, n int) string {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("recordwatch-payroll-v1-n%d", n))
+	done := filepath.Join(dir, "complete")
+	if _, err := os.Stat(done); err == nil {
+		return dir
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	eng, err := embedded.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, uint64(n)))
+	start := time.Now()
+	for i := 0; i < n; {
+		rs := make([]search.Record, 0, 5000)
+		for ; len(rs) < 5000 && i < n; i++ {
+			rs = append(rs, payrollLike(rng, i))
+		}
+		if err := eng.PutRecords(ctx, rs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := eng.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d rows built in %s", n, time.Since(start).Round(time.Second))
+	if err := os.WriteFile(done, nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dir
 }
