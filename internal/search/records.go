@@ -410,6 +410,11 @@ func (a *RecordTotalsAccumulator) Add(r Record) {
 	a.core.add(r.Date, r.Amount, r.AmountValid, func(g string) []string { return GroupValues(r, g) })
 }
 
+// Merge adds totals an engine summed over records disjoint from those
+// already added (one segment's, one shard's): t.Groups must hold every
+// bucket of its groupings (none left to Other).
+func (a *RecordTotalsAccumulator) Merge(t Totals) { a.core.merge(t) }
+
 // Totals returns the totals with the top size buckets per grouping (size
 // 0: up to MaxRecordGroups); Other counts the bucket entries left out.
 func (a *RecordTotalsAccumulator) Totals(size int) Totals {

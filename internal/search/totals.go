@@ -56,6 +56,35 @@ func (c *totalsCore) add(date time.Time, amount float64, valid bool, values func
 	}
 }
 
+// merge adds partial totals over matches disjoint from those added: the
+// same rule as add, applied to sums instead of one match.
+func (c *totalsCore) merge(p Totals) {
+	c.t.Count += p.Count
+	c.t.ValidAmounts += p.ValidAmounts
+	c.t.Amount += p.Amount
+	if !p.First.IsZero() && (c.t.First.IsZero() || p.First.Before(c.t.First)) {
+		c.t.First = p.First
+	}
+	if p.Last.After(c.t.Last) {
+		c.t.Last = p.Last
+	}
+	for _, g := range c.groups {
+		for _, pb := range p.Groups[g] {
+			if pb.Value == "" {
+				continue
+			}
+			b := c.acc[g][pb.Value]
+			if b == nil {
+				b = &Bucket{Value: pb.Value}
+				c.acc[g][pb.Value] = b
+			}
+			b.Count += pb.Count
+			b.ValidAmounts += pb.ValidAmounts
+			b.Amount += pb.Amount
+		}
+	}
+}
+
 // totals returns the totals with the top size buckets per grouping (size
 // 0, or a grouping keepAll names: every bucket), ordered by sortBuckets;
 // Other counts the bucket entries left out.

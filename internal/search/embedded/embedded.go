@@ -34,8 +34,9 @@ type Backend struct {
 	passages bleve.Index
 	records  bleve.Index // every read-model record: contracts, payments, lots, … (records.go)
 
-	topNotices  *topIndex // the ranked text path over notices (topk.go)
-	topPassages *topIndex // and over passages
+	topNotices  *topIndex    // the ranked text path over notices (topk.go)
+	topPassages *topIndex    // and over passages
+	totals      recordTotals // the records' totals columns (records_totals.go)
 
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
@@ -112,7 +113,9 @@ func openAll(dir string) (*Backend, error) {
 		p.Close()
 		return nil, err
 	}
-	return &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}, nil
+	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}
+	b.totals.warm(r)
+	return b, nil
 }
 
 // scorchConfig is a new map each time: Bleve writes into the one it is
@@ -143,6 +146,7 @@ func (b *Backend) Name() string { return "embedded" }
 
 // Close closes the indexes.
 func (b *Backend) Close() error {
+	b.totals.halt()
 	return errors.Join(b.notices.Close(), b.passages.Close(), b.records.Close())
 }
 

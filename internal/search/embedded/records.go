@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -94,6 +93,7 @@ func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
 			return err
 		}
 	}
+	defer b.totals.warm(b.records)
 	defer b.stale()
 	batch := b.records.NewBatch()
 	for _, r := range rs {
@@ -116,6 +116,7 @@ func (b *Backend) DeleteRecords(ctx context.Context, kind string, ids []string) 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	defer b.totals.warm(b.records)
 	defer b.stale()
 	batch := b.records.NewBatch()
 	for _, id := range ids {
@@ -153,66 +154,14 @@ func (b *Backend) GetRecord(ctx context.Context, kind, id string) (search.Record
 	return decodeRecord(res.Hits[0].Fields["doc"])
 }
 
-// recordQuery compiles a normalized record query.
-func recordQuery(q search.RecordQuery) query.Query {
-	bq := bleve.NewBooleanQuery()
-	for _, f := range []struct {
-		field  string
-		values []string
-	}{{"kind", q.Kinds}, {"source", q.Sources}, {"id", q.IDs}} {
-		if len(f.values) > 0 {
-			bq.AddMust(terms(f.field, f.values))
-		}
-	}
-	for name, vs := range q.Keys {
-		if len(vs) == 0 {
-			continue
-		}
-		ts := make([]string, 0, len(vs))
-		for _, v := range vs {
-			ts = append(ts, keyTerm(name, v))
-		}
-		bq.AddMust(terms("keys", ts))
-	}
-	if !q.From.IsZero() || !q.To.IsZero() {
-		t := true
-		r := bleve.NewDateRangeInclusiveQuery(q.From, q.To, &t, &t)
-		r.SetField("date")
-		bq.AddMust(r)
-	}
-	if q.ValidAmountOnly {
-		bq.AddMust(boolIs("amount_valid", true))
-	}
-	if q.MinAmount != nil || q.MaxAmount != nil {
-		t := true
-		r := bleve.NewNumericRangeInclusiveQuery(q.MinAmount, q.MaxAmount, &t, &t)
-		r.SetField("amount")
-		bq.AddMust(r)
-	}
-	if bq.Must == nil {
-		bq.AddMust(bleve.NewMatchAllQuery())
-	}
-	return bq
-}
-
-// recordSort is the order of a record sort: its key, then id, then kind.
-func recordSort(name string) bsearch.SortOrder {
-	tie := []bsearch.SearchSort{keySort("id", false), keySort("kind", false)}
-	switch name {
-	case search.RecordSortDate:
-		return append(bsearch.SortOrder{keySort("sort_date_asc", false)}, tie...)
-	case search.RecordSortDateDesc:
-		return append(bsearch.SortOrder{keySort("sort_date_desc", true)}, tie...)
-	case search.RecordSortAmount:
-		return append(bsearch.SortOrder{keySort("sort_amount_desc", true)}, tie...)
-	}
-	return tie
-}
-
 // validRecordCursor checks the first cursor value against the layout of
 // the sort's key.
 func validRecordCursor(name string, vals []string) bool {
-	if len(vals) != len(recordSort(name)) {
+	want := 2 // id, kind
+	if field, _ := recordOrder(name); field != "" {
+		want = 3 // the key first
+	}
+	if len(vals) != want {
 		return false
 	}
 	switch name {
@@ -233,75 +182,35 @@ func (b *Backend) FindRecords(ctx context.Context, q search.RecordQuery) (search
 	if err != nil {
 		return search.RecordPage{}, err
 	}
-	req := bleve.NewSearchRequestOptions(recordQuery(q), q.Limit, 0, false)
-	req.Fields = []string{"doc"}
-	req.SortByCustom(recordSort(q.Sort))
-	if after != nil {
-		if !validRecordCursor(q.Sort, after) {
-			return search.RecordPage{}, record.Invalid("cursor", "cursor is not valid; start again without it")
-		}
-		req.SearchAfter = after
+	if after != nil && !validRecordCursor(q.Sort, after) {
+		return search.RecordPage{}, record.Invalid("cursor", "cursor is not valid; start again without it")
 	}
-	res, err := b.records.SearchInContext(ctx, req)
+	snap, err := indexSnapshot(b.records)
 	if err != nil {
-		if strings.Contains(err.Error(), "search after") {
-			return search.RecordPage{}, record.Invalid("cursor", "cursor is not valid; start again without it")
-		}
 		return search.RecordPage{}, unavailable(err)
 	}
-	out := search.RecordPage{Records: make([]search.Record, 0, len(res.Hits)), Total: int(res.Total)}
-	for _, h := range res.Hits {
-		r, err := decodeRecord(h.Fields["doc"])
+	defer snap.Close()
+	hits, total, err := b.totals.page(ctx, snap, q, after)
+	if err != nil {
+		return search.RecordPage{}, unavailable(err)
+	}
+	out := search.RecordPage{Records: make([]search.Record, 0, len(hits)), Total: total}
+	for _, h := range hits {
+		r, err := recordDoc(snap, h)
 		if err != nil {
 			return out, err
 		}
 		out.Records = append(out.Records, r)
 	}
-	if len(res.Hits) == q.Limit && len(res.Hits) > 0 {
-		out.NextCursor = search.EncodeCursor(q.CursorSort(), res.Hits[len(res.Hits)-1].DecodedSort)
+	if len(hits) == q.Limit && len(hits) > 0 {
+		last := hits[len(hits)-1]
+		vals := []string{last.id, last.kind}
+		if field, _ := recordOrder(q.Sort); field != "" {
+			vals = append([]string{last.key}, vals...)
+		}
+		out.NextCursor = search.EncodeCursor(q.CursorSort(), vals)
 	}
 	return out, nil
-}
-
-// totalsPage is how many records a totals scan reads per request.
-const totalsPage = 1000
-
-// RecordTotals reads every record q matches (up to search.MaxTotalsScan)
-// and sums them overall and per grouping.
-func (b *Backend) RecordTotals(ctx context.Context, q search.RecordQuery, groupBy []string, size int) (search.Totals, error) {
-	if err := search.CheckGroupBy(groupBy); err != nil {
-		return search.Totals{}, err
-	}
-	q.Limit, q.Cursor, q.Sort = 0, "", ""
-	if err := q.Normalize(); err != nil {
-		return search.Totals{}, err
-	}
-	acc := search.NewRecordTotalsAccumulator(groupBy)
-	bq := recordQuery(q)
-	var after []string
-	for seen := 0; seen < search.MaxTotalsScan; {
-		req := bleve.NewSearchRequestOptions(bq, totalsPage, 0, false)
-		req.Fields = []string{"doc"}
-		req.SortByCustom(recordSort(search.RecordSortID))
-		req.SearchAfter = after
-		res, err := b.records.SearchInContext(ctx, req)
-		if err != nil {
-			return search.Totals{}, unavailable(err)
-		}
-		for _, h := range res.Hits {
-			r, err := decodeRecord(h.Fields["doc"])
-			if err != nil {
-				return search.Totals{}, err
-			}
-			acc.Add(r)
-		}
-		seen += len(res.Hits)
-		if len(res.Hits) < totalsPage {
-			break
-		}
-		after = res.Hits[len(res.Hits)-1].DecodedSort
-	}
-	return acc.Totals(size), nil
 }
 
 // RecordCoverage reports, per source and kind, the records held, their

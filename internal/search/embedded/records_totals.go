@@ -1,0 +1,459 @@
+package embedded
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/numeric"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+
+	"github.com/recordwatch/recordwatch/internal/lru"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Record totals are an aggregation inside the engine, the way OpenSearch
+// runs a sum aggregation over doc values: a query's matches are read as
+// one bitmap per segment straight from the postings of its keyword
+// filters, and the date, amount and grouping values of each match come
+// from per-segment columns. Segments never change (deletions are applied
+// apart), so a column is read once per segment and kept (within
+// TotalsColumnBytes); a browse's totals cost a pass over bitmaps and
+// arrays, never a decoded record. search.RecordTotalsAccumulator stays the
+// reference (the contract suite compares the two).
+
+// TotalsColumnBytes caps the memory of the records index's totals columns.
+const TotalsColumnBytes = 128 << 20
+
+// noDate marks a document without a date in a date column.
+const noDate = math.MinInt64
+
+// valueColumn is one segment's dates (UnixNano; noDate when missing) and
+// valid amounts (NaN when the record has no valid amount).
+type valueColumn struct {
+	date   []int64
+	amount []float64
+}
+
+func (c *valueColumn) size() int64 { return int64(64 + 16*len(c.date)) }
+
+// groupColumn is one segment's values of a grouping: document d holds
+// terms[ords[start[d]:start[d+1]]].
+type groupColumn struct {
+	start []uint32
+	ords  []uint32
+	terms []string
+}
+
+func (c *groupColumn) size() int64 {
+	n := 64 + 4*len(c.start) + 4*len(c.ords)
+	for _, t := range c.terms {
+		n += 16 + len(t)
+	}
+	return int64(n)
+}
+
+// recordTotals holds the records index's totals columns.
+type recordTotals struct {
+	values lru.Cache[uint64, *valueColumn]
+	groups lru.Cache[columnKey, *groupColumn]
+	terms  lru.Cache[columnKey, *termColumn] // records_page.go
+
+	stop    atomic.Bool // the engine is closing: column reads give up
+	warming atomic.Bool
+	wg      sync.WaitGroup
+}
+
+// warm reads, in the background, the columns every page and totals read
+// (values, ids, kinds, the newest-first key) of the segments not yet read:
+// called when the engine opens and after each write, so a segment's
+// columns are ready before the first query that needs them, not built by
+// it. One warm-up runs at a time; a segment written meanwhile is read by
+// the next one (or by the first query that needs it).
+func (rt *recordTotals) warm(idx bleve.Index) {
+	if rt.stop.Load() || !rt.warming.CompareAndSwap(false, true) {
+		return
+	}
+	rt.wg.Add(1)
+	go func() {
+		defer rt.wg.Done()
+		defer rt.warming.Store(false)
+		snap, err := indexSnapshot(idx)
+		if err != nil {
+			return // closed meanwhile
+		}
+		defer snap.Close()
+		for _, s := range snap.Segments() {
+			if rt.stop.Load() {
+				return
+			}
+			if _, err := rt.valueColumn(s); err != nil {
+				return
+			}
+			for _, f := range []struct {
+				field  string
+				byTerm bool
+			}{{"id", false}, {"kind", false}, {"sort_date_desc", true}} {
+				if _, err := rt.termColumn(s, f.field, f.byTerm); err != nil {
+					return
+				}
+			}
+		}
+	}()
+}
+
+// halt stops the warm-up and waits for it (the engine is closing).
+func (rt *recordTotals) halt() {
+	rt.stop.Store(true)
+	rt.wg.Wait()
+}
+
+// RecordTotals sums every record q matches, overall and per grouping.
+func (b *Backend) RecordTotals(ctx context.Context, q search.RecordQuery, groupBy []string, size int) (search.Totals, error) {
+	if err := search.CheckGroupBy(groupBy); err != nil {
+		return search.Totals{}, err
+	}
+	q.Limit, q.Cursor, q.Sort = 0, "", ""
+	if err := q.Normalize(); err != nil {
+		return search.Totals{}, err
+	}
+	t, err := b.totals.sum(ctx, b.records, q, groupBy)
+	if err != nil {
+		return search.Totals{}, unavailable(err)
+	}
+	return t.Totals(size), nil
+}
+
+func (rt *recordTotals) sum(ctx context.Context, idx bleve.Index, q search.RecordQuery, groupBy []string) (*search.RecordTotalsAccumulator, error) {
+	snap, err := indexSnapshot(idx)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	acc := search.NewRecordTotalsAccumulator(groupBy)
+	for _, s := range snap.Segments() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m, err := recordMatches(s, q)
+		if err != nil {
+			return nil, err
+		}
+		if m.IsEmpty() {
+			continue
+		}
+		part, err := rt.segmentTotals(s, m, q, groupBy)
+		if err != nil {
+			return nil, err
+		}
+		acc.Merge(part)
+	}
+	return acc, nil
+}
+
+// indexSnapshot is the index's current snapshot; the caller closes it.
+func indexSnapshot(idx bleve.Index) (*scorch.IndexSnapshot, error) {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	reader, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	snap, ok := reader.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, errNotScorch
+	}
+	if snap == nil {
+		return nil, bleve.ErrorIndexClosed
+	}
+	return snap, nil
+}
+
+// recordMatches are the segment's live documents that q's keyword filters
+// (kinds, sources, ids, keys) admit; the date and amount conditions are
+// applied from the value column.
+func recordMatches(s *scorch.SegmentSnapshot, q search.RecordQuery) (*roaring.Bitmap, error) {
+	seg := s.Segment()
+	m := roaring.New()
+	m.AddRange(0, seg.Count())
+	narrow := func(field string, values []string) error {
+		if len(values) == 0 {
+			return nil
+		}
+		f, err := orPostings(seg, field, values)
+		if err != nil {
+			return err
+		}
+		m.And(f)
+		return nil
+	}
+	for _, f := range []struct {
+		field  string
+		values []string
+	}{{"kind", q.Kinds}, {"source", q.Sources}, {"id", q.IDs}} {
+		if err := narrow(f.field, f.values); err != nil {
+			return nil, err
+		}
+	}
+	for name, vs := range q.Keys {
+		ts := make([]string, 0, len(vs))
+		for _, v := range vs {
+			ts = append(ts, keyTerm(name, v))
+		}
+		if err := narrow("keys", ts); err != nil {
+			return nil, err
+		}
+	}
+	if d := s.Deleted(); d != nil {
+		m.AndNot(d)
+	}
+	return m, nil
+}
+
+// segmentTotals sums the matches of one segment per grouping value
+// ordinal, then names the values.
+func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitmap, q search.RecordQuery, groupBy []string) (search.Totals, error) {
+	vals, err := rt.valueColumn(s)
+	if err != nil {
+		return search.Totals{}, err
+	}
+	cols := make([]*groupColumn, len(groupBy))
+	sums := make([][]search.Bucket, len(groupBy))
+	fiscal := make([]map[int]*search.Bucket, len(groupBy))
+	for i, g := range groupBy {
+		if g == search.GroupByFiscalYear {
+			fiscal[i] = map[int]*search.Bucket{}
+			continue
+		}
+		if cols[i], err = rt.groupColumn(s, g); err != nil {
+			return search.Totals{}, err
+		}
+		sums[i] = make([]search.Bucket, len(cols[i].terms))
+	}
+	keep := valueCondition(q)
+	var t search.Totals
+	var first, last int64 = math.MaxInt64, noDate
+	it := m.Iterator()
+	for it.HasNext() {
+		d := it.Next()
+		date, amount := vals.date[d], vals.amount[d]
+		valid := !math.IsNaN(amount)
+		if keep != nil && !keep(date, amount) {
+			continue
+		}
+		t.Count++
+		if valid {
+			t.ValidAmounts++
+			t.Amount += amount
+		}
+		if date != noDate {
+			first, last = min(first, date), max(last, date)
+		}
+		for i, c := range cols {
+			var b *search.Bucket
+			if c == nil {
+				if date == noDate {
+					continue
+				}
+				fy := record.FiscalYear(time.Unix(0, date).In(record.NewYork))
+				if b = fiscal[i][fy]; b == nil {
+					b = &search.Bucket{Value: strconv.Itoa(fy)}
+					fiscal[i][fy] = b
+				}
+				addTo(b, amount, valid)
+				continue
+			}
+			seen := -1 // ords of a document are ascending and distinct but for repeats
+			for _, o := range c.ords[c.start[d]:c.start[d+1]] {
+				if int(o) == seen {
+					continue
+				}
+				seen = int(o)
+				addTo(&sums[i][o], amount, valid)
+			}
+		}
+	}
+	if last != noDate {
+		t.First, t.Last = time.Unix(0, first).UTC(), time.Unix(0, last).UTC()
+	}
+	if len(groupBy) > 0 {
+		t.Groups = make(map[string][]search.Bucket, len(groupBy))
+	}
+	for i, g := range groupBy {
+		var bs []search.Bucket
+		if c := cols[i]; c != nil {
+			for o, b := range sums[i] {
+				if b.Count > 0 && c.terms[o] != "" {
+					b.Value = c.terms[o]
+					bs = append(bs, b)
+				}
+			}
+		}
+		for _, b := range fiscal[i] {
+			bs = append(bs, *b)
+		}
+		t.Groups[g] = bs
+	}
+	return t, nil
+}
+
+func addTo(b *search.Bucket, amount float64, valid bool) {
+	b.Count++
+	if valid {
+		b.ValidAmounts++
+		b.Amount += amount
+	}
+}
+
+// valueColumn is the segment's date and amount column, read once from the
+// exact (shift 0) terms of the numeric "date" and "amount" fields.
+func (rt *recordTotals) valueColumn(s *scorch.SegmentSnapshot) (*valueColumn, error) {
+	if c, ok := rt.values.Get(s.Id()); ok {
+		return c, nil
+	}
+	seg := s.Segment()
+	n := seg.Count()
+	c := &valueColumn{date: make([]int64, n), amount: make([]float64, n)}
+	for i := range c.date {
+		c.date[i], c.amount[i] = noDate, math.NaN()
+	}
+	if err := exactNumbers(seg, c, &rt.stop); err != nil {
+		return nil, err
+	}
+	rt.values.Put(s.Id(), c, c.size())
+	rt.values.Trim(0, TotalsColumnBytes/2)
+	return c, nil
+}
+
+// exactNumbers fills c from the doc values of the numeric "date" and
+// "amount" fields, document by document (chunk by chunk in the segment
+// file): Bleve keeps a number as prefix-coded terms at several shifts, and
+// the shift-0 term (first byte 0x20) is the value itself. Reading the
+// fields' dictionaries instead costs a postings list per distinct value,
+// and amounts are nearly all distinct.
+func exactNumbers(seg segment.Segment, c *valueColumn, stop *atomic.Bool) error {
+	dv, ok := seg.(segment.DocValueVisitable)
+	if !ok {
+		return errNotScorch
+	}
+	fields := []string{"date", "amount"}
+	var state segment.DocVisitState
+	var doc uint64
+	var err error
+	visit := func(field string, term []byte) {
+		if len(term) == 0 || term[0] != 0x20 {
+			return
+		}
+		v, perr := numeric.PrefixCoded(term).Int64()
+		if perr != nil {
+			err = perr
+			return
+		}
+		if field == "date" {
+			c.date[doc] = v
+		} else {
+			c.amount[doc] = numeric.Int64ToFloat64(v)
+		}
+	}
+	for doc = 0; doc < uint64(len(c.date)); doc++ {
+		if doc%4096 == 0 && stop.Load() {
+			return bleve.ErrorIndexClosed
+		}
+		var verr error
+		if state, verr = dv.VisitDocValues(doc, fields, visit, state); verr != nil {
+			return verr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// groupColumn is the segment's column of a grouping: "kind" or "source"
+// for the pseudo-keys, else the grouping key's "name=value" terms.
+func (rt *recordTotals) groupColumn(s *scorch.SegmentSnapshot, group string) (*groupColumn, error) {
+	key := columnKey{s.Id(), group}
+	if c, ok := rt.groups.Get(key); ok {
+		return c, nil
+	}
+	field, prefix := "keys", keyTerm(group, "")
+	switch group {
+	case search.GroupByKind:
+		field, prefix = "kind", ""
+	case search.GroupBySource:
+		field, prefix = "source", ""
+	}
+	seg := s.Segment()
+	n := seg.Count()
+	dict, err := seg.Dictionary(field)
+	if err != nil {
+		return nil, err
+	}
+	var start, end []byte
+	if prefix != "" {
+		start = []byte(prefix)
+		end = append([]byte(prefix[:len(prefix)-1]), prefix[len(prefix)-1]+1)
+	}
+	// two passes over the postings: count each document's values, then
+	// place them
+	type termDocs struct {
+		ord  uint32
+		docs []uint32
+	}
+	var all []termDocs
+	c := &groupColumn{start: make([]uint32, n+1)}
+	itr := dict.AutomatonIterator(everything{}, start, end)
+	var pl segment.PostingsList
+	var pit segment.PostingsIterator
+	for {
+		e, err := itr.Next()
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		td := termDocs{ord: uint32(len(c.terms))}
+		c.terms = append(c.terms, e.Term[len(prefix):])
+		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
+			return nil, err
+		}
+		pit = pl.Iterator(false, false, false, pit)
+		for {
+			p, err := pit.Next()
+			if err != nil {
+				return nil, err
+			}
+			if p == nil {
+				break
+			}
+			td.docs = append(td.docs, uint32(p.Number()))
+			c.start[p.Number()+1]++
+		}
+		all = append(all, td)
+	}
+	for d := 1; d <= int(n); d++ {
+		c.start[d] += c.start[d-1]
+	}
+	c.ords = make([]uint32, c.start[n])
+	fill := make([]uint32, n)
+	for _, td := range all {
+		for _, d := range td.docs {
+			c.ords[c.start[d]+fill[d]] = td.ord
+			fill[d]++
+		}
+	}
+	rt.groups.Put(key, c, c.size())
+	rt.groups.Trim(0, TotalsColumnBytes/2)
+	return c, nil
+}
