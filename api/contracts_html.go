@@ -110,7 +110,7 @@ func (s *Server) contractAnalysisPage(c *gin.Context) {
 		p.Title = "Unknown agency label"
 		p.Error = v.Message
 	} else {
-		p.Title = "Registered contracts by " + v.GroupBy
+		p.Title = "Registered contracts by " + web.Label(c.GetString(langKey), "grouping", v.GroupBy)
 		if a := v.Filters["agency"]; a != "" {
 			p.Title += " · " + a
 		}

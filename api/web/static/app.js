@@ -221,7 +221,7 @@ function facetList(lens, p, name, title, values, param, labels) {
     if (param === "lens") target = f.value;
     else if (param === "year") { next.set("from", f.value + "-01-01"); next.set("to", f.value + "-12-31"); }
     else next.set(param, f.value);
-    const label = f.label || (labels && labels[f.value]) || (param === "agency" ? prettyID(f.value) : f.value);
+    const label = f.label || (labels && labels[f.value]) || (param === "agency" || param === "lens" ? prettyID(f.value) : f.value);
     return h("li", {}, link("/#" + target + "?" + next.toString(), label), h("span", {}, count.format(f.count)));
   }))];
 }
@@ -263,7 +263,7 @@ async function searchView(lens, p) {
       h("aside", { class: "facets", "aria-label": "Refine" },
         h("details", { class: "refine", open: window.matchMedia("(min-width: 900px)").matches },
           h("summary", {}, "Refine: lens, agency, notice type, year"),
-          facetList(lens, p, "lens", "Lens", facets.lens, "lens"),
+          facetList(lens, p, "lens", "Lens", facets.lens, "lens", LENS_NAMES),
           facetList(lens, p, "agency", "Agency", facets.agency, "agency", agencyNames),
           facetList(lens, p, "notice_type", "Notice type", facets.notice_type, "type"),
           facetList(lens, p, "year", "Year", facets.year, "year"))),
