@@ -4,6 +4,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -28,6 +29,8 @@ var pageKinds = []string{
 	"/meetings/legistar:22632",
 	"/meetings?from=2026-09-01&to=2026-09-30",
 	"/r/notice/20991231999",
+	"/stats",
+	"/about",
 }
 
 var (
@@ -106,7 +109,7 @@ func TestPlainWordsOnEveryPage(t *testing.T) {
 				u := html.UnescapeString(m[1])
 				u = strings.TrimPrefix(u, "http://rw.test")
 				if strings.HasPrefix(u, "/") && htmlPage(strings.SplitN(u, "?", 2)[0]) && !strings.HasPrefix(u, "/r/") && !seen[u] {
-					queue = append(queue, strings.Replace(strings.Replace(u, "?lang=es&", "?", 1), "?lang=es", "", 1))
+					queue = append(queue, withoutLang(u))
 				}
 			}
 		}
@@ -114,6 +117,17 @@ func TestPlainWordsOnEveryPage(t *testing.T) {
 			t.Errorf("%s: walked %d pages", lang, len(seen))
 		}
 	}
+}
+
+func withoutLang(path string) string {
+	u, err := url.Parse(path)
+	if err != nil {
+		return path
+	}
+	q := u.Query()
+	q.Del("lang")
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 func withLang(path string) string {

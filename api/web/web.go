@@ -18,6 +18,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -52,6 +53,8 @@ const (
 	Meetings    Kind = "meetings"     // /meetings/<id>, /meetings
 	WatchLink   Kind = "watch_link"   // /confirm/…, /manage/…, /u/…
 	DigestLink  Kind = "digest_link"  // /r/<kind>/<id> that does not redirect
+	About       Kind = "about"        // /about
+	Stats       Kind = "stats"        // /stats for a browser (JSON stays the default)
 )
 
 // Page is one HTML page: what the layout shows around the page kind's
@@ -80,6 +83,22 @@ type Page struct {
 	// language switch); Crumbs are the breadcrumbs of an entity page.
 	Path   string
 	Crumbs []Link
+}
+
+// LangURL is this page in lang: its own address with lang=es, or without
+// lang for English.
+func (p Page) LangURL(lang string) string {
+	u, err := url.Parse(p.Path)
+	if err != nil || p.Path == "" {
+		u = &url.URL{Path: "/"}
+	}
+	q := u.Query()
+	q.Del("lang")
+	if lang == "es" {
+		q.Set("lang", "es")
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 func (p Page) lang() string {

@@ -30,17 +30,19 @@ function link(href, text, attrs) { return h("a", Object.assign({ href }, attrs |
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const count = new Intl.NumberFormat("en-US");
 
+// one date format on every page (the server's too): YYYY-MM-DD, New York day
 function fmtDate(s) {
   if (!s) return "";
-  const d = new Date(s.length === 10 ? s + "T12:00:00" : s);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return s;
+  const d = new Date(s);
   if (isNaN(d)) return s;
-  return d.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "America/New_York" });
+  return d.toLocaleDateString("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: "America/New_York" });
 }
 
 function fmtDateTime(s) {
   const d = new Date(s);
   if (isNaN(d)) return s || "";
-  return d.toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "America/New_York" });
+  return fmtDate(s) + " " + d.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York" });
 }
 
 function enc(s) { return encodeURIComponent(s); }
