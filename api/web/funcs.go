@@ -35,6 +35,10 @@ var funcs = template.FuncMap{
 	},
 	// path escapes one path segment.
 	"path": url.PathEscape,
+	// months lays meetings out as month grids (calendar.go)
+	"months": Months,
+	// evening reports a meeting starting at 5 PM or later
+	"evening": Evening,
 	// num is a number as a data attribute carries it
 	"num": Num,
 	// list builds a slice for a shared part
