@@ -87,6 +87,7 @@ func (s *Server) contractPage(c *gin.Context) {
 	}
 	v := ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure}
 	p.Contract = &v
+	p.Trend = contractTimeline(c.GetString(langKey), r.Rows)
 	if r.Contract.Purpose != "" {
 		p.Title = r.Contract.ContractID + ": " + r.Contract.Purpose
 	} else {
@@ -179,4 +180,30 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 		p.Trend = &tr
 	}
 	return nil
+}
+
+// contractTimeline draws the rows held under one contract ID by
+// registration date, each a column as tall as its registered amount (a
+// row with no valid amount is drawn as a hairline and says so; a row not
+// registered has no date and is left to the table).
+func contractTimeline(lang string, rows []record.Contract) *web.Trend {
+	var dated []record.Contract
+	for _, r := range rows {
+		if !r.RegisteredOn.IsZero() {
+			dated = append(dated, r)
+		}
+	}
+	if len(dated) == 0 {
+		return nil
+	}
+	sort.SliceStable(dated, func(i, j int) bool { return dated[i].RegisteredOn.Before(dated[j].RegisteredOn) })
+	tr := &web.Trend{ID: "contract-timeline", Title: web.Word(lang, "chart.timeline.title"), Desc: web.Word(lang, "chart.timeline.desc")}
+	for _, r := range dated {
+		b := web.Bar{Label: r.RegisteredOn.In(record.NewYork).Format("2006-01-02"), Display: web.Word(lang, "w.not.valid.not.summed")}
+		if r.AmountValid {
+			b.Value, b.Display = r.Amount, money(r.Amount)
+		}
+		tr.Points = append(tr.Points, b)
+	}
+	return tr
 }

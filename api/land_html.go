@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 
@@ -63,6 +64,8 @@ type landPageData struct {
 	Project                            *land.Project
 	Path                               *land.DecisionPath
 	Rules                              []string
+	// Diagram draws Path's stages on two tracks (landDiagram).
+	Diagram *web.StageDiagram
 }
 
 // landProjectPage is /land-projects/<id>: the project and its decision
@@ -79,6 +82,28 @@ func (s *Server) landProjectPage(c *gin.Context) {
 	} else {
 		path := land.Path(r.Project, r.Events)
 		d.Project, d.Path, d.Title = &r.Project, &path, r.Project.Name
+		d.Diagram = landDiagram(c.GetString(langKey), path)
 	}
 	writeHTML(c, status, web.Page{Kind: web.LandProject, Title: d.Title, Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
+}
+
+// landDiagram is the stage diagram of a decision path (nil when no
+// reviewed procedure is held: the normative layer is unknown, and the page
+// says so in words).
+func landDiagram(lang string, p land.DecisionPath) *web.StageDiagram {
+	if len(p.Normative) == 0 {
+		return nil
+	}
+	d := &web.StageDiagram{ID: "decision-path", Title: web.Word(lang, "stages.title"), Desc: web.Word(lang, "stages.desc")}
+	for _, s := range p.Normative {
+		m := web.StageMark{ID: s.ID, Name: s.Name, State: s.State, StateLabel: web.Label(lang, "stage_state", s.State), Evidence: len(s.Evidence)}
+		if !s.Date.IsZero() {
+			m.Date = s.Date.In(record.NewYork).Format("2006-01-02")
+		}
+		if s.TimeLimitDays > 0 {
+			m.Clock = fmt.Sprintf(web.Word(lang, "stages.clock"), s.TimeLimitDays)
+		}
+		d.Stages = append(d.Stages, m)
+	}
+	return d
 }

@@ -130,3 +130,47 @@ func (t Trend) Cols() []trendCol {
 // Width and Height are the trend box's size.
 func (t Trend) Width() float64  { return chartW }
 func (t Trend) Height() float64 { return trendH + 24 }
+
+// StageDiagram draws a decision path on two tracks that are never merged:
+// the observed track (how many held records evidence each stage, and the
+// latest date) and the procedure's stages in order with their states
+// (happened, in progress, current, not started; absent and unknown drawn
+// hollow with a dashed or dotted ring), each with the Charter's clock.
+type StageDiagram struct {
+	ID, Title, Desc string
+	Stages          []StageMark
+}
+
+// StageMark is one stage of the diagram.
+type StageMark struct {
+	ID, Name, State, StateLabel, Date, Clock string
+	Evidence                                 int
+}
+
+type stageRow struct {
+	StageMark
+	Y, CY, TextY, SubY float64
+	First              bool
+}
+
+const stageRowH = 52.0
+
+// Rows are the stages with their coordinates in a 400-wide box.
+func (d StageDiagram) Rows() []stageRow {
+	out := make([]stageRow, 0, len(d.Stages))
+	for i, s := range d.Stages {
+		y := 28 + float64(i)*stageRowH
+		out = append(out, stageRow{StageMark: s, Y: y, CY: y + 14, TextY: y + 12, SubY: y + 30, First: i == 0})
+	}
+	return out
+}
+
+// Height and Width are the box's size; LineEnd is where the spine ends.
+func (d StageDiagram) Height() float64 { return 28 + float64(len(d.Stages))*stageRowH }
+func (d StageDiagram) Width() float64  { return chartW }
+func (d StageDiagram) LineEnd() float64 {
+	if len(d.Stages) == 0 {
+		return 28
+	}
+	return 28 + float64(len(d.Stages)-1)*stageRowH + 14
+}
