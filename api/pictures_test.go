@@ -59,26 +59,11 @@ func near(a string, b float64) bool {
 func TestPicturesMatchTheirJSONTwins(t *testing.T) {
 	e := newEntityEnv(t, Config{})
 	html := func(path string) string {
-		req, _ := http.NewRequest("GET", e.ts.URL+path, nil)
-		req.Header.Set("Accept", "text/html")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var b strings.Builder
-		buf := make([]byte, 1<<16)
-		for {
-			n, err := res.Body.Read(buf)
-			b.Write(buf[:n])
-			if err != nil {
-				break
-			}
-		}
+		res, b := getPage(t, e, path)
 		if res.StatusCode != 200 {
 			t.Fatalf("%s: %d", path, res.StatusCode)
 		}
-		return b.String()
+		return string(b)
 	}
 	type group struct {
 		Label           string `json:"label"`

@@ -89,14 +89,7 @@ func TestPlainWordsOnEveryPage(t *testing.T) {
 			if lang == "es" {
 				addr = withLang(path)
 			}
-			req, _ := http.NewRequest("GET", e.ts.URL+addr, nil)
-			req.Header.Set("Accept", "text/html")
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(res.Body)
-			res.Body.Close()
+			res, b := getPage(t, e, addr)
 			if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 				t.Errorf("%s: %d %s is not a page", addr, res.StatusCode, res.Header.Get("Content-Type"))
 				continue
@@ -153,4 +146,18 @@ func TestPlainWordsDetector(t *testing.T) {
 			t.Errorf("detector reports %s, which is not visible text: %q", not, got)
 		}
 	}
+}
+
+// getPage gets path as a browser does (Accept: text/html first).
+func getPage(t *testing.T, e *env, path string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", e.ts.URL+path, nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, b
 }

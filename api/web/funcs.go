@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // funcs are the functions every page template may call.
@@ -39,6 +40,8 @@ var funcs = template.FuncMap{
 	"months": Months,
 	// evening reports a meeting starting at 5 PM or later
 	"evening": Evening,
+	// money is a dollar amount as the site prints it
+	"money": view.Money,
 	// num is a number as a data attribute carries it
 	"num": Num,
 	// list builds a slice for a shared part
