@@ -204,6 +204,43 @@ func TestPicturesMatchTheirJSONTwins(t *testing.T) {
 		}
 	})
 
+	t.Run("project map", func(t *testing.T) {
+		page := html("/land-projects/2022M0258")
+		marks := figure(t, page, "project-map")
+		var pr struct {
+			Project struct {
+				CommunityDistricts []string `json:"community_districts"`
+				Lots               []struct {
+					BBL      string `json:"bbl"`
+					Centroid *struct {
+						Lat float64 `json:"lat"`
+						Lon float64 `json:"lon"`
+					} `json:"centroid"`
+				} `json:"lots"`
+			} `json:"project"`
+		}
+		getJSON(t, e, "/api/land-projects/2022M0258", &pr)
+		var want []string
+		for _, l := range pr.Project.Lots {
+			if l.Centroid != nil {
+				want = append(want, l.BBL+"@"+strconv.FormatFloat(l.Centroid.Lat, 'f', -1, 64)+","+strconv.FormatFloat(l.Centroid.Lon, 'f', -1, 64))
+			}
+		}
+		var got []string
+		for _, m := range marks {
+			got = append(got, m["label"]+"@"+m["lat"]+","+m["lon"])
+		}
+		if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("map points %v, twin's located lots %v", got, want)
+		}
+		if len(pr.Project.CommunityDistricts) != 1 || pr.Project.CommunityDistricts[0] != "M11" || !strings.Contains(page, `data-district="Manhattan CB 11"`) {
+			t.Errorf("the project's district %v is not shaded", pr.Project.CommunityDistricts)
+		}
+		if n := strings.Count(page, `class="boro"`); n != 5 {
+			t.Errorf("%d borough outlines", n)
+		}
+	})
+
 	t.Run("contract timeline", func(t *testing.T) {
 		marks := figure(t, html("/contracts/CT100220268808241"), "contract-timeline")
 		var cv struct {
