@@ -2,7 +2,6 @@ package api
 
 import (
 	"html"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -151,13 +150,5 @@ func TestPlainWordsDetector(t *testing.T) {
 // getPage gets path as a browser does (Accept: text/html first).
 func getPage(t *testing.T, e *env, path string) (*http.Response, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", e.ts.URL+path, nil)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res, b
+	return get(t, e, path, "Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
 }
