@@ -25,8 +25,10 @@ func TestBrowser(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
 		missing("/usr/bin/chromium")
 	}
-	if _, err := os.Stat("web-tests/node_modules/playwright-core"); err != nil {
-		missing("web-tests/node_modules/playwright-core")
+	for _, mod := range []string{"playwright-core", "axe-core"} {
+		if _, err := os.Stat("web-tests/node_modules/" + mod); err != nil {
+			missing("web-tests/node_modules/" + mod)
+		}
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {

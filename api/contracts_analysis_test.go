@@ -241,7 +241,7 @@ func TestContractPages(t *testing.T) {
 	res, body = get(t, e, "/contracts/analysis?group_by=agency")
 	html = string(body)
 	if res.StatusCode != http.StatusOK || !strings.Contains(html, "Administration for Children&#39;s Services") ||
-		!strings.Contains(html, `href="http://rw.test/api/contracts/analysis?group_by=agency"`) || !strings.Contains(html, "Accepted agency labels") ||
+		!strings.Contains(html, `href="http://rw.test/api/contracts/analysis?group_by=agency"`) || !strings.Contains(html, "Every accepted agency label") ||
 		!strings.Contains(html, "excluded from the value sums") || !strings.Contains(html, "never payments or spending") {
 		t.Errorf("analysis page: %d %.3000s", res.StatusCode, html)
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"net/url"
+	"sort"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -25,8 +26,13 @@ type contractPage struct {
 	Contract                            *ContractView
 	Analysis                            *ContractAnalysisView
 	Rules                               []string
-	srv                                 *Server
-	query                               url.Values
+	// Chart draws the ranking (a bar per group, groups with excluded rows
+	// marked); Trend the registered value by fiscal year of the same
+	// population (contracts_html.go analysisCharts).
+	Chart *web.BarChart
+	Trend *web.Trend
+	srv   *Server
+	query url.Values
 }
 
 func (p contractPage) AgencyLink(id string) string   { return p.srv.permalinks().Agency(id, "") }
@@ -81,6 +87,7 @@ func (s *Server) contractPage(c *gin.Context) {
 	}
 	v := s.contractView(r)
 	p.Contract = &v
+	p.Trend = contractTimeline(c.GetString(langKey), r.Rows)
 	if r.Contract.Purpose != "" {
 		p.Title = r.Contract.ContractID + ": " + r.Contract.Purpose
 	} else {
@@ -106,14 +113,97 @@ func (s *Server) contractAnalysisPage(c *gin.Context) {
 		return
 	}
 	p.Analysis = &v
+	if v.Status != procure.AnalysisUnknownLabel {
+		if err := s.analysisCharts(c, &p); err != nil {
+			p.Error = record.ErrorMessage(err)
+		}
+	}
 	if v.Status == procure.AnalysisUnknownLabel {
 		p.Title = "Unknown agency label"
 		p.Error = v.Message
 	} else {
-		p.Title = "Registered contracts by " + v.GroupBy
+		p.Title = "Registered contracts by " + web.Label(c.GetString(langKey), "grouping", v.GroupBy)
 		if a := v.Filters["agency"]; a != "" {
 			p.Title += " · " + a
 		}
 	}
 	s.writeContractPage(c, status, p, v.Scope.CorpusObservedAt)
+}
+
+// analysisCharts draws the analysis: its groups as bars (the value ranked
+// by: registered value, or rows), and the same population's registered
+// value by fiscal year as a trend. The numbers are the JSON twin's (the
+// trend's are GET /api/contracts/analysis?group_by=fiscal_year with the
+// same filters).
+func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
+	lang := c.GetString(langKey)
+	a := p.Analysis
+	byValue := a.RankBy == procure.RankValue
+	ch := web.BarChart{ID: "analysis-groups", Title: web.Word(lang, "chart.groups.title"), Desc: web.Word(lang, "chart.groups.desc")}
+	for _, g := range a.Groups {
+		b := web.Bar{Label: g.Label, Value: float64(g.Rows), Display: itoaComma(g.Rows), Marked: g.ExcludedRows > 0}
+		if byValue {
+			b.Display = g.RegisteredValue.Display
+			b.Value = 0
+			if g.RegisteredValue.Value != nil {
+				b.Value = *g.RegisteredValue.Value
+			}
+		}
+		if g.ExcludedRows > 0 {
+			b.Note = web.Word(lang, "chart.excluded") + ": " + itoaComma(g.ExcludedRows)
+		}
+		ch.Bars = append(ch.Bars, b)
+	}
+	if len(ch.Bars) > 0 {
+		p.Chart = &ch
+	}
+	req := procure.AnalysisRequest{GroupBy: procure.GroupFiscalYear, RankBy: procure.RankValue, AgencyLabel: a.Filters["agency"],
+		AmountBand: a.Filters["amount_band"], Limit: procure.MaxAnalysisGroups}
+	if fy := a.Filters["fiscal_year"]; fy != "" {
+		return nil // one fiscal year: no trend to draw
+	}
+	fy, err := s.procure().AnalyzeContracts(c.Request.Context(), req)
+	if err != nil {
+		return err
+	}
+	groups := append([]procure.ContractGroup(nil), fy.Groups...)
+	sort.Slice(groups, func(i, j int) bool { return groups[i].Key < groups[j].Key })
+	tr := web.Trend{ID: "analysis-fy", Title: web.Word(lang, "chart.fy.title"), Desc: web.Word(lang, "chart.fy.desc")}
+	for _, g := range groups {
+		v := 0.0
+		if g.RegisteredValue.Value != nil {
+			v = *g.RegisteredValue.Value
+		}
+		tr.Points = append(tr.Points, web.Bar{Label: g.Label, Value: v, Display: g.RegisteredValue.Display, URL: g.Follow.URL})
+	}
+	if len(tr.Points) > 0 {
+		p.Trend = &tr
+	}
+	return nil
+}
+
+// contractTimeline draws the rows held under one contract ID by
+// registration date, each a column as tall as its registered amount (a
+// row with no valid amount is drawn as a hairline and says so; a row not
+// registered has no date and is left to the table).
+func contractTimeline(lang string, rows []record.Contract) *web.Trend {
+	var dated []record.Contract
+	for _, r := range rows {
+		if !r.RegisteredOn.IsZero() {
+			dated = append(dated, r)
+		}
+	}
+	if len(dated) == 0 {
+		return nil
+	}
+	sort.SliceStable(dated, func(i, j int) bool { return dated[i].RegisteredOn.Before(dated[j].RegisteredOn) })
+	tr := &web.Trend{ID: "contract-timeline", Title: web.Word(lang, "chart.timeline.title"), Desc: web.Word(lang, "chart.timeline.desc")}
+	for _, r := range dated {
+		b := web.Bar{Label: r.RegisteredOn.In(record.NewYork).Format("2006-01-02"), Display: web.Word(lang, "w.not.valid.not.summed")}
+		if r.AmountValid {
+			b.Value, b.Display = r.Amount, money(r.Amount)
+		}
+		tr.Points = append(tr.Points, b)
+	}
+	return tr
 }

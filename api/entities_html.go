@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -23,6 +25,22 @@ type entityPage struct {
 	Vendor                              *VendorProfile
 	Agency                              *AgencyProfile
 	Rules                               []string
+	// Contracts are the registered contracts of the vendor or agency
+	// (the first page of GET /api/contracts?vendor_stem= or agency_id=),
+	// each linking its contract page; ContractsTotal counts them all.
+	Contracts      []record.Contract
+	ContractsTotal int
+	ContractsJSON  string
+}
+
+// withContracts adds the first registered contracts of f to p (a failure
+// leaves them out; the page says none are listed, never none exist).
+func (s *Server) withContracts(c *gin.Context, p *entityPage, f procure.ContractFilter, q string) {
+	page, err := s.procure().BrowseContracts(c.Request.Context(), f, "", 10)
+	if err != nil {
+		return
+	}
+	p.Contracts, p.ContractsTotal, p.ContractsJSON = page.Contracts, page.Total, s.cfg.BaseURL+"/api/contracts?"+q
 }
 
 func scopeLine(s record.Scope) string {
@@ -82,7 +100,9 @@ func (s *Server) vendorPage(c *gin.Context) {
 		s.pageError(c, "Vendor "+stem, jsonURL, err)
 		return
 	}
-	s.writePage(c, http.StatusOK, entityPage{Title: prof.Name, JSON: jsonURL, Vendor: prof, ScopeLine: scopeLine(prof.Scope)})
+	p := entityPage{Title: prof.Name, JSON: jsonURL, Vendor: prof, ScopeLine: scopeLine(prof.Scope)}
+	s.withContracts(c, &p, procure.ContractFilter{VendorStem: prof.Stem}, url.Values{"vendor_stem": {prof.Stem}}.Encode())
+	s.writePage(c, http.StatusOK, p)
 }
 
 // agencyPage is the Form 1 permalink /agencies/<id>/; a name redirects to
@@ -100,5 +120,7 @@ func (s *Server) agencyPage(c *gin.Context) {
 		s.pageError(c, "Agency "+id, jsonURL, err)
 		return
 	}
-	s.writePage(c, http.StatusOK, entityPage{Title: prof.Name, JSON: jsonURL, Agency: prof, ScopeLine: scopeLine(prof.Scope)})
+	p := entityPage{Title: prof.Name, JSON: jsonURL, Agency: prof, ScopeLine: scopeLine(prof.Scope)}
+	s.withContracts(c, &p, procure.ContractFilter{AgencyID: prof.ID}, url.Values{"agency_id": {prof.ID}}.Encode())
+	s.writePage(c, http.StatusOK, p)
 }

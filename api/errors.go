@@ -172,6 +172,7 @@ func writeHTML(c *gin.Context, status int, p web.Page, lastModified time.Time) {
 // half a page — and writes it with its cache profile's headers.
 func renderPage(c *gin.Context, status int, p web.Page, cache cacheProfile, lastModified time.Time) {
 	var buf bytes.Buffer
+	pageContext(c, status, &p) // web_routes.go: the language and the page's own address
 	if err := web.Render(&buf, p); err != nil {
 		writeError(c, err)
 		return

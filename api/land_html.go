@@ -1,7 +1,9 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -63,6 +65,11 @@ type landPageData struct {
 	Project                            *land.Project
 	Path                               *land.DecisionPath
 	Rules                              []string
+	// Diagram draws Path's stages on two tracks (landDiagram).
+	Diagram *web.StageDiagram
+	// Map draws the project's located lots and shades its community
+	// districts (landMap).
+	Map *web.NYCMap
 }
 
 // landProjectPage is /land-projects/<id>: the project and its decision
@@ -79,6 +86,51 @@ func (s *Server) landProjectPage(c *gin.Context) {
 	} else {
 		path := land.Path(r.Project, r.Events)
 		d.Project, d.Path, d.Title = &r.Project, &path, r.Project.Name
+		d.Diagram = landDiagram(c.GetString(langKey), path)
+		d.Map = landMap(c.GetString(langKey), r.Project)
 	}
 	writeHTML(c, status, web.Page{Kind: web.LandProject, Title: d.Title, Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
+}
+
+// landDiagram is the stage diagram of a decision path (nil when no
+// reviewed procedure is held: the normative layer is unknown, and the page
+// says so in words).
+func landDiagram(lang string, p land.DecisionPath) *web.StageDiagram {
+	if len(p.Normative) == 0 {
+		return nil
+	}
+	d := &web.StageDiagram{ID: "decision-path", Title: web.Word(lang, "stages.title"), Desc: web.Word(lang, "stages.desc")}
+	for _, s := range p.Normative {
+		m := web.StageMark{ID: s.ID, Name: s.Name, State: s.State, StateLabel: web.Label(lang, "stage_state", s.State), Evidence: len(s.Evidence)}
+		if !s.Date.IsZero() {
+			m.Date = s.Date.In(record.NewYork).Format("2006-01-02")
+		}
+		if s.TimeLimitDays > 0 {
+			m.Clock = fmt.Sprintf(web.Word(lang, "stages.clock"), s.TimeLimitDays)
+		}
+		d.Stages = append(d.Stages, m)
+	}
+	return d
+}
+
+// landMap is the map of a project: its lots that a bundled lot file
+// locates (centroids), and its community districts shaded (Q06 is
+// "Queens CB 6").
+func landMap(lang string, p land.Project) *web.NYCMap {
+	m := &web.NYCMap{ID: "project-map", Title: web.Word(lang, "map.title"), Desc: web.Word(lang, "map.desc")}
+	boro := map[byte]string{'M': "Manhattan", 'X': "Bronx", 'K': "Brooklyn", 'Q': "Queens", 'R': "Staten Island"}
+	for _, cd := range p.CommunityDistricts {
+		if n, err := strconv.Atoi(cd[min(1, len(cd)):]); err == nil && len(cd) > 1 && boro[cd[0]] != "" {
+			m.Districts = append(m.Districts, fmt.Sprintf("%s CB %d", boro[cd[0]], n))
+		}
+	}
+	for _, l := range p.Lots {
+		if l.Centroid != nil {
+			m.Points = append(m.Points, web.MapPoint{Label: l.BBL, Note: l.Borough, Lat: l.Centroid.Lat, Lon: l.Centroid.Lon})
+		}
+	}
+	if len(m.Points) == 0 && len(m.Districts) == 0 {
+		return nil
+	}
+	return m
 }

@@ -46,7 +46,8 @@ func TestMeetingsLens(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("meeting page: %d", res.StatusCode)
 	}
-	for _, want := range []string{`data-fact="held"><strong>held</strong>`, `data-fact="minutes"><strong>published</strong>`, `data-fact="notice"><strong>not_linked</strong>`, `data-fact="observed"><strong>2026-08-19</strong>`} {
+	for _, want := range []string{`data-fact="held" data-state="held"><strong>Held</strong>`, `data-fact="minutes" data-state="published"><strong>Published</strong>`,
+		`data-fact="notice" data-state="not_linked"><strong>Not linked</strong>`, `data-fact="observed"><strong>2026-08-19</strong>`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("meeting page lacks %s", want)
 		}

@@ -48,6 +48,11 @@ func (s *Server) stats() gin.HandlerFunc {
 			writeError(c, err)
 			return
 		}
+		if wantsHTML(c.Request) { // stats_html.go: the page for a browser
+			s.statsPage(c)
+			return
+		}
+		c.Header("Vary", "Accept")
 		now := s.deps.Now()
 		cache.mu.Lock()
 		defer cache.mu.Unlock()

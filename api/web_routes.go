@@ -3,27 +3,40 @@ package api
 import (
 	"bytes"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // webRoutes mounts the human site: the shell at / (hash-routed views,
 // rendered once) and its embedded static assets.
 func (s *Server) webRoutes(r *gin.Engine) {
-	var shell bytes.Buffer
-	if err := web.Render(&shell, web.Page{Kind: web.Home, Home: "/#", Shell: &web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL}}); err != nil {
-		panic(err) // the embedded templates are parsed at start; this is a bug
+	shells := map[string][]byte{}
+	for _, lang := range web.Langs {
+		var shell bytes.Buffer
+		p := web.Page{Kind: web.Home, Home: "/#", Shell: &web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL}, Lang: lang, Path: "/"}
+		if err := web.Render(&shell, p); err != nil {
+			panic(err) // the embedded templates are parsed at start; this is a bug
+		}
+		shells[lang] = shell.Bytes()
 	}
 	home := func(c *gin.Context) {
 		web.SecurityHeaders(c.Writer.Header())
-		render(c, http.StatusOK, "text/html; charset=utf-8", shell.Bytes(), cacheShort, time.Time{})
+		lang := c.GetString(langKey)
+		if lang == "" {
+			lang = "en"
+		}
+		render(c, http.StatusOK, "text/html; charset=utf-8", shells[lang], cacheShort, time.Time{})
 	}
 	r.GET("/", home)
 	r.HEAD("/", home)
+	r.GET("/search", s.siteSearch)
+	r.GET("/about", s.aboutPage)
 	files := gin.WrapH(web.Static())
 	r.GET("/static/*filepath", func(c *gin.Context) {
 		if !web.StaticFile(strings.TrimPrefix(c.Param("filepath"), "/")) {
@@ -33,4 +46,145 @@ func (s *Server) webRoutes(r *gin.Engine) {
 		cacheStatic.set(c.Writer.Header())
 		files(c)
 	})
+}
+
+// htmlPage reports whether path is a page of the human site (the shell, the
+// Form 1 pages, the watch and digest link pages, /stats): the paths where
+// ?lang= chooses the language of the site's own words.
+func htmlPage(path string) bool {
+	if path == "/" || path == "/stats" || path == "/search" || path == "/about" || path == "/land-projects" || path == "/meetings" {
+		return true
+	}
+	for _, p := range []string{"/vendors/", "/agencies/", "/contracts/", "/land-projects/", "/organizations/", "/people/",
+		"/meetings/", "/confirm/", "/manage/", "/u/", "/r/"} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// siteLang takes ?lang= off the query of a page of the human site (so each
+// page's own parameter check never sees it) and keeps it for the page's
+// layout: "en" (the default) or "es"; any other value is a 400. Elsewhere
+// (the JSON API, feeds) lang stays an unknown parameter.
+func siteLang(c *gin.Context) {
+	if !htmlPage(c.Request.URL.Path) {
+		c.Next()
+		return
+	}
+	q := c.Request.URL.Query()
+	if v, ok := q["lang"]; ok {
+		if len(v) != 1 || (v[0] != "en" && v[0] != "es") {
+			writeError(c, record.Invalid("lang", "lang is en or es"))
+			c.Abort()
+			return
+		}
+		c.Set(langKey, v[0])
+		q.Del("lang")
+		c.Request.URL.RawQuery = q.Encode()
+	}
+	c.Next()
+}
+
+const langKey = "site.lang"
+
+// pageContext sets what the layout needs from the request: the language
+// and the page's own address without lang (the language switch adds it).
+func pageContext(c *gin.Context, status int, p *web.Page) {
+	if p.Lang == "" {
+		p.Lang = c.GetString(langKey)
+	}
+	if p.Crumbs == nil && p.Shell == nil && p.Title != "" {
+		p.Crumbs = pageCrumbs(c, p.Title)
+	}
+	if p.Path == "" && status >= 400 {
+		p.Path = "/" // an error page's language switch leads home, never back to the address refused
+	}
+	if p.Path == "" {
+		p.Path = c.Request.URL.Path
+		if q := c.Request.URL.Query().Encode(); q != "" {
+			p.Path += "?" + q
+		}
+	}
+}
+
+// siteSearch is the layout's search box without script: /search?q=…
+// redirects to the shell's search view with the same words.
+func (s *Server) siteSearch(c *gin.Context) {
+	p := newParams(c.Request.URL.Query(), "q")
+	q := p.str("q")
+	if p.err != nil {
+		writeError(c, p.err)
+		return
+	}
+	to := "/#search"
+	if q != "" {
+		to += "?" + url.Values{"q": {q}}.Encode()
+	}
+	if c.GetString(langKey) == "es" {
+		to = "/?lang=es" + strings.TrimPrefix(to, "/")
+	}
+	c.Redirect(http.StatusSeeOther, to)
+}
+
+// aboutPage is /about: what the site is, where its records come from and
+// what it does not say.
+func (s *Server) aboutPage(c *gin.Context) {
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return
+	}
+	d := aboutData{Form: s.cfg.Form, Rules: record.AbsenceRules}
+	writeHTML(c, http.StatusOK, web.Page{Kind: web.About, Title: web.Word(c.GetString(langKey), "nav.about"), Home: s.cfg.BaseURL + "/",
+		Crumbs: crumbs(c, web.Link{Label: web.Word(c.GetString(langKey), "nav.about")}), Data: d}, time.Time{})
+}
+
+type aboutData struct {
+	Form  int
+	Rules []string
+}
+
+// crumbs are an entity page's breadcrumbs: home, then the trail given (the
+// last, the page itself, without an address), in the page's language.
+func crumbs(c *gin.Context, trail ...web.Link) []web.Link {
+	lang := c.GetString(langKey)
+	home := "/"
+	if lang == "es" {
+		home = "/?lang=es"
+	}
+	out := []web.Link{{Label: web.Word(lang, "nav.home"), URL: home}}
+	for _, l := range trail {
+		if l.URL != "" && lang == "es" && !strings.Contains(l.URL, "#") {
+			if strings.Contains(l.URL, "?") {
+				l.URL += "&lang=es"
+			} else {
+				l.URL += "?lang=es"
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// pageCrumbs are the breadcrumbs of a page by its path: home, the section
+// the page belongs to, the page.
+func pageCrumbs(c *gin.Context, title string) []web.Link {
+	lang := c.GetString(langKey)
+	path := c.Request.URL.Path
+	page := web.Link{Label: title}
+	for _, sec := range []struct{ prefix, word, url string }{
+		{"/vendors/", "nav.money", "/#money"},
+		{"/agencies/", "nav.money", "/#money"},
+		{"/contracts/", "nav.contracts", "/contracts/analysis"},
+		{"/land-projects/", "nav.land", "/land-projects"},
+		{"/organizations/", "nav.people", "/#people"},
+		{"/people/", "nav.people", "/#people"},
+		{"/meetings/", "nav.meetings", "/meetings"},
+	} {
+		if strings.HasPrefix(path, sec.prefix) && path != "/contracts/analysis" {
+			return crumbs(c, web.Link{Label: web.Word(lang, sec.word), URL: sec.url}, page)
+		}
+	}
+	return crumbs(c, page)
 }

@@ -4,9 +4,11 @@ import (
 	"html/template"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // funcs are the functions every page template may call.
@@ -34,4 +36,32 @@ var funcs = template.FuncMap{
 	},
 	// path escapes one path segment.
 	"path": url.PathEscape,
+	// months lays meetings out as month grids (calendar.go)
+	"months": Months,
+	// evening reports a meeting starting at 5 PM or later
+	"evening": Evening,
+	// money is a dollar amount as the site prints it
+	"money": view.Money,
+	// num is a number as a data attribute carries it
+	"num": Num,
+	// list builds a slice for a shared part
+	"list": func(v ...string) []string { return v },
+	// siteSearch turns an /api/search address into the site's search
+	// view with the same parameters
+	"siteSearch": func(api string) string {
+		if i := strings.Index(api, "/api/search?"); i >= 0 {
+			return "/#search?" + api[i+len("/api/search?"):]
+		}
+		return api
+	},
+	// dict builds a map for a shared part: dict "Line" x "Rules" y
+	"dict": func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			if k, ok := kv[i].(string); ok {
+				m[k] = kv[i+1]
+			}
+		}
+		return m
+	},
 }

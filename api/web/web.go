@@ -18,6 +18,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -52,6 +53,8 @@ const (
 	Meetings    Kind = "meetings"     // /meetings/<id>, /meetings
 	WatchLink   Kind = "watch_link"   // /confirm/…, /manage/…, /u/…
 	DigestLink  Kind = "digest_link"  // /r/<kind>/<id> that does not redirect
+	About       Kind = "about"        // /about
+	Stats       Kind = "stats"        // /stats for a browser (JSON stays the default)
 )
 
 // Page is one HTML page: what the layout shows around the page kind's
@@ -73,6 +76,36 @@ type Page struct {
 	Shell *Config
 	// Data is what the kind's content template reads.
 	Data any
+	// Lang is the language of the site's own words ("en" when empty; "es"
+	// with ?lang=es); record text stays as published.
+	Lang string
+	// Path is the page's own path and query without lang (for the
+	// language switch); Crumbs are the breadcrumbs of an entity page.
+	Path   string
+	Crumbs []Link
+}
+
+// LangURL is this page in lang: its own address with lang=es, or without
+// lang for English.
+func (p Page) LangURL(lang string) string {
+	u, err := url.Parse(p.Path)
+	if err != nil || p.Path == "" {
+		u = &url.URL{Path: "/"}
+	}
+	q := u.Query()
+	q.Del("lang")
+	if lang == "es" {
+		q.Set("lang", "es")
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func (p Page) lang() string {
+	if p.Lang == "es" {
+		return "es"
+	}
+	return "en"
 }
 
 // Link is a labelled address.
@@ -86,27 +119,33 @@ func (p Page) HomeURL() string {
 	return p.Home
 }
 
-// pages holds one parsed template per page kind: the layout and the
-// kind's file, parsed once at start (a template error stops the program).
-var pages = func() map[Kind]*template.Template {
+// pages holds one parsed template per language and page kind: the layout
+// and the kind's file, parsed once at start with the language's functions
+// (label, t: labels.go, words.go) bound (a template error stops the
+// program).
+var pages = func() map[string]map[Kind]*template.Template {
 	files, err := fs.Glob(assets, "templates/*.html")
 	if err != nil {
 		panic(err)
 	}
-	out := map[Kind]*template.Template{}
-	for _, f := range files {
-		name := strings.TrimSuffix(path.Base(f), ".html")
-		if name == "layout" {
-			continue
+	all := map[string]map[Kind]*template.Template{}
+	for _, lang := range Langs {
+		out := map[Kind]*template.Template{}
+		for _, f := range files {
+			name := strings.TrimSuffix(path.Base(f), ".html")
+			if name == "layout" || name == "parts" {
+				continue
+			}
+			out[Kind(name)] = template.Must(template.New(name).Funcs(funcs).Funcs(langFuncs(lang)).ParseFS(assets, "templates/layout.html", "templates/parts.html", f))
 		}
-		out[Kind(name)] = template.Must(template.New(name).Funcs(funcs).ParseFS(assets, "templates/layout.html", f))
+		all[lang] = out
 	}
-	return out
+	return all
 }()
 
-// Render writes p: the layout around p.Kind's content.
+// Render writes p: the layout around p.Kind's content, in p.Lang.
 func Render(w io.Writer, p Page) error {
-	t, ok := pages[p.Kind]
+	t, ok := pages[p.lang()][p.Kind]
 	if !ok {
 		return fmt.Errorf("web: no template for page kind %q", p.Kind)
 	}
@@ -119,6 +158,9 @@ func SecurityHeaders(h http.Header) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	h.Set("X-Frame-Options", "DENY")
+	// the one stylesheet, asked for as soon as the headers arrive (the
+	// first screen waits for it)
+	h.Set("Link", "</static/app.css>; rel=preload; as=style")
 }
 
 var static = func() fs.FS {

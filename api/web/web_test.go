@@ -10,7 +10,7 @@ import (
 )
 
 // kinds are the page kinds the package names.
-var kinds = []Kind{Home, Contract, Entity, LandProject, LandList, People, Meetings, WatchLink, DigestLink}
+var kinds = []Kind{Home, Contract, Entity, LandProject, LandList, People, Meetings, WatchLink, DigestLink, About, Stats}
 
 // One layout and one file per page kind: every kind has its template, every
 // template file is a kind, and no template holds an inline style or script
@@ -24,7 +24,7 @@ func TestTemplatesOneLayoutNoInlineStyleOrScript(t *testing.T) {
 	named := map[Kind]bool{}
 	for _, k := range kinds {
 		named[k] = true
-		if pages[k] == nil {
+		if pages["en"][k] == nil || pages["es"][k] == nil {
 			t.Errorf("kind %q has no template", k)
 		}
 	}
@@ -32,7 +32,7 @@ func TestTemplatesOneLayoutNoInlineStyleOrScript(t *testing.T) {
 	scriptSrc := regexp.MustCompile(`(?i)<script\s[^>]*\bsrc="/static/[^"]+"[^>]*>`)
 	for _, f := range files {
 		name := strings.TrimSuffix(path.Base(f), ".html")
-		if name != "layout" && !named[Kind(name)] {
+		if name != "layout" && name != "parts" && !named[Kind(name)] {
 			t.Errorf("%s is not a page kind", f)
 		}
 		b, _ := fs.ReadFile(assets, f)
@@ -41,7 +41,7 @@ func TestTemplatesOneLayoutNoInlineStyleOrScript(t *testing.T) {
 				t.Errorf("%s: inline %q", f, m)
 			}
 		}
-		if name != "layout" && strings.Contains(string(b), "<html") {
+		if name != "layout" && name != "parts" && strings.Contains(string(b), "<html") {
 			t.Errorf("%s holds a document of its own: pages are content inside layout.html", f)
 		}
 	}
@@ -60,13 +60,13 @@ func TestRenderPutsEveryPageInTheLayout(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{`<title>Notice &lt;not&gt; found · Recordwatch</title>`, `<meta name="robots" content="noindex">`,
 		`<link rel="alternate" type="application/json" href="http://rw.test/api/x">`, `<a class="brand" href="http://rw.test/">Recordwatch</a> · <a href="http://rw.test/meetings">Meetings</a>`,
-		`<nav aria-label="Lenses">`, `<main id="main-content" class="wrap" tabindex="-1">`, `<h1>Notice not found</h1>`, `<footer class="foot">`,
-		`<body class="page">`} {
+		`<nav aria-label="Site">`, `<form class="sitesearch" role="search" method="get" action="/search"`, `<a href="/contracts/analysis">Contracts</a>`, `<a href="/stats">Stats</a>`, `<main id="main-content" class="wrap" tabindex="-1">`, `<h1>Notice not found</h1>`, `<footer class="foot">`,
+		`<body class="page" data-lang="en">`, `<html lang="en">`, `hreflang="es"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("page lacks %s:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "<script") {
+	if strings.Contains(out, `<script src="/static/app.js"`) {
 		t.Error("a server-rendered page loads the shell's script")
 	}
 	buf.Reset()
@@ -74,7 +74,7 @@ func TestRenderPutsEveryPageInTheLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	out = buf.String()
-	for _, want := range []string{`<body data-form="2" data-base="http://rw.test">`, `<script src="/static/app.js" defer></script>`,
+	for _, want := range []string{`<body data-form="2" data-base="http://rw.test" data-lang="en">`, `<script src="/static/app.js" defer></script>`,
 		`<title>Recordwatch — New York City public records</title>`, `<div id="view" aria-live="polite">`, `<a class="brand" href="/#">`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("shell lacks %s:\n%s", want, out)

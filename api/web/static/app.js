@@ -30,17 +30,19 @@ function link(href, text, attrs) { return h("a", Object.assign({ href }, attrs |
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const count = new Intl.NumberFormat("en-US");
 
+// one date format on every page (the server's too): YYYY-MM-DD, New York day
 function fmtDate(s) {
   if (!s) return "";
-  const d = new Date(s.length === 10 ? s + "T12:00:00" : s);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return s;
+  const d = new Date(s);
   if (isNaN(d)) return s;
-  return d.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "America/New_York" });
+  return d.toLocaleDateString("en-CA", { year: "numeric", month: "2-digit", day: "2-digit", timeZone: "America/New_York" });
 }
 
 function fmtDateTime(s) {
   const d = new Date(s);
   if (isNaN(d)) return s || "";
-  return d.toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "America/New_York" });
+  return fmtDate(s) + " " + d.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", timeZone: "America/New_York" });
 }
 
 function enc(s) { return encodeURIComponent(s); }
@@ -221,7 +223,7 @@ function facetList(lens, p, name, title, values, param, labels) {
     if (param === "lens") target = f.value;
     else if (param === "year") { next.set("from", f.value + "-01-01"); next.set("to", f.value + "-12-31"); }
     else next.set(param, f.value);
-    const label = f.label || (labels && labels[f.value]) || (param === "agency" ? prettyID(f.value) : f.value);
+    const label = f.label || (labels && labels[f.value]) || (param === "agency" || param === "lens" ? prettyID(f.value) : f.value);
     return h("li", {}, link("/#" + target + "?" + next.toString(), label), h("span", {}, count.format(f.count)));
   }))];
 }
@@ -231,6 +233,7 @@ function hitItem(hit) {
     h("h3", {}, link("/#notice/" + enc(hit.request_id), hit.title || hit.request_id)),
     h("p", { class: "meta" }, hit.summary),
     badges(hit.flags),
+    h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": hit.request_id, "data-pin-title": hit.title || hit.request_id }, "Pin")),
     h("p", { class: "meta" },
       link(hit.links.agency, hit.agency), hit.vendor && hit.links.vendor ? [" · ", link(hit.links.vendor, hit.vendor)] : null,
       hit.pin && hit.links.matter ? [" · PIN ", link(hit.links.matter, hit.pin)] : null,
@@ -263,7 +266,7 @@ async function searchView(lens, p) {
       h("aside", { class: "facets", "aria-label": "Refine" },
         h("details", { class: "refine", open: window.matchMedia("(min-width: 900px)").matches },
           h("summary", {}, "Refine: lens, agency, notice type, year"),
-          facetList(lens, p, "lens", "Lens", facets.lens, "lens"),
+          facetList(lens, p, "lens", "Lens", facets.lens, "lens", LENS_NAMES),
           facetList(lens, p, "agency", "Agency", facets.agency, "agency", agencyNames),
           facetList(lens, p, "notice_type", "Notice type", facets.notice_type, "type"),
           facetList(lens, p, "year", "Year", facets.year, "year"))),
@@ -344,6 +347,7 @@ async function noticeView(id) {
   const payments = v.payments && v.payments.length ? [h("h2", {}, "Payments dataset"), paymentsTable(v.payments)] : null;
   render(
     h("h1", {}, n.title || "Notice " + n.request_id),
+    h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": n.request_id, "data-pin-title": n.title || n.request_id }, "Pin")),
     h("p", { class: "summary", "data-summary": "" }, v.summary),
     badges(v.flags),
     twinLinks([["Official notice", v.links.official], ["Open Data row", v.links.open_data], ["JSON", api]]),
@@ -377,7 +381,7 @@ function priorCycleBlock(pc) {
 
 function paymentsTable(rows) {
   const cols = Object.keys(rows[0]).slice(0, 6);
-  return h("div", { class: "table-scroll" }, h("table", {},
+  return h("div", { class: "table-scroll", tabindex: "0" }, h("table", {},
     h("thead", {}, h("tr", {}, cols.map(c => h("th", { scope: "col" }, c.replace(/_/g, " "))))),
     h("tbody", {}, rows.map(r => h("tr", {}, cols.map(c => h("td", {}, typeof r[c] === "object" ? JSON.stringify(r[c]) : r[c])))))));
 }
@@ -389,7 +393,7 @@ function valueNode(v) {
   if (Array.isArray(v)) {
     if (!v.length) return "none";
     if (typeof v[0] !== "object") return v.join(", ");
-    return h("div", { class: "table-scroll" }, recordsTable(v));
+    return h("div", { class: "table-scroll", tabindex: "0" }, recordsTable(v));
   }
   if (typeof v === "object") return h("dl", { class: "facts" }, Object.entries(v).filter(([k]) => k !== "absence_rules").map(([k, x]) => [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, valueNode(x))]));
   if (typeof v === "string" && /^https?:\/\//.test(v)) return link(v, v, { rel: "noopener" });
@@ -442,7 +446,8 @@ async function matterView(pin) {
   const steps = (v.timeline || []).map(st => h("li", { "data-step": st.step },
     h("h3", {}, (st.date ? fmtDate(st.date) + " — " : "") + (st.step || st.record || "").replace(/_/g, " ")),
     st.notice ? h("p", {}, link("/#notice/" + enc(st.notice.request_id), st.notice.title || st.notice.request_id), " · ", st.notice.summary) :
-      h("p", {}, [st.title, st.agency, st.vendor, st.contract_id, money2(st.amount)].filter(Boolean).join(" · ")),
+      h("p", {}, [st.title, st.agency, st.vendor, money2(st.amount)].filter(Boolean).join(" · "),
+        st.entry && st.entry.kind === "contract" && st.entry.contract_id ? [" · ", link("/contracts/" + enc(st.entry.contract_id), "Contract " + st.entry.contract_id)] : (st.contract_id ? " · " + st.contract_id : "")),
     st.link ? h("p", { class: "meta", "data-link-method": st.link.method }, "Linked by " + st.link.method + ": " + st.link.note) : null));
   const t = v.totals || {};
   render(
@@ -501,7 +506,7 @@ async function investigationView(id) {
 function amt(a) { return a && a.display ? a.display : "—"; }
 
 function smallTable(cols, rows) {
-  return h("div", { class: "table-scroll" }, h("table", {},
+  return h("div", { class: "table-scroll", tabindex: "0" }, h("table", {},
     h("thead", {}, h("tr", {}, cols.map(([label, , num]) => h("th", { scope: "col", class: num ? "num" : null }, label)))),
     h("tbody", {}, rows.map(r => h("tr", {}, cols.map(([, get, num]) => h("td", { class: num ? "num" : null }, get(r))))))));
 }

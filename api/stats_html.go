@@ -1,0 +1,78 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// /stats for a browser: the same figures as the JSON (which stays the
+// default for every client that does not ask for HTML first), as a page —
+// record sets by source, their counts as a bar chart with the table beside
+// it, their dates, and the JSON twin linked (web/templates/stats.html).
+
+// wantsHTML reports whether a request asks for HTML before JSON (a
+// browser's Accept header); clients that send no Accept, */* or JSON get
+// JSON.
+func wantsHTML(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		switch strings.TrimSpace(strings.SplitN(part, ";", 2)[0]) {
+		case "text/html", "application/xhtml+xml":
+			return true
+		case "application/json", "*/*":
+			return false
+		}
+	}
+	return false
+}
+
+type statsPageData struct {
+	JSON     string
+	Coverage *CoverageStats
+	Usage    *UsageStats
+	Chart    web.BarChart
+	Rules    []string
+}
+
+// statsPage renders /stats as a page.
+func (s *Server) statsPage(c *gin.Context) {
+	lang := c.GetString(langKey)
+	d := statsPageData{JSON: s.cfg.BaseURL + "/stats", Rules: record.AbsenceRules}
+	now := s.deps.Now()
+	if s.cfg.Form == 2 {
+		u, err := s.usageStats(c.Request.Context(), now)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		d.Usage = &u
+	} else {
+		v, err := s.coverageStats(c.Request.Context(), now)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		d.Coverage = &v
+		d.Chart = web.BarChart{ID: "stats-sets", Title: web.Word(lang, "stats.chart.title"),
+			Desc: web.Word(lang, "stats.chart.desc")}
+		for _, r := range v.RecordSets {
+			d.Chart.Bars = append(d.Chart.Bars, web.Bar{Label: recordSetLabel(r), Value: float64(r.Records), Display: itoaComma(r.Records)})
+		}
+	}
+	c.Header("Vary", "Accept")
+	writeHTML(c, http.StatusOK, web.Page{Kind: web.Stats, Title: web.Word(lang, "nav.stats"), Home: s.cfg.BaseURL + "/", JSON: d.JSON,
+		Crumbs: crumbs(c, web.Link{Label: web.Word(lang, "nav.stats")}), Data: d}, now)
+}
+
+// recordSetLabel names a record set for a reader: the notices of a
+// section, or the record type held from a source.
+func recordSetLabel(r RecordSet) string {
+	if r.Section != "" {
+		return r.Section + " notices"
+	}
+	return r.RecordType + " · " + r.SourceLabel
+}

@@ -1,0 +1,176 @@
+package web
+
+import (
+	"math"
+	"strconv"
+)
+
+// The site's pictures are SVG drawn on the server by html/template (no
+// chart service, no third-party script): a chart is a value here, drawn
+// by a template in templates/parts.html, always with a title and
+// description (its text alternative) and a table beside it holding the
+// same numbers. Every mark carries its number in a data attribute, so the
+// browser suite compares the picture with the JSON twin.
+
+// Bar is one bar: its label, its value (the length), the value as the page
+// prints it, whether it is marked (excluded rows, a value not summed), and
+// where it leads.
+type Bar struct {
+	Label   string
+	Value   float64
+	Display string
+	Marked  bool
+	Note    string
+	URL     string
+}
+
+// BarChart is a horizontal bar chart: one row per bar, the label above the
+// bar, so it reads on a phone as on a wide screen.
+type BarChart struct {
+	ID, Title, Desc string
+	Bars            []Bar
+}
+
+// barRow is a Bar with its coordinates in the chart's 400-unit-wide box.
+type barRow struct {
+	Bar
+	LabelY, BarY, BarW, ValueX, ValueY float64
+	Short                              string
+}
+
+const (
+	chartW   = 400.0
+	rowH     = 38.0
+	barH     = 14.0
+	valueGap = 4.0
+	valueRes = 120.0 // room kept right of the longest bar for its value
+)
+
+// Rows are the bars with their coordinates: the longest bar spans the
+// chart less the room for its printed value; a bar of 0 is drawn as a
+// hairline so a zero still shows.
+func (c BarChart) Rows() []barRow {
+	top := 0.0
+	for _, b := range c.Bars {
+		top = math.Max(top, b.Value)
+	}
+	out := make([]barRow, 0, len(c.Bars))
+	for i, b := range c.Bars {
+		w := 1.0
+		if top > 0 && b.Value > 0 {
+			w = math.Max(1, b.Value/top*(chartW-valueRes))
+		}
+		y := float64(i) * rowH
+		out = append(out, barRow{Bar: b, LabelY: y + 13, BarY: y + 18, BarW: round1(w), ValueX: round1(w + valueGap), ValueY: y + 30,
+			Short: shorten(b.Label, 56)})
+	}
+	return out
+}
+
+// Height is the chart box's height.
+func (c BarChart) Height() float64 { return float64(len(c.Bars))*rowH + 4 }
+
+// Width is the chart box's width.
+func (c BarChart) Width() float64 { return chartW }
+
+// Num is a value as the data attributes carry it.
+func Num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// shorten cuts a label to n runes with an ellipsis (the full label is in
+// the table beside the chart and in the bar's title).
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// Trend is a column chart over time (fiscal years, months): one column
+// per period, in order.
+type Trend struct {
+	ID, Title, Desc string
+	Points          []Bar
+}
+
+type trendCol struct {
+	Bar
+	X, Y, W, H, LabelX, LabelY, ValueY float64
+}
+
+const trendH = 160.0
+
+// Cols are the columns with their coordinates in a 400 × 200 box.
+func (t Trend) Cols() []trendCol {
+	top := 0.0
+	for _, p := range t.Points {
+		top = math.Max(top, p.Value)
+	}
+	n := float64(len(t.Points))
+	if n == 0 {
+		return nil
+	}
+	slot := chartW / n
+	w := math.Max(2, slot*0.7)
+	out := make([]trendCol, 0, len(t.Points))
+	for i, p := range t.Points {
+		h := 1.0
+		if top > 0 && p.Value > 0 {
+			h = math.Max(1, p.Value/top*(trendH-20))
+		}
+		x := float64(i)*slot + (slot-w)/2
+		out = append(out, trendCol{Bar: p, X: round1(x), Y: round1(trendH - h), W: round1(w), H: round1(h),
+			LabelX: round1(x + w/2), LabelY: trendH + 16, ValueY: round1(trendH - h - 4)})
+	}
+	return out
+}
+
+// Width and Height are the trend box's size.
+func (t Trend) Width() float64  { return chartW }
+func (t Trend) Height() float64 { return trendH + 24 }
+
+// StageDiagram draws a decision path on two tracks that are never merged:
+// the observed track (how many held records evidence each stage, and the
+// latest date) and the procedure's stages in order with their states
+// (happened, in progress, current, not started; absent and unknown drawn
+// hollow with a dashed or dotted ring), each with the Charter's clock.
+type StageDiagram struct {
+	ID, Title, Desc string
+	Stages          []StageMark
+}
+
+// StageMark is one stage of the diagram.
+type StageMark struct {
+	ID, Name, State, StateLabel, Date, Clock string
+	Evidence                                 int
+}
+
+type stageRow struct {
+	StageMark
+	Y, CY, TextY, SubY float64
+	First              bool
+}
+
+const stageRowH = 52.0
+
+// Rows are the stages with their coordinates in a 400-wide box.
+func (d StageDiagram) Rows() []stageRow {
+	out := make([]stageRow, 0, len(d.Stages))
+	for i, s := range d.Stages {
+		y := 28 + float64(i)*stageRowH
+		out = append(out, stageRow{StageMark: s, Y: y, CY: y + 14, TextY: y + 12, SubY: y + 30, First: i == 0})
+	}
+	return out
+}
+
+// Height and Width are the box's size; LineEnd is where the spine ends.
+func (d StageDiagram) Height() float64 { return 28 + float64(len(d.Stages))*stageRowH }
+func (d StageDiagram) Width() float64  { return chartW }
+func (d StageDiagram) LineEnd() float64 {
+	if len(d.Stages) == 0 {
+		return 28
+	}
+	return 28 + float64(len(d.Stages)-1)*stageRowH + 14
+}
