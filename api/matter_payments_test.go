@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -78,7 +79,7 @@ func TestMatterPaymentsJSON(t *testing.T) {
 	}
 	res, b = get(t, e, "/contracts/CT185020151429177")
 	if page := string(b); res.StatusCode != 200 || !strings.Contains(page, "Registered vs paid") || !strings.Contains(page, "FY2018") ||
-		!strings.Contains(page, "$35,775.00") || !strings.Contains(page, record.LinkExactContractID) {
+		!strings.Contains(page, "$35,775.00") || !strings.Contains(page, web.Label("en", "method", record.LinkExactContractID)) {
 		t.Errorf("contract page: %d, no registered vs paid", res.StatusCode)
 	}
 

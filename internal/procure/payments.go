@@ -58,7 +58,7 @@ type Ledger struct {
 
 // Ways a ledger's payments are found.
 const (
-	JoinedByContractID = "exact contract id: payments naming the contract id of a registration held (link records, method exact_contract_id, confidence high); payees redacted for privacy are never joined by name"
+	JoinedByContractID = "exact contract id: payments naming the contract id of a registration held (link records joined by exact contract id, high confidence); payees redacted for privacy are never joined by name"
 	JoinedByPayee      = "payee name stem: payments to this vendor as the payee is named (payments whose payee is redacted for privacy carry no name and are never counted here)"
 	JoinedByAgency     = "the paying agency (the crosswalk's agency id of each payment)"
 )
