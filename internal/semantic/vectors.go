@@ -145,15 +145,19 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 	if s.Records == nil || s.Model == nil {
 		return 0, nil
 	}
-	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now()); err != nil {
-		return 0, err
-	}
 	first, err := s.Reader.Search(ctx, search.Query{Limit: 1, ExactCount: true})
 	if err != nil {
 		return 0, err
 	}
-	if first.Total <= s.Index.Len() {
-		return 0, nil
+	// the count first: the vectors are read into memory (Index) only when
+	// some are missing
+	s.held.forget()
+	held, err := s.held.count(ctx, s.Records, s.Now())
+	if err != nil || first.Total <= held {
+		return 0, err
+	}
+	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now()); err != nil {
+		return 0, err
 	}
 	has := s.Index.Has()
 	written := 0
