@@ -62,6 +62,8 @@ type config struct {
 	OpenSearchPort   int
 	OpenSearchScript string
 	OpenSearchWarmup time.Duration
+
+	Varied bool // run the varied query log and the cold reads (varied.go)
 }
 
 func main() {
@@ -95,6 +97,7 @@ func main() {
 	fl.IntVar(&cfg.OpenSearchPort, "opensearch-port", 9290, "HTTP port of the benchmark's node on 127.0.0.1 (transport: this + 100)")
 	fl.StringVar(&cfg.OpenSearchScript, "opensearch-script", "docker/opensearch-local.sh", "the script that starts and stops the node")
 	fl.DurationVar(&cfg.OpenSearchWarmup, "opensearch-warmup", 15*time.Second, "unmeasured search mix sent to the fresh JVM before its measurements (JIT compilation)")
+	fl.BoolVar(&cfg.Varied, "varied", true, "after the fixed mix, serve every system at once and send each a varied log of 1,000+ distinct queries once (interleaved), then cold reads after a restart")
 	cycleOnly := fl.Bool("cycle-only", false, "only score prior-cycle matching on the judged set and print it (seconds; no corpus, no peers)")
 	soak := fl.Duration("soak", 0, "instead of the benchmark: a soak of this length (e.g. 10m) — mixed reads and writes against the built binary, SIGKILLed and restarted every -soak-kill-every; fails if an acknowledged write is lost")
 	soakClients := fl.Int("soak-clients", 32, "soak: concurrent clients")
@@ -226,6 +229,7 @@ type report struct {
 	Command  string
 	Cycle    cycleEval
 	Quality  relevanceEval
+	Varied   variedResult // the varied query log (varied.go)
 }
 
 type profile struct {
@@ -388,6 +392,12 @@ func run(cfg config) (string, error) {
 		}
 	}
 
+	if cfg.Varied {
+		rep.Varied = runVariedPhase(ctx, cfg, rep, meta)
+		if rep.Varied.Err != "" {
+			logf("varied log: %s", rep.Varied.Err)
+		}
+	}
 	rep.Fairness = fairness(rep)
 	rep.Cycle = evalPriorCycle(ctx, cfg)
 	logf("prior cycle: strict precision %.2f recall %.2f; with corroborated precision %.2f recall %.2f (%d judged pairs)",
@@ -405,6 +415,7 @@ func run(cfg config) (string, error) {
 			bad = append(bad, f.Query)
 		}
 	}
+	bad = append(bad, rep.Varied.disagreements()...)
 	return strings.Join(bad, ", "), nil
 }
 
