@@ -168,6 +168,8 @@ func runChild(role string, args []string) error {
 		return childOursIndex(args)
 	case "ours-serve":
 		return childOursServe(args)
+	case "ours-nearest":
+		return childOursNearest(args)
 	case "sqlite-load":
 		return childSQLiteLoad(args)
 	case "pg-load":
@@ -300,6 +302,7 @@ func run(cfg config) (string, error) {
 	}
 	logf("Recordwatch: %d notices in %.1fs (%.0f/s), %.1f MB on disk, peak RSS %.0f MB", ours.Index.Notices, ours.Index.Seconds,
 		float64(ours.Index.Notices)/ours.Index.Seconds, float64(ours.Index.Bytes)/1e6, ours.Index.PeakRSSMB)
+	runNearest(ours, "-corpus", meta.Path, "-data", dataDir)
 	ours.Version = "Bleve " + rep.Machine.Bleve
 	{
 		args := []string{"-data", dataDir}
@@ -480,6 +483,7 @@ func runOpenSearch(ctx context.Context, cfg config, rep *report, meta corpusMeta
 	if err != nil {
 		return err
 	}
+	runNearest(s, append([]string{"-corpus", meta.Path}, engine...)...)
 	// the state store (feed counters) of the serving child
 	data := filepath.Join(cfg.Work, fmt.Sprintf("opensearch-n%d", cfg.N))
 	if err := os.RemoveAll(data); err != nil {

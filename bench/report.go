@@ -259,6 +259,7 @@ func renderReport(rep *report) string {
 	}
 	w("\n")
 
+	w("%s", renderNearest(rep.Systems))
 	if cfg.Varied {
 		w("%s", renderVaried(rep.Varied))
 	}

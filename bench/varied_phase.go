@@ -184,7 +184,7 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 		part := log[i*len(log)/len(cfg.Conc) : (i+1)*len(log)/len(cfg.Conc)]
 		r := runVaried(ctx, live(), part, c)
 		v.Runs = append(v.Runs, r)
-		logf("varied log c=%d: %d queries in %.1fs; %d disagree", c, len(part), r.Wall.Seconds(), len(r.disagreements(part)))
+		logf("varied log c=%d: %d queries in %.1fs; %d disagree; errors %v", c, len(part), r.Wall.Seconds(), len(r.disagreements(part)), r.Errors)
 	}
 	for _, sv := range servers {
 		if err := sv.down(); err != nil {
@@ -202,6 +202,6 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 	v.Cold.Conc = 0
 	v.ColdNote = "Every serving process started again on its existing index (PostgreSQL's cluster and OpenSearch's node too; the OS page cache is not dropped), " +
 		"then these queries, none of them in the log, sent once each at c=1."
-	logf("cold reads: %d queries in %.1fs", len(cold), v.Cold.Wall.Seconds())
+	logf("cold reads: %d queries in %.1fs; errors %v", len(cold), v.Cold.Wall.Seconds(), v.Cold.Errors)
 	return v
 }
