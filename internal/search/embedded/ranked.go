@@ -43,7 +43,8 @@ func analyzedWords(idx bleve.Index, words []string) []string {
 }
 
 // keywordsInto sets a spec's words, phrases and exclusions on its field:
-// a phrase matches through Bleve's phrase query (cached per segment) and
+// a phrase matches through the segment path's phrase matcher (phrase.go,
+// cached per segment) and
 // is scored by its words; an excluded word is left out through its
 // postings, an excluded phrase (or a word the analyzer splits) through
 // Bleve's phrase query.

@@ -825,7 +825,18 @@ func (t *topIndex) clause(ctx context.Context, snap *scorch.IndexSnapshot, segs 
 	if complete {
 		return out, nil
 	}
-	if out, err = bleveMatches(ctx, snap, t.idx, q, offsets); err != nil {
+	if slots, field, ok := t.phraseOf(q); ok {
+		// a phrase: positions read only for the documents holding
+		// every word (phrase.go), segment by segment
+		for i, s := range segs {
+			if out[i] != nil {
+				continue
+			}
+			if out[i], err = phraseMatches(s.Segment(), field, slots); err != nil {
+				return nil, err
+			}
+		}
+	} else if out, err = bleveMatches(ctx, snap, t.idx, q, offsets); err != nil {
 		return nil, err
 	}
 	for i, s := range segs {
