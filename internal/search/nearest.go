@@ -67,10 +67,5 @@ func CheckVector(v []float32) error {
 
 // SortNear orders nearest records best first, ties by id.
 func SortNear(ns []Near) {
-	slices.SortFunc(ns, func(a, b Near) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(ns, func(a, b Near) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID)) })
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
@@ -15,23 +16,10 @@ import (
 // and rewritten notices about.
 func TestPhraseMatcherAgreesWithBleve(t *testing.T) {
 	b := topkCorpus(t, 1500, true)
-	adv, err := b.notices.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	snap := r.(*scorch.IndexSnapshot)
+	snap := snapshotOf(t, b.notices)
+	defer snap.Close()
 	segs := snap.Segments()
-	offsets := make([]uint64, len(segs))
-	var n uint64
-	for i, s := range segs {
-		offsets[i] = n
-		n += s.Segment().Count()
-	}
+	offsets := segmentOffsets(segs)
 	if len(segs) < 2 {
 		t.Fatalf("%d segments: the test wants several", len(segs))
 	}
@@ -72,4 +60,18 @@ func TestPhraseMatcherAgreesWithBleve(t *testing.T) {
 		t.Fatal("no phrase found anything")
 	}
 	t.Logf("%d phrases, first evaluation: Bleve's phrase searcher %s, the segment path's matcher %s", len(phrases), bleveTook, ownTook)
+}
+
+// snapshotOf is idx's current snapshot; the caller closes it.
+func snapshotOf(t *testing.T, idx bleve.Index) *scorch.IndexSnapshot {
+	t.Helper()
+	adv, err := idx.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.(*scorch.IndexSnapshot)
 }

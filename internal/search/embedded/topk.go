@@ -197,12 +197,7 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 	}
 	defer snap.Close()
 	segs := snap.Segments()
-	offsets := make([]uint64, len(segs))
-	var running uint64
-	for i, s := range segs {
-		offsets[i] = running
-		running += s.Segment().Count()
-	}
+	offsets := segmentOffsets(segs)
 	docs, err := snap.DocCount()
 	if err != nil {
 		return topResult{}, err
@@ -932,6 +927,18 @@ func orInto(pl segment.PostingsList, bm *roaring.Bitmap) error {
 		}
 		bm.Add(uint32(p.Number()))
 	}
+}
+
+// segmentOffsets are the snapshot-wide number of each segment's first
+// document (a segment's count includes its deleted documents).
+func segmentOffsets(segs []*scorch.SegmentSnapshot) []uint64 {
+	offsets := make([]uint64, len(segs))
+	var running uint64
+	for i, s := range segs {
+		offsets[i] = running
+		running += s.Segment().Count()
+	}
+	return offsets
 }
 
 // bleveMatches runs q unscored over the snapshot and returns its matches

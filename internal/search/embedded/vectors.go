@@ -335,15 +335,14 @@ func (b *Backend) NearestRecords(ctx context.Context, q search.NearQuery) ([]sea
 	b.vec.mu.RLock()
 	g := b.vec.graphs[q.Kind]
 	b.vec.mu.RUnlock()
-	out := []search.Near{}
 	if g == nil {
-		return out, nil
+		return []search.Near{}, nil
 	}
 	if g.Dims() != len(q.Vector) {
 		return nil, record.Invalid("vector", "%s vectors have %d components, not %d", q.Kind, g.Dims(), len(q.Vector))
 	}
-	for _, h := range g.Search(q.Vector, q.K, 0, q.MinScore) {
-		out = append(out, search.Near{ID: h.ID, Score: h.Score})
+	if out := g.Search(q.Vector, q.K, 0, q.MinScore); out != nil {
+		return out, nil
 	}
-	return out, nil
+	return []search.Near{}, nil
 }

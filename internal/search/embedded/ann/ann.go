@@ -13,9 +13,12 @@ package ann
 
 import (
 	"cmp"
+	"container/heap"
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Graph parameters: M links per node on the upper layers and 2M on the
@@ -29,10 +32,7 @@ const (
 )
 
 // Hit is one nearest vector.
-type Hit struct {
-	ID    string
-	Score float32
-}
+type Hit = search.Near
 
 // Graph is the index. The zero value is not usable: call New.
 type Graph struct {
@@ -273,12 +273,7 @@ type cand struct {
 }
 
 func sortCands(cs []cand) {
-	slices.SortFunc(cs, func(a, b cand) int {
-		if c := cmp.Compare(b.sim, a.sim); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.node, b.node)
-	})
+	slices.SortFunc(cs, func(a, b cand) int { return cmp.Or(cmp.Compare(b.sim, a.sim), cmp.Compare(a.node, b.node)) })
 }
 
 func (g *Graph) greedy(q []float32, ep int32, l int) int32 {
@@ -392,21 +387,11 @@ func (g *Graph) Search(q []float32, k, ef int, minScore float32) []Hit {
 		}
 		out = append(out, Hit{ID: g.ids[c.node], Score: c.sim})
 	}
-	SortHits(out)
+	search.SortNear(out)
 	if len(out) > k {
 		out = out[:k]
 	}
 	return out
-}
-
-// SortHits orders hits best first, ties by id.
-func SortHits(hs []Hit) {
-	slices.SortFunc(hs, func(a, b Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
 }
 
 // Compact rebuilds the graph from its live nodes when dead nodes are more
@@ -429,54 +414,29 @@ func (g *Graph) Compact() bool {
 	return true
 }
 
-// candHeap is a binary heap of candidates: the best on top when best, else
-// the worst.
+// candHeap is a heap of candidates (container/heap): the best on top when
+// best, else the worst.
 type candHeap struct {
 	items []cand
 	best  bool
 }
 
-func (h *candHeap) len() int   { return len(h.items) }
-func (h *candHeap) peek() cand { return h.items[0] }
-func (h *candHeap) less(i, j int) bool {
+func (h *candHeap) Len() int { return len(h.items) }
+func (h *candHeap) Less(i, j int) bool {
 	if h.best {
 		return h.items[i].sim > h.items[j].sim
 	}
 	return h.items[i].sim < h.items[j].sim
 }
-
-func (h *candHeap) push(c cand) {
-	h.items = append(h.items, c)
-	i := len(h.items) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h.items[i], h.items[p] = h.items[p], h.items[i]
-		i = p
-	}
+func (h *candHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *candHeap) Push(x any)    { h.items = append(h.items, x.(cand)) }
+func (h *candHeap) Pop() any {
+	last := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return last
 }
 
-func (h *candHeap) pop() cand {
-	top := h.items[0]
-	last := len(h.items) - 1
-	h.items[0] = h.items[last]
-	h.items = h.items[:last]
-	i := 0
-	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < last && h.less(l, m) {
-			m = l
-		}
-		if r < last && h.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		h.items[i], h.items[m] = h.items[m], h.items[i]
-		i = m
-	}
-	return top
-}
+func (h *candHeap) len() int    { return len(h.items) }
+func (h *candHeap) peek() cand  { return h.items[0] }
+func (h *candHeap) push(c cand) { heap.Push(h, c) }
+func (h *candHeap) pop() cand   { return heap.Pop(h).(cand) }

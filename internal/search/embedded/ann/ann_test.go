@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // corpus is n synthetic unit vectors in clusters, as topic vectors are: a
@@ -73,10 +75,10 @@ func exact(q []float32, ids []string, qs [][]int8, ss []float32, live map[string
 			dot += q[d] * float32(v)
 		}
 		if s := dot * ss[i]; s >= minScore {
-			out = append(out, Hit{id, s})
+			out = append(out, Hit{ID: id, Score: s})
 		}
 	}
-	SortHits(out)
+	search.SortNear(out)
 	if len(out) > k {
 		out = out[:k]
 	}
