@@ -143,23 +143,41 @@ func (g *Graph) randomLevel() int {
 
 func (g *Graph) vec(n int32) []int8 { return g.vecs[int(n)*g.dims : int(n+1)*g.dims] }
 
-// simQ is the similarity of a float query to node n.
+// simQ is the similarity of a float query to node n (four sums side by
+// side: the loop is bound by the additions' latency otherwise).
 func (g *Graph) simQ(q []float32, n int32) float32 {
-	var dot float32
-	for d, v := range g.vec(n) {
-		dot += q[d] * float32(v)
+	v := g.vec(n)
+	q = q[:len(v)]
+	var s0, s1, s2, s3 float32
+	d := 0
+	for ; d+4 <= len(v); d += 4 {
+		s0 += q[d] * float32(v[d])
+		s1 += q[d+1] * float32(v[d+1])
+		s2 += q[d+2] * float32(v[d+2])
+		s3 += q[d+3] * float32(v[d+3])
 	}
-	return dot * g.scales[n]
+	for ; d < len(v); d++ {
+		s0 += q[d] * float32(v[d])
+	}
+	return (s0 + s1 + s2 + s3) * g.scales[n]
 }
 
 // simN is the similarity of two nodes.
 func (g *Graph) simN(a, b int32) float32 {
 	va, vb := g.vec(a), g.vec(b)
-	var dot int32
-	for d := range va {
-		dot += int32(va[d]) * int32(vb[d])
+	vb = vb[:len(va)]
+	var s0, s1, s2, s3 int32
+	d := 0
+	for ; d+4 <= len(va); d += 4 {
+		s0 += int32(va[d]) * int32(vb[d])
+		s1 += int32(va[d+1]) * int32(vb[d+1])
+		s2 += int32(va[d+2]) * int32(vb[d+2])
+		s3 += int32(va[d+3]) * int32(vb[d+3])
 	}
-	return float32(dot) * g.scales[a] * g.scales[b]
+	for ; d < len(va); d++ {
+		s0 += int32(va[d]) * int32(vb[d])
+	}
+	return float32(s0+s1+s2+s3) * g.scales[a] * g.scales[b]
 }
 
 func (g *Graph) dequantize(n int32) []float32 {
@@ -217,11 +235,14 @@ func (g *Graph) insert(id string, vec []int8, scale float32) {
 	}
 }
 
-// link adds to from's neighbours on layer l, pruning them to the layer's
-// bound by the same heuristic.
+// link adds to from's neighbours on layer l. Past half again the layer's
+// bound they are pruned back to it by the heuristic of selectNeighbours:
+// pruning at every overflow (~M² similarities each time) cost most of an
+// insertion, and dropping just the least similar link cut clusters apart
+// (overlap@1000 fell to 0.70 on the synthetic corpus).
 func (g *Graph) link(from, to int32, l int) {
 	ls := append(g.links[from][l], to)
-	if len(ls) <= maxLinks(l) {
+	if len(ls) <= maxLinks(l)+maxLinks(l)/2 {
 		g.links[from][l] = ls
 		return
 	}

@@ -237,9 +237,22 @@ func TestFileRoundTrip(t *testing.T) {
 }
 
 func BenchmarkSearch(b *testing.B) {
-	g, _, fs, _, _ := build(b, 20000, 128)
+	g, _, fs, _, _ := build(b, 5000, 128)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		g.Search(fs[i%len(fs)], 10, 0, -1)
+	}
+}
+
+// BenchmarkAdd is the cost of one insertion into a graph of 5,000.
+func BenchmarkAdd(b *testing.B) {
+	_, qs, ss := corpus(5000+b.N, 128, 3)
+	g := New(128)
+	for i := 0; i < 5000; i++ {
+		g.Add(fmt.Sprint(i), qs[i], ss[i])
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g.Add(fmt.Sprint("b", i), qs[5000+i], ss[5000+i])
 	}
 }

@@ -132,7 +132,7 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 		links := make([][]int32, layers)
 		for li := range links {
 			m := int(u32())
-			if m > 2*M+1 {
+			if m > 3*M+1 {
 				return nil, 0, ErrCorrupt
 			}
 			links[li] = make([]int32, m)
