@@ -440,9 +440,10 @@ func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 	return b.notices.SetInternal(observationsKey, v)
 }
 
-// Refresh writes the nearest-neighbour graphs when they changed (vectors.go);
-// a Bleve batch is visible, and on disk, once written.
-func (b *Backend) Refresh(ctx context.Context) error { return b.saveVectors() }
+// Refresh writes the nearest-neighbour graphs when they changed, at most
+// every VectorSaveEvery (vectors.go); a Bleve batch is visible, and on
+// disk, once written.
+func (b *Backend) Refresh(ctx context.Context) error { return b.refreshVectors() }
 
 // ---- reading
 

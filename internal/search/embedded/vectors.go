@@ -32,19 +32,25 @@ import (
 // Whether vectors.ann is current is told by a stamp: every records batch
 // that changes a vector raises the stamp held in records.bleve (written in
 // the same batch), and vectors.ann is written with the stamp it reflects.
-// It is written on Close and on Refresh when vectors changed.
+// It is written on Close, and on Refresh when vectors changed and it was
+// last written VectorSaveEvery ago or more (a live fetch refreshes every
+// few minutes; a graph of a million vectors is some 300 MB to write).
 
 const vectorsFile = "vectors.ann"
+
+// VectorSaveEvery bounds how often Refresh writes vectors.ann.
+const VectorSaveEvery = time.Minute
 
 var vectorStampKey = []byte("vector_stamp")
 
 // vectors is the nearest-neighbour state of a Backend.
 type vectors struct {
-	mu     sync.RWMutex
-	graphs map[string]*ann.Graph // by record kind
-	stamp  uint64                // of the last batch that changed a vector
-	saved  uint64                // the stamp vectors.ann holds
-	save   sync.Mutex
+	mu      sync.RWMutex
+	graphs  map[string]*ann.Graph // by record kind
+	stamp   uint64                // of the last batch that changed a vector
+	saved   uint64                // the stamp vectors.ann holds
+	savedAt time.Time
+	save    sync.Mutex
 }
 
 // encodeVec is a record's stored "vec" field: kind, id and the vector.
@@ -219,9 +225,21 @@ func (b *Backend) saveVectors() error {
 		return fmt.Errorf("embedded: write %s: %w", vectorsFile, err)
 	}
 	v.mu.Lock()
-	v.saved = stamp
+	v.saved, v.savedAt = stamp, time.Now()
 	v.mu.Unlock()
 	return nil
+}
+
+// refreshVectors is Refresh's part: vectors.ann written when it is older
+// than the graphs and was written VectorSaveEvery ago or more.
+func (b *Backend) refreshVectors() error {
+	b.vec.mu.RLock()
+	recent := time.Since(b.vec.savedAt) < VectorSaveEvery
+	b.vec.mu.RUnlock()
+	if recent {
+		return nil
+	}
+	return b.saveVectors()
 }
 
 func writeVectors(f *os.File, v *vectors, kinds []string, stamp uint64) error {
