@@ -62,6 +62,8 @@ type config struct {
 	OpenSearchPort   int
 	OpenSearchScript string
 	OpenSearchWarmup time.Duration
+
+	Varied bool // run the varied query log and the cold reads (varied.go)
 }
 
 func main() {
@@ -95,6 +97,7 @@ func main() {
 	fl.IntVar(&cfg.OpenSearchPort, "opensearch-port", 9290, "HTTP port of the benchmark's node on 127.0.0.1 (transport: this + 100)")
 	fl.StringVar(&cfg.OpenSearchScript, "opensearch-script", "docker/opensearch-local.sh", "the script that starts and stops the node")
 	fl.DurationVar(&cfg.OpenSearchWarmup, "opensearch-warmup", 15*time.Second, "unmeasured search mix sent to the fresh JVM before its measurements (JIT compilation)")
+	fl.BoolVar(&cfg.Varied, "varied", true, "after the fixed mix, serve every system at once and send each a varied log of 1,000+ distinct queries once (interleaved), then cold reads after a restart")
 	cycleOnly := fl.Bool("cycle-only", false, "only score prior-cycle matching on the judged set and print it (seconds; no corpus, no peers)")
 	soak := fl.Duration("soak", 0, "instead of the benchmark: a soak of this length (e.g. 10m) — mixed reads and writes against the built binary, SIGKILLed and restarted every -soak-kill-every; fails if an acknowledged write is lost")
 	soakClients := fl.Int("soak-clients", 32, "soak: concurrent clients")
@@ -165,6 +168,8 @@ func runChild(role string, args []string) error {
 		return childOursIndex(args)
 	case "ours-serve":
 		return childOursServe(args)
+	case "ours-nearest":
+		return childOursNearest(args)
 	case "sqlite-load":
 		return childSQLiteLoad(args)
 	case "pg-load":
@@ -226,6 +231,7 @@ type report struct {
 	Command  string
 	Cycle    cycleEval
 	Quality  relevanceEval
+	Varied   variedResult // the varied query log (varied.go)
 }
 
 type profile struct {
@@ -296,6 +302,7 @@ func run(cfg config) (string, error) {
 	}
 	logf("Recordwatch: %d notices in %.1fs (%.0f/s), %.1f MB on disk, peak RSS %.0f MB", ours.Index.Notices, ours.Index.Seconds,
 		float64(ours.Index.Notices)/ours.Index.Seconds, float64(ours.Index.Bytes)/1e6, ours.Index.PeakRSSMB)
+	runNearest(ours, "-corpus", meta.Path, "-data", dataDir)
 	ours.Version = "Bleve " + rep.Machine.Bleve
 	{
 		args := []string{"-data", dataDir}
@@ -388,6 +395,12 @@ func run(cfg config) (string, error) {
 		}
 	}
 
+	if cfg.Varied {
+		rep.Varied = runVariedPhase(ctx, cfg, rep, meta)
+		if rep.Varied.Err != "" {
+			logf("varied log: %s", rep.Varied.Err)
+		}
+	}
 	rep.Fairness = fairness(rep)
 	rep.Cycle = evalPriorCycle(ctx, cfg)
 	logf("prior cycle: strict precision %.2f recall %.2f; with corroborated precision %.2f recall %.2f (%d judged pairs)",
@@ -405,6 +418,7 @@ func run(cfg config) (string, error) {
 			bad = append(bad, f.Query)
 		}
 	}
+	bad = append(bad, rep.Varied.disagreements()...)
 	return strings.Join(bad, ", "), nil
 }
 
@@ -469,6 +483,7 @@ func runOpenSearch(ctx context.Context, cfg config, rep *report, meta corpusMeta
 	if err != nil {
 		return err
 	}
+	runNearest(s, append([]string{"-corpus", meta.Path}, engine...)...)
 	// the state store (feed counters) of the serving child
 	data := filepath.Join(cfg.Work, fmt.Sprintf("opensearch-n%d", cfg.N))
 	if err := os.RemoveAll(data); err != nil {

@@ -45,6 +45,9 @@ type indexStats struct {
 	// every 250 ms): its heap, without the pages of the index files it maps
 	AnonPeakMB float64 `json:"anon_peak_mb,omitempty"`
 	Reused     bool    `json:"reused,omitempty"`
+	// Nearest compares the approximate nearest-neighbour index with the
+	// exact scan (nearest.go; Recordwatch's loads only).
+	Nearest *nearestStats `json:"nearest,omitempty"`
 }
 
 // oursDataDir is the data directory of the Recordwatch corpus; the

@@ -259,9 +259,13 @@ func renderReport(rep *report) string {
 	}
 	w("\n")
 
+	w("%s", renderNearest(rep.Systems))
+	if cfg.Varied {
+		w("%s", renderVaried(rep.Varied))
+	}
 	for _, conc := range cfg.Conc {
-		w("## Queries at concurrency %d\n\n", conc)
-		w("Latency in milliseconds (p50 / p95 / p99 from every raw latency of a %s run after a %s warm-up), throughput in requests/s. "+
+		w("## Hot cache: the fixed mix at concurrency %d\n\n", conc)
+		w("The ten fixed queries, each repeated for the run's length: every engine answers from warm caches (the varied log above is the case users make). Latency in milliseconds (p50 / p95 / p99 from every raw latency of a %s run after a %s warm-up), throughput in requests/s. "+
 			"**×** columns: how many times faster Recordwatch is (peer p50 ÷ our p50; our req/s ÷ peer req/s); below 1× the peer is faster.%s\n\n",
 			cfg.Duration, cfg.Warmup, openSearchColumnNote(rep))
 		w("| query | hits |")

@@ -3,8 +3,8 @@
 # a container engine. It fetches OpenSearch's minimal server distribution
 # from Maven Central (org.opensearch.distribution.integ-test-zip:opensearch,
 # the same version as compose.yaml's image), adds the analysis-common and
-# reindex modules of the same release (see install), unpacks it once into a
-# cache directory and runs 1 or 3 nodes on 127.0.0.1.
+# reindex modules and the k-NN plugin of the same release (see install),
+# unpacks it once into a cache directory and runs 1 or 3 nodes on 127.0.0.1.
 #
 #   docker/opensearch-local.sh start [1|3]  start (or find running) nodes, wait
 #                                           for cluster health, print the URL(s); on
@@ -173,8 +173,14 @@ EOF
 # migrations, _delete_by_query for deletes). analysis-common goes in without
 # the full distribution's extended.plugins=lang-painless: painless is not
 # here, and only painless reads that module's script whitelist.
+# The k-NN plugin (org.opensearch.plugin:opensearch-knn, the release's
+# version with a fourth digit, a zip on Maven Central) goes into plugins/
+# for the records' knn_vector field (mappings/records.v2.json, Lucene
+# HNSW), likewise without extended.plugins=lang-painless: only painless
+# reads its scoring-script allowlist (KNNAllowlistExtension).
+KNN_VERSION="$OPENSEARCH_VERSION.0"
 install() {
-	if [ -f "$INSTALL/.recordwatch-installed" ]; then
+	if [ -f "$INSTALL/.recordwatch-installed" ] && [ -d "$INSTALL/plugins/opensearch-knn" ]; then
 		return
 	fi
 	mkdir -p "$DIST_DIR"
@@ -185,6 +191,11 @@ install() {
 	fi
 	fetch_module analysis-common analysis-common
 	fetch_module reindex reindex-client
+	local knn="$DIST_DIR/opensearch-knn-$KNN_VERSION.zip"
+	if [ ! -f "$knn" ]; then
+		say "fetching the k-NN plugin $KNN_VERSION from Maven Central"
+		mvn_copy "org.opensearch.plugin:opensearch-knn:$KNN_VERSION:zip" "$DIST_DIR"
+	fi
 	command -v unzip >/dev/null 2>&1 || die "unzip not found (apt-get install unzip)"
 	local tmp="$OS_HOME/unpack.$$"
 	rm -rf "$tmp" "$INSTALL"
@@ -196,6 +207,9 @@ install() {
 		'Adds "built in" analyzers to OpenSearch.'
 	install_module "$root" reindex org.opensearch.index.reindex.ReindexPlugin \
 		'The Reindex module adds APIs to reindex from one index to another or update documents that match a query.'
+	mkdir -p "$root/plugins/opensearch-knn"
+	unzip -q "$knn" -d "$root/plugins/opensearch-knn"
+	sed -i 's/^extended\.plugins=.*/extended.plugins=/' "$root/plugins/opensearch-knn/plugin-descriptor.properties"
 	mv "$root" "$INSTALL"
 	rmdir "$tmp"
 	touch "$INSTALL/.recordwatch-installed"

@@ -63,7 +63,7 @@ const (
 	NoticesVersion  = 2
 	PassagesVersion = 2
 	MetaVersion     = 1
-	RecordsVersion  = 1
+	RecordsVersion  = 2
 )
 
 // Kinds lists the index kinds in the order they are opened.
@@ -76,7 +76,10 @@ var EngineFields = map[string][]string{
 	// valid_amount is the amount of a record whose amount is valid, the
 	// field amount sorts, ranges and sums read (amount itself is kept as
 	// given, stored only).
-	Records: {"valid_amount"},
+	// vector is Record.Vector (not in a record's JSON), a knn_vector of
+	// search.VectorDims components searched by the k-NN plugin (records
+	// v2; the plugin must be installed: docker/opensearch-local.sh).
+	Records: {"valid_amount", "vector"},
 }
 
 // Version returns the current mapping version of an index kind, or 0 when

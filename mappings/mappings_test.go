@@ -169,7 +169,7 @@ func TestStoredOnlyFieldsAreListed(t *testing.T) {
 
 func TestFieldTypes(t *testing.T) {
 	known := map[string]bool{"keyword": true, "text": true, "date": true, "boolean": true,
-		"double": true, "integer": true, "object": true}
+		"double": true, "integer": true, "object": true, "knn_vector": true}
 	for _, kind := range Kinds {
 		f := load(t, kind)
 		var check func(path string, spec fieldSpec)

@@ -50,6 +50,10 @@ type RecordReader interface {
 	// last dates, and per grouping (a key name or a Group* pseudo-key) the
 	// top size buckets (size 0: up to MaxRecordGroups).
 	RecordTotals(ctx context.Context, q RecordQuery, groupBy []string, size int) (Totals, error)
+	// NearestRecords is the records of one kind whose vectors
+	// (Record.Vector) are nearest q's, best first, ties by id: approximate
+	// (the engine's nearest-neighbour index), at most q.K.
+	NearestRecords(ctx context.Context, q NearQuery) ([]Near, error)
 	// RecordCoverage reports per source and kind (RecordType holds the
 	// kind) the records held, their first and last dates (New York days)
 	// and the latest observation with its source label (or, when no record
@@ -85,6 +89,10 @@ type Record struct {
 	Text  string `json:"text,omitempty"`
 	// Body is the typed value as a JSON object.
 	Body json.RawMessage `json:"body,omitempty"`
+	// Vector, when set, is a unit-length vector of VectorDims components
+	// the engine indexes for NearestRecords (nearest.go). It is written,
+	// never read back: Body holds the value it was made from.
+	Vector []float32 `json:"-"`
 }
 
 // Record sorts: every order breaks ties by id, then kind.
@@ -134,6 +142,9 @@ func CheckRecord(r Record) error {
 		return record.Invalid("id", "a %s record needs an id and a source", r.Kind)
 	}
 	if err := CheckRecordID(r.ID); err != nil {
+		return err
+	}
+	if err := CheckVector(r.Vector); err != nil {
 		return err
 	}
 	if len(r.Keys) > MaxRecordKeys {

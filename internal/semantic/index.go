@@ -12,7 +12,10 @@ import (
 
 // Index holds the notice vectors the engine stores, in memory, for exact
 // nearest-neighbour search (a dot product with every vector: 1,158 bundled
-// notices take microseconds; see BenchmarkNearest for larger sets). It is
+// notices take microseconds; see BenchmarkNearest for larger sets). Search
+// asks the engine's approximate index (search.RecordReader.NearestRecords);
+// this exact scan is the reference it is tested against, and what Backfill
+// reads to find the notices without a vector. It is
 // rebuilt from the engine's NoticeVectorKind records whenever their count
 // or last write time differs from what it holds (Sync), so vectors written
 // by another process (an indexer role on a shared cluster) are read too.
@@ -61,7 +64,7 @@ func (x *Index) Sync(ctx context.Context, rs search.Records, dims int, force boo
 	if fresh {
 		return nil
 	}
-	t, err := search.TotalsOf(ctx, rs, NoticeVectorKind, search.RecordQuery{Keys: map[string][]string{"model": {ModelName}}}, nil, 0)
+	t, err := search.TotalsOf(ctx, rs, NoticeVectorKind, search.RecordQuery{Keys: vectorKeys()}, nil, 0)
 	if err != nil {
 		return err
 	}
@@ -78,7 +81,7 @@ func (x *Index) Sync(ctx context.Context, rs search.Records, dims int, force boo
 	ids := make([]string, 0, sig.count)
 	vecs := make([]int8, 0, sig.count*dims)
 	scales := make([]float32, 0, sig.count)
-	q := search.RecordQuery{Keys: map[string][]string{"model": {ModelName}}, Sort: search.RecordSortID, Limit: search.MaxRecordLimit}
+	q := search.RecordQuery{Keys: vectorKeys(), Sort: search.RecordSortID, Limit: search.MaxRecordLimit}
 	for {
 		p, err := search.Find(ctx, rs, NoticeVectorKind, q)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -48,8 +49,39 @@ type Service struct {
 	Reader  search.Reader
 	Records search.Records // nil: keyword only
 	Model   *Model
-	Index   *Index
-	Now     func() time.Time
+	// Index is the exact scan: the reference of the engine's approximate
+	// index in tests, and how Backfill finds the notices without a vector.
+	Index *Index
+	Now   func() time.Time
+	held  heldCount
+}
+
+// heldCount is how many vectors the engine holds, asked at most every
+// SyncEvery (a scope states it).
+type heldCount struct {
+	mu      sync.Mutex
+	n       int
+	checked time.Time
+}
+
+func (h *heldCount) count(ctx context.Context, rs search.Records, now time.Time) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.checked.IsZero() && now.Sub(h.checked) < SyncEvery && now.After(h.checked) {
+		return h.n, nil
+	}
+	t, err := search.TotalsOf(ctx, rs, NoticeVectorKind, search.RecordQuery{Keys: vectorKeys()}, nil, 0)
+	if err != nil {
+		return 0, err
+	}
+	h.n, h.checked = t.Count, now
+	return h.n, nil
+}
+
+func (h *heldCount) forget() {
+	h.mu.Lock()
+	h.checked = time.Time{}
+	h.mu.Unlock()
 }
 
 // New is a Service over an engine: semantic modes when it holds records
@@ -108,7 +140,8 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	if err != nil {
 		return search.Result{}, err
 	}
-	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, false, s.Now()); err != nil {
+	held, err := s.held.count(ctx, s.Records, s.Now())
+	if err != nil {
 		return search.Result{}, err
 	}
 	sem, filtered, err := s.semantic(ctx, q, k)
@@ -142,7 +175,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 		}
 	}
 	searched := q.Searched(k)
-	searched.Semantic = s.describe(mode)
+	searched.Semantic = s.describe(mode, held)
 	if held := searched.Semantic.VectorsHeld; held < out.Scope.RecordsInCorpus {
 		searched.Semantic.Note += fmt.Sprintf("; vectors are held for %d of the %d notices (the rest are being embedded, or have no word the model knows): "+
 			"those are found by keyword search only", held, out.Scope.RecordsInCorpus)
@@ -158,9 +191,12 @@ func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keyword
 	words := append(slices.Clone(k.Terms), k.Phrases...)
 	var filtered search.Result
 	vec, ok := s.Model.Embed(strings.Join(words, " "))
-	var near []Scored
+	var near []search.Near
 	if ok {
-		near = s.Index.Nearest(vec, Candidates, MinSimilarity)
+		var err error
+		if near, err = s.Records.NearestRecords(ctx, search.NearQuery{Kind: NoticeVectorKind.Name, Vector: vec, K: Candidates, MinScore: MinSimilarity}); err != nil {
+			return nil, filtered, err
+		}
 	}
 	score := make(map[string]float32, len(near))
 	for _, n := range near {
@@ -252,9 +288,9 @@ func exclusionsOnly(k search.Keywords) string {
 }
 
 // describe is what a semantic or hybrid scope states of its method.
-func (s *Service) describe(mode string) *record.SemanticSearched {
+func (s *Service) describe(mode string, held int) *record.SemanticSearched {
 	d := &record.SemanticSearched{
-		Mode: mode, Model: ModelName, VectorsHeld: s.Index.Len(), Candidates: Candidates, MinSimilarity: MinSimilarity,
+		Mode: mode, Model: ModelName, VectorsHeld: held, Candidates: Candidates, MinSimilarity: MinSimilarity,
 		Note: "notices ranked by the cosine similarity of their vector (title and opening words) to the query's; " +
 			"the query's filters apply as in keyword search; at most " + strconv.Itoa(Ranked) + " results",
 	}

@@ -24,16 +24,40 @@ type NoticeVector struct {
 // NoticeVectorKind is the record kind of notice vectors. It is a derived
 // kind (search.DerivedFamily): an index of the notices, not a source, so no
 // scope or /stats lists it as records held. Its date is when the vector was
-// made, so a write shows as a new last date (Index.Sync).
+// made, so a write shows as a new last date (Index.Sync). Its record
+// carries the vector (search.Record.Vector) for the engine's
+// nearest-neighbour index; version 2 is the first layout that does, so
+// vectors written before are found (vectorKeys) and written again
+// (Backfill).
 var NoticeVectorKind = search.Kind[NoticeVector]{
-	Name: search.DerivedFamily + ".notice_vector",
+	Name:    search.DerivedFamily + ".notice_vector",
+	Version: 2,
 	Index: func(v NoticeVector) search.Record {
 		return search.Record{
 			ID: v.RequestID, Source: v.Source, SourceLabel: "vectors of " + ModelName,
 			Keys: map[string][]string{"model": {v.Model}},
 			Date: v.MadeAt, DateLabel: "embedded",
+			Vector: v.floats(),
 		}
 	},
+}
+
+// vectorKeys are the keys of the vectors of this model and layout.
+func vectorKeys() map[string][]string {
+	return map[string][]string{"model": {ModelName}, search.KeyKindVersion: {NoticeVectorKind.VersionKey()}}
+}
+
+// floats is the vector as the engine indexes it (none when it is not of
+// the engine's length).
+func (v NoticeVector) floats() []float32 {
+	if len(v.Vector) != search.VectorDims {
+		return nil
+	}
+	out := make([]float32, len(v.Vector))
+	for i, b := range v.Vector {
+		out[i] = float32(int8(b)) * v.Scale
+	}
+	return out
 }
 
 // What a notice's vector is made of: its title's vector and the vector of
@@ -121,15 +145,19 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 	if s.Records == nil || s.Model == nil {
 		return 0, nil
 	}
-	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now()); err != nil {
-		return 0, err
-	}
 	first, err := s.Reader.Search(ctx, search.Query{Limit: 1, ExactCount: true})
 	if err != nil {
 		return 0, err
 	}
-	if first.Total <= s.Index.Len() {
-		return 0, nil
+	// the count first: the vectors are read into memory (Index) only when
+	// some are missing
+	s.held.forget()
+	held, err := s.held.count(ctx, s.Records, s.Now())
+	if err != nil || first.Total <= held {
+		return 0, err
+	}
+	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now()); err != nil {
+		return 0, err
 	}
 	has := s.Index.Has()
 	written := 0
@@ -169,6 +197,7 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 	if err := flush(); err != nil {
 		return written, err
 	}
+	s.held.forget()
 	return written, s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now())
 }
 

@@ -34,6 +34,8 @@ type Backend struct {
 	passages bleve.Index
 	records  bleve.Index // every read-model record: contracts, payments, lots, … (records.go)
 
+	vec *vectors // record vectors' nearest-neighbour graphs (vectors.go)
+
 	topNotices  *topIndex    // the ranked text path over notices (topk.go)
 	topPassages *topIndex    // and over passages
 	totals      recordTotals // the records' totals columns (records_totals.go)
@@ -114,6 +116,10 @@ func openAll(dir string) (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}
+	if err := b.openVectors(); err != nil {
+		b.Close()
+		return nil, err
+	}
 	b.totals.warm(r)
 	return b, nil
 }
@@ -144,10 +150,15 @@ func openIndex(path string, m mapping.IndexMapping) (bleve.Index, error) {
 // Name identifies the engine.
 func (b *Backend) Name() string { return "embedded" }
 
-// Close closes the indexes.
+// Close writes the nearest-neighbour graphs (when they changed) and closes
+// the indexes.
 func (b *Backend) Close() error {
 	b.totals.halt()
-	return errors.Join(b.notices.Close(), b.passages.Close(), b.records.Close())
+	var err error
+	if b.vec != nil {
+		err = b.saveVectors()
+	}
+	return errors.Join(err, b.notices.Close(), b.passages.Close(), b.records.Close())
 }
 
 // Generation counts the writes through this value (search.Engine).
@@ -432,8 +443,10 @@ func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 	return b.notices.SetInternal(observationsKey, v)
 }
 
-// Refresh is a no-op: a Bleve batch is visible, and on disk, once written.
-func (b *Backend) Refresh(ctx context.Context) error { return nil }
+// Refresh writes the nearest-neighbour graphs when they changed, at most
+// every VectorSaveEvery (vectors.go); a Bleve batch is visible, and on
+// disk, once written.
+func (b *Backend) Refresh(ctx context.Context) error { return b.refreshVectors() }
 
 // ---- reading
 

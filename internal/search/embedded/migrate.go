@@ -35,7 +35,11 @@ import (
 //	6: text fields analyzed by recordwatch_en (search.CleanText before
 //	   Bleve's "en" analysis: words joined by ':', '.' or an apostrophe
 //	   are split, possessives removed)
-const formatVersion = 6
+//	7: records carry their vector (search.Record.Vector) in the stored
+//	   field "vec" and the keyword "has_vec" (vectors.go); the graphs are
+//	   in vectors.ann. A rebuild from 6 has no vector to carry (the
+//	   semantic service writes them again); a later rebuild must copy "vec"
+const formatVersion = 7
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"

@@ -43,10 +43,10 @@ func analyzedWords(idx bleve.Index, words []string) []string {
 }
 
 // keywordsInto sets a spec's words, phrases and exclusions on its field:
-// a phrase matches through Bleve's phrase query (cached per segment) and
-// is scored by its words; an excluded word is left out through its
-// postings, an excluded phrase (or a word the analyzer splits) through
-// Bleve's phrase query.
+// a phrase matches through the segment path's phrase matcher (phrase.go,
+// cached per segment) and is scored by its words; an excluded word is left
+// out through its postings, an excluded phrase (or a word the analyzer
+// splits) through the same phrase matcher.
 func keywordsInto(spec *topSpec, idx bleve.Index, k search.Keywords) {
 	spec.words = analyzedWords(idx, k.Terms)
 	if len(k.Phrases) > 0 {

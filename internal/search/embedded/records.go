@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -36,6 +38,8 @@ func recordMapping() *mapping.IndexMappingImpl {
 		"sort_amount_desc": keywordField(),
 		"observed":         keywordField(),
 		"doc":              storedOnly(),
+		"vec":              storedOnly(),
+		"has_vec":          keywordField(),
 	})
 }
 
@@ -79,6 +83,7 @@ func recordFields(r search.Record) (map[string]interface{}, error) {
 	if !r.ObservedAt.IsZero() {
 		d["observed"] = timeKey(r.ObservedAt)
 	}
+	vectorFields(r, d)
 	return d, nil
 }
 
@@ -105,8 +110,15 @@ func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
 			return err
 		}
 	}
+	vecs := slices.ContainsFunc(rs, func(r search.Record) bool { return len(r.Vector) > 0 || b.hasVectors(r.Kind) })
+	if vecs {
+		batch.SetInternal(vectorStampKey, []byte(strconv.FormatUint(b.nextVectorStamp(), 10)))
+	}
 	if err := b.records.Batch(batch); err != nil {
 		return fmt.Errorf("embedded: write records: %w", err)
+	}
+	if vecs {
+		b.indexVectors(rs)
 	}
 	return nil
 }
@@ -122,8 +134,15 @@ func (b *Backend) DeleteRecords(ctx context.Context, kind string, ids []string) 
 	for _, id := range ids {
 		batch.Delete(search.RecordDocID(kind, id))
 	}
+	vecs := b.hasVectors(kind)
+	if vecs {
+		batch.SetInternal(vectorStampKey, []byte(strconv.FormatUint(b.nextVectorStamp(), 10)))
+	}
 	if err := b.records.Batch(batch); err != nil {
 		return fmt.Errorf("embedded: delete records: %w", err)
+	}
+	if vecs {
+		b.unindexVectors(kind, ids)
 	}
 	return nil
 }

@@ -197,12 +197,7 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 	}
 	defer snap.Close()
 	segs := snap.Segments()
-	offsets := make([]uint64, len(segs))
-	var running uint64
-	for i, s := range segs {
-		offsets[i] = running
-		running += s.Segment().Count()
-	}
+	offsets := segmentOffsets(segs)
 	docs, err := snap.DocCount()
 	if err != nil {
 		return topResult{}, err
@@ -825,7 +820,18 @@ func (t *topIndex) clause(ctx context.Context, snap *scorch.IndexSnapshot, segs 
 	if complete {
 		return out, nil
 	}
-	if out, err = bleveMatches(ctx, snap, t.idx, q, offsets); err != nil {
+	if slots, field, ok := t.phraseOf(q); ok {
+		// a phrase: positions read only for the documents holding
+		// every word (phrase.go), segment by segment
+		for i, s := range segs {
+			if out[i] != nil {
+				continue
+			}
+			if out[i], err = phraseMatches(s.Segment(), field, slots); err != nil {
+				return nil, err
+			}
+		}
+	} else if out, err = bleveMatches(ctx, snap, t.idx, q, offsets); err != nil {
 		return nil, err
 	}
 	for i, s := range segs {
@@ -921,6 +927,18 @@ func orInto(pl segment.PostingsList, bm *roaring.Bitmap) error {
 		}
 		bm.Add(uint32(p.Number()))
 	}
+}
+
+// segmentOffsets are the snapshot-wide number of each segment's first
+// document (a segment's count includes its deleted documents).
+func segmentOffsets(segs []*scorch.SegmentSnapshot) []uint64 {
+	offsets := make([]uint64, len(segs))
+	var running uint64
+	for i, s := range segs {
+		offsets[i] = running
+		running += s.Segment().Count()
+	}
+	return offsets
 }
 
 // bleveMatches runs q unscored over the snapshot and returns its matches

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -110,17 +109,10 @@ func topkCorpus(t *testing.T, n int, churn bool) *Backend {
 func settle(t *testing.T, b *Backend) {
 	t.Helper()
 	ids := func() string {
-		adv, err := b.notices.Advanced()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := adv.Reader()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
+		snap := snapshotOf(t, b.notices)
+		defer snap.Close()
 		var s []string
-		for _, seg := range r.(*scorch.IndexSnapshot).Segments() {
+		for _, seg := range snap.Segments() {
 			s = append(s, fmt.Sprint(seg.Id()))
 		}
 		return strings.Join(s, ",")

@@ -31,6 +31,8 @@ func (b *Backend) records() string { return b.Alias(mappings.Records) }
 type recordDoc struct {
 	search.Record
 	ValidAmount *float64 `json:"valid_amount,omitempty"`
+	// Vector is Record.Vector, the knn_vector field (nearest.go).
+	Vector []float32 `json:"vector,omitempty"`
 }
 
 // PutRecords writes records in one _bulk request and waits until they are
@@ -44,7 +46,7 @@ func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
 		if err := search.CheckRecord(r); err != nil {
 			return err
 		}
-		d := recordDoc{Record: r}
+		d := recordDoc{Record: r, Vector: r.Vector}
 		if r.AmountValid {
 			a := r.Amount
 			d.ValidAmount = &a

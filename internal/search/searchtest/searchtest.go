@@ -408,6 +408,7 @@ func suite(t *testing.T, b search.Engine, docs []search.Doc, load func(*testing.
 	t.Run("Sections", func(t *testing.T) { testSections(t, b, docs) })
 	t.Run("SourceRecords", func(t *testing.T) { testSourceRecords(t, open) }) // sources.go
 	t.Run("Records", func(t *testing.T) { testRecords(t, open) })             // records.go
+	t.Run("Nearest", func(t *testing.T) { testNearest(t, open) })             // nearest.go
 	t.Run("Analysis", func(t *testing.T) { testAnalysis(t, open) })           // analysis.go
 	t.Run("Counts", func(t *testing.T) { testCounts(t, open) })               // counts.go
 	t.Run("RelevanceTies", func(t *testing.T) { testRelevanceTies(t, open) }) // ties.go

@@ -1,0 +1,478 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// The varied query log: queries people send, each sent once. The fixed mix
+// (mix.go) repeats ten queries for seconds each, so every engine answers
+// from warm caches (the hot-cache case); the log is built from the corpus
+// itself — words in three frequency bands, OR groups of two, three and five
+// words, two-word phrases cut from real texts, filtered and passage
+// queries, semantic and hybrid — and no query in it repeats.
+//
+// Every system is running at once and each query goes to every system in
+// turn, the order rotated per query (interleaved: a busy machine weighs on
+// all of them alike). Each timed response is also the fairness check: its
+// total is read, capped at record.CountLimit as Recordwatch counts (the
+// peers count exactly), so the timed load counts the way the check does.
+
+// Bands of the varied log.
+const (
+	bandRare     = "rare word"
+	bandMedium   = "medium word"
+	bandCommon   = "common word"
+	bandOr2      = "2-word OR"
+	bandOr3      = "3-word OR"
+	bandOr5      = "5-word OR"
+	bandPhrase   = "phrase"
+	bandFiltered = "filtered"
+	bandPassages = "passages"
+	bandSemantic = "semantic"
+	bandHybrid   = "hybrid"
+)
+
+// variedBands is the report order, with how many queries of each the log
+// holds.
+var variedBands = []struct {
+	Name string
+	N    int
+}{
+	{bandRare, 150}, {bandMedium, 150}, {bandCommon, 100}, {bandOr2, 120}, {bandOr3, 100}, {bandOr5, 80},
+	{bandPhrase, 200}, {bandFiltered, 100}, {bandPassages, 100}, {bandSemantic, 60}, {bandHybrid, 40},
+}
+
+// logQuery is one query of the log.
+type logQuery struct {
+	mixQuery
+	Band string
+}
+
+// ourOnly: semantic and hybrid are Recordwatch's (and so OpenSearch's,
+// served through Recordwatch's API); the database peers have no vectors.
+func (q logQuery) ourOnly() bool { return q.Band == bandSemantic || q.Band == bandHybrid }
+
+// benchStop are words no band picks: the engines' stop words and the
+// boilerplate every notice has.
+var benchStop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because been before being
+below between both but by can did do does doing down during each few for from further had has have having he her here hers
+herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or
+other our ours ourselves out over own same she should so some such than that the their theirs them themselves then there these
+they this those through to too under until up very was we were what when where which while who whom why will with you your
+yours yourself yourselves shall may must would could also per`) {
+		benchStop[w] = true
+	}
+}
+
+// words are the lower-case letter words of s (at least 4 letters), in order.
+func benchWords(s string) []string {
+	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+	out := f[:0]
+	for _, w := range f {
+		if len(w) >= 4 && len(w) <= 20 && !benchStop[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// buildVariedLog builds the log from the first notices of a corpus: word
+// document frequencies over them set the bands (rare: in at most 0.05% of
+// them, or 3, medium: up to 1%, common: more), phrases are adjacent words of
+// their texts, filters are agencies that hold notices. The same corpus and
+// seed give the same log.
+func buildVariedLog(notices []record.Notice, seed uint64) []logQuery {
+	r := rand.New(rand.NewPCG(seed, 36))
+	df := map[string]int{}
+	var agencies []string
+	seenAgency := map[string]bool{}
+	for _, n := range notices {
+		seen := map[string]bool{}
+		for _, w := range benchWords(n.Title + " " + n.Text) {
+			if !seen[w] {
+				seen[w] = true
+				df[w]++
+			}
+		}
+		if n.AgencyID != "" && !seenAgency[n.AgencyID] {
+			seenAgency[n.AgencyID] = true
+			agencies = append(agencies, n.AgencyID)
+		}
+	}
+	slices.Sort(agencies)
+	total := float64(len(notices))
+	var rare, medium, common []string
+	for w, c := range df {
+		switch f := float64(c) / total; {
+		case c < 2:
+		case c <= max(3, int(total*0.0005)):
+			rare = append(rare, w)
+		case f <= 0.01:
+			medium = append(medium, w)
+		default:
+			common = append(common, w)
+		}
+	}
+	for _, s := range [][]string{rare, medium, common} {
+		slices.Sort(s)
+		r.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
+	}
+	used := map[string]bool{}
+	var out []logQuery
+	add := func(band string, kind string, params url.Values) bool {
+		key := kind + "?" + params.Encode()
+		if used[key] {
+			return false
+		}
+		used[key] = true
+		name := fmt.Sprintf("%s #%d", band, len(out))
+		out = append(out, logQuery{mixQuery: mixQuery{Name: name, Kind: kind, Params: params}, Band: band})
+		return true
+	}
+	pick := func(s []string, i int) string {
+		if len(s) == 0 {
+			return ""
+		}
+		return s[i%len(s)]
+	}
+	q := func(kv ...string) url.Values {
+		v := url.Values{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return v
+	}
+	// phrase and semantic sources: adjacent words of real texts
+	phrase := func() string {
+		for tries := 0; tries < 50; tries++ {
+			n := notices[r.IntN(len(notices))]
+			ws := benchWords(n.Text)
+			if len(ws) < 2 {
+				continue
+			}
+			i := r.IntN(len(ws) - 1)
+			// adjacent in the text itself, not only after dropping stop words
+			p := ws[i] + " " + ws[i+1]
+			if strings.Contains(strings.ToLower(n.Text), p) {
+				return p
+			}
+		}
+		return ""
+	}
+	for _, b := range variedBands {
+		made := 0
+		for i := 0; made < b.N && i < b.N*20; i++ {
+			var ok bool
+			switch b.Name {
+			case bandRare:
+				ok = add(b.Name, kindSearch, q("q", pick(rare, i)))
+			case bandMedium:
+				ok = add(b.Name, kindSearch, q("q", pick(medium, i+7)))
+			case bandCommon:
+				ok = add(b.Name, kindSearch, q("q", pick(common, i)))
+			case bandOr2:
+				ok = add(b.Name, kindSearch, q("q", pick(medium, r.IntN(1<<30))+" "+pick(common, r.IntN(1<<30))))
+			case bandOr3:
+				ok = add(b.Name, kindSearch, q("q", pick(rare, r.IntN(1<<30))+" "+pick(medium, r.IntN(1<<30))+" "+pick(common, r.IntN(1<<30))))
+			case bandOr5:
+				ws := []string{pick(rare, r.IntN(1<<30)), pick(medium, r.IntN(1<<30)), pick(medium, r.IntN(1<<30)), pick(common, r.IntN(1<<30)), pick(common, r.IntN(1<<30))}
+				ok = add(b.Name, kindSearch, q("q", strings.Join(ws, " ")))
+			case bandPhrase:
+				if p := phrase(); p != "" {
+					ok = add(b.Name, kindSearch, q("q", `"`+p+`"`))
+				}
+			case bandFiltered:
+				params := q("q", pick(medium, r.IntN(1<<30)), "agency", pick(agencies, r.IntN(1<<30)))
+				if i%2 == 1 {
+					params = q("q", pick(common, r.IntN(1<<30)), "lens", "money", "min", "100000")
+				}
+				ok = add(b.Name, kindSearch, params)
+			case bandPassages:
+				ok = add(b.Name, kindPassages, q("q", pick(medium, r.IntN(1<<30))+" "+pick(medium, r.IntN(1<<30))))
+			case bandSemantic, bandHybrid:
+				if p := phrase(); p != "" {
+					mode := "semantic"
+					if b.Name == bandHybrid {
+						mode = "hybrid"
+					}
+					ok = add(b.Name, kindSearch, q("q", p+" "+pick(medium, r.IntN(1<<30)), "mode", mode))
+				}
+			}
+			if ok {
+				made++
+			}
+		}
+	}
+	// one shuffled order: bands interleaved as users send them
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// requestPath is q's request, as a user sends it: Recordwatch counts
+// exactly up to record.CountLimit (exact_count would make it an expensive
+// request, which admission control bounds), so totals are compared capped
+// there (capTotal).
+func (q logQuery) requestPath() string { return q.path(0) }
+
+// capTotal is a total as the fairness check compares it: the peers count
+// exactly, Recordwatch up to record.CountLimit.
+func capTotal(n int) int { return min(n, record.CountLimit) }
+
+// liveSystem is a system being served during the varied log.
+type liveSystem struct {
+	S    *system
+	Base string
+}
+
+// variedRun is one pass of the log at one concurrency.
+type variedRun struct {
+	Conc int
+	// Took and Errors by system key, then band ("" is every band).
+	Took   map[string]map[string][]time.Duration
+	Errors map[string]int
+	// Totals by query, then system key (fairness).
+	Totals map[string]map[string]int
+	Wall   time.Duration
+}
+
+// runVaried sends every query of log once to every system of sys, conc
+// queries at a time; each query goes to the systems in an order rotated by
+// its position.
+func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) variedRun {
+	run := variedRun{Conc: conc, Took: map[string]map[string][]time.Duration{}, Errors: map[string]int{}, Totals: map[string]map[string]int{}}
+	for _, s := range sys {
+		run.Took[s.S.Key] = map[string][]time.Duration{}
+	}
+	var mu sync.Mutex
+	client := newClient(conc * 2)
+	defer client.CloseIdleConnections()
+	var next atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(log) {
+					return
+				}
+				q := log[i]
+				for k := range sys {
+					s := sys[(i+k)%len(sys)]
+					if q.ourOnly() && !s.S.FullAPI {
+						continue
+					}
+					t := time.Now()
+					body, err := get(ctx, client, s.Base+q.requestPath())
+					took := time.Since(t)
+					var a answer
+					if err == nil {
+						err = json.Unmarshal(body, &a)
+					}
+					mu.Lock()
+					if err != nil {
+						run.Errors[s.S.Key]++
+					} else {
+						run.Took[s.S.Key][q.Band] = append(run.Took[s.S.Key][q.Band], took)
+						run.Took[s.S.Key][""] = append(run.Took[s.S.Key][""], took)
+						if run.Totals[q.Name] == nil {
+							run.Totals[q.Name] = map[string]int{}
+						}
+						run.Totals[q.Name][s.S.Key] = capTotal(a.Total)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	run.Wall = time.Since(start)
+	return run
+}
+
+// disagreements are the queries whose totals differ between systems
+// (semantic and hybrid are approximate on each engine and are left out).
+func (r variedRun) disagreements(log []logQuery) []string {
+	var bad []string
+	for _, q := range log {
+		if q.ourOnly() {
+			continue
+		}
+		t := r.Totals[q.Name]
+		first, set := 0, false
+		for _, n := range t {
+			if !set {
+				first, set = n, true
+			} else if n != first {
+				bad = append(bad, fmt.Sprintf("%s %v", q.Params.Encode(), t))
+				break
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// variedResult is the varied log's part of the report.
+type variedResult struct {
+	Queries int
+	Bands   map[string]int // queries per band
+	Runs    []variedRun
+	// Cold is the first ColdN distinct queries (not in the log) after each
+	// serving process was started again on its existing index, at c=1.
+	Cold     variedRun
+	ColdN    int
+	ColdNote string
+	Systems  []*system
+	Log      []logQuery
+	Err      string
+}
+
+func pcts(d []time.Duration) (p50, p95, p99 time.Duration) {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return percentile(s, 50), percentile(s, 95), percentile(s, 99)
+}
+
+// renderVaried writes the varied log's tables.
+func renderVaried(v variedResult) string {
+	var b strings.Builder
+	b.WriteString("## Varied query log (each query once)\n\n")
+	if v.Err != "" {
+		fmt.Fprintf(&b, "Not measured: %s\n\n", v.Err)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d distinct queries built from the corpus (%s), none repeated; every system running, each query sent to each system in turn "+
+		"(the order rotated per query); the timed responses are the fairness check (totals compared capped at %d, where Recordwatch stops counting; the peers count exactly). "+
+		"Semantic and hybrid go to Recordwatch and OpenSearch only.\n\n", v.Queries, bandList(v.Bands), record.CountLimit)
+	runs := append(slices.Clone(v.Runs), v.Cold)
+	for _, r := range runs {
+		if r.Took == nil {
+			continue
+		}
+		title := fmt.Sprintf("### c=%d (wall %.1fs)", r.Conc, r.Wall.Seconds())
+		if r.Conc == 0 {
+			title = fmt.Sprintf("### Cold reads: the first %d distinct queries after a restart, c=1", v.ColdN)
+			if v.ColdNote != "" {
+				title += "\n\n" + v.ColdNote
+			}
+		}
+		b.WriteString(title + "\n\n| band | ")
+		for _, s := range v.Systems {
+			fmt.Fprintf(&b, "%s p50 / p95 / p99 | ", s.Name)
+		}
+		for _, s := range v.Systems[1:] {
+			fmt.Fprintf(&b, "%s ÷ %s p50 | ", s.Name, v.Systems[0].Name)
+		}
+		b.WriteString("\n|---|")
+		for range len(v.Systems)*2 - 1 {
+			b.WriteString("---|")
+		}
+		b.WriteString("\n")
+		bands := append([]string{""}, bandNames()...)
+		for _, band := range bands {
+			name := band
+			if band == "" {
+				name = "**all**"
+			}
+			fmt.Fprintf(&b, "| %s | ", name)
+			var ours time.Duration
+			for i, s := range v.Systems {
+				d := r.Took[s.Key][band]
+				if len(d) == 0 {
+					b.WriteString("— | ")
+					continue
+				}
+				p50, p95, p99 := pcts(d)
+				if i == 0 {
+					ours = p50
+				}
+				fmt.Fprintf(&b, "%s / %s / %s (n=%d) | ", ms(p50), ms(p95), ms(p99), len(d))
+			}
+			for _, s := range v.Systems[1:] {
+				d := r.Took[s.Key][band]
+				if len(d) == 0 || ours == 0 {
+					b.WriteString("— | ")
+					continue
+				}
+				p50, _, _ := pcts(d)
+				fmt.Fprintf(&b, "%.2f× | ", float64(p50)/float64(ours))
+			}
+			b.WriteString("\n")
+		}
+		var errs []string
+		for _, s := range v.Systems {
+			if n := r.Errors[s.Key]; n > 0 {
+				errs = append(errs, fmt.Sprintf("%s %d", s.Name, n))
+			}
+		}
+		if len(errs) > 0 {
+			fmt.Fprintf(&b, "\nErrors: %s.\n", strings.Join(errs, ", "))
+		}
+		b.WriteString("\n")
+	}
+	bad := v.disagreements()
+	fmt.Fprintf(&b, "**Fairness (varied log)**: %d of %d keyword and passage queries have the same total on every system.\n", v.keywordQueries()-len(bad), v.keywordQueries())
+	for i, d := range bad {
+		if i == 10 {
+			fmt.Fprintf(&b, "- … and %d more\n", len(bad)-10)
+			break
+		}
+		fmt.Fprintf(&b, "- %s\n", d)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// disagreements over every run of the log (cold reads included).
+func (v variedResult) disagreements() []string {
+	var bad []string
+	for _, r := range v.Runs {
+		bad = append(bad, r.disagreements(v.Log)...)
+	}
+	return bad
+}
+
+func (v variedResult) keywordQueries() int {
+	n := 0
+	for _, q := range v.Log {
+		if !q.ourOnly() {
+			n++
+		}
+	}
+	return n
+}
+
+func bandNames() []string {
+	out := make([]string, len(variedBands))
+	for i, b := range variedBands {
+		out[i] = b.Name
+	}
+	return out
+}
+
+func bandList(n map[string]int) string {
+	var parts []string
+	for _, b := range variedBands {
+		parts = append(parts, fmt.Sprintf("%s %d", b.Name, n[b.Name]))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,366 @@
+package embedded
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/embedded/ann"
+)
+
+// Record vectors (search.Record.Vector) are indexed in an HNSW graph per
+// record kind (package ann), held in memory and kept in vectors.ann beside
+// the indexes. Each vector is also stored with its record (the stored
+// field "vec": kind, id and the quantized vector), the source the graphs
+// are rebuilt from when vectors.ann is missing or older than the records.
+//
+// Whether vectors.ann is current is told by a stamp: every records batch
+// that changes a vector raises the stamp held in records.bleve (written in
+// the same batch), and vectors.ann is written with the stamp it reflects.
+// It is written on Close, and on Refresh when vectors changed and it was
+// last written VectorSaveEvery ago or more (a live fetch refreshes every
+// few minutes; a graph of a million vectors is some 300 MB to write).
+
+const vectorsFile = "vectors.ann"
+
+// VectorSaveEvery bounds how often Refresh writes vectors.ann.
+const VectorSaveEvery = time.Minute
+
+var vectorStampKey = []byte("vector_stamp")
+
+// vectors is the nearest-neighbour state of a Backend.
+type vectors struct {
+	mu      sync.RWMutex
+	graphs  map[string]*ann.Graph // by record kind
+	stamp   uint64                // of the last batch that changed a vector
+	saved   uint64                // the stamp vectors.ann holds
+	savedAt time.Time
+	save    sync.Mutex
+}
+
+// encodeVec is a record's stored "vec" field: kind, id and the vector.
+func encodeVec(kind, id string, v []int8, scale float32) string {
+	b := make([]byte, len(v)+4)
+	for i, x := range v {
+		b[i] = byte(x)
+	}
+	binary.LittleEndian.PutUint32(b[len(v):], math.Float32bits(scale))
+	return kind + "\n" + id + "\n" + base64.RawStdEncoding.EncodeToString(b)
+}
+
+func decodeVec(s string) (kind, id string, v []int8, scale float32, ok bool) {
+	kind, rest, ok1 := strings.Cut(s, "\n")
+	id, enc, ok2 := strings.Cut(rest, "\n")
+	b, err := base64.RawStdEncoding.DecodeString(enc)
+	if !ok1 || !ok2 || err != nil || len(b) < 5 {
+		return "", "", nil, 0, false
+	}
+	v = make([]int8, len(b)-4)
+	for i := range v {
+		v[i] = int8(b[i])
+	}
+	return kind, id, v, math.Float32frombits(binary.LittleEndian.Uint32(b[len(v):])), true
+}
+
+// openVectors reads vectors.ann, or rebuilds the graphs from the stored
+// records when it is missing, unreadable or older than the records.
+func (b *Backend) openVectors() error {
+	b.vec = &vectors{graphs: map[string]*ann.Graph{}}
+	raw, err := b.records.GetInternal(vectorStampKey)
+	if err != nil {
+		return err
+	}
+	if raw != nil {
+		if b.vec.stamp, err = strconv.ParseUint(string(raw), 10, 64); err != nil {
+			return fmt.Errorf("embedded: vector stamp %q: %w", raw, err)
+		}
+	}
+	if b.vec.stamp == 0 {
+		return nil // no vector was ever written
+	}
+	graphs, stamp, err := readVectors(filepath.Join(b.dir, vectorsFile))
+	if err == nil && stamp == b.vec.stamp {
+		b.vec.graphs, b.vec.saved = graphs, stamp
+		return nil
+	}
+	slog.Info("embedded: rebuilding the nearest-neighbour index from the stored vectors", "reason", fmt.Sprint("file stamp ", stamp, ", records stamp ", b.vec.stamp, ", ", err))
+	err = eachStored(b.records, func(_ string, fields map[string]index.Field) error {
+		f, ok := fields["vec"]
+		if !ok {
+			return nil
+		}
+		kind, id, v, scale, ok := decodeVec(string(f.Value()))
+		if !ok {
+			return errors.New("stored vector is unreadable")
+		}
+		b.vec.graph(kind, len(v)).Add(id, v, scale)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("embedded: rebuild the nearest-neighbour index: %w", err)
+	}
+	return b.saveVectors()
+}
+
+// graph is kind's graph, made when missing; the caller holds no lock.
+func (v *vectors) graph(kind string, dims int) *ann.Graph {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	g := v.graphs[kind]
+	if g == nil {
+		g = ann.New(dims)
+		v.graphs[kind] = g
+	}
+	return g
+}
+
+func readVectors(path string) (map[string]*ann.Graph, uint64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	var hdr [8]byte
+	if _, err := f.Read(hdr[:]); err != nil {
+		return nil, 0, ann.ErrCorrupt
+	}
+	stamp, n := binary.LittleEndian.Uint64(hdr[:]), 0
+	graphs := map[string]*ann.Graph{}
+	var kinds uint64
+	if err := binary.Read(f, binary.LittleEndian, &kinds); err != nil || kinds > 1<<10 {
+		return nil, 0, ann.ErrCorrupt
+	}
+	for ; n < int(kinds); n++ {
+		var l uint32
+		if err := binary.Read(f, binary.LittleEndian, &l); err != nil || l > 1<<10 {
+			return nil, 0, ann.ErrCorrupt
+		}
+		name := make([]byte, l)
+		if _, err := f.Read(name); err != nil {
+			return nil, 0, ann.ErrCorrupt
+		}
+		var size uint64
+		if err := binary.Read(f, binary.LittleEndian, &size); err != nil {
+			return nil, 0, ann.ErrCorrupt
+		}
+		g, gs, err := ann.Read(&limited{f, int64(size)})
+		if err != nil || gs != stamp {
+			return nil, 0, ann.ErrCorrupt
+		}
+		graphs[string(name)] = g
+	}
+	return graphs, stamp, nil
+}
+
+// limited reads at most n bytes (ann.Read buffers ahead, so each graph is
+// cut to its own length).
+type limited struct {
+	f *os.File
+	n int64
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, errEOF
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.f.Read(p)
+	l.n -= int64(n)
+	return n, err
+}
+
+var errEOF = errors.New("EOF")
+
+// saveVectors writes vectors.ann when it is older than the graphs: every
+// graph (compacted first when many of its nodes are dead) after the stamp,
+// to a new file renamed over the old one.
+func (b *Backend) saveVectors() error {
+	v := b.vec
+	v.save.Lock()
+	defer v.save.Unlock()
+	v.mu.RLock()
+	stamp, saved := v.stamp, v.saved
+	kinds := make([]string, 0, len(v.graphs))
+	for k := range v.graphs {
+		kinds = append(kinds, k)
+	}
+	v.mu.RUnlock()
+	if stamp == saved {
+		return nil
+	}
+	slices.Sort(kinds)
+	path := filepath.Join(b.dir, vectorsFile)
+	tmp := path + ".new"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	err = writeVectors(f, v, kinds, stamp)
+	if err == nil {
+		err = f.Sync()
+	}
+	err = errors.Join(err, f.Close())
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("embedded: write %s: %w", vectorsFile, err)
+	}
+	v.mu.Lock()
+	v.saved, v.savedAt = stamp, time.Now()
+	v.mu.Unlock()
+	return nil
+}
+
+// refreshVectors is Refresh's part: vectors.ann written when it is older
+// than the graphs and was written VectorSaveEvery ago or more.
+func (b *Backend) refreshVectors() error {
+	b.vec.mu.RLock()
+	recent := time.Since(b.vec.savedAt) < VectorSaveEvery
+	b.vec.mu.RUnlock()
+	if recent {
+		return nil
+	}
+	return b.saveVectors()
+}
+
+func writeVectors(f *os.File, v *vectors, kinds []string, stamp uint64) error {
+	if err := binary.Write(f, binary.LittleEndian, stamp); err != nil {
+		return err
+	}
+	if err := binary.Write(f, binary.LittleEndian, uint64(len(kinds))); err != nil {
+		return err
+	}
+	for _, k := range kinds {
+		v.mu.RLock()
+		g := v.graphs[k]
+		v.mu.RUnlock()
+		g.Compact()
+		if err := binary.Write(f, binary.LittleEndian, uint32(len(k))); err != nil {
+			return err
+		}
+		if _, err := f.WriteString(k); err != nil {
+			return err
+		}
+		at, err := f.Seek(0, 1)
+		if err != nil {
+			return err
+		}
+		if err := binary.Write(f, binary.LittleEndian, uint64(0)); err != nil {
+			return err
+		}
+		if err := g.WriteTo(f, stamp); err != nil {
+			return err
+		}
+		end, err := f.Seek(0, 1)
+		if err != nil {
+			return err
+		}
+		if _, err := f.WriteAt(binary.LittleEndian.AppendUint64(nil, uint64(end-at-8)), at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vectorFields adds a record's vector to its indexed fields.
+func vectorFields(r search.Record, d map[string]interface{}) {
+	if len(r.Vector) == 0 {
+		return
+	}
+	q, scale := ann.Quantize(r.Vector)
+	d["vec"] = encodeVec(r.Kind, r.ID, q, scale)
+	d["has_vec"] = r.Kind
+}
+
+// nextVectorStamp is the stamp a batch that changes vectors writes.
+func (b *Backend) nextVectorStamp() uint64 {
+	b.vec.mu.Lock()
+	defer b.vec.mu.Unlock()
+	if b.vec.stamp == 0 {
+		// a first stamp no earlier file (of a directory since rebuilt)
+		// can hold
+		b.vec.stamp = uint64(time.Now().UnixNano())
+	}
+	b.vec.stamp++
+	return b.vec.stamp
+}
+
+// indexVectors updates the graphs after a records batch was written: a
+// record with a vector holds it, one without holds none.
+func (b *Backend) indexVectors(rs []search.Record) {
+	for _, r := range rs {
+		if len(r.Vector) == 0 {
+			b.vec.mu.RLock()
+			g := b.vec.graphs[r.Kind]
+			b.vec.mu.RUnlock()
+			if g != nil {
+				g.Remove(r.ID)
+			}
+			continue
+		}
+		q, scale := ann.Quantize(r.Vector)
+		b.vec.graph(r.Kind, len(q)).Add(r.ID, q, scale)
+	}
+}
+
+func (b *Backend) unindexVectors(kind string, ids []string) {
+	b.vec.mu.RLock()
+	g := b.vec.graphs[kind]
+	b.vec.mu.RUnlock()
+	if g == nil {
+		return
+	}
+	for _, id := range ids {
+		g.Remove(id)
+	}
+}
+
+// hasVectors reports whether kind has a graph (a batch of it changes the
+// stamp only then, or when it brings vectors).
+func (b *Backend) hasVectors(kind string) bool {
+	b.vec.mu.RLock()
+	defer b.vec.mu.RUnlock()
+	return b.vec.graphs[kind] != nil
+}
+
+// NearestRecords answers from kind's graph (search.RecordReader).
+func (b *Backend) NearestRecords(ctx context.Context, q search.NearQuery) ([]search.Near, error) {
+	if err := q.Check(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b.vec.mu.RLock()
+	g := b.vec.graphs[q.Kind]
+	b.vec.mu.RUnlock()
+	if g == nil {
+		return []search.Near{}, nil
+	}
+	if g.Dims() != len(q.Vector) {
+		return nil, record.Invalid("vector", "%s vectors have %d components, not %d", q.Kind, g.Dims(), len(q.Vector))
+	}
+	if out := g.Search(q.Vector, q.K, 0, q.MinScore); out != nil {
+		return out, nil
+	}
+	return []search.Near{}, nil
+}

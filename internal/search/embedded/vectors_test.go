@@ -1,0 +1,116 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+func testVector(i int) []float32 {
+	v := make([]float32, search.VectorDims)
+	var n float64
+	for d := range v {
+		v[d] = float32(math.Sin(float64(i*7+d*(i%5+1)) * 0.37))
+		n += float64(v[d] * v[d])
+	}
+	for d := range v {
+		v[d] /= float32(math.Sqrt(n))
+	}
+	return v
+}
+
+func vectorRecords(from, to int) []search.Record {
+	var rs []search.Record
+	for i := from; i < to; i++ {
+		rs = append(rs, search.Record{Kind: "derived.test_vector", ID: fmt.Sprintf("v%03d", i), Source: "test", Vector: testVector(i)})
+	}
+	return rs
+}
+
+func nearest(t *testing.T, b *Backend, i int) []search.Near {
+	t.Helper()
+	got, err := b.NearestRecords(context.Background(), search.NearQuery{Kind: "derived.test_vector", Vector: testVector(i), K: 3, MinScore: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestRecordVectorsPersistAndRebuild: vectors written with records are
+// found nearest to themselves, removed with their record, kept in
+// vectors.ann across a reopen, and rebuilt from the stored records when
+// that file is older than the records (a stop before it was written).
+func TestRecordVectorsPersistAndRebuild(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	b, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.PutRecords(ctx, vectorRecords(0, 200)); err != nil {
+		t.Fatal(err)
+	}
+	if got := nearest(t, b, 17); len(got) == 0 || got[0].ID != "v017" || got[0].Score < 0.99 {
+		t.Fatalf("nearest to v017's vector: %v", got)
+	}
+	if err := b.DeleteRecords(ctx, "derived.test_vector", []string{"v017"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := nearest(t, b, 17); len(got) == 0 || got[0].ID == "v017" {
+		t.Fatalf("a deleted record's vector is found: %v", got)
+	}
+	// a record written again without a vector holds none
+	if err := b.PutRecords(ctx, []search.Record{{Kind: "derived.test_vector", ID: "v018", Source: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := nearest(t, b, 18); len(got) == 0 || got[0].ID == "v018" {
+		t.Fatalf("a vector replaced by none is found: %v", got)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(filepath.Join(dir, vectorsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nearest(t, b, 42); len(got) == 0 || got[0].ID != "v042" || b.vec.graphs["derived.test_vector"].Len() != 198 {
+		t.Fatalf("after reopening: %v", got)
+	}
+	if err := b.PutRecords(ctx, vectorRecords(200, 230)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// the file as it was before the last write: older than the records
+	if err := os.WriteFile(filepath.Join(dir, vectorsFile), saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if got := nearest(t, b, 215); len(got) == 0 || got[0].ID != "v215" {
+		t.Fatalf("after rebuilding from the stored vectors: %v", got)
+	}
+	if n := b.vec.graphs["derived.test_vector"].Len(); n != 228 {
+		t.Fatalf("rebuilt graph holds %d vectors, want 228", n)
+	}
+	// a bad query is refused
+	if _, err := b.NearestRecords(ctx, search.NearQuery{Kind: "derived.test_vector", Vector: []float32{1}, K: 3}); err == nil {
+		t.Fatal("a vector of the wrong length was accepted")
+	}
+	if got, err := b.NearestRecords(ctx, search.NearQuery{Kind: "other", Vector: testVector(1), K: 3}); err != nil || len(got) != 0 {
+		t.Fatalf("a kind without vectors: %v %v", got, err)
+	}
+}

@@ -1,0 +1,71 @@
+package search
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// Nearest-neighbour search over record vectors (Record.Vector): each
+// engine keeps an approximate index of the vectors of every kind (embedded:
+// an HNSW graph persisted beside its indexes; OpenSearch: a knn_vector
+// field searched by the k-NN plugin), updated as records are written.
+const (
+	// VectorDims is the one length of a record vector (the semantic
+	// model's); the OpenSearch mapping states it.
+	VectorDims = 128
+	// MaxNear bounds NearQuery.K.
+	MaxNear = 1000
+)
+
+// NearQuery asks for the K records of Kind whose vectors are most similar
+// (cosine) to Vector, with a similarity of at least MinScore.
+type NearQuery struct {
+	Kind     string
+	Vector   []float32 // of unit length, VectorDims long
+	K        int       // 1 to MaxNear
+	MinScore float32
+}
+
+// Near is one record found by NearestRecords.
+type Near struct {
+	ID    string  `json:"id"`
+	Score float32 `json:"score"`
+}
+
+// Check validates a nearest-neighbour query.
+func (q NearQuery) Check() error {
+	switch {
+	case q.Kind == "":
+		return record.Invalid("kind", "a nearest-neighbour search names its record kind")
+	case len(q.Vector) == 0:
+		return record.Invalid("vector", "a nearest-neighbour search needs a vector")
+	case q.K < 1 || q.K > MaxNear:
+		return record.Invalid("k", "k must be 1 to %d", MaxNear)
+	}
+	return CheckVector(q.Vector)
+}
+
+// CheckVector validates a record's or a query's vector: none, or
+// VectorDims finite components.
+func CheckVector(v []float32) error {
+	if len(v) == 0 {
+		return nil
+	}
+	if len(v) != VectorDims {
+		return record.Invalid("vector", "a vector has %d components, not %d", len(v), VectorDims)
+	}
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return record.Invalid("vector", "a vector has a component that is not a number")
+		}
+	}
+	return nil
+}
+
+// SortNear orders nearest records best first, ties by id.
+func SortNear(ns []Near) {
+	slices.SortFunc(ns, func(a, b Near) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID)) })
+}

@@ -1,0 +1,51 @@
+package opensearch
+
+import (
+	"context"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Record vectors are the knn_vector field "vector" of the records index
+// (mappings/records.v2.json: the k-NN plugin's HNSW on the Lucene engine,
+// cosine similarity), so nearest-neighbour search runs in the cluster and
+// scales out with its nodes. The plugin scores a cosine c as (1+c)/2.
+
+// nearBody is the _search body of a nearest-neighbour query: the k nearest
+// vectors of records of q's kind (the kind filters inside the k-NN search,
+// so k are found of that kind), none under q's similarity.
+func nearBody(q search.NearQuery) obj {
+	return obj{
+		"size":      q.K,
+		"_source":   false,
+		"min_score": (1 + float64(q.MinScore)) / 2,
+		"query": obj{"knn": obj{"vector": obj{
+			"vector": q.Vector,
+			"k":      q.K,
+			"filter": obj{"term": obj{"kind": q.Kind}},
+		}}},
+	}
+}
+
+// NearestRecords asks the cluster for the records of one kind nearest q's
+// vector (search.RecordReader).
+func (b *Backend) NearestRecords(ctx context.Context, q search.NearQuery) ([]search.Near, error) {
+	if err := q.Check(); err != nil {
+		return nil, err
+	}
+	res, err := b.search(ctx, "nearest records", b.records(), nearBody(q))
+	if err != nil {
+		return nil, err
+	}
+	prefix := search.RecordDocID(q.Kind, "")
+	out := make([]search.Near, 0, len(res.Hits.Hits))
+	for _, h := range res.Hits.Hits {
+		if h.Score == nil || !strings.HasPrefix(h.ID, prefix) {
+			continue
+		}
+		out = append(out, search.Near{ID: strings.TrimPrefix(h.ID, prefix), Score: float32(2**h.Score - 1)})
+	}
+	search.SortNear(out)
+	return out, nil
+}
