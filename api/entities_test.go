@@ -488,8 +488,8 @@ func TestEntities(t *testing.T) {
 			t.Fatalf("%d %v", res.StatusCode, res.Header)
 		}
 		out := decode[PropertyLocations](t, b)
-		if out.Count != 4 {
-			t.Errorf("%d records", out.Count)
+		if out.Count != 239 {
+			t.Errorf("%d records, want the 239 Property Disposition notices held", out.Count)
 		}
 		var hpd *PropertyLocation
 		for i := range out.Records {
