@@ -39,6 +39,12 @@ func (l Linker) Notice(n *record.Notice) entity.AgencyLink {
 	n.VendorStem = ""
 	if n.VendorName != "" {
 		n.VendorStem = entity.VendorStem(n.VendorName)
+	} else if r := entity.VendorFromText(n.NoticeType, n.Text); r.Counted {
+		// a vendor read from the text by a pattern measured at or above
+		// entity.VendorTextCountBar is counted by its stem; VendorName
+		// stays absent (the source has none) and views show the reading
+		// marked as read from the text (entity.VendorFromText again)
+		n.VendorStem = r.Stem
 	}
 	if n.AgencyName != strings.TrimSpace(n.AgencyRaw) {
 		if alt := record.LensesFor(n.Section, n.AgencyName, n.Title, n.Text); len(alt) > len(n.Lenses) {

@@ -148,6 +148,10 @@ func nameEnd(text string, end []int) string {
 	return text
 }
 
+// VendorTextTypes are the notice types (lower case) whose text names
+// their vendor.
+var VendorTextTypes = map[string]bool{"award": true, "intent to award": true, "intent to negotiate": true}
+
 // VendorFromText reads the vendor a notice's text names, for a notice
 // without a vendor field. Precision first: it publishes a name only when
 // one of its patterns matches exactly once, and otherwise returns the
@@ -165,6 +169,10 @@ func nameEnd(text string, end []int) string {
 // lower case or is shorter than MinStemChars of stem are not published.
 func VendorFromText(noticeType, text string) VendorReading {
 	r := VendorReading{Method: VendorMethodText}
+	if !VendorTextTypes[strings.ToLower(strings.TrimSpace(noticeType))] {
+		r.Reason = "vendors are read from the text of awards and intents only"
+		return r
+	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if strings.TrimSpace(text) == "" {
 		r.Reason = "the notice has no text"
