@@ -34,8 +34,8 @@ func TestVendorFromTextShapes(t *testing.T) {
 		if r.Name != "" && (r.Evidence == "" || r.Stem != VendorStem(r.Name)) {
 			t.Errorf("%q: no evidence or stem: %+v", c.text, r)
 		}
-		if r.Counted && r.Confidence < VendorTextCountBar {
-			t.Errorf("%q: counted at confidence %v", c.text, r.Confidence)
+		if r.Name != "" && (r.Confidence <= 0 || r.Confidence >= 1) {
+			t.Errorf("%q: confidence %v", c.text, r.Confidence)
 		}
 	}
 }
@@ -49,6 +49,12 @@ func TestVendorTextCountBar(t *testing.T) {
 		"b": {Rows: 100, Published: 100, Correct: 94, AgainstField: true},
 		"c": {Rows: 29, Published: 29, Correct: 29, AgainstField: true},
 		"d": {Rows: 100, Published: 100, Correct: 100},
+	}
+	if c := (VendorTextMeasure{Published: 368, Correct: 366}).Confidence(); c < 0.97 || c > 0.99 {
+		t.Errorf("confidence of 366/368 = %v", c)
+	}
+	if c := (VendorTextMeasure{Published: 24, Correct: 24}).Confidence(); c < 0.85 || c > 0.87 {
+		t.Errorf("confidence of 24/24 = %v", c)
 	}
 	for p, want := range map[string]bool{"a": true, "b": false, "c": false, "d": false, "e": false} {
 		if VendorTextCounted(p) != want {
