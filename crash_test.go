@@ -108,8 +108,8 @@ func TestFirstLoadKilledIsRepairedAtTheNextStart(t *testing.T) {
 		CorpusObservedAt string `json:"corpus_observed_at"`
 	}
 	getJSON(t, base+"/healthz", &health)
-	if health.Records != 1158 || health.CorpusObservedAt == "" {
-		t.Errorf("after the restart: %+v, want the 1,158 notices of a clean load, observed", health)
+	if health.Records != 1875 || health.CorpusObservedAt == "" {
+		t.Errorf("after the restart: %+v, want the 1,875 notices of a clean load, observed", health)
 	}
 	// a sample of documents equals a clean load's, read whole
 	clean, cleanBase := startChild(t, t.TempDir())

@@ -11,6 +11,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Limits of the entity views (SPEC §8).
@@ -165,6 +166,10 @@ type PaymentsView struct {
 	// Ledger is registered vs paid by fiscal year with the coverage of the
 	// payments held (procure.Ledger; "no_payments_held" when none).
 	Ledger *procure.Ledger `json:"registered_vs_paid,omitempty"`
+	// Extent says how much of their sources these totals cover, in words
+	// (ExtentWords) shown next to them.
+	Extent      []record.Extent `json:"extent"`
+	ExtentWords string          `json:"extent_words"`
 }
 
 // KindTotal is the count and valid-amount sum of one kind of entry; with
@@ -186,6 +191,10 @@ const PaymentsNote = "Contract totals measure registered (or pending) contract v
 func (s *Server) paymentsView(t procure.RowTotals) *PaymentsView {
 	p := &PaymentsView{Records: t.Records, Contracts: kindTotal(t.Contracts), Payments: kindTotal(t.Payments),
 		ByFiscalYear: t.ByFiscalYear, Entries: []EntryView{}, More: t.More, Note: PaymentsNote}
+	// the record coverage is a read of the engine's counts; the request's
+	// context is not passed down to the views (paymentsView has four
+	// callers), and the read is bounded by the engine
+	p.Extent, p.ExtentWords = search.Extents(context.Background(), s.deps.Search, record.ExtentPayments)
 	if t.Payroll != nil {
 		k := kindTotal(*t.Payroll)
 		p.Payroll = &k

@@ -3,7 +3,11 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -14,8 +18,8 @@ import (
 )
 
 // PropertyLocationsLimit is how many of the latest Property Disposition
-// notices /property-locations reads.
-const PropertyLocationsLimit = 100
+// notices /property-locations reads (the bundled sample holds 239).
+const PropertyLocationsLimit = 300
 
 // PropertyLocations answers GET /property-locations.
 type PropertyLocations struct {
@@ -38,7 +42,18 @@ type PropertyLocation struct {
 	Boroughs  []string             `json:"boroughs"`
 	TaxLots   []entity.TaxLot      `json:"tax_lots"`
 	BBLs      []string             `json:"bbls"`
-	Geometry  []LotGeometry        `json:"geometry"`
+	// BBLsFromThirdParty are BBLs a third party parsed from the notice
+	// (cityscroll's property_location, carried in the row), not read
+	// here; they are located like the others and marked bbl_from.
+	BBLsFromThirdParty []string      `json:"bbls_third_party"`
+	Geometry           []LotGeometry `json:"geometry"`
+	// Locations place every BBL (and a notice without one) at its lot,
+	// community district, borough or nowhere, each saying which and why
+	// (land.Location); outline geometry is in ?format=geojson.
+	Locations []land.Location `json:"locations"`
+	// boroughsThirdParty are the boroughs of a third party's parse, used
+	// only to place a notice without a BBL (named in the evidence).
+	boroughsThirdParty []string
 	// Unlocated lists BBLs no bundled lot file locates; UnlocatedWhy
 	// says why for each.
 	Unlocated    []string       `json:"unlocated_bbls"`
@@ -64,6 +79,9 @@ type LotProject struct {
 	Name      string `json:"name"`
 	URL       string `json:"url"`
 	Evidence  string `json:"evidence"`
+	// CommunityDistricts are the project's districts (they place the lot
+	// at its district when they are one).
+	CommunityDistricts []string `json:"community_districts,omitempty"`
 }
 
 // LotGeometry is the map geometry of one BBL (GeoJSON, longitude first).
@@ -74,9 +92,15 @@ type LotGeometry struct {
 	Note     string          `json:"note"`
 }
 
-// propertyLocations is GET /property-locations.
+// propertyLocations is GET /property-locations: JSON, or with
+// format=geojson an RFC 7946 FeatureCollection (propertyGeoJSON).
 func (s *Server) propertyLocations(c *gin.Context) {
-	if err := newParams(c.Request.URL.Query()).err; err != nil {
+	p := newParams(c.Request.URL.Query(), "format")
+	format := strings.ToLower(p.str("format"))
+	if format != "" && format != "json" && format != "geojson" {
+		p.fail(record.Invalid("format", "format must be json or geojson"))
+	}
+	if err := p.err; err != nil {
 		writeError(c, err)
 		return
 	}
@@ -86,16 +110,27 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	res, err := s.deps.Search.Search(ctx, search.Query{Sections: []string{record.SectionPropertyDisp}, Sort: search.SortNewest, Limit: PropertyLocationsLimit, ExactCount: true})
+	// pages of the engine's page size, up to PropertyLocationsLimit
+	q := search.Query{Sections: []string{record.SectionPropertyDisp}, Sort: search.SortNewest, Limit: 100, ExactCount: true}
+	res, err := s.deps.Search.Search(ctx, q)
+	for err == nil && res.NextCursor != "" && len(res.Hits) < PropertyLocationsLimit {
+		q.Cursor = res.NextCursor
+		var more search.Result
+		if more, err = s.deps.Search.Search(ctx, q); err == nil {
+			res.Hits, res.NextCursor = append(res.Hits, more.Hits...), more.NextCursor
+		}
+	}
 	if err != nil {
 		writeError(c, err)
 		return
 	}
+	res.Hits = res.Hits[:min(len(res.Hits), PropertyLocationsLimit)]
 	out := PropertyLocations{Records: []PropertyLocation{}, Notes: []string{
-		"One record per Property Disposition notice, newest first (at most 100).",
+		"One record per Property Disposition notice, newest first (at most 300).",
 		"Addresses, boroughs, tax lots and BBLs are extracted from the notice text. Addresses of hearing venues, offices and contacts are never taken for the site; they are listed under set_aside with the reason.",
-		"A BBL comes from an explicit BBL in the text, or from a block and lot when exactly one borough is in scope.",
-		"Geometry is given where a bundled lot file locates the BBL (MapPLUTO centroids of ZAP project lots, ZAP portal project lots); other BBLs are listed under unlocated_bbls, and unlocated_lots says why for each. No location does not mean the lot does not exist.",
+		"A BBL comes from an explicit BBL in the text, or from a block and lot when exactly one borough is in scope. bbls_third_party are BBLs a third party (cityscroll) parsed from the notice, carried in the row; they are placed like the others and marked bbl_from cityscroll.",
+		"Each BBL is placed at its lot where a bundled lot file locates it (MapPLUTO centroids of ZAP project lots, ZAP portal project lots), else at its community district's outline where a held land project holding the lot, or the notice naming one district, says which, else at its borough's outline (the BBL's first digit); locations says which (lot, district, borough, none) with the evidence and why it is not placed more finely. A notice without a BBL is placed at the one borough it names, or nowhere with the reason. No location does not mean the lot does not exist.",
+		"Outline geometry is served with format=geojson (an RFC 7946 FeatureCollection, application/geo+json): one feature per located lot, one per district or borough outline listing the notices placed in it, and one without geometry per notice placed nowhere.",
 		"land_projects lists the held land-use projects with a lot of the notice (same BBL); a shared lot is evidence of place, not of the same transaction.",
 	}}
 	var all []string
@@ -103,37 +138,81 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		n := h.Notice
 		pl := entity.ExtractPlaces(n.Text)
 		rec := PropertyLocation{RequestID: n.RequestID, Published: entityDay(n.StartDate), Title: n.Title, Agency: n.AgencyName, AgencyID: n.AgencyID,
-			Addresses: pl.Addresses, Boroughs: pl.Boroughs, TaxLots: pl.TaxLots, BBLs: pl.BBLs, Geometry: []LotGeometry{}, Unlocated: []string{}, UnlocatedWhy: []UnlocatedLot{}, LandProjects: []LotProject{},
+			Addresses: pl.Addresses, Boroughs: pl.Boroughs, TaxLots: pl.TaxLots, BBLs: pl.BBLs, BBLsFromThirdParty: []string{},
+			Geometry: []LotGeometry{}, Locations: []land.Location{}, Unlocated: []string{}, UnlocatedWhy: []UnlocatedLot{}, LandProjects: []LotProject{},
 			SetAside: pl.SetAside, Notes: pl.Notes, Links: s.links(n)}
-		all = append(all, pl.BBLs...)
+		raw := n.Raw
+		if raw == nil && n.Text == "" {
+			// searches leave out the source fields; a notice without a
+			// body may carry a third party's parse of its site there
+			if full, err := s.deps.Search.Get(ctx, n.RequestID); err == nil {
+				raw = full.Raw
+			}
+		}
+		tp := thirdPartyPlace(raw)
+		rec.boroughsThirdParty = tp.Boroughs
+		for _, b := range tp.BBLs {
+			if !slices.Contains(rec.BBLs, b) {
+				rec.BBLsFromThirdParty = append(rec.BBLsFromThirdParty, b)
+			}
+		}
+		all = append(append(all, rec.BBLs...), rec.BBLsFromThirdParty...)
 		out.Records = append(out.Records, rec)
 	}
+	bbls := uniqueNonEmpty(all)
 	geo := map[string][]land.LotLocation{}
-	if len(all) > 0 {
-		lots, err := search.Find(ctx, er, land.LotKind, search.RecordQuery{Keys: map[string][]string{land.KeyBBL: uniqueNonEmpty(all)}, Limit: search.MaxRecordLimit})
-		if err != nil {
-			writeError(c, err)
-			return
-		}
-		for _, l := range lots.Items {
-			geo[l.BBL] = append(geo[l.BBL], l)
-		}
+	lots, err := findByBBL(ctx, er, land.LotKind, bbls)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	for _, l := range lots {
+		geo[l.BBL] = append(geo[l.BBL], l)
 	}
 	centroidsHeld := false
 	if held, err := search.Find(ctx, er, land.LotKind, search.RecordQuery{Sources: []string{"mappluto"}, Limit: 1}); err == nil && held.Total > 0 {
 		centroidsHeld = true
 	}
-	projects := s.lotProjects(ctx, uniqueNonEmpty(all))
+	projects := s.lotProjects(ctx, bbls)
 	for i := range out.Records {
 		rec := &out.Records[i]
-		for _, bbl := range rec.BBLs {
+		text := res.Hits[i].Notice.Text
+		place := func(bbl, from string) {
+			ev := land.PlaceEvidence{BBL: bbl, BBLFrom: from}
 			if g, ok := lotGeometry(bbl, geo[bbl]); ok {
 				rec.Geometry = append(rec.Geometry, g)
+				ev.LotOK, ev.LotGeometry, ev.LotSource, ev.LotNote = true, g.Geometry, g.Source, g.Note
 			} else {
+				why := land.NoCentroidReason(bbl, centroidsHeld)
 				rec.Unlocated = append(rec.Unlocated, bbl)
-				rec.UnlocatedWhy = append(rec.UnlocatedWhy, UnlocatedLot{BBL: bbl, Reason: land.NoCentroidReason(bbl, centroidsHeld)})
+				rec.UnlocatedWhy = append(rec.UnlocatedWhy, UnlocatedLot{BBL: bbl, Reason: why})
+				ev.WhyNoLot = "no lot geometry: " + why
 			}
 			rec.LandProjects = append(rec.LandProjects, projects[bbl]...)
+			ev.District, ev.DistrictEvidence = lotDistrict(bbl, projects[bbl], text)
+			rec.Locations = append(rec.Locations, ev.Place())
+		}
+		for _, bbl := range rec.BBLs {
+			place(bbl, "text")
+		}
+		for _, bbl := range rec.BBLsFromThirdParty {
+			place(bbl, "cityscroll")
+		}
+		if len(rec.Locations) == 0 {
+			ev := land.PlaceEvidence{}
+			if len(rec.Boroughs) == 0 && len(rec.boroughsThirdParty) == 1 {
+				b := rec.boroughsThirdParty[0]
+				ev.Borough, ev.BoroughEvidence = b, "a third party's parse of the notice (cityscroll's property_location) names "+b+" and no other borough; no BBL"
+			}
+			if len(rec.Boroughs) == 1 {
+				ev.Borough, ev.BoroughEvidence = rec.Boroughs[0], "the notice names "+rec.Boroughs[0]+" and no other borough, and states no BBL"
+				if n := land.DistrictNamed(text); n > 0 {
+					if cd := land.DistrictOf(rec.Boroughs[0], n); cd != "" {
+						ev.District, ev.DistrictEvidence = cd, fmt.Sprintf("the notice names community district %d and only %s", n, rec.Boroughs[0])
+					}
+				}
+			}
+			rec.Locations = append(rec.Locations, ev.Place())
 		}
 	}
 	out.Count = len(out.Records)
@@ -143,28 +222,115 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	out.Scope = scope
+	if format == "geojson" {
+		body, err := marshalJSON(propertyGeoJSON(out))
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		render(c, http.StatusOK, GeoJSONType, body, cacheLocations, scope.CorpusObservedAt)
+		return
+	}
 	renderJSON(c, http.StatusOK, out, cacheLocations, scope.CorpusObservedAt)
 }
 
-// lotProjects are the held land projects of each BBL (none when the
-// engine holds no land projects).
+// thirdPartyPlace is the site a third party parsed into the row
+// (cityscroll's property_location, kept in Raw as JSON text): its BBLs
+// (10 digits only) and boroughs (the five names only).
+func thirdPartyPlace(raw map[string]string) (out struct{ BBLs, Boroughs []string }) {
+	v := raw["propertylocation"]
+	if v == "" {
+		return out
+	}
+	var pl struct {
+		BBLs     []string `json:"bbls"`
+		Boroughs []string `json:"boroughs"`
+	}
+	if json.Unmarshal([]byte(v), &pl) != nil {
+		return out
+	}
+	for _, b := range pl.BBLs {
+		if len(b) == 10 && strings.Trim(b, "0123456789") == "" && !slices.Contains(out.BBLs, b) {
+			out.BBLs = append(out.BBLs, b)
+		}
+	}
+	for _, b := range pl.Boroughs {
+		if _, ok := land.BoroughOutline(b); ok && !slices.Contains(out.Boroughs, b) {
+			out.Boroughs = append(out.Boroughs, b)
+		}
+	}
+	return out
+}
+
+// lotDistrict is the community district of a lot when the evidence
+// names exactly one: the held land projects holding the lot (their
+// districts, when they agree on one in the lot's borough), else the
+// notice text naming one district (land.DistrictNamed) in the lot's
+// borough. Unsure means none.
+func lotDistrict(bbl string, projects []LotProject, text string) (string, string) {
+	borough := land.BoroughOfBBL(bbl)
+	var cds []string
+	var names []string
+	for _, p := range projects {
+		for _, cd := range p.CommunityDistricts {
+			if cd = land.CommunityDistrict(cd); cd != "" && !slices.Contains(cds, cd) {
+				cds = append(cds, cd)
+			}
+		}
+		names = append(names, p.ProjectID)
+	}
+	if len(cds) == 1 {
+		if o, ok := land.DistrictOutline(cds[0]); ok && o.Borough == borough {
+			return cds[0], "held land project " + strings.Join(names, ", ") + " holds BBL " + bbl + " and is in community district " + cds[0]
+		}
+	}
+	if len(cds) > 1 {
+		return "", ""
+	}
+	if n := land.DistrictNamed(text); n > 0 {
+		if cd := land.DistrictOf(borough, n); cd != "" {
+			return cd, fmt.Sprintf("the notice names community district %d (one district only) and the BBL is in %s", n, borough)
+		}
+	}
+	return "", ""
+}
+
+// findByBBL finds the records of kind k keyed by any of bbls, in chunks
+// of the engine's key-value bound.
+func findByBBL[T any](ctx context.Context, er search.RecordReader, k search.Kind[T], bbls []string) ([]T, error) {
+	var out []T
+	for len(bbls) > 0 {
+		n := min(len(bbls), search.MaxKeyValues)
+		page, err := search.Find(ctx, er, k, search.RecordQuery{Keys: map[string][]string{land.KeyBBL: bbls[:n]}, Limit: search.MaxRecordLimit})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		bbls = bbls[n:]
+	}
+	return out, nil
+}
+
+// lotProjects are the held land projects of each BBL, found in one
+// query by their lots (none when the engine holds no land projects).
 func (s *Server) lotProjects(ctx context.Context, bbls []string) map[string][]LotProject {
 	out := map[string][]LotProject{}
-	if len(bbls) == 0 {
+	er, err := s.entityReader()
+	if err != nil || len(bbls) == 0 {
 		return out
 	}
-	page, err := s.land().Browse(ctx, land.Filter{}, "", 1)
-	if err != nil || page.Total == 0 {
+	projects, err := findByBBL(ctx, er, land.ProjectKind, bbls)
+	if err != nil {
 		return out
 	}
+	sort.Slice(projects, func(i, j int) bool { return projects[i].ID < projects[j].ID })
 	for _, bbl := range bbls {
-		p, err := s.land().Browse(ctx, land.Filter{BBL: bbl}, "", 10)
-		if err != nil {
-			continue
-		}
-		for _, pr := range p.Projects {
+		for _, pr := range projects {
+			if !slices.Contains(pr.BBLs(), bbl) || len(out[bbl]) >= 10 {
+				continue
+			}
 			out[bbl] = append(out[bbl], LotProject{BBL: bbl, ProjectID: pr.ID, Name: pr.Name, URL: "/land-projects/" + pr.ID,
-				Evidence: "the project's lots include BBL " + bbl})
+				Evidence: "the project's lots include BBL " + bbl, CommunityDistricts: pr.CommunityDistricts})
 		}
 	}
 	return out

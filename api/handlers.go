@@ -239,6 +239,7 @@ func (s *Server) notice(c *gin.Context) {
 		Deadline: deadlineView(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
 		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
 		Payments: s.noticePayments(c.Request.Context(), n), PriorCycle: s.priorCycle(c.Request.Context(), n),
+		VendorFromText: vendorFromText(n),
 	}
 	renderJSON(c, http.StatusOK, v, cacheSearch, v.Freshness.SourceObservedAt)
 }

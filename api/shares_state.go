@@ -67,6 +67,9 @@ func (s *Server) itemState(ctx context.Context, it ShareItem) ItemState {
 	if it.Kind == ShareKindMatter {
 		return s.matterState(ctx, it.ID)
 	}
+	if k, ok := shareRecordKindOf(it.Kind); ok {
+		return s.recordState(ctx, it, k)
+	}
 	q := search.Query{Sort: search.SortNewest, Limit: stateSetLimit, ExactCount: true} // the state's count is exact
 	var what string
 	switch it.Kind {
@@ -178,6 +181,9 @@ func shareSameJSON(a, b any) bool {
 // itemLinks are the addresses of a pinned record, in this form's shapes.
 func (s *Server) itemLinks(it ShareItem, st ItemState) map[string]string {
 	base := s.cfg.BaseURL
+	if k, ok := shareRecordKindOf(it.Kind); ok {
+		return s.recordLinks(it, k)
+	}
 	switch it.Kind {
 	case ShareKindNotice:
 		return map[string]string{"view": s.permalinks().Notice(it.ID), "json": s.permalinks().NoticeJSON(it.ID),

@@ -361,7 +361,7 @@ var shareCases = []struct {
 	{"item null", `{"title": "x", "items": [null]}`, "items[0]", false},
 	{"unknown item field", `{"title": "x", "items": [{"kind": "notice", "id": "1"}, {"kind": "notice", "id": "2", "url": "http://x"}]}`, "items[1].url", false},
 	{"missing kind", `{"title": "x", "items": [{"id": "1"}]}`, "items[0].kind", false},
-	{"unknown kind", `{"title": "x", "items": [{"kind": "person", "id": "1"}]}`, "items[0].kind", false},
+	{"unknown kind (person became a kind; document is not one)", `{"title": "x", "items": [{"kind": "document", "id": "1"}]}`, "items[0].kind", false},
 	{"kind wrong type", `{"title": "x", "items": [{"kind": ["notice"], "id": "1"}]}`, "items[0].kind", false},
 	{"missing id", `{"title": "x", "items": [{"kind": "notice"}]}`, "items[0].id", false},
 	{"id a number", `{"title": "x", "items": [{"kind": "notice", "id": 20140930007}]}`, "items[0].id", false},

@@ -35,10 +35,18 @@ const (
 	ShareKindVendor = "vendor" // a vendor, by exact name stem (vendor_stem)
 	ShareKindAgency = "agency" // an agency, by canonical agency id (agency_id)
 	ShareKindMatter = "matter" // a procurement matter, by exact PIN as printed
+	// typed records, by their exact id (shares_records.go)
+	ShareKindContract     = "contract"     // a contract, by its contract id (CT1…, as /contracts/<id>)
+	ShareKindLandProject  = "land_project" // a land-use project, by its project id
+	ShareKindMeeting      = "meeting"      // a meeting, by its meeting id
+	ShareKindPerson       = "person"       // a person row of the governance roster, by its id
+	ShareKindOrganization = "organization" // an organization of the roster, by its id
+	ShareKindPayroll      = "payroll"      // a payroll row, by its id
 )
 
 // ShareKinds is the allow-list of record kinds, in the order documented.
-var ShareKinds = []string{ShareKindNotice, ShareKindVendor, ShareKindAgency, ShareKindMatter}
+var ShareKinds = []string{ShareKindNotice, ShareKindVendor, ShareKindAgency, ShareKindMatter,
+	ShareKindContract, ShareKindLandProject, ShareKindMeeting, ShareKindPerson, ShareKindOrganization, ShareKindPayroll}
 
 // The character rules, as regular expressions shared with the published
 // JSON Schema (a test checks the schema carries exactly these). "Plain
@@ -55,6 +63,10 @@ const (
 	PatternAgency = "^[a-z0-9]+(?:-[a-z0-9]+)*$"
 	PatternVendor = "^[^\\sa-z.,'\u2019&<>" + ctrlLine + "]+(?: [^\\sa-z.,'\u2019&<>" + ctrlLine + "]+)*$"
 	PatternMatter = "^[^\\s<>" + ctrlLine + "](?:[^<>" + ctrlLine + "]{0,58}[^\\s<>" + ctrlLine + "])?$"
+	// PatternRecord is a typed record's id (search.CheckRecordID, within
+	// the pin's 120 characters): no surrounding space, no control or
+	// invisible character, none of < > " \\.
+	PatternRecord = "^[^\\s<>\"\\\\" + ctrlLine + "](?:[^<>\"\\\\" + ctrlLine + "]{0,118}[^\\s<>\"\\\\" + ctrlLine + "])?$"
 )
 
 var (
@@ -74,6 +86,13 @@ var (
 		ShareKindMatter: "a matter id is its exact PIN as printed in the notices (up to 60 characters, no < or >, no leading or trailing space), such as 06814L0041001N001",
 	}
 )
+
+func init() {
+	for _, k := range shareRecordKindList {
+		itemIDRE[k.kind] = regexp.MustCompile(PatternRecord)
+		itemIDRule[k.kind] = k.rule
+	}
+}
 
 // ShareRequest is the body of POST /inv: a titled pin list.
 type ShareRequest struct {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -34,26 +35,32 @@ type HitView struct {
 	Deadline   *DeadlineView `json:"deadline,omitempty"`
 	Amount     *AmountView   `json:"amount,omitempty"`
 	Vendor     string        `json:"vendor,omitempty"`
-	PIN        string        `json:"pin,omitempty"`
-	EventDate  *time.Time    `json:"event_date,omitempty"`
-	Summary    string        `json:"summary"`
-	Flags      []Flag        `json:"flags"`
-	Score      float64       `json:"score,omitempty"`
-	Links      Links         `json:"links"`
+	// VendorFromText is the vendor read from the text of an award or
+	// intent without a vendor field (method text, its confidence, whether
+	// profiles count it), or why none is read (vendorFromText).
+	VendorFromText *entity.VendorReading `json:"vendor_from_text,omitempty"`
+	PIN            string                `json:"pin,omitempty"`
+	EventDate      *time.Time            `json:"event_date,omitempty"`
+	Summary        string                `json:"summary"`
+	Flags          []Flag                `json:"flags"`
+	Score          float64               `json:"score,omitempty"`
+	Links          Links                 `json:"links"`
 }
 
 // NoticeView is the notice view's JSON twin.
 type NoticeView struct {
-	Status    record.Availability `json:"status"`
-	Summary   string              `json:"summary"`
-	Flags     []Flag              `json:"flags"`
-	Amount    *AmountView         `json:"amount,omitempty"`
-	Deadline  *DeadlineView       `json:"deadline,omitempty"`
-	FullText  string              `json:"full_text"`
-	Notice    record.Notice       `json:"notice"`
-	Links     Links               `json:"links"`
-	Freshness Freshness           `json:"freshness"`
-	Absence   []string            `json:"absence_rules"`
+	Status   record.Availability `json:"status"`
+	Summary  string              `json:"summary"`
+	Flags    []Flag              `json:"flags"`
+	Amount   *AmountView         `json:"amount,omitempty"`
+	Deadline *DeadlineView       `json:"deadline,omitempty"`
+	FullText string              `json:"full_text"`
+	Notice   record.Notice       `json:"notice"`
+	// VendorFromText: see HitView.
+	VendorFromText *entity.VendorReading `json:"vendor_from_text,omitempty"`
+	Links          Links                 `json:"links"`
+	Freshness      Freshness             `json:"freshness"`
+	Absence        []string              `json:"absence_rules"`
 	// Payments are the payments-dataset dollars joined by PIN, present
 	// only where a PIN joins (entities_notice.go).
 	Payments *NoticePayments `json:"payments,omitempty"`
@@ -81,12 +88,22 @@ func (s *Server) permalinks() view.Links { return view.Links{Base: s.cfg.BaseURL
 
 func (s *Server) links(n record.Notice) Links { return s.permalinks().ForNotice(n) }
 
+// vendorFromText is the vendor read from the text of an award or intent
+// that has no vendor field (nil for others).
+func vendorFromText(n record.Notice) *entity.VendorReading {
+	if strings.TrimSpace(n.VendorName) != "" || !entity.VendorTextTypes[strings.ToLower(strings.TrimSpace(n.NoticeType))] {
+		return nil
+	}
+	r := entity.VendorFromText(n.NoticeType, n.Text)
+	return &r
+}
+
 func (s *Server) hitView(n record.Notice, score float64, now time.Time) HitView {
 	h := HitView{
 		RequestID: n.RequestID, Title: n.Title, Section: n.Section, Lens: n.Lens, Lenses: n.Lenses,
 		NoticeType: n.NoticeType, Agency: n.AgencyName, AgencyID: n.AgencyID, AgencyRaw: n.AgencyRaw,
 		Deadline: deadlineView(n, now), Amount: amountView(n), Vendor: strings.TrimSpace(n.VendorName), PIN: n.PIN,
-		Summary: summary(n), Flags: flags(n, now), Score: score, Links: s.links(n),
+		Summary: summary(n), Flags: flags(n, now), Score: score, Links: s.links(n), VendorFromText: vendorFromText(n),
 	}
 	if !n.StartDate.IsZero() {
 		h.Published = n.StartDate.In(record.NewYork).Format("2006-01-02")

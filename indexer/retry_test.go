@@ -179,7 +179,7 @@ func TestRecordWritesRetryAnUnavailableBatch(t *testing.T) {
 		t.Fatalf("%d writes refused, want 3", fb.refused)
 	}
 	got := holdings(t, b).Records
-	if got["contracts/contract"] != 552 || got["mappluto/lot"] != 776 || got["checkbook/contract"] != 6 || got["checkbook/payment"] != 1 {
+	if got["contracts/contract"] != 552 || got["mappluto/lot"] != 776 || got["checkbook/contract"] != 6 || got["checkbook/payment"] != 1001 {
 		t.Errorf("records after the outage: %v", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 type analyzeContractsIn struct {
@@ -22,7 +23,11 @@ type analyzeContractsIn struct {
 // with the absence rules.
 type AnalyzeContractsOut struct {
 	procure.ContractAnalysis
-	Absence []string `json:"absence_rules"`
+	// Extent says how much of their sources the totals cover
+	// (record.ExtentOf), in words (ExtentWords) to quote with them.
+	Extent      []record.Extent `json:"extent"`
+	ExtentWords string          `json:"extent_words"`
+	Absence     []string        `json:"absence_rules"`
 }
 
 func amountBandEnum() []any {
@@ -83,7 +88,9 @@ func analyzeContracts(d *Deps) Tool {
 				return AnalyzeContractsOut{}, err
 			}
 			a.WithBase(d.BaseURL, "/api/contracts")
-			return AnalyzeContractsOut{ContractAnalysis: a, Absence: record.AbsenceRules}, nil
+			out := AnalyzeContractsOut{ContractAnalysis: a, Absence: record.AbsenceRules}
+			out.Extent, out.ExtentWords = search.Extents(ctx, d.Search, record.ExtentContracts)
+			return out, nil
 		})
 	t.Limits = []string{"limit: at most 100 groups (default 20); groups_total counts them all",
 		"agency labels: the fixed list of the crosswalk's canonical names, matched with the same letter case"}

@@ -31,3 +31,23 @@ func TestAnalyzeContractsTool(t *testing.T) {
 		t.Errorf("bad grouping: %v %s", res.IsError, text(res))
 	}
 }
+
+// On the bundled sample the analysis and the dossiers' payment totals say
+// how much of their sources they are built on, in words to quote with them
+// (record.ExtentOf); with no contracts held there is nothing to qualify.
+func TestToolTotalsSayTheirExtent(t *testing.T) {
+	empty := structured[mcp.AnalyzeContractsOut](t, call(t, connect(t, 1), "analyze_contracts", map[string]any{"group_by": "agency"}))
+	if len(empty.Extent) != 0 || empty.ExtentWords != "" {
+		t.Errorf("no contracts held, yet an extent: %+v", empty.Extent)
+	}
+	s := sampleSession(t)
+	out := structured[mcp.AnalyzeContractsOut](t, call(t, s, "analyze_contracts", map[string]any{"group_by": "agency"}))
+	if len(out.Extent) != 2 || !strings.Contains(out.ExtentWords, "Built on the 552 contract records held here") ||
+		!strings.Contains(out.ExtentWords, "an extract of the source") {
+		t.Errorf("analysis extent %+v: %q", out.Extent, out.ExtentWords)
+	}
+	d := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "agency", "name": "design-and-construction"}))
+	if d.Agency == nil || !strings.Contains(d.Agency.Payments.ExtentWords, "Built on the 1,001 payments held here") {
+		t.Errorf("agency dossier payments extent: %+v", d.Agency)
+	}
+}

@@ -117,6 +117,10 @@ type PaymentTotals struct {
 	ByFiscalYear []procure.YearTotal `json:"by_fiscal_year"`
 	Entries      []EntryRef          `json:"entries"`
 	More         bool                `json:"more,omitempty"`
+	// Extent says how much of their sources these totals cover
+	// (record.ExtentOf), in words (ExtentWords) to quote with them.
+	Extent      []record.Extent `json:"extent"`
+	ExtentWords string          `json:"extent_words"`
 }
 
 // VendorDossier is a vendor's dossier.
@@ -297,6 +301,13 @@ func getEntityDossier(d *Deps) Tool {
 					return out, err
 				}
 				out.Agency = ad
+			}
+			ext, words := search.Extents(ctx, d.Search, record.ExtentPayments)
+			if out.Vendor != nil {
+				out.Vendor.Payments.Extent, out.Vendor.Payments.ExtentWords = ext, words
+			}
+			if out.Agency != nil {
+				out.Agency.Payments.Extent, out.Agency.Payments.ExtentWords = ext, words
 			}
 			return out, nil
 		})

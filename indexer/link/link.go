@@ -41,6 +41,12 @@ func (l Linker) Notice(n *record.Notice) entity.AgencyLink {
 	n.VendorStem = ""
 	if n.VendorName != "" {
 		n.VendorStem = entity.VendorStem(n.VendorName)
+	} else if r := entity.VendorFromText(n.NoticeType, n.Text); r.Counted {
+		// a vendor read from the text by a pattern measured at or above
+		// entity.VendorTextCountBar is counted by its stem; VendorName
+		// stays absent (the source has none) and views show the reading
+		// marked as read from the text (entity.VendorFromText again)
+		n.VendorStem = r.Stem
 	}
 	lenses := record.LensesFor(n.Section, n.AgencyRaw, n.Title, n.Text)
 	if n.AgencyName != strings.TrimSpace(n.AgencyRaw) {

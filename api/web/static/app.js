@@ -521,6 +521,7 @@ function paymentsBlock(pay) {
   return [h("h2", {}, "Payments dataset (Checkbook NYC)"),
     h("p", {}, count.format(pay.contracts.count) + " contract registrations (" + amt(pay.contracts.amount) + " registered value) · " +
       count.format(pay.payments.count) + " payments (" + amt(pay.payments.amount) + " paid)"),
+    pay.extent_words ? h("p", { class: "meta extent" }, pay.extent_words) : null,
     pay.note ? h("p", { class: "meta" }, pay.note) : null];
 }
 

@@ -39,8 +39,9 @@ type Corpus struct {
 }
 
 // ReadDir reads the Checkbook NYC API answers under dir (recursively):
-// *.response.xml, or any .xml holding a response; request documents and
-// other files are skipped. Rows are raw (agency ids, vendor stems and
+// *.response.xml, or any .xml holding a response, and spending answers
+// saved as JSON (*.json, ParseSpendingJSON); request documents and other
+// files are skipped. Rows are raw (agency ids, vendor stems and
 // base PINs are the link stage's). An answer carries no observation time,
 // so its rows are stamped with the latest date among them (an answer
 // cannot have been observed before its newest transaction).
@@ -72,7 +73,7 @@ func readDir(fsys fs.FS, dir string) (*Corpus, []error) {
 		lower := strings.ToLower(d.Name())
 		switch {
 		case strings.HasSuffix(lower, ".request.xml"):
-		case strings.HasSuffix(lower, ".xml"):
+		case strings.HasSuffix(lower, ".xml"), strings.HasSuffix(lower, ".json"):
 			names = append(names, p)
 		}
 		return nil
@@ -90,7 +91,11 @@ func readDir(fsys fs.FS, dir string) (*Corpus, []error) {
 			continue
 		}
 		rep := FileReport{File: name}
-		res, err := ParseResponse(data)
+		parse := ParseResponse
+		if strings.HasSuffix(strings.ToLower(name), ".json") {
+			parse = ParseSpendingJSON
+		}
+		res, err := parse(data)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue

@@ -184,5 +184,27 @@ func ReadResponse(res *Response, file string, observed time.Time) (Rows, []error
 		}
 		out.add(r)
 	}
+	numberRepeatedPayments(out.Payments)
 	return out, errs
+}
+
+// numberRepeatedPayments gives the payments of one answer that share a
+// document id distinct ids: one payment document has several lines (the
+// 2018 spending page holds 41 lines of one document, some identical), and
+// each line is a payment. Every line of a repeated document gets
+// ":<n>", n its 1-based order among that document's lines in the answer;
+// a document with one line keeps its plain id.
+func numberRepeatedPayments(ps []procure.Payment) {
+	count := map[string]int{}
+	for _, p := range ps {
+		count[p.ID]++
+	}
+	seen := map[string]int{}
+	for i := range ps {
+		id := ps[i].ID
+		if count[id] > 1 {
+			seen[id]++
+			ps[i].ID = fmt.Sprintf("%s:%d", id, seen[id])
+		}
+	}
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
-// ReadFile reads one file by its extension (.psv, .json, .csv). Rows that
+// ReadFile reads one file by its extension (.psv, .json, .csv; a .csv whose
+// header starts with Req_ID is the 2013 DCAS export, ReadDCASCSV, named
+// with the code tables in lookups/ beside it). Rows that
 // carry no observation time get the latest start date in the file.
 func ReadFile(fsys fs.FS, name string) ([]Row, []error) {
 	data, err := fs.ReadFile(fsys, name)
@@ -28,7 +30,15 @@ func ReadFile(fsys fs.FS, name string) ([]Row, []error) {
 	case ".json":
 		rows, errs = parseJSON(data, name)
 	case ".csv":
-		rows, errs = ReadCSV(bytes.NewReader(data), name)
+		if !isDCASCSV(data) {
+			rows, errs = ReadCSV(bytes.NewReader(data), name)
+			break
+		}
+		lk, err := ReadDCASLookups(fsys, path.Join(path.Dir(name), "lookups"))
+		if err != nil {
+			return nil, []error{rowErr(name, 0, "a DCAS export needs its code tables in lookups/ beside it: %v", err)}
+		}
+		rows, errs = ReadDCASCSV(data, name, lk)
 	default:
 		return nil, []error{rowErr(name, 0, "unknown file type %q (want .psv, .json or .csv)", path.Ext(name))}
 	}

@@ -36,7 +36,7 @@ var (
 // the numbered columns are consecutive parts of one text (Open Data splits
 // long text over additional_description_1..3 and printout_1..4) and are
 // concatenated as they are; groups are separated by a blank line.
-var bodyGroups = []string{"additionaldescription", "otherinfo", "printout"}
+var bodyGroups = []string{"additionaldescription", "otherinfo", "printout", "bodytext"}
 
 // Event place columns: Open Data names them event_building_name,
 // event_street_address_1 …; some caches drop the event_ prefix.

@@ -56,12 +56,14 @@ func TestLoadDirSample(t *testing.T) {
 			t.Errorf("lookup file %s was loaded", f.File)
 		}
 	}
-	if len(c.Files) != 12 {
-		t.Errorf("%d files loaded, want 12 (7 psv + 5 json)", len(c.Files))
+	if len(c.Files) != 15 {
+		t.Errorf("%d files loaded, want 15 (7 psv + 2 DCAS csv + 6 json)", len(c.Files))
 	}
-	// 972 DCAS + 188 SODA rows; two request ids appear in two files each.
-	if rows != 1160 || c.Merged != 2 || len(c.Notices) != 1158 {
-		t.Fatalf("rows %d merged %d notices %d; want 1160, 2, 1158", rows, c.Merged, len(c.Notices))
+	// 972 DCAS 2014 + 482 DCAS 2013 + 188 SODA + 243 Property Disposition
+	// rows; two request ids appear in two SODA files each, and 8 of the
+	// 2014 Property Disposition notices again in the 243.
+	if rows != 1885 || c.Merged != 10 || len(c.Notices) != 1875 {
+		t.Fatalf("rows %d merged %d notices %d; want 1885, 10, 1875", rows, c.Merged, len(c.Notices))
 	}
 	seen := map[string]bool{}
 	for _, n := range c.Notices {
@@ -80,7 +82,7 @@ func TestLoadDirSample(t *testing.T) {
 		}
 	}
 	cov := c.Coverage
-	if cov.Source != record.SourceCROL || cov.Records != 1158 || cov.FirstSourceDate != "2014-01-02" || cov.LastSourceDate != "2026-08-14" {
+	if cov.Source != record.SourceCROL || cov.Records != 1875 || cov.FirstSourceDate != "2013-07-22" || cov.LastSourceDate != "2026-08-14" {
 		t.Errorf("coverage = %+v", cov)
 	}
 	if got := cov.ObservedAt.Format("2006-01-02"); got != "2026-08-14" {
@@ -90,7 +92,7 @@ func TestLoadDirSample(t *testing.T) {
 		t.Errorf("only %d passages", cov.Passages)
 	}
 	notices, errs := LoadDir(repoRoot, sampleDir, nil)
-	if len(errs) != 0 || len(notices) != 1158 {
+	if len(errs) != 0 || len(notices) != 1875 {
 		t.Errorf("LoadDir: %d notices, %v", len(notices), errs)
 	}
 }
