@@ -30,7 +30,7 @@ func browseLandProjects(d *Deps) Tool {
 	t := newTool(d, "browse_land_projects", "Browse land-use projects", ClassRead,
 		"Bounded, stable pages of land-use (ZAP) projects, latest milestone first (undated last), read from every project "+
 			"held: completed, withdrawn and past projects are included. Filters combine (every one given must match): procedure "+
-			"(ulurp, non_ulurp, elurp, or unknown when not stated; elurp has no reviewed procedure definition, so its decision path's normative layer is unknown), action code (ZM zoning map, ZR zoning text, ZS special permit, "+
+			"(ulurp, non_ulurp, elurp, or unknown when not stated; each has a definition checked against the Charter, elurp its own (§197-e); unknown has no normative layer), action code (ZM zoning map, ZR zoning text, ZS special permit, "+
 			"HA urban development action area, PQ acquisition …), stage (the latest procedure stage the project's records place "+
 			"it at: "+strings.Join(land.StageIDs(), ", ")+", or unknown), effect (a derived regulatory effect such as upzone, "+
 			"only where a held file states one), borough, community district (M11, K03 …), BBL (10 digits), public status "+

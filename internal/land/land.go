@@ -291,7 +291,7 @@ func contains(vs []string, v string) bool {
 }
 
 // ProcedureIDOf is the procedure id of a written review procedure:
-// "ulurp", "non_ulurp", "elurp" (no reviewed definition is held for it),
+// "ulurp", "non_ulurp", "elurp" (each with a definition checked against the Charter),
 // or "unknown" (not stated, or not one of these).
 func ProcedureIDOf(written string) string {
 	switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(written), " ", "")) {

@@ -309,18 +309,33 @@ func TestEventsAttachByULURPNumber(t *testing.T) {
 	}
 }
 
-// A procedure with no reviewed definition (ELURP) has an explicit unknown
-// normative layer, never borrowed stages; its observations are kept.
-func TestUndefinedProcedureIsExplicit(t *testing.T) {
+// An ELURP project's path follows ELURP's own definition (§197-e), never
+// borrowed ULURP stages; its observations are kept.
+func TestELURPPathHasItsOwnProcedure(t *testing.T) {
 	d, err := service(t).DecisionPath(context.Background(), "2026X0362")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Procedure != nil || len(d.Normative) != 0 || !strings.Contains(d.ProcedureNote, "ELURP") || d.CurrentStage != land.StateUnknown || len(d.Observed) == 0 {
-		t.Errorf("ELURP path %+v", d)
+	if d.Procedure == nil || d.Procedure.ID != "elurp" || len(d.Normative) == 0 || len(d.Observed) == 0 {
+		t.Fatalf("ELURP path %+v", d)
+	}
+	for _, s := range d.Normative {
+		if !strings.HasPrefix(s.Charter, "§197-e") && !strings.HasPrefix(s.Charter, "§197-d(c-1)") && !strings.HasPrefix(s.Charter, "§197-d(f)") {
+			t.Errorf("ELURP stage %s cites %s", s.ID, s.Charter)
+		}
 	}
 	p, err := service(t).Browse(context.Background(), land.Filter{Procedure: "ELURP"}, "", 10)
 	if err != nil || p.Total != 2 || p.Projects[0].ProcedureID != "elurp" {
 		t.Errorf("ELURP browse %d %v", p.Total, err)
+	}
+}
+
+// A procedure with no definition held (not stated by any source) has an
+// explicit unknown normative layer, never borrowed stages (moved here from
+// the ELURP case, which now has a definition).
+func TestUndefinedProcedureIsExplicit(t *testing.T) {
+	d := land.Path(land.Project{ID: "2026X9999", Name: "fixture", ProcedureID: "unknown"}, nil)
+	if d.Procedure != nil || len(d.Normative) != 0 || !strings.Contains(d.ProcedureNote, "not stated") || d.CurrentStage != land.StateUnknown {
+		t.Errorf("undefined procedure path %+v", d)
 	}
 }
