@@ -949,7 +949,7 @@ func calendarMeeting(file, code, body string, bodyField meeting.ParsedField, p p
 		m.When.Start, m.When.StartKnown, m.When.End = p.Start, true, p.End
 		m.When.Note = "read from the calendar text (see parsed_fields)"
 	} else {
-		m.When.Note = "time not stated: the calendar gives the date but no start time"
+		m.When.Note = "the calendar gives the date but no start time"
 	}
 	m.Place = meeting.Place{Text: p.Place, RemoteLinks: p.Links}
 	switch {

@@ -148,7 +148,7 @@ func minutesRow(code, body string, boardNum int, linkText, url, content string) 
 		Title: body + ": Full Board meeting", Raw: map[string]string{"link_text": linkText},
 		Fields: []meeting.ParsedField{{Field: "date", Value: date, Confidence: meeting.High, How: how}},
 	}
-	mt.When = meeting.When{Date: date, TimeZone: meeting.TimeZone, Note: "time not stated: the minutes state no start time in their heading"}
+	mt.When = meeting.When{Date: date, TimeZone: meeting.TimeZone, Note: "the minutes state no start time in their heading"}
 	if m := minutesTimeRE.FindStringSubmatch(head); m != nil {
 		if st, ok := clock(day, []string{m[0], m[1], m[2], m[3]}); ok {
 			mt.When.Start, mt.When.StartKnown, mt.When.Note = &st, true, "the start time the minutes state: "+strconv.Quote(m[0])
