@@ -52,6 +52,10 @@ type Agency struct {
 	// of each (spelling.go).
 	ShortForms    []string          `json:"short_forms,omitempty"`
 	SpellingRules map[string]string `json:"spelling_rules,omitempty"`
+	// NotAnAgency says why an entry of the DCAS agency list is no agency
+	// (a City Record section such as "Changes in Personnel"): it still
+	// resolves, but is never offered as an agency label.
+	NotAnAgency string `json:"not_an_agency,omitempty"`
 }
 
 // OwnID is a spelling reviewed and kept as its own id, with the reason.
