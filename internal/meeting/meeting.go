@@ -225,6 +225,7 @@ func index(m Meeting) search.Record {
 	set(KeyBodyKind, m.BodyKind)
 	if m.Agency != nil {
 		set(search.KeyAgencyID, m.Agency.ID)
+		set(search.KeyAgencyRaw, m.Agency.Raw) // the body as written (GET /agencies)
 	}
 	set(KeyHeld, m.Held.State)
 	set(KeyMinutes, m.Minutes.State)

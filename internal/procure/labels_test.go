@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 )
 
@@ -36,5 +38,13 @@ func TestAnalysisLabelsAreAgencies(t *testing.T) {
 				t.Errorf("%q: suggested %q, not an accepted label", in, l)
 			}
 		}
+	}
+}
+
+// The kinds whose printed agency /agencies lists are the kinds' own names.
+func TestAgencyRawKindsAreKinds(t *testing.T) {
+	want := []string{procure.PayrollKind.Name, meeting.Kind.Name, people.KindOrganization}
+	if !slices.Equal(procure.AgencyRawKinds, want) {
+		t.Errorf("AgencyRawKinds %v, want %v", procure.AgencyRawKinds, want)
 	}
 }
