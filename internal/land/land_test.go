@@ -339,3 +339,25 @@ func TestUndefinedProcedureIsExplicit(t *testing.T) {
 		t.Errorf("undefined procedure path %+v", d)
 	}
 }
+
+// browse_land_projects finds a project by one word of its name, applicant
+// or brief, and by its CEQR number; a phrase or a malformed number is a
+// clear 400, never an empty page.
+func TestBrowseByWordAndCEQR(t *testing.T) {
+	s := service(t)
+	ctx := context.Background()
+	for _, f := range []land.Filter{{Word: "Timbale"}, {Word: "TERRACE"}, {Word: "parking"}, {CEQR: "22HPD059M"}, {CEQR: "22hpd059m", Word: "timbale"}} {
+		p, err := s.Browse(ctx, f, "", 10)
+		if err != nil || p.Total == 0 || !slices.ContainsFunc(p.Projects, func(sm land.Summary) bool { return sm.ID == "2022M0258" }) {
+			t.Errorf("%+v: total %d err %v", f, p.Total, err)
+		}
+	}
+	if p, err := s.Browse(ctx, land.Filter{Word: "Kestrel"}, "", 10); err != nil || p.Total != 0 {
+		t.Errorf("a word no project holds: %d %v", p.Total, err)
+	}
+	for _, f := range []land.Filter{{Word: "Timbale Terrace"}, {CEQR: "not a number"}} {
+		if _, err := s.Browse(ctx, f, "", 10); err == nil {
+			t.Errorf("%+v accepted", f)
+		}
+	}
+}
