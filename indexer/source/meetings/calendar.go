@@ -23,6 +23,13 @@ const (
 
 var boroughs = map[string]string{"bx": "Bronx", "bk": "Brooklyn", "mn": "Manhattan", "qn": "Queens", "si": "Staten Island"}
 
+// boroughCode is the two-letter code of a borough as a file name writes it
+// ("bronx", "Staten_Island", "staten-island"); "" when none.
+func boroughCode(name string) string {
+	k := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(name))
+	return map[string]string{"bronx": "bx", "brooklyn": "bk", "manhattan": "mn", "queens": "qn", "statenisland": "si"}[k]
+}
+
 var (
 	cbEmailRE  = regexp.MustCompile(`(?i)\b(bx|bk|mn|qn|si)(\d{2})@cb\.nyc\.gov`)
 	cbFileRE   = regexp.MustCompile(`(?i)^(bronx|brooklyn|manhattan|queens|staten-island)-cb-(\d{1,2})`)
@@ -96,7 +103,7 @@ func calendarBoard(name string, lines []string) (code, body string, f meeting.Pa
 	base := name[strings.LastIndex(name, "/")+1:]
 	if m := cbFileRE.FindStringSubmatch(base); m != nil {
 		b := strings.ToLower(m[1])
-		short := map[string]string{"bronx": "bx", "brooklyn": "bk", "manhattan": "mn", "queens": "qn", "staten-island": "si"}[b]
+		short := boroughCode(b)
 		n, _ := strconv.Atoi(m[2])
 		body = fmt.Sprintf("%s Community Board %d", boroughs[short], n)
 		return fmt.Sprintf("%s%02d", short, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.Low, How: "the file name " + strconv.Quote(base) + " only; the text names no board address"}, true

@@ -61,8 +61,7 @@ func ReadMinutesCSV(name string, data []byte) ([]minutesDoc, int, []error) {
 	if m == nil {
 		return nil, 0, []error{fmt.Errorf("%s: rejected: the file name names no community board (Borough_CBn_…)", name)}
 	}
-	borough := strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(m[1]), "_", " "), "-", " ")
-	short := map[string]string{"bronx": "bx", "brooklyn": "bk", "manhattan": "mn", "queens": "qn", "staten island": "si", "statenisland": "si"}[borough]
+	short := boroughCode(m[1])
 	n, _ := strconv.Atoi(m[2])
 	code, body := fmt.Sprintf("%s%02d", short, n), fmt.Sprintf("%s Community Board %d", boroughs[short], n)
 	r := csv.NewReader(bytes.NewReader(data))
