@@ -20,9 +20,13 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
 	"github.com/recordwatch/recordwatch/indexer/source/contracts"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/indexer/source/leaders"
+	"github.com/recordwatch/recordwatch/indexer/source/meetings"
+	"github.com/recordwatch/recordwatch/indexer/source/payroll"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
@@ -97,6 +101,31 @@ func sampleAgencyStrings(t *testing.T) map[string]bool {
 	for _, p := range cb.Payments {
 		if p.AgencyRaw != "" {
 			out[p.AgencyRaw] = true
+		}
+	}
+	// payroll, meetings and the roster drive agency joins too (issue 33)
+	pr, errs := payroll.ReadDir(sample, "payroll")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, r := range pr.Rows {
+		if r.AgencyLabel != "" {
+			out[r.AgencyLabel] = true
+		}
+	}
+	ms, _ := meetings.ReadDir(sample, "meetings") // the image-only calendar is rejected with its reason
+	for _, m := range ms.Meetings {
+		if m.Agency != nil && m.Agency.Raw != "" {
+			out[m.Agency.Raw] = true
+		}
+	}
+	ld, errs := leaders.ReadDir(sample, "leaders")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, r := range ld.Rows {
+		if r.Type == people.TypeOrganization && r.Name != "" {
+			out[r.Name] = true
 		}
 	}
 	return out

@@ -64,11 +64,11 @@ func (s *Server) landDecisionPath(c *gin.Context) {
 	renderJSON(c, http.StatusOK, d, cacheShort, time.Time{})
 }
 
-// landProjects serves GET /api/land-projects?procedure=&action=&stage=&effect=&borough=&community_district=&bbl=&status=&ulurp=&limit=&cursor=.
+// landProjects serves GET /api/land-projects?procedure=&action=&stage=&effect=&borough=&community_district=&bbl=&status=&ulurp=&ceqr=&word=&limit=&cursor=.
 func (s *Server) landProjects(c *gin.Context) {
-	p := newParams(c.Request.URL.Query(), "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "limit", "cursor")
+	p := newParams(c.Request.URL.Query(), "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "ceqr", "word", "limit", "cursor")
 	f := land.Filter{Procedure: p.str("procedure"), Action: p.str("action"), Stage: p.str("stage"), Effect: p.str("effect"), Borough: p.str("borough"),
-		CommunityDistrict: p.str("community_district"), BBL: p.str("bbl"), Status: p.str("status"), ULURP: p.str("ulurp")}
+		CommunityDistrict: p.str("community_district"), BBL: p.str("bbl"), Status: p.str("status"), ULURP: p.str("ulurp"), CEQR: p.str("ceqr"), Word: p.str("word")}
 	limit := p.integer("limit", land.DefaultLimit, 1, land.MaxLimit)
 	cursor := p.str("cursor")
 	if p.err != nil {

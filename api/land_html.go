@@ -34,10 +34,10 @@ type landListData struct {
 func (s *Server) landProjectsPage(c *gin.Context) {
 	q := c.Request.URL.Query()
 	d := landListData{JSON: s.cfg.BaseURL + "/api/land-projects?" + q.Encode(), Base: s.cfg.BaseURL, Rules: record.AbsenceRules,
-		Procedures: append(land.ProcedureIDs(), "elurp", "unknown"), Stages: append(land.StageIDs(), "unknown")}
-	p := newParams(q, "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "limit", "cursor")
+		Procedures: append(land.ProcedureIDs(), "unknown"), Stages: append(land.StageIDs(), "unknown")}
+	p := newParams(q, "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "ceqr", "word", "limit", "cursor")
 	d.Filter = land.Filter{Procedure: p.str("procedure"), Action: p.str("action"), Stage: p.str("stage"), Effect: p.str("effect"), Borough: p.str("borough"),
-		CommunityDistrict: p.str("community_district"), BBL: p.str("bbl"), Status: p.str("status"), ULURP: p.str("ulurp")}
+		CommunityDistrict: p.str("community_district"), BBL: p.str("bbl"), Status: p.str("status"), ULURP: p.str("ulurp"), CEQR: p.str("ceqr"), Word: p.str("word")}
 	limit := p.integer("limit", land.DefaultLimit, 1, land.MaxLimit)
 	status := http.StatusOK
 	err := p.err

@@ -334,7 +334,11 @@ func (meetingsSource) Label() string { return meetings.Label }
 func (meetingsSource) Holds() string { return HoldsRecords }
 func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	r, errs := meetings.ReadDir(fsys, dir)
-	return Batch{Rows: r.Total(), Notes: r.Notes, Records: meetingSets(r.Meetings)}, errs
+	b := Batch{Rows: r.Total(), Notes: r.Notes, Records: meetingSets(r.Meetings)}
+	if len(r.LandEvents) > 0 { // application numbers named in board minutes (method text)
+		b.Records = append(b.Records, Set[land.Event]{Of: land.EventKind, Items: r.LandEvents})
+	}
+	return b, errs
 }
 
 // The live meetings window: from meetingsLiveBack days ago to

@@ -19,6 +19,8 @@ type browseLandIn struct {
 	BBL               string `json:"bbl,omitempty"`
 	Status            string `json:"status,omitempty"`
 	ULURP             string `json:"ulurp,omitempty"`
+	CEQR              string `json:"ceqr,omitempty"`
+	Word              string `json:"word,omitempty"`
 	Limit             int    `json:"limit,omitempty"`
 	Cursor            string `json:"cursor,omitempty"`
 }
@@ -30,11 +32,12 @@ func browseLandProjects(d *Deps) Tool {
 	t := newTool(d, "browse_land_projects", "Browse land-use projects", ClassRead,
 		"Bounded, stable pages of land-use (ZAP) projects, latest milestone first (undated last), read from every project "+
 			"held: completed, withdrawn and past projects are included. Filters combine (every one given must match): procedure "+
-			"(ulurp, non_ulurp, elurp, or unknown when not stated; elurp has no reviewed procedure definition, so its decision path's normative layer is unknown), action code (ZM zoning map, ZR zoning text, ZS special permit, "+
+			"(ulurp, non_ulurp, elurp, or unknown when not stated; each has a definition checked against the Charter, elurp its own (§197-e); unknown has no normative layer), action code (ZM zoning map, ZR zoning text, ZS special permit, "+
 			"HA urban development action area, PQ acquisition …), stage (the latest procedure stage the project's records place "+
 			"it at: "+strings.Join(land.StageIDs(), ", ")+", or unknown), effect (a derived regulatory effect such as upzone, "+
 			"only where a held file states one), borough, community district (M11, K03 …), BBL (10 digits), public status "+
-			"(filed, noticed, in public review, completed) and application (ULURP) number. by_status counts every match by "+
+			"(filed, noticed, in public review, completed), application (ULURP) number, CEQR number and one word of the project's "+
+			"name, applicant or brief (its address; search_federated takes several words). by_status counts every match by "+
 			"status. Follow next_cursor for the rest. The scope says what was searched; no rows never proves no project exists.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
@@ -58,12 +61,14 @@ func browseLandProjects(d *Deps) Tool {
 			bounded(s, "status", 40, "Public status: filed, noticed, in public review, completed.")
 			bounded(s, "ulurp", 30, "Application (ULURP) number, with or without prefix letter and spaces (C 240046 HAM).")
 			prop(s, "ulurp").Pattern = land.ULURPPattern
+			bounded(s, "ceqr", 20, "Environmental review (CEQR) number, exact (24DCP123M).")
+			bounded(s, "word", 40, "One word of the project's name, applicant or brief (its address), any letter case.")
 			limitProp(s, land.MaxLimit)
 			cursorProp(s)
 		},
 		func(ctx context.Context, d *Deps, in browseLandIn) (BrowseLandOut, error) {
 			return d.land().Browse(ctx, land.Filter{Procedure: in.Procedure, Action: in.Action, Stage: in.Stage, Effect: in.Effect,
-				Borough: in.Borough, CommunityDistrict: in.CommunityDistrict, BBL: in.BBL, Status: in.Status, ULURP: in.ULURP},
+				Borough: in.Borough, CommunityDistrict: in.CommunityDistrict, BBL: in.BBL, Status: in.Status, ULURP: in.ULURP, CEQR: in.CEQR, Word: in.Word},
 				in.Cursor, limitOr(in.Limit, land.DefaultLimit))
 		})
 	t.Limits = []string{"limit: at most 100 projects per page (default 20); follow next_cursor for the rest"}

@@ -27,8 +27,13 @@ type AgencyLink struct {
 	ID     string `json:"canonical_id"`
 	Name   string `json:"canonical_name"`
 	Method string `json:"method"`
+	// Rule is the reviewed rule of a short-form link (abbreviation,
+	// word_order, short_form, roster_name, family, former_name: the
+	// mapping's spelling_rules).
+	Rule string `json:"rule,omitempty"`
 	// Note says how the link was made when the method alone does not
-	// (which leading words were dropped, which family rule matched).
+	// (which leading words were dropped, which family rule matched, why a
+	// reviewed spelling keeps its own id).
 	Note string `json:"note,omitempty"`
 }
 
@@ -43,8 +48,20 @@ type Agency struct {
 	NYCGOID  string `json:"nycgo_id,omitempty"`
 	Inactive bool   `json:"inactive,omitempty"`
 	// ShortForms are reviewed spellings, short forms and former names that
-	// link to this agency (method "short").
-	ShortForms []string `json:"short_forms,omitempty"`
+	// link to this agency (method "short"); SpellingRules states the rule
+	// of each (spelling.go).
+	ShortForms    []string          `json:"short_forms,omitempty"`
+	SpellingRules map[string]string `json:"spelling_rules,omitempty"`
+	// NotAnAgency says why an entry of the DCAS agency list is no agency
+	// (a City Record section such as "Changes in Personnel"): it still
+	// resolves, but is never offered as an agency label.
+	NotAnAgency string `json:"not_an_agency,omitempty"`
+}
+
+// OwnID is a spelling reviewed and kept as its own id, with the reason.
+type OwnID struct {
+	Spelling string `json:"spelling"`
+	Reason   string `json:"reason"`
 }
 
 // Crosswalk maps raw agency spellings to canonical agencies. The zero value
@@ -53,11 +70,13 @@ type Agency struct {
 type Crosswalk struct {
 	byKey    map[string]canonical // comparison key → canonical agency
 	agencies map[string]Agency    // id → agency
+	own      map[string]string    // comparison key → why a reviewed spelling keeps its own id
 }
 
 type canonical struct {
 	name   string
 	method string
+	rule   string
 }
 
 // NewCrosswalk builds a crosswalk from canonical names and reviewed short
@@ -80,6 +99,7 @@ func NewCrosswalk(names []string, short map[string]string) *Crosswalk {
 type mappingFile struct {
 	About    string   `json:"about"`
 	Sources  []string `json:"sources"`
+	OwnIDs   []OwnID  `json:"own_ids"`
 	Agencies []Agency `json:"agencies"`
 }
 
@@ -117,15 +137,33 @@ func LoadCrosswalk(data []byte) (*Crosswalk, error) {
 		c.byKey[AgencyKey(a.Name)] = canonical{name: a.Name, method: MethodKey}
 	}
 	for _, a := range f.Agencies {
+		if len(a.SpellingRules) != len(a.ShortForms) {
+			return nil, fmt.Errorf("entity: agency mapping: %s states %d spelling rules for %d short forms", a.ID, len(a.SpellingRules), len(a.ShortForms))
+		}
 		for _, s := range a.ShortForms {
 			k := AgencyKey(s)
 			if err := claim(k, a.ID, s); err != nil {
 				return nil, err
 			}
+			rule := a.SpellingRules[s]
+			if RuleStrength(rule) < 0 {
+				return nil, fmt.Errorf("entity: agency mapping: %q (%s) states no rule (%v), got %q", s, a.ID, SpellingRules, rule)
+			}
 			if _, ok := c.byKey[k]; !ok {
-				c.byKey[k] = canonical{name: a.Name, method: MethodShort}
+				c.byKey[k] = canonical{name: a.Name, method: MethodShort, rule: rule}
 			}
 		}
+	}
+	c.own = map[string]string{}
+	for _, o := range f.OwnIDs {
+		k := AgencyKey(o.Spelling)
+		if o.Reason == "" {
+			return nil, fmt.Errorf("entity: agency mapping: own id %q gives no reason", o.Spelling)
+		}
+		if id, ok := owner[k]; ok {
+			return nil, fmt.Errorf("entity: agency mapping: %q is kept as its own id but links to %s", o.Spelling, id)
+		}
+		c.own[k] = o.Reason
 	}
 	for _, fam := range families {
 		for _, name := range fam.targets {
@@ -181,6 +219,11 @@ func (c *Crosswalk) Resolve(raw string) AgencyLink {
 			Note: "the source names no agency"}
 	}
 	key := AgencyKey(trimmed)
+	if c != nil {
+		if why, ok := c.own[key]; ok { // reviewed: never merged by a weaker rule
+			return AgencyLink{Raw: raw, ID: AgencyID(trimmed), Name: trimmed, Method: MethodOwn, Note: "reviewed and kept as its own id: " + why}
+		}
+	}
 	if l, ok := c.keyed(raw, key); ok {
 		return l
 	}
@@ -206,7 +249,7 @@ func (c *Crosswalk) keyed(raw, key string) (AgencyLink, bool) {
 		if m == MethodKey && raw == k.name {
 			m = MethodExact
 		}
-		return AgencyLink{Raw: raw, ID: AgencyID(k.name), Name: k.name, Method: m}, true
+		return AgencyLink{Raw: raw, ID: AgencyID(k.name), Name: k.name, Method: m, Rule: k.rule}, true
 	}
 	rest := key
 	var dropped []string
@@ -218,7 +261,7 @@ func (c *Crosswalk) keyed(raw, key string) (AgencyLink, bool) {
 				rest = strings.TrimPrefix(rest, w)
 				changed = true
 				if k, ok := c.byKey[rest]; ok {
-					return AgencyLink{Raw: raw, ID: AgencyID(k.name), Name: k.name, Method: k.method,
+					return AgencyLink{Raw: raw, ID: AgencyID(k.name), Name: k.name, Method: k.method, Rule: k.rule,
 						Note: "matched after dropping the leading " + quoteJoin(dropped)}, true
 				}
 			}
@@ -255,4 +298,21 @@ func (c *Crosswalk) Agencies() []Agency {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+// ByDCASCode is the agency of a DCAS City Record agency code ("836",
+// "N71"), as the reviewed mapping lists them.
+func (c *Crosswalk) ByDCASCode(code string) (Agency, bool) {
+	if c == nil {
+		return Agency{}, false
+	}
+	code = strings.TrimSpace(code)
+	for _, a := range c.agencies {
+		for _, k := range a.DCASCodes {
+			if k == code {
+				return a, true
+			}
+		}
+	}
+	return Agency{}, false
 }

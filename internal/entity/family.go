@@ -9,8 +9,9 @@ import (
 // one canonical agency by rule rather than one spelling at a time: every
 // community board to Community Boards, every CUNY college to City
 // University, Board of Elections poll workers to the Board of Elections,
-// each Public Administrator to its county's office, and the Department of
-// Education's payroll groups to Education. Rules see the comparison key
+// each Public Administrator to its county's office, the Council's committees
+// to the City Council, and the Department of Education's payroll groups to
+// Education. Rules see the comparison key
 // (AgencyKey) of a spelling that matched nothing in the mapping file.
 type familyRule struct {
 	name    string
@@ -24,6 +25,10 @@ var (
 	electionsRE      = regexp.MustCompile(`\bBOARD OF ELECTIONS?\b`)
 	publicAdminRE    = regexp.MustCompile(`\bPUBLIC ADMINISTRATORS?\b|\bPUB ADMIN\b`)
 	educationRE      = regexp.MustCompile(`^(DEPT OF ED|DEPARTMENT OF ED|DEPARTMENT OF EDUCATION|DEPT OF EDUCATION|DOE|BOARD OF ED) [A-Z0-9 ]+$`)
+	// the Council's committees as Legistar names them ("Committee on
+	// Finance", "Subcommittee on Zoning and Franchises"); "Committee on
+	// Parks and Recreation" is the Council's, never the Parks department
+	councilCommitteeRE = regexp.MustCompile(`^(SUBCOMMITTEE|COMMITTEE) ON [A-Z]`)
 )
 
 // cunyColleges are the colleges and schools of the City University whose
@@ -104,6 +109,13 @@ var families = []familyRule{
 				return "", false
 			}
 			return "Public Administrator - " + county + " County", true
+		},
+	},
+	{
+		name:    "City Council committees and subcommittees (as Legistar names them)",
+		targets: []string{"City Council"},
+		match: func(key string) (string, bool) {
+			return "City Council", councilCommitteeRE.MatchString(key)
 		},
 	},
 	{

@@ -53,8 +53,10 @@ func NormalizePIN(pin string) string {
 // a procurement matter: blank, a value with fewer than 4 letters and
 // digits, a value made only of placeholder words whatever the punctuation
 // ("N/A", "T.B.D.", "none", "Various PINs", "see below", "SEE ATTACHED",
-// "multiple", "PIN# TBD", "to be determined"), or one digit repeated or
-// counted out ("0", "000-00-0000", "9999999999", "1234567890").
+// "multiple", "PIN# TBD", "to be determined"), a sentence rather than a
+// PIN in any letter case ("Please refer to the attachment", "pin not
+// found", "Pending"; sentencePIN), or one digit repeated or counted out
+// ("0", "000-00-0000", "9999999999", "1234567890").
 func JunkPIN(pin string) bool {
 	p := strings.ToUpper(strings.TrimSpace(pin))
 	if p == "" || junkPINRE.MatchString(p) || junkPINRE.MatchString(strings.ReplaceAll(p, " ", "")) {
@@ -67,12 +69,39 @@ func JunkPIN(pin string) bool {
 	if strings.Count(alnum, alnum[:1]) == len(alnum) || strings.Contains("01234567890", alnum) {
 		return true
 	}
+	if sentencePIN(p) {
+		return true
+	}
 	for _, w := range strings.Fields(pinSeparators.ReplaceAllString(p, " ")) {
 		if !placeholderWords[w] {
 			return false
 		}
 	}
 	return true
+}
+
+var (
+	// sentence markers: a reference elsewhere or a state, not a PIN
+	pinMarkerRE = regexp.MustCompile(`\b(ATTACH\w*|ENCLOS\w*|BELOW|ABOVE|REFER\w*|LISTED|SCHEDULE [A-Z]\b|EXHIBIT|APPENDIX|NOT FOUND|NOT ASSIGNED|NOT YET|PENDING|TO FOLLOW|FORTHCOMING|UNAVAILABLE|IN PROCESS|IN PROGRESS)\b`)
+	digits3RE   = regexp.MustCompile(`[0-9]{3,}`)
+	digits4RE   = regexp.MustCompile(`[0-9]{4,}`)
+	letterWord  = regexp.MustCompile(`\b[A-Z]{2,}\b`)
+	// words of a sentence, never of an identifier ("TGI-OPS-GutterMainte",
+	// "BBP Pier 1 LED Insta" are a park trust's own codes, kept as PINs)
+	functionWordRE = regexp.MustCompile(`(?:^|[^A-Z])(TO|THE|OF|IN|FOR|SEE|PLEASE|REFER|NOT|IS|ON|AT|AND|WILL|BE|AS|PER)(?:[^A-Z]|$)`)
+)
+
+// sentencePIN reports a PIN field (upper-cased) that holds a sentence
+// rather than a PIN: words, one of them a word of a sentence (to, the,
+// see, not …), and no run of three digits ("Please refer to attachment",
+// "PIN not found", "see line 2 below"), or a reference or a
+// state marker with no run of four digits ("PIN pending", "listed in
+// Schedule A", "see attached list of 125 PINs").
+func sentencePIN(p string) bool {
+	if !digits3RE.MatchString(p) && len(letterWord.FindAllString(p, 3)) >= 2 && functionWordRE.MatchString(p) {
+		return true
+	}
+	return pinMarkerRE.MatchString(p) && !digits4RE.MatchString(p)
 }
 
 // StripRenewal removes renewal suffixes ("R0" and digits at the end, as

@@ -5,13 +5,20 @@ import "testing"
 // Real PIN values from the City Record, Checkbook NYC and registered
 // contract rows.
 func TestPINs(t *testing.T) {
-	junk := []string{"", " ", "N/A", "n/a", "NA", "NONE", "TBD", "0", "000", "-", "N / A", "X"}
+	junk := []string{"", " ", "N/A", "n/a", "NA", "NONE", "TBD", "0", "000", "-", "N / A", "X",
+		// a sentence rather than a PIN, in any letter case
+		"Please refer to attachment", "PLEASE SEE ATTACHED LIST", "See line 2 below", "pin not found", "Not Found", "PIN NOT FOUND",
+		"pending", "Pending", "PIN pending", "pin # pending assignment", "Listed in Schedule A", "see attached list of 125 PINs",
+		"Refer to the PIN listed above", "To follow"}
 	for _, p := range junk {
 		if !JunkPIN(p) {
 			t.Errorf("JunkPIN(%q) = false", p)
 		}
 	}
-	for _, p := range []string{"06815N0003", "8571500182", "2926", "517992", "ES#056-14-2026", "BBP MO 100114", "UCO - 560"} {
+	for _, p := range []string{"06815N0003", "8571500182", "2926", "517992", "ES#056-14-2026", "BBP MO 100114", "UCO - 560",
+		"85715B0065 see attached", "PIN 06815N0003 (pending registration)", "RFP HRA 2019",
+		// real identifiers of the park trusts' solicitations, not sentences
+		"TGI-RED-AdaptiveReus", "BBP Pier 1 LED Insta", "TGI-OPS-GutterMainte"} {
 		if JunkPIN(p) {
 			t.Errorf("JunkPIN(%q) = true", p)
 		}

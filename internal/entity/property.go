@@ -223,11 +223,22 @@ func ExtractPlaces(text string) Places {
 				bc, _ := strconv.Atoi(m[1])
 				block, _ := strconv.Atoi(m[2])
 				lot, _ := strconv.Atoi(m[3])
-				addLot(TaxLot{Borough: Boroughs[bc], Block: block, Lot: lot, BBL: FormatBBL(bc, block, lot), Method: "explicit BBL"})
+				switch {
+				case block == 0 || lot == 0:
+					pl.note(fmt.Sprintf("%q: not published, a block or lot 0 is no tax lot", strings.TrimSpace(m[0])))
+				case len(pl.Boroughs) > 0 && !contains(pl.Boroughs, Boroughs[bc]):
+					pl.note(fmt.Sprintf("%q: not published, its borough (%s) is not the one the notice names (%s)", strings.TrimSpace(m[0]), Boroughs[bc], strings.Join(pl.Boroughs, ", ")))
+				default:
+					addLot(TaxLot{Borough: Boroughs[bc], Block: block, Lot: lot, BBL: FormatBBL(bc, block, lot), Method: "explicit BBL"})
+				}
 			}
 		}
 		blockLots := func(block int, part bool, lots []int) {
 			for _, lot := range lots {
+				if block == 0 || lot == 0 {
+					pl.note(fmt.Sprintf("block %d lot %d: not published, a block or lot 0 is no tax lot", block, lot))
+					continue
+				}
 				tl := TaxLot{Block: block, Lot: lot, PartOfLot: part, Method: "block and lot"}
 				if single != "" {
 					tl.Borough = single
@@ -238,7 +249,11 @@ func ExtractPlaces(text string) Places {
 		}
 		for _, m := range blockLotRE.FindAllStringSubmatch(s.text, -1) {
 			block, _ := strconv.Atoi(m[1])
-			blockLots(block, m[2] != "", lotList(m[3]))
+			lots, unsure := lotList(m[3])
+			for _, u := range unsure {
+				pl.note(fmt.Sprintf("block %d lots %s: not published, %s", block, u, "a range of lots this parser does not expand (reversed, or more than 100 lots)"))
+			}
+			blockLots(block, m[2] != "", lots)
 		}
 		if slashTable {
 			for _, m := range slashLotRE.FindAllStringSubmatch(s.text, -1) {
@@ -260,20 +275,32 @@ func ExtractPlaces(text string) Places {
 	return pl
 }
 
+// note keeps a reason once.
+func (pl *Places) note(s string) {
+	if !contains(pl.Notes, s) {
+		pl.Notes = append(pl.Notes, s)
+	}
+}
+
 // lotList reads "1", "1, 2 and 5", "1001 through 1008" (ranges of at most
-// 100 lots are expanded).
-func lotList(s string) []int {
+// 100 lots are expanded). A range it does not expand (reversed, or longer)
+// is returned in unsure and yields no lot: precision first, neither end
+// is read as a lot of its own.
+func lotList(s string) (out []int, unsure []string) {
 	toks := lotListRE.FindAllString(strings.ToLower(s), -1)
-	var out []int
 	for i := 0; i < len(toks); i++ {
 		n, err := strconv.Atoi(toks[i])
 		if err != nil {
 			continue
 		}
 		if i+2 < len(toks) && (toks[i+1] == "through" || toks[i+1] == "thru" || toks[i+1] == "to" || toks[i+1] == "-") {
-			if m, err := strconv.Atoi(toks[i+2]); err == nil && m >= n && m-n <= 100 {
-				for k := n; k <= m; k++ {
-					out = append(out, k)
+			if m, err := strconv.Atoi(toks[i+2]); err == nil {
+				if m >= n && m-n <= 100 {
+					for k := n; k <= m; k++ {
+						out = append(out, k)
+					}
+				} else {
+					unsure = append(unsure, toks[i]+" "+toks[i+1]+" "+toks[i+2])
 				}
 				i += 2
 				continue
@@ -281,7 +308,7 @@ func lotList(s string) []int {
 		}
 		out = append(out, n)
 	}
-	return out
+	return out, unsure
 }
 
 func contains(list []string, s string) bool {

@@ -95,6 +95,15 @@ func TestExtractPlacesRules(t *testing.T) {
 		{"Property in the Borough of the Bronx, Tax Block 2360, Tax Lots 1 and 3.", []string{"2023600001", "2023600003"}, 0},
 		// the hearing venue's borough is not in scope
 		{"Property located at Block 50, Lot 7 in the Borough of Staten Island. A public hearing will be held at 22 Reade Street, Manhattan.", []string{"5000500007"}, 0},
+		// precision first: what the parser is unsure of is not published, the reason is kept
+		// a range it does not expand yields no lot (neither end is a lot of its own)
+		{"Property in the Borough of Queens, Block 200, Lots 1 through 500.", nil, 1},
+		{"Property in the Borough of Queens, Block 200, Lots 40 through 12 and 7.", []string{"4002000007"}, 1},
+		// lot 0 is no tax lot
+		{"Property in the Borough of Queens, Block 200, Lot 0.", nil, 1},
+		{"The premises known as BBL 3-01234-0000 will be sold.", nil, 1},
+		// an explicit BBL in another borough than the one the notice names
+		{"The Brooklyn premises known as BBL 4-01234-0056 will be sold.", nil, 1},
 	}
 	for _, c := range cases {
 		p := entity.ExtractPlaces(c.text)

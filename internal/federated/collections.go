@@ -697,7 +697,77 @@ func (r *run) landCollection(ctx context.Context) (*collectionOut, error) {
 	if len(printed) > 0 {
 		subs = append(subs, sub{keys: map[string][]string{land.KeyULURP: printed}, tier: TierRelated, rule: "an application (ULURP) number printed in a matched notice"})
 	}
+	// by name, applicant or address (a name match ranks above the related
+	// ones, so it runs after the exact subqueries and before the others)
+	named := false
+	byName := func() error {
+		if named {
+			return nil
+		}
+		named = true
+		// the projects holding every query word (read by the rarest word,
+		// as the people collection does)
+		var words []string
+		for _, w := range r.u.Words {
+			for _, t := range search.Words(w) {
+				if !slices.Contains(words, t) {
+					words = append(words, t)
+				}
+			}
+		}
+		if len(words) == 0 || len(words) > 8 {
+			return nil
+		}
+		rare, fewest := "", -1
+		for _, w := range words {
+			tp, err := search.Find(ctx, rs, land.ProjectKind, search.RecordQuery{Keys: map[string][]string{land.KeyToken: {w}}, Sort: search.RecordSortID, Limit: 1})
+			if err != nil {
+				return err
+			}
+			if fewest < 0 || tp.Total < fewest {
+				rare, fewest = w, tp.Total
+			}
+		}
+		if fewest <= 0 {
+			return nil
+		}
+		p, err := search.Find(ctx, rs, land.ProjectKind, search.RecordQuery{Keys: map[string][]string{land.KeyToken: {rare}}, Sort: search.RecordSortDateDesc, Limit: maxPeopleScan})
+		if err != nil {
+			return err
+		}
+		n := 0
+		for i, pr := range p.Items {
+			held := p.Records[i].Keys[land.KeyToken]
+			all := true
+			for _, w := range words {
+				all = all && slices.Contains(held, w)
+			}
+			if !all {
+				continue
+			}
+			n++
+			if n > r.depth {
+				continue
+			}
+			rec := p.Records[i]
+			res := Result{Kind: KindLandProject, Collection: CollectionLandProjects, ID: pr.ID, Title: pr.Name, Date: day(pr.LastDate), Source: rec.Source,
+				SourceLabel: rec.SourceLabel, ObservedAt: rec.ObservedAt, Route: "/api/land-projects/" + pr.ID,
+				Permalink: r.link("/land-projects/" + pr.ID), OfficialURL: pr.URL,
+				Match: Match{Tier: TierName, Rule: "every query word in the project's name, applicant, brief (its address) or keywords", Score: round3(float64(len(words)) / float64(max(len(search.Words(pr.Name)), len(words))))}}
+			if res.Date != "" {
+				res.DateLabel = "last milestone"
+			}
+			r.add(o, cand{Result: res})
+		}
+		o.matched += n
+		return nil
+	}
 	for _, sq := range subs {
+		if sq.tier != TierExact {
+			if err := byName(); err != nil {
+				return nil, err
+			}
+		}
 		p, err := search.Find(ctx, rs, land.ProjectKind, search.RecordQuery{IDs: sq.ids, Keys: sq.keys, Sort: search.RecordSortDateDesc, Limit: r.depth})
 		if err != nil {
 			return nil, err
@@ -721,6 +791,9 @@ func (r *run) landCollection(ctx context.Context) (*collectionOut, error) {
 			}
 			r.add(o, cand{Result: res})
 		}
+	}
+	if err := byName(); err != nil {
+		return nil, err
 	}
 	return o, nil
 }

@@ -216,8 +216,9 @@ func TestCoverageAndErrors(t *testing.T) {
 	}
 }
 
-// A land project's name is not a key: a name word finds the project only
-// through a matched notice that prints one of its application numbers
+// A land project is found by the words of its name, applicant and brief
+// (its address), every word required; a word that is none of them finds it
+// only through a matched notice that prints one of its application numbers
 // (land.ULURPKeys), and the rule names the number and the notice.
 func TestLandProjectThroughPrintedApplicationNumber(t *testing.T) {
 	ctx := context.Background()
@@ -242,7 +243,7 @@ func TestLandProjectThroughPrintedApplicationNumber(t *testing.T) {
 	number := pr.Project.Actions[0].ULURPNumber
 	n, err := crol.Normalize(crol.Row{Fields: map[string]string{
 		"requestid": "20260801101", "startdate": "08/01/2026", "agencyname": "City Planning Commission",
-		"sectionname": "Public Hearings and Meetings", "shorttitle": "Public hearing on Timbale Terrace",
+		"sectionname": "Public Hearings and Meetings", "shorttitle": "Public hearing on Kestrel Commons",
 		"additionaldescription1": "Application " + number + " for a zoning map amendment, Borough of Manhattan.",
 	}, File: "made_up_for_test.json", Format: crol.FormatJSON}, cw)
 	if err != nil {
@@ -255,7 +256,7 @@ func TestLandProjectThroughPrintedApplicationNumber(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := federated.New(be, cw, view.Links{})
-	p, err := s.Search(ctx, federated.Request{Q: "Timbale", Collections: []string{federated.CollectionNotices, federated.CollectionLandProjects}})
+	p, err := s.Search(ctx, federated.Request{Q: "Kestrel", Collections: []string{federated.CollectionNotices, federated.CollectionLandProjects}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,8 +265,23 @@ func TestLandProjectThroughPrintedApplicationNumber(t *testing.T) {
 		t.Errorf("land project through the notice: %+v", r)
 	}
 	// without the notices collection there is no notice to read the number from
-	p, err = s.Search(ctx, federated.Request{Q: "Timbale", Collections: []string{federated.CollectionLandProjects}})
+	p, err = s.Search(ctx, federated.Request{Q: "Kestrel", Collections: []string{federated.CollectionLandProjects}})
 	if err != nil || len(p.Results) != 0 {
 		t.Errorf("land collection alone: %v %+v", err, p.Results)
+	}
+	// the project's own name, its applicant and its brief find it by name
+	for _, q := range []string{"Timbale Terrace", "timbale", "Housing Preservation", "NYPD parking lot"} {
+		p, err = s.Search(ctx, federated.Request{Q: q, Collections: []string{federated.CollectionLandProjects}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := first(t, p, federated.CollectionLandProjects); r.ID != "2022M0258" || r.Match.Tier != federated.TierName || !strings.Contains(r.Match.Rule, "name, applicant") {
+			t.Errorf("%q: %+v", q, r)
+		}
+	}
+	// every word is required: a word the project does not hold finds nothing
+	p, err = s.Search(ctx, federated.Request{Q: "Timbale Kestrel", Collections: []string{federated.CollectionLandProjects}})
+	if err != nil || len(p.Results) != 0 {
+		t.Errorf("a word the project lacks: %v %+v", err, p.Results)
 	}
 }

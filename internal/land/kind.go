@@ -27,7 +27,28 @@ const (
 	KeyULURP     = "ulurp"
 	KeyCEQR      = "ceqr"
 	KeyStatus    = "status" // public status: filed, noticed, in_public_review, completed
+	KeyToken     = "token"  // lower-case words of the name, applicant, brief and keywords (Tokens)
 )
+
+// MaxTokens bounds the words a project is found by.
+const MaxTokens = 200
+
+// Tokens are the words a project is found by: the lower-case words
+// (search.Words) of its name, applicant, brief (which names its address)
+// and keywords, each once, at most MaxTokens.
+func Tokens(p Project) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append([]string{p.Name, p.Applicant, p.Brief}, p.Keywords...) {
+		for _, w := range search.Words(s) {
+			if !seen[w] && len(out) < MaxTokens {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
 
 // Token is the key form of a written value: lower case, words joined by
 // underscores ("In Public Review" → "in_public_review").
@@ -60,6 +81,7 @@ func projectRecord(p Project) search.Record {
 	add(KeyULURP, p.ULURPKeys()...)
 	add(KeyCEQR, strings.ToUpper(p.Environmental.CEQRNumber))
 	add(KeyStatus, Token(p.PublicStatus))
+	add(KeyToken, Tokens(p)...)
 	r := search.Record{
 		ID: p.ID, Source: Source, SourceLabel: SourceLabel, Keys: keys,
 		Date: p.LastDate, Title: p.Name,

@@ -200,8 +200,8 @@ type NoticeLink struct {
 // projects whose actions carry the same ULURP keys when read.
 type Event struct {
 	ID           string      `json:"id"`
-	Type         string      `json:"type"`  // bp_recommendation, council_item
-	Actor        string      `json:"actor"` // borough_president, council
+	Type         string      `json:"type"`  // bp_recommendation, council_item, cb_minutes
+	Actor        string      `json:"actor"` // borough_president, council, community_board
 	Body         string      `json:"body"`
 	Name         string      `json:"name"`
 	ULURPNumbers []string    `json:"ulurp_numbers"`
@@ -211,9 +211,15 @@ type Event struct {
 	DateNote     string      `json:"date_note,omitempty"`
 	URL          string      `json:"url,omitempty"`
 	Steps        []EventStep `json:"steps,omitempty"`
-	Source       string      `json:"source"`
-	SourceLabel  string      `json:"source_label"`
-	File         string      `json:"file,omitempty"`
+	// Method, Confidence and Evidence say how an event read from free
+	// text (a community board's minutes naming an application number)
+	// was linked: method "text", the line that names the number.
+	Method      string `json:"method,omitempty"`
+	Confidence  string `json:"confidence,omitempty"`
+	Evidence    string `json:"evidence,omitempty"`
+	Source      string `json:"source"`
+	SourceLabel string `json:"source_label"`
+	File        string `json:"file,omitempty"`
 }
 
 // EventStep is one step of an event's own history (a Council action).
@@ -291,7 +297,7 @@ func contains(vs []string, v string) bool {
 }
 
 // ProcedureIDOf is the procedure id of a written review procedure:
-// "ulurp", "non_ulurp", "elurp" (no reviewed definition is held for it),
+// "ulurp", "non_ulurp", "elurp" (each with a definition checked against the Charter),
 // or "unknown" (not stated, or not one of these).
 func ProcedureIDOf(written string) string {
 	switch strings.ToLower(strings.ReplaceAll(strings.TrimSpace(written), " ", "")) {

@@ -309,18 +309,55 @@ func TestEventsAttachByULURPNumber(t *testing.T) {
 	}
 }
 
-// A procedure with no reviewed definition (ELURP) has an explicit unknown
-// normative layer, never borrowed stages; its observations are kept.
-func TestUndefinedProcedureIsExplicit(t *testing.T) {
+// An ELURP project's path follows ELURP's own definition (§197-e), never
+// borrowed ULURP stages; its observations are kept.
+func TestELURPPathHasItsOwnProcedure(t *testing.T) {
 	d, err := service(t).DecisionPath(context.Background(), "2026X0362")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Procedure != nil || len(d.Normative) != 0 || !strings.Contains(d.ProcedureNote, "ELURP") || d.CurrentStage != land.StateUnknown || len(d.Observed) == 0 {
-		t.Errorf("ELURP path %+v", d)
+	if d.Procedure == nil || d.Procedure.ID != "elurp" || len(d.Normative) == 0 || len(d.Observed) == 0 {
+		t.Fatalf("ELURP path %+v", d)
+	}
+	for _, s := range d.Normative {
+		if !strings.HasPrefix(s.Charter, "§197-e") && !strings.HasPrefix(s.Charter, "§197-d(c-1)") && !strings.HasPrefix(s.Charter, "§197-d(f)") {
+			t.Errorf("ELURP stage %s cites %s", s.ID, s.Charter)
+		}
 	}
 	p, err := service(t).Browse(context.Background(), land.Filter{Procedure: "ELURP"}, "", 10)
 	if err != nil || p.Total != 2 || p.Projects[0].ProcedureID != "elurp" {
 		t.Errorf("ELURP browse %d %v", p.Total, err)
+	}
+}
+
+// A procedure with no definition held (not stated by any source) has an
+// explicit unknown normative layer, never borrowed stages (moved here from
+// the ELURP case, which now has a definition).
+func TestUndefinedProcedureIsExplicit(t *testing.T) {
+	d := land.Path(land.Project{ID: "2026X9999", Name: "fixture", ProcedureID: "unknown"}, nil)
+	if d.Procedure != nil || len(d.Normative) != 0 || !strings.Contains(d.ProcedureNote, "not stated") || d.CurrentStage != land.StateUnknown {
+		t.Errorf("undefined procedure path %+v", d)
+	}
+}
+
+// browse_land_projects finds a project by one word of its name, applicant
+// or brief, and by its CEQR number; a phrase or a malformed number is a
+// clear 400, never an empty page.
+func TestBrowseByWordAndCEQR(t *testing.T) {
+	s := service(t)
+	ctx := context.Background()
+	for _, f := range []land.Filter{{Word: "Timbale"}, {Word: "TERRACE"}, {Word: "parking"}, {CEQR: "22HPD059M"}, {CEQR: "22hpd059m", Word: "timbale"}} {
+		p, err := s.Browse(ctx, f, "", 10)
+		if err != nil || p.Total == 0 || !slices.ContainsFunc(p.Projects, func(sm land.Summary) bool { return sm.ID == "2022M0258" }) {
+			t.Errorf("%+v: total %d err %v", f, p.Total, err)
+		}
+	}
+	if p, err := s.Browse(ctx, land.Filter{Word: "Kestrel"}, "", 10); err != nil || p.Total != 0 {
+		t.Errorf("a word no project holds: %d %v", p.Total, err)
+	}
+	for _, f := range []land.Filter{{Word: "Timbale Terrace"}, {CEQR: "not a number"}} {
+		if _, err := s.Browse(ctx, f, "", 10); err == nil {
+			t.Errorf("%+v accepted", f)
+		}
 	}
 }

@@ -44,7 +44,7 @@ type ProcedureRef struct {
 // apart (Planned) and are never the date of an observation.
 type Observation struct {
 	ID      string    `json:"id"`
-	Kind    string    `json:"kind"` // milestone, recommendation, dated_fact, current_milestone, bp_recommendation, council_item, council_action
+	Kind    string    `json:"kind"` // milestone, recommendation, dated_fact, current_milestone, bp_recommendation, council_item, council_action, cb_minutes
 	Name    string    `json:"name"`
 	Body    string    `json:"body,omitempty"`
 	Action  string    `json:"action,omitempty"`
@@ -224,6 +224,10 @@ func Path(p Project, events []Event) DecisionPath {
 			for _, s := range e.Steps {
 				observe(Observation{Kind: "council_action", Name: s.Action, Body: s.Body, Date: s.Date, Source: e.Source}, "", "")
 			}
+		case "cb_minutes":
+			// a mention, not a recommendation: tied to no stage
+			observe(Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Date: e.Date, Source: e.Source, URL: e.URL,
+				Note: "the board's minutes name the application (method " + e.Method + ", read from the text: " + e.Evidence + "); a mention is not the board's recommendation and is tied to no stage"}, "", "")
 		}
 	}
 	if !ok {

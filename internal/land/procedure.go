@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -33,10 +34,14 @@ type OutsideMilestone struct {
 	Note      string `json:"note"`
 }
 
-// ProcedureSource is where a procedure definition comes from.
+// ProcedureSource is where a procedure definition comes from:
+// CharterVersion names the Charter text it was checked against (bundled in
+// testdata/charter); Unverified lists what could not be checked there,
+// each item saying why (empty when everything was).
 type ProcedureSource struct {
 	Title            string   `json:"title"`
 	URL              string   `json:"url"`
+	CharterVersion   string   `json:"charter_version"`
 	SectionsReviewed []string `json:"sections_reviewed"`
 	ReviewNote       string   `json:"review_note"`
 	Unverified       []string `json:"unverified"`
@@ -50,14 +55,19 @@ type Group struct {
 	Note   string   `json:"note"`
 }
 
-// Stage is one normative stage.
+// Stage is one normative stage. Charter cites its section and subdivision
+// ("§197-c(e)(1)"); CharterText is the Charter's own words for it there,
+// including its time limit when TimeLimitDays is set (the day count as the
+// Charter spells it); TimeLimitNote gives the Charter's exceptions.
 type Stage struct {
 	ID            string   `json:"id"`
 	Name          string   `json:"name"`
 	Actor         string   `json:"actor"`
 	Effect        string   `json:"effect"`
 	Charter       string   `json:"charter"`
+	CharterText   string   `json:"charter_text"`
 	TimeLimitDays int      `json:"time_limit_days,omitempty"`
+	TimeLimitNote string   `json:"time_limit_note,omitempty"`
 	Group         string   `json:"group,omitempty"`
 	Applies       string   `json:"applies"` // always, conditional
 	Condition     string   `json:"condition,omitempty"`
@@ -92,17 +102,31 @@ func mustProcedures() map[string]Procedure {
 	return out
 }
 
-// check validates a definition: stage ids unique, groups name held
-// stages, a milestone name belongs to one stage at most, a source named.
+// CharterCitation is the shape of a stage's citation: the section and its
+// subdivision, then paragraphs ("§197-c(e)(1)", "§197-d(c-1)", "§200(a)(1)").
+var CharterCitation = regexp.MustCompile(`^§(\d+(?:-[a-z])?)\(([a-z](?:-\d)?)\)((?:\(\d+\))*)$`)
+
+// check validates a definition: stage ids unique, each stage citing a
+// Charter section and subdivision with the Charter's words, groups name
+// held stages, a milestone name belongs to one stage at most, a source
+// named.
 func (p Procedure) check() error {
-	if p.ID == "" || p.Source.Title == "" || len(p.Source.SectionsReviewed) == 0 {
-		return fmt.Errorf("a procedure needs an id and a named source with the sections reviewed")
+	if p.ID == "" || p.Source.Title == "" || len(p.Source.SectionsReviewed) == 0 || p.Source.CharterVersion == "" {
+		return fmt.Errorf("a procedure needs an id and a named source with the Charter version and the sections reviewed")
+	}
+	for _, u := range p.Source.Unverified {
+		if !strings.Contains(u, ":") {
+			return fmt.Errorf("an unverified item must say why (\"what: why\"): %q", u)
+		}
 	}
 	ids := map[string]bool{}
 	ms := map[string]string{}
 	for _, s := range p.Stages {
 		if ids[s.ID] {
 			return fmt.Errorf("stage %s twice", s.ID)
+		}
+		if !CharterCitation.MatchString(s.Charter) || s.CharterText == "" {
+			return fmt.Errorf("stage %s: cite the Charter's section and subdivision (§197-c(e)) with its words, not %q", s.ID, s.Charter)
 		}
 		ids[s.ID] = true
 		if s.Applies != "always" && s.Applies != "conditional" {

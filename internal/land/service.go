@@ -129,7 +129,16 @@ type Filter struct {
 	BBL               string `json:"bbl,omitempty"`
 	Status            string `json:"status,omitempty"`
 	ULURP             string `json:"ulurp,omitempty"`
+	// CEQR is an environmental review (CEQR) number, exact ("24DCP123M").
+	CEQR string `json:"ceqr,omitempty"`
+	// Word is one word of the project's name, applicant, brief (its
+	// address) or keywords, any letter case (Tokens).
+	Word string `json:"word,omitempty"`
 }
+
+// ceqrRE is the shape of a CEQR number: two digits of year, the lead
+// agency's letters, digits and a borough letter ("24DCP123M").
+var ceqrRE = regexp.MustCompile(`^[0-9]{2}[A-Z]{2,6}[0-9]{1,4}[A-Z]?$`)
 
 // Summary is one project in a browse page.
 type Summary struct {
@@ -256,6 +265,19 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 			return search.RecordQuery{}, n, record.Invalid("ulurp", "%q is not an application (ULURP) number such as C 240046 HAM", v)
 		}
 		keys[KeyULURP], n.ULURP = []string{k}, k
+	}
+	if v := strings.ToUpper(strings.TrimSpace(f.CEQR)); v != "" {
+		if !ceqrRE.MatchString(v) {
+			return search.RecordQuery{}, n, record.Invalid("ceqr", "%q is not a CEQR number such as 24DCP123M", f.CEQR)
+		}
+		keys[KeyCEQR], n.CEQR = []string{v}, v
+	}
+	if v := strings.TrimSpace(f.Word); v != "" {
+		ws := search.Words(v)
+		if len(ws) != 1 {
+			return search.RecordQuery{}, n, record.Invalid("word", "%q: give one word of the project's name, applicant or brief (federated search takes several words)", v)
+		}
+		keys[KeyToken], n.Word = ws, ws[0]
 	}
 	q := search.RecordQuery{}
 	if len(keys) > 0 {

@@ -176,13 +176,21 @@ type NoticeLink struct {
 	NoticesSeen int      `json:"notices_seen,omitzero"` // hearing notices held for the day
 }
 
-// ParsedField is the confidence of one field read from free text.
+// ParsedField is the confidence of one field read from free text, with
+// the line it was read from (Line is 1-based; 0 when the field was not
+// read from a line of the text, e.g. a board named by the file name).
 type ParsedField struct {
 	Field      string `json:"field"`
 	Value      string `json:"value"`
 	Confidence string `json:"confidence"`
 	How        string `json:"how"`
+	Line       int    `json:"line,omitempty"`
+	SourceText string `json:"source_text,omitempty"`
 }
+
+// TimeNotStated is the start field's value when the text states no time
+// for a meeting: said explicitly, never guessed.
+const TimeNotStated = "not stated"
 
 // Record keys of a meeting (exact match, lower case).
 const (
@@ -217,6 +225,7 @@ func index(m Meeting) search.Record {
 	set(KeyBodyKind, m.BodyKind)
 	if m.Agency != nil {
 		set(search.KeyAgencyID, m.Agency.ID)
+		set(search.KeyAgencyRaw, m.Agency.Raw) // the body as written (GET /agencies)
 	}
 	set(KeyHeld, m.Held.State)
 	set(KeyMinutes, m.Minutes.State)

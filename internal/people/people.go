@@ -218,6 +218,9 @@ func index(r Row) search.Record {
 	set(KeyRelease, r.Release.Key())
 	set(KeyOrgType, strings.ToLower(strings.TrimSpace(r.OrgType)))
 	set(KeyAgencyID, r.AgencyID)
+	if r.Type == TypeOrganization {
+		set(search.KeyAgencyRaw, r.Name) // the roster's spelling (GET /agencies)
+	}
 	set(KeyToken, Tokens(r)...)
 	if r.Type == TypeOrganization {
 		if r.Relation(RelPrincipalOfficer).State == Published {

@@ -54,7 +54,7 @@ const (
 
 // AgencyLabelsSource says where the accepted agency labels come from.
 const AgencyLabelsSource = "every canonical agency name of the reviewed agency crosswalk (internal/entity/agencies.json, " +
-	"served by GET /agencies as canonical_name), active and inactive; the list changes only when the reviewed mapping does, " +
+	"served by GET /agencies as canonical_name), active and inactive, except the City Record sections the DCAS agency list carries as agencies (not_an_agency); the list changes only when the reviewed mapping does, " +
 	"never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels."
 
 // AnalysisRequest asks for an analysis. AgencyLabel, when set, must be an
@@ -209,7 +209,9 @@ func AmountBandKeys() []string {
 func (s *Service) AgencyLabels() AgencyLabelList {
 	out := AgencyLabelList{Source: AgencyLabelsSource, Labels: []string{}}
 	for _, a := range s.Crosswalk.Agencies() {
-		out.Labels = append(out.Labels, a.Name)
+		if a.NotAnAgency == "" { // a City Record section is no agency label
+			out.Labels = append(out.Labels, a.Name)
+		}
 	}
 	sort.Strings(out.Labels)
 	out.Count = len(out.Labels)
@@ -220,7 +222,7 @@ func (s *Service) AgencyLabels() AgencyLabelList {
 // same letter case. EINVALID (param agency) otherwise, naming suggestions.
 func (s *Service) agencyLabelID(label string) (string, error) {
 	for _, a := range s.Crosswalk.Agencies() {
-		if a.Name == label {
+		if a.Name == label && a.NotAnAgency == "" {
 			return a.ID, nil
 		}
 	}
@@ -261,7 +263,12 @@ func (s *Service) SuggestLabels(label string) []string {
 			out = append(out, l)
 		}
 	}
-	agencies := s.Crosswalk.Agencies()
+	var agencies []entity.Agency
+	for _, a := range s.Crosswalk.Agencies() {
+		if a.NotAnAgency == "" { // only accepted labels are suggested
+			agencies = append(agencies, a)
+		}
+	}
 	for _, a := range agencies {
 		if strings.EqualFold(a.Name, in) {
 			add(a.Name)
@@ -269,7 +276,7 @@ func (s *Service) SuggestLabels(label string) []string {
 	}
 	if r, err := s.Crosswalk.ResolveName("agency", in); err == nil && r.Method != entity.MethodOwn {
 		for _, id := range r.IDs {
-			if a, ok := s.Crosswalk.Agency(id); ok {
+			if a, ok := s.Crosswalk.Agency(id); ok && a.NotAnAgency == "" {
 				add(a.Name)
 			}
 		}
@@ -313,6 +320,18 @@ func (s *Service) SuggestLabels(label string) []string {
 	})
 	for _, c := range cs {
 		add(c.name)
+	}
+	if len(out) == 0 { // always at least one: the label fewest letters away
+		best, bestD := "", -1
+		short := string([]rune(lower)[:min(inRunes, 64)])
+		for _, a := range agencies {
+			if d := editDistance(short, strings.ToLower(a.Name)); bestD < 0 || d < bestD || d == bestD && a.Name < best {
+				best, bestD = a.Name, d
+			}
+		}
+		if best != "" {
+			add(best)
+		}
 	}
 	return out
 }

@@ -46,6 +46,7 @@ func payrollRecord(p record.PayrollRow) search.Record {
 		}
 	}
 	set(search.KeyAgencyID, p.AgencyID)
+	set(search.KeyAgencyRaw, p.AgencyLabel) // the printed agency (GET /agencies)
 	if p.FiscalYear > 0 {
 		set(search.KeyFiscalYear, strconv.Itoa(p.FiscalYear))
 	}

@@ -378,6 +378,23 @@ func (s *Service) AgencyNames(ctx context.Context) ([]search.AgencyName, error) 
 			out = append(out, search.AgencyName{Raw: b.Value, Source: src, Records: b.Count})
 		}
 	}
+	// the other records whose printed agency drives a join, one group per kind
+	for _, k := range AgencyRawKinds {
+		t, err := rs.RecordTotals(ctx, search.RecordQuery{Kinds: []string{k}}, []string{search.KeyAgencyRaw}, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range t.Groups[search.KeyAgencyRaw] {
+			out = append(out, search.AgencyName{Raw: b.Value, Source: k, Records: b.Count})
+		}
+	}
 	search.SortAgencyNames(out)
 	return out, nil
 }
+
+// AgencyRawKinds are the record kinds besides notices and procurement rows
+// whose printed agency (key agency_raw) drives an agency join: payroll
+// rows (the agency name), meetings (the body) and the roster's
+// organizations (their name). Their names are the kinds' own
+// (PayrollKind, meeting.Kind, people.KindOrganization; checked in tests).
+var AgencyRawKinds = []string{PayrollKind.Name, "meeting", "people.organization"}

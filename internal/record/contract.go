@@ -15,9 +15,11 @@ type Contract struct {
 	ID         string `json:"id"`
 	ContractID string `json:"contract_id"`
 
-	// AgencyLabel is the agency as the source printed it; AgencyID its
-	// canonical id (empty when the crosswalk does not know the label).
-	AgencyLabel string `json:"agency_label,omitempty"`
+	// AgencyLabel is the agency as the source printed it, served as
+	// agency_as_printed so that it is never mistaken for an accepted
+	// agency label (the agency_label filter); AgencyID its canonical id
+	// (empty when the crosswalk does not know the spelling).
+	AgencyLabel string `json:"agency_as_printed,omitempty"`
 	AgencyID    string `json:"agency_id,omitempty"`
 	AgencyName  string `json:"agency_name,omitempty"`
 	// VendorName is the vendor as printed; VendorStem its matching stem.

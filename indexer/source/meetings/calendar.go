@@ -23,6 +23,13 @@ const (
 
 var boroughs = map[string]string{"bx": "Bronx", "bk": "Brooklyn", "mn": "Manhattan", "qn": "Queens", "si": "Staten Island"}
 
+// boroughCode is the two-letter code of a borough as a file name writes it
+// ("bronx", "Staten_Island", "staten-island"); "" when none.
+func boroughCode(name string) string {
+	k := strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(name))
+	return map[string]string{"bronx": "bx", "brooklyn": "bk", "manhattan": "mn", "queens": "qn", "statenisland": "si"}[k]
+}
+
 var (
 	cbEmailRE  = regexp.MustCompile(`(?i)\b(bx|bk|mn|qn|si)(\d{2})@cb\.nyc\.gov`)
 	cbFileRE   = regexp.MustCompile(`(?i)^(bronx|brooklyn|manhattan|queens|staten-island)-cb-(\d{1,2})`)
@@ -81,24 +88,40 @@ func fragments(lines []string) [][]fragment {
 	return out
 }
 
-// calendarBoard names the board of a text: its cb.nyc.gov address (high)
-// or the file name (low).
-func calendarBoard(name, text string) (code, body string, f meeting.ParsedField, ok bool) {
-	if m := cbEmailRE.FindStringSubmatch(text); m != nil {
-		b := strings.ToLower(m[1])
-		n, _ := strconv.Atoi(m[2])
-		body = fmt.Sprintf("%s Community Board %d", boroughs[b], n)
-		return fmt.Sprintf("%s%02d", b, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.High, How: "the board's e-mail address " + m[0]}, true
+// calendarBoard names the board of a text: its cb.nyc.gov address (high,
+// with the line it is on) or the file name (low).
+func calendarBoard(name string, lines []string) (code, body string, f meeting.ParsedField, ok bool) {
+	for i, l := range lines {
+		if m := cbEmailRE.FindStringSubmatch(l); m != nil {
+			b := strings.ToLower(m[1])
+			n, _ := strconv.Atoi(m[2])
+			body = fmt.Sprintf("%s Community Board %d", boroughs[b], n)
+			ln, src := sourceLine(lines, i)
+			return fmt.Sprintf("%s%02d", b, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.High, How: "the board's e-mail address " + m[0], Line: ln, SourceText: src}, true
+		}
 	}
 	base := name[strings.LastIndex(name, "/")+1:]
 	if m := cbFileRE.FindStringSubmatch(base); m != nil {
 		b := strings.ToLower(m[1])
-		short := map[string]string{"bronx": "bx", "brooklyn": "bk", "manhattan": "mn", "queens": "qn", "staten-island": "si"}[b]
+		short := boroughCode(b)
 		n, _ := strconv.Atoi(m[2])
 		body = fmt.Sprintf("%s Community Board %d", boroughs[short], n)
-		return fmt.Sprintf("%s%02d", short, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.Low, How: "the file name only; the text names no board address"}, true
+		return fmt.Sprintf("%s%02d", short, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.Low, How: "the file name " + strconv.Quote(base) + " only; the text names no board address"}, true
 	}
 	return "", "", meeting.ParsedField{}, false
+}
+
+// sourceLine is the 1-based number and the text (spaces collapsed,
+// bounded) of line i: the evidence kept with a parsed field.
+func sourceLine(lines []string, i int) (int, string) {
+	if i < 0 || i >= len(lines) {
+		return 0, ""
+	}
+	t := strings.Join(strings.Fields(lines[i]), " ")
+	if r := []rune(t); len(r) > 200 {
+		t = string(r[:200]) + "…"
+	}
+	return i + 1, t
 }
 
 // parsedMeeting is one meeting read from calendar text.
@@ -114,30 +137,120 @@ type parsedMeeting struct {
 	Fields    []meeting.ParsedField
 }
 
+// field is the parsed field of that name, if any.
+func (p parsedMeeting) field(name string) (meeting.ParsedField, bool) {
+	for _, f := range p.Fields {
+		if f.Field == name {
+			return f, true
+		}
+	}
+	return meeting.ParsedField{}, false
+}
+
+// Words that mark a day as no meeting: holidays, closures, cancellations.
+var (
+	closureRE = regexp.MustCompile(`(?i)\b(closed|closure|no (?:board |committee )?meetings?|cancell?ed|recess|holiday)\b`)
+	holidayRE = regexp.MustCompile(`(?i)\b(new year'?s?(?: day| eve)?|martin luther king|mlk day|lincoln'?s birthday|presidents'? day|washington'?s birthday|memorial day|juneteenth|independence day|fourth of july|labor day|columbus day|indigenous peoples'? day|election day|primary day|veterans'? day|thanksgiving|christmas|hanukk?ah|chanukah|kwanzaa|rosh hashanah|yom kippur|passover|good friday|easter|eid al[- ]\w+|diwali|lunar new year)\b`)
+	// a general statement of the meetings' time ("TIME: 7:30 PM", "are
+	// usually held … at 6:00 PM")
+	docTimeLineRE = regexp.MustCompile(`(?i)\btime:|\bheld\b`)
+	// the text says its dates are meetings
+	meetingListRE = regexp.MustCompile(`(?i)meeting (?:schedule|dates)|board meeting|meetings (?:will be|are) (?:held|scheduled)|zoom meeting|dates that meetings`)
+	// markers allowed beside a listed date besides a time or a place
+	listMarkRE = regexp.MustCompile(`(?i)^[(*\s]*(?:scheduled|if necessary)\b`)
+	letterRE   = regexp.MustCompile(`[A-Za-z]{3,}`)
+	noteRE     = regexp.MustCompile(`(?i)^\W*(?:note|nb|reminder|please)\b`)
+)
+
+// noMeeting reports a text naming a holiday, a closure or a cancellation.
+func noMeeting(s string) bool { return closureRE.MatchString(s) || holidayRE.MatchString(s) }
+
+// meetingName reports whether s can name a meeting: words of letters
+// other than weekday and month names, no holiday, no note marker.
+func meetingName(s string) bool {
+	if noMeeting(s) || noteRE.MatchString(s) {
+		return false
+	}
+	for _, w := range letterRE.FindAllString(s, -1) {
+		lw := strings.ToLower(w)
+		if weekdayIndex(lw) < 0 && monthIndex(lw) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+var weekdayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+
+// weekdayIndex is the weekday of a full or three-letter name, -1 if none.
+func weekdayIndex(s string) int {
+	s = strings.ToLower(strings.Trim(s, "*.: "))
+	for i, w := range weekdayNames {
+		if s == w || (len(s) == 3 && strings.HasPrefix(w, s)) {
+			return i
+		}
+	}
+	return -1
+}
+
 // parseCalendar reads the meetings of one calendar text: a month grid
-// (day numbers in columns) or a list of dates (schedules, memos,
-// agendas). Holidays and closures are skipped. Errors: no board, no text,
-// no meeting.
+// (day numbers in columns under a weekday header) or a list of dates
+// (schedules, memos, agendas). Precision first: holidays and closures
+// are never meetings, and a text the parser cannot read with confidence
+// is rejected whole with its reason, never half-read. Every meeting has
+// a body, a date and a start (a time or "not stated"), each with the line
+// it was read from.
 func parseCalendar(name, text string) (code, body string, bodyField meeting.ParsedField, out []parsedMeeting, notes []string, err error) {
 	if strings.TrimSpace(text) == "" {
 		return "", "", bodyField, nil, nil, fmt.Errorf("%s: rejected: no text (a scanned PDF yields none)", name)
 	}
-	code, body, bodyField, ok := calendarBoard(name, text)
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	code, body, bodyField, ok := calendarBoard(name, lines)
 	if !ok {
 		return "", "", bodyField, nil, nil, fmt.Errorf("%s: rejected: no community board is named (no cb.nyc.gov address, no board in the file name)", name)
 	}
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	frs := fragments(lines)
 	tentative := strings.Contains(strings.ToUpper(text), "TENTATIVE")
+	var reason string
 	if rows := dayRows(frs); len(rows) >= 2 {
-		out, notes = parseGrid(name, lines, frs, rows, tentative)
+		out, notes, reason = parseGrid(lines, frs, rows, tentative)
 	} else {
-		out, notes = parseList(text, frs)
+		out, notes, reason = parseList(text, lines, frs)
 	}
-	if len(out) == 0 {
-		return code, body, bodyField, nil, notes, fmt.Errorf("%s: rejected: no meeting could be read from the text", name)
+	if reason == "" && len(out) == 0 {
+		reason = "no meeting could be read from the text"
+	}
+	if reason == "" {
+		reason = vetParsed(out)
+	}
+	if reason != "" {
+		return code, body, bodyField, nil, notes, fmt.Errorf("%s: rejected whole: %s", name, reason)
 	}
 	return code, body, bodyField, out, notes, nil
+}
+
+// vetParsed is the last check before publishing: every meeting has a
+// name, a date and a start (a time or "not stated"), each read from a
+// line, and no two meetings share a day and a name.
+func vetParsed(ps []parsedMeeting) string {
+	seen := map[string]bool{}
+	for _, p := range ps {
+		for _, f := range []string{"date", "name", "start"} {
+			pf, ok := p.field(f)
+			if !ok || pf.Line == 0 {
+				return fmt.Sprintf("the meeting of %s has no %s read from a line of the text", p.Date.Format("2006-01-02"), f)
+			}
+		}
+		if !meetingName(p.Name) {
+			return fmt.Sprintf("%q (%s) does not name a meeting", p.Name, p.Date.Format("2006-01-02"))
+		}
+		k := p.Date.Format("2006-01-02") + "/" + meeting.BodyKey(p.Name)
+		if seen[k] {
+			return fmt.Sprintf("%q is read twice on %s", p.Name, p.Date.Format("2006-01-02"))
+		}
+		seen[k] = true
+	}
+	return ""
 }
 
 // dayRows are the lines that hold only day numbers (and the single
@@ -170,15 +283,16 @@ func dayRows(frs [][]fragment) []int {
 // heading (high) or a vertical label of single letters down the left
 // margin with a year printed alone (medium).
 func gridMonth(lines []string, frs [][]fragment) (time.Month, int, meeting.ParsedField, bool) {
-	for _, l := range lines {
+	for i, l := range lines {
 		if m := monthRE.FindStringSubmatch(l); m != nil {
 			y, _ := strconv.Atoi(m[2])
 			mo := monthIndex(m[1])
-			return mo, y, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", y, mo), Confidence: meeting.High, How: "the printed heading " + strconv.Quote(m[0])}, true
+			ln, src := sourceLine(lines, i)
+			return mo, y, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", y, mo), Confidence: meeting.High, How: "the printed heading " + strconv.Quote(m[0]), Line: ln, SourceText: src}, true
 		}
 	}
 	var label strings.Builder
-	year := 0
+	year, yearLine := 0, -1
 	for _, fs := range frs {
 		for _, f := range fs {
 			if f.Col <= 3 && len(f.Text) >= 1 && f.Text[0] >= 'A' && f.Text[0] <= 'Z' && (len(f.Text) == 1 || f.Text[1] == ' ') {
@@ -186,12 +300,14 @@ func gridMonth(lines []string, frs [][]fragment) (time.Month, int, meeting.Parse
 			}
 			if yearOnlyRE.MatchString(f.Text) {
 				year, _ = strconv.Atoi(f.Text)
+				yearLine = f.Line
 			}
 		}
 	}
 	if mo := monthIndex(label.String()); mo != 0 && year != 0 {
+		ln, src := sourceLine(lines, yearLine)
 		return mo, year, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", year, mo), Confidence: meeting.Medium,
-			How: "the vertical letters " + strconv.Quote(label.String()) + " down the margin and the year " + strconv.Itoa(year) + " printed alone"}, true
+			How: "the vertical letters " + strconv.Quote(label.String()) + " down the margin and the year " + strconv.Itoa(year) + " printed alone", Line: ln, SourceText: src}, true
 	}
 	return 0, 0, meeting.ParsedField{}, false
 }
@@ -206,26 +322,97 @@ func monthIndex(s string) time.Month {
 	return 0
 }
 
-// parseGrid reads a month grid: every text fragment between two day rows
-// belongs to the day whose number is the last one at or left of its
-// center; a day's fragments, top to bottom, are its name, its time, then
-// its place.
-func parseGrid(name string, lines []string, frs [][]fragment, rows []int, tentative bool) ([]parsedMeeting, []string) {
+// gridHeader is one weekday label of a grid's header row.
+type gridHeader struct {
+	col, center int
+	day         time.Weekday
+}
+
+// weekdayHeader finds the header row above the first day row: five
+// weekday labels at least, in week order.
+func weekdayHeader(frs [][]fragment, before int) ([]gridHeader, int) {
+	for i := before - 1; i >= 0; i-- {
+		var hs []gridHeader
+		for _, f := range frs[i] {
+			if w := weekdayIndex(f.Text); w >= 0 {
+				hs = append(hs, gridHeader{f.Col, f.center(), time.Weekday(w)})
+			}
+		}
+		if len(hs) >= 5 && len(hs) == len(frs[i]) {
+			return hs, i
+		}
+	}
+	return nil, -1
+}
+
+// headerAt is the header of a day number printed at col: the first label
+// starting at or right of it (numbers are printed at a cell's top left,
+// labels left or centred in it).
+func headerAt(hs []gridHeader, col int) int {
+	for i, h := range hs {
+		if h.col >= col-1 {
+			return i
+		}
+	}
+	return -1
+}
+
+// spanAt is the header whose column holds a text centred at x: the
+// nearest label centre.
+func spanAt(hs []gridHeader, x int) int {
+	best := 0
+	for i, h := range hs {
+		if abs(h.center-x) < abs(hs[best].center-x) {
+			best = i
+		}
+	}
+	return best
+}
+
+// parseGrid reads a month grid. Its day numbers must agree with the
+// weekday header (each number's date falls on its column's weekday, the
+// days run forward); text between two day rows belongs to the day whose
+// number is the last one at or left of its centre, and that day must be
+// in the header column nearest the text. A day's text, top to bottom, is
+// its name, its time, then its place; a holiday or a closure is no
+// meeting; any other text without a time, a text between two columns or
+// a note inside the grid rejects the calendar.
+func parseGrid(lines []string, frs [][]fragment, rows []int, tentative bool) ([]parsedMeeting, []string, string) {
 	mo, year, monthField, ok := gridMonth(lines, frs)
 	if !ok {
-		return nil, []string{name + ": a month grid with no readable month and year"}
+		return nil, nil, "a month grid with no readable month and year"
+	}
+	hs, headLine := weekdayHeader(frs, rows[0])
+	if hs == nil {
+		return nil, nil, "a month grid with no weekday header row above its day numbers: its columns cannot be checked"
+	}
+	wide := 0 // a cell's width: the largest gap between two labels
+	for i := 1; i < len(hs); i++ {
+		wide = max(wide, hs[i].center-hs[i-1].center)
 	}
 	committeePlace := ""
 	if m := heldAtRE.FindStringSubmatch(strings.Join(strings.Fields(strings.Join(lines, " ")), " ")); m != nil {
 		committeePlace = strings.TrimSpace(m[1])
 	}
 	type cell struct {
-		day   time.Time
-		lines []string
+		day  time.Time
+		line int // the day number's line
+		head int
+		frs  []fragment
 	}
 	var cells []*cell
 	var notes []string
+	var prev time.Time
+	first := true
+	m := mo
+	ended := false
 	for ri, r := range rows {
+		if ended {
+			return nil, notes, fmt.Sprintf("day numbers (line %d) below a note line that ended the grid", r+1)
+		}
+		if ri > 0 && r <= headLine {
+			return nil, notes, "day numbers above the weekday header"
+		}
 		end := len(lines)
 		if ri+1 < len(rows) {
 			end = rows[ri+1]
@@ -236,31 +423,59 @@ func parseGrid(name string, lines []string, frs [][]fragment, rows []int, tentat
 		}
 		var cols []col
 		for _, f := range frs[r] {
+			off := 0
 			for _, tok := range strings.Fields(f.Text) {
+				at := f.Col + off + strings.Index(f.Text[off:], tok)
+				off = at - f.Col + len(tok)
 				v, err := strconv.Atoi(tok)
 				if err != nil {
 					continue
 				}
-				at := f.Col + strings.Index(f.Text, tok)
-				m := mo
-				switch {
-				case ri == 0 && v > 20:
+				if first && v > 7 {
 					m = mo - 1 // trailing days of the month before
-				case ri == len(rows)-1 && v < 8:
-					m = mo + 1
+				} else if !first && v < prev.Day() && prev.Month() == time.Month((int(m)+11)%12+1) {
+					m++ // first days of the next month
 				}
-				c := &cell{day: time.Date(year, m, v, 0, 0, 0, 0, record.NewYork)}
+				d := time.Date(year, m, v, 0, 0, 0, 0, record.NewYork)
+				if d.Day() != v {
+					return nil, notes, fmt.Sprintf("line %d: day %d does not exist in %s", r+1, v, time.Date(year, m, 1, 0, 0, 0, 0, time.UTC).Format("January 2006"))
+				}
+				if !first && !d.After(prev) {
+					return nil, notes, fmt.Sprintf("line %d: day %d does not follow day %d (a mini-calendar or numbers out of place)", r+1, v, prev.Day())
+				}
+				if !first && d.Sub(prev) > 8*24*time.Hour {
+					return nil, notes, fmt.Sprintf("line %d: day %d skips days after day %d", r+1, v, prev.Day())
+				}
+				h := headerAt(hs, at)
+				if h < 0 || hs[h].day != d.Weekday() {
+					under := "no weekday label"
+					if h >= 0 {
+						under = hs[h].day.String()
+					}
+					return nil, notes, fmt.Sprintf("line %d: day %d is printed under %s but %s is a %s (columns out of place)", r+1, v, under, d.Format("2006-01-02"), d.Weekday())
+				}
+				first, prev = false, d
+				c := &cell{day: d, line: r, head: h}
 				cols = append(cols, col{at, c})
 				cells = append(cells, c)
 			}
 		}
 		for i := r + 1; i < end; i++ {
 			if footer(lines[i]) {
+				ended = true
 				break
 			}
 			for _, f := range frs[i] {
 				if f.Col <= 3 && len(f.Text) == 1 || yearOnlyRE.MatchString(f.Text) {
 					continue
+				}
+				if utf8.RuneCountInString(f.Text) > wide+wide/2 {
+					if ri == len(rows)-1 {
+						notes = append(notes, fmt.Sprintf("line %d: a note below the grid, not read as a meeting: %q", i+1, f.Text))
+						ended = true
+						break
+					}
+					return nil, notes, fmt.Sprintf("line %d: %q spans several day columns inside the grid (a note, not a cell)", i+1, f.Text)
 				}
 				var target *cell
 				for _, c := range cols {
@@ -269,70 +484,111 @@ func parseGrid(name string, lines []string, frs [][]fragment, rows []int, tentat
 					}
 				}
 				if target == nil {
-					continue
+					return nil, notes, fmt.Sprintf("line %d: %q is under no day number", i+1, f.Text)
 				}
-				target.lines = append(target.lines, f.Text)
+				if spanAt(hs, f.center()) != target.head {
+					return nil, notes, fmt.Sprintf("line %d: %q sits between two day columns", i+1, f.Text)
+				}
+				target.frs = append(target.frs, f)
+			}
+			if ended {
+				break
 			}
 		}
 	}
 	var out []parsedMeeting
 	for _, c := range cells {
-		if len(c.lines) == 0 {
+		if len(c.frs) == 0 {
 			continue
+		}
+		texts := make([]string, len(c.frs))
+		for i, f := range c.frs {
+			texts[i] = f.Text
+		}
+		joined := strings.Join(texts, " ")
+		day := c.day.Format("2006-01-02")
+		if noMeeting(joined) {
+			notes = append(notes, fmt.Sprintf("%s: %q is a holiday or a closure, not a meeting", day, joined))
+			continue
+		}
+		if strings.Contains(strings.ToLower(joined), "call the board office") {
+			continue // the footer
 		}
 		if c.day.Month() != mo {
-			notes = append(notes, fmt.Sprintf("%s: skipped text under %s, a day of another month", name, c.day.Format("2006-01-02")))
-			continue
-		}
-		joined := strings.Join(c.lines, " ")
-		if strings.Contains(strings.ToLower(joined), "closed") || strings.Contains(strings.ToLower(joined), "call the board office") {
-			continue // a holiday or the footer
+			return nil, notes, fmt.Sprintf("line %d: text under %s, a day of another month: %q", c.frs[0].Line+1, day, joined)
 		}
 		ti := -1
-		for i, l := range c.lines {
+		for i, l := range texts {
 			if timeRE.MatchString(l) {
+				if ti >= 0 {
+					return nil, notes, fmt.Sprintf("the cell of %s states two times (lines %d and %d): two meetings in one cell cannot be told apart", day, c.frs[ti].Line+1, c.frs[i].Line+1)
+				}
 				ti = i
-				break
 			}
+		}
+		if ti < 0 {
+			return nil, notes, fmt.Sprintf("the cell of %s holds %q (line %d) with no time: neither a meeting nor a known holiday", day, joined, c.frs[0].Line+1)
 		}
 		p := parsedMeeting{Date: c.day, Tentative: tentative}
-		p.Fields = append(p.Fields, meeting.ParsedField{Field: "date", Value: c.day.Format("2006-01-02"), Confidence: monthField.Confidence,
-			How: "the day number's column in the grid; month from " + monthField.How})
-		nameLines, placeLines := c.lines, []string(nil)
-		if ti >= 0 {
-			nameLines, placeLines = c.lines[:ti], c.lines[ti+1:]
-			tm := timeRE.FindStringSubmatch(c.lines[ti])
-			if st, ok := clock(c.day, tm); ok {
-				p.Start = &st
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: meeting.High, How: "the time printed in the day's cell: " + strconv.Quote(tm[0])})
-			}
-			if rest := strings.TrimSpace(timeRE.ReplaceAllString(c.lines[ti], "")); rest != "" {
-				placeLines = append([]string{rest}, placeLines...)
-			}
+		ln, src := sourceLine(lines, c.line)
+		p.Fields = append(p.Fields, meeting.ParsedField{Field: "date", Value: day, Confidence: monthField.Confidence,
+			How: "the day number's column in the grid, on the weekday of its header; month from " + monthField.How, Line: ln, SourceText: src})
+		nameFrs, placeFrs := c.frs[:ti], slices.Clone(c.frs[ti+1:])
+		tm := timeRE.FindStringSubmatch(texts[ti])
+		st, ok := clock(c.day, tm)
+		if !ok {
+			return nil, notes, fmt.Sprintf("line %d: %q is not a time of day", c.frs[ti].Line+1, tm[0])
 		}
-		for i, l := range nameLines {
-			if i > 0 && streetRE.MatchString(l) { // an address above the time
-				placeLines = append(slices.Clone(nameLines[i:]), placeLines...)
-				nameLines = nameLines[:i]
+		p.Start = &st
+		ln, src = sourceLine(lines, c.frs[ti].Line)
+		p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: meeting.High, How: "the time printed in the day's cell: " + strconv.Quote(tm[0]), Line: ln, SourceText: src})
+		if rest := strings.TrimSpace(timeRE.ReplaceAllString(texts[ti], "")); rest != "" {
+			placeFrs = append([]fragment{{Line: c.frs[ti].Line, Col: c.frs[ti].Col, Text: rest}}, placeFrs...)
+		}
+		for i, f := range nameFrs {
+			if i > 0 && streetRE.MatchString(f.Text) { // an address above the time
+				placeFrs = append(slices.Clone(nameFrs[i:]), placeFrs...)
+				nameFrs = nameFrs[:i]
 				break
 			}
 		}
-		p.Name = strings.Join(nameLines, " ")
-		if p.Name == "" {
-			continue
+		var nameLines []string
+		for _, f := range nameFrs {
+			nameLines = append(nameLines, f.Text)
 		}
-		p.Fields = append(p.Fields, meeting.ParsedField{Field: "name", Value: p.Name, Confidence: meeting.Medium, How: "the cell's lines above its time, joined"})
+		p.Name = strings.Join(nameLines, " ")
+		if !meetingName(p.Name) {
+			return nil, notes, fmt.Sprintf("the cell of %s has a time but %q names no meeting", day, p.Name)
+		}
+		ln, src = sourceLine(lines, nameFrs[0].Line)
+		p.Fields = append(p.Fields, meeting.ParsedField{Field: "name", Value: p.Name, Confidence: meeting.Medium, How: "the cell's lines above its time, joined", Line: ln, SourceText: src})
 		switch {
-		case len(placeLines) > 0:
-			p.Place = joinPlace(placeLines)
-			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, How: "the cell's address lines (below its time, or above it from a street number on), joined"})
+		case len(placeFrs) > 0:
+			var pl []string
+			for _, f := range placeFrs {
+				pl = append(pl, f.Text)
+			}
+			p.Place = joinPlace(pl)
+			ln, src = sourceLine(lines, placeFrs[0].Line)
+			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, How: "the cell's address lines (below its time, or above it from a street number on), joined", Line: ln, SourceText: src})
 		case committeePlace != "" && !strings.Contains(strings.ToLower(p.Name), "board"): // a committee, not the full or executive board
 			p.Place = committeePlace
-			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Low, How: "the calendar's note on where committee meetings are held"})
+			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Low, How: "the calendar's note on where committee meetings are held", Line: lineOf(lines, "held at"), SourceText: "Committee meetings are held at " + committeePlace})
 		}
 		out = append(out, p)
 	}
-	return out, notes
+	return out, notes, ""
+}
+
+// lineOf is the 1-based number of the first line holding s (any case), 0
+// if none.
+func lineOf(lines []string, s string) int {
+	for i, l := range lines {
+		if strings.Contains(strings.ToLower(l), s) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // clock is the start of a day at a printed time.
@@ -358,11 +614,15 @@ func clock(day time.Time, m []string) (time.Time, bool) {
 }
 
 // parseList reads a list of dates: one meeting per date at the start of
-// a fragment; the year from the date, a year heading in the same column,
-// a schedule heading or the memo's own date; the time from the same line
-// or, when the text states one time, from the text; the place from the
-// same line, an address block or a "meetings are held at" sentence.
-func parseList(text string, frs [][]fragment) ([]parsedMeeting, []string) {
+// a fragment, in a text that says its dates are meetings; the year from
+// the date, a year heading in the same column, a schedule heading or the
+// memo's own date; the time from the same line, the line below (an
+// agenda) or a general statement of the meetings' time; the place from
+// the same line, an address block or a "meetings are held at" sentence.
+// A date beside a holiday or a closure is no meeting; a date beside other
+// words, a weekday that disagrees with its date, a date with no year or a
+// time the parser cannot attach to a date rejects the text.
+func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, []string, string) {
 	type yh struct{ line, col, year int }
 	var heads []yh
 	docYear := 0
@@ -381,7 +641,7 @@ func parseList(text string, frs [][]fragment) ([]parsedMeeting, []string) {
 	}
 	lower := strings.ToLower(text)
 	if docYear == 0 {
-		for _, l := range strings.Split(text, "\n") {
+		for _, l := range lines {
 			ll := strings.ToLower(l)
 			if strings.Contains(ll, "memo") || strings.Contains(ll, "date:") {
 				if m := memoDateRE.FindStringSubmatch(l); m != nil {
@@ -391,28 +651,51 @@ func parseList(text string, frs [][]fragment) ([]parsedMeeting, []string) {
 			}
 		}
 	}
-	// one time for the whole text
-	times := map[string]bool{}
+	if !meetingListRE.MatchString(strings.Join(strings.Fields(text), " ")) {
+		return nil, nil, "the text lists dates but never says they are meetings"
+	}
+	// the lines stating a time; each must be attached to a date or be the
+	// general statement of the meetings' time
+	timeLines := map[int]bool{}
+	used := map[int]bool{}
 	var docTime []string
-	for _, m := range timeRE.FindAllStringSubmatch(text, -1) {
-		k := strings.ToLower(m[1] + ":" + m[2] + m[3])
-		if !times[k] {
-			times[k] = true
-			docTime = m
+	docTimeLine := -1
+	docTimes := map[string]bool{}
+	for i, l := range lines {
+		if !timeRE.MatchString(l) {
+			continue
+		}
+		timeLines[i] = true
+		if docTimeLineRE.MatchString(l) {
+			for _, m := range timeRE.FindAllStringSubmatch(l, -1) {
+				docTimes[strings.ToLower(m[1]+":"+m[2]+m[3])] = true
+				docTime, docTimeLine = m, i
+			}
 		}
 	}
-	if len(times) != 1 {
-		docTime = nil
+	if len(docTimes) != 1 {
+		docTime, docTimeLine = nil, -1
 	}
-	docPlace, docPlaceHow := "", ""
+	docPlace, docPlaceHow, docPlaceLine := "", "", 0
 	if m := heldAtRE.FindStringSubmatch(strings.Join(strings.Fields(text), " ")); m != nil {
 		docPlace, docPlaceHow = strings.TrimSpace(m[1]), "the sentence "+strconv.Quote(m[0])
+		docPlaceLine = lineOf(lines, "held at")
 	}
-	name, nameHow := "Board meeting", "the document lists board meeting dates"
-	if strings.Contains(lower, "monthly board meeting") {
-		name, nameHow = "Monthly Board Meeting", "the agenda's heading"
-	} else if strings.Contains(lower, "public hearings and board meetings") {
-		name, nameHow = "Combined Public Hearing and Board Meeting", "the text: \"Combined Public Hearings and Board Meetings\""
+	name, nameHow, nameLine := "Board meeting", "the document lists board meeting dates", 0
+	for _, k := range []struct{ phrase, name, how string }{
+		{"monthly board meeting", "Monthly Board Meeting", "the agenda's heading"},
+		{"board meeting schedule", "Board meeting", "the schedule's heading"},
+		{"meeting dates", "Board meeting", "the heading naming the meeting dates"},
+		{"meetings will be held", "Board meeting", "the memo's note on its meetings"},
+		{"public hearings and", "Combined Public Hearing and Board Meeting", "the text: \"Combined Public Hearings and Board Meetings\""},
+	} {
+		if i := lineOf(lines, k.phrase); i > 0 {
+			name, nameHow, nameLine = k.name, k.how, i
+			break
+		}
+	}
+	if nameLine == 0 {
+		nameLine = lineOf(lines, "meeting")
 	}
 	remoteDoc := youtubeRE.FindAllString(text, -1)
 	ifNecessary := strings.Contains(lower, "if necessary")
@@ -448,6 +731,17 @@ func parseList(text string, frs [][]fragment) ([]parsedMeeting, []string) {
 				mo = time.Month(mi)
 				day, _ = strconv.Atoi(m[6])
 			}
+			rest := strings.TrimSpace(f.Text[len(m[0]):])
+			for _, g := range fs[fi+1:] {
+				if !listDateRE.MatchString(g.Text) && !yearOnlyRE.MatchString(g.Text) && g.Col-f.Col < 60 {
+					rest = strings.TrimSpace(rest + " " + g.Text)
+				}
+				break
+			}
+			if noMeeting(rest) || noMeeting(f.Text) {
+				notes = append(notes, fmt.Sprintf("line %d: %q is a holiday or a closure, not a meeting", li+1, strings.TrimSpace(f.Text+" "+rest)))
+				continue
+			}
 			if year == 0 {
 				best := -1
 				for i, h := range heads {
@@ -462,12 +756,11 @@ func parseList(text string, frs [][]fragment) ([]parsedMeeting, []string) {
 				}
 			}
 			if year == 0 || mo < 1 || mo > 12 || day < 1 || day > 31 {
-				notes = append(notes, fmt.Sprintf("line %d: %q has no readable year", li+1, f.Text))
-				continue
+				return nil, notes, fmt.Sprintf("line %d: %q has no readable year", li+1, f.Text)
 			}
 			d := time.Date(year, mo, day, 0, 0, 0, 0, record.NewYork)
 			if d.Day() != day {
-				continue
+				return nil, notes, fmt.Sprintf("line %d: %q is not a date", li+1, f.Text)
 			}
 			key := d.Format("2006-01-02")
 			if seen[key] {
@@ -480,43 +773,49 @@ func parseList(text string, frs [][]fragment) ([]parsedMeeting, []string) {
 				conf = meeting.High
 			}
 			if wd := m[1]; wd != "" {
-				if strings.EqualFold(wd, d.Weekday().String()) {
-					conf = meeting.High
-					how += "; its weekday (" + wd + ") agrees"
-				} else {
-					conf = meeting.Low
-					how += "; its weekday (" + wd + ") does not agree with the date"
+				if !strings.EqualFold(wd, d.Weekday().String()) {
+					return nil, notes, fmt.Sprintf("line %d: %q says %s but %s is a %s", li+1, f.Text, wd, key, d.Weekday())
 				}
+				conf = meeting.High
+				how += "; its weekday (" + wd + ") agrees"
+			}
+			low := strings.ToLower(rest)
+			remote := strings.Contains(low, "zoom")
+			tbd := strings.Contains(low, "tba") || strings.Contains(low, "to be determined") || strings.Contains(rest, "“") || strings.Contains(rest, "\"")
+			if rest != "" && !remote && !tbd && !timeRE.MatchString(rest) && !addressLike(rest) && !listMarkRE.MatchString(rest) {
+				return nil, notes, fmt.Sprintf("line %d: %q beside the date %s is not a time, a place or a marker (a note, not a meeting entry)", li+1, rest, key)
 			}
 			p := parsedMeeting{Date: d, Name: name, Tentative: strings.Contains(f.Text, "*") && ifNecessary}
-			p.Fields = append(p.Fields, meeting.ParsedField{Field: "date", Value: key, Confidence: conf, How: how},
-				meeting.ParsedField{Field: "name", Value: name, Confidence: meeting.Medium, How: nameHow})
-			rest := strings.TrimSpace(f.Text[len(m[0]):])
-			for _, g := range fs[fi+1:] {
-				if !listDateRE.MatchString(g.Text) && !yearOnlyRE.MatchString(g.Text) && g.Col-f.Col < 60 {
-					rest = strings.TrimSpace(rest + " " + g.Text)
-				}
-				break
-			}
-			// the time: on the line, the next lines (an agenda), or the text's one time
+			ln, src := sourceLine(lines, li)
+			nl, ns := sourceLine(lines, nameLine-1)
+			p.Fields = append(p.Fields, meeting.ParsedField{Field: "date", Value: key, Confidence: conf, How: how, Line: ln, SourceText: src},
+				meeting.ParsedField{Field: "name", Value: name, Confidence: meeting.Medium, How: nameHow, Line: nl, SourceText: ns})
+			// the time: on the line, the line below (an agenda), or the text's general statement
 			tm := timeRE.FindStringSubmatch(rest)
-			tHow := "the time on the date's line"
+			tHow, tLine := "the time on the date's line", li
 			tConf := meeting.High
 			if tm == nil && li+1 < len(frs) {
 				for _, g := range frs[li+1] {
-					if x := timeRE.FindStringSubmatch(g.Text); x != nil {
-						tm, tHow = x, "the time on the line below the date"
+					// a line of its own holding only a time or a range
+					if x := timeRE.FindStringSubmatch(g.Text); x != nil && strings.Trim(timeRE.ReplaceAllString(g.Text, ""), " -–—to") == "" {
+						tm, tHow, tLine = x, "the time on the line below the date", li+1
 						break
 					}
 				}
 			}
 			if tm == nil && docTime != nil {
-				tm, tHow, tConf = docTime, "the one time the text states ("+strings.TrimSpace(docTime[0])+"), applied to every listed date", meeting.Medium
+				tm, tHow, tConf, tLine = docTime, "the time the text states for its meetings ("+strings.TrimSpace(docTime[0])+"), applied to every listed date", meeting.Medium, docTimeLine
 			}
-			if st, ok := clock(d, tm); ok {
+			if tm != nil {
+				st, ok := clock(d, tm)
+				if !ok {
+					return nil, notes, fmt.Sprintf("line %d: %q is not a time of day", tLine+1, tm[0])
+				}
+				used[tLine] = true
 				p.Start = &st
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: tConf, How: tHow})
-				if li+1 < len(frs) {
+				ln, src := sourceLine(lines, tLine)
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: tConf, How: tHow, Line: ln, SourceText: src})
+				if tLine == li+1 {
 					for _, g := range frs[li+1] {
 						if all := timeRE.FindAllStringSubmatch(g.Text, -1); len(all) == 2 {
 							if en, ok := clock(d, all[1]); ok && en.After(st) {
@@ -525,28 +824,30 @@ func parseList(text string, frs [][]fragment) ([]parsedMeeting, []string) {
 						}
 					}
 				}
+			} else {
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: meeting.TimeNotStated, Confidence: meeting.High, How: "the text states no time for this date (none on its line, none for the meetings in general)", Line: ln, SourceText: src})
 			}
-			low := strings.ToLower(rest)
 			switch {
-			case strings.Contains(low, "zoom"):
+			case remote:
 				p.Remote = true
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "attendance", Value: meeting.Remote, Confidence: meeting.Medium, How: "\"Zoom Meeting\" beside the date (no link given)"})
-			case strings.Contains(low, "tba") || strings.Contains(low, "to be determined") || strings.Contains(rest, "“") || strings.Contains(rest, "\""):
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: "", Confidence: meeting.High, How: "the text says the location is to be determined"})
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "attendance", Value: meeting.Remote, Confidence: meeting.Medium, How: "\"Zoom Meeting\" beside the date (no link given)", Line: ln, SourceText: src})
+			case tbd:
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: "", Confidence: meeting.High, How: "the text says the location is to be determined", Line: ln, SourceText: src})
 			case rest != "" && !timeRE.MatchString(rest) && addressLike(rest):
 				p.Place = rest
 				if blk := addressBlock(frs, li); blk != "" {
 					p.Place = blk
 				}
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, How: "the address beside the date"})
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, How: "the address beside the date", Line: ln, SourceText: src})
 			}
-			if p.Place == "" && !p.Remote {
+			if p.Place == "" && !p.Remote && !tbd {
 				if blk := addressBlock(frs, li); blk != "" {
 					p.Place = blk
-					p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: blk, Confidence: meeting.Medium, How: "the address block beside the date"})
+					p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: blk, Confidence: meeting.Medium, How: "the address block beside the date", Line: ln, SourceText: src})
 				} else if docPlace != "" {
 					p.Place = docPlace
-					p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: docPlace, Confidence: meeting.Medium, How: docPlaceHow})
+					pl, ps := sourceLine(lines, docPlaceLine-1)
+					p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: docPlace, Confidence: meeting.Medium, How: docPlaceHow, Line: pl, SourceText: ps})
 				}
 			}
 			for _, l := range remoteDoc {
@@ -555,8 +856,13 @@ func parseList(text string, frs [][]fragment) ([]parsedMeeting, []string) {
 			out = append(out, p)
 		}
 	}
+	for i := range lines {
+		if timeLines[i] && !used[i] {
+			return nil, notes, fmt.Sprintf("line %d states a time (%q) the parser cannot attach to a date", i+1, strings.Join(strings.Fields(lines[i]), " "))
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Date.Before(out[j].Date) })
-	return out, notes
+	return out, notes, ""
 }
 
 var (

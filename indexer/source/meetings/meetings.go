@@ -10,6 +10,8 @@
 //	hearings/*.json   dg92-zbpx rows with event_date (array or wrapper)
 //	calendars/*.txt   community-board calendar text; calendars/OBSERVED
 //	                  holds the date the texts were observed (YYYY-MM-DD)
+//	minutes/*.csv     community-board minutes text, one file per board
+//	                  (Borough_CBn_….csv: Date, URL, Content)
 package meetings
 
 import (
@@ -20,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -27,15 +30,18 @@ import (
 // Name is the source name (-source meetings, testdata/sample/meetings).
 const (
 	Name  = "meetings"
-	Label = LegistarLabel + "; " + CalendarLabel + "; " + HearingLabel
+	Label = LegistarLabel + "; " + CalendarLabel + "; " + HearingLabel + "; " + MinutesLabel
 )
 
 // Result is what a read saw: the meetings, rows read per source, and
 // notes (skipped text, repairs).
 type Result struct {
 	Meetings []meeting.Meeting
-	Rows     map[string]int
-	Notes    []string
+	// LandEvents are the application (ULURP) numbers named in board
+	// minutes, linked by method "text" with the line naming them.
+	LandEvents []land.Event
+	Rows       map[string]int
+	Notes      []string
 }
 
 // Total is the number of rows read.
@@ -67,6 +73,7 @@ func ReadDir(fsys fs.FS, dir string) (Result, []error) {
 	}
 	sort.Strings(files)
 	var events []legistarEvent
+	var minutes []meeting.Meeting
 	var cbObs meeting.Observation
 	if b, err := fs.ReadFile(fsys, path.Join(dir, "calendars", "OBSERVED")); err == nil {
 		s := strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
@@ -109,6 +116,14 @@ func ReadDir(fsys fs.FS, dir string) (Result, []error) {
 				}
 				res.Meetings = append(res.Meetings, m)
 			}
+		case strings.HasPrefix(rel, "minutes/") && strings.HasSuffix(p, ".csv"):
+			docs, rows, rerrs := ReadMinutesCSV(rel, data)
+			res.Rows[MinutesSource] += rows
+			errs = append(errs, rerrs...)
+			for _, d := range docs {
+				minutes = append(minutes, d.Meeting)
+				res.LandEvents = append(res.LandEvents, d.Events...)
+			}
 		case strings.HasPrefix(rel, "calendars/") && strings.HasSuffix(p, ".txt"):
 			res.Rows[CalendarSource]++
 			ms, notes, err := CalendarMeetings(rel, string(data), cbObs)
@@ -124,7 +139,9 @@ func ReadDir(fsys fs.FS, dir string) (Result, []error) {
 	for _, ev := range events {
 		res.Meetings = append(res.Meetings, legistarMeeting(ev, obs))
 	}
+	res.Meetings = append(res.Meetings, attachMinutes(res.Meetings, minutes, &res.Notes)...)
 	res.Meetings = dedupe(res.Meetings, &res.Notes)
+	res.LandEvents = dedupeEvents(res.LandEvents)
 	return res, errs
 }
 
@@ -162,7 +179,7 @@ func dedupe(ms []meeting.Meeting, notes *[]string) []meeting.Meeting {
 // the records of one source are written, and counted, together.
 func BySource(ms []meeting.Meeting) [][]meeting.Meeting {
 	var out [][]meeting.Meeting
-	for _, src := range []string{HearingSource, LegistarSource, CalendarSource} {
+	for _, src := range []string{HearingSource, LegistarSource, CalendarSource, MinutesSource} {
 		var part []meeting.Meeting
 		for _, m := range ms {
 			if m.Source == src {

@@ -63,8 +63,8 @@ func TestReadSampleFiles(t *testing.T) {
 		"cb-calendar:bx10-2026-10-13-housing-zoning": {"2026-10-13", "19:00", "3165 East Tremont Avenue, Bronx, NY 10461", meeting.InPerson, meeting.High, meeting.Low},
 		// a press release: two columns repeating the list, the time and place from its sentences
 		"cb-calendar:bk01-2027-02-09-board-meeting": {"2027-02-09", "18:00", "Swinging Sixties Senior Center, 211 Ainslie Street, Brooklyn, NY 11211", meeting.InPerson, meeting.Medium, meeting.Medium},
-		// a schedule with no time: the start stays unknown
-		"cb-calendar:qn08-2026-09-09-board-meeting": {"2026-09-09", "", "", meeting.AttendanceUnknown, "", ""},
+		// a schedule with no time: the start stays unknown, said explicitly ("not stated", high)
+		"cb-calendar:qn08-2026-09-09-board-meeting": {"2026-09-09", "", "", meeting.AttendanceUnknown, meeting.High, ""},
 		// a 2021 memo: Zoom meetings, one time for all
 		"cb-calendar:qn09-2021-03-09-board-meeting": {"2021-03-09", "19:30", "", meeting.Remote, meeting.Medium, ""},
 		// an agenda: venue block and a live stream

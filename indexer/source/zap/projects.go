@@ -542,7 +542,23 @@ func bpRow(r map[string]any, file string, i int) (land.Event, error) {
 	return e, nil
 }
 
-var councilULURP = regexp.MustCompile(`\(([A-Z]\s?[0-9]{6}\s?[A-Z]{3})\)`)
+var (
+	councilULURP      = regexp.MustCompile(`\(([A-Z]\s?[0-9]{6}\s?[A-Z]{3})\)`)
+	councilTitleULURP = regexp.MustCompile(`(?i)^\s*applications?\s+(?:numbers?|nos?\.)\s+((?:[A-Z]\s?[0-9]{6}[A-Z]?\s?[A-Z]{3}(?:\s?\(A\))?(?:\s*(?:,|and|&)\s*)?)+)`)
+)
+
+// sameSet reports whether two key lists hold the same keys.
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
 
 // councilItem reads a Council land-use item (Legistar matter as mirrored
 // by jehiah/nyc_legislation): the application number in its name or
@@ -560,15 +576,31 @@ func councilItem(data []byte, file string) (land.Event, error) {
 	}
 	e := land.Event{ID: SrcCouncil + ":" + m.File, Type: "council_item", Actor: "council", Body: "City Council (" + m.BodyName + ")",
 		Name: m.File + ": " + m.Name, Outcome: m.StatusName, Source: SrcCouncil, SourceLabel: sourceLabels[SrcCouncil], File: file}
-	for _, s := range []string{m.Name, m.Title} {
-		for _, g := range councilULURP.FindAllStringSubmatch(s, -1) {
-			if k := land.ULURPKey(g[1]); k != "" && !contains(e.ULURPKeys, k) {
-				e.ULURPKeys, e.ULURPNumbers = append(e.ULURPKeys, k), append(e.ULURPNumbers, g[1])
-			}
+	// the item's own numbers: in parentheses in its name, and those its
+	// title opens with ("Application number C 250304 PQK …"); numbers the
+	// title names elsewhere (related applications) are not the item's.
+	// Precision first: when name and title disagree the item is not read.
+	var nameNums, nameKeys []string
+	for _, g := range councilULURP.FindAllStringSubmatch(m.Name, -1) {
+		if k := land.ULURPKey(g[1]); k != "" && !contains(nameKeys, k) {
+			nameKeys, nameNums = append(nameKeys, k), append(nameNums, g[1])
 		}
 	}
+	var titleNums, titleKeys []string
+	if g := councilTitleULURP.FindStringSubmatch(m.Title); g != nil {
+		titleNums, titleKeys = land.ULURPKeys(g[1])
+	}
+	switch {
+	case len(nameKeys) > 0 && len(titleKeys) > 0 && !sameSet(nameKeys, titleKeys):
+		return e, fmt.Errorf("%s: rejected: its name gives application number(s) %s but its title %s; unsure, not linked", m.File,
+			strings.Join(nameNums, ", "), strings.Join(titleNums, ", "))
+	case len(nameKeys) > 0:
+		e.ULURPKeys, e.ULURPNumbers = nameKeys, nameNums
+	default:
+		e.ULURPKeys, e.ULURPNumbers = titleKeys, titleNums
+	}
 	if len(e.ULURPKeys) == 0 {
-		return e, fmt.Errorf("%s: no application number in its name or title", m.File)
+		return e, fmt.Errorf("%s: no application number in its name or at the start of its title", m.File)
 	}
 	// Council dates are New York clock times written with "Z".
 	local := func(s string) time.Time { return record.ParseDate(strings.TrimSuffix(s, "Z")) }
