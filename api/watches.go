@@ -90,6 +90,10 @@ type WatchInput struct {
 	Description string `json:"description,omitempty"`
 	// Cadence is "daily" (the default) or "weekly" (digests on Mondays).
 	Cadence string `json:"cadence,omitempty"`
+	// Follow names one object to follow instead of a search (kind notice,
+	// matter, contract, land_project or meeting; Form 2: notice or
+	// matter): a mail when a followed field changes, old → new.
+	Follow *watch.Follow `json:"follow,omitempty"`
 }
 
 func (in WatchInput) structured() bool {
@@ -148,6 +152,16 @@ func (in WatchInput) check() error {
 	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "min", "max", "cadence",
 		"category", "requirement", "within", "from", "until"} {
 		for _, v := range one[name] {
+			if err := watch.CheckText(name, v, false); err != nil {
+				return err
+			}
+		}
+	}
+	if in.Follow != nil {
+		if in.structured() || strings.TrimSpace(in.Text) != "" {
+			return record.Invalid("follow", "follow names one object: send it without text or a structured filter")
+		}
+		for name, v := range map[string]string{"follow.kind": in.Follow.Kind, "follow.id": in.Follow.ID} {
 			if err := watch.CheckText(name, v, false); err != nil {
 				return err
 			}
@@ -226,6 +240,21 @@ type PreviewResponse struct {
 	// Roster is the roster half of a people-lens watch with agencies
 	// (watch.Filter.Roster): releases held and leader changes per agency.
 	Roster []people.RosterAppearance `json:"roster,omitempty"`
+	// Follow (a follow watch) is the object and its followed fields as
+	// observed now: the baseline a watch would start from (no mail for it).
+	Follow *watch.FollowView `json:"follow,omitempty"`
+}
+
+// previewFollow answers a preview of a follow: the object's fields now.
+func (s *Server) previewFollow(c *gin.Context, f watch.Follow, notes []string) {
+	v, f, scope, err := s.watchReaders().PreviewFollow(c.Request.Context(), f, s.cfg.Form, view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form})
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	out := PreviewResponse{Filter: watch.Filter{Lens: f.Lens()}, Understood: Understood{Scope: scope, Notes: notes},
+		Hits: []HitView{}, Follow: &v, Note: watch.PreviewNote}
+	renderJSON(c, http.StatusOK, out, 0, time.Time{})
 }
 
 func (s *Server) previewWatch(c *gin.Context) {
@@ -234,9 +263,17 @@ func (s *Server) previewWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
+	if in.Follow != nil {
+		s.previewFollow(c, *in.Follow, nil)
+		return
+	}
 	u, err := s.understanding(in)
 	if err != nil {
 		writeError(c, err)
+		return
+	}
+	if u.Follow != nil {
+		s.previewFollow(c, *u.Follow, u.Notes)
 		return
 	}
 	now := s.deps.Now()
@@ -288,7 +325,7 @@ type CreateWatchResponse struct {
 // watchReaders are what a watch filter reads: the engine and the people
 // and meeting services main.go built.
 func (s *Server) watchReaders() watch.Readers {
-	return watch.Readers{Search: s.deps.Search, People: s.deps.People, Meetings: s.deps.Meetings}
+	return watch.Readers{Search: s.deps.Search, People: s.deps.People, Meetings: s.deps.Meetings, Procure: s.deps.Procure, Land: s.deps.Land}
 }
 
 // watches is the subscription lifecycle (watch.Service); without one it
@@ -330,7 +367,14 @@ func (s *Server) createWatch(c *gin.Context) {
 	}
 	req := watch.Request{Email: in.Email, Client: clientKey(c), Channel: watch.ChannelWeb, Cadence: in.Cadence}
 	var u watch.Understanding
-	if s.cfg.Form == 1 {
+	if in.Follow != nil {
+		f, err := in.Follow.Check(s.cfg.Form)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		req.Follow, req.Description = &f, in.Description
+	} else if s.cfg.Form == 1 {
 		if strings.TrimSpace(in.Text) != "" {
 			writeError(c, record.Invalid("text", "create takes a structured filter (lens, q, agency, vendor, min, max, borough, awards, bids, category, requirement, within, from, until) and an optional description; preview plain English with /api/watches/preview?text=…"))
 			return

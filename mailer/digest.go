@@ -214,6 +214,9 @@ const deferred = "deferred"
 // by a cap) is folded in, and a window skipped while the service was down
 // is covered: the digest then says it is a catch-up and since when.
 func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now time.Time) (store.Delivery, int, error) {
+	if w.Follow != nil {
+		return m.planFollow(ctx, w, key, now)
+	}
 	res, err := w.Filter.Run(ctx, m.readers(), now)
 	if err != nil {
 		return store.Delivery{}, 0, err
@@ -467,6 +470,13 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 			return d.State
 		}
 	}
+	if d.Kind == store.KindChange {
+		manage, unsub, err := m.svc.ManageLinks(w.ID)
+		if err != nil {
+			return m.failed(ctx, d, err)
+		}
+		return m.sendDelivery(ctx, d, m.changeMessage(w, d, manage, unsub), allow, now)
+	}
 	var items []DigestItem
 	kind := w.Filter.Lens
 	if kind == watch.LensEntity || kind == "" {
@@ -541,6 +551,13 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 		msg.Subject = subject + " — " + scope
 		msg.Text = digestText(w, d, items, manage, unsub)
 	}
+	return m.sendDelivery(ctx, d, msg, allow, now)
+}
+
+// sendDelivery sends a delivery's message within the caps (allow) and
+// records the outcome: sending before, sent only once the transport
+// accepted it, failed (retried) otherwise.
+func (m *Mailer) sendDelivery(ctx context.Context, d store.Delivery, msg Message, allow func() bool, now time.Time) string {
 	if !allow() {
 		return deferred
 	}

@@ -29,6 +29,7 @@ const (
 	KindDigest    = ""          // new (or updated) records
 	KindCheckIn   = "checkin"   // a weekly watch with nothing new
 	KindHeartbeat = "heartbeat" // a daily watch quiet for a long stretch
+	KindChange    = "change"    // a follow watch's object changed: the fields, old → new
 )
 
 // Delivery is one watch's digest for one window. The planned records are
@@ -48,6 +49,9 @@ type Delivery struct {
 	// Updates are the request ids among RequestIDs that republish an award
 	// already delivered with a fact changed (shown as updates, not news).
 	Updates []string `json:"updates,omitempty"`
+	// Changes are a follow watch's changed fields (KindChange), as
+	// observed when planned: the mail says exactly these.
+	Changes []watch.Change `json:"changes,omitempty"`
 	// CatchUpFrom is the last window delivered or planned before a gap
 	// (the service was down, or the relay refused the digests in between):
 	// this digest covers everything new since then and says so.
