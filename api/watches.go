@@ -41,6 +41,59 @@ func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	links.POST("/manage/:token", maxBody(4<<10), s.manageCadence)
 	links.GET("/u/:token", s.unsubscribePage)
 	links.POST("/u/:token", maxBody(4<<10), s.unsubscribe)
+	// the Follow control of the object pages (a plain HTML form)
+	links.POST("/follow", maxBody(4<<10), s.followForm)
+}
+
+// followForm is the Follow control of an object page: a form POST with
+// email, kind and id (cadence optional). It goes through the same
+// lifecycle as POST /api/watches with "follow": active at once in Form 1
+// (a welcome mail), a confirmation mail in Form 2.
+func (s *Server) followForm(c *gin.Context) {
+	m := s.watches(c)
+	if m == nil {
+		return
+	}
+	f := watch.Follow{Kind: c.PostForm("kind"), ID: c.PostForm("id")}
+	email, cadence := c.PostForm("email"), c.PostForm("cadence")
+	fail := func(err error) {
+		status, body := errorOf(c, err)
+		respond(c, status, page{Title: "The follow could not be set up", Message: body.Error.Message}, body)
+	}
+	for name, v := range map[string]string{"email": email, "follow.kind": f.Kind, "follow.id": f.ID, "cadence": cadence} {
+		if err := watch.CheckText(name, v, false); err != nil {
+			fail(err)
+			return
+		}
+	}
+	if _, err := watch.NormalizeEmail(email); err != nil {
+		fail(err)
+		return
+	}
+	f, err := f.Check(s.cfg.Form)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if err := m.Allow(c.Request.Context(), clientKey(c)); err != nil {
+		if reset, ok := watch.ResetAt(err); ok {
+			c.Header("Retry-After", strconv.Itoa(max(int(reset.Sub(s.deps.Now()).Seconds()), 0)+1))
+		}
+		fail(err)
+		return
+	}
+	out, err := m.Subscribe(c.Request.Context(), watch.Request{Email: email, Follow: &f, Cadence: cadence, Client: clientKey(c), Channel: watch.ChannelWeb})
+	if err != nil {
+		fail(err)
+		return
+	}
+	title := "You follow " + f.Noun()
+	if out.Status != watch.StatusActive {
+		title = "Check your email to confirm"
+	}
+	respond(c, http.StatusOK, page{Title: title, Message: out.Message, Scope: out.Scope},
+		CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: out.Notes},
+			Cadence: out.Cadence, Schedule: out.Schedule, Message: out.Message})
 }
 
 // linkPageHeaders gives the token pages the security headers every HTML

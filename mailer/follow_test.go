@@ -157,7 +157,7 @@ func TestFollowMailsEachChangeOnce(t *testing.T) {
 		t.Fatalf("change mails %d (report %+v), want one per follow (%d)", len(mails), rep, len(follows))
 	}
 	want := map[string]string{
-		n.RequestID: "due date: " + oldDue.In(record.NewYork).Format("2006-01-02") + " → " + newDue.In(record.NewYork).Format("2006-01-02"),
+		n.RequestID:    "due date: " + oldDue.In(record.NewYork).Format("2006-01-02") + " → " + newDue.In(record.NewYork).Format("2006-01-02"),
 		"PIN " + n.PIN: "award: (none) → award to ACME FOLLOW TEST LLC",
 		k.ID:           "registered amount: ",
 		p.ID:           "public status: " + p.PublicStatus + " → Completed (follow test)",
@@ -215,5 +215,52 @@ func TestFollowForm2IsConfirmed(t *testing.T) {
 	f = watch.Follow{Kind: watch.FollowNotice, ID: "19000101999"}
 	if _, err := tm.Watches().Subscribe(ctx, watch.Request{Email: "pat@example.org", Follow: &f}); record.ErrorCode(err) != record.ENOTFOUND {
 		t.Errorf("follow of a notice not held: %v, want ENOTFOUND", err)
+	}
+}
+
+// TestFollowByPlainEnglishMail: "follow PIN …" mailed to the subscribe
+// address is answered with a confirmation naming the matter; following
+// its link makes the follow watch (nothing mailed for what it holds);
+// "follow notice …" for a notice not held is answered with a refusal.
+func TestFollowByPlainEnglishMail(t *testing.T) {
+	tm, be := followMailer(t, 2)
+	ctx := context.Background()
+	n, _, _, _ := followed(t, be)
+	d, err := tm.HandleMail(ctx, Incoming{EnvelopeFrom: "pat@example.org", Client: "192.0.2.9",
+		Raw: msg(baseHeaders+"Content-Type: text/plain; charset=utf-8\n\nfollow PIN "+n.PIN+"\n", "")})
+	if err != nil || d != Answered {
+		t.Fatalf("%v %v", d, err)
+	}
+	files := tm.files("confirm.")
+	if len(files) != 1 {
+		t.Fatalf("confirmations %v", files)
+	}
+	text := decodedText(t, files[0])
+	if !strings.Contains(strings.Join(strings.Fields(text), " "), "Changes to PIN "+n.PIN) {
+		t.Fatalf("confirmation does not name the follow:\n%s", text)
+	}
+	i := strings.Index(text, "/confirm/")
+	if i < 0 {
+		t.Fatalf("no confirmation link:\n%s", text)
+	}
+	tok := strings.Fields(text[i+len("/confirm/"):])[0]
+	if _, err := tm.Watches().Confirm(ctx, tok); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := tm.st.ListWatches(ctx)
+	if err != nil || len(ws) != 1 || ws[0].Follow == nil || ws[0].Follow.Kind != watch.FollowMatter || ws[0].Follow.ID != n.PIN || len(ws[0].Snapshot) == 0 {
+		t.Fatalf("confirmed follow: %+v %v", ws, err)
+	}
+	tm.clock.Set(start.AddDate(0, 0, 1))
+	if _, err := tm.RunDigests(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := tm.files("change."); len(got) != 0 {
+		t.Errorf("change mail with nothing changed: %v", got)
+	}
+	d, err = tm.HandleMail(ctx, Incoming{EnvelopeFrom: "sam@example.org", Client: "192.0.2.10",
+		Raw: msg(strings.Replace(baseHeaders, "pat@", "sam@", 1)+"Content-Type: text/plain\n\nfollow notice 19000101999\n", "")})
+	if err != nil || d != Answered || len(tm.files("confirm.")) != 1 {
+		t.Fatalf("follow of a notice not held: %v %v, confirmations %v", d, err, tm.files("confirm."))
 	}
 }

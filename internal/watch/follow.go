@@ -455,7 +455,7 @@ func ParseFollow(text string) (Follow, bool) {
 	case kind == "meeting":
 		f.Kind = FollowMeeting
 	}
-	f.ID = m[2]
+	f.ID = strings.TrimRight(m[2], ".:/-") // a sentence's full stop is not part of the id
 	return f, f.Kind != ""
 }
 
