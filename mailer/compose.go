@@ -168,10 +168,15 @@ func welcomeText(w watch.Watch, manage, unsubscribe string, schedule string) str
 	var b strings.Builder
 	b.WriteString("Your Recordwatch watch is active.\n\n")
 	b.WriteString("It follows:\n\n" + wrap(mailSafe(w.Scope), 72, "  ") + "\n\n")
-	b.WriteString("Digests: " + schedule + ".\n\n")
-	if w.CadenceOf() == watch.CadenceWeekly {
+	switch {
+	case w.Follow != nil:
+		b.WriteString("Changes are checked " + schedule + ".\n\n")
+		b.WriteString(wrap("You get one mail each time a followed field changes, saying old → new; nothing for what the record holds now, and no mail while nothing changes.", 72, "") + "\n\n")
+	case w.CadenceOf() == watch.CadenceWeekly:
+		b.WriteString("Digests: " + schedule + ".\n\n")
 		b.WriteString(wrap("Each week you get a digest of the new matching records, or a short check-in saying nothing new matched.", 72, "") + "\n\n")
-	} else {
+	default:
+		b.WriteString("Digests: " + schedule + ".\n\n")
 		b.WriteString(wrap("You get a digest on the days new matching records arrive; after two quiet weeks, one short note that the watch is still running.", 72, "") + "\n\n")
 	}
 	b.WriteString("To change how often (daily or weekly), use the manage link.\n\n")
