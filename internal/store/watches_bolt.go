@@ -11,6 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
@@ -344,7 +345,9 @@ func (s *Bolt) SweepWatches(ctx context.Context, now time.Time, keep time.Durati
 			}
 			k, raw = dc.Next()
 		}
-		return nil
+		n, err := sweepCalendars(tx, now, feed.CancelledKeep)
+		removed += n
+		return err
 	})
 	return removed, err
 }
