@@ -259,7 +259,7 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 	if ent.bodies[formatJSON], err = feed.JSON(f); err != nil {
 		return nil, err
 	}
-	ent.bodies[formatICS] = feed.ICS(f)
+	ent.bodies[formatICS] = feed.ICS(s.calendar(ctx, fr.key(), f)) // revised: SEQUENCE, LAST-MODIFIED, cancelled events
 	for i, b := range ent.bodies {
 		ent.etags[i] = etagOf(b)
 	}

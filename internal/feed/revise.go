@@ -2,6 +2,7 @@ package feed
 
 import (
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -86,12 +87,15 @@ func (st CalendarState) Absent(f Feed) []string {
 // events by UID (a record id), withdrawn the refs no longer held (see
 // Absent). It returns the items a calendar carries beyond f's: the events
 // withdrawn within CancelledKeep, as STATUS:CANCELLED with a raised
-// SEQUENCE, oldest UID first.
-func Revise(st *CalendarState, f *Feed, refs map[string]string, withdrawn map[string]bool, now time.Time) []Item {
+// SEQUENCE, oldest UID first; and whether st changed (a revision, an
+// event added or forgotten, or a day since st was last stored), so an
+// unchanged calendar is not written again.
+func Revise(st *CalendarState, f *Feed, refs map[string]string, withdrawn map[string]bool, now time.Time) ([]Item, bool) {
 	if st.Events == nil {
 		st.Events = map[string]Revision{}
 	}
 	now = now.UTC().Truncate(time.Second)
+	changed := now.Sub(st.Revised) >= 24*time.Hour
 	in := map[string]bool{}
 	for i := range f.Items {
 		e := f.Items[i].Event
@@ -101,6 +105,9 @@ func Revise(st *CalendarState, f *Feed, refs map[string]string, withdrawn map[st
 		in[e.UID] = true
 		fp := Fingerprint(*e)
 		r, seen := st.Events[e.UID]
+		if !seen || r.Fingerprint != fp || r.Ref != refs[e.UID] || r.URL != f.Items[i].URL || !sameServed(r.Served, *e) {
+			changed = true
+		}
 		switch {
 		case !seen:
 			r = Revision{Fingerprint: fp, LastModified: now}
@@ -133,14 +140,17 @@ func Revise(st *CalendarState, f *Feed, refs map[string]string, withdrawn map[st
 		case !r.Cancelled.IsZero() && r.Served.Cancelled:
 			// served cancelled before: kept as it was
 		case withdrawn[r.Ref]:
+			changed = true
 			r.Served.Cancelled = true
 			r.Fingerprint, r.Sequence, r.LastModified, r.Cancelled = Fingerprint(r.Served), r.Sequence+1, now, now
 		default:
 			delete(st.Events, uid) // left the feed's window, or its query: forgotten
+			changed = true
 			continue
 		}
 		if now.Sub(r.Cancelled) > CancelledKeep {
 			delete(st.Events, uid)
+			changed = true
 			continue
 		}
 		st.Events[uid] = r
@@ -148,6 +158,16 @@ func Revise(st *CalendarState, f *Feed, refs map[string]string, withdrawn map[st
 		e.Sequence, e.LastModified = r.Sequence, r.LastModified
 		cancelled = append(cancelled, Item{ID: uid, Title: e.Summary, URL: r.URL, Event: &e})
 	}
-	st.Revised = now
-	return cancelled
+	if changed {
+		st.Revised = now
+	}
+	return cancelled, changed
+}
+
+// sameServed reports whether an event would be served the same (its
+// revision fields aside).
+func sameServed(a, b Event) bool {
+	a.Sequence, a.LastModified, b.Sequence, b.LastModified = 0, time.Time{}, 0, time.Time{}
+	return a.UID == b.UID && a.Summary == b.Summary && a.Start.Equal(b.Start) && a.AllDay == b.AllDay && a.Location == b.Location &&
+		a.Description == b.Description && a.Cancelled == b.Cancelled && strings.Join(a.Categories, "\x00") == strings.Join(b.Categories, "\x00")
 }

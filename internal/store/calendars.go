@@ -17,9 +17,10 @@ import (
 type Calendars interface {
 	// GetCalendar reads a calendar's state (empty when none is kept).
 	GetCalendar(ctx context.Context, key string) (feed.CalendarState, error)
-	// ReviseCalendar applies revise to a calendar's state and stores the
-	// result in one step (a concurrent revision is not lost).
-	ReviseCalendar(ctx context.Context, key string, revise func(*feed.CalendarState)) error
+	// ReviseCalendar applies revise to a calendar's state and, when it
+	// reports a change, stores the result in one step (a concurrent
+	// revision is not lost).
+	ReviseCalendar(ctx context.Context, key string, revise func(*feed.CalendarState) (changed bool)) error
 }
 
 // CalendarID is the stored id of a calendar's key (its queries may be

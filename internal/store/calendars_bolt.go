@@ -44,7 +44,15 @@ func getCalendar(tx *bolt.Tx, key string) (feed.CalendarState, error) {
 }
 
 // ReviseCalendar revises a calendar's state in one transaction.
-func (s *Bolt) ReviseCalendar(ctx context.Context, key string, revise func(*feed.CalendarState)) error {
+func (s *Bolt) ReviseCalendar(ctx context.Context, key string, revise func(*feed.CalendarState) bool) error {
+	// read first: an unchanged calendar costs no write transaction
+	st, err := s.GetCalendar(ctx, key)
+	if err != nil {
+		return err
+	}
+	if probe := st; !revise(&probe) {
+		return nil
+	}
 	return s.db.Update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketCalendars)
 		if err != nil {
@@ -54,7 +62,9 @@ func (s *Bolt) ReviseCalendar(ctx context.Context, key string, revise func(*feed
 		if err != nil {
 			return err
 		}
-		revise(&st)
+		if !revise(&st) {
+			return nil
+		}
 		v, err := json.Marshal(st)
 		if err != nil {
 			return err

@@ -37,13 +37,15 @@ func (s *Store) GetCalendar(ctx context.Context, key string) (feed.CalendarState
 
 // ReviseCalendar revises a calendar's state: read, revise, write if still
 // at the version read (retried on a conflict).
-func (s *Store) ReviseCalendar(ctx context.Context, key string, revise func(*feed.CalendarState)) error {
+func (s *Store) ReviseCalendar(ctx context.Context, key string, revise func(*feed.CalendarState) bool) error {
 	for attempt := 0; ; attempt++ {
 		st, v, err := s.getCalendar(ctx, key)
 		if err != nil {
 			return err
 		}
-		revise(&st)
+		if !revise(&st) {
+			return nil
+		}
 		data, err := json.Marshal(st)
 		if err != nil {
 			return err

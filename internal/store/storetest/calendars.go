@@ -22,7 +22,10 @@ func testCalendars(t *testing.T, h Harness) {
 	}
 	revise := func(s Store, fd *feed.Feed, at time.Time) {
 		t.Helper()
-		if err := s.ReviseCalendar(ctx, key, func(st *feed.CalendarState) { feed.Revise(st, fd, nil, nil, at) }); err != nil {
+		if err := s.ReviseCalendar(ctx, key, func(st *feed.CalendarState) bool {
+			_, changed := feed.Revise(st, fd, nil, nil, at)
+			return changed
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}
