@@ -20,6 +20,10 @@ import (
 // the calendar as STATUS:CANCELLED for CancelledKeep; one that only left
 // the feed's window is forgotten.
 
+// newYork is TZID's location (nil if the system has no zone data: then
+// a cancelled event's time is written in UTC, the same instant).
+var newYork, _ = time.LoadLocation(TZID)
+
 // CancelledKeep is how long a withdrawn or cancelled event stays in a
 // calendar as STATUS:CANCELLED.
 const CancelledKeep = 30 * 24 * time.Hour
@@ -156,6 +160,9 @@ func Revise(st *CalendarState, f *Feed, refs map[string]string, withdrawn map[st
 		st.Events[uid] = r
 		e := r.Served
 		e.Sequence, e.LastModified = r.Sequence, r.LastModified
+		if !e.AllDay && newYork != nil {
+			e.Start = e.Start.In(newYork) // stored with its offset only: served in TZID again
+		}
 		cancelled = append(cancelled, Item{ID: uid, Title: e.Summary, URL: r.URL, Event: &e})
 	}
 	if changed {
