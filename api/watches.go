@@ -479,6 +479,9 @@ type page struct {
 	// CadenceAction and CadenceTo: the manage page's switch between daily
 	// and weekly digests.
 	CadenceAction, CadenceTo string
+	// Ledger (the manage page, ShowLedger): every run of the watch kept.
+	ShowLedger bool
+	Ledger     []watch.LedgerEntry
 }
 
 // respond renders a link page as HTML (web/templates/watch_link.html), or
@@ -556,6 +559,17 @@ func managedPage(token string, w watch.Managed) page {
 		p.CadenceTo = watch.CadenceDaily
 	}
 	p.Notes = []string{"Digests: " + w.Schedule + "."}
+	if w.Follow != nil {
+		p.Notes = []string{"Changes are checked " + w.Schedule + "; one mail per change, old → new."}
+		for _, f := range w.Followed {
+			v := f.Value
+			if v == "" {
+				v = "(none)"
+			}
+			p.Notes = append(p.Notes, "Followed field "+f.Name+": "+v)
+		}
+	}
+	p.ShowLedger, p.Ledger = true, w.Ledger
 	if w.Description != "" {
 		p.Notes = append(p.Notes, "Your description: "+w.Description)
 	}

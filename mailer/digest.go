@@ -19,8 +19,10 @@ import (
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
-// DigestKeep is how long finished deliveries are remembered.
-const DigestKeep = 30 * 24 * time.Hour
+// DigestKeep is how long finished deliveries are remembered: they are
+// each watch's ledger (watch.LedgerKeep); their mail text goes after
+// watch.BodyKeep.
+const DigestKeep = watch.LedgerKeep
 
 // Window is the daily digest window that now falls in, and whether it is
 // open for sending: daily windows are named by their New York day and open
@@ -89,6 +91,10 @@ type DigestReport struct {
 	// Deferred are deliveries left for the next run by the per-run or
 	// per-day cap (oldest are sent first; none is dropped).
 	Deferred int
+	// Missed are due watches this run left without a ledger entry (their
+	// run could not be planned): an operator error, logged and counted
+	// (store.CounterDigestRunMissed).
+	Missed int
 }
 
 // RunDigests plans the current window's digest for every active watch
@@ -123,8 +129,18 @@ func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 			continue
 		}
 		d, merged, err := m.plan(ctx, w, wkey, wstart, now)
+		if err == nil {
+			_, ok, gerr := m.deps.Store.GetDelivery(ctx, w.ID, wkey)
+			if err = gerr; err == nil && !ok {
+				err = errors.New("the planned run is not in the store")
+			}
+		}
 		if err != nil {
-			m.log().Warn("mailer: digest not planned; will retry", "window", wkey, "err", err)
+			// every due watch's run leaves a ledger entry; one that does
+			// not is an operator error (the run is retried next poll)
+			rep.Missed++
+			m.log().Error("mailer: operator error: a due watch has no ledger entry for this run; will retry", "window", wkey, "err", err)
+			_ = store.CountEvent(ctx, m.deps.Store, store.CounterDigestRunMissed, now, 1)
 			continue
 		}
 		rep.Merged += merged
@@ -163,12 +179,19 @@ func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 		}
 		// the caps are asked just before a send; a send that then fails
 		// has used its unit of the day's cap (the cap errs on sending less)
-		allow := func() bool {
+		allow := func() string {
 			if sent >= m.cfg.MaxDigestsPerRun {
-				return false
+				return "the per-run cap of " + strconv.Itoa(m.cfg.MaxDigestsPerRun) + " digest mails was reached; it goes at the next run"
 			}
 			a, err := m.deps.Store.Take(ctx, CeilingDigestsPerDay, "*", m.cfg.MaxDigestsPerDay, now)
-			return err == nil && a.Allowed
+			if err != nil {
+				return "the state store could not answer for the daily cap; it goes at the next run"
+			}
+			if !a.Allowed {
+				return "the daily cap of " + strconv.Itoa(m.cfg.MaxDigestsPerDay) + " digest mails was reached; it goes after " +
+					a.ResetAt.In(record.NewYork).Format("Jan 2, 2006 3:04 PM") + " New York time"
+			}
+			return ""
 		}
 		switch m.deliver(ctx, d, allow) {
 		case store.DeliverySent:
@@ -242,6 +265,7 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 	}
 	d, next := Decide(in)
 	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now
+	d.Matched = matched(in)
 	d.MessageID = m.messageID("digest", w.ID+"."+key)
 	if d.Kind == store.KindCheckIn || d.Kind == store.KindHeartbeat {
 		d.Covered = covered(res.Scope)
@@ -260,6 +284,29 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 		merged = 1
 	}
 	return got, merged, nil
+}
+
+// matched are the ids a run matched, as its ledger lists them (bounded).
+func matched(in DigestInput) []string {
+	var ids []string
+	for _, h := range in.Hits {
+		ids = append(ids, h.Notice.RequestID)
+	}
+	for _, mt := range in.Meetings {
+		ids = append(ids, mt.ID)
+	}
+	for _, c := range in.Roster {
+		ids = append(ids, c.ID)
+	}
+	return ids[:min(len(ids), 2*watch.FeedLimit)]
+}
+
+// transportName is how mail leaves: "outbox" (.eml files) or "relay".
+func (m *Mailer) transportName() string {
+	if _, ok := m.transport.(*Outbox); ok {
+		return "outbox"
+	}
+	return "relay"
 }
 
 // DigestInput is what the digest decision reads.
@@ -443,9 +490,10 @@ func backoff(attempts int) time.Duration {
 }
 
 // deliver sends one open delivery and records the outcome. allow is asked
-// just before the send (the caps); when it refuses, the delivery stays
-// open for the next run.
-func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() bool) string {
+// just before the send (the caps); when it refuses (saying why), the
+// delivery stays open for the next run, its ledger entry deferred with
+// the reason.
+func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() string) string {
 	now := m.now()
 	if d.MergedInto != "" {
 		return ""
@@ -557,12 +605,16 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 // sendDelivery sends a delivery's message within the caps (allow) and
 // records the outcome: sending before, sent only once the transport
 // accepted it, failed (retried) otherwise.
-func (m *Mailer) sendDelivery(ctx context.Context, d store.Delivery, msg Message, allow func() bool, now time.Time) string {
-	if !allow() {
+func (m *Mailer) sendDelivery(ctx context.Context, d store.Delivery, msg Message, allow func() string, now time.Time) string {
+	if reason := allow(); reason != "" {
+		d.Deferred = reason
+		_, _ = m.deps.Store.PutDelivery(ctx, d)
 		return deferred
 	}
 	d.State = store.DeliverySending
 	d.Attempts++
+	// the ledger: what is sent and how (its text is kept watch.BodyKeep)
+	d.Subject, d.Body, d.Transport = msg.Subject, msg.Text, m.transportName()
 	if kept, err := m.deps.Store.PutDelivery(ctx, d); err != nil || !kept {
 		return ""
 	}
@@ -610,9 +662,9 @@ func (m *Mailer) RunScheduler(ctx context.Context) {
 	for {
 		if rep, err := m.RunDigests(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			m.log().Warn("mailer: digest run", "err", err)
-		} else if rep.Sent+rep.Failed+rep.Dropped+rep.Deferred > 0 {
+		} else if rep.Sent+rep.Failed+rep.Dropped+rep.Deferred+rep.Missed > 0 {
 			m.log().Info("mailer: digests", "window", rep.Window, "sent", rep.Sent, "failed", rep.Failed, "dropped", rep.Dropped,
-				"empty", rep.Empty, "deferred", rep.Deferred, "merged", rep.Merged)
+				"empty", rep.Empty, "deferred", rep.Deferred, "merged", rep.Merged, "missed", rep.Missed)
 		}
 		if now := m.now(); now.Sub(swept) > 24*time.Hour {
 			if _, err := m.deps.Store.SweepWatches(ctx, now, DigestKeep); err != nil {

@@ -41,7 +41,7 @@ func (m *Mailer) planFollow(ctx context.Context, w watch.Watch, key string, now 
 		changes = foldChanges(prev.Changes, changes)
 		d.MergedFrom = append(append([]string{}, prev.MergedFrom...), prev.Window)
 	}
-	d.Changes = changes
+	d.Changes, d.Matched = changes, []string{w.Follow.ID}
 	next := w.Progress
 	next.Snapshot = snap.Fields
 	if len(changes) == 0 {

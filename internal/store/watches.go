@@ -63,6 +63,15 @@ type Delivery struct {
 	// Covered states what the check-in or heartbeat searched (sources and
 	// dates), as of planning.
 	Covered     string    `json:"covered,omitempty"`
+	// The ledger (watch.LedgerEntry): the ids matched in this run
+	// (bounded), how the mail left (Transport: "relay" or "outbox"), its
+	// subject and text (the text cleared after watch.BodyKeep), and why it
+	// was last deferred.
+	Matched   []string `json:"matched,omitempty"`
+	Transport string   `json:"transport,omitempty"`
+	Subject   string   `json:"subject,omitempty"`
+	Body      string   `json:"body,omitempty"`
+	Deferred  string   `json:"deferred,omitempty"`
 	MessageID   string    `json:"message_id"`
 	Attempts    int       `json:"attempts"`
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
@@ -118,6 +127,11 @@ type Watches interface {
 	// the store (never in the repository).
 	WatchKey(ctx context.Context) ([]byte, error)
 	// SweepWatches forgets used confirmation nonces past their expiry and
-	// finished deliveries older than keep.
+	// finished deliveries older than keep, and clears the mail text of
+	// deliveries older than watch.BodyKeep.
 	SweepWatches(ctx context.Context, now time.Time, keep time.Duration) (int, error)
+	// Deliveries lists a watch's deliveries (its ledger), newest first.
+	Deliveries(ctx context.Context, watchID string) ([]Delivery, error)
+	// Ledger is Deliveries as the manage page shows them (LedgerOf).
+	Ledger(ctx context.Context, watchID string) ([]watch.LedgerEntry, error)
 }

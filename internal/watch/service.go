@@ -67,6 +67,8 @@ type Store interface {
 	SetCadence(ctx context.Context, id, cadence string) (found bool, err error)
 	// Incr adds delta to a counter for a New York day (YYYY-MM-DD).
 	Incr(ctx context.Context, counter, day string, delta int) (int, error)
+	// Ledger lists a watch's runs, newest first (its manage page).
+	Ledger(ctx context.Context, watchID string) ([]LedgerEntry, error)
 }
 
 // Sender is the mail side the lifecycle needs; the mailer implements it
@@ -200,6 +202,10 @@ type Managed struct {
 	WatchID     string    `json:"-"`
 	ActiveSince time.Time `json:"active_since"`
 	LastDigest  string    `json:"last_digest_window,omitempty"`
+	// Ledger is every run of the watch kept (watch.LedgerKeep), newest
+	// first: window, ids matched, new and changed, what was sent and how
+	// it went; quiet runs say "nothing new".
+	Ledger []LedgerEntry `json:"ledger"`
 }
 
 // pending is what a confirmation token carries: the whole request, so that
@@ -517,8 +523,16 @@ func (s *Service) Manage(ctx context.Context, token string) (Managed, error) {
 		}
 		return Managed{}, err
 	}
+	ledger, err := s.store.Ledger(ctx, w.ID)
+	if err != nil {
+		return Managed{}, err
+	}
+	if ledger == nil {
+		ledger = []LedgerEntry{}
+	}
 	return Managed{Status: w.Status, Scope: w.Scope, Filter: w.Filter, Description: w.Description, Follow: w.Follow, Followed: w.Snapshot,
-		WatchID: w.ID, Cadence: w.CadenceOf(), Schedule: s.Schedule(w.CadenceOf()), ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow}, nil
+		WatchID: w.ID, Cadence: w.CadenceOf(), Schedule: s.Schedule(w.CadenceOf()), ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow,
+		Ledger: ledger}, nil
 }
 
 // SetCadence changes the cadence of the watch a manage link names and

@@ -372,6 +372,9 @@ func (s *Store) SweepWatches(ctx context.Context, now time.Time, keep time.Durat
 	if err != nil {
 		return removed, err
 	}
+	if err := s.clearBodies(ctx, now); err != nil {
+		return removed, err
+	}
 	n, err := s.sweepCalendars(ctx, now)
 	return removed + n, err
 }
