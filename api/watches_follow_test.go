@@ -117,6 +117,17 @@ func TestWatchFollowThroughAPIAndMCP(t *testing.T) {
 	if got := e.outboxFiles("change."); len(got) != 2 {
 		t.Errorf("change mails after a quiet run: %v", got)
 	}
+	// the manage page (reached through the emailed link) lists every run:
+	// two quiet ones, the change mail written to the outbox with its field
+	res, page := httpDo(t, "GET", manage, "", "")
+	if res.StatusCode != 200 || !strings.Contains(page, "Delivery ledger") || strings.Count(page, "nothing new") != 2 ||
+		!strings.Contains(page, "written to the outbox") || !strings.Contains(page, template.HTMLEscapeString(line)) {
+		t.Errorf("manage page ledger: %d\n%s", res.StatusCode, page)
+	}
+	res, js = httpDo(t, "GET", manage, "", "", "Accept", "application/json")
+	if res.StatusCode != 200 || !strings.Contains(js, `"ledger":[{`) || !strings.Contains(js, `"outcome":"written to the outbox"`) {
+		t.Errorf("manage JSON ledger %d %s", res.StatusCode, js)
+	}
 }
 
 func readAll(t *testing.T, res *http.Response) string {
