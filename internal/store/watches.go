@@ -62,16 +62,16 @@ type Delivery struct {
 	MergedInto string   `json:"merged_into,omitempty"`
 	// Covered states what the check-in or heartbeat searched (sources and
 	// dates), as of planning.
-	Covered     string    `json:"covered,omitempty"`
+	Covered string `json:"covered,omitempty"`
 	// The ledger (watch.LedgerEntry): the ids matched in this run
 	// (bounded), how the mail left (Transport: "relay" or "outbox"), its
 	// subject and text (the text cleared after watch.BodyKeep), and why it
 	// was last deferred.
-	Matched   []string `json:"matched,omitempty"`
-	Transport string   `json:"transport,omitempty"`
-	Subject   string   `json:"subject,omitempty"`
-	Body      string   `json:"body,omitempty"`
-	Deferred  string   `json:"deferred,omitempty"`
+	Matched     []string  `json:"matched,omitempty"`
+	Transport   string    `json:"transport,omitempty"`
+	Subject     string    `json:"subject,omitempty"`
+	Body        string    `json:"body,omitempty"`
+	Deferred    string    `json:"deferred,omitempty"`
 	MessageID   string    `json:"message_id"`
 	Attempts    int       `json:"attempts"`
 	NextAttempt time.Time `json:"next_attempt,omitzero"`

@@ -45,10 +45,10 @@ type LedgerEntry struct {
 	Reason  string `json:"reason,omitempty"`
 	// MessageID is the sent mail's Message-ID (the relay's or the outbox
 	// file's), Subject its subject; Body its text, kept BodyKeep.
-	MessageID string    `json:"message_id,omitempty"`
-	Subject   string    `json:"subject,omitempty"`
-	Body      string    `json:"body,omitempty"`
-	Attempts  int       `json:"attempts,omitempty"`
-	SentAt    time.Time `json:"sent_at,omitzero"`
-	MergedInto string   `json:"merged_into,omitempty"`
+	MessageID  string    `json:"message_id,omitempty"`
+	Subject    string    `json:"subject,omitempty"`
+	Body       string    `json:"body,omitempty"`
+	Attempts   int       `json:"attempts,omitempty"`
+	SentAt     time.Time `json:"sent_at,omitzero"`
+	MergedInto string    `json:"merged_into,omitempty"`
 }
