@@ -38,7 +38,7 @@ const (
 	DefaultDigestEvery       = 24 * time.Hour
 	DefaultDigestHour        = 7 // New York time, for daily digests
 	DefaultPollEvery         = time.Minute
-	DefaultConfirmTTL        = 72 * time.Hour
+	DefaultConfirmTTL        = 48 * time.Hour
 	DefaultRepliesPerAddress = 3    // subscription mails to one address per day
 	DefaultRequestsPerClient = 20   // subscription requests per client IP per day
 	DefaultRequestsPerDay    = 1000 // subscription requests per day, all clients
@@ -103,6 +103,9 @@ type Config struct {
 	// SendQueue bounds the welcome and confirmation mails waiting to be
 	// sent off the request path (see later).
 	SendQueue int
+
+	// DKIM, when set, signs every outgoing mail (see DKIMConfig).
+	DKIM *DKIMConfig
 
 	// Key signs tokens. Empty: the key kept in the state store (generated
 	// once). Deployments whose roles run as separate processes set the
