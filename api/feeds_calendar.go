@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/feed"
@@ -21,7 +22,11 @@ func (s *Server) calendar(ctx context.Context, key string, f feed.Feed) feed.Fee
 		return f
 	}
 	key = "ics|" + key
-	st, err := s.deps.Store.GetCalendar(ctx, key)
+	raw, err := s.deps.Store.GetCalendar(ctx, key)
+	var st feed.CalendarState
+	if err == nil && raw != nil {
+		err = json.Unmarshal(raw, &st)
+	}
 	if err != nil {
 		s.deps.Logger.Warn("calendar revisions unavailable; served unrevised", "err", err)
 		return f
@@ -44,10 +49,21 @@ func (s *Server) calendar(ctx context.Context, key string, f feed.Feed) feed.Fee
 	out := f
 	out.Items = items
 	var cancelled []feed.Item
-	err = s.deps.Store.ReviseCalendar(ctx, key, func(st *feed.CalendarState) bool {
+	now := s.deps.Now()
+	err = s.deps.Store.ReviseCalendar(ctx, key, now, func(old []byte) ([]byte, bool, error) {
+		var st feed.CalendarState
+		if old != nil {
+			if err := json.Unmarshal(old, &st); err != nil {
+				return nil, false, err
+			}
+		}
 		var changed bool
-		cancelled, changed = feed.Revise(st, &out, refs, withdrawn, s.deps.Now())
-		return changed
+		cancelled, changed = feed.Revise(&st, &out, refs, withdrawn, now)
+		if !changed {
+			return nil, false, nil
+		}
+		next, err := json.Marshal(st)
+		return next, true, err
 	})
 	if err != nil {
 		s.deps.Logger.Warn("calendar revisions not stored; served unrevised", "err", err)

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -482,6 +483,9 @@ type page struct {
 	// Ledger (the manage page, ShowLedger): every run of the watch kept.
 	ShowLedger bool
 	Ledger     []watch.LedgerEntry
+	// Again links to where a new request can be made (an expired or used
+	// confirmation link).
+	Again, AgainText string
 }
 
 // respond renders a link page as HTML (web/templates/watch_link.html), or
@@ -505,6 +509,19 @@ func linkError(c *gin.Context, err error) {
 	respond(c, status, page{Title: "This link cannot be used", Message: body.Error.Message}, body)
 }
 
+// confirmLinkError answers a confirmation link that cannot be used (forged
+// and expired alike): the page says links expire and offers a new request.
+func (s *Server) confirmLinkError(c *gin.Context, m *watch.Service, err error) {
+	status, body := errorOf(c, err)
+	if status < http.StatusInternalServerError {
+		body.Error.Param = "token"
+	}
+	respond(c, status, page{Title: "This link cannot be used", Message: body.Error.Message,
+		Notes:     []string{fmt.Sprintf("Confirmation links expire %d hours after they are sent, and each confirms one watch once.", int(m.ConfirmTTL().Hours()))},
+		Again:     s.cfg.BaseURL + "/",
+		AgainText: "Make the request again (a new confirmation email is sent)"}, body)
+}
+
 func (s *Server) confirmPage(c *gin.Context) {
 	m := s.watches(c)
 	if m == nil {
@@ -512,12 +529,14 @@ func (s *Server) confirmPage(c *gin.Context) {
 	}
 	out, err := m.Pending(c.Param("token"))
 	if err != nil {
-		linkError(c, err)
+		s.confirmLinkError(c, m, err)
 		return
 	}
+	ttl := int(m.ConfirmTTL().Hours())
 	respond(c, http.StatusOK, page{Title: "Confirm your watch", Message: "This watch will email you new records that match:",
-		Scope: out.Scope, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))), Button: "Confirm"},
-		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "confirm": "POST this URL to confirm"})
+		Scope: out.Scope, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))), Button: "Confirm",
+		Notes: []string{fmt.Sprintf("Nothing is stored until you press Confirm: opening this page confirms nothing. This link expires %d hours after it was sent.", ttl)}},
+		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "confirm": "POST this URL to confirm", "expires_after_hours": ttl})
 }
 
 func (s *Server) confirmWatch(c *gin.Context) {
@@ -527,7 +546,7 @@ func (s *Server) confirmWatch(c *gin.Context) {
 	}
 	out, err := m.Confirm(c.Request.Context(), c.Param("token"))
 	if err != nil {
-		linkError(c, err)
+		s.confirmLinkError(c, m, err)
 		return
 	}
 	respond(c, http.StatusOK, page{Title: "Your watch is active", Message: out.Message, Scope: out.Scope},

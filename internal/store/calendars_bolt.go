@@ -2,79 +2,66 @@ package store
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
+	"encoding/binary"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/recordwatch/recordwatch/internal/feed"
 )
 
-// bucketCalendars: CalendarID(key) → feed.CalendarState JSON.
+// bucketCalendars: CalendarID(key) → written-at (unix ms, 8 bytes) and
+// the calendar's record.
 var bucketCalendars = []byte("calendars")
 
 var _ Calendars = (*Bolt)(nil)
 
-// GetCalendar reads a calendar's state.
-func (s *Bolt) GetCalendar(ctx context.Context, key string) (feed.CalendarState, error) {
-	var st feed.CalendarState
+// GetCalendar reads a calendar's record.
+func (s *Bolt) GetCalendar(ctx context.Context, key string) ([]byte, error) {
+	var out []byte
 	err := s.db.View(func(tx *bolt.Tx) error {
-		var err error
-		st, err = getCalendar(tx, key)
-		return err
+		out = getCalendar(tx, key)
+		return nil
 	})
-	return st, err
+	return out, err
 }
 
-func getCalendar(tx *bolt.Tx, key string) (feed.CalendarState, error) {
-	var st feed.CalendarState
+func getCalendar(tx *bolt.Tx, key string) []byte {
 	b := tx.Bucket(bucketCalendars)
 	if b == nil {
-		return st, nil
+		return nil
 	}
 	raw := b.Get([]byte(CalendarID(key)))
-	if raw == nil {
-		return st, nil
+	if len(raw) < 8 {
+		return nil
 	}
-	if err := json.Unmarshal(raw, &st); err != nil {
-		return feed.CalendarState{}, fmt.Errorf("store: calendar state is unreadable: %w", err)
-	}
-	return st, nil
+	return append([]byte(nil), raw[8:]...)
 }
 
-// ReviseCalendar revises a calendar's state in one transaction.
-func (s *Bolt) ReviseCalendar(ctx context.Context, key string, revise func(*feed.CalendarState) bool) error {
-	// read first: an unchanged calendar costs no write transaction
-	st, err := s.GetCalendar(ctx, key)
+// ReviseCalendar revises a calendar's record in one transaction; an
+// unchanged one costs no write transaction.
+func (s *Bolt) ReviseCalendar(ctx context.Context, key string, now time.Time, revise func([]byte) ([]byte, bool, error)) error {
+	old, err := s.GetCalendar(ctx, key)
 	if err != nil {
 		return err
 	}
-	if probe := st; !revise(&probe) {
-		return nil
+	if _, changed, err := revise(old); err != nil || !changed {
+		return err
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketCalendars)
 		if err != nil {
 			return err
 		}
-		st, err := getCalendar(tx, key)
-		if err != nil {
+		next, changed, err := revise(getCalendar(tx, key))
+		if err != nil || !changed {
 			return err
 		}
-		if !revise(&st) {
-			return nil
-		}
-		v, err := json.Marshal(st)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(CalendarID(key)), v)
+		v := make([]byte, 8, 8+len(next))
+		binary.BigEndian.PutUint64(v, uint64(now.UnixMilli()))
+		return b.Put([]byte(CalendarID(key)), append(v, next...))
 	})
 }
 
-// sweepCalendars forgets calendar states not revised since keep before
-// now (their cancelled events have expired too).
+// sweepCalendars forgets calendar records not written for keep.
 func sweepCalendars(tx *bolt.Tx, now time.Time, keep time.Duration) (int, error) {
 	b := tx.Bucket(bucketCalendars)
 	if b == nil {
@@ -83,8 +70,7 @@ func sweepCalendars(tx *bolt.Tx, now time.Time, keep time.Duration) (int, error)
 	removed := 0
 	c := b.Cursor()
 	for k, raw := c.First(); k != nil; {
-		var st feed.CalendarState
-		if err := json.Unmarshal(raw, &st); err != nil || now.Sub(st.Revised) > keep {
+		if len(raw) < 8 || now.Sub(time.UnixMilli(int64(binary.BigEndian.Uint64(raw[:8])))) > keep {
 			kk := append([]byte(nil), k...)
 			if err := c.Delete(); err != nil {
 				return removed, err

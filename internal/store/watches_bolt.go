@@ -11,7 +11,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
@@ -365,7 +364,7 @@ func (s *Bolt) SweepWatches(ctx context.Context, now time.Time, keep time.Durati
 				return err
 			}
 		}
-		n, err := sweepCalendars(tx, now, feed.CancelledKeep)
+		n, err := sweepCalendars(tx, now, CalendarKeep)
 		removed += n
 		return err
 	})

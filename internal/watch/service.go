@@ -557,6 +557,9 @@ func (s *Service) SetCadence(ctx context.Context, token, cadence string) (Manage
 	return s.Manage(ctx, token)
 }
 
+// ConfirmTTL is how long a confirmation link stays valid.
+func (s *Service) ConfirmTTL() time.Duration { return s.cfg.ConfirmTTL }
+
 // Schedule states when a cadence's digests go out, as the welcome and
 // confirmation mails and the manage page say it.
 func (s *Service) Schedule(cadence string) string {

@@ -2,56 +2,44 @@ package osstore
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
-// kindCalendar: one calendar's revision record (feed.CalendarState);
-// expires_ms is when it may be swept (feed.CancelledKeep after its last
-// revision).
+// kindCalendar: one calendar's record (opaque to the store); expires_ms
+// is when it may be swept (store.CalendarKeep after it was written).
 const kindCalendar = "calendar"
 
 func calendarID(key string) string { return docID(kindCalendar, store.CalendarID(key)) }
 
-func (s *Store) getCalendar(ctx context.Context, key string) (feed.CalendarState, *version, error) {
-	var st feed.CalendarState
+// GetCalendar reads a calendar's record.
+func (s *Store) GetCalendar(ctx context.Context, key string) ([]byte, error) {
 	d, v, err := s.get(ctx, calendarID(key))
 	if err != nil || v == nil {
-		return st, v, err
+		return nil, err
 	}
-	if err := json.Unmarshal(d.Data, &st); err != nil {
-		return feed.CalendarState{}, nil, fmt.Errorf("store: calendar state is unreadable: %w", err)
-	}
-	return st, v, nil
+	return d.Data, nil
 }
 
-// GetCalendar reads a calendar's state.
-func (s *Store) GetCalendar(ctx context.Context, key string) (feed.CalendarState, error) {
-	st, _, err := s.getCalendar(ctx, key)
-	return st, err
-}
-
-// ReviseCalendar revises a calendar's state: read, revise, write if still
+// ReviseCalendar revises a calendar's record: read, revise, write if still
 // at the version read (retried on a conflict).
-func (s *Store) ReviseCalendar(ctx context.Context, key string, revise func(*feed.CalendarState) bool) error {
+func (s *Store) ReviseCalendar(ctx context.Context, key string, now time.Time, revise func([]byte) ([]byte, bool, error)) error {
 	for attempt := 0; ; attempt++ {
-		st, v, err := s.getCalendar(ctx, key)
+		d, v, err := s.get(ctx, calendarID(key))
 		if err != nil {
 			return err
 		}
-		if !revise(&st) {
-			return nil
+		var old []byte
+		if v != nil {
+			old = d.Data
 		}
-		data, err := json.Marshal(st)
-		if err != nil {
+		next, changed, err := revise(old)
+		if err != nil || !changed {
 			return err
 		}
-		conflict, err := s.put(ctx, calendarID(key), doc{Kind: kindCalendar, Data: data,
-			ExpiresMS: st.Revised.Add(feed.CancelledKeep).UnixMilli()}, ifAt(v))
+		conflict, err := s.put(ctx, calendarID(key), doc{Kind: kindCalendar, Data: next,
+			ExpiresMS: now.Add(store.CalendarKeep).UnixMilli()}, ifAt(v))
 		if err != nil || !conflict {
 			return err
 		}
@@ -61,7 +49,7 @@ func (s *Store) ReviseCalendar(ctx context.Context, key string, revise func(*fee
 	}
 }
 
-// sweepCalendars forgets calendar states past their expiry.
+// sweepCalendars forgets calendar records past their expiry.
 func (s *Store) sweepCalendars(ctx context.Context, now time.Time) (int, error) {
 	removed := 0
 	err := s.scan(ctx, []any{term("kind", kindCalendar), rangeQ("expires_ms", map[string]any{"lt": now.UnixMilli()})}, nil, func(h hit) error {

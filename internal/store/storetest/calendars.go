@@ -2,63 +2,81 @@ package storetest
 
 import (
 	"context"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/store"
 )
 
-// testCalendars: a calendar's revision record survives a restart, is
-// revised in one step (a date change raises SEQUENCE once), and is swept
-// once it has not been revised for feed.CancelledKeep.
+// testCalendars: a calendar's record survives a restart, an unchanged
+// revision writes nothing, concurrent revisions are none lost, and a
+// record not written for store.CalendarKeep is swept.
 func testCalendars(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s := h.Open(t)
 	now := time.Date(2026, 11, 22, 7, 0, 0, 0, record.NewYork)
 	key := "lens=money&q=" + string(make([]byte, 600)) // a long query is kept under its hash
-	f := func(day int) *feed.Feed {
-		return &feed.Feed{Items: []feed.Item{{ID: "a", Event: &feed.Event{UID: "a@rw", Summary: "Due", Start: now.AddDate(0, 0, day), AllDay: true}}}}
-	}
-	revise := func(s Store, fd *feed.Feed, at time.Time) {
+	set := func(s Store, v string, at time.Time) {
 		t.Helper()
-		if err := s.ReviseCalendar(ctx, key, func(st *feed.CalendarState) bool {
-			_, changed := feed.Revise(st, fd, nil, nil, at)
-			return changed
-		}); err != nil {
+		if err := s.ReviseCalendar(ctx, key, at, func(old []byte) ([]byte, bool, error) { return []byte(v), string(old) != v, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	revise(s, f(10), now)
+	get := func(s Store, key string) string {
+		t.Helper()
+		b, err := s.GetCalendar(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	set(s, "0", now)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	s = h.Open(t)
 	defer s.Close()
-	revise(s, f(10), now.Add(time.Hour))
-	moved := f(12)
-	revise(s, moved, now.Add(2*time.Hour))
-	st, err := s.GetCalendar(ctx, key)
-	if err != nil {
+	if got := get(s, key); got != "0" {
+		t.Fatalf("after a restart: %q", got)
+	}
+	if got := get(s, "another"); got != "" {
+		t.Errorf("an unknown calendar holds %q", got)
+	}
+	// concurrent revisions: each adds one, none is lost
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 5; j++ {
+				err := s.ReviseCalendar(ctx, key, now, func(old []byte) ([]byte, bool, error) {
+					n, _ := strconv.Atoi(string(old))
+					return []byte(strconv.Itoa(n + 1)), true, nil
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := get(s, key); got != "40" {
+		t.Errorf("after 40 concurrent revisions: %q", got)
+	}
+	set(s, "40", now.Add(store.CalendarKeep)) // unchanged: not written, so not kept longer
+	if _, err := s.SweepWatches(ctx, now.Add(store.CalendarKeep-time.Hour), 24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	r := st.Events["a@rw"]
-	if r.Sequence != 1 || !r.LastModified.Equal(now.Add(2*time.Hour)) || moved.Items[0].Event.Sequence != 1 {
-		t.Errorf("after one date change: %+v", r)
+	if got := get(s, key); got != "40" {
+		t.Errorf("swept within the keep: %q", got)
 	}
-	if st2, _ := s.GetCalendar(ctx, "another"); len(st2.Events) != 0 {
-		t.Errorf("an unknown calendar holds %v", st2.Events)
-	}
-	if _, err := s.SweepWatches(ctx, now.Add(feed.CancelledKeep), 24*time.Hour); err != nil {
+	if _, err := s.SweepWatches(ctx, now.Add(store.CalendarKeep+time.Hour), 24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := s.GetCalendar(ctx, key); len(st.Events) != 1 {
-		t.Errorf("a calendar revised within the keep was swept: %v", st)
-	}
-	if _, err := s.SweepWatches(ctx, now.Add(feed.CancelledKeep+3*time.Hour), 24*time.Hour); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := s.GetCalendar(ctx, key); len(st.Events) != 0 {
-		t.Errorf("a calendar not revised for the keep was not swept: %v", st)
+	if got := get(s, key); got != "" {
+		t.Errorf("a calendar not written for the keep was not swept: %q", got)
 	}
 }
