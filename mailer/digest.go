@@ -270,20 +270,24 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 	if d.Kind == store.KindCheckIn || d.Kind == store.KindHeartbeat {
 		d.Covered = covered(res.Scope)
 	}
+	return m.storePlan(ctx, d, next, prev)
+}
+
+// storePlan stores a planned delivery with the watch's next progress and,
+// when it folds in prev (prev's window among its MergedFrom), marks prev
+// as carried by it. It returns the delivery stored (an earlier one for the
+// same window when there was one) and how many it folded in.
+func (m *Mailer) storePlan(ctx context.Context, d store.Delivery, next watch.Progress, prev *store.Delivery) (store.Delivery, int, error) {
 	got, created, err := m.deps.Store.PlanDigest(ctx, d, next)
-	if err != nil || !created {
+	if err != nil || !created || prev == nil || !slices.Contains(got.MergedFrom, prev.Window) {
 		return got, 0, err
 	}
-	merged := 0
-	if prev != nil && slices.Contains(got.MergedFrom, prev.Window) {
-		p := *prev
-		p.State, p.MergedInto = store.DeliveryMerged, key
-		if _, err := m.deps.Store.PutDelivery(ctx, p); err != nil {
-			m.log().Warn("mailer: folded delivery not marked; it is skipped when its turn comes", "err", err)
-		}
-		merged = 1
+	p := *prev
+	p.State, p.MergedInto = store.DeliveryMerged, d.Window
+	if _, err := m.deps.Store.PutDelivery(ctx, p); err != nil {
+		m.log().Warn("mailer: folded delivery not marked; it is skipped when its turn comes", "err", err)
 	}
-	return got, merged, nil
+	return got, 1, nil
 }
 
 // matched are the ids a run matched, as its ledger lists them (bounded).

@@ -45,24 +45,11 @@ func (m *Mailer) planFollow(ctx context.Context, w watch.Watch, key string, now 
 	next := w.Progress
 	next.Snapshot = snap.Fields
 	if len(changes) == 0 {
-		d.State, d.MergedFrom = store.DeliveryEmpty, nil
+		d.State = store.DeliveryEmpty // an undelivered change undone since: nothing to say (prev is marked carried)
 	} else {
 		next.QuietSince = now
 	}
-	got, created, err := m.deps.Store.PlanDigest(ctx, d, next)
-	if err != nil || !created {
-		return got, 0, err
-	}
-	merged := 0
-	if prev != nil {
-		p := *prev
-		p.State, p.MergedInto = store.DeliveryMerged, key
-		if _, err := m.deps.Store.PutDelivery(ctx, p); err != nil {
-			m.log().Warn("mailer: folded change mail not marked; it is skipped when its turn comes", "err", err)
-		}
-		merged = 1
-	}
-	return got, merged, nil
+	return m.storePlan(ctx, d, next, prev)
 }
 
 // foldChanges joins an undelivered change list with the next: one entry

@@ -2,7 +2,6 @@ package mailer
 
 import (
 	"context"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
-	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -26,21 +24,10 @@ import (
 func followMailer(t *testing.T, form int) (*testMailer, *embedded.Backend) {
 	t.Helper()
 	be := sampletest.Copy(t, sampletest.Full, start)
-	dir := t.TempDir()
-	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	c := &clock{t: start}
-	cfg := Config{BaseURL: "http://rw.test", Form: form, SubscribeAddress: subscribe, OutboxDir: filepath.Join(dir, "outbox")}
-	m, err := newMailer(context.Background(), cfg, Deps{Store: st, Search: be, Now: c.Now, Logger: quiet,
-		Procure: procure.New(be, entity.DefaultCrosswalk(), c.Now), Land: land.New(be)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Flush)
-	return &testMailer{Mailer: m, st: st, clock: c, outbox: cfg.OutboxDir, cfg: cfg}, be
+	tm := newTestMailerOver(t, func(c *Config) { c.Form = form }, nil, be, func(d *Deps) {
+		d.Procure, d.Land = procure.New(be, entity.DefaultCrosswalk(), d.Now), land.New(be)
+	})
+	return tm, be
 }
 
 // followed picks one held object of each kind from the sample: a
