@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -369,40 +368,21 @@ func (rd Readers) observeLand(ctx context.Context, id string, links view.Links) 
 	if err != nil {
 		return Snapshot{}, err
 	}
-	p := pr.Project
-	milestone := ""
-	if p.CurrentMilestone != nil {
-		milestone = strings.TrimSpace(p.CurrentMilestone.Name + " " + day(p.CurrentMilestone.Date))
-	}
-	var hearing, vote, decision []string
-	for _, r := range p.Recommendations {
+	it := landItem(pr, links) // the land lens's reading: stage, milestone, decisions
+	var hearing []string
+	for _, r := range pr.Project.Recommendations {
 		if !r.HearingDate.IsZero() {
 			hearing = append(hearing, r.Body+" "+day(r.HearingDate))
 		}
-		if !r.VoteDate.IsZero() || r.Recommendation != "" {
-			vote = append(vote, strings.TrimSpace(r.Body+" "+r.Recommendation+" "+day(r.VoteDate)))
-		}
 	}
-	for _, m := range p.Milestones {
-		if m.Outcome != "" {
-			decision = append(decision, strings.TrimSpace(m.Name+": "+m.Outcome))
-		}
-	}
-	for _, e := range pr.Events {
-		if !e.Date.IsZero() {
-			decision = append(decision, strings.TrimSpace(e.Name+" "+day(e.Date)))
-		}
-	}
-	s := Snapshot{Title: p.Name, Link: Follow{Kind: FollowLandProject, ID: p.ID}.Link(links), Fields: []Field{
+	return Snapshot{Title: it.Name, Link: it.Link, Fields: []Field{
 		{"status", statusHeld},
-		{"public status", p.PublicStatus},
-		{"stage", land.CurrentStage(p)},
-		{"milestone", milestone},
+		{"public status", pr.Project.PublicStatus},
+		{"stage", it.Stage},
+		{"milestone", it.Milestone},
 		{"hearing dates", strings.Join(hearing, "; ")},
-		{"votes and recommendations", strings.Join(vote, "; ")},
-		{"decisions", strings.Join(decision, "; ")},
-	}}
-	return s, nil
+		{"votes and decisions", strings.Join(it.Decisions, "; ")},
+	}}, nil
 }
 
 func (rd Readers) observeMeeting(ctx context.Context, id string, links view.Links) (Snapshot, error) {
