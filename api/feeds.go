@@ -253,7 +253,13 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 	if err != nil {
 		return nil, err
 	}
+	res, landItems, err := s.landLens(ctx, fr.filter, res) // land projects' milestones (land lens, Form 1)
+	if err != nil {
+		return nil, err
+	}
 	f := s.feedOf(fr, res, now, ml)
+	f.Items = append(f.Items, landItems...)
+	f.Scope.Items = len(f.Items)
 	ent := &feedEntry{built: now, lastModified: f.Updated}
 	ent.bodies[formatAtom] = feed.Atom(f)
 	if ent.bodies[formatJSON], err = feed.JSON(f); err != nil {

@@ -138,10 +138,16 @@ type WatchInput struct {
 	// Within is a moving window ahead ("3 months") over due dates of open
 	// solicitations and dates of hearings; From and Until (YYYY-MM-DD)
 	// bound the due, hearing or publication date.
-	Within      string `json:"within,omitempty"`
-	From        string `json:"from,omitempty"`
-	Until       string `json:"until,omitempty"`
-	Description string `json:"description,omitempty"`
+	Within string `json:"within,omitempty"`
+	From   string `json:"from,omitempty"`
+	Until  string `json:"until,omitempty"`
+	// Land lens: the land projects' community district (M11), review
+	// procedure, stage and action code, with at most one borough.
+	CommunityDistrict string `json:"community_district,omitempty"`
+	Procedure         string `json:"procedure,omitempty"`
+	Stage             string `json:"stage,omitempty"`
+	Action            string `json:"action,omitempty"`
+	Description       string `json:"description,omitempty"`
 	// Cadence is "daily" (the default) or "weekly" (digests on Mondays).
 	Cadence string `json:"cadence,omitempty"`
 	// Follow names one object to follow instead of a search (kind notice,
@@ -152,7 +158,8 @@ type WatchInput struct {
 
 func (in WatchInput) structured() bool {
 	return in.Lens != "" || in.Q != "" || len(in.Agency)+len(in.Vendor)+len(in.Borough)+len(in.Category)+len(in.Requirement) > 0 ||
-		len(in.Min) > 0 || len(in.Max) > 0 || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != ""
+		len(in.Min) > 0 || len(in.Max) > 0 || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != "" ||
+		in.CommunityDistrict != "" || in.Procedure != "" || in.Stage != "" || in.Action != ""
 }
 
 // readWatchInput reads query parameters (GET) or a JSON body (POST).
@@ -268,7 +275,8 @@ func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 	}
 	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor,
 		Boroughs: in.Borough, Min: min, Max: max, Awards: in.Awards, Bids: in.Bids, Categories: in.Category,
-		Requirements: in.Requirement, Within: in.Within, From: in.From, Until: in.Until, Now: s.deps.Now()}, s.deps.Crosswalk, s.cfg.Form)
+		Requirements: in.Requirement, Within: in.Within, From: in.From, Until: in.Until, CommunityDistrict: in.CommunityDistrict,
+		Procedure: in.Procedure, Stage: in.Stage, Action: in.Action, Now: s.deps.Now()}, s.deps.Crosswalk, s.cfg.Form)
 }
 
 // Understood is how a request was read.

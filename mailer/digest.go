@@ -262,6 +262,13 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 		if ok {
 			in.Hits, in.Meetings = ml.Hits, ml.Meetings
 		}
+		ll, ok, err := w.Filter.Land(ctx, m.readers(), res, view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}, watch.WatchLandProjects)
+		if err != nil {
+			return store.Delivery{}, 0, err
+		}
+		if ok {
+			in.Hits, in.Land = ll.Hits, ll.Items
+		}
 	}
 	d, next := Decide(in)
 	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now
@@ -302,6 +309,9 @@ func matched(in DigestInput) []string {
 	for _, c := range in.Roster {
 		ids = append(ids, c.ID)
 	}
+	for _, it := range in.Land {
+		ids = append(ids, it.ID)
+	}
 	return ids[:min(len(ids), 2*watch.FeedLimit)]
 }
 
@@ -327,6 +337,10 @@ type DigestInput struct {
 	// not seen before (nor, for a meeting read from a City Record notice,
 	// that notice's request id).
 	Meetings []meeting.Meeting
+	// Land are the land projects a land-lens watch follows now
+	// (watch.Filter.Land: Form 1), each state (a new milestone, stage or
+	// decision) delivered once by its id.
+	Land []watch.LandItem
 	// Prev is the watch's delivery for its last window, if still held.
 	Prev *store.Delivery
 	// ExpectedPrevious is the window before the one being planned: a last
@@ -378,6 +392,12 @@ func Decide(in DigestInput) (store.Delivery, watch.Progress) {
 		seen = append(seen, c.ID)
 		if !slices.Contains(w.Seen, c.ID) {
 			fresh = append(fresh, c.ID)
+		}
+	}
+	for _, it := range in.Land {
+		seen = append(seen, it.ID)
+		if !slices.Contains(w.Seen, it.ID) {
+			fresh = append(fresh, it.ID)
 		}
 	}
 	for _, mt := range in.Meetings {
@@ -550,6 +570,17 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 				continue // its release is no longer held
 			}
 			items = append(items, DigestItem{Roster: &roster[i], Link: m.cfg.BaseURL + roster[i].Page})
+			continue
+		}
+		if pid := watch.LandProjectID(id); pid != "" { // a land project's milestone (land lens, Form 1)
+			it, err := m.readers().LandItemOf(ctx, pid, view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form})
+			if err != nil {
+				if record.ErrorCode(err) == record.ENOTFOUND {
+					continue // withdrawn since planning
+				}
+				return m.failed(ctx, d, err)
+			}
+			items = append(items, DigestItem{Land: &it, Link: it.Link})
 			continue
 		}
 		if meeting.IsID(id) { // a meeting record (meetings lens, Form 1)

@@ -251,3 +251,74 @@ func TestFollowByPlainEnglishMail(t *testing.T) {
 		t.Fatalf("follow of a notice not held: %v %v, confirmations %v", d, err, tm.files("confirm."))
 	}
 }
+
+// TestLandWatchCarriesProjectMilestones: a land-lens watch follows the
+// land projects' own milestones: nothing at activation (the baseline),
+// then a digest item when a project reaches a new milestone, once; land
+// filters outside the land lens are refused.
+func TestLandWatchCarriesProjectMilestones(t *testing.T) {
+	tm, be := followMailer(t, 1)
+	ctx := context.Background()
+	f := watch.Filter{Lens: record.LensLand}
+	if _, err := tm.Watches().Subscribe(ctx, watch.Request{Email: "lu@example.org", Filter: &f, Client: "192.0.2.7"}); err != nil {
+		t.Fatal(err)
+	}
+	ws, _ := tm.st.ListWatches(ctx)
+	base := 0
+	for _, id := range ws[0].Seen {
+		if watch.LandProjectID(id) != "" {
+			base++
+		}
+	}
+	if base == 0 {
+		t.Fatal("the baseline holds no land project state")
+	}
+	tm.clock.Set(start.AddDate(0, 0, 1))
+	if _, err := tm.RunDigests(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := tm.files("digest."); len(got) != 0 {
+		t.Fatalf("a digest before any new milestone: %v", got)
+	}
+	ps, err := search.Find(ctx, be, land.ProjectKind, search.RecordQuery{Sort: search.RecordSortDateDesc, Limit: 1})
+	if err != nil || len(ps.Items) == 0 {
+		t.Fatal(ps, err)
+	}
+	p := ps.Items[0]
+	moved := start.AddDate(0, 0, 1)
+	p.CurrentMilestone = &land.DatedFact{Name: "City Council review (follow test)", Date: moved, Source: "test"}
+	p.LastDate = moved
+	if err := search.Put(ctx, be, land.ProjectKind, []land.Project{p}); err != nil {
+		t.Fatal(err)
+	}
+	if err := be.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tm.clock.Set(start.AddDate(0, 0, 2))
+	if rep, err := tm.RunDigests(ctx); err != nil || rep.Sent != 1 {
+		t.Fatalf("%+v %v", rep, err)
+	}
+	digests := tm.files("digest.")
+	if len(digests) != 1 {
+		t.Fatalf("digests %v", digests)
+	}
+	text := decodedText(t, digests[0])
+	if strings.Count(text, "Land project "+p.ID) != 1 || !strings.Contains(text, "City Council review (follow test)") {
+		t.Errorf("digest does not carry the new milestone once:\n%s", text)
+	}
+	tm.clock.Set(start.AddDate(0, 0, 3))
+	if _, err := tm.RunDigests(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := tm.files("digest."); len(got) != 1 {
+		t.Errorf("the milestone was delivered again: %v", got)
+	}
+	bad := watch.Filter{Lens: record.LensMoney, Stage: "certification"}
+	if err := bad.Validate(); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("a stage on the money lens: %v", err)
+	}
+	bad = watch.Filter{Lens: record.LensLand, Stage: "lottery"}
+	if err := bad.Validate(); record.ErrorCode(err) != record.EINVALID {
+		t.Errorf("an unknown stage: %v", err)
+	}
+}

@@ -430,6 +430,16 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 				w.Seen = append(w.Seen, m.ID)
 			}
 		}
+		// and the land projects' states a land-lens watch follows
+		ll, ok, err := w.Filter.Land(ctx, s.readers, res, s.cfg.Links, WatchLandProjects)
+		if err != nil {
+			return err
+		}
+		for _, it := range ll.Items {
+			if ok {
+				w.Seen = append(w.Seen, it.ID)
+			}
+		}
 	}
 	return s.keep(ctx, w, once, onceUntil, welcome)
 }
