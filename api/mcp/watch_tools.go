@@ -35,6 +35,11 @@ type structuredIn struct {
 	From        string   `json:"from,omitempty"`
 	Until       string   `json:"until,omitempty"`
 	Description string   `json:"description,omitempty"`
+	// Land lens: the land projects' filters (with at most one borough).
+	CommunityDistrict string `json:"community_district,omitempty"`
+	Procedure         string `json:"procedure,omitempty"`
+	Stage             string `json:"stage,omitempty"`
+	Action            string `json:"action,omitempty"`
 	// Follow names one object instead of a search (no lens or filter).
 	Follow *watch.Follow `json:"follow,omitempty"`
 }
@@ -139,6 +144,10 @@ func shapeStructured(s *jsonschema.Schema) {
 	dateProp(s, "from", "First day (YYYY-MM-DD) of the due date (open solicitations), hearing date (meetings) or publication date (everything else).")
 	dateProp(s, "until", "Last day (YYYY-MM-DD) of the same date as from.")
 	bounded(s, "description", watch.MaxRequestLen, "Optional plain-English description kept with the watch.")
+	bounded(s, "community_district", 20, "Land lens: the land projects' community district, a borough letter and a number (M11, K03).")
+	bounded(s, "procedure", 20, "Land lens: the land projects' review procedure (ulurp, non_ulurp, elurp, unknown).")
+	bounded(s, "stage", 40, "Land lens: the stage the land projects are at (their decision path).")
+	bounded(s, "action", 2, "Land lens: an action code of the land projects (ZM zoning map, ZR zoning text …).")
 	shapeFollow(s, watch.FollowKinds)
 }
 
@@ -179,7 +188,8 @@ func shapeEmail(s *jsonschema.Schema) {
 // onlyFollow refuses a follow given with a lens or a filter.
 func (in structuredIn) onlyFollow() error {
 	if in.Lens != "" || in.Q != "" || len(in.Agency)+len(in.Vendor)+len(in.Borough)+len(in.Category)+len(in.Requirement) > 0 ||
-		in.MinAmount != nil || in.MaxAmount != nil || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != "" {
+		in.MinAmount != nil || in.MaxAmount != nil || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != "" ||
+		in.CommunityDistrict != "" || in.Procedure != "" || in.Stage != "" || in.Action != "" {
 		return record.Invalid("follow", "follow names one object: give it without a lens or a filter")
 	}
 	return nil
@@ -188,7 +198,8 @@ func (in structuredIn) onlyFollow() error {
 func (d *Deps) build(in structuredIn) (watch.Understanding, error) {
 	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor, Boroughs: in.Borough,
 		Min: in.MinAmount, Max: in.MaxAmount, Awards: in.Awards, Bids: in.Bids, Categories: in.Category, Requirements: in.Requirement,
-		Within: in.Within, From: in.From, Until: in.Until, Now: d.now()}, d.Crosswalk, 1)
+		Within: in.Within, From: in.From, Until: in.Until, CommunityDistrict: in.CommunityDistrict, Procedure: in.Procedure, Stage: in.Stage,
+		Action: in.Action, Now: d.now()}, d.Crosswalk, 1)
 }
 
 func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
