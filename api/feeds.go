@@ -26,7 +26,7 @@ import (
 const MaxFeedKeywords = 4
 
 // feedParams are the parameters all three feed formats accept (SPEC §4.1).
-var feedParams = []string{"lens", "q", "agency", "min", "kind", "name"}
+var feedParams = []string{"lens", "q", "agency", "min", "kind", "name", "borough", "community_district", "procedure", "stage", "action"}
 
 // feedLenses are the lenses a feed follows in every form; Form 1 adds
 // the people lens (SPEC §2.13).
@@ -98,6 +98,12 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 	minAmount := p.amount("min")
 	kind := strings.ToLower(p.str("kind"))
 	name := p.str("name")
+	landFilters := map[string]string{} // the land lens's project filters (feedsLand)
+	for _, k := range []string{"borough", "community_district", "procedure", "stage", "action"} {
+		if v := p.str(k); v != "" {
+			landFilters[k] = v
+		}
+	}
 	if p.err != nil {
 		return fr, p.err
 	}
@@ -175,6 +181,9 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 			fr.agencyName = display
 			canon["agency"] = ids
 		}
+	}
+	if err := landFeedFilters(&f, canon, landFilters); err != nil {
+		return fr, err
 	}
 	if err := f.Validate(); err != nil {
 		return fr, err

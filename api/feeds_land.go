@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"time"
 
@@ -43,4 +44,43 @@ func (s *Server) landLens(ctx context.Context, f watch.Filter, res watch.Result)
 		items = append(items, fi)
 	}
 	return res, items, nil
+}
+
+// landFeedFilters sets a land feed's project filters (borough,
+// community_district, procedure, stage, action) on f, normalized as the
+// land service reads them, and in the feed's canonical query; on another
+// lens they are EINVALID naming the first one given.
+func landFeedFilters(f *watch.Filter, canon url.Values, given map[string]string) error {
+	if len(given) == 0 {
+		return nil
+	}
+	if f.Lens != record.LensLand {
+		for _, k := range []string{"borough", "community_district", "procedure", "stage", "action"} {
+			if given[k] != "" {
+				return record.Invalid(k, "%s applies to the land lens (its land projects), not to lens=%s", k, f.Lens)
+			}
+		}
+	}
+	if b := given["borough"]; b != "" {
+		name := watch.BoroughName(b)
+		if name == "" {
+			return record.Invalid("borough", "borough %q is not one of %s", b, strings.Join(watch.Boroughs, ", "))
+		}
+		f.Boroughs = []string{name}
+	}
+	f.CommunityDistrict, f.Procedure, f.Stage, f.Action = given["community_district"], given["procedure"], given["stage"], given["action"]
+	_, n, err := f.LandFilter().Query()
+	if err != nil {
+		return err
+	}
+	f.CommunityDistrict, f.Procedure, f.Stage, f.Action = n.CommunityDistrict, n.Procedure, n.Stage, n.Action
+	for k, v := range map[string]string{"community_district": n.CommunityDistrict, "procedure": n.Procedure, "stage": n.Stage, "action": n.Action} {
+		if v != "" {
+			canon.Set(k, v)
+		}
+	}
+	if len(f.Boroughs) > 0 {
+		canon.Set("borough", f.Boroughs[0])
+	}
+	return nil
 }

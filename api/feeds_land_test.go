@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,30 @@ func TestLandFeedCarriesProjectMilestones(t *testing.T) {
 	}
 	if res, body := get(t, e, "/feed.ics?lens=land"); res.StatusCode != 200 || !strings.Contains(string(body), "BEGIN:VCALENDAR") {
 		t.Errorf("land calendar: %d", res.StatusCode)
+	}
+	for path, param := range map[string]string{"/feed.json?lens=land&stage=lottery": "stage", "/feed.json?lens=money&procedure=ulurp": "procedure",
+		"/feed.json?lens=land&community_district=Z99": "community_district", "/feed.json?lens=land&borough=Atlantis": "borough"} {
+		if res, body := get(t, e, path); res.StatusCode != 400 || !strings.Contains(string(body), `"param":"`+param+`"`) {
+			t.Errorf("%s: %d %s", path, res.StatusCode, body)
+		}
+	}
+	res, body = get(t, e, "/feed.json?lens=land&borough=bronx&procedure=ULURP")
+	if res.StatusCode != 200 {
+		t.Fatalf("filtered land feed: %d %s", res.StatusCode, body)
+	}
+	doc.Items = nil
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range doc.Items {
+		if !strings.HasPrefix(it.Title, "Land project ") {
+			continue
+		}
+		var li struct {
+			Boroughs []string `json:"boroughs"`
+		}
+		if json.Unmarshal(it.Ext, &li) != nil || !slices.ContainsFunc(li.Boroughs, func(b string) bool { return strings.EqualFold(b, "bronx") }) {
+			t.Errorf("a project outside the Bronx in the Bronx land feed: %s %v", it.Title, li.Boroughs)
+		}
 	}
 }
