@@ -275,7 +275,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	svc := buildServices(backend, cw, cfg, now)
 	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, People: svc.People, Meetings: svc.Meetings,
-		Crosswalk: cw, Logger: logger, Now: now})
+		Procure: svc.Procure, Land: svc.Land, Crosswalk: cw, Logger: logger, Now: now})
 	if err != nil {
 		return err
 	}

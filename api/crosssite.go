@@ -39,6 +39,8 @@ import (
 //     from the reader's browser would be refused, which RFC 8058 does not
 //     expect (the post is made without the user's context). The token in
 //     the path is the capability either way.
+//   - POST /follow, the object pages' Follow form, is a form post taken
+//     only with this site's own Origin (none, foreign or cross-site: 403).
 //   - /mcp answers with a JSON-RPC error body, and checks Origin on every
 //     method (the MCP Streamable HTTP transport's rule: a present, invalid
 //     Origin gets 403); mcp_transport.go does the rest of its wrapping.
@@ -73,6 +75,16 @@ func (s *Server) sameOriginWrites() gin.HandlerFunc {
 		}
 		if foreign || crossSite {
 			forbidCrossSite(c, origin)
+			return
+		}
+		if path == "/follow" {
+			// the object pages' Follow form: a form post, taken only from
+			// this site's own pages (a browser names the Origin of a post)
+			if origin == "" {
+				forbidCrossSite(c, origin)
+				return
+			}
+			c.Next()
 			return
 		}
 		if m := c.Request.Method; m == http.MethodPost || m == http.MethodPut || m == http.MethodPatch {

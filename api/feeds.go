@@ -26,7 +26,7 @@ import (
 const MaxFeedKeywords = 4
 
 // feedParams are the parameters all three feed formats accept (SPEC §4.1).
-var feedParams = []string{"lens", "q", "agency", "min", "kind", "name"}
+var feedParams = []string{"lens", "q", "agency", "min", "kind", "name", "borough", "community_district", "procedure", "stage", "action"}
 
 // feedLenses are the lenses a feed follows in every form; Form 1 adds
 // the people lens (SPEC §2.13).
@@ -98,6 +98,12 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 	minAmount := p.amount("min")
 	kind := strings.ToLower(p.str("kind"))
 	name := p.str("name")
+	landFilters := map[string]string{} // the land lens's project filters (feedsLand)
+	for _, k := range []string{"borough", "community_district", "procedure", "stage", "action"} {
+		if v := p.str(k); v != "" {
+			landFilters[k] = v
+		}
+	}
 	if p.err != nil {
 		return fr, p.err
 	}
@@ -176,6 +182,9 @@ func (s *Server) parseFeed(v url.Values) (feedRequest, error) {
 			canon["agency"] = ids
 		}
 	}
+	if err := landFeedFilters(&f, canon, landFilters); err != nil {
+		return fr, err
+	}
 	if err := f.Validate(); err != nil {
 		return fr, err
 	}
@@ -253,13 +262,19 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 	if err != nil {
 		return nil, err
 	}
+	res, landItems, err := s.landLens(ctx, fr.filter, res) // land projects' milestones (land lens, Form 1)
+	if err != nil {
+		return nil, err
+	}
 	f := s.feedOf(fr, res, now, ml)
+	f.Items = append(f.Items, landItems...)
+	f.Scope.Items = len(f.Items)
 	ent := &feedEntry{built: now, lastModified: f.Updated}
 	ent.bodies[formatAtom] = feed.Atom(f)
 	if ent.bodies[formatJSON], err = feed.JSON(f); err != nil {
 		return nil, err
 	}
-	ent.bodies[formatICS] = feed.ICS(f)
+	ent.bodies[formatICS] = feed.ICS(s.calendar(ctx, fr.key(), f)) // revised: SEQUENCE, LAST-MODIFIED, cancelled events
 	for i, b := range ent.bodies {
 		ent.etags[i] = etagOf(b)
 	}

@@ -131,6 +131,7 @@ func (s *Server) meetingsICS(c *gin.Context) {
 	q.Set("from", f.From)
 	q.Set("to", f.To)
 	fd := s.meetingsFeed(first, ms, q)
+	fd = s.calendar(ctx, "meetings|"+q.Encode(), fd) // revised: SEQUENCE, LAST-MODIFIED, cancelled events
 	render(c, http.StatusOK, feed.ContentTypeICS, feed.ICS(fd), cacheFeeds, fd.Updated)
 }
 

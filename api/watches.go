@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -41,6 +42,59 @@ func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	links.POST("/manage/:token", maxBody(4<<10), s.manageCadence)
 	links.GET("/u/:token", s.unsubscribePage)
 	links.POST("/u/:token", maxBody(4<<10), s.unsubscribe)
+	// the Follow control of the object pages (a plain HTML form)
+	links.POST("/follow", maxBody(4<<10), s.followForm)
+}
+
+// followForm is the Follow control of an object page: a form POST with
+// email, kind and id (cadence optional). It goes through the same
+// lifecycle as POST /api/watches with "follow": active at once in Form 1
+// (a welcome mail), a confirmation mail in Form 2.
+func (s *Server) followForm(c *gin.Context) {
+	m := s.watches(c)
+	if m == nil {
+		return
+	}
+	f := watch.Follow{Kind: c.PostForm("kind"), ID: c.PostForm("id")}
+	email, cadence := c.PostForm("email"), c.PostForm("cadence")
+	fail := func(err error) {
+		status, body := errorOf(c, err)
+		respond(c, status, page{Title: "The follow could not be set up", Message: body.Error.Message}, body)
+	}
+	for name, v := range map[string]string{"email": email, "follow.kind": f.Kind, "follow.id": f.ID, "cadence": cadence} {
+		if err := watch.CheckText(name, v, false); err != nil {
+			fail(err)
+			return
+		}
+	}
+	if _, err := watch.NormalizeEmail(email); err != nil {
+		fail(err)
+		return
+	}
+	f, err := f.Check(s.cfg.Form)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if err := m.Allow(c.Request.Context(), clientKey(c)); err != nil {
+		if reset, ok := watch.ResetAt(err); ok {
+			c.Header("Retry-After", strconv.Itoa(max(int(reset.Sub(s.deps.Now()).Seconds()), 0)+1))
+		}
+		fail(err)
+		return
+	}
+	out, err := m.Subscribe(c.Request.Context(), watch.Request{Email: email, Follow: &f, Cadence: cadence, Client: clientKey(c), Channel: watch.ChannelWeb})
+	if err != nil {
+		fail(err)
+		return
+	}
+	title := "You follow " + f.Noun()
+	if out.Status != watch.StatusActive {
+		title = "Check your email to confirm"
+	}
+	respond(c, http.StatusOK, page{Title: title, Message: out.Message, Scope: out.Scope},
+		CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: out.Notes},
+			Cadence: out.Cadence, Schedule: out.Schedule, Message: out.Message})
 }
 
 // linkPageHeaders gives the token pages the security headers every HTML
@@ -84,17 +138,28 @@ type WatchInput struct {
 	// Within is a moving window ahead ("3 months") over due dates of open
 	// solicitations and dates of hearings; From and Until (YYYY-MM-DD)
 	// bound the due, hearing or publication date.
-	Within      string `json:"within,omitempty"`
-	From        string `json:"from,omitempty"`
-	Until       string `json:"until,omitempty"`
-	Description string `json:"description,omitempty"`
+	Within string `json:"within,omitempty"`
+	From   string `json:"from,omitempty"`
+	Until  string `json:"until,omitempty"`
+	// Land lens: the land projects' community district (M11), review
+	// procedure, stage and action code, with at most one borough.
+	CommunityDistrict string `json:"community_district,omitempty"`
+	Procedure         string `json:"procedure,omitempty"`
+	Stage             string `json:"stage,omitempty"`
+	Action            string `json:"action,omitempty"`
+	Description       string `json:"description,omitempty"`
 	// Cadence is "daily" (the default) or "weekly" (digests on Mondays).
 	Cadence string `json:"cadence,omitempty"`
+	// Follow names one object to follow instead of a search (kind notice,
+	// matter, contract, land_project or meeting; Form 2: notice or
+	// matter): a mail when a followed field changes, old → new.
+	Follow *watch.Follow `json:"follow,omitempty"`
 }
 
 func (in WatchInput) structured() bool {
 	return in.Lens != "" || in.Q != "" || len(in.Agency)+len(in.Vendor)+len(in.Borough)+len(in.Category)+len(in.Requirement) > 0 ||
-		len(in.Min) > 0 || len(in.Max) > 0 || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != ""
+		len(in.Min) > 0 || len(in.Max) > 0 || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != "" ||
+		in.CommunityDistrict != "" || in.Procedure != "" || in.Stage != "" || in.Action != ""
 }
 
 // readWatchInput reads query parameters (GET) or a JSON body (POST).
@@ -153,6 +218,16 @@ func (in WatchInput) check() error {
 			}
 		}
 	}
+	if in.Follow != nil {
+		if in.structured() || strings.TrimSpace(in.Text) != "" {
+			return record.Invalid("follow", "follow names one object: send it without text or a structured filter")
+		}
+		for name, v := range map[string]string{"follow.kind": in.Follow.Kind, "follow.id": in.Follow.ID} {
+			if err := watch.CheckText(name, v, false); err != nil {
+				return err
+			}
+		}
+	}
 	for name, v := range map[string]string{"text": in.Text, "description": in.Description} {
 		if err := watch.CheckText(name, v, true); err != nil {
 			return err
@@ -200,7 +275,8 @@ func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 	}
 	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor,
 		Boroughs: in.Borough, Min: min, Max: max, Awards: in.Awards, Bids: in.Bids, Categories: in.Category,
-		Requirements: in.Requirement, Within: in.Within, From: in.From, Until: in.Until, Now: s.deps.Now()}, s.deps.Crosswalk, s.cfg.Form)
+		Requirements: in.Requirement, Within: in.Within, From: in.From, Until: in.Until, CommunityDistrict: in.CommunityDistrict,
+		Procedure: in.Procedure, Stage: in.Stage, Action: in.Action, Now: s.deps.Now()}, s.deps.Crosswalk, s.cfg.Form)
 }
 
 // Understood is how a request was read.
@@ -226,6 +302,21 @@ type PreviewResponse struct {
 	// Roster is the roster half of a people-lens watch with agencies
 	// (watch.Filter.Roster): releases held and leader changes per agency.
 	Roster []people.RosterAppearance `json:"roster,omitempty"`
+	// Follow (a follow watch) is the object and its followed fields as
+	// observed now: the baseline a watch would start from (no mail for it).
+	Follow *watch.FollowView `json:"follow,omitempty"`
+}
+
+// previewFollow answers a preview of a follow: the object's fields now.
+func (s *Server) previewFollow(c *gin.Context, f watch.Follow, notes []string) {
+	v, f, scope, err := s.watchReaders().PreviewFollow(c.Request.Context(), f, s.cfg.Form, view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form})
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	out := PreviewResponse{Filter: watch.Filter{Lens: f.Lens()}, Understood: Understood{Scope: scope, Notes: notes},
+		Hits: []HitView{}, Follow: &v, Note: watch.PreviewNote}
+	renderJSON(c, http.StatusOK, out, 0, time.Time{})
 }
 
 func (s *Server) previewWatch(c *gin.Context) {
@@ -234,9 +325,17 @@ func (s *Server) previewWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
+	if in.Follow != nil {
+		s.previewFollow(c, *in.Follow, nil)
+		return
+	}
 	u, err := s.understanding(in)
 	if err != nil {
 		writeError(c, err)
+		return
+	}
+	if u.Follow != nil {
+		s.previewFollow(c, *u.Follow, u.Notes)
 		return
 	}
 	now := s.deps.Now()
@@ -288,7 +387,7 @@ type CreateWatchResponse struct {
 // watchReaders are what a watch filter reads: the engine and the people
 // and meeting services main.go built.
 func (s *Server) watchReaders() watch.Readers {
-	return watch.Readers{Search: s.deps.Search, People: s.deps.People, Meetings: s.deps.Meetings}
+	return watch.Readers{Search: s.deps.Search, People: s.deps.People, Meetings: s.deps.Meetings, Procure: s.deps.Procure, Land: s.deps.Land}
 }
 
 // watches is the subscription lifecycle (watch.Service); without one it
@@ -330,7 +429,14 @@ func (s *Server) createWatch(c *gin.Context) {
 	}
 	req := watch.Request{Email: in.Email, Client: clientKey(c), Channel: watch.ChannelWeb, Cadence: in.Cadence}
 	var u watch.Understanding
-	if s.cfg.Form == 1 {
+	if in.Follow != nil {
+		f, err := in.Follow.Check(s.cfg.Form)
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		req.Follow, req.Description = &f, in.Description
+	} else if s.cfg.Form == 1 {
 		if strings.TrimSpace(in.Text) != "" {
 			writeError(c, record.Invalid("text", "create takes a structured filter (lens, q, agency, vendor, min, max, borough, awards, bids, category, requirement, within, from, until) and an optional description; preview plain English with /api/watches/preview?text=…"))
 			return
@@ -382,6 +488,12 @@ type page struct {
 	// CadenceAction and CadenceTo: the manage page's switch between daily
 	// and weekly digests.
 	CadenceAction, CadenceTo string
+	// Ledger (the manage page, ShowLedger): every run of the watch kept.
+	ShowLedger bool
+	Ledger     []watch.LedgerEntry
+	// Again links to where a new request can be made (an expired or used
+	// confirmation link).
+	Again, AgainText string
 }
 
 // respond renders a link page as HTML (web/templates/watch_link.html), or
@@ -405,6 +517,19 @@ func linkError(c *gin.Context, err error) {
 	respond(c, status, page{Title: "This link cannot be used", Message: body.Error.Message}, body)
 }
 
+// confirmLinkError answers a confirmation link that cannot be used (forged
+// and expired alike): the page says links expire and offers a new request.
+func (s *Server) confirmLinkError(c *gin.Context, m *watch.Service, err error) {
+	status, body := errorOf(c, err)
+	if status < http.StatusInternalServerError {
+		body.Error.Param = "token"
+	}
+	respond(c, status, page{Title: "This link cannot be used", Message: body.Error.Message,
+		Notes:     []string{fmt.Sprintf("Confirmation links expire %d hours after they are sent, and each confirms one watch once.", int(m.ConfirmTTL().Hours()))},
+		Again:     s.cfg.BaseURL + "/",
+		AgainText: "Make the request again (a new confirmation email is sent)"}, body)
+}
+
 func (s *Server) confirmPage(c *gin.Context) {
 	m := s.watches(c)
 	if m == nil {
@@ -412,12 +537,14 @@ func (s *Server) confirmPage(c *gin.Context) {
 	}
 	out, err := m.Pending(c.Param("token"))
 	if err != nil {
-		linkError(c, err)
+		s.confirmLinkError(c, m, err)
 		return
 	}
+	ttl := int(m.ConfirmTTL().Hours())
 	respond(c, http.StatusOK, page{Title: "Confirm your watch", Message: "This watch will email you new records that match:",
-		Scope: out.Scope, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))), Button: "Confirm"},
-		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "confirm": "POST this URL to confirm"})
+		Scope: out.Scope, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))), Button: "Confirm",
+		Notes: []string{fmt.Sprintf("Nothing is stored until you press Confirm: opening this page confirms nothing. This link expires %d hours after it was sent.", ttl)}},
+		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "confirm": "POST this URL to confirm", "expires_after_hours": ttl})
 }
 
 func (s *Server) confirmWatch(c *gin.Context) {
@@ -427,7 +554,7 @@ func (s *Server) confirmWatch(c *gin.Context) {
 	}
 	out, err := m.Confirm(c.Request.Context(), c.Param("token"))
 	if err != nil {
-		linkError(c, err)
+		s.confirmLinkError(c, m, err)
 		return
 	}
 	respond(c, http.StatusOK, page{Title: "Your watch is active", Message: out.Message, Scope: out.Scope},
@@ -459,6 +586,17 @@ func managedPage(token string, w watch.Managed) page {
 		p.CadenceTo = watch.CadenceDaily
 	}
 	p.Notes = []string{"Digests: " + w.Schedule + "."}
+	if w.Follow != nil {
+		p.Notes = []string{"Changes are checked " + w.Schedule + "; one mail per change, old → new."}
+		for _, f := range w.Followed {
+			v := f.Value
+			if v == "" {
+				v = "(none)"
+			}
+			p.Notes = append(p.Notes, "Followed field "+f.Name+": "+v)
+		}
+	}
+	p.ShowLedger, p.Ledger = true, w.Ledger
 	if w.Description != "" {
 		p.Notes = append(p.Notes, "Your description: "+w.Description)
 	}

@@ -168,10 +168,15 @@ func welcomeText(w watch.Watch, manage, unsubscribe string, schedule string) str
 	var b strings.Builder
 	b.WriteString("Your Recordwatch watch is active.\n\n")
 	b.WriteString("It follows:\n\n" + wrap(mailSafe(w.Scope), 72, "  ") + "\n\n")
-	b.WriteString("Digests: " + schedule + ".\n\n")
-	if w.CadenceOf() == watch.CadenceWeekly {
+	switch {
+	case w.Follow != nil:
+		b.WriteString("Changes are checked " + schedule + ".\n\n")
+		b.WriteString(wrap("You get one mail each time a followed field changes, saying old → new; nothing for what the record holds now, and no mail while nothing changes.", 72, "") + "\n\n")
+	case w.CadenceOf() == watch.CadenceWeekly:
+		b.WriteString("Digests: " + schedule + ".\n\n")
 		b.WriteString(wrap("Each week you get a digest of the new matching records, or a short check-in saying nothing new matched.", 72, "") + "\n\n")
-	} else {
+	default:
+		b.WriteString("Digests: " + schedule + ".\n\n")
 		b.WriteString(wrap("You get a digest on the days new matching records arrive; after two quiet weeks, one short note that the watch is still running.", 72, "") + "\n\n")
 	}
 	b.WriteString("To change how often (daily or weekly), use the manage link.\n\n")
@@ -228,6 +233,9 @@ type DigestItem struct {
 	// Roster, when set, makes the item a people-lens leader change (a
 	// roster release) instead of a notice.
 	Roster *people.LeaderChange
+	// Land, when set, makes the item a land project's state (a new
+	// milestone, stage or decision) instead of a notice.
+	Land *watch.LandItem
 }
 
 // absenceLine is SPEC §1's first absence rule as the digests state it.
@@ -263,6 +271,19 @@ func digestText(w watch.Watch, d store.Delivery, items []DigestItem, manage, uns
 			fmt.Fprintf(&b, "%s\n", wrap(oneLine(mailSafe(c.Summary), 400), 72, "   "))
 			fmt.Fprintf(&b, "%s\n", wrap("Matched: roster record "+mailSafe(c.RecordID)+" of the agency this watch follows (people lens: its leader changed "+
 				"between two releases held). A dated roster does not say who holds the role now.", 72, "   "))
+			fmt.Fprintf(&b, "   %s\n\n", it.Link)
+			continue
+		}
+		if l := it.Land; l != nil {
+			fmt.Fprintf(&b, "%d. Land project %s: %s\n", i+1, l.ProjectID, oneLine(mailSafe(l.Name), 160))
+			for _, line := range []string{"Stage: " + l.Stage, "Milestone: " + l.Milestone, "Last milestone: " + l.Date} {
+				if !strings.HasSuffix(line, ": ") {
+					fmt.Fprintf(&b, "%s\n", wrap(mailSafe(line), 72, "   "))
+				}
+			}
+			for _, dcs := range l.Decisions {
+				fmt.Fprintf(&b, "%s\n", wrap(mailSafe("Decision: "+dcs), 72, "   "))
+			}
 			fmt.Fprintf(&b, "   %s\n\n", it.Link)
 			continue
 		}

@@ -19,8 +19,10 @@ import (
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
-// DigestKeep is how long finished deliveries are remembered.
-const DigestKeep = 30 * 24 * time.Hour
+// DigestKeep is how long finished deliveries are remembered: they are
+// each watch's ledger (watch.LedgerKeep); their mail text goes after
+// watch.BodyKeep.
+const DigestKeep = watch.LedgerKeep
 
 // Window is the daily digest window that now falls in, and whether it is
 // open for sending: daily windows are named by their New York day and open
@@ -89,6 +91,10 @@ type DigestReport struct {
 	// Deferred are deliveries left for the next run by the per-run or
 	// per-day cap (oldest are sent first; none is dropped).
 	Deferred int
+	// Missed are due watches this run left without a ledger entry (their
+	// run could not be planned): an operator error, logged and counted
+	// (store.CounterDigestRunMissed).
+	Missed int
 }
 
 // RunDigests plans the current window's digest for every active watch
@@ -123,8 +129,18 @@ func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 			continue
 		}
 		d, merged, err := m.plan(ctx, w, wkey, wstart, now)
+		if err == nil {
+			_, ok, gerr := m.deps.Store.GetDelivery(ctx, w.ID, wkey)
+			if err = gerr; err == nil && !ok {
+				err = errors.New("the planned run is not in the store")
+			}
+		}
 		if err != nil {
-			m.log().Warn("mailer: digest not planned; will retry", "window", wkey, "err", err)
+			// every due watch's run leaves a ledger entry; one that does
+			// not is an operator error (the run is retried next poll)
+			rep.Missed++
+			m.log().Error("mailer: operator error: a due watch has no ledger entry for this run; will retry", "window", wkey, "err", err)
+			_ = store.CountEvent(ctx, m.deps.Store, store.CounterDigestRunMissed, now, 1)
 			continue
 		}
 		rep.Merged += merged
@@ -163,12 +179,19 @@ func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 		}
 		// the caps are asked just before a send; a send that then fails
 		// has used its unit of the day's cap (the cap errs on sending less)
-		allow := func() bool {
+		allow := func() string {
 			if sent >= m.cfg.MaxDigestsPerRun {
-				return false
+				return "the per-run cap of " + strconv.Itoa(m.cfg.MaxDigestsPerRun) + " digest mails was reached; it goes at the next run"
 			}
 			a, err := m.deps.Store.Take(ctx, CeilingDigestsPerDay, "*", m.cfg.MaxDigestsPerDay, now)
-			return err == nil && a.Allowed
+			if err != nil {
+				return "the state store could not answer for the daily cap; it goes at the next run"
+			}
+			if !a.Allowed {
+				return "the daily cap of " + strconv.Itoa(m.cfg.MaxDigestsPerDay) + " digest mails was reached; it goes after " +
+					a.ResetAt.In(record.NewYork).Format("Jan 2, 2006 3:04 PM") + " New York time"
+			}
+			return ""
 		}
 		switch m.deliver(ctx, d, allow) {
 		case store.DeliverySent:
@@ -214,6 +237,9 @@ const deferred = "deferred"
 // by a cap) is folded in, and a window skipped while the service was down
 // is covered: the digest then says it is a catch-up and since when.
 func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now time.Time) (store.Delivery, int, error) {
+	if w.Follow != nil {
+		return m.planFollow(ctx, w, key, now)
+	}
 	res, err := w.Filter.Run(ctx, m.readers(), now)
 	if err != nil {
 		return store.Delivery{}, 0, err
@@ -236,27 +262,65 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 		if ok {
 			in.Hits, in.Meetings = ml.Hits, ml.Meetings
 		}
+		ll, ok, err := w.Filter.Land(ctx, m.readers(), res, view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}, watch.WatchLandProjects)
+		if err != nil {
+			return store.Delivery{}, 0, err
+		}
+		if ok {
+			in.Hits, in.Land = ll.Hits, ll.Items
+		}
 	}
 	d, next := Decide(in)
 	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now
+	d.Matched = matched(in)
 	d.MessageID = m.messageID("digest", w.ID+"."+key)
 	if d.Kind == store.KindCheckIn || d.Kind == store.KindHeartbeat {
 		d.Covered = covered(res.Scope)
 	}
+	return m.storePlan(ctx, d, next, prev)
+}
+
+// storePlan stores a planned delivery with the watch's next progress and,
+// when it folds in prev (prev's window among its MergedFrom), marks prev
+// as carried by it. It returns the delivery stored (an earlier one for the
+// same window when there was one) and how many it folded in.
+func (m *Mailer) storePlan(ctx context.Context, d store.Delivery, next watch.Progress, prev *store.Delivery) (store.Delivery, int, error) {
 	got, created, err := m.deps.Store.PlanDigest(ctx, d, next)
-	if err != nil || !created {
+	if err != nil || !created || prev == nil || !slices.Contains(got.MergedFrom, prev.Window) {
 		return got, 0, err
 	}
-	merged := 0
-	if prev != nil && slices.Contains(got.MergedFrom, prev.Window) {
-		p := *prev
-		p.State, p.MergedInto = store.DeliveryMerged, key
-		if _, err := m.deps.Store.PutDelivery(ctx, p); err != nil {
-			m.log().Warn("mailer: folded delivery not marked; it is skipped when its turn comes", "err", err)
-		}
-		merged = 1
+	p := *prev
+	p.State, p.MergedInto = store.DeliveryMerged, d.Window
+	if _, err := m.deps.Store.PutDelivery(ctx, p); err != nil {
+		m.log().Warn("mailer: folded delivery not marked; it is skipped when its turn comes", "err", err)
 	}
-	return got, merged, nil
+	return got, 1, nil
+}
+
+// matched are the ids a run matched, as its ledger lists them (bounded).
+func matched(in DigestInput) []string {
+	var ids []string
+	for _, h := range in.Hits {
+		ids = append(ids, h.Notice.RequestID)
+	}
+	for _, mt := range in.Meetings {
+		ids = append(ids, mt.ID)
+	}
+	for _, c := range in.Roster {
+		ids = append(ids, c.ID)
+	}
+	for _, it := range in.Land {
+		ids = append(ids, it.ID)
+	}
+	return ids[:min(len(ids), 2*watch.FeedLimit)]
+}
+
+// transportName is how mail leaves: "outbox" (.eml files) or "relay".
+func (m *Mailer) transportName() string {
+	if _, ok := m.transport.(*Outbox); ok {
+		return "outbox"
+	}
+	return "relay"
 }
 
 // DigestInput is what the digest decision reads.
@@ -273,6 +337,10 @@ type DigestInput struct {
 	// not seen before (nor, for a meeting read from a City Record notice,
 	// that notice's request id).
 	Meetings []meeting.Meeting
+	// Land are the land projects a land-lens watch follows now
+	// (watch.Filter.Land: Form 1), each state (a new milestone, stage or
+	// decision) delivered once by its id.
+	Land []watch.LandItem
 	// Prev is the watch's delivery for its last window, if still held.
 	Prev *store.Delivery
 	// ExpectedPrevious is the window before the one being planned: a last
@@ -324,6 +392,12 @@ func Decide(in DigestInput) (store.Delivery, watch.Progress) {
 		seen = append(seen, c.ID)
 		if !slices.Contains(w.Seen, c.ID) {
 			fresh = append(fresh, c.ID)
+		}
+	}
+	for _, it := range in.Land {
+		seen = append(seen, it.ID)
+		if !slices.Contains(w.Seen, it.ID) {
+			fresh = append(fresh, it.ID)
 		}
 	}
 	for _, mt := range in.Meetings {
@@ -440,9 +514,10 @@ func backoff(attempts int) time.Duration {
 }
 
 // deliver sends one open delivery and records the outcome. allow is asked
-// just before the send (the caps); when it refuses, the delivery stays
-// open for the next run.
-func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() bool) string {
+// just before the send (the caps); when it refuses (saying why), the
+// delivery stays open for the next run, its ledger entry deferred with
+// the reason.
+func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() string) string {
 	now := m.now()
 	if d.MergedInto != "" {
 		return ""
@@ -467,6 +542,13 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 			return d.State
 		}
 	}
+	if d.Kind == store.KindChange {
+		manage, unsub, err := m.svc.ManageLinks(w.ID)
+		if err != nil {
+			return m.failed(ctx, d, err)
+		}
+		return m.sendDelivery(ctx, d, m.changeMessage(w, d, manage, unsub), allow, now)
+	}
 	var items []DigestItem
 	kind := w.Filter.Lens
 	if kind == watch.LensEntity || kind == "" {
@@ -488,6 +570,17 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 				continue // its release is no longer held
 			}
 			items = append(items, DigestItem{Roster: &roster[i], Link: m.cfg.BaseURL + roster[i].Page})
+			continue
+		}
+		if pid := watch.LandProjectID(id); pid != "" { // a land project's milestone (land lens, Form 1)
+			it, err := m.readers().LandItemOf(ctx, pid, view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form})
+			if err != nil {
+				if record.ErrorCode(err) == record.ENOTFOUND {
+					continue // withdrawn since planning
+				}
+				return m.failed(ctx, d, err)
+			}
+			items = append(items, DigestItem{Land: &it, Link: it.Link})
 			continue
 		}
 		if meeting.IsID(id) { // a meeting record (meetings lens, Form 1)
@@ -541,11 +634,22 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() boo
 		msg.Subject = subject + " — " + scope
 		msg.Text = digestText(w, d, items, manage, unsub)
 	}
-	if !allow() {
+	return m.sendDelivery(ctx, d, msg, allow, now)
+}
+
+// sendDelivery sends a delivery's message within the caps (allow) and
+// records the outcome: sending before, sent only once the transport
+// accepted it, failed (retried) otherwise.
+func (m *Mailer) sendDelivery(ctx context.Context, d store.Delivery, msg Message, allow func() string, now time.Time) string {
+	if reason := allow(); reason != "" {
+		d.Deferred = reason
+		_, _ = m.deps.Store.PutDelivery(ctx, d)
 		return deferred
 	}
 	d.State = store.DeliverySending
 	d.Attempts++
+	// the ledger: what is sent and how (its text is kept watch.BodyKeep)
+	d.Subject, d.Body, d.Transport = msg.Subject, msg.Text, m.transportName()
 	if kept, err := m.deps.Store.PutDelivery(ctx, d); err != nil || !kept {
 		return ""
 	}
@@ -593,9 +697,9 @@ func (m *Mailer) RunScheduler(ctx context.Context) {
 	for {
 		if rep, err := m.RunDigests(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			m.log().Warn("mailer: digest run", "err", err)
-		} else if rep.Sent+rep.Failed+rep.Dropped+rep.Deferred > 0 {
+		} else if rep.Sent+rep.Failed+rep.Dropped+rep.Deferred+rep.Missed > 0 {
 			m.log().Info("mailer: digests", "window", rep.Window, "sent", rep.Sent, "failed", rep.Failed, "dropped", rep.Dropped,
-				"empty", rep.Empty, "deferred", rep.Deferred, "merged", rep.Merged)
+				"empty", rep.Empty, "deferred", rep.Deferred, "merged", rep.Merged, "missed", rep.Missed)
 		}
 		if now := m.now(); now.Sub(swept) > 24*time.Hour {
 			if _, err := m.deps.Store.SweepWatches(ctx, now, DigestKeep); err != nil {

@@ -29,6 +29,10 @@ import (
 //	RECORDWATCH_DIGEST_POLL           how often the scheduler looks for digests to plan and send (default 1m)
 //	RECORDWATCH_DIGESTS_PER_RUN       digest mails per scheduler run at most (default 500; the rest wait)
 //	RECORDWATCH_DIGESTS_PER_DAY       digest mails per New York day at most (default 5000; the rest wait)
+//	RECORDWATCH_DKIM_KEY_FILE         PEM private key (RSA or Ed25519): outgoing mail is DKIM-signed, List-Unsubscribe
+//	                                  and List-Unsubscribe-Post covered (default none: unsigned)
+//	RECORDWATCH_DKIM_SELECTOR         the key's selector (required with a key)
+//	RECORDWATCH_DKIM_DOMAIN           the signing domain (default the From address's)
 //	RECORDWATCH_WATCH_KEY             token key, hex, 32 bytes or more (default: generated
 //	                                  once and kept in the state store)
 func ConfigFromEnv(getenv func(string) string, dataDir, baseURL string, form int) (Config, error) {
@@ -99,6 +103,13 @@ func ConfigFromEnv(getenv func(string) string, dataDir, baseURL string, form int
 			return c, fmt.Errorf("RECORDWATCH_WATCH_KEY must be at least 32 bytes in hex (64 hex digits)")
 		}
 		c.Key = key
+	}
+	from := c.From
+	if from == "" {
+		from = c.SubscribeAddress
+	}
+	if c.DKIM, err = dkimFromEnv(get, from); err != nil {
+		return c, err
 	}
 	return c, nil
 }

@@ -21,8 +21,10 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -36,7 +38,7 @@ const (
 	DefaultDigestEvery       = 24 * time.Hour
 	DefaultDigestHour        = 7 // New York time, for daily digests
 	DefaultPollEvery         = time.Minute
-	DefaultConfirmTTL        = 72 * time.Hour
+	DefaultConfirmTTL        = 48 * time.Hour
 	DefaultRepliesPerAddress = 3    // subscription mails to one address per day
 	DefaultRequestsPerClient = 20   // subscription requests per client IP per day
 	DefaultRequestsPerDay    = 1000 // subscription requests per day, all clients
@@ -102,6 +104,9 @@ type Config struct {
 	// sent off the request path (see later).
 	SendQueue int
 
+	// DKIM, when set, signs every outgoing mail (see DKIMConfig).
+	DKIM *DKIMConfig
+
 	// Key signs tokens. Empty: the key kept in the state store (generated
 	// once). Deployments whose roles run as separate processes set the
 	// same key everywhere (RECORDWATCH_WATCH_KEY).
@@ -114,8 +119,12 @@ type Deps struct {
 	Search search.NoticesAndRecords
 	// People and Meetings are the services the watches' filters read
 	// (watch.Readers), built once in main.go.
-	People    *people.Service
-	Meetings  *meeting.Service
+	People   *people.Service
+	Meetings *meeting.Service
+	// Procure and Land read what follow watches follow (matters,
+	// contracts, land projects); nil: those follows read as unavailable.
+	Procure   *procure.Service
+	Land      *land.Service
 	Crosswalk *entity.Crosswalk
 	Logger    *slog.Logger
 	Now       func() time.Time
@@ -276,7 +285,7 @@ func (m *Mailer) SetWatches(w *watch.Service) { m.svc = w }
 
 // readers are what the watches' filters read.
 func (m *Mailer) readers() watch.Readers {
-	return watch.Readers{Search: m.deps.Search, People: m.deps.People, Meetings: m.deps.Meetings}
+	return watch.Readers{Search: m.deps.Search, People: m.deps.People, Meetings: m.deps.Meetings, Procure: m.deps.Procure, Land: m.deps.Land}
 }
 
 // Config returns the mailer's configuration with defaults filled in.

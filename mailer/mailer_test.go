@@ -26,6 +26,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/watch"
@@ -69,6 +70,13 @@ const subscribe = "subscribe@recordwatch.test"
 
 func newTestMailer(t *testing.T, tweak func(*Config), tr Transport) *testMailer {
 	t.Helper()
+	return newTestMailerOver(t, tweak, tr, backend, nil)
+}
+
+// newTestMailerOver is newTestMailer over an index of its own, with more
+// dependencies set by deps (nil: none).
+func newTestMailerOver(t *testing.T, tweak func(*Config), tr Transport, be search.NoticesAndRecords, deps func(*Deps)) *testMailer {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
 	if err != nil {
@@ -80,7 +88,11 @@ func newTestMailer(t *testing.T, tweak func(*Config), tr Transport) *testMailer 
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	m, err := newMailer(context.Background(), cfg, Deps{Store: st, Search: backend, Now: c.Now, Logger: quiet, Transport: tr})
+	d := Deps{Store: st, Search: be, Now: c.Now, Logger: quiet, Transport: tr}
+	if deps != nil {
+		deps(&d)
+	}
+	m, err := newMailer(context.Background(), cfg, d)
 	if err != nil {
 		t.Fatal(err)
 	}

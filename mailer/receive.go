@@ -169,6 +169,16 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 	}
 	msgID, _ := h.MessageID()
 	u, perr := m.svc.Understand(text)
+	if perr == nil && u.Follow != nil {
+		// a follow starts only on an object held now: the confirmation
+		// names it, and a request for one not held is answered so
+		f, scope, err := m.svc.PreviewFollow(ctx, *u.Follow)
+		if err != nil {
+			perr = err
+		} else {
+			u.Follow, u.Scope = &f, scope
+		}
+	}
 	if !m.svc.MayMail(ctx, sender, in.Client) {
 		return Limited, nil
 	}

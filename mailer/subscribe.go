@@ -53,6 +53,11 @@ func (m *Mailer) send(ctx context.Context, msg Message) error {
 	if err != nil {
 		return err
 	}
+	if m.cfg.DKIM != nil {
+		if raw, err = m.cfg.DKIM.sign(raw); err != nil {
+			return err
+		}
+	}
 	if err := m.transport.Send(ctx, m.cfg.From, []string{msg.To}, raw, msg.MessageID); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -16,7 +17,8 @@ const previewLimit = 10
 
 // structuredIn is Form 1's watch: a lens and a structured filter.
 type structuredIn struct {
-	Lens      string   `json:"lens"`
+	// Lens is required unless Follow is given.
+	Lens      string   `json:"lens,omitempty"`
 	Q         string   `json:"q,omitempty"`
 	Agency    []string `json:"agency,omitempty"`
 	Vendor    []string `json:"vendor,omitempty"`
@@ -33,6 +35,13 @@ type structuredIn struct {
 	From        string   `json:"from,omitempty"`
 	Until       string   `json:"until,omitempty"`
 	Description string   `json:"description,omitempty"`
+	// Land lens: the land projects' filters (with at most one borough).
+	CommunityDistrict string `json:"community_district,omitempty"`
+	Procedure         string `json:"procedure,omitempty"`
+	Stage             string `json:"stage,omitempty"`
+	Action            string `json:"action,omitempty"`
+	// Follow names one object instead of a search (no lens or filter).
+	Follow *watch.Follow `json:"follow,omitempty"`
 }
 
 type structuredCreateIn struct {
@@ -74,6 +83,9 @@ type PreviewOut struct {
 	// agency the roster releases held and the releases that change its
 	// leader (a digest delivers each change once).
 	Roster []people.RosterAppearance `json:"roster,omitempty"`
+	// Follow (a follow watch) is the object and its followed fields as
+	// observed now: the baseline, never mailed.
+	Follow *watch.FollowView `json:"follow,omitempty"`
 }
 
 // CreateOut is the outcome of a create_watch call. It never depends on
@@ -132,13 +144,32 @@ func shapeStructured(s *jsonschema.Schema) {
 	dateProp(s, "from", "First day (YYYY-MM-DD) of the due date (open solicitations), hearing date (meetings) or publication date (everything else).")
 	dateProp(s, "until", "Last day (YYYY-MM-DD) of the same date as from.")
 	bounded(s, "description", watch.MaxRequestLen, "Optional plain-English description kept with the watch.")
+	bounded(s, "community_district", 20, "Land lens: the land projects' community district, a borough letter and a number (M11, K03).")
+	bounded(s, "procedure", 20, "Land lens: the land projects' review procedure (ulurp, non_ulurp, elurp, unknown).")
+	bounded(s, "stage", 40, "Land lens: the stage the land projects are at (their decision path).")
+	bounded(s, "action", 2, "Land lens: an action code of the land projects (ZM zoning map, ZR zoning text …).")
+	shapeFollow(s, watch.FollowKinds)
+}
+
+// shapeFollow describes the follow object of a form's watch tools.
+func shapeFollow(s *jsonschema.Schema, kinds []string) {
+	f := prop(s, "follow")
+	f.Description = "Follow one object instead of a search (give no lens or filter with it): a mail when one of its followed fields " +
+		"changes, saying old → new (a notice's due date, amount, award and vendor, a new notice in its matter; a contract's payments and " +
+		"amendments; a land project's milestone, stage, hearing, vote or decision; a meeting's date, time, place, cancellation, minutes). " +
+		"Nothing is sent for what it holds now."
+	prop(f, "kind").Enum = stringEnum(kinds)
+	prop(f, "kind").Description = "notice (request id), matter (PIN), contract (contract ID), land_project (ZAP project id), meeting (meeting id)."
+	prop(f, "id").MinLength = ptr(1)
+	prop(f, "id").MaxLength = ptr(maxNameLen)
 }
 
 func shapePlain(s *jsonschema.Schema) {
 	p := prop(s, "request")
 	p.MinLength = ptr(1)
 	p.MaxLength = ptr(watch.MaxRequestLen)
-	p.Description = `What to watch, in plain English, e.g. "construction contract awards over $500k from Parks, not Queens".`
+	p.Description = `What to watch, in plain English, e.g. "construction contract awards over $500k from Parks, not Queens"; ` +
+		`or one notice or procurement matter to follow, e.g. "follow PIN 85619B0012" or "follow notice 20240115001" (a mail when a field changes, old → new).`
 }
 
 func shapeCadence(s *jsonschema.Schema) {
@@ -154,10 +185,21 @@ func shapeEmail(s *jsonschema.Schema) {
 	p.Description = "The address the watch's mail goes to."
 }
 
+// onlyFollow refuses a follow given with a lens or a filter.
+func (in structuredIn) onlyFollow() error {
+	if in.Lens != "" || in.Q != "" || len(in.Agency)+len(in.Vendor)+len(in.Borough)+len(in.Category)+len(in.Requirement) > 0 ||
+		in.MinAmount != nil || in.MaxAmount != nil || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != "" ||
+		in.CommunityDistrict != "" || in.Procedure != "" || in.Stage != "" || in.Action != "" {
+		return record.Invalid("follow", "follow names one object: give it without a lens or a filter")
+	}
+	return nil
+}
+
 func (d *Deps) build(in structuredIn) (watch.Understanding, error) {
 	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor, Boroughs: in.Borough,
 		Min: in.MinAmount, Max: in.MaxAmount, Awards: in.Awards, Bids: in.Bids, Categories: in.Category, Requirements: in.Requirement,
-		Within: in.Within, From: in.From, Until: in.Until, Now: d.now()}, d.Crosswalk, 1)
+		Within: in.Within, From: in.From, Until: in.Until, CommunityDistrict: in.CommunityDistrict, Procedure: in.Procedure, Stage: in.Stage,
+		Action: in.Action, Now: d.now()}, d.Crosswalk, 1)
 }
 
 func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
@@ -169,9 +211,22 @@ func (d *Deps) understand(text string, form int) (watch.Understanding, error) {
 	return watch.Parse(text, watch.ParseOptions{Crosswalk: d.Crosswalk, Form: form, Now: d.now()})
 }
 
-func (d *Deps) preview(ctx context.Context, u watch.Understanding) (PreviewOut, error) {
+func (d *Deps) preview(ctx context.Context, u watch.Understanding, form int) (PreviewOut, error) {
+	if u.Follow != nil {
+		return d.previewFollow(ctx, *u.Follow, u.Notes, form)
+	}
 	out, _, err := d.previewRun(ctx, u)
 	return out, err
+}
+
+// previewFollow is a follow's preview: its object's fields now.
+func (d *Deps) previewFollow(ctx context.Context, f watch.Follow, notes []string, form int) (PreviewOut, error) {
+	v, f, scope, err := d.watchReaders().PreviewFollow(ctx, f, form, view.Links{Base: d.BaseURL, Form: form})
+	if err != nil {
+		return PreviewOut{}, err
+	}
+	return PreviewOut{Understood: Understood{Filter: watch.Filter{Lens: f.Lens()}, Scope: scope, Notes: notes}, Results: []NoticeRef{},
+		Follow: &v, Note: watch.PreviewNote}, nil
 }
 
 // previewRun is preview with the watch's notice result.
@@ -214,7 +269,7 @@ func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, res w
 // watchReaders are what a watch filter reads: the engine and the people
 // and meeting services.
 func (d *Deps) watchReaders() watch.Readers {
-	return watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings}
+	return watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings, Procure: d.Procure, Land: d.Land}
 }
 
 func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error) {
@@ -246,6 +301,12 @@ func previewWatchForm1(d *Deps) Tool {
 	t := newTool(d, "preview_watch", "Preview a watch", ClassRead,
 		previewDesc+" Takes a lens and a structured filter.", []int{1}, shapeStructured,
 		func(ctx context.Context, d *Deps, in structuredIn) (PreviewOut, error) {
+			if in.Follow != nil {
+				if err := in.onlyFollow(); err != nil {
+					return PreviewOut{}, err
+				}
+				return d.previewFollow(ctx, *in.Follow, nil, 1)
+			}
 			u, err := d.build(in)
 			if err != nil {
 				return PreviewOut{}, err
@@ -270,7 +331,7 @@ func previewWatchForm2(d *Deps) Tool {
 			if err != nil {
 				return PreviewOut{}, err
 			}
-			return d.preview(ctx, u)
+			return d.preview(ctx, u, 2)
 		})
 	t.Limits = []string{"request: at most 600 characters", "at most 10 matches shown"}
 	t.Examples = []Example{{"Plain English", map[string]any{"request": "construction contract awards over $500k from Parks, not Queens"}}}
@@ -285,6 +346,12 @@ func createWatchForm1(d *Deps) Tool {
 			"Per-client and daily ceilings apply.",
 		[]int{1}, func(s *jsonschema.Schema) { shapeStructured(s); shapeEmail(s); shapeCadence(s) },
 		func(ctx context.Context, d *Deps, in structuredCreateIn) (CreateOut, error) {
+			if in.Follow != nil {
+				if err := in.onlyFollow(); err != nil {
+					return CreateOut{}, err
+				}
+				return d.create(ctx, watch.Request{Email: in.Email, Follow: in.Follow, Description: in.Description, Cadence: in.Cadence})
+			}
 			u, err := d.build(in.structuredIn)
 			if err != nil {
 				return CreateOut{}, err

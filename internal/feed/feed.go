@@ -147,6 +147,14 @@ type Event struct {
 	Description string
 	// Categories are calendar categories (e.g. "Hearing", "Due date").
 	Categories []string
+	// Sequence and LastModified are the event's revision as the service
+	// observed it (Revise): SEQUENCE goes up with each change of date,
+	// time, place or status, LAST-MODIFIED is when the service saw it.
+	Sequence     int
+	LastModified time.Time
+	// Cancelled: withdrawn at the source or recorded as not held; a
+	// calendar shows it as STATUS:CANCELLED.
+	Cancelled bool
 }
 
 // clean makes s safe for every format: invalid UTF-8 replaced, control

@@ -44,6 +44,9 @@ var vtimezone = []string{
 // event has a UID and a DTSTAMP (the feed's Updated, in UTC). Timed events
 // are written in TZID with its VTIMEZONE; all-day events as DATE values. The
 // feed's scope is in NAME, DESCRIPTION and X-RECORDWATCH-* properties.
+// Each event has its SEQUENCE (0 unless revised), its LAST-MODIFIED when
+// the service observed one (Revise) and STATUS: CANCELLED for a withdrawn
+// or cancelled event, CONFIRMED otherwise.
 func ICS(f Feed) []byte {
 	w := &icsWriter{}
 	w.line("BEGIN:VCALENDAR")
@@ -117,6 +120,15 @@ func ICS(f Feed) []byte {
 			if len(cs) > 0 {
 				w.prop("CATEGORIES", "", strings.Join(cs, ","))
 			}
+		}
+		w.prop("SEQUENCE", "", strconv.Itoa(e.Sequence))
+		if !e.LastModified.IsZero() {
+			w.prop("LAST-MODIFIED", "", utc(e.LastModified))
+		}
+		if e.Cancelled {
+			w.prop("STATUS", "", "CANCELLED")
+		} else {
+			w.prop("STATUS", "", "CONFIRMED")
 		}
 		w.prop("CLASS", "", "PUBLIC")
 		w.prop("TRANSP", "", "TRANSPARENT")

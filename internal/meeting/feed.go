@@ -118,6 +118,7 @@ func FeedItem(base string, m Meeting) (it feed.Item, ok bool) {
 		it.Published, it.Updated = m.Observed.At, m.Observed.At
 	}
 	it.Event = &feed.Event{UID: m.ID + "@recordwatch", Summary: title, Location: m.Place.Text,
-		Categories: []string{"Meeting", m.BodyKind}, Start: st, AllDay: allDay, Description: desc}
+		Categories: []string{"Meeting", m.BodyKind}, Start: st, AllDay: allDay, Description: desc,
+		Cancelled: m.Held.State == NotHeld} // recorded as not held: STATUS:CANCELLED
 	return it, true
 }

@@ -34,6 +34,9 @@ const (
 	CounterDigestSent         = "digest_sent"
 	CounterDigestLinkFollowed = "digest_link_followed"
 	CounterSubscriptionActive = "subscription_active"
+	// CounterDigestRunMissed counts due watches a scheduled digest run
+	// left without a ledger entry (an operator error; mailer).
+	CounterDigestRunMissed = "digest_run_missed"
 )
 
 // Counter is the part of the store that counts events.

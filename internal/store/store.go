@@ -31,6 +31,7 @@ import (
 type Store interface {
 	Shares
 	Watches
+	Calendars
 
 	// Incr adds delta to the named event counter for a day (YYYY-MM-DD) and
 	// returns the new total. Counters count events, never people.

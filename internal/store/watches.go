@@ -29,6 +29,7 @@ const (
 	KindDigest    = ""          // new (or updated) records
 	KindCheckIn   = "checkin"   // a weekly watch with nothing new
 	KindHeartbeat = "heartbeat" // a daily watch quiet for a long stretch
+	KindChange    = "change"    // a follow watch's object changed: the fields, old → new
 )
 
 // Delivery is one watch's digest for one window. The planned records are
@@ -48,6 +49,9 @@ type Delivery struct {
 	// Updates are the request ids among RequestIDs that republish an award
 	// already delivered with a fact changed (shown as updates, not news).
 	Updates []string `json:"updates,omitempty"`
+	// Changes are a follow watch's changed fields (KindChange), as
+	// observed when planned: the mail says exactly these.
+	Changes []watch.Change `json:"changes,omitempty"`
 	// CatchUpFrom is the last window delivered or planned before a gap
 	// (the service was down, or the relay refused the digests in between):
 	// this digest covers everything new since then and says so.
@@ -58,7 +62,16 @@ type Delivery struct {
 	MergedInto string   `json:"merged_into,omitempty"`
 	// Covered states what the check-in or heartbeat searched (sources and
 	// dates), as of planning.
-	Covered     string    `json:"covered,omitempty"`
+	Covered string `json:"covered,omitempty"`
+	// The ledger (watch.LedgerEntry): the ids matched in this run
+	// (bounded), how the mail left (Transport: "relay" or "outbox"), its
+	// subject and text (the text cleared after watch.BodyKeep), and why it
+	// was last deferred.
+	Matched     []string  `json:"matched,omitempty"`
+	Transport   string    `json:"transport,omitempty"`
+	Subject     string    `json:"subject,omitempty"`
+	Body        string    `json:"body,omitempty"`
+	Deferred    string    `json:"deferred,omitempty"`
 	MessageID   string    `json:"message_id"`
 	Attempts    int       `json:"attempts"`
 	NextAttempt time.Time `json:"next_attempt,omitzero"`
@@ -114,6 +127,11 @@ type Watches interface {
 	// the store (never in the repository).
 	WatchKey(ctx context.Context) ([]byte, error)
 	// SweepWatches forgets used confirmation nonces past their expiry and
-	// finished deliveries older than keep.
+	// finished deliveries older than keep, and clears the mail text of
+	// deliveries older than watch.BodyKeep.
 	SweepWatches(ctx context.Context, now time.Time, keep time.Duration) (int, error)
+	// Deliveries lists a watch's deliveries (its ledger), newest first.
+	Deliveries(ctx context.Context, watchID string) ([]Delivery, error)
+	// Ledger is Deliveries as the manage page shows them (LedgerOf).
+	Ledger(ctx context.Context, watchID string) ([]watch.LedgerEntry, error)
 }

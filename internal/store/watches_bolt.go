@@ -330,10 +330,13 @@ func (s *Bolt) SweepWatches(ctx context.Context, now time.Time, keep time.Durati
 			}
 			k, v = c.Next()
 		}
-		dc := tx.Bucket(bucketDeliveries).Cursor()
+		db := tx.Bucket(bucketDeliveries)
+		dc := db.Cursor()
+		var bodies [][]byte // keys whose mail text is past watch.BodyKeep
 		for k, raw := dc.First(); k != nil; {
 			var d Delivery
-			if err := json.Unmarshal(raw, &d); err == nil && !d.Open() && now.Sub(d.PlannedAt) > keep {
+			err := json.Unmarshal(raw, &d)
+			if err == nil && !d.Open() && now.Sub(d.PlannedAt) > keep {
 				kk := append([]byte(nil), k...)
 				if err := dc.Delete(); err != nil {
 					return err
@@ -342,9 +345,55 @@ func (s *Bolt) SweepWatches(ctx context.Context, now time.Time, keep time.Durati
 				k, raw = dc.Seek(kk)
 				continue
 			}
+			if err == nil && d.Body != "" && now.Sub(d.PlannedAt) > watch.BodyKeep {
+				bodies = append(bodies, append([]byte(nil), k...))
+			}
 			k, raw = dc.Next()
+		}
+		for _, k := range bodies {
+			var d Delivery
+			if err := json.Unmarshal(db.Get(k), &d); err != nil {
+				continue
+			}
+			d.Body = ""
+			v, err := json.Marshal(d)
+			if err != nil {
+				return err
+			}
+			if err := db.Put(k, v); err != nil {
+				return err
+			}
+		}
+		n, err := sweepCalendars(tx, now, CalendarKeep)
+		removed += n
+		return err
+	})
+	return removed, err
+}
+
+// Deliveries lists a watch's deliveries (its ledger).
+func (s *Bolt) Deliveries(ctx context.Context, watchID string) ([]Delivery, error) {
+	var out []Delivery
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDeliveries)
+		if b == nil {
+			return nil
+		}
+		prefix := []byte(watchID + "\x00")
+		c := b.Cursor()
+		for k, raw := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, raw = c.Next() {
+			var d Delivery
+			if json.Unmarshal(raw, &d) == nil {
+				out = append(out, d)
+			}
 		}
 		return nil
 	})
-	return removed, err
+	return out, err
+}
+
+// Ledger is the watch's deliveries as its manage page lists them.
+func (s *Bolt) Ledger(ctx context.Context, watchID string) ([]watch.LedgerEntry, error) {
+	ds, err := s.Deliveries(ctx, watchID)
+	return LedgerOf(ds), err
 }

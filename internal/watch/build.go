@@ -40,6 +40,9 @@ type Structured struct {
 	// From and Until are days (YYYY-MM-DD) bounding the due date, the
 	// hearing date or the publication date (Filter.From, Filter.Until).
 	From, Until string
+	// Land lens: the land projects' community district (M11), review
+	// procedure (ulurp, non_ulurp …), stage and action code (ZM …).
+	CommunityDistrict, Procedure, Stage, Action string
 	// Now is when the request is read (zero: the clock): a due or hearing
 	// window's start on or before today is dropped, as the parser does.
 	Now time.Time
@@ -65,7 +68,8 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 		return Understanding{}, err
 	}
 	f := Filter{Lens: in.Lens, AnyOf: k.Terms, Phrases: k.Phrases, Exclude: k.Excluded, Awards: in.Awards, Bids: in.Bids,
-		MinAmount: in.Min, MaxAmount: in.Max, Within: in.Within, From: in.From, Until: in.Until}
+		MinAmount: in.Min, MaxAmount: in.Max, Within: in.Within, From: in.From, Until: in.Until,
+		CommunityDistrict: in.CommunityDistrict, Procedure: in.Procedure, Stage: in.Stage, Action: in.Action}
 	if f.Within != "" {
 		f.Within = WithinValue(f.Within)
 	}
@@ -107,6 +111,12 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 		}
 		f.Boroughs = append(f.Boroughs, name)
 	}
+	if f.Lens == record.LensLand && f.checkLand() == nil {
+		// the land service's own spelling (K03, ulurp, ZM)
+		if _, n, err := f.LandFilter().Query(); err == nil {
+			f.CommunityDistrict, f.Procedure, f.Stage, f.Action = n.CommunityDistrict, n.Procedure, n.Stage, n.Action
+		}
+	}
 	if f.Lens == record.LensPeople && form == 2 {
 		return Understanding{}, record.Invalid("lens", "the people lens is not offered here")
 	}
@@ -127,7 +137,8 @@ func (in Structured) check() error {
 		values []string
 	}{{"lens", []string{in.Lens}}, {"q", []string{in.Q}}, {"agency", in.Agencies}, {"vendor", in.Vendors}, {"borough", in.Boroughs},
 		{"category", in.Categories}, {"requirement", in.Requirements}, {"within", []string{in.Within}}, {"from", []string{in.From}},
-		{"until", []string{in.Until}}} {
+		{"until", []string{in.Until}}, {"community_district", []string{in.CommunityDistrict}}, {"procedure", []string{in.Procedure}},
+		{"stage", []string{in.Stage}}, {"action", []string{in.Action}}} {
 		if err := record.CheckInput(f.name, f.values...); err != nil {
 			return err // bounded before any rule reads it
 		}

@@ -52,6 +52,15 @@ func Describe(f Filter, agencies map[string]string) string {
 		}
 	case record.LensLand:
 		b.WriteString("Land-use notices (rezonings, ULURP and other land-use hearings)")
+		if f.Stage+f.Procedure+f.Action+f.CommunityDistrict != "" {
+			b.WriteString(" and land projects")
+		}
+		for _, part := range []struct{ name, v string }{{"stage", f.Stage}, {"review procedure", f.Procedure}, {"action", f.Action},
+			{"community district", f.CommunityDistrict}} {
+			if part.v != "" {
+				b.WriteString(", " + part.name + " " + part.v)
+			}
+		}
 	case record.LensProperty:
 		b.WriteString("Property disposition notices")
 	case record.LensRules:

@@ -55,6 +55,13 @@ type Filter struct {
 	// other notices.
 	From  string `json:"from,omitempty"`
 	Until string `json:"until,omitempty"`
+
+	// Land lens: the land projects' own filters (with at most one
+	// borough), as the land service reads them (LandFilter).
+	CommunityDistrict string `json:"community_district,omitempty"`
+	Procedure         string `json:"procedure,omitempty"`
+	Stage             string `json:"stage,omitempty"`
+	Action            string `json:"action,omitempty"`
 }
 
 // Lenses a filter may name.
@@ -155,6 +162,9 @@ func (f Filter) Validate() error {
 	}
 	if okFrom && okUntil && until.Before(from) {
 		return record.Invalid("until", "until is before from")
+	}
+	if err := f.checkLand(); err != nil {
+		return err
 	}
 	if n := len(f.AnyOf) + len(f.Phrases) + len(f.Exclude); n > search.MaxClauses {
 		return record.Invalid("q", "at most %d keywords, phrases and exclusions", search.MaxClauses)

@@ -52,6 +52,9 @@ type Understanding struct {
 	// Cadence is the digest cadence the request asked for ("weekly",
 	// "every Monday", "daily"); daily when it named none.
 	Cadence string `json:"cadence"`
+	// Follow is set when the request names one object to follow ("follow
+	// PIN …"): Filter then only names its lens.
+	Follow *Follow `json:"follow,omitempty"`
 }
 
 // cadenceRE finds how often a request asks for mail. The words are taken
@@ -384,6 +387,9 @@ func Parse(text string, opt ParseOptions) (Understanding, error) {
 		return Understanding{}, record.Invalid("text", "say in plain words what to watch, such as \"construction awards over $500k from Parks, not Queens\"")
 	}
 	text, cadence, cadNote := cadenceIn(text)
+	if f, ok := ParseFollow(text); ok {
+		return understandFollow(f, opt.Form, cadence, cadNote)
+	}
 	now := opt.Now
 	if now.IsZero() {
 		now = time.Now()

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -92,6 +94,10 @@ type Readers struct {
 	Search   search.NoticesAndRecords
 	People   *people.Service
 	Meetings *meeting.Service
+	// Procure and Land read the matters, contracts and land projects a
+	// follow watch follows (nil: those follows answer unavailable).
+	Procure *procure.Service
+	Land    *land.Service
 }
 
 // maxBoroughPages bounds how many pages Run reads to apply a borough, a

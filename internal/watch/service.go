@@ -67,6 +67,8 @@ type Store interface {
 	SetCadence(ctx context.Context, id, cadence string) (found bool, err error)
 	// Incr adds delta to a counter for a New York day (YYYY-MM-DD).
 	Incr(ctx context.Context, counter, day string, delta int) (int, error)
+	// Ledger lists a watch's runs, newest first (its manage page).
+	Ledger(ctx context.Context, watchID string) ([]LedgerEntry, error)
 }
 
 // Sender is the mail side the lifecycle needs; the mailer implements it
@@ -155,6 +157,9 @@ type Request struct {
 	// Filter is Form 1's structured filter, with Agencies naming its ids.
 	Filter   *Filter
 	Agencies map[string]string
+	// Follow names one object to follow instead of a search (Form 1 stores
+	// it active; Form 2 sends a confirmation, as for plain English).
+	Follow *Follow
 	// Description is Form 1's optional plain-English description.
 	Description string
 	// Cadence is "daily" (or empty) or "weekly". A plain-English request
@@ -183,14 +188,24 @@ type Outcome struct {
 
 // Managed is what a manage link shows.
 type Managed struct {
-	Status      string    `json:"status"`
-	Scope       string    `json:"scope"`
-	Filter      Filter    `json:"filter"`
-	Description string    `json:"description,omitempty"`
-	Cadence     string    `json:"cadence,omitempty"`
-	Schedule    string    `json:"schedule,omitempty"`
+	Status      string `json:"status"`
+	Scope       string `json:"scope"`
+	Filter      Filter `json:"filter"`
+	Description string `json:"description,omitempty"`
+	Cadence     string `json:"cadence,omitempty"`
+	Schedule    string `json:"schedule,omitempty"`
+	// Follow is the object a follow watch follows, with its fields as
+	// last observed.
+	Follow   *Follow `json:"follow,omitempty"`
+	Followed []Field `json:"followed_fields,omitempty"`
+	// WatchID identifies the watch to its own manage page (the ledger).
+	WatchID     string    `json:"-"`
 	ActiveSince time.Time `json:"active_since"`
 	LastDigest  string    `json:"last_digest_window,omitempty"`
+	// Ledger is every run of the watch kept (watch.LedgerKeep), newest
+	// first: window, ids matched, new and changed, what was sent and how
+	// it went; quiet runs say "nothing new".
+	Ledger []LedgerEntry `json:"ledger"`
 }
 
 // pending is what a confirmation token carries: the whole request, so that
@@ -203,6 +218,7 @@ type pending struct {
 	Agencies    map[string]string `json:"a,omitempty"`
 	Form        int               `json:"m"`
 	Cadence     string            `json:"c,omitempty"`
+	Follow      *Follow           `json:"o,omitempty"`
 }
 
 type manageClaim struct {
@@ -241,12 +257,21 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
+	if req.Follow != nil {
+		return s.subscribeFollow(ctx, email, req, *req.Follow, "")
+	}
 	if req.Filter != nil {
 		return s.subscribeStructured(ctx, email, req)
 	}
 	u, err := s.Understand(req.Text)
 	if err != nil {
 		return Outcome{}, err
+	}
+	if u.Follow != nil {
+		if req.Cadence == "" {
+			req.Cadence = u.Cadence
+		}
+		return s.subscribeFollow(ctx, email, req, *u.Follow, req.Text)
 	}
 	if req.Cadence != "" && req.Cadence != u.Cadence {
 		// the cadence chosen (a form's, a tool's) wins over the words; it
@@ -318,9 +343,70 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 		Message: "The watch is active. A welcome email stating its scope, with manage and unsubscribe links, is on its way to the address."}, nil
 }
 
+// subscribeFollow handles a follow request: the object must be held now
+// (ENOTFOUND otherwise). Form 1 stores an active watch and queues the
+// welcome mail (as subscribeStructured); Form 2 stores nothing and queues
+// a confirmation mail carrying the follow (double opt-in).
+func (s *Service) subscribeFollow(ctx context.Context, email string, req Request, f Follow, text string) (Outcome, error) {
+	f, err := f.Check(s.cfg.Form)
+	if err != nil {
+		return Outcome{}, err
+	}
+	snap, err := s.readers.Observe(ctx, f, s.cfg.Links)
+	if err != nil {
+		return Outcome{}, err
+	}
+	cadence, _ := CheckCadence(req.Cadence)
+	scope := FollowScope(f, snap.Title)
+	filter := Filter{Lens: f.Lens()}
+	if s.cfg.Form == 2 {
+		u := Understanding{Filter: filter, Follow: &f, Scope: scope, Cadence: cadence,
+			Notes: []string{"A mail is sent when a followed field of " + f.Noun() + " changes, saying old → new; nothing is sent for what it holds now."}}
+		inReplyTo, client := req.InReplyTo, req.Client
+		s.sender.Later(ctx, "confirmation", func(ctx context.Context) error {
+			if !s.MayMail(ctx, email, client) {
+				return nil
+			}
+			return s.SendConfirmation(ctx, email, u, text, inReplyTo)
+		})
+		return Outcome{Status: StatusAwaiting, Filter: filter, Scope: scope, Notes: u.Notes, Cadence: cadence, Schedule: s.Schedule(cadence),
+			Message: "A confirmation email stating what will be followed is on its way to the address. " +
+				"Nothing is stored and nothing is sent until its link is followed."}, nil
+	}
+	a, err := s.takeAddress(ctx, email, req.Client)
+	if err != nil {
+		return Outcome{}, errStoreDown
+	}
+	now := s.now()
+	w := Watch{ID: NewID(), Email: email, Filter: filter, Follow: &f, Description: strings.TrimSpace(req.Description),
+		Scope: scope, Form: s.cfg.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
+	if err := s.activate(ctx, &w, "", time.Time{}, a.Allowed); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusActive, Filter: filter, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
+		Message: "The watch is active. It mails when a followed field changes (old → new); nothing is sent for what the record holds now. " +
+			"A welcome email with manage and unsubscribe links is on its way."}, nil
+}
+
+// PreviewFollow is what a follow watch would observe now (a preview
+// subscribes nothing): the follow as checked and its scope.
+func (s *Service) PreviewFollow(ctx context.Context, f Follow) (Follow, string, error) {
+	_, f, scope, err := s.readers.PreviewFollow(ctx, f, s.cfg.Form, s.cfg.Links)
+	return f, scope, err
+}
+
 // activate takes the watch's baseline (what it matches now is not new),
 // stores it and, with welcome, queues the welcome mail.
 func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil time.Time, welcome bool) error {
+	if w.Follow != nil {
+		// a follow's baseline is the object's fields now: no back-catalogue
+		snap, err := s.readers.Observe(ctx, *w.Follow, s.cfg.Links)
+		if err != nil {
+			return err
+		}
+		w.Snapshot, w.Scope = snap.Fields, FollowScope(*w.Follow, snap.Title)
+		return s.keep(ctx, w, once, onceUntil, welcome)
+	}
 	res, err := w.Filter.Run(ctx, s.readers, s.now())
 	if err != nil {
 		return err
@@ -344,7 +430,23 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 				w.Seen = append(w.Seen, m.ID)
 			}
 		}
+		// and the land projects' states a land-lens watch follows
+		ll, ok, err := w.Filter.Land(ctx, s.readers, res, s.cfg.Links, WatchLandProjects)
+		if err != nil {
+			return err
+		}
+		for _, it := range ll.Items {
+			if ok {
+				w.Seen = append(w.Seen, it.ID)
+			}
+		}
 	}
+	return s.keep(ctx, w, once, onceUntil, welcome)
+}
+
+// keep stores an activated watch (claiming its confirmation) and, with
+// welcome, queues the welcome mail.
+func (s *Service) keep(ctx context.Context, w *Watch, once string, onceUntil time.Time, welcome bool) error {
 	w.QuietSince = w.ActivatedAt
 	if err := s.store.CreateWatch(ctx, *w, once, onceUntil); err != nil {
 		if errors.Is(err, ErrTokenUsed) {
@@ -375,7 +477,11 @@ func (s *Service) Pending(token string) (Outcome, error) {
 		return Outcome{}, ErrBadLink
 	}
 	cadence, _ := CheckCadence(p.Cadence)
-	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: Describe(p.Filter, p.Agencies), Cadence: cadence, Schedule: s.Schedule(cadence)}, nil
+	scope := Describe(p.Filter, p.Agencies)
+	if p.Follow != nil {
+		scope = p.Scope // stated by FollowScope when the request was signed
+	}
+	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence)}, nil
 }
 
 // Confirm follows a confirmation link: the watch becomes active now, and
@@ -399,6 +505,13 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 	// the scope is stated afresh from the filter (never taken as text)
 	w := Watch{ID: NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: Describe(p.Filter, p.Agencies),
 		Form: p.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
+	if p.Follow != nil {
+		f, err := p.Follow.Check(p.Form)
+		if err != nil {
+			return Outcome{}, ErrBadLink
+		}
+		w.Follow = &f
+	}
 	if err := s.activate(ctx, &w, "confirm:"+nonce, now.Add(s.cfg.ConfirmTTL+24*time.Hour), true); err != nil {
 		return Outcome{}, err
 	}
@@ -420,8 +533,16 @@ func (s *Service) Manage(ctx context.Context, token string) (Managed, error) {
 		}
 		return Managed{}, err
 	}
-	return Managed{Status: w.Status, Scope: w.Scope, Filter: w.Filter, Description: w.Description,
-		Cadence: w.CadenceOf(), Schedule: s.Schedule(w.CadenceOf()), ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow}, nil
+	ledger, err := s.store.Ledger(ctx, w.ID)
+	if err != nil {
+		return Managed{}, err
+	}
+	if ledger == nil {
+		ledger = []LedgerEntry{}
+	}
+	return Managed{Status: w.Status, Scope: w.Scope, Filter: w.Filter, Description: w.Description, Follow: w.Follow, Followed: w.Snapshot,
+		WatchID: w.ID, Cadence: w.CadenceOf(), Schedule: s.Schedule(w.CadenceOf()), ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow,
+		Ledger: ledger}, nil
 }
 
 // SetCadence changes the cadence of the watch a manage link names and
@@ -445,6 +566,9 @@ func (s *Service) SetCadence(ctx context.Context, token, cadence string) (Manage
 	}
 	return s.Manage(ctx, token)
 }
+
+// ConfirmTTL is how long a confirmation link stays valid.
+func (s *Service) ConfirmTTL() time.Duration { return s.cfg.ConfirmTTL }
 
 // Schedule states when a cadence's digests go out, as the welcome and
 // confirmation mails and the manage page say it.
@@ -489,7 +613,7 @@ func (s *Service) ManageLinks(watchID string) (manage, unsubscribe string, err e
 // after MayMail; Subscribe calls it off the request path).
 func (s *Service) SendConfirmation(ctx context.Context, email string, u Understanding, text, inReplyTo string) error {
 	p := pending{Email: email, Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: s.cfg.Form, Description: strings.TrimSpace(text),
-		Cadence: u.Cadence}
+		Cadence: u.Cadence, Follow: u.Follow}
 	tok, nonce, err := s.signer.Sign(TokenConfirm, p, s.now(), s.cfg.ConfirmTTL)
 	if err != nil {
 		return err

@@ -46,6 +46,8 @@ func (s *memStore) Take(_ context.Context, ceiling, key string, limit int, now t
 	return Allowance{Allowed: true, Remaining: limit - s.taken[k], ResetAt: reset}, nil
 }
 
+func (s *memStore) Ledger(context.Context, string) ([]LedgerEntry, error) { return nil, nil }
+
 func (s *memStore) CreateWatch(_ context.Context, w Watch, once string, _ time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -24,6 +24,10 @@ type Watch struct {
 	ID     string `json:"id"`
 	Email  string `json:"email"`
 	Filter Filter `json:"filter"`
+	// Follow, when set, is the one object the watch follows instead of a
+	// search (Filter then only names its lens): it mails when a followed
+	// field changes, old → new (see Readers.Observe).
+	Follow *Follow `json:"follow,omitempty"`
 	// Description is the plain-English text as given (optional in Form 1,
 	// the request itself in Form 2).
 	Description string `json:"description,omitempty"`
@@ -58,6 +62,9 @@ type Progress struct {
 	// QuietSince is when the watch last had mail planned (a digest with
 	// records, a check-in or a heartbeat), or its activation.
 	QuietSince time.Time `json:"quiet_since,omitzero"`
+	// Snapshot is a follow watch's followed fields as last observed (at
+	// activation, then at each run): the next run mails what differs.
+	Snapshot []Field `json:"snapshot,omitempty"`
 }
 
 // Digest cadences.

@@ -316,6 +316,26 @@ function watchForm(lens, p) {
   return form;
 }
 
+// "Follow": one object (a notice, a procurement matter), a mail when a
+// followed field changes (old → new); Form 2 confirms by mail.
+function followForm(kind, id) {
+  const status = h("p", { role: "status", class: "meta" });
+  const email = h("input", { name: "email", type: "email", required: true, autocomplete: "email", maxlength: "254", "aria-label": "Email address" });
+  const form = h("form", { class: "follow", "aria-label": "Follow this " + kind, "data-follow": kind },
+    h("label", {}, "Email me when it changes (old → new) ", email), " ", h("button", { type: "submit" }, "Follow"), status);
+  form.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    status.textContent = "Sending…";
+    try {
+      const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: email.value, follow: { kind, id } }) });
+      const out = await res.json().catch(() => ({}));
+      status.textContent = res.ok ? (out.message || "Done: check your email.") : ((out.error && out.error.message) || "The follow could not be set up (" + res.status + ").");
+    } catch (e) { status.textContent = "The follow could not be set up: " + e.message; }
+  });
+  return form;
+}
+
 // ---- notice view: #notice/<request_id>
 
 async function noticeView(id) {
@@ -351,6 +371,7 @@ async function noticeView(id) {
     h("p", { class: "summary", "data-summary": "" }, v.summary),
     badges(v.flags),
     twinLinks([["Official notice", v.links.official], ["Open Data row", v.links.open_data], ["JSON", api]]),
+    followForm("notice", n.request_id),
     h("dl", { class: "facts" }, facts.map(([k, ...val]) => [h("dt", {}, k), h("dd", {}, val)])),
     payments,
     priorCycleBlock(v.prior_cycle),
@@ -454,6 +475,7 @@ async function matterView(pin) {
     h("h1", {}, "Procurement matter " + v.pin),
     h("p", { class: "summary" }, v.kind_note || ""),
     twinLinks([["JSON", api]]),
+    followForm("matter", v.pin),
     h("dl", { class: "facts" },
       h("dt", {}, "PIN"), h("dd", {}, v.pin),
       v.base_pin && v.base_pin !== v.pin ? [h("dt", {}, "Base PIN"), h("dd", {}, v.base_pin)] : null,

@@ -369,5 +369,12 @@ func (s *Store) SweepWatches(ctx context.Context, now time.Time, keep time.Durat
 			}
 			return err
 		})
-	return removed, err
+	if err != nil {
+		return removed, err
+	}
+	if err := s.clearBodies(ctx, now); err != nil {
+		return removed, err
+	}
+	n, err := s.sweepCalendars(ctx, now)
+	return removed + n, err
 }

@@ -61,6 +61,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Deliveries", testDeliveries},
 		{"WatchKeyIsStable", testWatchKey},
 		{"SweepWatches", testSweepWatches},
+		{"Calendars", testCalendars},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newHarness(t)) })
