@@ -24,6 +24,20 @@ type SourceCoverage struct {
 	LastSourceDate  string    `json:"last_source_date,omitempty"`
 	Records         int       `json:"records"`
 	Passages        int       `json:"passages"`
+	// Freshness (Freshen, the one rule; absent where no schedule is
+	// known): the newest source date held, the ages of the observation
+	// and of that date, the maximum age, the schedule's interval, the
+	// state (Fresh, Stale, NeverLoaded, Failing), since when, the last
+	// live error and a note.
+	NewestSourceDate   string    `json:"newest_source_date,omitempty"`
+	ObservedAgeSeconds int64     `json:"observed_age_seconds,omitempty"`
+	SourceAgeDays      int       `json:"source_age_days,omitempty"`
+	MaxAgeSeconds      int64     `json:"max_age_seconds,omitempty"`
+	ScheduleEvery      string    `json:"schedule_every,omitempty"`
+	State              string    `json:"state,omitempty"`
+	StateSince         time.Time `json:"state_since,omitzero"`
+	LastError          string    `json:"last_error,omitempty"`
+	FreshnessNote      string    `json:"freshness_note,omitempty"`
 }
 
 // Searched is what a query asked for, as the backend applied it.
