@@ -7,6 +7,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -35,6 +36,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -117,7 +119,8 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.StringVar(&c.OpenSearchURL, "opensearch-url", env("OPENSEARCH_URL", ""), "OpenSearch URL (engine opensearch)")
 	fl.StringVar(&c.OpenSearchPrefix, "opensearch-index-prefix", env("RECORDWATCH_OPENSEARCH_INDEX_PREFIX", opensearch.DefaultIndexPrefix), "OpenSearch index and alias name prefix (engine opensearch)")
 	fl.StringVar(&c.LogLevel, "log-level", env("RECORDWATCH_LOG_LEVEL", "info"), "debug, info, warn or error")
-	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", "crol"), "indexer: source to load ("+strings.Join(indexer.SourceNames(), ", ")+")")
+	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", ""), "indexer: source to load ("+strings.Join(indexer.SourceNames(), ", ")+
+		"; default crol, and with -live every live source on its schedule)")
 	fl.StringVar(&c.SourceDir, "source-dir", env("RECORDWATCH_SOURCE_DIR", ""), "indexer: load files from this directory instead of the bundled sample")
 	fl.BoolVar(&c.Live, "live", env("RECORDWATCH_LIVE", "") == "1", "indexer: fetch from the live source API")
 	fl.BoolVar(&c.Full, "full", false, "indexer: with -live, fetch everything instead of changes since the last run")
@@ -212,6 +215,7 @@ func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.En
 type stateStore interface {
 	store.Store
 	store.Sweeper
+	store.Receipts
 }
 
 // openStore opens the state store: with the OpenSearch engine every role
@@ -245,20 +249,12 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		ix.Progress = os.Stderr // a progress bar only for people watching
 	}
 
-	if cfg.Target == "indexer" {
+	if cfg.Target == "indexer" && !scheduled(cfg) {
 		return runIndexer(ctx, cfg, ix, sampleFS, logger)
 	}
-
 	if cfg.Target == "all" {
 		if _, err := ix.EnsureSample(ctx, sampleFS); err != nil {
 			return fmt.Errorf("loading the sample corpus: %w", err)
-		}
-		if cfg.Live {
-			go func() {
-				if err := runIndexer(ctx, cfg, ix, sampleFS, logger); err != nil && ctx.Err() == nil {
-					logger.Error("live indexing", "err", err)
-				}
-			}()
 		}
 	}
 	st, err := openStore(ctx, cfg, logger)
@@ -266,6 +262,28 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		return err
 	}
 	defer st.Close()
+	jobs := indexer.DefaultJobs()
+	if cfg.Target == "indexer" {
+		return newScheduler(cfg, ix, jobs, st, logger, now).Run(ctx)
+	}
+	if cfg.Target == "all" && cfg.Live {
+		go func() {
+			var err error
+			if scheduled(cfg) {
+				err = newScheduler(cfg, ix, jobs, st, logger, now).Run(ctx)
+			} else {
+				err = runIndexer(ctx, cfg, ix, sampleFS, logger)
+			}
+			if err != nil && ctx.Err() == nil {
+				logger.Error("live indexing", "err", err)
+			}
+		}()
+	}
+	// every surface reads the engine with each source's freshness stated
+	// (one rule: record.Freshen, from the schedule and the receipts)
+	backend = search.WithFreshness(backend, func(ctx context.Context) (func(string) record.SourceRun, error) {
+		return indexer.SourceRuns(ctx, jobs, st)
+	}, now)
 	mcfg, err := mailer.ConfigFromEnv(os.Getenv, cfg.Data, cfg.BaseURL, cfg.Form)
 	if err != nil {
 		return err
@@ -293,6 +311,9 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	// every surface gets the same service values
 	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})
 	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
+	apiDeps.Jobs = func(ctx context.Context) ([]record.JobStatus, error) {
+		return indexer.JobStatuses(ctx, jobs, st, api.ReceiptsListed, now())
+	}
 	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
 	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
 	if cfg.Target == "all" && mcfg.SMTPAddr != "" {
@@ -402,8 +423,20 @@ func sweep(ctx context.Context, st store.Sweeper, now func() time.Time, logger *
 // runIndexer runs the indexer role: one load of the source's files (the
 // bundled sample, or -source-dir), or with -live its live fetch through
 // the same pipeline, once or every -every.
+// scheduled says whether the indexer runs the scheduler (every live
+// source on its own interval): -live without -source.
+func scheduled(cfg Config) bool { return cfg.Live && cfg.Source == "" }
+
+// newScheduler is the scheduler of every job, with the operator's live
+// configuration.
+func newScheduler(cfg Config, ix *indexer.Indexer, jobs []indexer.Job, st store.Receipts, logger *slog.Logger, now func() time.Time) *indexer.Scheduler {
+	lc, _ := liveConfig(Config{Full: cfg.Full, SODAToken: cfg.SODAToken, SODAEndpoint: cfg.SODAEndpoint, CheckbookEndpoint: cfg.CheckbookEndpoint,
+		LegistarToken: cfg.LegistarToken, CalendarURLs: cfg.CalendarURLs}) // the jobs set the dates and types
+	return &indexer.Scheduler{Indexer: ix, Jobs: jobs, Receipts: st, Config: lc, Logger: logger, Now: now}
+}
+
 func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS fs.FS, logger *slog.Logger) error {
-	src, err := indexer.LookupSource(cfg.Source)
+	src, err := indexer.LookupSource(cmp.Or(cfg.Source, "crol"))
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,7 @@ func (s *Server) routes(r *gin.Engine) {
 	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
 	s.watchRoutes(r, api)  // watches.go: preview, create, confirm, manage, unsubscribe
 	s.shareRoutes(r)       // shares.go: /inv, /stats
+	s.sourceRoutes(r, api) // sources.go: /api/sources, /sources
 
 	// The form decides the surface here and nowhere else: what SPEC marks
 	// Form 1 (contracts, leaders and people, meetings, land projects,

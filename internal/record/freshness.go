@@ -116,7 +116,7 @@ func Freshen(c SourceCoverage, run SourceRun, now time.Time) SourceCoverage {
 	c.StateSince, c.FreshnessNote = time.Time{}, ""
 	pastMax := run.MaxAge > 0 && !c.ObservedAt.IsZero() && now.Sub(c.ObservedAt) > run.MaxAge
 	switch {
-	case c.ObservedAt.IsZero() && c.Records == 0:
+	case c.Records == 0:
 		c.State = NeverLoaded
 		c.FreshnessNote = "nothing of this source is held"
 	case !run.FailingSince.IsZero() && !pastMax:
@@ -155,4 +155,38 @@ func (s Scope) StaleSources() []SourceCoverage {
 		}
 	}
 	return out
+}
+
+// JobStatus is what /api/sources, its page, /stats and /readyz say of a
+// scheduled job: its interval and maximum age, the sources it feeds, its
+// last run and last good run, whether it is late (Late), and its latest
+// receipts (newest first).
+type JobStatus struct {
+	Job      string    `json:"job"`
+	Source   string    `json:"source"`
+	Every    string    `json:"every"`
+	MaxAge   string    `json:"max_age"`
+	Feeds    []string  `json:"feeds"`
+	LastRun  *Receipt  `json:"last_run,omitempty"`
+	LastOK   *Receipt  `json:"last_ok,omitempty"`
+	NextDue  time.Time `json:"next_due,omitzero"`
+	Late     bool      `json:"late"`
+	LateNote string    `json:"late_note,omitempty"`
+	Receipts []Receipt `json:"receipts"`
+}
+
+// LateAfter is how many intervals without a receipt make a job late.
+const LateAfter = 2
+
+// Late is the one lateness rule of a scheduled job: it is late when its
+// last run started more than LateAfter intervals before now. A job that
+// never ran is not late (live fetching may be off); it says so instead.
+func Late(lastStarted time.Time, every time.Duration, now time.Time) (bool, string) {
+	switch {
+	case lastStarted.IsZero():
+		return false, "never run in this deployment (live fetching off, or not started yet)"
+	case every > 0 && now.Sub(lastStarted) > LateAfter*every:
+		return true, fmt.Sprintf("no run since %s: more than %d intervals of %s", lastStarted.UTC().Format(time.RFC3339), LateAfter, every)
+	}
+	return false, ""
 }

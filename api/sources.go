@@ -1,0 +1,112 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// The sources report: GET /api/sources (JSON) and its page /sources
+// (web/templates/sources.html): every scheduled job with its interval,
+// maximum age, last runs (receipts) and whether it is late, and every
+// source held with its freshness (record.Freshen, the one rule). Both
+// forms serve it: it is the operator's and the reader's view of how fresh
+// everything is.
+
+// ReceiptsListed is how many receipts per job the report lists.
+const ReceiptsListed = 20
+
+// SourcesReport is GET /api/sources.
+type SourcesReport struct {
+	Kind        string                  `json:"kind"`
+	Description string                  `json:"description"`
+	GeneratedAt time.Time               `json:"generated_at"`
+	Jobs        []record.JobStatus      `json:"jobs"`
+	Sources     []record.SourceCoverage `json:"sources"`
+	// Late names the late jobs; NotFresh the sources stale or failing.
+	Late     []string `json:"late"`
+	NotFresh []string `json:"not_fresh"`
+	Rules    []string `json:"rules"`
+}
+
+var sourcesRules = []string{
+	"A source is fresh when it was observed (its last good fetch) within its maximum age and its live fetch is not failing; stale past its maximum age; failing while its live fetch fails (the records held are the last good ones); never_loaded when nothing of it is held.",
+	"A job is late when no run started within two of its intervals; a job that never ran says so and is not late (live fetching may be off).",
+	"Receipts list each run's window, the rows read, written and rejected (with the first reasons), its start, finish and outcome.",
+}
+
+func (s *Server) sourceRoutes(r *gin.Engine, api *gin.RouterGroup) {
+	api.GET("/sources", s.sourcesJSON)
+	r.GET("/sources", s.rateLimit(), s.sourcesPage)
+}
+
+// sourcesReport builds the report at now.
+func (s *Server) sourcesReport(ctx context.Context, now time.Time) (SourcesReport, error) {
+	out := SourcesReport{Kind: "sources", GeneratedAt: now, Jobs: []record.JobStatus{}, Late: []string{}, NotFresh: []string{}, Rules: sourcesRules,
+		Description: "Every scheduled live fetch with its receipts, and every source held with its freshness."}
+	if s.deps.Jobs != nil {
+		jobs, err := s.deps.Jobs(ctx)
+		if err != nil {
+			return out, err
+		}
+		out.Jobs = jobs
+	}
+	for _, j := range out.Jobs {
+		if j.Late {
+			out.Late = append(out.Late, j.Job)
+		}
+	}
+	cov, err := search.WithScope(s.deps.Search, s.deps.Search).Coverage(ctx)
+	if err != nil {
+		return out, err
+	}
+	out.Sources = cov
+	if out.Sources == nil {
+		out.Sources = []record.SourceCoverage{}
+	}
+	seen := map[string]bool{}
+	for _, c := range record.NewScope(record.Searched{}, cov, 0).StaleSources() {
+		if !seen[c.Source] {
+			seen[c.Source] = true
+			out.NotFresh = append(out.NotFresh, c.Source)
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) sourcesJSON(c *gin.Context) {
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return
+	}
+	rep, err := s.sourcesReport(c.Request.Context(), s.deps.Now())
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	renderJSON(c, http.StatusOK, rep, noStore, time.Time{})
+}
+
+// sourcesPageKind is the page of the sources report.
+const sourcesPageKind web.Kind = "sources"
+
+func (s *Server) sourcesPage(c *gin.Context) {
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return
+	}
+	rep, err := s.sourcesReport(c.Request.Context(), s.deps.Now())
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	web.SecurityHeaders(c.Writer.Header())
+	renderPage(c, http.StatusOK, web.Page{Kind: sourcesPageKind, Title: "Sources and their freshness", Home: s.cfg.BaseURL + "/",
+		JSON: s.cfg.BaseURL + "/api/sources", Data: rep}, noStore, time.Time{})
+}
