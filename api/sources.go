@@ -3,11 +3,14 @@ package api
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -109,4 +112,72 @@ func (s *Server) sourcesPage(c *gin.Context) {
 	web.SecurityHeaders(c.Writer.Header())
 	renderPage(c, http.StatusOK, web.Page{Kind: sourcesPageKind, Title: "Sources and their freshness", Home: s.cfg.BaseURL + "/",
 		JSON: s.cfg.BaseURL + "/api/sources", Data: rep}, noStore, time.Time{})
+}
+
+// feedSource is a scope's source as every feed states it, with its
+// freshness.
+func feedSource(c record.SourceCoverage) feed.Source {
+	return feed.Source{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt, FirstSourceDate: c.FirstSourceDate,
+		LastSourceDate: c.LastSourceDate, Records: c.Records, NewestSourceDate: c.NewestSourceDate, State: c.State,
+		StateSince: c.StateSince, FreshnessNote: c.FreshnessNote, LastError: c.LastError}
+}
+
+// meetingFeedSources are the meeting sources of a page (its Coverage) as
+// feeds state them, with their freshness from the page's scope.
+func meetingFeedSources(pg meeting.Page) []feed.Source {
+	var out []feed.Source
+	for _, c := range pg.Coverage {
+		fs := feedSource(record.SourceCoverage{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt,
+			FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, Records: c.Records})
+		for _, sc := range pg.Scope.Sources {
+			if sc.Source == c.Source && sc.RecordType == meeting.Kind.Name {
+				fs = feedSource(sc)
+			}
+		}
+		out = append(out, fs)
+	}
+	return out
+}
+
+// bannerKey holds, in a request's context, how its page finds its
+// freshness banner (renderPage asks only when it renders a page).
+const bannerKey = "rw.freshness-banner"
+
+// freshnessBanner lets every page state the sources held that are not
+// fresh (stale or failing), as the scope of every answer does: the
+// banner is built only when a page is rendered.
+func (s *Server) freshnessBanner(c *gin.Context) {
+	c.Set(bannerKey, func() *web.Banner {
+		cov, err := search.WithScope(s.deps.Search, s.deps.Search).Coverage(c.Request.Context())
+		if err != nil {
+			return nil
+		}
+		return bannerOf(record.NewScope(record.Searched{}, cov, 0), s.cfg.BaseURL+"/sources")
+	})
+	c.Next()
+}
+
+// bannerOf is the banner of a scope: each source not fresh with its
+// state and since when (nil when every source is fresh).
+func bannerOf(sc record.Scope, details string) *web.Banner {
+	b := &web.Banner{Details: details, Note: "Answers from these sources may be out of date; what is held is the last good data."}
+	seen := map[string]bool{}
+	for _, c := range sc.StaleSources() {
+		if seen[c.Source] {
+			continue
+		}
+		seen[c.Source] = true
+		t := c.Source + " " + c.State
+		if !c.StateSince.IsZero() {
+			t += " since " + c.StateSince.UTC().Format("2006-01-02 15:04") + " UTC"
+		}
+		if c.FreshnessNote != "" && strings.Contains(c.FreshnessNote, "bundled sample") {
+			t += " (bundled sample: run live to fetch current rows)"
+		}
+		b.Sources = append(b.Sources, t)
+	}
+	if len(b.Sources) == 0 {
+		return nil
+	}
+	return b
 }

@@ -240,8 +240,8 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 	d, next := Decide(in)
 	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now
 	d.MessageID = m.messageID("digest", w.ID+"."+key)
-	if d.Kind == store.KindCheckIn || d.Kind == store.KindHeartbeat {
-		d.Covered = covered(res.Scope)
+	if d.Kind == store.KindCheckIn || d.Kind == store.KindHeartbeat || len(res.Scope.StaleSources()) > 0 {
+		d.Covered = covered(res.Scope) // a digest states its sources when one is not fresh
 	}
 	got, created, err := m.deps.Store.PlanDigest(ctx, d, next)
 	if err != nil || !created {
@@ -418,6 +418,18 @@ func covered(sc record.Scope) string {
 		}
 		if c.FirstSourceDate != "" || c.LastSourceDate != "" {
 			p += " (" + c.FirstSourceDate + " to " + c.LastSourceDate + ")"
+		}
+		if c.State != "" { // its freshness (record.Freshen), where a schedule is known
+			p += ", " + c.State
+			if !c.StateSince.IsZero() {
+				p += " since " + c.StateSince.In(record.NewYork).Format("Jan 2, 2006 3:04 PM")
+			}
+			if !c.ObservedAt.IsZero() {
+				p += ", observed " + c.ObservedAt.In(record.NewYork).Format("Jan 2, 2006 3:04 PM")
+			}
+			if c.NewestSourceDate != "" {
+				p += ", newest source date " + c.NewestSourceDate
+			}
 		}
 		parts = append(parts, p)
 	}

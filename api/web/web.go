@@ -73,6 +73,18 @@ type Page struct {
 	Shell *Config
 	// Data is what the kind's content template reads.
 	Data any
+	// Banner names the sources that are not fresh (stale or failing),
+	// shown above every page's content (nil: every source is fresh, or
+	// no schedule is known).
+	Banner *Banner
+}
+
+// Banner is the freshness banner: the sources not fresh, each with its
+// state, and where the details are.
+type Banner struct {
+	Sources []string
+	Note    string
+	Details string
 }
 
 // Link is a labelled address.

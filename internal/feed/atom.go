@@ -125,6 +125,15 @@ func atomScope(w *xmlWriter, s Scope) {
 			attrs = append(attrs, "lastSourceDate", src.LastSourceDate)
 		}
 		attrs = append(attrs, "records", strconv.Itoa(src.Records))
+		if src.State != "" {
+			attrs = append(attrs, "newestSourceDate", src.NewestSourceDate, "state", src.State)
+			if !src.StateSince.IsZero() {
+				attrs = append(attrs, "stateSince", rfc3339(src.StateSince))
+			}
+			if src.FreshnessNote != "" {
+				attrs = append(attrs, "freshnessNote", src.FreshnessNote)
+			}
+		}
 		w.empty("rw:source", attrs...)
 	}
 	if s.DateBoundsNote != "" {

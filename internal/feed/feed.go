@@ -104,6 +104,14 @@ type Source struct {
 	FirstSourceDate string    `json:"first_source_date,omitempty"`
 	LastSourceDate  string    `json:"last_source_date,omitempty"`
 	Records         int       `json:"records"`
+	// Freshness (record.Freshen; absent where no schedule is known): the
+	// newest source date, the state (fresh, stale, never_loaded,
+	// failing), since when, and why.
+	NewestSourceDate string    `json:"newest_source_date,omitempty"`
+	State            string    `json:"state,omitempty"`
+	StateSince       time.Time `json:"state_since,omitzero"`
+	FreshnessNote    string    `json:"freshness_note,omitempty"`
+	LastError        string    `json:"last_error,omitempty"`
 }
 
 // Item is one record in a feed.
