@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/mail"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -96,6 +97,9 @@ type Config struct {
 	CalendarURLs  []string
 
 	TrustedProxies []string
+	// OperatorEmail receives one mail per incident of a late scheduled
+	// job (RECORDWATCH_OPERATOR_EMAIL; empty: logged only).
+	OperatorEmail string
 }
 
 func env(name, def string) string {
@@ -137,6 +141,12 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	c.OpenSearchPassword = os.Getenv("OPENSEARCH_PASSWORD")
 	c.SODAToken = os.Getenv("RECORDWATCH_SODA_APP_TOKEN")
 	c.LegistarToken = os.Getenv("RECORDWATCH_LEGISTAR_TOKEN")
+	c.OperatorEmail = strings.TrimSpace(os.Getenv("RECORDWATCH_OPERATOR_EMAIL"))
+	if c.OperatorEmail != "" {
+		if a, err := mail.ParseAddress(c.OperatorEmail); err != nil || a.Name != "" || len(c.OperatorEmail) > 254 {
+			return c, fmt.Errorf("RECORDWATCH_OPERATOR_EMAIL must be one plain address, not %q", c.OperatorEmail)
+		}
+	}
 	for _, u := range strings.Split(os.Getenv("RECORDWATCH_CB_CALENDAR_URLS"), ",") {
 		if u = strings.TrimSpace(u); u != "" {
 			c.CalendarURLs = append(c.CalendarURLs, u)
@@ -263,7 +273,11 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	defer st.Close()
 	jobs := indexer.DefaultJobs()
+	liveStatuses := func(ctx context.Context) ([]record.JobStatus, error) {
+		return indexer.JobStatuses(ctx, jobs, st, api.ReceiptsListed, now())
+	}
 	if cfg.Target == "indexer" {
+		go (&indexer.Watchdog{Statuses: liveStatuses, Logger: logger}).Run(ctx) // late runs logged as errors
 		return newScheduler(cfg, ix, jobs, st, logger, now).Run(ctx)
 	}
 	if cfg.Target == "all" && cfg.Live {
@@ -293,7 +307,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	svc := buildServices(backend, cw, cfg, now)
 	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, People: svc.People, Meetings: svc.Meetings,
-		Crosswalk: cw, Logger: logger, Now: now})
+		Crosswalk: cw, Logger: logger, Now: now, Receipts: st})
 	if err != nil {
 		return err
 	}
@@ -304,6 +318,26 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		return err
 	}
 	mail.SetWatches(svc.Watches)
+	// every scheduled job, the digests included, with its receipts and
+	// lateness (/api/sources, /readyz, /stats); a late one is logged as an
+	// error and mailed to the operator once per incident
+	statuses := func(ctx context.Context) ([]record.JobStatus, error) {
+		out, err := liveStatuses(ctx)
+		if err != nil {
+			return nil, err
+		}
+		d, err := indexer.JobOf(ctx, st, mailer.DigestJob, "mailer", mail.Config().PollEvery, 0, nil, api.ReceiptsListed, now())
+		return append(out, d), err
+	}
+	dog := &indexer.Watchdog{Statuses: statuses, Logger: logger}
+	if cfg.OperatorEmail != "" {
+		dog.Alert = func(ctx context.Context, subject, text string) error {
+			return mail.SendOperator(ctx, cfg.OperatorEmail, subject, text)
+		}
+	}
+	if cfg.Target == "mailer" || cfg.Target == "all" {
+		go dog.Run(ctx)
+	}
 	if cfg.Target == "mailer" {
 		go sweep(ctx, st, now, logger)
 		return mail.Run(ctx) // SMTP receiver and digest scheduler, no HTTP
@@ -311,9 +345,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	// every surface gets the same service values
 	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})
 	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
-	apiDeps.Jobs = func(ctx context.Context) ([]record.JobStatus, error) {
-		return indexer.JobStatuses(ctx, jobs, st, api.ReceiptsListed, now())
-	}
+	apiDeps.Jobs = statuses
 	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
 	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
 	if cfg.Target == "all" && mcfg.SMTPAddr != "" {

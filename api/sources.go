@@ -181,3 +181,37 @@ func bannerOf(sc record.Scope, details string) *web.Banner {
 	}
 	return b
 }
+
+// JobReadiness is what /readyz says of a scheduled job: "on_time",
+// "late" or "never_run", with the lateness note. A late job does not make
+// the process unready: it serves the last good data, with its freshness.
+type JobReadiness struct {
+	State string `json:"state"`
+	Note  string `json:"note,omitempty"`
+}
+
+// jobsReadiness is /readyz's "jobs": every scheduled job's lateness (an
+// empty map when none is scheduled or the receipts are unreadable, which
+// is logged).
+func (s *Server) jobsReadiness(ctx context.Context) map[string]JobReadiness {
+	out := map[string]JobReadiness{}
+	if s.deps.Jobs == nil {
+		return out
+	}
+	jobs, err := s.deps.Jobs(ctx)
+	if err != nil {
+		s.deps.Logger.Warn("readyz: job receipts unreadable", "err", err)
+		return out
+	}
+	for _, j := range jobs {
+		r := JobReadiness{State: "on_time", Note: j.LateNote}
+		switch {
+		case j.Late:
+			r.State = "late"
+		case j.LastRun == nil:
+			r.State = "never_run"
+		}
+		out[j.Job] = r
+	}
+	return out
+}

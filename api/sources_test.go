@@ -107,6 +107,15 @@ func TestSourcesReport(t *testing.T) {
 		t.Fatalf("crol freshness: %+v", crol)
 	}
 
+	_, rb := get(t, e, "/readyz")
+	ready := decode[struct {
+		Status string                  `json:"status"`
+		Jobs   map[string]JobReadiness `json:"jobs"`
+	}](t, rb)
+	if ready.Status != "ready" || ready.Jobs["meetings"].State != "late" || ready.Jobs["crol"].State != "on_time" || ready.Jobs["payroll"].State != "never_run" {
+		t.Errorf("/readyz: %+v", ready)
+	}
+
 	_, page := get(t, e, "/sources")
 	for _, want := range []string{"Sources and their freshness", "<strong>Late:</strong> meetings", "row 4: no request id", "upstream answered 500", "fresh"} {
 		if !strings.Contains(string(page), want) {

@@ -301,25 +301,10 @@ func (s *Scheduler) RunJob(ctx context.Context, j Job) record.Receipt {
 func JobStatuses(ctx context.Context, jobs []Job, rs store.Receipts, n int, now time.Time) ([]record.JobStatus, error) {
 	out := make([]record.JobStatus, 0, len(jobs))
 	for _, j := range jobs {
-		st := record.JobStatus{Job: j.Name, Source: j.Source.Name(), Every: j.Every.String(), MaxAge: j.MaxAge.String(),
-			Feeds: j.Feeds, Receipts: []record.Receipt{}}
-		recent, err := rs.Receipts(ctx, j.Name, runsRead)
+		st, err := JobOf(ctx, rs, j.Name, j.Source.Name(), j.Every, j.MaxAge, j.Feeds, n, now)
 		if err != nil {
 			return nil, err
 		}
-		var last time.Time
-		if len(recent) > 0 {
-			st.LastRun, last = &recent[0], recent[0].Started
-			st.NextDue = last.Add(j.Every)
-		}
-		for i := range recent {
-			if recent[i].Outcome == record.ReceiptOK {
-				st.LastOK = &recent[i]
-				break
-			}
-		}
-		st.Late, st.LateNote = record.Late(last, j.Every, now)
-		st.Receipts = append(st.Receipts, recent[:min(n, len(recent))]...)
 		out = append(out, st)
 	}
 	return out, nil

@@ -603,7 +603,10 @@ func (m *Mailer) RunScheduler(ctx context.Context) {
 	defer t.Stop()
 	var swept time.Time
 	for {
-		if rep, err := m.RunDigests(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		started := m.now()
+		rep, err := m.RunDigests(ctx)
+		m.digestReceipt(ctx, started, rep, err)
+		if err != nil && !errors.Is(err, context.Canceled) {
 			m.log().Warn("mailer: digest run", "err", err)
 		} else if rep.Sent+rep.Failed+rep.Dropped+rep.Deferred > 0 {
 			m.log().Info("mailer: digests", "window", rep.Window, "sent", rep.Sent, "failed", rep.Failed, "dropped", rep.Dropped,
