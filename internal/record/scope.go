@@ -90,6 +90,12 @@ type Scope struct {
 	MatchedRelation string   `json:"matched_relation,omitempty"`
 	DateBoundsNote  string   `json:"date_bounds_note"`
 	Absence         []string `json:"absence_rules"`
+	// Empty says why nothing matched (TypeAbsence, the one rule): set on
+	// every empty answer, absent when something matched.
+	Empty *EmptyAnswer `json:"empty,omitempty"`
+	// NotFresh names the sources behind the answer that are stale or
+	// failing (absent when all are fresh or no schedule is known).
+	NotFresh []string `json:"not_fresh,omitempty"`
 }
 
 // Count semantics (OpenSearch's hits.total): a notice or passage search
@@ -148,6 +154,7 @@ func NewScope(searched Searched, cov []SourceCoverage, matched int) Scope {
 			s.LastSourceDate = c.LastSourceDate
 		}
 	}
+	s.TypeAbsence()
 	return s
 }
 

@@ -101,6 +101,7 @@ func (f *Freshened) RecordCoverage(ctx context.Context) ([]record.SourceCoverage
 func (f *Freshened) Search(ctx context.Context, q Query) (Result, error) {
 	r, err := f.Engine.Search(ctx, q)
 	r.Scope.Sources = f.Freshen(ctx, r.Scope.Sources)
+	r.Scope.TypeAbsence() // the empty answer's type reads the freshness
 	return r, err
 }
 
@@ -108,5 +109,6 @@ func (f *Freshened) Search(ctx context.Context, q Query) (Result, error) {
 func (f *Freshened) Passages(ctx context.Context, q PassageQuery) (PassageResult, error) {
 	r, err := f.Engine.Passages(ctx, q)
 	r.Scope.Sources = f.Freshen(ctx, r.Scope.Sources)
+	r.Scope.TypeAbsence()
 	return r, err
 }
