@@ -359,6 +359,7 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *wat
 		}
 	}
 	sc.Items = len(f.Items)
+	feedAbsence(&sc, res.Scope) // sources.go: an empty feed says why
 	f.Scope = sc
 	f.Description = covers
 	if !sc.CorpusObservedAt.IsZero() {

@@ -156,6 +156,7 @@ func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting, q url.Value
 			f.Scope.Events++
 		}
 	}
+	feedAbsence(&f.Scope, pg.Scope) // sources.go: an empty feed says why
 	return f
 }
 

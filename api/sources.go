@@ -215,3 +215,18 @@ func (s *Server) jobsReadiness(ctx context.Context) map[string]JobReadiness {
 	}
 	return out
 }
+
+// feedAbsence types an empty feed by the one rule (record's
+// TypeAbsence) over the scope its items were read from: that scope's own
+// type, or, when the scope matched records the feed does not carry, the
+// type the same sources give an empty answer.
+func feedAbsence(sc *feed.Scope, from record.Scope) {
+	if sc.Items > 0 {
+		return
+	}
+	if from.Empty == nil {
+		from.Matched = 0
+		from.TypeAbsence()
+	}
+	sc.AbsenceType, sc.AbsenceNote = from.Empty.Type, from.Empty.Note
+}

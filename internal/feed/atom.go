@@ -136,6 +136,9 @@ func atomScope(w *xmlWriter, s Scope) {
 		}
 		w.empty("rw:source", attrs...)
 	}
+	if s.AbsenceType != "" {
+		w.elem("rw:absence", s.AbsenceNote, "type", s.AbsenceType)
+	}
 	if s.DateBoundsNote != "" {
 		w.elem("rw:dateBoundsNote", s.DateBoundsNote)
 	}

@@ -88,8 +88,13 @@ type Scope struct {
 	FirstSourceDate  string    `json:"first_source_date,omitempty"`
 	LastSourceDate   string    `json:"last_source_date,omitempty"`
 	Sources          []Source  `json:"sources"`
-	DateBoundsNote   string    `json:"date_bounds_note,omitempty"`
-	AbsenceRules     []string  `json:"absence_rules"`
+	// Absence says why a feed is empty (record.EmptyAnswer's type and
+	// note: none_found, outside_coverage, not_ingested, stale,
+	// upstream_failing); absent when it has items.
+	AbsenceType    string   `json:"absence_type,omitempty"`
+	AbsenceNote    string   `json:"absence_note,omitempty"`
+	DateBoundsNote string   `json:"date_bounds_note,omitempty"`
+	AbsenceRules   []string `json:"absence_rules"`
 	// Official says which registry stays authoritative.
 	Official string `json:"official,omitempty"`
 	// SearchURL lists the same records through the search API.

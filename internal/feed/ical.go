@@ -173,6 +173,9 @@ func icsScope(w *icsWriter, f Feed) {
 		}
 		w.prop("X-RECORDWATCH-SOURCE", ";X-ID="+paramValue(src.Source), text(v))
 	}
+	if s.AbsenceType != "" {
+		w.prop("X-RECORDWATCH-ABSENCE", ";X-TYPE="+paramValue(s.AbsenceType), text(s.AbsenceNote))
+	}
 	if s.DateBoundsNote != "" {
 		w.prop("X-RECORDWATCH-DATE-BOUNDS", "", text(s.DateBoundsNote))
 	}
