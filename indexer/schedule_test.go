@@ -75,7 +75,7 @@ func crolReplay(t *testing.T) *sodaReplay {
 		t.Fatalf("replay rows: %d %v", len(w.Notices), err)
 	}
 	replay := &sodaReplay{rows: w.Notices}
-	replay.rows = append(replay.rows, json.RawMessage(`{"request_id":"","start_date":"not a date"}`))
+	replay.rows = append(replay.rows, json.RawMessage(`{"request_id":"","short_title":"A row with no id","start_date":"not a date"}`))
 	return replay
 }
 
