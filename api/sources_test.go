@@ -125,7 +125,16 @@ func TestSourcesReport(t *testing.T) {
 	_, sb := get(t, e, "/stats")
 	stats := decode[CoverageStats](t, sb)
 	if stats.Live == nil || len(stats.Live.Jobs) != len(rep.Jobs) || strings.Join(stats.Live.Late, ",") != "meetings" {
-		t.Errorf("/stats live: %+v", stats.Live)
+		t.Fatalf("/stats live: %+v", stats.Live)
+	}
+	// the lag figures, from the receipts: a 2 s run every 5 minutes
+	for _, j := range stats.Live.Jobs {
+		if j.Job == "crol" && (j.Lag == nil || j.Lag.PipelineP95Seconds != 2 || j.Lag.SearchableP50Seconds != 152 || j.Lag.SearchableP95Seconds != 287) {
+			t.Errorf("/stats crol lag: %+v", j.Lag)
+		}
+		if j.Job == "payroll" && j.Lag != nil {
+			t.Errorf("a job that never ran has lag figures: %+v", j.Lag)
+		}
 	}
 	for _, c := range stats.Sources {
 		if c.Source == record.SourceCROL && c.State != record.Fresh {

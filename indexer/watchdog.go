@@ -38,6 +38,7 @@ func JobOf(ctx context.Context, rs store.Receipts, name, source string, every, m
 		}
 	}
 	st.Late, st.LateNote = record.Late(last, every, now)
+	st.Lag = record.LagOf(recent, every)
 	st.Receipts = append(st.Receipts, recent[:min(n, len(recent))]...)
 	return st, nil
 }

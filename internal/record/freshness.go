@@ -2,6 +2,8 @@ package record
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"time"
 )
 
@@ -173,6 +175,8 @@ type JobStatus struct {
 	Late     bool      `json:"late"`
 	LateNote string    `json:"late_note,omitempty"`
 	Receipts []Receipt `json:"receipts"`
+	// Lag is the freshness lag from the receipts (LagOf).
+	Lag *Lag `json:"lag,omitempty"`
 }
 
 // LateAfter is how many intervals without a receipt make a job late.
@@ -189,4 +193,50 @@ func Late(lastStarted time.Time, every time.Duration, now time.Time) (bool, stri
 		return true, fmt.Sprintf("no run since %s: more than %d intervals of %s", lastStarted.UTC().Format(time.RFC3339), LateAfter, every)
 	}
 	return false, ""
+}
+
+// Lag is a job's freshness lag from its receipts: the pipeline's own
+// share (a good run's start to finish: fetch, link, write, refresh —
+// fetched to searchable) at p50 and p95, and the lag from a row's
+// appearance upstream to searchable at the job's interval, projected:
+// a row appears at a uniform time between two runs, so it waits a
+// fraction of the interval (half at p50, 95% at p95) and then a run.
+// API, feeds and MCP read the same engine, so a searchable row is in them
+// at once (the response cache is bumped by every write).
+type Lag struct {
+	Runs                 int     `json:"runs"`
+	PipelineP50Seconds   float64 `json:"pipeline_p50_seconds"`
+	PipelineP95Seconds   float64 `json:"pipeline_p95_seconds"`
+	SearchableP50Seconds float64 `json:"searchable_p50_seconds"`
+	SearchableP95Seconds float64 `json:"searchable_p95_seconds"`
+	Note                 string  `json:"note"`
+}
+
+// LagOf is the lag of a job run every interval from its receipts (nil
+// when none succeeded).
+func LagOf(receipts []Receipt, every time.Duration) *Lag {
+	var d []float64
+	for _, r := range receipts {
+		if r.Outcome == ReceiptOK && !r.Finished.Before(r.Started) {
+			d = append(d, r.Finished.Sub(r.Started).Seconds())
+		}
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	p50, p95 := Percentile(d, 50), Percentile(d, 95)
+	return &Lag{Runs: len(d), PipelineP50Seconds: p50, PipelineP95Seconds: p95,
+		SearchableP50Seconds: 0.5*every.Seconds() + p50, SearchableP95Seconds: 0.95*every.Seconds() + p95,
+		Note: fmt.Sprintf("pipeline: measured over the last %d good runs; searchable: projected at this job's interval of %s", len(d), every)}
+}
+
+// Percentile is the pth percentile of xs (nearest rank; xs is sorted in
+// place).
+func Percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	i := int(math.Ceil(p/100*float64(len(xs)))) - 1
+	return xs[max(0, min(i, len(xs)-1))]
 }
