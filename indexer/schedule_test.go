@@ -3,9 +3,11 @@ package indexer
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +163,42 @@ func TestSchedulerReceipts(t *testing.T) {
 	}
 	if n < 2 {
 		t.Errorf("%d good runs of a 20 ms job in 1.5 s, want at least 2", n)
+	}
+}
+
+// The README's schedule table states every job's interval and maximum
+// age as DefaultJobs has them.
+func TestReadmeStatesTheSchedule(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	human := func(d time.Duration) string {
+		switch {
+		case d >= 72*time.Hour:
+			return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+		case d%time.Hour == 0:
+			return fmt.Sprintf("%d h", int(d/time.Hour))
+		}
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	}
+	for _, j := range DefaultJobs() {
+		found := false
+		for _, line := range strings.Split(string(data), "\n") {
+			cells := strings.Split(line, "|")
+			if len(cells) != 5 || !slices.Contains(strings.Split(strings.TrimSpace(cells[1]), ", "), j.Name) {
+				continue
+			}
+			found = true
+			if every := strings.TrimSpace(cells[2]); !strings.HasPrefix(every, human(j.Every)) {
+				t.Errorf("README: %s every %q, want %s", j.Name, every, human(j.Every))
+			}
+			if age := strings.TrimSpace(cells[3]); age != human(j.MaxAge) {
+				t.Errorf("README: %s maximum age %q, want %s", j.Name, age, human(j.MaxAge))
+			}
+		}
+		if !found {
+			t.Errorf("README's schedule table lacks %s", j.Name)
+		}
 	}
 }
