@@ -84,29 +84,32 @@ func (s *Server) sourcesReport(ctx context.Context, now time.Time) (SourcesRepor
 }
 
 func (s *Server) sourcesJSON(c *gin.Context) {
+	if rep, ok := s.readSources(c); ok {
+		renderJSON(c, http.StatusOK, rep, noStore, time.Time{})
+	}
+}
+
+// readSources reads the report for a request that takes no parameter
+// (an error is written).
+func (s *Server) readSources(c *gin.Context) (SourcesReport, bool) {
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
 		writeError(c, err)
-		return
+		return SourcesReport{}, false
 	}
 	rep, err := s.sourcesReport(c.Request.Context(), s.deps.Now())
 	if err != nil {
 		writeError(c, err)
-		return
+		return SourcesReport{}, false
 	}
-	renderJSON(c, http.StatusOK, rep, noStore, time.Time{})
+	return rep, true
 }
 
 // sourcesPageKind is the page of the sources report.
 const sourcesPageKind web.Kind = "sources"
 
 func (s *Server) sourcesPage(c *gin.Context) {
-	if err := newParams(c.Request.URL.Query()).err; err != nil {
-		writeError(c, err)
-		return
-	}
-	rep, err := s.sourcesReport(c.Request.Context(), s.deps.Now())
-	if err != nil {
-		writeError(c, err)
+	rep, ok := s.readSources(c)
+	if !ok {
 		return
 	}
 	web.SecurityHeaders(c.Writer.Header())

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,8 +12,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
-	"github.com/recordwatch/recordwatch/internal/store"
 )
 
 // outage is a SODA replay of City Record rows that can misbehave the way
@@ -91,18 +87,7 @@ func TestOutageDrills(t *testing.T) {
 			ctx := context.Background()
 			replay := &outage{rows: crolReplay(t).rows}
 			replay.rows = replay.rows[:len(replay.rows)-1] // the real rows only
-			srv := httptest.NewServer(replay)
-			defer srv.Close()
-			b, err := embedded.Open(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
-			st, err := store.OpenBolt(filepath.Join(t.TempDir(), "state.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			srv, b, st := liveEnv(t, replay)
 			now := time.Date(2026, 8, 14, 6, 0, 0, 0, time.UTC)
 			clock := func() time.Time { return now }
 			ix := sampleIndexer(b)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -64,6 +65,25 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
+// liveEnv serves replay and opens an empty embedded engine and a state
+// store, all closed when t ends.
+func liveEnv(t *testing.T, replay http.Handler) (*httptest.Server, *embedded.Backend, *store.Bolt) {
+	t.Helper()
+	srv := httptest.NewServer(replay)
+	t.Cleanup(srv.Close)
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return srv, b, st
+}
+
 // crolReplay is a SODA replay of real City Record rows plus one row that
 // does not normalize (rejected, with its reason).
 func crolReplay(t *testing.T) *sodaReplay {
@@ -89,18 +109,7 @@ func crolReplay(t *testing.T) *sodaReplay {
 func TestSchedulerReceipts(t *testing.T) {
 	ctx := context.Background()
 	replay := crolReplay(t)
-	srv := httptest.NewServer(replay)
-	defer srv.Close()
-	b, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	srv, b, st := liveEnv(t, replay)
 	now := time.Date(2026, 8, 14, 6, 0, 0, 0, time.UTC)
 	ix := sampleIndexer(b)
 	clock := func() time.Time { return now }
