@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
@@ -65,23 +64,18 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
-// liveEnv serves replay and opens an empty embedded engine and a state
-// store, all closed when t ends.
-func liveEnv(t *testing.T, replay http.Handler) (*httptest.Server, *embedded.Backend, *store.Bolt) {
+// liveEnv serves replay and opens a state store, both closed when t
+// ends.
+func liveEnv(t *testing.T, replay http.Handler) (*httptest.Server, *store.Bolt) {
 	t.Helper()
 	srv := httptest.NewServer(replay)
 	t.Cleanup(srv.Close)
-	b, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
 	st, err := store.OpenBolt(filepath.Join(t.TempDir(), "state.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return srv, b, st
+	return srv, st
 }
 
 // crolReplay is a SODA replay of real City Record rows plus one row that
@@ -109,7 +103,8 @@ func crolReplay(t *testing.T) *sodaReplay {
 func TestSchedulerReceipts(t *testing.T) {
 	ctx := context.Background()
 	replay := crolReplay(t)
-	srv, b, st := liveEnv(t, replay)
+	srv, st := liveEnv(t, replay)
+	b := drillEngine(t, "embedded")
 	now := time.Date(2026, 8, 14, 6, 0, 0, 0, time.UTC)
 	ix := sampleIndexer(b)
 	clock := func() time.Time { return now }
