@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -160,27 +161,40 @@ func (s *Server) freshnessBanner(c *gin.Context) {
 	c.Next()
 }
 
+// bannerShown bounds the sources a banner names (the rest are counted).
+const bannerShown = 5
+
 // bannerOf is the banner of a scope: each source not fresh with its
-// state and since when (nil when every source is fresh).
+// state and since when, at most bannerShown named (nil when every source
+// is fresh).
 func bannerOf(sc record.Scope, details string) *web.Banner {
 	b := &web.Banner{Details: details, Note: "Answers from these sources may be out of date; what is held is the last good data."}
 	seen := map[string]bool{}
+	sample, more := false, 0
 	for _, c := range sc.StaleSources() {
 		if seen[c.Source] {
 			continue
 		}
 		seen[c.Source] = true
+		sample = sample || strings.Contains(c.FreshnessNote, "bundled sample")
+		if len(b.Sources) == bannerShown {
+			more++
+			continue
+		}
 		t := c.Source + " " + c.State
 		if !c.StateSince.IsZero() {
 			t += " since " + c.StateSince.UTC().Format("2006-01-02 15:04") + " UTC"
-		}
-		if c.FreshnessNote != "" && strings.Contains(c.FreshnessNote, "bundled sample") {
-			t += " (bundled sample: run live to fetch current rows)"
 		}
 		b.Sources = append(b.Sources, t)
 	}
 	if len(b.Sources) == 0 {
 		return nil
+	}
+	if more > 0 {
+		b.Sources = append(b.Sources, fmt.Sprintf("and %d more", more))
+	}
+	if sample {
+		b.Note = "Held from the bundled sample or files, not fetched live: run live to fetch current rows. " + b.Note
 	}
 	return b
 }

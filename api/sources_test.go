@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -176,5 +177,24 @@ func TestFreshenRule(t *testing.T) {
 		if c.name == "stale" && !got.StateSince.Equal(c.cov.ObservedAt.Add(10*time.Minute)) {
 			t.Errorf("stale since %v", got.StateSince)
 		}
+	}
+}
+
+// The banner names at most bannerShown sources not fresh (the rest
+// counted), says when they are held from the bundled sample, and is
+// absent when every source is fresh.
+func TestBanner(t *testing.T) {
+	var sc record.Scope
+	for i := range 7 {
+		sc.Sources = append(sc.Sources, record.SourceCoverage{Source: fmt.Sprintf("s%d", i), State: record.Stale,
+			FreshnessNote: "loaded from files (the bundled sample unless -source-dir was given)"})
+	}
+	sc.Sources = append(sc.Sources, record.SourceCoverage{Source: "ok", State: record.Fresh})
+	b := bannerOf(sc, "/sources")
+	if b == nil || len(b.Sources) != bannerShown+1 || b.Sources[bannerShown] != "and 2 more" || !strings.Contains(b.Note, "bundled sample") {
+		t.Fatalf("banner: %+v", b)
+	}
+	if bannerOf(record.Scope{Sources: []record.SourceCoverage{{Source: "ok", State: record.Fresh}}}, "/sources") != nil {
+		t.Error("a banner when every source is fresh")
 	}
 }
