@@ -105,16 +105,13 @@ func (s *Server) readSources(c *gin.Context) (SourcesReport, bool) {
 	return rep, true
 }
 
-// sourcesPageKind is the page of the sources report.
-const sourcesPageKind web.Kind = "sources"
-
 func (s *Server) sourcesPage(c *gin.Context) {
 	rep, ok := s.readSources(c)
 	if !ok {
 		return
 	}
 	web.SecurityHeaders(c.Writer.Header())
-	renderPage(c, http.StatusOK, web.Page{Kind: sourcesPageKind, Title: "Sources and their freshness", Home: s.cfg.BaseURL + "/",
+	renderPage(c, http.StatusOK, web.Page{Kind: web.Sources, Title: "Sources and their freshness", Home: s.cfg.BaseURL + "/",
 		JSON: s.cfg.BaseURL + "/api/sources", Data: rep}, noStore, time.Time{})
 }
 

@@ -52,6 +52,7 @@ const (
 	Meetings    Kind = "meetings"     // /meetings/<id>, /meetings
 	WatchLink   Kind = "watch_link"   // /confirm/…, /manage/…, /u/…
 	DigestLink  Kind = "digest_link"  // /r/<kind>/<id> that does not redirect
+	Sources     Kind = "sources"      // /sources: the live fetches' receipts and every source's freshness
 )
 
 // Page is one HTML page: what the layout shows around the page kind's
