@@ -7,6 +7,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/mail"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -36,6 +38,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
@@ -94,6 +97,9 @@ type Config struct {
 	CalendarURLs  []string
 
 	TrustedProxies []string
+	// OperatorEmail receives one mail per incident of a late scheduled
+	// job (RECORDWATCH_OPERATOR_EMAIL; empty: logged only).
+	OperatorEmail string
 }
 
 func env(name, def string) string {
@@ -117,7 +123,8 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.StringVar(&c.OpenSearchURL, "opensearch-url", env("OPENSEARCH_URL", ""), "OpenSearch URL (engine opensearch)")
 	fl.StringVar(&c.OpenSearchPrefix, "opensearch-index-prefix", env("RECORDWATCH_OPENSEARCH_INDEX_PREFIX", opensearch.DefaultIndexPrefix), "OpenSearch index and alias name prefix (engine opensearch)")
 	fl.StringVar(&c.LogLevel, "log-level", env("RECORDWATCH_LOG_LEVEL", "info"), "debug, info, warn or error")
-	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", "crol"), "indexer: source to load ("+strings.Join(indexer.SourceNames(), ", ")+")")
+	fl.StringVar(&c.Source, "source", env("RECORDWATCH_SOURCE", ""), "indexer: source to load ("+strings.Join(indexer.SourceNames(), ", ")+
+		"; default crol, and with -live every live source on its schedule)")
 	fl.StringVar(&c.SourceDir, "source-dir", env("RECORDWATCH_SOURCE_DIR", ""), "indexer: load files from this directory instead of the bundled sample")
 	fl.BoolVar(&c.Live, "live", env("RECORDWATCH_LIVE", "") == "1", "indexer: fetch from the live source API")
 	fl.BoolVar(&c.Full, "full", false, "indexer: with -live, fetch everything instead of changes since the last run")
@@ -134,6 +141,12 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	c.OpenSearchPassword = os.Getenv("OPENSEARCH_PASSWORD")
 	c.SODAToken = os.Getenv("RECORDWATCH_SODA_APP_TOKEN")
 	c.LegistarToken = os.Getenv("RECORDWATCH_LEGISTAR_TOKEN")
+	c.OperatorEmail = strings.TrimSpace(os.Getenv("RECORDWATCH_OPERATOR_EMAIL"))
+	if c.OperatorEmail != "" {
+		if a, err := mail.ParseAddress(c.OperatorEmail); err != nil || a.Name != "" || len(c.OperatorEmail) > 254 {
+			return c, fmt.Errorf("RECORDWATCH_OPERATOR_EMAIL must be one plain address, not %q", c.OperatorEmail)
+		}
+	}
 	for _, u := range strings.Split(os.Getenv("RECORDWATCH_CB_CALENDAR_URLS"), ",") {
 		if u = strings.TrimSpace(u); u != "" {
 			c.CalendarURLs = append(c.CalendarURLs, u)
@@ -212,6 +225,7 @@ func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.En
 type stateStore interface {
 	store.Store
 	store.Sweeper
+	store.Receipts
 }
 
 // openStore opens the state store: with the OpenSearch engine every role
@@ -245,20 +259,12 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		ix.Progress = os.Stderr // a progress bar only for people watching
 	}
 
-	if cfg.Target == "indexer" {
+	if cfg.Target == "indexer" && !scheduled(cfg) {
 		return runIndexer(ctx, cfg, ix, sampleFS, logger)
 	}
-
 	if cfg.Target == "all" {
 		if _, err := ix.EnsureSample(ctx, sampleFS); err != nil {
 			return fmt.Errorf("loading the sample corpus: %w", err)
-		}
-		if cfg.Live {
-			go func() {
-				if err := runIndexer(ctx, cfg, ix, sampleFS, logger); err != nil && ctx.Err() == nil {
-					logger.Error("live indexing", "err", err)
-				}
-			}()
 		}
 	}
 	st, err := openStore(ctx, cfg, logger)
@@ -266,6 +272,32 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		return err
 	}
 	defer st.Close()
+	jobs := indexer.DefaultJobs()
+	liveStatuses := func(ctx context.Context) ([]record.JobStatus, error) {
+		return indexer.JobStatuses(ctx, jobs, st, api.ReceiptsListed, now())
+	}
+	if cfg.Target == "indexer" {
+		go (&indexer.Watchdog{Statuses: liveStatuses, Logger: logger}).Run(ctx) // late runs logged as errors
+		return newScheduler(cfg, ix, jobs, st, logger, now).Run(ctx)
+	}
+	if cfg.Target == "all" && cfg.Live {
+		go func() {
+			var err error
+			if scheduled(cfg) {
+				err = newScheduler(cfg, ix, jobs, st, logger, now).Run(ctx)
+			} else {
+				err = runIndexer(ctx, cfg, ix, sampleFS, logger)
+			}
+			if err != nil && ctx.Err() == nil {
+				logger.Error("live indexing", "err", err)
+			}
+		}()
+	}
+	// every surface reads the engine with each source's freshness stated
+	// (one rule: record.Freshen, from the schedule and the receipts)
+	backend = search.WithFreshness(backend, func(ctx context.Context) (func(string) record.SourceRun, error) {
+		return indexer.SourceRuns(ctx, jobs, st)
+	}, now)
 	mcfg, err := mailer.ConfigFromEnv(os.Getenv, cfg.Data, cfg.BaseURL, cfg.Form)
 	if err != nil {
 		return err
@@ -275,7 +307,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	svc := buildServices(backend, cw, cfg, now)
 	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, People: svc.People, Meetings: svc.Meetings,
-		Procure: svc.Procure, Land: svc.Land, Crosswalk: cw, Logger: logger, Now: now})
+		Procure: svc.Procure, Land: svc.Land, Crosswalk: cw, Logger: logger, Now: now, Receipts: st})
 	if err != nil {
 		return err
 	}
@@ -286,6 +318,26 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		return err
 	}
 	mail.SetWatches(svc.Watches)
+	// every scheduled job, the digests included, with its receipts and
+	// lateness (/api/sources, /readyz, /stats); a late one is logged as an
+	// error and mailed to the operator once per incident
+	statuses := func(ctx context.Context) ([]record.JobStatus, error) {
+		out, err := liveStatuses(ctx)
+		if err != nil {
+			return nil, err
+		}
+		d, err := indexer.JobOf(ctx, st, mailer.DigestJob, "mailer", mail.Config().PollEvery, 0, nil, api.ReceiptsListed, now())
+		return append(out, d), err
+	}
+	dog := &indexer.Watchdog{Statuses: statuses, Logger: logger}
+	if cfg.OperatorEmail != "" {
+		dog.Alert = func(ctx context.Context, subject, text string) error {
+			return mail.SendOperator(ctx, cfg.OperatorEmail, subject, text)
+		}
+	}
+	if cfg.Target == "mailer" || cfg.Target == "all" {
+		go dog.Run(ctx)
+	}
 	if cfg.Target == "mailer" {
 		go sweep(ctx, st, now, logger)
 		return mail.Run(ctx) // SMTP receiver and digest scheduler, no HTTP
@@ -293,6 +345,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	// every surface gets the same service values
 	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})
 	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
+	apiDeps.Jobs = statuses
 	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
 	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
 	if cfg.Target == "all" && mcfg.SMTPAddr != "" {
@@ -402,8 +455,20 @@ func sweep(ctx context.Context, st store.Sweeper, now func() time.Time, logger *
 // runIndexer runs the indexer role: one load of the source's files (the
 // bundled sample, or -source-dir), or with -live its live fetch through
 // the same pipeline, once or every -every.
+// scheduled says whether the indexer runs the scheduler (every live
+// source on its own interval): -live without -source.
+func scheduled(cfg Config) bool { return cfg.Live && cfg.Source == "" }
+
+// newScheduler is the scheduler of every job, with the operator's live
+// configuration.
+func newScheduler(cfg Config, ix *indexer.Indexer, jobs []indexer.Job, st store.Receipts, logger *slog.Logger, now func() time.Time) *indexer.Scheduler {
+	lc, _ := liveConfig(Config{Full: cfg.Full, SODAToken: cfg.SODAToken, SODAEndpoint: cfg.SODAEndpoint, CheckbookEndpoint: cfg.CheckbookEndpoint,
+		LegistarToken: cfg.LegistarToken, CalendarURLs: cfg.CalendarURLs}) // the jobs set the dates and types
+	return &indexer.Scheduler{Indexer: ix, Jobs: jobs, Receipts: st, Config: lc, Logger: logger, Now: now}
+}
+
 func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS fs.FS, logger *slog.Logger) error {
-	src, err := indexer.LookupSource(cfg.Source)
+	src, err := indexer.LookupSource(cmp.Or(cfg.Source, "crol"))
 	if err != nil {
 		return err
 	}

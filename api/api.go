@@ -72,6 +72,9 @@ type Deps struct {
 	// Parts are the other parts of this process /readyz reports (the
 	// mail receiver of the all role): each returns why it is down, or nil.
 	Parts map[string]func() error
+	// Jobs reports every scheduled live fetch with its receipts
+	// (/api/sources, /sources, /stats, /readyz); nil: none scheduled.
+	Jobs func(ctx context.Context) ([]record.JobStatus, error)
 	// The topic services.
 	Semantic  *semantic.Service // notice searches in every mode
 	Procure   *procure.Service

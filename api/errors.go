@@ -171,6 +171,9 @@ func writeHTML(c *gin.Context, status int, p web.Page, lastModified time.Time) {
 // content) into a buffer first — a template error is a JSON error, never
 // half a page — and writes it with its cache profile's headers.
 func renderPage(c *gin.Context, status int, p web.Page, cache cacheProfile, lastModified time.Time) {
+	if b, ok := c.Get(bannerKey); ok && p.Banner == nil {
+		p.Banner = b.(func() *web.Banner)()
+	}
 	var buf bytes.Buffer
 	pageContext(c, status, &p) // web_routes.go: the language and the page's own address
 	if err := web.Render(&buf, p); err != nil {

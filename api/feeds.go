@@ -335,8 +335,7 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *wat
 		sc.Filter[k] = strings.Join(vs, ",")
 	}
 	for _, src := range res.Scope.Sources {
-		sc.Sources = append(sc.Sources, feed.Source{Source: src.Source, Label: src.Label, ObservedAt: src.ObservedAt,
-			FirstSourceDate: src.FirstSourceDate, LastSourceDate: src.LastSourceDate, Records: src.Records})
+		sc.Sources = append(sc.Sources, feedSource(src))
 	}
 	hits := res.Hits
 	if ml != nil {
@@ -361,10 +360,9 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *wat
 		})
 		sc.Matched, sc.Order, sc.Limit = ml.Matched, "start", maxFeedMeetings+watch.FeedLimit
 		sc.MatchedRelation = lowerBound(ml.MatchedIsLowerBound)
-		for _, c := range ml.Page.Coverage {
+		for _, c := range meetingFeedSources(ml.Page) {
 			if !slices.ContainsFunc(sc.Sources, func(x feed.Source) bool { return x.Source == c.Source }) {
-				sc.Sources = append(sc.Sources, feed.Source{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt,
-					FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, Records: c.Records})
+				sc.Sources = append(sc.Sources, c)
 			}
 		}
 		f.Rights += " Meeting records come from their sources (NYC Council Legistar, community-board calendars, the City Record); none is the official calendar of any body."
@@ -376,6 +374,7 @@ func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *wat
 		}
 	}
 	sc.Items = len(f.Items)
+	feedAbsence(&sc, res.Scope) // sources.go: an empty feed says why
 	f.Scope = sc
 	f.Description = covers
 	if !sc.CorpusObservedAt.IsZero() {

@@ -330,7 +330,8 @@ func (s *Server) readyz(c *gin.Context) {
 		}
 	}
 	c.Header("Cache-Control", "no-store")
-	c.JSON(status, gin.H{"status": map[bool]string{true: "ready", false: "not ready"}[status == http.StatusOK], "parts": parts})
+	c.JSON(status, gin.H{"status": map[bool]string{true: "ready", false: "not ready"}[status == http.StatusOK], "parts": parts,
+		"jobs": s.jobsReadiness(ctx)}) // sources.go: whether each scheduled job's last run is late
 }
 
 // healthz runs a real query: the service is healthy only if the index answers.

@@ -150,16 +150,14 @@ func (s *Server) meetingsFeed(pg meeting.Page, ms []meeting.Meeting, q url.Value
 	if f.Updated.IsZero() {
 		f.Updated = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	for _, c := range pg.Coverage {
-		f.Scope.Sources = append(f.Scope.Sources, feed.Source{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt,
-			FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, Records: c.Records})
-	}
+	f.Scope.Sources = append(f.Scope.Sources, meetingFeedSources(pg)...)
 	for _, m := range ms {
 		if it, ok := meeting.FeedItem(base, m); ok {
 			f.Items = append(f.Items, it)
 			f.Scope.Events++
 		}
 	}
+	feedAbsence(&f.Scope, pg.Scope) // sources.go: an empty feed says why
 	return f
 }
 

@@ -12,7 +12,7 @@ import "github.com/gin-gonic/gin"
 // ceiling is taken. A third, boundedPath, refuses a path parameter past
 // its bound (record.InputBound) before any handler reads it.
 func (s *Server) routes(r *gin.Engine) {
-	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath, siteLang)
+	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath, siteLang, s.freshnessBanner) // sources.go: the banner of every page
 	r.NoRoute(s.notFoundRoute)
 	r.NoMethod(s.methodNotAllowed)
 
@@ -38,6 +38,7 @@ func (s *Server) routes(r *gin.Engine) {
 	s.feedRoutes(r)        // feeds.go: /feed.xml, /feed.json, /feed.ics, /r/<kind>/<id>
 	s.watchRoutes(r, api)  // watches.go: preview, create, confirm, manage, unsubscribe
 	s.shareRoutes(r)       // shares.go: /inv, /stats
+	s.sourceRoutes(r, api) // sources.go: /api/sources, /sources
 
 	// The form decides the surface here and nowhere else: what SPEC marks
 	// Form 1 (contracts, leaders and people, meetings, land projects,

@@ -93,6 +93,36 @@ type CoverageStats struct {
 	CorpusObservedAt time.Time               `json:"corpus_observed_at,omitzero"`
 	DateBoundsNote   string                  `json:"date_bounds_note"`
 	Absence          []string                `json:"absence_rules"`
+	// Live is the scheduled live fetches (absent when none is scheduled):
+	// each job's last runs and lateness (sources.go).
+	Live *LiveStats `json:"live,omitempty"`
+}
+
+// LiveStats is /stats' part on the live fetches: each job with its last
+// receipt (the full list is at /api/sources).
+type LiveStats struct {
+	Jobs    []record.JobStatus `json:"jobs"`
+	Late    []string           `json:"late"`
+	Details string             `json:"details"`
+}
+
+// liveStats is the Live part of /stats (nil when no job is scheduled).
+func (s *Server) liveStats(ctx context.Context) (*LiveStats, error) {
+	if s.deps.Jobs == nil {
+		return nil, nil
+	}
+	jobs, err := s.deps.Jobs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &LiveStats{Jobs: jobs, Late: []string{}, Details: s.cfg.BaseURL + "/api/sources"}
+	for i := range out.Jobs {
+		out.Jobs[i].Receipts = out.Jobs[i].Receipts[:min(1, len(out.Jobs[i].Receipts))]
+		if out.Jobs[i].Late {
+			out.Late = append(out.Late, out.Jobs[i].Job)
+		}
+	}
+	return out, nil
 }
 
 // RecordSet is one set of records served, counted: the notices of one
@@ -202,6 +232,9 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 		return a.Section < b.Section
 	})
 	out.Totals.RecordSets = len(out.RecordSets)
+	if out.Live, err = s.liveStats(ctx); err != nil {
+		return CoverageStats{}, err
+	}
 	return out, nil
 }
 

@@ -27,6 +27,13 @@ func (s *Server) webRoutes(r *gin.Engine) {
 	}
 	home := func(c *gin.Context) {
 		web.SecurityHeaders(c.Writer.Header())
+		if b, ok := c.Get(bannerKey); ok {
+			if banner := b.(func() *web.Banner)(); banner != nil { // a source is not fresh: the shell states it (sources.go)
+				renderPage(c, http.StatusOK, web.Page{Kind: web.Home, Home: "/#", Shell: &web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL},
+					Banner: banner}, cacheShort, time.Time{})
+				return
+			}
+		}
 		lang := c.GetString(langKey)
 		if lang == "" {
 			lang = "en"

@@ -104,7 +104,21 @@ func main() {
 	soakKill := fl.Duration("soak-kill-every", 2*time.Minute, "soak: SIGKILL and restart interval")
 	admission := fl.Duration("admission", 0, "instead of the benchmark: notice reads by id while 64 clients send expensive requests, for this long (e.g. 30s)")
 	relevanceOnly := fl.Bool("relevance-only", false, "only score keyword, semantic and hybrid search on the judged query set and print it (seconds; no corpus, no peers)")
+	freshness := fl.Bool("freshness", false, "instead of the benchmark: the lag from a row's appearance upstream to searchable, API and MCP (replay publisher, the scheduler's City Record job), with the pipeline's share and the projection at the default schedule")
+	freshRows := fl.Int("freshness-rows", 40, "freshness: rows the replay publisher shows")
+	freshEvery := fl.Duration("freshness-every", 2*time.Second, "freshness: the City Record job's interval while measuring")
 	fl.Parse(os.Args[1:])
+	if *freshness {
+		err := os.MkdirAll(cfg.Work, 0o755)
+		if err == nil {
+			err = runFreshness(cfg.Work, *freshRows, *freshEvery)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *admission > 0 {
 		if err := runAdmission(*admission, cfg.Work); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)

@@ -181,6 +181,9 @@ func (crolSource) Fetch(ctx context.Context, since Checkpoint, cfg LiveConfig, b
 		from = since.ObservedAt.Add(-LiveOverlap)
 	}
 	_, err := f.Fetch(ctx, from, func(rows []crol.Row) error {
+		if err := checkColumns(rows, crolColumns); err != nil {
+			return err // nothing of this page is written: a renamed column would blank what is held
+		}
 		b := Batch{Rows: len(rows), Notices: make([]record.Notice, 0, len(rows))}
 		var errs []error
 		for _, r := range rows {
@@ -194,6 +197,42 @@ func (crolSource) Fetch(ctx context.Context, since Checkpoint, cfg LiveConfig, b
 		return batch(b, errs)
 	})
 	return err
+}
+
+// crolColumns are the dg92-zbpx columns (as crol.Row keys them) some row
+// of every page must carry: a page without one of them is a schema drift
+// (a renamed or dropped column), not rows without that value.
+var crolColumns = []string{"requestid", "shorttitle", "startdate"}
+
+// ErrSchemaDrift is the error of a live page whose columns are not the
+// ones the source reads: the run stops before writing that page, so a
+// renamed column never blanks a held record; the next run that answers
+// the columns again resumes from the same checkpoint.
+var ErrSchemaDrift = errors.New("schema drift: the source's columns changed; its writes are stopped until they are back")
+
+// checkColumns returns ErrSchemaDrift naming the columns of want that no
+// row of a non-empty page carries.
+func checkColumns(rows []crol.Row, want []string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	var missing []string
+	for _, col := range want {
+		found := false
+		for _, r := range rows {
+			if _, ok := r.Fields[col]; ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, col)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%w (no row of a page of %d has %s)", ErrSchemaDrift, len(rows), strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // checkbookSource: Checkbook NYC API answers (payments, contracts, payroll).

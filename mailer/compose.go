@@ -318,6 +318,9 @@ func digestText(w watch.Watch, d store.Delivery, items []DigestItem, manage, uns
 		fmt.Fprintf(&b, "   %s\n\n", it.Link)
 	}
 	b.WriteString("Each link opens the record here; the official City Record page is linked\nfrom it. Amounts are shown only when the source gives a valid one.\n\n")
+	if d.Covered != "" { // set on a digest when a source is not fresh
+		b.WriteString(wrap(d.Covered, 72, "") + "\n\n")
+	}
 	b.WriteString(absenceLine + "\n\n")
 	b.WriteString("Manage this watch (or change daily/weekly):  " + manage + "\n")
 	b.WriteString("Unsubscribe (one click):  " + unsubscribe + "\n\n-- \n" + footer + "\n")

@@ -274,8 +274,8 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now
 	d.Matched = matched(in)
 	d.MessageID = m.messageID("digest", w.ID+"."+key)
-	if d.Kind == store.KindCheckIn || d.Kind == store.KindHeartbeat {
-		d.Covered = covered(res.Scope)
+	if d.Kind == store.KindCheckIn || d.Kind == store.KindHeartbeat || len(res.Scope.StaleSources()) > 0 {
+		d.Covered = covered(res.Scope) // a digest states its sources when one is not fresh
 	}
 	return m.storePlan(ctx, d, next, prev)
 }
@@ -493,6 +493,18 @@ func covered(sc record.Scope) string {
 		if c.FirstSourceDate != "" || c.LastSourceDate != "" {
 			p += " (" + c.FirstSourceDate + " to " + c.LastSourceDate + ")"
 		}
+		if c.State != "" { // its freshness (record.Freshen), where a schedule is known
+			p += ", " + c.State
+			if !c.StateSince.IsZero() {
+				p += " since " + c.StateSince.In(record.NewYork).Format("Jan 2, 2006 3:04 PM")
+			}
+			if !c.ObservedAt.IsZero() {
+				p += ", observed " + c.ObservedAt.In(record.NewYork).Format("Jan 2, 2006 3:04 PM")
+			}
+			if c.NewestSourceDate != "" {
+				p += ", newest source date " + c.NewestSourceDate
+			}
+		}
 		parts = append(parts, p)
 	}
 	s := "Searched: " + strings.Join(parts, "; ")
@@ -695,7 +707,10 @@ func (m *Mailer) RunScheduler(ctx context.Context) {
 	defer t.Stop()
 	var swept time.Time
 	for {
-		if rep, err := m.RunDigests(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		started := m.now()
+		rep, err := m.RunDigests(ctx)
+		m.digestReceipt(ctx, started, rep, err)
+		if err != nil && !errors.Is(err, context.Canceled) {
 			m.log().Warn("mailer: digest run", "err", err)
 		} else if rep.Sent+rep.Failed+rep.Dropped+rep.Deferred+rep.Missed > 0 {
 			m.log().Info("mailer: digests", "window", rep.Window, "sent", rep.Sent, "failed", rep.Failed, "dropped", rep.Dropped,

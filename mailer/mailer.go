@@ -130,6 +130,9 @@ type Deps struct {
 	Now       func() time.Time
 	// Transport overrides the one chosen from Config (tests inject faults).
 	Transport Transport
+	// Receipts, when set, keeps a receipt of every digest run (job
+	// "digests", operator.go): /api/sources says whether it is late.
+	Receipts store.Receipts
 }
 
 // Mailer is the mail side of Recordwatch.

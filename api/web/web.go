@@ -55,6 +55,7 @@ const (
 	DigestLink  Kind = "digest_link"  // /r/<kind>/<id> that does not redirect
 	About       Kind = "about"        // /about
 	Stats       Kind = "stats"        // /stats for a browser (JSON stays the default)
+	Sources     Kind = "sources"      // /sources: the live fetches' receipts and every source's freshness
 )
 
 // Page is one HTML page: what the layout shows around the page kind's
@@ -83,6 +84,10 @@ type Page struct {
 	// language switch); Crumbs are the breadcrumbs of an entity page.
 	Path   string
 	Crumbs []Link
+	// Banner names the sources that are not fresh (stale or failing),
+	// shown above every page's content (nil: every source is fresh, or
+	// no schedule is known).
+	Banner *Banner
 }
 
 // LangURL is this page in lang: its own address with lang=es, or without
@@ -106,6 +111,14 @@ func (p Page) lang() string {
 		return "es"
 	}
 	return "en"
+}
+
+// Banner is the freshness banner: the sources not fresh, each with its
+// state, and where the details are.
+type Banner struct {
+	Sources []string
+	Note    string
+	Details string
 }
 
 // Link is a labelled address.

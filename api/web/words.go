@@ -343,6 +343,8 @@ var words = map[string]word{
 	"w.purpose":                                  {"Purpose", "Objeto"},
 	"w.rank.by":                                  {"· Rank by: ", "· Ordenar por: "},
 	"w.registered":                               {"Registered", "Registrado"},
+	"banner.notfresh":                            {"Not fresh:", "Sin actualizar:"},
+	"banner.details":                             {"Sources and their freshness", "Fuentes y su actualidad"},
 	"follow.aria":                                {"Follow this record", "Seguir este registro"},
 	"follow.label":                               {"Email me when it changes (old → new)", "Escríbame cuando cambie (antes → ahora)"},
 	"follow.button":                              {"Follow", "Seguir"},

@@ -125,7 +125,19 @@ func atomScope(w *xmlWriter, s Scope) {
 			attrs = append(attrs, "lastSourceDate", src.LastSourceDate)
 		}
 		attrs = append(attrs, "records", strconv.Itoa(src.Records))
+		if src.State != "" {
+			attrs = append(attrs, "newestSourceDate", src.NewestSourceDate, "state", src.State)
+			if !src.StateSince.IsZero() {
+				attrs = append(attrs, "stateSince", rfc3339(src.StateSince))
+			}
+			if src.FreshnessNote != "" {
+				attrs = append(attrs, "freshnessNote", src.FreshnessNote)
+			}
+		}
 		w.empty("rw:source", attrs...)
+	}
+	if s.AbsenceType != "" {
+		w.elem("rw:absence", s.AbsenceNote, "type", s.AbsenceType)
 	}
 	if s.DateBoundsNote != "" {
 		w.elem("rw:dateBoundsNote", s.DateBoundsNote)

@@ -88,8 +88,13 @@ type Scope struct {
 	FirstSourceDate  string    `json:"first_source_date,omitempty"`
 	LastSourceDate   string    `json:"last_source_date,omitempty"`
 	Sources          []Source  `json:"sources"`
-	DateBoundsNote   string    `json:"date_bounds_note,omitempty"`
-	AbsenceRules     []string  `json:"absence_rules"`
+	// Absence says why a feed is empty (record.EmptyAnswer's type and
+	// note: none_found, outside_coverage, not_ingested, stale,
+	// upstream_failing); absent when it has items.
+	AbsenceType    string   `json:"absence_type,omitempty"`
+	AbsenceNote    string   `json:"absence_note,omitempty"`
+	DateBoundsNote string   `json:"date_bounds_note,omitempty"`
+	AbsenceRules   []string `json:"absence_rules"`
 	// Official says which registry stays authoritative.
 	Official string `json:"official,omitempty"`
 	// SearchURL lists the same records through the search API.
@@ -104,6 +109,14 @@ type Source struct {
 	FirstSourceDate string    `json:"first_source_date,omitempty"`
 	LastSourceDate  string    `json:"last_source_date,omitempty"`
 	Records         int       `json:"records"`
+	// Freshness (record.Freshen; absent where no schedule is known): the
+	// newest source date, the state (fresh, stale, never_loaded,
+	// failing), since when, and why.
+	NewestSourceDate string    `json:"newest_source_date,omitempty"`
+	State            string    `json:"state,omitempty"`
+	StateSince       time.Time `json:"state_since,omitzero"`
+	FreshnessNote    string    `json:"freshness_note,omitempty"`
+	LastError        string    `json:"last_error,omitempty"`
 }
 
 // Item is one record in a feed.

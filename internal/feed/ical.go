@@ -174,7 +174,19 @@ func icsScope(w *icsWriter, f Feed) {
 		if !src.ObservedAt.IsZero() {
 			v += ", observed " + rfc3339(src.ObservedAt)
 		}
+		if src.State != "" {
+			v += ", " + src.State
+			if !src.StateSince.IsZero() {
+				v += " since " + rfc3339(src.StateSince)
+			}
+			if src.FreshnessNote != "" {
+				v += " (" + src.FreshnessNote + ")"
+			}
+		}
 		w.prop("X-RECORDWATCH-SOURCE", ";X-ID="+paramValue(src.Source), text(v))
+	}
+	if s.AbsenceType != "" {
+		w.prop("X-RECORDWATCH-ABSENCE", ";X-TYPE="+paramValue(s.AbsenceType), text(s.AbsenceNote))
 	}
 	if s.DateBoundsNote != "" {
 		w.prop("X-RECORDWATCH-DATE-BOUNDS", "", text(s.DateBoundsNote))

@@ -24,6 +24,20 @@ type SourceCoverage struct {
 	LastSourceDate  string    `json:"last_source_date,omitempty"`
 	Records         int       `json:"records"`
 	Passages        int       `json:"passages"`
+	// Freshness (Freshen, the one rule; absent where no schedule is
+	// known): the newest source date held, the ages of the observation
+	// and of that date, the maximum age, the schedule's interval, the
+	// state (Fresh, Stale, NeverLoaded, Failing), since when, the last
+	// live error and a note.
+	NewestSourceDate   string    `json:"newest_source_date,omitempty"`
+	ObservedAgeSeconds int64     `json:"observed_age_seconds,omitempty"`
+	SourceAgeDays      int       `json:"source_age_days,omitempty"`
+	MaxAgeSeconds      int64     `json:"max_age_seconds,omitempty"`
+	ScheduleEvery      string    `json:"schedule_every,omitempty"`
+	State              string    `json:"state,omitempty"`
+	StateSince         time.Time `json:"state_since,omitzero"`
+	LastError          string    `json:"last_error,omitempty"`
+	FreshnessNote      string    `json:"freshness_note,omitempty"`
 }
 
 // Searched is what a query asked for, as the backend applied it.
@@ -76,6 +90,12 @@ type Scope struct {
 	MatchedRelation string   `json:"matched_relation,omitempty"`
 	DateBoundsNote  string   `json:"date_bounds_note"`
 	Absence         []string `json:"absence_rules"`
+	// Empty says why nothing matched (TypeAbsence, the one rule): set on
+	// every empty answer, absent when something matched.
+	Empty *EmptyAnswer `json:"empty,omitempty"`
+	// NotFresh names the sources behind the answer that are stale or
+	// failing (absent when all are fresh or no schedule is known).
+	NotFresh []string `json:"not_fresh,omitempty"`
 }
 
 // Count semantics (OpenSearch's hits.total): a notice or passage search
@@ -134,6 +154,7 @@ func NewScope(searched Searched, cov []SourceCoverage, matched int) Scope {
 			s.LastSourceDate = c.LastSourceDate
 		}
 	}
+	s.TypeAbsence()
 	return s
 }
 

@@ -395,6 +395,12 @@ func cloneScope(s record.Scope) record.Scope {
 	s.SourceTypes = slices.Clone(s.SourceTypes)
 	s.Sources = slices.Clone(s.Sources)
 	s.Absence = slices.Clone(s.Absence)
+	s.NotFresh = slices.Clone(s.NotFresh)
+	if s.Empty != nil {
+		e := *s.Empty
+		e.Sources = slices.Clone(e.Sources)
+		s.Empty = &e
+	}
 	return s
 }
 

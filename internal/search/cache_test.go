@@ -401,11 +401,13 @@ func TestCacheClonesEveryField(t *testing.T) {
 		"Result.Scope.Searched.Excluded", "Result.Scope.Searched.Filters", "Result.Scope.Searched.Lenses",
 		"Result.Scope.Searched.Phrases", "Result.Scope.Searched.Synonyms", "Result.Scope.Searched.Synonyms[]",
 		"Result.Scope.Searched.Terms", "Result.Scope.Searched.Semantic",
+		"Result.Scope.Empty", "Result.Scope.Empty[].Sources", "Result.Scope.NotFresh",
 		"PassageResult.Passages", "PassageResult.Passages[].Passage.Lenses", "PassageResult.Scope.Absence",
 		"PassageResult.Scope.SourceTypes", "PassageResult.Scope.Sources", "PassageResult.Scope.Searched.Excluded",
 		"PassageResult.Scope.Searched.Filters", "PassageResult.Scope.Searched.Lenses", "PassageResult.Scope.Searched.Phrases",
 		"PassageResult.Scope.Searched.Synonyms", "PassageResult.Scope.Searched.Synonyms[]", "PassageResult.Scope.Searched.Terms",
 		"PassageResult.Scope.Searched.Semantic",
+		"PassageResult.Scope.Empty", "PassageResult.Scope.Empty[].Sources", "PassageResult.Scope.NotFresh",
 	}
 	var got []string
 	var walk func(path string, t reflect.Type)

@@ -182,6 +182,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	}
 	out.Scope.Searched = searched
 	out.Scope.Matched, out.Scope.MatchedRelation = out.Total, "" // at most Ranked: always exact
+	out.Scope.TypeAbsence()                                      // the count changed: the empty answer's type follows
 	return out, nil
 }
 

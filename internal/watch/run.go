@@ -151,6 +151,7 @@ func (f Filter) Run(ctx context.Context, rd Readers, now time.Time) (Result, err
 	if out.TotalIsLowerBound {
 		out.Scope.MatchedRelation = record.CountAtLeast
 	}
+	out.Scope.TypeAbsence() // the count changed: the empty answer's type follows
 	if out.Scope.Searched.Filters == nil {
 		out.Scope.Searched.Filters = map[string]string{}
 	}

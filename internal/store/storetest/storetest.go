@@ -27,6 +27,7 @@ import (
 type Store interface {
 	store.Store
 	store.Sweeper
+	store.Receipts
 }
 
 // Harness gives each check its own empty state.
@@ -62,6 +63,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"WatchKeyIsStable", testWatchKey},
 		{"SweepWatches", testSweepWatches},
 		{"Calendars", testCalendars},
+		{"ReceiptsNewestFirstPerJob", testReceipts},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newHarness(t)) })
@@ -716,5 +718,54 @@ func testSweepWatches(t *testing.T, h Harness) {
 	}
 	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-new", now.Add(time.Hour)); !errors.Is(err, store.ErrTokenUsed) {
 		t.Errorf("an unexpired nonce was forgotten: %v", err)
+	}
+}
+
+// testReceipts: receipts come back per job, newest first, bounded by the
+// limit; the same run put again replaces itself; they survive a restart.
+func testReceipts(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Open(t)
+	t0 := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	for i := range 5 {
+		r := record.Receipt{Job: "crol", Source: "crol", Started: t0.Add(time.Duration(i) * 5 * time.Minute), Outcome: record.ReceiptOK, RowsRead: i}
+		r.Finished = r.Started.Add(time.Second)
+		if err := s.PutReceipt(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// a job whose name extends the first is its own
+	if err := s.PutReceipt(ctx, record.Receipt{Job: "crol-x", Started: t0.Add(time.Hour), Outcome: record.ReceiptFailed, Error: "boom"}); err != nil {
+		t.Fatal(err)
+	}
+	// the same run again (same job and start) replaces it
+	if err := s.PutReceipt(ctx, record.Receipt{Job: "crol", Started: t0.Add(20 * time.Minute), Outcome: record.ReceiptFailed, Error: "again"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutReceipt(ctx, record.Receipt{Job: "", Started: t0}); err == nil {
+		t.Error("a receipt without a job was stored")
+	}
+	if !h.Shared {
+		s.Close()
+		s = h.Open(t)
+	}
+	defer s.Close()
+	got, err := s.Receipts(ctx, "crol", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].Error != "again" || got[1].RowsRead != 3 || got[2].RowsRead != 2 {
+		t.Fatalf("crol receipts (newest 3): %+v", got)
+	}
+	all, _ := s.Receipts(ctx, "crol", 0)
+	if len(all) != 5 {
+		t.Errorf("crol receipts: %d, want 5", len(all))
+	}
+	x, _ := s.Receipts(ctx, "crol-x", 10)
+	if len(x) != 1 || x[0].Error != "boom" {
+		t.Errorf("crol-x receipts: %+v", x)
+	}
+	if none, err := s.Receipts(ctx, "nothing", 10); err != nil || len(none) != 0 {
+		t.Errorf("receipts of an unknown job: %v, %v", none, err)
 	}
 }

@@ -1,0 +1,246 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// The sources report: GET /api/sources (JSON) and its page /sources
+// (web/templates/sources.html): every scheduled job with its interval,
+// maximum age, last runs (receipts) and whether it is late, and every
+// source held with its freshness (record.Freshen, the one rule). Both
+// forms serve it: it is the operator's and the reader's view of how fresh
+// everything is.
+
+// ReceiptsListed is how many receipts per job the report lists.
+const ReceiptsListed = 20
+
+// SourcesReport is GET /api/sources.
+type SourcesReport struct {
+	Kind        string                  `json:"kind"`
+	Description string                  `json:"description"`
+	GeneratedAt time.Time               `json:"generated_at"`
+	Jobs        []record.JobStatus      `json:"jobs"`
+	Sources     []record.SourceCoverage `json:"sources"`
+	// Late names the late jobs; NotFresh the sources stale or failing.
+	Late     []string `json:"late"`
+	NotFresh []string `json:"not_fresh"`
+	Rules    []string `json:"rules"`
+}
+
+var sourcesRules = []string{
+	"A source is fresh when it was observed (its last good fetch) within its maximum age and its live fetch is not failing; stale past its maximum age; failing while its live fetch fails (the records held are the last good ones); never_loaded when nothing of it is held.",
+	"A job is late when no run started within two of its intervals; a job that never ran says so and is not late (live fetching may be off).",
+	"Receipts list each run's window, the rows read, written and rejected (with the first reasons), its start, finish and outcome.",
+}
+
+func (s *Server) sourceRoutes(r *gin.Engine, api *gin.RouterGroup) {
+	api.GET("/sources", s.sourcesJSON)
+	r.GET("/sources", s.rateLimit(), s.sourcesPage)
+}
+
+// sourcesReport builds the report at now.
+func (s *Server) sourcesReport(ctx context.Context, now time.Time) (SourcesReport, error) {
+	out := SourcesReport{Kind: "sources", GeneratedAt: now, Jobs: []record.JobStatus{}, Late: []string{}, NotFresh: []string{}, Rules: sourcesRules,
+		Description: "Every scheduled live fetch with its receipts, and every source held with its freshness."}
+	if s.deps.Jobs != nil {
+		jobs, err := s.deps.Jobs(ctx)
+		if err != nil {
+			return out, err
+		}
+		out.Jobs = jobs
+	}
+	for _, j := range out.Jobs {
+		if j.Late {
+			out.Late = append(out.Late, j.Job)
+		}
+	}
+	cov, err := search.WithScope(s.deps.Search, s.deps.Search).Coverage(ctx)
+	if err != nil {
+		return out, err
+	}
+	out.Sources = cov
+	if out.Sources == nil {
+		out.Sources = []record.SourceCoverage{}
+	}
+	seen := map[string]bool{}
+	for _, c := range record.NewScope(record.Searched{}, cov, 0).StaleSources() {
+		if !seen[c.Source] {
+			seen[c.Source] = true
+			out.NotFresh = append(out.NotFresh, c.Source)
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) sourcesJSON(c *gin.Context) {
+	if rep, ok := s.readSources(c); ok {
+		renderJSON(c, http.StatusOK, rep, noStore, time.Time{})
+	}
+}
+
+// readSources reads the report for a request that takes no parameter
+// (an error is written).
+func (s *Server) readSources(c *gin.Context) (SourcesReport, bool) {
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return SourcesReport{}, false
+	}
+	rep, err := s.sourcesReport(c.Request.Context(), s.deps.Now())
+	if err != nil {
+		writeError(c, err)
+		return SourcesReport{}, false
+	}
+	return rep, true
+}
+
+func (s *Server) sourcesPage(c *gin.Context) {
+	rep, ok := s.readSources(c)
+	if !ok {
+		return
+	}
+	web.SecurityHeaders(c.Writer.Header())
+	renderPage(c, http.StatusOK, web.Page{Kind: web.Sources, Title: "Sources and their freshness", Home: s.cfg.BaseURL + "/",
+		JSON: s.cfg.BaseURL + "/api/sources", Data: rep}, noStore, time.Time{})
+}
+
+// feedSource is a scope's source as every feed states it, with its
+// freshness.
+func feedSource(c record.SourceCoverage) feed.Source {
+	return feed.Source{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt, FirstSourceDate: c.FirstSourceDate,
+		LastSourceDate: c.LastSourceDate, Records: c.Records, NewestSourceDate: c.NewestSourceDate, State: c.State,
+		StateSince: c.StateSince, FreshnessNote: c.FreshnessNote, LastError: c.LastError}
+}
+
+// meetingFeedSources are the meeting sources of a page (its Coverage) as
+// feeds state them, with their freshness from the page's scope.
+func meetingFeedSources(pg meeting.Page) []feed.Source {
+	var out []feed.Source
+	for _, c := range pg.Coverage {
+		fs := feedSource(record.SourceCoverage{Source: c.Source, Label: c.Label, ObservedAt: c.ObservedAt,
+			FirstSourceDate: c.FirstSourceDate, LastSourceDate: c.LastSourceDate, Records: c.Records})
+		for _, sc := range pg.Scope.Sources {
+			if sc.Source == c.Source && sc.RecordType == meeting.Kind.Name {
+				fs = feedSource(sc)
+			}
+		}
+		out = append(out, fs)
+	}
+	return out
+}
+
+// bannerKey holds, in a request's context, how its page finds its
+// freshness banner (renderPage asks only when it renders a page).
+const bannerKey = "rw.freshness-banner"
+
+// freshnessBanner lets every page state the sources held that are not
+// fresh (stale or failing), as the scope of every answer does: the
+// banner is built only when a page is rendered.
+func (s *Server) freshnessBanner(c *gin.Context) {
+	c.Set(bannerKey, func() *web.Banner {
+		cov, err := search.WithScope(s.deps.Search, s.deps.Search).Coverage(c.Request.Context())
+		if err != nil {
+			return nil
+		}
+		return bannerOf(record.NewScope(record.Searched{}, cov, 0), s.cfg.BaseURL+"/sources")
+	})
+	c.Next()
+}
+
+// bannerShown bounds the sources a banner names (the rest are counted).
+const bannerShown = 5
+
+// bannerOf is the banner of a scope: each source not fresh with its
+// state and since when, at most bannerShown named (nil when every source
+// is fresh).
+func bannerOf(sc record.Scope, details string) *web.Banner {
+	b := &web.Banner{Details: details, Note: "Answers from these sources may be out of date; what is held is the last good data."}
+	seen := map[string]bool{}
+	sample, more := false, 0
+	for _, c := range sc.StaleSources() {
+		if seen[c.Source] {
+			continue
+		}
+		seen[c.Source] = true
+		sample = sample || strings.Contains(c.FreshnessNote, "bundled sample")
+		if len(b.Sources) == bannerShown {
+			more++
+			continue
+		}
+		t := c.Source + " " + c.State
+		if !c.StateSince.IsZero() {
+			t += " since " + c.StateSince.UTC().Format("2006-01-02 15:04") + " UTC"
+		}
+		b.Sources = append(b.Sources, t)
+	}
+	if len(b.Sources) == 0 {
+		return nil
+	}
+	if more > 0 {
+		b.Sources = append(b.Sources, fmt.Sprintf("and %d more", more))
+	}
+	if sample {
+		b.Note = "Held from the bundled sample or files, not fetched live: run live to fetch current rows. " + b.Note
+	}
+	return b
+}
+
+// JobReadiness is what /readyz says of a scheduled job: "on_time",
+// "late" or "never_run", with the lateness note. A late job does not make
+// the process unready: it serves the last good data, with its freshness.
+type JobReadiness struct {
+	State string `json:"state"`
+	Note  string `json:"note,omitempty"`
+}
+
+// jobsReadiness is /readyz's "jobs": every scheduled job's lateness (an
+// empty map when none is scheduled or the receipts are unreadable, which
+// is logged).
+func (s *Server) jobsReadiness(ctx context.Context) map[string]JobReadiness {
+	out := map[string]JobReadiness{}
+	if s.deps.Jobs == nil {
+		return out
+	}
+	jobs, err := s.deps.Jobs(ctx)
+	if err != nil {
+		s.deps.Logger.Warn("readyz: job receipts unreadable", "err", err)
+		return out
+	}
+	for _, j := range jobs {
+		r := JobReadiness{State: "on_time", Note: j.LateNote}
+		switch {
+		case j.Late:
+			r.State = "late"
+		case j.LastRun == nil:
+			r.State = "never_run"
+		}
+		out[j.Job] = r
+	}
+	return out
+}
+
+// feedAbsence types an empty feed by the one rule (record's
+// TypeAbsence) over the scope its items were read from: that scope's own
+// type, or, when the scope matched records the feed does not carry, the
+// type the same sources give an empty answer.
+func feedAbsence(sc *feed.Scope, from record.Scope) {
+	if sc.Items > 0 {
+		return
+	}
+	if from.Empty == nil {
+		from.Matched = 0
+		from.TypeAbsence()
+	}
+	sc.AbsenceType, sc.AbsenceNote = from.Empty.Type, from.Empty.Note
+}

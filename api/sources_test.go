@@ -1,0 +1,200 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/store"
+)
+
+// scheduledEnv serves the sample's notices through a Freshened engine whose
+// runs are the default jobs' receipts in st, as main.go wires it.
+func scheduledEnv(t *testing.T, receipts ...record.Receipt) (*env, *store.Bolt) {
+	t.Helper()
+	dir := t.TempDir()
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Notices, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { be.Close() })
+	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	for _, r := range receipts {
+		if err := st.PutReceipt(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jobs := indexer.DefaultJobs()
+	now := func() time.Time { return fixedNow }
+	e := search.WithFreshness(be, func(ctx context.Context) (func(string) record.SourceRun, error) {
+		return indexer.SourceRuns(ctx, jobs, st)
+	}, now)
+	srv := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"},
+		Deps{Search: e, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: now,
+			Jobs: func(ctx context.Context) ([]record.JobStatus, error) {
+				return indexer.JobStatuses(ctx, jobs, st, ReceiptsListed, fixedNow)
+			}})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return &env{srv: srv, ts: ts, st: st}, st
+}
+
+func receipt(job string, started time.Time, ok bool) record.Receipt {
+	r := record.Receipt{Job: job, Source: job, Window: "test window", Started: started, Finished: started.Add(2 * time.Second),
+		RowsRead: 10, Written: 9, Rejected: 1, Reasons: []string{"row 4: no request id"}, Outcome: record.ReceiptOK}
+	if !ok {
+		r.Outcome, r.Error, r.Written = record.ReceiptFailed, "upstream answered 500", 0
+	}
+	return r
+}
+
+// /api/sources lists every job with its receipts and lateness and every
+// source with its freshness; its page and /stats say the same.
+func TestSourcesReport(t *testing.T) {
+	e, _ := scheduledEnv(t,
+		receipt("crol", fixedNow.Add(-10*time.Minute), true),
+		receipt("meetings", fixedNow.Add(-5*time.Hour), true), // hourly: late
+		receipt("checkbook-spending", fixedNow.Add(-30*time.Hour), true),
+		receipt("checkbook-spending", fixedNow.Add(-6*time.Hour), false))
+	res, body := get(t, e, "/api/sources")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("/api/sources: %d %s", res.StatusCode, body)
+	}
+	rep := decode[SourcesReport](t, body)
+	jobs := map[string]record.JobStatus{}
+	for _, j := range rep.Jobs {
+		jobs[j.Job] = j
+	}
+	if len(rep.Jobs) != len(indexer.DefaultJobs()) {
+		t.Errorf("%d jobs listed, want every default job", len(rep.Jobs))
+	}
+	if c := jobs["crol"]; c.Late || c.LastRun == nil || c.LastRun.RowsRead != 10 || len(c.Receipts) != 1 || c.Receipts[0].Reasons[0] != "row 4: no request id" || c.Every != "5m0s" {
+		t.Errorf("crol job: %+v", c)
+	}
+	if m := jobs["meetings"]; !m.Late || !strings.Contains(m.LateNote, "no run since") {
+		t.Errorf("meetings job (last run 5 h ago, hourly): %+v", m)
+	}
+	if p := jobs["payroll"]; p.Late || p.LastRun != nil || !strings.Contains(p.LateNote, "never run") {
+		t.Errorf("payroll job (never run): %+v", p)
+	}
+	if cb := jobs["checkbook-spending"]; cb.LastRun.Outcome != record.ReceiptFailed || cb.LastOK == nil || len(cb.Receipts) != 2 {
+		t.Errorf("checkbook-spending job: %+v", cb)
+	}
+	if strings.Join(rep.Late, ",") != "meetings" {
+		t.Errorf("late: %v", rep.Late)
+	}
+	var crol *record.SourceCoverage
+	for i, c := range rep.Sources {
+		if c.Source == record.SourceCROL {
+			crol = &rep.Sources[i]
+		}
+	}
+	if crol == nil || crol.State != record.Fresh || crol.MaxAgeSeconds != 3600 || crol.ScheduleEvery != "5m0s" ||
+		!crol.ObservedAt.Equal(fixedNow.Add(-10*time.Minute+2*time.Second)) || crol.NewestSourceDate == "" || crol.ObservedAgeSeconds != 598 {
+		t.Fatalf("crol freshness: %+v", crol)
+	}
+
+	_, rb := get(t, e, "/readyz")
+	ready := decode[struct {
+		Status string                  `json:"status"`
+		Jobs   map[string]JobReadiness `json:"jobs"`
+	}](t, rb)
+	if ready.Status != "ready" || ready.Jobs["meetings"].State != "late" || ready.Jobs["crol"].State != "on_time" || ready.Jobs["payroll"].State != "never_run" {
+		t.Errorf("/readyz: %+v", ready)
+	}
+
+	_, page := get(t, e, "/sources")
+	for _, want := range []string{"Sources and their freshness", "<strong>Late:</strong> meetings", "row 4: no request id", "upstream answered 500", "fresh"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("/sources lacks %q", want)
+		}
+	}
+	_, sb := get(t, e, "/stats")
+	stats := decode[CoverageStats](t, sb)
+	if stats.Live == nil || len(stats.Live.Jobs) != len(rep.Jobs) || strings.Join(stats.Live.Late, ",") != "meetings" {
+		t.Fatalf("/stats live: %+v", stats.Live)
+	}
+	// the lag figures, from the receipts: a 2 s run every 5 minutes
+	for _, j := range stats.Live.Jobs {
+		if j.Job == "crol" && (j.Lag == nil || j.Lag.PipelineP95Seconds != 2 || j.Lag.SearchableP50Seconds != 152 || j.Lag.SearchableP95Seconds != 287) {
+			t.Errorf("/stats crol lag: %+v", j.Lag)
+		}
+		if j.Job == "payroll" && j.Lag != nil {
+			t.Errorf("a job that never ran has lag figures: %+v", j.Lag)
+		}
+	}
+	for _, c := range stats.Sources {
+		if c.Source == record.SourceCROL && c.State != record.Fresh {
+			t.Errorf("/stats says crol is %q", c.State)
+		}
+	}
+}
+
+// The one freshness rule: fresh within the maximum age, stale past it
+// (since when), failing while the live fetch fails until it is past its
+// maximum age, never_loaded when nothing is held, and a source no live
+// run fetched says it was loaded from files.
+func TestFreshenRule(t *testing.T) {
+	now := fixedNow
+	held := record.SourceCoverage{Source: "crol", Records: 5, LastSourceDate: "2026-08-13", ObservedAt: now.Add(-30 * time.Minute)}
+	live := record.SourceRun{Job: "crol", Every: 5 * time.Minute, MaxAge: time.Hour, LastOK: now.Add(-30 * time.Minute)}
+	for _, c := range []struct {
+		name  string
+		cov   record.SourceCoverage
+		run   record.SourceRun
+		state string
+		note  string
+	}{
+		{"fresh", held, live, record.Fresh, ""},
+		{"stale", held, record.SourceRun{Job: "crol", MaxAge: 10 * time.Minute, LastOK: now.Add(-30 * time.Minute)}, record.Stale, "past its maximum age"},
+		{"failing", held, record.SourceRun{Job: "crol", MaxAge: time.Hour, LastOK: now.Add(-30 * time.Minute), FailingSince: now.Add(-20 * time.Minute), LastError: "500"}, record.Failing, "fails"},
+		{"failing past max age", held, record.SourceRun{Job: "crol", MaxAge: 10 * time.Minute, LastOK: now.Add(-30 * time.Minute), FailingSince: now.Add(-20 * time.Minute), LastError: "500"}, record.Stale, "past its maximum age"},
+		{"never loaded", record.SourceCoverage{Source: "crol"}, live, record.NeverLoaded, "nothing"},
+		{"sample only", held, record.SourceRun{MaxAge: 10 * time.Minute}, record.Stale, "bundled sample"},
+		{"no observation", record.SourceCoverage{Source: "x", Records: 3}, record.SourceRun{MaxAge: time.Hour, LastOK: time.Time{}}, record.Stale, "bundled sample"},
+	} {
+		got := record.Freshen(c.cov, c.run, now)
+		if got.State != c.state || !strings.Contains(got.FreshnessNote, c.note) {
+			t.Errorf("%s: state %q note %q, want %q with %q", c.name, got.State, got.FreshnessNote, c.state, c.note)
+		}
+		if c.state == record.Failing && (got.LastError != "500" || !got.StateSince.Equal(c.run.FailingSince)) {
+			t.Errorf("%s: %+v", c.name, got)
+		}
+		if c.name == "stale" && !got.StateSince.Equal(c.cov.ObservedAt.Add(10*time.Minute)) {
+			t.Errorf("stale since %v", got.StateSince)
+		}
+	}
+}
+
+// The banner names at most bannerShown sources not fresh (the rest
+// counted), says when they are held from the bundled sample, and is
+// absent when every source is fresh.
+func TestBanner(t *testing.T) {
+	var sc record.Scope
+	for i := range 7 {
+		sc.Sources = append(sc.Sources, record.SourceCoverage{Source: fmt.Sprintf("s%d", i), State: record.Stale,
+			FreshnessNote: "loaded from files (the bundled sample unless -source-dir was given)"})
+	}
+	sc.Sources = append(sc.Sources, record.SourceCoverage{Source: "ok", State: record.Fresh})
+	b := bannerOf(sc, "/sources")
+	if b == nil || len(b.Sources) != bannerShown+1 || b.Sources[bannerShown] != "and 2 more" || !strings.Contains(b.Note, "bundled sample") {
+		t.Fatalf("banner: %+v", b)
+	}
+	if bannerOf(record.Scope{Sources: []record.SourceCoverage{{Source: "ok", State: record.Fresh}}}, "/sources") != nil {
+		t.Error("a banner when every source is fresh")
+	}
+}

@@ -1,0 +1,152 @@
+package record
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Absence types: why an answer is empty (Scope.Empty), decided by one rule
+// (TypeAbsence) for the answer and for each source behind it.
+const (
+	// NoneFound: the source is fresh and covers the dates asked; nothing
+	// it holds matched.
+	NoneFound = "none_found"
+	// OutsideCoverage: the dates asked are outside what the source holds
+	// (the note says what it holds).
+	OutsideCoverage = "outside_coverage"
+	// NotIngested: the service does not load that source or kind.
+	NotIngested = "not_ingested"
+	// AbsentStale: the source is past its maximum age; the empty answer
+	// may be out of date.
+	AbsentStale = "stale"
+	// UpstreamFailing: the source's live fetch fails; the empty answer is
+	// from the last good data.
+	UpstreamFailing = "upstream_failing"
+)
+
+// EmptyAnswer says why an answer is empty: its type, a note, and the
+// type of each source behind it.
+type EmptyAnswer struct {
+	Type    string          `json:"type"`
+	Note    string          `json:"note"`
+	Sources []SourceAbsence `json:"sources"`
+}
+
+// SourceAbsence is one source's reason.
+type SourceAbsence struct {
+	Source string `json:"source"`
+	Type   string `json:"type"`
+	Note   string `json:"note,omitempty"`
+}
+
+// absencePrecedence orders the types an answer takes from its sources:
+// the first a source has wins (a failing or stale source may hide rows; a
+// fresh covering source's "none found" beats sources that could not
+// hold them).
+var absencePrecedence = []string{UpstreamFailing, AbsentStale, NoneFound, OutsideCoverage, NotIngested}
+
+// relevant are the sources of a scope behind what was searched: notice
+// sources for notice and passage searches; for record reads, the sources
+// of the kinds (and sources) asked for; else every source.
+func (s Scope) relevant() []SourceCoverage {
+	var kinds, sources []string
+	if k := s.Searched.Filters["kind"]; k != "" {
+		for _, kind := range strings.Split(k, ",") {
+			if _, name, ok := strings.Cut(kind, "."); ok {
+				kind = name
+			}
+			kinds = append(kinds, kind)
+		}
+	}
+	if src := s.Searched.Filters["source"]; src != "" {
+		sources = strings.Split(src, ",")
+	}
+	if s.Searched.Kind == "notices" || s.Searched.Kind == "passages" {
+		kinds = []string{"notice"}
+	}
+	var out []SourceCoverage
+	for _, c := range s.Sources {
+		if (kinds == nil || slices.Contains(kinds, c.RecordType)) && (sources == nil || slices.Contains(sources, c.Source)) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TypeAbsence is the one absence rule: it sets NotFresh (the sources
+// behind the answer that are stale or failing: a non-empty answer says
+// so too) and, when nothing matched, Empty: each relevant source's type
+// (nothing held: not_ingested; its live fetch failing: upstream_failing;
+// past its maximum age: stale; the dates asked outside its first and
+// last source dates: outside_coverage; else none_found) and the answer's
+// (the first in absencePrecedence a source has; not_ingested when no
+// source is behind it).
+func (s *Scope) TypeAbsence() {
+	rel := s.relevant()
+	s.NotFresh = nil
+	for _, c := range rel {
+		if (c.State == Stale || c.State == Failing) && !slices.Contains(s.NotFresh, c.Source) {
+			s.NotFresh = append(s.NotFresh, c.Source)
+		}
+	}
+	s.Empty = nil
+	if s.Matched > 0 {
+		return
+	}
+	from, to := day10(s.Searched.Filters["from"]), day10(s.Searched.Filters["to"])
+	e := &EmptyAnswer{Sources: []SourceAbsence{}}
+	for _, c := range rel {
+		a := SourceAbsence{Source: c.Source}
+		switch {
+		case c.Records == 0 && c.Passages == 0:
+			a.Type, a.Note = NotIngested, "nothing of this source is held"
+		case c.State == Failing:
+			a.Type, a.Note = UpstreamFailing, "its live fetch fails; the answer is from the last good data"
+		case c.State == Stale:
+			a.Type, a.Note = AbsentStale, "past its maximum age; the empty answer may be out of date"
+		case (from != "" && c.LastSourceDate != "" && from > c.LastSourceDate) || (to != "" && c.FirstSourceDate != "" && to < c.FirstSourceDate):
+			a.Type, a.Note = OutsideCoverage, fmt.Sprintf("holds source dates %s to %s", c.FirstSourceDate, c.LastSourceDate)
+		case c.State == "":
+			a.Type, a.Note = NoneFound, "its freshness is not stated here (no schedule known)"
+		default:
+			a.Type = NoneFound
+		}
+		if i := slices.IndexFunc(e.Sources, func(x SourceAbsence) bool { return x.Source == a.Source }); i >= 0 {
+			if slices.Index(absencePrecedence, a.Type) < slices.Index(absencePrecedence, e.Sources[i].Type) {
+				e.Sources[i] = a
+			}
+			continue
+		}
+		e.Sources = append(e.Sources, a)
+	}
+	e.Type = NotIngested
+	for _, t := range absencePrecedence {
+		if slices.ContainsFunc(e.Sources, func(a SourceAbsence) bool { return a.Type == t }) {
+			e.Type = t
+			break
+		}
+	}
+	e.Note = absenceNotes[e.Type]
+	if e.Type == NoneFound && slices.ContainsFunc(e.Sources, func(a SourceAbsence) bool { return a.Note != "" }) {
+		e.Note = "Nothing matched in the sources held, which cover the dates asked; their freshness is not stated here."
+	}
+	s.Empty = e
+}
+
+var absenceNotes = map[string]string{
+	NoneFound:       "Nothing matched: the sources behind this answer are fresh and cover the dates asked.",
+	OutsideCoverage: "Nothing matched: the dates asked are outside what the sources hold (each source says what it holds).",
+	NotIngested:     "Nothing matched: this service does not hold that source or kind of record.",
+	AbsentStale:     "Nothing matched, but a source behind this answer is past its maximum age: the empty answer may be out of date.",
+	UpstreamFailing: "Nothing matched, but a source behind this answer is failing upstream: the answer is from the last good data.",
+}
+
+// day10 is the YYYY-MM-DD day of a filter value (a day or an RFC 3339
+// time), "" when it has none.
+func day10(v string) string {
+	if len(v) < 10 {
+		return ""
+	}
+	return v[:10]
+}

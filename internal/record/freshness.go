@@ -1,0 +1,242 @@
+package record
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// Freshness states of a source (SourceCoverage.State): the one rule that
+// decides them is Freshen.
+const (
+	// Fresh: observed within the source's maximum age, its last live run
+	// did not fail.
+	Fresh = "fresh"
+	// Stale: past its maximum age (StateSince says since when); an answer
+	// from it may be out of date.
+	Stale = "stale"
+	// NeverLoaded: the service holds nothing of the source.
+	NeverLoaded = "never_loaded"
+	// Failing: its live runs fail since StateSince (LastError says why);
+	// the records held are the last good ones.
+	Failing = "failing"
+)
+
+// Receipt outcomes.
+const (
+	ReceiptOK     = "ok"
+	ReceiptFailed = "failed"
+)
+
+// ReceiptReasons bounds the rejection reasons a receipt keeps (the count
+// is always whole).
+const ReceiptReasons = 20
+
+// Receipt is what one live run of a scheduled job did: the window it
+// asked for, the rows it read, wrote and rejected (with the first
+// ReceiptReasons reasons), when it started and finished, and its outcome
+// (ReceiptOK, or ReceiptFailed with Error).
+type Receipt struct {
+	Job        string    `json:"job"`
+	Source     string    `json:"source"`
+	Window     string    `json:"window"`
+	WindowFrom time.Time `json:"window_from,omitzero"`
+	WindowTo   time.Time `json:"window_to,omitzero"`
+	RowsRead   int       `json:"rows_read"`
+	Written    int       `json:"rows_written"`
+	Rejected   int       `json:"rows_rejected"`
+	Reasons    []string  `json:"rejected_reasons,omitempty"`
+	Started    time.Time `json:"started"`
+	Finished   time.Time `json:"finished"`
+	Outcome    string    `json:"outcome"`
+	Error      string    `json:"error,omitempty"`
+	// NewestSourceDate is the newest source date the run wrote, when it
+	// wrote any (YYYY-MM-DD).
+	NewestSourceDate string `json:"newest_source_date,omitempty"`
+}
+
+// SourceRun is what the schedule knows of the source a coverage entry
+// names: whether a live job feeds it, its maximum age, and its last live
+// runs (from the receipts, newest first).
+type SourceRun struct {
+	// Job is the scheduled job that fetches the source ("" when it is
+	// loaded from files only).
+	Job    string
+	Every  time.Duration
+	MaxAge time.Duration
+	// LastOK is when the last successful live run finished (zero: none).
+	LastOK time.Time
+	// FailingSince is when the first of the failed runs since LastOK
+	// started (zero: the last run did not fail); LastError is the last
+	// failure's error.
+	FailingSince time.Time
+	LastError    string
+}
+
+// RunOf folds a job's receipts (newest first) into a SourceRun.
+func RunOf(job string, every, maxAge time.Duration, receipts []Receipt) SourceRun {
+	r := SourceRun{Job: job, Every: every, MaxAge: maxAge}
+	for _, rc := range receipts {
+		if rc.Outcome == ReceiptOK {
+			r.LastOK = rc.Finished
+			break
+		}
+		if r.LastError == "" {
+			r.LastError = rc.Error
+		}
+		r.FailingSince = rc.Started
+	}
+	return r
+}
+
+// Freshen is the one freshness rule: it states c's freshness at now from
+// what the schedule knows of it (run). The source is observed at the
+// later of what the engine holds and the last successful live run;
+// nothing held is NeverLoaded; a failing live job is Failing until the
+// source passes its maximum age, then Stale (the last error kept); past
+// the maximum age (or held with no observation time) is Stale; else
+// Fresh. A source no live run has fetched says so in its note.
+func Freshen(c SourceCoverage, run SourceRun, now time.Time) SourceCoverage {
+	if run.LastOK.After(c.ObservedAt) {
+		c.ObservedAt = run.LastOK
+	}
+	c.NewestSourceDate = c.LastSourceDate
+	c.MaxAgeSeconds = int64(run.MaxAge / time.Second)
+	c.ScheduleEvery = ""
+	if run.Job != "" && run.Every > 0 {
+		c.ScheduleEvery = run.Every.String()
+	}
+	c.ObservedAgeSeconds, c.SourceAgeDays = 0, 0
+	if !c.ObservedAt.IsZero() {
+		c.ObservedAgeSeconds = int64(now.Sub(c.ObservedAt) / time.Second)
+	}
+	if d, err := ParseDay("newest_source_date", c.LastSourceDate); err == nil && !d.IsZero() {
+		c.SourceAgeDays = int(now.Sub(d).Hours() / 24)
+	}
+	c.LastError = run.LastError
+	c.StateSince, c.FreshnessNote = time.Time{}, ""
+	pastMax := run.MaxAge > 0 && !c.ObservedAt.IsZero() && now.Sub(c.ObservedAt) > run.MaxAge
+	switch {
+	case c.Records == 0:
+		c.State = NeverLoaded
+		c.FreshnessNote = "nothing of this source is held"
+	case !run.FailingSince.IsZero() && !pastMax:
+		c.State, c.StateSince = Failing, run.FailingSince
+		c.FreshnessNote = "the live fetch fails; the records held are the last good ones"
+	case c.ObservedAt.IsZero():
+		c.State = Stale
+		c.FreshnessNote = "held with no observation time: it may be out of date"
+	case pastMax:
+		c.State, c.StateSince = Stale, c.ObservedAt.Add(run.MaxAge)
+		c.FreshnessNote = fmt.Sprintf("observed %s, past its maximum age of %s", c.ObservedAt.UTC().Format(time.DateOnly), run.MaxAge)
+	default:
+		c.State = Fresh
+	}
+	if run.LastOK.IsZero() && c.State != NeverLoaded && c.State != Failing {
+		c.FreshnessNote = fmt.Sprintf("loaded from files (the bundled sample unless -source-dir was given) observed %s; run live to fetch current rows",
+			dateOrUnknown(c.ObservedAt))
+	}
+	return c
+}
+
+func dateOrUnknown(t time.Time) string {
+	if t.IsZero() {
+		return "at an unknown date"
+	}
+	return t.UTC().Format(time.DateOnly)
+}
+
+// StaleSources lists the sources of a scope that are not fresh (stale or
+// failing): what a banner names.
+func (s Scope) StaleSources() []SourceCoverage {
+	var out []SourceCoverage
+	for _, c := range s.Sources {
+		if c.State == Stale || c.State == Failing {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// JobStatus is what /api/sources, its page, /stats and /readyz say of a
+// scheduled job: its interval and maximum age, the sources it feeds, its
+// last run and last good run, whether it is late (Late), and its latest
+// receipts (newest first).
+type JobStatus struct {
+	Job      string    `json:"job"`
+	Source   string    `json:"source"`
+	Every    string    `json:"every"`
+	MaxAge   string    `json:"max_age"`
+	Feeds    []string  `json:"feeds"`
+	LastRun  *Receipt  `json:"last_run,omitempty"`
+	LastOK   *Receipt  `json:"last_ok,omitempty"`
+	NextDue  time.Time `json:"next_due,omitzero"`
+	Late     bool      `json:"late"`
+	LateNote string    `json:"late_note,omitempty"`
+	Receipts []Receipt `json:"receipts"`
+	// Lag is the freshness lag from the receipts (LagOf).
+	Lag *Lag `json:"lag,omitempty"`
+}
+
+// LateAfter is how many intervals without a receipt make a job late.
+const LateAfter = 2
+
+// Late is the one lateness rule of a scheduled job: it is late when its
+// last run started more than LateAfter intervals before now. A job that
+// never ran is not late (live fetching may be off); it says so instead.
+func Late(lastStarted time.Time, every time.Duration, now time.Time) (bool, string) {
+	switch {
+	case lastStarted.IsZero():
+		return false, "never run in this deployment (live fetching off, or not started yet)"
+	case every > 0 && now.Sub(lastStarted) > LateAfter*every:
+		return true, fmt.Sprintf("no run since %s: more than %d intervals of %s", lastStarted.UTC().Format(time.RFC3339), LateAfter, every)
+	}
+	return false, ""
+}
+
+// Lag is a job's freshness lag from its receipts: the pipeline's own
+// share (a good run's start to finish: fetch, link, write, refresh —
+// fetched to searchable) at p50 and p95, and the lag from a row's
+// appearance upstream to searchable at the job's interval, projected:
+// a row appears at a uniform time between two runs, so it waits a
+// fraction of the interval (half at p50, 95% at p95) and then a run.
+// API, feeds and MCP read the same engine, so a searchable row is in them
+// at once (the response cache is bumped by every write).
+type Lag struct {
+	Runs                 int     `json:"runs"`
+	PipelineP50Seconds   float64 `json:"pipeline_p50_seconds"`
+	PipelineP95Seconds   float64 `json:"pipeline_p95_seconds"`
+	SearchableP50Seconds float64 `json:"searchable_p50_seconds"`
+	SearchableP95Seconds float64 `json:"searchable_p95_seconds"`
+	Note                 string  `json:"note"`
+}
+
+// LagOf is the lag of a job run every interval from its receipts (nil
+// when none succeeded).
+func LagOf(receipts []Receipt, every time.Duration) *Lag {
+	var d []float64
+	for _, r := range receipts {
+		if r.Outcome == ReceiptOK && !r.Finished.Before(r.Started) {
+			d = append(d, r.Finished.Sub(r.Started).Seconds())
+		}
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	p50, p95 := Percentile(d, 50), Percentile(d, 95)
+	return &Lag{Runs: len(d), PipelineP50Seconds: p50, PipelineP95Seconds: p95,
+		SearchableP50Seconds: 0.5*every.Seconds() + p50, SearchableP95Seconds: 0.95*every.Seconds() + p95,
+		Note: fmt.Sprintf("pipeline: measured over the last %d good runs; searchable: projected at this job's interval of %s", len(d), every)}
+}
+
+// Percentile is the pth percentile of xs (nearest rank; xs is sorted in
+// place).
+func Percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	i := int(math.Ceil(p/100*float64(len(xs)))) - 1
+	return xs[max(0, min(i, len(xs)-1))]
+}
