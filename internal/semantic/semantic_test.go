@@ -92,6 +92,29 @@ func TestModelReadsAndEmbeds(t *testing.T) {
 	}
 }
 
+// wordless counts the notices held with no word the model knows (they get
+// no vector), reading every notice.
+func wordless(t *testing.T, s *semantic.Service, be search.Engine) int {
+	t.Helper()
+	n := 0
+	q := search.Query{Sort: search.SortNewest, Limit: search.MaxLimit}
+	for {
+		res, err := be.Search(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range res.Hits {
+			if _, ok := s.Model.VectorOf(h.Notice, time.Now()); !ok {
+				n++
+			}
+		}
+		if res.NextCursor == "" || len(res.Hits) == 0 {
+			return n
+		}
+		q.Cursor = res.NextCursor
+	}
+}
+
 func TestVectorsHeldAsDerivedRecords(t *testing.T) {
 	s, be := service(t)
 	ctx := context.Background()
@@ -103,8 +126,8 @@ func TestVectorsHeldAsDerivedRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tot.Count != res.Total || tot.Count == 0 {
-		t.Fatalf("%d vectors held for %d notices: every notice written gets its vector", tot.Count, res.Total)
+	if want := res.Total - wordless(t, s, be); tot.Count != want || tot.Count == 0 {
+		t.Fatalf("%d vectors held for %d notices (%d with a known word): every notice written with a known word gets its vector", tot.Count, res.Total, want)
 	}
 	if err := s.Index.Sync(ctx, be, s.Model.Dims, true, time.Now()); err != nil {
 		t.Fatal(err)

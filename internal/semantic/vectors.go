@@ -166,10 +166,11 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 		if len(missing) == 0 {
 			return nil
 		}
-		if err := PutNotices(ctx, s.Records, s.Model, missing, s.Now()); err != nil {
+		vs := s.Model.Vectors(missing, s.Now())
+		if err := search.Put(ctx, s.Records, NoticeVectorKind, vs); err != nil {
 			return err
 		}
-		written += len(missing)
+		written += len(vs) // a notice with no known word gets none
 		missing = missing[:0]
 		return nil
 	}
