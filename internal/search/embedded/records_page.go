@@ -6,6 +6,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -27,20 +28,23 @@ import (
 // termColumn is a keyword field in one segment: each document's term as
 // an ordinal (ascending term order; noTerm when it has none), the terms
 // packed in one buffer (a million ids take about 15 MB, not the 27 MB of
-// as many strings), and for a sort key each term's documents
-// (docs[start[o]:start[o+1]]).
+// as many strings), and for a sort key each term's documents as a bitmap
+// (intersected with a page's matches, container by container).
 type termColumn struct {
-	ords  []uint32
-	text  []byte
-	ends  []uint32 // term o is text[ends[o-1]:ends[o]]
-	start []uint32
-	docs  []uint32
+	ords []uint32
+	text []byte
+	ends []uint32 // term o is text[ends[o-1]:ends[o]]
+	docs []*roaring.Bitmap
 }
 
 const noTerm = math.MaxUint32
 
 func (c *termColumn) size() int64 {
-	return int64(64 + 4*len(c.ords) + len(c.text) + 4*len(c.ends) + 4*len(c.start) + 4*len(c.docs))
+	n := int64(64 + 4*len(c.ords) + len(c.text) + 4*len(c.ends))
+	for _, bm := range c.docs {
+		n += 48 + int64(bm.GetSizeInBytes())
+	}
+	return n
 }
 
 func (c *termColumn) len() int { return len(c.ends) }
@@ -57,6 +61,13 @@ func (c *termColumn) term(o uint32) string {
 	return string(c.text[from:c.ends[o]])
 }
 
+// locate is where t falls among the column's terms: the ordinal of the
+// first term not before it, and whether that term is t.
+func (c *termColumn) locate(t string) (uint32, bool) {
+	o := sort.Search(c.len(), func(i int) bool { return c.term(uint32(i)) >= t })
+	return uint32(o), o < c.len() && c.term(uint32(o)) == t
+}
+
 // termColumn reads field's column in segment s once (cached), with each
 // term's documents when byTerm.
 func (rt *recordTotals) termColumn(s *scorch.SegmentSnapshot, field string, byTerm bool) (*termColumn, error) {
@@ -66,9 +77,6 @@ func (rt *recordTotals) termColumn(s *scorch.SegmentSnapshot, field string, byTe
 	}
 	seg := s.Segment()
 	c := &termColumn{ords: make([]uint32, seg.Count())}
-	if byTerm {
-		c.start = []uint32{0}
-	}
 	for i := range c.ords {
 		c.ords[i] = noTerm
 	}
@@ -106,12 +114,14 @@ func (rt *recordTotals) termColumn(s *scorch.SegmentSnapshot, field string, byTe
 				break
 			}
 			c.ords[p.Number()] = ord
-			if byTerm {
-				c.docs = append(c.docs, uint32(p.Number()))
-			}
 		}
 		if byTerm {
-			c.start = append(c.start, uint32(len(c.docs)))
+			bm := roaring.New()
+			if err := orInto(pl, bm); err != nil {
+				return nil, err
+			}
+			bm.RunOptimize()
+			c.docs = append(c.docs, bm)
 		}
 	}
 	rt.terms.Put(key, c, c.size())
@@ -275,17 +285,23 @@ func (rt *recordTotals) segmentPage(s *scorch.SegmentSnapshot, segIdx int, m *ro
 		}
 		return cmp.Compare(kinds.ords[a], kinds.ords[b])
 	}
+	var idPos uint32
+	var idExact bool
+	if cursor != nil {
+		idPos, idExact = ids.locate(cursor.id)
+	}
 	var out []pageHit
 	// group adds the matching documents of one key, after the cursor
-	group := func(docs []uint32, key string, atCursor bool) {
+	group := func(docs *roaring.Bitmap, key string, atCursor bool) {
 		var g []uint32
-		for _, d := range docs {
-			if !m.Contains(d) {
-				continue
-			}
+		it := roaring.And(docs, m).Iterator()
+		for it.HasNext() {
+			d := it.Next()
 			if atCursor {
-				h := hit(d, key)
-				if c := cmp.Compare(h.id, cursor.id); c < 0 || c == 0 && h.kind <= cursor.kind {
+				// after the cursor's id (located once among the segment's
+				// ids), or at it with a later kind
+				o := ids.ords[d]
+				if o < idPos || o == idPos && idExact && kinds.term(kinds.ords[d]) <= cursor.kind {
 					continue
 				}
 			}
@@ -297,7 +313,7 @@ func (rt *recordTotals) segmentPage(s *scorch.SegmentSnapshot, segIdx int, m *ro
 		}
 	}
 	if keys == nil {
-		group(m.ToArray(), "", cursor != nil)
+		group(m, "", cursor != nil)
 		return out, nil
 	}
 	n := keys.len()
@@ -318,7 +334,7 @@ func (rt *recordTotals) segmentPage(s *scorch.SegmentSnapshot, segIdx int, m *ro
 			}
 			atCursor = c == 0
 		}
-		group(keys.docs[keys.start[o]:keys.start[o+1]], key, atCursor)
+		group(keys.docs[o], key, atCursor)
 	}
 	return out, nil
 }
