@@ -72,7 +72,7 @@ func BuildCatalog(ctx context.Context, d *Deps, form int) Catalog {
 			c.Freshness.CorpusObservedAt = s.CorpusObservedAt.Format("2006-01-02T15:04:05Z07:00")
 		}
 	}
-	for _, t := range ForForm(All(d), form) {
+	for _, t := range Offered(d, form) {
 		ex := t.Examples
 		if ex == nil {
 			ex = []Example{}

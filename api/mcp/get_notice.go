@@ -65,7 +65,7 @@ func getNotice(d *Deps) Tool {
 			"invalid amount…), amount validity, full text, freshness and citation-ready links (the official City Record page is authoritative). "+
 			"A solicitation or intent also has prior_cycle: earlier notices of the same work by the same agency (who won last time, for how much, "+
 			"when the next cycle may come), each with method, tier and confidence; or \"no earlier cycle found in the records held\". "+
-			"A notice with a PIN also has matter (the procurement matter: notices, registrations, payments on one timeline, "+
+			"In Form 1, a notice with a PIN also has matter (the procurement matter: notices, registrations, payments on one timeline, "+
 			"each step with link method and confidence) and payments (payments joined through its registrations, with "+
 			"registered_vs_paid by fiscal year and the coverage of the payments held).",
 		[]int{1, 2},
@@ -119,7 +119,7 @@ func getNotice(d *Deps) Tool {
 			out.PriorCycle = cycle.For(ctx, d.Search, n, view.Links{Base: d.BaseURL})
 			// the joins are left out, not guessed, when the records cannot
 			// be read: the notice itself is still found
-			if svc, err := d.procurement(); err == nil {
+			if svc, err := d.procurement(); err == nil && d.form != 2 { // Form 2 serves no matter or payments route
 				if j, err := svc.NoticePayments(ctx, n); err == nil {
 					out.Payments = noticePayments(j)
 				}

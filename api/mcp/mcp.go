@@ -59,6 +59,19 @@ type Deps struct {
 	People    *people.Service
 	Semantic  *semantic.Service
 	Federated *federated.Service
+
+	// form is the interface form the tools are built for (Offered sets
+	// it; 0 reads as Form 1): a tool shared by both forms leaves out in
+	// Form 2 what only Form 1 serves (get_notice's matter and payments,
+	// whose routes Form 2 does not mount).
+	form int
+}
+
+// Offered is the tools of one form, built for that form.
+func Offered(d *Deps, form int) []Tool {
+	fd := *d
+	fd.form = form
+	return ForForm(All(&fd), form)
 }
 
 // semantic is the search service of every mode.
@@ -200,7 +213,7 @@ func NewServer(d *Deps, form int) *sdk.Server {
 			"what was searched, sources, corpus date and date bounds. No hits never means no record exists; say so when you report an empty result. " +
 			"The official City Record stays authoritative: cite the official_url of each notice.",
 	})
-	for _, t := range ForForm(All(d), form) {
+	for _, t := range Offered(d, form) {
 		t.add(s)
 	}
 	return s

@@ -16,13 +16,16 @@ import (
 
 // connectFull connects to Form 1's tools over everything the bundled
 // sample holds (registrations and payments too).
-func connectFull(t *testing.T) *sdk.ClientSession {
+func connectFull(t *testing.T) *sdk.ClientSession { return connectFullForm(t, 1) }
+
+// connectFullForm connects to one form's tools over the full sample.
+func connectFullForm(t *testing.T, form int) *sdk.ClientSession {
 	t.Helper()
 	be, err := sampletest.SharedIndex(sampletest.Full, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(mcp.Handler(depsOver(be, entity.DefaultCrosswalk(), 1), 1))
+	ts := httptest.NewServer(mcp.Handler(depsOver(be, entity.DefaultCrosswalk(), form), form))
 	t.Cleanup(ts.Close)
 	c := sdk.NewClient(&sdk.Implementation{Name: "recordwatch-test", Version: "1"}, nil)
 	s, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ts.URL}, nil)
@@ -59,5 +62,15 @@ func TestContractAndNoticeReturnPaymentsAndMatter(t *testing.T) {
 	if n.Matter == nil || n.Matter.PIN != "12522P0001001R004" || n.Matter.Counts["notices"] != 3 || n.Payments == nil ||
 		n.Payments.Total != 0 || n.Payments.Ledger.State != procure.NoPaymentsHeld {
 		t.Errorf("notice matter %+v payments %+v", n.Matter, n.Payments)
+	}
+}
+
+// Form 2 serves no matter or payments route: its get_notice reads the
+// notice alone, with no matter or payments pointing at Form 1's routes.
+func TestForm2NoticeHasNoMatterOrPayments(t *testing.T) {
+	s := connectFullForm(t, 2)
+	n := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20260624018"}))
+	if n.Status != "found" || n.Matter != nil || n.Payments != nil {
+		t.Errorf("Form 2 notice: status %s, matter %v, payments %v", n.Status, n.Matter, n.Payments)
 	}
 }
