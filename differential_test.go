@@ -34,6 +34,8 @@ var engineDifferences = []struct {
 	{`› (.*\.)?engine$`, "names the engine that answered"},
 	{`› (.*\.)?generated_at$`, "the time the answer was made"},
 	{`› (.*\.)?score$`, "BM25 scores are computed per shard and segment layout; each engine scores on its own statistics"},
+	{`› (.*\.)?observed_age_seconds$`, "a source's age at the instant of the answer (record.Freshen): each engine's service answers at its own instant"},
+	{`^/stats › live\.jobs\[\d+\]\.(receipts\[\d+\]\.(started|finished)|next_due|last_run\.(started|finished)|last_ok\.(started|finished)|lag\.\w+)$`, "the service's own scheduled runs (its digest job's receipts): each engine's service runs them at its own instants"},
 	{`› (.*\.)?next_cursor$`, "a cursor is the engine's own sort key (opaque to clients, valid only on the engine that issued it); links that carry one are compared with the cursor taken out (decodeBody)"},
 }
 
