@@ -23,6 +23,7 @@ var labels = map[string]map[string]word{
 		"borough_board":     {"Borough board review", "Revisión de la junta del distrito"},
 		"borough_president": {"Borough president review", "Revisión del presidente del distrito"},
 		"community_review":  {"Community review", "Revisión comunitaria"},
+		"borough_review":    {"Borough review", "Revisión del distrito"},
 		"cpc_hearing":       {"City Planning Commission hearing", "Audiencia de la Comisión de Planificación"},
 		"cpc_vote":          {"City Planning Commission vote", "Votación de la Comisión de Planificación"},
 		"council":           {"City Council review", "Revisión del Concejo Municipal"},
@@ -243,6 +244,8 @@ var plainWords = map[string]word{
 	"parsed_fields":    {"the fields read below", "los campos leídos abajo"},
 	"event_date":       {"event date", "fecha del evento"},
 	"canonical_name":   {"the canonical name", "el nombre canónico"},
+	"not_an_agency":    {"marked as not an agency", "marcadas como no agencias"},
+	"charter_text":     {"the Charter's words given with each stage", "las palabras de la Carta dadas con cada etapa"},
 }
 
 // Plain is a service's note with the machine words it names said in

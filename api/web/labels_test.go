@@ -17,7 +17,7 @@ import (
 // (the plain-words walk, api/plainwords_test.go, catches what it shows).
 func TestEveryMachineValueHasALabel(t *testing.T) {
 	want := map[string][]string{
-		"stage":       append(land.StageIDs(), "community_review", "unknown"),
+		"stage":       append(append(land.StageIDs(), groupIDs()...), "unknown"),
 		"procedure":   append(land.ProcedureIDs(), "elurp", "unknown"),
 		"stage_state": slices.Collect(maps.Keys(land.StateMeanings)),
 		"held":        {meeting.Held, meeting.NotHeld, meeting.HeldUnknown},
@@ -56,4 +56,18 @@ func TestEveryMachineValueHasALabel(t *testing.T) {
 	if got := Plain("en", "see parsed_fields (America/New_York)"); got != "see the fields read below (New York time)" {
 		t.Errorf("Plain: %q", got)
 	}
+}
+
+// groupIDs are the parallel review groups of every procedure held (a
+// stage's group is shown by its label: "in parallel with the other
+// stages of Borough review").
+func groupIDs() []string {
+	var out []string
+	for _, id := range land.ProcedureIDs() {
+		p, _ := land.ProcedureByID(id)
+		for _, g := range p.Groups {
+			out = append(out, g.ID)
+		}
+	}
+	return out
 }
