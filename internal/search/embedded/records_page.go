@@ -80,53 +80,71 @@ func (rt *recordTotals) termColumn(s *scorch.SegmentSnapshot, field string, byTe
 	for i := range c.ords {
 		c.ords[i] = noTerm
 	}
-	dict, err := seg.Dictionary(field)
-	if err != nil {
-		return nil, err
-	}
-	itr := dict.AutomatonIterator(everything{}, nil, nil)
-	var pl segment.PostingsList
 	var pit segment.PostingsIterator
-	for {
-		e, err := itr.Next()
-		if err != nil {
-			return nil, err
-		}
-		if e == nil {
-			break
-		}
+	err := eachTerm(seg, field, nil, nil, func(term string, pl segment.PostingsList) error {
 		if rt.stop.Load() {
-			return nil, bleve.ErrorIndexClosed
+			return bleve.ErrorIndexClosed
 		}
 		ord := uint32(len(c.ends))
-		c.text = append(c.text, e.Term...)
+		c.text = append(c.text, term...)
 		c.ends = append(c.ends, uint32(len(c.text)))
-		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
-			return nil, err
-		}
-		pit = pl.Iterator(false, false, false, pit)
-		for {
-			p, err := pit.Next()
-			if err != nil {
-				return nil, err
-			}
-			if p == nil {
-				break
-			}
-			c.ords[p.Number()] = ord
+		var err error
+		if pit, err = eachDoc(pl, pit, func(d uint64) { c.ords[d] = ord }); err != nil {
+			return err
 		}
 		if byTerm {
 			bm := roaring.New()
 			if err := orInto(pl, bm); err != nil {
-				return nil, err
+				return err
 			}
 			bm.RunOptimize()
 			c.docs = append(c.docs, bm)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	rt.terms.Put(key, c, c.size())
 	rt.terms.Trim(0, TotalsColumnBytes)
 	return c, nil
+}
+
+// eachTerm visits field's terms in [start, end) (nil bounds: every term),
+// in order, each with its documents: the one dictionary walk behind every
+// per-segment column (sort columns, term, group and value columns).
+func eachTerm(seg segment.Segment, field string, start, end []byte, visit func(term string, pl segment.PostingsList) error) error {
+	dict, err := seg.Dictionary(field)
+	if err != nil {
+		return err
+	}
+	itr := dict.AutomatonIterator(everything{}, start, end)
+	var pl segment.PostingsList
+	for {
+		e, err := itr.Next()
+		if err != nil || e == nil {
+			return err
+		}
+		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
+			return err
+		}
+		if err := visit(e.Term, pl); err != nil {
+			return err
+		}
+	}
+}
+
+// eachDoc visits the documents of a postings list; it reuses it (nil:
+// a new iterator) and returns it for the next list.
+func eachDoc(pl segment.PostingsList, it segment.PostingsIterator, visit func(doc uint64)) (segment.PostingsIterator, error) {
+	it = pl.Iterator(false, false, false, it)
+	for {
+		p, err := it.Next()
+		if err != nil || p == nil {
+			return it, err
+		}
+		visit(p.Number())
+	}
 }
 
 // pageHit is one record of a page, located in its segment.

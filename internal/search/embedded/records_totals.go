@@ -395,10 +395,6 @@ func (rt *recordTotals) groupColumn(s *scorch.SegmentSnapshot, group string) (*g
 	}
 	seg := s.Segment()
 	n := seg.Count()
-	dict, err := seg.Dictionary(field)
-	if err != nil {
-		return nil, err
-	}
 	var start, end []byte
 	if prefix != "" {
 		start = []byte(prefix)
@@ -412,35 +408,20 @@ func (rt *recordTotals) groupColumn(s *scorch.SegmentSnapshot, group string) (*g
 	}
 	var all []termDocs
 	c := &groupColumn{start: make([]uint32, n+1)}
-	itr := dict.AutomatonIterator(everything{}, start, end)
-	var pl segment.PostingsList
 	var pit segment.PostingsIterator
-	for {
-		e, err := itr.Next()
-		if err != nil {
-			return nil, err
-		}
-		if e == nil {
-			break
-		}
+	err := eachTerm(seg, field, start, end, func(term string, pl segment.PostingsList) error {
 		td := termDocs{ord: uint32(len(c.terms))}
-		c.terms = append(c.terms, e.Term[len(prefix):])
-		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
-			return nil, err
-		}
-		pit = pl.Iterator(false, false, false, pit)
-		for {
-			p, err := pit.Next()
-			if err != nil {
-				return nil, err
-			}
-			if p == nil {
-				break
-			}
-			td.docs = append(td.docs, uint32(p.Number()))
-			c.start[p.Number()+1]++
-		}
+		c.terms = append(c.terms, term[len(prefix):])
+		var err error
+		pit, err = eachDoc(pl, pit, func(d uint64) {
+			td.docs = append(td.docs, uint32(d))
+			c.start[d+1]++
+		})
 		all = append(all, td)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	for d := 1; d <= int(n); d++ {
 		c.start[d] += c.start[d-1]

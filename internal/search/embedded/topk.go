@@ -536,40 +536,19 @@ func (t *topIndex) column(s *scorch.SegmentSnapshot, field string) (*sortColumn,
 	}
 	seg := s.Segment()
 	c := &sortColumn{ords: make([]uint32, seg.Count()), terms: []string{""}}
-	dict, err := seg.Dictionary(field)
+	var pit segment.PostingsIterator
+	err := eachTerm(seg, field, nil, nil, func(term string, pl segment.PostingsList) error {
+		var ord uint32 // an empty key is the missing key's: terms stay strictly ascending (keyPos)
+		if term != "" {
+			ord = uint32(len(c.terms))
+			c.terms = append(c.terms, term)
+		}
+		var err error
+		pit, err = eachDoc(pl, pit, func(d uint64) { c.ords[d] = ord })
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	itr := dict.AutomatonIterator(everything{}, nil, nil)
-	var pl segment.PostingsList
-	var pit segment.PostingsIterator
-	for {
-		e, err := itr.Next()
-		if err != nil {
-			return nil, err
-		}
-		if e == nil {
-			break
-		}
-		var ord uint32 // an empty key is the missing key's: terms stay strictly ascending (keyPos)
-		if e.Term != "" {
-			ord = uint32(len(c.terms))
-			c.terms = append(c.terms, e.Term)
-		}
-		if pl, err = dict.PostingsList([]byte(e.Term), nil, pl); err != nil {
-			return nil, err
-		}
-		pit = pl.Iterator(false, false, false, pit)
-		for {
-			p, err := pit.Next()
-			if err != nil {
-				return nil, err
-			}
-			if p == nil {
-				break
-			}
-			c.ords[p.Number()] = ord
-		}
 	}
 	t.columns.Put(key, c, c.size())
 	t.columns.Trim(0, ColumnCacheBytes)
