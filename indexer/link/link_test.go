@@ -48,10 +48,23 @@ func TestLinkFillsDerivedKeys(t *testing.T) {
 	if e.AgencyID != "design-and-construction" || e.VendorStem != "CDE AIR CONDITIONING" || e.PINBase != "85015B0065" || link.PINKey(e.PIN) != "85015B0065001C021" {
 		t.Errorf("checkbook contract: %q %q %q", e.AgencyID, e.VendorStem, e.PINBase)
 	}
+	// every payment has its agency; a named payee has a stem, a payee
+	// redacted for privacy ("N/A (PRIVACY/SECURITY)") never has one (86 of
+	// the 1,001 bundled payments), so it is never joined or counted by name
+	redacted, named := 0, 0
 	for _, p := range payments {
-		if p.AgencyID == "" || (p.VendorName != "" && p.VendorStem == "") {
-			t.Errorf("checkbook payment %s: agency %q, stem %q", p.ID, p.AgencyID, p.VendorStem)
+		red := link.RedactedPayee(p.VendorName)
+		if red {
+			redacted++
+		} else if p.VendorName != "" {
+			named++
 		}
+		if p.AgencyID == "" || (p.VendorName != "" && !red && p.VendorStem == "") || (red && p.VendorStem != "") {
+			t.Errorf("checkbook payment %s: agency %q, payee %q, stem %q", p.ID, p.AgencyID, p.VendorName, p.VendorStem)
+		}
+	}
+	if redacted != 86 || named == 0 {
+		t.Errorf("%d payments with a redacted payee (want 86), %d with a named payee", redacted, named)
 	}
 	for _, n := range notices {
 		if n.AgencyID == "" {

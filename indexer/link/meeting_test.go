@@ -3,6 +3,7 @@ package link_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,8 +22,8 @@ import (
 // day no notice covers is unknown.
 func TestMeetingNoticeLinksWithinTheBatch(t *testing.T) {
 	res, errs := meetings.ReadDir(os.DirFS("../../testdata/sample"), "meetings")
-	if len(errs) != 1 {
-		t.Fatalf("read: %v", errs)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "image-only.txt: rejected: no text") {
+		t.Fatalf("read: %v; want only the image-only calendar rejected", errs)
 	}
 	at := func(h int) *time.Time {
 		t := time.Date(2026, 8, 26, h, 0, 0, 0, record.NewYork)

@@ -95,7 +95,9 @@ func TestAgency(t *testing.T) {
 		t.Errorf("probation payments %+v", d.Payments)
 	}
 	// registered vs paid by fiscal year: registered value held, no
-	// payments held, with the coverage of the one payment the sample holds
+	// payments held, with the coverage of the payments the sample holds
+	// (1,001 Checkbook payments: the 2018-05-02 spending page of 1,000 and
+	// the documentation sample of 2017-07-17)
 	l := d.Ledger
 	registered := 0
 	for _, y := range l.ByYear {
@@ -105,8 +107,9 @@ func TestAgency(t *testing.T) {
 		registered += y.Contracts
 	}
 	if l.State != procure.NoPaymentsHeld || registered != d.Payments.Contracts.Records || l.Registered.Value == nil ||
-		l.JoinedBy != procure.JoinedByAgency || l.Coverage.Payments != 1 || !strings.Contains(l.Note, "extract") {
-		t.Errorf("ddc ledger %+v", l)
+		l.JoinedBy != procure.JoinedByAgency || l.Coverage.Payments != 1001 || l.Coverage.First != "2017-07-17" || l.Coverage.Last != "2018-05-02" ||
+		!strings.Contains(l.Note, "extract") {
+		t.Errorf("probation ledger %+v", l)
 	}
 	if _, err := svc.Agency(ctx, "no-such-agency-here"); record.ErrorCode(err) != record.ENOTFOUND {
 		t.Errorf("unknown agency: %v", err)

@@ -48,12 +48,12 @@ func loadSample(t *testing.T) (*meeting.Service, indexer.Report) {
 	return &meeting.Service{Records: b, Notices: b, Now: func() time.Time { return time.Date(2026, 8, 20, 12, 0, 0, 0, time.UTC) }}, rep
 }
 
-// The real Legistar events (deferred ones included), calendar texts and
-// hearing notices load; each fact is right on hand-checked examples.
+// The real Legistar events (deferred ones included), calendar texts,
+// hearing notices and board minutes load; each fact is right on hand-checked examples.
 func TestMeetingsLoadWithFourIndependentFacts(t *testing.T) {
 	svc, rep := loadSample(t)
-	if rep.Rows != 88+13+8 {
-		t.Errorf("rows read %d, want 109 (88 events, 13 hearing notices, 8 calendar texts)", rep.Rows)
+	if rep.Rows != 88+13+8+82 {
+		t.Errorf("rows read %d, want 191 (88 events, 13 hearing notices, 8 calendar texts, 82 minutes documents)", rep.Rows)
 	}
 	if len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0].Error(), "image-only.txt") {
 		t.Errorf("rejected %v; want only the image-only calendar (no text)", rep.Errors)

@@ -38,12 +38,15 @@ func field(m meeting.Meeting, name string) meeting.ParsedField {
 	return meeting.ParsedField{}
 }
 
-// The bundled files: 88 Legistar events, 13 hearing notices and 8
-// calendar texts read; the image-only text is rejected with its reason;
-// hand-checked calendar entries carry the confidence of each field.
+// The bundled files: 88 Legistar events, 13 hearing notices, 8 calendar
+// texts and 82 minutes documents read (the sample's minutes are the
+// documents read from 2023 on or naming an application number; the full
+// files and their rejects are TestMinutesFullFiles'); the image-only text
+// is rejected with its reason; hand-checked calendar entries carry the
+// confidence of each field.
 func TestReadSampleFiles(t *testing.T) {
 	res, errs := ReadDir(os.DirFS(sample), "meetings")
-	if res.Rows[LegistarSource] != 88 || res.Rows[HearingSource] != 13 || res.Rows[CalendarSource] != 8 {
+	if res.Rows[LegistarSource] != 88 || res.Rows[HearingSource] != 13 || res.Rows[CalendarSource] != 8 || res.Rows[MinutesSource] != 82 {
 		t.Errorf("rows %v", res.Rows)
 	}
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "image-only.txt: rejected: no text") {
@@ -102,7 +105,7 @@ func TestReadSampleFiles(t *testing.T) {
 			t.Errorf("a closure or a footer read as a meeting: %s", id)
 		}
 	}
-	if n := len(res.Meetings); n != 88+13+62 {
+	if n := len(res.Meetings); n != 88+13+62+82 {
 		t.Errorf("%d meetings", n)
 	}
 	dining := ms["cityrecord-hearings:20260728028"]
