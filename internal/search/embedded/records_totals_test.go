@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/costtest"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
@@ -247,6 +248,62 @@ func TestRecordPagesWalkInOrder(t *testing.T) {
 				t.Errorf("%s by %s: walked %d records, want %d\n got %.300v\nwant %.300v", name, sortName, len(got), len(want), got, want)
 			}
 		}
+	}
+}
+
+// TestPayrollBrowseCostFollowsThePage: a browse's first page and its
+// totals allocate about as much for 12,000 matching rows as for the 80 of
+// one agency (issue 31: /api/payroll read every match for its totals, 3 s
+// of CPU a page at 40,000 rows). Allocation is counted, not time, so the
+// test does not depend on the machine's load; the columns are read first
+// (once per segment, as the engine's warm-up does).
+func TestPayrollBrowseCostFollowsThePage(t *testing.T) {
+	ctx := context.Background()
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	rng := rand.New(rand.NewPCG(9, 9))
+	const n = 12_000
+	for i := 0; i < n; {
+		rs := make([]search.Record, 0, 4000)
+		for ; len(rs) < 4000 && i < n; i++ {
+			rs = append(rs, payrollLike(rng, i))
+		}
+		if err := b.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	browse := func(q search.RecordQuery) (int, uint64) {
+		page := q
+		page.Sort, page.Limit = search.RecordSortDateDesc, 50
+		var total int
+		_, alloc := costtest.Measure(func() {
+			p, err := b.FindRecords(ctx, page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tot, err := b.RecordTotals(ctx, q, []string{"flag"}, 0)
+			if err != nil || tot.Count != p.Total {
+				t.Fatalf("totals %d, page total %d, %v", tot.Count, p.Total, err)
+			}
+			total = p.Total
+		})
+		return total, alloc
+	}
+	all := search.RecordQuery{Kinds: []string{"payroll"}}
+	one := search.RecordQuery{Kinds: []string{"payroll"}, Keys: map[string][]string{search.KeyAgencyID: {"agency-007"}}}
+	browse(all) // reads the columns
+	browse(one)
+	nAll, aAll := browse(all)
+	nOne, aOne := browse(one)
+	t.Logf("%d matches: %d KB; %d matches: %d KB", nAll, aAll>>10, nOne, aOne>>10)
+	if nAll != n || nOne == 0 || nOne > n/50 {
+		t.Fatalf("matches %d and %d", nAll, nOne)
+	}
+	if aAll > 4*aOne+(1<<20) {
+		t.Errorf("a page of %d matches allocates %d KB, of %d matches %d KB: the cost follows the matches", nAll, aAll>>10, nOne, aOne>>10)
 	}
 }
 
