@@ -3,8 +3,6 @@ package web
 import (
 	"fmt"
 	"html/template"
-	"net/url"
-	"sort"
 	"time"
 )
 
@@ -12,15 +10,6 @@ import (
 // and Spanish (?lang=es, part of every permalink). Record text is never
 // translated: it stays as published, and the pages say so.
 var Langs = []string{"en", "es"}
-
-// Lang is the site language a request asks for: "es" for lang=es, else
-// "en".
-func Lang(q url.Values) string {
-	if q.Get("lang") == "es" {
-		return "es"
-	}
-	return "en"
-}
 
 // langFuncs are the template functions bound to one language.
 func langFuncs(lang string) template.FuncMap {
@@ -61,16 +50,6 @@ func langFuncs(lang string) template.FuncMap {
 }
 
 var monthsES = [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"}
-
-// WordKeys lists the keys of the site's own words (for tests).
-func WordKeys() []string {
-	out := make([]string, 0, len(words))
-	for k := range words {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // Word is one of the site's own words in lang ("" when missing).
 func Word(lang, key string) string {

@@ -200,25 +200,6 @@ func StemKeys(stem string) []string {
 	return out
 }
 
-// StemKeysAll expands stems through StemKeys, keeping their order.
-func StemKeysAll(stems []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, st := range stems {
-		ks := StemKeys(st)
-		if len(ks) == 0 {
-			ks = []string{st}
-		}
-		for _, k := range ks {
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, k)
-			}
-		}
-	}
-	return out
-}
-
 // spacedVariants spells apart, in every combination, the first two words
 // of 2 or 3 letters ("ABC" → "ABC", "A B C"; "JP MORGAN" → "J P MORGAN").
 func spacedVariants(words []string) [][]string {

@@ -119,12 +119,6 @@ func quantize(v []float32) ([]byte, float32) {
 	return out, scale
 }
 
-// PutNotices writes the vectors of notices; a notice with no known word
-// gets none.
-func PutNotices(ctx context.Context, rs search.Records, m *Model, notices []record.Notice, now time.Time) error {
-	return search.Put(ctx, rs, NoticeVectorKind, m.Vectors(notices, now))
-}
-
 // Vectors are the vector records of notices (none for a notice with no
 // known word).
 func (m *Model) Vectors(notices []record.Notice, now time.Time) []NoticeVector {

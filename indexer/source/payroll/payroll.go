@@ -26,7 +26,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -121,18 +120,6 @@ func Row(fields map[string]string, file string, line int, observed time.Time) (r
 	}
 	record.FlagPayroll(&r)
 	return r, nil
-}
-
-// Link resolves the agency of each row with cw (entity.Crosswalk).
-func Link(cw *entity.Crosswalk, rows []record.PayrollRow) {
-	for i := range rows {
-		if rows[i].AgencyLabel == "" {
-			rows[i].AgencyID, rows[i].AgencyName, rows[i].AgencyMethod = "", "", ""
-			continue
-		}
-		l := cw.Resolve(rows[i].AgencyLabel)
-		rows[i].AgencyID, rows[i].AgencyName, rows[i].AgencyMethod = l.ID, l.Name, l.Method
-	}
 }
 
 // hashID is the id of a row without one: the SHA-256 of its fields as
