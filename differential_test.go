@@ -176,6 +176,9 @@ func decodeBody(ctype string, b []byte, base string) any {
 		// cut the base address in two, and the two services' addresses
 		// differ in length
 		b = bytes.ReplaceAll(b, []byte("\r\n "), nil)
+		// an event's LAST-MODIFIED is when the service first saw it as it
+		// is (feed.Revise): each engine's service sees it at its own instant
+		b = eventModified.ReplaceAll(b, []byte("${1}LAST-MODIFIED:…"))
 	}
 	b = bytes.ReplaceAll(b, []byte(base), []byte("{base}"))
 	b = cursorParam.ReplaceAll(b, []byte("cursor=…"))
@@ -187,6 +190,10 @@ func decodeBody(ctype string, b []byte, base string) any {
 	}
 	return string(b)
 }
+
+// eventModified is an event's LAST-MODIFIED line (after its UID; the
+// calendar's own, from the data, comes before the first event).
+var eventModified = regexp.MustCompile(`(?s)(BEGIN:VEVENT\r\n(?:[^\r]*\r\n)*?)LAST-MODIFIED:[0-9TZ]+`)
 
 // cursorParam is a cursor inside a link (next-page URLs): engine-specific,
 // so it is taken out before links are compared.
