@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -8,19 +9,41 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/internal/costtest"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
-// costFuzzOver is the cost fuzz (api's TestCostFuzz) through a running
-// service on any engine: every differential request with each parameter
-// the routes read at its bound and ten times past it answers without a
-// 5xx, within 1 s of this process's CPU and 64 MB of its allocation.
-// (The OpenSearch node's own work is its own process's.)
+// costFuzzOver is the cost fuzz (api's TestCostFuzz and api/mcp's
+// TestToolCostFuzz) through a running service on any engine: every
+// differential request and every GET route of the route table, with each
+// parameter the routes read at its bound and ten times past it, answers
+// without a 5xx, within 1 s of this process's CPU and 64 MB of its
+// allocation; then every tool with each argument at its bound. (The
+// OpenSearch node's own work is its own process's.)
 func costFuzzOver(t *testing.T, s engineService, paths []string) {
 	t.Helper()
 	names := []string{"q", "vendor", "agency", "name", "body", "cursor", "lens", "type", "pin", "title", "scope"}
-	fill := func(n int) string { return strings.Repeat("acme ", n/5+1)[:n] }
+	fill := costtest.Words
+	// and every GET route of Form 1's table (the service's form), its path
+	// parameters as a plain value and at the name bound
+	for _, rt := range api.New(api.Config{Form: 1}, api.Deps{}).Router().Routes() {
+		if rt.Method != http.MethodGet {
+			continue
+		}
+		for _, v := range []string{"x", url.PathEscape(fill(record.MaxNameLen))} {
+			var parts []string
+			for _, seg := range strings.Split(rt.Path, "/") {
+				if strings.HasPrefix(seg, ":") || strings.HasPrefix(seg, "*") {
+					seg = v
+				}
+				parts = append(parts, seg)
+			}
+			paths = append(paths, strings.Join(parts, "/"))
+		}
+	}
 	var worstCPU time.Duration
 	var worstAlloc uint64
 	sent := 0
@@ -53,4 +76,43 @@ func costFuzzOver(t *testing.T, s engineService, paths []string) {
 		}
 	}
 	t.Logf("cost fuzz on %s: %d requests; the costliest took %v of CPU, the hungriest %d MB", s.name, sent, worstCPU, worstAlloc>>20)
+	toolCostFuzzOver(t, s)
+}
+
+// toolCostFuzzOver calls every tool the service offers with each argument
+// at its schema's bound (costtest.BoundArgs), one at a time: a result or a
+// tool error, never a protocol failure, within the same budget.
+func toolCostFuzzOver(t *testing.T, s engineService) {
+	t.Helper()
+	ctx := context.Background()
+	c := sdk.NewClient(&sdk.Implementation{Name: "costfuzz", Version: "1"}, nil)
+	sess, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatalf("%s initialize: %v", s.name, err)
+	}
+	defer sess.Close()
+	tools, err := sess.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, tl := range tools.Tools {
+		for name, v := range costtest.BoundArgs(tl.InputSchema) {
+			var err error
+			cpu, alloc := costtest.Measure(func() {
+				_, err = sess.CallTool(ctx, &sdk.CallToolParams{Name: tl.Name, Arguments: map[string]any{name: v}})
+			})
+			calls++
+			if err != nil && !strings.Contains(err.Error(), "validating") && !strings.Contains(err.Error(), "invalid") {
+				t.Errorf("%s %s(%s at its bound): %v", s.name, tl.Name, name, err)
+			}
+			if costtest.Over(cpu, alloc) {
+				t.Errorf("%s %s(%s at its bound): %v CPU, %d MB", s.name, tl.Name, name, cpu, alloc>>20)
+			}
+		}
+	}
+	t.Logf("tool cost fuzz on %s: %d calls over %d tools", s.name, calls, len(tools.Tools))
+	if calls < 10 {
+		t.Errorf("%s: only %d tool calls", s.name, calls)
+	}
 }

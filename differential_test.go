@@ -458,7 +458,7 @@ func TestEnginesGiveTheSameAnswers(t *testing.T) {
 		ea, oa := callTool(t, emb, c.tool, c.args), callTool(t, osb, c.tool, c.args)
 		compare(t, request, ea, oa, 200, 200)
 	}
-	// the cost fuzz on OpenSearch too (api's TestCostFuzz covers every route on the embedded engine)
+	// the cost fuzz on OpenSearch too: every route and every tool
 	costFuzzOver(t, osb, append(append([]string{}, differentialGETs...), recordKindGETs...))
 }
 

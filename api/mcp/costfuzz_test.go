@@ -50,20 +50,7 @@ func TestToolCostFuzz(t *testing.T) {
 		}
 		calls := 0
 		for _, tl := range tools.Tools {
-			for name, p := range argSchemas(tl) {
-				var v any
-				switch {
-				case p.Type == "string" && p.MaxLength != nil:
-					v = strings.Repeat("acme ", *p.MaxLength/5+1)[:*p.MaxLength]
-				case p.Type == "array" && p.MaxItems != nil && p.Items != nil && p.Items.MaxLength != nil:
-					l := make([]string, *p.MaxItems)
-					for i := range l {
-						l[i] = strings.Repeat("acme ", *p.Items.MaxLength/5+1)[:*p.Items.MaxLength]
-					}
-					v = l
-				default:
-					continue
-				}
+			for name, v := range costtest.BoundArgs(tl.InputSchema) {
 				var err error
 				cpu, alloc := costtest.Measure(func() {
 					_, err = s.CallTool(context.Background(), &sdk.CallToolParams{Name: tl.Name, Arguments: map[string]any{name: v}})
