@@ -240,9 +240,12 @@ func startEngines(t *testing.T) (engineService, engineService) {
 	prefix := fmt.Sprintf("rwdiff-%d", time.Now().UnixNano())
 	t.Cleanup(func() { deleteIndexes(url, prefix) })
 	var embLogs, osLogs bytes.Buffer
-	// both load the sample at once: OpenSearch indexes in its own process
-	ss := startServers(t, serverSpec{t.TempDir(), &embLogs, nil},
-		serverSpec{t.TempDir(), &osLogs, []string{"-engine", "opensearch", "-opensearch-index-prefix", prefix}})
+	// both load the sample at once: OpenSearch indexes in its own process;
+	// one client sends every request (the cost fuzz: thousands), so the
+	// per-client rate is lifted
+	lift := []string{"-rate", "1e6", "-burst", "1000000"}
+	ss := startServers(t, serverSpec{t.TempDir(), &embLogs, lift},
+		serverSpec{t.TempDir(), &osLogs, append([]string{"-engine", "opensearch", "-opensearch-index-prefix", prefix}, lift...)})
 	t.Cleanup(ss[0].stop)
 	t.Cleanup(ss[1].stop)
 	return engineService{"embedded", ss[0].base}, engineService{"opensearch", ss[1].base}

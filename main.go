@@ -97,6 +97,10 @@ type Config struct {
 	CalendarURLs  []string
 
 	TrustedProxies []string
+	// RatePerSecond and Burst bound each client's requests (api.Config;
+	// RECORDWATCH_RATE_PER_SECOND, RECORDWATCH_RATE_BURST).
+	RatePerSecond float64
+	Burst         int
 	// OperatorEmail receives one mail per incident of a late scheduled
 	// job (RECORDWATCH_OPERATOR_EMAIL; empty: logged only).
 	OperatorEmail string
@@ -134,8 +138,15 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.StringVar(&c.CheckbookType, "checkbook-type", env("RECORDWATCH_CHECKBOOK_TYPE", "Spending"), "indexer: Checkbook type of data (Spending, Contracts, Payroll)")
 	fl.StringVar(&c.CheckbookFrom, "checkbook-from", "", "indexer: with -source=checkbook -live, first day (YYYY-MM-DD; default 7 days ago)")
 	fl.StringVar(&c.CheckbookTo, "checkbook-to", "", "indexer: with -source=checkbook -live, last day (YYYY-MM-DD; default today)")
+	rate, _ := strconv.ParseFloat(env("RECORDWATCH_RATE_PER_SECOND", "20"), 64)
+	burst, _ := strconv.Atoi(env("RECORDWATCH_RATE_BURST", "60"))
+	fl.Float64Var(&c.RatePerSecond, "rate", rate, "requests per second each client may send (sustained)")
+	fl.IntVar(&c.Burst, "burst", burst, "requests each client may send at once")
 	if err := fl.Parse(args); err != nil {
 		return c, err
+	}
+	if !(c.RatePerSecond > 0) || c.Burst < 1 {
+		return c, fmt.Errorf("-rate must be above 0 and -burst at least 1 (RECORDWATCH_RATE_PER_SECOND, RECORDWATCH_RATE_BURST)")
 	}
 	c.OpenSearchUser = os.Getenv("OPENSEARCH_USERNAME")
 	c.OpenSearchPassword = os.Getenv("OPENSEARCH_PASSWORD")
@@ -351,7 +362,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	if cfg.Target == "all" && mcfg.SMTPAddr != "" {
 		apiDeps.Parts = map[string]func() error{"mail_receiver": mail.Ready} // /readyz
 	}
-	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies}, apiDeps)
+	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies,
+		RatePerSecond: cfg.RatePerSecond, Burst: cfg.Burst}, apiDeps)
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	// listen before saying so: a taken port ends the process here

@@ -186,6 +186,12 @@ func TestConfig(t *testing.T) {
 	if err != nil || c.Form != 2 || c.Addr != ":9999" || c.BaseURL != "http://localhost:9999" || c.Engine != "embedded" || c.Target != "all" {
 		t.Fatalf("env config %+v %v", c, err)
 	}
+	if c.RatePerSecond != 20 || c.Burst != 60 {
+		t.Errorf("default rate %v burst %d, want 20 and 60", c.RatePerSecond, c.Burst)
+	}
+	if _, err := parseConfig([]string{"-rate", "0"}, io.Discard); err == nil {
+		t.Error("a rate of 0 is accepted")
+	}
 	c, err = parseConfig([]string{"-form", "1", "-base-url", "https://recordwatch.example/"}, io.Discard)
 	if err != nil || c.Form != 1 || c.BaseURL != "https://recordwatch.example" {
 		t.Fatalf("flags win: %+v %v", c, err)
