@@ -93,6 +93,7 @@ type Server struct {
 	gate    *gate // the slots of expensive requests (admission.go)
 	// crosswalk is the agency crosswalk GET /agencies serves (gencache.go)
 	crosswalk byGeneration[*dossier.Crosswalk]
+	ready     readyJobs // /readyz's jobs, read at most once per ReadyJobsTTL (sources.go)
 	router    *gin.Engine
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -204,10 +205,27 @@ type JobReadiness struct {
 	Note  string `json:"note,omitempty"`
 }
 
+// ReadyJobsTTL is how long /readyz reuses the jobs' lateness it read: a
+// probe every second or two must not read every job's receipts each time
+// (on OpenSearch about eight searches), and lateness moves in minutes.
+const ReadyJobsTTL = 5 * time.Second
+
+// readyJobs is /readyz's last reading of the jobs.
+type readyJobs struct {
+	mu   sync.Mutex
+	at   time.Time // wall clock: the probes' pace, not the data's clock
+	jobs map[string]JobReadiness
+}
+
 // jobsReadiness is /readyz's "jobs": every scheduled job's lateness (an
 // empty map when none is scheduled or the receipts are unreadable, which
-// is logged).
+// is logged), read at most once per ReadyJobsTTL.
 func (s *Server) jobsReadiness(ctx context.Context) map[string]JobReadiness {
+	s.ready.mu.Lock()
+	defer s.ready.mu.Unlock()
+	if s.ready.jobs != nil && time.Since(s.ready.at) < ReadyJobsTTL {
+		return s.ready.jobs
+	}
 	out := map[string]JobReadiness{}
 	if s.deps.Jobs == nil {
 		return out
@@ -227,6 +245,7 @@ func (s *Server) jobsReadiness(ctx context.Context) map[string]JobReadiness {
 		}
 		out[j.Job] = r
 	}
+	s.ready.jobs, s.ready.at = out, time.Now()
 	return out
 }
 

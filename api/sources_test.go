@@ -198,3 +198,25 @@ func TestBanner(t *testing.T) {
 		t.Error("a banner when every source is fresh")
 	}
 }
+
+// /readyz reads the jobs' receipts at most once per ReadyJobsTTL, however
+// often it is probed.
+func TestReadyzReadsJobsOncePerTTL(t *testing.T) {
+	reads := 0
+	srv := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
+		Deps{Search: shared.be, Store: shared.st, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return fixedNow },
+			Jobs: func(context.Context) ([]record.JobStatus, error) {
+				reads++
+				return []record.JobStatus{{Job: "crol", Late: true}}, nil
+			}})
+	for i := 0; i < 5; i++ {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("GET", "/readyz", nil))
+		if w.Code != 200 || !strings.Contains(w.Body.String(), `"late"`) {
+			t.Fatalf("/readyz: %d %s", w.Code, w.Body)
+		}
+	}
+	if reads != 1 {
+		t.Errorf("five probes read the jobs %d times, want once", reads)
+	}
+}
