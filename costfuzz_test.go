@@ -18,7 +18,7 @@ import (
 
 // costFuzzOver is the cost fuzz (api's TestCostFuzz and api/mcp's
 // TestToolCostFuzz) through a running service on any engine: every
-// differential request and every GET route of the route table, with each
+// differential request and every route of the route table, with each
 // parameter the routes read at its bound and ten times past it, answers
 // without a 5xx, within 1 s of this process's CPU and 64 MB of its
 // allocation; then every tool with each argument at its bound. (The
@@ -27,12 +27,14 @@ func costFuzzOver(t *testing.T, s engineService, paths []string) {
 	t.Helper()
 	names := []string{"q", "vendor", "agency", "name", "body", "cursor", "lens", "type", "pin", "title", "scope"}
 	fill := costtest.Words
-	// and every GET route of Form 1's table (the service's form), its path
-	// parameters as a plain value and at the name bound
+	// and every route of Form 1's table (the service's form), GET and POST,
+	// its path parameters as a plain value and at the name bound
+	type target struct{ method, path string }
+	var targets []target
+	for _, p := range paths {
+		targets = append(targets, target{http.MethodGet, p})
+	}
 	for _, rt := range api.New(api.Config{Form: 1}, api.Deps{}).Router().Routes() {
-		if rt.Method != http.MethodGet {
-			continue
-		}
 		for _, v := range []string{"x", url.PathEscape(fill(record.MaxNameLen))} {
 			var parts []string
 			for _, seg := range strings.Split(rt.Path, "/") {
@@ -41,22 +43,32 @@ func costFuzzOver(t *testing.T, s engineService, paths []string) {
 				}
 				parts = append(parts, seg)
 			}
-			paths = append(paths, strings.Join(parts, "/"))
+			targets = append(targets, target{rt.Method, strings.Join(parts, "/")})
 		}
 	}
+	// a POST carries a JSON body whose text is at its bound
+	body := `{"text":"` + fill(record.MaxRequestTextLen) + `"}`
 	var worstCPU time.Duration
 	var worstAlloc uint64
 	sent := 0
-	for _, p := range paths {
-		base, _, _ := strings.Cut(p, "?")
+	for _, tg := range targets {
+		base, _, _ := strings.Cut(tg.path, "?")
 		for _, name := range names {
 			b := record.InputBound(name)
 			for _, n := range []int{b.MaxLen, min(10*b.MaxLen, record.MaxURILen/4)} {
 				target := base + "?" + name + "=" + url.QueryEscape(fill(n))
 				var res *http.Response
 				var err error
+				req, rerr := http.NewRequest(tg.method, s.base+target, nil)
+				if rerr != nil {
+					t.Fatal(rerr)
+				}
+				if tg.method != http.MethodGet {
+					req.Body, req.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
+					req.Header.Set("Content-Type", "application/json")
+				}
 				cpu, alloc := costtest.Measure(func() {
-					if res, err = http.Get(s.base + target); err == nil {
+					if res, err = http.DefaultClient.Do(req); err == nil {
 						_, _ = io.Copy(io.Discard, res.Body)
 						res.Body.Close()
 					}
@@ -67,10 +79,10 @@ func costFuzzOver(t *testing.T, s engineService, paths []string) {
 				worstCPU, worstAlloc = max(worstCPU, cpu), max(worstAlloc, alloc)
 				sent++
 				if res.StatusCode >= 500 {
-					t.Errorf("%s %.100s…: %d", s.name, target, res.StatusCode)
+					t.Errorf("%s %s %.100s…: %d", s.name, tg.method, target, res.StatusCode)
 				}
 				if costtest.Over(cpu, alloc) {
-					t.Errorf("%s %.100s…: %v CPU, %d MB", s.name, target, cpu, alloc>>20)
+					t.Errorf("%s %s %.100s…: %v CPU, %d MB", s.name, tg.method, target, cpu, alloc>>20)
 				}
 			}
 		}
