@@ -363,6 +363,9 @@ var subjectPrefixRE = regexp.MustCompile(`(?i)^\s*((re|fwd?|aw|sv|tr)\s*:\s*)+`)
 // subjectRequest reads a request from the subject when the body is empty;
 // a bare "subscribe" says nothing to watch.
 func subjectRequest(s string) string {
+	// an encoded word can decode to bytes that are not UTF-8 (the body's
+	// text is cleaned the same way)
+	s = strings.ToValidUTF8(s, "")
 	s = strings.TrimSpace(subjectPrefixRE.ReplaceAllString(s, ""))
 	if strings.EqualFold(s, "subscribe") || strings.EqualFold(s, "watch") {
 		return ""
