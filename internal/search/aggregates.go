@@ -10,10 +10,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
-// MaxTotalsScan bounds how many records an engine reads to compute
-// totals when it cannot aggregate natively.
-const MaxTotalsScan = 200_000
-
 // AgencyName is one raw agency string as a source wrote it, with the number
 // of records that carry it.
 type AgencyName struct {
@@ -141,6 +137,10 @@ func GroupValue(n record.Notice, group string) string {
 	}
 	return ""
 }
+
+// Merge adds partial totals over notices disjoint from those added (an
+// engine's per-segment sums).
+func (a *TotalsAccumulator) Merge(t Totals) { a.core.merge(t) }
 
 // Add counts one notice.
 func (a *TotalsAccumulator) Add(n record.Notice) {

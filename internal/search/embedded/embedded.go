@@ -39,6 +39,7 @@ type Backend struct {
 	topNotices  *topIndex    // the ranked text path over notices (topk.go)
 	topPassages *topIndex    // and over passages
 	totals      recordTotals // the records' totals columns (records_totals.go)
+	noticeSums  recordTotals // the notices' totals columns (notice_totals.go)
 
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
@@ -116,11 +117,13 @@ func openAll(dir string) (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}
+	b.totals.fields, b.noticeSums.fields = recordColumns, noticeColumns
 	if err := b.openVectors(); err != nil {
 		b.Close()
 		return nil, err
 	}
 	b.totals.warm(r)
+	b.noticeSums.warm(n)
 	return b, nil
 }
 
@@ -154,6 +157,7 @@ func (b *Backend) Name() string { return "embedded" }
 // the indexes.
 func (b *Backend) Close() error {
 	b.totals.halt()
+	b.noticeSums.halt()
 	var err error
 	if b.vec != nil {
 		err = b.saveVectors()
@@ -201,6 +205,7 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 		"agency_id":        n.AgencyID,
 		"agency_raw":       n.AgencyRaw,
 		"vendor_stem":      n.VendorStem,
+		"vendor_name":      n.VendorName,
 		"pin":              n.PIN,
 		"year":             n.Year(),
 		"content":          content,
@@ -432,6 +437,7 @@ var observationsKey = []byte("observations")
 // Observe records when a source was observed.
 func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 	defer b.stale()
+	defer b.noticeSums.warm(b.notices) // a load ends here: its segments' totals columns are read now
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	all := b.observations()

@@ -98,6 +98,7 @@ func noticeMapping() *mapping.IndexMappingImpl {
 		"agency_id":        keywordField(),
 		"agency_raw":       keywordField(),
 		"vendor_stem":      keywordField(),
+		"vendor_name":      keywordField(), // the totals' grouping by printed name (notice_totals.go)
 		"pin":              keywordField(),
 		"year":             keywordField(),
 		"content":          textField(false),

@@ -38,8 +38,11 @@ import (
 //	7: records carry their vector (search.Record.Vector) in the stored
 //	   field "vec" and the keyword "has_vec" (vectors.go); the graphs are
 //	   in vectors.ann. A rebuild from 6 has no vector to carry (the
-//	   semantic service writes them again); a later rebuild must copy "vec"
-const formatVersion = 7
+//	   semantic service writes them again); a later rebuild copies "vec"
+//	   and the vector stamp
+//	8: notices carry the keyword "vendor_name", which notice totals group
+//	   by from columns (notice_totals.go)
+const formatVersion = 8
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"
@@ -129,10 +132,23 @@ func rebuild(dir string, b *Backend, from int) error {
 		})
 	}
 	if err == nil {
-		err = copyJSON(b.records, nb.records, func(r search.Record) (string, map[string]interface{}, error) {
+		err = copyDocs(b.records, nb.records, func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error) {
+			var r search.Record
+			if err := json.Unmarshal(raw, &r); err != nil {
+				return "", nil, err
+			}
 			f, err := recordFields(r)
+			if v, ok := stored["vec"]; ok && err == nil { // from format 7 on: the vector is carried as stored
+				f["vec"], f["has_vec"] = string(v.Value()), r.Kind
+			}
 			return search.RecordDocID(r.Kind, r.ID), f, err
 		})
+	}
+	if err == nil { // the graphs file stays in dir: its stamp still matches
+		var stamp []byte
+		if stamp, err = b.records.GetInternal(vectorStampKey); err == nil && stamp != nil {
+			err = nb.records.SetInternal(vectorStampKey, stamp)
+		}
 	}
 	if err == nil {
 		var obs []byte

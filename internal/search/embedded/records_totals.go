@@ -60,8 +60,11 @@ func (c *groupColumn) size() int64 {
 	return int64(n)
 }
 
-// recordTotals holds the records index's totals columns.
+// recordTotals holds an index's totals columns: the records index's, and
+// the notices index's (notice_totals.go).
 type recordTotals struct {
+	fields totalsFields
+
 	values lru.Cache[uint64, *valueColumn]
 	groups lru.Cache[columnKey, *groupColumn]
 	terms  lru.Cache[columnKey, *termColumn] // records_page.go
@@ -71,8 +74,40 @@ type recordTotals struct {
 	wg      sync.WaitGroup
 }
 
+// totalsFields names the fields of an index that its totals read.
+type totalsFields struct {
+	date, amount string         // numeric fields with doc values; amount held only when valid
+	fiscalYear   string         // the grouping by NYC fiscal year of the date
+	zone         *time.Location // of the first and last dates answered
+	// group is the keyword field of a grouping and the prefix its terms
+	// carry there ("" for none)
+	group func(group string) (field, prefix string)
+	warm  []warmTerm // the term columns every page reads (records_page.go)
+}
+
+type warmTerm struct {
+	field  string
+	byTerm bool
+}
+
+// recordColumns are the records index's.
+var recordColumns = totalsFields{
+	date: "date", amount: "amount", fiscalYear: search.GroupByFiscalYear, zone: time.UTC,
+	group: func(group string) (string, string) {
+		switch group {
+		case search.GroupByKind:
+			return "kind", ""
+		case search.GroupBySource:
+			return "source", ""
+		}
+		return "keys", keyTerm(group, "")
+	},
+	warm: []warmTerm{{"id", false}, {"kind", false}, {"sort_date_desc", true}},
+}
+
 // warm reads, in the background, the columns every page and totals read
-// (values, ids, kinds, the newest-first key) of the segments not yet read:
+// (values and the fields' warm term columns: for records the ids, kinds
+// and the newest-first key) of the segments not yet read:
 // called when the engine opens and after each write, so a segment's
 // columns are ready before the first query that needs them, not built by
 // it. One warm-up runs at a time; a segment written meanwhile is read by
@@ -97,10 +132,7 @@ func (rt *recordTotals) warm(idx bleve.Index) {
 			if _, err := rt.valueColumn(s); err != nil {
 				return
 			}
-			for _, f := range []struct {
-				field  string
-				byTerm bool
-			}{{"id", false}, {"kind", false}, {"sort_date_desc", true}} {
+			for _, f := range rt.fields.warm {
 				if _, err := rt.termColumn(s, f.field, f.byTerm); err != nil {
 					return
 				}
@@ -149,7 +181,7 @@ func (rt *recordTotals) sum(ctx context.Context, idx bleve.Index, q search.Recor
 		if m.IsEmpty() {
 			continue
 		}
-		part, err := rt.segmentTotals(s, m, q, groupBy)
+		part, err := rt.segmentTotals(s, m, valueCondition(q), groupBy)
 		if err != nil {
 			return nil, err
 		}
@@ -221,7 +253,8 @@ func recordMatches(s *scorch.SegmentSnapshot, q search.RecordQuery) (*roaring.Bi
 
 // segmentTotals sums the matches of one segment per grouping value
 // ordinal, then names the values.
-func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitmap, q search.RecordQuery, groupBy []string) (search.Totals, error) {
+// keep (when not nil) applies the query's date and amount conditions.
+func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitmap, keep func(date int64, amount float64) bool, groupBy []string) (search.Totals, error) {
 	vals, err := rt.valueColumn(s)
 	if err != nil {
 		return search.Totals{}, err
@@ -230,7 +263,7 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 	sums := make([][]search.Bucket, len(groupBy))
 	fiscal := make([]map[int]*search.Bucket, len(groupBy))
 	for i, g := range groupBy {
-		if g == search.GroupByFiscalYear {
+		if g == rt.fields.fiscalYear {
 			fiscal[i] = map[int]*search.Bucket{}
 			continue
 		}
@@ -239,7 +272,6 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 		}
 		sums[i] = make([]search.Bucket, len(cols[i].terms))
 	}
-	keep := valueCondition(q)
 	var t search.Totals
 	var first, last int64 = math.MaxInt64, noDate
 	it := m.Iterator()
@@ -283,7 +315,7 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 		}
 	}
 	if last != noDate {
-		t.First, t.Last = time.Unix(0, first).UTC(), time.Unix(0, last).UTC()
+		t.First, t.Last = time.Unix(0, first).In(rt.fields.zone), time.Unix(0, last).In(rt.fields.zone)
 	}
 	if len(groupBy) > 0 {
 		t.Groups = make(map[string][]search.Bucket, len(groupBy))
@@ -326,7 +358,7 @@ func (rt *recordTotals) valueColumn(s *scorch.SegmentSnapshot) (*valueColumn, er
 	for i := range c.date {
 		c.date[i], c.amount[i] = noDate, math.NaN()
 	}
-	if err := exactNumbers(seg, c, &rt.stop); err != nil {
+	if err := exactNumbers(seg, c, rt.fields.date, rt.fields.amount, &rt.stop); err != nil {
 		return nil, err
 	}
 	rt.values.Put(s.Id(), c, c.size())
@@ -334,18 +366,18 @@ func (rt *recordTotals) valueColumn(s *scorch.SegmentSnapshot) (*valueColumn, er
 	return c, nil
 }
 
-// exactNumbers fills c from the doc values of the numeric "date" and
-// "amount" fields, document by document (chunk by chunk in the segment
+// exactNumbers fills c from the doc values of the numeric date and
+// amount fields, document by document (chunk by chunk in the segment
 // file): Bleve keeps a number as prefix-coded terms at several shifts, and
 // the shift-0 term (first byte 0x20) is the value itself. Reading the
 // fields' dictionaries instead costs a postings list per distinct value,
 // and amounts are nearly all distinct.
-func exactNumbers(seg segment.Segment, c *valueColumn, stop *atomic.Bool) error {
+func exactNumbers(seg segment.Segment, c *valueColumn, dateField, amountField string, stop *atomic.Bool) error {
 	dv, ok := seg.(segment.DocValueVisitable)
 	if !ok {
 		return errNotScorch
 	}
-	fields := []string{"date", "amount"}
+	fields := []string{dateField, amountField}
 	var state segment.DocVisitState
 	var doc uint64
 	var err error
@@ -358,7 +390,7 @@ func exactNumbers(seg segment.Segment, c *valueColumn, stop *atomic.Bool) error 
 			err = perr
 			return
 		}
-		if field == "date" {
+		if field == dateField {
 			c.date[doc] = v
 		} else {
 			c.amount[doc] = numeric.Int64ToFloat64(v)
@@ -386,13 +418,7 @@ func (rt *recordTotals) groupColumn(s *scorch.SegmentSnapshot, group string) (*g
 	if c, ok := rt.groups.Get(key); ok {
 		return c, nil
 	}
-	field, prefix := "keys", keyTerm(group, "")
-	switch group {
-	case search.GroupByKind:
-		field, prefix = "kind", ""
-	case search.GroupBySource:
-		field, prefix = "source", ""
-	}
+	field, prefix := rt.fields.group(group)
 	seg := s.Segment()
 	n := seg.Count()
 	var start, end []byte

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -113,4 +114,56 @@ func TestRecordVectorsPersistAndRebuild(t *testing.T) {
 	if got, err := b.NearestRecords(ctx, search.NearQuery{Kind: "other", Vector: testVector(1), K: 3}); err != nil || len(got) != 0 {
 		t.Fatalf("a kind without vectors: %v %v", got, err)
 	}
+}
+
+// TestRebuildFromFormat7KeepsVectors: a format rebuild copies each
+// record's stored vector and the vector stamp, so the graphs file still
+// matches and, when it is gone, the graphs are rebuilt from the copied
+// vectors; the rebuilt notices group their totals by printed vendor name
+// (format 8's "vendor_name").
+func TestRebuildFromFormat7KeepsVectors(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	b, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.PutRecords(ctx, vectorRecords(0, 50)); err != nil {
+		t.Fatal(err)
+	}
+	n := record.Notice{RequestID: "20260101001", Source: "crol", Title: "award", VendorName: "Acme Paving Corp.", VendorStem: "ACME PAVING", AmountValid: true, Amount: 12.5}
+	if err := b.Upsert(ctx, []search.Doc{{Notice: n}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.notices.SetInternal(formatKey, []byte("7")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reopen := func(what string) *Backend {
+		b, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := nearest(t, b, 33); len(got) == 0 || got[0].ID != "v033" || b.vec.graphs["derived.test_vector"].Len() != 50 {
+			t.Fatalf("%s: nearest to v033: %v", what, got)
+		}
+		return b
+	}
+	b = reopen("after the rebuild")
+	if f, err := readFormat(b.notices); err != nil || f != formatVersion {
+		t.Fatalf("format %d (%v) after the rebuild", f, err)
+	}
+	tot, err := b.NoticeTotals(ctx, search.Query{}, []string{search.GroupVendorName}, 0)
+	if err != nil || len(tot.Groups[search.GroupVendorName]) != 1 || tot.Groups[search.GroupVendorName][0].Value != n.VendorName {
+		t.Fatalf("totals by vendor name after the rebuild: %+v %v", tot, err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, vectorsFile)); err != nil {
+		t.Fatal(err)
+	}
+	reopen("rebuilt from the copied vectors").Close()
 }
