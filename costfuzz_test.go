@@ -23,18 +23,18 @@ import (
 // without a 5xx, within 1 s of this process's CPU and 64 MB of its
 // allocation; then every tool with each argument at its bound. (The
 // OpenSearch node's own work is its own process's.)
-func costFuzzOver(t *testing.T, s engineService, paths []string) {
+func costFuzzOver(t *testing.T, s engineService, paths []string, form int) {
 	t.Helper()
 	names := []string{"q", "vendor", "agency", "name", "body", "cursor", "lens", "type", "pin", "title", "scope"}
 	fill := costtest.Words
-	// and every route of Form 1's table (the service's form), GET and POST,
+	// and every route of the service's form's table, GET and POST,
 	// its path parameters as a plain value and at the name bound
 	type target struct{ method, path string }
 	var targets []target
 	for _, p := range paths {
 		targets = append(targets, target{http.MethodGet, p})
 	}
-	for _, rt := range api.New(api.Config{Form: 1}, api.Deps{}).Router().Routes() {
+	for _, rt := range api.New(api.Config{Form: form}, api.Deps{}).Router().Routes() {
 		for _, v := range []string{"x", url.PathEscape(fill(record.MaxNameLen))} {
 			var parts []string
 			for _, seg := range strings.Split(rt.Path, "/") {

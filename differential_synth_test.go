@@ -129,7 +129,7 @@ func TestEnginesGiveTheSameAnswersOnASyntheticCorpus(t *testing.T) {
 			buildServices(b, cw, cfg, now).apiDeps(api.Deps{Search: b, Store: st, Crosswalk: cw, Now: now}))
 		ts := httptest.NewServer(srv)
 		t.Cleanup(ts.Close)
-		return engineService{name, ts.URL}
+		return engineService{name, ts.URL, nil}
 	}
 	es, oss := serve("embedded", emb), serve("opensearch", osb)
 

@@ -142,6 +142,7 @@ func byRelevance(request string) bool {
 type engineService struct {
 	name string
 	base string
+	args []string // how it was started: its engine's flags (a reader of the same indexes starts with them)
 }
 
 func (s engineService) get(t *testing.T, path string) (int, any, string) {
@@ -245,10 +246,15 @@ func startEngines(t *testing.T) (engineService, engineService) {
 	// per-client rate is lifted
 	lift := []string{"-rate", "1e6", "-burst", "1000000"}
 	ss := startServers(t, serverSpec{t.TempDir(), &embLogs, lift},
-		serverSpec{t.TempDir(), &osLogs, append([]string{"-engine", "opensearch", "-opensearch-index-prefix", prefix}, lift...)})
+		serverSpec{t.TempDir(), &osLogs, ss1args(prefix, lift)})
 	t.Cleanup(ss[0].stop)
 	t.Cleanup(ss[1].stop)
-	return engineService{"embedded", ss[0].base}, engineService{"opensearch", ss[1].base}
+	return engineService{"embedded", ss[0].base, nil}, engineService{"opensearch", ss[1].base, ss1args(prefix, lift)}
+}
+
+// ss1args are the OpenSearch service's engine flags.
+func ss1args(prefix string, lift []string) []string {
+	return append([]string{"-engine", "opensearch", "-opensearch-index-prefix", prefix}, lift...)
 }
 
 // endToEndRun is how the root package's end-to-end tests on OpenSearch
@@ -461,8 +467,13 @@ func TestEnginesGiveTheSameAnswers(t *testing.T) {
 		ea, oa := callTool(t, emb, c.tool, c.args), callTool(t, osb, c.tool, c.args)
 		compare(t, request, ea, oa, 200, 200)
 	}
-	// the cost fuzz on OpenSearch too: every route and every tool
-	costFuzzOver(t, osb, append(append([]string{}, differentialGETs...), recordKindGETs...))
+	// the cost fuzz on OpenSearch too: every route and every tool, of
+	// both forms (Form 2: an API role over the same indexes)
+	costFuzzOver(t, osb, append(append([]string{}, differentialGETs...), recordKindGETs...), 1)
+	var logs2 bytes.Buffer
+	f2 := startServers(t, serverSpec{t.TempDir(), &logs2, append([]string{"-target=api", "-form", "2"}, osb.args...)})[0]
+	defer f2.stop()
+	costFuzzOver(t, engineService{"opensearch form 2", f2.base, nil}, differentialGETs, 2)
 }
 
 // pages follows next_cursor from start for at most n pages and lists ids.
