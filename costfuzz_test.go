@@ -91,40 +91,15 @@ func costFuzzOver(t *testing.T, s engineService, paths []string, form int) {
 	toolCostFuzzOver(t, s)
 }
 
-// toolCostFuzzOver calls every tool the service offers with each argument
-// at its schema's bound (costtest.BoundArgs), one at a time: a result or a
-// tool error, never a protocol failure, within the same budget.
+// toolCostFuzzOver is the tool cost fuzz (costtest.Tools) through the
+// service's /mcp.
 func toolCostFuzzOver(t *testing.T, s engineService) {
 	t.Helper()
-	ctx := context.Background()
 	c := sdk.NewClient(&sdk.Implementation{Name: "costfuzz", Version: "1"}, nil)
-	sess, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.base + "/mcp"}, nil)
+	sess, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: s.base + "/mcp"}, nil)
 	if err != nil {
 		t.Fatalf("%s initialize: %v", s.name, err)
 	}
 	defer sess.Close()
-	tools, err := sess.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls := 0
-	for _, tl := range tools.Tools {
-		for name, v := range costtest.BoundArgs(tl.InputSchema) {
-			var err error
-			cpu, alloc := costtest.Measure(func() {
-				_, err = sess.CallTool(ctx, &sdk.CallToolParams{Name: tl.Name, Arguments: map[string]any{name: v}})
-			})
-			calls++
-			if err != nil && !strings.Contains(err.Error(), "validating") && !strings.Contains(err.Error(), "invalid") {
-				t.Errorf("%s %s(%s at its bound): %v", s.name, tl.Name, name, err)
-			}
-			if costtest.Over(cpu, alloc) {
-				t.Errorf("%s %s(%s at its bound): %v CPU, %d MB", s.name, tl.Name, name, cpu, alloc>>20)
-			}
-		}
-	}
-	t.Logf("tool cost fuzz on %s: %d calls over %d tools", s.name, calls, len(tools.Tools))
-	if calls < 10 {
-		t.Errorf("%s: only %d tool calls", s.name, calls)
-	}
+	costtest.Tools(t, sess, s.name)
 }

@@ -1,9 +1,8 @@
 package mcp_test
 
 import (
-	"context"
 	"encoding/json"
-	"strings"
+	"fmt"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,30 +42,6 @@ func TestToolCostFuzz(t *testing.T) {
 		t.Skip("the cost fuzz makes a few hundred calls")
 	}
 	for _, form := range []int{1, 2} {
-		s := connect(t, form)
-		tools, err := s.ListTools(context.Background(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		calls := 0
-		for _, tl := range tools.Tools {
-			for name, v := range costtest.BoundArgs(tl.InputSchema) {
-				var err error
-				cpu, alloc := costtest.Measure(func() {
-					_, err = s.CallTool(context.Background(), &sdk.CallToolParams{Name: tl.Name, Arguments: map[string]any{name: v}})
-				})
-				calls++
-				if err != nil && !strings.Contains(err.Error(), "validating") && !strings.Contains(err.Error(), "invalid") {
-					t.Errorf("form %d %s(%s at its bound): %v", form, tl.Name, name, err)
-				}
-				if costtest.Over(cpu, alloc) {
-					t.Errorf("form %d %s(%s at its bound): %v CPU, %d MB allocated", form, tl.Name, name, cpu, alloc>>20)
-				}
-			}
-		}
-		t.Logf("form %d: %d calls", form, calls)
-		if calls < 10 {
-			t.Errorf("form %d: only %d calls", form, calls)
-		}
+		costtest.Tools(t, connect(t, form), fmt.Sprintf("form %d", form))
 	}
 }
