@@ -164,6 +164,30 @@ func (c *Cache) RecordTotals(ctx context.Context, q RecordQuery, groupBy []strin
 		cloneTotals, totalsSize)
 }
 
+// noticeTotalsRequest is one NoticeTotals call as a cache key.
+type noticeTotalsRequest struct {
+	Q       Query
+	GroupBy []string
+	Size    int
+}
+
+func (r noticeTotalsRequest) key() string {
+	_, err := r.Q.Normalize()
+	return normalizedKey(err, r)
+}
+
+// NoticeTotals answers from the cache or the engine: a profile's totals
+// (a vendor's, an agency's, a batch look-up's names) are summed once per
+// generation.
+func (c *Cache) NoticeTotals(ctx context.Context, q Query, groupBy []string, size int) (Totals, error) {
+	q.Limit, q.Cursor, q.Facets, q.Sort = 0, "", false, ""
+	return cached(c, ctx, "s", noticeTotalsRequest{Q: q, GroupBy: groupBy, Size: size}, noticeTotalsRequest.key,
+		func(ctx context.Context, r noticeTotalsRequest) (Totals, error) {
+			return c.Engine.NoticeTotals(ctx, r.Q, r.GroupBy, r.Size)
+		},
+		cloneTotals, totalsSize)
+}
+
 func cloneTotals(t Totals) Totals {
 	if t.Groups != nil {
 		g := make(map[string][]Bucket, len(t.Groups))

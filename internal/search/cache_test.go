@@ -23,10 +23,10 @@ import (
 // set, runs inside a search, after the engine answered.
 type counting struct {
 	search.Engine
-	searches, passages, totals atomic.Int64
-	name                       string
-	during                     func()
-	block                      chan struct{} // when set, a search waits for it to close
+	searches, passages, totals, noticeTotals atomic.Int64
+	name                                     string
+	during                                   func()
+	block                                    chan struct{} // when set, a search waits for it to close
 }
 
 func (c *counting) Search(ctx context.Context, q search.Query) (search.Result, error) {
@@ -39,6 +39,11 @@ func (c *counting) Search(ctx context.Context, q search.Query) (search.Result, e
 		c.during()
 	}
 	return res, err
+}
+
+func (c *counting) NoticeTotals(ctx context.Context, q search.Query, groupBy []string, size int) (search.Totals, error) {
+	c.noticeTotals.Add(1)
+	return c.Engine.NoticeTotals(ctx, q, groupBy, size)
 }
 
 func (c *counting) RecordTotals(ctx context.Context, q search.RecordQuery, groupBy []string, size int) (search.Totals, error) {
@@ -476,6 +481,43 @@ func TestCacheRecordTotalsOncePerGeneration(t *testing.T) {
 		t.Errorf("after a write: %+v", got)
 	}
 	if n := eng.totals.Load(); n != 2 {
+		t.Errorf("after a write the engine summed %d times, want 2", n)
+	}
+}
+
+// A profile's notice totals are summed once per generation, whatever
+// limit, cursor or order the caller's query carried, and again after a
+// write; each caller gets its own copy.
+func TestCacheNoticeTotalsOncePerGeneration(t *testing.T) {
+	ctx := context.Background()
+	c, eng := openCached(t)
+	groups := []string{search.GroupAgencyID, search.GroupFiscalYear}
+	var first search.Totals
+	firstAgencies := 0
+	for i, q := range []search.Query{{}, {Limit: 5, Sort: search.SortNewest}, {Limit: 3, Facets: true}} {
+		got, err := c.NoticeTotals(ctx, q, groups, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			if first, firstAgencies = got, len(got.Groups[search.GroupAgencyID]); got.Count == 0 || firstAgencies == 0 {
+				t.Fatal("no totals")
+			}
+		} else if got.Count != first.Count || len(got.Groups[search.GroupAgencyID]) != firstAgencies {
+			t.Errorf("call %d: %+v, first %+v", i, got, first)
+		}
+		got.Groups[search.GroupAgencyID] = nil // a caller's change stays its own
+	}
+	if n := eng.noticeTotals.Load(); n != 1 {
+		t.Errorf("engine summed %d times for three calls, want 1", n)
+	}
+	if err := c.Upsert(ctx, searchtest.Fixtures()[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := c.NoticeTotals(ctx, search.Query{}, groups, 0); got.Count != first.Count || len(got.Groups[search.GroupAgencyID]) == 0 {
+		t.Errorf("after a write: %+v", got)
+	}
+	if n := eng.noticeTotals.Load(); n != 2 {
 		t.Errorf("after a write the engine summed %d times, want 2", n)
 	}
 }

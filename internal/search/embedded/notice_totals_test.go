@@ -42,6 +42,9 @@ func noticeLike(rng *rand.Rand, i int) record.Notice {
 	if rng.IntN(11) != 0 {
 		n.StartDate = time.Date(2012+rng.IntN(14), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), 0, 0, 0, 0, record.NewYork)
 	}
+	if i%97 == 0 { // a date before the fiscal years the engine tables
+		n.StartDate = time.Date(1890, time.March, 3, 0, 0, 0, 0, record.NewYork)
+	}
 	if rng.IntN(4) != 0 {
 		n.Amount, n.AmountValid = float64(rng.IntN(50_000_000))/100, true
 	}

@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -261,10 +262,10 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 	}
 	cols := make([]*groupColumn, len(groupBy))
 	sums := make([][]search.Bucket, len(groupBy))
-	fiscal := make([]map[int]*search.Bucket, len(groupBy))
+	fiscal := make([]*fiscalSums, len(groupBy))
 	for i, g := range groupBy {
 		if g == rt.fields.fiscalYear {
-			fiscal[i] = map[int]*search.Bucket{}
+			fiscal[i] = &fiscalSums{}
 			continue
 		}
 		if cols[i], err = rt.groupColumn(s, g); err != nil {
@@ -296,11 +297,7 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 				if date == noDate {
 					continue
 				}
-				fy := record.FiscalYear(time.Unix(0, date).In(record.NewYork))
-				if b = fiscal[i][fy]; b == nil {
-					b = &search.Bucket{Value: strconv.Itoa(fy)}
-					fiscal[i][fy] = b
-				}
+				b = fiscal[i].of(date)
 				addTo(b, amount, valid)
 				continue
 			}
@@ -330,12 +327,77 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 				}
 			}
 		}
-		for _, b := range fiscal[i] {
-			bs = append(bs, *b)
+		if f := fiscal[i]; f != nil {
+			bs = f.buckets(bs)
 		}
 		t.Groups[g] = bs
 	}
 	return t, nil
+}
+
+// fiscalYearStarts are the first instants (UnixNano) of NYC fiscal years
+// firstTabledFY onwards: a date's fiscal year is a search among them, not
+// a time zone lookup per match.
+const firstTabledFY, lastTabledFY = 1951, 2100
+
+var fiscalYearStarts = func() []int64 {
+	out := make([]int64, 0, lastTabledFY-firstTabledFY+2)
+	for fy := firstTabledFY; fy <= lastTabledFY+1; fy++ {
+		start, _ := search.FiscalYearRange(fy)
+		out = append(out, start.UnixNano())
+	}
+	return out
+}()
+
+// fiscalSums are one segment's sums by fiscal year: by table position for
+// the tabled years, in a map for the others.
+type fiscalSums struct {
+	tabled [lastTabledFY - firstTabledFY + 1]search.Bucket
+	others map[int]*search.Bucket
+}
+
+// of is the bucket of a date's fiscal year.
+func (f *fiscalSums) of(date int64) *search.Bucket {
+	fy := fiscalYearOf(date)
+	if k := fy - firstTabledFY; k >= 0 && k < len(f.tabled) {
+		return &f.tabled[k]
+	}
+	if f.others == nil {
+		f.others = map[int]*search.Bucket{}
+	}
+	b := f.others[fy]
+	if b == nil {
+		b = &search.Bucket{}
+		f.others[fy] = b
+	}
+	return b
+}
+
+// buckets appends the years counted, each named.
+func (f *fiscalSums) buckets(bs []search.Bucket) []search.Bucket {
+	for k, b := range f.tabled {
+		if b.Count > 0 {
+			b.Value = strconv.Itoa(firstTabledFY + k)
+			bs = append(bs, b)
+		}
+	}
+	for fy, b := range f.others {
+		b.Value = strconv.Itoa(fy)
+		bs = append(bs, *b)
+	}
+	return bs
+}
+
+// fiscalYearOf is record.FiscalYear of a UnixNano date in New York time.
+func fiscalYearOf(date int64) int {
+	i, found := slices.BinarySearch(fiscalYearStarts, date)
+	if !found {
+		i--
+	}
+	if i < 0 || i >= len(fiscalYearStarts)-1 {
+		return record.FiscalYear(time.Unix(0, date).In(record.NewYork))
+	}
+	return firstTabledFY + i
 }
 
 func addTo(b *search.Bucket, amount float64, valid bool) {
