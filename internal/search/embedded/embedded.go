@@ -123,8 +123,23 @@ func openAll(dir string) (*Backend, error) {
 		return nil, err
 	}
 	b.totals.warm(r)
-	b.noticeSums.warm(n)
+	b.warm()
 	return b, nil
+}
+
+// warm reads ahead, in the background, what the first queries after a
+// start or a load would otherwise read: the notices' totals columns, and
+// the commonest words and sort columns of notices and passages (warm.go).
+func (b *Backend) warm() {
+	b.noticeSums.warm(b.notices)
+	cols := make([]string, 0, len(noticeSortKeys))
+	for _, k := range noticeSortKeys {
+		cols = append(cols, k.field)
+	}
+	slices.Sort(cols)
+	b.topNotices.warm(warmSpec{field: "content", boostField: "title", pivot: NoticePivot, columns: cols,
+		first: func() { _, _ = b.Coverage(context.Background()) }}) // every answer's scope reads it
+	b.topPassages.warm(warmSpec{field: "text", pivot: PassagePivot})
 }
 
 // scorchConfig is a new map each time: Bleve writes into the one it is
@@ -158,6 +173,8 @@ func (b *Backend) Name() string { return "embedded" }
 func (b *Backend) Close() error {
 	b.totals.halt()
 	b.noticeSums.halt()
+	b.topNotices.warmer.halt()
+	b.topPassages.warmer.halt()
 	var err error
 	if b.vec != nil {
 		err = b.saveVectors()
@@ -436,8 +453,8 @@ var observationsKey = []byte("observations")
 
 // Observe records when a source was observed.
 func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
+	defer b.warm() // a load ends here: its segments' columns and commonest words are read now (after stale)
 	defer b.stale()
-	defer b.noticeSums.warm(b.notices) // a load ends here: its segments' totals columns are read now
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	all := b.observations()

@@ -107,6 +107,8 @@ type topIndex struct {
 	words   lru.Cache[wordKey, *wordData]
 	clauses lru.Cache[clauseKey, *roaring.Bitmap]
 	columns lru.Cache[columnKey, *sortColumn]
+
+	warmer warmer // reads the commonest words ahead (warm.go)
 }
 
 // clauseKey is a filter clause Bleve answers, in one segment: its

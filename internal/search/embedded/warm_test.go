@@ -1,0 +1,88 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// The warm-up reads ahead, for every segment, the words with at least
+// WarmWordDocs postings and the sort columns, and nothing else; searches
+// answer the same with the words read ahead as read on demand.
+func TestWarmUpReadsTheCommonestWordsAhead(t *testing.T) {
+	defer func(n uint64) { WarmWordDocs = n }(WarmWordDocs)
+	WarmWordDocs = 40
+	ctx := context.Background()
+	dir := t.TempDir()
+	b, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for batch := 0; batch < 3; batch++ { // three segments
+		var docs []search.Doc
+		for i := 0; i < 60; i++ {
+			text := "common words here"
+			if i == 7 {
+				text += " scarce"
+			}
+			docs = append(docs, search.Doc{Notice: record.Notice{RequestID: fmt.Sprintf("2026%03d%04d", batch, i), Source: "crol", Title: "notice", Text: text}})
+		}
+		if err := b.Upsert(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	queries := []search.Query{{Text: "common"}, {Text: "scarce"}, {Text: "common", Sort: search.SortNewest}, {Text: "words here", Limit: 100}}
+	var before []search.Result
+	for _, q := range queries {
+		res, err := b.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before = append(before, res)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = Open(dir); err != nil { // a start: nothing read yet but what the warm-up reads
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.topNotices.warmer.wg.Wait()
+	snap, err := indexSnapshot(b.notices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs := snap.Segments()
+	snap.Close()
+	if len(segs) == 0 {
+		t.Fatal("no segments")
+	}
+	for _, s := range segs {
+		for term, want := range map[string]bool{"common": true, "word": true, "scarce": false, "notic": true} {
+			_, got := b.topNotices.words.Get(wordKey{s.Id(), "content+title", term})
+			if s.Segment().Count() < WarmWordDocs {
+				want = false
+			}
+			if got != want {
+				t.Errorf("segment %d (%d notices): %q read ahead %v, want %v", s.Id(), s.Segment().Count(), term, got, want)
+			}
+		}
+		if _, ok := b.topNotices.columns.Get(columnKey{s.Id(), "sort_start_desc"}); !ok {
+			t.Errorf("segment %d: the newest-first column was not read ahead", s.Id())
+		}
+	}
+	for i, q := range queries {
+		res, err := b.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Scope, before[i].Scope = record.Scope{}, record.Scope{}
+		if !reflect.DeepEqual(res, before[i]) {
+			t.Errorf("%+v: after the warm-up %+v, before %+v", q, res, before[i])
+		}
+	}
+}
