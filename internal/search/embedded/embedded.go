@@ -124,6 +124,9 @@ func openAll(dir string) (*Backend, error) {
 	}
 	b.totals.warm(r)
 	b.warm()
+	onMerge(r, func() { b.totals.warmer.soon(func() { b.totals.warm(r) }) })
+	onMerge(n, b.warmSoon)
+	onMerge(p, b.warmSoon)
 	return b, nil
 }
 
@@ -142,12 +145,21 @@ func (b *Backend) warm() {
 	b.topPassages.warm(warmSpec{field: "text", pivot: PassagePivot})
 }
 
+// warmSoon is warm once the notices have been quiet (a merge's).
+func (b *Backend) warmSoon() { b.topNotices.warmer.soon(b.warm) }
+
+// postponeWarmUps tells the warm-ups waiting on merges that a write came.
+func (b *Backend) postponeWarmUps() {
+	b.topNotices.warmer.postpone()
+	b.totals.warmer.postpone()
+}
+
 // scorchConfig is a new map each time: Bleve writes into the one it is
 // given. (Batches stay synchronous: "unsafe_batch", which returns before a
 // batch is on disk, gained nothing measurable in bulk loads, which are CPU
 // bound on 2 cores.)
 func scorchConfig() map[string]interface{} {
-	return map[string]interface{}{"bolt_timeout": "1s"}
+	return map[string]interface{}{"bolt_timeout": "1s", "eventCallbackName": eventCallback}
 }
 
 func openIndex(path string, m mapping.IndexMapping) (bleve.Index, error) {
@@ -171,6 +183,9 @@ func (b *Backend) Name() string { return "embedded" }
 // Close writes the nearest-neighbour graphs (when they changed) and closes
 // the indexes.
 func (b *Backend) Close() error {
+	for _, idx := range []bleve.Index{b.notices, b.passages, b.records} {
+		forgetMerges(idx)
+	}
 	b.totals.halt()
 	b.noticeSums.halt()
 	b.topNotices.warmer.halt()
@@ -329,6 +344,7 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	b.postponeWarmUps()
 	defer b.stale()
 	ids := make([]string, 0, len(docs))
 	for _, d := range docs {
@@ -433,6 +449,7 @@ func (b *Backend) batches(docs []search.Doc, counts map[string]int) (nb, pb *ble
 
 // Delete removes notices and their passages.
 func (b *Backend) Delete(ctx context.Context, ids []string) error {
+	b.postponeWarmUps()
 	defer b.stale()
 	nb := b.notices.NewBatch()
 	pb := b.passages.NewBatch()

@@ -90,6 +90,7 @@ func recordFields(r search.Record) (map[string]interface{}, error) {
 // PutRecords writes records in one batch; a record with the kind and id of
 // one held replaces it.
 func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
+	b.postponeWarmUps()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -125,6 +126,7 @@ func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
 
 // DeleteRecords removes records of one kind by id.
 func (b *Backend) DeleteRecords(ctx context.Context, kind string, ids []string) error {
+	b.postponeWarmUps()
 	if err := ctx.Err(); err != nil {
 		return err
 	}

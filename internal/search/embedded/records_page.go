@@ -3,10 +3,11 @@ package embedded
 import (
 	"cmp"
 	"context"
-	"github.com/blevesearch/bleve/v2"
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/blevesearch/bleve/v2"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -82,7 +83,7 @@ func (rt *recordTotals) termColumn(s *scorch.SegmentSnapshot, field string, byTe
 	}
 	var pit segment.PostingsIterator
 	err := eachTerm(seg, field, nil, nil, func(term string, pl segment.PostingsList) error {
-		if rt.stop.Load() {
+		if rt.warmer.stop.Load() {
 			return bleve.ErrorIndexClosed
 		}
 		ord := uint32(len(c.ends))

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -70,9 +69,7 @@ type recordTotals struct {
 	groups lru.Cache[columnKey, *groupColumn]
 	terms  lru.Cache[columnKey, *termColumn] // records_page.go
 
-	stop    atomic.Bool // the engine is closing: column reads give up
-	warming atomic.Bool
-	wg      sync.WaitGroup
+	warmer warmer // reads the columns ahead (warm.go)
 }
 
 // totalsFields names the fields of an index that its totals read.
@@ -114,39 +111,33 @@ var recordColumns = totalsFields{
 // it. One warm-up runs at a time; a segment written meanwhile is read by
 // the next one (or by the first query that needs it).
 func (rt *recordTotals) warm(idx bleve.Index) {
-	if rt.stop.Load() || !rt.warming.CompareAndSwap(false, true) {
-		return
+	rt.warmer.run(func() { rt.warmNow(idx) })
+}
+
+// warmNow is one warm-up, in the caller's goroutine.
+func (rt *recordTotals) warmNow(idx bleve.Index) {
+	snap, err := indexSnapshot(idx)
+	if err != nil {
+		return // closed meanwhile
 	}
-	rt.wg.Add(1)
-	go func() {
-		defer rt.wg.Done()
-		defer rt.warming.Store(false)
-		snap, err := indexSnapshot(idx)
-		if err != nil {
-			return // closed meanwhile
+	defer snap.Close()
+	for _, s := range snap.Segments() {
+		if rt.warmer.stop.Load() {
+			return
 		}
-		defer snap.Close()
-		for _, s := range snap.Segments() {
-			if rt.stop.Load() {
+		if _, err := rt.valueColumn(s); err != nil {
+			return
+		}
+		for _, f := range rt.fields.warm {
+			if _, err := rt.termColumn(s, f.field, f.byTerm); err != nil {
 				return
 			}
-			if _, err := rt.valueColumn(s); err != nil {
-				return
-			}
-			for _, f := range rt.fields.warm {
-				if _, err := rt.termColumn(s, f.field, f.byTerm); err != nil {
-					return
-				}
-			}
 		}
-	}()
+	}
 }
 
 // halt stops the warm-up and waits for it (the engine is closing).
-func (rt *recordTotals) halt() {
-	rt.stop.Store(true)
-	rt.wg.Wait()
-}
+func (rt *recordTotals) halt() { rt.warmer.halt() }
 
 // RecordTotals sums every record q matches, overall and per grouping.
 func (b *Backend) RecordTotals(ctx context.Context, q search.RecordQuery, groupBy []string, size int) (search.Totals, error) {
@@ -420,7 +411,7 @@ func (rt *recordTotals) valueColumn(s *scorch.SegmentSnapshot) (*valueColumn, er
 	for i := range c.date {
 		c.date[i], c.amount[i] = noDate, math.NaN()
 	}
-	if err := exactNumbers(seg, c, rt.fields.date, rt.fields.amount, &rt.stop); err != nil {
+	if err := exactNumbers(seg, c, rt.fields.date, rt.fields.amount, &rt.warmer.stop); err != nil {
 		return nil, err
 	}
 	rt.values.Put(s.Id(), c, c.size())

@@ -4,8 +4,10 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
@@ -15,9 +17,49 @@ import (
 // load or a merge pays for the commonest words: a word's read is linear in
 // its postings (0.1–0.7 s at 1.1M for the commonest). The warm-up reads
 // them instead, in the background, when the engine opens and after each
-// load (Observe): the words of each new segment with at least
+// load (Observe) or merge: the words of each new segment with at least
 // WarmWordDocs postings, commonest first, within WarmWordBytes per run, and
 // the sort columns.
+
+// afterMerge maps an open index (its *scorch.Scorch) to what a merge
+// calls: a merge introduces a new segment whose columns and words nobody
+// has read, so its warm-up runs again once writes are quiet
+// (eventCallback, warmer.soon).
+var afterMerge sync.Map
+
+// eventCallback is the name of the engine's scorch event callback
+// (scorchConfig).
+const eventCallback = "recordwatch-embedded"
+
+func init() {
+	scorch.RegistryEventCallbacks[eventCallback] = func(e scorch.Event) bool {
+		// a merge of files, or a persist (which may merge the segments in
+		// memory first), changed the segments
+		if e.Kind == scorch.EventKindMergeTaskIntroduction || e.Kind == scorch.EventKindPersisterProgress {
+			if f, ok := afterMerge.Load(e.Scorch); ok {
+				f.(func())() // a warm-up once writes are quiet (warmer.soon)
+			}
+		}
+		return true // (the answer matters only to check events: go on)
+	}
+}
+
+// onMerge runs f after each merge of idx until forgetMerges.
+func onMerge(idx bleve.Index, f func()) {
+	if adv, err := idx.Advanced(); err == nil {
+		if s, ok := adv.(*scorch.Scorch); ok {
+			afterMerge.Store(s, f)
+		}
+	}
+}
+
+func forgetMerges(idx bleve.Index) {
+	if adv, err := idx.Advanced(); err == nil {
+		if s, ok := adv.(*scorch.Scorch); ok {
+			afterMerge.Delete(s)
+		}
+	}
+}
 
 // WarmWordDocs is the fewest postings a word needs to be read ahead.
 var WarmWordDocs uint64 = 2048
@@ -26,19 +68,81 @@ var WarmWordDocs uint64 = 2048
 // cache: queries' own words keep the other half).
 const WarmWordBytes = WordCacheBytes / 2
 
-// warmer runs one warm-up at a time and stops when the engine closes.
+// warmer runs one warm-up at a time in the background; one asked for
+// while another runs follows it (a segment written or merged meanwhile is
+// read then), and none starts once the engine is closing.
 type warmer struct {
-	stop    atomic.Bool
+	stop    atomic.Bool // the engine is closing: warm-ups give up
 	running atomic.Bool
+	pending atomic.Bool
 	wg      sync.WaitGroup
 
-	mu   sync.Mutex
-	done map[uint64]bool // segments already warmed
+	mu    sync.Mutex
+	done  map[uint64]bool // segments already warmed
+	timer *time.Timer     // a warm-up after merges, once writes are quiet (soon)
+}
+
+// WarmQuiet is how long an index must have had no write and no merge
+// before a merge's warm-up runs: during a bulk load segments are merged
+// away as fast as they are made, and reading them ahead would only take
+// the load's CPU.
+var WarmQuiet = 2 * time.Second
+
+// soon calls f once the index has been quiet for WarmQuiet (f starts the
+// warm-up: it calls run, never f's work itself); each call, and each
+// postpone, restarts the wait.
+func (w *warmer) soon(f func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stop.Load() {
+		return
+	}
+	if w.timer == nil {
+		w.timer = time.AfterFunc(WarmQuiet, f)
+		return
+	}
+	w.timer.Reset(WarmQuiet)
+}
+
+// postpone restarts a pending soon's wait (a write).
+func (w *warmer) postpone() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.timer != nil && w.timer.Stop() {
+		w.timer.Reset(WarmQuiet)
+	}
+}
+
+// run runs f in the background, now or right after the warm-up running.
+func (w *warmer) run(f func()) {
+	w.pending.Store(true)
+	if w.stop.Load() || !w.running.CompareAndSwap(false, true) {
+		return // the one running sees pending
+	}
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		for {
+			for w.pending.Swap(false) && !w.stop.Load() {
+				f()
+			}
+			w.running.Store(false)
+			// a request between the last Swap and the Store found running set: take it
+			if w.stop.Load() || !w.pending.Load() || !w.running.CompareAndSwap(false, true) {
+				return
+			}
+		}
+	}()
 }
 
 // halt stops the warm-up and waits for it.
 func (w *warmer) halt() {
 	w.stop.Store(true)
+	w.mu.Lock()
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.mu.Unlock()
 	w.wg.Wait()
 }
 
@@ -54,16 +158,7 @@ type warmSpec struct {
 // warm reads ahead, in the background, the commonest words and the sort
 // columns of the segments not yet warmed.
 func (t *topIndex) warm(spec warmSpec) {
-	w := &t.warmer
-	if w.stop.Load() || !w.running.CompareAndSwap(false, true) {
-		return
-	}
-	w.wg.Add(1)
-	go func() {
-		defer w.wg.Done()
-		defer w.running.Store(false)
-		_ = t.warmNow(spec)
-	}()
+	t.warmer.run(func() { _ = t.warmNow(spec) })
 }
 
 // warmNow is one warm-up, in the caller's goroutine.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -84,5 +85,51 @@ func TestWarmUpReadsTheCommonestWordsAhead(t *testing.T) {
 		if !reflect.DeepEqual(res, before[i]) {
 			t.Errorf("%+v: after the warm-up %+v, before %+v", q, res, before[i])
 		}
+	}
+}
+
+// A merge's new segment is read ahead too, once writes are quiet: after
+// batches written with no load's end (no Observe) and no restart, the
+// segments left by the merges hold their commonest words read.
+func TestWarmUpFollowsMerges(t *testing.T) {
+	defer func(n uint64, q time.Duration) { WarmWordDocs, WarmQuiet = n, q }(WarmWordDocs, WarmQuiet)
+	WarmWordDocs, WarmQuiet = 40, 50*time.Millisecond
+	ctx := context.Background()
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const batches = 30
+	for batch := 0; batch < batches; batch++ {
+		var docs []search.Doc
+		for i := 0; i < 50; i++ {
+			docs = append(docs, search.Doc{Notice: record.Notice{RequestID: fmt.Sprintf("2026%03d%04d", batch, i), Source: "crol", Title: "notice", Text: "common words here"}})
+		}
+		if err := b.Upsert(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		snap, err := indexSnapshot(b.notices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		segs := snap.Segments()
+		snap.Close()
+		cold := 0
+		for _, s := range segs {
+			if _, ok := b.topNotices.words.Get(wordKey{s.Id(), "content+title", "common"}); !ok {
+				cold++
+			}
+		}
+		if cold == 0 && len(segs) < batches {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d segments (of %d batches), %d without their words read ahead", len(segs), batches, cold)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
