@@ -182,6 +182,9 @@ type topResult struct {
 var errNotScorch = errors.New("embedded: the index is not a scorch index")
 
 func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) {
+	if err := ctx.Err(); err != nil { // a request past its deadline, or whose client left, does no work
+		return topResult{}, err
+	}
 	adv, err := t.idx.Advanced()
 	if err != nil {
 		return topResult{}, err
@@ -588,6 +591,9 @@ func (t *topIndex) matches(ctx context.Context, snap *scorch.IndexSnapshot, segs
 	}
 	match := make([]*roaring.Bitmap, len(segs))
 	for i, s := range segs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		m, err := orPostings(s.Segment(), spec.field, spec.words)
 		if err != nil {
 			return nil, err
