@@ -12,6 +12,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // Limits of the entity views (SPEC §8).
@@ -97,40 +98,34 @@ func withLink(err error, link string) error {
 	return err
 }
 
-// MoneyView is a sum as shown (procure.Money: absent reads as absent).
-type MoneyView = procure.Money
-
-// sumView renders a sum: absent reads as absent.
-func sumView(x procure.Sum) MoneyView { return x.Money() }
-
 // FiscalYearTotal is a count and valid-amount sum of one fiscal year.
 type FiscalYearTotal struct {
-	FiscalYear   int       `json:"fiscal_year"`
-	Count        int       `json:"count"`
-	ValidAmounts int       `json:"valid_amounts"`
-	Amount       MoneyView `json:"amount"`
+	FiscalYear   int           `json:"fiscal_year"`
+	Count        int           `json:"count"`
+	ValidAmounts int           `json:"valid_amounts"`
+	Amount       procure.Money `json:"amount"`
 }
 
 // EntryView is one record of the payments dataset or a registered contract.
 type EntryView struct {
-	ID         string      `json:"id"`
-	Source     string      `json:"source"`
-	Kind       string      `json:"kind"`
-	Agency     string      `json:"agency,omitempty"`
-	AgencyID   string      `json:"agency_id,omitempty"`
-	AgencyRaw  string      `json:"agency_raw,omitempty"`
-	Vendor     string      `json:"vendor,omitempty"`
-	VendorLink string      `json:"vendor_profile,omitempty"`
-	ContractID string      `json:"contract_id,omitempty"`
-	PIN        string      `json:"pin,omitempty"`
-	RequestID  string      `json:"request_id,omitempty"`
-	Title      string      `json:"title,omitempty"`
-	Status     string      `json:"status,omitempty"`
-	Date       string      `json:"date,omitempty"`
-	DateLabel  string      `json:"date_label,omitempty"`
-	FiscalYear int         `json:"fiscal_year,omitempty"`
-	Amount     *AmountView `json:"amount,omitempty"`
-	URL        string      `json:"url,omitempty"`
+	ID         string           `json:"id"`
+	Source     string           `json:"source"`
+	Kind       string           `json:"kind"`
+	Agency     string           `json:"agency,omitempty"`
+	AgencyID   string           `json:"agency_id,omitempty"`
+	AgencyRaw  string           `json:"agency_raw,omitempty"`
+	Vendor     string           `json:"vendor,omitempty"`
+	VendorLink string           `json:"vendor_profile,omitempty"`
+	ContractID string           `json:"contract_id,omitempty"`
+	PIN        string           `json:"pin,omitempty"`
+	RequestID  string           `json:"request_id,omitempty"`
+	Title      string           `json:"title,omitempty"`
+	Status     string           `json:"status,omitempty"`
+	Date       string           `json:"date,omitempty"`
+	DateLabel  string           `json:"date_label,omitempty"`
+	FiscalYear int              `json:"fiscal_year,omitempty"`
+	Amount     *view.AmountView `json:"amount,omitempty"`
+	URL        string           `json:"url,omitempty"`
 }
 
 func (s *Server) entryView(e procure.Row) EntryView {
@@ -143,9 +138,9 @@ func (s *Server) entryView(e procure.Row) EntryView {
 	if e.AmountRaw != "" || e.AmountValid {
 		if e.AmountValid {
 			a := e.Amount
-			v.Amount = &AmountView{Valid: true, Value: &a, Display: money(a), SourceText: e.AmountRaw, Note: e.AmountLabel}
+			v.Amount = &view.AmountView{Valid: true, Value: &a, Display: view.Money(a), SourceText: e.AmountRaw, Note: e.AmountLabel}
 		} else {
-			v.Amount = &AmountView{Valid: false, SourceText: e.AmountRaw,
+			v.Amount = &view.AmountView{Valid: false, SourceText: e.AmountRaw,
 				Note: "not a valid amount (a placeholder such as 0, or an entry error); excluded from totals"}
 		}
 	}
@@ -175,14 +170,14 @@ type PaymentsView struct {
 // KindTotal is the count and valid-amount sum of one kind of entry; with
 // none held, Amount reads "no contracts held" (or payments, payroll).
 type KindTotal struct {
-	Count         int       `json:"count"`
-	ValidAmounts  int       `json:"valid_amounts"`
-	Amount        MoneyView `json:"amount"`
-	InvalidAmount int       `json:"without_valid_amount"`
+	Count         int           `json:"count"`
+	ValidAmounts  int           `json:"valid_amounts"`
+	Amount        procure.Money `json:"amount"`
+	InvalidAmount int           `json:"without_valid_amount"`
 }
 
 func kindTotal(x procure.Sum) KindTotal {
-	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, Amount: sumView(x), InvalidAmount: x.Records - x.ValidAmounts}
+	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, Amount: x.Money(), InvalidAmount: x.Records - x.ValidAmounts}
 }
 
 // PaymentsNote says what the payments totals measure.

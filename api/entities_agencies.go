@@ -21,20 +21,16 @@ import (
 // NotOfficialRegistry is stated by every /agencies answer (SPEC §1).
 const NotOfficialRegistry = "This agency crosswalk is not an official agency registry. It links the agency names written in the public records held here to canonical ids made by Recordwatch; the source records stay authoritative."
 
-// AgencyRow is one row of GET /agencies (SPEC §2.1): one distinct raw
-// agency string as written in a source.
-type AgencyRow = dossier.AgencyRow
-
 // AgenciesResponse is the JSON answer of GET /agencies.
 type AgenciesResponse struct {
-	Notice            string            `json:"notice"`
-	Count             int               `json:"count"`
-	CanonicalAgencies int               `json:"canonical_agencies"`
-	LinksByMethod     map[string]int    `json:"links_by_method"`
-	Rows              []AgencyRow       `json:"rows"`
-	Methods           map[string]string `json:"methods"`
-	Scope             record.Scope      `json:"scope"`
-	Links             map[string]string `json:"links"`
+	Notice            string              `json:"notice"`
+	Count             int                 `json:"count"`
+	CanonicalAgencies int                 `json:"canonical_agencies"`
+	LinksByMethod     map[string]int      `json:"links_by_method"`
+	Rows              []dossier.AgencyRow `json:"rows"`
+	Methods           map[string]string   `json:"methods"`
+	Scope             record.Scope        `json:"scope"`
+	Links             map[string]string   `json:"links"`
 }
 
 var methodMeaning = map[string]string{
@@ -106,7 +102,7 @@ func (s *Server) agencies(c *gin.Context) {
 	renderJSON(c, http.StatusOK, out, cacheDay, scope.CorpusObservedAt)
 }
 
-func countCanonical(rows []AgencyRow) int {
+func countCanonical(rows []dossier.AgencyRow) int {
 	ids := map[string]bool{}
 	for _, r := range rows {
 		ids[r.CanonicalID] = true
@@ -122,7 +118,7 @@ type AgencyProfile struct {
 	Acronyms  []string            `json:"acronyms,omitempty"`
 	NYCGOID   string              `json:"nycgo_id,omitempty"`
 	InMapping bool                `json:"in_reviewed_mapping"`
-	Variants  []AgencyRow         `json:"variants"`
+	Variants  []dossier.AgencyRow `json:"variants"`
 	Notices   AgencyNotices       `json:"notices"`
 	Awards    AwardsView          `json:"awards"`
 	Payments  *PaymentsView       `json:"payments"`
@@ -148,7 +144,7 @@ type AwardsView struct {
 	Total                  int               `json:"total"`
 	ValidAmounts           int               `json:"valid_amounts"`
 	ExcludedInvalidAmounts int               `json:"without_valid_amount"`
-	Amount                 MoneyView         `json:"amount"`
+	Amount                 procure.Money     `json:"amount"`
 	First                  string            `json:"first,omitempty"`
 	Last                   string            `json:"last,omitempty"`
 	ByFiscalYear           []FiscalYearTotal `json:"by_fiscal_year"`
@@ -161,19 +157,19 @@ type AwardsView struct {
 
 // VendorTotal is one vendor stem's awards.
 type VendorTotal struct {
-	Stem    string    `json:"stem"`
-	Count   int       `json:"count"`
-	Amount  MoneyView `json:"amount"`
-	Profile string    `json:"profile"`
+	Stem    string        `json:"stem"`
+	Count   int           `json:"count"`
+	Amount  procure.Money `json:"amount"`
+	Profile string        `json:"profile"`
 }
 
 // AgencyTotal is one agency's awards.
 type AgencyTotal struct {
-	ID      string    `json:"id"`
-	Name    string    `json:"name"`
-	Count   int       `json:"count"`
-	Amount  MoneyView `json:"amount"`
-	Profile string    `json:"profile"`
+	ID      string        `json:"id"`
+	Name    string        `json:"name"`
+	Count   int           `json:"count"`
+	Amount  procure.Money `json:"amount"`
+	Profile string        `json:"profile"`
 }
 
 // AwardsNote says what award totals measure.
@@ -181,16 +177,16 @@ const AwardsNote = "Award totals sum the valid amounts of award and intent notic
 
 func (s *Server) awardsView(t procure.Awards, q url.Values) AwardsView {
 	a := AwardsView{Total: t.Total, ValidAmounts: t.ValidAmounts, ExcludedInvalidAmounts: t.Total - t.ValidAmounts,
-		Amount: sumView(procure.AwardSum(t.Total, t.ValidAmounts, t.Amount)), First: t.First, Last: t.Last, ByFiscalYear: []FiscalYearTotal{},
+		Amount: procure.AwardSum(t.Total, t.ValidAmounts, t.Amount).Money(), First: t.First, Last: t.Last, ByFiscalYear: []FiscalYearTotal{},
 		More: s.searchURL(q), Note: AwardsNote}
 	for _, y := range t.ByFiscalYear {
-		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: sumView(procure.AwardSum(y.Count, y.ValidAmounts, y.Amount))})
+		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: procure.AwardSum(y.Count, y.ValidAmounts, y.Amount).Money()})
 	}
 	for _, g := range t.TopVendors {
-		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: sumView(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Profile: s.vendorLink(g.Value, "")})
+		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Profile: s.vendorLink(g.Value, "")})
 	}
 	for _, g := range t.Agencies {
-		a.Agencies = append(a.Agencies, AgencyTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: sumView(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Profile: s.agencyLink(g.ID, g.Name)})
+		a.Agencies = append(a.Agencies, AgencyTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Profile: s.agencyLink(g.ID, g.Name)})
 	}
 	return a
 }

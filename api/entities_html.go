@@ -58,7 +58,7 @@ func scopeLine(s record.Scope) string {
 }
 
 func itoaComma(n int) string {
-	s := money(float64(n))
+	s := view.Money(float64(n))
 	return s[1 : len(s)-3]
 }
 

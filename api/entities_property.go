@@ -15,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // PropertyLocationsLimit is how many of the latest Property Disposition
@@ -63,7 +64,7 @@ type PropertyLocation struct {
 	LandProjects []LotProject      `json:"land_projects"`
 	SetAside     []entity.SetAside `json:"set_aside"`
 	Notes        []string          `json:"notes,omitempty"`
-	Links        Links             `json:"links"`
+	Links        view.NoticeLinks  `json:"links"`
 }
 
 // UnlocatedLot is a BBL without geometry and why it has none.

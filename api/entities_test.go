@@ -24,11 +24,14 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // newEntityEnv is the bundled sample as `go run .` loads it (City Record
@@ -148,7 +151,7 @@ func TestEntities(t *testing.T) {
 		}
 		// every raw string in the bundled data, one row each
 		want := sampleAgencyStrings(t)
-		got := map[string]AgencyRow{}
+		got := map[string]dossier.AgencyRow{}
 		for _, r := range out.Rows {
 			if _, dup := got[r.RawString]; dup {
 				t.Errorf("%q listed twice", r.RawString)
@@ -567,8 +570,8 @@ func TestEntityPageEscapes(t *testing.T) {
 	var buf bytes.Buffer
 	p := entityPage{Title: `<b>"Acme"</b>`, JSON: "http://rw.test/api/vendors/acme", Base: "http://rw.test", ScopeLine: "x",
 		Vendor: &VendorProfile{Name: `<script>alert(1)</script> & Sons`, Stem: "ACME",
-			Variants: []VendorVariant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}},
-			Awards:   AwardsView{Notices: []HitView{{Title: `"><script>x</script>`, Links: Links{Permalink: "javascript:alert(1)"}}}},
+			Variants: []dossier.Variant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}},
+			Awards:   AwardsView{Notices: []HitView{{Title: `"><script>x</script>`, Links: view.NoticeLinks{Permalink: "javascript:alert(1)"}}}},
 			Payments: &PaymentsView{}, Absence: []string{"<i>note</i>"}}}
 	if err := web.Render(&buf, web.Page{Kind: web.Entity, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}); err != nil {
 		t.Fatal(err)
@@ -656,7 +659,7 @@ func TestLotGeometry(t *testing.T) {
 }
 
 // val is a money view's value; -1 when it holds none.
-func val(m MoneyView) float64 {
+func val(m procure.Money) float64 {
 	if m.Value == nil {
 		return -1
 	}

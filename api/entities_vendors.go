@@ -20,7 +20,7 @@ type VendorProfile struct {
 	Stem     string              `json:"stem"`
 	Slug     string              `json:"slug"`
 	Name     string              `json:"name"`
-	Variants []VendorVariant     `json:"variants"`
+	Variants []dossier.Variant   `json:"variants"`
 	Awards   AwardsView          `json:"awards"`
 	Payments *PaymentsView       `json:"payments"`
 	First    string              `json:"first_date,omitempty"`
@@ -29,9 +29,6 @@ type VendorProfile struct {
 	Scope    record.Scope        `json:"scope"`
 	Absence  []string            `json:"absence_notes"`
 }
-
-// VendorVariant is one spelling of the vendor as a source wrote it.
-type VendorVariant = dossier.Variant
 
 // vendorStem reads the stem of a path value: a slug ("acme-construction"),
 // or a name in any suffix or case variant ("Acme Construction, Inc.").

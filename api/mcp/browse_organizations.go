@@ -17,9 +17,6 @@ type browseOrganizationsIn struct {
 	Cursor  string `json:"cursor,omitempty"`
 }
 
-// BrowseOrganizationsOut is a bounded page of one roster release.
-type BrowseOrganizationsOut = people.Page
-
 func browseOrganizations(d *Deps) Tool {
 	t := newTool(d, "browse_organizations", "Browse people and organization rows", ClassRead,
 		"Bounded, stable pages (row id order) of one roster release: the NYC Agencies and Governance Organizations "+
@@ -41,10 +38,10 @@ func browseOrganizations(d *Deps) Tool {
 			limitProp(s, people.MaxLimit)
 			cursorProp(s)
 		},
-		func(ctx context.Context, d *Deps, in browseOrganizationsIn) (BrowseOrganizationsOut, error) {
+		func(ctx context.Context, d *Deps, in browseOrganizationsIn) (people.Page, error) {
 			svc, err := d.people()
 			if err != nil {
-				return BrowseOrganizationsOut{}, err
+				return people.Page{}, err
 			}
 			return svc.Browse(ctx, people.Filter{Type: in.RowType, Token: in.Token, Agency: in.Agency, Release: in.Release},
 				in.Cursor, limitOr(in.Limit, people.DefaultLimit))

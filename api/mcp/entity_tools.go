@@ -43,26 +43,21 @@ type DossierOut struct {
 	Absence    []string       `json:"absence_rules"`
 }
 
-// Money is a sum of valid amounts as shown (procure.Money).
-type Money = procure.Money
-
-func sum(x procure.Sum) Money { return x.Money() }
-
 // FiscalYearTotal is a count and valid-amount sum of one fiscal year.
 type FiscalYearTotal struct {
-	FiscalYear   int   `json:"fiscal_year"`
-	Count        int   `json:"count"`
-	ValidAmounts int   `json:"valid_amounts"`
-	Amount       Money `json:"amount"`
+	FiscalYear   int           `json:"fiscal_year"`
+	Count        int           `json:"count"`
+	ValidAmounts int           `json:"valid_amounts"`
+	Amount       procure.Money `json:"amount"`
 }
 
 // GroupTotal is the awards of one vendor stem or agency.
 type GroupTotal struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Count  int    `json:"count"`
-	Amount Money  `json:"amount"`
-	Route  string `json:"route"`
+	ID     string        `json:"id"`
+	Name   string        `json:"name"`
+	Count  int           `json:"count"`
+	Amount procure.Money `json:"amount"`
+	Route  string        `json:"route"`
 }
 
 // AwardTotals sums award and intent notices: valid amounts only.
@@ -70,7 +65,7 @@ type AwardTotals struct {
 	Total              int               `json:"total"`
 	ValidAmounts       int               `json:"valid_amounts"`
 	WithoutValidAmount int               `json:"without_valid_amount"`
-	Amount             Money             `json:"amount"`
+	Amount             procure.Money     `json:"amount"`
 	First              string            `json:"first,omitempty"`
 	Last               string            `json:"last,omitempty"`
 	ByFiscalYear       []FiscalYearTotal `json:"by_fiscal_year"`
@@ -81,10 +76,10 @@ type AwardTotals struct {
 
 // KindTotal is the count and valid-amount sum of one kind of entry.
 type KindTotal struct {
-	Count              int   `json:"count"`
-	ValidAmounts       int   `json:"valid_amounts"`
-	WithoutValidAmount int   `json:"without_valid_amount"`
-	Amount             Money `json:"amount"`
+	Count              int           `json:"count"`
+	ValidAmounts       int           `json:"valid_amounts"`
+	WithoutValidAmount int           `json:"without_valid_amount"`
+	Amount             procure.Money `json:"amount"`
 }
 
 // EntryRef is one payments-dataset record or registered contract.
@@ -166,7 +161,7 @@ type AgencyDossier struct {
 	// Leaders are the agency's leader nodes (get_entity_relationships
 	// returns the same); Disagreements every field the crosswalk and the
 	// roster releases give different values for, each value attributed.
-	Leaders       *LeaderState          `json:"leaders,omitempty"`
+	Leaders       *people.Leadership    `json:"leaders,omitempty"`
 	Disagreements []people.Disagreement `json:"disagreements"`
 }
 
@@ -188,17 +183,17 @@ var dossierProvenance = map[string][]string{
 }
 
 func (d *Deps) awards(a procure.Awards, notices []record.Notice) AwardTotals {
-	out := AwardTotals{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts, Amount: sum(procure.AwardSum(a.Total, a.ValidAmounts, a.Amount)),
+	out := AwardTotals{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts, Amount: procure.AwardSum(a.Total, a.ValidAmounts, a.Amount).Money(),
 		First: a.First, Last: a.Last, ByFiscalYear: []FiscalYearTotal{}}
 	for _, y := range a.ByFiscalYear {
-		out.ByFiscalYear = append(out.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: sum(procure.AwardSum(y.Count, y.ValidAmounts, y.Amount))})
+		out.ByFiscalYear = append(out.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: procure.AwardSum(y.Count, y.ValidAmounts, y.Amount).Money()})
 	}
 	for _, g := range a.TopVendors {
-		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: sum(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)),
+		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(),
 			Route: "/api/vendors/" + entity.StemSlug(entity.VendorStem(g.Value))})
 	}
 	for _, g := range a.Agencies {
-		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: sum(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Route: "/api/agencies/" + g.ID})
+		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Route: "/api/agencies/" + g.ID})
 	}
 	for _, n := range notices {
 		out.Notices = append(out.Notices, d.ref(n))
@@ -207,7 +202,7 @@ func (d *Deps) awards(a procure.Awards, notices []record.Notice) AwardTotals {
 }
 
 func kindTotal(x procure.Sum) KindTotal {
-	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, WithoutValidAmount: x.Records - x.ValidAmounts, Amount: sum(x)}
+	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, WithoutValidAmount: x.Records - x.ValidAmounts, Amount: x.Money()}
 }
 
 func payments(t procure.RowTotals) PaymentTotals {
@@ -355,22 +350,17 @@ type Relation struct {
 	Provenance string `json:"provenance"`
 }
 
-// LeaderState says what is known of an agency's leaders: published,
-// empty or unknown, and one leader node per roster release held (its
-// source date, confidence and the limits of its source).
-type LeaderState = people.Leadership
-
 // RelationsOut lists an entity's public links.
 type RelationsOut struct {
-	Kind      string       `json:"kind"`
-	Query     string       `json:"query"`
-	Status    string       `json:"status"`
-	Message   string       `json:"message,omitempty"`
-	ID        string       `json:"id,omitempty"`
-	Name      string       `json:"name,omitempty"`
-	Relations []Relation   `json:"relations"`
-	Leaders   *LeaderState `json:"leaders,omitempty"`
-	Absence   []string     `json:"absence_rules"`
+	Kind      string             `json:"kind"`
+	Query     string             `json:"query"`
+	Status    string             `json:"status"`
+	Message   string             `json:"message,omitempty"`
+	ID        string             `json:"id,omitempty"`
+	Name      string             `json:"name,omitempty"`
+	Relations []Relation         `json:"relations"`
+	Leaders   *people.Leadership `json:"leaders,omitempty"`
+	Absence   []string           `json:"absence_rules"`
 }
 
 // route is the JSON address of a relation's target.
