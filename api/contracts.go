@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -44,7 +45,7 @@ func (s *Server) contractView(r procure.ContractRead) ContractView {
 	v := ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure,
 		Payments: r.Payments}
 	if r.MatterPIN != "" {
-		v.Matter = s.cfg.BaseURL + "/api/matters/" + pathEscape(r.MatterPIN)
+		v.Matter = s.cfg.BaseURL + "/api/matters/" + url.PathEscape(r.MatterPIN)
 	}
 	return v
 }

@@ -22,10 +22,6 @@ const (
 	BatchMaxBody  = 16 << 10 // bytes of a POST /batch body
 )
 
-// AwardTypes are the notice types that name a vendor as awarded (award and
-// intent notices).
-var AwardTypes = procure.AwardTypes
-
 // entityRoutes mounts this file's routes: the agency crosswalk, vendor and
 // agency profiles with their JSON twins, procurement matters, batch
 // cross-reference and property locations (entities_*.go).

@@ -231,7 +231,7 @@ func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
 	prof := &AgencyProfile{Status: record.Found, ID: a.ID, Name: a.Name, Acronyms: a.Acronyms, NYCGOID: a.NYCGOID, InMapping: a.InMapping,
 		Variants: a.Variants, Scope: a.Scope, Absence: a.Absence,
 		Links: map[string]string{
-			"self":      s.cfg.BaseURL + "/api/agencies/" + pathEscape(a.ID),
+			"self":      s.cfg.BaseURL + "/api/agencies/" + url.PathEscape(a.ID),
 			"permalink": s.agencyLink(a.ID, a.Name),
 			"crosswalk": s.cfg.BaseURL + "/agencies",
 			"search":    s.searchURL(url.Values{"agency": {a.ID}}),
@@ -243,7 +243,7 @@ func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
 	for _, n := range a.Notices.Recent {
 		prof.Notices.Recent = append(prof.Notices.Recent, s.hitView(n, 0, now))
 	}
-	prof.Awards = s.awardsView(a.Awards, url.Values{"agency": {a.ID}, "type": {strings.Join(AwardTypes, ",")}, "sort": {"newest"}})
+	prof.Awards = s.awardsView(a.Awards, url.Values{"agency": {a.ID}, "type": {strings.Join(procure.AwardTypes, ",")}, "sort": {"newest"}})
 	prof.Payments = s.paymentsView(a.Payments)
 	prof.Payments.Ledger = &a.Ledger
 	return prof

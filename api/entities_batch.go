@@ -147,7 +147,7 @@ func (s *Server) batch(c *gin.Context) {
 	for _, it := range b.Items {
 		r := BatchResult{Name: it.Name, Stem: it.Stem,
 			Awards: BatchAwards{Total: it.Awards.Total, ValidAmounts: it.Awards.ValidAmounts, Amount: procure.AwardSum(it.Awards.Total, it.Awards.ValidAmounts, it.Awards.Amount).Money(), Notices: []BatchHit{},
-				More: s.searchURL(url.Values{"vendor": {it.Stem}, "type": {strings.Join(AwardTypes, ",")}})},
+				More: s.searchURL(url.Values{"vendor": {it.Stem}, "type": {strings.Join(procure.AwardTypes, ",")}})},
 			Mentions: BatchMentions{Total: it.Mentions, Query: it.MentionQuery, From: from, To: to, Notices: []BatchHit{},
 				More: s.searchURL(url.Values{"q": {it.MentionQuery}, "from": {from}, "to": {to}})},
 		}

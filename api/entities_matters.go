@@ -13,16 +13,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// BlanketAwards: a PIN carried by more award notices than this, with no
-// solicitation and no intent to award, is a blanket chain (procure).
-const BlanketAwards = procure.BlanketAwards
-
-// Matter kinds.
-const (
-	MatterProcurement = procure.KindProcurement
-	MatterBlanket     = procure.KindBlanket
-)
-
 // MatterView is the JSON twin of a procurement matter: a timeline of every
 // notice with the PIN, its registrations and payments, each step labelled
 // with how it was linked and how sure the link is.
@@ -116,7 +106,7 @@ func (s *Server) matterView(m *procure.Matter, searchLink string) MatterView {
 		Totals: MatterTotals{Awarded: m.Totals.Awarded.Money(), Registered: m.Totals.Registered.Money(), Paid: m.Totals.Paid.Money(),
 			Note: procure.TotalsNote},
 		Links: map[string]string{
-			"self":      s.cfg.BaseURL + "/api/matters/" + pathEscape(m.PIN),
+			"self":      s.cfg.BaseURL + "/api/matters/" + url.PathEscape(m.PIN),
 			"permalink": s.permalinks().Matter(m.PIN),
 			"search":    searchLink,
 		}}
@@ -139,9 +129,3 @@ func (s *Server) matterView(m *procure.Matter, searchLink string) MatterView {
 	}
 	return v
 }
-
-// blanketChain reports whether notices carrying a PIN form a blanket
-// chain (procure.Blanket).
-var blanketChain = procure.Blanket
-
-func uniqueNonEmpty(list []string) []string { return procure.UniqueNonEmpty(list) }

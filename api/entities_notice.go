@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/url"
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -46,7 +47,7 @@ func (s *Server) noticePayments(ctx context.Context, n record.Notice) *NoticePay
 		return nil
 	}
 	p := &NoticePayments{PIN: j.PIN, Prefix: j.Prefix, Totals: s.paymentsView(j.Totals), Links: []NoticePaymentLink{},
-		Matter: s.cfg.BaseURL + "/api/matters/" + pathEscape(j.PIN), Complete: j.Complete, Absence: procure.JoinNote}
+		Matter: s.cfg.BaseURL + "/api/matters/" + url.PathEscape(j.PIN), Complete: j.Complete, Absence: procure.JoinNote}
 	p.Totals.Ledger = &j.Ledger
 	if j.Apart.Records > 0 {
 		p.Apart = s.paymentsView(j.Apart)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -160,7 +161,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		all = append(append(all, rec.BBLs...), rec.BBLsFromThirdParty...)
 		out.Records = append(out.Records, rec)
 	}
-	bbls := uniqueNonEmpty(all)
+	bbls := procure.UniqueNonEmpty(all)
 	geo := map[string][]land.LotLocation{}
 	lots, err := findByBBL(ctx, er, land.LotKind, bbls)
 	if err != nil {

@@ -361,7 +361,7 @@ func TestEntities(t *testing.T) {
 		m := decode[MatterView](t, b)
 		if len(m.Timeline) != 2 || m.Timeline[0].Step != "solicitation" || m.Timeline[1].Step != "award" ||
 			m.Timeline[0].Date != "2026-05-15" || m.Timeline[1].Date != "2026-07-30" ||
-			m.Timeline[0].Link.Method != entity.PINExact || m.Timeline[1].Link.Method != entity.PINExact || m.Kind != MatterProcurement {
+			m.Timeline[0].Link.Method != entity.PINExact || m.Timeline[1].Link.Method != entity.PINExact || m.Kind != procure.KindProcurement {
 			t.Errorf("timeline %s", b)
 		}
 		if val(m.Totals.Awarded) != 250000 {
@@ -597,19 +597,19 @@ func TestBlanketChain(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		six = append(six, award("8571400452"))
 	}
-	if ok, n := blanketChain("8571400452", six); !ok || n != 6 {
+	if ok, n := procure.Blanket("8571400452", six); !ok || n != 6 {
 		t.Errorf("six awards: %v %d", ok, n)
 	}
-	if ok, _ := blanketChain("8571400452", six[:5]); ok {
+	if ok, _ := procure.Blanket("8571400452", six[:5]); ok {
 		t.Error("five awards are not a blanket chain")
 	}
 	withSolicitation := append([]record.Notice{{NoticeType: "Solicitation", PIN: "8571400452"}}, six...)
-	if ok, _ := blanketChain("8571400452", withSolicitation); ok {
+	if ok, _ := procure.Blanket("8571400452", withSolicitation); ok {
 		t.Error("a PIN with a solicitation is one procurement")
 	}
 	// awards of other PINs sharing the base do not count
 	others := append(six[:3], award("8571400452001"), award("8571400452002"), award("8571400452003"))
-	if ok, _ := blanketChain("8571400452", others); ok {
+	if ok, _ := procure.Blanket("8571400452", others); ok {
 		t.Error("prefix matches counted as carrying the PIN")
 	}
 }

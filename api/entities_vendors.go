@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -29,10 +30,6 @@ type VendorProfile struct {
 	Scope    record.Scope        `json:"scope"`
 	Absence  []string            `json:"absence_notes"`
 }
-
-// vendorStem reads the stem of a path value: a slug ("acme-construction"),
-// or a name in any suffix or case variant ("Acme Construction, Inc.").
-func vendorStem(v string) string { return dossier.VendorStem(v) }
 
 // vendorProfile is GET /api/vendors/<stem>: parse, read the dossier, render.
 func (s *Server) vendorProfile(c *gin.Context) {
@@ -57,7 +54,7 @@ func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProf
 	v, err := s.dossiers().Vendor(ctx, pathArg)
 	if err != nil {
 		if record.ErrorCode(err) == record.ENOTFOUND {
-			return nil, withLink(err, s.searchURL(url.Values{"q": {dossier.Mentions(vendorStem(pathArg))}}))
+			return nil, withLink(err, s.searchURL(url.Values{"q": {dossier.Mentions(dossier.VendorStem(pathArg))}}))
 		}
 		return nil, err
 	}
@@ -65,7 +62,7 @@ func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProf
 }
 
 func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
-	awardsQ := url.Values{"vendor": {v.Stem}, "type": {strings.Join(AwardTypes, ",")}, "sort": {"newest"}}
+	awardsQ := url.Values{"vendor": {v.Stem}, "type": {strings.Join(procure.AwardTypes, ",")}, "sort": {"newest"}}
 	prof := &VendorProfile{Status: record.Found, Stem: v.Stem, Slug: v.Slug, Name: v.Name, Variants: v.Variants, Scope: v.Scope,
 		First: v.First, Last: v.Last, Absence: v.Absence,
 		Links: map[string]string{

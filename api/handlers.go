@@ -20,8 +20,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
-func pathEscape(s string) string { return url.PathEscape(s) }
-
 var searchParams = []string{"q", "lens", "section", "type", "agency", "vendor", "pin", "min", "max",
 	"valid_amount", "from", "to", "due_from", "due_to", "rolling", "open", "event_from", "event_to",
 	"sort", "limit", "cursor", "facets", "exact_count", "mode"}

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -67,8 +66,6 @@ func lensProp(s *jsonschema.Schema, name, desc string) {
 	p.MaxItems = ptr(6)
 	p.Description = desc
 }
-
-func parseDay(param, s string) (time.Time, error) { return record.ParseDay(param, s) }
 
 func (d *Deps) agencyID(name string) ([]string, error) {
 	if name == "" {

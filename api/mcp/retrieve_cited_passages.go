@@ -65,11 +65,11 @@ func retrieveCitedPassages(d *Deps) Tool {
 			exactCountProp(s)
 		},
 		func(ctx context.Context, d *Deps, in passagesIn) (PassagesOut, error) {
-			from, err := parseDay("from", in.From)
+			from, err := record.ParseDay("from", in.From)
 			if err != nil {
 				return PassagesOut{}, err
 			}
-			to, err := parseDay("to", in.To)
+			to, err := record.ParseDay("to", in.To)
 			if err != nil {
 				return PassagesOut{}, err
 			}

@@ -92,11 +92,11 @@ func searchNotices(d *Deps) Tool {
 			if err != nil {
 				return SearchOut{}, err
 			}
-			from, err := parseDay("from", in.From)
+			from, err := record.ParseDay("from", in.From)
 			if err != nil {
 				return SearchOut{}, err
 			}
-			to, err := parseDay("to", in.To)
+			to, err := record.ParseDay("to", in.To)
 			if err != nil {
 				return SearchOut{}, err
 			}
