@@ -112,19 +112,19 @@ func countCanonical(rows []dossier.AgencyRow) int {
 
 // AgencyProfile is the JSON twin of an agency profile.
 type AgencyProfile struct {
-	Status    record.Availability `json:"status"`
-	ID        string              `json:"id"`
-	Name      string              `json:"name"`
-	Acronyms  []string            `json:"acronyms,omitempty"`
-	NYCGOID   string              `json:"nycgo_id,omitempty"`
-	InMapping bool                `json:"in_reviewed_mapping"`
-	Variants  []dossier.AgencyRow `json:"variants"`
-	Notices   AgencyNotices       `json:"notices"`
-	Awards    AwardsView          `json:"awards"`
-	Payments  *PaymentsView       `json:"payments"`
-	Links     map[string]string   `json:"links"`
-	Scope     record.Scope        `json:"scope"`
-	Absence   []string            `json:"absence_notes"`
+	Status    record.Availability   `json:"status"`
+	ID        string                `json:"id"`
+	Name      string                `json:"name"`
+	Acronyms  []string              `json:"acronyms,omitempty"`
+	NYCGOID   string                `json:"nycgo_id,omitempty"`
+	InMapping bool                  `json:"in_reviewed_mapping"`
+	Variants  []dossier.AgencyRow   `json:"variants"`
+	Notices   AgencyNotices         `json:"notices"`
+	Awards    AwardsView            `json:"awards"`
+	Payments  *procure.PaymentsView `json:"payments"`
+	Links     map[string]string     `json:"links"`
+	Scope     record.Scope          `json:"scope"`
+	Absence   []string              `json:"absence_notes"`
 }
 
 // AgencyNotices counts an agency's notices by lens, type and year.
@@ -141,18 +141,18 @@ type AgencyNotices struct {
 
 // AwardsView sums award and intent notices: valid amounts only.
 type AwardsView struct {
-	Total                  int               `json:"total"`
-	ValidAmounts           int               `json:"valid_amounts"`
-	ExcludedInvalidAmounts int               `json:"without_valid_amount"`
-	Amount                 procure.Money     `json:"amount"`
-	First                  string            `json:"first,omitempty"`
-	Last                   string            `json:"last,omitempty"`
-	ByFiscalYear           []FiscalYearTotal `json:"by_fiscal_year"`
-	TopVendors             []VendorTotal     `json:"top_vendors,omitempty"`
-	Agencies               []AgencyTotal     `json:"agencies,omitempty"`
-	Notices                []HitView         `json:"notices,omitempty"`
-	More                   string            `json:"more"`
-	Note                   string            `json:"note"`
+	Total                  int                       `json:"total"`
+	ValidAmounts           int                       `json:"valid_amounts"`
+	ExcludedInvalidAmounts int                       `json:"without_valid_amount"`
+	Amount                 procure.Money             `json:"amount"`
+	First                  string                    `json:"first,omitempty"`
+	Last                   string                    `json:"last,omitempty"`
+	ByFiscalYear           []procure.FiscalYearTotal `json:"by_fiscal_year"`
+	TopVendors             []VendorTotal             `json:"top_vendors,omitempty"`
+	Agencies               []AgencyTotal             `json:"agencies,omitempty"`
+	Notices                []HitView                 `json:"notices,omitempty"`
+	More                   string                    `json:"more"`
+	Note                   string                    `json:"note"`
 }
 
 // VendorTotal is one vendor stem's awards.
@@ -177,11 +177,8 @@ const AwardsNote = "Award totals sum the valid amounts of award and intent notic
 
 func (s *Server) awardsView(t procure.Awards, q url.Values) AwardsView {
 	a := AwardsView{Total: t.Total, ValidAmounts: t.ValidAmounts, ExcludedInvalidAmounts: t.Total - t.ValidAmounts,
-		Amount: procure.AwardSum(t.Total, t.ValidAmounts, t.Amount).Money(), First: t.First, Last: t.Last, ByFiscalYear: []FiscalYearTotal{},
+		Amount: procure.AwardSum(t.Total, t.ValidAmounts, t.Amount).Money(), First: t.First, Last: t.Last, ByFiscalYear: procure.FiscalYearTotals(t.ByFiscalYear),
 		More: s.searchURL(q), Note: AwardsNote}
-	for _, y := range t.ByFiscalYear {
-		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: procure.AwardSum(y.Count, y.ValidAmounts, y.Amount).Money()})
-	}
 	for _, g := range t.TopVendors {
 		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Profile: s.vendorLink(g.Value, "")})
 	}

@@ -66,7 +66,7 @@ type MatterStep struct {
 	PIN       string           `json:"pin,omitempty"`
 	Link      procure.Link     `json:"link"`
 	Notice    *HitView         `json:"notice,omitempty"`
-	Entry     *EntryView       `json:"entry,omitempty"`
+	Entry     *procure.RowView `json:"entry,omitempty"`
 	Amount    *view.AmountView `json:"amount,omitempty"`
 	Title     string           `json:"title"`
 	Agency    string           `json:"agency,omitempty"`

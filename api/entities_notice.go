@@ -16,22 +16,22 @@ import (
 // linked and how sure the link is. Totals add only the same procurement;
 // records sharing only the base PIN are summed apart (apart).
 type NoticePayments struct {
-	PIN      string              `json:"pin"`
-	Prefix   string              `json:"prefix_pin,omitempty"`
-	Totals   *PaymentsView       `json:"totals"`
-	Apart    *PaymentsView       `json:"related_by_prefix,omitempty"`
-	Links    []NoticePaymentLink `json:"linked"`
-	Matter   string              `json:"matter"`
-	Absence  string              `json:"absence_note"`
-	Complete bool                `json:"complete"`
+	PIN      string                `json:"pin"`
+	Prefix   string                `json:"prefix_pin,omitempty"`
+	Totals   *procure.PaymentsView `json:"totals"`
+	Apart    *procure.PaymentsView `json:"related_by_prefix,omitempty"`
+	Links    []NoticePaymentLink   `json:"linked"`
+	Matter   string                `json:"matter"`
+	Absence  string                `json:"absence_note"`
+	Complete bool                  `json:"complete"`
 }
 
 // NoticePaymentLink is one joined entry and its link.
 type NoticePaymentLink struct {
-	Entry           EntryView `json:"entry"`
-	Method          string    `json:"method"`
-	Confidence      string    `json:"confidence"`
-	SameProcurement bool      `json:"same_procurement"`
+	Entry           procure.RowView `json:"entry"`
+	Method          string          `json:"method"`
+	Confidence      string          `json:"confidence"`
+	SameProcurement bool            `json:"same_procurement"`
 }
 
 // noticePayments joins a notice to the payments dataset by PIN; nil when

@@ -255,7 +255,7 @@ func TestEntities(t *testing.T) {
 		// of CDE Air Conditioning has a current amount of 0
 		_, b := get(t, e, "/api/vendors/cde-air-conditioning")
 		v := decode[VendorProfile](t, b)
-		if v.Payments.Contracts.Count != 1 || v.Payments.Contracts.InvalidAmount != 1 || v.Payments.Contracts.Amount.Value != nil || v.Payments.Contracts.Amount.Display != "no valid amounts held" ||
+		if v.Payments.Contracts.Count != 1 || v.Payments.Contracts.WithoutValidAmount != 1 || v.Payments.Contracts.Amount.Value != nil || v.Payments.Contracts.Amount.Display != "no valid amounts held" ||
 			len(v.Payments.Entries) != 1 || v.Payments.Entries[0].Amount.Valid {
 			t.Errorf("cde: %+v", v.Payments)
 		}
@@ -572,7 +572,7 @@ func TestEntityPageEscapes(t *testing.T) {
 		Vendor: &VendorProfile{Name: `<script>alert(1)</script> & Sons`, Stem: "ACME",
 			Variants: []dossier.Variant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}},
 			Awards:   AwardsView{Notices: []HitView{{Title: `"><script>x</script>`, Links: view.NoticeLinks{Permalink: "javascript:alert(1)"}}}},
-			Payments: &PaymentsView{}, Absence: []string{"<i>note</i>"}}}
+			Payments: &procure.PaymentsView{}, Absence: []string{"<i>note</i>"}}}
 	if err := web.Render(&buf, web.Page{Kind: web.Entity, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}); err != nil {
 		t.Fatal(err)
 	}

@@ -17,18 +17,18 @@ import (
 // intent notice naming a vendor whose name has the stem, and the
 // payments-dataset records of the same stem.
 type VendorProfile struct {
-	Status   record.Availability `json:"status"`
-	Stem     string              `json:"stem"`
-	Slug     string              `json:"slug"`
-	Name     string              `json:"name"`
-	Variants []dossier.Variant   `json:"variants"`
-	Awards   AwardsView          `json:"awards"`
-	Payments *PaymentsView       `json:"payments"`
-	First    string              `json:"first_date,omitempty"`
-	Last     string              `json:"last_date,omitempty"`
-	Links    map[string]string   `json:"links"`
-	Scope    record.Scope        `json:"scope"`
-	Absence  []string            `json:"absence_notes"`
+	Status   record.Availability   `json:"status"`
+	Stem     string                `json:"stem"`
+	Slug     string                `json:"slug"`
+	Name     string                `json:"name"`
+	Variants []dossier.Variant     `json:"variants"`
+	Awards   AwardsView            `json:"awards"`
+	Payments *procure.PaymentsView `json:"payments"`
+	First    string                `json:"first_date,omitempty"`
+	Last     string                `json:"last_date,omitempty"`
+	Links    map[string]string     `json:"links"`
+	Scope    record.Scope          `json:"scope"`
+	Absence  []string              `json:"absence_notes"`
 }
 
 // vendorProfile is GET /api/vendors/<stem>: parse, read the dossier, render.

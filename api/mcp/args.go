@@ -13,8 +13,6 @@ import (
 // Bounds on tool arguments.
 const (
 	maxResults  = 50
-	maxCursor   = record.MaxCursorLen
-	maxNameLen  = record.MaxNameLen
 	datePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 )
 
@@ -48,7 +46,7 @@ func dateProp(s *jsonschema.Schema, name, desc string) {
 }
 
 func cursorProp(s *jsonschema.Schema) {
-	bounded(s, "cursor", maxCursor, "Opaque next_cursor from the previous page of the same search.")
+	bounded(s, "cursor", record.MaxCursorLen, "Opaque next_cursor from the previous page of the same search.")
 }
 
 // exactCountProp is the exact_count switch of a search tool: counts are

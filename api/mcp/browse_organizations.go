@@ -6,6 +6,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 type browseOrganizationsIn struct {
@@ -32,7 +33,7 @@ func browseOrganizations(d *Deps) Tool {
 			p.Enum = []any{people.TypePerson, people.TypeOrganization}
 			p.Description = "person or organization (both when omitted)."
 			bounded(s, "token", 60, "One word, matched exactly against the words of names, acronyms and name variants (\"parks\", \"acs\").")
-			bounded(s, "agency", maxNameLen, "Agency label, name or canonical id (GET /agencies lists them).")
+			bounded(s, "agency", record.MaxNameLen, "Agency label, name or canonical id (GET /agencies lists them).")
 			bounded(s, "release", 10, "Release date YYYY-MM-DD (freshness.releases_held lists them).")
 			prop(s, "release").Pattern = datePattern
 			limitProp(s, people.MaxLimit)

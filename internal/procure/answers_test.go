@@ -1,0 +1,50 @@
+package procure
+
+import (
+	"testing"
+	"time"
+)
+
+// A row is shown one way on every surface: a valid amount with its value,
+// an invalid one with its source text and the reason it is not summed,
+// none when the row states none; the date as a New York day.
+func TestRowViewShowsAmountsWithTheirValidity(t *testing.T) {
+	late := time.Date(2025, 7, 1, 2, 0, 0, 0, time.UTC) // June 30 in New York
+	valid := Row{ID: "r1", Source: "checkbook", Kind: RowPayment, VendorName: " ACME INC ", Date: late, Amount: 1234.5, AmountValid: true,
+		AmountRaw: "1234.50", AmountLabel: "check amount"}.View()
+	if valid.Vendor != "ACME INC" || valid.Date != "2025-06-30" || valid.Amount == nil || !valid.Amount.Valid ||
+		*valid.Amount.Value != 1234.5 || valid.Amount.Display != "$1,234.50" || valid.Amount.Note != "check amount" {
+		t.Errorf("valid row: %+v %+v", valid, valid.Amount)
+	}
+	invalid := Row{ID: "r2", AmountRaw: "0"}.View()
+	if invalid.Amount == nil || invalid.Amount.Valid || invalid.Amount.Value != nil || invalid.Amount.SourceText != "0" ||
+		invalid.Amount.Note != InvalidAmountNote || invalid.Date != "" {
+		t.Errorf("invalid row: %+v %+v", invalid, invalid.Amount)
+	}
+	if none := (Row{ID: "r3"}).View(); none.Amount != nil {
+		t.Errorf("a row stating no amount shows one: %+v", none.Amount)
+	}
+}
+
+// Totals read as absent when nothing is held, never as zero dollars; the
+// rows listed are never nil and payroll is present only when held.
+func TestPaymentsViewSaysWhatIsAbsent(t *testing.T) {
+	v := Totals(RowPage{}, 10).View()
+	if v.Entries == nil || len(v.Entries) != 0 || v.Payroll != nil || v.Note != PaymentsNote {
+		t.Errorf("empty totals: %+v", v)
+	}
+	if v.Contracts.Amount.Value != nil || v.Contracts.Amount.Display != NoContracts || v.Payments.Amount.Display != NoPayments {
+		t.Errorf("nothing held reads %+v / %+v", v.Contracts.Amount, v.Payments.Amount)
+	}
+	k := Sum{Records: 3, ValidAmounts: 2, Amount: 10}.Total()
+	if k.Count != 3 || k.ValidAmounts != 2 || k.WithoutValidAmount != 1 || k.Amount.Value == nil || *k.Amount.Value != 10 {
+		t.Errorf("kind total: %+v", k)
+	}
+	ys := FiscalYearTotals([]FiscalYear{{FiscalYear: 2026, Count: 2, ValidAmounts: 0}})
+	if len(ys) != 1 || ys[0].Amount.Value != nil || ys[0].Amount.Display != "no valid amounts held" {
+		t.Errorf("a fiscal year without a valid amount: %+v", ys)
+	}
+	if FiscalYearTotals(nil) == nil {
+		t.Error("fiscal years are never nil")
+	}
+}
