@@ -10,8 +10,8 @@ import (
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// PaymentsOut are the payments joined to a contract or a notice at index
-// time (link records: exact contract id for a registration's payments),
+// PaymentsOut are the payments joined to a notice through its registrations
+// (link records),
 // each with its method, confidence and evidence, and registered vs paid by
 // fiscal year with the coverage of the payments held: "was it paid?" in
 // one call. Ledger.State is no_payments_held when none is held, which
@@ -85,18 +85,6 @@ func day(r procure.Row) string {
 		return ""
 	}
 	return r.Date.In(record.NewYork).Format("2006-01-02")
-}
-
-// contractPayments is a contract read's payments as a tool returns them.
-func contractPayments(p procure.ContractPayments) *PaymentsOut {
-	out := &PaymentsOut{Payments: []PaymentOut{}, Total: p.Total, Complete: p.Complete, Ledger: p.Ledger}
-	for _, j := range p.Payments {
-		r := procure.RowOfPayment(j.Payment)
-		out.Payments = append(out.Payments, PaymentOut{ID: r.ID, ContractID: r.ContractID, Payee: r.VendorName, IssueDate: day(r),
-			FiscalYear: r.FiscalYear, Amount: money(r.AmountValid, r.Amount), Method: j.Link.Method, Confidence: j.Link.Confidence,
-			Evidence: j.Link.Evidence})
-	}
-	return out
 }
 
 // noticePayments are the registrations' payments joined to a notice (nil
