@@ -105,6 +105,13 @@ func (s *Server) entryView(e procure.Row) procure.RowView {
 
 func (s *Server) paymentsView(t procure.RowTotals) *procure.PaymentsView {
 	p := t.View()
+	s.withLinks(&p, t)
+	return &p
+}
+
+// withLinks adds what the API shows with totals: the coverage of the
+// payments held and the vendor profile of each entry.
+func (s *Server) withLinks(p *procure.PaymentsView, t procure.RowTotals) {
 	// the record coverage is a read of the engine's counts; the request's
 	// context is not passed down to the views (paymentsView has four
 	// callers), and the read is bounded by the engine
@@ -112,5 +119,4 @@ func (s *Server) paymentsView(t procure.RowTotals) *procure.PaymentsView {
 	for i, e := range t.Rows {
 		p.Entries[i] = s.entryView(e)
 	}
-	return &p
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -53,7 +54,7 @@ type NoticeView struct {
 	Absence        []string              `json:"absence_rules"`
 	// Payments are the payments-dataset dollars joined by PIN, present
 	// only where a PIN joins (entities_notice.go).
-	Payments *NoticePayments `json:"payments,omitempty"`
+	Payments *procure.NoticePayments `json:"payments,omitempty"`
 	// PriorCycle are the earlier cycles of the same work, for a
 	// solicitation or intent (entities_notice.go): each match with its
 	// method, tier, confidence and evidence, or "no earlier cycle found in

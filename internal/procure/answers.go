@@ -131,3 +131,52 @@ func (t RowTotals) View() PaymentsView {
 	}
 	return p
 }
+
+// NoticePayments are the payments-dataset records a notice's PIN joins:
+// contracts with the same PIN, a renewal of it or the same 10-character
+// base, and the payments naming those contracts. Each entry says how it was
+// linked and how sure the link is. Totals add only the same procurement
+// (with registered vs paid by fiscal year); records sharing only the base
+// PIN are summed apart (related_by_prefix). Matter is the link a surface
+// adds to the procurement matter of the PIN.
+type NoticePayments struct {
+	PIN      string              `json:"pin"`
+	Prefix   string              `json:"prefix_pin,omitempty"`
+	Totals   *PaymentsView       `json:"totals"`
+	Apart    *PaymentsView       `json:"related_by_prefix,omitempty"`
+	Links    []NoticePaymentLink `json:"linked"`
+	Matter   string              `json:"matter"`
+	Absence  string              `json:"absence_note"`
+	Complete bool                `json:"complete"`
+}
+
+// NoticePaymentLink is one joined entry and its link.
+type NoticePaymentLink struct {
+	Entry           RowView `json:"entry"`
+	Method          string  `json:"method"`
+	Confidence      string  `json:"confidence"`
+	SameProcurement bool    `json:"same_procurement"`
+	// Evidence is what the link rests on, where the link stage states it.
+	Evidence string `json:"evidence,omitempty"`
+}
+
+// View is the join as shown (nil when the notice joins nothing), without
+// the surface's links (Matter, vendor profiles) and extents.
+func (j *NoticeJoin) View() *NoticePayments {
+	if j == nil {
+		return nil
+	}
+	totals := j.Totals.View()
+	totals.Ledger = &j.Ledger
+	p := &NoticePayments{PIN: j.PIN, Prefix: j.Prefix, Totals: &totals, Links: make([]NoticePaymentLink, 0, len(j.Links)),
+		Complete: j.Complete, Absence: JoinNote}
+	if j.Apart.Records > 0 {
+		apart := j.Apart.View()
+		p.Apart = &apart
+	}
+	for _, l := range j.Links {
+		p.Links = append(p.Links, NoticePaymentLink{Entry: l.Row.View(), Method: l.Link.Method, Confidence: l.Link.Confidence,
+			SameProcurement: l.Link.SameProcurement, Evidence: l.Link.Note})
+	}
+	return p
+}

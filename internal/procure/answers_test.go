@@ -48,3 +48,29 @@ func TestPaymentsViewSaysWhatIsAbsent(t *testing.T) {
 		t.Error("fiscal years are never nil")
 	}
 }
+
+// A notice's joins are shown one way: nothing joined is no answer (nil),
+// the base-PIN records are summed apart only when some are held, every
+// entry keeps its method, confidence and evidence, and the totals carry
+// registered vs paid.
+func TestNoticeJoinView(t *testing.T) {
+	var none *NoticeJoin
+	if none.View() != nil {
+		t.Error("no join shows an answer")
+	}
+	j := &NoticeJoin{PIN: "85015B0065001C021", Totals: Totals(RowPage{}, 10), Apart: Totals(RowPage{}, 10), Complete: true,
+		Ledger: Ledger{State: NoPaymentsHeld},
+		Links:  []JoinedRow{{Row: Row{ID: "c1", Kind: RowContract, AmountRaw: "0"}, Link: Link{Method: "pin_exact", Confidence: "high", Note: "same PIN", SameProcurement: true}}}}
+	v := j.View()
+	if v.Apart != nil || v.Totals == nil || v.Totals.Ledger == nil || v.Totals.Ledger.State != NoPaymentsHeld || v.Absence != JoinNote || !v.Complete {
+		t.Errorf("join view: %+v", v)
+	}
+	if len(v.Links) != 1 || v.Links[0].Method != "pin_exact" || v.Links[0].Evidence != "same PIN" || !v.Links[0].SameProcurement ||
+		v.Links[0].Entry.Amount == nil || v.Links[0].Entry.Amount.Valid {
+		t.Errorf("joined entries: %+v", v.Links)
+	}
+	j.Apart.Records = 1
+	if j.View().Apart == nil {
+		t.Error("base-PIN records held are not shown apart")
+	}
+}
