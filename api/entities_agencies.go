@@ -141,18 +141,12 @@ type AgencyNotices struct {
 
 // AwardsView sums award and intent notices: valid amounts only.
 type AwardsView struct {
-	Total                  int                       `json:"total"`
-	ValidAmounts           int                       `json:"valid_amounts"`
-	ExcludedInvalidAmounts int                       `json:"without_valid_amount"`
-	Amount                 procure.Money             `json:"amount"`
-	First                  string                    `json:"first,omitempty"`
-	Last                   string                    `json:"last,omitempty"`
-	ByFiscalYear           []procure.FiscalYearTotal `json:"by_fiscal_year"`
-	TopVendors             []VendorTotal             `json:"top_vendors,omitempty"`
-	Agencies               []AgencyTotal             `json:"agencies,omitempty"`
-	Notices                []HitView                 `json:"notices,omitempty"`
-	More                   string                    `json:"more"`
-	Note                   string                    `json:"note"`
+	procure.AwardSummary
+	TopVendors []VendorTotal `json:"top_vendors,omitempty"`
+	Agencies   []AgencyTotal `json:"agencies,omitempty"`
+	Notices    []HitView     `json:"notices,omitempty"`
+	More       string        `json:"more"`
+	Note       string        `json:"note"`
 }
 
 // VendorTotal is one vendor stem's awards.
@@ -176,9 +170,7 @@ type AgencyTotal struct {
 const AwardsNote = "Award totals sum the valid amounts of award and intent notices in the City Record as held here, by fiscal year of publication (July–June, named for the year it ends). Placeholder amounts (-1, 0), entry errors and missing amounts are excluded and counted under without_valid_amount."
 
 func (s *Server) awardsView(t procure.Awards, q url.Values) AwardsView {
-	a := AwardsView{Total: t.Total, ValidAmounts: t.ValidAmounts, ExcludedInvalidAmounts: t.Total - t.ValidAmounts,
-		Amount: procure.AwardSum(t.Total, t.ValidAmounts, t.Amount).Money(), First: t.First, Last: t.Last, ByFiscalYear: procure.FiscalYearTotals(t.ByFiscalYear),
-		More: s.searchURL(q), Note: AwardsNote}
+	a := AwardsView{AwardSummary: t.Summary(), More: s.searchURL(q), Note: AwardsNote}
 	for _, g := range t.TopVendors {
 		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Profile: s.vendorLink(g.Value, "")})
 	}

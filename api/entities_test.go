@@ -264,7 +264,7 @@ func TestEntities(t *testing.T) {
 		// export's Parks awards and intents without an amount: 14)
 		_, b = get(t, e, "/api/agencies/parks-and-recreation")
 		parks := decode[AgencyProfile](t, b)
-		if parks.Awards.ExcludedInvalidAmounts != 14 || parks.Awards.Total != parks.Awards.ValidAmounts+14 {
+		if parks.Awards.WithoutValidAmount != 14 || parks.Awards.Total != parks.Awards.ValidAmounts+14 {
 			t.Errorf("parks awards %+v", parks.Awards)
 		}
 		// Securus: 2014 (Inc.) and 2021–2023 (LLC) awards meet on one stem,

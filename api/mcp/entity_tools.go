@@ -53,16 +53,10 @@ type GroupTotal struct {
 
 // AwardTotals sums award and intent notices: valid amounts only.
 type AwardTotals struct {
-	Total              int                       `json:"total"`
-	ValidAmounts       int                       `json:"valid_amounts"`
-	WithoutValidAmount int                       `json:"without_valid_amount"`
-	Amount             procure.Money             `json:"amount"`
-	First              string                    `json:"first,omitempty"`
-	Last               string                    `json:"last,omitempty"`
-	ByFiscalYear       []procure.FiscalYearTotal `json:"by_fiscal_year"`
-	TopVendors         []GroupTotal              `json:"top_vendors,omitempty"`
-	Agencies           []GroupTotal              `json:"agencies,omitempty"`
-	Notices            []NoticeRef               `json:"notices,omitempty"`
+	procure.AwardSummary
+	TopVendors []GroupTotal `json:"top_vendors,omitempty"`
+	Agencies   []GroupTotal `json:"agencies,omitempty"`
+	Notices    []NoticeRef  `json:"notices,omitempty"`
 }
 
 // VendorDossier is a vendor's dossier.
@@ -130,8 +124,7 @@ var dossierProvenance = map[string][]string{
 }
 
 func (d *Deps) awards(a procure.Awards, notices []record.Notice) AwardTotals {
-	out := AwardTotals{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts, Amount: procure.AwardSum(a.Total, a.ValidAmounts, a.Amount).Money(),
-		First: a.First, Last: a.Last, ByFiscalYear: procure.FiscalYearTotals(a.ByFiscalYear)}
+	out := AwardTotals{AwardSummary: a.Summary()}
 	for _, g := range a.TopVendors {
 		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(),
 			Route: "/api/vendors/" + entity.StemSlug(entity.VendorStem(g.Value))})

@@ -180,3 +180,23 @@ func (j *NoticeJoin) View() *NoticePayments {
 	}
 	return p
 }
+
+// AwardSummary is what award and intent notices add up to, as shown:
+// valid amounts only, the others counted apart (without_valid_amount),
+// by fiscal year. A dossier's awards embed it and add their groups and
+// notices.
+type AwardSummary struct {
+	Total              int               `json:"total"`
+	ValidAmounts       int               `json:"valid_amounts"`
+	WithoutValidAmount int               `json:"without_valid_amount"`
+	Amount             Money             `json:"amount"`
+	First              string            `json:"first,omitempty"`
+	Last               string            `json:"last,omitempty"`
+	ByFiscalYear       []FiscalYearTotal `json:"by_fiscal_year"`
+}
+
+// Summary is the awards as shown.
+func (a Awards) Summary() AwardSummary {
+	return AwardSummary{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts,
+		Amount: AwardSum(a.Total, a.ValidAmounts, a.Amount).Money(), First: a.First, Last: a.Last, ByFiscalYear: FiscalYearTotals(a.ByFiscalYear)}
+}

@@ -74,3 +74,16 @@ func TestNoticeJoinView(t *testing.T) {
 		t.Error("base-PIN records held are not shown apart")
 	}
 }
+
+// Awards add valid amounts only and count the others apart; with no valid
+// amount the sum reads as absent, never $0.
+func TestAwardSummaryCountsInvalidAmountsApart(t *testing.T) {
+	s := Awards{Total: 5, ValidAmounts: 3, Amount: 1500, ByFiscalYear: []FiscalYear{{FiscalYear: 2025, Count: 5, ValidAmounts: 3, Amount: 1500}}}.Summary()
+	if s.WithoutValidAmount != 2 || s.Amount.Value == nil || *s.Amount.Value != 1500 || len(s.ByFiscalYear) != 1 || s.ByFiscalYear[0].Amount.Display != "$1,500.00" {
+		t.Errorf("summary %+v", s)
+	}
+	none := Awards{}.Summary()
+	if none.Amount.Value != nil || none.Amount.Display != "no awards held" || none.ByFiscalYear == nil {
+		t.Errorf("no awards: %+v", none)
+	}
+}
