@@ -112,19 +112,14 @@ func countCanonical(rows []dossier.AgencyRow) int {
 
 // AgencyProfile is the JSON twin of an agency profile.
 type AgencyProfile struct {
-	Status    record.Availability   `json:"status"`
-	ID        string                `json:"id"`
-	Name      string                `json:"name"`
-	Acronyms  []string              `json:"acronyms,omitempty"`
-	NYCGOID   string                `json:"nycgo_id,omitempty"`
-	InMapping bool                  `json:"in_reviewed_mapping"`
-	Variants  []dossier.AgencyRow   `json:"variants"`
-	Notices   AgencyNotices         `json:"notices"`
-	Awards    AwardsView            `json:"awards"`
-	Payments  *procure.PaymentsView `json:"payments"`
-	Links     map[string]string     `json:"links"`
-	Scope     record.Scope          `json:"scope"`
-	Absence   []string              `json:"absence_notes"`
+	Status record.Availability `json:"status"`
+	dossier.AgencyIdentity
+	Notices  AgencyNotices         `json:"notices"`
+	Awards   AwardsView            `json:"awards"`
+	Payments *procure.PaymentsView `json:"payments"`
+	Links    map[string]string     `json:"links"`
+	Scope    record.Scope          `json:"scope"`
+	Absence  []string              `json:"absence_notes"`
 }
 
 // AgencyNotices counts an agency's notices by lens, type and year.
@@ -217,8 +212,7 @@ func (s *Server) AgencyDossier(ctx context.Context, pathArg string) (*AgencyProf
 }
 
 func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
-	prof := &AgencyProfile{Status: record.Found, ID: a.ID, Name: a.Name, Acronyms: a.Acronyms, NYCGOID: a.NYCGOID, InMapping: a.InMapping,
-		Variants: a.Variants, Scope: a.Scope, Absence: a.Absence,
+	prof := &AgencyProfile{Status: record.Found, AgencyIdentity: a.AgencyIdentity, Scope: a.Scope, Absence: a.Absence,
 		Links: map[string]string{
 			"self":      s.cfg.BaseURL + "/api/agencies/" + url.PathEscape(a.ID),
 			"permalink": s.agencyLink(a.ID, a.Name),

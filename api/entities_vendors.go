@@ -17,11 +17,8 @@ import (
 // intent notice naming a vendor whose name has the stem, and the
 // payments-dataset records of the same stem.
 type VendorProfile struct {
-	Status   record.Availability   `json:"status"`
-	Stem     string                `json:"stem"`
-	Slug     string                `json:"slug"`
-	Name     string                `json:"name"`
-	Variants []dossier.Variant     `json:"variants"`
+	Status record.Availability `json:"status"`
+	dossier.VendorIdentity
 	Awards   AwardsView            `json:"awards"`
 	Payments *procure.PaymentsView `json:"payments"`
 	First    string                `json:"first_date,omitempty"`
@@ -63,7 +60,7 @@ func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProf
 
 func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
 	awardsQ := url.Values{"vendor": {v.Stem}, "type": {strings.Join(procure.AwardTypes, ",")}, "sort": {"newest"}}
-	prof := &VendorProfile{Status: record.Found, Stem: v.Stem, Slug: v.Slug, Name: v.Name, Variants: v.Variants, Scope: v.Scope,
+	prof := &VendorProfile{Status: record.Found, VendorIdentity: v.VendorIdentity, Scope: v.Scope,
 		First: v.First, Last: v.Last, Absence: v.Absence,
 		Links: map[string]string{
 			"self":      s.cfg.BaseURL + "/api/vendors/" + v.Slug,

@@ -61,10 +61,7 @@ type AwardTotals struct {
 
 // VendorDossier is a vendor's dossier.
 type VendorDossier struct {
-	Stem     string               `json:"stem"`
-	Slug     string               `json:"slug"`
-	Name     string               `json:"name"`
-	Variants []dossier.Variant    `json:"variants"`
+	dossier.VendorIdentity
 	Awards   AwardTotals          `json:"awards"`
 	Payments procure.PaymentsView `json:"payments"`
 	First    string               `json:"first_date,omitempty"`
@@ -87,18 +84,13 @@ type AgencyNotices struct {
 
 // AgencyDossier is an agency's dossier.
 type AgencyDossier struct {
-	ID        string               `json:"id"`
-	Name      string               `json:"name"`
-	Acronyms  []string             `json:"acronyms,omitempty"`
-	NYCGOID   string               `json:"nycgo_id,omitempty"`
-	InMapping bool                 `json:"in_reviewed_mapping"`
-	Variants  []dossier.AgencyRow  `json:"variants"`
-	Notices   AgencyNotices        `json:"notices"`
-	Awards    AwardTotals          `json:"awards"`
-	Payments  procure.PaymentsView `json:"payments"`
-	Route     string               `json:"route"`
-	Scope     record.Scope         `json:"scope"`
-	Absence   []string             `json:"absence_notes"`
+	dossier.AgencyIdentity
+	Notices  AgencyNotices        `json:"notices"`
+	Awards   AwardTotals          `json:"awards"`
+	Payments procure.PaymentsView `json:"payments"`
+	Route    string               `json:"route"`
+	Scope    record.Scope         `json:"scope"`
+	Absence  []string             `json:"absence_notes"`
 	// Leaders are the agency's leader nodes (get_entity_relationships
 	// returns the same); Disagreements every field the crosswalk and the
 	// roster releases give different values for, each value attributed.
@@ -190,11 +182,11 @@ func getEntityDossier(d *Deps) Tool {
 			}
 			switch {
 			case v != nil:
-				out.Vendor = &VendorDossier{Stem: v.Stem, Slug: v.Slug, Name: v.Name, Variants: v.Variants, Awards: d.awards(v.Awards, v.Notices),
+				out.Vendor = &VendorDossier{VendorIdentity: v.VendorIdentity, Awards: d.awards(v.Awards, v.Notices),
 					Payments: v.Payments.View(), First: v.First, Last: v.Last, Route: "/api/vendors/" + v.Slug, Scope: v.Scope, Absence: v.Absence}
 				out.Vendor.Payments.Ledger = &v.Ledger
 			case a != nil:
-				ad := &AgencyDossier{ID: a.ID, Name: a.Name, Acronyms: a.Acronyms, NYCGOID: a.NYCGOID, InMapping: a.InMapping, Variants: a.Variants,
+				ad := &AgencyDossier{AgencyIdentity: a.AgencyIdentity,
 					Notices: AgencyNotices{Total: a.Notices.Total, ByLens: a.Notices.ByLens, ByType: a.Notices.ByType, ByYear: a.Notices.ByYear,
 						First: a.Notices.First, Last: a.Notices.Last, Recent: []NoticeRef{}},
 					Awards: d.awards(a.Awards, nil), Payments: a.Payments.View(), Route: "/api/agencies/" + a.ID, Scope: a.Scope, Absence: a.Absence}
