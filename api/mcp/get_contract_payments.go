@@ -55,13 +55,6 @@ func money(valid bool, amount float64) string {
 	return s.Display()
 }
 
-func day(r procure.Row) string {
-	if r.Date.IsZero() {
-		return ""
-	}
-	return r.Date.In(record.NewYork).Format("2006-01-02")
-}
-
 // noticePayments are the registrations and payments joined to a notice,
 // as GET /api/notices/{id} gives them (procure.NoticePayments; nil when
 // the notice joins none), with the coverage of the payments held and the
