@@ -1,10 +1,15 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -192,5 +197,183 @@ func TestHouseRules(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// jsonShape is the sorted JSON field names of a struct type (embedded
+// fields by their type), or "" for a struct of fewer than two fields or
+// without JSON tags (not an answer: page data, parsed arguments).
+func jsonShape(st *ast.StructType) string {
+	var names []string
+	tagged := false
+	for _, f := range st.Fields.List {
+		tag := ""
+		if f.Tag != nil {
+			tag = reflect.StructTag(strings.Trim(f.Tag.Value, "`")).Get("json")
+			tagged = tagged || tag != ""
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		switch {
+		case name == "-":
+			continue
+		case name != "":
+			names = append(names, name)
+		case len(f.Names) == 0:
+			names = append(names, "embedded:"+types.ExprString(f.Type))
+		default:
+			for _, n := range f.Names {
+				names = append(names, n.Name)
+			}
+		}
+	}
+	if len(names) < 2 || !tagged {
+		return ""
+	}
+	slices.Sort(names)
+	return strings.Join(names, " ")
+}
+
+// declarations parses the non-test Go files of dir.
+func declarations(t *testing.T, dir string) []*ast.File {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// One answer type per service, rendered by every surface: the surfaces
+// (api, api/mcp) add links, never shapes. They declare no alias of a
+// service type (type X = pkg.Y), no constant, variable or function that
+// only forwards to another package, no struct whose JSON fields are those
+// of a struct another surface or an internal package already declares, and
+// none of the parallel types the merge removed.
+func TestSurfacesRenderServiceAnswers(t *testing.T) {
+	internal := map[string]string{} // JSON shape → the type declaring it
+	err := filepath.WalkDir("internal", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" || strings.HasSuffix(d.Name(), "test") {
+			return fs.SkipDir
+		}
+		for _, f := range declarations(t, p) {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if ts, ok := n.(*ast.TypeSpec); ok && ts.Name.IsExported() {
+					if st, ok := ts.Type.(*ast.StructType); ok {
+						if s := jsonShape(st); s != "" {
+							internal[s] = p + "." + ts.Name.Name
+						}
+					}
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the parallel types the merge removed: their answers are the services'
+	forbidden := map[string]bool{"MoneyView": true, "Money": true, "Amount": true, "Deadline": true, "StepLink": true, "AgencyRow": true,
+		"VendorVariant": true, "Links": true, "LeaderState": true, "BrowseLandOut": true, "BrowseOrganizationsOut": true,
+		"FederatedOut": true, "Flag": true, "AmountView": true, "DeadlineView": true, "KindTotal": true, "FiscalYearTotal": true,
+		"EntryView": true, "EntryRef": true, "PaymentsView": true, "PaymentTotals": true, "PaymentsOut": true, "PaymentOut": true,
+		"NoticePayments": true, "NoticePaymentLink": true, "BrowseContractsOut": true, "BrowseMeetingsOut": true,
+		"VendorIdentity": true, "AgencyIdentity": true, "AwardSummary": true}
+	surface := map[string]string{} // JSON shape → the surface type declaring it
+	for _, dir := range []string{"api", "api/mcp"} {
+		for _, f := range declarations(t, dir) {
+			imported := map[string]bool{}
+			for _, imp := range f.Imports {
+				p := strings.Trim(imp.Path.Value, `"`)
+				name := p[strings.LastIndex(p, "/")+1:]
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				imported[name] = true
+			}
+			forwards := func(e ast.Expr) bool {
+				sel, ok := e.(*ast.SelectorExpr)
+				if !ok {
+					return false
+				}
+				x, ok := sel.X.(*ast.Ident)
+				return ok && imported[x.Name]
+			}
+			for _, decl := range f.Decls {
+				switch d := decl.(type) {
+				case *ast.GenDecl:
+					for _, spec := range d.Specs {
+						switch s := spec.(type) {
+						case *ast.TypeSpec:
+							where := dir + "." + s.Name.Name
+							if s.Assign.IsValid() {
+								t.Errorf("%s is an alias (type %s = %s): render the service's type itself", where, s.Name.Name, types.ExprString(s.Type))
+							}
+							if forbidden[s.Name.Name] {
+								t.Errorf("%s is a parallel type of a service answer: render the service's type", where)
+							}
+							st, ok := s.Type.(*ast.StructType)
+							if !ok {
+								continue
+							}
+							shape := jsonShape(st)
+							if shape == "" {
+								continue
+							}
+							if other, ok := internal[shape]; ok {
+								t.Errorf("%s has the JSON fields of %s (%s): render that type", where, other, shape)
+							}
+							if other, ok := surface[shape]; ok && !strings.HasPrefix(other, dir+".") {
+								t.Errorf("%s has the JSON fields of %s (%s): one type, rendered by both surfaces", where, other, shape)
+							}
+							surface[shape] = where
+						case *ast.ValueSpec:
+							if len(s.Values) == 1 && len(s.Names) == 1 && forwards(s.Values[0]) {
+								t.Errorf("%s.%s only forwards to %s: use it directly", dir, s.Names[0].Name, types.ExprString(s.Values[0]))
+							}
+						}
+					}
+				case *ast.FuncDecl:
+					if d.Recv != nil || d.Body == nil || len(d.Body.List) != 1 {
+						continue
+					}
+					ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+					if !ok || len(ret.Results) != 1 {
+						continue
+					}
+					call, ok := ret.Results[0].(*ast.CallExpr)
+					if !ok || !forwards(call.Fun) {
+						continue
+					}
+					var params []string
+					for _, p := range d.Type.Params.List {
+						for _, n := range p.Names {
+							params = append(params, n.Name)
+						}
+					}
+					var args []string
+					for _, a := range call.Args {
+						args = append(args, types.ExprString(a))
+					}
+					if slices.Equal(params, args) {
+						t.Errorf("%s.%s only forwards to %s: call it directly", dir, d.Name.Name, types.ExprString(call.Fun))
+					}
+				}
+			}
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	goldenfile "github.com/recordwatch/recordwatch/internal/golden"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
+	"github.com/recordwatch/recordwatch/internal/view"
 
 	"github.com/gin-gonic/gin"
 
@@ -228,7 +229,7 @@ func TestNoticeInvalidAmountAndHTML(t *testing.T) {
 	}
 }
 
-func hasFlag(fs []Flag, code string) bool {
+func hasFlag(fs []view.Flag, code string) bool {
 	for _, f := range fs {
 		if f.Code == code {
 			return true

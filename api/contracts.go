@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -22,29 +23,24 @@ func (s *Server) contractRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	r.GET("/contracts/:id", s.rateLimit(), s.contractPage)
 }
 
-// ContractView is one contract by exact ID, with every row held under the
-// same contract ID.
+// ContractView is one contract read (procure.ContractRead: the contract,
+// every row held under the same contract ID, the payments joined to them
+// with registered vs paid) with what its amounts measure and the link to
+// the procurement matter of its PIN, when it states one.
 type ContractView struct {
-	Status    record.Availability `json:"status"`
-	Contract  record.Contract     `json:"contract"`
-	Rows      []record.Contract   `json:"rows"`
-	RowsTotal int                 `json:"rows_total"`
-	Measure   string              `json:"measure"`
-	// Payments are the payments joined to the rows by exact contract id,
-	// registered vs paid by fiscal year ("no payments held" when none) and
-	// the coverage of the payments held.
-	Payments procure.ContractPayments `json:"payments"`
-	// Matter is the procurement matter of the contract's PIN (its
-	// timeline: notices, registrations, payments), when it states one.
+	Status record.Availability `json:"status"`
+	procure.ContractRead
+	Measure string `json:"measure"`
+	// Matter is the JSON address of the procurement matter of the
+	// contract's PIN (its timeline: notices, registrations, payments).
 	Matter string `json:"matter,omitempty"`
 }
 
 // contractView is the view of a contract read, the API's and the page's.
 func (s *Server) contractView(r procure.ContractRead) ContractView {
-	v := ContractView{Status: record.Found, Contract: r.Contract, Rows: r.Rows, RowsTotal: r.RowsTotal, Measure: procure.ContractMeasure,
-		Payments: r.Payments}
+	v := ContractView{Status: record.Found, ContractRead: r, Measure: procure.ContractMeasure}
 	if r.MatterPIN != "" {
-		v.Matter = s.cfg.BaseURL + "/api/matters/" + pathEscape(r.MatterPIN)
+		v.Matter = s.cfg.BaseURL + "/api/matters/" + url.PathEscape(r.MatterPIN)
 	}
 	return v
 }

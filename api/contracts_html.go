@@ -11,6 +11,7 @@ import (
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // The contract pages (SPEC §2.6, Form 1): /contracts/<id> shows one
@@ -38,7 +39,7 @@ type contractPage struct {
 func (p contractPage) AgencyLink(id string) string   { return p.srv.permalinks().Agency(id, "") }
 func (p contractPage) VendorLink(stem string) string { return p.srv.permalinks().Vendor(stem, "") }
 func (p contractPage) MatterLink(pin string) string  { return p.srv.permalinks().Matter(pin) }
-func (p contractPage) Money(v float64) string        { return money(v) }
+func (p contractPage) Money(v float64) string        { return view.Money(v) }
 func (p contractPage) ContractLink(id string) string {
 	return p.Base + "/contracts/" + url.PathEscape(id)
 }
@@ -201,7 +202,7 @@ func contractTimeline(lang string, rows []record.Contract) *web.Trend {
 	for _, r := range dated {
 		b := web.Bar{Label: r.RegisteredOn.In(record.NewYork).Format("2006-01-02"), Display: web.Word(lang, "w.not.valid.not.summed")}
 		if r.AmountValid {
-			b.Value, b.Display = r.Amount, money(r.Amount)
+			b.Value, b.Display = r.Amount, view.Money(r.Amount)
 		}
 		tr.Points = append(tr.Points, b)
 	}

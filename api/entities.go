@@ -21,10 +21,6 @@ const (
 	BatchMaxBody  = 16 << 10 // bytes of a POST /batch body
 )
 
-// AwardTypes are the notice types that name a vendor as awarded (award and
-// intent notices).
-var AwardTypes = procure.AwardTypes
-
 // entityRoutes mounts this file's routes: the agency crosswalk, vendor and
 // agency profiles with their JSON twins, procurement matters, batch
 // cross-reference and property locations (entities_*.go).
@@ -97,110 +93,30 @@ func withLink(err error, link string) error {
 	return err
 }
 
-// MoneyView is a sum as shown (procure.Money: absent reads as absent).
-type MoneyView = procure.Money
-
-// sumView renders a sum: absent reads as absent.
-func sumView(x procure.Sum) MoneyView { return x.Money() }
-
-// FiscalYearTotal is a count and valid-amount sum of one fiscal year.
-type FiscalYearTotal struct {
-	FiscalYear   int       `json:"fiscal_year"`
-	Count        int       `json:"count"`
-	ValidAmounts int       `json:"valid_amounts"`
-	Amount       MoneyView `json:"amount"`
-}
-
-// EntryView is one record of the payments dataset or a registered contract.
-type EntryView struct {
-	ID         string      `json:"id"`
-	Source     string      `json:"source"`
-	Kind       string      `json:"kind"`
-	Agency     string      `json:"agency,omitempty"`
-	AgencyID   string      `json:"agency_id,omitempty"`
-	AgencyRaw  string      `json:"agency_raw,omitempty"`
-	Vendor     string      `json:"vendor,omitempty"`
-	VendorLink string      `json:"vendor_profile,omitempty"`
-	ContractID string      `json:"contract_id,omitempty"`
-	PIN        string      `json:"pin,omitempty"`
-	RequestID  string      `json:"request_id,omitempty"`
-	Title      string      `json:"title,omitempty"`
-	Status     string      `json:"status,omitempty"`
-	Date       string      `json:"date,omitempty"`
-	DateLabel  string      `json:"date_label,omitempty"`
-	FiscalYear int         `json:"fiscal_year,omitempty"`
-	Amount     *AmountView `json:"amount,omitempty"`
-	URL        string      `json:"url,omitempty"`
-}
-
-func (s *Server) entryView(e procure.Row) EntryView {
-	v := EntryView{ID: e.ID, Source: e.Source, Kind: e.Kind, Agency: e.AgencyName, AgencyID: e.AgencyID, AgencyRaw: e.AgencyRaw,
-		Vendor: strings.TrimSpace(e.VendorName), ContractID: e.ContractID, PIN: e.PIN, RequestID: e.RequestID, Title: e.Title,
-		Status: e.Status, Date: entityDay(e.Date), DateLabel: e.DateLabel, FiscalYear: e.FiscalYear, URL: e.URL}
+// entryView is a row as the API shows it: the row's view with the link to
+// its vendor's profile.
+func (s *Server) entryView(e procure.Row) procure.RowView {
+	v := e.View()
 	if e.VendorStem != "" {
-		v.VendorLink = s.vendorLink(e.VendorStem, e.VendorName)
-	}
-	if e.AmountRaw != "" || e.AmountValid {
-		if e.AmountValid {
-			a := e.Amount
-			v.Amount = &AmountView{Valid: true, Value: &a, Display: money(a), SourceText: e.AmountRaw, Note: e.AmountLabel}
-		} else {
-			v.Amount = &AmountView{Valid: false, SourceText: e.AmountRaw,
-				Note: "not a valid amount (a placeholder such as 0, or an entry error); excluded from totals"}
-		}
+		v.VendorProfile = s.vendorLink(e.VendorStem, e.VendorName)
 	}
 	return v
 }
 
-// PaymentsView sums the payments-dataset records of a view by kind and
-// fiscal year. Contract totals are registered value, not spending.
-type PaymentsView struct {
-	Records      int                 `json:"records"`
-	Contracts    KindTotal           `json:"contracts"`
-	Payments     KindTotal           `json:"payments"`
-	Payroll      *KindTotal          `json:"payroll,omitempty"`
-	ByFiscalYear []procure.YearTotal `json:"by_fiscal_year"`
-	Entries      []EntryView         `json:"entries"`
-	More         bool                `json:"more,omitempty"`
-	Note         string              `json:"note"`
-	// Ledger is registered vs paid by fiscal year with the coverage of the
-	// payments held (procure.Ledger; "no_payments_held" when none).
-	Ledger *procure.Ledger `json:"registered_vs_paid,omitempty"`
-	// Extent says how much of their sources these totals cover, in words
-	// (ExtentWords) shown next to them.
-	Extent      []record.Extent `json:"extent"`
-	ExtentWords string          `json:"extent_words"`
+func (s *Server) paymentsView(t procure.RowTotals) *procure.PaymentsView {
+	p := t.View()
+	s.withLinks(&p, t)
+	return &p
 }
 
-// KindTotal is the count and valid-amount sum of one kind of entry; with
-// none held, Amount reads "no contracts held" (or payments, payroll).
-type KindTotal struct {
-	Count         int       `json:"count"`
-	ValidAmounts  int       `json:"valid_amounts"`
-	Amount        MoneyView `json:"amount"`
-	InvalidAmount int       `json:"without_valid_amount"`
-}
-
-func kindTotal(x procure.Sum) KindTotal {
-	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, Amount: sumView(x), InvalidAmount: x.Records - x.ValidAmounts}
-}
-
-// PaymentsNote says what the payments totals measure.
-const PaymentsNote = "Contract totals measure registered (or pending) contract value, not spending; payment totals sum checks issued. Amounts that are placeholders (0) or entry errors are excluded from totals. These are the records held here from Checkbook NYC and joined sources; the official datasets may hold more."
-
-func (s *Server) paymentsView(t procure.RowTotals) *PaymentsView {
-	p := &PaymentsView{Records: t.Records, Contracts: kindTotal(t.Contracts), Payments: kindTotal(t.Payments),
-		ByFiscalYear: t.ByFiscalYear, Entries: []EntryView{}, More: t.More, Note: PaymentsNote}
+// withLinks adds what the API shows with totals: the coverage of the
+// payments held and the vendor profile of each entry.
+func (s *Server) withLinks(p *procure.PaymentsView, t procure.RowTotals) {
 	// the record coverage is a read of the engine's counts; the request's
 	// context is not passed down to the views (paymentsView has four
 	// callers), and the read is bounded by the engine
 	p.Extent, p.ExtentWords = search.Extents(context.Background(), s.deps.Search, record.ExtentPayments)
-	if t.Payroll != nil {
-		k := kindTotal(*t.Payroll)
-		p.Payroll = &k
+	for i, e := range t.Rows {
+		p.Entries[i] = s.entryView(e)
 	}
-	for _, e := range t.Rows {
-		p.Entries = append(p.Entries, s.entryView(e))
-	}
-	return p
 }

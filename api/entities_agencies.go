@@ -21,20 +21,16 @@ import (
 // NotOfficialRegistry is stated by every /agencies answer (SPEC §1).
 const NotOfficialRegistry = "This agency crosswalk is not an official agency registry. It links the agency names written in the public records held here to canonical ids made by Recordwatch; the source records stay authoritative."
 
-// AgencyRow is one row of GET /agencies (SPEC §2.1): one distinct raw
-// agency string as written in a source.
-type AgencyRow = dossier.AgencyRow
-
 // AgenciesResponse is the JSON answer of GET /agencies.
 type AgenciesResponse struct {
-	Notice            string            `json:"notice"`
-	Count             int               `json:"count"`
-	CanonicalAgencies int               `json:"canonical_agencies"`
-	LinksByMethod     map[string]int    `json:"links_by_method"`
-	Rows              []AgencyRow       `json:"rows"`
-	Methods           map[string]string `json:"methods"`
-	Scope             record.Scope      `json:"scope"`
-	Links             map[string]string `json:"links"`
+	Notice            string              `json:"notice"`
+	Count             int                 `json:"count"`
+	CanonicalAgencies int                 `json:"canonical_agencies"`
+	LinksByMethod     map[string]int      `json:"links_by_method"`
+	Rows              []dossier.AgencyRow `json:"rows"`
+	Methods           map[string]string   `json:"methods"`
+	Scope             record.Scope        `json:"scope"`
+	Links             map[string]string   `json:"links"`
 }
 
 var methodMeaning = map[string]string{
@@ -106,7 +102,7 @@ func (s *Server) agencies(c *gin.Context) {
 	renderJSON(c, http.StatusOK, out, cacheDay, scope.CorpusObservedAt)
 }
 
-func countCanonical(rows []AgencyRow) int {
+func countCanonical(rows []dossier.AgencyRow) int {
 	ids := map[string]bool{}
 	for _, r := range rows {
 		ids[r.CanonicalID] = true
@@ -116,19 +112,14 @@ func countCanonical(rows []AgencyRow) int {
 
 // AgencyProfile is the JSON twin of an agency profile.
 type AgencyProfile struct {
-	Status    record.Availability `json:"status"`
-	ID        string              `json:"id"`
-	Name      string              `json:"name"`
-	Acronyms  []string            `json:"acronyms,omitempty"`
-	NYCGOID   string              `json:"nycgo_id,omitempty"`
-	InMapping bool                `json:"in_reviewed_mapping"`
-	Variants  []AgencyRow         `json:"variants"`
-	Notices   AgencyNotices       `json:"notices"`
-	Awards    AwardsView          `json:"awards"`
-	Payments  *PaymentsView       `json:"payments"`
-	Links     map[string]string   `json:"links"`
-	Scope     record.Scope        `json:"scope"`
-	Absence   []string            `json:"absence_notes"`
+	Status record.Availability `json:"status"`
+	dossier.AgencyIdentity
+	Notices  AgencyNotices         `json:"notices"`
+	Awards   AwardsView            `json:"awards"`
+	Payments *procure.PaymentsView `json:"payments"`
+	Links    map[string]string     `json:"links"`
+	Scope    record.Scope          `json:"scope"`
+	Absence  []string              `json:"absence_notes"`
 }
 
 // AgencyNotices counts an agency's notices by lens, type and year.
@@ -145,52 +136,41 @@ type AgencyNotices struct {
 
 // AwardsView sums award and intent notices: valid amounts only.
 type AwardsView struct {
-	Total                  int               `json:"total"`
-	ValidAmounts           int               `json:"valid_amounts"`
-	ExcludedInvalidAmounts int               `json:"without_valid_amount"`
-	Amount                 MoneyView         `json:"amount"`
-	First                  string            `json:"first,omitempty"`
-	Last                   string            `json:"last,omitempty"`
-	ByFiscalYear           []FiscalYearTotal `json:"by_fiscal_year"`
-	TopVendors             []VendorTotal     `json:"top_vendors,omitempty"`
-	Agencies               []AgencyTotal     `json:"agencies,omitempty"`
-	Notices                []HitView         `json:"notices,omitempty"`
-	More                   string            `json:"more"`
-	Note                   string            `json:"note"`
+	procure.AwardSummary
+	TopVendors []VendorTotal `json:"top_vendors,omitempty"`
+	Agencies   []AgencyTotal `json:"agencies,omitempty"`
+	Notices    []HitView     `json:"notices,omitempty"`
+	More       string        `json:"more"`
+	Note       string        `json:"note"`
 }
 
 // VendorTotal is one vendor stem's awards.
 type VendorTotal struct {
-	Stem    string    `json:"stem"`
-	Count   int       `json:"count"`
-	Amount  MoneyView `json:"amount"`
-	Profile string    `json:"profile"`
+	Stem    string        `json:"stem"`
+	Count   int           `json:"count"`
+	Amount  procure.Money `json:"amount"`
+	Profile string        `json:"profile"`
 }
 
 // AgencyTotal is one agency's awards.
 type AgencyTotal struct {
-	ID      string    `json:"id"`
-	Name    string    `json:"name"`
-	Count   int       `json:"count"`
-	Amount  MoneyView `json:"amount"`
-	Profile string    `json:"profile"`
+	ID      string        `json:"id"`
+	Name    string        `json:"name"`
+	Count   int           `json:"count"`
+	Amount  procure.Money `json:"amount"`
+	Profile string        `json:"profile"`
 }
 
 // AwardsNote says what award totals measure.
 const AwardsNote = "Award totals sum the valid amounts of award and intent notices in the City Record as held here, by fiscal year of publication (July–June, named for the year it ends). Placeholder amounts (-1, 0), entry errors and missing amounts are excluded and counted under without_valid_amount."
 
 func (s *Server) awardsView(t procure.Awards, q url.Values) AwardsView {
-	a := AwardsView{Total: t.Total, ValidAmounts: t.ValidAmounts, ExcludedInvalidAmounts: t.Total - t.ValidAmounts,
-		Amount: sumView(procure.AwardSum(t.Total, t.ValidAmounts, t.Amount)), First: t.First, Last: t.Last, ByFiscalYear: []FiscalYearTotal{},
-		More: s.searchURL(q), Note: AwardsNote}
-	for _, y := range t.ByFiscalYear {
-		a.ByFiscalYear = append(a.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: sumView(procure.AwardSum(y.Count, y.ValidAmounts, y.Amount))})
-	}
+	a := AwardsView{AwardSummary: t.Summary(), More: s.searchURL(q), Note: AwardsNote}
 	for _, g := range t.TopVendors {
-		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: sumView(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Profile: s.vendorLink(g.Value, "")})
+		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Profile: s.vendorLink(g.Value, "")})
 	}
 	for _, g := range t.Agencies {
-		a.Agencies = append(a.Agencies, AgencyTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: sumView(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Profile: s.agencyLink(g.ID, g.Name)})
+		a.Agencies = append(a.Agencies, AgencyTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Profile: s.agencyLink(g.ID, g.Name)})
 	}
 	return a
 }
@@ -232,10 +212,9 @@ func (s *Server) AgencyDossier(ctx context.Context, pathArg string) (*AgencyProf
 }
 
 func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
-	prof := &AgencyProfile{Status: record.Found, ID: a.ID, Name: a.Name, Acronyms: a.Acronyms, NYCGOID: a.NYCGOID, InMapping: a.InMapping,
-		Variants: a.Variants, Scope: a.Scope, Absence: a.Absence,
+	prof := &AgencyProfile{Status: record.Found, AgencyIdentity: a.AgencyIdentity, Scope: a.Scope, Absence: a.Absence,
 		Links: map[string]string{
-			"self":      s.cfg.BaseURL + "/api/agencies/" + pathEscape(a.ID),
+			"self":      s.cfg.BaseURL + "/api/agencies/" + url.PathEscape(a.ID),
 			"permalink": s.agencyLink(a.ID, a.Name),
 			"crosswalk": s.cfg.BaseURL + "/agencies",
 			"search":    s.searchURL(url.Values{"agency": {a.ID}}),
@@ -247,7 +226,7 @@ func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
 	for _, n := range a.Notices.Recent {
 		prof.Notices.Recent = append(prof.Notices.Recent, s.hitView(n, 0, now))
 	}
-	prof.Awards = s.awardsView(a.Awards, url.Values{"agency": {a.ID}, "type": {strings.Join(AwardTypes, ",")}, "sort": {"newest"}})
+	prof.Awards = s.awardsView(a.Awards, url.Values{"agency": {a.ID}, "type": {strings.Join(procure.AwardTypes, ",")}, "sort": {"newest"}})
 	prof.Payments = s.paymentsView(a.Payments)
 	prof.Payments.Ledger = &a.Ledger
 	return prof

@@ -14,6 +14,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // MaxBatchName bounds one name of a batch request, in characters.
@@ -45,11 +46,11 @@ type BatchResult struct {
 // BatchAwards are the award and intent notices naming the vendor, by stem,
 // all years.
 type BatchAwards struct {
-	Total        int        `json:"total"`
-	ValidAmounts int        `json:"valid_amounts"`
-	Amount       MoneyView  `json:"amount"`
-	Notices      []BatchHit `json:"notices"`
-	More         string     `json:"more"`
+	Total        int           `json:"total"`
+	ValidAmounts int           `json:"valid_amounts"`
+	Amount       procure.Money `json:"amount"`
+	Notices      []BatchHit    `json:"notices"`
+	More         string        `json:"more"`
 }
 
 // BatchMentions are full-text hits in the last two years of editions.
@@ -64,19 +65,19 @@ type BatchMentions struct {
 
 // BatchHit is one notice of a batch result.
 type BatchHit struct {
-	RequestID  string      `json:"request_id"`
-	Title      string      `json:"title"`
-	Published  string      `json:"published,omitempty"`
-	NoticeType string      `json:"notice_type,omitempty"`
-	Agency     string      `json:"agency"`
-	Vendor     string      `json:"vendor,omitempty"`
-	Amount     *AmountView `json:"amount,omitempty"`
-	Permalink  string      `json:"permalink"`
+	RequestID  string           `json:"request_id"`
+	Title      string           `json:"title"`
+	Published  string           `json:"published,omitempty"`
+	NoticeType string           `json:"notice_type,omitempty"`
+	Agency     string           `json:"agency"`
+	Vendor     string           `json:"vendor,omitempty"`
+	Amount     *view.AmountView `json:"amount,omitempty"`
+	Permalink  string           `json:"permalink"`
 }
 
 func (s *Server) batchHit(n record.Notice) BatchHit {
 	return BatchHit{RequestID: n.RequestID, Title: n.Title, Published: entityDay(n.StartDate), NoticeType: n.NoticeType,
-		Agency: n.AgencyName, Vendor: strings.TrimSpace(n.VendorName), Amount: amountView(n), Permalink: s.permalinks().Notice(n.RequestID)}
+		Agency: n.AgencyName, Vendor: strings.TrimSpace(n.VendorName), Amount: view.Amount(n), Permalink: s.permalinks().Notice(n.RequestID)}
 }
 
 // readBatch parses and validates a batch body.
@@ -145,8 +146,8 @@ func (s *Server) batch(c *gin.Context) {
 		}}
 	for _, it := range b.Items {
 		r := BatchResult{Name: it.Name, Stem: it.Stem,
-			Awards: BatchAwards{Total: it.Awards.Total, ValidAmounts: it.Awards.ValidAmounts, Amount: sumView(procure.AwardSum(it.Awards.Total, it.Awards.ValidAmounts, it.Awards.Amount)), Notices: []BatchHit{},
-				More: s.searchURL(url.Values{"vendor": {it.Stem}, "type": {strings.Join(AwardTypes, ",")}})},
+			Awards: BatchAwards{Total: it.Awards.Total, ValidAmounts: it.Awards.ValidAmounts, Amount: procure.AwardSum(it.Awards.Total, it.Awards.ValidAmounts, it.Awards.Amount).Money(), Notices: []BatchHit{},
+				More: s.searchURL(url.Values{"vendor": {it.Stem}, "type": {strings.Join(procure.AwardTypes, ",")}})},
 			Mentions: BatchMentions{Total: it.Mentions, Query: it.MentionQuery, From: from, To: to, Notices: []BatchHit{},
 				More: s.searchURL(url.Values{"q": {it.MentionQuery}, "from": {from}, "to": {to}})},
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -58,7 +59,7 @@ func scopeLine(s record.Scope) string {
 }
 
 func itoaComma(n int) string {
-	s := money(float64(n))
+	s := view.Money(float64(n))
 	return s[1 : len(s)-3]
 }
 
@@ -87,7 +88,7 @@ func (s *Server) pageError(c *gin.Context, title, json string, err error) {
 // the stem's own (a suffix or case variant) redirects to it.
 func (s *Server) vendorPage(c *gin.Context) {
 	raw := pathValue(c, "stem")
-	stem := vendorStem(raw)
+	stem := dossier.VendorStem(raw)
 	// the permalink is the stem's own slug with a trailing slash
 	canonical := strings.HasSuffix(c.Param("stem"), "/")
 	if slug := entity.StemSlug(stem); (slug != raw || !canonical) && entity.StemLongEnough(stem) {

@@ -10,16 +10,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-)
-
-// BlanketAwards: a PIN carried by more award notices than this, with no
-// solicitation and no intent to award, is a blanket chain (procure).
-const BlanketAwards = procure.BlanketAwards
-
-// Matter kinds.
-const (
-	MatterProcurement = procure.KindProcurement
-	MatterBlanket     = procure.KindBlanket
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // MatterView is the JSON twin of a procurement matter: a timeline of every
@@ -49,43 +40,39 @@ type MatterView struct {
 // Apart sums, separately, the steps joined by the 10-character base PIN
 // alone. A sum with nothing held has a null value and says so.
 type MatterTotals struct {
-	Awarded    MoneyView   `json:"awarded"`
-	Registered MoneyView   `json:"registered"`
-	Paid       MoneyView   `json:"paid"`
-	Apart      *ApartTotal `json:"related_by_prefix,omitempty"`
-	Note       string      `json:"note"`
+	Awarded    procure.Money `json:"awarded"`
+	Registered procure.Money `json:"registered"`
+	Paid       procure.Money `json:"paid"`
+	Apart      *ApartTotal   `json:"related_by_prefix,omitempty"`
+	Note       string        `json:"note"`
 }
 
 // ApartTotal sums the steps joined by base PIN alone: never added.
 type ApartTotal struct {
-	Method     string    `json:"method"`
-	Confidence string    `json:"confidence"`
-	Records    int       `json:"records"`
-	Awarded    MoneyView `json:"awarded"`
-	Registered MoneyView `json:"registered"`
-	Paid       MoneyView `json:"paid"`
+	Method     string        `json:"method"`
+	Confidence string        `json:"confidence"`
+	Records    int           `json:"records"`
+	Awarded    procure.Money `json:"awarded"`
+	Registered procure.Money `json:"registered"`
+	Paid       procure.Money `json:"paid"`
 }
 
 // MatterStep is one step of a timeline.
 type MatterStep struct {
-	Step      string      `json:"step"`
-	Date      string      `json:"date,omitempty"`
-	DateLabel string      `json:"date_label"`
-	Record    string      `json:"record"` // notice, contract, payment
-	PIN       string      `json:"pin,omitempty"`
-	Link      StepLink    `json:"link"`
-	Notice    *HitView    `json:"notice,omitempty"`
-	Entry     *EntryView  `json:"entry,omitempty"`
-	Amount    *AmountView `json:"amount,omitempty"`
-	Title     string      `json:"title"`
-	Agency    string      `json:"agency,omitempty"`
-	Vendor    string      `json:"vendor,omitempty"`
-	Permalink string      `json:"permalink,omitempty"`
+	Step      string           `json:"step"`
+	Date      string           `json:"date,omitempty"`
+	DateLabel string           `json:"date_label"`
+	Record    string           `json:"record"` // notice, contract, payment
+	PIN       string           `json:"pin,omitempty"`
+	Link      procure.Link     `json:"link"`
+	Notice    *HitView         `json:"notice,omitempty"`
+	Entry     *procure.RowView `json:"entry,omitempty"`
+	Amount    *view.AmountView `json:"amount,omitempty"`
+	Title     string           `json:"title"`
+	Agency    string           `json:"agency,omitempty"`
+	Vendor    string           `json:"vendor,omitempty"`
+	Permalink string           `json:"permalink,omitempty"`
 }
-
-// StepLink says how a step was tied to the PIN asked for: method,
-// confidence, and whether it is summed with the matter.
-type StepLink = procure.Link
 
 // matter is GET /api/matters/<pin>: parse, read the matter, render.
 func (s *Server) matter(c *gin.Context) {
@@ -116,16 +103,16 @@ func (s *Server) matterView(m *procure.Matter, searchLink string) MatterView {
 	now := s.deps.Now()
 	v := MatterView{Status: m.Status, PIN: m.PIN, BasePIN: m.BasePIN, Prefix: m.Prefix, Kind: m.Kind, KindNote: m.KindNote,
 		Records: m.Records(), Timeline: []MatterStep{}, Counts: m.Counts, Ledger: m.Ledger, Methods: procure.Methods, Scope: m.Scope, Absence: m.Absence,
-		Totals: MatterTotals{Awarded: sumView(m.Totals.Awarded), Registered: sumView(m.Totals.Registered), Paid: sumView(m.Totals.Paid),
+		Totals: MatterTotals{Awarded: m.Totals.Awarded.Money(), Registered: m.Totals.Registered.Money(), Paid: m.Totals.Paid.Money(),
 			Note: procure.TotalsNote},
 		Links: map[string]string{
-			"self":      s.cfg.BaseURL + "/api/matters/" + pathEscape(m.PIN),
+			"self":      s.cfg.BaseURL + "/api/matters/" + url.PathEscape(m.PIN),
 			"permalink": s.permalinks().Matter(m.PIN),
 			"search":    searchLink,
 		}}
 	if a := m.Totals.Apart; a.Records > 0 {
 		v.Totals.Apart = &ApartTotal{Method: a.Method, Confidence: procure.ConfidenceLow, Records: a.Records,
-			Awarded: sumView(a.Awarded), Registered: sumView(a.Registered), Paid: sumView(a.Paid)}
+			Awarded: a.Awarded.Money(), Registered: a.Registered.Money(), Paid: a.Paid.Money()}
 	}
 	for _, st := range m.Steps {
 		ms := MatterStep{Step: st.Step, Date: entityDay(st.Date), DateLabel: st.DateLabel, Record: st.Record, PIN: st.PIN, Link: st.Link}
@@ -133,7 +120,7 @@ func (s *Server) matterView(m *procure.Matter, searchLink string) MatterView {
 		case st.Notice != nil:
 			n := *st.Notice
 			h := s.hitView(n, 0, now)
-			ms.Notice, ms.Amount, ms.Title, ms.Agency, ms.Vendor, ms.Permalink = &h, amountView(n), n.Title, n.AgencyName, strings.TrimSpace(n.VendorName), h.Links.Permalink
+			ms.Notice, ms.Amount, ms.Title, ms.Agency, ms.Vendor, ms.Permalink = &h, view.Amount(n), n.Title, n.AgencyName, strings.TrimSpace(n.VendorName), h.Links.Permalink
 		case st.Row != nil:
 			ev := s.entryView(*st.Row)
 			ms.Entry, ms.Amount, ms.Title, ms.Agency, ms.Vendor = &ev, ev.Amount, st.Row.Title, st.Row.AgencyName, ev.Vendor
@@ -142,9 +129,3 @@ func (s *Server) matterView(m *procure.Matter, searchLink string) MatterView {
 	}
 	return v
 }
-
-// blanketChain reports whether notices carrying a PIN form a blanket
-// chain (procure.Blanket).
-var blanketChain = procure.Blanket
-
-func uniqueNonEmpty(list []string) []string { return procure.UniqueNonEmpty(list) }

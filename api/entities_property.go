@@ -13,8 +13,10 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // PropertyLocationsLimit is how many of the latest Property Disposition
@@ -63,7 +65,7 @@ type PropertyLocation struct {
 	LandProjects []LotProject      `json:"land_projects"`
 	SetAside     []entity.SetAside `json:"set_aside"`
 	Notes        []string          `json:"notes,omitempty"`
-	Links        Links             `json:"links"`
+	Links        view.NoticeLinks  `json:"links"`
 }
 
 // UnlocatedLot is a BBL without geometry and why it has none.
@@ -159,7 +161,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		all = append(append(all, rec.BBLs...), rec.BBLsFromThirdParty...)
 		out.Records = append(out.Records, rec)
 	}
-	bbls := uniqueNonEmpty(all)
+	bbls := procure.UniqueNonEmpty(all)
 	geo := map[string][]land.LotLocation{}
 	lots, err := findByBBL(ctx, er, land.LotKind, bbls)
 	if err != nil {

@@ -24,11 +24,14 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/source/meetings"
 	"github.com/recordwatch/recordwatch/indexer/source/payroll"
 	"github.com/recordwatch/recordwatch/indexer/source/zap"
+	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // newEntityEnv is the bundled sample as `go run .` loads it (City Record
@@ -148,7 +151,7 @@ func TestEntities(t *testing.T) {
 		}
 		// every raw string in the bundled data, one row each
 		want := sampleAgencyStrings(t)
-		got := map[string]AgencyRow{}
+		got := map[string]dossier.AgencyRow{}
 		for _, r := range out.Rows {
 			if _, dup := got[r.RawString]; dup {
 				t.Errorf("%q listed twice", r.RawString)
@@ -252,7 +255,7 @@ func TestEntities(t *testing.T) {
 		// of CDE Air Conditioning has a current amount of 0
 		_, b := get(t, e, "/api/vendors/cde-air-conditioning")
 		v := decode[VendorProfile](t, b)
-		if v.Payments.Contracts.Count != 1 || v.Payments.Contracts.InvalidAmount != 1 || v.Payments.Contracts.Amount.Value != nil || v.Payments.Contracts.Amount.Display != "no valid amounts held" ||
+		if v.Payments.Contracts.Count != 1 || v.Payments.Contracts.WithoutValidAmount != 1 || v.Payments.Contracts.Amount.Value != nil || v.Payments.Contracts.Amount.Display != "no valid amounts held" ||
 			len(v.Payments.Entries) != 1 || v.Payments.Entries[0].Amount.Valid {
 			t.Errorf("cde: %+v", v.Payments)
 		}
@@ -261,7 +264,7 @@ func TestEntities(t *testing.T) {
 		// export's Parks awards and intents without an amount: 14)
 		_, b = get(t, e, "/api/agencies/parks-and-recreation")
 		parks := decode[AgencyProfile](t, b)
-		if parks.Awards.ExcludedInvalidAmounts != 14 || parks.Awards.Total != parks.Awards.ValidAmounts+14 {
+		if parks.Awards.WithoutValidAmount != 14 || parks.Awards.Total != parks.Awards.ValidAmounts+14 {
 			t.Errorf("parks awards %+v", parks.Awards)
 		}
 		// Securus: 2014 (Inc.) and 2021–2023 (LLC) awards meet on one stem,
@@ -358,7 +361,7 @@ func TestEntities(t *testing.T) {
 		m := decode[MatterView](t, b)
 		if len(m.Timeline) != 2 || m.Timeline[0].Step != "solicitation" || m.Timeline[1].Step != "award" ||
 			m.Timeline[0].Date != "2026-05-15" || m.Timeline[1].Date != "2026-07-30" ||
-			m.Timeline[0].Link.Method != entity.PINExact || m.Timeline[1].Link.Method != entity.PINExact || m.Kind != MatterProcurement {
+			m.Timeline[0].Link.Method != entity.PINExact || m.Timeline[1].Link.Method != entity.PINExact || m.Kind != procure.KindProcurement {
 			t.Errorf("timeline %s", b)
 		}
 		if val(m.Totals.Awarded) != 250000 {
@@ -566,10 +569,10 @@ func contains(list []string, s string) bool {
 func TestEntityPageEscapes(t *testing.T) {
 	var buf bytes.Buffer
 	p := entityPage{Title: `<b>"Acme"</b>`, JSON: "http://rw.test/api/vendors/acme", Base: "http://rw.test", ScopeLine: "x",
-		Vendor: &VendorProfile{Name: `<script>alert(1)</script> & Sons`, Stem: "ACME",
-			Variants: []VendorVariant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}},
-			Awards:   AwardsView{Notices: []HitView{{Title: `"><script>x</script>`, Links: Links{Permalink: "javascript:alert(1)"}}}},
-			Payments: &PaymentsView{}, Absence: []string{"<i>note</i>"}}}
+		Vendor: &VendorProfile{VendorIdentity: dossier.VendorIdentity{Name: `<script>alert(1)</script> & Sons`, Stem: "ACME",
+			Variants: []dossier.Variant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}}},
+			Awards:   AwardsView{Notices: []HitView{{Title: `"><script>x</script>`, Links: view.NoticeLinks{Permalink: "javascript:alert(1)"}}}},
+			Payments: &procure.PaymentsView{}, Absence: []string{"<i>note</i>"}}}
 	if err := web.Render(&buf, web.Page{Kind: web.Entity, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}); err != nil {
 		t.Fatal(err)
 	}
@@ -594,19 +597,19 @@ func TestBlanketChain(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		six = append(six, award("8571400452"))
 	}
-	if ok, n := blanketChain("8571400452", six); !ok || n != 6 {
+	if ok, n := procure.Blanket("8571400452", six); !ok || n != 6 {
 		t.Errorf("six awards: %v %d", ok, n)
 	}
-	if ok, _ := blanketChain("8571400452", six[:5]); ok {
+	if ok, _ := procure.Blanket("8571400452", six[:5]); ok {
 		t.Error("five awards are not a blanket chain")
 	}
 	withSolicitation := append([]record.Notice{{NoticeType: "Solicitation", PIN: "8571400452"}}, six...)
-	if ok, _ := blanketChain("8571400452", withSolicitation); ok {
+	if ok, _ := procure.Blanket("8571400452", withSolicitation); ok {
 		t.Error("a PIN with a solicitation is one procurement")
 	}
 	// awards of other PINs sharing the base do not count
 	others := append(six[:3], award("8571400452001"), award("8571400452002"), award("8571400452003"))
-	if ok, _ := blanketChain("8571400452", others); ok {
+	if ok, _ := procure.Blanket("8571400452", others); ok {
 		t.Error("prefix matches counted as carrying the PIN")
 	}
 }
@@ -656,7 +659,7 @@ func TestLotGeometry(t *testing.T) {
 }
 
 // val is a money view's value; -1 when it holds none.
-func val(m MoneyView) float64 {
+func val(m procure.Money) float64 {
 	if m.Value == nil {
 		return -1
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -16,26 +17,16 @@ import (
 // intent notice naming a vendor whose name has the stem, and the
 // payments-dataset records of the same stem.
 type VendorProfile struct {
-	Status   record.Availability `json:"status"`
-	Stem     string              `json:"stem"`
-	Slug     string              `json:"slug"`
-	Name     string              `json:"name"`
-	Variants []VendorVariant     `json:"variants"`
-	Awards   AwardsView          `json:"awards"`
-	Payments *PaymentsView       `json:"payments"`
-	First    string              `json:"first_date,omitempty"`
-	Last     string              `json:"last_date,omitempty"`
-	Links    map[string]string   `json:"links"`
-	Scope    record.Scope        `json:"scope"`
-	Absence  []string            `json:"absence_notes"`
+	Status record.Availability `json:"status"`
+	dossier.VendorIdentity
+	Awards   AwardsView            `json:"awards"`
+	Payments *procure.PaymentsView `json:"payments"`
+	First    string                `json:"first_date,omitempty"`
+	Last     string                `json:"last_date,omitempty"`
+	Links    map[string]string     `json:"links"`
+	Scope    record.Scope          `json:"scope"`
+	Absence  []string              `json:"absence_notes"`
 }
-
-// VendorVariant is one spelling of the vendor as a source wrote it.
-type VendorVariant = dossier.Variant
-
-// vendorStem reads the stem of a path value: a slug ("acme-construction"),
-// or a name in any suffix or case variant ("Acme Construction, Inc.").
-func vendorStem(v string) string { return dossier.VendorStem(v) }
 
 // vendorProfile is GET /api/vendors/<stem>: parse, read the dossier, render.
 func (s *Server) vendorProfile(c *gin.Context) {
@@ -60,7 +51,7 @@ func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProf
 	v, err := s.dossiers().Vendor(ctx, pathArg)
 	if err != nil {
 		if record.ErrorCode(err) == record.ENOTFOUND {
-			return nil, withLink(err, s.searchURL(url.Values{"q": {dossier.Mentions(vendorStem(pathArg))}}))
+			return nil, withLink(err, s.searchURL(url.Values{"q": {dossier.Mentions(dossier.VendorStem(pathArg))}}))
 		}
 		return nil, err
 	}
@@ -68,8 +59,8 @@ func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProf
 }
 
 func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
-	awardsQ := url.Values{"vendor": {v.Stem}, "type": {strings.Join(AwardTypes, ",")}, "sort": {"newest"}}
-	prof := &VendorProfile{Status: record.Found, Stem: v.Stem, Slug: v.Slug, Name: v.Name, Variants: v.Variants, Scope: v.Scope,
+	awardsQ := url.Values{"vendor": {v.Stem}, "type": {strings.Join(procure.AwardTypes, ",")}, "sort": {"newest"}}
+	prof := &VendorProfile{Status: record.Found, VendorIdentity: v.VendorIdentity, Scope: v.Scope,
 		First: v.First, Last: v.Last, Absence: v.Absence,
 		Links: map[string]string{
 			"self":      s.cfg.BaseURL + "/api/vendors/" + v.Slug,

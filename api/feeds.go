@@ -18,6 +18,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -450,7 +451,7 @@ func (s *Server) feedTitle(fr feedRequest) string {
 }
 
 // dollars writes an amount without cents when it has none ("$500,000").
-func dollars(v float64) string { return strings.TrimSuffix(money(v), ".00") }
+func dollars(v float64) string { return strings.TrimSuffix(view.Money(v), ".00") }
 
 // boolOrder orders false before true.
 func boolOrder(a, b bool) int {
@@ -579,7 +580,7 @@ func (s *Server) feedItem(n record.Notice, host string, now time.Time) feed.Item
 	it := feed.Item{
 		ID:        tagURI(host, "notice/"+n.RequestID),
 		Title:     noticeTitle(n),
-		Summary:   summary(n),
+		Summary:   view.Summary(n),
 		URL:       l.Permalink,
 		SourceURL: l.Official,
 		Published: n.StartDate,
@@ -596,7 +597,7 @@ func (s *Server) feedItem(n record.Notice, host string, now time.Time) feed.Item
 	}
 	var b strings.Builder
 	b.WriteString(it.Summary)
-	for _, fl := range flags(n, now) {
+	for _, fl := range view.Flags(n, now) {
 		b.WriteString("\n• " + fl.Label)
 	}
 	if ex := excerpt(n.Text, 600); ex != "" {
@@ -636,7 +637,7 @@ func excerpt(text string, max int) string {
 // feedEvent is the calendar entry of a dated notice: the event date of a
 // hearing or meeting, the due date of a solicitation. Undated notices and
 // rolling deadlines (placeholders, never dates) give nil.
-func feedEvent(n record.Notice, host string, l Links) *feed.Event {
+func feedEvent(n record.Notice, host string, l view.NoticeLinks) *feed.Event {
 	var when time.Time
 	var label, kind string
 	hasDue := !n.DueDate.IsZero() && !n.DueRolling && n.DueDate.Year() < record.RollingYear
@@ -658,7 +659,7 @@ func feedEvent(n record.Notice, host string, l Links) *feed.Event {
 		Start:       when,
 		AllDay:      h == 0 && m == 0 && sec == 0,
 		Categories:  []string{label, n.Lens},
-		Description: summary(n) + "\n\nOn Recordwatch: " + l.Permalink + "\nOfficial notice: " + l.Official,
+		Description: view.Summary(n) + "\n\nOn Recordwatch: " + l.Permalink + "\nOfficial notice: " + l.Official,
 	}
 	if kind == "event" {
 		e.Location = n.EventPlace

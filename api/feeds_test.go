@@ -24,6 +24,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -741,7 +742,7 @@ func TestSearchOffersFeeds(t *testing.T) {
 
 // TestFeedEvents: which notices become calendar events, and when.
 func TestFeedEvents(t *testing.T) {
-	l := Links{Permalink: "http://rw.test/#notice/1", Official: record.OfficialURL("1")}
+	l := view.NoticeLinks{Permalink: "http://rw.test/#notice/1", Official: record.OfficialURL("1")}
 	at := func(y int, m time.Month, d, h, min int) time.Time {
 		return time.Date(y, m, d, h, min, 0, 0, record.NewYork)
 	}

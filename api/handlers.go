@@ -20,8 +20,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
-func pathEscape(s string) string { return url.PathEscape(s) }
-
 var searchParams = []string{"q", "lens", "section", "type", "agency", "vendor", "pin", "min", "max",
 	"valid_amount", "from", "to", "due_from", "due_to", "rolling", "open", "event_from", "event_to",
 	"sort", "limit", "cursor", "facets", "exact_count", "mode"}
@@ -235,8 +233,8 @@ func (s *Server) notice(c *gin.Context) {
 	}
 	now := s.deps.Now()
 	v := NoticeView{
-		Status: record.Found, Summary: summary(n), Flags: flags(n, now), Amount: amountView(n),
-		Deadline: deadlineView(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
+		Status: record.Found, Summary: view.Summary(n), Flags: view.Flags(n, now), Amount: view.Amount(n),
+		Deadline: view.Deadline(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
 		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
 		Payments: s.noticePayments(c.Request.Context(), n), PriorCycle: s.priorCycle(c.Request.Context(), n),
 		VendorFromText: vendorFromText(n),

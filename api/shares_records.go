@@ -95,7 +95,7 @@ func (s *Server) recordState(ctx context.Context, it ShareItem, k shareRecordKin
 
 // recordLinks are a pinned typed record's page and JSON twin.
 func (s *Server) recordLinks(it ShareItem, k shareRecordKind) map[string]string {
-	id := pathEscape(it.ID)
+	id := url.PathEscape(it.ID)
 	if k.kind == ShareKindPerson || k.kind == ShareKindOrganization {
 		id = strings.ReplaceAll(url.PathEscape(it.ID), "%2F", "/") // these routes read ids holding "/"
 	}

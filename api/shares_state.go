@@ -193,7 +193,7 @@ func (s *Server) itemLinks(it ShareItem, st ItemState) map[string]string {
 	case ShareKindAgency:
 		return map[string]string{"view": s.permalinks().Agency(it.ID, st.Name), "json": base + "/api/search?agency=" + url.QueryEscape(it.ID)}
 	default:
-		return map[string]string{"view": s.permalinks().Matter(it.ID), "json": base + "/api/matters/" + pathEscape(it.ID)}
+		return map[string]string{"view": s.permalinks().Matter(it.ID), "json": base + "/api/matters/" + url.PathEscape(it.ID)}
 	}
 }
 

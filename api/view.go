@@ -6,35 +6,26 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// Flag, AmountView and DeadlineView are the shared view types.
-type (
-	Flag         = view.Flag
-	AmountView   = view.AmountView
-	DeadlineView = view.DeadlineView
-)
-
-// Links are the addresses of a record (view.NoticeLinks).
-type Links = view.NoticeLinks
-
 // HitView is one notice in a result list.
 type HitView struct {
-	RequestID  string        `json:"request_id"`
-	Title      string        `json:"title"`
-	Section    string        `json:"section"`
-	Lens       string        `json:"lens"`
-	Lenses     []string      `json:"lenses"`
-	NoticeType string        `json:"notice_type,omitempty"`
-	Agency     string        `json:"agency"`
-	AgencyID   string        `json:"agency_id"`
-	AgencyRaw  string        `json:"agency_raw"`
-	Published  string        `json:"published,omitempty"`
-	Deadline   *DeadlineView `json:"deadline,omitempty"`
-	Amount     *AmountView   `json:"amount,omitempty"`
-	Vendor     string        `json:"vendor,omitempty"`
+	RequestID  string             `json:"request_id"`
+	Title      string             `json:"title"`
+	Section    string             `json:"section"`
+	Lens       string             `json:"lens"`
+	Lenses     []string           `json:"lenses"`
+	NoticeType string             `json:"notice_type,omitempty"`
+	Agency     string             `json:"agency"`
+	AgencyID   string             `json:"agency_id"`
+	AgencyRaw  string             `json:"agency_raw"`
+	Published  string             `json:"published,omitempty"`
+	Deadline   *view.DeadlineView `json:"deadline,omitempty"`
+	Amount     *view.AmountView   `json:"amount,omitempty"`
+	Vendor     string             `json:"vendor,omitempty"`
 	// VendorFromText is the vendor read from the text of an award or
 	// intent without a vendor field (method text, its confidence, whether
 	// profiles count it), or why none is read (vendorFromText).
@@ -42,28 +33,28 @@ type HitView struct {
 	PIN            string                `json:"pin,omitempty"`
 	EventDate      *time.Time            `json:"event_date,omitempty"`
 	Summary        string                `json:"summary"`
-	Flags          []Flag                `json:"flags"`
+	Flags          []view.Flag           `json:"flags"`
 	Score          float64               `json:"score,omitempty"`
-	Links          Links                 `json:"links"`
+	Links          view.NoticeLinks      `json:"links"`
 }
 
 // NoticeView is the notice view's JSON twin.
 type NoticeView struct {
 	Status   record.Availability `json:"status"`
 	Summary  string              `json:"summary"`
-	Flags    []Flag              `json:"flags"`
-	Amount   *AmountView         `json:"amount,omitempty"`
-	Deadline *DeadlineView       `json:"deadline,omitempty"`
+	Flags    []view.Flag         `json:"flags"`
+	Amount   *view.AmountView    `json:"amount,omitempty"`
+	Deadline *view.DeadlineView  `json:"deadline,omitempty"`
 	FullText string              `json:"full_text"`
 	Notice   record.Notice       `json:"notice"`
 	// VendorFromText: see HitView.
 	VendorFromText *entity.VendorReading `json:"vendor_from_text,omitempty"`
-	Links          Links                 `json:"links"`
+	Links          view.NoticeLinks      `json:"links"`
 	Freshness      Freshness             `json:"freshness"`
 	Absence        []string              `json:"absence_rules"`
 	// Payments are the payments-dataset dollars joined by PIN, present
 	// only where a PIN joins (entities_notice.go).
-	Payments *NoticePayments `json:"payments,omitempty"`
+	Payments *procure.NoticePayments `json:"payments,omitempty"`
 	// PriorCycle are the earlier cycles of the same work, for a
 	// solicitation or intent (entities_notice.go): each match with its
 	// method, tier, confidence and evidence, or "no earlier cycle found in
@@ -77,16 +68,10 @@ type Freshness struct {
 	Source           string    `json:"source"`
 }
 
-func money(v float64) string                                    { return view.Money(v) }
-func amountView(n record.Notice) *AmountView                    { return view.Amount(n) }
-func deadlineView(n record.Notice, now time.Time) *DeadlineView { return view.Deadline(n, now) }
-func flags(n record.Notice, now time.Time) []Flag               { return view.Flags(n, now) }
-func summary(n record.Notice) string                            { return view.Summary(n) }
-
 // permalinks is the one permalink rule at this server's base and form.
 func (s *Server) permalinks() view.Links { return view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form} }
 
-func (s *Server) links(n record.Notice) Links { return s.permalinks().ForNotice(n) }
+func (s *Server) links(n record.Notice) view.NoticeLinks { return s.permalinks().ForNotice(n) }
 
 // vendorFromText is the vendor read from the text of an award or intent
 // that has no vendor field (nil for others).
@@ -102,8 +87,8 @@ func (s *Server) hitView(n record.Notice, score float64, now time.Time) HitView 
 	h := HitView{
 		RequestID: n.RequestID, Title: n.Title, Section: n.Section, Lens: n.Lens, Lenses: n.Lenses,
 		NoticeType: n.NoticeType, Agency: n.AgencyName, AgencyID: n.AgencyID, AgencyRaw: n.AgencyRaw,
-		Deadline: deadlineView(n, now), Amount: amountView(n), Vendor: strings.TrimSpace(n.VendorName), PIN: n.PIN,
-		Summary: summary(n), Flags: flags(n, now), Score: score, Links: s.links(n), VendorFromText: vendorFromText(n),
+		Deadline: view.Deadline(n, now), Amount: view.Amount(n), Vendor: strings.TrimSpace(n.VendorName), PIN: n.PIN,
+		Summary: view.Summary(n), Flags: view.Flags(n, now), Score: score, Links: s.links(n), VendorFromText: vendorFromText(n),
 	}
 	if !n.StartDate.IsZero() {
 		h.Published = n.StartDate.In(record.NewYork).Format("2006-01-02")

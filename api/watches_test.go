@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/recordwatch/recordwatch/internal/watch"
 	"io"
 	"log/slog"
 	"net"
@@ -18,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/recordwatch/recordwatch/internal/watch"
 
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-smtp"

@@ -66,7 +66,7 @@ func analyzeContracts(d *Deps) Tool {
 			r := prop(s, "rank_by")
 			r.Enum = stringEnum(procure.AnalysisRankings)
 			r.Description = "Rank by registered value (default) or by count of rows."
-			bounded(s, "agency", maxNameLen, "Accepted agency label, exact and with the same letter case; omit it to get the accepted list.")
+			bounded(s, "agency", record.MaxNameLen, "Accepted agency label, exact and with the same letter case; omit it to get the accepted list.")
 			fy := prop(s, "fiscal_year")
 			fy.Minimum, fy.Maximum = ptr(1990.0), ptr(2100.0)
 			fy.Description = "Only rows registered in this fiscal year (FY2026: 2025-07-01 to 2026-06-30)."

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -14,8 +13,6 @@ import (
 // Bounds on tool arguments.
 const (
 	maxResults  = 50
-	maxCursor   = record.MaxCursorLen
-	maxNameLen  = record.MaxNameLen
 	datePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 )
 
@@ -49,7 +46,7 @@ func dateProp(s *jsonschema.Schema, name, desc string) {
 }
 
 func cursorProp(s *jsonschema.Schema) {
-	bounded(s, "cursor", maxCursor, "Opaque next_cursor from the previous page of the same search.")
+	bounded(s, "cursor", record.MaxCursorLen, "Opaque next_cursor from the previous page of the same search.")
 }
 
 // exactCountProp is the exact_count switch of a search tool: counts are
@@ -67,8 +64,6 @@ func lensProp(s *jsonschema.Schema, name, desc string) {
 	p.MaxItems = ptr(6)
 	p.Description = desc
 }
-
-func parseDay(param, s string) (time.Time, error) { return record.ParseDay(param, s) }
 
 func (d *Deps) agencyID(name string) ([]string, error) {
 	if name == "" {

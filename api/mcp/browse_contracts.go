@@ -24,15 +24,6 @@ type browseContractsIn struct {
 	Cursor      string `json:"cursor,omitempty"`
 }
 
-// BrowseContractsOut is a bounded page of registered contracts.
-type BrowseContractsOut struct {
-	Contracts  []record.Contract      `json:"contracts"`
-	Total      int                    `json:"total"`
-	NextCursor string                 `json:"next_cursor,omitempty"`
-	Totals     procure.ContractTotals `json:"totals"`
-	Scope      record.Scope           `json:"scope"`
-}
-
 func browseContracts(d *Deps) Tool {
 	t := newTool(d, "browse_contracts", "Browse registered contracts", ClassRead,
 		"Bounded, stable pages of registered contracts, oldest registration first (undated rows last), filtered by "+
@@ -46,15 +37,15 @@ func browseContracts(d *Deps) Tool {
 			"The scope says what was searched; no rows never proves no contract exists.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
-			bounded(s, "agency", maxNameLen, "Agency label, name or canonical id (GET /agencies lists them).")
-			bounded(s, "vendor", maxNameLen, "Vendor name, matched by its name stem.")
+			bounded(s, "agency", record.MaxNameLen, "Agency label, name or canonical id (GET /agencies lists them).")
+			bounded(s, "vendor", record.MaxNameLen, "Vendor name, matched by its name stem.")
 			bounded(s, "pin", 40, "Exact PIN, or a 10-character base PIN.")
 			fy := prop(s, "fiscal_year")
 			fy.Minimum, fy.Maximum = ptr(1990.0), ptr(2100.0)
 			fy.Description = "Fiscal year of the registration date (FY2026: 2025-07-01 to 2026-06-30)."
-			bounded(s, "agency_label", maxNameLen, "Accepted agency label, exact and with the same letter case (analyze_contracts lists them).")
-			bounded(s, "agency_id", maxNameLen, "Exact canonical agency id, as an analysis group gives it.")
-			bounded(s, "vendor_stem", maxNameLen, "Exact vendor name stem, as an analysis group gives it.")
+			bounded(s, "agency_label", record.MaxNameLen, "Accepted agency label, exact and with the same letter case (analyze_contracts lists them).")
+			bounded(s, "agency_id", record.MaxNameLen, "Exact canonical agency id, as an analysis group gives it.")
+			bounded(s, "vendor_stem", record.MaxNameLen, "Exact vendor name stem, as an analysis group gives it.")
 			band := prop(s, "amount_band")
 			band.Enum = amountBandEnum()
 			band.Description = "Amount band key (analyze_contracts lists the bands; invalid: rows with no valid amount)."
@@ -62,18 +53,18 @@ func browseContracts(d *Deps) Tool {
 			limitProp(s, procure.MaxContractLimit)
 			cursorProp(s)
 		},
-		func(ctx context.Context, d *Deps, in browseContractsIn) (BrowseContractsOut, error) {
+		func(ctx context.Context, d *Deps, in browseContractsIn) (procure.ContractPage, error) {
 			svc, err := d.procurement()
 			if err != nil {
-				return BrowseContractsOut{}, err
+				return procure.ContractPage{}, err
 			}
 			p, err := svc.BrowseContracts(ctx, procure.ContractFilter{Agency: in.Agency, Vendor: in.Vendor, PIN: in.PIN, FiscalYear: in.FiscalYear,
 				AgencyLabel: in.AgencyLabel, AgencyID: in.AgencyID, VendorStem: in.VendorStem, AmountBand: in.AmountBand, Undated: in.Undated},
 				in.Cursor, limitOr(in.Limit, procure.DefaultContractLimit))
 			if err != nil {
-				return BrowseContractsOut{}, err
+				return procure.ContractPage{}, err
 			}
-			return BrowseContractsOut{Contracts: p.Contracts, Total: p.Total, NextCursor: p.NextCursor, Totals: p.Totals, Scope: p.Scope}, nil
+			return p, nil
 		})
 	t.Limits = []string{"limit: at most 100 contracts per page (default 20); follow next_cursor for the rest"}
 	t.Examples = []Example{{"Two registrations that share one PIN", map[string]any{"pin": "84623P0002007R001"}},

@@ -25,9 +25,6 @@ type browseLandIn struct {
 	Cursor            string `json:"cursor,omitempty"`
 }
 
-// BrowseLandOut is a bounded page of land projects.
-type BrowseLandOut = land.Page
-
 func browseLandProjects(d *Deps) Tool {
 	t := newTool(d, "browse_land_projects", "Browse land-use projects", ClassRead,
 		"Bounded, stable pages of land-use (ZAP) projects, latest milestone first (undated last), read from every project "+
@@ -66,7 +63,7 @@ func browseLandProjects(d *Deps) Tool {
 			limitProp(s, land.MaxLimit)
 			cursorProp(s)
 		},
-		func(ctx context.Context, d *Deps, in browseLandIn) (BrowseLandOut, error) {
+		func(ctx context.Context, d *Deps, in browseLandIn) (land.Page, error) {
 			return d.land().Browse(ctx, land.Filter{Procedure: in.Procedure, Action: in.Action, Stage: in.Stage, Effect: in.Effect,
 				Borough: in.Borough, CommunityDistrict: in.CommunityDistrict, BBL: in.BBL, Status: in.Status, ULURP: in.ULURP, CEQR: in.CEQR, Word: in.Word},
 				in.Cursor, limitOr(in.Limit, land.DefaultLimit))

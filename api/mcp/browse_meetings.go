@@ -20,17 +20,6 @@ type browseMeetingsIn struct {
 	Cursor     string   `json:"cursor,omitempty"`
 }
 
-// BrowseMeetingsOut is a bounded page of meetings.
-type BrowseMeetingsOut struct {
-	Meetings             []meeting.Meeting  `json:"meetings"`
-	Total                int                `json:"total"`
-	NextCursor           string             `json:"next_cursor,omitempty"`
-	Applied              map[string]string  `json:"applied_filters"`
-	ExcludedUnknownStart meeting.Excluded   `json:"excluded_unknown_start"`
-	Coverage             []meeting.Coverage `json:"coverage"`
-	Scope                record.Scope       `json:"scope"`
-}
-
 func browseMeetings(d *Deps) Tool {
 	t := newTool(d, "browse_meetings", "Browse source meetings", ClassRead,
 		"Bounded, stable pages of source meetings (Council events from Legistar, community-board calendars, City Record "+
@@ -57,22 +46,21 @@ func browseMeetings(d *Deps) Tool {
 			sp.Items = &jsonschema.Schema{Type: "string", Enum: stringEnum(meeting.Sources)}
 			sp.MaxItems = ptr(3)
 			sp.Description = "Meeting sources to read (default all)."
-			bounded(s, "body", maxNameLen, "A body or board name as the source writes it (Committee on Finance, Bronx Community Board 10), matched exactly after case and punctuation are folded.")
+			bounded(s, "body", record.MaxNameLen, "A body or board name as the source writes it (Committee on Finance, Bronx Community Board 10), matched exactly after case and punctuation are folded.")
 			limitProp(s, meeting.MaxLimit)
 			cursorProp(s)
 		},
-		func(ctx context.Context, d *Deps, in browseMeetingsIn) (BrowseMeetingsOut, error) {
+		func(ctx context.Context, d *Deps, in browseMeetingsIn) (meeting.Page, error) {
 			svc, err := d.meetings()
 			if err != nil {
-				return BrowseMeetingsOut{}, err
+				return meeting.Page{}, err
 			}
 			p, err := svc.Browse(ctx, meeting.Filter{From: in.From, To: in.To, Time: in.Time, Attendance: in.Attendance, Sources: in.Sources, Body: in.Body},
 				in.Cursor, limitOr(in.Limit, meeting.DefaultLimit))
 			if err != nil {
-				return BrowseMeetingsOut{}, err
+				return meeting.Page{}, err
 			}
-			return BrowseMeetingsOut{Meetings: p.Meetings, Total: p.Total, NextCursor: p.NextCursor, Applied: p.Applied,
-				ExcludedUnknownStart: p.ExcludedUnknownStart, Coverage: p.Coverage, Scope: p.Scope}, nil
+			return p, nil
 		})
 	t.Limits = []string{"limit: at most 100 meetings per page (default 20); follow next_cursor for the rest",
 		"window: at most 366 days", "excluded_unknown_start lists at most 100 meetings (count counts all)"}

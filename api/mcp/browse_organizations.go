@@ -6,6 +6,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 type browseOrganizationsIn struct {
@@ -16,9 +17,6 @@ type browseOrganizationsIn struct {
 	Limit   int    `json:"limit,omitempty"`
 	Cursor  string `json:"cursor,omitempty"`
 }
-
-// BrowseOrganizationsOut is a bounded page of one roster release.
-type BrowseOrganizationsOut = people.Page
 
 func browseOrganizations(d *Deps) Tool {
 	t := newTool(d, "browse_organizations", "Browse people and organization rows", ClassRead,
@@ -35,16 +33,16 @@ func browseOrganizations(d *Deps) Tool {
 			p.Enum = []any{people.TypePerson, people.TypeOrganization}
 			p.Description = "person or organization (both when omitted)."
 			bounded(s, "token", 60, "One word, matched exactly against the words of names, acronyms and name variants (\"parks\", \"acs\").")
-			bounded(s, "agency", maxNameLen, "Agency label, name or canonical id (GET /agencies lists them).")
+			bounded(s, "agency", record.MaxNameLen, "Agency label, name or canonical id (GET /agencies lists them).")
 			bounded(s, "release", 10, "Release date YYYY-MM-DD (freshness.releases_held lists them).")
 			prop(s, "release").Pattern = datePattern
 			limitProp(s, people.MaxLimit)
 			cursorProp(s)
 		},
-		func(ctx context.Context, d *Deps, in browseOrganizationsIn) (BrowseOrganizationsOut, error) {
+		func(ctx context.Context, d *Deps, in browseOrganizationsIn) (people.Page, error) {
 			svc, err := d.people()
 			if err != nil {
-				return BrowseOrganizationsOut{}, err
+				return people.Page{}, err
 			}
 			return svc.Browse(ctx, people.Filter{Type: in.RowType, Token: in.Token, Agency: in.Agency, Release: in.Release},
 				in.Cursor, limitOr(in.Limit, people.DefaultLimit))

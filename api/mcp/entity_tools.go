@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -26,7 +25,7 @@ func shapeEntity(s *jsonschema.Schema) {
 	p.Description = "vendor (matched by name stem: suffix and case variants are one vendor) or agency (canonical id or any spelling)."
 	p = prop(s, "name")
 	p.MinLength = ptr(1)
-	p.MaxLength = ptr(maxNameLen)
+	p.MaxLength = ptr(record.MaxNameLen)
 	p.Description = "The vendor's name or stem, or the agency's id or name."
 }
 
@@ -43,99 +42,33 @@ type DossierOut struct {
 	Absence    []string       `json:"absence_rules"`
 }
 
-// Money is a sum of valid amounts as shown (procure.Money).
-type Money = procure.Money
-
-func sum(x procure.Sum) Money { return x.Money() }
-
-// FiscalYearTotal is a count and valid-amount sum of one fiscal year.
-type FiscalYearTotal struct {
-	FiscalYear   int   `json:"fiscal_year"`
-	Count        int   `json:"count"`
-	ValidAmounts int   `json:"valid_amounts"`
-	Amount       Money `json:"amount"`
-}
-
 // GroupTotal is the awards of one vendor stem or agency.
 type GroupTotal struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Count  int    `json:"count"`
-	Amount Money  `json:"amount"`
-	Route  string `json:"route"`
+	ID     string        `json:"id"`
+	Name   string        `json:"name"`
+	Count  int           `json:"count"`
+	Amount procure.Money `json:"amount"`
+	Route  string        `json:"route"`
 }
 
 // AwardTotals sums award and intent notices: valid amounts only.
 type AwardTotals struct {
-	Total              int               `json:"total"`
-	ValidAmounts       int               `json:"valid_amounts"`
-	WithoutValidAmount int               `json:"without_valid_amount"`
-	Amount             Money             `json:"amount"`
-	First              string            `json:"first,omitempty"`
-	Last               string            `json:"last,omitempty"`
-	ByFiscalYear       []FiscalYearTotal `json:"by_fiscal_year"`
-	TopVendors         []GroupTotal      `json:"top_vendors,omitempty"`
-	Agencies           []GroupTotal      `json:"agencies,omitempty"`
-	Notices            []NoticeRef       `json:"notices,omitempty"`
-}
-
-// KindTotal is the count and valid-amount sum of one kind of entry.
-type KindTotal struct {
-	Count              int   `json:"count"`
-	ValidAmounts       int   `json:"valid_amounts"`
-	WithoutValidAmount int   `json:"without_valid_amount"`
-	Amount             Money `json:"amount"`
-}
-
-// EntryRef is one payments-dataset record or registered contract.
-type EntryRef struct {
-	ID         string  `json:"id"`
-	Source     string  `json:"source"`
-	Kind       string  `json:"kind"`
-	Agency     string  `json:"agency,omitempty"`
-	AgencyID   string  `json:"agency_id,omitempty"`
-	Vendor     string  `json:"vendor,omitempty"`
-	ContractID string  `json:"contract_id,omitempty"`
-	PIN        string  `json:"pin,omitempty"`
-	RequestID  string  `json:"request_id,omitempty"`
-	Title      string  `json:"title,omitempty"`
-	Status     string  `json:"status,omitempty"`
-	Date       string  `json:"date,omitempty"`
-	DateLabel  string  `json:"date_label,omitempty"`
-	FiscalYear int     `json:"fiscal_year,omitempty"`
-	Amount     *Amount `json:"amount,omitempty"`
-	URL        string  `json:"url,omitempty"`
-}
-
-// PaymentTotals sums payments-dataset records by kind; contract totals
-// are registered value, not spending.
-type PaymentTotals struct {
-	Records      int                 `json:"records"`
-	Contracts    KindTotal           `json:"contracts"`
-	Payments     KindTotal           `json:"payments"`
-	Payroll      *KindTotal          `json:"payroll,omitempty"`
-	ByFiscalYear []procure.YearTotal `json:"by_fiscal_year"`
-	Entries      []EntryRef          `json:"entries"`
-	More         bool                `json:"more,omitempty"`
-	// Extent says how much of their sources these totals cover
-	// (record.ExtentOf), in words (ExtentWords) to quote with them.
-	Extent      []record.Extent `json:"extent"`
-	ExtentWords string          `json:"extent_words"`
+	procure.AwardSummary
+	TopVendors []GroupTotal `json:"top_vendors,omitempty"`
+	Agencies   []GroupTotal `json:"agencies,omitempty"`
+	Notices    []NoticeRef  `json:"notices,omitempty"`
 }
 
 // VendorDossier is a vendor's dossier.
 type VendorDossier struct {
-	Stem     string            `json:"stem"`
-	Slug     string            `json:"slug"`
-	Name     string            `json:"name"`
-	Variants []dossier.Variant `json:"variants"`
-	Awards   AwardTotals       `json:"awards"`
-	Payments PaymentTotals     `json:"payments"`
-	First    string            `json:"first_date,omitempty"`
-	Last     string            `json:"last_date,omitempty"`
-	Route    string            `json:"route"`
-	Scope    record.Scope      `json:"scope"`
-	Absence  []string          `json:"absence_notes"`
+	dossier.VendorIdentity
+	Awards   AwardTotals          `json:"awards"`
+	Payments procure.PaymentsView `json:"payments"`
+	First    string               `json:"first_date,omitempty"`
+	Last     string               `json:"last_date,omitempty"`
+	Route    string               `json:"route"`
+	Scope    record.Scope         `json:"scope"`
+	Absence  []string             `json:"absence_notes"`
 }
 
 // AgencyNotices counts an agency's notices by lens, type and year.
@@ -151,22 +84,17 @@ type AgencyNotices struct {
 
 // AgencyDossier is an agency's dossier.
 type AgencyDossier struct {
-	ID        string              `json:"id"`
-	Name      string              `json:"name"`
-	Acronyms  []string            `json:"acronyms,omitempty"`
-	NYCGOID   string              `json:"nycgo_id,omitempty"`
-	InMapping bool                `json:"in_reviewed_mapping"`
-	Variants  []dossier.AgencyRow `json:"variants"`
-	Notices   AgencyNotices       `json:"notices"`
-	Awards    AwardTotals         `json:"awards"`
-	Payments  PaymentTotals       `json:"payments"`
-	Route     string              `json:"route"`
-	Scope     record.Scope        `json:"scope"`
-	Absence   []string            `json:"absence_notes"`
+	dossier.AgencyIdentity
+	Notices  AgencyNotices        `json:"notices"`
+	Awards   AwardTotals          `json:"awards"`
+	Payments procure.PaymentsView `json:"payments"`
+	Route    string               `json:"route"`
+	Scope    record.Scope         `json:"scope"`
+	Absence  []string             `json:"absence_notes"`
 	// Leaders are the agency's leader nodes (get_entity_relationships
 	// returns the same); Disagreements every field the crosswalk and the
 	// roster releases give different values for, each value attributed.
-	Leaders       *LeaderState          `json:"leaders,omitempty"`
+	Leaders       *people.Leadership    `json:"leaders,omitempty"`
 	Disagreements []people.Disagreement `json:"disagreements"`
 }
 
@@ -188,51 +116,18 @@ var dossierProvenance = map[string][]string{
 }
 
 func (d *Deps) awards(a procure.Awards, notices []record.Notice) AwardTotals {
-	out := AwardTotals{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts, Amount: sum(procure.AwardSum(a.Total, a.ValidAmounts, a.Amount)),
-		First: a.First, Last: a.Last, ByFiscalYear: []FiscalYearTotal{}}
-	for _, y := range a.ByFiscalYear {
-		out.ByFiscalYear = append(out.ByFiscalYear, FiscalYearTotal{FiscalYear: y.FiscalYear, Count: y.Count, ValidAmounts: y.ValidAmounts, Amount: sum(procure.AwardSum(y.Count, y.ValidAmounts, y.Amount))})
-	}
+	out := AwardTotals{AwardSummary: a.Summary()}
 	for _, g := range a.TopVendors {
-		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: sum(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)),
+		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(),
 			Route: "/api/vendors/" + entity.StemSlug(entity.VendorStem(g.Value))})
 	}
 	for _, g := range a.Agencies {
-		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: sum(procure.AwardSum(g.Count, g.ValidAmounts, g.Amount)), Route: "/api/agencies/" + g.ID})
+		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Route: "/api/agencies/" + g.ID})
 	}
 	for _, n := range notices {
 		out.Notices = append(out.Notices, d.ref(n))
 	}
 	return out
-}
-
-func kindTotal(x procure.Sum) KindTotal {
-	return KindTotal{Count: x.Records, ValidAmounts: x.ValidAmounts, WithoutValidAmount: x.Records - x.ValidAmounts, Amount: sum(x)}
-}
-
-func payments(t procure.RowTotals) PaymentTotals {
-	p := PaymentTotals{Records: t.Records, Contracts: kindTotal(t.Contracts), Payments: kindTotal(t.Payments), ByFiscalYear: t.ByFiscalYear,
-		Entries: []EntryRef{}, More: t.More}
-	if t.Payroll != nil {
-		k := kindTotal(*t.Payroll)
-		p.Payroll = &k
-	}
-	for _, e := range t.Rows {
-		r := EntryRef{ID: e.ID, Source: e.Source, Kind: e.Kind, Agency: e.AgencyName, AgencyID: e.AgencyID, Vendor: strings.TrimSpace(e.VendorName),
-			ContractID: e.ContractID, PIN: e.PIN, RequestID: e.RequestID, Title: e.Title, Status: e.Status, DateLabel: e.DateLabel,
-			FiscalYear: e.FiscalYear, URL: e.URL}
-		if !e.Date.IsZero() {
-			r.Date = e.Date.In(record.NewYork).Format("2006-01-02")
-		}
-		if e.AmountValid {
-			a := e.Amount
-			r.Amount = &Amount{Valid: true, Value: &a, Display: view.Money(a), SourceText: e.AmountRaw, Note: e.AmountLabel}
-		} else if e.AmountRaw != "" {
-			r.Amount = &Amount{Valid: false, SourceText: e.AmountRaw, Note: "not a valid amount (a placeholder such as 0, or an entry error); excluded from totals"}
-		}
-		p.Entries = append(p.Entries, r)
-	}
-	return p
 }
 
 // readStatus turns a service error into an explicit status: not_found and
@@ -287,13 +182,15 @@ func getEntityDossier(d *Deps) Tool {
 			}
 			switch {
 			case v != nil:
-				out.Vendor = &VendorDossier{Stem: v.Stem, Slug: v.Slug, Name: v.Name, Variants: v.Variants, Awards: d.awards(v.Awards, v.Notices),
-					Payments: payments(v.Payments), First: v.First, Last: v.Last, Route: "/api/vendors/" + v.Slug, Scope: v.Scope, Absence: v.Absence}
+				out.Vendor = &VendorDossier{VendorIdentity: v.VendorIdentity, Awards: d.awards(v.Awards, v.Notices),
+					Payments: v.Payments.View(), First: v.First, Last: v.Last, Route: "/api/vendors/" + v.Slug, Scope: v.Scope, Absence: v.Absence}
+				out.Vendor.Payments.Ledger = &v.Ledger
 			case a != nil:
-				ad := &AgencyDossier{ID: a.ID, Name: a.Name, Acronyms: a.Acronyms, NYCGOID: a.NYCGOID, InMapping: a.InMapping, Variants: a.Variants,
+				ad := &AgencyDossier{AgencyIdentity: a.AgencyIdentity,
 					Notices: AgencyNotices{Total: a.Notices.Total, ByLens: a.Notices.ByLens, ByType: a.Notices.ByType, ByYear: a.Notices.ByYear,
 						First: a.Notices.First, Last: a.Notices.Last, Recent: []NoticeRef{}},
-					Awards: d.awards(a.Awards, nil), Payments: payments(a.Payments), Route: "/api/agencies/" + a.ID, Scope: a.Scope, Absence: a.Absence}
+					Awards: d.awards(a.Awards, nil), Payments: a.Payments.View(), Route: "/api/agencies/" + a.ID, Scope: a.Scope, Absence: a.Absence}
+				ad.Payments.Ledger = &a.Ledger
 				for _, n := range a.Notices.Recent {
 					ad.Notices.Recent = append(ad.Notices.Recent, d.ref(n))
 				}
@@ -355,22 +252,17 @@ type Relation struct {
 	Provenance string `json:"provenance"`
 }
 
-// LeaderState says what is known of an agency's leaders: published,
-// empty or unknown, and one leader node per roster release held (its
-// source date, confidence and the limits of its source).
-type LeaderState = people.Leadership
-
 // RelationsOut lists an entity's public links.
 type RelationsOut struct {
-	Kind      string       `json:"kind"`
-	Query     string       `json:"query"`
-	Status    string       `json:"status"`
-	Message   string       `json:"message,omitempty"`
-	ID        string       `json:"id,omitempty"`
-	Name      string       `json:"name,omitempty"`
-	Relations []Relation   `json:"relations"`
-	Leaders   *LeaderState `json:"leaders,omitempty"`
-	Absence   []string     `json:"absence_rules"`
+	Kind      string             `json:"kind"`
+	Query     string             `json:"query"`
+	Status    string             `json:"status"`
+	Message   string             `json:"message,omitempty"`
+	ID        string             `json:"id,omitempty"`
+	Name      string             `json:"name,omitempty"`
+	Relations []Relation         `json:"relations"`
+	Leaders   *people.Leadership `json:"leaders,omitempty"`
+	Absence   []string           `json:"absence_rules"`
 }
 
 // route is the JSON address of a relation's target.

@@ -42,7 +42,7 @@ func sampleSession(t *testing.T) *sdk.ClientSession {
 // schema's enum.
 func TestSearchFederatedFiveKinds(t *testing.T) {
 	s := sampleSession(t)
-	out := structured[mcp.FederatedOut](t, call(t, s, "search_federated", map[string]any{"q": "NYPD", "limit": 50}))
+	out := structured[federated.Page](t, call(t, s, "search_federated", map[string]any{"q": "NYPD", "limit": 50}))
 	kinds := map[string]int{}
 	for _, r := range out.Results {
 		kinds[r.Kind]++

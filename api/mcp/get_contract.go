@@ -23,13 +23,14 @@ type ContractOut struct {
 	Rows      []record.Contract   `json:"rows,omitempty"`
 	RowsTotal int                 `json:"rows_total,omitempty"`
 	Measure   string              `json:"measure"`
-	// Payments: the payments joined to the contract by exact contract id,
+	// Payments: the payments joined to the contract by exact contract id
+	// (procure.ContractPayments, as GET /api/contracts/{id} gives them),
 	// registered vs paid by fiscal year and the coverage of the payments
 	// held. Matter: the procurement matter of its PIN (notices,
 	// registrations, payments), when it states one.
-	Payments *PaymentsOut `json:"payments,omitempty"`
-	Matter   *MatterOut   `json:"matter,omitempty"`
-	Absence  []string     `json:"absence_rules"`
+	Payments *procure.ContractPayments `json:"payments,omitempty"`
+	Matter   *MatterOut                `json:"matter,omitempty"`
+	Absence  []string                  `json:"absence_rules"`
 }
 
 // maxContractID bounds a contract or row id argument.
@@ -67,7 +68,7 @@ func getContract(d *Deps) Tool {
 				r, err = svc.Contract(ctx, in.ID)
 				if err == nil {
 					out.Status, out.Contract, out.Rows, out.RowsTotal = record.Found, &r.Contract, r.Rows, r.RowsTotal
-					out.Payments = contractPayments(r.Payments)
+					out.Payments = &r.Payments
 					if out.Matter, err = d.matterOf(ctx, svc, r.MatterPIN); err == nil {
 						return out, nil
 					}

@@ -7,34 +7,9 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
-
-// PaymentsOut are the payments joined to a contract or a notice at index
-// time (link records: exact contract id for a registration's payments),
-// each with its method, confidence and evidence, and registered vs paid by
-// fiscal year with the coverage of the payments held: "was it paid?" in
-// one call. Ledger.State is no_payments_held when none is held, which
-// never means unpaid.
-type PaymentsOut struct {
-	Payments []PaymentOut   `json:"payments"`
-	Total    int            `json:"total"`
-	Complete bool           `json:"complete"`
-	Ledger   procure.Ledger `json:"registered_vs_paid"`
-}
-
-// PaymentOut is one joined payment.
-type PaymentOut struct {
-	ID         string `json:"id"`
-	ContractID string `json:"contract_id,omitempty"`
-	Payee      string `json:"payee,omitempty"`
-	IssueDate  string `json:"issue_date,omitempty"`
-	FiscalYear int    `json:"fiscal_year,omitempty"`
-	Amount     string `json:"amount"`
-	Method     string `json:"method"`
-	Confidence string `json:"confidence"`
-	Evidence   string `json:"evidence,omitempty"`
-}
 
 // MatterOut is the procurement matter of a PIN in brief: counts, totals
 // that add only the same procurement, registered vs paid by fiscal year,
@@ -80,42 +55,22 @@ func money(valid bool, amount float64) string {
 	return s.Display()
 }
 
-func day(r procure.Row) string {
-	if r.Date.IsZero() {
-		return ""
-	}
-	return r.Date.In(record.NewYork).Format("2006-01-02")
-}
-
-// contractPayments is a contract read's payments as a tool returns them.
-func contractPayments(p procure.ContractPayments) *PaymentsOut {
-	out := &PaymentsOut{Payments: []PaymentOut{}, Total: p.Total, Complete: p.Complete, Ledger: p.Ledger}
-	for _, j := range p.Payments {
-		r := procure.RowOfPayment(j.Payment)
-		out.Payments = append(out.Payments, PaymentOut{ID: r.ID, ContractID: r.ContractID, Payee: r.VendorName, IssueDate: day(r),
-			FiscalYear: r.FiscalYear, Amount: money(r.AmountValid, r.Amount), Method: j.Link.Method, Confidence: j.Link.Confidence,
-			Evidence: j.Link.Evidence})
-	}
-	return out
-}
-
-// noticePayments are the registrations' payments joined to a notice (nil
-// when the notice joins none).
-func noticePayments(j *procure.NoticeJoin) *PaymentsOut {
-	if j == nil {
+// noticePayments are the registrations and payments joined to a notice,
+// as GET /api/notices/{id} gives them (procure.NoticePayments; nil when
+// the notice joins none), with the coverage of the payments held and the
+// JSON address of the matter.
+func (d *Deps) noticePayments(ctx context.Context, j *procure.NoticeJoin) *procure.NoticePayments {
+	p := j.View()
+	if p == nil {
 		return nil
 	}
-	out := &PaymentsOut{Payments: []PaymentOut{}, Complete: j.Complete, Ledger: j.Ledger}
-	for _, l := range j.Links {
-		if l.Row.Kind != procure.RowPayment {
-			continue
-		}
-		out.Total++
-		out.Payments = append(out.Payments, PaymentOut{ID: l.Row.ID, ContractID: l.Row.ContractID, Payee: l.Row.VendorName,
-			IssueDate: day(l.Row), FiscalYear: l.Row.FiscalYear, Amount: money(l.Row.AmountValid, l.Row.Amount), Method: l.Link.Method,
-			Confidence: l.Link.Confidence, Evidence: l.Link.Note})
+	p.Matter = d.BaseURL + "/api/matters/" + url.PathEscape(j.PIN)
+	ext, words := search.Extents(ctx, d.Search, record.ExtentPayments)
+	p.Totals.Extent, p.Totals.ExtentWords = ext, words
+	if p.Apart != nil {
+		p.Apart.Extent, p.Apart.ExtentWords = ext, words
 	}
-	return out
+	return p
 }
 
 // matterOf reads the matter of a PIN in brief (nil when the PIN is a

@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -34,9 +35,9 @@ type NoticeOut struct {
 	// and the coverage of the payments held. Matter: the procurement
 	// matter of its PIN. Both absent when the notice carries no usable
 	// PIN or nothing joins it.
-	Payments *PaymentsOut `json:"payments,omitempty"`
-	Matter   *MatterOut   `json:"matter,omitempty"`
-	Absence  []string     `json:"absence_rules"`
+	Payments *procure.NoticePayments `json:"payments,omitempty"`
+	Matter   *MatterOut              `json:"matter,omitempty"`
+	Absence  []string                `json:"absence_rules"`
 }
 
 // Citation is what to cite for a notice.
@@ -121,7 +122,7 @@ func getNotice(d *Deps) Tool {
 			// be read: the notice itself is still found
 			if svc, err := d.procurement(); err == nil && d.form != 2 { // Form 2 serves no matter or payments route
 				if j, err := svc.NoticePayments(ctx, n); err == nil {
-					out.Payments = noticePayments(j)
+					out.Payments = d.noticePayments(ctx, j)
 				}
 				if m, err := d.matterOf(ctx, svc, n.PIN); err == nil {
 					out.Matter = m

@@ -38,7 +38,7 @@ func TestLandTools(t *testing.T) {
 	if p := structured[mcp.LandPathOut](t, call(t, s, "get_land_decision_path", map[string]any{"id": "2099M9999"})); p.Status != record.NotFound {
 		t.Errorf("unknown path %+v", p)
 	}
-	done := structured[mcp.BrowseLandOut](t, call(t, s, "browse_land_projects", map[string]any{"status": "completed", "procedure": "ULURP"}))
+	done := structured[land.Page](t, call(t, s, "browse_land_projects", map[string]any{"status": "completed", "procedure": "ULURP"}))
 	var ids []string
 	for _, p := range done.Projects {
 		ids = append(ids, p.ID)
@@ -46,7 +46,7 @@ func TestLandTools(t *testing.T) {
 	if !slices.Contains(ids, "2022M0258") || !slices.Contains(ids, "P2018X0210") || done.Scope.Searched.Kind != "land_projects" {
 		t.Errorf("completed ULURP projects %v", ids)
 	}
-	zmQ := structured[mcp.BrowseLandOut](t, call(t, s, "browse_land_projects", map[string]any{"action": "ZM", "borough": "Q", "limit": 2}))
+	zmQ := structured[land.Page](t, call(t, s, "browse_land_projects", map[string]any{"action": "ZM", "borough": "Q", "limit": 2}))
 	if zmQ.Total < 3 || len(zmQ.Projects) != 2 || zmQ.NextCursor == "" {
 		t.Errorf("ZM in Queens: %d, %d, %q", zmQ.Total, len(zmQ.Projects), zmQ.NextCursor)
 	}

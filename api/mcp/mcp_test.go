@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"github.com/recordwatch/recordwatch/internal/golden"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recordwatch/recordwatch/internal/golden"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -291,7 +292,7 @@ func TestForm1ReadTools(t *testing.T) {
 	s := connect(t, 1)
 	// this fixture holds notices and land projects only: the meetings
 	// collection is searched but reads not ingested, collections not asked for say so
-	fed := structured[mcp.FederatedOut](t, call(t, s, "search_federated", map[string]any{"q": "hearing", "collections": []string{"meetings", "notices"}}))
+	fed := structured[federated.Page](t, call(t, s, "search_federated", map[string]any{"q": "hearing", "collections": []string{"meetings", "notices"}}))
 	if fed.Total == 0 || len(fed.Results) == 0 || len(fed.Coverage) != len(federated.Collections) || fed.Ranking == "" || fed.Scope.RecordsInCorpus == 0 {
 		t.Fatalf("federated %+v", fed)
 	}

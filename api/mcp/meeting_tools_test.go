@@ -43,12 +43,12 @@ func TestMeetingTools(t *testing.T) {
 		t.Errorf("unknown meeting: %+v", miss)
 	}
 	args := map[string]any{"from": "2026-09-01", "to": "2026-09-30", "time": "evening", "limit": 5}
-	p := structured[mcp.BrowseMeetingsOut](t, call(t, s, "browse_meetings", args))
+	p := structured[meeting.Page](t, call(t, s, "browse_meetings", args))
 	if len(p.Meetings) != 5 || p.NextCursor == "" || p.Total <= 5 || p.ExcludedUnknownStart.Count == 0 || len(p.Coverage) == 0 || p.Applied["time"] != "evening" {
 		t.Fatalf("browse_meetings: total %d rows %d cursor %q excluded %+v coverage %v", p.Total, len(p.Meetings), p.NextCursor, p.ExcludedUnknownStart, p.Coverage)
 	}
 	args["cursor"] = p.NextCursor
-	p2 := structured[mcp.BrowseMeetingsOut](t, call(t, s, "browse_meetings", args))
+	p2 := structured[meeting.Page](t, call(t, s, "browse_meetings", args))
 	if len(p2.Meetings) == 0 || p2.Meetings[0].ID == p.Meetings[4].ID {
 		t.Errorf("second page %+v", p2.Meetings)
 	}

@@ -10,67 +10,31 @@ import (
 
 // NoticeRef is a notice in a tool result: enough to cite and to follow.
 type NoticeRef struct {
-	RequestID   string      `json:"request_id"`
-	Title       string      `json:"title"`
-	Section     string      `json:"section"`
-	Lens        string      `json:"lens"`
-	NoticeType  string      `json:"notice_type,omitempty"`
-	Agency      string      `json:"agency"`
-	AgencyID    string      `json:"agency_id"`
-	Published   string      `json:"published,omitempty"`
-	Deadline    *Deadline   `json:"deadline,omitempty"`
-	Amount      *Amount     `json:"amount,omitempty"`
-	Vendor      string      `json:"vendor,omitempty"`
-	PIN         string      `json:"pin,omitempty"`
-	EventDate   string      `json:"event_date,omitempty"`
-	Summary     string      `json:"summary"`
-	Flags       []view.Flag `json:"flags"`
-	Route       string      `json:"route"`
-	Permalink   string      `json:"permalink"`
-	OfficialURL string      `json:"official_url"`
-}
-
-// Amount is an amount with its validity; invalid amounts carry no value.
-type Amount struct {
-	Valid      bool     `json:"valid"`
-	Value      *float64 `json:"value,omitempty"`
-	Display    string   `json:"display,omitempty"`
-	SourceText string   `json:"source_text,omitempty"`
-	Note       string   `json:"note,omitempty"`
-}
-
-// Deadline is a due date or the rolling label, never a placeholder date.
-type Deadline struct {
-	Rolling bool   `json:"rolling"`
-	Date    string `json:"date,omitempty"`
-	Display string `json:"display"`
-}
-
-func amountOf(n record.Notice) *Amount {
-	a := view.Amount(n)
-	if a == nil {
-		return nil
-	}
-	return &Amount{Valid: a.Valid, Value: a.Value, Display: a.Display, SourceText: a.SourceText, Note: a.Note}
-}
-
-func deadlineOf(n record.Notice, now time.Time) *Deadline {
-	dv := view.Deadline(n, now)
-	if dv == nil {
-		return nil
-	}
-	d := &Deadline{Rolling: dv.Rolling, Display: dv.Display}
-	if dv.Date != nil {
-		d.Date = dv.Date.Format(time.RFC3339)
-	}
-	return d
+	RequestID   string             `json:"request_id"`
+	Title       string             `json:"title"`
+	Section     string             `json:"section"`
+	Lens        string             `json:"lens"`
+	NoticeType  string             `json:"notice_type,omitempty"`
+	Agency      string             `json:"agency"`
+	AgencyID    string             `json:"agency_id"`
+	Published   string             `json:"published,omitempty"`
+	Deadline    *view.DeadlineView `json:"deadline,omitempty"`
+	Amount      *view.AmountView   `json:"amount,omitempty"`
+	Vendor      string             `json:"vendor,omitempty"`
+	PIN         string             `json:"pin,omitempty"`
+	EventDate   string             `json:"event_date,omitempty"`
+	Summary     string             `json:"summary"`
+	Flags       []view.Flag        `json:"flags"`
+	Route       string             `json:"route"`
+	Permalink   string             `json:"permalink"`
+	OfficialURL string             `json:"official_url"`
 }
 
 func (d *Deps) ref(n record.Notice) NoticeRef {
 	now := d.now()
 	r := NoticeRef{
 		RequestID: n.RequestID, Title: n.Title, Section: n.Section, Lens: n.Lens, NoticeType: n.NoticeType,
-		Agency: n.AgencyName, AgencyID: n.AgencyID, Deadline: deadlineOf(n, now), Amount: amountOf(n),
+		Agency: n.AgencyName, AgencyID: n.AgencyID, Deadline: view.Deadline(n, now), Amount: view.Amount(n),
 		Vendor: strings.TrimSpace(n.VendorName), PIN: n.PIN, Summary: view.Summary(n), Flags: view.Flags(n, now),
 		Route: "/api/notices/" + n.RequestID, Permalink: view.Links{Base: d.BaseURL}.Notice(n.RequestID), OfficialURL: n.OfficialURL,
 	}

@@ -60,7 +60,7 @@ func TestContractAndNoticeReturnPaymentsAndMatter(t *testing.T) {
 
 	n := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20260624018"}))
 	if n.Matter == nil || n.Matter.PIN != "12522P0001001R004" || n.Matter.Counts["notices"] != 3 || n.Payments == nil ||
-		n.Payments.Total != 0 || n.Payments.Ledger.State != procure.NoPaymentsHeld {
+		n.Payments.Totals.Payments.Count != 0 || n.Payments.Totals.Ledger == nil || n.Payments.Totals.Ledger.State != procure.NoPaymentsHeld {
 		t.Errorf("notice matter %+v payments %+v", n.Matter, n.Payments)
 	}
 }

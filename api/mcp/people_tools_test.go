@@ -129,7 +129,7 @@ func TestPersonAndOrganizationTools(t *testing.T) {
 			t.Errorf("%q: %+v; want not_found", id, miss)
 		}
 	}
-	page := structured[mcp.BrowseOrganizationsOut](t, call(t, s, "browse_organizations", map[string]any{"row_type": "person", "token": "Matthew"}))
+	page := structured[people.Page](t, call(t, s, "browse_organizations", map[string]any{"row_type": "person", "token": "Matthew"}))
 	ids := map[string]bool{}
 	for _, r := range page.Rows {
 		if r.Type != "person" {
@@ -142,8 +142,8 @@ func TestPersonAndOrganizationTools(t *testing.T) {
 	if len(ids) != 2 || page.Freshness.Release != "2026-06-12" || page.Scope.Searched.Kind == "" {
 		t.Fatalf("Neil Matthew rows %v, freshness %+v", ids, page.Freshness)
 	}
-	first := structured[mcp.BrowseOrganizationsOut](t, call(t, s, "browse_organizations", map[string]any{"row_type": "organization", "limit": 5}))
-	next := structured[mcp.BrowseOrganizationsOut](t, call(t, s, "browse_organizations", map[string]any{"row_type": "organization", "limit": 5, "cursor": first.NextCursor}))
+	first := structured[people.Page](t, call(t, s, "browse_organizations", map[string]any{"row_type": "organization", "limit": 5}))
+	next := structured[people.Page](t, call(t, s, "browse_organizations", map[string]any{"row_type": "organization", "limit": 5, "cursor": first.NextCursor}))
 	if first.Total != 307 || len(first.Rows) != 5 || first.NextCursor == "" || next.Rows[0].ID <= first.Rows[4].ID {
 		t.Fatalf("stable pages: %d %d %q", first.Total, len(first.Rows), first.NextCursor)
 	}

@@ -57,7 +57,7 @@ func retrieveCitedPassages(d *Deps) Tool {
 			bounded(s, "q", search.MaxTextLen, `Keywords, OR-matched. "quoted phrase" for exact phrases, -word to exclude.`)
 			prop(s, "q").MinLength = ptr(1)
 			lensProp(s, "lens", "Only passages from notices in these lenses.")
-			bounded(s, "agency", maxNameLen, "Agency as printed in the record, or a canonical agency id.")
+			bounded(s, "agency", record.MaxNameLen, "Agency as printed in the record, or a canonical agency id.")
 			dateProp(s, "from", "Published on or after (YYYY-MM-DD).")
 			dateProp(s, "to", "Published on or before (YYYY-MM-DD).")
 			limitProp(s, 20)
@@ -65,11 +65,11 @@ func retrieveCitedPassages(d *Deps) Tool {
 			exactCountProp(s)
 		},
 		func(ctx context.Context, d *Deps, in passagesIn) (PassagesOut, error) {
-			from, err := parseDay("from", in.From)
+			from, err := record.ParseDay("from", in.From)
 			if err != nil {
 				return PassagesOut{}, err
 			}
-			to, err := parseDay("to", in.To)
+			to, err := record.ParseDay("to", in.To)
 			if err != nil {
 				return PassagesOut{}, err
 			}

@@ -19,11 +19,6 @@ type federatedIn struct {
 	Cursor string   `json:"cursor,omitempty"`
 }
 
-// FederatedOut is one ranked page of typed objects across the registered
-// collections, with per-collection coverage (federated.Page, the JSON of
-// GET /api/search/federated).
-type FederatedOut = federated.Page
-
 // federatedService is the federated search (Form 1's: the only form
 // that lists the tool).
 func (d *Deps) federatedService() *federated.Service { return d.Federated }
@@ -49,7 +44,7 @@ func searchFederated(d *Deps) Tool {
 			limitProp(s, federated.MaxLimit)
 			cursorProp(s)
 		},
-		func(ctx context.Context, d *Deps, in federatedIn) (FederatedOut, error) {
+		func(ctx context.Context, d *Deps, in federatedIn) (federated.Page, error) {
 			return d.federatedService().Search(ctx, federated.Request{Q: in.Q, Collections: append(in.Collections, in.Scope...), Limit: in.Limit, Cursor: in.Cursor})
 		})
 	t.Limits = []string{"limit: 1–50 (default 20)", "at most 100 ranked objects per search, paged with next_cursor; each collection's browse routes read the rest",

@@ -60,8 +60,8 @@ func searchNotices(d *Deps) Tool {
 		func(s *jsonschema.Schema) {
 			bounded(s, "q", search.MaxTextLen, `Keywords, OR-matched. "quoted phrase" for exact phrases, -word to exclude.`)
 			lensProp(s, "lens", "Limit to these lenses: money (procurement), land, property, rules, meetings, people.")
-			bounded(s, "agency", maxNameLen, "Agency as printed in the record (e.g. \"Parks and Recreation\") or a canonical agency id.")
-			bounded(s, "vendor", maxNameLen, "Vendor name; suffix and case variants match (Acme Inc. = ACME INCORPORATED).")
+			bounded(s, "agency", record.MaxNameLen, "Agency as printed in the record (e.g. \"Parks and Recreation\") or a canonical agency id.")
+			bounded(s, "vendor", record.MaxNameLen, "Vendor name; suffix and case variants match (Acme Inc. = ACME INCORPORATED).")
 			bounded(s, "notice_type", 100, "Notice type as printed, e.g. Solicitation, Award, Intent to Award, Public Hearing.")
 			bounded(s, "pin", 100, "Exact procurement identification number (PIN).")
 			prop(s, "min_amount").Minimum = ptr(0.0)
@@ -92,11 +92,11 @@ func searchNotices(d *Deps) Tool {
 			if err != nil {
 				return SearchOut{}, err
 			}
-			from, err := parseDay("from", in.From)
+			from, err := record.ParseDay("from", in.From)
 			if err != nil {
 				return SearchOut{}, err
 			}
-			to, err := parseDay("to", in.To)
+			to, err := record.ParseDay("to", in.To)
 			if err != nil {
 				return SearchOut{}, err
 			}

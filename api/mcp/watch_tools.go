@@ -109,7 +109,7 @@ func shapeStructured(s *jsonschema.Schema) {
 	for _, name := range []string{"agency", "vendor", "borough"} {
 		p := prop(s, name)
 		p.MaxItems = ptr(watch.MaxValues)
-		p.Items = &jsonschema.Schema{Type: "string", MaxLength: ptr(maxNameLen)}
+		p.Items = &jsonschema.Schema{Type: "string", MaxLength: ptr(record.MaxNameLen)}
 	}
 	prop(s, "agency").Description = "Agencies as printed in records (Parks and Recreation) or short forms (DOT, HPD)."
 	prop(s, "vendor").Description = "Vendors; suffix and case variants match."
@@ -161,7 +161,7 @@ func shapeFollow(s *jsonschema.Schema, kinds []string) {
 	prop(f, "kind").Enum = stringEnum(kinds)
 	prop(f, "kind").Description = "notice (request id), matter (PIN), contract (contract ID), land_project (ZAP project id), meeting (meeting id)."
 	prop(f, "id").MinLength = ptr(1)
-	prop(f, "id").MaxLength = ptr(maxNameLen)
+	prop(f, "id").MaxLength = ptr(record.MaxNameLen)
 }
 
 func shapePlain(s *jsonschema.Schema) {

@@ -2,9 +2,10 @@ package mcp_test
 
 import (
 	"context"
-	"github.com/recordwatch/recordwatch/internal/watch"
 	"strings"
 	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/watch"
 
 	"github.com/recordwatch/recordwatch/mailer"
 )

@@ -54,15 +54,23 @@ type Variant struct {
 	Records int    `json:"records"`
 }
 
+// VendorIdentity is who a vendor is, as every surface shows it: its name
+// stem, the slug of its address, the name shown and every spelling seen.
+type VendorIdentity struct {
+	Stem     string    `json:"stem"`
+	Slug     string    `json:"slug"`
+	Name     string    `json:"name"`
+	Variants []Variant `json:"variants"`
+}
+
 // Vendor is a vendor's dossier: every award and intent notice naming a
 // vendor whose name has the stem, and the payments-dataset records of the
 // same stem.
 type Vendor struct {
-	Stem, Slug, Name string
-	Variants         []Variant
-	Awards           procure.Awards
-	Notices          []record.Notice // newest award and intent notices, at most VendorNotices
-	Payments         procure.RowTotals
+	VendorIdentity
+	Awards   procure.Awards
+	Notices  []record.Notice // newest award and intent notices, at most VendorNotices
+	Payments procure.RowTotals
 	// Ledger is registered vs paid by fiscal year: registrations of the
 	// vendor and payments to it as the payee is named, with the coverage
 	// of the payments held.
@@ -126,7 +134,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Vendor{Stem: stem, Slug: entity.StemSlug(stem), Variants: []Variant{}, Scope: scope, Notices: []record.Notice{}}
+	v := &Vendor{VendorIdentity: VendorIdentity{Stem: stem, Slug: entity.StemSlug(stem), Variants: []Variant{}}, Scope: scope, Notices: []record.Notice{}}
 	// spellings: notices (with counts) and payments-dataset names
 	best := 0
 	for _, b := range tot.Groups[search.GroupVendorName] {
@@ -321,16 +329,24 @@ type AgencyNotices struct {
 	Recent         []record.Notice // newest, at most AgencyRecent
 }
 
+// AgencyIdentity is who an agency is, as every surface shows it: its
+// canonical id and name, acronyms, NYC governance-organizations id, whether
+// the reviewed mapping holds it, and every source spelling linked to it.
+type AgencyIdentity struct {
+	ID        string      `json:"id"`
+	Name      string      `json:"name"`
+	Acronyms  []string    `json:"acronyms,omitempty"`
+	NYCGOID   string      `json:"nycgo_id,omitempty"`
+	InMapping bool        `json:"in_reviewed_mapping"`
+	Variants  []AgencyRow `json:"variants"`
+}
+
 // Agency is an agency's dossier.
 type Agency struct {
-	ID, Name  string
-	Acronyms  []string
-	NYCGOID   string
-	InMapping bool
-	Variants  []AgencyRow
-	Notices   AgencyNotices
-	Awards    procure.Awards
-	Payments  procure.RowTotals
+	AgencyIdentity
+	Notices  AgencyNotices
+	Awards   procure.Awards
+	Payments procure.RowTotals
 	// Ledger is registered vs paid by fiscal year for the agency, with the
 	// coverage of the payments held.
 	Ledger  procure.Ledger
@@ -376,7 +392,7 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 			Message: "no agency with id " + strconv.Quote(id) + " is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions"}
 	}
 	rows, _ := s.AgencyRows(names)
-	a := &Agency{ID: id, Name: canon, InMapping: inMapping, Variants: []AgencyRow{}}
+	a := &Agency{AgencyIdentity: AgencyIdentity{ID: id, Name: canon, InMapping: inMapping, Variants: []AgencyRow{}}}
 	for _, r := range rows {
 		if r.CanonicalID == id {
 			a.Variants = append(a.Variants, r)

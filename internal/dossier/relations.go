@@ -28,17 +28,12 @@ type Relation struct {
 	Provenance string
 }
 
-// LeaderState says what is known of an agency's leaders: the state
-// (published, empty or unknown), a note, and the leader nodes of the
-// roster releases held (people.Leaders).
-type LeaderState = people.Leadership
-
 // Relations are an entity's public links.
 type Relations struct {
 	Kind      string
 	ID, Name  string
 	Relations []Relation
-	Leaders   *LeaderState // agencies only
+	Leaders   *people.Leadership // agencies only
 }
 
 // Relationships reads the public links of one vendor (its agencies and the

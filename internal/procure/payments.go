@@ -188,7 +188,7 @@ type ContractPayments struct {
 	Payments []JoinedPayment `json:"payments"`
 	Total    int             `json:"total"`
 	Complete bool            `json:"complete"`
-	Ledger   Ledger          `json:"ledger"`
+	Ledger   Ledger          `json:"registered_vs_paid"`
 }
 
 // MaxContractPayments bounds the payments listed for one contract.
