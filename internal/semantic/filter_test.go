@@ -2,18 +2,11 @@ package semantic_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/semantic"
 )
 
@@ -116,15 +109,7 @@ func TestSemanticFiltersApplyInsideTheNearestSearch(t *testing.T) {
 // layout, and the search finds its notices again.
 func TestVectorsOfTheLayoutBeforeFiltersAreWrittenAgain(t *testing.T) {
 	ctx := context.Background()
-	be, err := embedded.Open(filepath.Join(t.TempDir(), "index"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	if _, err := ix.LoadCROLDir(ctx, os.DirFS(filepath.Join(root, "testdata", "sample")), "crol"); err != nil {
-		t.Fatal(err)
-	}
+	be := ownSample(t)
 	s := semantic.New(be, time.Now)
 	q := search.Query{Text: "sewer construction", AgencyIDs: []string{"environmental-protection"}, Limit: 50}
 	before, err := s.Search(ctx, q, semantic.ModeSemantic)

@@ -10,17 +10,7 @@ import (
 // modulo 100 (so a filter of one value takes 1% of the nodes, of fifty
 // values half of them).
 func buildMeta(t testing.TB, n, dims int) (*Graph, []string, [][]float32, [][]int8, []float32) {
-	fs, qs, ss := corpus(n+200, dims, 7)
-	qs, ss = qs[:n], ss[:n]
-	g := New(dims)
-	ids := make([]string, n)
-	for i := range qs {
-		ids[i] = fmt.Sprintf("n%05d", i)
-		if !g.AddMeta(ids[i], qs[i], ss[i], []byte{byte(i % 100)}) {
-			t.Fatal("add refused")
-		}
-	}
-	return g, ids, fs, qs, ss
+	return buildWith(t, n, dims, func(i int) []byte { return []byte{byte(i % 100)} })
 }
 
 // below takes the nodes whose attribute is under n (n% of them).
