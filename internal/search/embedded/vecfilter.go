@@ -61,8 +61,12 @@ func vectorMeta(r search.Record) []byte {
 type vecFilter struct {
 	ids, sources map[string]bool // nil: any
 	// terms maps each wanted key term to the bit of its key name; every
-	// name's bit must be set by one of the record's terms.
+	// name's bit must be set by one of the record's terms. Up to
+	// linearTerms wanted terms are compared one by one (list, bits), which
+	// is faster than hashing each of a record's terms.
 	terms    map[string]uint32
+	list     [][]byte
+	bits     []uint32
 	allNames uint32
 	dated    bool // a bounded date range: undated records never match
 	from, to int64
@@ -101,6 +105,11 @@ func compileVecFilter(q search.RecordQuery) *vecFilter {
 			f.terms[keyTerm(name, v)] |= bit
 		}
 	}
+	if len(f.terms) <= linearTerms {
+		for t, bit := range f.terms {
+			f.list, f.bits = append(f.list, []byte(t)), append(f.bits, bit)
+		}
+	}
 	if !q.From.IsZero() || !q.To.IsZero() {
 		f.dated, f.from, f.to = true, math.MinInt64, math.MaxInt64
 		if !q.From.IsZero() {
@@ -121,6 +130,8 @@ func compileVecFilter(q search.RecordQuery) *vecFilter {
 	}
 	return f
 }
+
+const linearTerms = 8
 
 // unixNano is t in Unix nanoseconds, clamped to the int64 range (a bound
 // far in the past or future stays one).
@@ -176,7 +187,15 @@ func (f *vecFilter) accept(id string, meta []byte) bool {
 		if t, b, ok = nextField(b); !ok {
 			return false
 		}
-		seen |= f.terms[string(t)]
+		if f.list == nil {
+			seen |= f.terms[string(t)]
+			continue
+		}
+		for i, w := range f.list {
+			if len(w) == len(t) && string(w) == string(t) {
+				seen |= f.bits[i]
+			}
+		}
 	}
 	return seen == f.allNames
 }

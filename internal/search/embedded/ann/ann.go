@@ -42,7 +42,11 @@ type Graph struct {
 	byID   map[string]int32
 	vecs   []int8
 	scales []float32
-	metas  [][]byte    // node → the caller's attributes (AddMeta), for filters
+	// the caller's attributes of each node (AddMeta), for filters, side by
+	// side in one buffer (a scan reads them in order): node n's end at
+	// metaEnd[n], its start at the end of n-1
+	metaBuf []byte
+	metaEnd []uint32
 	links  [][][]int32 // node → layer → neighbours
 	dead   []bool
 	ndead  int
@@ -151,6 +155,15 @@ func (g *Graph) randomLevel() int {
 
 func (g *Graph) vec(n int32) []int8 { return g.vecs[int(n)*g.dims : int(n+1)*g.dims] }
 
+// meta is node n's attributes (not to be appended to).
+func (g *Graph) meta(n int32) []byte {
+	var start uint32
+	if n > 0 {
+		start = g.metaEnd[n-1]
+	}
+	return g.metaBuf[start:g.metaEnd[n]:g.metaEnd[n]]
+}
+
 // simQ is the similarity of a float query to node n (four sums side by
 // side: the loop is bound by the additions' latency otherwise).
 func (g *Graph) simQ(q []float32, n int32) float32 {
@@ -208,7 +221,8 @@ func (g *Graph) insert(id string, vec []int8, scale float32, meta []byte) {
 	n := int32(len(g.ids))
 	level := g.randomLevel()
 	g.ids = append(g.ids, id)
-	g.metas = append(g.metas, meta)
+	g.metaBuf = append(g.metaBuf, meta...)
+	g.metaEnd = append(g.metaEnd, uint32(len(g.metaBuf)))
 	g.vecs = append(g.vecs, vec...)
 	g.scales = append(g.scales, scale)
 	g.links = append(g.links, make([][]int32, level+1))
@@ -444,8 +458,11 @@ func (g *Graph) Compact() bool {
 		return false
 	}
 	ids, vecs, scales, dead, live := g.ids, g.vecs, g.scales, g.dead, len(g.byID)
-	metas := g.metas
-	g.ids, g.vecs, g.scales, g.metas, g.links, g.dead = nil, nil, nil, nil, nil, nil
+	metas := make([][]byte, len(ids))
+	for n := range ids {
+		metas[n] = g.meta(int32(n))
+	}
+	g.ids, g.vecs, g.scales, g.metaBuf, g.metaEnd, g.links, g.dead = nil, nil, nil, nil, nil, nil, nil
 	g.byID, g.ndead, g.entry, g.top = make(map[string]int32, live), 0, -1, 0
 	g.visits = sync.Pool{}
 	for n := range ids {

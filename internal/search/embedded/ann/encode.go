@@ -56,11 +56,12 @@ func (g *Graph) WriteTo(w io.Writer, stamp uint64) error {
 		for _, v := range g.vec(int32(n)) {
 			bw.WriteByte(byte(v))
 		}
-		if len(g.metas[n]) >= maxMetaLen {
-			return fmt.Errorf("ann: attributes of %d bytes", len(g.metas[n]))
+		meta := g.meta(int32(n))
+		if len(meta) >= maxMetaLen {
+			return fmt.Errorf("ann: attributes of %d bytes", len(meta))
 		}
-		u32(uint32(len(g.metas[n])))
-		bw.Write(g.metas[n])
+		u32(uint32(len(meta)))
+		bw.Write(meta)
 		u32(uint32(len(g.links[n])))
 		for _, ls := range g.links[n] {
 			u32(uint32(len(ls)))
@@ -160,7 +161,8 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 			g.vecs = append(g.vecs, int8(b))
 		}
 		g.scales = append(g.scales, scale)
-		g.metas = append(g.metas, meta)
+		g.metaBuf = append(g.metaBuf, meta...)
+		g.metaEnd = append(g.metaEnd, uint32(len(g.metaBuf)))
 		g.links = append(g.links, links)
 		g.dead = append(g.dead, dead)
 		if dead {
