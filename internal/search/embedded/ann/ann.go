@@ -47,13 +47,13 @@ type Graph struct {
 	// metaEnd[n], its start at the end of n-1
 	metaBuf []byte
 	metaEnd []uint32
-	links  [][][]int32 // node → layer → neighbours
-	dead   []bool
-	ndead  int
-	entry  int32 // -1 when empty
-	top    int
-	seed   uint64
-	visits sync.Pool
+	links   [][][]int32 // node → layer → neighbours
+	dead    []bool
+	ndead   int
+	entry   int32 // -1 when empty
+	top     int
+	seed    uint64
+	visits  sync.Pool
 }
 
 // New is an empty graph of vectors with dims components.
