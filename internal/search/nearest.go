@@ -108,3 +108,23 @@ func CheckVector(v []float32) error {
 func SortNear(ns []Near) {
 	slices.SortFunc(ns, func(a, b Near) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID)) })
 }
+
+// Overlap is the share of want's ids that got holds (1 when want is
+// empty): how an approximate nearest-neighbour answer is held to the exact
+// one (overlap@k).
+func Overlap(got, want []Near) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	in := make(map[string]bool, len(got))
+	for _, g := range got {
+		in[g.ID] = true
+	}
+	same := 0
+	for _, w := range want {
+		if in[w.ID] {
+			same++
+		}
+	}
+	return float64(same) / float64(len(want))
+}

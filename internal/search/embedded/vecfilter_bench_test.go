@@ -166,18 +166,7 @@ func BenchmarkNearestFiltered(b *testing.B) {
 						}
 					}
 					search.SortNear(want)
-					want = want[:min(k, len(want))]
-					in := map[string]bool{}
-					for _, g := range got {
-						in[g.ID] = true
-					}
-					same := 0
-					for _, w := range want {
-						if in[w.ID] {
-							same++
-						}
-					}
-					sum += float64(same) / float64(max(1, len(want)))
+					sum += search.Overlap(got, want[:min(k, len(want))])
 				}
 				b.ReportMetric(sum/50, "overlap")
 				b.ReportMetric(100*float64(scans)/50, "scan-%")

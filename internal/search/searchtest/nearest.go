@@ -229,21 +229,13 @@ func testNearestFiltered(t *testing.T, b search.Records, held map[string]search.
 				if len(got) != 10 {
 					t.Fatalf("query %d: %d found, want 10", i, len(got))
 				}
-				ids := map[string]bool{}
 				for _, g := range got {
 					r, ok := held[g.ID]
 					if !ok || !ref.Matches(r) {
 						t.Fatalf("query %d: %s is not a match", i, g.ID)
 					}
-					ids[g.ID] = true
 				}
-				same := 0
-				for _, w := range want {
-					if ids[w.ID] {
-						same++
-					}
-				}
-				sum += float64(same) / 10
+				sum += search.Overlap(got, want)
 				// what filtering the unfiltered 10 nearest would keep
 				kept := 0
 				for _, n := range exact(q, 10, search.RecordQuery{}) {

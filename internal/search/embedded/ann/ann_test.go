@@ -85,22 +85,7 @@ func exact(q []float32, ids []string, qs [][]int8, ss []float32, live map[string
 	return out
 }
 
-func overlap(a, b []Hit) float64 {
-	if len(b) == 0 {
-		return 1
-	}
-	in := map[string]bool{}
-	for _, h := range a {
-		in[h.ID] = true
-	}
-	n := 0
-	for _, h := range b {
-		if in[h.ID] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(b))
-}
+func overlap(a, b []Hit) float64 { return search.Overlap(a, b) }
 
 // build is a graph of n vectors of corpus; fs has 200 more, from the same
 // clusters, for queries that are not in the graph.
