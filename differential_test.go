@@ -295,6 +295,10 @@ var differentialGETs = []string{
 	"/api/search?q=lift+repair+in+apartment+buildings&mode=semantic&limit=20",
 	"/api/search?q=sewer+construction+-sanitary&mode=semantic&lens=money&from=2014-01-01&limit=50",
 	"/api/search?q=meals+and+kitchen+supplies+for+inmates&mode=hybrid&limit=100",
+	// filters applied inside each engine's nearest-neighbour search
+	"/api/search?q=sewer+construction&mode=semantic&agency=environmental-protection&limit=20",
+	"/api/search?q=construction+services&mode=semantic&lens=money&min=100k&limit=50",
+	"/api/search?q=park+maintenance&mode=hybrid&agency=Parks&from=2014-01-01&limit=50",
 	"/api/search?q=construction&sort=newest&limit=50",
 	"/api/search?q=construction&lens=money&sort=oldest&limit=100",
 	"/api/search?q=%22parks+department%22&sort=newest",

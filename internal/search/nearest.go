@@ -21,12 +21,43 @@ const (
 )
 
 // NearQuery asks for the K records of Kind whose vectors are most similar
-// (cosine) to Vector, with a similarity of at least MinScore.
+// (cosine) to Vector, with a similarity of at least MinScore, among the
+// records Filter matches.
 type NearQuery struct {
 	Kind     string
 	Vector   []float32 // of unit length, VectorDims long
 	K        int       // 1 to MaxNear
 	MinScore float32
+	// Filter narrows the records searched with RecordQuery's meaning
+	// (sources, ids, keys, a date range, amounts). Engines apply it inside
+	// the nearest-neighbour search, not to the K found, so K records come
+	// back whenever K records of Kind match it (and pass MinScore). Its
+	// Kinds, Sort, Limit and Cursor are not used: Kind names the kind.
+	Filter RecordQuery
+}
+
+// Filtered reports whether q narrows the records searched beyond its kind.
+func (q NearQuery) Filtered() bool {
+	f := q.Filter
+	for _, vs := range f.Keys {
+		if len(vs) > 0 {
+			return true
+		}
+	}
+	return len(f.Sources) > 0 || len(f.IDs) > 0 || !f.From.IsZero() || !f.To.IsZero() ||
+		f.MinAmount != nil || f.MaxAmount != nil || f.ValidAmountOnly
+}
+
+// RecordFilter is q's filter as a record query of q's kind: what the
+// engines compile, and the reference (RecordQuery.Matches) they are tested
+// against.
+func (q NearQuery) RecordFilter() RecordQuery {
+	f := q.Filter
+	f.Kinds, f.Sort, f.Limit, f.Cursor = []string{q.Kind}, "", 0, ""
+	if f.MinAmount != nil || f.MaxAmount != nil {
+		f.ValidAmountOnly = true
+	}
+	return f
 }
 
 // Near is one record found by NearestRecords.
@@ -44,6 +75,14 @@ func (q NearQuery) Check() error {
 		return record.Invalid("vector", "a nearest-neighbour search needs a vector")
 	case q.K < 1 || q.K > MaxNear:
 		return record.Invalid("k", "k must be 1 to %d", MaxNear)
+	case len(q.Filter.Kinds) > 0:
+		return record.Invalid("kind", "a nearest-neighbour filter names no kinds: the query names its one kind")
+	case q.Filter.Cursor != "":
+		return record.Invalid("cursor", "a nearest-neighbour search is not paged")
+	}
+	f := q.RecordFilter()
+	if err := f.Normalize(); err != nil {
+		return err
 	}
 	return CheckVector(q.Vector)
 }
@@ -68,4 +107,24 @@ func CheckVector(v []float32) error {
 // SortNear orders nearest records best first, ties by id.
 func SortNear(ns []Near) {
 	slices.SortFunc(ns, func(a, b Near) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID)) })
+}
+
+// Overlap is the share of want's ids that got holds (1 when want is
+// empty): how an approximate nearest-neighbour answer is held to the exact
+// one (overlap@k).
+func Overlap(got, want []Near) float64 {
+	if len(want) == 0 {
+		return 1
+	}
+	in := make(map[string]bool, len(got))
+	for _, g := range got {
+		in[g.ID] = true
+	}
+	same := 0
+	for _, w := range want {
+		if in[w.ID] {
+			same++
+		}
+	}
+	return float64(same) / float64(len(want))
 }

@@ -17,7 +17,7 @@ import (
 // this exact scan is the reference it is tested against, and what Backfill
 // reads to find the notices without a vector. It is
 // rebuilt from the engine's NoticeVectorKind records whenever their count
-// or last write time differs from what it holds (Sync), so vectors written
+// or last date differs from what it holds, and whenever forced (Sync), so vectors written
 // by another process (an indexer role on a shared cluster) are read too.
 type Index struct {
 	mu      sync.RWMutex
@@ -53,8 +53,8 @@ func (x *Index) Len() int {
 }
 
 // Sync makes the index hold the vectors the engine holds: it asks the
-// engine for their count and last write (at most every SyncEvery unless
-// force) and reads them all again when either differs.
+// engine for their count and last date (at most every SyncEvery) and reads
+// them all again when either differs, or always when force.
 func (x *Index) Sync(ctx context.Context, rs search.Records, dims int, force bool, now time.Time) error {
 	x.loading.Lock()
 	defer x.loading.Unlock()
@@ -70,7 +70,7 @@ func (x *Index) Sync(ctx context.Context, rs search.Records, dims int, force boo
 	}
 	sig := signature{count: t.Count, last: t.Last}
 	x.mu.RLock()
-	same := sig == x.held && x.dims == dims
+	same := !force && sig == x.held && x.dims == dims
 	x.mu.RUnlock()
 	if same {
 		x.mu.Lock()

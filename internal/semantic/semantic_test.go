@@ -303,15 +303,7 @@ func titles(res search.Result) []string {
 // by Backfill, and only those.
 func TestBackfillCompletesMissingVectors(t *testing.T) {
 	ctx := context.Background()
-	be, err := embedded.Open(filepath.Join(t.TempDir(), "index"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer be.Close()
-	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	if _, err := ix.LoadCROLDir(ctx, os.DirFS(filepath.Join(root, "testdata", "sample")), "crol"); err != nil {
-		t.Fatal(err)
-	}
+	be := ownSample(t)
 	count := func() int {
 		tot, err := search.TotalsOf(ctx, be, semantic.NoticeVectorKind, search.RecordQuery{}, nil, 0)
 		if err != nil {
@@ -345,4 +337,20 @@ func TestBackfillCompletesMissingVectors(t *testing.T) {
 	if n, err := s.Backfill(ctx); err != nil || n != 0 {
 		t.Fatalf("a second backfill wrote %d (%v), want none", n, err)
 	}
+}
+
+// ownSample is the bundled sample loaded through the indexer into an
+// embedded index of the test's own, closed when it ends.
+func ownSample(t *testing.T) *embedded.Backend {
+	t.Helper()
+	be, err := embedded.Open(filepath.Join(t.TempDir(), "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { be.Close() })
+	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: time.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if _, err := ix.LoadCROLDir(context.Background(), os.DirFS(filepath.Join(root, "testdata", "sample")), "crol"); err != nil {
+		t.Fatal(err)
+	}
+	return be
 }

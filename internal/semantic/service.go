@@ -26,8 +26,11 @@ var Modes = []string{ModeKeyword, ModeSemantic, ModeHybrid}
 
 // Ranking bounds.
 const (
-	// Candidates is how many nearest notices semantic search considers
-	// before the engine applies the query's filters.
+	// Candidates is how many nearest notices semantic search asks the
+	// engine for among the notices the query's filters match (nearFilter:
+	// applied inside the nearest-neighbour search); the engine then
+	// applies every filter to them again, with the ones the vectors do not
+	// carry (exclusions, PIN prefixes, due and event dates).
 	Candidates = 1000
 	// MinSimilarity is the cosine below which a notice is not a semantic
 	// match: unrelated text scores below it (chosen on the judged set,
@@ -195,7 +198,8 @@ func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keyword
 	var near []search.Near
 	if ok {
 		var err error
-		if near, err = s.Records.NearestRecords(ctx, search.NearQuery{Kind: NoticeVectorKind.Name, Vector: vec, K: Candidates, MinScore: MinSimilarity}); err != nil {
+		nq := search.NearQuery{Kind: NoticeVectorKind.Name, Vector: vec, K: Candidates, MinScore: MinSimilarity, Filter: nearFilter(q)}
+		if near, err = s.Records.NearestRecords(ctx, nq); err != nil {
 			return nil, filtered, err
 		}
 	}
@@ -242,6 +246,31 @@ func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keyword
 		hits = hits[:Ranked]
 	}
 	return hits, filtered, nil
+}
+
+// nearFilter is what of q's filters the notice vectors carry (the keys,
+// source, date and amount of NoticeVectorKind's records), as the filter of
+// the nearest-neighbour search: notice fields as exact values, the
+// publication days as the instants they span in New York, amounts as
+// valid amounts within the bounds.
+func nearFilter(q search.Query) search.RecordQuery {
+	f := search.RecordQuery{Sources: q.Sources, Keys: map[string][]string{}}
+	for name, vs := range map[string][]string{
+		keyLenses: q.Lenses, keySection: q.Sections, keyNoticeType: q.NoticeTypes,
+		search.KeyAgencyID: q.AgencyIDs, search.KeyVendorStem: q.VendorStems, keyPIN: q.PINs,
+	} {
+		if len(vs) > 0 {
+			f.Keys[name] = vs
+		}
+	}
+	if !q.From.IsZero() {
+		f.From = search.DayStart(q.From)
+	}
+	if !q.To.IsZero() {
+		f.To = search.DayEnd(q.To)
+	}
+	f.MinAmount, f.MaxAmount, f.ValidAmountOnly = q.MinAmount, q.MaxAmount, q.ValidAmountOnly
+	return f
 }
 
 // fuse is reciprocal rank fusion of a keyword and a semantic ranking: each

@@ -10,8 +10,10 @@ import (
 )
 
 // NoticeVector is the stored vector of one notice: its model, the vector
-// quantized to int8 (unit length before quantizing; Scale brings it back)
-// and when it was made.
+// quantized to int8 (unit length before quantizing; Scale brings it back),
+// when it was made, and the notice's fields a search filters by, so the
+// engine applies those filters inside its nearest-neighbour search
+// (search.NearQuery.Filter, built by nearFilter).
 type NoticeVector struct {
 	RequestID string    `json:"request_id"`
 	Source    string    `json:"source"`
@@ -19,24 +21,62 @@ type NoticeVector struct {
 	Vector    []byte    `json:"vector"` // int8 components, as bytes (base64 in JSON)
 	Scale     float32   `json:"scale"`
 	MadeAt    time.Time `json:"made_at"`
+
+	Lenses      []string  `json:"lenses,omitempty"`
+	Section     string    `json:"section,omitempty"`
+	NoticeType  string    `json:"notice_type,omitempty"`
+	AgencyID    string    `json:"agency_id,omitempty"`
+	VendorStem  string    `json:"vendor_stem,omitempty"`
+	PIN         string    `json:"pin,omitempty"`
+	Published   time.Time `json:"published,omitzero"` // the notice's start date
+	Amount      float64   `json:"amount,omitempty"`
+	AmountValid bool      `json:"amount_valid,omitempty"`
 }
+
+// The keys of a notice vector record a filter reads: the notice fields of
+// the same names, matched as the notice index matches them (exact values).
+const (
+	keyLenses     = "lenses"
+	keySection    = "section"
+	keyNoticeType = "notice_type"
+	keyPIN        = "pin"
+)
 
 // NoticeVectorKind is the record kind of notice vectors. It is a derived
 // kind (search.DerivedFamily): an index of the notices, not a source, so no
-// scope or /stats lists it as records held. Its date is when the vector was
-// made, so a write shows as a new last date (Index.Sync). Its record
-// carries the vector (search.Record.Vector) for the engine's
-// nearest-neighbour index; version 2 is the first layout that does, so
-// vectors written before are found (vectorKeys) and written again
-// (Backfill).
+// scope or /stats lists it as records held. Its record carries the vector
+// (search.Record.Vector) for the engine's nearest-neighbour index, and
+// what a notice search filters by, as the record's source, keys (lenses,
+// section, notice type, agency, vendor stem, PIN), date (the notice's
+// publication date) and amount, so the filters apply inside the
+// nearest-neighbour search. When the vector was made is its ObservedAt.
+// Version 2 was the first layout with the vector, version 3 the first
+// with the filtered fields: vectors of an older layout are not found
+// (vectorKeys) and are written again (Backfill, at start).
 var NoticeVectorKind = search.Kind[NoticeVector]{
 	Name:    search.DerivedFamily + ".notice_vector",
-	Version: 2,
+	Version: 3,
 	Index: func(v NoticeVector) search.Record {
+		keys := map[string][]string{"model": {v.Model}}
+		add := func(name string, vs ...string) {
+			for _, x := range vs {
+				if x != "" {
+					keys[name] = append(keys[name], x)
+				}
+			}
+		}
+		add(keyLenses, v.Lenses...)
+		add(keySection, v.Section)
+		add(keyNoticeType, v.NoticeType)
+		add(search.KeyAgencyID, v.AgencyID)
+		add(search.KeyVendorStem, v.VendorStem)
+		add(keyPIN, v.PIN)
 		return search.Record{
 			ID: v.RequestID, Source: v.Source, SourceLabel: "vectors of " + ModelName,
-			Keys: map[string][]string{"model": {v.Model}},
-			Date: v.MadeAt, DateLabel: "embedded",
+			ObservedAt: v.MadeAt,
+			Keys:       keys,
+			Date:       v.Published, DateLabel: "published",
+			Amount: v.Amount, AmountValid: v.AmountValid,
 			Vector: v.floats(),
 		}
 	},
@@ -100,7 +140,9 @@ func (m *Model) VectorOf(n record.Notice, now time.Time) (NoticeVector, bool) {
 		return NoticeVector{}, false
 	}
 	q, scale := quantize(v)
-	return NoticeVector{RequestID: n.RequestID, Source: n.Source, Model: ModelName, Vector: q, Scale: scale, MadeAt: now.UTC()}, true
+	return NoticeVector{RequestID: n.RequestID, Source: n.Source, Model: ModelName, Vector: q, Scale: scale, MadeAt: now.UTC(),
+		Lenses: n.Lenses, Section: n.Section, NoticeType: n.NoticeType, AgencyID: n.AgencyID, VendorStem: n.VendorStem, PIN: n.PIN,
+		Published: n.StartDate, Amount: n.Amount, AmountValid: n.AmountValid}, true
 }
 
 func quantize(v []float32) ([]byte, float32) {

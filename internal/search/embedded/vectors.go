@@ -108,7 +108,15 @@ func (b *Backend) openVectors() error {
 		if !ok {
 			return errors.New("stored vector is unreadable")
 		}
-		b.vec.graph(kind, len(v)).Add(id, v, scale)
+		doc, ok := fields["doc"]
+		if !ok {
+			return errors.New("stored record is missing")
+		}
+		r, err := decodeRecord(string(doc.Value()))
+		if err != nil {
+			return err
+		}
+		b.vec.graph(kind, len(v)).AddMeta(id, v, scale, vectorMeta(r))
 		return nil
 	})
 	if err != nil {
@@ -318,7 +326,7 @@ func (b *Backend) indexVectors(rs []search.Record) {
 			continue
 		}
 		q, scale := ann.Quantize(r.Vector)
-		b.vec.graph(r.Kind, len(q)).Add(r.ID, q, scale)
+		b.vec.graph(r.Kind, len(q)).AddMeta(r.ID, q, scale, vectorMeta(r))
 	}
 }
 
@@ -342,7 +350,11 @@ func (b *Backend) hasVectors(kind string) bool {
 	return b.vec.graphs[kind] != nil
 }
 
-// NearestRecords answers from kind's graph (search.RecordReader).
+// NearestRecords answers from kind's graph (search.RecordReader). A
+// filtered query is answered by the graph's filtered search over the
+// vectors' attributes (vecfilter.go): the graph walk keeps only the
+// records the filter matches, or, when the filter matches few, an exact
+// scan of those (ann.SearchFiltered states the rule).
 func (b *Backend) NearestRecords(ctx context.Context, q search.NearQuery) ([]search.Near, error) {
 	if err := q.Check(); err != nil {
 		return nil, err
@@ -359,8 +371,18 @@ func (b *Backend) NearestRecords(ctx context.Context, q search.NearQuery) ([]sea
 	if g.Dims() != len(q.Vector) {
 		return nil, record.Invalid("vector", "%s vectors have %d components, not %d", q.Kind, g.Dims(), len(q.Vector))
 	}
-	if out := g.Search(q.Vector, q.K, 0, q.MinScore); out != nil {
-		return out, nil
+	var out []search.Near
+	if q.Filtered() {
+		f := q.RecordFilter()
+		if err := f.Normalize(); err != nil {
+			return nil, err
+		}
+		out, _ = g.SearchFiltered(q.Vector, q.K, 0, q.MinScore, compileVecFilter(f).accept)
+	} else {
+		out = g.Search(q.Vector, q.K, 0, q.MinScore)
 	}
-	return []search.Near{}, nil
+	if out == nil {
+		return []search.Near{}, nil
+	}
+	return out, nil
 }

@@ -13,9 +13,20 @@ import (
 // scales out with its nodes. The plugin scores a cosine c as (1+c)/2.
 
 // nearBody is the _search body of a nearest-neighbour query: the k nearest
-// vectors of records of q's kind (the kind filters inside the k-NN search,
-// so k are found of that kind), none under q's similarity.
+// vectors of the records of q's kind that q's filter matches, none under
+// q's similarity. The kind and the filter (the bool query of record
+// searches, recordFilter) are the k-NN query's own filter: the plugin's
+// efficient filtering, which the Lucene engine of the mapping supports
+// (OpenSearch 2.4 on; Faiss from 2.9), applies it during the graph search
+// (or scans the matches exactly when they are few), so k are found among
+// the matches instead of k found and then filtered.
 func nearBody(q search.NearQuery) obj {
+	filter := obj{"term": obj{"kind": q.Kind}}
+	if q.Filtered() {
+		f := q.RecordFilter()
+		f.Normalize() // checked by q.Check
+		filter = recordFilter(f)
+	}
 	return obj{
 		"size":      q.K,
 		"_source":   false,
@@ -23,7 +34,7 @@ func nearBody(q search.NearQuery) obj {
 		"query": obj{"knn": obj{"vector": obj{
 			"vector": q.Vector,
 			"k":      q.K,
-			"filter": obj{"term": obj{"kind": q.Kind}},
+			"filter": filter,
 		}}},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -42,5 +43,40 @@ func TestNearestRecordsRequest(t *testing.T) {
 	}
 	if _, err := b.NearestRecords(context.Background(), search.NearQuery{Kind: "derived.notice_vector", Vector: v[:3], K: 5}); err == nil {
 		t.Fatal("a short vector was sent")
+	}
+}
+
+// TestNearestRecordsFilterRequest: a filtered nearest-neighbour search
+// sends the record query's filter (kind, keys, sources, dates, amounts) as
+// the k-NN query's own filter, not as a filter of its hits.
+func TestNearestRecordsFilterRequest(t *testing.T) {
+	b, f := openFake(t, Config{})
+	var got map[string]any
+	f.search = func(index string, body map[string]any) (int, string) {
+		got = body
+		return 200, `{"took":1,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},"hits":{"total":{"value":0,"relation":"eq"},"max_score":null,"hits":[]}}`
+	}
+	v := make([]float32, search.VectorDims)
+	v[0] = 1
+	min := 1000.0
+	q := search.NearQuery{Kind: "derived.notice_vector", Vector: v, K: 10, Filter: search.RecordQuery{
+		Sources: []string{"crol"}, Keys: map[string][]string{"agency_id": {"parks"}, "lenses": {"money", "land"}},
+		From: time.Date(2025, 1, 1, 5, 0, 0, 0, time.UTC), MinAmount: &min,
+	}}
+	if _, err := b.NearestRecords(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["post_filter"]; ok {
+		t.Fatalf("the filter is a post filter: %v", got)
+	}
+	if q := got["query"].(map[string]any); len(q) != 1 {
+		t.Fatalf("the query is more than the k-NN query: %v", q)
+	}
+	knn := got["query"].(map[string]any)["knn"].(map[string]any)["vector"].(map[string]any)
+	filter, _ := json.Marshal(knn["filter"])
+	want := `{"bool":{"filter":[{"terms":{"kind":["derived.notice_vector"]}},{"terms":{"source":["crol"]}},{"terms":{"keys.agency_id":["parks"]}},{"terms":{"keys.lenses":["money","land"]}},` +
+		`{"range":{"date":{"gte":"2025-01-01T05:00:00.000Z"}}},{"exists":{"field":"valid_amount"}},{"range":{"valid_amount":{"gte":1000}}}],"must":[{"match_all":{}}]}}`
+	if string(filter) != want {
+		t.Fatalf("k-NN filter\n%s\nwant\n%s", filter, want)
 	}
 }

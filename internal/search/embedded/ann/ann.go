@@ -42,13 +42,18 @@ type Graph struct {
 	byID   map[string]int32
 	vecs   []int8
 	scales []float32
-	links  [][][]int32 // node → layer → neighbours
-	dead   []bool
-	ndead  int
-	entry  int32 // -1 when empty
-	top    int
-	seed   uint64
-	visits sync.Pool
+	// the caller's attributes of each node (AddMeta), for filters, side by
+	// side in one buffer (a scan reads them in order): node n's end at
+	// metaEnd[n], its start at the end of n-1
+	metaBuf []byte
+	metaEnd []uint32
+	links   [][][]int32 // node → layer → neighbours
+	dead    []bool
+	ndead   int
+	entry   int32 // -1 when empty
+	top     int
+	seed    uint64
+	visits  sync.Pool
 }
 
 // New is an empty graph of vectors with dims components.
@@ -93,13 +98,20 @@ func Quantize(v []float32) ([]int8, float32) {
 // Add holds vec (quantized, with its scale) under id, replacing the vector
 // id had. A vector of another length is ignored (false).
 func (g *Graph) Add(id string, vec []int8, scale float32) bool {
+	return g.AddMeta(id, vec, scale, nil)
+}
+
+// AddMeta is Add with the caller's attributes of the vector (meta, kept
+// as given and persisted with the graph), which a filtered search's Accept
+// reads.
+func (g *Graph) AddMeta(id string, vec []int8, scale float32, meta []byte) bool {
 	if len(vec) != g.dims {
 		return false
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.removeLocked(id)
-	g.insert(id, vec, scale)
+	g.insert(id, vec, scale, meta)
 	return true
 }
 
@@ -142,6 +154,15 @@ func (g *Graph) randomLevel() int {
 }
 
 func (g *Graph) vec(n int32) []int8 { return g.vecs[int(n)*g.dims : int(n+1)*g.dims] }
+
+// meta is node n's attributes (not to be appended to).
+func (g *Graph) meta(n int32) []byte {
+	var start uint32
+	if n > 0 {
+		start = g.metaEnd[n-1]
+	}
+	return g.metaBuf[start:g.metaEnd[n]:g.metaEnd[n]]
+}
 
 // simQ is the similarity of a float query to node n (four sums side by
 // side: the loop is bound by the additions' latency otherwise).
@@ -196,10 +217,12 @@ func maxLinks(layer int) int {
 	return M
 }
 
-func (g *Graph) insert(id string, vec []int8, scale float32) {
+func (g *Graph) insert(id string, vec []int8, scale float32, meta []byte) {
 	n := int32(len(g.ids))
 	level := g.randomLevel()
 	g.ids = append(g.ids, id)
+	g.metaBuf = append(g.metaBuf, meta...)
+	g.metaEnd = append(g.metaEnd, uint32(len(g.metaBuf)))
 	g.vecs = append(g.vecs, vec...)
 	g.scales = append(g.scales, scale)
 	g.links = append(g.links, make([][]int32, level+1))
@@ -217,7 +240,7 @@ func (g *Graph) insert(id string, vec []int8, scale float32) {
 	vis := g.visited()
 	defer g.visits.Put(vis)
 	for l := min(level, g.top); l >= 0; l-- {
-		cands := g.searchLayer(q, ep, EfConstruction, l, vis)
+		cands, _ := g.searchLayer(q, ep, EfConstruction, l, vis, nil, 0)
 		ep = cands[0].node
 		live := cands[:0:0]
 		for _, c := range cands {
@@ -342,8 +365,10 @@ func (v *visited) seen(n int32) bool {
 }
 
 // searchLayer is the ef nodes of layer l nearest q found from ep, best
-// first.
-func (g *Graph) searchLayer(q []float32, ep int32, ef int, l int, vis *visited) []cand {
+// first. With accept (a filtered search) it walks through every node but
+// keeps only the live ones accept takes, ef of them, and gives up after
+// visiting budget nodes (ok false; 0 is no bound).
+func (g *Graph) searchLayer(q []float32, ep int32, ef int, l int, vis *visited, accept func(int32) bool, budget int) (out []cand, ok bool) {
 	if vis != nil {
 		vis.stamp++
 		if vis.stamp == 0 {
@@ -356,7 +381,10 @@ func (g *Graph) searchLayer(q []float32, ep int32, ef int, l int, vis *visited) 
 	frontier := candHeap{best: true}
 	found := candHeap{}
 	frontier.push(start)
-	found.push(start)
+	if accept == nil || accept(ep) {
+		found.push(start)
+	}
+	visits := 1
 	for frontier.len() > 0 {
 		c := frontier.pop()
 		if found.len() >= ef && c.sim < found.peek().sim {
@@ -366,9 +394,15 @@ func (g *Graph) searchLayer(q []float32, ep int32, ef int, l int, vis *visited) 
 			if vis.seen(nb) {
 				continue
 			}
+			if visits++; budget > 0 && visits > budget {
+				return nil, false
+			}
 			s := g.simQ(q, nb)
 			if found.len() < ef || s > found.peek().sim {
 				frontier.push(cand{nb, s})
+				if accept != nil && !accept(nb) {
+					continue
+				}
 				found.push(cand{nb, s})
 				if found.len() > ef {
 					found.pop()
@@ -376,9 +410,9 @@ func (g *Graph) searchLayer(q []float32, ep int32, ef int, l int, vis *visited) 
 			}
 		}
 	}
-	out := found.items
+	out = found.items
 	sortCands(out)
-	return out
+	return out, true
 }
 
 // Search is the k live vectors most similar to q with a similarity of at
@@ -400,7 +434,7 @@ func (g *Graph) Search(q []float32, k, ef int, minScore float32) []Hit {
 	}
 	vis := g.visited()
 	defer g.visits.Put(vis)
-	cands := g.searchLayer(q, ep, ef, 0, vis)
+	cands, _ := g.searchLayer(q, ep, ef, 0, vis, nil, 0)
 	out := make([]Hit, 0, min(k, len(cands)))
 	for _, c := range cands {
 		if g.dead[c.node] || c.sim < minScore {
@@ -424,12 +458,16 @@ func (g *Graph) Compact() bool {
 		return false
 	}
 	ids, vecs, scales, dead, live := g.ids, g.vecs, g.scales, g.dead, len(g.byID)
-	g.ids, g.vecs, g.scales, g.links, g.dead = nil, nil, nil, nil, nil
+	metas := make([][]byte, len(ids))
+	for n := range ids {
+		metas[n] = g.meta(int32(n))
+	}
+	g.ids, g.vecs, g.scales, g.metaBuf, g.metaEnd, g.links, g.dead = nil, nil, nil, nil, nil, nil, nil
 	g.byID, g.ndead, g.entry, g.top = make(map[string]int32, live), 0, -1, 0
 	g.visits = sync.Pool{}
 	for n := range ids {
 		if !dead[n] {
-			g.insert(ids[n], vecs[n*g.dims:(n+1)*g.dims], scales[n])
+			g.insert(ids[n], vecs[n*g.dims:(n+1)*g.dims], scales[n], metas[n])
 		}
 	}
 	return true

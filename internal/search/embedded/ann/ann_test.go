@@ -85,33 +85,23 @@ func exact(q []float32, ids []string, qs [][]int8, ss []float32, live map[string
 	return out
 }
 
-func overlap(a, b []Hit) float64 {
-	if len(b) == 0 {
-		return 1
-	}
-	in := map[string]bool{}
-	for _, h := range a {
-		in[h.ID] = true
-	}
-	n := 0
-	for _, h := range b {
-		if in[h.ID] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(b))
-}
+func overlap(a, b []Hit) float64 { return search.Overlap(a, b) }
 
 // build is a graph of n vectors of corpus; fs has 200 more, from the same
 // clusters, for queries that are not in the graph.
 func build(t testing.TB, n, dims int) (*Graph, []string, [][]float32, [][]int8, []float32) {
+	return buildWith(t, n, dims, func(int) []byte { return nil })
+}
+
+// buildWith is build with node i's attributes meta(i).
+func buildWith(t testing.TB, n, dims int, meta func(i int) []byte) (*Graph, []string, [][]float32, [][]int8, []float32) {
 	fs, qs, ss := corpus(n+200, dims, 7)
 	qs, ss = qs[:n], ss[:n]
 	g := New(dims)
 	ids := make([]string, n)
 	for i := range qs {
 		ids[i] = fmt.Sprintf("n%05d", i)
-		if !g.Add(ids[i], qs[i], ss[i]) {
+		if !g.AddMeta(ids[i], qs[i], ss[i], meta(i)) {
 			t.Fatal("add refused")
 		}
 	}

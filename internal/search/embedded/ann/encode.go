@@ -12,12 +12,15 @@ import (
 
 // The file form of a graph: a header (magic, version, dims, node count,
 // entry, top layer, level seed, a caller's stamp), then per node its id,
-// whether it is dead, its scale, its components and its links per layer,
+// whether it is dead, its scale, its components, its attributes (AddMeta;
+// from version 2: a file of version 1 is refused, so its graphs are rebuilt
+// from the stored records, with their attributes) and its links per layer,
 // then a CRC-32 of everything before it. Little-endian throughout.
 const (
 	magic       = "RWANN"
-	fileVersion = 1
+	fileVersion = 2
 	maxIDLen    = 1 << 16
+	maxMetaLen  = 1 << 20
 )
 
 // WriteTo writes the graph with stamp (what the caller uses to tell whether
@@ -53,6 +56,12 @@ func (g *Graph) WriteTo(w io.Writer, stamp uint64) error {
 		for _, v := range g.vec(int32(n)) {
 			bw.WriteByte(byte(v))
 		}
+		meta := g.meta(int32(n))
+		if len(meta) >= maxMetaLen {
+			return fmt.Errorf("ann: attributes of %d bytes", len(meta))
+		}
+		u32(uint32(len(meta)))
+		bw.Write(meta)
 		u32(uint32(len(g.links[n])))
 		for _, ls := range g.links[n] {
 			u32(uint32(len(ls)))
@@ -125,6 +134,13 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 		if _, e := io.ReadFull(tr, vec); e != nil && err == nil {
 			err = e
 		}
+		var meta []byte
+		if ml := u32(); err == nil && ml >= maxMetaLen {
+			return nil, 0, ErrCorrupt
+		} else if err == nil && ml > 0 {
+			meta = make([]byte, ml)
+			_, err = io.ReadFull(tr, meta)
+		}
 		layers := int(u32())
 		if err != nil || layers > maxLevel+1 {
 			return nil, 0, ErrCorrupt
@@ -145,6 +161,8 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 			g.vecs = append(g.vecs, int8(b))
 		}
 		g.scales = append(g.scales, scale)
+		g.metaBuf = append(g.metaBuf, meta...)
+		g.metaEnd = append(g.metaEnd, uint32(len(g.metaBuf)))
 		g.links = append(g.links, links)
 		g.dead = append(g.dead, dead)
 		if dead {
