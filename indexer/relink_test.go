@@ -91,7 +91,9 @@ func TestRelinkRewritesEarlierRuleStems(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range page.Records {
-			records = append(records, r.ID)
+			if !search.IsDerived(r.Kind) { // a notice's vector record carries its stem too
+				records = append(records, r.ID)
+			}
 		}
 		return notices, records, res.Scope.Searched.Filters["vendor"]
 	}

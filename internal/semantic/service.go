@@ -62,23 +62,31 @@ type Service struct {
 // heldCount is how many vectors the engine holds, asked at most every
 // SyncEvery (a scope states it).
 type heldCount struct {
-	mu      sync.Mutex
-	n       int
-	checked time.Time
+	mu       sync.Mutex
+	read     int // notices read: with a vector, or none for want of a known word
+	wordless int // of which without one
+	checked  time.Time
 }
 
-func (h *heldCount) count(ctx context.Context, rs search.Records, now time.Time) (int, error) {
+// count is how many notices the vector records say were read, and how
+// many of them hold no vector (no word the model knows).
+func (h *heldCount) count(ctx context.Context, rs search.Records, now time.Time) (read, wordless int, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.checked.IsZero() && now.Sub(h.checked) < SyncEvery && now.After(h.checked) {
-		return h.n, nil
+		return h.read, h.wordless, nil
 	}
-	t, err := search.TotalsOf(ctx, rs, NoticeVectorKind, search.RecordQuery{Keys: vectorKeys()}, nil, 0)
+	t, err := search.TotalsOf(ctx, rs, NoticeVectorKind, search.RecordQuery{Keys: vectorKeys()}, []string{keyVector}, 0)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	h.n, h.checked = t.Count, now
-	return h.n, nil
+	h.read, h.wordless, h.checked = t.Count, 0, now
+	for _, b := range t.Groups[keyVector] {
+		if b.Value == vectorNone {
+			h.wordless = b.Count
+		}
+	}
+	return h.read, h.wordless, nil
 }
 
 func (h *heldCount) forget() {
@@ -143,10 +151,11 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	if err != nil {
 		return search.Result{}, err
 	}
-	held, err := s.held.count(ctx, s.Records, s.Now())
+	read, wordless, err := s.held.count(ctx, s.Records, s.Now())
 	if err != nil {
 		return search.Result{}, err
 	}
+	held := read - wordless
 	sem, filtered, err := s.semantic(ctx, q, k)
 	if err != nil {
 		return search.Result{}, err
@@ -180,8 +189,8 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	searched := q.Searched(k)
 	searched.Semantic = s.describe(mode, held)
 	if held := searched.Semantic.VectorsHeld; held < out.Scope.RecordsInCorpus {
-		searched.Semantic.Note += fmt.Sprintf("; vectors are held for %d of the %d notices (the rest are being embedded, or have no word the model knows): "+
-			"those are found by keyword search only", held, out.Scope.RecordsInCorpus)
+		searched.Semantic.Note += fmt.Sprintf("; vectors are held for %d of the %d notices (%d have no word the model knows, the rest are being embedded): "+
+			"those are found by keyword search only", held, out.Scope.RecordsInCorpus, wordless)
 	}
 	out.Scope.Searched = searched
 	out.Scope.Matched, out.Scope.MatchedRelation = out.Total, "" // at most Ranked: always exact

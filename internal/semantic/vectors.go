@@ -40,6 +40,10 @@ const (
 	keySection    = "section"
 	keyNoticeType = "notice_type"
 	keyPIN        = "pin"
+	// keyVector is vectorNone on the record of a notice with no word the
+	// model knows: it holds no vector, and says the notice was read
+	keyVector  = "vector"
+	vectorNone = "none"
 )
 
 // NoticeVectorKind is the record kind of notice vectors. It is a derived
@@ -71,6 +75,9 @@ var NoticeVectorKind = search.Kind[NoticeVector]{
 		add(search.KeyAgencyID, v.AgencyID)
 		add(search.KeyVendorStem, v.VendorStem)
 		add(keyPIN, v.PIN)
+		if len(v.Vector) == 0 {
+			add(keyVector, vectorNone)
+		}
 		return search.Record{
 			ID: v.RequestID, Source: v.Source, SourceLabel: "vectors of " + ModelName,
 			ObservedAt: v.MadeAt,
@@ -114,8 +121,12 @@ const (
 )
 
 // VectorOf is a notice's vector record; ok is false when no word of the
-// notice is in the model's vocabulary.
+// notice is known to the model (the record then holds no vector: it says
+// the notice was read, so Backfill does not read it again; wordless).
 func (m *Model) VectorOf(n record.Notice, now time.Time) (NoticeVector, bool) {
+	nv := NoticeVector{RequestID: n.RequestID, Source: n.Source, Model: ModelName, MadeAt: now.UTC(),
+		Lenses: n.Lenses, Section: n.Section, NoticeType: n.NoticeType, AgencyID: n.AgencyID, VendorStem: n.VendorStem, PIN: n.PIN,
+		Published: n.StartDate, Amount: n.Amount, AmountValid: n.AmountValid}
 	text := Words(n.Text)
 	if len(text) > MaxNoticeWords {
 		text = text[:MaxNoticeWords]
@@ -130,19 +141,17 @@ func (m *Model) VectorOf(n record.Notice, now time.Time) (NoticeVector, bool) {
 			v[i] = TitleWeight*title[i] + (1-TitleWeight)*body[i]
 		}
 		if !normalize(v) {
-			return NoticeVector{}, false
+			return nv, false
 		}
 	case okTitle:
 		v = title
 	case okBody:
 		v = body
 	default:
-		return NoticeVector{}, false
+		return nv, false
 	}
-	q, scale := quantize(v)
-	return NoticeVector{RequestID: n.RequestID, Source: n.Source, Model: ModelName, Vector: q, Scale: scale, MadeAt: now.UTC(),
-		Lenses: n.Lenses, Section: n.Section, NoticeType: n.NoticeType, AgencyID: n.AgencyID, VendorStem: n.VendorStem, PIN: n.PIN,
-		Published: n.StartDate, Amount: n.Amount, AmountValid: n.AmountValid}, true
+	nv.Vector, nv.Scale = quantize(v)
+	return nv, true
 }
 
 func quantize(v []float32) ([]byte, float32) {
@@ -161,14 +170,13 @@ func quantize(v []float32) ([]byte, float32) {
 	return out, scale
 }
 
-// Vectors are the vector records of notices (none for a notice with no
-// known word).
+// Vectors are the vector records of notices: a notice with no known word
+// gets a record without a vector (keyed wordless), so it counts as read.
 func (m *Model) Vectors(notices []record.Notice, now time.Time) []NoticeVector {
 	vs := make([]NoticeVector, 0, len(notices))
 	for _, n := range notices {
-		if v, ok := m.VectorOf(n, now); ok {
-			vs = append(vs, v)
-		}
+		v, _ := m.VectorOf(n, now)
+		vs = append(vs, v)
 	}
 	return vs
 }
@@ -188,8 +196,8 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 	// the count first: the vectors are read into memory (Index) only when
 	// some are missing
 	s.held.forget()
-	held, err := s.held.count(ctx, s.Records, s.Now())
-	if err != nil || first.Total <= held {
+	read, _, err := s.held.count(ctx, s.Records, s.Now())
+	if err != nil || first.Total <= read {
 		return 0, err
 	}
 	if err := s.Index.Sync(ctx, s.Records, s.Model.Dims, true, s.Now()); err != nil {
@@ -206,7 +214,11 @@ func (s *Service) Backfill(ctx context.Context) (int, error) {
 		if err := search.Put(ctx, s.Records, NoticeVectorKind, vs); err != nil {
 			return err
 		}
-		written += len(vs) // a notice with no known word gets none
+		for _, v := range vs {
+			if len(v.Vector) > 0 {
+				written++ // a notice with no known word gets a record without one
+			}
+		}
 		missing = missing[:0]
 		return nil
 	}
