@@ -44,6 +44,7 @@ func (s *Server) webRoutes(r *gin.Engine) {
 	r.HEAD("/", home)
 	r.GET("/search", s.siteSearch)
 	r.GET("/about", s.aboutPage)
+	r.GET("/pictures/matter-timeline", s.rateLimit(), s.matterTimelineSVG)
 	files := gin.WrapH(web.Static())
 	r.GET("/static/*filepath", func(c *gin.Context) {
 		if !web.StaticFile(strings.TrimPrefix(c.Param("filepath"), "/")) {

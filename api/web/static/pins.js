@@ -7,15 +7,12 @@
 (function () {
   const KEY = "recordwatch.pins";
   const MAX_ITEMS = 50, MAX_BYTES = 32768;
-  const es = document.body.dataset.lang === "es";
-  const T = es ? {
-    pin: "Marcar", pinned: "Marcado", remove: "Quitar", full: "La lista ya tiene 50 registros, el máximo de una lista compartida.",
-    big: "La lista supera los 32 KB que admite una lista compartida: quite registros o notas.", title: "Marcadores de Recordwatch",
-    shared: "Lista compartida: ", failed: "No se pudo compartir: ", count: n => n + " de 50 registros"
-  } : {
-    pin: "Pin", pinned: "Pinned", remove: "Remove", full: "The list already holds 50 records, the most a shared list may hold.",
-    big: "The list is over the 32 KB a shared list may take: remove records or notes.", title: "Recordwatch pin list",
-    shared: "Shared list: ", failed: "Could not share: ", count: n => n + " of 50 records"
+  // the words come from the server's one table (static/words-<lang>.js)
+  const RW = window.RW || { words: {} };
+  const w = (key, n) => { const v = RW.words[key]; return v === undefined ? "[[" + key + "]]" : v.replace(/%[sd]/, String(n)); };
+  const T = {
+    pin: w("js.pin"), pinned: w("js.pin.pinned"), remove: w("js.pin.remove"), full: w("js.pin.full"), big: w("js.pin.big"),
+    title: w("js.pin.title"), shared: w("js.pin.shared"), failed: w("js.pin.failed"), count: n => w("js.pin.count", n)
   };
   function load() {
     try { const v = JSON.parse(localStorage.getItem(KEY) || "[]"); return Array.isArray(v) ? v : []; } catch (e) { return []; }
@@ -78,7 +75,7 @@
         const res = await fetch("/inv", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body(load())) });
         const out = await res.json().catch(() => null);
         if (res.status !== 201 || !out) throw new Error((out && out.error && out.error.message) || String(res.status));
-        say(T.shared, location.origin + "/#investigation/shared/" + encodeURIComponent(out.id) + (es ? "" : ""));
+        say(T.shared, location.origin + (RW.lang === "es" ? "/?lang=es#" : "/#") + "investigation/shared/" + encodeURIComponent(out.id));
       } catch (e) { say(T.failed + e.message); }
       t.disabled = false;
     }
