@@ -579,6 +579,112 @@ await check("every page kind is reached from the home page by following links on
   assert.deepEqual(Object.keys(want).filter(k => !found[k]), [], "page kinds no link leads to");
 });
 
+// ---- the script views (static/app.js) speak the site's one word table
+// (/static/words-<lang>.js, generated from api/web/words*.go and labels.go):
+// no machine word, no missing word ([[key]]) in their visible text, and in
+// Spanish none of the site's English words. Record text (data-verbatim,
+// code) is left out, as in the server pages' walk (api/plainwords_test.go).
+async function visibleWords(p) {
+  return p.evaluate(() => {
+    const main = document.querySelector("main").cloneNode(true);
+    main.querySelectorAll("[data-verbatim], code, script, style, [hidden], title, desc").forEach(e => e.remove());
+    return main.innerText;
+  });
+}
+
+function machineWords(text, rw) {
+  const out = text.match(/\b[a-zA-Z][a-zA-Z0-9]*(_[a-zA-Z0-9]+)+\b/g) || [];
+  for (const set of Object.values(rw.labels)) for (const v of Object.keys(set)) {
+    if (/^[a-z]+(-[a-z]+)+$/.test(v) && new RegExp("(^|[\\s(])" + v + "($|[\\s),.;])").test(text)) out.push(v);
+  }
+  const i = text.indexOf("[[");
+  if (i >= 0) out.push(text.slice(i, i + 40));
+  return out;
+}
+
+await check("plain words in the script views, English and Spanish: no machine word, no missing word, no English left in Spanish", async () => {
+  const p0 = await page(1440);
+  const res = await p0.request.post(BASE + "/inv", { data: { title: "Plain words", items: [{ kind: "notice", id: "20140930007" }, { kind: "matter", id: "12522P0001001R004" }, { kind: "land_project", id: "2024Q0292" }] } });
+  assert.equal(res.status(), 201, await res.text());
+  const inv = (await res.json()).id;
+  const en = JSON.parse((await (await p0.request.get(BASE + "/static/words-en.js")).text()).replace(/^[^{]*/, "").replace(/;\s*$/, ""));
+  await p0.context().close();
+  const views = [["#money?q=construction", "[data-total]"], ["#search?q=zzzqqq", "[data-absence]"], ["#search?q=elevator&mode=hybrid", "[data-total]"],
+    ["#notice/20140930007", "[data-fulltext]"], ["#notice/20141031001", ".facts"], ["#notice/20991231999", "[data-absence]"],
+    ["#matter/12522P0001001R004", '[data-chart="matter-timeline"] svg'], ["#matter/81626W0043001", '[data-chart="matter-timeline"] svg'],
+    ["#investigation/shared/" + inv, "[data-items]"], ["#property", "[data-total]"], ["#people", "[data-total]"], ["#no-such-view", "h1"]];
+  const found = [];
+  let checked = 0;
+  for (const lang of ["en", "es"]) {
+    const p = await page(390);
+    for (const [hash, ready] of views) {
+      await p.goto(BASE + (lang === "es" ? "/?lang=es" : "/") + hash);
+      await p.waitForSelector(ready, { timeout: 15000 });
+      await p.waitForLoadState("networkidle");
+      const rw = await p.evaluate(() => window.RW);
+      assert.equal(rw.lang, lang, `${hash}: the page's word script is ${rw.lang}`);
+      const text = await visibleWords(p);
+      checked += text.length;
+      for (const w of machineWords(text, rw)) found.push(`${lang} ${hash}: ${w}`);
+      if (lang === "es") {
+        // a site word left in English: an element whose own text is one
+        // of the English words (the services' notes, in English, may use
+        // the same phrases inside their own sentences)
+        const own = await p.$$eval("main *", els => els.filter(e => !e.closest("[data-verbatim], code")).map(e =>
+          [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join("").trim()).filter(Boolean));
+        for (const [key, english] of Object.entries(en.words)) {
+          if (english.length < 6 || english === rw.words[key] || /%s|%d/.test(english)) continue;
+          const hit = own.find(x => x === english.trim());
+          if (hit) found.push(`es ${hash}: English "${english}" (${key}) in "${hit.slice(0, 60)}"`);
+        }
+        // the links a Spanish view shows keep the language
+        const lost = await p.$$eval("main a[href]", as => as.map(a => new URL(a.href)).filter(u => u.origin === location.origin &&
+          !/^\/(api|static|mcp|inv)\b/.test(u.pathname) && !/\.(json|xml|ics)$/.test(u.pathname) && u.searchParams.get("lang") !== "es").map(u => u.pathname + u.search + u.hash));
+        for (const l of lost.slice(0, 3)) found.push(`es ${hash}: a link loses the language: ${l}`);
+      }
+    }
+    // the notice not held answers 404 by design (its twin says why)
+    assert.deepEqual(p.errors.filter(e => !/status of 404/.test(e)), []);
+    await p.context().close();
+  }
+  console.log(`     ${views.length} script views × 2 languages, ${checked} characters of visible text read`);
+  assert.deepEqual(found, [], "machine or missing words in the script views: " + found.join("; "));
+});
+
+// The detector finds what it must in a script view's text.
+await check("plain words detector: snake_case, a machine slug and a missing word are found", async () => {
+  const rw = { labels: { source: { "zap-portal": "ZAP portal" } } };
+  const got = machineWords("state certified_referred from zap-portal [[js.x]] and plain words", rw).join("|");
+  for (const want of ["certified_referred", "zap-portal", "[[js.x]]"]) assert.ok(got.includes(want), `misses ${want}: ${got}`);
+  assert.deepEqual(machineWords("Certified and referred, ZAP portal", rw), []);
+});
+
+await check("matter timeline: server-drawn SVG in the matter view agrees with the JSON twin, English and Spanish", async () => {
+  for (const [pin, lang] of [["12522P0001001R004", "en"], ["81626W0043001", "es"]]) {
+    const p = await page(390);
+    await p.goto(BASE + (lang === "es" ? "/?lang=es" : "/") + "#matter/" + pin);
+    await p.waitForSelector('[data-chart="matter-timeline"] svg[role=img]', { timeout: 15000 });
+    const marks = await p.$$eval('[data-chart="matter-timeline"] g[data-label]', gs => gs.map(g => [g.dataset.label, Number(g.dataset.value), g.dataset.record]));
+    const api = await twin(p);
+    const want = api.timeline.filter(s => /^\d{4}-\d{2}-\d{2}$/.test(s.date || "")).map(s => [s.date, s.amount && s.amount.valid ? s.amount.value : 0, s.record]);
+    const sort = a => a.map(x => JSON.stringify(x)).sort();
+    assert.ok(marks.length > 0, "the timeline draws steps");
+    assert.deepEqual(sort(marks), sort(want), `the timeline of ${pin} draws the twin's dated steps`);
+    assert.equal(Number(await p.getAttribute('[data-chart="matter-timeline"] svg', "data-undated")), api.timeline.length - want.length);
+    assert.ok(await p.$('[data-chart="matter-timeline"] svg title') && await p.$('[data-chart="matter-timeline"] svg desc') && await p.$('[data-chart="matter-timeline"] figcaption'), "text alternative and caption");
+    const lanes = await p.$$eval('[data-chart="matter-timeline"] g[data-lane]', gs => gs.map(g => [g.dataset.lane, Number(g.dataset.steps)]));
+    assert.deepEqual(lanes.map(l => l[0]), ["notice", "contract", "payment"]);
+    for (const [rec, n] of lanes) assert.equal(n, want.filter(w => w[2] === rec).length, `${rec} track`);
+    // taller bars for larger amounts, on every track
+    const bars = await p.$$eval('[data-chart="matter-timeline"] g[data-label]', gs => gs.map(g => [Number(g.dataset.value), g.querySelector("rect").getBBox().height]));
+    for (const a of bars) for (const b of bars) if (a[0] > b[0]) assert.ok(a[1] >= b[1], `a bar of ${a[0]} is shorter than one of ${b[0]}`);
+    if (lang === "es") assert.match(await p.textContent('[data-chart="matter-timeline"] figcaption'), /Tres pistas/);
+    await shoot(p, "matter-timeline-" + lang);
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
+});
+
 if (figures.length) {
   console.log("\nfigures per page kind (390 px throttled first paint and the server's part of it; KB = HTML+CSS+JS uncompressed, before images; small targets = visible controls under 44 px, text links excepted):");
   console.table(figures);

@@ -266,13 +266,14 @@ function facetList(lens, p, name, title, values, param, names) {
     else if (param === "year") { next.set("from", f.value + "-01-01"); next.set("to", f.value + "-12-31"); }
     else next.set(param, f.value);
     const text = param === "lens" ? lensName(f.value) : f.label || (names && names[f.value]) || (param === "agency" ? prettyID(f.value) : f.value);
-    return h("li", {}, link(HOME + target + "?" + next.toString(), text), h("span", {}, count.format(f.count)));
+    // notice types and agency names are the source's own words
+    return h("li", {}, link(HOME + target + "?" + next.toString(), text, { "data-verbatim": param === "type" || param === "agency" ? "" : null }), h("span", {}, count.format(f.count)));
   }))];
 }
 
 function hitItem(hit) {
   return h("li", { "data-request-id": hit.request_id },
-    h("h3", {}, link(HOME + "notice/" + enc(hit.request_id), hit.title || hit.request_id)),
+    h("h3", { "data-verbatim": "" }, link(HOME + "notice/" + enc(hit.request_id), hit.title || hit.request_id)),
     h("p", { class: "meta" }, hit.summary),
     badges(hit.flags),
     h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": hit.request_id, "data-pin-title": hit.title || hit.request_id }, t("js.pin"))),
