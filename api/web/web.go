@@ -58,6 +58,7 @@ const (
 	About       Kind = "about"        // /about
 	Stats       Kind = "stats"        // /stats for a browser (JSON stays the default)
 	Sources     Kind = "sources"      // /sources: the live fetches' receipts and every source's freshness
+	Property    Kind = "property"     // /property-locations for a browser: the dispositions on the map
 )
 
 // Page is one HTML page: what the layout shows around the page kind's

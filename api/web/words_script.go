@@ -20,6 +20,29 @@ var scriptWords = map[string]word{
 	"tl.desc":    {"Three tracks, never merged: City Record notices, contract registrations and payments. Each step is a mark at its date, its height the step's valid amount (a hairline: no valid amount, as for a solicitation). The list below gives every step with its amount and how it was linked.", "Tres pistas que nunca se mezclan: avisos del City Record, registros de contratos y pagos. Cada paso es una marca en su fecha, de altura igual a su importe válido (una línea fina: sin importe válido, como en una licitación). La lista de abajo da cada paso con su importe y cómo se vinculó."},
 	"tl.undated": {"%d steps have no date and are only in the list.", "%d pasos no tienen fecha y solo están en la lista."},
 	"tl.none":    {"none held", "ninguno guardado"},
+	// the property dispositions page (templates/property.html)
+	"prop.title":        {"Property dispositions on the map", "Disposiciones de propiedades en el mapa"},
+	"prop.geojson":      {"GeoJSON of the same places", "GeoJSON de los mismos lugares"},
+	"prop.lead":         {"%d Property Disposition notices read (the newest, at most 300): %d placed on the map, %d with no location.", "%d avisos de disposición de propiedades leídos (los más recientes, 300 como máximo): %d situados en el mapa, %d sin ubicación."},
+	"prop.map.title":    {"Where the property dispositions are", "Dónde están las disposiciones de propiedades"},
+	"prop.map.desc":     {"New York City's boroughs and community districts. An outline holding notices is shaded, with the number of notices placed in it written on it; a located lot is a dot. Each property is placed as finely as the evidence allows: at its lot when a bundled lot file locates it, else at its community district, else at its borough (the BBL's first digit, or the one borough the notice names). The table beside the map gives the same numbers.", "Los distritos y distritos comunitarios de Nueva York. Un contorno con avisos va sombreado, con el número de avisos situados en él escrito encima; un lote localizado es un punto. Cada propiedad se sitúa con la precisión que permiten las pruebas: en su lote si un archivo de lotes incluido lo localiza, si no en su distrito comunitario, si no en su distrito (la primera cifra del BBL o el único distrito que nombra el aviso). La tabla de al lado da los mismos números."},
+	"prop.areas":        {"Where they are placed", "Dónde se sitúan"},
+	"prop.area":         {"Area", "Zona"},
+	"prop.placedat":     {"Placed at", "Situados en"},
+	"prop.notices":      {"Notices", "Avisos"},
+	"prop.bbls":         {"Lots (BBLs)", "Lotes (BBL)"},
+	"prop.noareas":      {"No notice is placed in a borough or district.", "Ningún aviso se sitúa en un distrito ni en un distrito comunitario."},
+	"prop.lots":         {"Located lots", "Lotes localizados"},
+	"prop.bbl":          {"BBL", "BBL"},
+	"prop.nolots":       {"No lot is located: no bundled lot file holds the BBLs these notices name, so each is placed at its district or borough instead.", "Ningún lote está localizado: ningún archivo de lotes incluido contiene los BBL que nombran estos avisos, así que cada uno se sitúa en su distrito comunitario o en su distrito."},
+	"prop.none":         {"With no location: %d notices", "Sin ubicación: %d avisos"},
+	"prop.none.count":   {"%d notices", "%d avisos"},
+	"prop.none.more":    {"The first %d of %d are listed; the JSON twin lists every one.", "Se listan los %d primeros de %d; el gemelo JSON los lista todos."},
+	"prop.none.nothing": {"Every notice read is placed on the map.", "Todos los avisos leídos están situados en el mapa."},
+	"prop.why.nobbl":    {"The notice states no BBL and names no single borough.", "El aviso no indica ningún BBL ni nombra un único distrito."},
+	"prop.why.badbbl":   {"The BBL the notice states names no borough (its first digit is not 1 to 5).", "El BBL que indica el aviso no corresponde a ningún distrito (su primera cifra no está entre 1 y 5)."},
+	"prop.rule":         {"Addresses, tax lots and BBLs are read from the notice text; addresses of hearing venues and offices are never taken for the property. No location does not mean the property does not exist.", "Las direcciones, los lotes fiscales y los BBL se leen del texto del aviso; las direcciones de lugares de audiencia y de oficinas nunca se toman por la propiedad. Que no haya ubicación no significa que la propiedad no exista."},
+	"js.property.map":   {"The property dispositions on the map", "Las disposiciones de propiedades en el mapa"},
 
 	"js.lens.search":   {"All records", "Todos los registros"},
 	"js.lens.money":    {"Money: procurement", "Dinero: contratación"},
@@ -293,6 +316,13 @@ var moreLabels = map[string]map[string]word{
 		"person":       {"Person row", "Fila de persona"},
 		"organization": {"Organization", "Organización"},
 		"payroll":      {"Payroll row", "Fila de nómina"},
+	},
+	// how finely a property is placed (land.Location kinds)
+	"location_kind": {
+		"lot":      {"its lot", "su lote"},
+		"district": {"community district", "distrito comunitario"},
+		"borough":  {"borough", "distrito"},
+		"none":     {"no location", "sin ubicación"},
 	},
 	// a pinned record then and now (api ItemChange)
 	"comparison": {

@@ -302,6 +302,7 @@ async function searchView(lens, p) {
   for (const hit of res.hits) agencyNames[hit.agency_id] = hit.agency;
   render(
     h("h1", {}, lensName(lens)),
+    lens === "property" ? h("p", {}, link("/property-locations", t("js.property.map"), { "data-property-map": "" })) : null,
     searchForm(lens, p),
     h("div", { class: "layout" },
       // on a narrow screen the filters fold behind one control, so the
