@@ -99,6 +99,8 @@ const PAGE_KINDS = [
   ["person", "/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12", "h1", 200],
   ["meeting", "/meetings/legistar:22632", "h1", 200],
   ["meetings calendar", "/meetings?from=2026-09-01&to=2026-09-30", "h1", 200],
+  ["property map", "/property-locations", "h1", 200],
+  ["matter", "/#matter/12522P0001001R004", '[data-chart="matter-timeline"] svg', 200],
   ["digest link that does not redirect", "/r/notice/20991231999", "h1", 404],
   ["watch link that cannot be used", "/manage/forged.token", "h1", 400],
 ];
@@ -411,6 +413,7 @@ const EVERY_KIND = [
   ["meetings calendar", "/meetings?from=2026-09-01&to=2026-09-30", "h1"],
   ["stats", "/stats", "h1"],
   ["about", "/about", "h1"],
+  ["property map", "/property-locations", "h1"],
   ["spanish land project", "/land-projects/2024Q0292?lang=es", "h1"],
 ];
 const figures = [];
@@ -523,6 +526,44 @@ await check("pictures agree with their JSON twins in the browser: analysis bars,
   await p.context().close();
 });
 
+await check("property map agrees with its JSON twin in the browser: areas, lots, notices placed nowhere", async () => {
+  for (const lang of ["en", "es"]) {
+    const p = await page(390);
+    await p.goto(BASE + "/property-locations" + (lang === "es" ? "?lang=es" : ""));
+    await p.waitForSelector('[data-chart="property-map"] svg[role=img]');
+    const areas = Object.fromEntries(await p.$$eval('[data-chart="property-map"] g[data-area]', gs => gs.map(g => [g.dataset.area, Number(g.dataset.count)])));
+    const lots = await p.$$eval('[data-chart="property-map"] g[data-lat]', gs => gs.map(g => g.dataset.label));
+    const api = await twin(p);
+    const want = {}, wantLots = [];
+    let nowhere = 0;
+    for (const r of api.records) {
+      const seen = new Set();
+      let placed = false;
+      for (const l of r.locations) {
+        if (l.kind === "district" || l.kind === "borough") { placed = true; if (!seen.has(l.area)) { want[l.area] = (want[l.area] || 0) + 1; seen.add(l.area); } }
+        if (l.kind === "lot") { placed = true; wantLots.push(l.bbl); }
+      }
+      if (!placed) nowhere++;
+    }
+    assert.ok(Object.keys(want).length > 0, "the twin places notices");
+    assert.deepEqual(areas, want, "notices per area");
+    assert.ok(lots.every(b => wantLots.includes(b)), `lots drawn ${lots} are located in the twin`);
+    assert.equal(Number(await p.getAttribute("[data-counts]", "data-nowhere")), nowhere);
+    assert.equal(Number(await p.getAttribute("[data-counts]", "data-notices")), api.records.length);
+    assert.ok(nowhere === 0 || await p.$(`section[data-why][data-count="${nowhere}"]`), "the notices placed nowhere are listed with why");
+    assert.ok(await p.$('[data-chart="property-map"] svg title') && await p.$('[data-chart="property-map"] svg desc') && await p.$('[data-chart="property-map"] figcaption'), "text alternative");
+    // the table beside the map holds the same numbers
+    const table = Object.fromEntries(await p.$$eval("[data-table=property-areas] tbody tr", trs => trs.map(tr => [tr.dataset.area, Number(tr.children[2].textContent)])));
+    assert.deepEqual(table, want);
+    if (lang === "es") assert.match(await p.textContent("h1"), /Disposiciones/);
+    const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `${wide} px wide at 390 px`);
+    await shoot(p, "property-map-" + lang);
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
+});
+
 await check("pin list made on the site: pin a vendor, an agency and a notice, share, reopen", async () => {
   const p = await watched(390);
   await p.goto(BASE + "/vendors/denville-line-painting/");
@@ -550,12 +591,13 @@ await check("pin list made on the site: pin a vendor, an agency and a notice, sh
 await check("every page kind is reached from the home page by following links only", async () => {
   const want = { vendor: /^\/vendors\//, agency: /^\/agencies\/[^/]+\/$/, contract: /^\/contracts\/(?!analysis)/, analysis: /^\/contracts\/analysis/,
     "land project": /^\/land-projects\/\w+/, "land list": /^\/land-projects$/, organization: /^\/organizations\//, person: /^\/people\//,
-    meeting: /^\/meetings\/./, calendar: /^\/meetings$/, stats: /^\/stats$/, about: /^\/about$/, notice: /^#notice\//, matter: /^#matter\// };
+    meeting: /^\/meetings\/./, calendar: /^\/meetings$/, stats: /^\/stats$/, about: /^\/about$/, notice: /^#notice\//, matter: /^#matter\//,
+    "property map": /^\/property-locations$/, "search view": /^#(search|money|land|property|rules|meetings|people)\b/ };
   const found = {};
   const seen = new Set(["/"]);
   const queue = ["/"];
   const p = await page(1440);
-  while (queue.length && Object.keys(found).length < Object.keys(want).length && seen.size < 160) {
+  while (queue.length && Object.keys(found).length < Object.keys(want).length && seen.size < 400) {
     const at = queue.shift();
     await p.goto(BASE + at);
     await p.waitForSelector("main h1, main [data-total]", { timeout: 15000 }).catch(() => {});

@@ -22,6 +22,7 @@ var scriptWords = map[string]word{
 	"tl.none":    {"none held", "ninguno guardado"},
 	// the property dispositions page (templates/property.html)
 	"prop.title":        {"Property dispositions on the map", "Disposiciones de propiedades en el mapa"},
+	"prop.search":       {"Search the Property Disposition notices", "Buscar en los avisos de disposición de propiedades"},
 	"prop.geojson":      {"GeoJSON of the same places", "GeoJSON de los mismos lugares"},
 	"prop.lead":         {"%d Property Disposition notices read (the newest, at most 300): %d placed on the map, %d with no location.", "%d avisos de disposición de propiedades leídos (los más recientes, 300 como máximo): %d situados en el mapa, %d sin ubicación."},
 	"prop.map.title":    {"Where the property dispositions are", "Dónde están las disposiciones de propiedades"},
