@@ -500,6 +500,74 @@ for (const [kind, path, ready] of EVERY_KIND) {
   });
 }
 
+// ---- tap targets (WCAG 2.5.8, Target Size (Minimum)): at 390 px every
+// visible control is at least 24 × 24 CSS px, or its 24 px circle touches
+// no other control (the spacing exception), or it is a link inside a
+// sentence or a table cell (the inline exception). Every page kind, and
+// the search view with its filters open.
+function tapTargetProbe() {
+  const sel = "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex='0']";
+  const els = [...document.querySelectorAll(sel)].filter(e => e.checkVisibility() && e.getClientRects().length);
+  const boxes = els.map(e => {
+    const r = e.getBoundingClientRect();
+    const block = e.closest("p, li, td, dd, dt, figcaption, .note, .meta, label");
+    // a link or control that sits in a line of text, with text of its own block beside it
+    const inline = getComputedStyle(e).display === "inline" && !!block && block.textContent.trim().length > (e.textContent || "").trim().length;
+    return { e, r, inline, name: (e.tagName.toLowerCase() + " " + (e.textContent || e.getAttribute("aria-label") || e.name || "").trim().slice(0, 40)) };
+  });
+  const small = boxes.filter(b => !b.inline && (b.r.width < 24 || b.r.height < 24));
+  const out = [];
+  for (const b of small) {
+    const cx = b.r.left + b.r.width / 2, cy = b.r.top + b.r.height / 2;
+    const clash = boxes.find(o => {
+      if (o === b || o.e.contains(b.e) || b.e.contains(o.e)) return false;
+      const dx = Math.max(o.r.left - cx, 0, cx - o.r.right), dy = Math.max(o.r.top - cy, 0, cy - o.r.bottom);
+      if (Math.hypot(dx, dy) < 12) return true; // the circle touches the other control
+      const ocx = o.r.left + o.r.width / 2, ocy = o.r.top + o.r.height / 2;
+      return small.includes(o) && Math.hypot(ocx - cx, ocy - cy) < 24; // two undersized circles overlap
+    });
+    if (clash) out.push(`${b.name} (${Math.round(b.r.width)}×${Math.round(b.r.height)}) beside ${clash.name}`);
+  }
+  return { checked: boxes.length, small: small.length, failing: out };
+}
+
+await check("tap targets at 390 px: every control 24 × 24 px or spaced (WCAG 2.5.8), on every page kind", async () => {
+  const failing = [];
+  let checked = 0, spaced = 0;
+  const p = await page(390);
+  for (const [kind, path, ready] of EVERY_KIND.concat([["search view, filters open", "/#search?q=construction", "[data-total]"], ["property search", "/#property", "[data-total]"],
+    ["shared investigation", null, "[data-items]"]])) {
+    let at = path;
+    if (!at) {
+      const res = await p.request.post(BASE + "/inv", { data: { title: "Targets", items: [{ kind: "notice", id: "20140930007" }] } });
+      at = "/#investigation/shared/" + (await res.json()).id;
+    }
+    await p.goto(BASE + at);
+    await p.waitForSelector(ready, { timeout: 15000 });
+    await p.waitForLoadState("networkidle");
+    if (kind.includes("filters open")) { await p.click("details.refine > summary"); await p.waitForSelector(".facets a"); }
+    const r = await p.evaluate(tapTargetProbe);
+    checked += r.checked; spaced += r.small - r.failing.length;
+    for (const f of r.failing) failing.push(`${kind} ${at}: ${f}`);
+  }
+  await p.context().close();
+  console.log(`     ${checked} visible controls checked on ${EVERY_KIND.length + 3} pages; ${spaced} under 24 px pass by spacing`);
+  assert.deepEqual(failing, [], "tap targets under 24 × 24 px touching another: " + failing.slice(0, 12).join("; "));
+});
+
+// The probe finds what it must: two 12 px buttons side by side fail; a
+// 12 px button alone and a link inside a sentence pass.
+await check("tap target probe: close small controls fail, a spaced one and a link in a sentence pass", async () => {
+  const p = await page(390);
+  await p.setContent(`<p><a href="#a">a link in a sentence of text</a> and more words</p>
+    <div><button id="x" style="width:12px;height:12px;padding:0;border:0"></button><button id="y" style="width:12px;height:12px;padding:0;border:0"></button></div>
+    <div style="margin-top:60px"><button id="z" style="width:12px;height:12px;padding:0;border:0"></button></div>`);
+  const r = await p.evaluate(tapTargetProbe);
+  assert.equal(r.failing.length, 2, JSON.stringify(r));
+  assert.equal(r.small, 3);
+  await p.context().close();
+});
+
 await check("pictures agree with their JSON twins in the browser: analysis bars, stats chart, stage diagram", async () => {
   const p = await page(1440);
   await p.goto(BASE + "/contracts/analysis?group_by=agency");
