@@ -72,6 +72,15 @@ func htmlPage(path string) bool {
 	return false
 }
 
+// langQuery is "?lang=es" on a Spanish page (a link to another page of
+// the site keeps the language), else "".
+func langQuery(c *gin.Context) string {
+	if c.GetString(langKey) == "es" {
+		return "?lang=es"
+	}
+	return ""
+}
+
 // siteLang takes ?lang= off the query of a page of the human site (so each
 // page's own parameter check never sees it) and keeps it for the page's
 // layout: "en" (the default) or "es"; any other value is a 400. Elsewhere
