@@ -38,16 +38,7 @@ func TestEveryWordInBothLanguages(t *testing.T) {
 	if len(used) < 20 {
 		t.Fatalf("found only %d words in use: the scan is broken", len(used))
 	}
-	for key, where := range used {
-		w, ok := words[key]
-		if !ok {
-			t.Errorf("%s uses %q, which the word list lacks", where, key)
-			continue
-		}
-		if w[0] == "" || w[1] == "" {
-			t.Errorf("%q lacks a language: %q", key, w)
-		}
-	}
+	wordsExist(t, used)
 	for key, w := range words {
 		if w[0] == "" || w[1] == "" {
 			t.Errorf("%q lacks a language: %q", key, w)
@@ -88,15 +79,8 @@ func TestEveryScriptWordInBothLanguages(t *testing.T) {
 			t.Errorf("%s: the word script carries lang %v and %d label tables", lang, rw["lang"], len(rw["labels"].(map[string]any)))
 		}
 	}
-	for key, where := range used {
-		w, ok := words[key]
-		if !ok {
-			t.Errorf("%s uses %q, which the word list lacks", where, key)
-			continue
-		}
-		if w[0] == "" || w[1] == "" {
-			t.Errorf("%q lacks a language: %q", key, w)
-		}
+	wordsExist(t, used)
+	for key := range used {
 		for _, lang := range Langs {
 			if served[lang][key] != Word(lang, key) {
 				t.Errorf("%s: %q is not served to the scripts", lang, key)
@@ -113,5 +97,21 @@ func TestEveryScriptWordInBothLanguages(t *testing.T) {
 	}
 	if !StaticFile(ScriptName("es")) || StaticFile("words-fr.js") {
 		t.Error("the word scripts are not served as static files (or one for a language not spoken is)")
+	}
+}
+
+// wordsExist fails on each used word (key → where it is used) the word
+// list lacks or holds in one language only.
+func wordsExist(t *testing.T, used map[string]string) {
+	t.Helper()
+	for key, where := range used {
+		w, ok := words[key]
+		if !ok {
+			t.Errorf("%s uses %q, which the word list lacks", where, key)
+			continue
+		}
+		if w[0] == "" || w[1] == "" {
+			t.Errorf("%q lacks a language: %q", key, w)
+		}
 	}
 }
