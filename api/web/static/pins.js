@@ -7,12 +7,14 @@
 (function () {
   const KEY = "recordwatch.pins";
   const MAX_ITEMS = 50, MAX_BYTES = 32768;
-  // the words come from the server's one table (static/words-<lang>.js)
-  const RW = window.RW || { words: {} };
-  const w = (key, n) => { const v = RW.words[key]; return v === undefined ? "[[" + key + "]]" : v.replace(/%[sd]/, String(n)); };
+  // the words come from the server's one table, written on the list's own
+  // section by the layout (data-w-*)
+  const box = document.getElementById("pins");
+  const lang = document.body.dataset.lang;
+  const w = (name, n) => { const v = box && box.dataset["w" + name]; return v === undefined ? "[[" + name + "]]" : v.replace(/%[sd]/, String(n)); };
   const T = {
-    pin: w("js.pin"), pinned: w("js.pin.pinned"), remove: w("js.pin.remove"), full: w("js.pin.full"), big: w("js.pin.big"),
-    title: w("js.pin.title"), shared: w("js.pin.shared"), failed: w("js.pin.failed"), count: n => w("js.pin.count", n)
+    pin: w("Pin"), pinned: w("Pinned"), remove: w("Remove"), full: w("Full"), big: w("Big"),
+    title: w("Title"), shared: w("Shared"), failed: w("Failed"), count: n => w("Count", n)
   };
   function load() {
     try { const v = JSON.parse(localStorage.getItem(KEY) || "[]"); return Array.isArray(v) ? v : []; } catch (e) { return []; }
@@ -22,7 +24,6 @@
     return { title: T.title + " " + new Date().toISOString().slice(0, 10),
       items: list.map(p => p.note ? { kind: p.kind, id: p.id, note: p.note } : { kind: p.kind, id: p.id }) };
   }
-  const box = document.getElementById("pins");
   function say(msg, href) {
     const out = box && box.querySelector("[data-pin-result]");
     if (!out) return;
@@ -75,7 +76,7 @@
         const res = await fetch("/inv", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body(load())) });
         const out = await res.json().catch(() => null);
         if (res.status !== 201 || !out) throw new Error((out && out.error && out.error.message) || String(res.status));
-        say(T.shared, location.origin + (RW.lang === "es" ? "/?lang=es#" : "/#") + "investigation/shared/" + encodeURIComponent(out.id));
+        say(T.shared, location.origin + (lang === "es" ? "/?lang=es#" : "/#") + "investigation/shared/" + encodeURIComponent(out.id));
       } catch (e) { say(T.failed + e.message); }
       t.disabled = false;
     }
