@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -69,7 +70,7 @@ func (s *Server) writeContractPage(c *gin.Context, status int, p contractPage, o
 // contractPage serves /contracts/<id>: one contract by exact ID or row id.
 func (s *Server) contractPage(c *gin.Context) {
 	id := c.Param("id")
-	p := contractPage{Title: "Contract " + id, Permalink: s.cfg.BaseURL + "/contracts/" + url.PathEscape(id),
+	p := contractPage{Title: fmt.Sprintf(web.Word(c.GetString(langKey), "page.contract"), id), Permalink: s.cfg.BaseURL + "/contracts/" + url.PathEscape(id),
 		JSON: s.cfg.BaseURL + "/api/contracts/" + url.PathEscape(id)}
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
 		p.Error = record.ErrorMessage(err)
@@ -100,7 +101,7 @@ func (s *Server) contractPage(c *gin.Context) {
 // contractAnalysisPage serves /contracts/analysis?…: the page of
 // GET /api/contracts/analysis with the same parameters.
 func (s *Server) contractAnalysisPage(c *gin.Context) {
-	p := contractPage{Title: "Registered contracts analysis", Permalink: s.cfg.BaseURL + "/contracts/analysis",
+	p := contractPage{Title: web.Word(c.GetString(langKey), "page.analysis"), Permalink: s.cfg.BaseURL + "/contracts/analysis",
 		JSON: s.cfg.BaseURL + "/api/contracts/analysis", query: c.Request.URL.Query()}
 	if q := c.Request.URL.Query().Encode(); q != "" {
 		p.Permalink += "?" + q
@@ -123,7 +124,7 @@ func (s *Server) contractAnalysisPage(c *gin.Context) {
 		p.Title = "Unknown agency label"
 		p.Error = v.Message
 	} else {
-		p.Title = "Registered contracts by " + web.Label(c.GetString(langKey), "grouping", v.GroupBy)
+		p.Title = fmt.Sprintf(web.Word(c.GetString(langKey), "page.analysis.by"), web.Label(c.GetString(langKey), "grouping", v.GroupBy))
 		if a := v.Filters["agency"]; a != "" {
 			p.Title += " · " + a
 		}

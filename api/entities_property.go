@@ -224,6 +224,11 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	out.Scope = scope
+	c.Header("Vary", "Accept")
+	if format == "" && wantsHTML(c.Request) {
+		s.propertyPage(c, out) // a browser: the page with the map (property_html.go)
+		return
+	}
 	if format == "geojson" {
 		body, err := marshalJSON(propertyGeoJSON(out))
 		if err != nil {

@@ -57,7 +57,7 @@ func (s *Server) landProjectsPage(c *gin.Context) {
 		status = httpStatus(err)
 		d.Error = record.ErrorMessage(err)
 	}
-	writeHTML(c, status, web.Page{Kind: web.LandList, Title: "Land-use projects", Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
+	writeHTML(c, status, web.Page{Kind: web.LandList, Title: web.Word(c.GetString(langKey), "w.land.use.projects"), Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
 }
 
 type landPageData struct {
@@ -76,7 +76,7 @@ type landPageData struct {
 // path as a timeline, observed and normative apart.
 func (s *Server) landProjectPage(c *gin.Context) {
 	id := c.Param("id")
-	d := landPageData{Title: "Land project " + id, JSON: s.cfg.BaseURL + "/api/land-projects/" + id,
+	d := landPageData{Title: fmt.Sprintf(web.Word(c.GetString(langKey), "page.land"), id), JSON: s.cfg.BaseURL + "/api/land-projects/" + id,
 		PathJSON: s.cfg.BaseURL + "/api/land-projects/" + id + "/decision-path", Base: s.cfg.BaseURL, Rules: record.AbsenceRules}
 	status := http.StatusOK
 	r, err := s.land().Project(c.Request.Context(), id)

@@ -167,13 +167,13 @@ func (s *Server) meetingPage(c *gin.Context) {
 	id := c.Param("id")
 	json := s.cfg.BaseURL + "/api/meetings/" + url.PathEscape(id)
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
-		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: "Meeting", JSON: json, Error: record.ErrorMessage(err)})
+		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: web.Word(c.GetString(langKey), "page.meeting"), JSON: json, Error: record.ErrorMessage(err)})
 		return
 	}
 	m, err := s.meetings().Get(c.Request.Context(), id)
 	if err != nil {
 		status := httpStatus(err)
-		s.writeMeetingPage(c, status, meetingPageData{Title: "Meeting", JSON: json, Error: record.ErrorMessage(err)})
+		s.writeMeetingPage(c, status, meetingPageData{Title: web.Word(c.GetString(langKey), "page.meeting"), JSON: json, Error: record.ErrorMessage(err)})
 		return
 	}
 	s.writeMeetingPage(c, http.StatusOK, meetingPageData{Title: m.Title, JSON: json, Meeting: &m})
@@ -187,7 +187,7 @@ func (s *Server) meetingsPage(c *gin.Context) {
 	limit := p.integer("limit", meeting.MaxLimit, 1, meeting.MaxLimit)
 	cursor := p.str("cursor")
 	q := c.Request.URL.Query()
-	data := meetingPageData{Title: "Upcoming meetings", JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics"}
+	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics"}
 	if p.err != nil {
 		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(p.err)})
 		return
@@ -236,7 +236,7 @@ type meetingPageData struct {
 func (s *Server) writeMeetingPage(c *gin.Context, status int, p meetingPageData) {
 	p.Base = s.cfg.BaseURL
 	p.Rules = record.AbsenceRules
-	writeHTML(c, status, web.Page{Kind: web.Meetings, Title: p.Title, Home: p.Base + "/", Section: &web.Link{Label: "Meetings", URL: p.Base + "/meetings"},
+	writeHTML(c, status, web.Page{Kind: web.Meetings, Title: p.Title, Home: p.Base + "/", Section: &web.Link{Label: web.Word(c.GetString(langKey), "nav.meetings"), URL: p.Base + "/meetings" + langQuery(c)},
 		JSON: p.JSON, ICS: p.ICS, Data: p}, time.Time{})
 }
 

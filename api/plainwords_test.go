@@ -30,6 +30,7 @@ var pageKinds = []string{
 	"/r/notice/20991231999",
 	"/stats",
 	"/about",
+	"/property-locations",
 }
 
 var (

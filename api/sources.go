@@ -112,7 +112,7 @@ func (s *Server) sourcesPage(c *gin.Context) {
 		return
 	}
 	web.SecurityHeaders(c.Writer.Header())
-	renderPage(c, http.StatusOK, web.Page{Kind: web.Sources, Title: "Sources and their freshness", Home: s.cfg.BaseURL + "/",
+	renderPage(c, http.StatusOK, web.Page{Kind: web.Sources, Title: web.Word(c.GetString(langKey), "banner.details"), Home: s.cfg.BaseURL + "/",
 		JSON: s.cfg.BaseURL + "/api/sources", Data: rep}, noStore, time.Time{})
 }
 

@@ -44,6 +44,7 @@ func (s *Server) webRoutes(r *gin.Engine) {
 	r.HEAD("/", home)
 	r.GET("/search", s.siteSearch)
 	r.GET("/about", s.aboutPage)
+	r.GET("/pictures/matter-timeline", s.rateLimit(), s.matterTimelineSVG)
 	files := gin.WrapH(web.Static())
 	r.GET("/static/*filepath", func(c *gin.Context) {
 		if !web.StaticFile(strings.TrimPrefix(c.Param("filepath"), "/")) {
@@ -59,7 +60,7 @@ func (s *Server) webRoutes(r *gin.Engine) {
 // Form 1 pages, the watch and digest link pages, /stats): the paths where
 // ?lang= chooses the language of the site's own words.
 func htmlPage(path string) bool {
-	if path == "/" || path == "/stats" || path == "/search" || path == "/about" || path == "/land-projects" || path == "/meetings" {
+	if path == "/" || path == "/stats" || path == "/search" || path == "/about" || path == "/land-projects" || path == "/meetings" || path == "/sources" || path == "/property-locations" {
 		return true
 	}
 	for _, p := range []string{"/vendors/", "/agencies/", "/contracts/", "/land-projects/", "/organizations/", "/people/",
@@ -69,6 +70,15 @@ func htmlPage(path string) bool {
 		}
 	}
 	return false
+}
+
+// langQuery is "?lang=es" on a Spanish page (a link to another page of
+// the site keeps the language), else "".
+func langQuery(c *gin.Context) string {
+	if c.GetString(langKey) == "es" {
+		return "?lang=es"
+	}
+	return ""
 }
 
 // siteLang takes ?lang= off the query of a page of the human site (so each

@@ -99,6 +99,8 @@ const PAGE_KINDS = [
   ["person", "/people/NYC_GOID_000002%2Fprincipal-officer%2F2026-06-12", "h1", 200],
   ["meeting", "/meetings/legistar:22632", "h1", 200],
   ["meetings calendar", "/meetings?from=2026-09-01&to=2026-09-30", "h1", 200],
+  ["property map", "/property-locations", "h1", 200],
+  ["matter", "/#matter/12522P0001001R004", '[data-chart="matter-timeline"] svg', 200],
   ["digest link that does not redirect", "/r/notice/20991231999", "h1", 404],
   ["watch link that cannot be used", "/manage/forged.token", "h1", 400],
 ];
@@ -411,6 +413,7 @@ const EVERY_KIND = [
   ["meetings calendar", "/meetings?from=2026-09-01&to=2026-09-30", "h1"],
   ["stats", "/stats", "h1"],
   ["about", "/about", "h1"],
+  ["property map", "/property-locations", "h1"],
   ["spanish land project", "/land-projects/2024Q0292?lang=es", "h1"],
 ];
 const figures = [];
@@ -497,6 +500,74 @@ for (const [kind, path, ready] of EVERY_KIND) {
   });
 }
 
+// ---- tap targets (WCAG 2.5.8, Target Size (Minimum)): at 390 px every
+// visible control is at least 24 × 24 CSS px, or its 24 px circle touches
+// no other control (the spacing exception), or it is a link inside a
+// sentence or a table cell (the inline exception). Every page kind, and
+// the search view with its filters open.
+function tapTargetProbe() {
+  const sel = "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex='0']";
+  const els = [...document.querySelectorAll(sel)].filter(e => e.checkVisibility() && e.getClientRects().length);
+  const boxes = els.map(e => {
+    const r = e.getBoundingClientRect();
+    const block = e.closest("p, li, td, dd, dt, figcaption, .note, .meta, label");
+    // a link or control that sits in a line of text, with text of its own block beside it
+    const inline = getComputedStyle(e).display === "inline" && !!block && block.textContent.trim().length > (e.textContent || "").trim().length;
+    return { e, r, inline, name: (e.tagName.toLowerCase() + " " + (e.textContent || e.getAttribute("aria-label") || e.name || "").trim().slice(0, 40)) };
+  });
+  const small = boxes.filter(b => !b.inline && (b.r.width < 24 || b.r.height < 24));
+  const out = [];
+  for (const b of small) {
+    const cx = b.r.left + b.r.width / 2, cy = b.r.top + b.r.height / 2;
+    const clash = boxes.find(o => {
+      if (o === b || o.e.contains(b.e) || b.e.contains(o.e)) return false;
+      const dx = Math.max(o.r.left - cx, 0, cx - o.r.right), dy = Math.max(o.r.top - cy, 0, cy - o.r.bottom);
+      if (Math.hypot(dx, dy) < 12) return true; // the circle touches the other control
+      const ocx = o.r.left + o.r.width / 2, ocy = o.r.top + o.r.height / 2;
+      return small.includes(o) && Math.hypot(ocx - cx, ocy - cy) < 24; // two undersized circles overlap
+    });
+    if (clash) out.push(`${b.name} (${Math.round(b.r.width)}×${Math.round(b.r.height)}) beside ${clash.name}`);
+  }
+  return { checked: boxes.length, small: small.length, failing: out };
+}
+
+await check("tap targets at 390 px: every control 24 × 24 px or spaced (WCAG 2.5.8), on every page kind", async () => {
+  const failing = [];
+  let checked = 0, spaced = 0;
+  const p = await page(390);
+  for (const [kind, path, ready] of EVERY_KIND.concat([["search view, filters open", "/#search?q=construction", "[data-total]"], ["property search", "/#property", "[data-total]"],
+    ["shared investigation", null, "[data-items]"]])) {
+    let at = path;
+    if (!at) {
+      const res = await p.request.post(BASE + "/inv", { data: { title: "Targets", items: [{ kind: "notice", id: "20140930007" }] } });
+      at = "/#investigation/shared/" + (await res.json()).id;
+    }
+    await p.goto(BASE + at);
+    await p.waitForSelector(ready, { timeout: 15000 });
+    await p.waitForLoadState("networkidle");
+    if (kind.includes("filters open")) { await p.click("details.refine > summary"); await p.waitForSelector(".facets a"); }
+    const r = await p.evaluate(tapTargetProbe);
+    checked += r.checked; spaced += r.small - r.failing.length;
+    for (const f of r.failing) failing.push(`${kind} ${at}: ${f}`);
+  }
+  await p.context().close();
+  console.log(`     ${checked} visible controls checked on ${EVERY_KIND.length + 3} pages; ${spaced} under 24 px pass by spacing`);
+  assert.deepEqual(failing, [], "tap targets under 24 × 24 px touching another: " + failing.slice(0, 12).join("; "));
+});
+
+// The probe finds what it must: two 12 px buttons side by side fail; a
+// 12 px button alone and a link inside a sentence pass.
+await check("tap target probe: close small controls fail, a spaced one and a link in a sentence pass", async () => {
+  const p = await page(390);
+  await p.setContent(`<p><a href="#a">a link in a sentence of text</a> and more words</p>
+    <div><button id="x" style="width:12px;height:12px;padding:0;border:0"></button><button id="y" style="width:12px;height:12px;padding:0;border:0"></button></div>
+    <div style="margin-top:60px"><button id="z" style="width:12px;height:12px;padding:0;border:0"></button></div>`);
+  const r = await p.evaluate(tapTargetProbe);
+  assert.equal(r.failing.length, 2, JSON.stringify(r));
+  assert.equal(r.small, 3);
+  await p.context().close();
+});
+
 await check("pictures agree with their JSON twins in the browser: analysis bars, stats chart, stage diagram", async () => {
   const p = await page(1440);
   await p.goto(BASE + "/contracts/analysis?group_by=agency");
@@ -521,6 +592,44 @@ await check("pictures agree with their JSON twins in the browser: analysis bars,
   const path = await (await p.request.get(BASE + "/api/land-projects/2024Q0292/decision-path")).json();
   assert.deepEqual(stages, path.normative.map(s => [s.id, s.state, s.evidence.length]));
   await p.context().close();
+});
+
+await check("property map agrees with its JSON twin in the browser: areas, lots, notices placed nowhere", async () => {
+  for (const lang of ["en", "es"]) {
+    const p = await page(390);
+    await p.goto(BASE + "/property-locations" + (lang === "es" ? "?lang=es" : ""));
+    await p.waitForSelector('[data-chart="property-map"] svg[role=img]');
+    const areas = Object.fromEntries(await p.$$eval('[data-chart="property-map"] g[data-area]', gs => gs.map(g => [g.dataset.area, Number(g.dataset.count)])));
+    const lots = await p.$$eval('[data-chart="property-map"] g[data-lat]', gs => gs.map(g => g.dataset.label));
+    const api = await twin(p);
+    const want = {}, wantLots = [];
+    let nowhere = 0;
+    for (const r of api.records) {
+      const seen = new Set();
+      let placed = false;
+      for (const l of r.locations) {
+        if (l.kind === "district" || l.kind === "borough") { placed = true; if (!seen.has(l.area)) { want[l.area] = (want[l.area] || 0) + 1; seen.add(l.area); } }
+        if (l.kind === "lot") { placed = true; wantLots.push(l.bbl); }
+      }
+      if (!placed) nowhere++;
+    }
+    assert.ok(Object.keys(want).length > 0, "the twin places notices");
+    assert.deepEqual(areas, want, "notices per area");
+    assert.ok(lots.every(b => wantLots.includes(b)), `lots drawn ${lots} are located in the twin`);
+    assert.equal(Number(await p.getAttribute("[data-counts]", "data-nowhere")), nowhere);
+    assert.equal(Number(await p.getAttribute("[data-counts]", "data-notices")), api.records.length);
+    assert.ok(nowhere === 0 || await p.$(`section[data-why][data-count="${nowhere}"]`), "the notices placed nowhere are listed with why");
+    assert.ok(await p.$('[data-chart="property-map"] svg title') && await p.$('[data-chart="property-map"] svg desc') && await p.$('[data-chart="property-map"] figcaption'), "text alternative");
+    // the table beside the map holds the same numbers
+    const table = Object.fromEntries(await p.$$eval("[data-table=property-areas] tbody tr", trs => trs.map(tr => [tr.dataset.area, Number(tr.children[2].textContent)])));
+    assert.deepEqual(table, want);
+    if (lang === "es") assert.match(await p.textContent("h1"), /Disposiciones/);
+    const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `${wide} px wide at 390 px`);
+    await shoot(p, "property-map-" + lang);
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
 });
 
 await check("pin list made on the site: pin a vendor, an agency and a notice, share, reopen", async () => {
@@ -550,12 +659,13 @@ await check("pin list made on the site: pin a vendor, an agency and a notice, sh
 await check("every page kind is reached from the home page by following links only", async () => {
   const want = { vendor: /^\/vendors\//, agency: /^\/agencies\/[^/]+\/$/, contract: /^\/contracts\/(?!analysis)/, analysis: /^\/contracts\/analysis/,
     "land project": /^\/land-projects\/\w+/, "land list": /^\/land-projects$/, organization: /^\/organizations\//, person: /^\/people\//,
-    meeting: /^\/meetings\/./, calendar: /^\/meetings$/, stats: /^\/stats$/, about: /^\/about$/, notice: /^#notice\//, matter: /^#matter\// };
+    meeting: /^\/meetings\/./, calendar: /^\/meetings$/, stats: /^\/stats$/, about: /^\/about$/, notice: /^#notice\//, matter: /^#matter\//,
+    "property map": /^\/property-locations$/, "search view": /^#(search|money|land|property|rules|meetings|people)\b/ };
   const found = {};
   const seen = new Set(["/"]);
   const queue = ["/"];
   const p = await page(1440);
-  while (queue.length && Object.keys(found).length < Object.keys(want).length && seen.size < 160) {
+  while (queue.length && Object.keys(found).length < Object.keys(want).length && seen.size < 400) {
     const at = queue.shift();
     await p.goto(BASE + at);
     await p.waitForSelector("main h1, main [data-total]", { timeout: 15000 }).catch(() => {});
@@ -577,6 +687,112 @@ await check("every page kind is reached from the home page by following links on
   await p.context().close();
   console.log("     reached:\n" + Object.entries(found).map(([k, v]) => `       ${k}: ${v}`).join("\n"));
   assert.deepEqual(Object.keys(want).filter(k => !found[k]), [], "page kinds no link leads to");
+});
+
+// ---- the script views (static/app.js) speak the site's one word table
+// (/static/words-<lang>.js, generated from api/web/words*.go and labels.go):
+// no machine word, no missing word ([[key]]) in their visible text, and in
+// Spanish none of the site's English words. Record text (data-verbatim,
+// code) is left out, as in the server pages' walk (api/plainwords_test.go).
+async function visibleWords(p) {
+  return p.evaluate(() => {
+    const main = document.querySelector("main").cloneNode(true);
+    main.querySelectorAll("[data-verbatim], code, script, style, [hidden], title, desc").forEach(e => e.remove());
+    return main.innerText;
+  });
+}
+
+function machineWords(text, rw) {
+  const out = text.match(/\b[a-zA-Z][a-zA-Z0-9]*(_[a-zA-Z0-9]+)+\b/g) || [];
+  for (const set of Object.values(rw.labels)) for (const v of Object.keys(set)) {
+    if (/^[a-z]+(-[a-z]+)+$/.test(v) && new RegExp("(^|[\\s(])" + v + "($|[\\s),.;])").test(text)) out.push(v);
+  }
+  const i = text.indexOf("[[");
+  if (i >= 0) out.push(text.slice(i, i + 40));
+  return out;
+}
+
+await check("plain words in the script views, English and Spanish: no machine word, no missing word, no English left in Spanish", async () => {
+  const p0 = await page(1440);
+  const res = await p0.request.post(BASE + "/inv", { data: { title: "Plain words", items: [{ kind: "notice", id: "20140930007" }, { kind: "matter", id: "12522P0001001R004" }, { kind: "land_project", id: "2024Q0292" }] } });
+  assert.equal(res.status(), 201, await res.text());
+  const inv = (await res.json()).id;
+  const en = JSON.parse((await (await p0.request.get(BASE + "/static/words-en.js")).text()).replace(/^[^{]*/, "").replace(/;\s*$/, ""));
+  await p0.context().close();
+  const views = [["#money?q=construction", "[data-total]"], ["#search?q=zzzqqq", "[data-absence]"], ["#search?q=elevator&mode=hybrid", "[data-total]"],
+    ["#notice/20140930007", "[data-fulltext]"], ["#notice/20141031001", ".facts"], ["#notice/20991231999", "[data-absence]"],
+    ["#matter/12522P0001001R004", '[data-chart="matter-timeline"] svg'], ["#matter/81626W0043001", '[data-chart="matter-timeline"] svg'],
+    ["#investigation/shared/" + inv, "[data-items]"], ["#property", "[data-total]"], ["#people", "[data-total]"], ["#no-such-view", "h1"]];
+  const found = [];
+  let checked = 0;
+  for (const lang of ["en", "es"]) {
+    const p = await page(390);
+    for (const [hash, ready] of views) {
+      await p.goto(BASE + (lang === "es" ? "/?lang=es" : "/") + hash);
+      await p.waitForSelector(ready, { timeout: 15000 });
+      await p.waitForLoadState("networkidle");
+      const rw = await p.evaluate(() => window.RW);
+      assert.equal(rw.lang, lang, `${hash}: the page's word script is ${rw.lang}`);
+      const text = await visibleWords(p);
+      checked += text.length;
+      for (const w of machineWords(text, rw)) found.push(`${lang} ${hash}: ${w}`);
+      if (lang === "es") {
+        // a site word left in English: an element whose own text is one
+        // of the English words (the services' notes, in English, may use
+        // the same phrases inside their own sentences)
+        const own = await p.$$eval("main *", els => els.filter(e => !e.closest("[data-verbatim], code")).map(e =>
+          [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join("").trim()).filter(Boolean));
+        for (const [key, english] of Object.entries(en.words)) {
+          if (english.length < 6 || english === rw.words[key] || /%s|%d/.test(english)) continue;
+          const hit = own.find(x => x === english.trim());
+          if (hit) found.push(`es ${hash}: English "${english}" (${key}) in "${hit.slice(0, 60)}"`);
+        }
+        // the links a Spanish view shows keep the language
+        const lost = await p.$$eval("main a[href]", as => as.map(a => new URL(a.href)).filter(u => u.origin === location.origin &&
+          !/^\/(api|static|mcp|inv)\b/.test(u.pathname) && !/\.(json|xml|ics)$/.test(u.pathname) && u.searchParams.get("lang") !== "es").map(u => u.pathname + u.search + u.hash));
+        for (const l of lost.slice(0, 3)) found.push(`es ${hash}: a link loses the language: ${l}`);
+      }
+    }
+    // the notice not held answers 404 by design (its twin says why)
+    assert.deepEqual(p.errors.filter(e => !/status of 404/.test(e)), []);
+    await p.context().close();
+  }
+  console.log(`     ${views.length} script views × 2 languages, ${checked} characters of visible text read`);
+  assert.deepEqual(found, [], "machine or missing words in the script views: " + found.join("; "));
+});
+
+// The detector finds what it must in a script view's text.
+await check("plain words detector: snake_case, a machine slug and a missing word are found", async () => {
+  const rw = { labels: { source: { "zap-portal": "ZAP portal" } } };
+  const got = machineWords("state certified_referred from zap-portal [[js.x]] and plain words", rw).join("|");
+  for (const want of ["certified_referred", "zap-portal", "[[js.x]]"]) assert.ok(got.includes(want), `misses ${want}: ${got}`);
+  assert.deepEqual(machineWords("Certified and referred, ZAP portal", rw), []);
+});
+
+await check("matter timeline: server-drawn SVG in the matter view agrees with the JSON twin, English and Spanish", async () => {
+  for (const [pin, lang] of [["12522P0001001R004", "en"], ["81626W0043001", "es"]]) {
+    const p = await page(390);
+    await p.goto(BASE + (lang === "es" ? "/?lang=es" : "/") + "#matter/" + pin);
+    await p.waitForSelector('[data-chart="matter-timeline"] svg[role=img]', { timeout: 15000 });
+    const marks = await p.$$eval('[data-chart="matter-timeline"] g[data-label]', gs => gs.map(g => [g.dataset.label, Number(g.dataset.value), g.dataset.record]));
+    const api = await twin(p);
+    const want = api.timeline.filter(s => /^\d{4}-\d{2}-\d{2}$/.test(s.date || "")).map(s => [s.date, s.amount && s.amount.valid ? s.amount.value : 0, s.record]);
+    const sort = a => a.map(x => JSON.stringify(x)).sort();
+    assert.ok(marks.length > 0, "the timeline draws steps");
+    assert.deepEqual(sort(marks), sort(want), `the timeline of ${pin} draws the twin's dated steps`);
+    assert.equal(Number(await p.getAttribute('[data-chart="matter-timeline"] svg', "data-undated")), api.timeline.length - want.length);
+    assert.ok(await p.$('[data-chart="matter-timeline"] svg title') && await p.$('[data-chart="matter-timeline"] svg desc') && await p.$('[data-chart="matter-timeline"] figcaption'), "text alternative and caption");
+    const lanes = await p.$$eval('[data-chart="matter-timeline"] g[data-lane]', gs => gs.map(g => [g.dataset.lane, Number(g.dataset.steps)]));
+    assert.deepEqual(lanes.map(l => l[0]), ["notice", "contract", "payment"]);
+    for (const [rec, n] of lanes) assert.equal(n, want.filter(w => w[2] === rec).length, `${rec} track`);
+    // taller bars for larger amounts, on every track
+    const bars = await p.$$eval('[data-chart="matter-timeline"] g[data-label]', gs => gs.map(g => [Number(g.dataset.value), g.querySelector("rect").getBBox().height]));
+    for (const a of bars) for (const b of bars) if (a[0] > b[0]) assert.ok(a[1] >= b[1], `a bar of ${a[0]} is shorter than one of ${b[0]}`);
+    if (lang === "es") assert.match(await p.textContent('[data-chart="matter-timeline"] figcaption'), /Tres pistas/);
+    await shoot(p, "matter-timeline-" + lang);
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
 });
 
 if (figures.length) {

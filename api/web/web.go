@@ -12,6 +12,7 @@
 package web
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"html/template"
@@ -21,6 +22,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -56,6 +58,7 @@ const (
 	About       Kind = "about"        // /about
 	Stats       Kind = "stats"        // /stats for a browser (JSON stays the default)
 	Sources     Kind = "sources"      // /sources: the live fetches' receipts and every source's freshness
+	Property    Kind = "property"     // /property-locations for a browser: the dispositions on the map
 )
 
 // Page is one HTML page: what the layout shows around the page kind's
@@ -126,10 +129,18 @@ type Link struct{ Label, URL string }
 
 // HomeURL is the brand link.
 func (p Page) HomeURL() string {
-	if p.Home == "" {
-		return "/"
+	home := p.Home
+	if home == "" {
+		home = "/"
 	}
-	return p.Home
+	if p.lang() == "es" && strings.HasPrefix(home, "/") && !strings.Contains(home, "?") {
+		path, frag, _ := strings.Cut(home, "#")
+		home = path + "?lang=es"
+		if frag != "" || strings.HasSuffix(p.Home, "#") {
+			home += "#" + frag
+		}
+	}
+	return home
 }
 
 // pages holds one parsed template per language and page kind: the layout
@@ -191,6 +202,9 @@ func StaticFile(name string) bool {
 	if !utf8.ValidString(name) || !fs.ValidPath(name) || name == "." {
 		return false
 	}
+	if wordScript(name) != nil {
+		return true
+	}
 	fi, err := fs.Stat(static, name)
 	return err == nil && fi.Mode().IsRegular()
 }
@@ -205,6 +219,25 @@ func Static() http.Handler {
 			return
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if b := wordScript(name); b != nil {
+			http.ServeContent(w, r, name, started, bytes.NewReader(b))
+			return
+		}
 		http.ServeFileFS(w, r, static, name)
 	})
+}
+
+// started is when the program started: the word scripts' modification
+// time (they are generated at start from the word tables).
+var started = time.Now().Truncate(time.Second)
+
+// wordScript is the generated word script a static name names
+// (words-<lang>.js: Script), or nil.
+func wordScript(name string) []byte {
+	for _, lang := range Langs {
+		if name == ScriptName(lang) {
+			return Script(lang)
+		}
+	}
+	return nil
 }

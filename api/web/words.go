@@ -395,7 +395,10 @@ var sentences = map[string]string{
 	"No search hits does not mean no record exists.":        "Que una búsqueda no encuentre nada no significa que no exista el registro.",
 	"A record may lack a detail page or a source document.": "Un registro puede no tener página de detalle ni documento de origen.",
 	"Each state of a record is checked on its own.":         "Cada estado de un registro se comprueba por separado.",
-	"A search covers only the retained set of records. Missing hits do not prove that the service or an upstream source has no such record.": "Una búsqueda solo cubre los registros conservados. Que falten resultados no prueba que el servicio o una fuente de origen no tengan ese registro.",
+	// the freshness banner's notes (api/sources.go bannerOf)
+	"Answers from these sources may be out of date; what is held is the last good data.":                                                                                          "Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos.",
+	"Held from the bundled sample or files, not fetched live: run live to fetch current rows. Answers from these sources may be out of date; what is held is the last good data.": "Guardado de la muestra incluida o de archivos, no descargado en vivo: ejecútelo en vivo para obtener filas actuales. Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos.",
+	"A search covers only the retained set of records. Missing hits do not prove that the service or an upstream source has no such record.":                                      "Una búsqueda solo cubre los registros conservados. Que falten resultados no prueba que el servicio o una fuente de origen no tengan ese registro.",
 }
 
 // Say is sentence in lang: its Spanish when the list holds it, else as
@@ -407,4 +410,13 @@ func Say(lang, sentence string) string {
 		}
 	}
 	return sentence
+}
+
+// WordKeys lists the keys of the site's words (for tests).
+func WordKeys() []string {
+	out := make([]string, 0, len(words))
+	for k := range words {
+		out = append(out, k)
+	}
+	return out
 }

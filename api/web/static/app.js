@@ -4,9 +4,46 @@
 
 const FORM = Number(document.body.dataset.form || "1");
 const LENSES = ["money", "land", "property", "rules", "meetings", "people"];
-const LENS_NAMES = { search: "All records", money: "Money: procurement", land: "Land use", property: "Property disposition",
-  rules: "Agency rules", meetings: "Hearings and meetings", people: "Changes in personnel" };
 const view = document.getElementById("view");
+
+// ---- the site's own words: one table on the server (api/web/words*.go,
+// labels.go), served as /static/words-<lang>.js (window.RW). t is a word
+// with its %s filled in order; label is a machine value's label (the value
+// itself when no table holds it); say is a service's fixed sentence in the
+// page's language. A missing word shows as [[key]]: the tests catch it.
+const RW = window.RW || { lang: "en", words: {}, labels: {}, sentences: {} };
+const ES = RW.lang === "es";
+
+function t(key, ...args) {
+  const w = RW.words[key];
+  if (w === undefined || w === "") return "[[" + key + "]]";
+  let i = 0;
+  return w.replace(/%[sd]/g, () => String(args[i++]));
+}
+
+function label(kind, value) {
+  const set = RW.labels[kind];
+  return set && set[value] ? set[value] : value;
+}
+
+function say(sentence) { return (RW.sentences && RW.sentences[sentence]) || sentence; }
+
+function lensName(lens) { return RW.words["js.lens." + lens] ? t("js.lens." + lens) : label("lens", lens); }
+
+// HOME is the shell's address in the page's language (?lang=es is part of
+// every permalink); local keeps the language on a link to the site's own
+// pages.
+const HOME = ES ? "/?lang=es#" : "/#";
+
+function local(href) {
+  if (!ES || !href) return href;
+  let u;
+  try { u = new URL(href, location.href); } catch (e) { return href; }
+  if (u.origin !== location.origin || /^\/(api|static|mcp|inv)\b/.test(u.pathname) || /\.(json|xml|ics)$/.test(u.pathname)) return href;
+  if (u.pathname === "/" && u.hash) return HOME + u.hash.slice(1);
+  u.searchParams.set("lang", "es");
+  return u.pathname + u.search + u.hash;
+}
 
 // ---- tiny DOM helpers
 
@@ -25,7 +62,7 @@ function h(tag, attrs, ...kids) {
   return el;
 }
 
-function link(href, text, attrs) { return h("a", Object.assign({ href }, attrs || {}), text); }
+function link(href, text, attrs) { return h("a", Object.assign({ href: local(href) }, attrs || {}), text); }
 
 const money = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 const count = new Intl.NumberFormat("en-US");
@@ -52,7 +89,7 @@ async function getJSON(url) {
   let body = null;
   try { body = await res.json(); } catch (e) { body = null; }
   if (!res.ok) {
-    const msg = (body && (body.error && body.error.message)) || ("The server answered " + res.status);
+    const msg = (body && (body.error && body.error.message)) || t("js.status", res.status);
     const err = new Error(msg);
     err.status = res.status;
     err.body = body;
@@ -76,22 +113,23 @@ let navigated = false;
 
 function loading(what) {
   view.setAttribute("aria-busy", "true");
-  view.replaceChildren(h("p", { class: "loading", role: "status" }, "Loading " + what + "…"));
+  view.replaceChildren(h("p", { class: "loading", role: "status", "data-loading": what }, t("js.loading")));
 }
 
 function failure(title, err, twin) {
   render(h("h1", {}, title), h("div", { class: "error", role: "alert" }, err.message),
-    twin ? h("p", { class: "twin" }, "Machine-readable twin: ", link(twin, twin)) : null,
-    h("p", {}, link("/#", "Search all records")));
+    twin ? h("p", { class: "twin" }, t("js.twin.machine"), link(twin, twin)) : null,
+    h("p", {}, link(HOME, t("js.search.all"))));
 }
 
+// twinLinks are a view's machine-readable twins: [word key, address] pairs
 function twinLinks(pairs) {
-  return h("p", { class: "twin" }, pairs.filter(Boolean).map(([label, href]) => link(href, label, { "data-twin": label === "JSON" ? "json" : null })));
+  return h("p", { class: "twin" }, pairs.filter(Boolean).map(([key, href]) => link(href, t(key), { "data-twin": key === "js.twin.json" ? "json" : null })));
 }
 
 function setCurrentLens(lens) {
   document.querySelectorAll(".lenses a").forEach(a => {
-    if (a.getAttribute("href") === "/#" + lens) a.setAttribute("aria-current", "page");
+    if (a.pathname === "/" && a.hash === "#" + lens) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   });
 }
@@ -101,19 +139,22 @@ function setCurrentLens(lens) {
 function badges(flags) {
   if (!flags || !flags.length) return null;
   const cls = { rolling_deadline: "warn", invalid_amount: "bad", deadline_passed: "", open: "ok", source_html: "", multi_day: "", no_full_text: "warn" };
-  return h("ul", { class: "badges", "aria-label": "Flags" }, flags.map(f => h("li", { class: "badge " + (cls[f.code] || ""), title: f.label, "data-flag": f.code }, f.label)));
+  return h("ul", { class: "badges", "aria-label": t("js.flags") }, flags.map(f => {
+    const text = RW.labels.flag && RW.labels.flag[f.code] ? label("flag", f.code) : f.label;
+    return h("li", { class: "badge " + (cls[f.code] || ""), title: text, "data-flag": f.code }, text);
+  }));
 }
 
 function amountText(a) {
   if (!a) return null;
   if (a.valid) return money.format(a.value);
-  return "Not a valid amount (source says “" + a.source_text + "”); excluded from amount filters and totals";
+  return t("js.amount.invalid", a.source_text);
 }
 
 function deadlineText(d) {
   if (!d) return null;
-  if (d.rolling) return "No fixed deadline (rolling)";
-  return fmtDateTime(d.date) + (d.passed ? " (passed)" : "");
+  if (d.rolling) return t("js.deadline.rolling");
+  return fmtDateTime(d.date) + (d.passed ? t("js.deadline.passed") : "");
 }
 
 // countText prints a count with its relation: "10,000+" when the count is a
@@ -126,35 +167,36 @@ function scopeBox(scope, total) {
   if (!scope) return null;
   const s = scope.searched || {};
   const what = [];
-  if (s.terms && s.terms.length) what.push("words " + s.terms.join(", "));
-  if (s.phrases && s.phrases.length) what.push("phrases " + s.phrases.map(p => "“" + p + "”").join(", "));
-  if (s.excluded && s.excluded.length) what.push("excluding " + s.excluded.join(", "));
-  const filters = Object.entries(s.filters || {}).map(([k, v]) => k.replace(/_/g, " ") + ": " + v);
-  const sources = (scope.sources || []).map(src => [src.label || src.source,
-    src.observed_at ? "observed " + fmtDate(src.observed_at) : null,
-    src.first_source_date ? "source dates " + fmtDate(src.first_source_date) + " to " + fmtDate(src.last_source_date) : null,
-    count.format(src.records) + " " + (src.record_type || "record") + (src.records === 1 ? "" : "s")].filter(Boolean).join(", "));
-  const box = h("section", { class: "scope", "aria-label": "What this search covers", "data-scope": "" },
-    h("strong", {}, "What was searched"),
+  if (s.terms && s.terms.length) what.push(t("js.scope.words", s.terms.join(", ")));
+  if (s.phrases && s.phrases.length) what.push(t("js.scope.phrases", s.phrases.map(p => "“" + p + "”").join(", ")));
+  if (s.excluded && s.excluded.length) what.push(t("js.scope.excluding", s.excluded.join(", ")));
+  const filters = Object.entries(s.filters || {}).map(([k, v]) => label("filter", k) + ": " + v);
+  const sources = (scope.sources || []).map(src => [src.label || label("source", src.source),
+    src.observed_at ? t("js.scope.observed", fmtDate(src.observed_at)) : null,
+    src.first_source_date ? t("js.scope.sourcedates", fmtDate(src.first_source_date), fmtDate(src.last_source_date)) : null,
+    count.format(src.records) + " " + label("record_type", src.record_type || "record")].filter(Boolean).join(", "));
+  const lenses = (s.lenses || ["all"]).map(l => l === "all" ? lensName("search") : label("lens", l)).join(", ");
+  const box = h("section", { class: "scope", "aria-label": t("js.scope.aria"), "data-scope": "" },
+    h("strong", {}, t("js.scope.title")),
     h("dl", {},
-      h("dt", {}, "Searched"), h("dd", {}, (what.length ? what.join("; ") : "everything") + " in " + (s.lenses || ["all"]).join(", ")),
-      filters.length ? [h("dt", {}, "Filters"), h("dd", {}, filters.join("; "))] : null,
-      s.semantic ? [h("dt", {}, "Matched by"), h("dd", { "data-semantic": s.semantic.mode },
-        (s.semantic.mode === "hybrid" ? "words and meaning: " + s.semantic.fusion + "; " : "meaning: ") + s.semantic.note +
-        " (model " + s.semantic.model + ", " + count.format(s.semantic.vectors_held) + " notice vectors)")] : null,
-      h("dt", {}, "Sources"), h("dd", {}, sources.join(" · ") || "none held"),
-      h("dt", {}, "Corpus observed"), h("dd", {}, scope.corpus_observed_at ? fmtDate(scope.corpus_observed_at) : "not yet observed (a load has not completed)"),
-      h("dt", {}, "Dates held"), h("dd", {}, fmtDate(scope.first_source_date) + " to " + fmtDate(scope.last_source_date) + " (not every date between is covered)"),
-      h("dt", {}, "Held"), h("dd", {}, count.format(scope.records_in_corpus) + " records, " + count.format(scope.passages_in_corpus) + " passages"),
-      h("dt", {}, "Matched"), h("dd", { "data-matched": String(total) }, countText(total, scope.matched_relation) +
-        (scope.matched_relation === "gte" ? " (counted exactly up to " + count.format(total) + "; ask the API with exact_count=true for the exact figure)" : ""))));
+      h("dt", {}, t("js.scope.searched")), h("dd", {}, t("js.scope.in", what.length ? what.join("; ") : t("js.scope.everything"), lenses)),
+      filters.length ? [h("dt", {}, t("js.scope.filters")), h("dd", {}, filters.join("; "))] : null,
+      s.semantic ? [h("dt", {}, t("js.scope.matchedby")), h("dd", { "data-semantic": s.semantic.mode },
+        (s.semantic.mode === "hybrid" ? t("js.scope.hybrid") + s.semantic.fusion + "; " : t("js.scope.meaning")) + s.semantic.note +
+        t("js.scope.model", s.semantic.model, count.format(s.semantic.vectors_held)))] : null,
+      h("dt", {}, t("js.scope.sources")), h("dd", {}, sources.join(" · ") || t("js.scope.nosources")),
+      h("dt", {}, t("js.scope.corpus")), h("dd", {}, scope.corpus_observed_at ? fmtDate(scope.corpus_observed_at) : t("js.scope.notobserved")),
+      h("dt", {}, t("js.scope.dates")), h("dd", {}, t("js.scope.daterange", fmtDate(scope.first_source_date), fmtDate(scope.last_source_date))),
+      h("dt", {}, t("js.scope.held")), h("dd", {}, t("js.scope.heldcount", count.format(scope.records_in_corpus), count.format(scope.passages_in_corpus))),
+      h("dt", {}, t("js.scope.matched")), h("dd", { "data-matched": String(total) }, countText(total, scope.matched_relation),
+        scope.matched_relation === "gte" ? [t("js.scope.lowerbound", count.format(total)), h("code", {}, "exact_count=true"), ")"] : null)));
   return box;
 }
 
 function absence(scope) {
   return h("div", { class: "absence", role: "note", "data-absence": "" },
-    h("strong", {}, "No hits here does not mean no record exists."),
-    h("ul", {}, (scope && scope.absence_rules || []).map(r => h("li", {}, r))));
+    h("strong", {}, t("js.absence.title")),
+    h("ul", {}, (scope && scope.absence_rules || []).map(r => h("li", {}, say(r)))));
 }
 
 // ---- search views: #<lens>?q=…&agency=…&m=…
@@ -179,26 +221,26 @@ function searchForm(lens, p) {
     h("label", { for: "f-" + name }, label),
     h("input", Object.assign({ id: "f-" + name, name, type: type || "text", value: p.get(name) || "" }, attrs || {})));
   const sortSel = h("select", { id: "f-sort", name: "sort" },
-    [["", "Best match / newest"], ["newest", "Newest first"], ["oldest", "Oldest first"], ["due", "Due soonest"], ["event", "Event soonest"], ["amount_desc", "Largest amount"]]
+    [["", t("js.sort.best")], ["newest", t("js.sort.newest")], ["oldest", t("js.sort.oldest")], ["due", t("js.sort.due")], ["event", t("js.sort.event")], ["amount_desc", t("js.sort.amount")]]
       .map(([v, l]) => h("option", { value: v, selected: (p.get("sort") || "") === v }, l)));
   const modeSel = h("select", { id: "f-mode", name: "mode" },
-    [["", "The words as typed"], ["semantic", "By meaning"], ["hybrid", "Both"]]
+    [["", t("js.mode.keyword")], ["semantic", t("js.mode.semantic")], ["hybrid", t("js.mode.hybrid")]]
       .map(([v, l]) => h("option", { value: v, selected: (p.get("mode") || "") === v }, l)));
-  const form = h("form", { class: "filters", role: "search", "aria-label": "Search " + (LENS_NAMES[lens] || lens) },
-    h("div", { class: "wide" }, h("label", { for: "f-q" }, "Keywords"),
-      h("input", { id: "f-q", name: "q", type: "search", value: p.get("q") || "", placeholder: "e.g. construction \"pest management\" -queens", autocomplete: "off" })),
+  const form = h("form", { class: "filters", role: "search", "aria-label": t("js.form.aria", lensName(lens)) },
+    h("div", { class: "wide" }, h("label", { for: "f-q" }, t("js.form.keywords")),
+      h("input", { id: "f-q", name: "q", type: "search", value: p.get("q") || "", placeholder: t("js.form.placeholder"), autocomplete: "off" })),
     h("details", { class: "wide more", open: window.innerWidth >= 700 || ["agency", "vendor", "m", "from", "to", "sort", "mode"].some(k => p.get(k)) },
-      h("summary", {}, "More filters"),
+      h("summary", {}, t("js.form.more")),
       h("div", { class: "more-grid" },
-        field("agency", "Agency (as printed)"),
-        field("vendor", "Vendor"),
-        field("m", "Minimum amount ($)", "text", { inputmode: "decimal", placeholder: "e.g. 500000 or 1.5m" }),
-        field("from", "Published from", "date"),
-        field("to", "Published to", "date"),
-        h("div", {}, h("label", { for: "f-sort" }, "Order"), sortSel),
-        h("div", {}, h("label", { for: "f-mode" }, "Match"), modeSel))),
-    lens === "money" ? h("div", {}, h("label", { class: "check" }, h("input", { type: "checkbox", name: "open", value: "1", checked: p.get("open") === "1" }), "Open solicitations only")) : null,
-    h("div", {}, h("button", { type: "submit" }, "Search")));
+        field("agency", t("js.form.agency")),
+        field("vendor", t("js.form.vendor")),
+        field("m", t("js.form.min"), "text", { inputmode: "decimal", placeholder: t("js.form.min.example") }),
+        field("from", t("js.form.from"), "date"),
+        field("to", t("js.form.to"), "date"),
+        h("div", {}, h("label", { for: "f-sort" }, t("js.form.order")), sortSel),
+        h("div", {}, h("label", { for: "f-mode" }, t("js.form.match")), modeSel))),
+    lens === "money" ? h("div", {}, h("label", { class: "check" }, h("input", { type: "checkbox", name: "open", value: "1", checked: p.get("open") === "1" }), t("js.form.open"))) : null,
+    h("div", {}, h("button", { type: "submit" }, t("js.form.submit"))));
   form.addEventListener("submit", ev => {
     ev.preventDefault();
     const next = new URLSearchParams();
@@ -214,7 +256,7 @@ function prettyID(id) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function facetList(lens, p, name, title, values, param, labels) {
+function facetList(lens, p, name, title, values, param, names) {
   if (!values || !values.length) return null;
   return [h("h2", {}, title), h("ul", {}, values.map(f => {
     const next = new URLSearchParams(p);
@@ -223,21 +265,22 @@ function facetList(lens, p, name, title, values, param, labels) {
     if (param === "lens") target = f.value;
     else if (param === "year") { next.set("from", f.value + "-01-01"); next.set("to", f.value + "-12-31"); }
     else next.set(param, f.value);
-    const label = f.label || (labels && labels[f.value]) || (param === "agency" || param === "lens" ? prettyID(f.value) : f.value);
-    return h("li", {}, link("/#" + target + "?" + next.toString(), label), h("span", {}, count.format(f.count)));
+    const text = param === "lens" ? lensName(f.value) : f.label || (names && names[f.value]) || (param === "agency" ? prettyID(f.value) : f.value);
+    // notice types and agency names are the source's own words
+    return h("li", {}, link(HOME + target + "?" + next.toString(), text, { "data-verbatim": param === "type" || param === "agency" ? "" : null }), h("span", {}, count.format(f.count)));
   }))];
 }
 
 function hitItem(hit) {
   return h("li", { "data-request-id": hit.request_id },
-    h("h3", {}, link("/#notice/" + enc(hit.request_id), hit.title || hit.request_id)),
+    h("h3", { "data-verbatim": "" }, link(HOME + "notice/" + enc(hit.request_id), hit.title || hit.request_id)),
     h("p", { class: "meta" }, hit.summary),
     badges(hit.flags),
-    h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": hit.request_id, "data-pin-title": hit.title || hit.request_id }, "Pin")),
+    h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": hit.request_id, "data-pin-title": hit.title || hit.request_id }, t("js.pin"))),
     h("p", { class: "meta" },
       link(hit.links.agency, hit.agency), hit.vendor && hit.links.vendor ? [" · ", link(hit.links.vendor, hit.vendor)] : null,
-      hit.pin && hit.links.matter ? [" · PIN ", link(hit.links.matter, hit.pin)] : null,
-      " · ", link(hit.links.official, "Official notice", { rel: "noopener" })));
+      hit.pin && hit.links.matter ? [t("js.hit.pin"), link(hit.links.matter, hit.pin)] : null,
+      " · ", link(hit.links.official, t("js.twin.official"), { rel: "noopener" })));
 }
 
 async function searchView(lens, p) {
@@ -245,35 +288,36 @@ async function searchView(lens, p) {
   loading("results");
   const api = "/api/search?" + apiParams(lens, p).toString();
   let res;
-  try { res = await getJSON(api); } catch (err) { return failure(LENS_NAMES[lens] || "Search", err, api); }
+  try { res = await getJSON(api); } catch (err) { return failure(lensName(lens), err, api); }
   const feeds = res.feeds;
-  const list = res.hits.length ? h("ol", { class: "results", "aria-label": "Results" }, res.hits.map(hitItem)) : absence(res.scope);
+  const list = res.hits.length ? h("ol", { class: "results", "aria-label": t("js.results") }, res.hits.map(hitItem)) : absence(res.scope);
   let pager = null;
   if (res.next_cursor) {
     const next = new URLSearchParams(p);
     next.set("cursor", res.next_cursor);
-    pager = h("p", { class: "pager" }, link("/#" + lens + "?" + next.toString(), "Next page →"));
+    pager = h("p", { class: "pager" }, link(HOME + lens + "?" + next.toString(), t("js.next")));
   }
   const facets = res.facets || {};
   const agencyNames = {};
   for (const hit of res.hits) agencyNames[hit.agency_id] = hit.agency;
   render(
-    h("h1", {}, LENS_NAMES[lens] || "Search"),
+    h("h1", {}, lensName(lens)),
+    lens === "property" ? h("p", {}, link("/property-locations", t("js.property.map"), { "data-property-map": "" })) : null,
     searchForm(lens, p),
     h("div", { class: "layout" },
       // on a narrow screen the filters fold behind one control, so the
       // results come first; on a wide one they stand open beside them
-      h("aside", { class: "facets", "aria-label": "Refine" },
+      h("aside", { class: "facets", "aria-label": t("js.facets.aria") },
         h("details", { class: "refine", open: window.matchMedia("(min-width: 900px)").matches },
-          h("summary", {}, "Refine: lens, agency, notice type, year"),
-          facetList(lens, p, "lens", "Lens", facets.lens, "lens", LENS_NAMES),
-          facetList(lens, p, "agency", "Agency", facets.agency, "agency", agencyNames),
-          facetList(lens, p, "notice_type", "Notice type", facets.notice_type, "type"),
-          facetList(lens, p, "year", "Year", facets.year, "year"))),
-      h("section", { "aria-label": "Results" },
-        h("p", { role: "status", "data-total": String(res.total) }, countText(res.total, res.total_relation) + (res.total === 1 && res.total_relation !== "gte" ? " notice" : " notices")),
-        twinLinks([["JSON", api], feeds ? ["Atom feed", feeds.atom] : null, feeds ? ["JSON Feed", feeds.json] : null,
-          feeds ? ["Calendar (iCal)", feeds.ics] : null]),
+          h("summary", {}, t("js.facets.summary")),
+          facetList(lens, p, "lens", t("js.facets.lens"), facets.lens, "lens"),
+          facetList(lens, p, "agency", t("js.facets.agency"), facets.agency, "agency", agencyNames),
+          facetList(lens, p, "notice_type", t("js.facets.type"), facets.notice_type, "type"),
+          facetList(lens, p, "year", t("js.facets.year"), facets.year, "year"))),
+      h("section", { "aria-label": t("js.results") },
+        h("p", { role: "status", "data-total": String(res.total) }, t(res.total === 1 && res.total_relation !== "gte" ? "js.results.one" : "js.results.many", countText(res.total, res.total_relation))),
+        twinLinks([["js.twin.json", api], feeds ? ["js.twin.atom", feeds.atom] : null, feeds ? ["js.twin.jsonfeed", feeds.json] : null,
+          feeds ? ["js.twin.ical", feeds.ics] : null]),
         scopeBox(res.scope, res.total),
         list, pager,
         watchForm(lens, p))));
@@ -283,35 +327,35 @@ async function searchView(lens, p) {
 function watchForm(lens, p) {
   const status = h("p", { role: "status", class: "meta" });
   const email = h("input", { id: "w-email", name: "email", type: "email", required: true, autocomplete: "email" });
-  const kids = [h("h2", {}, "Watch this search by email"),
-    h("div", {}, h("label", { for: "w-email" }, "Email address"), email)];
+  const kids = [h("h2", {}, t("js.watch.title")),
+    h("div", {}, h("label", { for: "w-email" }, t("js.email")), email)];
   let describe = null;
   if (FORM === 2) {
     describe = h("textarea", { id: "w-text", name: "text", rows: "2", maxlength: "600", required: true },
       [lens !== "search" ? lens : "", p.get("q") || "", p.get("agency") ? "from " + p.get("agency") : "", p.get("m") ? "over $" + p.get("m") : ""].filter(Boolean).join(" "));
-    kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, "What to watch, in plain English"), describe));
+    kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, t("js.watch.text")), describe));
   }
   const cadence = h("select", { id: "w-cadence", name: "cadence" },
-    FORM === 2 ? h("option", { value: "" }, "As the request says (daily unless it says weekly)") : null,
-    h("option", { value: "daily" }, "Daily (only on days with something new)"),
-    h("option", { value: "weekly" }, "Weekly, on Mondays (a check-in when nothing is new)"));
-  kids.push(h("div", {}, h("label", { for: "w-cadence" }, "How often"), cadence));
-  kids.push(h("div", {}, h("button", { type: "submit" }, FORM === 2 ? "Send me a confirmation link" : "Create watch")), status);
-  const form = h("form", { class: "filters", "aria-label": "Watch this search" }, kids);
+    FORM === 2 ? h("option", { value: "" }, t("js.watch.asrequest")) : null,
+    h("option", { value: "daily" }, t("js.watch.daily")),
+    h("option", { value: "weekly" }, t("js.watch.weekly")));
+  kids.push(h("div", {}, h("label", { for: "w-cadence" }, t("js.watch.often")), cadence));
+  kids.push(h("div", {}, h("button", { type: "submit" }, FORM === 2 ? t("js.watch.confirm") : t("js.watch.create"))), status);
+  const form = h("form", { class: "filters", "aria-label": t("js.watch.aria") }, kids);
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value || undefined }
       : { email: email.value, cadence: cadence.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
           agency: p.get("agency") ? [p.get("agency")] : undefined, vendor: p.get("vendor") ? [p.get("vendor")] : undefined,
           min: p.get("m") || undefined, awards: p.get("m") ? true : undefined };
-    status.textContent = "Sending…";
+    status.textContent = t("js.sending");
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const out = await res.json().catch(() => ({}));
-      status.textContent = res.ok ? (out.message || "Done: check your email.") : ((out.error && out.error.message) || "The watch could not be created (" + res.status + ").");
-      if (res.ok && out.understood && out.understood.scope) status.textContent += " Understood as: " + out.understood.scope;
-      if (res.ok && out.schedule) status.textContent += " Digests: " + out.schedule + ".";
-    } catch (e) { status.textContent = "The watch could not be created: " + e.message; }
+      status.textContent = res.ok ? (out.message || t("js.done")) : t("js.watch.failed", (out.error && out.error.message) || t("js.status", res.status));
+      if (res.ok && out.understood && out.understood.scope) status.textContent += t("js.watch.understood") + out.understood.scope;
+      if (res.ok && out.schedule) status.textContent += t("js.watch.digests", out.schedule);
+    } catch (e) { status.textContent = t("js.watch.failed", e.message); }
   });
   return form;
 }
@@ -320,18 +364,18 @@ function watchForm(lens, p) {
 // followed field changes (old → new); Form 2 confirms by mail.
 function followForm(kind, id) {
   const status = h("p", { role: "status", class: "meta" });
-  const email = h("input", { name: "email", type: "email", required: true, autocomplete: "email", maxlength: "254", "aria-label": "Email address" });
-  const form = h("form", { class: "follow", "aria-label": "Follow this " + kind, "data-follow": kind },
-    h("label", {}, "Email me when it changes (old → new) ", email), " ", h("button", { type: "submit" }, "Follow"), status);
+  const email = h("input", { name: "email", type: "email", required: true, autocomplete: "email", maxlength: "254", "aria-label": t("js.email") });
+  const form = h("form", { class: "follow", "aria-label": t("js.follow.aria", label("pin_kind", kind)), "data-follow": kind },
+    h("label", {}, t("js.follow.label") + " ", email), " ", h("button", { type: "submit" }, t("js.follow.button")), status);
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
-    status.textContent = "Sending…";
+    status.textContent = t("js.sending");
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ email: email.value, follow: { kind, id } }) });
       const out = await res.json().catch(() => ({}));
-      status.textContent = res.ok ? (out.message || "Done: check your email.") : ((out.error && out.error.message) || "The follow could not be set up (" + res.status + ").");
-    } catch (e) { status.textContent = "The follow could not be set up: " + e.message; }
+      status.textContent = res.ok ? (out.message || t("js.done")) : t("js.follow.failed", (out.error && out.error.message) || t("js.status", res.status));
+    } catch (e) { status.textContent = t("js.follow.failed", e.message); }
   });
   return form;
 }
@@ -345,40 +389,40 @@ async function noticeView(id) {
   let v;
   try { v = await getJSON(api); } catch (err) {
     if (err.status === 404) {
-      return render(h("h1", {}, "Notice " + id + " is not held here"),
+      return render(h("h1", {}, t("js.notice.missing", id)),
         absence({ absence_rules: (err.body && err.body.absence_rules) || [] }),
-        h("p", {}, "The official City Record may still have it: ", link("https://a856-cityrecord.nyc.gov/RequestDetail/" + enc(id), "look it up there", { rel: "noopener" }), "."),
-        twinLinks([["JSON", api]]));
+        h("p", {}, t("js.notice.official"), link("https://a856-cityrecord.nyc.gov/RequestDetail/" + enc(id), t("js.notice.lookup"), { rel: "noopener" }), "."),
+        twinLinks([["js.twin.json", api]]));
     }
-    return failure("Notice " + id, err, api);
+    return failure(t("js.notice.title", id), err, api);
   }
   const n = v.notice;
   const facts = [
-    ["Agency", link(v.links.agency, n.agency_name), n.agency_raw !== n.agency_name ? " (printed as “" + n.agency_raw + "”)" : null],
-    ["Section", n.section], ["Notice type", n.notice_type], ["Category", n.category], ["Selection method", n.selection_method],
-    ["Published", fmtDate(n.start_date) + (n.end_date && n.end_date !== n.start_date ? " to " + fmtDate(n.end_date) : "")],
-    ["Deadline", deadlineText(v.deadline)],
-    ["Amount", amountText(v.amount)],
-    ["Vendor", n.vendor_name ? (v.links.vendor ? link(v.links.vendor, n.vendor_name.trim()) : n.vendor_name.trim()) : null],
-    ["PIN", n.pin ? link(v.links.matter, n.pin) : null],
-    ["Event", n.event_date ? fmtDateTime(n.event_date) + (n.event_place ? " at " + n.event_place : "") : null],
-    ["Request ID", n.request_id],
+    [t("js.notice.agency"), link(v.links.agency, n.agency_name), n.agency_raw !== n.agency_name ? t("js.notice.printedas", n.agency_raw) : null],
+    [t("js.notice.section"), n.section], [t("js.notice.type"), n.notice_type], [t("js.notice.category"), n.category], [t("js.notice.method"), n.selection_method],
+    [t("js.notice.published"), fmtDate(n.start_date) + (n.end_date && n.end_date !== n.start_date ? t("js.notice.to", fmtDate(n.end_date)) : "")],
+    [t("js.notice.deadline"), deadlineText(v.deadline)],
+    [t("js.notice.amount"), amountText(v.amount)],
+    [t("js.notice.vendor"), n.vendor_name ? (v.links.vendor ? link(v.links.vendor, n.vendor_name.trim()) : n.vendor_name.trim()) : null],
+    [t("js.notice.pin"), n.pin ? link(v.links.matter, n.pin) : null],
+    [t("js.notice.event"), n.event_date ? fmtDateTime(n.event_date) + (n.event_place ? t("js.notice.at", n.event_place) : "") : null],
+    [t("js.notice.request"), n.request_id],
   ].filter(([, val]) => val);
-  const payments = v.payments && v.payments.length ? [h("h2", {}, "Payments dataset"), paymentsTable(v.payments)] : null;
+  const payments = v.payments && v.payments.length ? [h("h2", {}, t("js.notice.payments")), paymentsTable(v.payments)] : null;
   render(
-    h("h1", {}, n.title || "Notice " + n.request_id),
-    h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": n.request_id, "data-pin-title": n.title || n.request_id }, "Pin")),
+    h("h1", {}, n.title || t("js.notice.title", n.request_id)),
+    h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": n.request_id, "data-pin-title": n.title || n.request_id }, t("js.pin"))),
     h("p", { class: "summary", "data-summary": "" }, v.summary),
     badges(v.flags),
-    twinLinks([["Official notice", v.links.official], ["Open Data row", v.links.open_data], ["JSON", api]]),
+    twinLinks([["js.twin.official", v.links.official], ["js.twin.opendata", v.links.open_data], ["js.twin.json", api]]),
     followForm("notice", n.request_id),
     h("dl", { class: "facts" }, facts.map(([k, ...val]) => [h("dt", {}, k), h("dd", {}, val)])),
     payments,
     priorCycleBlock(v.prior_cycle),
-    (n.document_links || []).length ? [h("h2", {}, "Documents"), h("ul", {}, n.document_links.map(d => h("li", {}, link(d, d, { rel: "noopener" }))))] : null,
-    h("h2", {}, "Full text"),
-    v.full_text ? h("div", { class: "fulltext", "data-fulltext": "" }, v.full_text) : h("p", {}, "The source row carries no full text."),
-    h("p", { class: "meta" }, "Source observed " + fmtDate(v.freshness && v.freshness.source_observed_at) + ". The official notice is authoritative."));
+    (n.document_links || []).length ? [h("h2", {}, t("js.notice.documents")), h("ul", {}, n.document_links.map(d => h("li", {}, link(d, d, { rel: "noopener" }))))] : null,
+    h("h2", {}, t("js.notice.fulltext")),
+    v.full_text ? [ES ? h("p", { class: "meta" }, t("js.notice.verbatim")) : null, h("div", { class: "fulltext", "data-fulltext": "", "data-verbatim": "", lang: "en" }, v.full_text)] : h("p", {}, t("js.notice.notext")),
+    h("p", { class: "meta" }, t("js.notice.observed", fmtDate(v.freshness && v.freshness.source_observed_at))));
 }
 
 // Earlier cycles of a solicitation's work (prior_cycle in the twin): each
@@ -386,69 +430,25 @@ async function noticeView(id) {
 function priorCycleBlock(pc) {
   if (!pc) return null;
   const items = (pc.matches || []).map(m => h("li", { "data-cycle-tier": m.tier },
-    link(m.permalink, m.title), " — " + (m.notice_type || "notice") + ", " + fmtDate(m.published),
+    link(m.permalink, m.title), " — " + (m.notice_type || label("pin_kind", "notice")) + ", " + fmtDate(m.published),
     m.vendor_name ? ", " + m.vendor_name : "", m.amount != null ? ", $" + Number(m.amount).toLocaleString("en-US") : "",
-    h("br"), h("small", {}, m.tier + " match (" + m.method + ", confidence " + m.confidence + "): " + (m.evidence || []).join("; ")),
+    h("br"), h("small", {}, t("js.cycle.match", label("tier", m.tier), label("confidence", m.confidence)) + m.method + "; " + (m.evidence || []).join("; ")),
     (pc.last_award && pc.last_award.request_id === m.request_id ? pc.last_award.contracts || [] : []).map(c => [h("br"),
-      h("small", {}, "Registered contract " + c.contract_id + (c.registered_amount != null ? ", $" + Number(c.registered_amount).toLocaleString("en-US") : "") +
-        (c.registered_on ? ", registered " + fmtDate(c.registered_on) : "") + " (" + c.method + ")")])));
-  return h("section", { class: "prior-cycle", "aria-label": "Earlier cycles" },
-    h("h2", {}, "Earlier cycles of this work"),
+      h("small", {}, t("js.cycle.contract", c.contract_id) + (c.registered_amount != null ? ", $" + Number(c.registered_amount).toLocaleString("en-US") : "") +
+        (c.registered_on ? t("js.cycle.registered", fmtDate(c.registered_on)) : "") + " (" + label("method", c.method) + ")")])));
+  return h("section", { class: "prior-cycle", "aria-label": t("js.cycle.aria") },
+    h("h2", {}, t("js.cycle.title")),
     h("p", { "data-cycle-summary": "" }, pc.summary),
     items.length ? h("ul", {}, items) : null,
-    pc.next_due ? h("p", {}, "Next cycle possibly around " + fmtDate(pc.next_due) + " (" + pc.next_due_basis + ").") : null,
-    h("p", { class: "meta" }, "Searched: " + pc.searched + ". No match does not mean no earlier cycle exists."));
+    pc.next_due ? h("p", {}, t("js.cycle.next", fmtDate(pc.next_due), pc.next_due_basis)) : null,
+    h("p", { class: "meta" }, t("js.cycle.searched", pc.searched)));
 }
 
 function paymentsTable(rows) {
   const cols = Object.keys(rows[0]).slice(0, 6);
   return h("div", { class: "table-scroll", tabindex: "0" }, h("table", {},
-    h("thead", {}, h("tr", {}, cols.map(c => h("th", { scope: "col" }, c.replace(/_/g, " "))))),
+    h("thead", {}, h("tr", {}, cols.map(c => h("th", { scope: "col" }, RW.labels.column && RW.labels.column[c] ? label("column", c) : c.replace(/_/g, " "))))),
     h("tbody", {}, rows.map(r => h("tr", {}, cols.map(c => h("td", {}, typeof r[c] === "object" ? JSON.stringify(r[c]) : r[c])))))));
-}
-
-// ---- generic profile views (vendor, agency, matter, shared investigation)
-
-function valueNode(v) {
-  if (v === null || v === undefined) return "";
-  if (Array.isArray(v)) {
-    if (!v.length) return "none";
-    if (typeof v[0] !== "object") return v.join(", ");
-    return h("div", { class: "table-scroll", tabindex: "0" }, recordsTable(v));
-  }
-  if (typeof v === "object") return h("dl", { class: "facts" }, Object.entries(v).filter(([k]) => k !== "absence_rules").map(([k, x]) => [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, valueNode(x))]));
-  if (typeof v === "string" && /^https?:\/\//.test(v)) return link(v, v, { rel: "noopener" });
-  if (typeof v === "string" && v.startsWith("/")) return link(v, v);
-  return String(v);
-}
-
-function recordsTable(rows) {
-  const cols = [];
-  for (const r of rows.slice(0, 50)) for (const k of Object.keys(r)) if (!cols.includes(k) && cols.length < 8 && typeof r[k] !== "object") cols.push(k);
-  return h("table", {},
-    h("thead", {}, h("tr", {}, cols.map(c => h("th", { scope: "col" }, c.replace(/_/g, " "))))),
-    h("tbody", {}, rows.slice(0, 200).map(r => h("tr", {}, cols.map(c => {
-      if (c === "request_id" && r[c]) return h("td", {}, link("/#notice/" + enc(r[c]), r[c]));
-      const x = r[c];
-      return h("td", { class: typeof x === "number" ? "num" : null }, typeof x === "number" && /amount|total|value|dollar/.test(c) ? money.format(x) : valueNode(x));
-    })))));
-}
-
-async function profileView(kind, title, api) {
-  setCurrentLens("");
-  loading(kind);
-  let v;
-  try { v = await getJSON(api); } catch (err) {
-    return render(h("h1", {}, title), h("div", { class: "error", role: "alert" }, err.message),
-      err.status === 404 ? absence({ absence_rules: (err.body && err.body.absence_rules) || ["No hits does not mean no record exists."] }) : null,
-      twinLinks([["JSON", api]]));
-  }
-  const heading = v.name || v.canonical_name || v.title || v.pin || title;
-  const sections = Object.entries(v).filter(([k]) => !["name", "title", "absence_rules", "absence_notes", "scope", "status", "links"].includes(k));
-  render(h("h1", {}, heading), twinLinks([["JSON", api]]),
-    v.scope ? scopeBox(v.scope, v.scope.matched) : null,
-    sections.map(([k, x]) => h("section", { "data-section": k }, h("h2", {}, k.replace(/_/g, " ")), valueNode(x))),
-    absence({ absence_rules: v.absence_rules || v.absence_notes || [] }));
 }
 
 // ---- procurement matter: #matter/<pin>
@@ -459,35 +459,64 @@ async function matterView(pin) {
   const api = "/api/matters/" + enc(pin);
   let v;
   try { v = await getJSON(api); } catch (err) {
-    return render(h("h1", {}, "Procurement matter " + pin), h("div", { class: "error", role: "alert" }, err.message),
-      err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || ["No hits does not mean no record exists."] }) : null,
-      twinLinks([["JSON", api]]));
+    return render(h("h1", {}, t("js.matter.title", pin)), h("div", { class: "error", role: "alert" }, err.message),
+      err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || [] }) : null,
+      twinLinks([["js.twin.json", api]]));
   }
   const money2 = a => a && a.display ? a.display : "";
   const steps = (v.timeline || []).map(st => h("li", { "data-step": st.step },
-    h("h3", {}, (st.date ? fmtDate(st.date) + " — " : "") + (st.step || st.record || "").replace(/_/g, " ")),
-    st.notice ? h("p", {}, link("/#notice/" + enc(st.notice.request_id), st.notice.title || st.notice.request_id), " · ", st.notice.summary) :
+    h("h3", {}, (st.date ? fmtDate(st.date) + " — " : "") + stepName(st.step || st.record || "")),
+    st.notice ? h("p", {}, link(HOME + "notice/" + enc(st.notice.request_id), st.notice.title || st.notice.request_id), " · ", st.notice.summary) :
       h("p", {}, [st.title, st.agency, st.vendor, money2(st.amount)].filter(Boolean).join(" · "),
-        st.entry && st.entry.kind === "contract" && st.entry.contract_id ? [" · ", link("/contracts/" + enc(st.entry.contract_id), "Contract " + st.entry.contract_id)] : (st.contract_id ? " · " + st.contract_id : "")),
-    st.link ? h("p", { class: "meta", "data-link-method": st.link.method }, "Linked by " + st.link.method + ": " + st.link.note) : null));
-  const t = v.totals || {};
+        st.entry && st.entry.kind === "contract" && st.entry.contract_id ? [" · ", link("/contracts/" + enc(st.entry.contract_id), t("js.matter.contract", st.entry.contract_id))] : (st.contract_id ? " · " + st.contract_id : "")),
+    st.link ? h("p", { class: "meta", "data-link-method": st.link.method }, t("js.matter.linked", label("method", st.link.method), label("confidence", st.link.confidence)) + st.link.note) : null));
+  const tot = v.totals || {};
+  // the timeline drawn on the server (api/pictures.go): SVG with its text
+  // alternative, parsed as SVG (never as HTML) and placed before the list
+  const picture = h("figure", { class: "chart", "data-chart": "matter-timeline" });
   render(
-    h("h1", {}, "Procurement matter " + v.pin),
+    h("h1", {}, t("js.matter.title", v.pin)),
     h("p", { class: "summary" }, v.kind_note || ""),
-    twinLinks([["JSON", api]]),
+    twinLinks([["js.twin.json", api]]),
     followForm("matter", v.pin),
     h("dl", { class: "facts" },
-      h("dt", {}, "PIN"), h("dd", {}, v.pin),
-      v.base_pin && v.base_pin !== v.pin ? [h("dt", {}, "Base PIN"), h("dd", {}, v.base_pin)] : null,
-      v.prefix_pin ? [h("dt", {}, "10-character base"), h("dd", {}, v.prefix_pin)] : null,
-      h("dt", {}, "Awarded"), h("dd", {}, money2(t.awarded)),
-      h("dt", {}, "Registered"), h("dd", {}, money2(t.registered)),
-      h("dt", {}, "Paid"), h("dd", {}, money2(t.paid))),
-    t.note ? h("p", { class: "meta" }, t.note) : null,
-    h("h2", {}, "Timeline"),
-    steps.length ? h("ol", { class: "results", "data-timeline": "" }, steps) : h("p", {}, "No steps are held."),
+      h("dt", {}, t("js.matter.pin")), h("dd", {}, v.pin),
+      v.base_pin && v.base_pin !== v.pin ? [h("dt", {}, t("js.matter.base")), h("dd", {}, v.base_pin)] : null,
+      v.prefix_pin ? [h("dt", {}, t("js.matter.prefix")), h("dd", {}, v.prefix_pin)] : null,
+      h("dt", {}, t("js.matter.awarded")), h("dd", {}, money2(tot.awarded)),
+      h("dt", {}, t("js.matter.registered")), h("dd", {}, money2(tot.registered)),
+      h("dt", {}, t("js.matter.paid")), h("dd", {}, money2(tot.paid))),
+    tot.note ? h("p", { class: "meta" }, tot.note) : null,
+    h("h2", {}, t("js.matter.timeline")),
+    steps.length ? [picture, h("ol", { class: "results", "data-timeline": "" }, steps)] : h("p", {}, t("js.matter.nosteps")),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
     absence({ absence_rules: v.absence_notes || [] }));
+  if (steps.length) drawPicture(picture, "/pictures/matter-timeline?pin=" + enc(v.pin) + (ES ? "&lang=es" : ""));
+}
+
+// stepName is a matter step in words: "contract (pending received)" is
+// the contract step with its status as the source printed it
+function stepName(step) {
+  const m = /^(\w+) \((.*)\)$/.exec(step);
+  if (m && RW.labels.step && RW.labels.step[m[1]]) return label("step", m[1]) + " (" + m[2].replace(/_/g, " ") + ")";
+  return RW.labels.step && RW.labels.step[step] ? label("step", step) : step.replace(/_/g, " ");
+}
+
+// drawPicture fetches a server-drawn SVG picture and puts it in fig with
+// its description as the caption; an SVG document parsed as XML runs no
+// script, and only its svg element is taken
+async function drawPicture(fig, url) {
+  try {
+    const res = await fetch(url, { headers: { Accept: "image/svg+xml" } });
+    if (!res.ok) throw new Error(String(res.status));
+    const doc = new DOMParser().parseFromString(await res.text(), "image/svg+xml");
+    const svg = doc.documentElement;
+    if (svg.localName !== "svg" || doc.querySelector("parsererror, script, foreignObject")) throw new Error("not a picture");
+    const desc = svg.querySelector("desc");
+    fig.replaceChildren(document.importNode(svg, true), h("figcaption", { class: "note" }, desc ? desc.textContent : ""));
+  } catch (e) {
+    fig.replaceChildren(h("p", { class: "meta" }, t("js.matter.picture")));
+  }
 }
 
 // ---- shared investigation: #investigation/shared/<id>
@@ -498,8 +527,8 @@ async function investigationView(id) {
   const api = "/inv/" + enc(id);
   let v;
   try { v = await getJSON(api); } catch (err) {
-    const gone = err.status === 410 ? "This shared investigation has expired (snapshots live 90 days)." : null;
-    return render(h("h1", {}, "Shared investigation"), h("div", { class: "error", role: "alert" }, gone || err.message), twinLinks([["JSON", api]]));
+    const gone = err.status === 410 ? t("js.inv.expired") : null;
+    return render(h("h1", {}, t("js.inv.title")), h("div", { class: "error", role: "alert" }, gone || err.message), twinLinks([["js.twin.json", api]]));
   }
   let changes = null;
   try { changes = await getJSON(api + "/changes"); } catch (e) { changes = null; }
@@ -507,20 +536,22 @@ async function investigationView(id) {
   for (const c of (changes && changes.items) || []) changed[c.kind + ":" + c.id] = c;
   render(
     h("h1", {}, v.title),
-    h("p", { class: "meta" }, "Pinned " + fmtDateTime(v.created_at) + " · readable until " + fmtDate(v.expires_at)),
-    twinLinks([["JSON", api], ["Changes since pinned (JSON)", api + "/changes"]]),
+    h("p", { class: "meta" }, t("js.inv.pinned", fmtDateTime(v.created_at), fmtDate(v.expires_at))),
+    twinLinks([["js.twin.json", api], ["js.twin.changes", api + "/changes"]]),
     h("ol", { class: "results", "data-items": "" }, v.items.map(it => {
       const ps = it.pinned_state || {};
       const c = changed[it.kind + ":" + it.id];
       const href = it.links && it.links.view ? it.links.view : null;
       return h("li", { "data-kind": it.kind, "data-id": it.id },
-        h("h3", {}, it.kind + ": ", href ? link(href, ps.title || ps.name || it.id) : (ps.title || ps.name || it.id)),
+        h("h3", {}, label("pin_kind", it.kind) + ": ", href ? link(href, ps.title || ps.name || it.id) : (ps.title || ps.name || it.id)),
         it.note ? h("p", {}, it.note) : null,
-        h("p", { class: "meta" }, "When pinned: " + [ps.status, ps.published || ps.last_published, ps.records !== undefined ? ps.records + " records" : null].filter(Boolean).join(" · ")),
+        h("p", { class: "meta" }, t("js.inv.whenpinned") + [ps.status ? label("availability", ps.status) : null, ps.published || ps.last_published,
+          ps.records !== undefined ? t("js.scope.records", count.format(ps.records)) : null].filter(Boolean).join(" · ")),
         c ? h("p", { class: "badge " + (c.comparison === "unchanged" ? "ok" : "warn"), "data-change": c.comparison },
-          c.comparison === "unchanged" ? "Unchanged since pinned" : "Now: " + c.comparison + ((c.changed_fields || []).length ? " (" + c.changed_fields.join(", ") + ")" : "")) : null);
+          c.comparison === "unchanged" ? t("js.inv.unchanged") : t("js.inv.now", label("comparison", c.comparison) +
+            ((c.changed_fields || []).length ? " (" + c.changed_fields.map(f => label("field", f).replace(/_/g, " ")).join(", ") + ")" : ""))) : null);
     })),
-    absence({ absence_rules: ["Each state of a record is checked on its own: a change here says only what this service holds now."] }));
+    absence({ absence_rules: [t("js.inv.rule")] }));
 }
 
 // ---- vendor and agency profiles (#vendor/<name>, #agency/<name> in Form 2)
@@ -529,28 +560,27 @@ function amt(a) { return a && a.display ? a.display : "—"; }
 
 function smallTable(cols, rows) {
   return h("div", { class: "table-scroll", tabindex: "0" }, h("table", {},
-    h("thead", {}, h("tr", {}, cols.map(([label, , num]) => h("th", { scope: "col", class: num ? "num" : null }, label)))),
+    h("thead", {}, h("tr", {}, cols.map(([head, , num]) => h("th", { scope: "col", class: num ? "num" : null }, head)))),
     h("tbody", {}, rows.map(r => h("tr", {}, cols.map(([, get, num]) => h("td", { class: num ? "num" : null }, get(r))))))));
 }
 
 function noticeList(hits) {
-  if (!hits || !hits.length) return h("p", {}, "None held.");
+  if (!hits || !hits.length) return h("p", {}, t("js.none.held"));
   return h("ol", { class: "results" }, hits.map(hitItem));
 }
 
 function paymentsBlock(pay) {
   if (!pay) return null;
-  return [h("h2", {}, "Payments dataset (Checkbook NYC)"),
-    h("p", {}, count.format(pay.contracts.count) + " contract registrations (" + amt(pay.contracts.amount) + " registered value) · " +
-      count.format(pay.payments.count) + " payments (" + amt(pay.payments.amount) + " paid)"),
+  return [h("h2", {}, t("js.payments.title")),
+    h("p", {}, t("js.payments.line", count.format(pay.contracts.count), amt(pay.contracts.amount), count.format(pay.payments.count), amt(pay.payments.amount))),
     pay.extent_words ? h("p", { class: "meta extent" }, pay.extent_words) : null,
     pay.note ? h("p", { class: "meta" }, pay.note) : null];
 }
 
 function profileFailure(title, api, err) {
   return render(h("h1", {}, title), h("div", { class: "error", role: "alert" }, err.message),
-    err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || ["No hits does not mean no record exists."] }) : null,
-    twinLinks([["JSON", api]]));
+    err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || [] }) : null,
+    twinLinks([["js.twin.json", api]]));
 }
 
 async function vendorView(name) {
@@ -558,20 +588,20 @@ async function vendorView(name) {
   loading("vendor " + name);
   const api = "/api/vendors/" + enc(name);
   let v;
-  try { v = await getJSON(api); } catch (err) { return profileFailure("Vendor " + name, api, err); }
+  try { v = await getJSON(api); } catch (err) { return profileFailure(t("js.vendor.title", name), api, err); }
   const aw = v.awards || {};
   render(
     h("h1", {}, v.name),
-    h("p", { class: "summary" }, "Vendor name stem " + v.stem + (v.first_date ? " · records from " + fmtDate(v.first_date) + " to " + fmtDate(v.last_date) : "")),
-    twinLinks([["JSON", api], v.links && v.links.mentions ? ["Full-text mentions (JSON)", v.links.mentions] : null]),
-    h("h2", {}, "Spellings"),
-    h("ul", { "data-variants": "" }, (v.variants || []).map(x => h("li", {}, x.name + " (" + x.source + ", " + x.records + ")"))),
-    h("h2", {}, "Awards and intents"),
-    h("p", {}, count.format(aw.total || 0) + " notices; valid amounts total " + amt(aw.amount) +
-      (aw.without_valid_amount ? "; " + aw.without_valid_amount + " without a valid amount (not counted)" : "")),
-    (aw.by_fiscal_year || []).length ? smallTable([["Fiscal year", r => "FY" + r.fiscal_year], ["Notices", r => r.count, true], ["Valid amounts", r => amt(r.amount), true]], aw.by_fiscal_year) : null,
-    (aw.agencies || []).length ? [h("h2", {}, "Agencies"), h("ul", {}, aw.agencies.map(a => h("li", {}, link(FORM === 2 ? "/#agency/" + enc(a.name) : a.profile, a.name), ": " + a.count + " notices, " + amt(a.amount))))] : null,
-    h("h2", {}, "Notices"), noticeList(aw.notices),
+    h("p", { class: "summary" }, t("js.vendor.stem", v.stem) + (v.first_date ? t("js.vendor.dates", fmtDate(v.first_date), fmtDate(v.last_date)) : "")),
+    twinLinks([["js.twin.json", api], v.links && v.links.mentions ? ["js.twin.mentions", v.links.mentions] : null]),
+    h("h2", {}, t("js.spellings")),
+    h("ul", { "data-variants": "" }, (v.variants || []).map(x => h("li", {}, x.name + " (" + label("source", x.source) + ", " + count.format(x.records) + ")"))),
+    h("h2", {}, t("js.awards.intents")),
+    h("p", {}, t("js.awards.total", count.format(aw.total || 0), amt(aw.amount)) +
+      (aw.without_valid_amount ? t("js.awards.invalid", count.format(aw.without_valid_amount)) : "")),
+    (aw.by_fiscal_year || []).length ? smallTable([[t("js.fy"), r => "FY" + r.fiscal_year], [t("js.notices"), r => r.count, true], [t("js.valid.amounts"), r => amt(r.amount), true]], aw.by_fiscal_year) : null,
+    (aw.agencies || []).length ? [h("h2", {}, t("js.agencies")), h("ul", {}, aw.agencies.map(a => h("li", {}, link(FORM === 2 ? HOME + "agency/" + enc(a.name) : a.profile, a.name), t("js.agency.count", count.format(a.count), amt(a.amount)))))] : null,
+    h("h2", {}, t("js.notices")), noticeList(aw.notices),
     paymentsBlock(v.payments),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
     absence({ absence_rules: v.absence_notes || [] }));
@@ -582,22 +612,22 @@ async function agencyView(name) {
   loading("agency " + name);
   const api = "/api/agencies/" + enc(name);
   let v;
-  try { v = await getJSON(api); } catch (err) { return profileFailure("Agency " + name, api, err); }
+  try { v = await getJSON(api); } catch (err) { return profileFailure(t("js.agency.title", name), api, err); }
   const no = v.notices || {}, aw = v.awards || {};
-  const facet = (title, rows) => rows && rows.length ? [h("h3", {}, title), h("ul", {}, rows.map(r => h("li", {}, r.value + ": " + count.format(r.count))))] : null;
+  const facet = (title, rows, kind) => rows && rows.length ? [h("h3", {}, title), h("ul", {}, rows.map(r => h("li", {}, (kind ? label(kind, r.value) : r.value) + ": " + count.format(r.count))))] : null;
   render(
     h("h1", {}, v.name),
-    h("p", { class: "summary" }, "Canonical id " + v.id + ((v.acronyms || []).length ? " · " + v.acronyms.join(", ") : "")),
-    twinLinks([["JSON", api], ["Agency crosswalk", "/agencies"]]),
-    h("h2", {}, "Spellings in the sources"),
-    h("ul", { "data-variants": "" }, (v.variants || []).map(x => h("li", {}, x.raw_string + " — " + x.method + ", " + x.records + " records"))),
-    h("h2", {}, "Notices"),
-    h("p", {}, count.format(no.total || 0) + " notices" + (no.first ? ", " + fmtDate(no.first) + " to " + fmtDate(no.last) : "")),
-    facet("By lens", no.by_lens), facet("By notice type", no.by_type),
-    h("h3", {}, "Recent"), noticeList(no.recent),
-    h("h2", {}, "Awards"),
-    h("p", {}, count.format(aw.total || 0) + " award and intent notices; valid amounts total " + amt(aw.amount)),
-    (aw.top_vendors || []).length ? smallTable([["Vendor", r => link(FORM === 2 ? "/#vendor/" + enc(r.stem) : r.profile, r.stem)], ["Notices", r => r.count, true], ["Valid amounts", r => amt(r.amount), true]], aw.top_vendors) : null,
+    h("p", { class: "summary" }, t("js.agency.id", v.id) + ((v.acronyms || []).length ? " · " + v.acronyms.join(", ") : "")),
+    twinLinks([["js.twin.json", api], ["js.twin.crosswalk", "/agencies"]]),
+    h("h2", {}, t("js.agency.spellings")),
+    h("ul", { "data-variants": "" }, (v.variants || []).map(x => h("li", {}, x.raw_string + t("js.agency.variant", label("method", x.method), count.format(x.records))))),
+    h("h2", {}, t("js.notices")),
+    h("p", {}, t("js.agency.notices", count.format(no.total || 0)) + (no.first ? ", " + t("js.scope.daterange", fmtDate(no.first), fmtDate(no.last)) : "")),
+    facet(t("js.agency.bylens"), no.by_lens, "lens"), facet(t("js.agency.bytype"), no.by_type),
+    h("h3", {}, t("js.agency.recent")), noticeList(no.recent),
+    h("h2", {}, t("js.agency.awards")),
+    h("p", {}, t("js.agency.awardstotal", count.format(aw.total || 0), amt(aw.amount))),
+    (aw.top_vendors || []).length ? smallTable([[t("js.vendor"), r => link(FORM === 2 ? HOME + "vendor/" + enc(r.stem) : r.profile, r.stem)], [t("js.notices"), r => r.count, true], [t("js.valid.amounts"), r => amt(r.amount), true]], aw.top_vendors) : null,
     paymentsBlock(v.payments),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
     absence({ absence_rules: v.absence_notes || [] }));
@@ -621,7 +651,7 @@ function route() {
   if ((m = head.match(/^investigation\/shared\/(.+)$/))) return investigationView(decodeURIComponent(m[1]));
   if (head === "search" || LENSES.includes(head)) return searchView(head, p);
   if (head === "main-content") return;
-  render(h("h1", {}, "Page not found"), h("p", {}, "No view is called “" + decodeURIComponent(head) + "”. "), h("p", {}, link("/#", "Search all records")));
+  render(h("h1", {}, t("js.notfound")), h("p", {}, t("js.notfound.view", decodeURIComponent(head))), h("p", {}, link(HOME, t("js.search.all"))));
 }
 
 document.querySelector("[data-skip]").addEventListener("click", ev => {

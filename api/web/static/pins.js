@@ -7,15 +7,14 @@
 (function () {
   const KEY = "recordwatch.pins";
   const MAX_ITEMS = 50, MAX_BYTES = 32768;
-  const es = document.body.dataset.lang === "es";
-  const T = es ? {
-    pin: "Marcar", pinned: "Marcado", remove: "Quitar", full: "La lista ya tiene 50 registros, el máximo de una lista compartida.",
-    big: "La lista supera los 32 KB que admite una lista compartida: quite registros o notas.", title: "Marcadores de Recordwatch",
-    shared: "Lista compartida: ", failed: "No se pudo compartir: ", count: n => n + " de 50 registros"
-  } : {
-    pin: "Pin", pinned: "Pinned", remove: "Remove", full: "The list already holds 50 records, the most a shared list may hold.",
-    big: "The list is over the 32 KB a shared list may take: remove records or notes.", title: "Recordwatch pin list",
-    shared: "Shared list: ", failed: "Could not share: ", count: n => n + " of 50 records"
+  // the words come from the server's one table, written on the list's own
+  // section by the layout (data-w-*)
+  const box = document.getElementById("pins");
+  const lang = document.body.dataset.lang;
+  const w = (name, n) => { const v = box && box.dataset["w" + name]; return v === undefined ? "[[" + name + "]]" : v.replace(/%[sd]/, String(n)); };
+  const T = {
+    pin: w("Pin"), pinned: w("Pinned"), remove: w("Remove"), full: w("Full"), big: w("Big"),
+    title: w("Title"), shared: w("Shared"), failed: w("Failed"), count: n => w("Count", n)
   };
   function load() {
     try { const v = JSON.parse(localStorage.getItem(KEY) || "[]"); return Array.isArray(v) ? v : []; } catch (e) { return []; }
@@ -25,7 +24,6 @@
     return { title: T.title + " " + new Date().toISOString().slice(0, 10),
       items: list.map(p => p.note ? { kind: p.kind, id: p.id, note: p.note } : { kind: p.kind, id: p.id }) };
   }
-  const box = document.getElementById("pins");
   function say(msg, href) {
     const out = box && box.querySelector("[data-pin-result]");
     if (!out) return;
@@ -78,7 +76,7 @@
         const res = await fetch("/inv", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body(load())) });
         const out = await res.json().catch(() => null);
         if (res.status !== 201 || !out) throw new Error((out && out.error && out.error.message) || String(res.status));
-        say(T.shared, location.origin + "/#investigation/shared/" + encodeURIComponent(out.id) + (es ? "" : ""));
+        say(T.shared, location.origin + (lang === "es" ? "/?lang=es#" : "/#") + "investigation/shared/" + encodeURIComponent(out.id));
       } catch (e) { say(T.failed + e.message); }
       t.disabled = false;
     }

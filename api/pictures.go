@@ -1,0 +1,58 @@
+package api
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// matterTimelineSVG is GET /pictures/matter-timeline?pin=…[&lang=es]: the
+// timeline of a procurement matter drawn on the server as an SVG document
+// (web.Timeline), from the same steps as its JSON twin /api/matters/<pin>;
+// the matter view (static/app.js) places it above the list of steps.
+func (s *Server) matterTimelineSVG(c *gin.Context) {
+	p := newParams(c.Request.URL.Query(), "pin", "lang")
+	pin, lang := p.str("pin"), p.str("lang")
+	if pin == "" {
+		p.fail(record.Invalid("pin", "pin is required"))
+	}
+	if lang != "" && lang != "en" && lang != "es" {
+		p.fail(record.Invalid("lang", "lang is en or es"))
+	}
+	if err := p.err; err != nil {
+		writeError(c, err)
+		return
+	}
+	m, err := s.procure().Matter(c.Request.Context(), pin)
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	if m.Status == record.NotFound {
+		writeError(c, &record.Error{Code: record.ENOTFOUND, Param: "pin", Message: "no notice, registration or payment held here carries this PIN"})
+		return
+	}
+	v := s.matterView(m, "")
+	steps := make([]web.TimelineStep, 0, len(v.Timeline))
+	for _, st := range v.Timeline {
+		ts := web.TimelineStep{Date: st.Date, Record: st.Record, Step: st.Step}
+		if a := st.Amount; a != nil {
+			ts.Display = a.Display
+			if a.Valid && a.Value != nil {
+				ts.Value, ts.Valid = *a.Value, true
+			}
+		}
+		steps = append(steps, ts)
+	}
+	var b bytes.Buffer
+	if err := web.RenderPicture(&b, lang, "timeline", web.MatterTimeline(lang, m.PIN, steps)); err != nil {
+		writeError(c, err)
+		return
+	}
+	web.SecurityHeaders(c.Writer.Header())
+	render(c, http.StatusOK, "image/svg+xml; charset=utf-8", b.Bytes(), cacheShort, m.Scope.CorpusObservedAt)
+}
