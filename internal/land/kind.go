@@ -3,6 +3,7 @@ package land
 import (
 	"strings"
 
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -41,9 +42,11 @@ func Tokens(p Project) []string {
 	var out []string
 	for _, s := range append([]string{p.Name, p.Applicant, p.Brief}, p.Keywords...) {
 		for _, w := range search.Words(s) {
-			if !seen[w] && len(out) < MaxTokens {
-				seen[w] = true
-				out = append(out, w)
+			for _, w := range []string{w, entity.StripAccents(w)} { // a name search folds accents (NameWords)
+				if !seen[w] && len(out) < MaxTokens {
+					seen[w] = true
+					out = append(out, w)
+				}
 			}
 		}
 	}
