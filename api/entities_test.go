@@ -186,6 +186,17 @@ func TestEntities(t *testing.T) {
 		if police.Method != entity.MethodShort || !contains(police.Variants, "POLICE DEPARTMENT") || !contains(police.Variants, "Police Department") {
 			t.Errorf("police row %+v", police)
 		}
+		// every spelling of the bundled data is reviewed: mapped by a rule,
+		// or kept as its own id with the reason (Checkbook's budget unit
+		// "Miscellaneous" is no agency)
+		for _, r := range out.Rows {
+			if r.Method == entity.MethodOwn && !strings.HasPrefix(r.Note, "reviewed and kept as its own id: ") {
+				t.Errorf("unreviewed spelling %q: %+v", r.RawString, r)
+			}
+		}
+		if m := got["Miscellaneous"]; m.Method != entity.MethodOwn || !strings.Contains(m.Note, "budget unit") {
+			t.Errorf("Miscellaneous %+v", m)
+		}
 		checkScope(t, out.Scope)
 		golden(t, "agencies.json", b)
 
