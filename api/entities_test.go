@@ -109,8 +109,8 @@ func sampleAgencyStrings(t *testing.T) map[string]bool {
 		t.Fatal(errs)
 	}
 	for _, r := range pr.Rows {
-		if r.AgencyLabel != "" {
-			out[r.AgencyLabel] = true
+		if r.AgencyPrinted != "" {
+			out[r.AgencyPrinted] = true
 		}
 	}
 	ms, _ := meetings.ReadDir(sample, "meetings") // the image-only calendar is rejected with its reason

@@ -10,7 +10,9 @@ import (
 // Record kinds.
 var (
 	// ProjectKind is the land project, keyed by the ZAP project id.
-	ProjectKind = search.Kind[Project]{Name: "land_project", Index: projectRecord}
+	// Version 1: the token key also holds each accented word without its
+	// accents (Tokens, NameWords).
+	ProjectKind = search.Kind[Project]{Name: "land_project", Index: projectRecord, Version: 1}
 	// EventKind is a land-use event of another publisher (borough
 	// president recommendation, Council land-use item), keyed by its row.
 	EventKind = search.Kind[Event]{Name: "land_event", Index: eventRecord}
