@@ -46,6 +46,10 @@ func TestToolTotalsSayTheirExtent(t *testing.T) {
 		!strings.Contains(out.ExtentWords, "an extract of the source") {
 		t.Errorf("analysis extent %+v: %q", out.Extent, out.ExtentWords)
 	}
+	br := structured[mcp.BrowseContractsOut](t, call(t, s, "browse_contracts", map[string]any{"agency": "Aging", "limit": 1}))
+	if br.Totals.Count == 0 || len(br.Extent) != 2 || br.ExtentWords != out.ExtentWords {
+		t.Errorf("browse_contracts totals %+v, extent %q", br.Totals, br.ExtentWords)
+	}
 	d := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "agency", "name": "design-and-construction"}))
 	if d.Agency == nil || !strings.Contains(d.Agency.Payments.ExtentWords, "Built on the 1,001 payments held here") {
 		t.Errorf("agency dossier payments extent: %+v", d.Agency)

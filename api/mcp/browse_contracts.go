@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 type browseContractsIn struct {
@@ -30,7 +31,11 @@ type BrowseContractsOut struct {
 	Total      int                    `json:"total"`
 	NextCursor string                 `json:"next_cursor,omitempty"`
 	Totals     procure.ContractTotals `json:"totals"`
-	Scope      record.Scope           `json:"scope"`
+	// Extent says how much of their sources the totals cover
+	// (record.ExtentOf), in words (ExtentWords) to quote with them.
+	Extent      []record.Extent `json:"extent"`
+	ExtentWords string          `json:"extent_words"`
+	Scope       record.Scope    `json:"scope"`
 }
 
 func browseContracts(d *Deps) Tool {
@@ -73,7 +78,9 @@ func browseContracts(d *Deps) Tool {
 			if err != nil {
 				return BrowseContractsOut{}, err
 			}
-			return BrowseContractsOut{Contracts: p.Contracts, Total: p.Total, NextCursor: p.NextCursor, Totals: p.Totals, Scope: p.Scope}, nil
+			out := BrowseContractsOut{Contracts: p.Contracts, Total: p.Total, NextCursor: p.NextCursor, Totals: p.Totals, Scope: p.Scope}
+			out.Extent, out.ExtentWords = search.Extents(ctx, d.Search, record.ExtentContracts)
+			return out, nil
 		})
 	t.Limits = []string{"limit: at most 100 contracts per page (default 20); follow next_cursor for the rest"}
 	t.Examples = []Example{{"Two registrations that share one PIN", map[string]any{"pin": "84623P0002007R001"}},
