@@ -86,18 +86,14 @@ func (s *Server) contracts(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	v := ContractBrowseView{ContractPage: page}
-	v.Extent, v.ExtentWords = search.Extents(c.Request.Context(), s.deps.Search, record.ExtentContracts)
-	renderJSON(c, http.StatusOK, v, cacheShort, time.Time{})
+	renderJSON(c, http.StatusOK, ContractBrowseView{page, s.totalsExtent(c.Request.Context(), record.ExtentContracts)}, cacheShort, time.Time{})
 }
 
 // ContractBrowseView is the JSON twin of browse_contracts: a page with
-// its totals and how much of their sources the totals cover, in words
-// (ExtentWords) shown next to them.
+// its totals and how much of their sources the totals cover.
 type ContractBrowseView struct {
 	procure.ContractPage
-	Extent      []record.Extent `json:"extent"`
-	ExtentWords string          `json:"extent_words"`
+	TotalsExtent
 }
 
 // contractAnalysisParams are the parameters of GET /api/contracts/analysis.

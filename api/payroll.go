@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -57,15 +58,26 @@ func (s *Server) payrollRows(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	v := PayrollPageView{PayrollPage: page}
-	v.Extent, v.ExtentWords = search.Extents(c.Request.Context(), s.deps.Search, record.ExtentPayroll)
-	renderJSON(c, http.StatusOK, v, cacheShort, time.Time{})
+	renderJSON(c, http.StatusOK, PayrollPageView{page, s.totalsExtent(c.Request.Context(), record.ExtentPayroll)}, cacheShort, time.Time{})
 }
 
 // PayrollPageView is a payroll page with how much of its source its
 // totals cover (record.Extent), in words next to them.
 type PayrollPageView struct {
 	procure.PayrollPage
+	TotalsExtent
+}
+
+// TotalsExtent says how much of their sources the totals beside it cover
+// (record.ExtentOf), in words (ExtentWords) shown next to them.
+type TotalsExtent struct {
 	Extent      []record.Extent `json:"extent"`
 	ExtentWords string          `json:"extent_words"`
+}
+
+// totalsExtent is the extent of the totals of unit (record.Extent*) over
+// the records held.
+func (s *Server) totalsExtent(ctx context.Context, unit string) TotalsExtent {
+	es, words := search.Extents(ctx, s.deps.Search, unit)
+	return TotalsExtent{Extent: es, ExtentWords: words}
 }
