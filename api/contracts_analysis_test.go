@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -217,6 +218,34 @@ func TestContractAnalysisUnknownLabel(t *testing.T) {
 		if res, body := get(t, e, path); res.StatusCode != http.StatusBadRequest {
 			t.Errorf("%s: %d %s", path, res.StatusCode, body)
 		}
+	}
+}
+
+// An unknown analysis label always gets at least one suggestion, through
+// the analysis, the browse and the page: an acronym, a short form, a
+// printed spelling of the held rows (payroll's, Checkbook's) suggest the
+// accepted label the crosswalk resolves them to, and a label that is
+// nothing like one still gets the nearest label.
+func TestUnknownLabelAlwaysGetsASuggestion(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	for label, want := range map[string]string{"NYPD": "Police Department", "Parks": "Parks and Recreation",
+		"POLICE DEPARTMENT": "Police Department", "Department of Parks and Recreation": "Parks and Recreation",
+		"DEPT OF PARKS & RECREATION": "Parks and Recreation", "xqzzyv": "", "Miscellaneous": ""} {
+		res, body := get(t, e, "/api/contracts/analysis?agency="+url.QueryEscape(label))
+		a := decode[ContractAnalysisView](t, body)
+		if res.StatusCode != http.StatusBadRequest || a.Status != procure.AnalysisUnknownLabel || len(a.Suggestions) == 0 ||
+			want != "" && a.Suggestions[0] != want || !strings.Contains(a.Message, "did you mean") {
+			t.Errorf("analysis %q: %d suggestions %v, want %q first", label, res.StatusCode, a.Suggestions, want)
+		}
+		res, body = get(t, e, "/api/contracts?agency_label="+url.QueryEscape(label))
+		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "did you mean") ||
+			want != "" && !strings.Contains(string(body), `\"`+want+`\"`) {
+			t.Errorf("browse %q: %d %s", label, res.StatusCode, body)
+		}
+	}
+	res, body := get(t, e, "/contracts/analysis?agency=NYPD")
+	if html := string(body); res.StatusCode != http.StatusBadRequest || !strings.Contains(html, `/contracts/analysis?agency=Police&#43;Department">Police Department</a>`) {
+		t.Errorf("page NYPD: %d %s", res.StatusCode, html)
 	}
 }
 

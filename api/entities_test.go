@@ -112,8 +112,8 @@ func sampleAgencyStrings(t *testing.T) map[string]bool {
 		t.Fatal(errs)
 	}
 	for _, r := range pr.Rows {
-		if r.AgencyLabel != "" {
-			out[r.AgencyLabel] = true
+		if r.AgencyPrinted != "" {
+			out[r.AgencyPrinted] = true
 		}
 	}
 	ms, _ := meetings.ReadDir(sample, "meetings") // the image-only calendar is rejected with its reason
@@ -188,6 +188,17 @@ func TestEntities(t *testing.T) {
 		police := got["Police"]
 		if police.Method != entity.MethodShort || !contains(police.Variants, "POLICE DEPARTMENT") || !contains(police.Variants, "Police Department") {
 			t.Errorf("police row %+v", police)
+		}
+		// every spelling of the bundled data is reviewed: mapped by a rule,
+		// or kept as its own id with the reason (Checkbook's budget unit
+		// "Miscellaneous" is no agency)
+		for _, r := range out.Rows {
+			if r.Method == entity.MethodOwn && !strings.HasPrefix(r.Note, "reviewed and kept as its own id: ") {
+				t.Errorf("unreviewed spelling %q: %+v", r.RawString, r)
+			}
+		}
+		if m := got["Miscellaneous"]; m.Method != entity.MethodOwn || !strings.Contains(m.Note, "budget unit") {
+			t.Errorf("Miscellaneous %+v", m)
 		}
 		checkScope(t, out.Scope)
 		golden(t, "agencies.json", b)

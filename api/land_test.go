@@ -69,6 +69,33 @@ func TestLandProjectsJSONAndPage(t *testing.T) {
 	}
 }
 
+// A project is found by several words of its name, in any order and
+// letter case, through the JSON twin and the page (whose form keeps them);
+// words of two different projects find none, nine words are a 400.
+func TestLandProjectsByName(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	for _, w := range []string{"Timbale+Terrace", "terrace%20TIMBALE", "Timbale%20T%C3%A9rrace"} {
+		res, body := get(t, e, "/api/land-projects?word="+w)
+		var page land.Page
+		if res.StatusCode != http.StatusOK || json.Unmarshal(body, &page) != nil || page.Total != 1 || page.Projects[0].ID != "2022M0258" {
+			t.Errorf("%s: %d %s", w, res.StatusCode, body)
+		}
+	}
+	res, body := get(t, e, "/api/land-projects?word=Timbale+Rule")
+	var page land.Page
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &page) != nil || page.Total != 0 || page.Filters.Word != "timbale rule" {
+		t.Errorf("words of two projects: %d %s", res.StatusCode, body)
+	}
+	if res, body := get(t, e, "/api/land-projects?word=a+b+c+d+e+f+g+h+i"); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("nine words: %d %s", res.StatusCode, body)
+	}
+	res, body = get(t, e, "/land-projects?word=terrace+timbale")
+	if html := string(body); res.StatusCode != http.StatusOK || !strings.Contains(html, `href="/land-projects/2022M0258"`) ||
+		!strings.Contains(html, `name="word" size="24" maxlength="200" value="terrace timbale"`) {
+		t.Errorf("land lens page by name: %d\n%s", res.StatusCode, html)
+	}
+}
+
 // Every BBL the bundled centroid file holds resolves to its centroid; a
 // lot it cannot hold says why.
 func TestEveryCentroidBBLResolves(t *testing.T) {

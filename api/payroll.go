@@ -8,7 +8,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // payrollRoutes mounts the JSON reads of Citywide Payroll rows.
@@ -57,15 +56,5 @@ func (s *Server) payrollRows(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	v := PayrollPageView{PayrollPage: page}
-	v.Extent, v.ExtentWords = search.Extents(c.Request.Context(), s.deps.Search, record.ExtentPayroll)
-	renderJSON(c, http.StatusOK, v, cacheShort, time.Time{})
-}
-
-// PayrollPageView is a payroll page with how much of its source its
-// totals cover (record.Extent), in words next to them.
-type PayrollPageView struct {
-	procure.PayrollPage
-	Extent      []record.Extent `json:"extent"`
-	ExtentWords string          `json:"extent_words"`
+	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -37,9 +38,14 @@ func TestPayrollJSON(t *testing.T) {
 	one := browse("name=ABENSUR").Rows[0]
 	res, body := get(t, e, "/api/payroll/"+url.PathEscape(one.ID))
 	var v PayrollView
-	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &v) != nil || v.Row.ID != one.ID || v.Row.AgencyLabel != "DISTRICT ATTORNEY-MANHATTAN" ||
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &v) != nil || v.Row.ID != one.ID || v.Row.AgencyPrinted != "DISTRICT ATTORNEY-MANHATTAN" ||
 		v.Row.AgencyID == "" || v.Measure == "" {
 		t.Errorf("row by id: %d %s", res.StatusCode, body)
+	}
+	// the printed agency's field cannot be mistaken for the accepted
+	// analysis label (the agency_label argument)
+	if !strings.Contains(string(body), `"agency_as_printed":"DISTRICT ATTORNEY-MANHATTAN"`) || strings.Contains(string(body), `"agency_label"`) {
+		t.Errorf("printed agency field: %s", body)
 	}
 
 	// by agency as printed and fiscal year: the 22 Police Department rows
@@ -48,7 +54,7 @@ func TestPayrollJSON(t *testing.T) {
 		t.Errorf("police: total %d totals %+v", police.Total, police.Totals)
 	}
 	for _, r := range police.Rows {
-		if r.AgencyLabel != "POLICE DEPARTMENT" {
+		if r.AgencyPrinted != "POLICE DEPARTMENT" {
 			t.Errorf("police row %+v", r)
 		}
 	}

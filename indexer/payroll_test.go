@@ -33,7 +33,7 @@ func TestPayrollLiveReports(t *testing.T) {
 	var answer []map[string]string
 	for i, r := range rows[:5] {
 		answer = append(answer, map[string]string{":id": "row-" + strconv.Itoa(i), "fiscal_year": strconv.Itoa(r.FiscalYear),
-			"agency_name": r.AgencyLabel, "last_name": r.LastName, "first_name": r.FirstName, "title_description": r.Title,
+			"agency_name": r.AgencyPrinted, "last_name": r.LastName, "first_name": r.FirstName, "title_description": r.Title,
 			"regular_gross_paid": r.RegularGross.Raw, "base_salary": r.BaseSalary.Raw, "pay_basis": r.PayBasis})
 	}
 	answer[3]["fiscal_year"] = ""

@@ -46,8 +46,32 @@ func TestToolTotalsSayTheirExtent(t *testing.T) {
 		!strings.Contains(out.ExtentWords, "an extract of the source") {
 		t.Errorf("analysis extent %+v: %q", out.Extent, out.ExtentWords)
 	}
+	br := structured[procure.ContractPage](t, call(t, s, "browse_contracts", map[string]any{"agency": "Aging", "limit": 1}))
+	if br.Totals.Count == 0 || len(br.Extent) != 2 || br.ExtentWords != out.ExtentWords {
+		t.Errorf("browse_contracts totals %+v, extent %q", br.Totals, br.ExtentWords)
+	}
 	d := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "agency", "name": "design-and-construction"}))
 	if d.Agency == nil || !strings.Contains(d.Agency.Payments.ExtentWords, "Built on the 1,001 payments held here") {
 		t.Errorf("agency dossier payments extent: %+v", d.Agency)
+	}
+}
+
+// An unknown label always gets at least one suggestion through the tools
+// too: an acronym, a short form and a printed spelling suggest the label
+// the crosswalk resolves them to first; a label like none still gets the
+// nearest one. browse_contracts's agency_label is held to the same rule.
+func TestUnknownLabelSuggestionsInTools(t *testing.T) {
+	s := connect(t, 1)
+	for label, want := range map[string]string{"NYPD": "Police Department", "Parks": "Parks and Recreation",
+		"POLICE DEPARTMENT": "Police Department", "Department of Parks and Recreation": "Parks and Recreation", "xqzzyv": ""} {
+		out := structured[mcp.AnalyzeContractsOut](t, call(t, s, "analyze_contracts", map[string]any{"agency": label}))
+		if out.Status != procure.AnalysisUnknownLabel || len(out.Suggestions) == 0 || want != "" && out.Suggestions[0] != want ||
+			len(out.Groups) != 0 || !strings.Contains(out.Message, "did you mean") {
+			t.Errorf("analyze %q: %+v", label, out)
+		}
+		res := call(t, s, "browse_contracts", map[string]any{"agency_label": label})
+		if !res.IsError || !strings.Contains(text(res), "did you mean") || want != "" && !strings.Contains(text(res), `"`+want+`"`) {
+			t.Errorf("browse %q: %v %s", label, res.IsError, text(res))
+		}
 	}
 }

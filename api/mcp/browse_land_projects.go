@@ -2,11 +2,13 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 type browseLandIn struct {
@@ -33,8 +35,8 @@ func browseLandProjects(d *Deps) Tool {
 			"HA urban development action area, PQ acquisition …), stage (the latest procedure stage the project's records place "+
 			"it at: "+strings.Join(land.StageIDs(), ", ")+", or unknown), effect (a derived regulatory effect such as upzone, "+
 			"only where a held file states one), borough, community district (M11, K03 …), BBL (10 digits), public status "+
-			"(filed, noticed, in public review, completed), application (ULURP) number, CEQR number and one word of the project's "+
-			"name, applicant or brief (its address; search_federated takes several words). by_status counts every match by "+
+			"(filed, noticed, in public review, completed), application (ULURP) number, CEQR number and words of the project's "+
+			"name, applicant or brief (its address): every word given, in any order, any letter case, with or without accents. by_status counts every match by "+
 			"status. Follow next_cursor for the rest. The scope says what was searched; no rows never proves no project exists.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
@@ -59,7 +61,7 @@ func browseLandProjects(d *Deps) Tool {
 			bounded(s, "ulurp", 30, "Application (ULURP) number, with or without prefix letter and spaces (C 240046 HAM).")
 			prop(s, "ulurp").Pattern = land.ULURPPattern
 			bounded(s, "ceqr", 20, "Environmental review (CEQR) number, exact (24DCP123M).")
-			bounded(s, "word", 40, "One word of the project's name, applicant or brief (its address), any letter case.")
+			bounded(s, "word", record.InputBound("word").MaxLen, fmt.Sprintf("Words (1 to %d) of the project's name, applicant or brief (its address): a project holding every one, in any order, any letter case and accents (Timbale Terrace).", land.MaxNameWords))
 			limitProp(s, land.MaxLimit)
 			cursorProp(s)
 		},
@@ -72,6 +74,7 @@ func browseLandProjects(d *Deps) Tool {
 	t.Examples = []Example{
 		{"Completed projects", map[string]any{"status": "completed"}},
 		{"ULURP zoning map amendments in Queens", map[string]any{"procedure": "ulurp", "action": "ZM", "borough": "Queens"}},
+		{"A project by its name", map[string]any{"word": "Timbale Terrace"}},
 	}
 	return t
 }

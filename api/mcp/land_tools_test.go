@@ -75,3 +75,22 @@ func TestCapabilityGapsNearestToolsExist(t *testing.T) {
 		}
 	}
 }
+
+// browse_land_projects finds a project by several words of its name, in
+// any order and letter case, and says so in its scope; too many words is
+// a tool error naming the bound.
+func TestBrowseLandProjectsByName(t *testing.T) {
+	s := connect(t, 1)
+	for _, w := range []string{"Timbale Terrace", "terrace TIMBALE"} {
+		got := structured[land.Page](t, call(t, s, "browse_land_projects", map[string]any{"word": w}))
+		if got.Total != 1 || len(got.Projects) != 1 || got.Projects[0].ID != "2022M0258" || got.Scope.Searched.Filters[land.KeyToken] == "" {
+			t.Errorf("%q: %d %+v scope %v", w, got.Total, got.Projects, got.Scope.Searched.Filters)
+		}
+	}
+	if none := structured[land.Page](t, call(t, s, "browse_land_projects", map[string]any{"word": "Timbale Rule"})); none.Total != 0 || len(none.Projects) != 0 {
+		t.Errorf("words of two projects: %+v", none)
+	}
+	if res := call(t, s, "browse_land_projects", map[string]any{"word": "a b c d e f g h i"}); !res.IsError || !strings.Contains(text(res), "1 to 8 words") {
+		t.Errorf("nine words: %s", text(res))
+	}
+}

@@ -167,8 +167,13 @@ func TestPersonOrOrganizationPositions(t *testing.T) {
 		police.Positions.Measure != procure.PayrollMeasure || y.GrossPaid.Value == nil {
 		t.Fatalf("police FY2016: %+v", y)
 	}
+	// the figures say they are built on the payroll extract held
+	if len(police.Positions.Extent) != 1 || !strings.Contains(police.Positions.ExtentWords, "payroll rows held here") ||
+		!strings.Contains(police.Positions.ExtentWords, "an extract of the source") {
+		t.Errorf("police positions extent %+v %q", police.Positions.Extent, police.Positions.ExtentWords)
+	}
 	acs := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000002"}))
-	if acs.Positions == nil || acs.Positions.Display != procure.NoPayroll || len(acs.Positions.Years) != 0 {
+	if acs.Positions == nil || acs.Positions.Display != procure.NoPayroll || len(acs.Positions.Years) != 0 || acs.Positions.ExtentWords != "" {
 		t.Fatalf("ACS positions: %+v", acs.Positions)
 	}
 	person := structured[mcp.PersonOrOrgOut](t, call(t, s, "get_person_or_organization", map[string]any{"id": "NYC_GOID_000002/principal-officer/2026-06-12"}))

@@ -265,6 +265,7 @@ var words = map[string]word{
 	"w.minutes":                                {"Minutes", "Actas"},
 	"w.minutes.2":                              {"; minutes: ", "; actas: "},
 	"w.name":                                   {"Name", "Nombre"},
+	"w.name.applicant.or.address":              {"Name, applicant or address ", "Nombre, solicitante o dirección "},
 	"w.next.page":                              {"Next page", "Página siguiente"},
 	"w.no.actions.held":                        {"No actions held.", "No se guarda ninguna acción."},
 	"w.no.ceqr.number.held":                    {"no CEQR number held", "sin número CEQR registrado"},

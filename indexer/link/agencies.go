@@ -16,11 +16,11 @@ import (
 // (a row naming none keeps none).
 func PayrollRows(_ context.Context, env Env, rows []record.PayrollRow) []error {
 	for i := range rows {
-		if rows[i].AgencyLabel == "" {
+		if rows[i].AgencyPrinted == "" {
 			rows[i].AgencyID, rows[i].AgencyName, rows[i].AgencyMethod = "", "", ""
 			continue
 		}
-		l := env.Linker.Crosswalk.Resolve(rows[i].AgencyLabel)
+		l := env.Linker.Crosswalk.Resolve(rows[i].AgencyPrinted)
 		rows[i].AgencyID, rows[i].AgencyName, rows[i].AgencyMethod = l.ID, l.Name, l.Method
 	}
 	return nil

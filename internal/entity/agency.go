@@ -20,9 +20,7 @@ func AgencyKey(raw string) string {
 	if strings.HasSuffix(s, ")") {
 		s = trailingAcronymRE.ReplaceAllString(s, "")
 	}
-	if !isASCII(s) { // ASCII has no accents to strip
-		s, _, _ = transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
-	}
+	s = StripAccents(s)
 	s = strings.ReplaceAll(s, "&", " AND ")
 	s = apostrophes.Replace(s)
 	s = strings.ToUpper(s)
@@ -33,6 +31,16 @@ func AgencyKey(raw string) string {
 		return ' '
 	}, s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// StripAccents removes accents ("Café" → "Cafe"): the one accent rule of
+// agency keys and land-project name words.
+func StripAccents(s string) string {
+	if isASCII(s) { // ASCII has no accents to strip
+		return s
+	}
+	s, _, _ = transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
+	return s
 }
 
 // apostrophes are dropped from an agency key.

@@ -707,26 +707,13 @@ func (r *run) landCollection(ctx context.Context) (*collectionOut, error) {
 		named = true
 		// the projects holding every query word (read by the rarest word,
 		// as the people collection does)
-		var words []string
-		for _, w := range r.u.Words {
-			for _, t := range search.Words(w) {
-				if !slices.Contains(words, t) {
-					words = append(words, t)
-				}
-			}
-		}
-		if len(words) == 0 || len(words) > 8 {
+		words := land.NameWords(strings.Join(r.u.Words, " "))
+		if len(words) == 0 || len(words) > land.MaxNameWords {
 			return nil
 		}
-		rare, fewest := "", -1
-		for _, w := range words {
-			tp, err := search.Find(ctx, rs, land.ProjectKind, search.RecordQuery{Keys: map[string][]string{land.KeyToken: {w}}, Sort: search.RecordSortID, Limit: 1})
-			if err != nil {
-				return err
-			}
-			if fewest < 0 || tp.Total < fewest {
-				rare, fewest = w, tp.Total
-			}
+		rare, fewest, err := land.RarestWord(ctx, rs, words, nil)
+		if err != nil {
+			return err
 		}
 		if fewest <= 0 {
 			return nil
@@ -737,12 +724,7 @@ func (r *run) landCollection(ctx context.Context) (*collectionOut, error) {
 		}
 		n := 0
 		for i, pr := range p.Items {
-			held := p.Records[i].Keys[land.KeyToken]
-			all := true
-			for _, w := range words {
-				all = all && slices.Contains(held, w)
-			}
-			if !all {
+			if !land.HoldsWords(p.Records[i], words) {
 				continue
 			}
 			n++

@@ -3,13 +3,16 @@ package land
 import (
 	"strings"
 
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Record kinds.
 var (
 	// ProjectKind is the land project, keyed by the ZAP project id.
-	ProjectKind = search.Kind[Project]{Name: "land_project", Index: projectRecord}
+	// Version 1: the token key also holds each accented word without its
+	// accents (Tokens, NameWords).
+	ProjectKind = search.Kind[Project]{Name: "land_project", Index: projectRecord, Version: 1}
 	// EventKind is a land-use event of another publisher (borough
 	// president recommendation, Council land-use item), keyed by its row.
 	EventKind = search.Kind[Event]{Name: "land_event", Index: eventRecord}
@@ -41,9 +44,11 @@ func Tokens(p Project) []string {
 	var out []string
 	for _, s := range append([]string{p.Name, p.Applicant, p.Brief}, p.Keywords...) {
 		for _, w := range search.Words(s) {
-			if !seen[w] && len(out) < MaxTokens {
-				seen[w] = true
-				out = append(out, w)
+			for _, w := range []string{w, entity.StripAccents(w)} { // a name search folds accents (NameWords)
+				if !seen[w] && len(out) < MaxTokens {
+					seen[w] = true
+					out = append(out, w)
+				}
 			}
 		}
 	}

@@ -355,9 +355,89 @@ func TestBrowseByWordAndCEQR(t *testing.T) {
 	if p, err := s.Browse(ctx, land.Filter{Word: "Kestrel"}, "", 10); err != nil || p.Total != 0 {
 		t.Errorf("a word no project holds: %d %v", p.Total, err)
 	}
-	for _, f := range []land.Filter{{Word: "Timbale Terrace"}, {CEQR: "not a number"}} {
-		if _, err := s.Browse(ctx, f, "", 10); err == nil {
-			t.Errorf("%+v accepted", f)
+	// (the phrase "Timbale Terrace", once refused here, is found now:
+	// TestBrowseByNameOfSeveralWords)
+	for _, f := range []land.Filter{{Word: "one two three four five six seven eight nine"}, {Word: " ;; "}, {CEQR: "not a number"}} {
+		if _, err := s.Browse(ctx, f, "", 10); record.ErrorCode(err) != record.EINVALID {
+			t.Errorf("%+v: %v, want EINVALID", f, err)
 		}
+	}
+}
+
+// A name of several words finds the projects holding every word, in any
+// order, in any letter case and with or without accents, across the
+// name, applicant and brief; words held only by different projects find
+// none (an empty page that says what was searched, never every project).
+func TestBrowseByNameOfSeveralWords(t *testing.T) {
+	s := service(t)
+	ctx := context.Background()
+	for _, w := range []string{"Timbale Terrace", "terrace TIMBALE", "Timbale Térrace", "timbale housing preservation", "Terrace, Timbale!"} {
+		p, err := s.Browse(ctx, land.Filter{Word: w}, "", 10)
+		if err != nil || p.Total != 1 || len(p.Projects) != 1 || p.Projects[0].ID != "2022M0258" {
+			t.Errorf("%q: total %d %+v err %v", w, p.Total, p.Projects, err)
+			continue
+		}
+		if f := p.Scope.Searched.Filters; f["id"] != "" || f[land.KeyToken] == "" {
+			t.Errorf("%q: scope filters %v: the words, not the ids they matched", w, f)
+		}
+	}
+	// each word alone matches, together none does
+	for _, w := range []string{"Timbale", "Rule"} {
+		if p, err := s.Browse(ctx, land.Filter{Word: w}, "", 10); err != nil || p.Total == 0 {
+			t.Fatalf("%q alone: %d %v", w, p.Total, err)
+		}
+	}
+	p, err := s.Browse(ctx, land.Filter{Word: "Timbale Rule"}, "", 10)
+	if err != nil || p.Total != 0 || len(p.Projects) != 0 || p.Scope.Searched.Filters[land.KeyToken] != "timbale rule" {
+		t.Errorf("words of two projects: total %d err %v scope %+v", p.Total, err, p.Scope.Searched)
+	}
+	// combined with another filter, paged: every page holds every word
+	all, err := s.Browse(ctx, land.Filter{Word: "housing affordable"}, "", land.MaxLimit)
+	if err != nil || all.Total < 3 {
+		t.Fatalf("housing affordable: %d %v", all.Total, err)
+	}
+	var paged []string
+	for cur := ""; ; {
+		pg, err := s.Browse(ctx, land.Filter{Word: "affordable housing"}, cur, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sm := range pg.Projects {
+			paged = append(paged, sm.ID)
+		}
+		if cur = pg.NextCursor; cur == "" {
+			break
+		}
+	}
+	var want []string
+	for _, sm := range all.Projects {
+		want = append(want, sm.ID)
+	}
+	if !slices.Equal(paged, want) {
+		t.Errorf("paged %v, want %v", paged, want)
+	}
+	inM, err := s.Browse(ctx, land.Filter{Word: "affordable housing", Borough: "M"}, "", land.MaxLimit)
+	if err != nil || inM.Total == 0 || inM.Total >= all.Total {
+		t.Errorf("with a borough: %d of %d, %v", inM.Total, all.Total, err)
+	}
+	for _, sm := range inM.Projects {
+		if !slices.Contains(sm.Boroughs, "Manhattan") {
+			t.Errorf("%s outside Manhattan: %v", sm.ID, sm.Boroughs)
+		}
+	}
+}
+
+// A project's words are held with and without accents, so a name search
+// folds them either way (NameWords is the query side of Tokens).
+func TestNameWordsFoldAccents(t *testing.T) {
+	p := land.Project{ID: "2026X0001", Name: "Plaza de la Café Señora", Applicant: "Éxito LLC"}
+	toks := land.Tokens(p)
+	for _, w := range land.NameWords("CAFE señora exito") {
+		if !slices.Contains(toks, w) {
+			t.Errorf("%q not among %v", w, toks)
+		}
+	}
+	if got := land.NameWords("Café  cafe CAFÉ"); !slices.Equal(got, []string{"cafe"}) {
+		t.Errorf("NameWords %v", got)
 	}
 }

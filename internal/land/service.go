@@ -131,8 +131,9 @@ type Filter struct {
 	ULURP             string `json:"ulurp,omitempty"`
 	// CEQR is an environmental review (CEQR) number, exact ("24DCP123M").
 	CEQR string `json:"ceqr,omitempty"`
-	// Word is one word of the project's name, applicant, brief (its
-	// address) or keywords, any letter case (Tokens).
+	// Word is one or more words (at most MaxNameWords) of the project's
+	// name, applicant, brief (its address) or keywords, all of them in any
+	// order, any letter case and accents (NameWords, Tokens).
 	Word string `json:"word,omitempty"`
 }
 
@@ -273,11 +274,14 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 		keys[KeyCEQR], n.CEQR = []string{v}, v
 	}
 	if v := strings.TrimSpace(f.Word); v != "" {
-		ws := search.Words(v)
-		if len(ws) != 1 {
-			return search.RecordQuery{}, n, record.Invalid("word", "%q: give one word of the project's name, applicant or brief (federated search takes several words)", v)
+		ws := NameWords(v)
+		if len(ws) == 0 || len(ws) > MaxNameWords {
+			return search.RecordQuery{}, n, record.Invalid("word", "%q: give 1 to %d words of the project's name, applicant or brief (its address)", v, MaxNameWords)
 		}
-		keys[KeyToken], n.Word = ws, ws[0]
+		n.Word = strings.Join(ws, " ")
+		if len(ws) == 1 { // several words are read by Browse (namedIDs)
+			keys[KeyToken] = ws
+		}
 	}
 	q := search.RecordQuery{}
 	if len(keys) > 0 {
@@ -305,10 +309,26 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 	if err != nil {
 		return Page{}, err
 	}
+	words := NameWords(norm.Word)
+	if len(words) > 1 {
+		ids, err := namedIDs(ctx, rs, words, q.Keys)
+		if err != nil {
+			return Page{}, err
+		}
+		if q.IDs = ids; len(ids) == 0 {
+			q.IDs = []string{noProject}
+		}
+	}
 	q.Sort, q.Limit, q.Cursor = search.RecordSortDateDesc, limit, cursor
 	p, err := search.Find(ctx, search.WithScope(rs, cov), ProjectKind, q)
 	if err != nil {
 		return Page{}, err
+	}
+	if len(words) > 1 { // the scope names the words, not the ids they matched
+		if p.Scope.Searched.Filters != nil {
+			delete(p.Scope.Searched.Filters, "id")
+			p.Scope.Searched.Filters[KeyToken] = norm.Word
+		}
 	}
 	t, err := search.TotalsOf(ctx, rs, ProjectKind, q, []string{KeyStatus}, 0)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -75,6 +76,20 @@ type Positions struct {
 	FiscalYearsHeld []int          `json:"fiscal_years_held"`
 	Years           []PositionYear `json:"years"`
 	Bounds          string         `json:"bounds"`
+	// Extent says how much of the payroll source the figures cover (the
+	// rows held are an extract), in words (ExtentWords) shown next to
+	// them; set by WithExtent when the figures are published.
+	Extent      []record.Extent `json:"extent,omitempty"`
+	ExtentWords string          `json:"extent_words,omitempty"`
+}
+
+// WithExtent sets the extent of the payroll rows held (search.Extents of
+// record.ExtentPayroll) on published figures; unknown ones state no figure
+// to qualify.
+func (p *Positions) WithExtent(es []record.Extent, words string) {
+	if p.State == Published {
+		p.Extent, p.ExtentWords = es, words
+	}
 }
 
 // positionsBounds states the summary's bounds.

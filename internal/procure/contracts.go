@@ -85,7 +85,22 @@ type ContractPage struct {
 	Total      int               `json:"total"`
 	NextCursor string            `json:"next_cursor,omitempty"`
 	Totals     ContractTotals    `json:"totals"`
-	Scope      record.Scope      `json:"scope"`
+	TotalsExtent
+	Scope record.Scope `json:"scope"`
+}
+
+// TotalsExtent says how much of their sources the totals beside it cover
+// (record.ExtentsOf), in words (ExtentWords) shown next to them.
+type TotalsExtent struct {
+	Extent      []record.Extent `json:"extent"`
+	ExtentWords string          `json:"extent_words"`
+}
+
+// totalsExtent is the extent of the totals of unit (record.Extent*) over
+// the records held.
+func totalsExtent(ctx context.Context, rs Records, unit string) TotalsExtent {
+	es, words := search.Extents(ctx, rs, unit)
+	return TotalsExtent{Extent: es, ExtentWords: words}
 }
 
 // records is the record reader. Errors: EUNAVAILABLE when the engine
@@ -185,6 +200,7 @@ func (s *Service) BrowseContracts(ctx context.Context, f ContractFilter, cursor 
 	out.Scope.Searched.Kind = "contracts"
 	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
 	out.Totals = ContractTotals{Count: t.Count, ValidAmounts: t.ValidAmounts, Registered: sum.Value(), Display: sum.Display(), Measure: ContractMeasure}
+	out.TotalsExtent = totalsExtent(ctx, rs, record.ExtentContracts)
 	return out, nil
 }
 

@@ -55,8 +55,9 @@ type PayrollPage struct {
 	Total      int                 `json:"total"`
 	NextCursor string              `json:"next_cursor,omitempty"`
 	Totals     PayrollTotals       `json:"totals"`
-	FlagsNote  string              `json:"flags_note"`
-	Scope      record.Scope        `json:"scope"`
+	TotalsExtent
+	FlagsNote string       `json:"flags_note"`
+	Scope     record.Scope `json:"scope"`
 }
 
 // PayrollRow reads one payroll row by its id. Errors: EINVALID for an empty
@@ -123,6 +124,7 @@ func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor str
 	for _, b := range t.Groups[KeyPayrollFlag] {
 		out.Totals.Flagged[b.Value] = b.Count
 	}
+	out.TotalsExtent = totalsExtent(ctx, rs, record.ExtentPayroll)
 	return out, nil
 }
 

@@ -26,6 +26,10 @@ const (
 var PayrollKind = search.Kind[record.PayrollRow]{
 	Name:  "payroll",
 	Index: payrollRecord,
+	// 1: the printed agency's body field is agency_as_printed (it was
+	// agency_label, the name of the accepted-label argument); rows of an
+	// older layout read no printed agency, so the sample is written again
+	Version: 1,
 }
 
 // payrollRecord is the envelope of a payroll row: keys agency_id,
@@ -46,7 +50,7 @@ func payrollRecord(p record.PayrollRow) search.Record {
 		}
 	}
 	set(search.KeyAgencyID, p.AgencyID)
-	set(search.KeyAgencyRaw, p.AgencyLabel) // the printed agency (GET /agencies)
+	set(search.KeyAgencyRaw, p.AgencyPrinted) // the printed agency (GET /agencies)
 	if p.FiscalYear > 0 {
 		set(search.KeyFiscalYear, strconv.Itoa(p.FiscalYear))
 	}

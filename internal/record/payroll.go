@@ -24,13 +24,15 @@ type PayrollRow struct {
 	// PayrollNumber is the agency's payroll number (later exports only).
 	PayrollNumber string `json:"payroll_number,omitempty"`
 
-	// AgencyLabel is the agency as printed; AgencyID and AgencyName are its
-	// canonical agency (entity.Crosswalk) and AgencyMethod how it was
-	// resolved.
-	AgencyLabel  string `json:"agency_label"`
-	AgencyID     string `json:"agency_id,omitempty"`
-	AgencyName   string `json:"agency_name,omitempty"`
-	AgencyMethod string `json:"agency_method,omitempty"`
+	// AgencyPrinted is the agency as the source printed it (served as
+	// agency_as_printed, like a contract's: never to be mistaken for an
+	// accepted analysis label, the agency_label argument); AgencyID and
+	// AgencyName are its canonical agency (entity.Crosswalk) and
+	// AgencyMethod how it was resolved.
+	AgencyPrinted string `json:"agency_as_printed"`
+	AgencyID      string `json:"agency_id,omitempty"`
+	AgencyName    string `json:"agency_name,omitempty"`
+	AgencyMethod  string `json:"agency_method,omitempty"`
 
 	LastName  string `json:"last_name"`
 	FirstName string `json:"first_name"`

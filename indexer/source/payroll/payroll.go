@@ -89,7 +89,7 @@ func Row(fields map[string]string, file string, line int, observed time.Time) (r
 	r := record.PayrollRow{
 		Source: Source, SourceLabel: SourceLabel, File: file, Line: line, ObservedAt: observed,
 		PayrollNumber: get("payrollnumber"),
-		AgencyLabel:   get("agencyname"),
+		AgencyPrinted: get("agencyname"),
 		LastName:      get("lastname"), FirstName: get("firstname"), MidInit: get("midinit"),
 		AgencyStartRaw: get("agencystartdate"),
 		WorkBorough:    get("worklocationborough"),

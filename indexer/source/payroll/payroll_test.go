@@ -56,7 +56,7 @@ func TestReadRealRows(t *testing.T) {
 		t.Errorf("%d distinct ids for 1800 rows", len(ids))
 	}
 	first := c.Rows[0]
-	if first.FiscalYear != 2016 || first.AgencyLabel != "DISTRICT ATTORNEY-MANHATTAN" || first.LastName != "ABA'AHMID" ||
+	if first.FiscalYear != 2016 || first.AgencyPrinted != "DISTRICT ATTORNEY-MANHATTAN" || first.LastName != "ABA'AHMID" ||
 		first.FirstName != "RAHASHEEM" || first.MidInit != "E" || first.Title != "COMMUNITY ASSOCIATE" || first.WorkBorough != "MANHATTAN" ||
 		first.PayBasis != "per Annum" || first.BaseSalary != (record.PayValue{Raw: "47678", Value: 47678, Valid: true}) ||
 		first.RegularGross.Value != 47166.03 || first.OTPaid.Value != 57.28 || !first.OtherPay.Valid || first.OtherPay.Value != 0 ||
@@ -133,7 +133,7 @@ func sodaRows(t *testing.T, n int) []map[string]string {
 	var out []map[string]string
 	for i, r := range rows[:n] {
 		m := map[string]string{
-			":id": "row-" + strconv.Itoa(1000+i), "fiscal_year": strconv.Itoa(r.FiscalYear), "agency_name": r.AgencyLabel,
+			":id": "row-" + strconv.Itoa(1000+i), "fiscal_year": strconv.Itoa(r.FiscalYear), "agency_name": r.AgencyPrinted,
 			"last_name": r.LastName, "first_name": r.FirstName, "agency_start_date": r.AgencyStart.Format("2006-01-02T00:00:00.000"),
 			"work_location_borough": r.WorkBorough, "title_description": r.Title, "leave_status_as_of_june_30": r.LeaveStatus,
 			"base_salary": r.BaseSalary.Raw, "pay_basis": r.PayBasis, "regular_hours": r.RegularHours.Raw,
