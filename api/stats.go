@@ -96,6 +96,9 @@ type CoverageStats struct {
 	// Live is the scheduled live fetches (absent when none is scheduled):
 	// each job's last runs and lateness (sources.go).
 	Live *LiveStats `json:"live,omitempty"`
+	// DigestRuns is the scheduled digest runs' misses (absent when the
+	// service runs no watches; stats_digestruns.go).
+	DigestRuns *DigestRunStats `json:"digest_runs,omitempty"`
 }
 
 // LiveStats is /stats' part on the live fetches: each job with its last
@@ -235,6 +238,9 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 	if out.Live, err = s.liveStats(ctx); err != nil {
 		return CoverageStats{}, err
 	}
+	if out.DigestRuns, err = s.digestRunStats(ctx); err != nil {
+		return CoverageStats{}, err
+	}
 	return out, nil
 }
 
@@ -292,6 +298,8 @@ type UsageStats struct {
 	Days         []UsageDay     `json:"days"`
 	Totals       UsageTotals    `json:"totals"`
 	Note         string         `json:"note"`
+	// DigestRuns is the scheduled digest runs' misses (as Form 1's).
+	DigestRuns *DigestRunStats `json:"digest_runs,omitempty"`
 }
 
 // UsageWindow is the days reported.
@@ -399,5 +407,9 @@ func (s *Server) usageStats(ctx context.Context, now time.Time) (UsageStats, err
 		out.Totals.ShareChangesRead += d.ShareChangesRead
 	}
 	out.Totals.ActiveSubscriptions = out.Days[len(out.Days)-1].ActiveSubscriptions
+	var err error
+	if out.DigestRuns, err = s.digestRunStats(ctx); err != nil {
+		return UsageStats{}, err
+	}
 	return out, nil
 }
