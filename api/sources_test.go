@@ -23,8 +23,14 @@ import (
 // runs are the default jobs' receipts in st, as main.go wires it.
 func scheduledEnv(t *testing.T, receipts ...record.Receipt) (*env, *store.Bolt) {
 	t.Helper()
+	return scheduledEnvOver(t, sampletest.Notices, receipts...)
+}
+
+// scheduledEnvOver is scheduledEnv over corpus c of the bundled sample.
+func scheduledEnvOver(t *testing.T, c sampletest.Corpus, receipts ...record.Receipt) (*env, *store.Bolt) {
+	t.Helper()
 	dir := t.TempDir()
-	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Notices, fixedNow)
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), c, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +59,7 @@ func scheduledEnv(t *testing.T, receipts ...record.Receipt) (*env, *store.Bolt) 
 	srv := New(cfg, d)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	return &env{srv: srv, ts: ts, st: st}, st
+	return &env{srv: srv, ts: ts, st: st, be: be}, st
 }
 
 func receipt(job string, started time.Time, ok bool) record.Receipt {

@@ -159,6 +159,20 @@ func (s Scope) StaleSources() []SourceCoverage {
 	return out
 }
 
+// StaleBehind lists the sources behind the answer (those of the kinds and
+// sources it read, as the absence rule takes them) that are not fresh:
+// what a page's banner names. A scope that names no kind is behind every
+// source.
+func (s Scope) StaleBehind() []SourceCoverage {
+	var out []SourceCoverage
+	for _, c := range s.relevant() {
+		if c.State == Stale || c.State == Failing {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // JobStatus is what /api/sources, its page, /stats and /readyz say of a
 // scheduled job: its interval and maximum age, the sources it feeds, its
 // last run and last good run, whether it is late (Late), and its latest
