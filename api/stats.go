@@ -107,6 +107,9 @@ type LiveStats struct {
 	Jobs    []record.JobStatus `json:"jobs"`
 	Late    []string           `json:"late"`
 	Details string             `json:"details"`
+	// DigestLag is a City Record row's lag to a digest mail, with the
+	// other lag figures (each job's lag): the digest job's, lifted here.
+	DigestLag *record.DigestLag `json:"digest_lag,omitempty"`
 }
 
 // liveStats is the Live part of /stats (nil when no job is scheduled).
@@ -123,6 +126,9 @@ func (s *Server) liveStats(ctx context.Context) (*LiveStats, error) {
 		out.Jobs[i].Receipts = out.Jobs[i].Receipts[:min(1, len(out.Jobs[i].Receipts))]
 		if out.Jobs[i].Late {
 			out.Late = append(out.Late, out.Jobs[i].Job)
+		}
+		if out.Jobs[i].DigestLag != nil {
+			out.DigestLag = out.Jobs[i].DigestLag
 		}
 	}
 	return out, nil

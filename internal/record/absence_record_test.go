@@ -1,6 +1,9 @@
 package record
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestRecordAbsence: the typed absence of one record follows the one rule
 // over the sources of its kinds and the day its id states.
@@ -32,5 +35,25 @@ func TestRecordAbsence(t *testing.T) {
 		if got := IDDay(id); got != want {
 			t.Errorf("IDDay(%q) = %q, want %q", id, got, want)
 		}
+	}
+}
+
+// TestDigestLagOf: the lag to a digest adds the source's lag to
+// searchable, the wait for the next window and a digest run.
+func TestDigestLagOf(t *testing.T) {
+	at := time.Date(2026, 8, 14, 7, 0, 0, 0, NewYork)
+	var digests []Receipt
+	for i, d := range []time.Duration{time.Second, 3 * time.Second, 2 * time.Second} {
+		s := at.Add(time.Duration(i) * time.Hour)
+		digests = append(digests, Receipt{Outcome: ReceiptOK, Started: s, Finished: s.Add(d)})
+	}
+	digests = append(digests, Receipt{Outcome: ReceiptFailed, Started: at, Finished: at.Add(time.Hour)})
+	src := &Lag{Runs: 5, SearchableP50Seconds: 150, SearchableP95Seconds: 285, Note: "n"}
+	l := DigestLagOf(src, digests, 24*time.Hour)
+	if l == nil || l.Runs != 3 || l.RunP50Seconds != 2 || l.RunP95Seconds != 3 || l.ToDigestP50Seconds != 150+43200+2 || l.ToDigestP95Seconds != 285+0.95*86400+3 {
+		t.Fatalf("%+v", l)
+	}
+	if DigestLagOf(nil, digests, time.Hour) != nil || DigestLagOf(src, nil, time.Hour) != nil {
+		t.Error("a lag to digest without a source lag or a digest run")
 	}
 }
