@@ -21,7 +21,7 @@ func TestStatsPublishesLagToDigest(t *testing.T) {
 	for i := range 4 {
 		s := fixedNow.Add(-time.Duration(i) * 5 * time.Minute)
 		crol = append(crol, record.Receipt{Job: "crol", Outcome: record.ReceiptOK, Started: s, Finished: s.Add(200 * time.Millisecond)})
-		digests = append(digests, record.Receipt{Job: "digests", Outcome: record.ReceiptOK, Started: s, Finished: s.Add(time.Second)})
+		digests = append(digests, record.Receipt{Job: "digests", Outcome: record.ReceiptOK, Started: s, Finished: s.Add(time.Second), Written: 1})
 	}
 	jobs := func(context.Context) ([]record.JobStatus, error) {
 		c := record.JobStatus{Job: "crol", Source: "crol", Every: "5m0s", Receipts: crol, Lag: record.LagOf(crol, 5*time.Minute)}

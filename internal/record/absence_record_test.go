@@ -45,9 +45,10 @@ func TestDigestLagOf(t *testing.T) {
 	var digests []Receipt
 	for i, d := range []time.Duration{time.Second, 3 * time.Second, 2 * time.Second} {
 		s := at.Add(time.Duration(i) * time.Hour)
-		digests = append(digests, Receipt{Outcome: ReceiptOK, Started: s, Finished: s.Add(d)})
+		digests = append(digests, Receipt{Outcome: ReceiptOK, Started: s, Finished: s.Add(d), Written: 1})
 	}
-	digests = append(digests, Receipt{Outcome: ReceiptFailed, Started: at, Finished: at.Add(time.Hour)})
+	digests = append(digests, Receipt{Outcome: ReceiptFailed, Started: at, Finished: at.Add(time.Hour)},
+		Receipt{Outcome: ReceiptOK, Started: at, Finished: at.Add(time.Millisecond)}) // a run that sent nothing
 	src := &Lag{Runs: 5, SearchableP50Seconds: 150, SearchableP95Seconds: 285, Note: "n"}
 	l := DigestLagOf(src, digests, 24*time.Hour)
 	if l == nil || l.Runs != 3 || l.RunP50Seconds != 2 || l.RunP95Seconds != 3 || l.ToDigestP50Seconds != 150+43200+2 || l.ToDigestP95Seconds != 285+0.95*86400+3 {

@@ -275,10 +275,16 @@ type DigestLag struct {
 }
 
 // DigestLagOf projects the lag to a digest from a source job's lag and the
-// digest runs' receipts, with digest windows of window (nil when either
-// has no good run).
+// digest runs' receipts, with digest windows of window (nil when the
+// source has no good run or no digest run sent mail).
 func DigestLagOf(searchable *Lag, digestReceipts []Receipt, window time.Duration) *DigestLag {
-	runs := LagOf(digestReceipts, 0)
+	var sent []Receipt // the runs that mailed: a run with nothing to send says nothing of a digest's
+	for _, r := range digestReceipts {
+		if r.Written > 0 {
+			sent = append(sent, r)
+		}
+	}
+	runs := LagOf(sent, 0)
 	if searchable == nil || runs == nil {
 		return nil
 	}
