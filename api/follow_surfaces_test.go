@@ -7,15 +7,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/sampletest"
-	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/followtest"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
-	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/watch"
 	"github.com/recordwatch/recordwatch/mailer"
 )
@@ -99,42 +96,14 @@ var followSurfaces = []followSurface{
 }
 
 // heldFollowables picks one held object of each followable kind from the
-// full sample: a solicitation with a PIN and a due date (its notice and
-// its matter), a contract, a land project and a meeting.
+// full sample (followtest.Pick).
 func heldFollowables(t *testing.T, e *watchEnv) (record.Notice, record.Contract, land.Project, meeting.Meeting) {
 	t.Helper()
-	ctx := context.Background()
-	var n record.Notice
-	q := search.Query{Lenses: []string{record.LensMoney}, NoticeTypes: []string{"Solicitation"}, Limit: search.MaxLimit}
-	for n.RequestID == "" {
-		res, err := e.be.Search(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, h := range res.Hits {
-			if h.Notice.PIN != "" && !h.Notice.DueDate.IsZero() && !entity.JunkPIN(h.Notice.PIN) {
-				n = h.Notice
-				break
-			}
-		}
-		if n.RequestID == "" && res.NextCursor == "" {
-			t.Fatal("the sample holds no solicitation with a PIN and a due date")
-		}
-		q.Cursor = res.NextCursor
+	h, err := followtest.Pick(context.Background(), e.be)
+	if err != nil {
+		t.Fatal(err)
 	}
-	cs, err := search.Find(ctx, e.be, procure.ContractKind, search.RecordQuery{Limit: 1})
-	if err != nil || len(cs.Items) == 0 {
-		t.Fatalf("contracts %v %v", cs.Items, err)
-	}
-	ps, err := search.Find(ctx, e.be, land.ProjectKind, search.RecordQuery{Limit: 1})
-	if err != nil || len(ps.Items) == 0 {
-		t.Fatalf("land projects %v %v", ps.Items, err)
-	}
-	ms, err := search.Find(ctx, e.be, meeting.Kind, search.RecordQuery{Limit: 1})
-	if err != nil || len(ms.Items) == 0 {
-		t.Fatalf("meetings %v %v", ms.Items, err)
-	}
-	return n, cs.Items[0], ps.Items[0], ms.Items[0]
+	return h.Notice, h.Contract, h.Project, h.Meeting
 }
 
 // TestFollowEveryKindThroughEverySurface (issue 34): a followed notice,
@@ -189,41 +158,12 @@ func TestFollowEveryKindThroughEverySurface(t *testing.T) {
 	// one change in place per object: the notice's due date moves; an
 	// award joins its matter; the contract's amount is amended; the land
 	// project's public status moves; the meeting moves to another room
-	oldDue, newDue := n.DueDate, n.DueDate.AddDate(0, 0, 14)
-	n2 := n
-	n2.DueDate = newDue
-	award := n
-	award.RequestID, award.NoticeType, award.VendorName, award.Title = "29990101002", "Award", "ACME SURFACES TEST LLC", "Award: "+n.Title
-	award.DueDate, award.StartDate, award.EndDate = time.Time{}, fixedNow.AddDate(0, 0, 1), fixedNow.AddDate(0, 0, 1)
-	if err := e.be.Upsert(ctx, []search.Doc{{Notice: n2}, {Notice: award}}); err != nil {
-		t.Fatal(err)
-	}
-	k2 := k
-	k2.Amount, k2.AmountValid, k2.AmountRaw = k.Amount+54321, true, ""
-	p2 := p
-	p2.PublicStatus = "Completed (surfaces test)"
-	m2 := mt
-	m2.Place.Text = "Room 12, 2 Surfaces Test Plaza"
-	if err := search.Put(ctx, e.be, procure.ContractKind, []record.Contract{k2}); err != nil {
-		t.Fatal(err)
-	}
-	if err := search.Put(ctx, e.be, land.ProjectKind, []land.Project{p2}); err != nil {
-		t.Fatal(err)
-	}
-	if err := search.Put(ctx, e.be, meeting.Kind, []meeting.Meeting{m2}); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.be.Refresh(ctx); err != nil {
+	want, err := followtest.Change(ctx, e.be, followtest.Held{Notice: n, Contract: k, Project: p, Meeting: mt}, fixedNow.AddDate(0, 0, 1),
+		"29990101002", "ACME SURFACES TEST LLC", "Completed (surfaces test)", "Room 12, 2 Surfaces Test Plaza")
+	if err != nil {
 		t.Fatal(err)
 	}
 	run(2)
-	want := map[string]string{
-		watch.FollowNotice:      "due date: " + oldDue.In(record.NewYork).Format("2006-01-02") + " → " + newDue.In(record.NewYork).Format("2006-01-02"),
-		watch.FollowMatter:      "award: (none) → award to ACME SURFACES TEST LLC",
-		watch.FollowContract:    "registered amount: ",
-		watch.FollowLandProject: "public status: " + p.PublicStatus + " → Completed (surfaces test)",
-		watch.FollowMeeting:     "→ Room 12, 2 Surfaces Test Plaza",
-	}
 	changes := e.outboxFiles("change.")
 	byAddress := map[string][]string{}
 	for _, file := range changes {
