@@ -338,6 +338,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 			return nil, err
 		}
 		d, err := indexer.JobOf(ctx, st, mailer.DigestJob, "mailer", mail.Config().PollEvery, 0, nil, api.ReceiptsListed, now())
+		// a City Record row's lag to a digest mail (issue 32, item 5)
+		d.DigestLag = record.DigestLagOf(record.JobLag(out, indexer.DefaultJobs()[0].Name), d.Receipts, mail.Config().DigestEvery)
 		return append(out, d), err
 	}
 	dog := &indexer.Watchdog{Statuses: statuses, Logger: logger}

@@ -89,8 +89,9 @@ func (s *Server) matter(c *gin.Context) {
 	if m.Status == record.NotFound {
 		renderJSON(c, http.StatusNotFound, gin.H{
 			"status": record.NotFound, "pin": m.PIN,
-			"error": record.Error{Code: record.ENOTFOUND, Param: "pin",
+			"error": errorDetail{Error: record.Error{Code: record.ENOTFOUND, Param: "pin",
 				Message: "no notice, registration or payment held here carries this PIN. The official City Record and Checkbook NYC may still have it; a full-text search may find it written another way: " + searchLink},
+				Absence: absenceOf(c)},
 			"scope": m.Scope, "absence_rules": record.AbsenceRules,
 		}, noStore, time.Time{})
 		c.Abort()

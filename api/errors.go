@@ -39,6 +39,9 @@ type errorDetail struct {
 	// only: the service's log line of the error names it. (Not a City
 	// Record request id, which this API calls request_id.)
 	TraceID string `json:"trace_id,omitempty"`
+	// Absence says, on a by-id read's 404, why no such record is held
+	// (absence_byid.go: the typed absence of one record).
+	Absence *record.EmptyAnswer `json:"absence,omitempty"`
 }
 
 // Internal errors (5xx) tell the client their code, this service's own
@@ -99,6 +102,9 @@ func errorOf(c *gin.Context, err error) (int, errorBody) {
 		d.Param = re.Param
 	}
 	if status < http.StatusInternalServerError {
+		if d.Code == record.ENOTFOUND {
+			d.Absence = absenceOf(c)
+		}
 		return status, errorBody{Error: d}
 	}
 	ri := requestOf(c)
@@ -173,6 +179,9 @@ func writeHTML(c *gin.Context, status int, p web.Page, lastModified time.Time) {
 func renderPage(c *gin.Context, status int, p web.Page, cache cacheProfile, lastModified time.Time) {
 	if b, ok := c.Get(bannerKey); ok && p.Banner == nil {
 		p.Banner = b.(func() *web.Banner)()
+	}
+	if status == http.StatusNotFound && p.Absence == nil {
+		p.Absence = absenceOf(c) // a by-id page's 404 says why (absence_byid.go)
 	}
 	var buf bytes.Buffer
 	pageContext(c, status, &p) // web_routes.go: the language and the page's own address

@@ -211,8 +211,9 @@ func (s *Server) notice(c *gin.Context) {
 			renderJSON(c, http.StatusNotFound, gin.H{
 				"status":     record.NotFound,
 				"request_id": id,
-				"error": record.Error{Code: record.ENOTFOUND, Param: "request_id",
+				"error": errorDetail{Error: record.Error{Code: record.ENOTFOUND, Param: "request_id",
 					Message: "no notice with this request id is held here. The official City Record may still have it: " + record.OfficialURL(id)},
+					Absence: absenceOf(c)},
 				"absence_rules": record.AbsenceRules,
 			}, noStore, time.Time{})
 			c.Abort()

@@ -12,7 +12,7 @@ import "github.com/gin-gonic/gin"
 // ceiling is taken. A third, boundedPath, refuses a path parameter past
 // its bound (record.InputBound) before any handler reads it.
 func (s *Server) routes(r *gin.Engine) {
-	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath, siteLang, s.freshnessBanner) // sources.go: the banner of every page
+	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath, siteLang, s.freshnessBanner, s.byIDAbsence) // sources.go: the banner of every page; absence_byid.go: a by-id 404's absence type
 	r.NoRoute(s.notFoundRoute)
 	r.NoMethod(s.methodNotAllowed)
 

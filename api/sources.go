@@ -145,16 +145,17 @@ func meetingFeedSources(pg meeting.Page) []feed.Source {
 // freshness banner (renderPage asks only when it renders a page).
 const bannerKey = "rw.freshness-banner"
 
-// freshnessBanner lets every page state the sources held that are not
-// fresh (stale or failing), as the scope of every answer does: the
-// banner is built only when a page is rendered.
+// freshnessBanner lets every page state the sources behind it that are
+// not fresh (stale or failing), as the scope of every answer does: the
+// banner is built only when a page is rendered (pageSearched: the kinds a
+// page reads).
 func (s *Server) freshnessBanner(c *gin.Context) {
 	c.Set(bannerKey, func() *web.Banner {
 		cov, err := search.WithScope(s.deps.Search, s.deps.Search).Coverage(c.Request.Context())
 		if err != nil {
 			return nil
 		}
-		return bannerOf(record.NewScope(record.Searched{}, cov, 0), s.cfg.BaseURL+"/sources")
+		return bannerOf(record.NewScope(pageSearched(c.FullPath()), cov, 0), s.cfg.BaseURL+"/sources")
 	})
 	c.Next()
 }
@@ -162,14 +163,14 @@ func (s *Server) freshnessBanner(c *gin.Context) {
 // bannerShown bounds the sources a banner names (the rest are counted).
 const bannerShown = 5
 
-// bannerOf is the banner of a scope: each source not fresh with its
-// state and since when, at most bannerShown named (nil when every source
+// bannerOf is the banner of a scope: each source behind it not fresh
+// (record.Scope.StaleBehind) with its state and since when, at most bannerShown named (nil when every source
 // is fresh).
 func bannerOf(sc record.Scope, details string) *web.Banner {
 	b := &web.Banner{Details: details, Note: "Answers from these sources may be out of date; what is held is the last good data."}
 	seen := map[string]bool{}
 	sample, more := false, 0
-	for _, c := range sc.StaleSources() {
+	for _, c := range sc.StaleBehind() {
 		if seen[c.Source] {
 			continue
 		}

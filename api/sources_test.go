@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"github.com/recordwatch/recordwatch/api/mcp"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -22,8 +23,14 @@ import (
 // runs are the default jobs' receipts in st, as main.go wires it.
 func scheduledEnv(t *testing.T, receipts ...record.Receipt) (*env, *store.Bolt) {
 	t.Helper()
+	return scheduledEnvOver(t, sampletest.Notices, receipts...)
+}
+
+// scheduledEnvOver is scheduledEnv over corpus c of the bundled sample.
+func scheduledEnvOver(t *testing.T, c sampletest.Corpus, receipts ...record.Receipt) (*env, *store.Bolt) {
+	t.Helper()
 	dir := t.TempDir()
-	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Notices, fixedNow)
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), c, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +50,16 @@ func scheduledEnv(t *testing.T, receipts ...record.Receipt) (*env, *store.Bolt) 
 	e := search.WithFreshness(be, func(ctx context.Context) (func(string) record.SourceRun, error) {
 		return indexer.SourceRuns(ctx, jobs, st)
 	}, now)
-	srv := newServer(Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"},
-		Deps{Search: e, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: now,
-			Jobs: func(ctx context.Context) ([]record.JobStatus, error) {
-				return indexer.JobStatuses(ctx, jobs, st, ReceiptsListed, fixedNow)
-			}})
+	cfg := Config{BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6, Engine: "embedded"}
+	d := withServices(cfg, Deps{Search: e, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: now,
+		Jobs: func(ctx context.Context) ([]record.JobStatus, error) {
+			return indexer.JobStatuses(ctx, jobs, st, ReceiptsListed, fixedNow)
+		}})
+	d.MCP = mcp.Handler(mcpDepsOf(d, cfg.BaseURL), 1) // the tools read the same freshness
+	srv := New(cfg, d)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	return &env{srv: srv, ts: ts, st: st}, st
+	return &env{srv: srv, ts: ts, st: st, be: be}, st
 }
 
 func receipt(job string, started time.Time, ok bool) record.Receipt {

@@ -96,6 +96,9 @@ type CoverageStats struct {
 	// Live is the scheduled live fetches (absent when none is scheduled):
 	// each job's last runs and lateness (sources.go).
 	Live *LiveStats `json:"live,omitempty"`
+	// DigestRuns is the scheduled digest runs' misses (absent when the
+	// service runs no watches; stats_digestruns.go).
+	DigestRuns *DigestRunStats `json:"digest_runs,omitempty"`
 }
 
 // LiveStats is /stats' part on the live fetches: each job with its last
@@ -104,6 +107,9 @@ type LiveStats struct {
 	Jobs    []record.JobStatus `json:"jobs"`
 	Late    []string           `json:"late"`
 	Details string             `json:"details"`
+	// DigestLag is a City Record row's lag to a digest mail, with the
+	// other lag figures (each job's lag): the digest job's, lifted here.
+	DigestLag *record.DigestLag `json:"digest_lag,omitempty"`
 }
 
 // liveStats is the Live part of /stats (nil when no job is scheduled).
@@ -120,6 +126,9 @@ func (s *Server) liveStats(ctx context.Context) (*LiveStats, error) {
 		out.Jobs[i].Receipts = out.Jobs[i].Receipts[:min(1, len(out.Jobs[i].Receipts))]
 		if out.Jobs[i].Late {
 			out.Late = append(out.Late, out.Jobs[i].Job)
+		}
+		if out.Jobs[i].DigestLag != nil {
+			out.DigestLag = out.Jobs[i].DigestLag
 		}
 	}
 	return out, nil
@@ -235,6 +244,9 @@ func (s *Server) coverageStats(ctx context.Context, now time.Time) (CoverageStat
 	if out.Live, err = s.liveStats(ctx); err != nil {
 		return CoverageStats{}, err
 	}
+	if out.DigestRuns, err = s.digestRunStats(ctx); err != nil {
+		return CoverageStats{}, err
+	}
 	return out, nil
 }
 
@@ -292,6 +304,8 @@ type UsageStats struct {
 	Days         []UsageDay     `json:"days"`
 	Totals       UsageTotals    `json:"totals"`
 	Note         string         `json:"note"`
+	// DigestRuns is the scheduled digest runs' misses (as Form 1's).
+	DigestRuns *DigestRunStats `json:"digest_runs,omitempty"`
 }
 
 // UsageWindow is the days reported.
@@ -399,5 +413,9 @@ func (s *Server) usageStats(ctx context.Context, now time.Time) (UsageStats, err
 		out.Totals.ShareChangesRead += d.ShareChangesRead
 	}
 	out.Totals.ActiveSubscriptions = out.Days[len(out.Days)-1].ActiveSubscriptions
+	var err error
+	if out.DigestRuns, err = s.digestRunStats(ctx); err != nil {
+		return UsageStats{}, err
+	}
 	return out, nil
 }

@@ -36,6 +36,8 @@ type statsPageData struct {
 	Usage    *UsageStats
 	Chart    web.BarChart
 	Rules    []string
+	// DigestRuns is the scheduled digest runs' misses (stats_digestruns.go).
+	DigestRuns *DigestRunStats
 }
 
 // statsPage renders /stats as a page.
@@ -49,14 +51,14 @@ func (s *Server) statsPage(c *gin.Context) {
 			writeError(c, err)
 			return
 		}
-		d.Usage = &u
+		d.Usage, d.DigestRuns = &u, u.DigestRuns
 	} else {
 		v, err := s.coverageStats(c.Request.Context(), now)
 		if err != nil {
 			writeError(c, err)
 			return
 		}
-		d.Coverage = &v
+		d.Coverage, d.DigestRuns = &v, v.DigestRuns
 		d.Chart = web.BarChart{ID: "stats-sets", Title: web.Word(lang, "stats.chart.title"),
 			Desc: web.Word(lang, "stats.chart.desc")}
 		for _, r := range v.RecordSets {

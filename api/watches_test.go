@@ -28,6 +28,8 @@ import (
 	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/indexer/source/crol"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -63,9 +65,17 @@ var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 	t.Helper()
-	dir := t.TempDir()
 	// the notices as LoadCROLDir writes them with the clock at fixedNow
-	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Notices, fixedNow)
+	return newWatchEnvOver(t, form, sampletest.Notices, tweak)
+}
+
+// newWatchEnvOver is newWatchEnv over a private copy of corpus c of the
+// bundled sample (sampletest.Full for contracts, land projects and
+// meetings too).
+func newWatchEnvOver(t *testing.T, form int, c sampletest.Corpus, tweak func(*mailer.Config)) *watchEnv {
+	t.Helper()
+	dir := t.TempDir()
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), c, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +93,8 @@ func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 	if tweak != nil {
 		tweak(&e.cfg)
 	}
-	e.m, err = newMailer(context.Background(), e.cfg, mailer.Deps{Store: st, Search: be, Crosswalk: cw, Now: clock.Now, Logger: quietLog})
+	e.m, err = newMailer(context.Background(), e.cfg, mailer.Deps{Store: st, Search: be, Crosswalk: cw, Now: clock.Now, Logger: quietLog,
+		Procure: procure.New(be, cw, clock.Now), Land: land.New(be)}) // follows read matters, contracts and land projects
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +116,8 @@ func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 // restart.
 func (e *watchEnv) restartMailer(t *testing.T) *mailer.Mailer {
 	t.Helper()
-	m, err := newMailer(context.Background(), e.cfg, mailer.Deps{Store: e.st, Search: e.be, Crosswalk: entity.DefaultCrosswalk(), Now: e.clock.Now, Logger: quietLog})
+	m, err := newMailer(context.Background(), e.cfg, mailer.Deps{Store: e.st, Search: e.be, Crosswalk: entity.DefaultCrosswalk(), Now: e.clock.Now, Logger: quietLog,
+		Procure: procure.New(e.be, entity.DefaultCrosswalk(), e.clock.Now), Land: land.New(e.be)})
 	if err != nil {
 		t.Fatal(err)
 	}

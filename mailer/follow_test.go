@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/followtest"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -32,41 +32,14 @@ func followMailer(t *testing.T, form int) (*testMailer, *embedded.Backend) {
 
 // followed picks one held object of each kind from the sample: a
 // solicitation with a PIN and a due date, a contract, a land project and
-// a meeting.
+// a meeting (followtest.Pick).
 func followed(t *testing.T, be *embedded.Backend) (record.Notice, record.Contract, land.Project, meeting.Meeting) {
 	t.Helper()
-	ctx := context.Background()
-	var n record.Notice
-	q := search.Query{Lenses: []string{record.LensMoney}, NoticeTypes: []string{"Solicitation"}, Limit: search.MaxLimit}
-	for n.RequestID == "" {
-		res, err := be.Search(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, h := range res.Hits {
-			if h.Notice.PIN != "" && !h.Notice.DueDate.IsZero() && !entity.JunkPIN(h.Notice.PIN) {
-				n = h.Notice
-				break
-			}
-		}
-		if n.RequestID == "" && res.NextCursor == "" {
-			t.Fatal("the sample holds no solicitation with a PIN and a due date")
-		}
-		q.Cursor = res.NextCursor
+	h, err := followtest.Pick(context.Background(), be)
+	if err != nil {
+		t.Fatal(err)
 	}
-	cs, err := search.Find(ctx, be, procure.ContractKind, search.RecordQuery{Limit: 1})
-	if err != nil || len(cs.Items) == 0 {
-		t.Fatalf("contracts %v %v", cs.Items, err)
-	}
-	ps, err := search.Find(ctx, be, land.ProjectKind, search.RecordQuery{Limit: 1})
-	if err != nil || len(ps.Items) == 0 {
-		t.Fatalf("land projects %v %v", ps.Items, err)
-	}
-	ms, err := search.Find(ctx, be, meeting.Kind, search.RecordQuery{Limit: 1})
-	if err != nil || len(ms.Items) == 0 {
-		t.Fatalf("meetings %v %v", ms.Items, err)
-	}
-	return n, cs.Items[0], ps.Items[0], ms.Items[0]
+	return h.Notice, h.Contract, h.Project, h.Meeting
 }
 
 // TestFollowMailsEachChangeOnce: a followed notice, matter, contract, land
@@ -111,31 +84,9 @@ func TestFollowMailsEachChangeOnce(t *testing.T) {
 	// changes in place: the notice's due date moves; a new award notice
 	// joins its matter; the contract's amount is amended; the land
 	// project's status moves; the meeting moves to another room
-	oldDue, newDue := n.DueDate, n.DueDate.AddDate(0, 0, 14)
-	n2 := n
-	n2.DueDate = newDue
-	award := n
-	award.RequestID, award.NoticeType, award.VendorName, award.Title = "29990101001", "Award", "ACME FOLLOW TEST LLC", "Award: "+n.Title
-	award.DueDate, award.StartDate, award.EndDate = time.Time{}, start.AddDate(0, 0, 1), start.AddDate(0, 0, 1)
-	if err := be.Upsert(ctx, []search.Doc{{Notice: n2}, {Notice: award}}); err != nil {
-		t.Fatal(err)
-	}
-	k2 := k
-	k2.Amount, k2.AmountValid, k2.AmountRaw = k.Amount+12345, true, ""
-	p2 := p
-	p2.PublicStatus = "Completed (follow test)"
-	m2 := mt
-	m2.Place.Text = "Room 9, 1 Follow Test Plaza"
-	if err := search.Put(ctx, be, procure.ContractKind, []record.Contract{k2}); err != nil {
-		t.Fatal(err)
-	}
-	if err := search.Put(ctx, be, land.ProjectKind, []land.Project{p2}); err != nil {
-		t.Fatal(err)
-	}
-	if err := search.Put(ctx, be, meeting.Kind, []meeting.Meeting{m2}); err != nil {
-		t.Fatal(err)
-	}
-	if err := be.Refresh(ctx); err != nil {
+	lines, err := followtest.Change(ctx, be, followtest.Held{Notice: n, Contract: k, Project: p, Meeting: mt}, start.AddDate(0, 0, 1),
+		"29990101001", "ACME FOLLOW TEST LLC", "Completed (follow test)", "Room 9, 1 Follow Test Plaza")
+	if err != nil {
 		t.Fatal(err)
 	}
 	rep := run(2)
@@ -143,12 +94,13 @@ func TestFollowMailsEachChangeOnce(t *testing.T) {
 	if len(mails) != len(follows) || rep.Sent != len(follows) {
 		t.Fatalf("change mails %d (report %+v), want one per follow (%d)", len(mails), rep, len(follows))
 	}
-	want := map[string]string{
-		n.RequestID:    "due date: " + oldDue.In(record.NewYork).Format("2006-01-02") + " → " + newDue.In(record.NewYork).Format("2006-01-02"),
-		"PIN " + n.PIN: "award: (none) → award to ACME FOLLOW TEST LLC",
-		k.ID:           "registered amount: ",
-		p.ID:           "public status: " + p.PublicStatus + " → Completed (follow test)",
-		mt.ID:          "place: ",
+	want := map[string]string{}
+	for _, f := range follows {
+		id := f.ID
+		if f.Kind == watch.FollowMatter {
+			id = "PIN " + f.ID
+		}
+		want[id] = lines[f.Kind]
 	}
 	var bodies []string
 	for _, f := range mails {
@@ -166,8 +118,8 @@ func TestFollowMailsEachChangeOnce(t *testing.T) {
 			t.Errorf("no change mail for %s saying %q:\n%s", id, line, all)
 		}
 	}
-	if !strings.Contains(all, "→ Room 9, 1 Follow Test Plaza") || !strings.Contains(all, "notices in the matter: ") {
-		t.Errorf("meeting place or matter notices not said old → new:\n%s", all)
+	if !strings.Contains(all, "notices in the matter: ") {
+		t.Errorf("matter notices not said old → new:\n%s", all)
 	}
 	// each change is mailed once
 	run(3)

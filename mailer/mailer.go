@@ -268,7 +268,7 @@ func (m *Mailer) WatchConfig() watch.ServiceConfig {
 	return watch.ServiceConfig{Form: c.Form, Links: view.Links{Base: c.BaseURL, Form: c.Form},
 		ConfirmTTL: c.ConfirmTTL, RepliesPerAddress: c.RepliesPerAddress, RequestsPerClient: c.RequestsPerClient,
 		RequestsPerDay: c.RequestsPerDay, FairShareAfter: c.FairShareAfter, FairShareRequests: c.FairShareRequests,
-		DigestHour: c.DigestHour}
+		DigestHour: c.DigestHour, MissedGrace: min(watch.DefaultMissedGrace, c.DigestEvery/2)}
 }
 
 // WatchDeps are the subscription lifecycle's dependencies over store:
@@ -277,7 +277,7 @@ func (m *Mailer) WatchConfig() watch.ServiceConfig {
 // composer and transport.
 func (m *Mailer) WatchDeps(store watch.Store) watch.ServiceDeps {
 	return watch.ServiceDeps{Store: store, Readers: m.readers(), Parse: watch.ParseOptions{Crosswalk: m.deps.Crosswalk},
-		Signer: m.signer, Sender: sender{m}, Now: m.deps.Now, Logger: m.deps.Logger}
+		Signer: m.signer, Sender: sender{m}, Now: m.deps.Now, Logger: m.deps.Logger, Due: m.WindowFor}
 }
 
 // SetWatches hands the mailer the subscription lifecycle main.go built

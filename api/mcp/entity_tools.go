@@ -40,6 +40,8 @@ type DossierOut struct {
 	Agency     *AgencyDossier `json:"agency,omitempty"`
 	Provenance []string       `json:"provenance"`
 	Absence    []string       `json:"absence_rules"`
+	// Empty says why nothing is held on not_found (record.RecordAbsence).
+	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
 // GroupTotal is the awards of one vendor stem or agency.
@@ -178,6 +180,9 @@ func getEntityDossier(d *Deps) Tool {
 				a, err = svc.Agency(ctx, in.Name)
 			}
 			if out.Status, out.Message, err = readStatus(err); err != nil || out.Status != string(record.Found) {
+				if out.Status == string(record.NotFound) {
+					out.Empty = d.absent(ctx, in.Name, procure.JoinedKinds...)
+				}
 				return out, err
 			}
 			switch {
@@ -263,6 +268,8 @@ type RelationsOut struct {
 	Relations []Relation         `json:"relations"`
 	Leaders   *people.Leadership `json:"leaders,omitempty"`
 	Absence   []string           `json:"absence_rules"`
+	// Empty says why nothing is held on not_found (record.RecordAbsence).
+	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
 // route is the JSON address of a relation's target.
@@ -297,6 +304,9 @@ func getEntityRelationships(d *Deps) Tool {
 			}
 			rel, err := svc.Relationships(ctx, in.Kind, in.Name)
 			if out.Status, out.Message, err = readStatus(err); err != nil || rel == nil {
+				if out.Status == string(record.NotFound) {
+					out.Empty = d.absent(ctx, in.Name, procure.JoinedKinds...)
+				}
 				return out, err
 			}
 			out.ID, out.Name = rel.ID, rel.Name

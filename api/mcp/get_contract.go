@@ -31,6 +31,8 @@ type ContractOut struct {
 	Payments *procure.ContractPayments `json:"payments,omitempty"`
 	Matter   *MatterOut                `json:"matter,omitempty"`
 	Absence  []string                  `json:"absence_rules"`
+	// Empty says why nothing is held on not_found (record.RecordAbsence).
+	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
 // maxContractID bounds a contract or row id argument.
@@ -78,6 +80,7 @@ func getContract(d *Deps) Tool {
 			case record.ENOTFOUND:
 				out.Status = record.NotFound
 				out.Message = "No contract with this exact ID is held by this service; that does not mean none was registered."
+				out.Empty = d.absent(ctx, in.ID, procure.ContractKind.Name)
 				return out, nil
 			case record.EUNAVAILABLE:
 				out.Status = record.Unavailable

@@ -17,6 +17,8 @@ type LandPathOut struct {
 	Message string              `json:"message,omitempty"`
 	Path    *land.DecisionPath  `json:"decision_path,omitempty"`
 	Absence []string            `json:"absence_rules"`
+	// Empty says why nothing is held on not_found (record.RecordAbsence).
+	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
 func getLandDecisionPath(d *Deps) Tool {
@@ -42,6 +44,9 @@ func getLandDecisionPath(d *Deps) Tool {
 				return out, nil
 			}
 			out.Status, out.Message, err = landStatus(err, "project")
+			if out.Status == record.NotFound {
+				out.Empty = d.absent(ctx, in.ID, land.ProjectKind.Name)
+			}
 			return out, err
 		})
 	t.Limits = []string{"one project per call; events of other publishers: at most 200"}

@@ -23,6 +23,8 @@ type LandProjectOut struct {
 	Events     []land.Event        `json:"events,omitempty"`
 	EventsNote string              `json:"events_note,omitempty"`
 	Absence    []string            `json:"absence_rules"`
+	// Empty says why nothing is held on not_found (record.RecordAbsence).
+	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
 // maxProjectID bounds a project id argument.
@@ -76,6 +78,9 @@ func getLandProject(d *Deps) Tool {
 				return out, nil
 			}
 			out.Status, out.Message, err = landStatus(err, "project")
+			if out.Status == record.NotFound {
+				out.Empty = d.absent(ctx, in.ID, land.ProjectKind.Name)
+			}
 			return out, err
 		})
 	t.Limits = []string{"events: at most 200 events of other publishers per project"}

@@ -23,6 +23,8 @@ type MeetingOut struct {
 	Message string              `json:"message,omitempty"`
 	Meeting *meeting.Meeting    `json:"meeting,omitempty"`
 	Absence []string            `json:"absence_rules"`
+	// Empty says why nothing is held on not_found (record.RecordAbsence).
+	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
 // maxMeetingID bounds a meeting id argument.
@@ -63,6 +65,7 @@ func getMeeting(d *Deps) Tool {
 			case record.ENOTFOUND:
 				out.Status = record.NotFound
 				out.Message = "No meeting with this exact id is held by this service; that does not mean no such meeting took place."
+				out.Empty = d.absent(ctx, in.ID, meeting.Kind.Name)
 				return out, nil
 			case record.EUNAVAILABLE:
 				out.Status = record.Unavailable

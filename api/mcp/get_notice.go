@@ -38,6 +38,8 @@ type NoticeOut struct {
 	Payments *procure.NoticePayments `json:"payments,omitempty"`
 	Matter   *MatterOut              `json:"matter,omitempty"`
 	Absence  []string                `json:"absence_rules"`
+	// Empty says why nothing is held on not_found (record.RecordAbsence).
+	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
 // Citation is what to cite for a notice.
@@ -87,6 +89,7 @@ func getNotice(d *Deps) Tool {
 			case record.ENOTFOUND:
 				out.Status = record.NotFound
 				out.Message = "No notice with this RequestID is held by this service. The official City Record may still have it: " + record.OfficialURL(in.RequestID)
+				out.Empty = d.absent(ctx, in.RequestID, procure.NoticeKind)
 				return out, nil
 			case record.EUNAVAILABLE:
 				out.Status = record.Unavailable

@@ -32,6 +32,8 @@ type PersonOrOrgOut struct {
 	Positions *people.Positions `json:"positions,omitempty"`
 	Limits    []string          `json:"source_limits"`
 	Absence   []string          `json:"absence_rules"`
+	// Empty says why nothing is held on not_found (record.RecordAbsence).
+	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
 // maxRowID bounds a person or organization id argument.
@@ -82,6 +84,7 @@ func getPersonOrOrganization(d *Deps) Tool {
 			case record.ENOTFOUND:
 				out.Status = record.NotFound
 				out.Message = "No person or organization row with this exact id is held; that does not mean the person or organization does not exist. browse_organizations with a token finds rows by name words."
+				out.Empty = d.absent(ctx, in.ID, people.KindPerson, people.KindOrganization)
 				return out, nil
 			case record.EUNAVAILABLE:
 				out.Status = record.Unavailable

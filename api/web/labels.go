@@ -189,6 +189,14 @@ var labels = map[string]map[string]word{
 		"fetched":   {"date fetched", "fecha de descarga"},
 		"unknown":   {"date unknown", "fecha desconocida"},
 	},
+	// record's absence types (a by-id page that holds no such record)
+	"absence": {
+		"none_found":       {"Never held here.", "Nunca se ha guardado aquí."},
+		"outside_coverage": {"Outside what is held.", "Fuera de lo que se guarda."},
+		"not_ingested":     {"Source not loaded.", "Fuente no cargada."},
+		"stale":            {"Source out of date.", "Fuente desactualizada."},
+		"upstream_failing": {"Source failing.", "La fuente falla."},
+	},
 	// record.Lens…
 	"lens": {
 		"money":    {"Money", "Dinero"},

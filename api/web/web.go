@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"html/template"
 	"io"
 	"io/fs"
@@ -91,6 +92,9 @@ type Page struct {
 	// shown above every page's content (nil: every source is fresh, or
 	// no schedule is known).
 	Banner *Banner
+	// Absence says, on a by-id page that holds no such record, which
+	// absence type applies (record.RecordAbsence).
+	Absence *record.EmptyAnswer
 }
 
 // LangURL is this page in lang: its own address with lang=es, or without

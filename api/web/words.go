@@ -125,6 +125,9 @@ var words = map[string]word{
 	"stats.digests":     {"Digests sent", "Resúmenes enviados"},
 	"stats.feeds":       {"Feed requests", "Solicitudes de canales"},
 	"stats.shares":      {"Shares created", "Listas compartidas"},
+	"stats.digestruns":  {"Scheduled digest runs", "Envíos programados de resúmenes"},
+	"stats.digestruns.missed": {"Watches with a missed scheduled run now (due more than %[2]s ago, nothing in their ledger): %[1]d. Due watches a run left without an entry in the last %[4]d days: %[3]d. Either is an operator error.",
+		"Alertas con un envío programado no realizado ahora (debido hace más de %[2]s, nada en su registro): %[1]d. Alertas que un envío dejó sin entrada en los últimos %[4]d días: %[3]d. Ambos son un error del operador."},
 
 	"about.title":             {"About Recordwatch", "Acerca de Recordwatch"},
 	"about.what":              {"Recordwatch republishes and joins New York City's public records — City Record notices, registered contracts and payments, payroll, civil-service lists, land-use projects, public meetings and the city's organizations roster — and says with every answer what was searched, which sources and dates it covers, and what it cannot tell.", "Recordwatch republica y enlaza registros públicos de la ciudad de Nueva York —avisos del City Record, contratos registrados y pagos, nóminas, listas del servicio civil, proyectos de uso del suelo, reuniones públicas y el padrón de organizaciones de la ciudad— y dice en cada respuesta qué se buscó, qué fuentes y fechas cubre y qué no puede afirmar."},

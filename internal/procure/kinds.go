@@ -158,6 +158,14 @@ type Payment struct {
 	Raw         map[string]string `json:"raw,omitempty"`
 }
 
+// NoticeKind is the record type of City Record notices in a scope, and
+// JoinedKinds the kinds a vendor, agency or matter joins (notices,
+// registrations, payments): the sources a by-id read of one of them that
+// finds nothing is typed by (search.RecordAbsence).
+const NoticeKind = "notice"
+
+var JoinedKinds = []string{NoticeKind, ContractKind.Name, KindPayment}
+
 // Record kinds of payments: spending and payroll payments are one family
 // (PaymentKind), apart in their kind so coverage counts each.
 const (

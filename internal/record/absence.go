@@ -2,8 +2,10 @@ package record
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Absence types: why an answer is empty (Scope.Empty), decided by one rule
@@ -149,4 +151,63 @@ func day10(v string) string {
 		return ""
 	}
 	return v[:10]
+}
+
+// RecordAbsence types a single-record read that found nothing (a by-id
+// 404) by the one rule (TypeAbsence): the sources of kinds (record types
+// as scopes name them: "notice", "contract", "land_project", "person" …)
+// behind an empty answer whose dates asked are day, the day the id itself
+// states ("" when it states none). Its note speaks of the one record.
+func RecordAbsence(cov []SourceCoverage, kinds []string, day string) *EmptyAnswer {
+	f := map[string]string{"kind": strings.Join(kinds, ",")}
+	if day != "" {
+		f["from"], f["to"] = day, day
+	}
+	s := NewScope(Searched{Kind: "record", Filters: f}, cov, 0)
+	e := s.Empty
+	if e == nil { // NewScope types every empty scope; never reached
+		e = &EmptyAnswer{Type: NotIngested, Sources: []SourceAbsence{}}
+	}
+	e.Note = recordAbsenceNotes[e.Type]
+	if e.Type == NoneFound && slices.ContainsFunc(e.Sources, func(a SourceAbsence) bool { return a.Note != "" }) {
+		e.Note = "No record with this id is held; the sources that would hold it cover its dates, and their freshness is not stated here. That does not prove none exists."
+	}
+	return e
+}
+
+var recordAbsenceNotes = map[string]string{
+	NoneFound:       "No record with this id is held: the sources that would hold it are fresh and cover its dates. That does not prove none exists.",
+	OutsideCoverage: "No record with this id is held: the date the id states is outside what the sources hold (each source says what it holds).",
+	NotIngested:     "No record with this id is held: this service does not load the source that would hold it.",
+	AbsentStale:     "No record with this id is held, but a source that would hold it is past its maximum age: it may have appeared since the last fetch.",
+	UpstreamFailing: "No record with this id is held, but a source that would hold it is failing upstream: it may have appeared since the last good fetch.",
+}
+
+// IDDay is the day an id states, YYYY-MM-DD, "" when it states none: a
+// City Record request id's first eight digits (YYYYMMDD), else the first
+// YYYY-MM-DD in the id (a meeting's).
+func IDDay(id string) string {
+	if len(id) >= 9 && allDigits(id) {
+		if t, err := time.Parse("20060102", id[:8]); err == nil {
+			return t.Format("2006-01-02")
+		}
+		return ""
+	}
+	if m := isoDay.FindString(id); m != "" {
+		if _, err := time.Parse("2006-01-02", m); err == nil {
+			return m
+		}
+	}
+	return ""
+}
+
+var isoDay = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -159,6 +159,20 @@ func (s Scope) StaleSources() []SourceCoverage {
 	return out
 }
 
+// StaleBehind lists the sources behind the answer (those of the kinds and
+// sources it read, as the absence rule takes them) that are not fresh:
+// what a page's banner names. A scope that names no kind is behind every
+// source.
+func (s Scope) StaleBehind() []SourceCoverage {
+	var out []SourceCoverage
+	for _, c := range s.relevant() {
+		if c.State == Stale || c.State == Failing {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // JobStatus is what /api/sources, its page, /stats and /readyz say of a
 // scheduled job: its interval and maximum age, the sources it feeds, its
 // last run and last good run, whether it is late (Late), and its latest
@@ -177,6 +191,9 @@ type JobStatus struct {
 	Receipts []Receipt `json:"receipts"`
 	// Lag is the freshness lag from the receipts (LagOf).
 	Lag *Lag `json:"lag,omitempty"`
+	// DigestLag is, on the digest job, the lag from a City Record row's
+	// appearance upstream to a digest mail (DigestLagOf).
+	DigestLag *DigestLag `json:"digest_lag,omitempty"`
 }
 
 // LateAfter is how many intervals without a receipt make a job late.
@@ -239,4 +256,53 @@ func Percentile(xs []float64, p float64) float64 {
 	slices.Sort(xs)
 	i := int(math.Ceil(p/100*float64(len(xs)))) - 1
 	return xs[max(0, min(i, len(xs)-1))]
+}
+
+// DigestLag is the lag from a row's appearance upstream to a digest mail
+// for a matching watch, projected from the receipts: the row's lag to
+// searchable (its source job's Lag), then the wait for the next digest
+// window (a row turns searchable at a uniform time within a window: half
+// a window at p50, 95% at p95), then a digest run (the digest job's own
+// runs, start to finish, from its receipts).
+type DigestLag struct {
+	Runs               int     `json:"runs"`
+	RunP50Seconds      float64 `json:"run_p50_seconds"`
+	RunP95Seconds      float64 `json:"run_p95_seconds"`
+	WindowSeconds      float64 `json:"window_seconds"`
+	ToDigestP50Seconds float64 `json:"to_digest_p50_seconds"`
+	ToDigestP95Seconds float64 `json:"to_digest_p95_seconds"`
+	Note               string  `json:"note"`
+}
+
+// DigestLagOf projects the lag to a digest from a source job's lag and the
+// digest runs' receipts, with digest windows of window (nil when the
+// source has no good run or no digest run sent mail).
+func DigestLagOf(searchable *Lag, digestReceipts []Receipt, window time.Duration) *DigestLag {
+	var sent []Receipt // the runs that mailed: a run with nothing to send says nothing of a digest's
+	for _, r := range digestReceipts {
+		if r.Written > 0 {
+			sent = append(sent, r)
+		}
+	}
+	runs := LagOf(sent, 0)
+	if searchable == nil || runs == nil {
+		return nil
+	}
+	return &DigestLag{Runs: runs.Runs, RunP50Seconds: runs.PipelineP50Seconds, RunP95Seconds: runs.PipelineP95Seconds,
+		WindowSeconds:      window.Seconds(),
+		ToDigestP50Seconds: searchable.SearchableP50Seconds + 0.5*window.Seconds() + runs.PipelineP50Seconds,
+		ToDigestP95Seconds: searchable.SearchableP95Seconds + 0.95*window.Seconds() + runs.PipelineP95Seconds,
+		Note: fmt.Sprintf("projected: searchable (%s), then the wait for the next digest window of %s, then a digest run (measured over the last %d good runs)",
+			searchable.Note, window, runs.Runs)}
+}
+
+// JobLag is the Lag of the job named name among jobs (nil when it is not
+// listed or has no good run).
+func JobLag(jobs []JobStatus, name string) *Lag {
+	for _, j := range jobs {
+		if j.Job == name {
+			return j.Lag
+		}
+	}
+	return nil
 }

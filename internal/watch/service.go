@@ -69,6 +69,8 @@ type Store interface {
 	Incr(ctx context.Context, counter, day string, delta int) (int, error)
 	// Ledger lists a watch's runs, newest first (its manage page).
 	Ledger(ctx context.Context, watchID string) ([]LedgerEntry, error)
+	// ListWatches lists every stored watch (MissedRuns).
+	ListWatches(ctx context.Context) ([]Watch, error)
 }
 
 // Sender is the mail side the lifecycle needs; the mailer implements it
@@ -101,6 +103,9 @@ type ServiceConfig struct {
 	FairShareRequests int
 	// DigestHour is the New York hour digests go out (for Schedule).
 	DigestHour int
+	// MissedGrace is how long after its window opens a scheduled run is
+	// missed (MissedRun); zero: DefaultMissedGrace.
+	MissedGrace time.Duration
 }
 
 // Service is the subscription lifecycle every channel shares (web, MCP,
@@ -117,6 +122,7 @@ type Service struct {
 	sender  Sender
 	now     func() time.Time
 	log     *slog.Logger
+	due     DueFunc
 }
 
 // ServiceDeps are the Service's dependencies.
@@ -130,6 +136,9 @@ type ServiceDeps struct {
 	Sender Sender
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Due is the digest schedule (the mailer's windows), by which a
+	// watch's run is missed (MissedRun); nil: none is judged.
+	Due DueFunc
 }
 
 // NewService builds the lifecycle over its dependencies.
@@ -145,7 +154,7 @@ func NewService(cfg ServiceConfig, d ServiceDeps) (*Service, error) {
 	}
 	d.Parse.Form = cfg.Form
 	return &Service{cfg: cfg, store: d.Store, readers: d.Readers, parse: d.Parse, signer: d.Signer, sender: d.Sender,
-		now: d.Now, log: d.Logger}, nil
+		now: d.Now, log: d.Logger, due: d.Due}, nil
 }
 
 // Request is a subscription request from any channel.
@@ -539,6 +548,9 @@ func (s *Service) Manage(ctx context.Context, token string) (Managed, error) {
 	}
 	if ledger == nil {
 		ledger = []LedgerEntry{}
+	}
+	if e, ok := MissedRun(w, s.due, s.grace(), s.now()); ok {
+		ledger = append([]LedgerEntry{e}, ledger...) // newest first
 	}
 	return Managed{Status: w.Status, Scope: w.Scope, Filter: w.Filter, Description: w.Description, Follow: w.Follow, Followed: w.Snapshot,
 		WatchID: w.ID, Cadence: w.CadenceOf(), Schedule: s.Schedule(w.CadenceOf()), ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow,
