@@ -28,21 +28,18 @@ type byIDRoute struct {
 // Kinds behind the by-id reads: notices; the procurement records joined on
 // a vendor, agency or matter (procure.JoinedKinds); one kind each for the
 // rest.
-var (
-	noticeKinds  = []string{procure.NoticeKind}
-	profileKinds = procure.JoinedKinds
-)
+var noticeKinds = []string{procure.NoticeKind}
 
 // byIDRoutes are every by-id read route, API and site, by gin's full
 // path. Routes not listed (searches, lists, feeds) type their empty
 // answers in their scope.
 var byIDRoutes = map[string]byIDRoute{
 	"/api/notices/:id":                     {noticeKinds, "id"},
-	"/api/matters/*pin":                    {profileKinds, "pin"},
-	"/api/vendors/*stem":                   {profileKinds, "stem"},
-	"/vendors/*stem":                       {profileKinds, "stem"},
-	"/api/agencies/*id":                    {profileKinds, "id"},
-	"/agencies/:id/":                       {profileKinds, "id"},
+	"/api/matters/*pin":                    {procure.JoinedKinds, "pin"},
+	"/api/vendors/*stem":                   {procure.JoinedKinds, "stem"},
+	"/vendors/*stem":                       {procure.JoinedKinds, "stem"},
+	"/api/agencies/*id":                    {procure.JoinedKinds, "id"},
+	"/agencies/:id/":                       {procure.JoinedKinds, "id"},
 	"/api/contracts/:id":                   {[]string{procure.ContractKind.Name}, "id"},
 	"/contracts/:id":                       {[]string{procure.ContractKind.Name}, "id"},
 	"/api/land-projects/:id":               {[]string{land.ProjectKind.Name}, "id"},
