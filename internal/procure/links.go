@@ -3,6 +3,7 @@ package procure
 import (
 	"context"
 
+	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -30,15 +31,40 @@ const (
 	// KeyLinkMethod and KeyConfidence are the link's method and confidence.
 	KeyLinkMethod = "link_method"
 	KeyConfidence = "confidence"
+	// KeyPINGroup is the PIN group (PINGroup) of a link made by PIN
+	// (methods exact, renewal, prefix): a procurement matter reads the
+	// notices and registrations of its PIN from the links of its group.
+	KeyPINGroup = "pin_group"
 )
+
+// PINGroup is the group of records a PIN joins (its link records' key
+// KeyPINGroup): the 10-character base of a standard PIN, or else the PIN
+// without renewal suffixes ("" for a placeholder).
+func PINGroup(pin string) string {
+	if entity.JunkPIN(pin) {
+		return ""
+	}
+	key, base := entity.PINKeys(pin)
+	if base != "" {
+		return base
+	}
+	return entity.StripRenewal(key)
+}
+
+// pinMethod reports whether a link method is a PIN method.
+func pinMethod(m string) bool {
+	return m == entity.PINExact || m == entity.PINRenewal || m == entity.PINPrefix
+}
 
 // LinkKind is the typed kind of link records, a derived kind
 // ("derived.link": built from other records, so coverage, scopes and
-// /stats leave it out, search.IsDerived). Version 1: the first layout.
+// /stats leave it out, search.IsDerived). Version 1: the first layout;
+// 2: links made by PIN carry their PIN group (KeyPINGroup), and notices
+// and registrations of one group are linked to each other.
 var LinkKind = search.Kind[record.Link]{
 	Name:    search.DerivedFamily + ".link",
 	Index:   linkRecord,
-	Version: 1,
+	Version: 2,
 }
 
 func linkRecord(l record.Link) search.Record {
@@ -47,6 +73,15 @@ func linkRecord(l record.Link) search.Record {
 	keys.set(KeyLinkPair, l.From.Kind+"-"+l.To.Kind)
 	keys.set(KeyLinkMethod, l.Method)
 	keys.set(KeyConfidence, l.Confidence)
+	if pinMethod(l.Method) {
+		// the key of a PIN link is the base shared (prefix) or the PIN
+		// shared without renewals, whose group it is
+		g := l.Key
+		if l.Method != entity.PINPrefix {
+			g = PINGroup(l.Key)
+		}
+		keys.set(KeyPINGroup, g)
+	}
 	return search.Record{ID: l.ID, Source: LinkSource, SourceLabel: LinkSourceLabel, ObservedAt: l.ObservedAt, Keys: keys,
 		Title: l.Method}
 }
