@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
-	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -63,19 +63,16 @@ func (ix *Indexer) Relink(ctx context.Context) (RelinkReport, error) {
 	return rep, err
 }
 
-// pinMethods are the link methods of joins by PIN.
-var pinMethods = []string{entity.PINExact, entity.PINRenewal, entity.PINPrefix}
-
 // relinkJoins writes the joins of the registrations and notices held
-// again when joins by PIN of an older link layout (procure.LinkKind's
+// again when joins by PIN of an older link layout (joins.Kind's
 // version) are held: every registration and then every notice goes
 // through its link stage again (link.ContractSet, link.NoticeSet), a page
 // at a time, and the joins by PIN of the older layout that were not
 // written again (their records are gone) are deleted. It reports how many
 // link records it wrote.
 func (ix *Indexer) relinkJoins(ctx context.Context) (int, error) {
-	older := search.RecordQuery{Kinds: []string{procure.LinkKind.Name},
-		Keys: map[string][]string{search.KeyKindVersion: olderVersions(procure.LinkKind.Version), procure.KeyLinkMethod: pinMethods}}
+	older := search.RecordQuery{Kinds: []string{joins.Kind.Name},
+		Keys: map[string][]string{search.KeyKindVersion: olderVersions(joins.Kind.Version), joins.KeyLinkMethod: joins.PINMethods}}
 	if len(older.Keys[search.KeyKindVersion]) == 0 {
 		return 0, nil
 	}
@@ -141,7 +138,7 @@ func (ix *Indexer) relinkJoins(ctx context.Context) (int, error) {
 		for _, r := range p.Records {
 			ids = append(ids, r.ID)
 		}
-		if err := ix.Backend.DeleteRecords(ctx, procure.LinkKind.Name, ids); err != nil {
+		if err := ix.Backend.DeleteRecords(ctx, joins.Kind.Name, ids); err != nil {
 			return written, err
 		}
 	}

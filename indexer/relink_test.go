@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -130,7 +131,7 @@ func TestRelinkRewritesEarlierRuleStems(t *testing.T) {
 }
 
 // A data directory whose joins by PIN were written in an older link layout
-// (procure.LinkKind version 1: no PIN group, no notice ↔ notice or
+// (joins.Kind version 1: no PIN group, no notice ↔ notice or
 // contract ↔ contract links) gets the joins of its registrations and
 // notices written again at the next start, in the current layout; a join
 // of the older layout whose record is gone is deleted. Re-linking again
@@ -157,12 +158,12 @@ func TestRelinkWritesJoinsOfAnOlderLinkLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := func(from, to record.Ref, method string) search.Record {
-		r, err := procure.LinkKind.Encode(record.NewLink(from, to, "12522P0001", method, entity.ConfidenceLow, false, "old"))
+		r, err := joins.Kind.Encode(record.NewLink(from, to, "12522P0001", method, entity.ConfidenceLow, false, "old"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.Keys[search.KeyKindVersion] = []string{"1"}
-		delete(r.Keys, procure.KeyPINGroup)
+		delete(r.Keys, joins.KeyPINGroup)
 		return r
 	}
 	contract := record.Ref{Kind: record.RefContract, ID: "contracts:1"}
@@ -179,7 +180,7 @@ func TestRelinkWritesJoinsOfAnOlderLinkLayout(t *testing.T) {
 	if rep.Records != 0 || rep.Links == 0 {
 		t.Errorf("re-linked %+v, want link records only", rep)
 	}
-	p, err := search.Find(ctx, b, procure.LinkKind, search.RecordQuery{Sort: search.RecordSortID, Limit: 50})
+	p, err := search.Find(ctx, b, joins.Kind, search.RecordQuery{Sort: search.RecordSortID, Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,8 +197,8 @@ func TestRelinkWritesJoinsOfAnOlderLinkLayout(t *testing.T) {
 		t.Errorf("links after re-linking:\n%v\nwant\n%v", got, want)
 	}
 	for _, r := range p.Records {
-		if v := r.Keys[search.KeyKindVersion]; !slices.Equal(v, []string{procure.LinkKind.VersionKey()}) || !slices.Equal(r.Keys[procure.KeyPINGroup], []string{"12522P0001"}) {
-			t.Errorf("link %s: version %v, PIN group %v", r.ID, v, r.Keys[procure.KeyPINGroup])
+		if v := r.Keys[search.KeyKindVersion]; !slices.Equal(v, []string{joins.Kind.VersionKey()}) || !slices.Equal(r.Keys[joins.KeyPINGroup], []string{"12522P0001"}) {
+			t.Errorf("link %s: version %v, PIN group %v", r.ID, v, r.Keys[joins.KeyPINGroup])
 		}
 	}
 	if again, err := ix.Relink(ctx); err != nil || again != (RelinkReport{}) {

@@ -16,7 +16,7 @@ import (
 )
 
 // Links collects the link records (record.Link) that the link stage of a
-// batch finds; the pipeline writes them as procure.LinkKind records after
+// batch finds; the pipeline writes them as joins.Kind records after
 // the batch's own records. The same pair of records found twice (from
 // either end) is one link, the strongest.
 type Links struct {

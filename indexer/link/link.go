@@ -9,7 +9,7 @@
 //
 // and finds the joins between City Record notices, registered contracts,
 // payments, meetings and land-use projects, kept as link records
-// (record.Link, written by the pipeline as procure.LinkKind) that carry
+// (record.Link, written by the pipeline as joins.Kind) that carry
 // their method, confidence and evidence (joins.go; the PIN rules are
 // entity's Join*). Readers read the link records; none joins again.
 // Engines store what they are given and apply no linking rule.
@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -179,11 +180,11 @@ func rank(j entity.Join) int {
 }
 
 // MaxPINClique is the largest group of records of one kind sharing a PIN
-// group (procure.PINGroup) that is linked pair by pair; in a larger group
+// group (joins.PINGroup) that is linked pair by pair; in a larger group
 // (a blanket PIN, a multi-award solicitation with a hundred registrations)
 // each record is linked to the group's first record only, so the links of
 // a group grow with its size, not with its square. A reader finds a
-// group's records by the group (procure.KeyPINGroup), whatever the shape.
+// group's records by the group (joins.KeyPINGroup), whatever the shape.
 const MaxPINClique = 16
 
 // pinRecord is a record of one kind with a PIN, for JoinSamePIN.
@@ -207,7 +208,7 @@ func joinSamePIN(recs []pinRecord) []Link {
 			continue
 		}
 		seen[r.ref] = true
-		g := procure.PINGroup(r.pin)
+		g := joins.PINGroup(r.pin)
 		groups[g] = append(groups[g], r)
 	}
 	var out []Link

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -146,7 +147,7 @@ func stepOf(n record.Notice) (string, int) {
 // Matter reads the matter of a PIN as printed: the notices and
 // registrations that carry it (as written, normalized or without renewal
 // suffixes) and those the link stage joined to its PIN group at index time
-// (link records by PIN, KeyPINGroup: its renewals, its 10-character base;
+// (link records by PIN, joins.KeyPINGroup: its renewals, its 10-character base;
 // each step says how it relates to the PIN asked, entity's PIN rule); the
 // payments the link stage joined to those registrations (link records of
 // method exact_contract_id; on the timeline, link method contract, as sure
@@ -199,7 +200,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		return nil, err
 	}
 	contracts := append([]Row(nil), regs.Rows...)
-	joinedNotices, joinedContracts, err := s.groupMembers(ctx, PINGroup(asked))
+	joinedNotices, joinedContracts, err := s.groupMembers(ctx, joins.PINGroup(asked))
 	if err != nil {
 		return nil, err
 	}
@@ -414,11 +415,11 @@ func blanketChain(asked string, notices []record.Notice) (bool, int) {
 func Blanket(asked string, notices []record.Notice) (bool, int) { return blanketChain(asked, notices) }
 
 // maxMatterPages bounds the pages of notices (search.MaxLimit each) and of
-// link records (MaxLinksRead each) read for one matter.
+// link records (joins.MaxRead each) read for one matter.
 const maxMatterPages = 5
 
 // groupMembers reads the link records the link stage made by PIN within a
-// PIN group (KeyPINGroup): notice ↔ notice, notice ↔ contract and contract
+// PIN group (joins.KeyPINGroup): notice ↔ notice, notice ↔ contract and contract
 // ↔ contract. It returns the notices (request id) and contract rows (row
 // id) at their ends, as keys of maps for rowsByID.
 func (s *Service) groupMembers(ctx context.Context, group string) (notices, contracts map[string][]string, err error) {
@@ -430,9 +431,9 @@ func (s *Service) groupMembers(ctx context.Context, group string) (notices, cont
 	if err != nil {
 		return nil, nil, err
 	}
-	q := search.RecordQuery{Keys: map[string][]string{KeyPINGroup: {group}}, Sort: search.RecordSortID, Limit: MaxLinksRead}
+	q := search.RecordQuery{Keys: map[string][]string{joins.KeyPINGroup: {group}}, Sort: search.RecordSortID, Limit: joins.MaxRead}
 	for pages := 0; pages < maxMatterPages; pages++ {
-		p, err := search.Find(ctx, rs, LinkKind, q)
+		p, err := search.Find(ctx, rs, joins.Kind, q)
 		if err != nil {
 			return nil, nil, err
 		}

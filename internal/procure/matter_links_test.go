@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -30,8 +31,8 @@ func TestMatterReadsItsJoinsFromLinkRecords(t *testing.T) {
 	if m.Counts["notices"] != 3 || m.Counts["contracts"] != 4 {
 		t.Fatalf("counts %v", m.Counts)
 	}
-	p, err := search.Find(ctx, be, procure.LinkKind, search.RecordQuery{
-		Keys: map[string][]string{procure.KeyPINGroup: {procure.PINGroup(pin)}}, Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
+	p, err := search.Find(ctx, be, joins.Kind, search.RecordQuery{
+		Keys: map[string][]string{joins.KeyPINGroup: {joins.PINGroup(pin)}}, Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestMatterReadsItsJoinsFromLinkRecords(t *testing.T) {
 	}
 	// 3 notices: 3 notice pairs; 4 registrations: 6 pairs; 3 × 4 notice → contract
 	if pairs["notice-notice"] != 3 || pairs["contract-contract"] != 6 || pairs["notice-contract"] != 12 {
-		t.Errorf("links of group %s by pair: %v", procure.PINGroup(pin), pairs)
+		t.Errorf("links of group %s by pair: %v", joins.PINGroup(pin), pairs)
 	}
 	renewal := p.Items[0]
 	for _, l := range p.Items {
@@ -57,7 +58,7 @@ func TestMatterReadsItsJoinsFromLinkRecords(t *testing.T) {
 	if renewal.Method != entity.PINRenewal || renewal.Confidence != entity.ConfidenceHigh || !renewal.SameProcurement {
 		t.Errorf("renewal notice link %+v", renewal)
 	}
-	if err := be.DeleteRecords(ctx, procure.LinkKind.Name, ids); err != nil {
+	if err := be.DeleteRecords(ctx, joins.Kind.Name, ids); err != nil {
 		t.Fatal(err)
 	}
 	bare, err := s.Matter(ctx, pin)
