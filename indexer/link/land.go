@@ -57,6 +57,9 @@ func LandProjects(ctx context.Context, env Env, items []land.Project) []error {
 	if env.Links != nil {
 		landLinkRecords(env, items)
 	}
+	if err := landMeetingLinks(ctx, env, items); err != nil {
+		errs = append(errs, fmt.Errorf("land projects: joins to the meetings held not found: %w", err))
+	}
 	return errs
 }
 

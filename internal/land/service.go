@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -48,7 +49,15 @@ type ProjectRead struct {
 	Events  []Event `json:"events"`
 	// EventsNote says how events are attached.
 	EventsNote string `json:"events_note"`
+	// Meetings are the joins of meetings to the project that the link
+	// stage wrote (link records, meeting → land_project, with method,
+	// confidence and evidence), at most joins.MaxRead.
+	Meetings     []record.Link `json:"meetings"`
+	MeetingsNote string        `json:"meetings_note"`
 }
+
+// MeetingsNote says how a project's meetings are joined.
+const MeetingsNote = "Meetings (Council, City Planning Commission, community boards) whose agenda or text names one of the project's application (ULURP) numbers or its id, joined when they were indexed (link records): method ulurp_number or project_id; confidence high for an item of the published agenda, medium for free text. A meeting not listed may still have discussed the project."
 
 // Shapes of the identifiers a read or a filter takes, after upper-casing
 // and trimming (the MCP tools' input schemas state them as patterns).
@@ -104,6 +113,12 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		}
 		out.Events = page.Items
 	}
+	out.Meetings, out.MeetingsNote = []record.Link{}, MeetingsNote
+	ls, _, err := joins.Read(ctx, rs, []record.Ref{{Kind: record.RefLandProject, ID: p.ID}}, joins.Pair(record.RefMeeting, record.RefLandProject))
+	if err != nil {
+		return out, err
+	}
+	out.Meetings = append(out.Meetings, ls...)
 	return out, nil
 }
 
