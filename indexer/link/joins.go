@@ -397,15 +397,14 @@ func meetingLinks(env Env, ms []meeting.Meeting) {
 	}
 }
 
-// landLinkRecords keeps the notice links of land projects.
-func landLinkRecords(env Env, ps []land.Project) {
-	for _, p := range ps {
-		for _, n := range p.Links {
-			if n.RequestID == "" {
-				continue
-			}
-			env.Links.Add(record.NewLink(record.Ref{Kind: record.RefNotice, ID: n.RequestID}, record.Ref{Kind: record.RefLandProject, ID: p.ID},
-				n.RequestID, n.Method, n.Confidence, false, strings.Join(n.Evidence, "; ")))
+// landLinkRecords keeps the notice links of a land project as link
+// records, their evidence joined by land.EvidenceSep.
+func landLinkRecords(env Env, project string, links []land.NoticeLink) {
+	for _, n := range links {
+		if n.RequestID == "" {
+			continue
 		}
+		env.Links.Add(record.NewLink(record.Ref{Kind: record.RefNotice, ID: n.RequestID}, record.Ref{Kind: record.RefLandProject, ID: project},
+			n.RequestID, n.Method, n.Confidence, false, strings.Join(n.Evidence, land.EvidenceSep)))
 	}
 }
