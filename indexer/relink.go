@@ -125,22 +125,8 @@ func (ix *Indexer) relinkJoins(ctx context.Context) (int, error) {
 		}
 		nq.Cursor = res.NextCursor
 	}
-	older.Sort, older.Limit = search.RecordSortID, search.MaxRecordLimit
-	for round := 0; round < maxRelinkRounds; round++ {
-		p, err := ix.Backend.FindRecords(ctx, older)
-		if err != nil {
-			return written, err
-		}
-		if len(p.Records) == 0 {
-			break
-		}
-		ids := make([]string, 0, len(p.Records))
-		for _, r := range p.Records {
-			ids = append(ids, r.ID)
-		}
-		if err := ix.Backend.DeleteRecords(ctx, joins.Kind.Name, ids); err != nil {
-			return written, err
-		}
+	if _, err := deleteMatching(ctx, ix.Backend, older); err != nil {
+		return written, err
 	}
 	ix.log().Info("re-linked the joins of a data directory written under an earlier link layout", "links", written)
 	return written, ix.settle(ctx, "re-linked joins")

@@ -6,10 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/recordwatch/recordwatch/indexer"
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
@@ -24,12 +22,7 @@ import (
 func landJoins(t *testing.T, order ...string) (*embedded.Backend, []record.Link) {
 	t.Helper()
 	ctx := context.Background()
-	b, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	ix := &indexer.Indexer{Backend: b, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC) }}
+	b, ix := newIndexer(t)
 	for _, name := range order {
 		src, err := indexer.LookupSource(name)
 		if err != nil {

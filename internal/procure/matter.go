@@ -180,20 +180,9 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	// normalized, without renewals), and those the link stage joined to
 	// its PIN group (link records by PIN: the same PIN, a renewal, the
 	// same 10-character base)
-	var notices []record.Notice
-	q := search.Query{PINs: exact, Sort: search.SortOldest, Limit: search.MaxLimit}
-	for pages := 0; pages < maxMatterPages; pages++ {
-		res, err := s.Search.Search(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, h := range res.Hits {
-			notices = append(notices, h.Notice)
-		}
-		if res.NextCursor == "" {
-			break
-		}
-		q.Cursor = res.NextCursor
+	notices, err := s.noticePages(ctx, search.Query{PINs: exact})
+	if err != nil {
+		return nil, err
 	}
 	regs, err := s.Rows(ctx, RowQuery{PINs: exact, Kinds: []string{RowContract}, Limit: search.MaxRecordLimit})
 	if err != nil {
@@ -463,21 +452,33 @@ func (s *Service) noticesByID(ctx context.Context, ids map[string][]string) ([]r
 	}
 	sort.Strings(want)
 	var out []record.Notice
-	for start := 0; start < len(want); start += search.MaxRequestIDs {
-		q := search.Query{RequestIDs: want[start:min(start+search.MaxRequestIDs, len(want))], Sort: search.SortOldest, Limit: search.MaxLimit}
-		for pages := 0; pages < maxMatterPages; pages++ {
-			res, err := s.Search.Search(ctx, q)
-			if err != nil {
-				return nil, err
-			}
-			for _, h := range res.Hits {
-				out = append(out, h.Notice)
-			}
-			if res.NextCursor == "" {
-				break
-			}
-			q.Cursor = res.NextCursor
+	for start := 0; start < len(want); start += search.MaxLimit {
+		got, err := s.noticePages(ctx, search.Query{RequestIDs: want[start:min(start+search.MaxLimit, len(want))]})
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, got...)
+	}
+	return out, nil
+}
+
+// noticePages reads the notices q finds, oldest first, at most
+// maxMatterPages pages of search.MaxLimit.
+func (s *Service) noticePages(ctx context.Context, q search.Query) ([]record.Notice, error) {
+	q.Sort, q.Limit = search.SortOldest, search.MaxLimit
+	var out []record.Notice
+	for pages := 0; pages < maxMatterPages; pages++ {
+		res, err := s.Search.Search(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range res.Hits {
+			out = append(out, h.Notice)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		q.Cursor = res.NextCursor
 	}
 	return out, nil
 }
