@@ -30,6 +30,8 @@ type LandProjectView struct {
 	Project          land.Project        `json:"project"`
 	Events           []land.Event        `json:"events"`
 	EventsNote       string              `json:"events_note"`
+	Meetings         []record.Link       `json:"meetings"`
+	MeetingsNote     string              `json:"meetings_note"`
 	DecisionPathJSON string              `json:"decision_path_json"`
 	Page             string              `json:"page"`
 }
@@ -47,7 +49,7 @@ func (s *Server) landProject(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
-		DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID}, cacheShort, time.Time{})
+		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID}, cacheShort, time.Time{})
 }
 
 // landDecisionPath serves GET /api/land-projects/:id/decision-path.

@@ -64,7 +64,9 @@ type landPageData struct {
 	Title, JSON, PathJSON, Base, Error string
 	Project                            *land.Project
 	Path                               *land.DecisionPath
-	Rules                              []string
+	// Meetings are the meetings joined to the project (link records).
+	Meetings []record.Link
+	Rules    []string
 	// Diagram draws Path's stages on two tracks (landDiagram).
 	Diagram *web.StageDiagram
 	// Map draws the project's located lots and shades its community
@@ -85,7 +87,7 @@ func (s *Server) landProjectPage(c *gin.Context) {
 		d.Error = record.ErrorMessage(err)
 	} else {
 		path := land.Path(r.Project, r.Events)
-		d.Project, d.Path, d.Title = &r.Project, &path, r.Project.Name
+		d.Project, d.Path, d.Title, d.Meetings = &r.Project, &path, r.Project.Name, r.Meetings
 		d.Diagram = landDiagram(c.GetString(langKey), path)
 		d.Map = landMap(c.GetString(langKey), r.Project)
 	}

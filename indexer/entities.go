@@ -124,25 +124,37 @@ func (ix *Indexer) EnsureSampleRecords(ctx context.Context, sample fs.FS) (bool,
 func deleteKinds(ctx context.Context, rs search.Records, kinds []string) (int, error) {
 	n := 0
 	for _, kind := range kinds {
-		for {
-			p, err := rs.FindRecords(ctx, search.RecordQuery{Kinds: []string{kind}, Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
-			if err != nil {
-				return n, err
-			}
-			if len(p.Records) == 0 {
-				break
-			}
-			ids := make([]string, 0, len(p.Records))
-			for _, r := range p.Records {
-				ids = append(ids, r.ID)
-			}
-			if err := rs.DeleteRecords(ctx, kind, ids); err != nil {
-				return n, err
-			}
-			n += len(ids)
+		m, err := deleteMatching(ctx, rs, search.RecordQuery{Kinds: []string{kind}})
+		n += m
+		if err != nil {
+			return n, err
 		}
 	}
 	return n, nil
+}
+
+// deleteMatching deletes every record that q matches, of the one kind q
+// names, and reports how many it deleted.
+func deleteMatching(ctx context.Context, rs search.Records, q search.RecordQuery) (int, error) {
+	q.Sort, q.Limit = search.RecordSortID, search.MaxRecordLimit
+	n := 0
+	for {
+		p, err := rs.FindRecords(ctx, q)
+		if err != nil {
+			return n, err
+		}
+		if len(p.Records) == 0 {
+			return n, nil
+		}
+		ids := make([]string, 0, len(p.Records))
+		for _, r := range p.Records {
+			ids = append(ids, r.ID)
+		}
+		if err := rs.DeleteRecords(ctx, q.Kinds[0], ids); err != nil {
+			return n, err
+		}
+		n += len(ids)
+	}
 }
 
 // sampleKey is what the sample completeness check counts by: a source, a

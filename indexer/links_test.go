@@ -9,7 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
-	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -30,7 +30,7 @@ func checkbookFiles(t *testing.T, fsys fstest.MapFS, dir string, paths ...string
 // heldLinks reads every link record held.
 func heldLinks(t *testing.T, b search.Engine) map[string]record.Link {
 	t.Helper()
-	p, err := search.Find(context.Background(), b, procure.LinkKind, search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
+	p, err := search.Find(context.Background(), b, joins.Kind, search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
-	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -109,7 +109,7 @@ func (ix *Indexer) writeLinks(ctx context.Context, src string, links *link.Links
 	if len(ls) == 0 {
 		return 0, nil
 	}
-	recs, errs := Set[record.Link]{Of: procure.LinkKind, Items: ls}.Encode()
+	recs, errs := Set[record.Link]{Of: joins.Kind, Items: ls}.Encode()
 	for _, e := range errs {
 		ix.log().Warn("link rejected", "source", src, "err", e)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/recordwatch/recordwatch/indexer/link"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -29,6 +30,7 @@ import (
 type RelinkReport struct {
 	Records int // records of an older layout written again
 	Notices int // notices whose derived fields changed
+	Links   int // link records written again (relinkJoins)
 }
 
 // maxRelinkRounds bounds the pages Relink reads of one kind: each page
@@ -47,12 +49,87 @@ func (ix *Indexer) Relink(ctx context.Context) (RelinkReport, error) {
 	}
 	n, err = relinkKind(ctx, ix, procure.PaymentKind, link.PaymentSet)
 	rep.Records += n
-	if err != nil || rep.Records == 0 {
+	if err != nil {
 		return rep, err
 	}
-	rep.Notices, err = ix.relinkNotices(ctx)
-	ix.log().Info("re-linked a data directory written under earlier link rules", "records", rep.Records, "notices", rep.Notices)
+	if rep.Records > 0 {
+		rep.Notices, err = ix.relinkNotices(ctx)
+		ix.log().Info("re-linked a data directory written under earlier link rules", "records", rep.Records, "notices", rep.Notices)
+		if err != nil {
+			return rep, err
+		}
+	}
+	rep.Links, err = ix.relinkJoins(ctx)
 	return rep, err
+}
+
+// relinkJoins writes the joins of the registrations and notices held
+// again when joins by PIN of an older link layout (joins.Kind's
+// version) are held: every registration and then every notice goes
+// through its link stage again (link.ContractSet, link.NoticeSet), a page
+// at a time, and the joins by PIN of the older layout that were not
+// written again (their records are gone) are deleted. It reports how many
+// link records it wrote.
+func (ix *Indexer) relinkJoins(ctx context.Context) (int, error) {
+	older := search.RecordQuery{Kinds: []string{joins.Kind.Name},
+		Keys: map[string][]string{search.KeyKindVersion: olderVersions(joins.Kind.Version), joins.KeyLinkMethod: joins.PINMethods}}
+	if len(older.Keys[search.KeyKindVersion]) == 0 {
+		return 0, nil
+	}
+	t, err := ix.Backend.RecordTotals(ctx, older, nil, 0)
+	if err != nil || t.Count == 0 {
+		return 0, err
+	}
+	written := 0
+	q := search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit}
+	for round := 0; round < maxRelinkRounds; round++ {
+		p, err := search.Find(ctx, ix.Backend, procure.ContractKind, q)
+		if err != nil {
+			return written, err
+		}
+		env := ix.linkEnv()
+		for _, e := range link.ContractSet(ctx, env, p.Items) {
+			ix.log().Warn("re-link joins", "kind", procure.ContractKind.Name, "err", e)
+		}
+		n, err := ix.writeLinks(ctx, "re-link", env.Links)
+		written += n
+		if err != nil {
+			return written, err
+		}
+		if p.NextCursor == "" || len(p.Items) == 0 {
+			break
+		}
+		q.Cursor = p.NextCursor
+	}
+	nq := search.Query{Sort: search.SortOldest, Limit: search.MaxLimit}
+	for {
+		res, err := ix.Backend.Search(ctx, nq)
+		if err != nil {
+			return written, err
+		}
+		ns := make([]record.Notice, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			ns = append(ns, h.Notice)
+		}
+		env := ix.linkEnv()
+		if err := link.NoticeSet(ctx, env, ns); err != nil {
+			ix.log().Warn("re-link joins", "kind", "notice", "err", err)
+		}
+		n, err := ix.writeLinks(ctx, "re-link", env.Links)
+		written += n
+		if err != nil {
+			return written, err
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		nq.Cursor = res.NextCursor
+	}
+	if _, err := deleteMatching(ctx, ix.Backend, older); err != nil {
+		return written, err
+	}
+	ix.log().Info("re-linked the joins of a data directory written under an earlier link layout", "links", written)
+	return written, ix.settle(ctx, "re-linked joins")
 }
 
 // olderVersions are the KindVersion values below v.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -125,6 +126,82 @@ func TestRelinkRewritesEarlierRuleStems(t *testing.T) {
 		Keys: map[string][]string{search.KeyKindVersion: {procure.ContractKind.VersionKey()}}}, nil, 0)
 	if err != nil || tot.Count != 3 {
 		t.Errorf("contracts of the current layout after re-linking: %d %v", tot.Count, err)
+	}
+	if again, err := ix.Relink(ctx); err != nil || again != (RelinkReport{}) {
+		t.Errorf("re-linking again: %+v %v", again, err)
+	}
+}
+
+// A data directory whose joins by PIN were written in an older link layout
+// (joins.Kind version 1: no PIN group, no notice ↔ notice or
+// contract ↔ contract links) gets the joins of its registrations and
+// notices written again at the next start, in the current layout; a join
+// of the older layout whose record is gone is deleted. Re-linking again
+// finds nothing to do.
+func TestRelinkWritesJoinsOfAnOlderLinkLayout(t *testing.T) {
+	b, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	ix := sampleIndexer(b)
+	day := time.Date(2022, 7, 6, 0, 0, 0, 0, record.NewYork)
+	notice := func(id, pin string) search.Doc {
+		return search.Doc{Notice: record.Notice{RequestID: id, Source: "crol", Section: "Procurement", NoticeType: "Award", Title: "SERVICES",
+			StartDate: day, PIN: pin, AgencyRaw: "Aging", AgencyID: "aging"}}
+	}
+	if err := b.Upsert(ctx, []search.Doc{notice("20220706041", "12522P0001001R002"), notice("20240705012", "12522P0001001R004")}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := procure.ContractKind.Encode(record.Contract{ID: "contracts:1", Source: "contracts", ContractID: "CT1", PIN: "12522P0001003",
+		PINBase: "12522P0001", RegisteredOn: day, FiscalYear: 2023})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := func(from, to record.Ref, method string) search.Record {
+		r, err := joins.Kind.Encode(record.NewLink(from, to, "12522P0001", method, entity.ConfidenceLow, false, "old"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Keys[search.KeyKindVersion] = []string{"1"}
+		delete(r.Keys, joins.KeyPINGroup)
+		return r
+	}
+	contract := record.Ref{Kind: record.RefContract, ID: "contracts:1"}
+	if err := b.PutRecords(ctx, []search.Record{c,
+		old(record.Ref{Kind: record.RefNotice, ID: "20220706041"}, contract, entity.PINPrefix),
+		old(record.Ref{Kind: record.RefNotice, ID: "19990101001"}, contract, entity.PINPrefix), // its notice is gone
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ix.Relink(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Records != 0 || rep.Links == 0 {
+		t.Errorf("re-linked %+v, want link records only", rep)
+	}
+	p, err := search.Find(ctx, b, joins.Kind, search.RecordQuery{Sort: search.RecordSortID, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range p.Items {
+		got = append(got, l.ID+" "+l.Method)
+	}
+	want := []string{
+		"notice:20220706041→contract:contracts:1 prefix",
+		"notice:20220706041→notice:20240705012 renewal",
+		"notice:20240705012→contract:contracts:1 prefix",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("links after re-linking:\n%v\nwant\n%v", got, want)
+	}
+	for _, r := range p.Records {
+		if v := r.Keys[search.KeyKindVersion]; !slices.Equal(v, []string{joins.Kind.VersionKey()}) || !slices.Equal(r.Keys[joins.KeyPINGroup], []string{"12522P0001"}) {
+			t.Errorf("link %s: version %v, PIN group %v", r.ID, v, r.Keys[joins.KeyPINGroup])
+		}
 	}
 	if again, err := ix.Relink(ctx); err != nil || again != (RelinkReport{}) {
 		t.Errorf("re-linking again: %+v %v", again, err)

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -32,6 +34,11 @@ func (b *interrupted) Upsert(ctx context.Context, docs []search.Doc) error {
 }
 
 func (b *interrupted) PutRecords(ctx context.Context, es []search.Record) error {
+	if b.notices != 0 && !slices.ContainsFunc(es, func(r search.Record) bool { return r.Kind != joins.Kind.Name }) {
+		// the joins between notices are written with the notices, part of
+		// the notice load: only a kill in the notices stops them
+		return b.Backend.PutRecords(ctx, es)
+	}
 	if b.records == 0 {
 		return errKilled
 	}

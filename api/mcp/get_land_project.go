@@ -22,7 +22,11 @@ type LandProjectOut struct {
 	Project    *land.Project       `json:"project,omitempty"`
 	Events     []land.Event        `json:"events,omitempty"`
 	EventsNote string              `json:"events_note,omitempty"`
-	Absence    []string            `json:"absence_rules"`
+	// Meetings are the meetings joined to the project (link records:
+	// method, confidence, evidence).
+	Meetings     []record.Link `json:"meetings,omitempty"`
+	MeetingsNote string        `json:"meetings_note,omitempty"`
+	Absence      []string      `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
@@ -75,6 +79,7 @@ func getLandProject(d *Deps) Tool {
 			r, err := d.land().Project(ctx, in.ID)
 			if err == nil {
 				out.Status, out.Project, out.Events, out.EventsNote = record.Found, &r.Project, r.Events, r.EventsNote
+				out.Meetings, out.MeetingsNote = r.Meetings, r.MeetingsNote
 				return out, nil
 			}
 			out.Status, out.Message, err = landStatus(err, "project")

@@ -113,6 +113,7 @@ var labels = map[string]map[string]word{
 		"nickname":         {"everyday name", "nombre común"},
 		"acronym":          {"acronym", "sigla"},
 		"ulurp_number":     {"ULURP number", "número ULURP"},
+		"project_id":       {"land project id", "id del proyecto de uso del suelo"},
 		"ceqr_number":      {"CEQR number", "número CEQR"},
 		"bbl":              {"lot number (BBL)", "número de lote (BBL)"},
 		"roster_record_id": {"roster record id", "id del registro del padrón"},

@@ -16,7 +16,7 @@ import (
 )
 
 // Links collects the link records (record.Link) that the link stage of a
-// batch finds; the pipeline writes them as procure.LinkKind records after
+// batch finds; the pipeline writes them as joins.Kind records after
 // the batch's own records. The same pair of records found twice (from
 // either end) is one link, the strongest.
 type Links struct {
@@ -133,23 +133,20 @@ func chunks(vs []string, n int, f func([]string) error) error {
 // joins (search.MaxLimit notices a page).
 const maxNoticePages = 10
 
-// heldNotices reads the notices held that carry one of the contracts' PINs
-// (as written, normalized, without renewals), their 10-character bases,
-// or a request id a contract names.
-func heldNotices(ctx context.Context, r search.Reader, contracts []record.Contract) ([]record.Notice, error) {
+// heldNotices reads the notices held that carry one of the PINs (as
+// written, normalized, without renewals) or their 10-character bases, or
+// one of the request ids.
+func heldNotices(ctx context.Context, r search.Reader, pinList, requests []string) ([]record.Notice, error) {
 	if r == nil {
 		return nil, nil
 	}
-	var pins, bases, requests []string
-	for _, c := range contracts {
-		if c.RequestID != "" {
-			requests = append(requests, c.RequestID)
-		}
-		if entity.JunkPIN(c.PIN) {
+	var pins, bases []string
+	for _, p := range pinList {
+		if entity.JunkPIN(p) {
 			continue
 		}
-		key, base := entity.PINKeys(c.PIN)
-		pins = append(pins, strings.TrimSpace(c.PIN), key, entity.StripRenewal(key))
+		key, base := entity.PINKeys(p)
+		pins = append(pins, strings.TrimSpace(p), key, entity.StripRenewal(key))
 		if base != "" {
 			bases = append(bases, base)
 		}
@@ -221,7 +218,12 @@ func joinContracts(ctx context.Context, env Env, contracts []record.Contract, pa
 	if env.Links == nil || len(contracts) == 0 {
 		return nil
 	}
-	notices, err := heldNotices(ctx, env.Notices, contracts)
+	var pins, requests []string
+	for _, c := range contracts {
+		pins = append(pins, c.PIN)
+		requests = append(requests, c.RequestID)
+	}
+	notices, err := heldNotices(ctx, env.Notices, pins, requests)
 	if err != nil {
 		return fmt.Errorf("link: reading the notices of %d contracts: %w", len(contracts), err)
 	}
@@ -243,6 +245,38 @@ func joinContracts(ctx context.Context, env Env, contracts []record.Contract, pa
 	}
 	env.Links.Add(Records(Join(notices, contracts, all))...)
 	env.Links.Add(JoinPayments(contracts, all)...)
+	return joinHeldContracts(ctx, env, contracts)
+}
+
+// joinHeldContracts keeps the links between the contracts given and the
+// registrations held of the same PIN groups (JoinContracts).
+func joinHeldContracts(ctx context.Context, env Env, contracts []record.Contract) error {
+	var keys, bases []string
+	mine := map[Ref]bool{}
+	for _, c := range contracts {
+		mine[Ref{RefContract, c.ID}] = true
+		if entity.JunkPIN(c.PIN) {
+			continue
+		}
+		key, base := entity.PINKeys(c.PIN)
+		if base != "" {
+			bases = append(bases, base)
+		} else {
+			keys = append(keys, key, entity.StripRenewal(key))
+		}
+	}
+	all := append([]record.Contract(nil), contracts...)
+	for _, part := range []struct {
+		key    string
+		values []string
+	}{{search.KeyPINBase, bases}, {search.KeyPIN, keys}} {
+		got, err := heldRecords(ctx, env.Records, procure.ContractKind, part.key, part.values)
+		if err != nil {
+			return fmt.Errorf("link: reading the registrations of %d PIN groups: %w", len(part.values), err)
+		}
+		all = append(all, got...)
+	}
+	env.Links.Add(Records(touching(JoinContracts(all), mine))...)
 	return nil
 }
 
@@ -281,12 +315,27 @@ func PaymentSet(ctx context.Context, env Env, ps []procure.Payment) []error {
 	return nil
 }
 
-// NoticeSet finds and keeps the links of notices to the registrations held
-// (by PIN, base PIN or the source's request id) and to the payments of
-// those registrations: a notice published after its contract was
-// registered (a live City Record run) is joined when it is written.
+// NoticeSet finds and keeps the links of notices to the notices held of
+// the same PIN groups (JoinNotices), to the registrations held (by PIN,
+// base PIN or the source's request id) and to the payments of those
+// registrations: a notice published after its contract was registered (a
+// live City Record run) is joined when it is written.
 func NoticeSet(ctx context.Context, env Env, ns []record.Notice) error {
-	if env.Links == nil || env.Records == nil || len(ns) == 0 {
+	if env.Links == nil || len(ns) == 0 {
+		return nil
+	}
+	var pins []string
+	mine := map[Ref]bool{}
+	for _, n := range ns {
+		pins = append(pins, n.PIN)
+		mine[Ref{RefNotice, n.RequestID}] = true
+	}
+	held, err := heldNotices(ctx, env.Notices, pins, nil)
+	if err != nil {
+		return err
+	}
+	env.Links.Add(Records(touching(JoinNotices(append(append([]record.Notice(nil), ns...), held...)), mine))...)
+	if env.Records == nil {
 		return nil
 	}
 	if t, err := env.Records.RecordTotals(ctx, search.RecordQuery{Kinds: []string{procure.ContractKind.Name}}, nil, 0); err != nil {
@@ -348,15 +397,14 @@ func meetingLinks(env Env, ms []meeting.Meeting) {
 	}
 }
 
-// landLinkRecords keeps the notice links of land projects.
-func landLinkRecords(env Env, ps []land.Project) {
-	for _, p := range ps {
-		for _, n := range p.Links {
-			if n.RequestID == "" {
-				continue
-			}
-			env.Links.Add(record.NewLink(record.Ref{Kind: record.RefNotice, ID: n.RequestID}, record.Ref{Kind: record.RefLandProject, ID: p.ID},
-				n.RequestID, n.Method, n.Confidence, false, strings.Join(n.Evidence, "; ")))
+// landLinkRecords keeps the notice links of a land project as link
+// records, their evidence joined by land.EvidenceSep.
+func landLinkRecords(env Env, project string, links []land.NoticeLink) {
+	for _, n := range links {
+		if n.RequestID == "" {
+			continue
 		}
+		env.Links.Add(record.NewLink(record.Ref{Kind: record.RefNotice, ID: n.RequestID}, record.Ref{Kind: record.RefLandProject, ID: project},
+			n.RequestID, n.Method, n.Confidence, false, strings.Join(n.Evidence, land.EvidenceSep)))
 	}
 }

@@ -39,23 +39,26 @@ const maxLandCandidates = 50
 // date the project records and whose text names the project, with medium
 // confidence (a lot can see several projects; a name can repeat). A
 // hearing date that matches is added as evidence to the other links too.
-// A link is only made with its evidence stated. With
-// no notices held (env.Notices nil) links are left undecided.
+// A link is only made with its evidence stated. The links are kept as link
+// records (env.Links, notice → land_project), which the land service reads
+// (land.Service.Project); the projects themselves carry none. With no
+// notices held (env.Notices nil) no notice link is decided. The joins to
+// the meetings held that name the projects are kept too
+// (JoinMeetingsLand).
 func LandProjects(ctx context.Context, env Env, items []land.Project) []error {
-	if env.Notices == nil {
-		return nil
-	}
 	var errs []error
-	for i := range items {
-		links, err := landLinks(ctx, env.Notices, items[i])
-		if err != nil {
-			errs = append(errs, fmt.Errorf("land project %s: notice links not decided: %w", items[i].ID, err))
-			continue
+	if env.Notices != nil {
+		for i := range items {
+			links, err := landLinks(ctx, env.Notices, items[i])
+			if err != nil {
+				errs = append(errs, fmt.Errorf("land project %s: notice links not decided: %w", items[i].ID, err))
+				continue
+			}
+			landLinkRecords(env, items[i].ID, links)
 		}
-		items[i].Links = links
 	}
-	if env.Links != nil {
-		landLinkRecords(env, items)
+	if err := landMeetingLinks(ctx, env, items); err != nil {
+		errs = append(errs, fmt.Errorf("land projects: joins to the meetings held not found: %w", err))
 	}
 	return errs
 }
@@ -195,7 +198,7 @@ func landLinks(ctx context.Context, r search.Reader, p land.Project) ([]land.Not
 		if c.method == LandByBBL || c.method == LandByHearing {
 			conf = "medium"
 		}
-		out = append(out, land.NoticeLink{RequestID: id, Title: c.n.Title, Published: day(c.n), Method: c.method, Confidence: conf, Evidence: c.evidence})
+		out = append(out, land.NoticeLink{RequestID: id, Method: c.method, Confidence: conf, Evidence: c.evidence})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].RequestID < out[j].RequestID })
 	return out, nil
@@ -211,11 +214,4 @@ func rankLand(method string) int {
 		return 2
 	}
 	return 3
-}
-
-func day(n record.Notice) string {
-	if n.StartDate.IsZero() {
-		return ""
-	}
-	return n.StartDate.In(record.NewYork).Format("2006-01-02")
 }

@@ -3,6 +3,7 @@ package link_test
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,15 +11,17 @@ import (
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
 // Land projects link to the real City Record notices that name their
-// application (ULURP) or CEQR numbers, with the evidence stated; a
-// project no notice names gets no link; no notices held leaves links
-// undecided. The projects are test fixtures carrying numbers printed in
+// application (ULURP) or CEQR numbers, with the evidence stated, kept as
+// link records (notice → land_project); a project no notice names gets no
+// link; no notices held decides none. The projects are test fixtures carrying numbers printed in
 // real 2014 notices (C 140411 HAK, 695 Grand Street; 14DCP135K, 5402 Fort
 // Hamilton Parkway); no bundled ZAP project is named by a bundled notice.
 func TestLandProjectLinks(t *testing.T) {
@@ -38,10 +41,14 @@ func TestLandProjectLinks(t *testing.T) {
 		{ID: "2014K9992", Name: "fixture: 5402 Fort Hamilton Parkway", Environmental: land.Environmental{CEQRNumber: "14DCP135K"}},
 		{ID: "2014K9993", Name: "fixture: named by no notice", Actions: []land.Action{{Code: "ZM", ULURPNumber: "C999999ZMK", ULURPKey: "999999ZMK"}}},
 	}
-	if errs := link.LandProjects(context.Background(), link.Env{Notices: be}, items); len(errs) > 0 {
+	kept := &link.Links{}
+	if errs := link.LandProjects(context.Background(), link.Env{Notices: be, Links: kept}, items); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	grand := items[0].Links
+	ls := kept.Take()
+	kept.Add(ls...)
+	byProject := landLinks(t, kept)
+	grand := byProject["2014K9991"]
 	if len(grand) == 0 {
 		t.Fatal("695 Grand Street: no link")
 	}
@@ -50,18 +57,62 @@ func TestLandProjectLinks(t *testing.T) {
 			t.Errorf("link %+v", l)
 		}
 	}
-	fort := items[1].Links
+	fort := byProject["2014K9992"]
 	if len(fort) == 0 || fort[0].Method != link.LandByCEQR || !strings.Contains(fort[0].Evidence[0], "14DCP135K") {
 		t.Errorf("CEQR links %+v", fort)
 	}
-	if items[2].Links == nil || len(items[2].Links) != 0 {
-		t.Errorf("a project no notice names: links %#v, want decided and empty", items[2].Links)
+	if l, ok := byProject["2014K9993"]; ok || len(byProject) != 2 {
+		t.Errorf("a project no notice names: links %#v; projects linked %d, want 2", l, len(byProject))
+	}
+	for _, p := range items {
+		if p.Links != nil {
+			t.Errorf("project %s carries its links %+v: they are link records only", p.ID, p.Links)
+		}
 	}
 	t.Logf("695 Grand Street: %+v", grand)
-	undecided := []land.Project{{ID: "2014K9991", Actions: items[0].Actions}}
-	if errs := link.LandProjects(context.Background(), link.Env{}, undecided); len(errs) > 0 || undecided[0].Links != nil {
-		t.Errorf("without notices: %+v %v", undecided[0].Links, errs)
+	// the land service reads them back from the link records, with each
+	// notice's title and publication day
+	ctx := context.Background()
+	if err := search.Put(ctx, be, land.ProjectKind, items); err != nil {
+		t.Fatal(err)
 	}
+	if err := search.Put(ctx, be, joins.Kind, ls); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := land.New(be).Project(ctx, "2014K9991")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pr.Project.Links) != len(grand) {
+		t.Fatalf("the service reads %+v, want %+v", pr.Project.Links, grand)
+	}
+	for i, l := range pr.Project.Links {
+		if l.RequestID != grand[i].RequestID || l.Method != grand[i].Method || l.Title == "" || l.Published == "" ||
+			!slices.Equal(l.Evidence, grand[i].Evidence) {
+			t.Errorf("read %+v, kept %+v", l, grand[i])
+		}
+	}
+	undecided := []land.Project{{ID: "2014K9991", Actions: items[0].Actions}}
+	none := &link.Links{}
+	if errs := link.LandProjects(context.Background(), link.Env{Links: none}, undecided); len(errs) > 0 || len(none.Take()) != 0 {
+		t.Errorf("without notices: %v", errs)
+	}
+}
+
+// landLinks are the notice → land project link records kept, by project,
+// as the land service reads them (without the notices' titles).
+func landLinks(t *testing.T, kept *link.Links) map[string][]land.NoticeLink {
+	t.Helper()
+	out := map[string][]land.NoticeLink{}
+	for _, l := range kept.Take() {
+		if l.From.Kind != record.RefNotice || l.To.Kind != record.RefLandProject {
+			t.Errorf("link %+v is not notice → land project", l)
+			continue
+		}
+		out[l.To.ID] = append(out[l.To.ID], land.NoticeLink{RequestID: l.From.ID, Method: l.Method, Confidence: l.Confidence,
+			Evidence: strings.Split(l.Evidence, land.EvidenceSep)})
+	}
+	return out
 }
 
 // A notice whose event falls on a hearing date the project records and
@@ -84,14 +135,16 @@ func TestLandHearingDateLinks(t *testing.T) {
 		{ID: "2026M9991", Name: "City Planning Commission Public Hearing", Milestones: []land.Milestone{{Milestone: "CPC Public Meeting - Public Hearing", ReviewMeeting: on}}},
 		{ID: "2026M9992", Name: "City Planning Commission Public Hearing", Milestones: []land.Milestone{{Milestone: "CPC Public Meeting - Public Hearing", ReviewMeeting: on.AddDate(0, 0, -9)}}},
 	}
-	if errs := link.LandProjects(context.Background(), link.Env{Notices: be}, items); len(errs) > 0 {
+	kept := &link.Links{}
+	if errs := link.LandProjects(context.Background(), link.Env{Notices: be, Links: kept}, items); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if l := items[0].Links; len(l) != 1 || l[0].RequestID != "20260805038" || l[0].Method != link.LandByHearing || l[0].Confidence != "medium" ||
+	byProject := landLinks(t, kept)
+	if l := byProject["2026M9991"]; len(l) != 1 || l[0].RequestID != "20260805038" || l[0].Method != link.LandByHearing || l[0].Confidence != "medium" ||
 		!strings.Contains(l[0].Evidence[0], "2026-08-26") {
 		t.Errorf("hearing-day link %+v", l)
 	}
-	if l := items[1].Links; len(l) != 0 {
+	if l := byProject["2026M9992"]; len(l) != 0 {
 		t.Errorf("another day linked %+v", l)
 	}
 }

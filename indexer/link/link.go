@@ -9,7 +9,7 @@
 //
 // and finds the joins between City Record notices, registered contracts,
 // payments, meetings and land-use projects, kept as link records
-// (record.Link, written by the pipeline as procure.LinkKind) that carry
+// (record.Link, written by the pipeline as joins.Kind) that carry
 // their method, confidence and evidence (joins.go; the PIN rules are
 // entity's Join*). Readers read the link records; none joins again.
 // Engines store what they are given and apply no linking rule.
@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -178,47 +179,96 @@ func rank(j entity.Join) int {
 	return 6
 }
 
-// JoinNotices finds the links between notices that share a PIN: the same
+// MaxPINClique is the largest group of records of one kind sharing a PIN
+// group (joins.PINGroup) that is linked pair by pair; in a larger group
+// (a blanket PIN, a multi-award solicitation with a hundred registrations)
+// each record is linked to the group's first record only, so the links of
+// a group grow with its size, not with its square. A reader finds a
+// group's records by the group (joins.KeyPINGroup), whatever the shape.
+const MaxPINClique = 16
+
+// pinRecord is a record of one kind with a PIN, for JoinSamePIN.
+type pinRecord struct {
+	ref Ref
+	pin string
+}
+
+// joinSamePIN links records of one kind that share a PIN group: the same
 // PIN (exact, high: a solicitation and its award), another renewal of it
-// (renewal, high) or only the 10-character base (prefix, low). A link goes
-// from the notice with the lower request id (request ids begin with the
-// publication date) to the other; links are sorted by id.
-func JoinNotices(notices []record.Notice) []Link {
-	groups := map[string][]int{}
-	for i, n := range notices {
-		if entity.JunkPIN(n.PIN) {
+// (renewal, high) or only the 10-character base (prefix, low),
+// entity.JoinPINs. A link goes from the record with the lower id (a
+// notice's request id begins with its publication date) to the other; a
+// group of more than MaxPINClique records is linked to its first record
+// only. Links are sorted by id.
+func joinSamePIN(recs []pinRecord) []Link {
+	groups := map[string][]pinRecord{}
+	seen := map[Ref]bool{}
+	for _, r := range recs {
+		if entity.JunkPIN(r.pin) || seen[r.ref] {
 			continue
 		}
-		key, base := entity.PINKeys(n.PIN)
-		if base == "" {
-			base = "\x00" + entity.StripRenewal(key)
-		}
-		groups[base] = append(groups[base], i)
+		seen[r.ref] = true
+		g := joins.PINGroup(r.pin)
+		groups[g] = append(groups[g], r)
 	}
 	var out []Link
 	for _, g := range groups {
-		for x := range g {
-			for y := range g {
-				a, b := notices[g[x]], notices[g[y]]
-				if a.RequestID >= b.RequestID {
-					continue
-				}
-				j, ok := entity.JoinPINs(a.PIN, b.PIN)
+		sort.Slice(g, func(i, j int) bool { return g[i].ref.ID < g[j].ref.ID })
+		firsts := len(g)
+		if firsts > MaxPINClique {
+			firsts = 1
+		}
+		for x := 0; x < firsts; x++ {
+			for y := x + 1; y < len(g); y++ {
+				a, b := g[x], g[y]
+				j, ok := entity.JoinPINs(a.pin, b.pin)
 				if !ok {
 					continue
 				}
-				key, base := entity.PINKeys(a.PIN)
+				key, base := entity.PINKeys(a.pin)
 				if j.Method == entity.PINPrefix {
 					key = base
 				} else {
 					key = entity.StripRenewal(key)
 				}
-				out = append(out, Link{ID: RefNotice + ":" + a.RequestID + "→" + RefNotice + ":" + b.RequestID,
-					From: Ref{RefNotice, a.RequestID}, To: Ref{RefNotice, b.RequestID}, Key: key, Join: j})
+				out = append(out, Link{ID: a.ref.Kind + ":" + a.ref.ID + "→" + b.ref.Kind + ":" + b.ref.ID,
+					From: a.ref, To: b.ref, Key: key, Join: j})
 			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// JoinNotices finds the links between notices that share a PIN group
+// (joinSamePIN): the notices of one procurement matter.
+func JoinNotices(notices []record.Notice) []Link {
+	recs := make([]pinRecord, 0, len(notices))
+	for _, n := range notices {
+		recs = append(recs, pinRecord{Ref{RefNotice, n.RequestID}, n.PIN})
+	}
+	return joinSamePIN(recs)
+}
+
+// JoinContracts finds the links between contract rows that share a PIN
+// group (joinSamePIN): the registrations of one procurement matter, found
+// by it even when no notice carries the PIN.
+func JoinContracts(contracts []record.Contract) []Link {
+	recs := make([]pinRecord, 0, len(contracts))
+	for _, c := range contracts {
+		recs = append(recs, pinRecord{Ref{RefContract, c.ID}, c.PIN})
+	}
+	return joinSamePIN(recs)
+}
+
+// touching keeps the links that have one of ids (of either kind) at an end.
+func touching(ls []Link, ids map[Ref]bool) []Link {
+	var out []Link
+	for _, l := range ls {
+		if ids[l.From] || ids[l.To] {
+			out = append(out, l)
+		}
+	}
 	return out
 }
 

@@ -1,6 +1,7 @@
 package link_test
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -162,6 +163,32 @@ func TestJoinRules(t *testing.T) {
 	for id, j := range want {
 		if got[id].Join != j {
 			t.Errorf("%s: %+v, want %+v", id, got[id].Join, j)
+		}
+	}
+}
+
+// Registrations of one PIN group are linked pair by pair up to
+// MaxPINClique records; a larger group (a multi-award solicitation) is
+// linked to its first record only, so its links grow with its size.
+func TestJoinContractsBoundsLargeGroups(t *testing.T) {
+	var small, large []record.Contract
+	for i := 0; i < 3; i++ {
+		small = append(small, record.Contract{ID: fmt.Sprintf("s%02d", i), PIN: fmt.Sprintf("12522P0001%03d", i+1)})
+	}
+	for i := 0; i < link.MaxPINClique+4; i++ {
+		large = append(large, record.Contract{ID: fmt.Sprintf("l%02d", i), PIN: fmt.Sprintf("06814L0041%03d", i+1)})
+	}
+	large = append(large, record.Contract{ID: "junk", PIN: "N/A"})
+	if got := link.JoinContracts(small); len(got) != 3 {
+		t.Errorf("a group of 3: %d links, want 3", len(got))
+	}
+	got := link.JoinContracts(large)
+	if len(got) != link.MaxPINClique+3 {
+		t.Errorf("a group of %d: %d links, want %d", link.MaxPINClique+4, len(got), link.MaxPINClique+3)
+	}
+	for _, l := range got {
+		if l.From.ID != "l00" || l.Method != entity.PINPrefix || l.Confidence != entity.ConfidenceLow || l.SameProcurement || l.Key != "06814L0041" {
+			t.Errorf("link %+v", l)
 		}
 	}
 }

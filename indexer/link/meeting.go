@@ -156,6 +156,9 @@ func Meetings(ctx context.Context, env Env, ms []meeting.Meeting, others ...meet
 	if env.Links != nil {
 		meetingLinks(env, ms)
 	}
+	if err := meetingLandLinks(ctx, env, ms); err != nil {
+		errs = append(errs, fmt.Errorf("meetings: joins to the land projects held not found: %w", err))
+	}
 	return errs
 }
 

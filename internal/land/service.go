@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -19,11 +20,12 @@ const (
 	MaxEvents = 200
 )
 
-// Engine is what the service reads of a search engine: its records, and
-// its notice coverage for scopes.
+// Engine is what the service reads of a search engine: its records, its
+// notice coverage for scopes, and the notices a project is linked to.
 type Engine interface {
 	search.Records
 	search.CoverageReader
+	Search(ctx context.Context, q search.Query) (search.Result, error)
 }
 
 // Service reads land projects through the Records seam.
@@ -48,7 +50,15 @@ type ProjectRead struct {
 	Events  []Event `json:"events"`
 	// EventsNote says how events are attached.
 	EventsNote string `json:"events_note"`
+	// Meetings are the joins of meetings to the project that the link
+	// stage wrote (link records, meeting → land_project, with method,
+	// confidence and evidence), at most joins.MaxRead.
+	Meetings     []record.Link `json:"meetings"`
+	MeetingsNote string        `json:"meetings_note"`
 }
+
+// MeetingsNote says how a project's meetings are joined.
+const MeetingsNote = "Meetings (Council, City Planning Commission, community boards) whose agenda or text names one of the project's application (ULURP) numbers or its id, joined when they were indexed (link records): method ulurp_number or project_id; confidence high for an item of the published agenda, medium for free text. A meeting not listed may still have discussed the project."
 
 // Shapes of the identifiers a read or a filter takes, after upper-casing
 // and trimming (the MCP tools' input schemas state them as patterns).
@@ -104,6 +114,57 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		}
 		out.Events = page.Items
 	}
+	out.Meetings, out.MeetingsNote = []record.Link{}, MeetingsNote
+	ref := []record.Ref{{Kind: record.RefLandProject, ID: p.ID}}
+	ls, _, err := joins.Read(ctx, rs, ref, joins.Pair(record.RefMeeting, record.RefLandProject))
+	if err != nil {
+		return out, err
+	}
+	out.Meetings = append(out.Meetings, ls...)
+	out.Project.Links, err = s.noticeLinks(ctx, ref)
+	return out, err
+}
+
+// EvidenceSep separates the evidence of a notice link in its link record.
+const EvidenceSep = "; "
+
+// noticeLinks reads the City Record notice links of a project from the
+// link records the link stage wrote (notice → land_project), each with
+// the notice's title and publication day, by request id.
+func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref) ([]NoticeLink, error) {
+	ls, _, err := joins.Read(ctx, s.Engine, ref, joins.Pair(record.RefNotice, record.RefLandProject))
+	if err != nil {
+		return nil, err
+	}
+	out := []NoticeLink{}
+	if len(ls) == 0 {
+		return out, nil
+	}
+	var ids []string
+	for _, l := range ls {
+		ids = append(ids, l.From.ID)
+	}
+	notices := map[string]record.Notice{}
+	for start := 0; start < len(ids); start += search.MaxLimit {
+		res, err := s.Engine.Search(ctx, search.Query{RequestIDs: ids[start:min(start+search.MaxLimit, len(ids))], Limit: search.MaxLimit})
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range res.Hits {
+			notices[h.Notice.RequestID] = h.Notice
+		}
+	}
+	for _, l := range ls {
+		nl := NoticeLink{RequestID: l.From.ID, Method: l.Method, Confidence: l.Confidence, Evidence: strings.Split(l.Evidence, EvidenceSep)}
+		if n, ok := notices[l.From.ID]; ok {
+			nl.Title = n.Title
+			if !n.StartDate.IsZero() {
+				nl.Published = n.StartDate.In(record.NewYork).Format("2006-01-02")
+			}
+		}
+		out = append(out, nl)
+	}
+	slices.SortFunc(out, func(a, b NoticeLink) int { return strings.Compare(a.RequestID, b.RequestID) })
 	return out, nil
 }
 

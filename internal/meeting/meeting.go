@@ -93,6 +93,13 @@ type Meeting struct {
 	// Raw keeps source status fields as read (agenda status, minutes
 	// status …).
 	Raw map[string]string `json:"raw,omitempty"`
+	// Applications are the land-use application numbers and project ids
+	// its agenda or text names (ApplicationsIn), as the source wrote them.
+	Applications []Application `json:"land_use_applications,omitempty"`
+	// LandProjects are the joins of the meeting to land projects, read by
+	// Service.Get from the link records the link stage wrote (method,
+	// confidence, evidence); never stored with the meeting.
+	LandProjects []record.Link `json:"land_projects,omitempty"`
 }
 
 // AgencyRef is the crosswalk resolution of a body.
@@ -207,8 +214,10 @@ const (
 	KeyRequestID  = "request_id"
 )
 
-// Kind is the typed record kind of meetings.
-var Kind = search.Kind[Meeting]{Name: "meeting", Index: index}
+// Kind is the typed record kind of meetings. Version 1: meetings carry
+// the land-use applications their agenda names (keys KeyULURP,
+// KeyLandProject), which the link stage joins land projects by.
+var Kind = search.Kind[Meeting]{Name: "meeting", Index: index, Version: 1}
 
 // index is the envelope of a meeting: keys for every browse filter, the
 // start (or, when the start is unknown, the New York day) as Date.
@@ -239,6 +248,10 @@ func index(m Meeting) search.Record {
 	}
 	set(KeyStartKnown, boolKey(m.When.StartKnown))
 	set(KeyDay, m.When.Date)
+	for _, a := range m.Applications {
+		set(KeyULURP, a.Key)
+		set(KeyLandProject, a.ProjectID)
+	}
 	r := search.Record{ID: m.ID, Source: m.Source, SourceLabel: m.SourceLabel, ObservedAt: m.Observed.At, Keys: keys, Title: m.Title}
 	if m.When.StartKnown && m.When.Start != nil {
 		st := m.When.Start.In(record.NewYork)

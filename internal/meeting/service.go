@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -64,7 +65,8 @@ func (s *Service) records() (search.Records, error) {
 	return s.Records, nil
 }
 
-// Get reads one meeting by exact id (source:source id). Errors: EINVALID
+// Get reads one meeting by exact id (source:source id), with its joins to
+// land projects (LandProjects, link records). Errors: EINVALID
 // for an empty id, ENOTFOUND, EUNAVAILABLE.
 func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
 	id = strings.TrimSpace(id)
@@ -79,6 +81,11 @@ func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
 	if record.ErrorCode(err) == record.ENOTFOUND {
 		return m, record.Errorf(record.ENOTFOUND, "no meeting with id %q is held", id)
 	}
+	if err != nil {
+		return m, err
+	}
+	// its joins to land projects, as the link stage wrote them
+	m.LandProjects, _, err = joins.Read(ctx, rs, []record.Ref{{Kind: record.RefMeeting, ID: m.ID}}, joins.Pair(record.RefMeeting, record.RefLandProject))
 	return m, err
 }
 

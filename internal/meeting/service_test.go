@@ -18,17 +18,24 @@ import (
 
 const hearingFile = "dg92-zbpx_hearings_with_event_date_cityscroll_asof_2026-08-14_event_2026-08-17_to_2026-09-03.json"
 
-// loadSample loads the City Record hearing notices (as notices), then the
-// bundled meetings sample, into a fresh embedded engine.
-func loadSample(t *testing.T) (*meeting.Service, indexer.Report) {
+// newIndexer is an indexer over a fresh embedded engine, closed when t
+// ends.
+func newIndexer(t *testing.T) (*embedded.Backend, *indexer.Indexer) {
 	t.Helper()
-	ctx := context.Background()
 	b, err := embedded.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	ix := &indexer.Indexer{Backend: b, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC) }}
+	return b, &indexer.Indexer{Backend: b, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC) }}
+}
+
+// loadSample loads the City Record hearing notices (as notices), then the
+// bundled meetings sample, into a fresh embedded engine.
+func loadSample(t *testing.T) (*meeting.Service, indexer.Report) {
+	t.Helper()
+	ctx := context.Background()
+	b, ix := newIndexer(t)
 	data, err := os.ReadFile("../../testdata/sample/crol/" + hearingFile)
 	if err != nil {
 		t.Fatal(err)

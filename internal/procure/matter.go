@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -143,8 +144,11 @@ func stepOf(n record.Notice) (string, int) {
 	return record.Slug(n.NoticeType), 5
 }
 
-// Matter reads the matter of a PIN as printed: the notices that carry it,
-// its renewals or its 10-character base; the registrations so linked; the
+// Matter reads the matter of a PIN as printed: the notices and
+// registrations that carry it (as written, normalized or without renewal
+// suffixes) and those the link stage joined to its PIN group at index time
+// (link records by PIN, joins.KeyPINGroup: its renewals, its 10-character base;
+// each step says how it relates to the PIN asked, entity's PIN rule); the
 // payments the link stage joined to those registrations (link records of
 // method exact_contract_id; on the timeline, link method contract, as sure
 // as the registration's link to the PIN); and the payments that state the PIN themselves
@@ -172,39 +176,33 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	prefix := entity.PINBase(base)
 	exact := UniqueNonEmpty([]string{asked, norm, base})
 
-	// notices: the PIN as written, without renewals, or with the same base
-	var notices []record.Notice
-	queries := []search.Query{{PINs: exact, Sort: search.SortOldest, Limit: search.MaxLimit}}
-	if prefix != "" {
-		queries = append(queries, search.Query{PINPrefixes: []string{prefix}, Sort: search.SortOldest, Limit: search.MaxLimit})
-	}
-	for _, q := range queries {
-		for pages := 0; pages < 5; pages++ {
-			res, err := s.Search.Search(ctx, q)
-			if err != nil {
-				return nil, err
-			}
-			for _, h := range res.Hits {
-				notices = append(notices, h.Notice)
-			}
-			if res.NextCursor == "" {
-				break
-			}
-			q.Cursor = res.NextCursor
-		}
+	// the notices and registrations that carry the PIN (as written,
+	// normalized, without renewals), and those the link stage joined to
+	// its PIN group (link records by PIN: the same PIN, a renewal, the
+	// same 10-character base)
+	notices, err := s.noticePages(ctx, search.Query{PINs: exact})
+	if err != nil {
+		return nil, err
 	}
 	regs, err := s.Rows(ctx, RowQuery{PINs: exact, Kinds: []string{RowContract}, Limit: search.MaxRecordLimit})
 	if err != nil {
 		return nil, err
 	}
 	contracts := append([]Row(nil), regs.Rows...)
-	if prefix != "" {
-		more, err := s.Rows(ctx, RowQuery{PINBases: []string{prefix}, Kinds: []string{RowContract}, Limit: search.MaxRecordLimit})
-		if err != nil {
-			return nil, err
-		}
-		contracts = append(contracts, more.Rows...)
+	joinedNotices, joinedContracts, err := s.groupMembers(ctx, joins.PINGroup(asked))
+	if err != nil {
+		return nil, err
 	}
+	more, err := s.noticesByID(ctx, joinedNotices)
+	if err != nil {
+		return nil, err
+	}
+	notices = append(notices, more...)
+	joined, err := s.rowsByID(ctx, RowContract, joinedContracts)
+	if err != nil {
+		return nil, err
+	}
+	contracts = append(contracts, joined...)
 	// payments: those the link stage joined to these registrations (link
 	// records, contract-payment, method exact_contract_id)
 	var contractRefs []record.Ref
@@ -404,6 +402,86 @@ func blanketChain(asked string, notices []record.Notice) (bool, int) {
 // Blanket reports whether notices carrying a PIN form a blanket chain, and
 // how many carry it exactly.
 func Blanket(asked string, notices []record.Notice) (bool, int) { return blanketChain(asked, notices) }
+
+// maxMatterPages bounds the pages of notices (search.MaxLimit each) and of
+// link records (joins.MaxRead each) read for one matter.
+const maxMatterPages = 5
+
+// groupMembers reads the link records the link stage made by PIN within a
+// PIN group (joins.KeyPINGroup): notice ↔ notice, notice ↔ contract and contract
+// ↔ contract. It returns the notices (request id) and contract rows (row
+// id) at their ends, as keys of maps for rowsByID.
+func (s *Service) groupMembers(ctx context.Context, group string) (notices, contracts map[string][]string, err error) {
+	notices, contracts = map[string][]string{}, map[string][]string{}
+	if group == "" {
+		return notices, contracts, nil
+	}
+	rs, err := s.RecordReader()
+	if err != nil {
+		return nil, nil, err
+	}
+	q := search.RecordQuery{Keys: map[string][]string{joins.KeyPINGroup: {group}}, Sort: search.RecordSortID, Limit: joins.MaxRead}
+	for pages := 0; pages < maxMatterPages; pages++ {
+		p, err := search.Find(ctx, rs, joins.Kind, q)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, l := range p.Items {
+			for _, r := range []record.Ref{l.From, l.To} {
+				switch r.Kind {
+				case record.RefNotice:
+					notices[r.ID] = append(notices[r.ID], l.ID)
+				case record.RefContract:
+					contracts[r.ID] = append(contracts[r.ID], l.ID)
+				}
+			}
+		}
+		if p.NextCursor == "" || len(p.Items) == 0 {
+			break
+		}
+		q.Cursor = p.NextCursor
+	}
+	return notices, contracts, nil
+}
+
+// noticesByID reads the notices whose request ids are the keys of ids.
+func (s *Service) noticesByID(ctx context.Context, ids map[string][]string) ([]record.Notice, error) {
+	var want []string
+	for id := range ids {
+		want = append(want, id)
+	}
+	sort.Strings(want)
+	var out []record.Notice
+	for start := 0; start < len(want); start += search.MaxLimit {
+		got, err := s.noticePages(ctx, search.Query{RequestIDs: want[start:min(start+search.MaxLimit, len(want))]})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	return out, nil
+}
+
+// noticePages reads the notices q finds, oldest first, at most
+// maxMatterPages pages of search.MaxLimit.
+func (s *Service) noticePages(ctx context.Context, q search.Query) ([]record.Notice, error) {
+	q.Sort, q.Limit = search.SortOldest, search.MaxLimit
+	var out []record.Notice
+	for pages := 0; pages < maxMatterPages; pages++ {
+		res, err := s.Search.Search(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range res.Hits {
+			out = append(out, h.Notice)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		q.Cursor = res.NextCursor
+	}
+	return out, nil
+}
 
 // paymentLinks reads the contract-payment link records of registrations:
 // payment id → the contract row ids it is joined to.

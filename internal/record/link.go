@@ -4,7 +4,7 @@ import "time"
 
 // Link is one join between two records, found once by the indexer's link
 // stage (indexer/link) and stored as a record of its own (the kind
-// procure.LinkKind): a notice and a contract row, a contract and the
+// joins.Kind): a notice and a contract row, a contract and the
 // payments naming its contract id, a hearing notice and a meeting, a
 // notice and a land-use project. Readers (procure, dossiers, the site, the
 // API and MCP) read these records; none of them applies a joining rule

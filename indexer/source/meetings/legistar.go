@@ -49,8 +49,10 @@ type legistarEvent struct {
 }
 
 type legistarItem struct {
-	ID       int               `json:"ID"`
-	RollCall []json.RawMessage `json:"RollCall"`
+	ID         int               `json:"ID"`
+	Title      string            `json:"Title"`
+	MatterName string            `json:"MatterName"`
+	RollCall   []json.RawMessage `json:"RollCall"`
 }
 
 // parseLegistarFile reads one event file.
@@ -132,6 +134,16 @@ func legistarMeeting(ev legistarEvent, obs meeting.Observation) meeting.Meeting 
 	}
 	if ev.InSiteURL != "" {
 		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAttachment, Label: "Meeting detail (Legistar)", URL: ev.InSiteURL})
+	}
+	// the land-use applications the agenda names (the link stage joins
+	// the meeting to their land projects)
+	m.AddApplications(meeting.ApplicationsIn(meeting.WhereText, m.Title)...)
+	for _, it := range ev.Items {
+		text := strings.TrimSpace(it.MatterName)
+		if t := strings.TrimSpace(it.Title); t != "" && t != text {
+			text = strings.TrimPrefix(text+" — "+t, " — ")
+		}
+		m.AddApplications(meeting.ApplicationsIn(meeting.WhereAgendaItem, text)...)
 	}
 	m.Minutes = meeting.MinutesFact(m.Docs, ev.MinutesStatusName)
 	m.Held = legistarHeld(ev, m, obs)

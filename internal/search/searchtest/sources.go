@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -24,7 +23,6 @@ import (
 // vendor_stem, contract_id, pin_key, pin_base, fiscal_year, bbl).
 func SourceRecordFixtures() []search.Record {
 	observed := time.Date(2026, 4, 21, 0, 0, 0, 0, time.UTC)
-	cw := entity.DefaultCrosswalk()
 	mk := func(kind, id, source, agency, vendor, contract, pin, date, amount string) search.Record {
 		keys := map[string][]string{}
 		set := func(k, v string) {
@@ -33,15 +31,11 @@ func SourceRecordFixtures() []search.Record {
 			}
 		}
 		set(search.KeyAgencyRaw, agency)
-		if agency != "" {
-			set(search.KeyAgencyID, cw.Resolve(agency).ID)
-		}
-		if vendor != "" {
-			set(search.KeyVendorStem, entity.VendorStem(vendor))
-		}
+		set(search.KeyAgencyID, derived(recordAgencies, agency))
+		set(search.KeyVendorStem, derived(vendorStems, vendor))
 		set(search.KeyContractID, contract)
-		set(search.KeyPIN, entity.NormalizePIN(pin))
-		set(search.KeyPINBase, entity.PINBase(pin))
+		set(search.KeyPIN, derived(pinKeys, pin)[0])
+		set(search.KeyPINBase, derived(pinKeys, pin)[1])
 		r := search.Record{Kind: kind, ID: id, Source: source, SourceLabel: "label " + source, ObservedAt: observed, Keys: keys, Title: vendor}
 		if date != "" {
 			// dated as the sources date each kind (registration, check
@@ -52,7 +46,7 @@ func SourceRecordFixtures() []search.Record {
 		if v, ok := record.ParseAmount(amount); ok {
 			r.Amount, r.AmountValid = v, true
 		}
-		body, _ := json.Marshal(map[string]any{"id": id, "agency": agency, "vendor": vendor, "amount_raw": amount})
+		body, _ := json.Marshal(map[string]any{"id": id, "agency": agency, "vendor": vendor, "pin": pin, "amount_raw": amount})
 		r.Body = body
 		return r
 	}
@@ -148,10 +142,10 @@ func testSourceRecords(t *testing.T, open Opener) {
 			q    search.RecordQuery
 			want []string
 		}{
-			{"pin key", search.RecordQuery{Keys: keys(search.KeyPIN, entity.NormalizePIN("85013b0017001c237"))}, []string{"checkbook:contract:CTR85020131408259:239"}},
+			{"pin key", search.RecordQuery{Keys: keys(search.KeyPIN, "85013B0017001C237")}, []string{"checkbook:contract:CTR85020131408259:239"}},
 			{"pin base", search.RecordQuery{Keys: keys(search.KeyPINBase, "85013B0017")}, []string{"checkbook:contract:CTR85020131408259:239", "checkbook:contract:CTR85020131408259:240"}},
-			{"renewal pin", search.RecordQuery{Keys: keys(search.KeyPIN, entity.NormalizePIN("12522P0001001R004"))}, []string{"contracts:procurement:contract:CT112520278800354"}},
-			{"vendor stem", search.RecordQuery{Keys: keys(search.KeyVendorStem, entity.VendorStem("Skanska-Trevcon JV"))}, []string{"checkbook:contract:CTR85020131408259:239", "checkbook:contract:CTR85020131408259:240"}},
+			{"renewal pin", search.RecordQuery{Keys: keys(search.KeyPIN, "12522P0001001R004")}, []string{"contracts:procurement:contract:CT112520278800354"}},
+			{"vendor stem", search.RecordQuery{Keys: keys(search.KeyVendorStem, "SKANSKA TREVCON JV")}, []string{"checkbook:contract:CTR85020131408259:239", "checkbook:contract:CTR85020131408259:240"}},
 			{"agency id", search.RecordQuery{Keys: keys(search.KeyAgencyID, "public-library-queens")}, []string{"checkbook:payment:20180011164-1-DSB-AD"}},
 			{"kind", search.RecordQuery{Kinds: []string{"payment.payroll"}}, []string{"checkbook:payroll:1"}},
 			{"source and kind", search.RecordQuery{Sources: []string{"contracts"}, Kinds: []string{"contract"}}, []string{"contracts:procurement:contract:CT112520278800354"}},
@@ -286,7 +280,7 @@ func testSourceRecords(t *testing.T, open Opener) {
 		qs := []search.Query{
 			{},
 			{NoticeTypes: []string{"Award", "Intent to Award"}},
-			{VendorStems: []string{entity.VendorStem("Securus Technologies, Inc.")}},
+			{VendorStems: []string{derived(vendorStems, "Securus Technologies, Inc.")}},
 			{AgencyIDs: []string{docs[0].Notice.AgencyID}, Text: "child"},
 		}
 		for _, q := range qs {

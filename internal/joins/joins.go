@@ -1,0 +1,125 @@
+// Package joins is the kind of link records (record.Link): the joins the
+// indexer's link stage (indexer/link) found between notices, contracts,
+// payments, meetings and land projects, each with its method, confidence
+// and evidence, and the one way to read them. Every reader of joins
+// (procure's matters, contract and notice reads, dossiers, the land and
+// meeting services, and through them the API, MCP and the site) reads
+// them here (Read); none joins again. It is a package of its own so that
+// every topic service can read joins without importing another.
+package joins
+
+import (
+	"context"
+	"slices"
+
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// Source and SourceLabel are the source of link records: the link stage.
+const (
+	Source      = "link"
+	SourceLabel = "Recordwatch link stage (joins found at index time, each with method and confidence)"
+)
+
+// Keys of link records.
+const (
+	// KeyRef holds both ends of a link ("contract:<id>", "payment:<id>" …),
+	// so a record's links are found from either end.
+	KeyRef = "ref"
+	// KeyLinkPair is "<from kind>-<to kind>" ("contract-payment").
+	KeyLinkPair = "link_pair"
+	// KeyLinkMethod and KeyConfidence are the link's method and confidence.
+	KeyLinkMethod = "link_method"
+	KeyConfidence = "confidence"
+	// KeyPINGroup is the PIN group (PINGroup) of a link made by PIN
+	// (methods exact, renewal, prefix): a procurement matter reads the
+	// notices and registrations of its PIN from the links of its group.
+	KeyPINGroup = "pin_group"
+)
+
+// Pair is the KeyLinkPair value of links from one kind of record to
+// another ("contract-payment").
+func Pair(from, to string) string { return from + "-" + to }
+
+// PINGroup is the group of records a PIN joins (its link records' key
+// KeyPINGroup): the 10-character base of a standard PIN, or else the PIN
+// without renewal suffixes ("" for a placeholder).
+func PINGroup(pin string) string {
+	if entity.JunkPIN(pin) {
+		return ""
+	}
+	key, base := entity.PINKeys(pin)
+	if base != "" {
+		return base
+	}
+	return entity.StripRenewal(key)
+}
+
+// PINMethods are the methods of joins by PIN.
+var PINMethods = []string{entity.PINExact, entity.PINRenewal, entity.PINPrefix}
+
+// Kind is the typed kind of link records, a derived kind ("derived.link":
+// built from other records, so coverage, scopes and /stats leave it out,
+// search.IsDerived). Version 1: the first layout; 2: links made by PIN
+// carry their PIN group (KeyPINGroup), and the notices and registrations
+// of one group are linked to each other.
+var Kind = search.Kind[record.Link]{
+	Name:    search.DerivedFamily + ".link",
+	Index:   index,
+	Version: 2,
+}
+
+func index(l record.Link) search.Record {
+	keys := map[string][]string{}
+	set := func(k, v string) {
+		if v != "" && !slices.Contains(keys[k], v) {
+			keys[k] = append(keys[k], v)
+		}
+	}
+	set(KeyRef, l.From.String())
+	set(KeyRef, l.To.String())
+	set(KeyLinkPair, Pair(l.From.Kind, l.To.Kind))
+	set(KeyLinkMethod, l.Method)
+	set(KeyConfidence, l.Confidence)
+	if slices.Contains(PINMethods, l.Method) {
+		// the key of a PIN link is the base shared (prefix) or the PIN
+		// shared without renewals, whose group it is
+		g := l.Key
+		if l.Method != entity.PINPrefix {
+			g = PINGroup(l.Key)
+		}
+		set(KeyPINGroup, g)
+	}
+	return search.Record{ID: l.ID, Source: Source, SourceLabel: SourceLabel, ObservedAt: l.ObservedAt, Keys: keys, Title: l.Method}
+}
+
+// MaxRead bounds the links read for one set of records.
+const MaxRead = search.MaxRecordLimit
+
+// Read reads the links held that have one of refs at either end and, when
+// pair is set (Pair), join that pair of kinds. At most MaxRead links are
+// read per search.MaxKeyValues refs; complete is false when more are held.
+func Read(ctx context.Context, rs search.RecordReader, refs []record.Ref, pair string) (links []record.Link, complete bool, err error) {
+	complete = true
+	for start := 0; start < len(refs); start += search.MaxKeyValues {
+		var keys []string
+		for _, r := range refs[start:min(start+search.MaxKeyValues, len(refs))] {
+			keys = append(keys, r.String())
+		}
+		q := search.RecordQuery{Keys: map[string][]string{KeyRef: keys}, Sort: search.RecordSortID, Limit: MaxRead}
+		if pair != "" {
+			q.Keys[KeyLinkPair] = []string{pair}
+		}
+		p, err := search.Find(ctx, rs, Kind, q)
+		if err != nil {
+			return nil, false, err
+		}
+		links = append(links, p.Items...)
+		if p.Total > len(p.Items) {
+			complete = false
+		}
+	}
+	return links, complete, nil
+}

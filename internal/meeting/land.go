@@ -1,0 +1,88 @@
+package meeting
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/land"
+)
+
+// Application is a land-use application (ULURP) number or a ZAP project
+// id that a meeting's agenda or text names, as the source wrote it: what
+// the link stage joins the meeting to land projects by (indexer/link).
+// The joins themselves are link records (LandProjects).
+type Application struct {
+	// Number is the application number as written ("N 260156 ZRQ") and
+	// Key its normalized key (land.ULURPKey, "260156ZRQ"); ProjectID is a
+	// ZAP project id named instead ("2022M0258").
+	Number    string `json:"number,omitempty"`
+	Key       string `json:"ulurp_key,omitempty"`
+	ProjectID string `json:"project_id,omitempty"`
+	// Where says what names it (WhereAgendaItem, WhereText) and Text the
+	// words that do, at most MaxApplicationText bytes.
+	Where string `json:"where"`
+	Text  string `json:"text"`
+}
+
+// Where an application is named.
+const (
+	// WhereAgendaItem: an item of the meeting's published agenda (a
+	// Legistar agenda item's title or matter name).
+	WhereAgendaItem = "agenda_item"
+	// WhereText: the meeting's free text (its title, a calendar line).
+	WhereText = "text"
+)
+
+// Bounds of what a meeting keeps of the applications it names.
+const (
+	MaxApplications    = 100
+	MaxApplicationText = 300
+)
+
+// Record keys of the applications a meeting names.
+const (
+	KeyULURP       = land.KeyULURP  // the ULURP keys named
+	KeyLandProject = "land_project" // the ZAP project ids named
+)
+
+var projectIDInText = regexp.MustCompile(`\bP?[0-9]{4}[MXKQRY][0-9]{4}\b`)
+
+// ApplicationsIn are the application numbers (land.ULURPKeys) and ZAP
+// project ids (land.CheckID) that text names, each once, with where.
+func ApplicationsIn(where, text string) []Application {
+	text = strings.Join(strings.Fields(text), " ")
+	if len(text) > MaxApplicationText {
+		text = strings.ToValidUTF8(text[:MaxApplicationText], "") + "…"
+	}
+	var out []Application
+	numbers, keys := land.ULURPKeys(text)
+	for i := range keys {
+		out = append(out, Application{Number: numbers[i], Key: keys[i], Where: where, Text: text})
+	}
+	for _, id := range projectIDInText.FindAllString(strings.ToUpper(text), -1) {
+		if id, err := land.CheckID(id); err == nil {
+			out = append(out, Application{ProjectID: id, Where: where, Text: text})
+		}
+	}
+	return out
+}
+
+// AddApplications adds to m the applications not yet named, up to
+// MaxApplications.
+func (m *Meeting) AddApplications(as ...Application) {
+	for _, a := range as {
+		if len(m.Applications) >= MaxApplications {
+			return
+		}
+		dup := false
+		for _, b := range m.Applications {
+			if b.Key == a.Key && b.ProjectID == a.ProjectID {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			m.Applications = append(m.Applications, a)
+		}
+	}
+}
