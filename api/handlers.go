@@ -152,11 +152,7 @@ func (s *Server) search(c *gin.Context) {
 		}
 	}
 	for _, h := range res.Hits {
-		score := h.Score
-		if q.Sort != search.SortRelevance {
-			score = 0 // a score means nothing under a date or amount order
-		}
-		out.Hits = append(out.Hits, s.hitView(h.Notice, score, now))
+		out.Hits = append(out.Hits, s.hitView(h.Notice, view.HitScore(h, q.Sort), now))
 	}
 	if res.NextCursor != "" {
 		v := c.Request.URL.Query()
@@ -237,7 +233,7 @@ func (s *Server) notice(c *gin.Context) {
 		Deadline: view.Deadline(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
 		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
 		Payments: s.noticePayments(c.Request.Context(), n), PriorCycle: s.priorCycle(c.Request.Context(), n),
-		VendorFromText: vendorFromText(n),
+		VendorFromText: view.VendorFromText(n),
 	}
 	renderJSON(c, http.StatusOK, v, cacheSearch, v.Freshness.SourceObservedAt)
 }
