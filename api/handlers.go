@@ -231,39 +231,11 @@ func (s *Server) notice(c *gin.Context) {
 	v := NoticeView{
 		Status: record.Found, Summary: view.Summary(n), Flags: view.Flags(n, now), Amount: view.Amount(n),
 		Deadline: view.Deadline(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
-		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
+		Freshness: view.SourceFreshness(c.Request.Context(), s.deps.Search, n.Source), Absence: record.AbsenceRules,
 		Payments: s.noticePayments(c.Request.Context(), n), PriorCycle: s.priorCycle(c.Request.Context(), n),
 		VendorFromText: view.VendorFromText(n),
 	}
 	renderJSON(c, http.StatusOK, v, cacheSearch, v.Freshness.SourceObservedAt)
-}
-
-func (s *Server) freshness(ctx context.Context, source string) Freshness {
-	f := Freshness{Source: source}
-	cov, err := s.deps.Search.Coverage(ctx)
-	if err == nil {
-		for _, c := range cov {
-			if c.Source == source {
-				f.SourceObservedAt = c.ObservedAt
-			}
-		}
-	}
-	return f
-}
-
-// PassageView is one cited passage.
-type PassageView struct {
-	Citation  string  `json:"citation"`
-	RequestID string  `json:"request_id"`
-	Text      string  `json:"text"`
-	Start     int     `json:"start"`
-	End       int     `json:"end"`
-	Title     string  `json:"title"`
-	Published string  `json:"published,omitempty"`
-	Source    string  `json:"source"`
-	SourceURL string  `json:"source_url"`
-	Permalink string  `json:"permalink"`
-	Score     float64 `json:"score"`
 }
 
 func (s *Server) passages(c *gin.Context) {
@@ -282,24 +254,7 @@ func (s *Server) passages(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	out := struct {
-		Passages      []PassageView `json:"passages"`
-		Total         int           `json:"total"`
-		TotalRelation string        `json:"total_relation,omitempty"`
-		NextCursor    string        `json:"next_cursor,omitempty"`
-		Scope         record.Scope  `json:"scope"`
-		Note          string        `json:"note"`
-	}{Passages: []PassageView{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor, Scope: res.Scope,
-		Note: "Passages are quoted from the source with citations; no answer is written and no links are inferred."}
-	for _, h := range res.Passages {
-		pv := PassageView{Citation: h.Passage.ID, RequestID: h.Passage.RequestID, Text: h.Passage.Text,
-			Start: h.Passage.Start, End: h.Passage.End, Title: h.Passage.Title, Source: h.Passage.Source,
-			SourceURL: h.Passage.SourceURL, Permalink: s.permalinks().Notice(h.Passage.RequestID), Score: h.Score}
-		if !h.Passage.StartDate.IsZero() {
-			pv.Published = h.Passage.StartDate.In(record.NewYork).Format("2006-01-02")
-		}
-		out.Passages = append(out.Passages, pv)
-	}
+	out := s.permalinks().Passages(res)
 	renderJSON(c, http.StatusOK, out, cacheSearch, res.Scope.CorpusObservedAt)
 }
 

@@ -29,7 +29,7 @@ type NoticeView struct {
 	// VendorFromText: see view.NoticeHit.
 	VendorFromText *entity.VendorReading `json:"vendor_from_text,omitempty"`
 	Links          view.NoticeLinks      `json:"links"`
-	Freshness      Freshness             `json:"freshness"`
+	Freshness      view.Freshness        `json:"freshness"`
 	Absence        []string              `json:"absence_rules"`
 	// Payments are the payments-dataset dollars joined by PIN, present
 	// only where a PIN joins (entities_notice.go).
@@ -39,12 +39,6 @@ type NoticeView struct {
 	// method, tier, confidence and evidence, or "no earlier cycle found in
 	// the records held".
 	PriorCycle *cycle.Result `json:"prior_cycle,omitempty"`
-}
-
-// Freshness says when the record's source was observed.
-type Freshness struct {
-	SourceObservedAt time.Time `json:"source_observed_at,omitzero"`
-	Source           string    `json:"source"`
 }
 
 // permalinks is the one permalink rule at this server's base and form.

@@ -27,6 +27,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/mailer"
 )
 
@@ -279,7 +280,7 @@ func TestGetNotice(t *testing.T) {
 	out := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20140930007"}))
 	if out.Status != record.Found || out.Notice == nil || out.Notice.Amount == nil || !out.Notice.Amount.Valid ||
 		*out.Notice.Amount.Value != 1158788 || !strings.Contains(out.FullText, "Williamsbridge") ||
-		out.Citation.OfficialURL != record.OfficialURL("20140930007") || out.Freshness.SourceObservedAt == "" {
+		out.Citation.OfficialURL != record.OfficialURL("20140930007") || out.Freshness.SourceObservedAt.IsZero() {
 		t.Errorf("found notice %+v", out)
 	}
 	missing := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20991231999"}))
@@ -313,7 +314,7 @@ func TestForm1ReadTools(t *testing.T) {
 			t.Errorf("out-of-scope or unrouted result %+v", r)
 		}
 	}
-	ps := structured[mcp.PassagesOut](t, call(t, s, "retrieve_cited_passages", map[string]any{"q": `"property clerk"`, "limit": 3}))
+	ps := structured[view.PassagePage](t, call(t, s, "retrieve_cited_passages", map[string]any{"q": `"property clerk"`, "limit": 3}))
 	if ps.Total == 0 || len(ps.Passages) == 0 || !strings.HasPrefix(ps.Passages[0].Citation, ps.Passages[0].RequestID+"#p") || ps.Scope.PassagesInCorpus == 0 {
 		t.Errorf("passages %+v", ps)
 	}

@@ -79,3 +79,50 @@ func VendorFromText(n record.Notice) *entity.VendorReading {
 	r := entity.VendorFromText(n.NoticeType, n.Text)
 	return &r
 }
+
+// Passage is one cited passage as every surface shows it: quoted text
+// with its stable citation (<request_id>#p<n>), offsets into the source
+// text, the source link and the notice's permalink.
+type Passage struct {
+	Citation  string  `json:"citation"`
+	RequestID string  `json:"request_id"`
+	Text      string  `json:"text"`
+	Start     int     `json:"start"`
+	End       int     `json:"end"`
+	Title     string  `json:"title"`
+	Published string  `json:"published,omitempty"`
+	Source    string  `json:"source"`
+	SourceURL string  `json:"source_url"`
+	Permalink string  `json:"permalink"`
+	Score     float64 `json:"score"`
+}
+
+// PassagePage is a page of cited passages with its scope.
+type PassagePage struct {
+	Passages   []Passage    `json:"passages"`
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+	Scope      record.Scope `json:"scope"`
+	Note       string       `json:"note"`
+	// TotalRelation is "gte" when Total is a lower bound (exact_count).
+	TotalRelation string `json:"total_relation,omitempty"`
+}
+
+// PassageNote is what a page of passages is and is not.
+const PassageNote = "Quoted source passages only; no answer is written and no links are inferred. No hits do not mean no record exists."
+
+// Passages is how a page of passages is shown.
+func (l Links) Passages(res search.PassageResult) PassagePage {
+	out := PassagePage{Passages: []Passage{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor,
+		Scope: res.Scope, Note: PassageNote}
+	for _, h := range res.Passages {
+		p := h.Passage
+		pv := Passage{Citation: p.ID, RequestID: p.RequestID, Text: p.Text, Start: p.Start, End: p.End, Title: p.Title,
+			Source: p.Source, SourceURL: p.SourceURL, Permalink: l.Notice(p.RequestID), Score: h.Score}
+		if !p.StartDate.IsZero() {
+			pv.Published = p.StartDate.In(record.NewYork).Format("2006-01-02")
+		}
+		out.Passages = append(out.Passages, pv)
+	}
+	return out
+}
