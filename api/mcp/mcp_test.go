@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/golden"
+	"github.com/recordwatch/recordwatch/internal/watch"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -568,7 +569,7 @@ func TestWatchToolsForm1(t *testing.T) {
 	}
 	before, _ := fx.st.CountWatches(context.Background())
 	args["email"] = "reporter@example.org"
-	out := structured[mcp.CreateOut](t, call(t, s, "create_watch", args))
+	out := structured[watch.Created](t, call(t, s, "create_watch", args))
 	if out.Status != "active" {
 		t.Fatalf("form 1 create %+v", out)
 	}
@@ -601,7 +602,7 @@ func TestWatchToolsForm2RoundTrip(t *testing.T) {
 		t.Fatalf("plain-English preview %+v", pv.Understood)
 	}
 	before, _ := fx.st.CountWatches(context.Background())
-	out := structured[mcp.CreateOut](t, call(t, s, "create_watch", map[string]any{"email": "resident@example.org", "request": req}))
+	out := structured[watch.Created](t, call(t, s, "create_watch", map[string]any{"email": "resident@example.org", "request": req}))
 	if out.Status != "awaiting_confirmation" {
 		t.Fatalf("form 2 create %+v", out)
 	}
