@@ -87,25 +87,16 @@ func (s *Server) parseSearch(v url.Values) (search.Query, string, error) {
 	return q, mode, nil
 }
 
-// SearchResponse is the JSON twin of a search view.
+// SearchResponse is the JSON twin of a search view: the page with its
+// hits, links and feeds, and the lens blocks of the search.
 type SearchResponse struct {
-	Hits       []HitView                      `json:"hits"`
-	Total      int                            `json:"total"`
-	NextCursor string                         `json:"next_cursor,omitempty"`
-	Next       string                         `json:"next,omitempty"`
-	Facets     map[string][]search.FacetCount `json:"facets,omitempty"`
-	Scope      record.Scope                   `json:"scope"`
-	Links      map[string]string              `json:"links"`
-	// TotalRelation is "gte" when Total is a lower bound (more than
-	// record.CountLimit hits and no exact_count=true), left out when it
-	// is exact; scope.matched_relation says the same.
-	TotalRelation string `json:"total_relation,omitempty"`
+	view.NoticePage
+	Hits  []HitView         `json:"hits"`
+	Next  string            `json:"next,omitempty"`
+	Links map[string]string `json:"links"`
 	// Feeds are the Atom, JSON Feed and iCalendar URLs of the same filter,
 	// when the search maps to a feed (feeds_links.go).
 	Feeds *feed.Links `json:"feeds,omitempty"`
-	// SuggestedFilters are agency filters for short forms typed as
-	// keywords ("HPD"), view.AgencySuggestions.
-	SuggestedFilters []view.FilterSuggestion `json:"suggested_filters,omitempty"`
 	// Roster is the roster half of the people lens (Form 1, lens=people
 	// with agency=): per agency its roster releases and leader changes,
 	// read by the rule feeds and watches follow (watch.Filter.Roster).
@@ -142,9 +133,8 @@ func (s *Server) search(c *gin.Context) {
 		return
 	}
 	now := s.deps.Now()
-	out := SearchResponse{Hits: []HitView{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
-		Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query()),
-		SuggestedFilters: s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())}
+	out := SearchResponse{NoticePage: view.Page(res, s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())),
+		Hits: []HitView{}, Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query())}
 	if f, ok := s.peopleLens(q); ok {
 		if out.Roster, err = f.Roster(c.Request.Context(), s.watchReaders()); err != nil {
 			writeError(c, err)

@@ -126,3 +126,29 @@ func (l Links) Passages(res search.PassageResult) PassagePage {
 	}
 	return out
 }
+
+// NoticePage is a page of notice search results as every surface shows it
+// (each adds its list of hits, the API its links, feeds and lens blocks).
+type NoticePage struct {
+	Total      int          `json:"total"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+	Scope      record.Scope `json:"scope"`
+	// TotalRelation is "gte" when Total is a lower bound (more than
+	// record.CountLimit hits and no exact_count=true), left out when it
+	// is exact; scope.matched_relation says the same.
+	TotalRelation string `json:"total_relation,omitempty"`
+	// Facets count the hits by lens, type, agency… when the engine
+	// counted them.
+	Facets map[string][]search.FacetCount `json:"facets,omitempty"`
+	// SuggestedFilters are agency filters for short forms typed as
+	// keywords ("HPD" finds only notices printing it; agency finds all of
+	// the agency's), AgencySuggestions.
+	SuggestedFilters []FilterSuggestion `json:"suggested_filters,omitempty"`
+}
+
+// Page is how a search result's page is shown, with the agency filters
+// suggested for its keywords.
+func Page(res search.Result, sugg []FilterSuggestion) NoticePage {
+	return NoticePage{Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope, TotalRelation: res.TotalRelation,
+		Facets: res.Facets, SuggestedFilters: sugg}
+}
