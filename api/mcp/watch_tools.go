@@ -112,7 +112,7 @@ func shapeStructured(s *jsonschema.Schema) {
 		"due dates of open solicitations (money lens, not awards) or dates of hearings (meetings lens).")
 	dateProp(s, "from", "First day (YYYY-MM-DD) of the due date (open solicitations), hearing date (meetings) or publication date (everything else).")
 	dateProp(s, "until", "Last day (YYYY-MM-DD) of the same date as from.")
-	bounded(s, "description", watch.MaxRequestLen, "Optional plain-English description kept with the watch.")
+	bounded(s, "description", record.MaxRequestTextLen, "Optional plain-English description kept with the watch.")
 	bounded(s, "community_district", 20, "Land lens: the land projects' community district, a borough letter and a number (M11, K03).")
 	bounded(s, "procedure", 20, "Land lens: the land projects' review procedure (ulurp, non_ulurp, elurp, unknown).")
 	bounded(s, "stage", 40, "Land lens: the stage the land projects are at (their decision path).")
@@ -136,7 +136,7 @@ func shapeFollow(s *jsonschema.Schema, kinds []string) {
 func shapePlain(s *jsonschema.Schema) {
 	p := prop(s, "request")
 	p.MinLength = ptr(1)
-	p.MaxLength = ptr(watch.MaxRequestLen)
+	p.MaxLength = ptr(record.MaxRequestTextLen)
 	p.Description = `What to watch, in plain English, e.g. "construction contract awards over $500k from Parks, not Queens"; ` +
 		`or one notice or procurement matter to follow, e.g. "follow PIN 85619B0012" or "follow notice 20240115001" (a mail when a field changes, old → new).`
 }

@@ -10,10 +10,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// OpenNoticeType is the one type of notice that can be open
-// (view.OpenNoticeType).
-const OpenNoticeType = view.OpenNoticeType
-
 // OpenFrom is the first instant a due date still counts as open: the start
 // of today in New York (view.OpenFrom).
 func OpenFrom(now time.Time) time.Time { return view.OpenFrom(now) }
@@ -29,10 +25,10 @@ func Open(param string, q *search.Query, now time.Time) error {
 	if !q.DueFrom.IsZero() {
 		return record.Invalid(param, "open and due_from cannot be combined")
 	}
-	if len(q.NoticeTypes) > 0 && !slices.ContainsFunc(q.NoticeTypes, func(t string) bool { return strings.EqualFold(t, OpenNoticeType) }) {
+	if len(q.NoticeTypes) > 0 && !slices.ContainsFunc(q.NoticeTypes, func(t string) bool { return strings.EqualFold(t, view.OpenNoticeType) }) {
 		return record.Invalid(param, "open means solicitations (due today or later, or rolling); it cannot be combined with type %s", strings.Join(q.NoticeTypes, ", "))
 	}
-	q.NoticeTypes = []string{OpenNoticeType}
+	q.NoticeTypes = []string{view.OpenNoticeType}
 	q.DueFrom = OpenFrom(now)
 	q.IncludeRolling = true
 	return nil
