@@ -292,86 +292,161 @@ func TestSurfacesRenderServiceAnswers(t *testing.T) {
 		"FederatedOut": true, "Flag": true, "AmountView": true, "DeadlineView": true, "KindTotal": true, "FiscalYearTotal": true,
 		"EntryView": true, "EntryRef": true, "PaymentsView": true, "PaymentTotals": true, "PaymentsOut": true, "PaymentOut": true,
 		"NoticePayments": true, "NoticePaymentLink": true, "BrowseContractsOut": true, "BrowseMeetingsOut": true,
-		"VendorIdentity": true, "AgencyIdentity": true, "AwardSummary": true}
+		"VendorIdentity": true, "AgencyIdentity": true, "AwardSummary": true,
+		// part 2: hits, passages, freshness, watch answers, award groups,
+		// the agency's notice counts and the search page
+		"NoticeHit": true, "PassageView": true, "PassageRef": true, "PassagesOut": true, "Passage": true,
+		"PassagePage": true, "Freshness": true, "Understood": true, "Understanding": true, "CreateWatchResponse": true,
+		"CreateOut": true, "Created": true, "Preview": true, "VendorTotal": true, "AgencyTotal": true, "AwardGroup": true,
+		"NoticePage": true}
 	surface := map[string]string{} // JSON shape → the surface type declaring it
 	for _, dir := range []string{"api", "api/mcp"} {
-		for _, f := range declarations(t, dir) {
-			imported := map[string]bool{}
-			for _, imp := range f.Imports {
-				p := strings.Trim(imp.Path.Value, `"`)
-				name := p[strings.LastIndex(p, "/")+1:]
-				if imp.Name != nil {
-					name = imp.Name.Name
-				}
-				imported[name] = true
-			}
-			forwards := func(e ast.Expr) bool {
-				sel, ok := e.(*ast.SelectorExpr)
-				if !ok {
-					return false
-				}
-				x, ok := sel.X.(*ast.Ident)
-				return ok && imported[x.Name]
-			}
+		files := declarations(t, dir)
+		forwarders(t, dir, files)
+		for _, f := range files {
 			for _, decl := range f.Decls {
-				switch d := decl.(type) {
-				case *ast.GenDecl:
-					for _, spec := range d.Specs {
-						switch s := spec.(type) {
-						case *ast.TypeSpec:
-							where := dir + "." + s.Name.Name
-							if s.Assign.IsValid() {
-								t.Errorf("%s is an alias (type %s = %s): render the service's type itself", where, s.Name.Name, types.ExprString(s.Type))
-							}
-							if forbidden[s.Name.Name] {
-								t.Errorf("%s is a parallel type of a service answer: render the service's type", where)
-							}
-							st, ok := s.Type.(*ast.StructType)
-							if !ok {
-								continue
-							}
-							shape := jsonShape(st)
-							if shape == "" {
-								continue
-							}
-							if other, ok := internal[shape]; ok {
-								t.Errorf("%s has the JSON fields of %s (%s): render that type", where, other, shape)
-							}
-							if other, ok := surface[shape]; ok && !strings.HasPrefix(other, dir+".") {
-								t.Errorf("%s has the JSON fields of %s (%s): one type, rendered by both surfaces", where, other, shape)
-							}
-							surface[shape] = where
-						case *ast.ValueSpec:
-							if len(s.Values) == 1 && len(s.Names) == 1 && forwards(s.Values[0]) {
-								t.Errorf("%s.%s only forwards to %s: use it directly", dir, s.Names[0].Name, types.ExprString(s.Values[0]))
-							}
-						}
+				d, ok := decl.(*ast.GenDecl)
+				if !ok {
+					continue
+				}
+				for _, spec := range d.Specs {
+					s, ok := spec.(*ast.TypeSpec)
+					if !ok {
+						continue
 					}
+					where := dir + "." + s.Name.Name
+					if forbidden[s.Name.Name] {
+						t.Errorf("%s is a parallel type of a service answer: render the service's type", where)
+					}
+					st, ok := s.Type.(*ast.StructType)
+					if !ok {
+						continue
+					}
+					shape := jsonShape(st)
+					if shape == "" {
+						continue
+					}
+					if other, ok := internal[shape]; ok {
+						t.Errorf("%s has the JSON fields of %s (%s): render that type", where, other, shape)
+					}
+					if other, ok := surface[shape]; ok && !strings.HasPrefix(other, dir+".") {
+						t.Errorf("%s has the JSON fields of %s (%s): one type, rendered by both surfaces", where, other, shape)
+					}
+					surface[shape] = where
+				}
+			}
+		}
+	}
+	// the services' own forwarders the merge removed stay removed, and
+	// these packages declare no alias
+	removed := map[string][]string{
+		"internal/watch":               {"MaxTokenLen", "MaxRequestLen", "OpenNoticeType", "MaxEmailLen", "OpenFrom", "IsOpen"},
+		"internal/store":               {"Allowance", "ErrTokenUsed"},
+		"internal/search/embedded/ann": {"Hit"},
+		"internal/procure":             {"trim", "records"},
+	}
+	for dir, names := range removed {
+		for _, f := range declarations(t, dir) {
+			ast.Inspect(f, func(n ast.Node) bool {
+				var name string
+				switch d := n.(type) {
 				case *ast.FuncDecl:
-					if d.Recv != nil || d.Body == nil || len(d.Body.List) != 1 {
-						continue
+					name = d.Name.Name
+				case *ast.TypeSpec:
+					name = d.Name.Name
+					if d.Assign.IsValid() {
+						t.Errorf("%s.%s is an alias (type %s = %s): use the owner's type itself", dir, name, name, types.ExprString(d.Type))
 					}
-					ret, ok := d.Body.List[0].(*ast.ReturnStmt)
-					if !ok || len(ret.Results) != 1 {
-						continue
-					}
-					call, ok := ret.Results[0].(*ast.CallExpr)
-					if !ok || !forwards(call.Fun) {
-						continue
-					}
-					var params []string
-					for _, p := range d.Type.Params.List {
-						for _, n := range p.Names {
-							params = append(params, n.Name)
+				case *ast.ValueSpec:
+					for _, id := range d.Names {
+						if slices.Contains(names, id.Name) {
+							t.Errorf("%s.%s is back: it only forwarded to its owner's name; use that", dir, id.Name)
 						}
 					}
-					var args []string
-					for _, a := range call.Args {
-						args = append(args, types.ExprString(a))
+				}
+				if name != "" && slices.Contains(names, name) {
+					t.Errorf("%s.%s is back: it only forwarded to its owner's name; use that", dir, name)
+				}
+				return true
+			})
+		}
+	}
+}
+
+// forwarders fails for every declaration in dir that only forwards to
+// another name: an alias (type X = pkg.Y), a constant or variable that is
+// another package's, a function that only calls another package's with
+// its own arguments, or a method that only calls one of its receiver's
+// with them.
+func forwarders(t *testing.T, dir string, files []*ast.File) {
+	t.Helper()
+	for _, f := range files {
+		imported := map[string]bool{}
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			name := p[strings.LastIndex(p, "/")+1:]
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			imported[name] = true
+		}
+		forwards := func(e ast.Expr, recv string) bool {
+			sel, ok := e.(*ast.SelectorExpr)
+			if !ok {
+				return false
+			}
+			x, ok := sel.X.(*ast.Ident)
+			if recv != "" { // a method forwards to its receiver's
+				return ok && x.Name == recv
+			}
+			return ok && imported[x.Name]
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if s.Assign.IsValid() {
+							t.Errorf("%s.%s is an alias (type %s = %s): use the owner's type itself", dir, s.Name.Name, s.Name.Name, types.ExprString(s.Type))
+						}
+					case *ast.ValueSpec:
+						if len(s.Values) == 1 && len(s.Names) == 1 && forwards(s.Values[0], "") {
+							t.Errorf("%s.%s only forwards to %s: use it directly", dir, s.Names[0].Name, types.ExprString(s.Values[0]))
+						}
 					}
-					if slices.Equal(params, args) {
-						t.Errorf("%s.%s only forwards to %s: call it directly", dir, d.Name.Name, types.ExprString(call.Fun))
+				}
+			case *ast.FuncDecl:
+				if d.Body == nil || len(d.Body.List) != 1 {
+					continue
+				}
+				recv := ""
+				if d.Recv != nil {
+					if len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
+						continue
 					}
+					recv = d.Recv.List[0].Names[0].Name
+				}
+				ret, ok := d.Body.List[0].(*ast.ReturnStmt)
+				if !ok || len(ret.Results) != 1 {
+					continue
+				}
+				call, ok := ret.Results[0].(*ast.CallExpr)
+				if !ok || !forwards(call.Fun, recv) {
+					continue
+				}
+				var params []string
+				for _, p := range d.Type.Params.List {
+					for _, n := range p.Names {
+						params = append(params, n.Name)
+					}
+				}
+				var args []string
+				for _, a := range call.Args {
+					args = append(args, types.ExprString(a))
+				}
+				if slices.Equal(params, args) {
+					t.Errorf("%s.%s only forwards to %s: call it directly", dir, d.Name.Name, types.ExprString(call.Fun))
 				}
 			}
 		}

@@ -359,9 +359,9 @@ func TestPassages(t *testing.T) {
 		t.Fatalf("status %d %s", res.StatusCode, b)
 	}
 	out := decode[struct {
-		Passages []PassageView `json:"passages"`
-		Total    int           `json:"total"`
-		Scope    record.Scope  `json:"scope"`
+		Passages []view.Passage `json:"passages"`
+		Total    int            `json:"total"`
+		Scope    record.Scope   `json:"scope"`
 	}](t, b)
 	if out.Total == 0 {
 		t.Fatal("no passages")

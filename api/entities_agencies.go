@@ -15,7 +15,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // NotOfficialRegistry is stated by every /agencies answer (SPEC §1).
@@ -122,43 +121,29 @@ type AgencyProfile struct {
 	Absence  []string              `json:"absence_notes"`
 }
 
-// AgencyNotices counts an agency's notices by lens, type and year.
+// AgencyNotices are the dossier's notice counts with the recent notices
+// as hits and the search for more.
 type AgencyNotices struct {
-	Total  int                 `json:"total"`
-	ByLens []search.FacetCount `json:"by_lens"`
-	ByType []search.FacetCount `json:"by_type"`
-	ByYear []search.FacetCount `json:"by_year"`
-	First  string              `json:"first,omitempty"`
-	Last   string              `json:"last,omitempty"`
-	Recent []HitView           `json:"recent"`
-	More   string              `json:"more"`
+	dossier.AgencyNotices
+	Recent []HitView `json:"recent"`
+	More   string    `json:"more"`
 }
 
 // AwardsView sums award and intent notices: valid amounts only.
 type AwardsView struct {
 	procure.AwardSummary
-	TopVendors []VendorTotal `json:"top_vendors,omitempty"`
-	Agencies   []AgencyTotal `json:"agencies,omitempty"`
-	Notices    []HitView     `json:"notices,omitempty"`
-	More       string        `json:"more"`
-	Note       string        `json:"note"`
+	TopVendors []GroupTotal `json:"top_vendors,omitempty"`
+	Agencies   []GroupTotal `json:"agencies,omitempty"`
+	Notices    []HitView    `json:"notices,omitempty"`
+	More       string       `json:"more"`
+	Note       string       `json:"note"`
 }
 
-// VendorTotal is one vendor stem's awards.
-type VendorTotal struct {
-	Stem    string        `json:"stem"`
-	Count   int           `json:"count"`
-	Amount  procure.Money `json:"amount"`
-	Profile string        `json:"profile"`
-}
-
-// AgencyTotal is one agency's awards.
-type AgencyTotal struct {
-	ID      string        `json:"id"`
-	Name    string        `json:"name"`
-	Count   int           `json:"count"`
-	Amount  procure.Money `json:"amount"`
-	Profile string        `json:"profile"`
+// GroupTotal is the awards of one vendor stem or agency with its
+// profile's address.
+type GroupTotal struct {
+	procure.AwardGroup
+	Profile string `json:"profile"`
 }
 
 // AwardsNote says what award totals measure.
@@ -166,11 +151,11 @@ const AwardsNote = "Award totals sum the valid amounts of award and intent notic
 
 func (s *Server) awardsView(t procure.Awards, q url.Values) AwardsView {
 	a := AwardsView{AwardSummary: t.Summary(), More: s.searchURL(q), Note: AwardsNote}
-	for _, g := range t.TopVendors {
-		a.TopVendors = append(a.TopVendors, VendorTotal{Stem: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Profile: s.vendorLink(g.Value, "")})
+	for _, g := range t.VendorGroups() {
+		a.TopVendors = append(a.TopVendors, GroupTotal{AwardGroup: g, Profile: s.vendorLink(g.Stem, "")})
 	}
-	for _, g := range t.Agencies {
-		a.Agencies = append(a.Agencies, AgencyTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Profile: s.agencyLink(g.ID, g.Name)})
+	for _, g := range t.AgencyGroups() {
+		a.Agencies = append(a.Agencies, GroupTotal{AwardGroup: g, Profile: s.agencyLink(g.ID, g.Name)})
 	}
 	return a
 }
@@ -220,8 +205,7 @@ func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
 			"search":    s.searchURL(url.Values{"agency": {a.ID}}),
 		}}
 	now := s.deps.Now()
-	prof.Notices = AgencyNotices{Total: a.Notices.Total, ByLens: a.Notices.ByLens, ByType: a.Notices.ByType, ByYear: a.Notices.ByYear,
-		First: a.Notices.First, Last: a.Notices.Last, Recent: []HitView{},
+	prof.Notices = AgencyNotices{AgencyNotices: a.Notices, Recent: []HitView{},
 		More: s.searchURL(url.Values{"agency": {a.ID}, "sort": {"newest"}})}
 	for _, n := range a.Notices.Recent {
 		prof.Notices.Recent = append(prof.Notices.Recent, s.hitView(n, 0, now))

@@ -582,7 +582,7 @@ func TestEntityPageEscapes(t *testing.T) {
 	p := entityPage{Title: `<b>"Acme"</b>`, JSON: "http://rw.test/api/vendors/acme", Base: "http://rw.test", ScopeLine: "x",
 		Vendor: &VendorProfile{VendorIdentity: dossier.VendorIdentity{Name: `<script>alert(1)</script> & Sons`, Stem: "ACME",
 			Variants: []dossier.Variant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}}},
-			Awards:   AwardsView{Notices: []HitView{{Title: `"><script>x</script>`, Links: view.NoticeLinks{Permalink: "javascript:alert(1)"}}}},
+			Awards:   AwardsView{Notices: []HitView{{NoticeHit: view.NoticeHit{Title: `"><script>x</script>`}, Links: view.NoticeLinks{Permalink: "javascript:alert(1)"}}}},
 			Payments: &procure.PaymentsView{}, Absence: []string{"<i>note</i>"}}}
 	if err := web.Render(&buf, web.Page{Kind: web.Entity, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}); err != nil {
 		t.Fatal(err)

@@ -87,25 +87,16 @@ func (s *Server) parseSearch(v url.Values) (search.Query, string, error) {
 	return q, mode, nil
 }
 
-// SearchResponse is the JSON twin of a search view.
+// SearchResponse is the JSON twin of a search view: the page with its
+// hits, links and feeds, and the lens blocks of the search.
 type SearchResponse struct {
-	Hits       []HitView                      `json:"hits"`
-	Total      int                            `json:"total"`
-	NextCursor string                         `json:"next_cursor,omitempty"`
-	Next       string                         `json:"next,omitempty"`
-	Facets     map[string][]search.FacetCount `json:"facets,omitempty"`
-	Scope      record.Scope                   `json:"scope"`
-	Links      map[string]string              `json:"links"`
-	// TotalRelation is "gte" when Total is a lower bound (more than
-	// record.CountLimit hits and no exact_count=true), left out when it
-	// is exact; scope.matched_relation says the same.
-	TotalRelation string `json:"total_relation,omitempty"`
+	view.NoticePage
+	Hits  []HitView         `json:"hits"`
+	Next  string            `json:"next,omitempty"`
+	Links map[string]string `json:"links"`
 	// Feeds are the Atom, JSON Feed and iCalendar URLs of the same filter,
 	// when the search maps to a feed (feeds_links.go).
 	Feeds *feed.Links `json:"feeds,omitempty"`
-	// SuggestedFilters are agency filters for short forms typed as
-	// keywords ("HPD"), view.AgencySuggestions.
-	SuggestedFilters []view.FilterSuggestion `json:"suggested_filters,omitempty"`
 	// Roster is the roster half of the people lens (Form 1, lens=people
 	// with agency=): per agency its roster releases and leader changes,
 	// read by the rule feeds and watches follow (watch.Filter.Roster).
@@ -142,9 +133,8 @@ func (s *Server) search(c *gin.Context) {
 		return
 	}
 	now := s.deps.Now()
-	out := SearchResponse{Hits: []HitView{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor, Facets: res.Facets, Scope: res.Scope,
-		Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query()),
-		SuggestedFilters: s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())}
+	out := SearchResponse{NoticePage: view.Page(res, s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())),
+		Hits: []HitView{}, Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query())}
 	if f, ok := s.peopleLens(q); ok {
 		if out.Roster, err = f.Roster(c.Request.Context(), s.watchReaders()); err != nil {
 			writeError(c, err)
@@ -152,11 +142,7 @@ func (s *Server) search(c *gin.Context) {
 		}
 	}
 	for _, h := range res.Hits {
-		score := h.Score
-		if q.Sort != search.SortRelevance {
-			score = 0 // a score means nothing under a date or amount order
-		}
-		out.Hits = append(out.Hits, s.hitView(h.Notice, score, now))
+		out.Hits = append(out.Hits, s.hitView(h.Notice, view.HitScore(h, q.Sort), now))
 	}
 	if res.NextCursor != "" {
 		v := c.Request.URL.Query()
@@ -236,39 +222,11 @@ func (s *Server) notice(c *gin.Context) {
 	v := NoticeView{
 		Status: record.Found, Summary: view.Summary(n), Flags: view.Flags(n, now), Amount: view.Amount(n),
 		Deadline: view.Deadline(n, now), FullText: n.Text, Notice: n, Links: s.links(n),
-		Freshness: s.freshness(c.Request.Context(), n.Source), Absence: record.AbsenceRules,
+		Freshness: view.SourceFreshness(c.Request.Context(), s.deps.Search, n.Source), Absence: record.AbsenceRules,
 		Payments: s.noticePayments(c.Request.Context(), n), PriorCycle: s.priorCycle(c.Request.Context(), n),
-		VendorFromText: vendorFromText(n),
+		VendorFromText: view.VendorFromText(n),
 	}
 	renderJSON(c, http.StatusOK, v, cacheSearch, v.Freshness.SourceObservedAt)
-}
-
-func (s *Server) freshness(ctx context.Context, source string) Freshness {
-	f := Freshness{Source: source}
-	cov, err := s.deps.Search.Coverage(ctx)
-	if err == nil {
-		for _, c := range cov {
-			if c.Source == source {
-				f.SourceObservedAt = c.ObservedAt
-			}
-		}
-	}
-	return f
-}
-
-// PassageView is one cited passage.
-type PassageView struct {
-	Citation  string  `json:"citation"`
-	RequestID string  `json:"request_id"`
-	Text      string  `json:"text"`
-	Start     int     `json:"start"`
-	End       int     `json:"end"`
-	Title     string  `json:"title"`
-	Published string  `json:"published,omitempty"`
-	Source    string  `json:"source"`
-	SourceURL string  `json:"source_url"`
-	Permalink string  `json:"permalink"`
-	Score     float64 `json:"score"`
 }
 
 func (s *Server) passages(c *gin.Context) {
@@ -287,24 +245,7 @@ func (s *Server) passages(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	out := struct {
-		Passages      []PassageView `json:"passages"`
-		Total         int           `json:"total"`
-		TotalRelation string        `json:"total_relation,omitempty"`
-		NextCursor    string        `json:"next_cursor,omitempty"`
-		Scope         record.Scope  `json:"scope"`
-		Note          string        `json:"note"`
-	}{Passages: []PassageView{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor, Scope: res.Scope,
-		Note: "Passages are quoted from the source with citations; no answer is written and no links are inferred."}
-	for _, h := range res.Passages {
-		pv := PassageView{Citation: h.Passage.ID, RequestID: h.Passage.RequestID, Text: h.Passage.Text,
-			Start: h.Passage.Start, End: h.Passage.End, Title: h.Passage.Title, Source: h.Passage.Source,
-			SourceURL: h.Passage.SourceURL, Permalink: s.permalinks().Notice(h.Passage.RequestID), Score: h.Score}
-		if !h.Passage.StartDate.IsZero() {
-			pv.Published = h.Passage.StartDate.In(record.NewYork).Format("2006-01-02")
-		}
-		out.Passages = append(out.Passages, pv)
-	}
+	out := s.permalinks().Passages(res)
 	renderJSON(c, http.StatusOK, out, cacheSearch, res.Scope.CorpusObservedAt)
 }
 

@@ -69,10 +69,7 @@ func TestWatchPreviewPlainEnglishFilters(t *testing.T) {
 	if res.StatusCode != 200 {
 		t.Fatalf("%d %.300s", res.StatusCode, b)
 	}
-	p := decode[struct {
-		Filter watch.Filter `json:"filter"`
-	}](t, b)
-	f := p.Filter
+	f := decode[watch.Preview](t, b).Understood.Filter
 	if f.Awards || !f.Bids || f.MinAmount == nil || *f.MinAmount != 1e6 || f.Within != "3 months" || len(f.Categories) != 1 || len(f.AnyOf) != 0 {
 		t.Errorf("filter %+v", f)
 	}

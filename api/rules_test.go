@@ -13,7 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/watch"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // The same-rule tests (issue 13 item 5): one rule, asked through every
@@ -251,7 +251,7 @@ func TestRuleAgencyResolution(t *testing.T) {
 
 // TestRuleOpen: "open" means the same through /api/search?open=true, MCP
 // search_notices open=true, the money-lens feed and both watch previews;
-// and every notice each returns is open by watch.IsOpen.
+// and every notice each returns is open by view.IsOpen.
 func TestRuleOpen(t *testing.T) {
 	e := newRuleEnv(t)
 	api := e.apiSearch(t, url.Values{"open": {"true"}, "limit": {"50"}})
@@ -289,7 +289,7 @@ func TestRuleOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !watch.IsOpen(n, fixedNow) {
+		if !view.IsOpen(n, fixedNow) {
 			t.Errorf("%s (%s, due %v, rolling %v) is returned as open but IsOpen says no", id, n.NoticeType, n.DueDate, n.DueRolling)
 		}
 	}
@@ -320,7 +320,7 @@ func TestRuleOpen(t *testing.T) {
 			t.Errorf("at %v, %s (due %v) is not open through %s", late, dueToday.RequestID, dueToday.DueDate, name)
 		}
 	}
-	if !watch.IsOpen(dueToday, late) || watch.IsOpen(dueToday, late.Add(time.Minute)) {
+	if !view.IsOpen(dueToday, late) || view.IsOpen(dueToday, late.Add(time.Minute)) {
 		t.Errorf("IsOpen does not end at the end of the due day")
 	}
 	// open is solicitations: another type is refused, not silently empty

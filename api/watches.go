@@ -14,7 +14,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
-	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
@@ -93,8 +92,7 @@ func (s *Server) followForm(c *gin.Context) {
 		title = "Check your email to confirm"
 	}
 	respond(c, http.StatusOK, page{Title: title, Message: out.Message, Scope: out.Scope},
-		CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: out.Notes},
-			Cadence: out.Cadence, Schedule: out.Schedule, Message: out.Message})
+		out.Created(nil))
 }
 
 // linkPageHeaders gives the token pages the security headers every HTML
@@ -279,32 +277,13 @@ func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 		Procedure: in.Procedure, Stage: in.Stage, Action: in.Action, Now: s.deps.Now()}, s.deps.Crosswalk, s.cfg.Form)
 }
 
-// Understood is how a request was read.
-type Understood struct {
-	Scope string   `json:"scope"`
-	Notes []string `json:"notes,omitempty"`
-}
-
-// PreviewResponse is what a watch would deliver now, without subscribing.
+// PreviewResponse is what a watch would deliver now, without subscribing:
+// the watch service's preview with the matched notices as hits.
 type PreviewResponse struct {
-	Filter     watch.Filter `json:"filter"`
-	Understood Understood   `json:"understood"`
-	// Total counts what the watch matches now (a lower bound when
-	// total_is_lower_bound: a borough filter reads the first pages only).
-	Total             int       `json:"total"`
-	TotalIsLowerBound bool      `json:"total_is_lower_bound,omitempty"`
-	Hits              []HitView `json:"hits"`
-	// Meetings (meetings lens, Form 1) are the meeting records the watch
-	// follows now; Hits are then the matched notices not held as meetings.
-	Meetings *watch.MeetingPreview `json:"meetings,omitempty"`
-	Scope    record.Scope          `json:"scope"`
-	Note     string                `json:"note"`
-	// Roster is the roster half of a people-lens watch with agencies
-	// (watch.Filter.Roster): releases held and leader changes per agency.
-	Roster []people.RosterAppearance `json:"roster,omitempty"`
-	// Follow (a follow watch) is the object and its followed fields as
-	// observed now: the baseline a watch would start from (no mail for it).
-	Follow *watch.FollowView `json:"follow,omitempty"`
+	watch.Preview
+	// Hits are the first matched notices (the meetings lens: those not
+	// held as meetings).
+	Hits []HitView `json:"hits"`
 }
 
 // previewFollow answers a preview of a follow: the object's fields now.
@@ -314,8 +293,7 @@ func (s *Server) previewFollow(c *gin.Context, f watch.Follow, notes []string) {
 		writeError(c, err)
 		return
 	}
-	out := PreviewResponse{Filter: watch.Filter{Lens: f.Lens()}, Understood: Understood{Scope: scope, Notes: notes},
-		Hits: []HitView{}, Follow: &v, Note: watch.PreviewNote}
+	out := PreviewResponse{Preview: watch.FollowPreview(v, f, scope, notes), Hits: []HitView{}}
 	renderJSON(c, http.StatusOK, out, 0, time.Time{})
 }
 
@@ -344,9 +322,7 @@ func (s *Server) previewWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	out := PreviewResponse{Filter: u.Filter, Understood: Understood{Scope: u.Scope, Notes: u.Notes}, Total: res.Total,
-		TotalIsLowerBound: res.TotalIsLowerBound, Hits: []HitView{}, Scope: res.Scope,
-		Note: "A preview subscribes nothing. These are the records the watch matches now; a watch's digests hold only records that are new since its last digest."}
+	out := PreviewResponse{Preview: watch.MatchPreview(u, res), Hits: []HitView{}}
 	// the meetings lens follows the meeting records (Form 1), as a
 	// watch's digests do: hearing notices held as meetings are shown once
 	ml, err := s.meetingLens(c.Request.Context(), u.Filter, res, now, watch.WatchMeetings)
@@ -364,24 +340,11 @@ func (s *Server) previewWatch(c *gin.Context) {
 		}
 		out.Hits = append(out.Hits, s.hitView(h.Notice, 0, now))
 	}
-	out.Roster = res.Roster
 	maxAge := cacheSearch
 	if c.Request.Method != http.MethodGet {
 		maxAge = 0
 	}
 	renderJSON(c, http.StatusOK, out, maxAge, res.Scope.CorpusObservedAt)
-}
-
-// CreateWatchResponse answers a create request. It is the same whatever is
-// known about the address.
-type CreateWatchResponse struct {
-	Status     string       `json:"status"`
-	Filter     watch.Filter `json:"filter"`
-	Understood Understood   `json:"understood"`
-	// Cadence is daily or weekly; Schedule says when digests go out.
-	Cadence  string `json:"cadence"`
-	Schedule string `json:"schedule"`
-	Message  string `json:"message"`
 }
 
 // watchReaders are what a watch filter reads: the engine and the people
@@ -470,12 +433,7 @@ func (s *Server) createWatch(c *gin.Context) {
 	if out.Status == watch.StatusActive {
 		status = http.StatusCreated
 	}
-	notes := out.Notes
-	if len(notes) == 0 {
-		notes = u.Notes
-	}
-	renderJSON(c, status, CreateWatchResponse{Status: out.Status, Filter: out.Filter, Understood: Understood{Scope: out.Scope, Notes: notes},
-		Cadence: out.Cadence, Schedule: out.Schedule, Message: out.Message}, noStore, time.Time{})
+	renderJSON(c, status, out.Created(u.Notes), noStore, time.Time{})
 }
 
 // Link pages.

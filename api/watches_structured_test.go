@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // A plain-English request and its structured equivalent (the filters the
@@ -81,8 +83,8 @@ func TestWatchStructuredEqualsPlainEnglish(t *testing.T) {
 		plain, _ := preview("GET", url.Values{"text": {tc.text}}, nil)
 		for _, method := range []string{"GET", "POST"} {
 			got, raw := preview(method, tc.query, tc.body)
-			if !reflect.DeepEqual(plain.Filter, got.Filter) || plain.Understood.Scope != got.Understood.Scope {
-				t.Errorf("%q %s: filter\nplain      %+v %q\nstructured %+v %q", tc.text, method, plain.Filter, plain.Understood.Scope, got.Filter, got.Understood.Scope)
+			if !reflect.DeepEqual(plain.Understood.Filter, got.Understood.Filter) || plain.Understood.Scope != got.Understood.Scope {
+				t.Errorf("%q %s: filter\nplain      %+v %q\nstructured %+v %q", tc.text, method, plain.Understood.Filter, plain.Understood.Scope, got.Understood.Filter, got.Understood.Scope)
 			}
 			if plain.Total != got.Total || !reflect.DeepEqual(plain.Hits, got.Hits) || !reflect.DeepEqual(plain.Meetings, got.Meetings) {
 				t.Errorf("%q %s: %d hits, structured %d\n%s", tc.text, method, plain.Total, got.Total, raw)
@@ -119,7 +121,7 @@ func TestWatchStructuredEqualsPlainEnglish(t *testing.T) {
 		t.Fatalf("create: %d %s", res.StatusCode, out)
 	}
 	plain, _ := preview("GET", url.Values{"text": {"construction bids over $100k due in the next 3 months"}}, nil)
-	if v := decode[CreateWatchResponse](t, []byte(out)); !reflect.DeepEqual(v.Filter, plain.Filter) || v.Understood.Scope != plain.Understood.Scope {
-		t.Errorf("created %+v %q, plain %+v", v.Filter, v.Understood.Scope, plain.Filter)
+	if v := decode[watch.Created](t, []byte(out)); !reflect.DeepEqual(v.Understood.Filter, plain.Understood.Filter) || v.Understood.Scope != plain.Understood.Scope {
+		t.Errorf("created %+v %q, plain %+v", v.Understood.Filter, v.Understood.Scope, plain.Understood.Filter)
 	}
 }

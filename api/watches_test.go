@@ -414,7 +414,7 @@ func TestWatchForm1CreateIsActiveWithWelcome(t *testing.T) {
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("create: %d %s", res.StatusCode, out)
 	}
-	v := decode[CreateWatchResponse](t, []byte(out))
+	v := decode[watch.Created](t, []byte(out))
 	if v.Status != "active" || e.watches(t) != 1 || !strings.Contains(v.Understood.Scope, "naming Brooklyn") {
 		t.Fatalf("create response %+v", v)
 	}
@@ -470,7 +470,7 @@ func TestWatchPreview(t *testing.T) {
 		t.Fatalf("preview %d %s", res.StatusCode, out)
 	}
 	v := decode[PreviewResponse](t, []byte(out))
-	if v.Filter.Lens != "money" || v.Total == 0 || len(v.Hits) == 0 || len(v.Understood.Notes) == 0 {
+	if v.Understood.Filter.Lens != "money" || v.Total == 0 || len(v.Hits) == 0 || len(v.Understood.Notes) == 0 {
 		t.Fatalf("preview %+v", v)
 	}
 	checkScope(t, v.Scope)
@@ -488,7 +488,7 @@ func TestWatchPreview(t *testing.T) {
 		t.Fatalf("preview POST %d %s", res.StatusCode, out)
 	}
 	v = decode[PreviewResponse](t, []byte(out))
-	if v.Total != 0 || v.Filter.Lens != "rules" {
+	if v.Total != 0 || v.Understood.Filter.Lens != "rules" {
 		t.Errorf("no-hit preview %+v", v)
 	}
 	checkScope(t, v.Scope)
@@ -499,7 +499,7 @@ func TestWatchPreview(t *testing.T) {
 	f1 := newWatchEnv(t, 1, nil)
 	res, out = httpDo(t, "GET", f1.ts.URL+"/api/watches/preview?lens=money&agency=Parks&min=100k&borough=Brooklyn", "", "")
 	v = decode[PreviewResponse](t, []byte(out))
-	if res.StatusCode != 200 || v.Filter.MinAmount == nil || len(v.Filter.Boroughs) != 1 || v.Scope.Searched.Filters["borough"] != "Brooklyn" {
+	if res.StatusCode != 200 || v.Understood.Filter.MinAmount == nil || len(v.Understood.Filter.Boroughs) != 1 || v.Scope.Searched.Filters["borough"] != "Brooklyn" {
 		t.Errorf("form 1 preview %d %s", res.StatusCode, out)
 	}
 	for _, h := range v.Hits {

@@ -8,6 +8,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // Bounds on tool arguments.
@@ -99,7 +100,9 @@ func (d *Deps) runMode(ctx context.Context, q search.Query, mode string) (search
 	}
 	refs := make([]NoticeRef, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		refs = append(refs, d.ref(h.Notice))
+		r := d.ref(h.Notice)
+		r.Score = view.HitScore(h, q.Sort)
+		refs = append(refs, r)
 	}
 	return res, refs, nil
 }

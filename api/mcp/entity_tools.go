@@ -44,13 +44,11 @@ type DossierOut struct {
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
 
-// GroupTotal is the awards of one vendor stem or agency.
+// GroupTotal is the awards of one vendor stem or agency with the route of
+// its profile.
 type GroupTotal struct {
-	ID     string        `json:"id"`
-	Name   string        `json:"name"`
-	Count  int           `json:"count"`
-	Amount procure.Money `json:"amount"`
-	Route  string        `json:"route"`
+	procure.AwardGroup
+	Route string `json:"route"`
 }
 
 // AwardTotals sums award and intent notices: valid amounts only.
@@ -73,15 +71,11 @@ type VendorDossier struct {
 	Absence  []string             `json:"absence_notes"`
 }
 
-// AgencyNotices counts an agency's notices by lens, type and year.
+// AgencyNotices are the dossier's notice counts with the recent notices
+// as references.
 type AgencyNotices struct {
-	Total  int                 `json:"total"`
-	ByLens []search.FacetCount `json:"by_lens"`
-	ByType []search.FacetCount `json:"by_type"`
-	ByYear []search.FacetCount `json:"by_year"`
-	First  string              `json:"first,omitempty"`
-	Last   string              `json:"last,omitempty"`
-	Recent []NoticeRef         `json:"recent"`
+	dossier.AgencyNotices
+	Recent []NoticeRef `json:"recent"`
 }
 
 // AgencyDossier is an agency's dossier.
@@ -119,12 +113,11 @@ var dossierProvenance = map[string][]string{
 
 func (d *Deps) awards(a procure.Awards, notices []record.Notice) AwardTotals {
 	out := AwardTotals{AwardSummary: a.Summary()}
-	for _, g := range a.TopVendors {
-		out.TopVendors = append(out.TopVendors, GroupTotal{ID: g.Value, Name: g.Value, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(),
-			Route: "/api/vendors/" + entity.StemSlug(entity.VendorStem(g.Value))})
+	for _, g := range a.VendorGroups() {
+		out.TopVendors = append(out.TopVendors, GroupTotal{AwardGroup: g, Route: "/api/vendors/" + entity.StemSlug(entity.VendorStem(g.Stem))})
 	}
-	for _, g := range a.Agencies {
-		out.Agencies = append(out.Agencies, GroupTotal{ID: g.ID, Name: g.Name, Count: g.Count, Amount: procure.AwardSum(g.Count, g.ValidAmounts, g.Amount).Money(), Route: "/api/agencies/" + g.ID})
+	for _, g := range a.AgencyGroups() {
+		out.Agencies = append(out.Agencies, GroupTotal{AwardGroup: g, Route: "/api/agencies/" + g.ID})
 	}
 	for _, n := range notices {
 		out.Notices = append(out.Notices, d.ref(n))
@@ -192,9 +185,8 @@ func getEntityDossier(d *Deps) Tool {
 				out.Vendor.Payments.Ledger = &v.Ledger
 			case a != nil:
 				ad := &AgencyDossier{AgencyIdentity: a.AgencyIdentity,
-					Notices: AgencyNotices{Total: a.Notices.Total, ByLens: a.Notices.ByLens, ByType: a.Notices.ByType, ByYear: a.Notices.ByYear,
-						First: a.Notices.First, Last: a.Notices.Last, Recent: []NoticeRef{}},
-					Awards: d.awards(a.Awards, nil), Payments: a.Payments.View(), Route: "/api/agencies/" + a.ID, Scope: a.Scope, Absence: a.Absence}
+					Notices: AgencyNotices{AgencyNotices: a.Notices, Recent: []NoticeRef{}},
+					Awards:  d.awards(a.Awards, nil), Payments: a.Payments.View(), Route: "/api/agencies/" + a.ID, Scope: a.Scope, Absence: a.Absence}
 				ad.Payments.Ledger = &a.Ledger
 				for _, n := range a.Notices.Recent {
 					ad.Notices.Recent = append(ad.Notices.Recent, d.ref(n))

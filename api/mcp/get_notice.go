@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -25,7 +24,7 @@ type NoticeOut struct {
 	FullText  string              `json:"full_text,omitempty"`
 	Truncated bool                `json:"full_text_truncated,omitempty"`
 	Citation  *Citation           `json:"citation,omitempty"`
-	Freshness *Freshness          `json:"freshness,omitempty"`
+	Freshness *view.Freshness     `json:"freshness,omitempty"`
 	// PriorCycle: for a solicitation or intent, the earlier cycles of the
 	// same work held (method, tier, confidence, evidence each), or "no
 	// earlier cycle found in the records held".
@@ -48,13 +47,6 @@ type Citation struct {
 	OfficialURL string `json:"official_url"`
 	OpenDataURL string `json:"open_data_url"`
 	Permalink   string `json:"permalink"`
-}
-
-// Freshness says when the notice's source was last observed.
-type Freshness struct {
-	Source           string `json:"source"`
-	SourceObservedAt string `json:"source_observed_at,omitempty"`
-	Note             string `json:"note"`
 }
 
 // maxFullText bounds the text returned with a notice.
@@ -111,15 +103,8 @@ func getNotice(d *Deps) Tool {
 				Text:        n.AgencyName + ", \"" + n.Title + "\", The City Record, RequestID " + n.RequestID + publishedSuffix(n),
 				OfficialURL: n.OfficialURL, OpenDataURL: n.OpenDataURL, Permalink: ref.Permalink,
 			}
-			f := &Freshness{Source: n.Source, Note: "The source date differs from when this service last observed the source."}
-			if cov, err := d.Search.Coverage(ctx); err == nil {
-				for _, c := range cov {
-					if c.Source == n.Source && !c.ObservedAt.IsZero() {
-						f.SourceObservedAt = c.ObservedAt.Format(time.RFC3339)
-					}
-				}
-			}
-			out.Freshness = f
+			f := view.SourceFreshness(ctx, d.Search, n.Source)
+			out.Freshness = &f
 			out.PriorCycle = cycle.For(ctx, d.Search, n, view.Links{Base: d.BaseURL})
 			// the joins are left out, not guessed, when the records cannot
 			// be read: the notice itself is still found

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/golden"
+	"github.com/recordwatch/recordwatch/internal/watch"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,6 +28,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/mailer"
 )
 
@@ -279,7 +281,7 @@ func TestGetNotice(t *testing.T) {
 	out := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20140930007"}))
 	if out.Status != record.Found || out.Notice == nil || out.Notice.Amount == nil || !out.Notice.Amount.Valid ||
 		*out.Notice.Amount.Value != 1158788 || !strings.Contains(out.FullText, "Williamsbridge") ||
-		out.Citation.OfficialURL != record.OfficialURL("20140930007") || out.Freshness.SourceObservedAt == "" {
+		out.Citation.OfficialURL != record.OfficialURL("20140930007") || out.Freshness.SourceObservedAt.IsZero() {
 		t.Errorf("found notice %+v", out)
 	}
 	missing := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20991231999"}))
@@ -313,7 +315,7 @@ func TestForm1ReadTools(t *testing.T) {
 			t.Errorf("out-of-scope or unrouted result %+v", r)
 		}
 	}
-	ps := structured[mcp.PassagesOut](t, call(t, s, "retrieve_cited_passages", map[string]any{"q": `"property clerk"`, "limit": 3}))
+	ps := structured[view.PassagePage](t, call(t, s, "retrieve_cited_passages", map[string]any{"q": `"property clerk"`, "limit": 3}))
 	if ps.Total == 0 || len(ps.Passages) == 0 || !strings.HasPrefix(ps.Passages[0].Citation, ps.Passages[0].RequestID+"#p") || ps.Scope.PassagesInCorpus == 0 {
 		t.Errorf("passages %+v", ps)
 	}
@@ -567,7 +569,7 @@ func TestWatchToolsForm1(t *testing.T) {
 	}
 	before, _ := fx.st.CountWatches(context.Background())
 	args["email"] = "reporter@example.org"
-	out := structured[mcp.CreateOut](t, call(t, s, "create_watch", args))
+	out := structured[watch.Created](t, call(t, s, "create_watch", args))
 	if out.Status != "active" {
 		t.Fatalf("form 1 create %+v", out)
 	}
@@ -600,7 +602,7 @@ func TestWatchToolsForm2RoundTrip(t *testing.T) {
 		t.Fatalf("plain-English preview %+v", pv.Understood)
 	}
 	before, _ := fx.st.CountWatches(context.Background())
-	out := structured[mcp.CreateOut](t, call(t, s, "create_watch", map[string]any{"email": "resident@example.org", "request": req}))
+	out := structured[watch.Created](t, call(t, s, "create_watch", map[string]any{"email": "resident@example.org", "request": req}))
 	if out.Status != "awaiting_confirmation" {
 		t.Fatalf("form 2 create %+v", out)
 	}

@@ -22,30 +22,6 @@ type passagesIn struct {
 	ExactCount bool `json:"exact_count,omitempty"`
 }
 
-// PassageRef is a quoted passage with its citation.
-type PassageRef struct {
-	Citation  string `json:"citation"`
-	RequestID string `json:"request_id"`
-	Text      string `json:"text"`
-	Start     int    `json:"start"`
-	End       int    `json:"end"`
-	Title     string `json:"title"`
-	Published string `json:"published,omitempty"`
-	SourceURL string `json:"source_url"`
-	Permalink string `json:"permalink"`
-}
-
-// PassagesOut is a page of passages with scope.
-type PassagesOut struct {
-	Passages   []PassageRef `json:"passages"`
-	Total      int          `json:"total"`
-	NextCursor string       `json:"next_cursor,omitempty"`
-	Scope      record.Scope `json:"scope"`
-	Note       string       `json:"note"`
-	// TotalRelation is "gte" when Total is a lower bound (exact_count).
-	TotalRelation string `json:"total_relation,omitempty"`
-}
-
 func retrieveCitedPassages(d *Deps) Tool {
 	t := newTool(d, "retrieve_cited_passages", "Retrieve cited source passages", ClassRead,
 		"Return passages quoted from City Record notices that match the keywords, each with a stable citation "+
@@ -64,36 +40,25 @@ func retrieveCitedPassages(d *Deps) Tool {
 			cursorProp(s)
 			exactCountProp(s)
 		},
-		func(ctx context.Context, d *Deps, in passagesIn) (PassagesOut, error) {
+		func(ctx context.Context, d *Deps, in passagesIn) (view.PassagePage, error) {
 			from, err := record.ParseDay("from", in.From)
 			if err != nil {
-				return PassagesOut{}, err
+				return view.PassagePage{}, err
 			}
 			to, err := record.ParseDay("to", in.To)
 			if err != nil {
-				return PassagesOut{}, err
+				return view.PassagePage{}, err
 			}
 			agencies, err := d.agencyID(in.Agency)
 			if err != nil {
-				return PassagesOut{}, err
+				return view.PassagePage{}, err
 			}
 			res, err := d.Search.Passages(ctx, search.PassageQuery{Text: in.Q, Lenses: in.Lens, AgencyIDs: agencies,
 				From: from, To: to, Limit: limitOr(in.Limit, 10), Cursor: in.Cursor, ExactCount: in.ExactCount})
 			if err != nil {
-				return PassagesOut{}, err
+				return view.PassagePage{}, err
 			}
-			out := PassagesOut{Passages: []PassageRef{}, Total: res.Total, TotalRelation: res.TotalRelation, NextCursor: res.NextCursor, Scope: res.Scope,
-				Note: "Quoted source passages only; no answer is written and no links are inferred. No hits do not mean no record exists."}
-			for _, h := range res.Passages {
-				p := h.Passage
-				pr := PassageRef{Citation: p.ID, RequestID: p.RequestID, Text: p.Text, Start: p.Start, End: p.End, Title: p.Title,
-					SourceURL: p.SourceURL, Permalink: view.Links{Base: d.BaseURL}.Notice(p.RequestID)}
-				if !p.StartDate.IsZero() {
-					pr.Published = p.StartDate.In(record.NewYork).Format("2006-01-02")
-				}
-				out.Passages = append(out.Passages, pr)
-			}
-			return out, nil
+			return view.Links{Base: d.BaseURL}.Passages(res), nil
 		})
 	t.Limits = []string{"limit: 1–20 passages", "passages are about 500–1,000 characters"}
 	t.Examples = []Example{{"What the Property Clerk says about unclaimed property", map[string]any{"q": `"property clerk" unclaimed`}}}

@@ -32,17 +32,11 @@ type searchNoticesIn struct {
 	Mode       string   `json:"mode,omitempty"`
 }
 
-// SearchOut is a page of notices with its scope.
+// SearchOut is a page of notices with its scope: the page as every
+// surface shows it, its hits as references.
 type SearchOut struct {
-	Results    []NoticeRef  `json:"results"`
-	Total      int          `json:"total"`
-	NextCursor string       `json:"next_cursor,omitempty"`
-	Scope      record.Scope `json:"scope"`
-	// SuggestedFilters: agency filters for short forms typed in q ("HPD"
-	// finds only notices printing it; agency finds all of the agency's).
-	SuggestedFilters []view.FilterSuggestion `json:"suggested_filters,omitempty"`
-	// TotalRelation is "gte" when Total is a lower bound (exact_count).
-	TotalRelation string `json:"total_relation,omitempty"`
+	view.NoticePage
+	Results []NoticeRef `json:"results"`
 }
 
 func searchNotices(d *Deps) Tool {
@@ -126,8 +120,7 @@ func searchNotices(d *Deps) Tool {
 			if in.Agency == "" {
 				sugg = view.Links{Base: d.BaseURL}.AgencySuggestions(d.Crosswalk, url.Values{"q": {in.Q}})
 			}
-			return SearchOut{Results: refs, Total: res.Total, NextCursor: res.NextCursor, Scope: res.Scope, SuggestedFilters: sugg,
-				TotalRelation: res.TotalRelation}, nil
+			return SearchOut{NoticePage: view.Page(res, sugg), Results: refs}, nil
 		})
 	t.Limits = []string{"q: at most 500 characters", "limit: 1–50", "results are paged with next_cursor"}
 	t.Examples = []Example{

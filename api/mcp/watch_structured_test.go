@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // preview_watch and create_watch take, as structured arguments, the
@@ -48,7 +49,7 @@ func TestWatchToolsStructuredEqualsPlainEnglish(t *testing.T) {
 	}
 	args := map[string]any{"email": "structured@example.org", "lens": "money", "bids": true, "min_amount": 100000,
 		"category": []string{"construction"}, "within": "3 months"}
-	out := structured[mcp.CreateOut](t, call(t, s1, "create_watch", args))
+	out := structured[watch.Created](t, call(t, s1, "create_watch", args))
 	plain := structured[mcp.PreviewOut](t, call(t, s2, "preview_watch", map[string]any{"request": "construction bids over $100k due in the next 3 months"}))
 	if out.Status != "active" || !reflect.DeepEqual(out.Understood.Filter, plain.Understood.Filter) || out.Understood.Scope != plain.Understood.Scope {
 		t.Errorf("create %+v, plain %+v", out, plain.Understood)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -60,43 +59,13 @@ type plainCreateIn struct {
 	Cadence string `json:"cadence,omitempty"`
 }
 
-// Understood is how a watch request was read.
-type Understood struct {
-	Filter watch.Filter `json:"filter"`
-	Scope  string       `json:"scope"`
-	Notes  []string     `json:"notes,omitempty"`
-}
-
-// PreviewOut is what a watch would deliver now.
+// PreviewOut is what a watch would deliver now: the watch service's
+// preview with the matched notices as results.
 type PreviewOut struct {
-	Understood        Understood  `json:"understood"`
-	Total             int         `json:"total"`
-	TotalIsLowerBound bool        `json:"total_is_lower_bound,omitempty"`
-	Results           []NoticeRef `json:"results"`
-	// Meetings (meetings lens, Form 1): the meeting records the watch
-	// follows now, soonest first; results are then the matched notices
-	// not held as meetings (a hearing is shown once).
-	Meetings *watch.MeetingPreview `json:"meetings,omitempty"`
-	Scope    record.Scope          `json:"scope"`
-	Note     string                `json:"note"`
-	// Roster is the roster half of a people-lens watch with agencies: per
-	// agency the roster releases held and the releases that change its
-	// leader (a digest delivers each change once).
-	Roster []people.RosterAppearance `json:"roster,omitempty"`
-	// Follow (a follow watch) is the object and its followed fields as
-	// observed now: the baseline, never mailed.
-	Follow *watch.FollowView `json:"follow,omitempty"`
-}
-
-// CreateOut is the outcome of a create_watch call. It never depends on
-// what is known about the address.
-type CreateOut struct {
-	Status     string     `json:"status"`
-	Understood Understood `json:"understood"`
-	// Cadence is daily or weekly; Schedule says when digests go out.
-	Cadence  string `json:"cadence"`
-	Schedule string `json:"schedule"`
-	Message  string `json:"message"`
+	watch.Preview
+	// Results are the first matched notices (the meetings lens: those
+	// not held as meetings).
+	Results []NoticeRef `json:"results"`
 }
 
 var watchLensEnum = []any{record.LensMoney, record.LensLand, record.LensProperty, record.LensRules, record.LensMeetings, record.LensPeople, watch.LensEntity}
@@ -143,7 +112,7 @@ func shapeStructured(s *jsonschema.Schema) {
 		"due dates of open solicitations (money lens, not awards) or dates of hearings (meetings lens).")
 	dateProp(s, "from", "First day (YYYY-MM-DD) of the due date (open solicitations), hearing date (meetings) or publication date (everything else).")
 	dateProp(s, "until", "Last day (YYYY-MM-DD) of the same date as from.")
-	bounded(s, "description", watch.MaxRequestLen, "Optional plain-English description kept with the watch.")
+	bounded(s, "description", record.MaxRequestTextLen, "Optional plain-English description kept with the watch.")
 	bounded(s, "community_district", 20, "Land lens: the land projects' community district, a borough letter and a number (M11, K03).")
 	bounded(s, "procedure", 20, "Land lens: the land projects' review procedure (ulurp, non_ulurp, elurp, unknown).")
 	bounded(s, "stage", 40, "Land lens: the stage the land projects are at (their decision path).")
@@ -167,7 +136,7 @@ func shapeFollow(s *jsonschema.Schema, kinds []string) {
 func shapePlain(s *jsonschema.Schema) {
 	p := prop(s, "request")
 	p.MinLength = ptr(1)
-	p.MaxLength = ptr(watch.MaxRequestLen)
+	p.MaxLength = ptr(record.MaxRequestTextLen)
 	p.Description = `What to watch, in plain English, e.g. "construction contract awards over $500k from Parks, not Queens"; ` +
 		`or one notice or procurement matter to follow, e.g. "follow PIN 85619B0012" or "follow notice 20240115001" (a mail when a field changes, old → new).`
 }
@@ -225,8 +194,7 @@ func (d *Deps) previewFollow(ctx context.Context, f watch.Follow, notes []string
 	if err != nil {
 		return PreviewOut{}, err
 	}
-	return PreviewOut{Understood: Understood{Filter: watch.Filter{Lens: f.Lens()}, Scope: scope, Notes: notes}, Results: []NoticeRef{},
-		Follow: &v, Note: watch.PreviewNote}, nil
+	return PreviewOut{Preview: watch.FollowPreview(v, f, scope, notes), Results: []NoticeRef{}}, nil
 }
 
 // previewRun is preview with the watch's notice result.
@@ -235,16 +203,13 @@ func (d *Deps) previewRun(ctx context.Context, u watch.Understanding) (PreviewOu
 	if err != nil {
 		return PreviewOut{}, res, err
 	}
-	out := PreviewOut{Understood: Understood{Filter: u.Filter, Scope: u.Scope, Notes: u.Notes}, Total: res.Total,
-		TotalIsLowerBound: res.TotalIsLowerBound, Results: []NoticeRef{}, Scope: res.Scope,
-		Note: "What the watch would deliver now; nothing is stored. A digest sends only records that are new since the last one."}
+	out := PreviewOut{Preview: watch.MatchPreview(u, res), Results: []NoticeRef{}}
 	for i, h := range res.Hits {
 		if i == previewLimit {
 			break
 		}
 		out.Results = append(out.Results, d.ref(h.Notice))
 	}
-	out.Roster = res.Roster
 	return out, res, nil
 }
 
@@ -272,24 +237,23 @@ func (d *Deps) watchReaders() watch.Readers {
 	return watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings, Procure: d.Procure, Land: d.Land}
 }
 
-func (d *Deps) create(ctx context.Context, req watch.Request) (CreateOut, error) {
+func (d *Deps) create(ctx context.Context, req watch.Request) (watch.Created, error) {
 	if d.Watches == nil {
-		return CreateOut{}, record.Errorf(record.EUNAVAILABLE, "watches are not available on this deployment")
+		return watch.Created{}, record.Errorf(record.EUNAVAILABLE, "watches are not available on this deployment")
 	}
 	if err := watch.CheckText("email", req.Email, false); err != nil {
-		return CreateOut{}, err
+		return watch.Created{}, err
 	}
 	req.Client = clientOf(ctx)
 	req.Channel = watch.ChannelMCP
 	if err := d.Watches.Allow(ctx, req.Client); err != nil {
-		return CreateOut{}, err
+		return watch.Created{}, err
 	}
 	o, err := d.Watches.Subscribe(ctx, req)
 	if err != nil {
-		return CreateOut{}, err
+		return watch.Created{}, err
 	}
-	return CreateOut{Status: o.Status, Understood: Understood{Filter: o.Filter, Scope: o.Scope, Notes: o.Notes}, Cadence: o.Cadence,
-		Schedule: o.Schedule, Message: o.Message}, nil
+	return o.Created(nil), nil
 }
 
 const previewDesc = "Show what a standing email watch would deliver now, without subscribing: the filter as understood " +
@@ -345,16 +309,16 @@ func createWatchForm1(d *Deps) Tool {
 			"Watches are managed only through those emailed links; knowing an address never reveals or controls its watches. "+
 			"Per-client and daily ceilings apply.",
 		[]int{1}, func(s *jsonschema.Schema) { shapeStructured(s); shapeEmail(s); shapeCadence(s) },
-		func(ctx context.Context, d *Deps, in structuredCreateIn) (CreateOut, error) {
+		func(ctx context.Context, d *Deps, in structuredCreateIn) (watch.Created, error) {
 			if in.Follow != nil {
 				if err := in.onlyFollow(); err != nil {
-					return CreateOut{}, err
+					return watch.Created{}, err
 				}
 				return d.create(ctx, watch.Request{Email: in.Email, Follow: in.Follow, Description: in.Description, Cadence: in.Cadence})
 			}
 			u, err := d.build(in.structuredIn)
 			if err != nil {
-				return CreateOut{}, err
+				return watch.Created{}, err
 			}
 			return d.create(ctx, watch.Request{Email: in.Email, Filter: &u.Filter, Agencies: u.Agencies, Description: in.Description, Cadence: in.Cadence})
 		})
@@ -369,9 +333,9 @@ func createWatchForm2(d *Deps) Tool {
 			"request was understood, and nothing is stored until its link is followed; digests start only then. "+
 			"Watches are managed only through emailed links. Per-client and daily ceilings apply.",
 		[]int{2}, func(s *jsonschema.Schema) { shapePlain(s); shapeEmail(s); shapeCadence(s) },
-		func(ctx context.Context, d *Deps, in plainCreateIn) (CreateOut, error) {
+		func(ctx context.Context, d *Deps, in plainCreateIn) (watch.Created, error) {
 			if _, err := d.understand(in.Request, 2); err != nil {
-				return CreateOut{}, err
+				return watch.Created{}, err
 			}
 			return d.create(ctx, watch.Request{Email: in.Email, Text: in.Request, Cadence: in.Cadence})
 		})

@@ -320,13 +320,17 @@ func (s *Service) ResolveAgency(v string) (id, name string, inMapping bool) {
 	return l.ID, l.Name, ok
 }
 
-// AgencyNotices counts an agency's notices by lens, type and year.
+// AgencyNotices counts an agency's notices by lens, type and year, as
+// every surface shows them; each lists Recent as its own notice hits (the
+// records themselves are not rendered).
 type AgencyNotices struct {
-	Total          int
-	ByLens, ByType []search.FacetCount
-	ByYear         []search.FacetCount
-	First, Last    string
-	Recent         []record.Notice // newest, at most AgencyRecent
+	Total  int                 `json:"total"`
+	ByLens []search.FacetCount `json:"by_lens"`
+	ByType []search.FacetCount `json:"by_type"`
+	ByYear []search.FacetCount `json:"by_year"`
+	First  string              `json:"first,omitempty"`
+	Last   string              `json:"last,omitempty"`
+	Recent []record.Notice     `json:"-"` // newest, at most AgencyRecent
 }
 
 // AgencyIdentity is who an agency is, as every surface shows it: its

@@ -103,20 +103,16 @@ func totalsExtent(ctx context.Context, rs Records, unit string) TotalsExtent {
 	return TotalsExtent{Extent: es, ExtentWords: words}
 }
 
-// records is the record reader. Errors: EUNAVAILABLE when the engine
-// holds none.
-func (s *Service) records() (Records, error) { return s.RecordReader() }
-
 // Contract reads one contract by exact ID: a row id or a contract ID
 // (matched exactly, as written). Errors: ENOTFOUND when no row is held
 // under it, EUNAVAILABLE when the engine cannot answer, EINVALID for an
 // empty id.
 func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error) {
-	id = trim(id)
+	id = strings.TrimSpace(id)
 	if id == "" {
 		return ContractRead{}, record.Invalid("id", "a contract ID is required")
 	}
-	rs, err := s.records()
+	rs, err := s.RecordReader()
 	if err != nil {
 		return ContractRead{}, err
 	}
@@ -179,7 +175,7 @@ func (s *Service) BrowseContracts(ctx context.Context, f ContractFilter, cursor 
 	if err != nil {
 		return ContractPage{}, err
 	}
-	rs, err := s.records()
+	rs, err := s.RecordReader()
 	if err != nil {
 		return ContractPage{}, err
 	}
@@ -209,7 +205,7 @@ func (s *Service) BrowseContracts(ctx context.Context, f ContractFilter, cursor 
 // the fiscal year as written.
 func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
 	keys := map[string][]string{}
-	if a := trim(f.Agency); a != "" {
+	if a := strings.TrimSpace(f.Agency); a != "" {
 		ids, _, err := s.Crosswalk.ResolveNames("agency", []string{a})
 		if err != nil {
 			return search.RecordQuery{}, err
@@ -223,13 +219,13 @@ func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
 		}
 		keys[search.KeyAgencyID] = intersect(keys[search.KeyAgencyID], id)
 	}
-	if id := trim(f.AgencyID); id != "" {
+	if id := strings.TrimSpace(f.AgencyID); id != "" {
 		keys[search.KeyAgencyID] = intersect(keys[search.KeyAgencyID], id)
 	}
-	if stem := trim(f.VendorStem); stem != "" {
+	if stem := strings.TrimSpace(f.VendorStem); stem != "" {
 		keys[search.KeyVendorStem] = intersect(keys[search.KeyVendorStem], stem)
 	}
-	if b := trim(f.AmountBand); b != "" {
+	if b := strings.TrimSpace(f.AmountBand); b != "" {
 		if _, ok := record.AmountBand(b); !ok {
 			return search.RecordQuery{}, record.Invalid("amount_band", "unknown amount band %q; bands: %s", b, strings.Join(AmountBandKeys(), ", "))
 		}
@@ -241,7 +237,7 @@ func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
 		}
 		keys[KeyRegistration] = []string{RegistrationUndated}
 	}
-	if v := trim(f.Vendor); v != "" {
+	if v := strings.TrimSpace(f.Vendor); v != "" {
 		stem := entity.VendorStem(v)
 		if !entity.StemLongEnough(stem) {
 			return search.RecordQuery{}, record.Invalid("vendor", "vendor %q is too short to match by name stem (%d characters at least)", v, entity.MinStemChars)

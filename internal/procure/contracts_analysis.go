@@ -450,7 +450,7 @@ func (s *Service) AnalyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	if err != nil {
 		return ContractAnalysis{}, err
 	}
-	rs, err := s.records()
+	rs, err := s.RecordReader()
 	if err != nil {
 		return ContractAnalysis{}, err
 	}

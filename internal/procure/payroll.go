@@ -3,6 +3,7 @@ package procure
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -64,11 +65,11 @@ type PayrollPage struct {
 // id, ENOTFOUND when no row is held under it, EUNAVAILABLE when the engine
 // cannot answer.
 func (s *Service) PayrollRow(ctx context.Context, id string) (record.PayrollRow, error) {
-	id = trim(id)
+	id = strings.TrimSpace(id)
 	if id == "" {
 		return record.PayrollRow{}, record.Invalid("id", "a payroll row id is required")
 	}
-	rs, err := s.records()
+	rs, err := s.RecordReader()
 	if err != nil {
 		return record.PayrollRow{}, err
 	}
@@ -95,7 +96,7 @@ func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor str
 	if err != nil {
 		return PayrollPage{}, err
 	}
-	rs, err := s.records()
+	rs, err := s.RecordReader()
 	if err != nil {
 		return PayrollPage{}, err
 	}
@@ -133,7 +134,7 @@ func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor str
 func (s *Service) payrollQuery(f PayrollFilter) (search.RecordQuery, map[string]string, error) {
 	keys := map[string][]string{}
 	filters := map[string]string{}
-	if n := trim(f.Name); n != "" {
+	if n := strings.TrimSpace(f.Name); n != "" {
 		k := record.PayrollNameKey(n)
 		if k == "" {
 			return search.RecordQuery{}, nil, record.Invalid("name", "name %q has no letters or digits to match", n)
@@ -141,7 +142,7 @@ func (s *Service) payrollQuery(f PayrollFilter) (search.RecordQuery, map[string]
 		keys[KeyPayrollName] = []string{k}
 		filters["name"] = k
 	}
-	if a := trim(f.Agency); a != "" {
+	if a := strings.TrimSpace(f.Agency); a != "" {
 		ids, _, err := s.Crosswalk.ResolveNames("agency", []string{a})
 		if err != nil {
 			return search.RecordQuery{}, nil, err

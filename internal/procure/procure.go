@@ -17,7 +17,6 @@ package procure
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -164,5 +163,3 @@ func UniqueNonEmpty(list []string) []string {
 	}
 	return out
 }
-
-func trim(s string) string { return strings.TrimSpace(s) }

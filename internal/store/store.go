@@ -40,7 +40,7 @@ type Store interface {
 	Counts(ctx context.Context, name, fromDay, toDay string) (map[string]int, error)
 	// Take consumes one unit of a daily ceiling for a client. It reports
 	// whether the request is allowed and how many remain today.
-	Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (Allowance, error)
+	Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (watch.Allowance, error)
 	Close() error
 }
 
@@ -51,10 +51,6 @@ type Sweeper interface {
 }
 
 var _ Sweeper = (*Bolt)(nil)
-
-// Allowance is the outcome of Take (watch.Allowance: the store is the
-// watches' store, watch.Store, directly).
-type Allowance = watch.Allowance
 
 // Day is the New York calendar day of t, as counters key it.
 func Day(t time.Time) string { return record.NewYorkDay(t) }
@@ -140,16 +136,16 @@ func (s *Bolt) ClientID(client string) string {
 }
 
 // Take consumes one unit of a daily ceiling.
-func (s *Bolt) Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (Allowance, error) {
+func (s *Bolt) Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (watch.Allowance, error) {
 	day := Day(now)
 	y, m, d := now.In(record.NewYork).Date()
 	reset := time.Date(y, m, d+1, 0, 0, 0, 0, record.NewYork)
 	k := []byte(day + "\x00" + ceiling + "\x00" + s.ClientID(client))
-	var a Allowance
+	var a watch.Allowance
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCeilings)
 		n := getInt(b, k)
-		a = Allowance{ResetAt: reset}
+		a = watch.Allowance{ResetAt: reset}
 		if n >= limit {
 			// write the same count back: a refusal costs the same
 			// write as a grant, so timing does not tell them apart

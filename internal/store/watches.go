@@ -85,9 +85,6 @@ func (d Delivery) Open() bool {
 	return d.State == DeliveryPlanned || d.State == DeliverySending || d.State == DeliveryFailed
 }
 
-// ErrTokenUsed is returned when a one-time confirmation was already used.
-var ErrTokenUsed = watch.ErrTokenUsed
-
 // Watches stores standing email watches and their digest deliveries.
 // Watches are keyed by a random id; the email address is kept only to send
 // the watch's mail and is deleted with the watch. A Form 2 request awaiting

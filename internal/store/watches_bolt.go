@@ -52,7 +52,7 @@ func (s *Bolt) CreateWatch(ctx context.Context, w watch.Watch, once string, once
 		if once != "" {
 			ob := tx.Bucket(bucketWatchOnce)
 			if ob.Get([]byte(once)) != nil {
-				return ErrTokenUsed
+				return watch.ErrTokenUsed
 			}
 			e := make([]byte, 8)
 			binary.BigEndian.PutUint64(e, uint64(max(onceUntil.Unix(), 0)))

@@ -10,14 +10,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// OpenNoticeType is the one type of notice that can be open
-// (view.OpenNoticeType).
-const OpenNoticeType = view.OpenNoticeType
-
-// OpenFrom is the first instant a due date still counts as open: the start
-// of today in New York (view.OpenFrom).
-func OpenFrom(now time.Time) time.Time { return view.OpenFrom(now) }
-
 // Open is the one meaning of "open" (README, "What open means"): a
 // solicitation whose due date is from the start of today (New York) or
 // whose deadline is rolling. /api/search?open=true (and so the site's
@@ -29,14 +21,11 @@ func Open(param string, q *search.Query, now time.Time) error {
 	if !q.DueFrom.IsZero() {
 		return record.Invalid(param, "open and due_from cannot be combined")
 	}
-	if len(q.NoticeTypes) > 0 && !slices.ContainsFunc(q.NoticeTypes, func(t string) bool { return strings.EqualFold(t, OpenNoticeType) }) {
+	if len(q.NoticeTypes) > 0 && !slices.ContainsFunc(q.NoticeTypes, func(t string) bool { return strings.EqualFold(t, view.OpenNoticeType) }) {
 		return record.Invalid(param, "open means solicitations (due today or later, or rolling); it cannot be combined with type %s", strings.Join(q.NoticeTypes, ", "))
 	}
-	q.NoticeTypes = []string{OpenNoticeType}
-	q.DueFrom = OpenFrom(now)
+	q.NoticeTypes = []string{view.OpenNoticeType}
+	q.DueFrom = view.OpenFrom(now)
 	q.IncludeRolling = true
 	return nil
 }
-
-// IsOpen says whether one notice is open by the same rule (view.IsOpen).
-func IsOpen(n record.Notice, now time.Time) bool { return view.IsOpen(n, now) }

@@ -16,9 +16,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-// MaxRequestLen bounds a plain-English request, in characters.
-const MaxRequestLen = record.MaxRequestTextLen
-
 // maxKeywords bounds the words a parsed request keeps.
 const maxKeywords = 10
 
@@ -371,11 +368,11 @@ type parser struct {
 // Parse turns a plain-English request into a structured filter,
 // deterministically: lens words, agencies (crosswalk first, then short
 // forms), vendors, amounts, quoted phrases, exclusions and boroughs. It
-// refuses requests over MaxRequestLen characters and requests in which it
+// refuses requests over record.MaxRequestTextLen characters and requests in which it
 // finds nothing to watch.
 func Parse(text string, opt ParseOptions) (Understanding, error) {
-	if n := len([]rune(text)); n > MaxRequestLen {
-		return Understanding{}, record.Invalid("text", "a request is limited to %d characters (this one has %d)", MaxRequestLen, n)
+	if n := len([]rune(text)); n > record.MaxRequestTextLen {
+		return Understanding{}, record.Invalid("text", "a request is limited to %d characters (this one has %d)", record.MaxRequestTextLen, n)
 	}
 	text = strings.TrimSpace(strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // parseBenchInputs are worst cases for the parser: many short words, many
@@ -14,7 +15,7 @@ import (
 func parseBenchInputs() map[string]string {
 	fill := func(unit string) string {
 		var b strings.Builder
-		for b.Len()+len(unit) <= MaxRequestLen {
+		for b.Len()+len(unit) <= record.MaxRequestTextLen {
 			b.WriteString(unit)
 		}
 		return b.String()
@@ -36,9 +37,9 @@ func parseBenchInputs() map[string]string {
 		"requirements-max": fill("minority and women "),
 		"mixed-max":        fill("Parks construction awards over $1 million in Queens, not snow removal; "),
 		"quotes-max":       fill(`"a" -"b" `),
-		"no-spaces-max":    strings.Repeat("a", MaxRequestLen),
-		"dollar-signs-max": strings.Repeat("$", MaxRequestLen),
-		"digit-run-max":    strings.Repeat("9", MaxRequestLen),
+		"no-spaces-max":    strings.Repeat("a", record.MaxRequestTextLen),
+		"dollar-signs-max": strings.Repeat("$", record.MaxRequestTextLen),
+		"digit-run-max":    strings.Repeat("9", record.MaxRequestTextLen),
 		"comma-digits-max": fill("1,"),
 		"hyphen-words-max": fill("-a "),
 		"next-numbers-max": fill("next 12 days "),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // parseNow is the day the plain-English tests read requests on.
@@ -84,7 +85,7 @@ func TestCompileTimeWindows(t *testing.T) {
 		return d
 	}
 	q := parseAt(t, "construction bids due in the next 3 months").Filter.Compile(parseNow)
-	if !q.DueFrom.Equal(day("2026-08-03")) || !q.DueTo.Equal(day("2026-11-03")) || q.NoticeTypes[0] != OpenNoticeType {
+	if !q.DueFrom.Equal(day("2026-08-03")) || !q.DueTo.Equal(day("2026-11-03")) || q.NoticeTypes[0] != view.OpenNoticeType {
 		t.Errorf("bids window: due %v – %v types %v", q.DueFrom, q.DueTo, q.NoticeTypes)
 	}
 	q = parseAt(t, "snow removal solicitations due next month").Filter.Compile(parseNow)
@@ -134,7 +135,7 @@ func TestParseAmountInBidRequest(t *testing.T) {
 			t.Errorf("%q: amounts %v %v", tc.in, f.MinAmount, f.MaxAmount)
 		}
 		q := f.Compile(parseNow)
-		isBids := len(q.NoticeTypes) == 1 && q.NoticeTypes[0] == OpenNoticeType && !q.DueFrom.IsZero()
+		isBids := len(q.NoticeTypes) == 1 && q.NoticeTypes[0] == view.OpenNoticeType && !q.DueFrom.IsZero()
 		if isBids == tc.awards {
 			t.Errorf("%q: compiled types %v due from %v", tc.in, q.NoticeTypes, q.DueFrom)
 		}

@@ -325,8 +325,8 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 	if err := f.Validate(); err != nil {
 		return Outcome{}, err
 	}
-	if len(req.Description) > MaxRequestLen {
-		return Outcome{}, record.Invalid("description", "a description is limited to %d characters", MaxRequestLen)
+	if len(req.Description) > record.MaxRequestTextLen {
+		return Outcome{}, record.Invalid("description", "a description is limited to %d characters", record.MaxRequestTextLen)
 	}
 	// the welcome mail counts against the address's daily mail ceiling
 	// for this client; over it the watch is stored and answered exactly

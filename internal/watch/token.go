@@ -28,9 +28,6 @@ var (
 	ErrExpiredToken = errors.New("watch: token has expired")
 )
 
-// MaxTokenLen bounds a token read from a URL.
-const MaxTokenLen = record.MaxTokenLen
-
 // Signer makes and checks HMAC-SHA256 signed tokens:
 // base64url(JSON envelope) "." base64url(MAC over kind and envelope).
 type Signer struct {
@@ -90,7 +87,7 @@ func (s *Signer) Sign(kind string, payload any, now time.Time, ttl time.Duration
 // returns the nonce, ErrBadToken for anything forged, truncated or of
 // another kind, and ErrExpiredToken for a genuine token past its expiry.
 func (s *Signer) Verify(kind, token string, now time.Time, payload any) (string, error) {
-	if len(token) == 0 || len(token) > MaxTokenLen {
+	if len(token) == 0 || len(token) > record.MaxTokenLen {
 		return "", ErrBadToken
 	}
 	body, sig, ok := strings.Cut(token, ".")

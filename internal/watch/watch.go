@@ -105,15 +105,12 @@ func NewID() string {
 	return hex.EncodeToString(b)
 }
 
-// MaxEmailLen bounds an address (RFC 5321's path limit).
-const MaxEmailLen = record.MaxEmailLen
-
 // NormalizeEmail checks an address and returns it in the form mail is sent
 // to: a bare addr-spec with the domain lower-cased. Display names, lists,
 // and addresses without a dotted domain are refused.
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
-	if s == "" || len(s) > MaxEmailLen || strings.ContainsAny(s, "\r\n,;<>\"") {
+	if s == "" || len(s) > record.MaxEmailLen || strings.ContainsAny(s, "\r\n,;<>\"") {
 		return "", record.Invalid("email", "email must be one plain address such as name@example.org")
 	}
 	a, err := mail.ParseAddress(s)

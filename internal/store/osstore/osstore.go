@@ -58,6 +58,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/osclient"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // Version is the state index's mapping version (<prefix>-state.v1).
@@ -476,7 +477,7 @@ func (s *Store) ClientID(client string) string {
 
 // Take consumes one unit of a daily ceiling: read the day's count, write
 // count+1 only if nobody wrote since (if_seq_no), else read again.
-func (s *Store) Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (store.Allowance, error) {
+func (s *Store) Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (watch.Allowance, error) {
 	day := store.Day(now)
 	y, m, d := now.In(record.NewYork).Date()
 	reset := time.Date(y, m, d+1, 0, 0, 0, 0, record.NewYork)
@@ -484,9 +485,9 @@ func (s *Store) Take(ctx context.Context, ceiling, client string, limit int, now
 	for attempt := 0; ; attempt++ {
 		cur, v, err := s.get(ctx, id)
 		if err != nil {
-			return store.Allowance{}, err
+			return watch.Allowance{}, err
 		}
-		a := store.Allowance{ResetAt: reset}
+		a := watch.Allowance{ResetAt: reset}
 		n := cur.N
 		next := n
 		if n < limit {
@@ -496,13 +497,13 @@ func (s *Store) Take(ctx context.Context, ceiling, client string, limit int, now
 		// grant, so timing does not tell them apart
 		conflict, err := s.put(ctx, id, doc{Kind: kindCeiling, Name: ceiling, Day: day, N: next}, ifAt(v))
 		if err != nil {
-			return store.Allowance{}, err
+			return watch.Allowance{}, err
 		}
 		if !conflict {
 			return a, nil
 		}
 		if err := conflictWait(ctx, attempt); err != nil {
-			return store.Allowance{}, err
+			return watch.Allowance{}, err
 		}
 	}
 }

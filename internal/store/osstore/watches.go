@@ -17,7 +17,7 @@ import (
 )
 
 // CreateWatch claims the confirmation nonce (op_type=create: a second claim
-// gets store.ErrTokenUsed), then stores the watch. If the watch cannot be
+// gets watch.ErrTokenUsed), then stores the watch. If the watch cannot be
 // stored the claim is removed again, so a refused request stores nothing.
 func (s *Store) CreateWatch(ctx context.Context, w watch.Watch, once string, onceUntil time.Time) error {
 	if w.ID == "" || w.Email == "" {
@@ -35,7 +35,7 @@ func (s *Store) CreateWatch(ctx context.Context, w watch.Watch, once string, onc
 			return err
 		}
 		if conflict {
-			return store.ErrTokenUsed
+			return watch.ErrTokenUsed
 		}
 	}
 	conflict, err := s.put(ctx, docID(kindWatch, w.ID), doc{Kind: kindWatch, WatchID: w.ID, Data: data}, mustCreate)

@@ -471,7 +471,7 @@ func testConfirmationSingleUse(t *testing.T, h Harness) {
 		t.Fatal(err)
 	}
 	w := newWatch(watch.NewID(), now)
-	if err := s.CreateWatch(ctx, w, "nonce-1", now.Add(time.Hour)); !errors.Is(err, store.ErrTokenUsed) {
+	if err := s.CreateWatch(ctx, w, "nonce-1", now.Add(time.Hour)); !errors.Is(err, watch.ErrTokenUsed) {
 		t.Fatalf("second use: %v, want ErrTokenUsed", err)
 	}
 	if _, err := s.GetWatch(ctx, w.ID); record.ErrorCode(err) != record.ENOTFOUND {
@@ -504,7 +504,7 @@ func testConfirmationSingleUse(t *testing.T, h Harness) {
 			switch {
 			case err == nil:
 				ok.Add(1)
-			case errors.Is(err, store.ErrTokenUsed):
+			case errors.Is(err, watch.ErrTokenUsed):
 				used.Add(1)
 			default:
 				t.Error(err)
@@ -716,7 +716,7 @@ func testSweepWatches(t *testing.T, h Harness) {
 	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-old", now.Add(time.Hour)); err != nil {
 		t.Errorf("an expired nonce was not forgotten: %v", err)
 	}
-	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-new", now.Add(time.Hour)); !errors.Is(err, store.ErrTokenUsed) {
+	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-new", now.Add(time.Hour)); !errors.Is(err, watch.ErrTokenUsed) {
 		t.Errorf("an unexpired nonce was forgotten: %v", err)
 	}
 }

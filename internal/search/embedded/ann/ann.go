@@ -31,9 +31,6 @@ const (
 	maxLevel       = 16
 )
 
-// Hit is one nearest vector.
-type Hit = search.Near
-
 // Graph is the index. The zero value is not usable: call New.
 type Graph struct {
 	mu     sync.RWMutex
@@ -418,7 +415,7 @@ func (g *Graph) searchLayer(q []float32, ep int32, ef int, l int, vis *visited, 
 // Search is the k live vectors most similar to q with a similarity of at
 // least minScore, best first, ties by id. ef is the candidate list (at
 // least k and EfSearch).
-func (g *Graph) Search(q []float32, k, ef int, minScore float32) []Hit {
+func (g *Graph) Search(q []float32, k, ef int, minScore float32) []search.Near {
 	if len(q) != g.dims || k <= 0 {
 		return nil
 	}
@@ -435,12 +432,12 @@ func (g *Graph) Search(q []float32, k, ef int, minScore float32) []Hit {
 	vis := g.visited()
 	defer g.visits.Put(vis)
 	cands, _ := g.searchLayer(q, ep, ef, 0, vis, nil, 0)
-	out := make([]Hit, 0, min(k, len(cands)))
+	out := make([]search.Near, 0, min(k, len(cands)))
 	for _, c := range cands {
 		if g.dead[c.node] || c.sim < minScore {
 			continue
 		}
-		out = append(out, Hit{ID: g.ids[c.node], Score: c.sim})
+		out = append(out, search.Near{ID: g.ids[c.node], Score: c.sim})
 	}
 	search.SortNear(out)
 	if len(out) > k {

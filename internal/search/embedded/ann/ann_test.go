@@ -64,8 +64,8 @@ func unit(v []float32) []float32 {
 }
 
 // exact is the reference: a dot product with every live vector.
-func exact(q []float32, ids []string, qs [][]int8, ss []float32, live map[string]bool, k int, minScore float32) []Hit {
-	var out []Hit
+func exact(q []float32, ids []string, qs [][]int8, ss []float32, live map[string]bool, k int, minScore float32) []search.Near {
+	var out []search.Near
 	for i, id := range ids {
 		if live != nil && !live[id] {
 			continue
@@ -75,7 +75,7 @@ func exact(q []float32, ids []string, qs [][]int8, ss []float32, live map[string
 			dot += q[d] * float32(v)
 		}
 		if s := dot * ss[i]; s >= minScore {
-			out = append(out, Hit{ID: id, Score: s})
+			out = append(out, search.Near{ID: id, Score: s})
 		}
 	}
 	search.SortNear(out)
@@ -85,7 +85,7 @@ func exact(q []float32, ids []string, qs [][]int8, ss []float32, live map[string
 	return out
 }
 
-func overlap(a, b []Hit) float64 { return search.Overlap(a, b) }
+func overlap(a, b []search.Near) float64 { return search.Overlap(a, b) }
 
 // build is a graph of n vectors of corpus; fs has 200 more, from the same
 // clusters, for queries that are not in the graph.

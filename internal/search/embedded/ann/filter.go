@@ -32,7 +32,7 @@ const (
 // similar to q with a similarity of at least minScore, best first, ties by
 // id; k are returned whenever k taken vectors pass minScore. exact reports
 // whether the exact scan answered.
-func (g *Graph) SearchFiltered(q []float32, k, ef int, minScore float32, accept Accept) (hits []Hit, exact bool) {
+func (g *Graph) SearchFiltered(q []float32, k, ef int, minScore float32, accept Accept) (hits []search.Near, exact bool) {
 	if len(q) != g.dims || k <= 0 {
 		return nil, false
 	}
@@ -58,10 +58,10 @@ func (g *Graph) SearchFiltered(q []float32, k, ef int, minScore float32, accept 
 	if !ok || len(cands) < k {
 		return g.scan(q, k, minScore, take), true
 	}
-	out := make([]Hit, 0, min(k, len(cands)))
+	out := make([]search.Near, 0, min(k, len(cands)))
 	for _, c := range cands {
 		if c.sim >= minScore {
-			out = append(out, Hit{ID: g.ids[c.node], Score: c.sim})
+			out = append(out, search.Near{ID: g.ids[c.node], Score: c.sim})
 		}
 	}
 	search.SortNear(out)
@@ -83,8 +83,8 @@ func (g *Graph) sampleShare(take func(int32) bool) float64 {
 }
 
 // scan is the exact k nearest among the nodes take takes.
-func (g *Graph) scan(q []float32, k int, minScore float32, take func(int32) bool) []Hit {
-	best := make([]Hit, 0, 2*k+1)
+func (g *Graph) scan(q []float32, k int, minScore float32, take func(int32) bool) []search.Near {
+	best := make([]search.Near, 0, 2*k+1)
 	worst := minScore
 	for n := range g.ids {
 		if !take(int32(n)) {
@@ -94,7 +94,7 @@ func (g *Graph) scan(q []float32, k int, minScore float32, take func(int32) bool
 		if s < worst {
 			continue
 		}
-		best = append(best, Hit{ID: g.ids[n], Score: s})
+		best = append(best, search.Near{ID: g.ids[n], Score: s})
 		if len(best) > 2*k {
 			search.SortNear(best)
 			best = best[:k]

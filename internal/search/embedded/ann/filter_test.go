@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // buildMeta is build with each node's attribute: one byte, its number
@@ -85,7 +87,7 @@ func TestFilteredOverlapWithExact(t *testing.T) {
 
 var yes, no = true, false
 
-func mustFiltered(g *Graph, q []float32, k int, floor float32, a Accept) []Hit {
+func mustFiltered(g *Graph, q []float32, k int, floor float32, a Accept) []search.Near {
 	h, _ := g.SearchFiltered(q, k, 0, floor, a)
 	return h
 }

@@ -1,0 +1,70 @@
+package watch
+
+import (
+	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// MatchNote is what every preview of a search watch says.
+const MatchNote = "A preview subscribes nothing. These are the records the watch matches now; a watch's digests hold only records that are new since its last digest."
+
+// Preview is what a watch would deliver now, without subscribing, on
+// every surface (each adds its list of the matched notices, with its own
+// links).
+type Preview struct {
+	// Understood is the request as read: the filter, its plain scope and
+	// how each part was read.
+	Understood Understanding `json:"understood"`
+	// Total counts what the watch matches now (a lower bound when
+	// total_is_lower_bound: a borough filter reads the first pages only).
+	Total             int  `json:"total"`
+	TotalIsLowerBound bool `json:"total_is_lower_bound,omitempty"`
+	// Meetings (meetings lens, Form 1) are the meeting records the watch
+	// follows now, soonest first; the notices listed are then the matched
+	// notices not held as meetings (a hearing is shown once).
+	Meetings *MeetingPreview `json:"meetings,omitempty"`
+	Scope    record.Scope    `json:"scope"`
+	Note     string          `json:"note"`
+	// Roster is the roster half of a people-lens watch with agencies
+	// (Filter.Roster): per agency the roster releases held and the
+	// releases that change its leader (a digest delivers each change once).
+	Roster []people.RosterAppearance `json:"roster,omitempty"`
+	// Follow (a follow watch) is the object and its followed fields as
+	// observed now: the baseline a watch would start from (no mail for it).
+	Follow *FollowView `json:"follow,omitempty"`
+}
+
+// FollowPreview is the preview of a follow: its object's fields now
+// (PreviewFollow's view, follow and scope) and the request's notes.
+func FollowPreview(v FollowView, f Follow, scope string, notes []string) Preview {
+	return Preview{Understood: Understanding{Filter: Filter{Lens: f.Lens()}, Scope: scope, Notes: notes, Follow: &f}, Follow: &v, Note: PreviewNote}
+}
+
+// MatchPreview is the preview of a search watch understood as u, from
+// what it matches now.
+func MatchPreview(u Understanding, res Result) Preview {
+	return Preview{Understood: u, Total: res.Total, TotalIsLowerBound: res.TotalIsLowerBound, Scope: res.Scope, Note: MatchNote, Roster: res.Roster}
+}
+
+// Created answers a create request on every surface. It is the same
+// whatever is known about the address.
+type Created struct {
+	Status string `json:"status"`
+	// Understood is the watch as stored (or to be stored on
+	// confirmation): its filter, scope, notes and cadence.
+	Understood Understanding `json:"understood"`
+	// Cadence is daily or weekly; Schedule says when digests go out.
+	Cadence  string `json:"cadence"`
+	Schedule string `json:"schedule"`
+	Message  string `json:"message"`
+}
+
+// Created is the outcome as a create request's answer; notes stand in
+// for the outcome's when it has none (how the request was read).
+func (o Outcome) Created(notes []string) Created {
+	if len(o.Notes) > 0 {
+		notes = o.Notes
+	}
+	return Created{Status: o.Status, Understood: Understanding{Filter: o.Filter, Scope: o.Scope, Notes: notes, Cadence: o.Cadence},
+		Cadence: o.Cadence, Schedule: o.Schedule, Message: o.Message}
+}
