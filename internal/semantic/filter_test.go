@@ -146,11 +146,23 @@ func TestVectorsOfTheLayoutBeforeFiltersAreWrittenAgain(t *testing.T) {
 		t.Fatalf("through version 2 vectors: %d hits, %v; want none (they carry no agency)", len(res.Hits), err)
 	}
 	n, err := s.Backfill(ctx)
-	if err != nil || n != len(all) {
-		t.Fatalf("backfill wrote %d of %d (%v)", n, len(all), err)
+	if err != nil || n != withVector(all) {
+		t.Fatalf("backfill wrote %d vectors, %d of the layout before held one (%v)", n, withVector(all), err)
 	}
 	after, err := s.Search(ctx, q, semantic.ModeSemantic)
 	if err != nil || len(after.Hits) != len(before.Hits) {
 		t.Fatalf("after backfill: %d hits, before %d (%v)", len(after.Hits), len(before.Hits), err)
 	}
+}
+
+// withVector counts the vector records that hold a vector (a notice with
+// no word the model knows has a record without one).
+func withVector(vs []semantic.NoticeVector) int {
+	n := 0
+	for _, v := range vs {
+		if len(v.Vector) > 0 {
+			n++
+		}
+	}
+	return n
 }
