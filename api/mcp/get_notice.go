@@ -35,7 +35,7 @@ type NoticeOut struct {
 	// matter of its PIN. Both absent when the notice carries no usable
 	// PIN or nothing joins it.
 	Payments *procure.NoticePayments `json:"payments,omitempty"`
-	Matter   *MatterOut              `json:"matter,omitempty"`
+	Matter   *MatterAnswer           `json:"matter,omitempty"`
 	Absence  []string                `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
