@@ -7,7 +7,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
@@ -24,20 +23,15 @@ type MatterAnswer struct {
 }
 
 // noticePayments are the registrations and payments joined to a notice,
-// as GET /api/notices/{id} gives them (procure.NoticePayments; nil when
-// the notice joins none), with the coverage of the payments held and the
+// as GET /api/notices/{id} gives them (procure.NoticePayments, with the
+// coverage of the payments held; nil when the notice joins none), with the
 // JSON address of the matter.
-func (d *Deps) noticePayments(ctx context.Context, j *procure.NoticeJoin) *procure.NoticePayments {
+func (d *Deps) noticePayments(j *procure.NoticeJoin) *procure.NoticePayments {
 	p := j.View()
 	if p == nil {
 		return nil
 	}
 	p.Matter = d.BaseURL + "/api/matters/" + url.PathEscape(j.PIN)
-	ext, words := search.Extents(ctx, d.Search, record.ExtentPayments)
-	p.Totals.Extent, p.Totals.ExtentWords = ext, words
-	if p.Apart != nil {
-		p.Apart.Extent, p.Apart.ExtentWords = ext, words
-	}
 	return p
 }
 

@@ -110,7 +110,7 @@ func getNotice(d *Deps) Tool {
 			// be read: the notice itself is still found
 			if svc, err := d.procurement(); err == nil && d.form != 2 { // Form 2 serves no matter or payments route
 				if j, err := svc.NoticePayments(ctx, n); err == nil {
-					out.Payments = d.noticePayments(ctx, j)
+					out.Payments = d.noticePayments(j)
 				}
 				if m, err := d.matterOf(ctx, svc, n.PIN); err == nil {
 					out.Matter = m
