@@ -50,8 +50,8 @@ func TestMatterPaymentsJSON(t *testing.T) {
 			methods[st.Entry.ID] = st.Link.Method + "/" + st.Link.Confidence
 		}
 	}
-	if methods["checkbook:payment:20180011164-1-DSB-AD-BYCONTRACT"] != entity.JoinContractID+"/"+procure.ConfidenceHigh ||
-		methods["checkbook:payment:20180011164-1-DSB-AD-BYPIN"] != entity.PINExact+"/"+procure.ConfidenceHigh || m.Counts["payments"] != 2 {
+	if methods["checkbook:payment:20180011164-1-DSB-AD-BYCONTRACT"] != entity.JoinContractID+"/"+entity.ConfidenceHigh ||
+		methods["checkbook:payment:20180011164-1-DSB-AD-BYPIN"] != entity.PINExact+"/"+entity.ConfidenceHigh || m.Counts["payments"] != 2 {
 		t.Errorf("payment steps %v, counts %v", methods, m.Counts)
 	}
 	if m.Totals.Paid.Value == nil || *m.Totals.Paid.Value != 71550 {

@@ -27,14 +27,6 @@ const (
 	KindBlanket     = "blanket_chain"
 )
 
-// Link confidences and methods are the join rules' (internal/entity
-// join.go), written once for the index-time link stage and for procure.
-const (
-	ConfidenceHigh = entity.ConfidenceHigh
-	ConfidenceLow  = entity.ConfidenceLow
-	MethodContract = entity.JoinContractID
-)
-
 // Methods says what each link method means.
 var Methods = entity.JoinMethods
 

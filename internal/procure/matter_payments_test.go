@@ -85,10 +85,10 @@ func TestMatterShowsJoinedPayments(t *testing.T) {
 		}
 	}
 	byContract, byPIN := methods[entity.JoinContractID], methods[entity.PINExact]
-	if byContract.Confidence != procure.ConfidenceHigh || !byContract.SameProcurement || !strings.Contains(byContract.Note, "CT185020151429177") {
+	if byContract.Confidence != entity.ConfidenceHigh || !byContract.SameProcurement || !strings.Contains(byContract.Note, "CT185020151429177") {
 		t.Errorf("payment by contract: %+v", byContract)
 	}
-	if byPIN.Confidence != procure.ConfidenceHigh || !strings.Contains(byPIN.Note, "states the PIN itself") || !strings.Contains(byPIN.Note, "CT103920171428053") {
+	if byPIN.Confidence != entity.ConfidenceHigh || !strings.Contains(byPIN.Note, "states the PIN itself") || !strings.Contains(byPIN.Note, "CT103920171428053") {
 		t.Errorf("payment by PIN: %+v", byPIN)
 	}
 	if got := value(t, m.Totals.Paid); got != 71550 || m.Totals.Paid.Display() != "$71,550.00" {
@@ -128,7 +128,7 @@ func TestContractReadShowsPaymentsByFiscalYear(t *testing.T) {
 		t.Fatalf("payments %+v", p)
 	}
 	jp := p.Payments[0]
-	if jp.Payment.Amount != 35775 || jp.Link.Method != record.LinkExactContractID || jp.Link.Confidence != procure.ConfidenceHigh || jp.Link.Evidence == "" {
+	if jp.Payment.Amount != 35775 || jp.Link.Method != record.LinkExactContractID || jp.Link.Confidence != entity.ConfidenceHigh || jp.Link.Evidence == "" {
 		t.Errorf("joined payment %+v", jp)
 	}
 	l := p.Ledger
