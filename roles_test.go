@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/store/osstore"
@@ -334,7 +335,7 @@ func TestSplitRolesCooperateOnOpenSearch(t *testing.T) {
 		t.Errorf("delivery %+v", d)
 	}
 	// counters are shared too: the api counted the subscription, the mailer the digest
-	today := store.Day(time.Now())
+	today := record.NewYorkDay(time.Now())
 	eventually(t, 10*time.Second, "shared counters", func() bool {
 		subs, err1 := st.Counts(ctx, store.CounterSubscriptionActive, today, today)
 		sent, err2 := st.Counts(ctx, store.CounterDigestSent, today, today)

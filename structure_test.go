@@ -298,7 +298,10 @@ func TestSurfacesRenderServiceAnswers(t *testing.T) {
 		"NoticeHit": true, "PassageView": true, "PassageRef": true, "PassagesOut": true, "Passage": true,
 		"PassagePage": true, "Freshness": true, "Understood": true, "Understanding": true, "CreateWatchResponse": true,
 		"CreateOut": true, "Created": true, "Preview": true, "VendorTotal": true, "AgencyTotal": true, "AwardGroup": true,
-		"NoticePage": true}
+		"NoticePage": true,
+		// part 3: the matter answer (procure.MatterView, rendered by both)
+		"MatterView": true, "MatterOut": true, "MatterStep": true, "MatterStepOut": true, "MatterTotals": true,
+		"ApartTotal": true, "HitView": true, "MatterStepView": true, "MatterTotalsView": true, "ApartView": true}
 	surface := map[string]string{} // JSON shape → the surface type declaring it
 	for _, dir := range []string{"api", "api/mcp"} {
 		files := declarations(t, dir)
@@ -341,9 +344,9 @@ func TestSurfacesRenderServiceAnswers(t *testing.T) {
 	// these packages declare no alias
 	removed := map[string][]string{
 		"internal/watch":               {"MaxTokenLen", "MaxRequestLen", "OpenNoticeType", "MaxEmailLen", "OpenFrom", "IsOpen"},
-		"internal/store":               {"Allowance", "ErrTokenUsed"},
+		"internal/store":               {"Allowance", "ErrTokenUsed", "Day"},
 		"internal/search/embedded/ann": {"Hit"},
-		"internal/procure":             {"trim", "records"},
+		"internal/procure":             {"trim", "records", "ConfidenceHigh", "ConfidenceLow", "MethodContract"},
 	}
 	for dir, names := range removed {
 		for _, f := range declarations(t, dir) {

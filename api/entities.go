@@ -11,7 +11,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Limits of the entity views (SPEC §8).
@@ -109,13 +108,9 @@ func (s *Server) paymentsView(t procure.RowTotals) *procure.PaymentsView {
 	return &p
 }
 
-// withLinks adds what the API shows with totals: the coverage of the
-// payments held and the vendor profile of each entry.
+// withLinks adds what the API shows with totals: the vendor profile of
+// each entry (the totals' extent is the service's, RowTotals.Extent).
 func (s *Server) withLinks(p *procure.PaymentsView, t procure.RowTotals) {
-	// the record coverage is a read of the engine's counts; the request's
-	// context is not passed down to the views (paymentsView has four
-	// callers), and the read is bounded by the engine
-	p.Extent, p.ExtentWords = search.Extents(context.Background(), s.deps.Search, record.ExtentPayments)
 	for i, e := range t.Rows {
 		p.Entries[i] = s.entryView(e)
 	}

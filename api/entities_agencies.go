@@ -15,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // NotOfficialRegistry is stated by every /agencies answer (SPEC §1).
@@ -125,18 +126,18 @@ type AgencyProfile struct {
 // as hits and the search for more.
 type AgencyNotices struct {
 	dossier.AgencyNotices
-	Recent []HitView `json:"recent"`
-	More   string    `json:"more"`
+	Recent []view.LinkedHit `json:"recent"`
+	More   string           `json:"more"`
 }
 
 // AwardsView sums award and intent notices: valid amounts only.
 type AwardsView struct {
 	procure.AwardSummary
-	TopVendors []GroupTotal `json:"top_vendors,omitempty"`
-	Agencies   []GroupTotal `json:"agencies,omitempty"`
-	Notices    []HitView    `json:"notices,omitempty"`
-	More       string       `json:"more"`
-	Note       string       `json:"note"`
+	TopVendors []GroupTotal     `json:"top_vendors,omitempty"`
+	Agencies   []GroupTotal     `json:"agencies,omitempty"`
+	Notices    []view.LinkedHit `json:"notices,omitempty"`
+	More       string           `json:"more"`
+	Note       string           `json:"note"`
 }
 
 // GroupTotal is the awards of one vendor stem or agency with its
@@ -205,7 +206,7 @@ func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
 			"search":    s.searchURL(url.Values{"agency": {a.ID}}),
 		}}
 	now := s.deps.Now()
-	prof.Notices = AgencyNotices{AgencyNotices: a.Notices, Recent: []HitView{},
+	prof.Notices = AgencyNotices{AgencyNotices: a.Notices, Recent: []view.LinkedHit{},
 		More: s.searchURL(url.Values{"agency": {a.ID}, "sort": {"newest"}})}
 	for _, n := range a.Notices.Recent {
 		prof.Notices.Recent = append(prof.Notices.Recent, s.hitView(n, 0, now))

@@ -369,7 +369,7 @@ func TestEntities(t *testing.T) {
 		if res.StatusCode != 200 {
 			t.Fatalf("%d %s", res.StatusCode, b)
 		}
-		m := decode[MatterView](t, b)
+		m := decode[matterAnswer](t, b)
 		if len(m.Timeline) != 2 || m.Timeline[0].Step != "solicitation" || m.Timeline[1].Step != "award" ||
 			m.Timeline[0].Date != "2026-05-15" || m.Timeline[1].Date != "2026-07-30" ||
 			m.Timeline[0].Link.Method != entity.PINExact || m.Timeline[1].Link.Method != entity.PINExact || m.Kind != procure.KindProcurement {
@@ -386,7 +386,7 @@ func TestEntities(t *testing.T) {
 		// DFTA older adult center: the award of 12522P0001001, its renewals
 		// R002 and R004, and registrations of this and sibling contracts
 		_, b := get(t, e, "/api/matters/12522P0001001R004")
-		m := decode[MatterView](t, b)
+		m := decode[matterAnswer](t, b)
 		methods := map[string]string{}
 		for _, s := range m.Timeline {
 			id := s.Permalink
@@ -582,7 +582,7 @@ func TestEntityPageEscapes(t *testing.T) {
 	p := entityPage{Title: `<b>"Acme"</b>`, JSON: "http://rw.test/api/vendors/acme", Base: "http://rw.test", ScopeLine: "x",
 		Vendor: &VendorProfile{VendorIdentity: dossier.VendorIdentity{Name: `<script>alert(1)</script> & Sons`, Stem: "ACME",
 			Variants: []dossier.Variant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}}},
-			Awards:   AwardsView{Notices: []HitView{{NoticeHit: view.NoticeHit{Title: `"><script>x</script>`}, Links: view.NoticeLinks{Permalink: "javascript:alert(1)"}}}},
+			Awards:   AwardsView{Notices: []view.LinkedHit{{NoticeHit: view.NoticeHit{Title: `"><script>x</script>`}, Links: view.NoticeLinks{Permalink: "javascript:alert(1)"}}}},
 			Payments: &procure.PaymentsView{}, Absence: []string{"<i>note</i>"}}}
 	if err := web.Render(&buf, web.Page{Kind: web.Entity, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}); err != nil {
 		t.Fatal(err)

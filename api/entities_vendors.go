@@ -11,6 +11,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // VendorProfile is the JSON twin of a vendor profile: every award and
@@ -70,7 +71,7 @@ func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
 		}}
 	now := s.deps.Now()
 	prof.Awards = s.awardsView(v.Awards, awardsQ)
-	prof.Awards.Notices = []HitView{}
+	prof.Awards.Notices = []view.LinkedHit{}
 	for _, n := range v.Notices {
 		prof.Awards.Notices = append(prof.Awards.Notices, s.hitView(n, 0, now))
 	}

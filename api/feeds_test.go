@@ -107,11 +107,11 @@ type jsonFeedDoc struct {
 		feed.Scope
 	} `json:"_recordwatch"`
 	Items []struct {
-		ID          string  `json:"id"`
-		URL         string  `json:"url"`
-		ExternalURL string  `json:"external_url"`
-		ContentText string  `json:"content_text"`
-		Extension   HitView `json:"_recordwatch"`
+		ID          string         `json:"id"`
+		URL         string         `json:"url"`
+		ExternalURL string         `json:"external_url"`
+		ContentText string         `json:"content_text"`
+		Extension   view.LinkedHit `json:"_recordwatch"`
 	} `json:"items"`
 }
 

@@ -91,7 +91,7 @@ func (s *Server) parseSearch(v url.Values) (search.Query, string, error) {
 // hits, links and feeds, and the lens blocks of the search.
 type SearchResponse struct {
 	view.NoticePage
-	Hits  []HitView         `json:"hits"`
+	Hits  []view.LinkedHit  `json:"hits"`
 	Next  string            `json:"next,omitempty"`
 	Links map[string]string `json:"links"`
 	// Feeds are the Atom, JSON Feed and iCalendar URLs of the same filter,
@@ -134,7 +134,7 @@ func (s *Server) search(c *gin.Context) {
 	}
 	now := s.deps.Now()
 	out := SearchResponse{NoticePage: view.Page(res, s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())),
-		Hits: []HitView{}, Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query())}
+		Hits: []view.LinkedHit{}, Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query())}
 	if f, ok := s.peopleLens(q); ok {
 		if out.Roster, err = f.Roster(c.Request.Context(), s.watchReaders()); err != nil {
 			writeError(c, err)

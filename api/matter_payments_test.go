@@ -40,7 +40,7 @@ func TestMatterPaymentsJSON(t *testing.T) {
 	if res.StatusCode != 200 {
 		t.Fatalf("%d %s", res.StatusCode, b)
 	}
-	m := decode[MatterView](t, b)
+	m := decode[matterAnswer](t, b)
 	methods := map[string]string{}
 	for _, st := range m.Timeline {
 		if st.Record == "payment" {
@@ -50,8 +50,8 @@ func TestMatterPaymentsJSON(t *testing.T) {
 			methods[st.Entry.ID] = st.Link.Method + "/" + st.Link.Confidence
 		}
 	}
-	if methods["checkbook:payment:20180011164-1-DSB-AD-BYCONTRACT"] != entity.JoinContractID+"/"+procure.ConfidenceHigh ||
-		methods["checkbook:payment:20180011164-1-DSB-AD-BYPIN"] != entity.PINExact+"/"+procure.ConfidenceHigh || m.Counts["payments"] != 2 {
+	if methods["checkbook:payment:20180011164-1-DSB-AD-BYCONTRACT"] != entity.JoinContractID+"/"+entity.ConfidenceHigh ||
+		methods["checkbook:payment:20180011164-1-DSB-AD-BYPIN"] != entity.PINExact+"/"+entity.ConfidenceHigh || m.Counts["payments"] != 2 {
 		t.Errorf("payment steps %v, counts %v", methods, m.Counts)
 	}
 	if m.Totals.Paid.Value == nil || *m.Totals.Paid.Value != 71550 {
@@ -85,7 +85,7 @@ func TestMatterPaymentsJSON(t *testing.T) {
 
 	// a matter without payments: the paid total and the notes say so
 	_, b = get(t, e, "/api/matters/81626W0043001")
-	m = decode[MatterView](t, b)
+	m = decode[matterAnswer](t, b)
 	if m.Counts["payments"] != 0 || m.Totals.Paid.Value != nil || m.Totals.Paid.Display != "no payments held" ||
 		!strings.Contains(strings.Join(m.Absence, " "), "No payments held") {
 		t.Errorf("matter without payments: paid %+v, notes %v", m.Totals.Paid, m.Absence)

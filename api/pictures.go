@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -27,7 +28,7 @@ func (s *Server) matterTimelineSVG(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	m, err := s.procure().Matter(c.Request.Context(), pin)
+	m, err := s.procure().MatterAnswer(c.Request.Context(), pin, s.permalinks(), procure.MatterOptions{})
 	if err != nil {
 		writeError(c, err)
 		return
@@ -36,9 +37,8 @@ func (s *Server) matterTimelineSVG(c *gin.Context) {
 		writeError(c, &record.Error{Code: record.ENOTFOUND, Param: "pin", Message: "no notice, registration or payment held here carries this PIN"})
 		return
 	}
-	v := s.matterView(m, "")
-	steps := make([]web.TimelineStep, 0, len(v.Timeline))
-	for _, st := range v.Timeline {
+	steps := make([]web.TimelineStep, 0, len(m.Timeline))
+	for _, st := range m.Timeline {
 		ts := web.TimelineStep{Date: st.Date, Record: st.Record, Step: st.Step}
 		if a := st.Amount; a != nil {
 			ts.Display = a.Display

@@ -96,11 +96,11 @@ func (e *ruleEnv) getJSON(t *testing.T, path string, v url.Values, out any) stri
 }
 
 type hitsJSON struct {
-	Total int       `json:"total"`
-	Hits  []HitView `json:"hits"`
+	Total int              `json:"total"`
+	Hits  []view.LinkedHit `json:"hits"`
 }
 
-func fromHitViews(total int, hs []HitView) surfaceAnswer {
+func fromHitViews(total int, hs []view.LinkedHit) surfaceAnswer {
 	a := surfaceAnswer{Total: total}
 	for _, h := range hs {
 		a.Hits = append(a.Hits, surfaceHit{h.RequestID, h.AgencyID, h.Links.Permalink})
@@ -127,8 +127,8 @@ func (e *ruleEnv) watchPreview(t *testing.T, v url.Values) surfaceAnswer {
 func (e *ruleEnv) feedJSON(t *testing.T, v url.Values) surfaceAnswer {
 	var out struct {
 		Items []struct {
-			URL string  `json:"url"`
-			Ext HitView `json:"_recordwatch"`
+			URL string         `json:"url"`
+			Ext view.LinkedHit `json:"_recordwatch"`
 		} `json:"items"`
 	}
 	if code := e.getJSON(t, "/feed.json", v, &out); code != "" {

@@ -252,7 +252,7 @@ func TestShareStoredAndReadBackByteForByte(t *testing.T) {
 	}
 
 	// counted, per day, without addresses
-	day := store.Day(fixedNow)
+	day := record.NewYorkDay(fixedNow)
 	for name, want := range map[string]int{store.CounterShareCreated: 2} {
 		if c, _ := e.st.Counts(context.Background(), name, day, day); c[day] != want {
 			t.Errorf("%s = %d, want %d", name, c[day], want)
@@ -317,7 +317,7 @@ func TestShareDailyLimit(t *testing.T) {
 		t.Errorf("Retry-After %q", res.Header.Get("Retry-After"))
 	}
 	// a refused POST stored nothing and counted nothing
-	day := store.Day(clk.Now())
+	day := record.NewYorkDay(clk.Now())
 	if c, _ := e.st.Counts(context.Background(), store.CounterShareCreated, day, day); c[day] != MaxSharesPerDay {
 		t.Errorf("share_created = %d", c[day])
 	}

@@ -10,13 +10,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
-// HitView is one notice in a result list: the service's answer with the
-// notice's addresses.
-type HitView struct {
-	view.NoticeHit
-	Links view.NoticeLinks `json:"links"`
-}
-
 // NoticeView is the notice view's JSON twin.
 type NoticeView struct {
 	Status   record.Availability `json:"status"`
@@ -46,6 +39,6 @@ func (s *Server) permalinks() view.Links { return view.Links{Base: s.cfg.BaseURL
 
 func (s *Server) links(n record.Notice) view.NoticeLinks { return s.permalinks().ForNotice(n) }
 
-func (s *Server) hitView(n record.Notice, score float64, now time.Time) HitView {
-	return HitView{NoticeHit: s.permalinks().Hit(n, score, now), Links: s.links(n)}
+func (s *Server) hitView(n record.Notice, score float64, now time.Time) view.LinkedHit {
+	return s.permalinks().LinkedHit(n, score, now)
 }

@@ -283,7 +283,7 @@ type PreviewResponse struct {
 	watch.Preview
 	// Hits are the first matched notices (the meetings lens: those not
 	// held as meetings).
-	Hits []HitView `json:"hits"`
+	Hits []view.LinkedHit `json:"hits"`
 }
 
 // previewFollow answers a preview of a follow: the object's fields now.
@@ -293,7 +293,7 @@ func (s *Server) previewFollow(c *gin.Context, f watch.Follow, notes []string) {
 		writeError(c, err)
 		return
 	}
-	out := PreviewResponse{Preview: watch.FollowPreview(v, f, scope, notes), Hits: []HitView{}}
+	out := PreviewResponse{Preview: watch.FollowPreview(v, f, scope, notes), Hits: []view.LinkedHit{}}
 	renderJSON(c, http.StatusOK, out, 0, time.Time{})
 }
 
@@ -322,7 +322,7 @@ func (s *Server) previewWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	out := PreviewResponse{Preview: watch.MatchPreview(u, res), Hits: []HitView{}}
+	out := PreviewResponse{Preview: watch.MatchPreview(u, res), Hits: []view.LinkedHit{}}
 	// the meetings lens follows the meeting records (Form 1), as a
 	// watch's digests do: hearing notices held as meetings are shown once
 	ml, err := s.meetingLens(c.Request.Context(), u.Filter, res, now, watch.WatchMeetings)

@@ -63,10 +63,11 @@ func (ix *Indexer) Relink(ctx context.Context) (RelinkReport, error) {
 	return rep, err
 }
 
-// relinkJoins writes the joins of the registrations and notices held
-// again when joins by PIN of an older link layout (joins.Kind's
-// version) are held: every registration and then every notice goes
-// through its link stage again (link.ContractSet, link.NoticeSet), a page
+// relinkJoins writes the joins of the registrations, payments and notices
+// held again when joins by PIN of an older link layout (joins.Kind's
+// version) are held: every registration, every payment and then every
+// notice goes through its link stage again (link.ContractSet,
+// link.PaymentSet, link.NoticeSet), a page
 // at a time, and the joins by PIN of the older layout that were not
 // written again (their records are gone) are deleted. It reports how many
 // link records it wrote.
@@ -80,26 +81,14 @@ func (ix *Indexer) relinkJoins(ctx context.Context) (int, error) {
 	if err != nil || t.Count == 0 {
 		return 0, err
 	}
-	written := 0
-	q := search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit}
-	for round := 0; round < maxRelinkRounds; round++ {
-		p, err := search.Find(ctx, ix.Backend, procure.ContractKind, q)
-		if err != nil {
-			return written, err
-		}
-		env := ix.linkEnv()
-		for _, e := range link.ContractSet(ctx, env, p.Items) {
-			ix.log().Warn("re-link joins", "kind", procure.ContractKind.Name, "err", e)
-		}
-		n, err := ix.writeLinks(ctx, "re-link", env.Links)
-		written += n
-		if err != nil {
-			return written, err
-		}
-		if p.NextCursor == "" || len(p.Items) == 0 {
-			break
-		}
-		q.Cursor = p.NextCursor
+	written, err := rejoinKind(ctx, ix, procure.ContractKind, link.ContractSet)
+	if err != nil {
+		return written, err
+	}
+	n, err := rejoinKind(ctx, ix, procure.PaymentKind, link.PaymentSet)
+	written += n
+	if err != nil {
+		return written, err
 	}
 	nq := search.Query{Sort: search.SortOldest, Limit: search.MaxLimit}
 	for {
@@ -130,6 +119,34 @@ func (ix *Indexer) relinkJoins(ctx context.Context) (int, error) {
 	}
 	ix.log().Info("re-linked the joins of a data directory written under an earlier link layout", "links", written)
 	return written, ix.settle(ctx, "re-linked joins")
+}
+
+// rejoinKind runs the link stage of every record of kind k held again (a
+// page at a time) and writes the link records it finds; it reports how
+// many it wrote.
+func rejoinKind[T any](ctx context.Context, ix *Indexer, k search.Kind[T], linkWith func(context.Context, link.Env, []T) []error) (int, error) {
+	written := 0
+	q := search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit}
+	for round := 0; round < maxRelinkRounds; round++ {
+		p, err := search.Find(ctx, ix.Backend, k, q)
+		if err != nil {
+			return written, err
+		}
+		env := ix.linkEnv()
+		for _, e := range linkWith(ctx, env, p.Items) {
+			ix.log().Warn("re-link joins", "kind", k.Name, "err", e)
+		}
+		n, err := ix.writeLinks(ctx, "re-link", env.Links)
+		written += n
+		if err != nil {
+			return written, err
+		}
+		if p.NextCursor == "" || len(p.Items) == 0 {
+			break
+		}
+		q.Cursor = p.NextCursor
+	}
+	return written, nil
 }
 
 // olderVersions are the KindVersion values below v.

@@ -134,8 +134,9 @@ func TestRelinkRewritesEarlierRuleStems(t *testing.T) {
 
 // A data directory whose joins by PIN were written in an older link layout
 // (joins.Kind version 1: no PIN group, no notice ↔ notice or
-// contract ↔ contract links) gets the joins of its registrations and
-// notices written again at the next start, in the current layout; a join
+// contract ↔ contract links, no payment → PIN links) gets the joins of
+// its registrations, payments and notices written again at the next
+// start, in the current layout; a join
 // of the older layout whose record is gone is deleted. Re-linking again
 // finds nothing to do.
 func TestRelinkWritesJoinsOfAnOlderLinkLayout(t *testing.T) {
@@ -168,8 +169,13 @@ func TestRelinkWritesJoinsOfAnOlderLinkLayout(t *testing.T) {
 		delete(r.Keys, joins.KeyPINGroup)
 		return r
 	}
+	pay, err := procure.PaymentKind.Encode(procure.Payment{ID: "checkbook:payment:1", Source: "checkbook", ContractID: "CT9",
+		PIN: "12522P0001001R003", PINBase: "12522P0001", Date: day, FiscalYear: 2023})
+	if err != nil {
+		t.Fatal(err)
+	}
 	contract := record.Ref{Kind: record.RefContract, ID: "contracts:1"}
-	if err := b.PutRecords(ctx, []search.Record{c,
+	if err := b.PutRecords(ctx, []search.Record{c, pay,
 		old(record.Ref{Kind: record.RefNotice, ID: "20220706041"}, contract, entity.PINPrefix),
 		old(record.Ref{Kind: record.RefNotice, ID: "19990101001"}, contract, entity.PINPrefix), // its notice is gone
 	}); err != nil {
@@ -194,6 +200,7 @@ func TestRelinkWritesJoinsOfAnOlderLinkLayout(t *testing.T) {
 		"notice:20220706041→contract:contracts:1 prefix",
 		"notice:20220706041→notice:20240705012 renewal",
 		"notice:20240705012→contract:contracts:1 prefix",
+		"payment:checkbook:payment:1→pin:12522P0001001 renewal",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("links after re-linking:\n%v\nwant\n%v", got, want)

@@ -152,8 +152,8 @@ func TestDigestDecision(t *testing.T) {
 		t.Fatalf("no heartbeat %+v", d)
 	}
 	for day := 1; day < 14; day++ {
-		in.Watch = with(daily, next, store.Day(now.AddDate(0, 0, day-1)))
-		in.Now, in.ExpectedPrevious, in.Prev = now.AddDate(0, 0, day), store.Day(now.AddDate(0, 0, day-1)), &d
+		in.Watch = with(daily, next, record.NewYorkDay(now.AddDate(0, 0, day-1)))
+		in.Now, in.ExpectedPrevious, in.Prev = now.AddDate(0, 0, day), record.NewYorkDay(now.AddDate(0, 0, day-1)), &d
 		if d, next = Decide(in); d.State != store.DeliveryEmpty {
 			t.Fatalf("day %d after the heartbeat: %+v", day, d)
 		}

@@ -49,7 +49,7 @@ func (m *Mailer) WindowFor(cadence string, now time.Time) (key string, start tim
 			back := (int(day.Weekday()) - int(watch.WeeklyDay) + 7) % 7
 			day = day.AddDate(0, 0, -back)
 		}
-		return store.Day(day), day
+		return record.NewYorkDay(day), day
 	}
 	period := m.cfg.DigestEvery
 	if cadence == watch.CadenceWeekly {
@@ -67,7 +67,7 @@ func (m *Mailer) previousWindow(cadence string, start time.Time) string {
 			days = -7
 		}
 		prev := start.In(record.NewYork).AddDate(0, 0, days)
-		return store.Day(prev)
+		return record.NewYorkDay(prev)
 	}
 	period := m.cfg.DigestEvery
 	if cadence == watch.CadenceWeekly {
@@ -429,7 +429,7 @@ func Decide(in DigestInput) (store.Delivery, watch.Progress) {
 			d.CatchUpFrom = p.Since
 		}
 		if d.CatchUpFrom == "" {
-			d.CatchUpFrom = store.Day(w.ActivatedAt)
+			d.CatchUpFrom = record.NewYorkDay(w.ActivatedAt)
 		}
 	}
 	// windows skipped while the service was down (not a cadence change)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
@@ -183,7 +184,7 @@ func TestLedgerMissedRunIsAnOperatorError(t *testing.T) {
 		t.Fatalf("report %+v, log:\n%s", rep, logs.out.String())
 	}
 	tm.st.FlushCounters()
-	day := store.Day(tm.now())
+	day := record.NewYorkDay(tm.now())
 	if c, err := tm.st.Counts(ctx, store.CounterDigestRunMissed, day, day); err != nil || c[day] != 1 {
 		t.Errorf("missed runs counted %v %v", c, err)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
@@ -195,13 +194,6 @@ func getEntityDossier(d *Deps) Tool {
 					return out, err
 				}
 				out.Agency = ad
-			}
-			ext, words := search.Extents(ctx, d.Search, record.ExtentPayments)
-			if out.Vendor != nil {
-				out.Vendor.Payments.Extent, out.Vendor.Payments.ExtentWords = ext, words
-			}
-			if out.Agency != nil {
-				out.Agency.Payments.Extent, out.Agency.Payments.ExtentWords = ext, words
 			}
 			return out, nil
 		})

@@ -29,7 +29,7 @@ type ContractOut struct {
 	// held. Matter: the procurement matter of its PIN (notices,
 	// registrations, payments), when it states one.
 	Payments *procure.ContractPayments `json:"payments,omitempty"`
-	Matter   *MatterOut                `json:"matter,omitempty"`
+	Matter   *MatterAnswer             `json:"matter,omitempty"`
 	Absence  []string                  `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`

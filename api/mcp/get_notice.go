@@ -35,7 +35,7 @@ type NoticeOut struct {
 	// matter of its PIN. Both absent when the notice carries no usable
 	// PIN or nothing joins it.
 	Payments *procure.NoticePayments `json:"payments,omitempty"`
-	Matter   *MatterOut              `json:"matter,omitempty"`
+	Matter   *MatterAnswer           `json:"matter,omitempty"`
 	Absence  []string                `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
@@ -110,7 +110,7 @@ func getNotice(d *Deps) Tool {
 			// be read: the notice itself is still found
 			if svc, err := d.procurement(); err == nil && d.form != 2 { // Form 2 serves no matter or payments route
 				if j, err := svc.NoticePayments(ctx, n); err == nil {
-					out.Payments = d.noticePayments(ctx, j)
+					out.Payments = d.noticePayments(j)
 				}
 				if m, err := d.matterOf(ctx, svc, n.PIN); err == nil {
 					out.Matter = m

@@ -54,8 +54,14 @@ func TestContractAndNoticeReturnPaymentsAndMatter(t *testing.T) {
 	}
 	m := c.Matter
 	if m.PIN != "85015B0065001C021" || m.Counts["contracts"] == 0 || !strings.HasSuffix(m.Route, "/api/matters/85015B0065001C021") ||
-		len(m.Timeline) == 0 || m.Timeline[0].Method == "" || m.Ledger.State != procure.NoPaymentsHeld {
+		len(m.Timeline) == 0 || m.Timeline[0].Link.Method == "" || m.Timeline[0].ID == "" || m.Ledger.State != procure.NoPaymentsHeld {
 		t.Errorf("matter %+v", m)
+	}
+	// the brief form is the service's answer with each step's record left out
+	for _, st := range m.Timeline {
+		if st.Notice != nil || st.Entry != nil {
+			t.Errorf("brief matter step %+v carries its record", st)
+		}
 	}
 
 	n := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20260624018"}))

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -115,6 +116,31 @@ func JoinPayments(contracts []record.Contract, payments []procure.Payment) []rec
 				c.ContractID, record.LinkExactContractID, entity.ConfidenceHigh, true,
 				"the payment names contract id "+c.ContractID+", the registration's exact contract id"))
 		}
+	}
+	return out
+}
+
+// JoinPaymentPINs links each payment that states a PIN itself (not a
+// payroll row, not a placeholder PIN) to that PIN without renewal
+// suffixes (a joins.RefPIN end), by entity's PIN rule: exact, or renewal
+// when it states a renewal, confidence high. The link carries the PIN
+// group (joins.KeyPINGroup), so a procurement matter finds the payment
+// among the records of its PIN group, as it finds notices and
+// registrations, and says how the payment's PIN relates to the one asked.
+func JoinPaymentPINs(payments []procure.Payment) []record.Link {
+	var out []record.Link
+	for _, p := range payments {
+		if p.Payroll || entity.JunkPIN(p.PIN) {
+			continue
+		}
+		key, _ := entity.PINKeys(p.PIN)
+		pin := entity.StripRenewal(key)
+		j, ok := entity.JoinPINs(pin, p.PIN)
+		if pin == "" || !ok {
+			continue
+		}
+		out = append(out, record.NewLink(record.Ref{Kind: record.RefPayment, ID: p.ID}, record.Ref{Kind: joins.RefPIN, ID: pin},
+			pin, j.Method, j.Confidence, j.SameProcurement, "the payment states PIN "+strings.TrimSpace(p.PIN)+" itself"))
 	}
 	return out
 }
@@ -299,6 +325,7 @@ func PaymentSet(ctx context.Context, env Env, ps []procure.Payment) []error {
 	if env.Links == nil {
 		return nil
 	}
+	env.Links.Add(JoinPaymentPINs(ps)...)
 	var ids []string
 	for _, p := range ps {
 		if !p.Payroll {

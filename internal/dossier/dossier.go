@@ -166,6 +166,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 		v.Notices = append(v.Notices, h.Notice)
 	}
 	v.Payments = procure.Totals(pay, VendorEntries)
+	v.Payments.Extent = p.PaymentsExtent(ctx)
 	if v.Ledger, err = p.Ledger(ctx, v.Payments, procure.JoinedByPayee); err != nil {
 		return nil, err
 	}
@@ -422,6 +423,7 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 	}
 	a.Awards = p.AwardTotals(awards)
 	a.Payments = procure.Totals(pay, AgencyEntries)
+	a.Payments.Extent = p.PaymentsExtent(ctx)
 	if a.Ledger, err = p.Ledger(ctx, a.Payments, procure.JoinedByAgency); err != nil {
 		return nil, err
 	}

@@ -39,6 +39,13 @@ const (
 	KeyPINGroup = "pin_group"
 )
 
+// RefPIN is the kind of the far end of a link from a payment that states
+// a PIN itself: the PIN, without renewal suffixes, the payment states
+// (method exact or renewal). Its link carries the PIN group, so a matter
+// reads those payments from the links of its group like its notices and
+// registrations.
+const RefPIN = "pin"
+
 // Pair is the KeyLinkPair value of links from one kind of record to
 // another ("contract-payment").
 func Pair(from, to string) string { return from + "-" + to }
@@ -64,11 +71,12 @@ var PINMethods = []string{entity.PINExact, entity.PINRenewal, entity.PINPrefix}
 // built from other records, so coverage, scopes and /stats leave it out,
 // search.IsDerived). Version 1: the first layout; 2: links made by PIN
 // carry their PIN group (KeyPINGroup), and the notices and registrations
-// of one group are linked to each other.
+// of one group are linked to each other; 3: a payment that states a PIN
+// itself is linked to it (RefPIN), in its PIN group.
 var Kind = search.Kind[record.Link]{
 	Name:    search.DerivedFamily + ".link",
 	Index:   index,
-	Version: 2,
+	Version: 3,
 }
 
 func index(l record.Link) search.Record {

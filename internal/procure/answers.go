@@ -112,16 +112,20 @@ type PaymentsView struct {
 	// one.
 	Ledger *Ledger `json:"registered_vs_paid,omitempty"`
 	// Extent says how much of their sources these totals cover, in words
-	// (ExtentWords) to show next to them: the surface reads it from the
-	// engine (search.Extents).
+	// (ExtentWords) to show next to them: read by the service with the
+	// answer (Service.PaymentsExtent).
 	Extent      []record.Extent `json:"extent"`
 	ExtentWords string          `json:"extent_words"`
 }
 
-// View is the totals as shown, without their extent (read by the surface).
+// View is the totals as shown, with their extent.
 func (t RowTotals) View() PaymentsView {
 	p := PaymentsView{Records: t.Records, Contracts: t.Contracts.Total(), Payments: t.Payments.Total(),
-		ByFiscalYear: t.ByFiscalYear, Entries: make([]RowView, 0, len(t.Rows)), More: t.More, Note: PaymentsNote}
+		ByFiscalYear: t.ByFiscalYear, Entries: make([]RowView, 0, len(t.Rows)), More: t.More, Note: PaymentsNote,
+		Extent: t.Extent.Extent, ExtentWords: t.Extent.ExtentWords}
+	if p.Extent == nil {
+		p.Extent = []record.Extent{}
+	}
 	if t.Payroll != nil {
 		k := t.Payroll.Total()
 		p.Payroll = &k

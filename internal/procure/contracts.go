@@ -103,6 +103,17 @@ func totalsExtent(ctx context.Context, rs Records, unit string) TotalsExtent {
 	return TotalsExtent{Extent: es, ExtentWords: words}
 }
 
+// PaymentsExtent is the extent of payments totals over the records held
+// (none when this deployment holds no records): read once with the answer
+// whose totals it qualifies, so every surface shows the same.
+func (s *Service) PaymentsExtent(ctx context.Context) TotalsExtent {
+	rs, err := s.RecordReader()
+	if err != nil {
+		return TotalsExtent{Extent: []record.Extent{}}
+	}
+	return totalsExtent(ctx, rs, record.ExtentPayments)
+}
+
 // Contract reads one contract by exact ID: a row id or a contract ID
 // (matched exactly, as written). Errors: ENOTFOUND when no row is held
 // under it, EUNAVAILABLE when the engine cannot answer, EINVALID for an

@@ -27,14 +27,6 @@ const (
 	KindBlanket     = "blanket_chain"
 )
 
-// Link confidences and methods are the join rules' (internal/entity
-// join.go), written once for the index-time link stage and for procure.
-const (
-	ConfidenceHigh = entity.ConfidenceHigh
-	ConfidenceLow  = entity.ConfidenceLow
-	MethodContract = entity.JoinContractID
-)
-
 // Methods says what each link method means.
 var Methods = entity.JoinMethods
 
@@ -151,10 +143,12 @@ func stepOf(n record.Notice) (string, int) {
 // each step says how it relates to the PIN asked, entity's PIN rule); the
 // payments the link stage joined to those registrations (link records of
 // method exact_contract_id; on the timeline, link method contract, as sure
-// as the registration's link to the PIN); and the payments that state the PIN themselves
-// (linked by PIN like a notice). Every payment is a step with its link
-// method; a matter with none reads "no payments held". When nothing joins, the Matter has
-// Status not_found, no steps and its scope, and the error is nil.
+// as the registration's link to the PIN); and the payments that state the
+// PIN themselves (link records to the PIN they state, joins.RefPIN, in the
+// PIN group; on the timeline linked by PIN like a notice). Every payment
+// is a step with its link method; a matter with none reads "no payments
+// held". When nothing joins, the Matter has Status not_found, no steps
+// and its scope, and the error is nil.
 //
 // Errors: ENOTFOUND when the PIN is a placeholder (blank, N/A, TBD, 0 …);
 // EINVALID when it is longer than MaxPIN; EUNAVAILABLE when the records or the
@@ -189,7 +183,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		return nil, err
 	}
 	contracts := append([]Row(nil), regs.Rows...)
-	joinedNotices, joinedContracts, err := s.groupMembers(ctx, joins.PINGroup(asked))
+	joinedNotices, joinedContracts, joinedPayments, err := s.groupMembers(ctx, joins.PINGroup(asked))
 	if err != nil {
 		return nil, err
 	}
@@ -217,18 +211,11 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	if err != nil {
 		return nil, err
 	}
-	// payments that state the PIN themselves (joined directly, by PIN)
-	pinPays, err := s.Rows(ctx, RowQuery{PINs: exact, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
+	// payments that state the PIN themselves: the link stage linked them
+	// to their PIN (joins.RefPIN) in the PIN group
+	direct, err := s.rowsByID(ctx, RowPayment, joinedPayments)
 	if err != nil {
 		return nil, err
-	}
-	direct := pinPays.Rows
-	if prefix != "" {
-		more, err := s.Rows(ctx, RowQuery{PINBases: []string{prefix}, Kinds: []string{RowPayment}, Limit: search.MaxRecordLimit})
-		if err != nil {
-			return nil, err
-		}
-		direct = append(direct, more.Rows...)
 	}
 
 	m := &Matter{Status: record.Found, PIN: asked, BasePIN: base, Prefix: prefix, Kind: KindProcurement, Steps: []Step{},
@@ -408,23 +395,24 @@ func Blanket(asked string, notices []record.Notice) (bool, int) { return blanket
 const maxMatterPages = 5
 
 // groupMembers reads the link records the link stage made by PIN within a
-// PIN group (joins.KeyPINGroup): notice ↔ notice, notice ↔ contract and contract
-// ↔ contract. It returns the notices (request id) and contract rows (row
-// id) at their ends, as keys of maps for rowsByID.
-func (s *Service) groupMembers(ctx context.Context, group string) (notices, contracts map[string][]string, err error) {
-	notices, contracts = map[string][]string{}, map[string][]string{}
+// PIN group (joins.KeyPINGroup): notice ↔ notice, notice ↔ contract,
+// contract ↔ contract and payment → the PIN it states. It returns the
+// notices (request id), contract rows and payments (row id) at their ends,
+// as keys of maps for rowsByID.
+func (s *Service) groupMembers(ctx context.Context, group string) (notices, contracts, payments map[string][]string, err error) {
+	notices, contracts, payments = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	if group == "" {
-		return notices, contracts, nil
+		return notices, contracts, payments, nil
 	}
 	rs, err := s.RecordReader()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	q := search.RecordQuery{Keys: map[string][]string{joins.KeyPINGroup: {group}}, Sort: search.RecordSortID, Limit: joins.MaxRead}
 	for pages := 0; pages < maxMatterPages; pages++ {
 		p, err := search.Find(ctx, rs, joins.Kind, q)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, l := range p.Items {
 			for _, r := range []record.Ref{l.From, l.To} {
@@ -433,6 +421,8 @@ func (s *Service) groupMembers(ctx context.Context, group string) (notices, cont
 					notices[r.ID] = append(notices[r.ID], l.ID)
 				case record.RefContract:
 					contracts[r.ID] = append(contracts[r.ID], l.ID)
+				case record.RefPayment:
+					payments[r.ID] = append(payments[r.ID], l.ID)
 				}
 			}
 		}
@@ -441,7 +431,7 @@ func (s *Service) groupMembers(ctx context.Context, group string) (notices, cont
 		}
 		q.Cursor = p.NextCursor
 	}
-	return notices, contracts, nil
+	return notices, contracts, payments, nil
 }
 
 // noticesByID reads the notices whose request ids are the keys of ids.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -84,10 +85,10 @@ func TestMatterShowsJoinedPayments(t *testing.T) {
 		}
 	}
 	byContract, byPIN := methods[entity.JoinContractID], methods[entity.PINExact]
-	if byContract.Confidence != procure.ConfidenceHigh || !byContract.SameProcurement || !strings.Contains(byContract.Note, "CT185020151429177") {
+	if byContract.Confidence != entity.ConfidenceHigh || !byContract.SameProcurement || !strings.Contains(byContract.Note, "CT185020151429177") {
 		t.Errorf("payment by contract: %+v", byContract)
 	}
-	if byPIN.Confidence != procure.ConfidenceHigh || !strings.Contains(byPIN.Note, "states the PIN itself") || !strings.Contains(byPIN.Note, "CT103920171428053") {
+	if byPIN.Confidence != entity.ConfidenceHigh || !strings.Contains(byPIN.Note, "states the PIN itself") || !strings.Contains(byPIN.Note, "CT103920171428053") {
 		t.Errorf("payment by PIN: %+v", byPIN)
 	}
 	if got := value(t, m.Totals.Paid); got != 71550 || m.Totals.Paid.Display() != "$71,550.00" {
@@ -127,7 +128,7 @@ func TestContractReadShowsPaymentsByFiscalYear(t *testing.T) {
 		t.Fatalf("payments %+v", p)
 	}
 	jp := p.Payments[0]
-	if jp.Payment.Amount != 35775 || jp.Link.Method != record.LinkExactContractID || jp.Link.Confidence != procure.ConfidenceHigh || jp.Link.Evidence == "" {
+	if jp.Payment.Amount != 35775 || jp.Link.Method != record.LinkExactContractID || jp.Link.Confidence != entity.ConfidenceHigh || jp.Link.Evidence == "" {
 		t.Errorf("joined payment %+v", jp)
 	}
 	l := p.Ledger
@@ -166,5 +167,42 @@ func TestContractReadShowsPaymentsByFiscalYear(t *testing.T) {
 	if nl := none.Payments.Ledger; none.Payments.Total != 0 || nl.State != procure.NoPaymentsHeld || nl.Paid.Value != nil ||
 		nl.Paid.Display != procure.NoPayments || !strings.HasPrefix(nl.Note, "No payments held") || nl.Coverage.Payments != 3 {
 		t.Errorf("contract without payments: %+v", none.Payments)
+	}
+}
+
+// The payment that states PIN 85015B0065001C021 itself is joined at index
+// time: the link stage wrote its link record to that PIN (method exact,
+// confidence high, with evidence) in the PIN group, and the matter finds
+// it there, as a step linked by PIN: from another PIN of its 10-character
+// base, by prefix (low, summed apart).
+func TestMatterReadsPaymentsStatingThePINFromLinkRecords(t *testing.T) {
+	ctx := context.Background()
+	s := paymentService(t)
+	rows, err := s.Rows(ctx, procure.RowQuery{PINs: []string{"85015B0065001C021"}, Kinds: []string{procure.RowPayment}})
+	if err != nil || len(rows.Rows) != 1 {
+		t.Fatalf("payments stating the PIN: %+v %v", rows.Rows, err)
+	}
+	pay := record.Ref{Kind: record.RefPayment, ID: rows.Rows[0].ID}
+	links, complete, err := s.Links(ctx, []record.Ref{pay}, joins.Pair(record.RefPayment, joins.RefPIN))
+	if err != nil || !complete || len(links) != 1 {
+		t.Fatalf("link records %+v %v %v", links, complete, err)
+	}
+	l := links[0]
+	if l.From != pay || l.To != (record.Ref{Kind: joins.RefPIN, ID: "85015B0065001C021"}) || l.Method != entity.PINExact ||
+		l.Confidence != entity.ConfidenceHigh || !l.SameProcurement || !strings.Contains(l.Evidence, "85015B0065001C021") {
+		t.Errorf("link %+v", l)
+	}
+	m, err := s.Matter(ctx, "85015B0065002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, st := range m.Steps {
+		if st.Row != nil && st.Row.ID == pay.ID {
+			found = st.Link.Method == entity.PINPrefix && !st.Link.SameProcurement && strings.Contains(st.Link.Note, "states the PIN itself")
+		}
+	}
+	if !found {
+		t.Errorf("matter of another PIN of the base: %+v has no step for payment %s linked by prefix", m.Steps, pay.ID)
 	}
 }

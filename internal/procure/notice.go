@@ -96,6 +96,8 @@ func (s *Service) NoticePayments(ctx context.Context, n record.Notice) (*NoticeJ
 		return nil, err
 	}
 	j.Ledger = rowsLedger(sameRows, JoinedByContractID, cov)
+	j.Totals.Extent = s.PaymentsExtent(ctx)
+	j.Apart.Extent = j.Totals.Extent
 	sort.SliceStable(j.Links, func(a, b int) bool {
 		x, y := j.Links[a].Row, j.Links[b].Row
 		if x.Date.IsZero() != y.Date.IsZero() {

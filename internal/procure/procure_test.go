@@ -76,7 +76,7 @@ func TestMatterSumsOnlyTheSameProcurement(t *testing.T) {
 			t.Errorf("step %d out of order", i)
 		}
 		prefix := st.Link.Method == entity.PINPrefix
-		if st.Link.SameProcurement == prefix || (st.Link.Confidence == procure.ConfidenceLow) != prefix || st.Link.Note == "" {
+		if st.Link.SameProcurement == prefix || (st.Link.Confidence == entity.ConfidenceLow) != prefix || st.Link.Note == "" {
 			t.Errorf("step %s %s: link %+v", st.Step, st.PIN, st.Link)
 		}
 		if (st.Notice == nil) == (st.Row == nil) {
@@ -137,7 +137,7 @@ func TestNoticePaymentsSumApart(t *testing.T) {
 		if want := l.Row.PIN == "12522P0001001R004"; l.Link.SameProcurement != want || l.Link.Note == "" {
 			t.Errorf("%s %s: %+v", l.Row.ContractID, l.Row.PIN, l.Link)
 		}
-		if l.Row.PIN == "06821P0330013R001" && (l.Link.Method != entity.JoinSource || l.Link.Confidence != procure.ConfidenceLow) {
+		if l.Row.PIN == "06821P0330013R001" && (l.Link.Method != entity.JoinSource || l.Link.Confidence != entity.ConfidenceLow) {
 			t.Errorf("source join with another PIN: %+v", l.Link)
 		}
 	}

@@ -17,6 +17,9 @@ type RowTotals struct {
 	// more are held.
 	Rows []Row
 	More bool
+	// Extent is how much of their sources the payments totals cover,
+	// read with the answer (Service.PaymentsExtent).
+	Extent TotalsExtent
 }
 
 // Totals reads the totals of a row page (asked with Totals) and keeps at

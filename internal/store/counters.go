@@ -48,7 +48,7 @@ type Counter interface {
 // CountEvent adds delta (1 for one event; -1 for CounterSubscriptionActive
 // when a watch ends) to the named counter for the New York day of now.
 func CountEvent(ctx context.Context, c Counter, name string, now time.Time, delta int) error {
-	_, err := c.Incr(ctx, name, Day(now), delta)
+	_, err := c.Incr(ctx, name, record.NewYorkDay(now), delta)
 	return err
 }
 
@@ -85,7 +85,7 @@ func Days(now time.Time, n int) []string {
 	out := make([]string, n)
 	for i := 0; i < n; i++ {
 		// noon, so that a daylight-saving change never skips or repeats a day
-		out[i] = Day(time.Date(y, m, d+i-(n-1), 12, 0, 0, 0, record.NewYork))
+		out[i] = record.NewYorkDay(time.Date(y, m, d+i-(n-1), 12, 0, 0, 0, record.NewYork))
 	}
 	return out
 }

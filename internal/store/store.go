@@ -52,9 +52,6 @@ type Sweeper interface {
 
 var _ Sweeper = (*Bolt)(nil)
 
-// Day is the New York calendar day of t, as counters key it.
-func Day(t time.Time) string { return record.NewYorkDay(t) }
-
 // Bolt is the embedded store.
 type Bolt struct {
 	db  *bolt.DB
@@ -137,7 +134,7 @@ func (s *Bolt) ClientID(client string) string {
 
 // Take consumes one unit of a daily ceiling.
 func (s *Bolt) Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (watch.Allowance, error) {
-	day := Day(now)
+	day := record.NewYorkDay(now)
 	y, m, d := now.In(record.NewYork).Date()
 	reset := time.Date(y, m, d+1, 0, 0, 0, 0, record.NewYork)
 	k := []byte(day + "\x00" + ceiling + "\x00" + s.ClientID(client))
@@ -172,7 +169,7 @@ func (s *Bolt) Sweep(now time.Time) (int, error) {
 }
 
 func (s *Bolt) sweepCeilings(now time.Time) (int, error) {
-	today := Day(now)
+	today := record.NewYorkDay(now)
 	removed := 0
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketCeilings).Cursor()

@@ -478,7 +478,7 @@ func (s *Store) ClientID(client string) string {
 // Take consumes one unit of a daily ceiling: read the day's count, write
 // count+1 only if nobody wrote since (if_seq_no), else read again.
 func (s *Store) Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (watch.Allowance, error) {
-	day := store.Day(now)
+	day := record.NewYorkDay(now)
 	y, m, d := now.In(record.NewYork).Date()
 	reset := time.Date(y, m, d+1, 0, 0, 0, 0, record.NewYork)
 	id := docID(kindCeiling, day, ceiling, s.ClientID(client))
@@ -513,7 +513,7 @@ func (s *Store) Take(ctx context.Context, ceiling, client string, limit int, now
 func (s *Store) Sweep(now time.Time) (int, error) {
 	ctx := context.Background()
 	removed := 0
-	err := s.scan(ctx, []any{term("kind", kindCeiling), rangeQ("day", map[string]any{"lt": store.Day(now)})}, nil, func(h hit) error {
+	err := s.scan(ctx, []any{term("kind", kindCeiling), rangeQ("day", map[string]any{"lt": record.NewYorkDay(now)})}, nil, func(h hit) error {
 		ok, err := s.del(ctx, h.ID, h.version())
 		if ok {
 			removed++

@@ -697,7 +697,7 @@ func testSweepWatches(t *testing.T, h Harness) {
 	}
 	day := func(i int) time.Time { return now.AddDate(0, 0, i) }
 	for i, st := range []string{store.DeliverySent, store.DeliveryEmpty, store.DeliveryFailed, store.DeliverySent} {
-		d := store.Delivery{WatchID: w.ID, Window: store.Day(day(i)), State: st, PlannedAt: day(i), MessageID: fmt.Sprint(i)}
+		d := store.Delivery{WatchID: w.ID, Window: record.NewYorkDay(day(i)), State: st, PlannedAt: day(i), MessageID: fmt.Sprint(i)}
 		if _, _, err := s.PlanDigest(ctx, d, watch.Progress{}); err != nil {
 			t.Fatal(err)
 		}
@@ -709,7 +709,7 @@ func testSweepWatches(t *testing.T, h Harness) {
 		t.Fatalf("SweepWatches removed %d (%v), want 3", n, err)
 	}
 	for i, want := range []bool{false, false, true, true} {
-		if _, ok, _ := s.GetDelivery(ctx, w.ID, store.Day(day(i))); ok != want {
+		if _, ok, _ := s.GetDelivery(ctx, w.ID, record.NewYorkDay(day(i))); ok != want {
 			t.Errorf("delivery of day %d kept: %v, want %v", i, ok, want)
 		}
 	}
