@@ -78,6 +78,18 @@ func CheckGroups(groupBy []string) error {
 	return nil
 }
 
+// PrepareNoticeTotals is the one check and normalization of a NoticeTotals
+// call, for every engine: the groupings are known, and the page, cursor,
+// facets and order of q are set aside (totals are over every match).
+func PrepareNoticeTotals(q Query, groupBy []string) (Query, Keywords, error) {
+	if err := CheckGroups(groupBy); err != nil {
+		return q, Keywords{}, err
+	}
+	q.Limit, q.Cursor, q.Facets, q.Sort = 0, "", false, SortNewest
+	k, err := q.Normalize()
+	return q, k, err
+}
+
 // SortAgencyNames orders raw agency strings by source, then string.
 func SortAgencyNames(ns []AgencyName) {
 	sort.Slice(ns, func(i, j int) bool {

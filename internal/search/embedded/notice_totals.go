@@ -25,11 +25,7 @@ var noticeColumns = totalsFields{
 
 // NoticeTotals sums every notice q matches, overall and per grouping.
 func (b *Backend) NoticeTotals(ctx context.Context, q search.Query, groupBy []string, size int) (search.Totals, error) {
-	if err := search.CheckGroups(groupBy); err != nil {
-		return search.Totals{}, err
-	}
-	q.Limit, q.Cursor, q.Facets, q.Sort = 0, "", false, search.SortNewest
-	k, err := q.Normalize()
+	q, k, err := search.PrepareNoticeTotals(q, groupBy)
 	if err != nil {
 		return search.Totals{}, err
 	}

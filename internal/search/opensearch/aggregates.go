@@ -184,11 +184,7 @@ func noticeTotalsBody(q search.Query, k search.Keywords, groupBy []string, size 
 // NoticeTotals aggregates every notice q matches: counts, valid-amount sums,
 // first and last publication dates, and the top buckets per grouping.
 func (b *Backend) NoticeTotals(ctx context.Context, q search.Query, groupBy []string, size int) (search.Totals, error) {
-	if err := search.CheckGroups(groupBy); err != nil {
-		return search.Totals{}, err
-	}
-	q.Limit, q.Cursor, q.Facets, q.Sort = 0, "", false, search.SortNewest
-	k, err := q.Normalize()
+	q, k, err := search.PrepareNoticeTotals(q, groupBy)
 	if err != nil {
 		return search.Totals{}, err
 	}
