@@ -44,7 +44,8 @@ const maxLandCandidates = 50
 // (land.Service.Project); the projects themselves carry none. With no
 // notices held (env.Notices nil) no notice link is decided. The joins to
 // the meetings held that name the projects are kept too
-// (JoinMeetingsLand).
+// (JoinMeetingsLand), and those to the land events held that name them
+// (JoinEventsLand).
 func LandProjects(ctx context.Context, env Env, items []land.Project) []error {
 	var errs []error
 	if env.Notices != nil {
@@ -59,6 +60,9 @@ func LandProjects(ctx context.Context, env Env, items []land.Project) []error {
 	}
 	if err := landMeetingLinks(ctx, env, items); err != nil {
 		errs = append(errs, fmt.Errorf("land projects: joins to the meetings held not found: %w", err))
+	}
+	if err := landEventLinks(ctx, env, items); err != nil {
+		errs = append(errs, fmt.Errorf("land projects: joins to the land events held not found: %w", err))
 	}
 	return errs
 }

@@ -107,15 +107,11 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 	}
 	out := ProjectRead{Project: p, Events: []Event{},
 		EventsNote: "Events of other publishers (borough president recommendations, Council land-use items) are attached when they name one of the project's application (ULURP) numbers."}
-	if keys := p.ULURPKeys(); len(keys) > 0 {
-		page, err := search.Find(ctx, rs, EventKind, search.RecordQuery{Keys: map[string][]string{KeyULURP: keys}, Sort: search.RecordSortDate, Limit: MaxEvents})
-		if err != nil {
-			return out, err
-		}
-		out.Events = page.Items
+	ref := []record.Ref{{Kind: record.RefLandProject, ID: p.ID}}
+	if out.Events, err = s.events(ctx, ref); err != nil {
+		return out, err
 	}
 	out.Meetings, out.MeetingsNote = []record.Link{}, MeetingsNote
-	ref := []record.Ref{{Kind: record.RefLandProject, ID: p.ID}}
 	ls, _, err := joins.Read(ctx, rs, ref, joins.Pair(record.RefMeeting, record.RefLandProject))
 	if err != nil {
 		return out, err
@@ -123,6 +119,26 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 	out.Meetings = append(out.Meetings, ls...)
 	out.Project.Links, err = s.noticeLinks(ctx, ref)
 	return out, err
+}
+
+// events reads the events of other publishers joined to a project: the
+// link records the link stage wrote (land_event → land_project, by
+// application number), then those events, oldest first, at most
+// MaxEvents.
+func (s *Service) events(ctx context.Context, ref []record.Ref) ([]Event, error) {
+	ls, _, err := joins.Read(ctx, s.Engine, ref, joins.Pair(record.RefLandEvent, record.RefLandProject))
+	if err != nil || len(ls) == 0 {
+		return []Event{}, err
+	}
+	ids := make([]string, 0, len(ls))
+	for _, l := range ls {
+		ids = append(ids, l.From.ID)
+	}
+	page, err := search.Find(ctx, s.Engine, EventKind, search.RecordQuery{IDs: ids[:min(len(ids), search.MaxKeyValues)], Sort: search.RecordSortDate, Limit: MaxEvents})
+	if err != nil {
+		return []Event{}, err
+	}
+	return append([]Event{}, page.Items...), nil
 }
 
 // EvidenceSep separates the evidence of a notice link in its link record.
