@@ -71,3 +71,35 @@ func TestLandProjectSaysWhenJoinsWereCut(t *testing.T) {
 		t.Errorf("the page does not say the joins were cut")
 	}
 }
+
+// A project whose notice links were decided against the notices held and
+// none names it reads apart from one whose links were never decided (no
+// notices held when it was linked, or written before the decision was
+// kept): the same empty notice_links, a different notice_links_state and
+// note, on the JSON twin and the page.
+func TestLandNoticeLinksDecidedNoneAndUndecidedDiffer(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	ctx := context.Background()
+	p := land.Project{ID: "2025K9995", Name: "fixture: linked before notices were held", ProcedureID: "ulurp", Procedure: "ULURP",
+		NoticeLinksState: land.NoticeLinksUndecided, NoticeLinksNote: land.NoticeLinksUndecidedNote("no City Record notices were held when the project was linked")}
+	if err := search.Put(ctx, e.be, land.ProjectKind, []land.Project{p}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"2022M0258": land.NoticeLinksDecided, p.ID: land.NoticeLinksUndecided} {
+		var v LandProjectView
+		res, body := get(t, e, "/api/land-projects/"+id)
+		if res.StatusCode != http.StatusOK || json.Unmarshal(body, &v) != nil {
+			t.Fatalf("%s: %d %s", id, res.StatusCode, body)
+		}
+		if len(v.Project.Links) != 0 || v.Project.NoticeLinksState != want || v.Project.NoticeLinksNote == "" {
+			t.Errorf("%s: %d links, state %q, note %q; want none, %q", id, len(v.Project.Links), v.Project.NoticeLinksState, v.Project.NoticeLinksNote, want)
+		}
+		_, page := get(t, e, "/land-projects/"+id)
+		html := string(page)
+		decided := strings.Contains(html, "That does not mean none was published.")
+		undecided := strings.Contains(html, "whether any notice names it is unknown here")
+		if !strings.Contains(html, `data-notice-links="`+want+`"`) || decided != (want == land.NoticeLinksDecided) || undecided == decided {
+			t.Errorf("%s: the page does not say %s", id, want)
+		}
+	}
+}

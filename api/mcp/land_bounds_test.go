@@ -60,3 +60,23 @@ func TestLandToolsSayWhenJoinsWereCut(t *testing.T) {
 		t.Errorf("a project not found says links_complete %v", *missing.LinksComplete)
 	}
 }
+
+// get_land_project tells a project whose notice links were decided and
+// none names it (2022M0258, linked with the sample's notices held) from
+// one whose links were never decided (a fixture written without the link
+// stage's decision): both list no notice.
+func TestGetLandProjectNoticeLinksDecidedOrNot(t *testing.T) {
+	ctx := context.Background()
+	p := land.Project{ID: "2025K9994", Name: "fixture: never linked", ProcedureID: "ulurp", Procedure: "ULURP"}
+	if err := search.Put(ctx, fx.be, land.ProjectKind, []land.Project{p}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { search.Delete(ctx, fx.be, land.ProjectKind, []string{p.ID}) })
+	s := connect(t, 1)
+	for id, want := range map[string]string{"2022M0258": land.NoticeLinksDecided, p.ID: land.NoticeLinksUndecided} {
+		got := structured[mcp.LandProjectOut](t, call(t, s, "get_land_project", map[string]any{"id": id}))
+		if got.Project == nil || len(got.Project.Links) != 0 || got.Project.NoticeLinksState != want || got.Project.NoticeLinksNote == "" {
+			t.Errorf("%s: %+v, want state %q", id, got.Project, want)
+		}
+	}
+}

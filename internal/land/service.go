@@ -124,6 +124,9 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 	out := ProjectRead{Project: p, Events: []Event{},
 		EventsNote: "Events of other publishers (borough president recommendations, Council land-use items) are attached when they name one of the project's application (ULURP) numbers."}
 	out.LinksComplete = true
+	if out.Project.NoticeLinksState == "" { // written before the link stage kept its decision
+		out.Project.NoticeLinksState, out.Project.NoticeLinksNote = NoticeLinksUndecided, NoticeLinksUndecidedNote("")
+	}
 	ref := []record.Ref{{Kind: record.RefLandProject, ID: p.ID}}
 	if out.Events, err = s.events(ctx, ref, &out); err != nil {
 		return out, err
