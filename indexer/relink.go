@@ -174,21 +174,11 @@ func relinkKind[T any](ctx context.Context, ix *Indexer, k search.Kind[T], linkW
 		} else {
 			last = first
 		}
-		env := ix.linkEnv()
-		for _, e := range linkWith(ctx, env, p.Items) {
-			ix.log().Warn("re-link", "kind", k.Name, "err", e)
-		}
-		recs, errs := Set[T]{Of: k, Items: p.Items}.Encode()
-		for _, e := range errs {
-			ix.log().Warn("re-link: record rejected", "kind", k.Name, "err", e)
-		}
-		if err := ix.retry(ctx, "re-link "+k.Name, func() error { return ix.Backend.PutRecords(ctx, recs) }); err != nil {
+		written, errs, err := relinkPage(ctx, ix, k, linkWith, p.Items)
+		n += written
+		if err != nil {
 			return n, err
 		}
-		if _, err := ix.writeLinks(ctx, "re-link", env.Links); err != nil {
-			return n, err
-		}
-		n += len(recs)
 		if len(errs) > 0 {
 			// a record that no longer encodes is left as it is: stop
 			// rather than read it again forever
@@ -279,21 +269,11 @@ func relinkUnversioned[T any](ctx context.Context, ix *Indexer, k search.Kind[T]
 			}
 		}
 		if len(items) > 0 {
-			env := ix.linkEnv()
-			for _, e := range linkWith(ctx, env, items) {
-				ix.log().Warn("re-link", "kind", k.Name, "err", e)
-			}
-			recs, errs := Set[T]{Of: k, Items: items}.Encode()
-			for _, e := range errs {
-				ix.log().Warn("re-link: record rejected", "kind", k.Name, "err", e)
-			}
-			if err := ix.retry(ctx, "re-link "+k.Name, func() error { return ix.Backend.PutRecords(ctx, recs) }); err != nil {
+			written, _, err := relinkPage(ctx, ix, k, linkWith, items)
+			n += written
+			if err != nil {
 				return n, err
 			}
-			if _, err := ix.writeLinks(ctx, "re-link", env.Links); err != nil {
-				return n, err
-			}
-			n += len(recs)
 		}
 		if p.NextCursor == "" || len(p.Items) == 0 {
 			return n, ix.settle(ctx, "re-linked "+k.Name)
@@ -301,4 +281,25 @@ func relinkUnversioned[T any](ctx context.Context, ix *Indexer, k search.Kind[T]
 		q.Cursor = p.NextCursor
 	}
 	return n, fmt.Errorf("indexer: re-linking %s: more than %d pages", k.Name, maxRelinkRounds)
+}
+
+// relinkPage runs the link stage on items of k again and writes them, in
+// the current layout, with the link records it found; it reports how many
+// records it wrote and the items that no longer make valid records.
+func relinkPage[T any](ctx context.Context, ix *Indexer, k search.Kind[T], linkWith func(context.Context, link.Env, []T) []error, items []T) (int, []error, error) {
+	env := ix.linkEnv()
+	for _, e := range linkWith(ctx, env, items) {
+		ix.log().Warn("re-link", "kind", k.Name, "err", e)
+	}
+	recs, errs := Set[T]{Of: k, Items: items}.Encode()
+	for _, e := range errs {
+		ix.log().Warn("re-link: record rejected", "kind", k.Name, "err", e)
+	}
+	if err := ix.retry(ctx, "re-link "+k.Name, func() error { return ix.Backend.PutRecords(ctx, recs) }); err != nil {
+		return 0, errs, err
+	}
+	if _, err := ix.writeLinks(ctx, "re-link", env.Links); err != nil {
+		return 0, errs, err
+	}
+	return len(recs), errs, nil
 }

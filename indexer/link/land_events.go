@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -65,12 +64,7 @@ func JoinEventsLand(es []land.Event, ps []land.Project) []record.Link {
 			}
 		}
 	}
-	out := make([]record.Link, 0, len(best))
-	for _, l := range best {
-		out = append(out, l)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return sortedLinks(best)
 }
 
 // LandEvents is the link function of the pipeline's sets of land events:
