@@ -225,8 +225,10 @@ type NoticeLink struct {
 
 // Event is a land-use event another publisher records about one or more
 // applications (ULURP numbers): a borough president's recommendation, a
-// City Council land-use item with its history. Events are attached to the
-// projects whose actions carry the same ULURP keys when read.
+// City Council land-use item with its history. The link stage joins an
+// event to the projects whose actions carry the same ULURP keys (link
+// records land_event → land_project, indexer/link.JoinEventsLand); a
+// project read lists the events so joined (Service.Project).
 type Event struct {
 	ID           string      `json:"id"`
 	Type         string      `json:"type"`  // bp_recommendation, council_item, cb_minutes
