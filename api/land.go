@@ -26,14 +26,19 @@ func (s *Server) land() *land.Service { return s.deps.Land }
 
 // LandProjectView is one land project by exact id.
 type LandProjectView struct {
-	Status           record.Availability `json:"status"`
-	Project          land.Project        `json:"project"`
-	Events           []land.Event        `json:"events"`
-	EventsNote       string              `json:"events_note"`
-	Meetings         []record.Link       `json:"meetings"`
-	MeetingsNote     string              `json:"meetings_note"`
-	DecisionPathJSON string              `json:"decision_path_json"`
-	Page             string              `json:"page"`
+	Status       record.Availability `json:"status"`
+	Project      land.Project        `json:"project"`
+	Events       []land.Event        `json:"events"`
+	EventsNote   string              `json:"events_note"`
+	Meetings     []record.Link       `json:"meetings"`
+	MeetingsNote string              `json:"meetings_note"`
+	// LinksComplete and LinksNote: false, with the bound named, when a
+	// bounded read of the project's joins hit its bound
+	// (land.ProjectRead).
+	LinksComplete    bool   `json:"links_complete"`
+	LinksNote        string `json:"links_note,omitempty"`
+	DecisionPathJSON string `json:"decision_path_json"`
+	Page             string `json:"page"`
 }
 
 // landProject serves GET /api/land-projects/:id: 400 for a malformed id,
@@ -49,7 +54,7 @@ func (s *Server) landProject(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
-		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID}, cacheShort, time.Time{})
+		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote, DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID}, cacheShort, time.Time{})
 }
 
 // landDecisionPath serves GET /api/land-projects/:id/decision-path.

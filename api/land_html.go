@@ -66,7 +66,10 @@ type landPageData struct {
 	Path                               *land.DecisionPath
 	// Meetings are the meetings joined to the project (link records).
 	Meetings []record.Link
-	Rules    []string
+	// LinksNote names the bounds of the joins read that were hit
+	// (land.ProjectRead.LinksNote; empty when the read was complete).
+	LinksNote string
+	Rules     []string
 	// Diagram draws Path's stages on two tracks (landDiagram).
 	Diagram *web.StageDiagram
 	// Map draws the project's located lots and shades its community
@@ -86,8 +89,9 @@ func (s *Server) landProjectPage(c *gin.Context) {
 		status = httpStatus(err)
 		d.Error = record.ErrorMessage(err)
 	} else {
-		path := land.Path(r.Project, r.Events)
+		path := r.Path()
 		d.Project, d.Path, d.Title, d.Meetings = &r.Project, &path, r.Project.Name, r.Meetings
+		d.LinksNote = r.LinksNote
 		d.Diagram = landDiagram(c.GetString(langKey), path)
 		d.Map = landMap(c.GetString(langKey), r.Project)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/joins"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -24,7 +25,9 @@ import (
 // So the engines match stems as stored and never widen a filter, and a
 // data directory of an earlier rule is put right once, from its own
 // records, without fetching the sources again (gitea's VersionedIndexName:
-// reindex instead of query-time compatibility).
+// reindex instead of query-time compatibility). Land events of layout 0,
+// read before their joins to land projects were link records, are written
+// again with those joins (relinkUnversioned).
 
 // RelinkReport says what Relink rewrote.
 type RelinkReport struct {
@@ -58,6 +61,13 @@ func (ix *Indexer) Relink(ctx context.Context) (RelinkReport, error) {
 		if err != nil {
 			return rep, err
 		}
+	}
+	// land events of the layout before their joins were link records:
+	// written again with their joins to the land projects held
+	n, err = relinkUnversioned(ctx, ix, land.EventKind, link.LandEvents)
+	rep.Records += n
+	if err != nil {
+		return rep, err
 	}
 	rep.Links, err = ix.relinkJoins(ctx)
 	return rep, err
@@ -181,21 +191,11 @@ func relinkKind[T any](ctx context.Context, ix *Indexer, k search.Kind[T], linkW
 		} else {
 			last = first
 		}
-		env := ix.linkEnv()
-		for _, e := range linkWith(ctx, env, p.Items) {
-			ix.log().Warn("re-link", "kind", k.Name, "err", e)
-		}
-		recs, errs := Set[T]{Of: k, Items: p.Items}.Encode()
-		for _, e := range errs {
-			ix.log().Warn("re-link: record rejected", "kind", k.Name, "err", e)
-		}
-		if err := ix.retry(ctx, "re-link "+k.Name, func() error { return ix.Backend.PutRecords(ctx, recs) }); err != nil {
+		written, errs, err := relinkPage(ctx, ix, k, linkWith, p.Items)
+		n += written
+		if err != nil {
 			return n, err
 		}
-		if _, err := ix.writeLinks(ctx, "re-link", env.Links); err != nil {
-			return n, err
-		}
-		n += len(recs)
 		if len(errs) > 0 {
 			// a record that no longer encodes is left as it is: stop
 			// rather than read it again forever
@@ -256,4 +256,67 @@ func (ix *Indexer) relinkNotices(ctx context.Context) (int, error) {
 		return written, err
 	}
 	return written, ix.settle(ctx, "re-linked notices")
+}
+
+// relinkUnversioned re-links the records of k held of layout version 0,
+// which carry no KeyKindVersion (a kind whose first layout change is
+// version 1), a page at a time, and reports how many it wrote. When every
+// record of k held is of the current layout (two counts) it reads none.
+func relinkUnversioned[T any](ctx context.Context, ix *Indexer, k search.Kind[T], linkWith func(context.Context, link.Env, []T) []error) (int, error) {
+	all, err := ix.Backend.RecordTotals(ctx, search.RecordQuery{Kinds: []string{k.Name}}, nil, 0)
+	if err != nil || all.Count == 0 {
+		return 0, err
+	}
+	current, err := ix.Backend.RecordTotals(ctx, search.RecordQuery{Kinds: []string{k.Name},
+		Keys: map[string][]string{search.KeyKindVersion: {k.VersionKey()}}}, nil, 0)
+	if err != nil || current.Count >= all.Count {
+		return 0, err
+	}
+	n := 0
+	q := search.RecordQuery{Sort: search.RecordSortID, Limit: search.MaxRecordLimit}
+	for round := 0; round < maxRelinkRounds; round++ {
+		p, err := search.Find(ctx, ix.Backend, k, q)
+		if err != nil {
+			return n, err
+		}
+		var items []T
+		for i, r := range p.Records {
+			if len(r.Keys[search.KeyKindVersion]) == 0 {
+				items = append(items, p.Items[i])
+			}
+		}
+		if len(items) > 0 {
+			written, _, err := relinkPage(ctx, ix, k, linkWith, items)
+			n += written
+			if err != nil {
+				return n, err
+			}
+		}
+		if p.NextCursor == "" || len(p.Items) == 0 {
+			return n, ix.settle(ctx, "re-linked "+k.Name)
+		}
+		q.Cursor = p.NextCursor
+	}
+	return n, fmt.Errorf("indexer: re-linking %s: more than %d pages", k.Name, maxRelinkRounds)
+}
+
+// relinkPage runs the link stage on items of k again and writes them, in
+// the current layout, with the link records it found; it reports how many
+// records it wrote and the items that no longer make valid records.
+func relinkPage[T any](ctx context.Context, ix *Indexer, k search.Kind[T], linkWith func(context.Context, link.Env, []T) []error, items []T) (int, []error, error) {
+	env := ix.linkEnv()
+	for _, e := range linkWith(ctx, env, items) {
+		ix.log().Warn("re-link", "kind", k.Name, "err", e)
+	}
+	recs, errs := Set[T]{Of: k, Items: items}.Encode()
+	for _, e := range errs {
+		ix.log().Warn("re-link: record rejected", "kind", k.Name, "err", e)
+	}
+	if err := ix.retry(ctx, "re-link "+k.Name, func() error { return ix.Backend.PutRecords(ctx, recs) }); err != nil {
+		return 0, errs, err
+	}
+	if _, err := ix.writeLinks(ctx, "re-link", env.Links); err != nil {
+		return 0, errs, err
+	}
+	return len(recs), errs, nil
 }

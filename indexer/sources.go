@@ -342,7 +342,7 @@ func (landSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 		bySource[e.Source] = append(bySource[e.Source], e)
 	}
 	for _, src := range order {
-		b.Records = append(b.Records, Set[land.Event]{Of: land.EventKind, Items: bySource[src]})
+		b.Records = append(b.Records, Set[land.Event]{Of: land.EventKind, Items: bySource[src], LinkWith: link.LandEvents})
 	}
 	return b, errs
 }
@@ -375,7 +375,7 @@ func (meetingsSource) Read(fsys fs.FS, dir string) (Batch, []error) {
 	r, errs := meetings.ReadDir(fsys, dir)
 	b := Batch{Rows: r.Total(), Notes: r.Notes, Records: meetingSets(r.Meetings)}
 	if len(r.LandEvents) > 0 { // application numbers named in board minutes (method text)
-		b.Records = append(b.Records, Set[land.Event]{Of: land.EventKind, Items: r.LandEvents})
+		b.Records = append(b.Records, Set[land.Event]{Of: land.EventKind, Items: r.LandEvents, LinkWith: link.LandEvents})
 	}
 	return b, errs
 }

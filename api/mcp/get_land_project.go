@@ -2,9 +2,11 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -26,7 +28,12 @@ type LandProjectOut struct {
 	// method, confidence, evidence).
 	Meetings     []record.Link `json:"meetings,omitempty"`
 	MeetingsNote string        `json:"meetings_note,omitempty"`
-	Absence      []string      `json:"absence_rules"`
+	// LinksComplete is false on a found project when a bounded read of
+	// its joins hit its bound; LinksNote then names the bound
+	// (land.ProjectRead). Absent unless found.
+	LinksComplete *bool    `json:"links_complete,omitempty"`
+	LinksNote     string   `json:"links_note,omitempty"`
+	Absence       []string `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 }
@@ -80,6 +87,7 @@ func getLandProject(d *Deps) Tool {
 			if err == nil {
 				out.Status, out.Project, out.Events, out.EventsNote = record.Found, &r.Project, r.Events, r.EventsNote
 				out.Meetings, out.MeetingsNote = r.Meetings, r.MeetingsNote
+				out.LinksComplete, out.LinksNote = &r.LinksComplete, r.LinksNote
 				return out, nil
 			}
 			out.Status, out.Message, err = landStatus(err, "project")
@@ -88,7 +96,7 @@ func getLandProject(d *Deps) Tool {
 			}
 			return out, err
 		})
-	t.Limits = []string{"events: at most 200 events of other publishers per project"}
+	t.Limits = []string{"events: at most 200 events of other publishers per project", fmt.Sprintf("joins: at most %d linked notices, meetings and events of each kind per project; links_complete is false and links_note names the bound when more are held", joins.MaxRead)}
 	t.Examples = []Example{{"A completed ULURP project in East Harlem", map[string]any{"id": "2022M0258"}}}
 	return t
 }

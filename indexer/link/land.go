@@ -41,26 +41,54 @@ const maxLandCandidates = 50
 // hearing date that matches is added as evidence to the other links too.
 // A link is only made with its evidence stated. The links are kept as link
 // records (env.Links, notice → land_project), which the land service reads
-// (land.Service.Project); the projects themselves carry none. With no
-// notices held (env.Notices nil) no notice link is decided. The joins to
+// (land.Service.Project); the projects themselves carry none, only
+// whether their notice links were decided (NoticeLinksState): with no
+// notices held (env.Notices nil or empty) none is decided, and the
+// project says so, apart from one that no notice held names. The joins to
 // the meetings held that name the projects are kept too
-// (JoinMeetingsLand).
+// (JoinMeetingsLand), and those to the land events held that name them
+// (JoinEventsLand).
 func LandProjects(ctx context.Context, env Env, items []land.Project) []error {
 	var errs []error
-	if env.Notices != nil {
-		for i := range items {
-			links, err := landLinks(ctx, env.Notices, items[i])
-			if err != nil {
-				errs = append(errs, fmt.Errorf("land project %s: notice links not decided: %w", items[i].ID, err))
-				continue
-			}
-			landLinkRecords(env, items[i].ID, links)
+	undecided := noticesUndecided(ctx, env.Notices)
+	for i := range items {
+		if undecided != "" {
+			items[i].NoticeLinksState, items[i].NoticeLinksNote = land.NoticeLinksUndecided, land.NoticeLinksUndecidedNote(undecided)
+			continue
 		}
+		links, err := landLinks(ctx, env.Notices, items[i])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("land project %s: notice links not decided: %w", items[i].ID, err))
+			items[i].NoticeLinksState = land.NoticeLinksUndecided
+			items[i].NoticeLinksNote = land.NoticeLinksUndecidedNote("the City Record notices held could not be searched when the project was linked")
+			continue
+		}
+		items[i].NoticeLinksState, items[i].NoticeLinksNote = land.NoticeLinksDecided, land.NoticeLinksDecidedNote
+		landLinkRecords(env, items[i].ID, links)
 	}
 	if err := landMeetingLinks(ctx, env, items); err != nil {
 		errs = append(errs, fmt.Errorf("land projects: joins to the meetings held not found: %w", err))
 	}
+	if err := landEventLinks(ctx, env, items); err != nil {
+		errs = append(errs, fmt.Errorf("land projects: joins to the land events held not found: %w", err))
+	}
 	return errs
+}
+
+// noticesUndecided is why no notice link can be decided ("" when it
+// can): no notice is held, or the notices held cannot be read.
+func noticesUndecided(ctx context.Context, r search.Reader) string {
+	if r == nil {
+		return "no City Record notices were held when the project was linked"
+	}
+	res, err := r.Search(ctx, search.Query{Limit: 1})
+	if err != nil {
+		return "the City Record notices held could not be read when the project was linked"
+	}
+	if res.Total == 0 {
+		return "no City Record notices were held when the project was linked"
+	}
+	return ""
 }
 
 type landCandidate struct {

@@ -92,10 +92,56 @@ func TestLandProjectLinks(t *testing.T) {
 			t.Errorf("read %+v, kept %+v", l, grand[i])
 		}
 	}
-	undecided := []land.Project{{ID: "2014K9991", Actions: items[0].Actions}}
-	none := &link.Links{}
-	if errs := link.LandProjects(context.Background(), link.Env{Links: none}, undecided); len(errs) > 0 || len(none.Take()) != 0 {
-		t.Errorf("without notices: %v", errs)
+	// decided, none: the notices held were searched and none names it
+	nobody, err := land.New(be).Project(ctx, "2014K9993")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nobody.Project.Links) != 0 || nobody.Project.NoticeLinksState != land.NoticeLinksDecided ||
+		!strings.Contains(nobody.Project.NoticeLinksNote, "none listed means none held named it") || !strings.Contains(nobody.Project.NoticeLinksNote, "City Record notices then held") {
+		t.Errorf("a project no notice names: %+v, %q %q", nobody.Project.Links, nobody.Project.NoticeLinksState, nobody.Project.NoticeLinksNote)
+	}
+	if pr.Project.NoticeLinksState != land.NoticeLinksDecided {
+		t.Errorf("a linked project reads %q", pr.Project.NoticeLinksState)
+	}
+	// undecided: no notices held (none given, or an engine holding none),
+	// and a project written before the decision was kept
+	empty, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer empty.Close()
+	for name, notices := range map[string]search.Reader{"no notice reader": nil, "an engine holding no notice": empty} {
+		undecided := []land.Project{{ID: "2014K9994", Actions: items[0].Actions}}
+		none := &link.Links{}
+		env := link.Env{Links: none}
+		if notices != nil {
+			env.Notices = notices
+		}
+		if errs := link.LandProjects(ctx, env, undecided); len(errs) > 0 || len(none.Take()) != 0 {
+			t.Errorf("%s: %v", name, errs)
+		}
+		if undecided[0].NoticeLinksState != land.NoticeLinksUndecided || !strings.Contains(undecided[0].NoticeLinksNote, "no City Record notices were held") {
+			t.Errorf("%s: %q %q", name, undecided[0].NoticeLinksState, undecided[0].NoticeLinksNote)
+		}
+		if err := search.Put(ctx, be, land.ProjectKind, undecided); err != nil {
+			t.Fatal(err)
+		}
+		r, err := land.New(be).Project(ctx, "2014K9994")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Project.NoticeLinksState != land.NoticeLinksUndecided || len(r.Project.Links) != 0 || !strings.HasPrefix(r.Project.NoticeLinksNote, "Not decided: ") {
+			t.Errorf("%s: read %q %q", name, r.Project.NoticeLinksState, r.Project.NoticeLinksNote)
+		}
+	}
+	old := []land.Project{{ID: "2014K9995", Actions: items[0].Actions}} // no state kept
+	if err := search.Put(ctx, be, land.ProjectKind, old); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := land.New(be).Project(ctx, "2014K9995"); err != nil || r.Project.NoticeLinksState != land.NoticeLinksUndecided ||
+		!strings.Contains(r.Project.NoticeLinksNote, "written before the link stage kept its decision") {
+		t.Errorf("a project of before the decision was kept: %+v %v", r.Project.NoticeLinksNote, err)
 	}
 }
 

@@ -78,12 +78,7 @@ func JoinMeetingsLand(ms []meeting.Meeting, ps []land.Project) []record.Link {
 			}
 		}
 	}
-	out := make([]record.Link, 0, len(best))
-	for _, l := range best {
-		out = append(out, l)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return sortedLinks(best)
 }
 
 // meetingLandLinks keeps the joins of meetings to the land projects held
@@ -146,4 +141,14 @@ func heldByID[T any](ctx context.Context, rs search.RecordReader, k search.Kind[
 		return err
 	})
 	return out, err
+}
+
+// sortedLinks are the links of a map by link id, sorted by id.
+func sortedLinks(best map[string]record.Link) []record.Link {
+	out := make([]record.Link, 0, len(best))
+	for _, l := range best {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }

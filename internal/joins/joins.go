@@ -10,6 +10,7 @@ package joins
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -103,8 +104,18 @@ func index(l record.Link) search.Record {
 	return search.Record{ID: l.ID, Source: Source, SourceLabel: SourceLabel, ObservedAt: l.ObservedAt, Keys: keys, Title: l.Method}
 }
 
-// MaxRead bounds the links read for one set of records.
-const MaxRead = search.MaxRecordLimit
+// MaxRead bounds the links read for one set of records (at most
+// search.MaxRecordLimit). It is a variable so that a test can lower it
+// and see every answer say its joins were cut (BoundNote); nothing else
+// changes it.
+var MaxRead = search.MaxRecordLimit
+
+// BoundNote is the sentence an answer carries beside complete=false when
+// a bounded read of joins (Read) hit its bound: what was cut and the
+// bound, so an answer never truncates silently.
+func BoundNote(what string, bound int) string {
+	return fmt.Sprintf("Incomplete: more %s are held than the %d one answer reads (the bound of a join read); the first %d are listed.", what, bound, bound)
+}
 
 // Read reads the links held that have one of refs at either end and, when
 // pair is set (Pair), join that pair of kinds. At most MaxRead links are

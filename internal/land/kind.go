@@ -15,7 +15,10 @@ var (
 	ProjectKind = search.Kind[Project]{Name: "land_project", Index: projectRecord, Version: 1}
 	// EventKind is a land-use event of another publisher (borough
 	// president recommendation, Council land-use item), keyed by its row.
-	EventKind = search.Kind[Event]{Name: "land_event", Index: eventRecord}
+	// Version 1: events are joined to their projects by link records
+	// (land_event → land_project) that the link stage writes; a data
+	// directory of events of version 0 is re-linked (indexer.Relink).
+	EventKind = search.Kind[Event]{Name: "land_event", Index: eventRecord, Version: 1}
 )
 
 // Key names of land records (exact-match keys, normalized here).

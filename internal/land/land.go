@@ -68,6 +68,16 @@ type Project struct {
 	// Links are the City Record notices linked to the project by the link
 	// stage, each with its evidence and confidence.
 	Links []NoticeLink `json:"notice_links"`
+	// NoticeLinksState says whether the link stage decided Links
+	// (NoticeLinksDecided: an empty list means no notice held named the
+	// project) or not (NoticeLinksUndecided: no notices were held, or
+	// they could not be read, when the project was linked; an empty list
+	// then says nothing). The link stage writes it with the project; a
+	// project written before it was kept reads undecided.
+	NoticeLinksState string `json:"notice_links_state"`
+	// NoticeLinksNote says the same in words, with the reason when none
+	// was decided.
+	NoticeLinksNote string `json:"notice_links_note"`
 	// LastDate is the date of the latest milestone any source states.
 	LastDate time.Time `json:"last_date,omitzero"`
 }
@@ -183,6 +193,25 @@ type AttributedValue struct {
 	Source string `json:"source"`
 }
 
+// States of a project's notice links (Project.NoticeLinksState).
+const (
+	NoticeLinksDecided   = "decided"
+	NoticeLinksUndecided = "undecided"
+)
+
+// NoticeLinksDecidedNote is the note of notice links decided against the
+// notices held.
+const NoticeLinksDecidedNote = "Decided when the project was linked, against the City Record notices then held: every notice held that names one of its application (ULURP) or CEQR numbers or its lots, or names the project on a recorded hearing day, is listed; none listed means none held named it, not that none was published."
+
+// NoticeLinksUndecidedNote is the note of notice links not decided, with
+// the reason ("" for a project linked before the decision was kept).
+func NoticeLinksUndecidedNote(reason string) string {
+	if reason == "" {
+		reason = "the project was written before the link stage kept its decision"
+	}
+	return "Not decided: " + reason + ". The list of notices says nothing about whether any names the project; it is decided when the project is linked again with City Record notices held."
+}
+
 // NoticeLink is a City Record notice linked to a project, with the method,
 // evidence and confidence of the link.
 type NoticeLink struct {
@@ -196,8 +225,10 @@ type NoticeLink struct {
 
 // Event is a land-use event another publisher records about one or more
 // applications (ULURP numbers): a borough president's recommendation, a
-// City Council land-use item with its history. Events are attached to the
-// projects whose actions carry the same ULURP keys when read.
+// City Council land-use item with its history. The link stage joins an
+// event to the projects whose actions carry the same ULURP keys (link
+// records land_event → land_project, indexer/link.JoinEventsLand); a
+// project read lists the events so joined (Service.Project).
 type Event struct {
 	ID           string      `json:"id"`
 	Type         string      `json:"type"`  // bp_recommendation, council_item, cb_minutes

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/golden"
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -265,7 +267,8 @@ func TestProjectFieldsAndLots(t *testing.T) {
 }
 
 // Events of other publishers attach to a project by its application
-// numbers and become evidence of their stage. The project is a test
+// numbers, joined by the link stage (link records land_event →
+// land_project), and become evidence of their stage. The project is a test
 // fixture carrying the number of the real Council item LU 0001-2026
 // (C 250304 PQK, Prospect Farm Acquisition); no bundled ZAP project is
 // named by a bundled Council item or borough president row.
@@ -278,7 +281,33 @@ func TestEventsAttachByULURPNumber(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer search.Delete(context.Background(), rs, land.ProjectKind, []string{fixture.ID})
+	// events are read from the joins the link stage wrote, never joined
+	// at read time: the project put without its link stage has none
 	r, err := s.Project(context.Background(), fixture.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Events) != 0 {
+		t.Fatalf("events joined at read time: %+v", r.Events)
+	}
+	kept := &link.Links{}
+	if errs := link.LandProjects(context.Background(), link.Env{Records: rs, Links: kept}, []land.Project{fixture}); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	ls := kept.Take()
+	var ids []string
+	for _, l := range ls {
+		ids = append(ids, l.ID)
+		if l.From.Kind == record.RefLandEvent && (l.Method != link.MethodEventULURP || l.Confidence != "high" || l.Key != "250304PQK" ||
+			!strings.Contains(l.Evidence, "C 250304 PQK") || !strings.Contains(l.Evidence, fixture.ID)) {
+			t.Errorf("event link %+v", l)
+		}
+	}
+	if err := search.Put(context.Background(), rs, joins.Kind, ls); err != nil {
+		t.Fatal(err)
+	}
+	defer search.Delete(context.Background(), rs, joins.Kind, ids)
+	r, err = s.Project(context.Background(), fixture.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

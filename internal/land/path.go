@@ -30,6 +30,10 @@ type DecisionPath struct {
 	CurrentStage  string            `json:"current_stage"`
 	StateMeanings map[string]string `json:"state_meanings"`
 	Notes         []string          `json:"notes"`
+	// LinksComplete is false when the events the path is read from were
+	// cut by a bounded read (ProjectRead.LinksComplete); Notes then says
+	// which bound was hit.
+	LinksComplete bool `json:"links_complete"`
 }
 
 // ProcedureRef names a procedure and its source.
@@ -105,7 +109,7 @@ var stateRank = map[string]int{StateHappened: 4, StateInProgress: 3, StateCurren
 // applications.
 func Path(p Project, events []Event) DecisionPath {
 	d := DecisionPath{ProjectID: p.ID, ProjectURL: p.URL, Name: p.Name, Observed: []Observation{}, Normative: []StageState{},
-		Groups: []Group{}, StateMeanings: StateMeanings, CurrentStage: StateUnknown, Notes: []string{}}
+		Groups: []Group{}, StateMeanings: StateMeanings, CurrentStage: StateUnknown, Notes: []string{}, LinksComplete: true}
 	proc, ok := ProcedureByID(p.ProcedureID)
 	if ok {
 		d.Procedure = &ProcedureRef{ID: proc.ID, Name: proc.Name, Source: proc.Source}

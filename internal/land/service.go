@@ -55,6 +55,22 @@ type ProjectRead struct {
 	// confidence and evidence), at most joins.MaxRead.
 	Meetings     []record.Link `json:"meetings"`
 	MeetingsNote string        `json:"meetings_note"`
+	// LinksComplete is false when a bounded read behind the answer hit
+	// its bound (joins.MaxRead links of one pair; MaxEvents events), so
+	// some joined notices, meetings or events are not listed; LinksNote
+	// then names each bound hit (joins.BoundNote). It is never false
+	// silently.
+	LinksComplete bool   `json:"links_complete"`
+	LinksNote     string `json:"links_note,omitempty"`
+}
+
+// cut notes a bounded read that hit its bound on the answer.
+func (r *ProjectRead) cut(note string) {
+	r.LinksComplete = false
+	if r.LinksNote != "" {
+		r.LinksNote += " "
+	}
+	r.LinksNote += note
 }
 
 // MeetingsNote says how a project's meetings are joined.
@@ -107,22 +123,51 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 	}
 	out := ProjectRead{Project: p, Events: []Event{},
 		EventsNote: "Events of other publishers (borough president recommendations, Council land-use items) are attached when they name one of the project's application (ULURP) numbers."}
-	if keys := p.ULURPKeys(); len(keys) > 0 {
-		page, err := search.Find(ctx, rs, EventKind, search.RecordQuery{Keys: map[string][]string{KeyULURP: keys}, Sort: search.RecordSortDate, Limit: MaxEvents})
-		if err != nil {
-			return out, err
-		}
-		out.Events = page.Items
+	out.LinksComplete = true
+	if out.Project.NoticeLinksState == "" { // written before the link stage kept its decision
+		out.Project.NoticeLinksState, out.Project.NoticeLinksNote = NoticeLinksUndecided, NoticeLinksUndecidedNote("")
+	}
+	ref := []record.Ref{{Kind: record.RefLandProject, ID: p.ID}}
+	if out.Events, err = s.events(ctx, ref, &out); err != nil {
+		return out, err
 	}
 	out.Meetings, out.MeetingsNote = []record.Link{}, MeetingsNote
-	ref := []record.Ref{{Kind: record.RefLandProject, ID: p.ID}}
-	ls, _, err := joins.Read(ctx, rs, ref, joins.Pair(record.RefMeeting, record.RefLandProject))
+	ls, complete, err := joins.Read(ctx, rs, ref, joins.Pair(record.RefMeeting, record.RefLandProject))
 	if err != nil {
 		return out, err
 	}
+	if !complete {
+		out.cut(joins.BoundNote("meetings joined to the project", joins.MaxRead))
+	}
 	out.Meetings = append(out.Meetings, ls...)
-	out.Project.Links, err = s.noticeLinks(ctx, ref)
+	out.Project.Links, err = s.noticeLinks(ctx, ref, &out)
 	return out, err
+}
+
+// events reads the events of other publishers joined to a project: the
+// link records the link stage wrote (land_event → land_project, by
+// application number), then those events, oldest first, at most
+// MaxEvents.
+func (s *Service) events(ctx context.Context, ref []record.Ref, out *ProjectRead) ([]Event, error) {
+	ls, complete, err := joins.Read(ctx, s.Engine, ref, joins.Pair(record.RefLandEvent, record.RefLandProject))
+	if err != nil || len(ls) == 0 {
+		return []Event{}, err
+	}
+	if !complete {
+		out.cut(joins.BoundNote("events of other publishers joined to the project", joins.MaxRead))
+	}
+	ids := make([]string, 0, len(ls))
+	for _, l := range ls {
+		ids = append(ids, l.From.ID)
+	}
+	page, err := search.Find(ctx, s.Engine, EventKind, search.RecordQuery{IDs: ids[:min(len(ids), search.MaxKeyValues)], Sort: search.RecordSortDate, Limit: MaxEvents})
+	if err != nil {
+		return []Event{}, err
+	}
+	if page.Total > len(page.Items) {
+		out.cut(joins.BoundNote("events of other publishers joined to the project", MaxEvents))
+	}
+	return append([]Event{}, page.Items...), nil
 }
 
 // EvidenceSep separates the evidence of a notice link in its link record.
@@ -131,10 +176,13 @@ const EvidenceSep = "; "
 // noticeLinks reads the City Record notice links of a project from the
 // link records the link stage wrote (notice → land_project), each with
 // the notice's title and publication day, by request id.
-func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref) ([]NoticeLink, error) {
-	ls, _, err := joins.Read(ctx, s.Engine, ref, joins.Pair(record.RefNotice, record.RefLandProject))
+func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectRead) ([]NoticeLink, error) {
+	ls, complete, err := joins.Read(ctx, s.Engine, ref, joins.Pair(record.RefNotice, record.RefLandProject))
 	if err != nil {
 		return nil, err
+	}
+	if !complete {
+		r.cut(joins.BoundNote("City Record notices linked to the project", joins.MaxRead))
 	}
 	out := []NoticeLink{}
 	if len(ls) == 0 {
@@ -174,7 +222,19 @@ func (s *Service) DecisionPath(ctx context.Context, id string) (DecisionPath, er
 	if err != nil {
 		return DecisionPath{}, err
 	}
-	return Path(r.Project, r.Events), nil
+	return r.Path(), nil
+}
+
+// Path is the decision path of the project read (Path), saying so when
+// the read behind it was cut by a bound (LinksComplete, LinksNote): the
+// path is read from the events listed.
+func (r ProjectRead) Path() DecisionPath {
+	d := Path(r.Project, r.Events)
+	if !r.LinksComplete {
+		d.LinksComplete = false
+		d.Notes = append(d.Notes, r.LinksNote)
+	}
+	return d
 }
 
 // Filter narrows a browse; every set field must match. Values are

@@ -46,6 +46,10 @@ const (
 	RefPayment     = "payment"
 	RefMeeting     = "meeting"
 	RefLandProject = "land_project"
+	// RefLandEvent is a land-use event of another publisher (a borough
+	// president recommendation, a Council land-use item, a community
+	// board's minutes), by its id.
+	RefLandEvent = "land_event"
 )
 
 // Link methods that the link stage writes beside the PIN methods of the

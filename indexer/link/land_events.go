@@ -1,0 +1,106 @@
+package link
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// Land event ↔ land project joins. An event of another publisher (a
+// borough president recommendation, a Council land-use item, a community
+// board's minutes) that names one of a project's application (ULURP)
+// numbers is joined to the project, method ulurp_number: the same ULURP
+// key (land.ULURPKey), so "N 260156 ZRQ" never joins 260156ZRM. The
+// confidence is high when the event's publisher states the number in a
+// field of its own (a Council item, a borough president row) and the
+// event's own confidence when it was read from free text (minutes: method
+// text). The evidence names the event, the number and the project. The
+// joins are found from either end (an event written after its project, or
+// a project after its events) by the same rule, JoinEventsLand.
+const MethodEventULURP = "ulurp_number"
+
+// JoinEventsLand finds the joins between land events and land projects:
+// one link from each event to each project one of whose application
+// numbers it names, sorted by id.
+func JoinEventsLand(es []land.Event, ps []land.Project) []record.Link {
+	byKey := map[string][]int{}
+	for i, p := range ps {
+		for _, k := range p.ULURPKeys() {
+			if !slices.Contains(byKey[k], i) {
+				byKey[k] = append(byKey[k], i)
+			}
+		}
+	}
+	best := map[string]record.Link{}
+	for _, e := range es {
+		for j, k := range e.ULURPKeys {
+			num := k
+			if j < len(e.ULURPNumbers) {
+				num = e.ULURPNumbers[j]
+			}
+			for _, i := range byKey[k] {
+				p := ps[i]
+				conf := "high"
+				how := "states"
+				if e.Method != "" {
+					how = "names in its " + e.Method
+					if e.Confidence != "" {
+						conf = e.Confidence
+					}
+				}
+				ev := fmt.Sprintf("%s (%s) %s application number %s, an action of land project %s (%s)", e.Name, e.SourceLabel, how, num, p.ID, p.Name)
+				if e.Evidence != "" {
+					ev += ": " + e.Evidence
+				}
+				l := record.NewLink(record.Ref{Kind: record.RefLandEvent, ID: e.ID}, record.Ref{Kind: record.RefLandProject, ID: p.ID},
+					k, MethodEventULURP, conf, false, ev)
+				if _, ok := best[l.ID]; ok {
+					continue // the first number that joins them says it
+				}
+				best[l.ID] = l
+			}
+		}
+	}
+	return sortedLinks(best)
+}
+
+// LandEvents is the link function of the pipeline's sets of land events:
+// it keeps the joins of the events to the land projects held that they
+// name (JoinEventsLand). With no records held (env.Records nil) none is
+// kept.
+func LandEvents(ctx context.Context, env Env, es []land.Event) []error {
+	if env.Links == nil || env.Records == nil || len(es) == 0 {
+		return nil
+	}
+	var keys []string
+	for _, e := range es {
+		keys = append(keys, e.ULURPKeys...)
+	}
+	ps, err := heldRecords(ctx, env.Records, land.ProjectKind, land.KeyULURP, keys)
+	if err != nil {
+		return []error{fmt.Errorf("land events: joins to the land projects held not found: %w", err)}
+	}
+	env.Links.Add(JoinEventsLand(es, ps)...)
+	return nil
+}
+
+// landEventLinks keeps the joins of land projects to the events held that
+// name them.
+func landEventLinks(ctx context.Context, env Env, ps []land.Project) error {
+	if env.Links == nil || env.Records == nil {
+		return nil
+	}
+	var keys []string
+	for _, p := range ps {
+		keys = append(keys, p.ULURPKeys()...)
+	}
+	es, err := heldRecords(ctx, env.Records, land.EventKind, land.KeyULURP, keys)
+	if err != nil {
+		return err
+	}
+	env.Links.Add(JoinEventsLand(es, ps)...)
+	return nil
+}
