@@ -100,6 +100,9 @@ type Meeting struct {
 	// Service.Get from the link records the link stage wrote (method,
 	// confidence, evidence); never stored with the meeting.
 	LandProjects []record.Link `json:"land_projects,omitempty"`
+	// LandProjectsNote says when more joins are held than one read takes
+	// (joins.BoundNote): the land projects listed are then the first ones.
+	LandProjectsNote string `json:"land_projects_note,omitempty"`
 }
 
 // AgencyRef is the crosswalk resolution of a body.

@@ -85,7 +85,11 @@ func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
 		return m, err
 	}
 	// its joins to land projects, as the link stage wrote them
-	m.LandProjects, _, err = joins.Read(ctx, rs, []record.Ref{{Kind: record.RefMeeting, ID: m.ID}}, joins.Pair(record.RefMeeting, record.RefLandProject))
+	var complete bool
+	m.LandProjects, complete, err = joins.Read(ctx, rs, []record.Ref{{Kind: record.RefMeeting, ID: m.ID}}, joins.Pair(record.RefMeeting, record.RefLandProject))
+	if err == nil && !complete {
+		m.LandProjectsNote = joins.BoundNote("land project joins of this meeting", joins.MaxRead)
+	}
 	return m, err
 }
 

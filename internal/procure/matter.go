@@ -92,6 +92,12 @@ type Matter struct {
 	Ledger  Ledger
 	Scope   record.Scope
 	Absence []string
+	// LinksComplete is false when the PIN group held more link records
+	// than one answer reads (maxMatterPages pages of joins.MaxRead): the
+	// steps joined through the group are then the first ones only, and
+	// LinksNote says so.
+	LinksComplete bool
+	LinksNote     string
 }
 
 // Records is how many records the matter holds: the one count of a matter,
@@ -183,7 +189,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		return nil, err
 	}
 	contracts := append([]Row(nil), regs.Rows...)
-	joinedNotices, joinedContracts, joinedPayments, err := s.groupMembers(ctx, joins.PINGroup(asked))
+	joinedNotices, joinedContracts, joinedPayments, complete, err := s.groupMembers(ctx, joins.PINGroup(asked))
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +209,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	for _, e := range contracts {
 		contractRefs = append(contractRefs, record.Ref{Kind: record.RefContract, ID: e.ID})
 	}
-	payLinks, err := s.paymentLinks(ctx, contractRefs)
+	payLinks, payComplete, err := s.paymentLinks(ctx, contractRefs)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +227,14 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	m := &Matter{Status: record.Found, PIN: asked, BasePIN: base, Prefix: prefix, Kind: KindProcurement, Steps: []Step{},
 		Counts: map[string]int{},
 		Totals: MatterTotals{Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments},
-			Apart: Apart{Method: entity.PINPrefix, Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments}}}}
+			Apart: Apart{Method: entity.PINPrefix, Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments}}},
+		LinksComplete: complete && payComplete}
+	switch {
+	case !complete:
+		m.LinksNote = joins.BoundNote("links of this PIN group", maxMatterPages*joins.MaxRead)
+	case !payComplete:
+		m.LinksNote = joins.BoundNote("payment links of these registrations", joins.MaxRead)
+	}
 	// sums picks the totals a link adds to
 	sums := func(l Link) (awarded, registered, paid *Sum) {
 		if l.SameProcurement {
@@ -399,20 +412,21 @@ const maxMatterPages = 5
 // contract ↔ contract and payment → the PIN it states. It returns the
 // notices (request id), contract rows and payments (row id) at their ends,
 // as keys of maps for rowsByID.
-func (s *Service) groupMembers(ctx context.Context, group string) (notices, contracts, payments map[string][]string, err error) {
+// complete is false when the group holds more links than it reads.
+func (s *Service) groupMembers(ctx context.Context, group string) (notices, contracts, payments map[string][]string, complete bool, err error) {
 	notices, contracts, payments = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	if group == "" {
-		return notices, contracts, payments, nil
+		return notices, contracts, payments, true, nil
 	}
 	rs, err := s.RecordReader()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, false, err
 	}
 	q := search.RecordQuery{Keys: map[string][]string{joins.KeyPINGroup: {group}}, Sort: search.RecordSortID, Limit: joins.MaxRead}
 	for pages := 0; pages < maxMatterPages; pages++ {
 		p, err := search.Find(ctx, rs, joins.Kind, q)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, false, err
 		}
 		for _, l := range p.Items {
 			for _, r := range []record.Ref{l.From, l.To} {
@@ -427,11 +441,11 @@ func (s *Service) groupMembers(ctx context.Context, group string) (notices, cont
 			}
 		}
 		if p.NextCursor == "" || len(p.Items) == 0 {
-			break
+			return notices, contracts, payments, true, nil
 		}
 		q.Cursor = p.NextCursor
 	}
-	return notices, contracts, payments, nil
+	return notices, contracts, payments, false, nil // more pages held than one answer reads
 }
 
 // noticesByID reads the notices whose request ids are the keys of ids.
@@ -475,19 +489,20 @@ func (s *Service) noticePages(ctx context.Context, q search.Query) ([]record.Not
 
 // paymentLinks reads the contract-payment link records of registrations:
 // payment id → the contract row ids it is joined to.
-func (s *Service) paymentLinks(ctx context.Context, contracts []record.Ref) (map[string][]string, error) {
+// complete is false when more links are held than one read takes.
+func (s *Service) paymentLinks(ctx context.Context, contracts []record.Ref) (map[string][]string, bool, error) {
 	out := map[string][]string{}
 	if len(contracts) == 0 {
-		return out, nil
+		return out, true, nil
 	}
-	links, _, err := s.Links(ctx, contracts, record.RefContract+"-"+record.RefPayment)
+	links, complete, err := s.Links(ctx, contracts, record.RefContract+"-"+record.RefPayment)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, l := range links {
 		out[l.To.ID] = append(out[l.To.ID], l.From.ID)
 	}
-	return out, nil
+	return out, complete, nil
 }
 
 // rowsByID reads the rows of one row kind whose ids are the keys of ids.

@@ -34,6 +34,11 @@ type MatterView struct {
 	Methods map[string]string `json:"link_methods"`
 	Scope   record.Scope      `json:"scope"`
 	Absence []string          `json:"absence_notes"`
+	// LinksComplete is false when more joins are held than one answer
+	// reads (the steps joined are then the first ones), and LinksNote
+	// names the bound.
+	LinksComplete bool   `json:"links_complete"`
+	LinksNote     string `json:"links_note,omitempty"`
 }
 
 // MatterTotalsView sums the valid amounts of a matter's same-procurement
@@ -111,7 +116,7 @@ func (s *Service) matterView(m *Matter, links view.Links, o MatterOptions) *Matt
 	now := s.now()
 	v := &MatterView{Status: m.Status, PIN: m.PIN, BasePIN: m.BasePIN, Prefix: m.Prefix, Kind: m.Kind, KindNote: m.KindNote,
 		Records: m.Records(), Timeline: []MatterStepView{}, Counts: m.Counts, Ledger: m.Ledger, Methods: Methods, Scope: m.Scope,
-		Absence: m.Absence,
+		Absence: m.Absence, LinksComplete: m.LinksComplete, LinksNote: m.LinksNote,
 		Totals: MatterTotalsView{Awarded: m.Totals.Awarded.Money(), Registered: m.Totals.Registered.Money(), Paid: m.Totals.Paid.Money(),
 			Note: TotalsNote}}
 	if a := m.Totals.Apart; a.Records > 0 {

@@ -2,6 +2,7 @@ package procure_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,27 @@ func TestMatterReadsItsJoinsFromLinkRecords(t *testing.T) {
 	if bare.Status != record.Found || bare.Counts["notices"] != 2 || bare.Counts["contracts"] != 1 || bare.Totals.Apart.Records != 0 {
 		t.Errorf("without the links of its group the matter holds %v (apart %d), want only the records carrying %s",
 			bare.Counts, bare.Totals.Apart.Records, pin)
+	}
+}
+
+// A matter whose PIN group holds more link records than one answer reads
+// says so: the steps joined through the group are the first ones only.
+func TestMatterSaysWhenItsGroupWasCut(t *testing.T) {
+	ctx := context.Background()
+	be := sampletest.Copy(t, sampletest.Full, fixedNow)
+	s := procure.New(be, entity.DefaultCrosswalk(), func() time.Time { return fixedNow })
+	const pin = "12522P0001001R004"
+	m, err := s.Matter(ctx, pin)
+	if err != nil || !m.LinksComplete || m.LinksNote != "" {
+		t.Fatalf("whole group: complete %v, note %q (%v)", m.LinksComplete, m.LinksNote, err)
+	}
+	defer func(n int) { joins.MaxRead = n }(joins.MaxRead)
+	joins.MaxRead = 1 // 5 pages of 1 link, of the group's 21
+	cut, err := s.Matter(ctx, pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.LinksComplete || !strings.Contains(cut.LinksNote, "Incomplete") || cut.Records() >= m.Records() {
+		t.Errorf("cut group: complete %v, note %q, %d steps (whole: %d)", cut.LinksComplete, cut.LinksNote, cut.Records(), m.Records())
 	}
 }
