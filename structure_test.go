@@ -346,7 +346,7 @@ func TestSurfacesRenderServiceAnswers(t *testing.T) {
 		"internal/watch":               {"MaxTokenLen", "MaxRequestLen", "OpenNoticeType", "MaxEmailLen", "OpenFrom", "IsOpen"},
 		"internal/store":               {"Allowance", "ErrTokenUsed", "Day"},
 		"internal/search/embedded/ann": {"Hit"},
-		"internal/procure":             {"trim", "records", "ConfidenceHigh", "ConfidenceLow", "MethodContract"},
+		"internal/procure":             {"trim", "records", "ConfidenceHigh", "ConfidenceLow", "MethodContract", "Methods"},
 	}
 	for dir, names := range removed {
 		for _, f := range declarations(t, dir) {

@@ -27,9 +27,6 @@ const (
 	KindBlanket     = "blanket_chain"
 )
 
-// Methods says what each link method means.
-var Methods = entity.JoinMethods
-
 // Link says how a record was tied to the PIN asked for, how sure the join
 // is, and whether the record's amount is summed with the matter's.
 type Link struct {

@@ -115,7 +115,7 @@ func (s *Service) now() time.Time {
 func (s *Service) matterView(m *Matter, links view.Links, o MatterOptions) *MatterView {
 	now := s.now()
 	v := &MatterView{Status: m.Status, PIN: m.PIN, BasePIN: m.BasePIN, Prefix: m.Prefix, Kind: m.Kind, KindNote: m.KindNote,
-		Records: m.Records(), Timeline: []MatterStepView{}, Counts: m.Counts, Ledger: m.Ledger, Methods: Methods, Scope: m.Scope,
+		Records: m.Records(), Timeline: []MatterStepView{}, Counts: m.Counts, Ledger: m.Ledger, Methods: entity.JoinMethods, Scope: m.Scope,
 		Absence: m.Absence, LinksComplete: m.LinksComplete, LinksNote: m.LinksNote,
 		Totals: MatterTotalsView{Awarded: m.Totals.Awarded.Money(), Registered: m.Totals.Registered.Money(), Paid: m.Totals.Paid.Money(),
 			Note: TotalsNote}}
