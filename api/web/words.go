@@ -402,9 +402,6 @@ var sentences = map[string]string{
 	"No search hits does not mean no record exists.":        "Que una búsqueda no encuentre nada no significa que no exista el registro.",
 	"A record may lack a detail page or a source document.": "Un registro puede no tener página de detalle ni documento de origen.",
 	"Each state of a record is checked on its own.":         "Cada estado de un registro se comprueba por separado.",
-	// the freshness banner's notes (api/sources.go bannerOf)
-	"Answers from these sources may be out of date; what is held is the last good data.":                                                                                          "Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos.",
-	"Held from the bundled sample or files, not fetched live: run live to fetch current rows. Answers from these sources may be out of date; what is held is the last good data.": "Guardado de la muestra incluida o de archivos, no descargado en vivo: ejecútelo en vivo para obtener filas actuales. Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos.",
 	// the watch service's answers shown on the watch link pages (internal/watch service.go)
 	"A confirmation email stating how the request was understood is on its way to the address. Nothing is stored and no digest is sent until its link is followed.":                            "Un correo de confirmación que indica cómo se entendió la solicitud va de camino a la dirección. No se guarda nada ni se envía ningún resumen hasta que se siga su enlace.",
 	"The watch is active. A welcome email stating its scope, with manage and unsubscribe links, is on its way to the address.":                                                                 "El seguimiento está activo. Un correo de bienvenida que indica su alcance, con enlaces para gestionarlo y darse de baja, va de camino a la dirección.",

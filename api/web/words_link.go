@@ -2,7 +2,8 @@ package web
 
 // The words of the pages behind the emailed watch links (confirm, manage,
 // unsubscribe, the Follow control's answer; api/watches.go,
-// templates/watch_link.html): part of the one word table (words). The
+// templates/watch_link.html) and of the freshness banner: part of the one
+// word table (words). The
 // handlers name each as web.Word(lang, "watch.…"), so the word-list test
 // (words_test.go) finds them; TestWatchLinkPagesInSpanish (api) walks the
 // pages in both languages.
@@ -35,10 +36,15 @@ var watchWords = map[string]word{
 	"watch.unsub.button":    {"Unsubscribe", "Darse de baja"},
 	"watch.unsub.done":      {"You are unsubscribed", "Se ha dado de baja"},
 	"watch.unsub.ended":     {"This watch has ended; no more digests are sent for it.", "Este seguimiento ha terminado; ya no se envían más resúmenes de él."},
-	"ledger.ids":            {"ids", "identificadores"},
-	"ledger.text":           {"text", "texto"},
-	"ledger.item.new":       {"new", "nuevo"},
-	"ledger.item.changed":   {"changed", "cambiado"},
+	// the freshness banner (templates/layout.html, api/sources.go bannerOf)
+	"banner.since":        {"since %s", "desde el %s"},
+	"banner.more":         {"and %d more", "y %d más"},
+	"banner.note":         {"Answers from these sources may be out of date; what is held is the last good data.", "Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos."},
+	"banner.sample":       {"Held from the bundled sample or files, not fetched live: run live to fetch current rows.", "Guardado de la muestra incluida o de archivos, no descargado en vivo: ejecútelo en vivo para obtener filas actuales."},
+	"ledger.ids":          {"ids", "identificadores"},
+	"ledger.text":         {"text", "texto"},
+	"ledger.item.new":     {"new", "nuevo"},
+	"ledger.item.changed": {"changed", "cambiado"},
 }
 
 // watchLabels are the machine values of the watch pages: what a follow
@@ -81,6 +87,11 @@ var watchLabels = map[string]map[string]word{
 		"status":                              {"status", "estado"},
 		"vendor":                              {"vendor", "proveedor"},
 		"votes and decisions":                 {"votes and decisions", "votaciones y decisiones"},
+	},
+	// a source's state on the freshness banner (record.Stale, record.Failing)
+	"freshness_state": {
+		"stale":   {"out of date", "desactualizada"},
+		"failing": {"failing (the last good rows are served)", "con fallos (se sirven las últimas filas válidas)"},
 	},
 	"cadence": {
 		"daily":  {"daily", "diaria"},
