@@ -37,10 +37,28 @@ var watchWords = map[string]word{
 	"watch.unsub.done":      {"You are unsubscribed", "Se ha dado de baja"},
 	"watch.unsub.ended":     {"This watch has ended; no more digests are sent for it.", "Este seguimiento ha terminado; ya no se envían más resúmenes de él."},
 	// the freshness banner (templates/layout.html, api/sources.go bannerOf)
-	"banner.since":        {"since %s", "desde el %s"},
-	"banner.more":         {"and %d more", "y %d más"},
-	"banner.note":         {"Answers from these sources may be out of date; what is held is the last good data.", "Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos."},
-	"banner.sample":       {"Held from the bundled sample or files, not fetched live: run live to fetch current rows.", "Guardado de la muestra incluida o de archivos, no descargado en vivo: ejecútelo en vivo para obtener filas actuales."},
+	"banner.since":  {"since %s", "desde el %s"},
+	"banner.more":   {"and %d more", "y %d más"},
+	"banner.note":   {"Answers from these sources may be out of date; what is held is the last good data.", "Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos."},
+	"banner.sample": {"Held from the bundled sample or files, not fetched live: run live to fetch current rows.", "Guardado de la muestra incluida o de archivos, no descargado en vivo: ejecútelo en vivo para obtener filas actuales."},
+	// the payments part of the entity pages (templates/entity.html)
+	"pay.contract.records": {"%d contract records", "%d registros de contratos"},
+	"pay.registered.value": {"registered value", "valor registrado"},
+	"pay.payments":         {"%d payments", "%d pagos"},
+	"pay.paid":             {"paid", "pagado"},
+	// the extent of the records a total is built on (extentWords)
+	"extent.partial": {"Built on %s of the %s %s at the source (%s%%)%s, from %s: a partial extract; the total is of what is held, not of the source.", "Calculado sobre %s de los %s %s de la fuente (%s %%)%s, de %s: un extracto parcial; el total es de lo guardado, no de la fuente."},
+	"extent.held":    {"Built on the %s %s held here%s, from %s: an extract of the source, which holds more; the total is of what is held, not of the source.", "Calculado sobre los %s %s guardados aquí%s, de %s: un extracto de la fuente, que tiene más; el total es de lo guardado, no de la fuente."},
+	"extent.only":    {" dated %s only", " con fecha %s únicamente"},
+	"extent.dates":   {" dated %s to %s", " con fechas del %s al %s"},
+	"extent.under":   {"under 0.1", "menos de 0,1"},
+	// the vendor and agency pages (templates/entity.html)
+	"ent.dates":           {" · records from %s to %s", " · registros del %s al %s"},
+	"ent.awards.total":    {"%d notices; valid amounts total %s", "%d avisos; los importes válidos suman %s"},
+	"ent.awards.excluded": {"(%d placeholder or erroneous amounts excluded)", "(%d importes de relleno o erróneos excluidos)"},
+	"ent.agency.awards":   {"%d award and intent notices; valid amounts total %s", "%d avisos de adjudicación e intención; los importes válidos suman %s"},
+	"ent.notcounted":      {"(not counted)", "(no contado)"},
+	"fy.none":             {"no fiscal year (not registered)", "sin año fiscal (no registrado)"},
 	"ledger.ids":          {"ids", "identificadores"},
 	"ledger.text":         {"text", "texto"},
 	"ledger.item.new":     {"new", "nuevo"},
@@ -92,6 +110,22 @@ var watchLabels = map[string]map[string]word{
 	"freshness_state": {
 		"stale":   {"out of date", "desactualizada"},
 		"failing": {"failing (the last good rows are served)", "con fallos (se sirven las últimas filas válidas)"},
+	},
+	// what each join method means (internal/entity JoinMethods), said
+	// beside a linked step
+	"method_note": {
+		"exact":         {"the record carries the same PIN", "el registro lleva el mismo PIN"},
+		"renewal":       {"the same PIN once renewal suffixes (R001 …) are removed: another renewal of the same contract", "el mismo PIN sin los sufijos de renovación (R001 …): otra renovación del mismo contrato"},
+		"prefix":        {"the same 10-character base PIN (agency, fiscal year, method, sequence): a solicitation and the awards and registrations that followed it", "el mismo PIN base de 10 caracteres (agencia, año fiscal, método, secuencia): una licitación y las adjudicaciones y registros que la siguieron"},
+		"contract":      {"a payment that names the contract id of a registration linked by PIN", "un pago que nombra el identificador de contrato de un registro vinculado por PIN"},
+		"source":        {"the source itself joined this registration to the notice", "la propia fuente vinculó este registro al aviso"},
+		"vendor_agency": {"the same vendor (name stem) at the same agency, with no PIN in common", "el mismo proveedor (raíz del nombre) en la misma agencia, sin PIN en común"},
+	},
+	// the units of the totals built on records held (record.ExtentKinds)
+	"extent_unit": {
+		"payments and contract records": {"payments and contract records", "pagos y registros de contratos"},
+		"payroll rows":                  {"payroll rows", "filas de nómina"},
+		"contract records":              {"contract records", "registros de contratos"},
 	},
 	"cadence": {
 		"daily":  {"daily", "diaria"},
