@@ -163,11 +163,13 @@ func serviceEnglish(text string, names []string) []string {
 // stillEnglish are the services' sentences a Spanish page still shows in
 // English (issue 35: each is to become fields or a key with arguments;
 // listed so that no new one goes unnoticed): the contract analysis's
-// coverage note and the people lens's relation notes.
+// coverage note, the people lens's relation notes and the meetings' fact
+// evidence.
 var stillEnglish = []*regexp.Regexp{
 	regexp.MustCompile(`Analysed [\d,]+ of the registered contract rows held \(.*?a group or label absent here does not prove no contract exists\.`),
 	regexp.MustCompile(`the source links a minutes document \(status [^)]*\), published`),
 	regexp.MustCompile(`no remote link is published`),
+	regexp.MustCompile(`the meeting is read from City Record notice \d+ itself`),
 	regexp.MustCompile(`printed as the \w[\w ]* of this record as of [\d-]+; not proof[^.]*\.`),
 }
 

@@ -445,6 +445,8 @@ var sentences = map[string]string{
 	"No source spelling of this agency is held yet; the id comes from the reviewed mapping.":                                                                                                                                                    "Todavía no se guarda ninguna grafía de esta agencia en las fuentes; el identificador viene de la correspondencia revisada.",
 	// a contract's source links (indexer/source/contracts)
 	"City Record notice joined by the source": "Aviso del City Record vinculado por la fuente",
+	// a hearing's notice document (indexer/source/meetings hearings.go)
+	"City Record notice %s": "Aviso del City Record %s",
 	// absent sums (internal/procure procure.go)
 	"no contracts held": "no hay contratos guardados",
 	"no payments held":  "no hay pagos guardados",

@@ -53,16 +53,18 @@ var watchWords = map[string]word{
 	"extent.dates":   {" dated %s to %s", " con fechas del %s al %s"},
 	"extent.under":   {"under 0.1", "menos de 0,1"},
 	// the vendor and agency pages (templates/entity.html)
-	"ent.dates":           {" · records from %s to %s", " · registros del %s al %s"},
-	"ent.awards.total":    {"%d notices; valid amounts total %s", "%d avisos; los importes válidos suman %s"},
-	"ent.awards.excluded": {"(%d placeholder or erroneous amounts excluded)", "(%d importes de relleno o erróneos excluidos)"},
-	"ent.agency.awards":   {"%d award and intent notices; valid amounts total %s", "%d avisos de adjudicación e intención; los importes válidos suman %s"},
-	"ent.notcounted":      {"(not counted)", "(no contado)"},
-	"fy.none":             {"no fiscal year (not registered)", "sin año fiscal (no registrado)"},
-	"ledger.ids":          {"ids", "identificadores"},
-	"ledger.text":         {"text", "texto"},
-	"ledger.item.new":     {"new", "nuevo"},
-	"ledger.item.changed": {"changed", "cambiado"},
+	"ent.dates":            {" · records from %s to %s", " · registros del %s al %s"},
+	"ent.awards.total":     {"%d notices; valid amounts total %s", "%d avisos; los importes válidos suman %s"},
+	"ent.awards.excluded":  {"(%d placeholder or erroneous amounts excluded)", "(%d importes de relleno o erróneos excluidos)"},
+	"ent.agency.awards":    {"%d award and intent notices; valid amounts total %s", "%d avisos de adjudicación e intención; los importes válidos suman %s"},
+	"ent.notcounted":       {"(not counted)", "(no contado)"},
+	"analysis.labels.pick": {"Analyse one agency label:", "Analizar una etiqueta de agencia:"},
+	"analysis.labels.go":   {"Analyse", "Analizar"},
+	"fy.none":              {"no fiscal year (not registered)", "sin año fiscal (no registrado)"},
+	"ledger.ids":           {"ids", "identificadores"},
+	"ledger.text":          {"text", "texto"},
+	"ledger.item.new":      {"new", "nuevo"},
+	"ledger.item.changed":  {"changed", "cambiado"},
 }
 
 // watchLabels are the machine values of the watch pages: what a follow
@@ -126,6 +128,15 @@ var watchLabels = map[string]map[string]word{
 		"payments and contract records": {"payments and contract records", "pagos y registros de contratos"},
 		"payroll rows":                  {"payroll rows", "filas de nómina"},
 		"contract records":              {"contract records", "registros de contratos"},
+	},
+	// a meeting's documents (meeting.Doc*)
+	"doc_kind": {
+		"agenda":     {"Agenda", "Orden del día"},
+		"minutes":    {"Minutes", "Actas"},
+		"transcript": {"Transcript", "Transcripción"},
+		"video":      {"Video", "Vídeo"},
+		"notice":     {"Notice", "Aviso"},
+		"attachment": {"Attachment", "Anexo"},
 	},
 	"cadence": {
 		"daily":  {"daily", "diaria"},
