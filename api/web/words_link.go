@@ -167,17 +167,4 @@ var watchLabels = map[string]map[string]word{
 	},
 }
 
-func init() {
-	for k, w := range watchWords {
-		if _, dup := words[k]; dup {
-			panic("web: word " + k + " is defined twice")
-		}
-		words[k] = w
-	}
-	for kind, set := range watchLabels {
-		if _, dup := labels[kind]; dup {
-			panic("web: label kind " + kind + " is defined twice")
-		}
-		labels[kind] = set
-	}
-}
+func init() { addWords(watchWords, watchLabels) }

@@ -417,19 +417,25 @@ var moreLabels = map[string]map[string]word{
 	},
 }
 
-func init() {
-	for k, w := range scriptWords {
+// addWords adds a part of the word table (ws) and of the label tables
+// (ls) to the one table; a key or a kind defined twice is a panic at start.
+func addWords(ws map[string]word, ls map[string]map[string]word) {
+	for k, w := range ws {
 		if _, dup := words[k]; dup {
 			panic("web: word " + k + " is defined twice")
 		}
 		words[k] = w
 	}
-	for kind, set := range moreLabels {
+	for kind, set := range ls {
 		if _, dup := labels[kind]; dup {
 			panic("web: label kind " + kind + " is defined twice")
 		}
 		labels[kind] = set
 	}
+}
+
+func init() {
+	addWords(scriptWords, moreLabels)
 	for _, lang := range Langs {
 		scripts[lang] = buildScript(lang)
 	}
