@@ -41,7 +41,7 @@ func langFuncs(lang string) template.FuncMap {
 			return "FY" + strconv.Itoa(n)
 		},
 		// extentWords is the extent of a total's records (extent.go)
-		"extentWords": func(es []record.Extent, unit string) string { return extentWords(lang, es, unit) },
+		"extentWords": func(es []record.Extent) string { return extentWords(lang, es) },
 		// plain says the machine words a service note names in words
 		"plain": func(note string) string { return Plain(lang, note) },
 		// say is a service's fixed sentence (an absence rule) in lang:

@@ -123,11 +123,16 @@ var watchLabels = map[string]map[string]word{
 		"source":        {"the source itself joined this registration to the notice", "la propia fuente vinculó este registro al aviso"},
 		"vendor_agency": {"the same vendor (name stem) at the same agency, with no PIN in common", "el mismo proveedor (raíz del nombre) en la misma agencia, sin PIN en común"},
 	},
-	// the units of the totals built on records held (record.ExtentKinds)
-	"extent_unit": {
-		"payments and contract records": {"payments and contract records", "pagos y registros de contratos"},
-		"payroll rows":                  {"payroll rows", "filas de nómina"},
-		"contract records":              {"contract records", "registros de contratos"},
+	// the records a total is built on, by record type and number (record.Extent.Noun)
+	"extent_noun": {
+		"payments":         {"payments", "pagos"},
+		"payment":          {"payment", "pago"},
+		"payroll payments": {"payroll payments", "pagos de nómina"},
+		"payroll payment":  {"payroll payment", "pago de nómina"},
+		"contract records": {"contract records", "registros de contratos"},
+		"contract record":  {"contract record", "registro de contrato"},
+		"payroll rows":     {"payroll rows", "filas de nómina"},
+		"payroll row":      {"payroll row", "fila de nómina"},
 	},
 	// a meeting's documents (meeting.Doc*)
 	"doc_kind": {

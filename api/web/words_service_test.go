@@ -35,28 +35,36 @@ func TestServiceSentencesInSpanish(t *testing.T) {
 }
 
 // The extent of a total's records is said from its fields in each
-// language; in English it is the service's own sentence (record.ExtentOf),
-// so the two cannot drift apart; every unit has its label.
+// language; in English it is the service's own sentence (record.ExtentOf
+// through record.ExtentsOf), so the two cannot drift apart; every record
+// type a total is built on has its nouns, one and many.
 func TestExtentWordsFollowTheService(t *testing.T) {
-	for unit := range record.ExtentKinds {
-		if !HasLabel("extent_unit", unit) {
-			t.Errorf("the extent unit %q has no label", unit)
-		}
-		for _, c := range []record.SourceCoverage{
-			{Source: "checkbook", Label: "Checkbook NYC", Records: 1001, FirstSourceDate: "2017-07-17", LastSourceDate: "2018-05-02"},
-			{Source: "x", Records: 6, FirstSourceDate: "2015-07-20", LastSourceDate: "2015-07-20"},
-			{Source: "y", Label: "Y", Records: 5},
-		} {
-			for _, at := range []int{0, 56, 3227410} {
-				e := record.ExtentOf(c, unit, at)
-				if got := extentWords("en", []record.Extent{e}, unit); got != e.Words {
-					t.Errorf("en: %q, the service says %q", got, e.Words)
+	for unit, kinds := range record.ExtentKinds {
+		for _, rt := range kinds {
+			for _, c := range []record.SourceCoverage{
+				{Source: "checkbook", Label: "Checkbook NYC", RecordType: rt, Records: 1001, FirstSourceDate: "2017-07-17", LastSourceDate: "2018-05-02"},
+				{Source: "x", RecordType: rt, Records: 1, FirstSourceDate: "2015-07-20", LastSourceDate: "2015-07-20"},
+				{Source: "y", Label: "Y", RecordType: rt, Records: 5},
+			} {
+				es := record.ExtentsOf([]record.SourceCoverage{c}, unit)
+				if len(es) != 1 || !HasLabel("extent_noun", es[0].Noun()) {
+					t.Fatalf("%s %s: extents %+v, the noun %q has no label", unit, rt, es, es[0].Noun())
 				}
-				es := extentWords("es", []record.Extent{e}, unit)
-				if !strings.HasPrefix(es, "Calculado sobre") || strings.Contains(es, "Built on") || !strings.Contains(es, record.Thousands(c.Records)) {
-					t.Errorf("es: %q", es)
+				if got := extentWords("en", es); got != record.ExtentWords(es) {
+					t.Errorf("en: %q, the service says %q", got, record.ExtentWords(es))
+				}
+				sp := extentWords("es", es)
+				if !strings.HasPrefix(sp, "Calculado sobre") || strings.Contains(sp, "Built on") || !strings.Contains(sp, record.Thousands(c.Records)) {
+					t.Errorf("es: %q", sp)
 				}
 			}
 		}
+	}
+	e := record.ExtentOf(record.SourceCoverage{Source: "s", RecordType: "payroll", Records: 5}, "payroll rows", 56000)
+	if got := extentWords("es", []record.Extent{e}); !strings.Contains(got, "5 de los 56,000 filas de nómina de la fuente (menos de 0,1 %)") {
+		t.Errorf("a partial extract in Spanish: %q", got)
+	}
+	if got := extentWords("en", []record.Extent{e}); got != e.Words {
+		t.Errorf("a partial extract in English: %q, the service says %q", got, e.Words)
 	}
 }

@@ -104,6 +104,20 @@ var extentNouns = map[string][2]string{
 	"payroll":         {"payroll rows", "payroll row"},
 }
 
+// Noun names the extent's records in English, by their record type and
+// number ("payments", "contract record"); "" for a type a total is never
+// built on.
+func (e Extent) Noun() string {
+	noun, ok := extentNouns[e.RecordType]
+	if !ok {
+		return ""
+	}
+	if e.Held == 1 {
+		return noun[1]
+	}
+	return noun[0]
+}
+
 // ExtentsOf are the extents of every source holding records a total of
 // unit is built on (ExtentKinds), each worded with its own records'
 // name; none when nothing is held.
@@ -112,12 +126,7 @@ func ExtentsOf(cov []SourceCoverage, unit string) []Extent {
 	for _, c := range cov {
 		for _, rt := range ExtentKinds[unit] {
 			if c.RecordType == rt && c.Records > 0 {
-				noun := extentNouns[rt]
-				n := noun[0]
-				if c.Records == 1 {
-					n = noun[1]
-				}
-				out = append(out, ExtentOf(c, n, 0))
+				out = append(out, ExtentOf(c, Extent{RecordType: rt, Held: c.Records}.Noun(), 0))
 			}
 		}
 	}
