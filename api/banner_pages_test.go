@@ -17,18 +17,21 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
-var bannerRe = regexp.MustCompile(`(?s)<p class="banner"[^>]*><strong>[^<]*</strong> (.*?)\. `)
+var (
+	bannerRe       = regexp.MustCompile(`(?s)<p class="banner"[^>]*>.*?</p>`)
+	bannerSourceRe = regexp.MustCompile(`data-source="([^"]*)"`)
+)
 
-// bannerSources are the sources a page's stale-source banner names (nil:
-// no banner).
+// bannerSources are the sources a page's stale-source banner names, by
+// their ids (nil: no banner).
 func bannerSources(page string) []string {
-	m := bannerRe.FindStringSubmatch(page)
-	if m == nil {
+	m := bannerRe.FindString(page)
+	if m == "" {
 		return nil
 	}
 	var out []string
-	for _, s := range strings.Split(html.UnescapeString(m[1]), "; ") {
-		out = append(out, strings.Fields(s)[0])
+	for _, s := range bannerSourceRe.FindAllStringSubmatch(m, -1) {
+		out = append(out, html.UnescapeString(s[1]))
 	}
 	return out
 }
@@ -102,6 +105,31 @@ func TestBannerNamesOnlyTheSourcesBehindThePage(t *testing.T) {
 		}
 		if !others {
 			t.Errorf("%s: the page behind every source names nothing else (%v): the test proves nothing", c.path, home)
+		}
+	}
+}
+
+// The banner speaks the page's language (issue 35): each source by its
+// name with its state and since when, the sources beyond those named
+// counted, and its notes, all from the word table; no English phrase is
+// left on the Spanish page, and the English page keeps its English.
+func TestBannerInBothLanguages(t *testing.T) {
+	e, _ := scheduledEnvOver(t, sampletest.Full, receipt("crol", fixedNow.Add(-10*time.Minute), true))
+	for _, c := range []struct{ lang, state, more, note string }{
+		{"en", "out of date", "; and ", "Held from the bundled sample or files"},
+		{"es", "desactualizada", "; y ", "Guardado de la muestra incluida"},
+	} {
+		_, body := getPage(t, e, "/about?lang="+c.lang)
+		banner := bannerRe.FindString(string(body))
+		names := bannerSources(banner)
+		if len(names) != bannerShown || !strings.Contains(banner, c.state) || !strings.Contains(banner, c.more) || !strings.Contains(banner, c.note) {
+			t.Errorf("%s: the banner names %v:\n%s", c.lang, names, banner)
+		}
+		if regexp.MustCompile(`data-source="[^"]*">[a-z]+[-_]?[a-z]*</span>`).MatchString(banner) {
+			t.Errorf("%s: a source is named by its id:\n%s", c.lang, banner)
+		}
+		if left := englishLeft(banner); c.lang == "es" && len(left) > 0 || strings.Contains(banner, " stale") {
+			t.Errorf("%s: English or a state's machine word left on the banner %q:\n%s", c.lang, left, banner)
 		}
 	}
 }

@@ -2,8 +2,10 @@ package api
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"time"
 
@@ -61,6 +63,22 @@ func (p contractPage) Switch(name, value string) string {
 
 // AnalysisLink is this analysis with another agency label.
 func (p contractPage) AnalysisLink(label string) string { return p.Switch("agency", label) }
+
+// Kept are this analysis's parameters other than name, in order, as the
+// hidden fields of a form that sets name (the accepted agency labels'
+// picker: one select, not a link per label, keeps the page light).
+func (p contractPage) Kept(name string) [][2]string {
+	var out [][2]string
+	for _, k := range slices.Sorted(maps.Keys(p.query)) {
+		if k == name {
+			continue
+		}
+		for _, v := range p.query[k] {
+			out = append(out, [2]string{k, v})
+		}
+	}
+	return out
+}
 
 func (s *Server) writeContractPage(c *gin.Context, status int, p contractPage, observed time.Time) {
 	p.Base, p.Rules, p.srv = s.cfg.BaseURL, record.AbsenceRules, s

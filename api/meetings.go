@@ -203,7 +203,7 @@ func (s *Server) meetingsPage(c *gin.Context) {
 		if len(data.Days) == 0 || data.Days[len(data.Days)-1].Date != m.When.Date {
 			d := calendarDay{Date: m.When.Date}
 			if t, err := time.ParseInLocation("2006-01-02", m.When.Date, record.NewYork); err == nil {
-				d.Label = t.Format("Monday, January 2, 2006")
+				d.Label = web.Label(c.GetString(langKey), "weekday", t.Weekday().String()) + " " + m.When.Date
 			}
 			data.Days = append(data.Days, d)
 		}

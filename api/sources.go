@@ -1,8 +1,8 @@
 package api
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -167,33 +167,26 @@ const bannerShown = 5
 // (record.Scope.StaleBehind) with its state and since when, at most bannerShown named (nil when every source
 // is fresh).
 func bannerOf(sc record.Scope, details string) *web.Banner {
-	b := &web.Banner{Details: details, Note: "Answers from these sources may be out of date; what is held is the last good data."}
+	b := &web.Banner{Details: details}
 	seen := map[string]bool{}
-	sample, more := false, 0
 	for _, c := range sc.StaleBehind() {
 		if seen[c.Source] {
 			continue
 		}
 		seen[c.Source] = true
-		sample = sample || strings.Contains(c.FreshnessNote, "bundled sample")
+		b.Sample = b.Sample || strings.Contains(c.FreshnessNote, "bundled sample")
 		if len(b.Sources) == bannerShown {
-			more++
+			b.More++
 			continue
 		}
-		t := c.Source + " " + c.State
+		s := web.BannerSource{Source: c.Source, Name: cmp.Or(c.Label, c.Source), State: c.State}
 		if !c.StateSince.IsZero() {
-			t += " since " + c.StateSince.UTC().Format("2006-01-02 15:04") + " UTC"
+			s.Since = c.StateSince.UTC().Format("2006-01-02 15:04") + " UTC"
 		}
-		b.Sources = append(b.Sources, t)
+		b.Sources = append(b.Sources, s)
 	}
 	if len(b.Sources) == 0 {
 		return nil
-	}
-	if more > 0 {
-		b.Sources = append(b.Sources, fmt.Sprintf("and %d more", more))
-	}
-	if sample {
-		b.Note = "Held from the bundled sample or files, not fetched live: run live to fetch current rows. " + b.Note
 	}
 	return b
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -200,7 +201,7 @@ func TestBanner(t *testing.T) {
 	}
 	sc.Sources = append(sc.Sources, record.SourceCoverage{Source: "ok", State: record.Fresh})
 	b := bannerOf(sc, "/sources")
-	if b == nil || len(b.Sources) != bannerShown+1 || b.Sources[bannerShown] != "and 2 more" || !strings.Contains(b.Note, "bundled sample") {
+	if b == nil || len(b.Sources) != bannerShown || b.More != 2 || !b.Sample || b.Sources[0] != (web.BannerSource{Source: "s0", Name: "s0", State: record.Stale}) {
 		t.Fatalf("banner: %+v", b)
 	}
 	if bannerOf(record.Scope{Sources: []record.SourceCoverage{{Source: "ok", State: record.Fresh}}}, "/sources") != nil {

@@ -56,9 +56,10 @@ func (s *Server) followForm(c *gin.Context) {
 	}
 	f := watch.Follow{Kind: c.PostForm("kind"), ID: c.PostForm("id")}
 	email, cadence := c.PostForm("email"), c.PostForm("cadence")
+	lang := c.GetString(langKey)
 	fail := func(err error) {
 		status, body := errorOf(c, err)
-		respond(c, status, page{Title: "The follow could not be set up", Message: body.Error.Message}, body)
+		respond(c, status, page{Title: web.Word(lang, "watch.follow.failed"), Message: body.Error.Message}, body)
 	}
 	for name, v := range map[string]string{"email": email, "follow.kind": f.Kind, "follow.id": f.ID, "cadence": cadence} {
 		if err := watch.CheckText(name, v, false); err != nil {
@@ -87,11 +88,11 @@ func (s *Server) followForm(c *gin.Context) {
 		fail(err)
 		return
 	}
-	title := "You follow " + f.Noun()
+	title := fmt.Sprintf(web.Word(lang, "watch.follow.title"), fmt.Sprintf(web.Label(lang, "follow_kind", f.Kind), f.ID))
 	if out.Status != watch.StatusActive {
-		title = "Check your email to confirm"
+		title = web.Word(lang, "watch.check.email")
 	}
-	respond(c, http.StatusOK, page{Title: title, Message: out.Message, Scope: out.Scope},
+	respond(c, http.StatusOK, page{Title: title, Message: web.Say(lang, out.Message), Scope: out.Scope},
 		out.Created(nil))
 }
 
@@ -472,7 +473,7 @@ func linkError(c *gin.Context, err error) {
 	if status < http.StatusInternalServerError {
 		body.Error.Param = "token"
 	}
-	respond(c, status, page{Title: "This link cannot be used", Message: body.Error.Message}, body)
+	respond(c, status, page{Title: web.Word(c.GetString(langKey), "watch.link.unusable"), Message: body.Error.Message}, body)
 }
 
 // confirmLinkError answers a confirmation link that cannot be used (forged
@@ -482,10 +483,11 @@ func (s *Server) confirmLinkError(c *gin.Context, m *watch.Service, err error) {
 	if status < http.StatusInternalServerError {
 		body.Error.Param = "token"
 	}
-	respond(c, status, page{Title: "This link cannot be used", Message: body.Error.Message,
-		Notes:     []string{fmt.Sprintf("Confirmation links expire %d hours after they are sent, and each confirms one watch once.", int(m.ConfirmTTL().Hours()))},
-		Again:     s.cfg.BaseURL + "/",
-		AgainText: "Make the request again (a new confirmation email is sent)"}, body)
+	lang := c.GetString(langKey)
+	respond(c, status, page{Title: web.Word(lang, "watch.link.unusable"), Message: body.Error.Message,
+		Notes:     []string{fmt.Sprintf(web.Word(lang, "watch.link.expiry"), int(m.ConfirmTTL().Hours()))},
+		Again:     s.cfg.BaseURL + "/" + langQuery(c),
+		AgainText: web.Word(lang, "watch.again")}, body)
 }
 
 func (s *Server) confirmPage(c *gin.Context) {
@@ -499,9 +501,10 @@ func (s *Server) confirmPage(c *gin.Context) {
 		return
 	}
 	ttl := int(m.ConfirmTTL().Hours())
-	respond(c, http.StatusOK, page{Title: "Confirm your watch", Message: "This watch will email you new records that match:",
-		Scope: out.Scope, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))), Button: "Confirm",
-		Notes: []string{fmt.Sprintf("Nothing is stored until you press Confirm: opening this page confirms nothing. This link expires %d hours after it was sent.", ttl)}},
+	lang := c.GetString(langKey)
+	respond(c, http.StatusOK, page{Title: web.Word(lang, "watch.confirm.title"), Message: web.Word(lang, "watch.confirm.message"),
+		Scope: out.Scope, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))) + langQuery(c), Button: web.Word(lang, "watch.confirm.button"),
+		Notes: []string{fmt.Sprintf(web.Word(lang, "watch.confirm.note"), ttl)}},
 		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "confirm": "POST this URL to confirm", "expires_after_hours": ttl})
 }
 
@@ -515,7 +518,7 @@ func (s *Server) confirmWatch(c *gin.Context) {
 		s.confirmLinkError(c, m, err)
 		return
 	}
-	respond(c, http.StatusOK, page{Title: "Your watch is active", Message: out.Message, Scope: out.Scope},
+	respond(c, http.StatusOK, page{Title: web.Word(c.GetString(langKey), "watch.active.title"), Message: web.Say(c.GetString(langKey), out.Message), Scope: out.Scope},
 		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "message": out.Message})
 }
 
@@ -530,33 +533,50 @@ func (s *Server) managePage(c *gin.Context) {
 		return
 	}
 	if w.Status != watch.StatusActive {
-		respond(c, http.StatusOK, page{Title: "This watch has ended", Message: "No more digests are sent for it."}, w)
+		respond(c, http.StatusOK, endedPage(c), w)
 		return
 	}
-	respond(c, http.StatusOK, managedPage(c.Param("token"), w), w)
+	respond(c, http.StatusOK, s.managedPage(c, m, w), w)
 }
 
-func managedPage(token string, w watch.Managed) page {
-	p := page{Title: "Your watch", Message: "Active since " + w.ActiveSince.In(record.NewYork).Format("Jan 2, 2006") + ". It follows:",
-		Scope: w.Scope, Action: view.Links{}.Unsubscribe(url.PathEscape(token)), Button: "Unsubscribe", OneClick: true,
-		CadenceAction: view.Links{}.Manage(url.PathEscape(token)), CadenceTo: watch.CadenceWeekly}
+// endedPage is the manage page of a watch that has ended.
+func endedPage(c *gin.Context) page {
+	lang := c.GetString(langKey)
+	return page{Title: web.Word(lang, "watch.ended.title"), Message: web.Word(lang, "watch.ended.message")}
+}
+
+// schedule says when a cadence's digests go out, in the page's language
+// (the service's Schedule says it in English for the JSON and the mails).
+func schedule(lang string, m *watch.Service, cadence string) string {
+	if cadence == watch.CadenceWeekly {
+		return fmt.Sprintf(web.Word(lang, "watch.schedule.weekly"), web.Label(lang, "weekday", watch.WeeklyDay.String()), m.DigestHour())
+	}
+	return fmt.Sprintf(web.Word(lang, "watch.schedule.daily"), m.DigestHour())
+}
+
+func (s *Server) managedPage(c *gin.Context, m *watch.Service, w watch.Managed) page {
+	lang, token := c.GetString(langKey), c.Param("token")
+	p := page{Title: web.Word(lang, "watch.manage.title"), Message: fmt.Sprintf(web.Word(lang, "watch.manage.since"), w.ActiveSince.In(record.NewYork).Format("2006-01-02")),
+		Scope: w.Scope, Action: view.Links{}.Unsubscribe(url.PathEscape(token)) + langQuery(c), Button: web.Word(lang, "watch.unsub.button"), OneClick: true,
+		CadenceAction: view.Links{}.Manage(url.PathEscape(token)) + langQuery(c), CadenceTo: watch.CadenceWeekly}
 	if w.Cadence == watch.CadenceWeekly {
 		p.CadenceTo = watch.CadenceDaily
 	}
-	p.Notes = []string{"Digests: " + w.Schedule + "."}
+	sched := schedule(lang, m, w.Cadence)
+	p.Notes = []string{fmt.Sprintf(web.Word(lang, "watch.manage.digests"), sched)}
 	if w.Follow != nil {
-		p.Notes = []string{"Changes are checked " + w.Schedule + "; one mail per change, old → new."}
+		p.Notes = []string{fmt.Sprintf(web.Word(lang, "watch.manage.changes"), sched)}
 		for _, f := range w.Followed {
 			v := f.Value
 			if v == "" {
-				v = "(none)"
+				v = web.Word(lang, "watch.manage.nofield")
 			}
-			p.Notes = append(p.Notes, "Followed field "+f.Name+": "+v)
+			p.Notes = append(p.Notes, fmt.Sprintf(web.Word(lang, "watch.manage.field"), web.Label(lang, "followed_field", f.Name), v))
 		}
 	}
 	p.ShowLedger, p.Ledger = true, w.Ledger
 	if w.Description != "" {
-		p.Notes = append(p.Notes, "Your description: "+w.Description)
+		p.Notes = append(p.Notes, fmt.Sprintf(web.Word(lang, "watch.manage.desc"), w.Description))
 	}
 	return p
 }
@@ -600,11 +620,11 @@ func (s *Server) manageCadence(c *gin.Context) {
 		return
 	}
 	if w.Status != watch.StatusActive {
-		respond(c, http.StatusOK, page{Title: "This watch has ended", Message: "No more digests are sent for it."}, w)
+		respond(c, http.StatusOK, endedPage(c), w)
 		return
 	}
-	p := managedPage(c.Param("token"), w)
-	p.Message = "Changed: digests are now " + w.Schedule + ". " + p.Message
+	p := s.managedPage(c, m, w)
+	p.Message = fmt.Sprintf(web.Word(c.GetString(langKey), "watch.manage.changed"), schedule(c.GetString(langKey), m, w.Cadence)) + " " + p.Message
 	respond(c, http.StatusOK, p, w)
 }
 
@@ -619,12 +639,13 @@ func (s *Server) unsubscribePage(c *gin.Context) {
 		return
 	}
 	if w.Status != watch.StatusActive {
-		respond(c, http.StatusOK, page{Title: "You are unsubscribed", Message: "This watch has ended; no more digests are sent for it."},
+		respond(c, http.StatusOK, page{Title: web.Word(c.GetString(langKey), "watch.unsub.done"), Message: web.Word(c.GetString(langKey), "watch.unsub.ended")},
 			gin.H{"status": "ended"})
 		return
 	}
-	respond(c, http.StatusOK, page{Title: "Unsubscribe", Message: "Stop the digests of this watch?", Scope: w.Scope,
-		Action: view.Links{}.Unsubscribe(url.PathEscape(c.Param("token"))), Button: "Unsubscribe", OneClick: true},
+	lang := c.GetString(langKey)
+	respond(c, http.StatusOK, page{Title: web.Word(lang, "watch.unsub.title"), Message: web.Word(lang, "watch.unsub.message"), Scope: w.Scope,
+		Action: view.Links{}.Unsubscribe(url.PathEscape(c.Param("token"))) + langQuery(c), Button: web.Word(lang, "watch.unsub.button"), OneClick: true},
 		gin.H{"status": w.Status, "scope": w.Scope, "unsubscribe": "POST this URL with List-Unsubscribe=One-Click"})
 }
 
@@ -639,6 +660,6 @@ func (s *Server) unsubscribe(c *gin.Context) {
 		linkError(c, err)
 		return
 	}
-	respond(c, http.StatusOK, page{Title: "You are unsubscribed", Message: "This watch has ended; no more digests are sent for it."},
+	respond(c, http.StatusOK, page{Title: web.Word(c.GetString(langKey), "watch.unsub.done"), Message: web.Word(c.GetString(langKey), "watch.unsub.ended")},
 		gin.H{"status": "ended"})
 }

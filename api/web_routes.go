@@ -60,7 +60,7 @@ func (s *Server) webRoutes(r *gin.Engine) {
 // Form 1 pages, the watch and digest link pages, /stats): the paths where
 // ?lang= chooses the language of the site's own words.
 func htmlPage(path string) bool {
-	if path == "/" || path == "/stats" || path == "/search" || path == "/about" || path == "/land-projects" || path == "/meetings" || path == "/sources" || path == "/property-locations" {
+	if path == "/" || path == "/stats" || path == "/search" || path == "/about" || path == "/land-projects" || path == "/meetings" || path == "/sources" || path == "/property-locations" || path == "/follow" {
 		return true
 	}
 	for _, p := range []string{"/vendors/", "/agencies/", "/contracts/", "/land-projects/", "/organizations/", "/people/",

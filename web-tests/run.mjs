@@ -223,7 +223,10 @@ await check("notice view #notice/20140930007: summary, amount, full text, offici
     assert.match(await p.textContent("[data-fulltext]"), /Williamsbridge NAACP/);
     assert.equal(await p.getAttribute("text=Official notice", "href"), "https://a856-cityrecord.nyc.gov/RequestDetail/20140930007");
     const api = await twin(p);
-    assert.equal(api.summary, summary);
+    // the summary is said from the twin's fields (app.js noticeSummary), its
+    // dates in the site's one format; the twin's summary is the service's English
+    assert.ok(summary.includes(api.notice.agency_name) && summary.includes("$1,158,788.00"), summary);
+    assert.match(summary, /published \d{4}-\d{2}-\d{2}/);
     assert.equal(api.notice.request_id, "20140930007");
     assert.match(await p.textContent("h1"), /CHILD CARE SERVICES/);
   });
@@ -736,6 +739,9 @@ await check("plain words in the script views, English and Spanish: no machine wo
       const text = await visibleWords(p);
       checked += text.length;
       for (const w of machineWords(text, rw)) found.push(`${lang} ${hash}: ${w}`);
+      // one date format on every page kind (2013-10-02), never "Oct 2, 2013"
+      const otherDate = text.match(/\b(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\.? \d{1,2}, \d{4}\b/);
+      if (otherDate) found.push(`${lang} ${hash}: a date not in the site's one format: ${otherDate[0]}`);
       if (lang === "es") {
         // a site word left in English: an element whose own text is one
         // of the English words (the services' notes, in English, may use
@@ -747,6 +753,13 @@ await check("plain words in the script views, English and Spanish: no machine wo
           const hit = own.find(x => x === english.trim());
           if (hit) found.push(`es ${hash}: English "${english}" (${key}) in "${hit.slice(0, 60)}"`);
         }
+        // a service's English sentence left on a Spanish page: one the
+        // sentence list says in Spanish, or the services' summary words
+        for (const en of Object.keys(rw.sentences || {})) {
+          if (en.length > 12 && !/%[ds]/.test(en) && text.includes(en)) found.push(`es ${hash}: the service's English "${en.slice(0, 60)}"`);
+        }
+        const sentence = text.match(/ · by |\bpublished \d|\bno (payments|contracts|awards|payroll) held\b|\bOne procurement:|\bBuilt on (the )?\d/);
+        if (sentence) found.push(`es ${hash}: a service's English words "${sentence[0]}"`);
         // the links a Spanish view shows keep the language
         const lost = await p.$$eval("main a[href]", as => as.map(a => new URL(a.href)).filter(u => u.origin === location.origin &&
           !/^\/(api|static|mcp|inv)\b/.test(u.pathname) && !/\.(json|xml|ics)$/.test(u.pathname) && u.searchParams.get("lang") !== "es").map(u => u.pathname + u.search + u.hash));

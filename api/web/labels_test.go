@@ -25,6 +25,7 @@ func TestEveryMachineValueHasALabel(t *testing.T) {
 		"notice_link": {meeting.NoticeLinked, meeting.NoticeNotLinked, meeting.NoticeUnknown},
 		"attendance":  {meeting.InPerson, meeting.Remote, meeting.Hybrid, meeting.AttendanceUnknown},
 		"body_kind":   {meeting.BodyCouncil, meeting.BodyCommunityBoard, meeting.BodyAgency},
+		"doc_kind":    {meeting.DocAgenda, meeting.DocMinutes, meeting.DocTranscript, meeting.DocVideo, meeting.DocNotice, meeting.DocAttachment},
 		"confidence":  {meeting.High, meeting.Medium, meeting.Low},
 		"grouping":    procure.AnalysisGroupings,
 		"ranking":     procure.AnalysisRankings,

@@ -123,9 +123,20 @@ func (p Page) lang() string {
 // Banner is the freshness banner: the sources not fresh, each with its
 // state, and where the details are.
 type Banner struct {
-	Sources []string
-	Note    string
+	Sources []BannerSource
+	// More counts the sources not fresh beyond those named.
+	More int
+	// Sample: some are held from the bundled sample or files, not
+	// fetched live.
+	Sample  bool
 	Details string
+}
+
+// BannerSource is one source of the banner: its id (kept as
+// data-source), its name, its state (record.Stale or record.Failing,
+// said through the "freshness_state" labels) and since when ("" unknown).
+type BannerSource struct {
+	Source, Name, State, Since string
 }
 
 // Link is a labelled address.

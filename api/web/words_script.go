@@ -114,7 +114,14 @@ var scriptWords = map[string]word{
 	"js.twin.crosswalk": {"Agency crosswalk", "Cruce de agencias"},
 	"js.flags":          {"Flags", "Indicadores"},
 
-	"js.amount.invalid":   {"Not a valid amount (source says “%s”); excluded from amount filters and totals", "No es un importe válido (la fuente dice «%s»); excluido de los filtros de importe y de los totales"},
+	"js.amount.invalid": {"Not a valid amount (source says “%s”); excluded from amount filters and totals", "No es un importe válido (la fuente dice «%s»); excluido de los filtros de importe y de los totales"},
+	// a notice's one-line summary (app.js noticeSummary), from the twin's fields
+	"js.sum.by":           {"by %s", "de %s"},
+	"js.sum.to":           {" to %s", " a %s"},
+	"js.sum.vendor":       {"vendor %s", "proveedor %s"},
+	"js.sum.published":    {"published %s", "publicado el %s"},
+	"js.sum.due":          {"due %s", "vence el %s"},
+	"js.sum.event":        {"event %s", "evento el %s"},
 	"js.deadline.rolling": {"No fixed deadline (rolling)", "Sin plazo fijo (continuo)"},
 	"js.deadline.passed":  {" (passed)", " (vencido)"},
 
@@ -410,19 +417,25 @@ var moreLabels = map[string]map[string]word{
 	},
 }
 
-func init() {
-	for k, w := range scriptWords {
+// addWords adds a part of the word table (ws) and of the label tables
+// (ls) to the one table; a key or a kind defined twice is a panic at start.
+func addWords(ws map[string]word, ls map[string]map[string]word) {
+	for k, w := range ws {
 		if _, dup := words[k]; dup {
 			panic("web: word " + k + " is defined twice")
 		}
 		words[k] = w
 	}
-	for kind, set := range moreLabels {
+	for kind, set := range ls {
 		if _, dup := labels[kind]; dup {
 			panic("web: label kind " + kind + " is defined twice")
 		}
 		labels[kind] = set
 	}
+}
+
+func init() {
+	addWords(scriptWords, moreLabels)
 	for _, lang := range Langs {
 		scripts[lang] = buildScript(lang)
 	}

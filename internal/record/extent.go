@@ -31,25 +31,52 @@ type Extent struct {
 func ExtentOf(c SourceCoverage, unit string, atSource int) Extent {
 	e := Extent{Source: c.Source, Label: c.Label, RecordType: c.RecordType, Held: c.Records, AtSource: atSource,
 		First: c.FirstSourceDate, Last: c.LastSourceDate}
-	label := c.Label
-	if label == "" {
-		label = c.Source
+	e.Words = e.Say(ExtentEnglish, unit)
+	return e
+}
+
+// ExtentPhrases are the sentences an extent is said in: Partial (held,
+// at the source, unit, percent, dates, source name) when the source stated
+// more than is held, else Held (held, unit, dates, source name); Only
+// (a date) and Dates (first, last) word the dates; Under is a share under
+// 0.1%; Comma writes the percent with a decimal comma. ExtentEnglish is
+// the JSON's (extent_words); the site says the same in its languages.
+type ExtentPhrases struct {
+	Partial, Held, Only, Dates, Under string
+	Comma                             bool
+}
+
+// ExtentEnglish are the English phrases of an extent.
+var ExtentEnglish = ExtentPhrases{
+	Partial: "Built on %s of the %s %s at the source (%s%%)%s, from %s: a partial extract; the total is of what is held, not of the source.",
+	Held:    "Built on the %s %s held here%s, from %s: an extract of the source, which holds more; the total is of what is held, not of the source.",
+	Only:    " dated %s only",
+	Dates:   " dated %s to %s",
+	Under:   "under 0.1",
+}
+
+// Say is the extent in the phrases p, for a total of unit (as p's
+// language names it): the one rule for its numbers, dates and name.
+func (e Extent) Say(p ExtentPhrases, unit string) string {
+	name := e.Label
+	if name == "" {
+		name = e.Source
 	}
 	dates := ""
 	switch {
-	case c.FirstSourceDate != "" && c.FirstSourceDate == c.LastSourceDate:
-		dates = " dated " + c.FirstSourceDate + " only"
-	case c.FirstSourceDate != "":
-		dates = " dated " + c.FirstSourceDate + " to " + c.LastSourceDate
+	case e.First != "" && e.First == e.Last:
+		dates = fmt.Sprintf(p.Only, e.First)
+	case e.First != "":
+		dates = fmt.Sprintf(p.Dates, e.First, e.Last)
 	}
-	if atSource > c.Records {
-		e.Words = fmt.Sprintf("Built on %s of the %s %s at the source (%s%%)%s, from %s: a partial extract; the total is of what is held, not of the source.",
-			Thousands(c.Records), Thousands(atSource), unit, percent(c.Records, atSource), dates, label)
-		return e
+	if e.AtSource > e.Held {
+		pct := percent(e.Held, e.AtSource, p.Under)
+		if p.Comma {
+			pct = strings.ReplaceAll(pct, ".", ",")
+		}
+		return fmt.Sprintf(p.Partial, Thousands(e.Held), Thousands(e.AtSource), unit, pct, dates, name)
 	}
-	e.Words = fmt.Sprintf("Built on the %s %s held here%s, from %s: an extract of the source, which holds more; the total is of what is held, not of the source.",
-		Thousands(c.Records), unit, dates, label)
-	return e
+	return fmt.Sprintf(p.Held, Thousands(e.Held), unit, dates, name)
 }
 
 // Units of the totals built on records held, and the record types each
@@ -77,6 +104,20 @@ var extentNouns = map[string][2]string{
 	"payroll":         {"payroll rows", "payroll row"},
 }
 
+// Noun names the extent's records in English, by their record type and
+// number ("payments", "contract record"); "" for a type a total is never
+// built on.
+func (e Extent) Noun() string {
+	noun, ok := extentNouns[e.RecordType]
+	if !ok {
+		return ""
+	}
+	if e.Held == 1 {
+		return noun[1]
+	}
+	return noun[0]
+}
+
 // ExtentsOf are the extents of every source holding records a total of
 // unit is built on (ExtentKinds), each worded with its own records'
 // name; none when nothing is held.
@@ -85,12 +126,7 @@ func ExtentsOf(cov []SourceCoverage, unit string) []Extent {
 	for _, c := range cov {
 		for _, rt := range ExtentKinds[unit] {
 			if c.RecordType == rt && c.Records > 0 {
-				noun := extentNouns[rt]
-				n := noun[0]
-				if c.Records == 1 {
-					n = noun[1]
-				}
-				out = append(out, ExtentOf(c, n, 0))
+				out = append(out, ExtentOf(c, Extent{RecordType: rt, Held: c.Records}.Noun(), 0))
 			}
 		}
 	}
@@ -124,10 +160,10 @@ func Thousands(n int) string {
 	return b.String()
 }
 
-func percent(a, b int) string {
+func percent(a, b int, under string) string {
 	p := 100 * float64(a) / float64(b)
 	if p < 0.1 {
-		return "under 0.1"
+		return under
 	}
 	return strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.1f", p), "0"), ".")
 }

@@ -584,6 +584,10 @@ func (s *Service) ConfirmTTL() time.Duration { return s.cfg.ConfirmTTL }
 
 // Schedule states when a cadence's digests go out, as the welcome and
 // confirmation mails and the manage page say it.
+// DigestHour is the New York hour digests go out (Schedule's hour, for
+// pages that say the schedule in their own language).
+func (s *Service) DigestHour() int { return s.cfg.DigestHour }
+
 func (s *Service) Schedule(cadence string) string {
 	hour := s.cfg.DigestHour
 	if cadence == CadenceWeekly {

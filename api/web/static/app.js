@@ -26,7 +26,20 @@ function label(kind, value) {
   return set && set[value] ? set[value] : value;
 }
 
-function say(sentence) { return (RW.sentences && RW.sentences[sentence]) || sentence; }
+// say is a service's sentence in the page's language: its Spanish when the
+// list holds it; a listed sentence with %d or %s is a pattern whose number
+// or name is kept (web.Say does the same on the server)
+function say(sentence) {
+  const all = RW.sentences || {};
+  if (!sentence || all[sentence]) return all[sentence] || sentence;
+  for (const [en, es] of Object.entries(all)) {
+    if (!/%[ds]/.test(en)) continue;
+    const re = new RegExp("^" + en.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%d/g, "(\\d[\\d,]*)").replace(/%s/g, "(.+?)") + "$");
+    const m = re.exec(sentence);
+    if (m) { let i = 1; return es.replace(/%[ds]/g, () => m[i++]); }
+  }
+  return sentence;
+}
 
 function lensName(lens) { return RW.words["js.lens." + lens] ? t("js.lens." + lens) : label("lens", lens); }
 
@@ -271,10 +284,29 @@ function facetList(lens, p, name, title, values, param, names) {
   }))];
 }
 
+// noticeSummary is a notice's one-line summary said in the page's
+// language from the twin's fields (the JSON's summary is the service's
+// English): type, agency, amount and vendor, and its dates in the site's
+// one date format.
+function noticeSummary(type, agency, amount, vendor, published, deadline, event) {
+  const parts = [type, agency ? t("js.sum.by", agency) : null];
+  if (amount && amount.valid) parts.push(money.format(amount.value) + (vendor ? t("js.sum.to", vendor) : ""));
+  else if (vendor) parts.push(t("js.sum.vendor", vendor));
+  if (published) parts.push(t("js.sum.published", fmtDate(published)));
+  if (deadline && deadline.rolling) parts.push(t("js.deadline.rolling"));
+  else if (deadline && deadline.date) parts.push(t("js.sum.due", fmtDate(deadline.date)));
+  if (event) parts.push(t("js.sum.event", fmtDateTime(event)));
+  return parts.filter(Boolean).join(" · ");
+}
+
+function hitSummary(hit) {
+  return noticeSummary(hit.notice_type || hit.section, hit.agency, hit.amount, hit.vendor, hit.published, hit.deadline, hit.event_date);
+}
+
 function hitItem(hit) {
   return h("li", { "data-request-id": hit.request_id },
     h("h3", { "data-verbatim": "" }, link(HOME + "notice/" + enc(hit.request_id), hit.title || hit.request_id)),
-    h("p", { class: "meta" }, hit.summary),
+    h("p", { class: "meta" }, hitSummary(hit)),
     badges(hit.flags),
     h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": hit.request_id, "data-pin-title": hit.title || hit.request_id }, t("js.pin"))),
     h("p", { class: "meta" },
@@ -412,7 +444,7 @@ async function noticeView(id) {
   render(
     h("h1", {}, n.title || t("js.notice.title", n.request_id)),
     h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": n.request_id, "data-pin-title": n.title || n.request_id }, t("js.pin"))),
-    h("p", { class: "summary", "data-summary": "" }, v.summary),
+    h("p", { class: "summary", "data-summary": "" }, noticeSummary(n.notice_type || n.section, n.agency_name, v.amount, (n.vendor_name || "").trim(), n.start_date, v.deadline, n.event_date)),
     badges(v.flags),
     twinLinks([["js.twin.official", v.links.official], ["js.twin.opendata", v.links.open_data], ["js.twin.json", api]]),
     followForm("notice", n.request_id),
@@ -463,20 +495,20 @@ async function matterView(pin) {
       err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || [] }) : null,
       twinLinks([["js.twin.json", api]]));
   }
-  const money2 = a => a && a.display ? a.display : "";
+  const money2 = a => a && a.display ? say(a.display) : "";
   const steps = (v.timeline || []).map(st => h("li", { "data-step": st.step },
     h("h3", {}, (st.date ? fmtDate(st.date) + " — " : "") + stepName(st.step || st.record || "")),
-    st.notice ? h("p", {}, link(HOME + "notice/" + enc(st.notice.request_id), st.notice.title || st.notice.request_id), " · ", st.notice.summary) :
+    st.notice ? h("p", {}, link(HOME + "notice/" + enc(st.notice.request_id), st.notice.title || st.notice.request_id), " · ", hitSummary(st.notice)) :
       h("p", {}, [st.title, st.agency, st.vendor, money2(st.amount)].filter(Boolean).join(" · "),
         st.entry && st.entry.kind === "contract" && st.entry.contract_id ? [" · ", link("/contracts/" + enc(st.entry.contract_id), t("js.matter.contract", st.entry.contract_id))] : (st.contract_id ? " · " + st.contract_id : "")),
-    st.link ? h("p", { class: "meta", "data-link-method": st.link.method }, t("js.matter.linked", label("method", st.link.method), label("confidence", st.link.confidence)) + st.link.note) : null));
+    st.link ? h("p", { class: "meta", "data-link-method": st.link.method }, t("js.matter.linked", label("method", st.link.method), label("confidence", st.link.confidence)) + (RW.labels.method_note && RW.labels.method_note[st.link.method] ? label("method_note", st.link.method) : say(st.link.note))) : null));
   const tot = v.totals || {};
   // the timeline drawn on the server (api/pictures.go): SVG with its text
   // alternative, parsed as SVG (never as HTML) and placed before the list
   const picture = h("figure", { class: "chart", "data-chart": "matter-timeline" });
   render(
     h("h1", {}, t("js.matter.title", v.pin)),
-    h("p", { class: "summary" }, v.kind_note || ""),
+    h("p", { class: "summary" }, say(v.kind_note || "")),
     twinLinks([["js.twin.json", api]]),
     followForm("matter", v.pin),
     h("dl", { class: "facts" },
@@ -486,7 +518,7 @@ async function matterView(pin) {
       h("dt", {}, t("js.matter.awarded")), h("dd", {}, money2(tot.awarded)),
       h("dt", {}, t("js.matter.registered")), h("dd", {}, money2(tot.registered)),
       h("dt", {}, t("js.matter.paid")), h("dd", {}, money2(tot.paid))),
-    tot.note ? h("p", { class: "meta" }, tot.note) : null,
+    tot.note ? h("p", { class: "meta" }, say(tot.note)) : null,
     h("h2", {}, t("js.matter.timeline")),
     steps.length ? [picture, h("ol", { class: "results", "data-timeline": "" }, steps)] : h("p", {}, t("js.matter.nosteps")),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,

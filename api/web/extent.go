@@ -1,0 +1,23 @@
+package web
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// extentWords says the extents of the records a total is built on in
+// lang, from their fields through the one rule (record.Extent.Say) with
+// the word table's phrases, each source's records named by their noun
+// (record.Extent.Noun, said through the "extent_noun" labels). The JSON
+// keeps the English (extent_words).
+func extentWords(lang string, es []record.Extent) string {
+	p := record.ExtentPhrases{Partial: Word(lang, "extent.partial"), Held: Word(lang, "extent.held"),
+		Only: Word(lang, "extent.only"), Dates: Word(lang, "extent.dates"), Under: Word(lang, "extent.under"), Comma: lang == "es"}
+	out := make([]string, 0, len(es))
+	for _, e := range es {
+		out = append(out, e.Say(p, Label(lang, "extent_noun", cmp.Or(e.Noun(), e.RecordType))))
+	}
+	return strings.Join(out, " ")
+}
