@@ -45,6 +45,8 @@ type Backend struct {
 	cmu      sync.Mutex
 	gen      uint64                  // bumped by every write
 	coverage []record.SourceCoverage // cached; nil when stale
+	// recordCoverage is RecordCoverage's, cached the same way
+	recordCoverage []record.SourceCoverage
 }
 
 var _ search.Engine = (*Backend)(nil)
@@ -207,7 +209,7 @@ func (b *Backend) Generation() uint64 {
 func (b *Backend) stale() {
 	b.cmu.Lock()
 	b.gen++
-	b.coverage = nil
+	b.coverage, b.recordCoverage = nil, nil
 	b.cmu.Unlock()
 }
 

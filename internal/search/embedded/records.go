@@ -237,6 +237,29 @@ func (b *Backend) FindRecords(ctx context.Context, q search.RecordQuery) (search
 // RecordCoverage reports, per source and kind, the records held, their
 // first and last dates and the latest observation.
 func (b *Backend) RecordCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
+	// once per generation (every write bumps it): each record read's scope
+	// and extents read it, and computing it is a handful of searches per
+	// source and kind
+	b.cmu.Lock()
+	if c := b.recordCoverage; c != nil {
+		b.cmu.Unlock()
+		return slices.Clone(c), nil
+	}
+	gen := b.gen
+	b.cmu.Unlock()
+	out, err := b.recordCoverageNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.cmu.Lock()
+	if b.gen == gen {
+		b.recordCoverage = slices.Clone(out)
+	}
+	b.cmu.Unlock()
+	return out, nil
+}
+
+func (b *Backend) recordCoverageNow(ctx context.Context) ([]record.SourceCoverage, error) {
 	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)
 	req.AddFacet("source", bleve.NewFacetRequest("source", 1000))
 	res, err := b.records.SearchInContext(ctx, req)

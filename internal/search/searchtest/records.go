@@ -404,6 +404,26 @@ func testRecords(t *testing.T, open Opener) {
 		if !sameJSON(cov, want) {
 			t.Errorf("coverage\n got %s\nwant %s", js(cov), js(want))
 		}
+		// a write shows at once (an engine that keeps coverage keeps it
+		// per generation), and a caller's change to its copy stays its own
+		cov[0].Records = -1
+		extra := search.Record{Kind: "test.grant", ID: "coverage-probe", Source: "delta", SourceLabel: "probe"}
+		if err := b.PutRecords(ctx, []search.Record{extra}); err != nil {
+			t.Fatal(err)
+		}
+		after, err := b.RecordCoverage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(after) != len(want)+1 || after[0].Records != want[0].Records || !slices.ContainsFunc(after, func(c record.SourceCoverage) bool { return c.Source == "delta" && c.Records == 1 }) {
+			t.Errorf("coverage after a write: %s", js(after))
+		}
+		if err := b.DeleteRecords(ctx, extra.Kind, []string{extra.ID}); err != nil {
+			t.Fatal(err)
+		}
+		if again, err := b.RecordCoverage(ctx); err != nil || !sameJSON(again, want) {
+			t.Errorf("coverage after the delete: %s (%v)", js(again), err)
+		}
 	})
 
 	t.Run("WithScope", func(t *testing.T) {
