@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
 	"strings"
 )
 
@@ -488,14 +487,4 @@ func buildScript(lang string) []byte {
 	buf.Write(b)
 	buf.WriteString(";\n")
 	return buf.Bytes()
-}
-
-// scriptKeys lists the "js." words (for tests).
-func scriptKeys() []string {
-	out := make([]string, 0, len(scriptWords))
-	for k := range scriptWords {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
