@@ -9,7 +9,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // contractRoutes mounts the JSON reads of registered contracts (SPEC
@@ -92,12 +91,8 @@ var contractAnalysisParams = []string{"group_by", "rank_by", "agency", "fiscal_y
 // analyze_contracts.
 type ContractAnalysisView struct {
 	procure.ContractAnalysis
-	// Extent says how much of their sources the totals cover, in words
-	// (ExtentWords) shown next to them.
-	Extent      []record.Extent `json:"extent"`
-	ExtentWords string          `json:"extent_words"`
-	Permalink   string          `json:"permalink"`
-	Absence     []string        `json:"absence_rules"`
+	Permalink string   `json:"permalink"`
+	Absence   []string `json:"absence_rules"`
 }
 
 // analysis reads the analysis a request asks for; status is 400 for an
@@ -117,7 +112,6 @@ func (s *Server) analysis(c *gin.Context) (ContractAnalysisView, int, error) {
 	}
 	a.WithBase(s.cfg.BaseURL, "/api/contracts")
 	v := ContractAnalysisView{ContractAnalysis: a, Absence: record.AbsenceRules, Permalink: s.cfg.BaseURL + "/contracts/analysis"}
-	v.Extent, v.ExtentWords = search.Extents(c.Request.Context(), s.deps.Search, record.ExtentContracts)
 	if q := c.Request.URL.RawQuery; q != "" {
 		v.Permalink += "?" + c.Request.URL.Query().Encode()
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 type analyzeContractsIn struct {
@@ -23,11 +22,7 @@ type analyzeContractsIn struct {
 // with the absence rules.
 type AnalyzeContractsOut struct {
 	procure.ContractAnalysis
-	// Extent says how much of their sources the totals cover
-	// (record.ExtentOf), in words (ExtentWords) to quote with them.
-	Extent      []record.Extent `json:"extent"`
-	ExtentWords string          `json:"extent_words"`
-	Absence     []string        `json:"absence_rules"`
+	Absence []string `json:"absence_rules"`
 }
 
 func amountBandEnum() []any {
@@ -89,7 +84,6 @@ func analyzeContracts(d *Deps) Tool {
 			}
 			a.WithBase(d.BaseURL, "/api/contracts")
 			out := AnalyzeContractsOut{ContractAnalysis: a, Absence: record.AbsenceRules}
-			out.Extent, out.ExtentWords = search.Extents(ctx, d.Search, record.ExtentContracts)
 			return out, nil
 		})
 	t.Limits = []string{"limit: at most 100 groups (default 20); groups_total counts them all",

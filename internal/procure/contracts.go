@@ -107,11 +107,17 @@ func totalsExtent(ctx context.Context, rs Records, unit string) TotalsExtent {
 // (none when this deployment holds no records): read once with the answer
 // whose totals it qualifies, so every surface shows the same.
 func (s *Service) PaymentsExtent(ctx context.Context) TotalsExtent {
+	return s.extentOf(ctx, record.ExtentPayments)
+}
+
+// extentOf is the extent of unit's totals over the records held (none
+// said when the engine holds no records).
+func (s *Service) extentOf(ctx context.Context, unit string) TotalsExtent {
 	rs, err := s.RecordReader()
 	if err != nil {
 		return TotalsExtent{Extent: []record.Extent{}}
 	}
-	return totalsExtent(ctx, rs, record.ExtentPayments)
+	return totalsExtent(ctx, rs, unit)
 }
 
 // Contract reads one contract by exact ID: a row id or a contract ID

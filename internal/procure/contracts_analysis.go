@@ -174,6 +174,8 @@ type ContractAnalysis struct {
 	AgencyLabels *AgencyLabelList            `json:"agency_labels,omitempty"`
 	AmountBands  []record.ContractAmountBand `json:"amount_bands"`
 	Scope        record.Scope                `json:"scope"`
+	// TotalsExtent says how much of their sources the figures cover.
+	TotalsExtent
 }
 
 // WithBase fills every follow URL: base (the site's address, "" for a
@@ -404,6 +406,14 @@ func groupKey(g string) string {
 // for a bad grouping, ranking, limit, fiscal year or band; EUNAVAILABLE
 // when the engine cannot answer.
 func (s *Service) AnalyzeContracts(ctx context.Context, req AnalysisRequest) (ContractAnalysis, error) {
+	a, err := s.analyzeContracts(ctx, req)
+	if err == nil {
+		a.TotalsExtent = s.extentOf(ctx, record.ExtentContracts)
+	}
+	return a, err
+}
+
+func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (ContractAnalysis, error) {
 	if req.GroupBy == "" {
 		req.GroupBy = GroupAgency
 	}

@@ -2,8 +2,9 @@ package procure_test
 
 import (
 	"context"
-	"github.com/recordwatch/recordwatch/internal/search/searchtest"
 	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/search/searchtest"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/procure"
