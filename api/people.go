@@ -9,7 +9,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // peopleRoutes mounts the JSON reads of people and organization rows (SPEC
@@ -85,7 +84,6 @@ func (s *Server) personOrOrganization(c *gin.Context) {
 			writeError(c, err)
 			return
 		}
-		pos.WithExtent(search.Extents(c.Request.Context(), s.deps.Search, record.ExtentPayroll))
 		v.Positions = &pos
 	}
 	renderJSON(c, http.StatusOK, v, cacheShort, time.Time{})

@@ -11,7 +11,6 @@ import (
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // The Form 1 pages of an organization (/organizations/<record id>/: its
@@ -97,7 +96,6 @@ func (s *Server) organizationPage(c *gin.Context) {
 		s.peoplePageError(c, json, err)
 		return
 	}
-	pos.WithExtent(search.Extents(c.Request.Context(), s.deps.Search, record.ExtentPayroll))
 	p.Positions = &pos
 	if row.AgencyID != "" {
 		p.AgencyPage = "/agencies/" + row.AgencyID + "/"

@@ -8,7 +8,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 type getPersonIn struct {
@@ -74,7 +73,6 @@ func getPersonOrOrganization(d *Deps) Tool {
 						if perr != nil {
 							return out, perr
 						}
-						pos.WithExtent(search.Extents(ctx, d.Search, record.ExtentPayroll))
 						out.Positions = &pos
 					}
 					return out, nil

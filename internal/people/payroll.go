@@ -78,15 +78,15 @@ type Positions struct {
 	Bounds          string         `json:"bounds"`
 	// Extent says how much of the payroll source the figures cover (the
 	// rows held are an extract), in words (ExtentWords) shown next to
-	// them; set by WithExtent when the figures are published.
+	// them; set by withExtent when the figures are published.
 	Extent      []record.Extent `json:"extent,omitempty"`
 	ExtentWords string          `json:"extent_words,omitempty"`
 }
 
-// WithExtent sets the extent of the payroll rows held (search.Extents of
+// withExtent sets the extent of the payroll rows held (search.Extents of
 // record.ExtentPayroll) on published figures; unknown ones state no figure
 // to qualify.
-func (p *Positions) WithExtent(es []record.Extent, words string) {
+func (p *Positions) withExtent(es []record.Extent, words string) {
 	if p.State == Published {
 		p.Extent, p.ExtentWords = es, words
 	}
@@ -176,5 +176,6 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 		y.RowsNoTitle = max(0, t.Count-inTitles-t.Other[procure.KeyPayrollTitle])
 		out.Years = append(out.Years, y)
 	}
+	out.withExtent(search.Extents(ctx, rs, record.ExtentPayroll))
 	return out, nil
 }
