@@ -11,7 +11,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
 // A data directory whose land events were written before their joins to
@@ -21,11 +20,7 @@ import (
 // an event naming no project held gets none. Re-linking again finds
 // nothing to do.
 func TestRelinkJoinsLandEventsOfAnOlderLayout(t *testing.T) {
-	b, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := drillEngine(t, "embedded")
 	ctx := context.Background()
 	ix := sampleIndexer(b)
 	p := land.Project{ID: "2025K9999", Name: "fixture: Prospect Farm Acquisition", ProcedureID: "ulurp",

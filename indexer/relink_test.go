@@ -11,7 +11,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
 // Moved from internal/search/embedded (TestVendorFilterFindsLegacyStems):
@@ -25,11 +24,7 @@ import (
 // notices and records, with the vendor named once in the scope. Re-linking
 // again finds nothing to do.
 func TestRelinkRewritesEarlierRuleStems(t *testing.T) {
-	b, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := drillEngine(t, "embedded")
 	ctx := context.Background()
 	ix := sampleIndexer(b)
 	day := time.Date(2014, 10, 7, 0, 0, 0, 0, record.NewYork)
@@ -140,11 +135,7 @@ func TestRelinkRewritesEarlierRuleStems(t *testing.T) {
 // of the older layout whose record is gone is deleted. Re-linking again
 // finds nothing to do.
 func TestRelinkWritesJoinsOfAnOlderLinkLayout(t *testing.T) {
-	b, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := drillEngine(t, "embedded")
 	ctx := context.Background()
 	ix := sampleIndexer(b)
 	day := time.Date(2022, 7, 6, 0, 0, 0, 0, record.NewYork)
