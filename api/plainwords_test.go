@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -134,13 +135,14 @@ var serviceEnglishRe = regexp.MustCompile(`\b(published|registered value|contrac
 
 // serviceEnglish lists what a Spanish page's visible text still says in
 // English: a phrase of the site's word table (englishLeft), a service
-// sentence the list says in Spanish, or one of the services' English
-// words (serviceEnglishRe).
+// sentence the list says in Spanish, one of the services' English words
+// (serviceEnglishRe), or any English function word (englishWordRe) with
+// the words around it.
 //
-// A source's name (a dataset's title, as its publisher names it) is a
-// name, not a sentence: names are taken out first. The services'
-// sentences not yet said from their fields (stillEnglish) are taken out
-// too, so that any other is a failure.
+// Record text is not the site's words: it is shown as published, marked
+// data-verbatim (visibleText leaves it out). A source's name (a dataset's
+// title, as its publisher names it) is a name, not a sentence: names are
+// taken out first.
 func serviceEnglish(text string, names []string) []string {
 	for _, n := range names {
 		text = strings.ReplaceAll(text, n, " ")
@@ -148,30 +150,36 @@ func serviceEnglish(text string, names []string) []string {
 			text = regexp.MustCompile(regexp.QuoteMeta(n[:24])+`[^…]{0,40}…`).ReplaceAllString(text, " ")
 		}
 	}
-	for _, re := range stillEnglish {
-		text = re.ReplaceAllString(text, " ")
-	}
 	left := englishLeft(text)
 	for _, en := range web.Sentences() {
 		if len(en) > 12 && !strings.Contains(en, "%") && web.Say("es", en) != en && strings.Contains(text, en) {
 			left = append(left, en)
 		}
 	}
-	return append(left, serviceEnglishRe.FindAllString(text, -1)...)
+	left = append(left, serviceEnglishRe.FindAllString(text, -1)...)
+	text = strings.Join(strings.Fields(text), " ")
+	seen := map[string]bool{}
+	for _, loc := range englishWordRe.FindAllStringIndex(text, -1) {
+		from, to := max(0, loc[0]-50), min(len(text), loc[1]+50)
+		for from > 0 && !utf8.RuneStart(text[from]) {
+			from--
+		}
+		for to < len(text) && !utf8.RuneStart(text[to]) {
+			to++
+		}
+		ctx := text[from:to]
+		if !seen[ctx] && len(seen) < 12 {
+			seen[ctx] = true
+			left = append(left, "…"+ctx+"…")
+		}
+	}
+	return left
 }
 
-// stillEnglish are the services' sentences a Spanish page still shows in
-// English (issue 35: each is to become fields or a key with arguments;
-// listed so that no new one goes unnoticed): the contract analysis's
-// coverage note, the people lens's relation notes and the meetings' fact
-// evidence.
-var stillEnglish = []*regexp.Regexp{
-	regexp.MustCompile(`Analysed [\d,]+ of the registered contract rows held \(.*?a group or label absent here does not prove no contract exists\.`),
-	regexp.MustCompile(`the source links a minutes document \(status [^)]*\), published`),
-	regexp.MustCompile(`no remote link is published`),
-	regexp.MustCompile(`the meeting is read from City Record notice \d+ itself`),
-	regexp.MustCompile(`printed as the \w[\w ]* of this record as of [\d-]+; not proof[^.]*\.`),
-}
+// englishWordRe are English words that no Spanish sentence uses: one of
+// them on a Spanish page, outside record text and names, is a sentence
+// of the site's (or of a service's) left in English.
+var englishWordRe = regexp.MustCompile(`(?i)\b(the|is|are|and|this|that|with|which|from|not|was|were|have|its|their|only|by|of|on|at|or|held|none|after|before|when|may|does|it|be|been|than|into|any|every|must|would|should|they|there|these|those|what|who|whose|named|linked|published|recorded|printed)\b`)
 
 // sourceNames are the names of the sources held (their coverage labels).
 func sourceNames(t *testing.T, e *env) []string {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"html/template"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -43,7 +45,7 @@ func langFuncs(lang string) template.FuncMap {
 		// extentWords is the extent of a total's records (extent.go)
 		"extentWords": func(es []record.Extent) string { return extentWords(lang, es) },
 		// plain says the machine words a service note names in words
-		"plain": func(note string) string { return Plain(lang, note) },
+		"plain": func(note string) string { return Plain(lang, Say(lang, note)) },
 		// say is a service's fixed sentence (an absence rule) in lang:
 		// the Spanish of sentences (words.go), else as written
 		"say": func(sentence string) string { return Say(lang, sentence) },
@@ -456,61 +458,157 @@ var sentences = map[string]string{
 	"A search covers only the retained set of records. Missing hits do not prove that the service or an upstream source has no such record.": "Una búsqueda solo cubre los registros conservados. Que falten resultados no prueba que el servicio o una fuente de origen no tengan ese registro.",
 }
 
+// pageSentences are the services' sentences only the server-rendered
+// pages show (the land procedure's, the meetings' evidence, the people
+// lens's notes…), in Spanish; they are not shipped to the scripts, which
+// carry only sentences (words-es.js stays small). Each area adds its own
+// (addSentences in words_es_*.go).
+var pageSentences = map[string]string{}
+
+// addSentences adds Spanish sentences: to the scripts' list too when
+// scripts, else to the pages' only. A sentence defined twice is a panic at
+// start.
+func addSentences(scripts bool, m map[string]string) {
+	for en, es := range m {
+		if _, dup := sentences[en]; dup {
+			panic("web: sentence defined twice: " + en)
+		}
+		if _, dup := pageSentences[en]; dup {
+			panic("web: sentence defined twice: " + en)
+		}
+		if scripts {
+			sentences[en] = es
+		} else {
+			pageSentences[en] = es
+		}
+	}
+}
+
 // Say is sentence in lang: its Spanish when the list holds it, else as
 // written.
 //
 // A sentence of the list with %d or %s in it is a pattern: a service
 // sentence with a number or a name in its place reads in Spanish with the
 // same number or name (static/app.js say does the same for the scripts).
+//
+// A service's note is often several sentences, or clauses joined by "; "
+// (a stage's evidence and its condition): when the whole is not in the
+// list, each sentence and then each clause is said on its own, so that a
+// composed note reads in Spanish when each of its parts is listed. A part
+// no list holds stays as written (the plain-words test finds it).
 func Say(lang, sentence string) string {
-	if lang != "es" {
+	if lang != "es" || sentence == "" {
 		return sentence
 	}
-	if es, ok := sentences[sentence]; ok {
+	if es, ok := sayWhole(sentence); ok {
 		return es
 	}
-	for _, p := range sentencePatterns {
+	if parts := splitSentences(sentence); len(parts) > 1 {
+		for i, p := range parts {
+			parts[i] = Say(lang, p)
+		}
+		return strings.Join(parts, " ")
+	}
+	if parts := strings.Split(sentence, "; "); len(parts) > 1 {
+		for i, p := range parts {
+			if es, ok := sayWhole(p); ok {
+				parts[i] = es
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	return sentence
+}
+
+// sayWhole is the Spanish of one sentence of the lists, or of one that
+// matches a pattern.
+func sayWhole(sentence string) (string, bool) {
+	if es, ok := sentences[sentence]; ok {
+		return es, true
+	}
+	if es, ok := pageSentences[sentence]; ok {
+		return es, true
+	}
+	for _, p := range patterns() {
 		if m := p.re.FindStringSubmatch(sentence); m != nil {
 			args := make([]any, len(m)-1)
 			for i := range args {
 				args[i] = m[i+1]
 			}
-			return fmt.Sprintf(strings.ReplaceAll(p.es, "%d", "%s"), args...)
+			return fmt.Sprintf(strings.ReplaceAll(p.es, "%d", "%s"), args...), true
 		}
 	}
-	return sentence
+	return "", false
 }
 
-// sentencePatterns are the sentences with %d or %s, as expressions.
-var sentencePatterns = func() []struct {
+// sentenceEnd is where one sentence of a note ends and another begins: a
+// full stop and a space before a capital letter or a digit.
+var sentenceEnd = regexp.MustCompile(`[.!?] +[A-Z0-9(“"]`)
+
+// splitSentences cuts a note into its sentences (each keeps its full
+// stop); a note of one sentence is one part.
+func splitSentences(s string) []string {
+	var out []string
+	for {
+		loc := sentenceEnd.FindStringIndex(s)
+		if loc == nil {
+			break
+		}
+		out = append(out, strings.TrimSpace(s[:loc[0]+1]))
+		s = s[loc[1]-1:]
+	}
+	return append(out, s)
+}
+
+type sentencePattern struct {
 	re *regexp.Regexp
 	es string
-} {
-	var out []struct {
-		re *regexp.Regexp
-		es string
-	}
-	for en, es := range sentences {
-		if !strings.Contains(en, "%d") && !strings.Contains(en, "%s") {
-			continue
+}
+
+var (
+	patternsOnce sync.Once
+	patternList  []sentencePattern
+)
+
+// patterns are the sentences with %d or %s, as expressions, built once
+// (after every area's addSentences has run), the longest first so that
+// the most specific pattern wins.
+func patterns() []sentencePattern {
+	patternsOnce.Do(func() {
+		var ens []string
+		all := map[string]string{}
+		for _, m := range []map[string]string{sentences, pageSentences} {
+			for en, es := range m {
+				if strings.Contains(en, "%d") || strings.Contains(en, "%s") {
+					ens = append(ens, en)
+					all[en] = es
+				}
+			}
 		}
-		expr := regexp.QuoteMeta(en)
-		expr = strings.ReplaceAll(expr, "%d", `(\d[\d,]*)`)
-		expr = strings.ReplaceAll(expr, "%s", `(.+?)`)
-		out = append(out, struct {
-			re *regexp.Regexp
-			es string
-		}{regexp.MustCompile("^" + expr + "$"), es})
-	}
-	return out
-}()
+		sort.Slice(ens, func(i, j int) bool {
+			if len(ens[i]) != len(ens[j]) {
+				return len(ens[i]) > len(ens[j])
+			}
+			return ens[i] < ens[j]
+		})
+		for _, en := range ens {
+			expr := regexp.QuoteMeta(en)
+			expr = strings.ReplaceAll(expr, "%d", `(\d[\d,]*)`)
+			expr = strings.ReplaceAll(expr, "%s", `(.+?)`)
+			patternList = append(patternList, sentencePattern{regexp.MustCompile("^" + expr + "$"), all[en]})
+		}
+	})
+	return patternList
+}
 
 // Sentences lists the English sentences the list says in Spanish (for
 // tests: one left in English on a Spanish page is a miss).
 func Sentences() []string {
-	out := make([]string, 0, len(sentences))
-	for en := range sentences {
-		out = append(out, en)
+	out := make([]string, 0, len(sentences)+len(pageSentences))
+	for _, m := range []map[string]string{sentences, pageSentences} {
+		for en := range m {
+			out = append(out, en)
+		}
 	}
 	return out
 }
