@@ -90,7 +90,7 @@ func main() {
 	fl.DurationVar(&cfg.Warmup, "warmup", time.Second, "unmeasured warm-up per query and concurrency")
 	fl.StringVar(&conc, "conc", "1,32", "concurrencies")
 	fl.BoolVar(&cfg.Pprof, "pprof", true, "CPU-profile our indexing and our server under the mixed load at the highest concurrency")
-	fl.IntVar(&cfg.PGPort, "pg-port", 55432, "loopback port of the private PostgreSQL cluster")
+	fl.IntVar(&cfg.PGPort, "pg-port", 15432, "loopback port of the private PostgreSQL cluster (below the ephemeral range 32768–60999, where a client connection of the load may already hold it)")
 	fl.BoolVar(&cfg.OpenSearch, "opensearch", true, "also run OpenSearch (a single node of the benchmark's own, served through Recordwatch's API); -peers=false skips it too")
 	fl.StringVar(&cfg.OpenSearchHeap, "opensearch-heap", "1g", "OpenSearch JVM heap (-Xms = -Xmx)")
 	fl.StringVar(&cfg.OpenSearchHome, "opensearch-home", defaultOSHome(), "RECORDWATCH_OPENSEARCH_HOME of the benchmark's node (distribution, data, pids); keep it apart from a development node's")

@@ -12,6 +12,10 @@ import (
 // cosine similarity), so nearest-neighbour search runs in the cluster and
 // scales out with its nodes. The plugin scores a cosine c as (1+c)/2.
 
+// NearCandidates is how many candidates the cluster's graph search keeps
+// (the embedded engine's ann.EfSearch is the same figure).
+const NearCandidates = 200
+
 // nearBody is the _search body of a nearest-neighbour query: the k nearest
 // vectors of the records of q's kind that q's filter matches, none under
 // q's similarity. The kind and the filter (the bool query of record
@@ -20,6 +24,11 @@ import (
 // (OpenSearch 2.4 on; Faiss from 2.9), applies it during the graph search
 // (or scans the matches exactly when they are few), so k are found among
 // the matches instead of k found and then filtered.
+//
+// The graph search keeps NearCandidates candidates (the k-NN query's k;
+// the Lucene engine's ef_search is k) and the answer is the best q.K of
+// them: with k = q.K = 10 the graph walk misses a quarter of the exact
+// top 10 at 100,000 vectors (overlap@10 0.736 in the benchmark).
 func nearBody(q search.NearQuery) obj {
 	filter := obj{"term": obj{"kind": q.Kind}}
 	if q.Filtered() {
@@ -33,7 +42,7 @@ func nearBody(q search.NearQuery) obj {
 		"min_score": (1 + float64(q.MinScore)) / 2,
 		"query": obj{"knn": obj{"vector": obj{
 			"vector": q.Vector,
-			"k":      q.K,
+			"k":      max(q.K, NearCandidates),
 			"filter": filter,
 		}}},
 	}

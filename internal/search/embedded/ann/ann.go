@@ -27,7 +27,7 @@ import (
 const (
 	M              = 16
 	EfConstruction = 80
-	EfSearch       = 100
+	EfSearch       = 200
 	maxLevel       = 16
 )
 

@@ -20,8 +20,8 @@ type Accept func(id string, meta []byte) bool
 // (internal/search/embedded) at 100,000 nodes: a filter taking 4.7% cost
 // top-10 from the graph about 1.5 times its scan. Every search of a graph
 // of at most ScanBelow nodes is a scan. At 100,000 nodes the scan answers
-// top-10 (ef 100) for filters under about 5.7% of the nodes, top-1000
-// (semantic search's candidates) under about 42%.
+// top-10 (ef = EfSearch, 200) for filters under about 11% of the nodes,
+// top-1000 (semantic search's candidates) under about 42%.
 const (
 	SampleNodes    = 512
 	GraphCostPerEf = 60

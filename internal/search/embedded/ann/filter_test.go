@@ -34,10 +34,10 @@ func liveBelow(ids []string, n int) map[string]bool {
 // answered by the graph), half the nodes, a selective one (2%, by the
 // exact scan) and one that takes fewer than k (all of them come back).
 func TestFilteredOverlapWithExact(t *testing.T) {
-	g, ids, fs, qs, ss := buildMeta(t, 6000, 128)
-	qfs := fs[6000:]
-	// (of 6,000 nodes, the graph answers top-10 for filters over about
-	// 70% of them: either may answer half)
+	g, ids, fs, qs, ss := buildMeta(t, 10000, 128)
+	qfs := fs[10000:]
+	// (of 10,000 nodes, at ef 200 the graph answers top-10 for filters
+	// over about 76% of them: either may answer half)
 	for _, c := range []struct {
 		share     byte
 		k         int
