@@ -200,6 +200,7 @@ func pageCrumbs(c *gin.Context, title string) []web.Link {
 		{"/meetings/", "nav.meetings", "/meetings"},
 	} {
 		if strings.HasPrefix(path, sec.prefix) && path != "/contracts/analysis" {
+			page.Verbatim = true // an object page's name, as its source publishes it
 			return crumbs(c, web.Link{Label: web.Word(lang, sec.word), URL: sec.url}, page)
 		}
 	}
