@@ -30,6 +30,9 @@ func init() {
 	for en, es := range landJoinsES {
 		m[en] = es
 	}
+	for en, es := range landErrorsES {
+		m[en] = es
+	}
 	for _, id := range land.ProcedureIDs() {
 		p, _ := land.ProcedureByID(id)
 		for _, o := range p.Outside {
@@ -65,7 +68,30 @@ func init() {
 		m[landBoundPattern(what)] = "Incompleto: se guardan más " + es + " de las %d que lee una respuesta (el límite de una lectura de vínculos); se listan las primeras %d."
 	}
 	addSentences(false, m)
+	addWords(nil, landLabels())
 }
+
+// landLabels are the label tables of the procedures' names (land_procedure,
+// by procedure id) and of their stages' names and actors (land_stage,
+// land_actor, by "procedure/stage": LandStageKey), in English as the
+// procedure definitions write them. A name with no Spanish has an empty
+// Spanish label, which TestEveryMachineValueHasALabel reports.
+func landLabels() map[string]map[string]word {
+	ls := map[string]map[string]word{"land_procedure": {}, "land_stage": {}, "land_actor": {}}
+	for _, id := range land.ProcedureIDs() {
+		p, _ := land.ProcedureByID(id)
+		ls["land_procedure"][id] = word{p.Name, landNameES[p.Name]}
+		for _, s := range p.Stages {
+			ls["land_stage"][LandStageKey(id, s.ID)] = word{s.Name, landNameES[s.Name]}
+			ls["land_actor"][LandStageKey(id, s.ID)] = word{s.Actor, landNameES[s.Actor]}
+		}
+	}
+	return ls
+}
+
+// LandStageKey is the key of a procedure's stage in the land_stage and
+// land_actor label tables (land_project.html builds the same with printf).
+func LandStageKey(procedure, stage string) string { return procedure + "/" + stage }
 
 // landLaterES is the Spanish of land.LaterReason's clause.
 const landLaterES = "hay registrada una etapa posterior"
@@ -78,41 +104,16 @@ func landBoundPattern(what string) string {
 }
 
 // landProcedureES are the procedures' own words (internal/land/procedures):
-// names, sources, review notes, stage names, actors and effects.
+// sources, review notes and stages' effects.
 var landProcedureES = map[string]string{
-	// procedure names
-	"Uniform Land Use Review Procedure (ULURP)":   "Procedimiento Uniforme de Revisión del Uso del Suelo (ULURP)",
-	"Expedited Land Use Review Procedure (ELURP)": "Procedimiento Acelerado de Revisión del Uso del Suelo (ELURP)",
-	"Non-ULURP land-use review (zoning text amendments, authorizations, certifications and other Commission actions)": "Revisión del uso del suelo fuera de ULURP (enmiendas del texto de zonificación, autorizaciones, certificaciones y otras acciones de la Comisión)",
 	// sources
-	`New York City Charter, Chapter 8 (City Planning), §197-c "Uniform land use review procedure" and §197-d "Council review"`:                                                            `Carta de la Ciudad de Nueva York, capítulo 8 (Planificación Urbana), §197-c «Procedimiento uniforme de revisión del uso del suelo» y §197-d «Revisión del Concejo»`,
-	`New York City Charter, Chapter 8, §200 "Zoning resolution" and §201 "Applications for zoning changes and special permits"; §197-d for the Council's review`:                          `Carta de la Ciudad de Nueva York, capítulo 8, §200 «Resolución de zonificación» y §201 «Solicitudes de cambios de zonificación y de permisos especiales»; §197-d para la revisión del Concejo`,
-	`New York City Charter, Chapter 8, §197-e "Expedited land use review procedure" (added by the November 4, 2025 ballot, L.L. 2025/177), with §197-d(c-1) and (f) for its Council path`: `Carta de la Ciudad de Nueva York, capítulo 8, §197-e «Procedimiento acelerado de revisión del uso del suelo» (añadido en la votación del 2025-11-04, L.L. 2025/177), con §197-d(c-1) y (f) para su paso por el Concejo`,
+	`New York City Charter, Chapter 8 (City Planning), §197-c "Uniform land use review procedure" and §197-d "Council review"`:                                                      `Carta de la Ciudad de Nueva York, capítulo 8 (Planificación Urbana), §197-c «Procedimiento uniforme de revisión del uso del suelo» y §197-d «Revisión del Concejo»`,
+	`New York City Charter, Chapter 8, §200 "Zoning resolution" and §201 "Applications for zoning changes and special permits"; §197-d for the Council's review`:                    `Carta de la Ciudad de Nueva York, capítulo 8, §200 «Resolución de zonificación» y §201 «Solicitudes de cambios de zonificación y de permisos especiales»; §197-d para la revisión del Concejo`,
+	`New York City Charter, Chapter 8, §197-e "Expedited land use review procedure" (added by the 2025-11-04 ballot, L.L. 2025/177), with §197-d(c-1) and (f) for its Council path`: `Carta de la Ciudad de Nueva York, capítulo 8, §197-e «Procedimiento acelerado de revisión del uso del suelo» (añadido en la votación del 2025-11-04, L.L. 2025/177), con §197-d(c-1) y (f) para su paso por el Concejo`,
 	// how each was checked (review_note)
 	"Checked on 2026-11-27 against the bundled Charter text (internal/land/testdata/charter/charter.json): every stage's section, subdivision and day count is quoted from it (charter_text), and TestProceduresCiteTheCharter fails when a quote or a day count is not in the cited subdivision. The earlier definition, written from memory, put the borough board beside the community board; the Charter gives the borough board its thirty days after the community boards, beside the borough president.": "Comprobado el 2026-11-27 con el texto de la Carta incluido (internal/land/testdata/charter/charter.json): la sección, la subdivisión y el número de días de cada etapa se citan de él (charter_text), y la prueba TestProceduresCiteTheCharter falla cuando una cita o un número de días no está en la subdivisión citada. La definición anterior, escrita de memoria, ponía la junta del distrito junto a la junta comunitaria; la Carta da a la junta del distrito sus treinta días después de las juntas comunitarias, junto al presidente del distrito.",
 	"Checked on 2026-11-27 against the bundled Charter text: every stage's section, subdivision and day count is quoted from it (charter_text). Non-ULURP covers several paths: a zoning text amendment follows §200-§201 and §197-d; an authorization or certification is decided by the Commission under the Zoning Resolution, not the Charter. Which path a project follows depends on its actions; the conditions say so instead of deciding it.":                                                          "Comprobado el 2026-11-27 con el texto de la Carta incluido: la sección, la subdivisión y el número de días de cada etapa se citan de él (charter_text). La revisión fuera de ULURP abarca varios caminos: una enmienda del texto de zonificación sigue §200-§201 y §197-d; una autorización o certificación la decide la Comisión según la Resolución de Zonificación, no según la Carta. El camino que sigue un proyecto depende de sus acciones; las condiciones lo indican en lugar de decidirlo.",
 	"Written on 2026-11-27 from the bundled Charter text (internal/land/testdata/charter/charter.json): every stage's section, subdivision and day count is quoted from it (charter_text), and TestProceduresCiteTheCharter fails when a quote or a day count is not in the cited subdivision.":                                                                                                                                                                                                                 "Escrito el 2026-11-27 a partir del texto de la Carta incluido (internal/land/testdata/charter/charter.json): la sección, la subdivisión y el número de días de cada etapa se citan de él (charter_text), y la prueba TestProceduresCiteTheCharter falla cuando una cita o un número de días no está en la subdivisión citada.",
-	// stage names
-	"Application prepared and filed":          "Solicitud preparada y presentada",
-	"Certified as complete and referred":      "Certificada como completa y remitida",
-	"Referred for review":                     "Remitida para revisión",
-	"Community board review":                  "Revisión de la junta comunitaria",
-	"Borough board review":                    "Revisión de la junta del distrito",
-	"Borough president review":                "Revisión del presidente del distrito",
-	"City Planning Commission public hearing": "Audiencia pública de la Comisión de Planificación Urbana",
-	"City Planning Commission decision":       "Decisión de la Comisión de Planificación Urbana",
-	"City Council review":                     "Revisión del Concejo Municipal",
-	"Mayoral review":                          "Revisión del alcalde",
-	// actors
-	"Applicant and Department of City Planning":                      "El solicitante y el Departamento de Planificación Urbana",
-	"Department of City Planning (for the City Planning Commission)": "Departamento de Planificación Urbana (para la Comisión de Planificación Urbana)",
-	"Community board":                    "Junta comunitaria",
-	"Community board (or borough board)": "Junta comunitaria (o junta del distrito)",
-	"Borough board":                      "Junta del distrito",
-	"Borough president":                  "Presidente del distrito",
-	"City Planning Commission":           "Comisión de Planificación Urbana",
-	"City Council":                       "Concejo Municipal",
-	"Mayor":                              "Alcalde",
 	// effects
 	"none: the application is not yet in public review": "ninguno: la solicitud todavía no está en revisión pública",
 	"starts public review and its time limits":          "inicia la revisión pública y sus plazos",
@@ -133,6 +134,36 @@ var landProcedureES = map[string]string{
 	"binding: approval, modification or disapproval of a zoning text amendment; failing to act is a deemed approval":                                                       "vinculante: aprobación, modificación o desaprobación de una enmienda del texto de zonificación; no actuar equivale a una aprobación tácita",
 	"may disapprove the Council's action; the Council may override by a two-thirds vote within ten days":                                                                   "puede desaprobar la acción del Concejo; el Concejo puede anular esa desaprobación con dos tercios de los votos en un plazo de diez días",
 	"may disapprove a deemed approval; the Council may override by a two-thirds vote within ten days":                                                                      "puede desaprobar una aprobación tácita; el Concejo puede anular esa desaprobación con dos tercios de los votos en un plazo de diez días",
+}
+
+// landNameES are the procedures' names and their stages' names and
+// actors, said through label tables keyed by procedure and stage
+// (land_procedure, land_stage, land_actor: landLabels), not as sentences:
+// the same words are also bodies' names that other pages print as
+// published ("City Planning Commission").
+var landNameES = map[string]string{
+	"Uniform Land Use Review Procedure (ULURP)":   "Procedimiento Uniforme de Revisión del Uso del Suelo (ULURP)",
+	"Expedited Land Use Review Procedure (ELURP)": "Procedimiento Acelerado de Revisión del Uso del Suelo (ELURP)",
+	"Non-ULURP land-use review (zoning text amendments, authorizations, certifications and other Commission actions)": "Revisión del uso del suelo fuera de ULURP (enmiendas del texto de zonificación, autorizaciones, certificaciones y otras acciones de la Comisión)",
+	"Application prepared and filed":                                 "Solicitud preparada y presentada",
+	"Certified as complete and referred":                             "Certificada como completa y remitida",
+	"Referred for review":                                            "Remitida para revisión",
+	"Community board review":                                         "Revisión de la junta comunitaria",
+	"Borough board review":                                           "Revisión de la junta del distrito",
+	"Borough president review":                                       "Revisión del presidente del distrito",
+	"City Planning Commission public hearing":                        "Audiencia pública de la Comisión de Planificación Urbana",
+	"City Planning Commission decision":                              "Decisión de la Comisión de Planificación Urbana",
+	"City Council review":                                            "Revisión del Concejo Municipal",
+	"Mayoral review":                                                 "Revisión del alcalde",
+	"Applicant and Department of City Planning":                      "El solicitante y el Departamento de Planificación Urbana",
+	"Department of City Planning (for the City Planning Commission)": "Departamento de Planificación Urbana (para la Comisión de Planificación Urbana)",
+	"Community board":                                                "Junta comunitaria",
+	"Community board (or borough board)":                             "Junta comunitaria (o junta del distrito)",
+	"Borough board":                                                  "Junta del distrito",
+	"Borough president":                                              "Presidente del distrito",
+	"City Planning Commission":                                       "Comisión de Planificación Urbana",
+	"City Council":                                                   "Concejo Municipal",
+	"Mayor":                                                          "Alcalde",
 }
 
 // landConditionES are the procedures' stage conditions (Stage.Condition).
@@ -197,6 +228,22 @@ var landNotesES = map[string]string{
 	"Queens lot: the held MapPLUTO centroid file covers Manhattan, the Bronx, Brooklyn and Staten Island only":     "lote de Queens: el archivo de centroides de MapPLUTO guardado solo cubre Manhattan, el Bronx, Brooklyn y Staten Island",
 	"condominium billing lot (75xx): the held centroid file has no row for it":                                     "lote de facturación de condominio (75xx): el archivo de centroides guardado no tiene ninguna fila para él",
 	"not in the held MapPLUTO centroid file, which holds only the lots of ZAP projects (those that matched PLUTO)": "no está en el archivo de centroides de MapPLUTO guardado, que solo contiene los lotes de proyectos ZAP (los que coincidieron con PLUTO)",
+}
+
+// landErrorsES are the land service's answers to bad input
+// (internal/land service.go, name.go), which the land pages show.
+var landErrorsES = map[string]string{
+	"a ZAP project id is required (e.g. 2022M0258)": "se necesita un id de proyecto ZAP (p. ej., 2022M0258)",
+	"%s is not a ZAP project id: four digits of year, a borough letter (M, X, K, Q, R, or Y for citywide) and four digits, with an optional legacy P prefix (2022M0258, P2018X0210)": "%s no es un id de proyecto ZAP: cuatro dígitos del año, una letra del distrito (M, X, K, Q, R, o Y para toda la ciudad) y cuatro dígitos, con un prefijo P antiguo opcional (2022M0258, P2018X0210)",
+	"no land project with id %s is held":                                                     "no se guarda ningún proyecto de uso del suelo con el id %s",
+	"land projects are not available on this deployment":                                     "los proyectos de uso del suelo no están disponibles en esta instalación",
+	"unknown review procedure %s; procedures: ulurp, non_ulurp, elurp, unknown (not stated)": "procedimiento de revisión desconocido %s; procedimientos: ulurp, non_ulurp, elurp, unknown (no indicado)",
+	"unknown stage %s; stages: %s, unknown":                                                  "etapa desconocida %s; etapas: %s, unknown",
+	"unknown borough %s; boroughs: %s":                                                       "distrito desconocido %s; distritos: %s",
+	"limit must be between 1 and %d":                                                         "el límite debe estar entre 1 y %d",
+	"%s is not a BBL: 10 digits, borough (1-5), block (5) and lot (4)":                       "%s no es un BBL: 10 dígitos, distrito (1-5), manzana (5) y lote (4)",
+	"each of the words %s is in more than %d projects held: add a rarer word or another filter (borough, status, stage …)": "cada una de las palabras %s está en más de %d proyectos guardados: añada una palabra menos común u otro filtro (distrito, estado, etapa…)",
+	"more than %d projects held hold every word of %s: add a word or another filter (borough, status, stage …)":            "más de %d proyectos guardados contienen todas las palabras de %s: añada una palabra u otro filtro (distrito, estado, etapa…)",
 }
 
 // landJoinsES are the evidence sentences of a land project's joins: its

@@ -14,9 +14,9 @@ import (
 // uses (the plain-words walk's list, api/plainwords_test.go).
 var landEnglishRe = regexp.MustCompile(`(?i)\b(the|is|are|and|this|that|with|which|from|not|was|were|have|its|their|only|by|of|on|at|or|held|none|after|before|when|may|does|it|be|been|than|into|any|every|must|would|should|they|there|these|those|what|who|whose|named|linked|published|recorded|printed)\b`)
 
-// landTexts are the land services' own texts a land page says, every one
-// the procedures and the decision path can produce: each procedure's
-// name, source and review note, each stage's name, actor and effect, each
+// landTexts are the land services' own texts a land page says as
+// sentences, every one the procedures and the decision path can produce:
+// each procedure's source and review note, each stage's effect, each
 // conditional stage's reasons (absent or unknown, before a later stage or
 // not), each milestone outside the procedure, the path's fixed reasons
 // and notes, and why a lot has no geometry.
@@ -29,9 +29,9 @@ func landTexts(t *testing.T) []string {
 	}
 	for _, id := range ids {
 		p, _ := land.ProcedureByID(id)
-		out = append(out, p.Name, p.Source.Title, p.Source.ReviewNote)
+		out = append(out, p.Source.Title, p.Source.ReviewNote)
 		for _, s := range p.Stages {
-			out = append(out, s.Name, s.Actor, s.Effect)
+			out = append(out, s.Effect)
 			if s.Applies == "conditional" {
 				for _, base := range []string{land.ReasonAbsent, land.ReasonUnknown} {
 					r := land.ConditionalReason(base, s.Condition)
@@ -59,6 +59,37 @@ func landTexts(t *testing.T) []string {
 	return out
 }
 
+// Every procedure's name and every stage's name and actor has a label in
+// both languages (the English as the definition writes it), the Spanish
+// with no English word left.
+func TestLandProcedureLabels(t *testing.T) {
+	n := 0
+	for _, id := range land.ProcedureIDs() {
+		p, _ := land.ProcedureByID(id)
+		check := func(kind, key, en string) {
+			n++
+			if got := Label("en", kind, key); got != en {
+				t.Errorf("%s %s in English: %q, want %q", kind, key, got, en)
+			}
+			es := Label("es", kind, key)
+			if es == en || es == "" {
+				t.Errorf("%s %s (%q) has no Spanish", kind, key, en)
+			}
+			if w := landEnglishRe.FindString(es); w != "" {
+				t.Errorf("%s %s: the Spanish leaves English (%q): %q", kind, key, w, es)
+			}
+		}
+		check("land_procedure", id, p.Name)
+		for _, s := range p.Stages {
+			check("land_stage", LandStageKey(id, s.ID), s.Name)
+			check("land_actor", LandStageKey(id, s.ID), s.Actor)
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d procedure labels checked", n)
+	}
+}
+
 // Every land text has Spanish, and the Spanish leaves no English word.
 func TestLandTextsInSpanish(t *testing.T) {
 	texts := landTexts(t)
@@ -72,7 +103,19 @@ func TestLandTextsInSpanish(t *testing.T) {
 			t.Errorf("the Spanish of %q leaves English (%q): %q", en, w, es)
 		}
 	}
-	if len(texts) < 80 {
+	// the land service's answers to bad input, as the land pages show them
+	for _, en := range []string{
+		`"NOPE" is not a ZAP project id: four digits of year, a borough letter (M, X, K, Q, R, or Y for citywide) and four digits, with an optional legacy P prefix (2022M0258, P2018X0210)`,
+		`no land project with id "2099X9999" is held`,
+		`unknown borough "Mars"; boroughs: Bronx, Brooklyn`,
+		`"12" is not a BBL: 10 digits, borough (1-5), block (5) and lot (4)`,
+		`more than 200 projects held hold every word of "street": add a word or another filter (borough, status, stage …)`,
+	} {
+		if es := Say("es", en); es == en || landEnglishRe.MatchString(strings.NewReplacer("Bronx, Brooklyn", "", `"street"`, "").Replace(es)) {
+			t.Errorf("the land error %q in Spanish: %q", en, es)
+		}
+	}
+	if len(texts) < 60 {
 		t.Errorf("only %d land texts enumerated", len(texts))
 	}
 }
