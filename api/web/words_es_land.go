@@ -223,6 +223,10 @@ var landNotesES = map[string]string{
 	"passed date":         "fecha de aprobación",
 	"the date of the meeting whose minutes name the application": "la fecha de la reunión cuyas actas nombran la solicitud",
 
+	// the outlines' areas the maps draw (api/web nyc_outlines.json), as
+	// their tooltips name them
+	"%s — joint interest area": "%s — área de interés conjunto",
+
 	// land.NoCentroidReason
 	"no MapPLUTO centroid file is held": "no se guarda ningún archivo de centroides de MapPLUTO",
 	"Queens lot: the held MapPLUTO centroid file covers Manhattan, the Bronx, Brooklyn and Staten Island only":     "lote de Queens: el archivo de centroides de MapPLUTO guardado solo cubre Manhattan, el Bronx, Brooklyn y Staten Island",

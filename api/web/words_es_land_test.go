@@ -53,6 +53,11 @@ func landTexts(t *testing.T) []string {
 		// other publishers' events' date notes (indexer/source/zap, meetings)
 		"the row has no date", "passed date", "the date of the meeting whose minutes name the application",
 	)
+	for _, a := range (NYCMap{}).Areas() {
+		if strings.Contains(a.Name, "joint interest") {
+			out = append(out, a.Name)
+		}
+	}
 	for _, what := range []string{"meetings joined to the project", "events of other publishers joined to the project", "City Record notices linked to the project"} {
 		out = append(out, joins.BoundNote(what, joins.MaxRead))
 	}
