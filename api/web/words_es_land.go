@@ -60,12 +60,12 @@ func init() {
 		m[land.LaterReason(base)] = landNotesES[base] + "; " + landLaterES
 	}
 	// a read cut by a join bound (land.ProjectRead.LinksNote)
-	for what, es := range map[string]string{
-		"meetings joined to the project":                   "reuniones vinculadas al proyecto",
-		"events of other publishers joined to the project": "hechos de otros editores vinculados al proyecto",
-		"City Record notices linked to the project":        "avisos del City Record vinculados al proyecto",
+	for what, es := range map[string][3]string{
+		"meetings joined to the project":                   {"reuniones vinculadas al proyecto", "las", "primeras"},
+		"events of other publishers joined to the project": {"hechos de otras fuentes vinculados al proyecto", "los", "primeros"},
+		"City Record notices linked to the project":        {"avisos del City Record vinculados al proyecto", "los", "primeros"},
 	} {
-		m[landBoundPattern(what)] = "Incompleto: se guardan más " + es + " de las %d que lee una respuesta (el límite de una lectura de vínculos); se listan las primeras %d."
+		m[landBoundPattern(what)] = "Incompleto: se guardan más " + es[0] + " de " + es[1] + " %d que lee una respuesta (el límite de una lectura de vínculos); se listan " + es[1] + " " + es[2] + " %d."
 	}
 	addSentences(false, m)
 	addWords(nil, landLabels())
@@ -200,7 +200,7 @@ var landNotesES = map[string]string{
 	land.ReasonInProgress: "iniciada y no completada según las pruebas",
 	land.ReasonCurrent:    "la fila de Open Data la nombra como hito actual",
 	land.ReasonNotStarted: "el portal la lista como no iniciada; la fecha prevista es un plan, no una observación",
-	land.ReasonAbsent:     "ningún hito de esta etapa en la lista de hitos del portal",
+	land.ReasonAbsent:     "la lista de hitos del portal no tiene ningún hito de esta etapa",
 	land.ReasonUnknown:    "no se guarda ninguna lista de hitos de este proyecto",
 
 	land.NoteAdHoc:        "hito ad hoc: el portal lo lista aunque puede que nunca ocurra; no prueba ninguna etapa del procedimiento",
