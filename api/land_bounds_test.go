@@ -70,6 +70,12 @@ func TestLandProjectSaysWhenJoinsWereCut(t *testing.T) {
 	if !strings.Contains(page, `data-links-complete="false"`) || !strings.Contains(page, "the first 1 are listed") {
 		t.Errorf("the page does not say the joins were cut")
 	}
+	// and the Spanish page says so in Spanish, in the note and the path's notes
+	res, es := get(t, e, "/land-projects/"+p.ID+"?lang=es")
+	if res.StatusCode != http.StatusOK || strings.Count(string(es), "Incompleto: se guardan más reuniones vinculadas al proyecto de las 1 que lee") != 2 ||
+		strings.Contains(string(es), "Incomplete:") {
+		t.Errorf("the Spanish page does not say in Spanish that the joins were cut: %d", res.StatusCode)
+	}
 }
 
 // A project whose notice links were decided against the notices held and

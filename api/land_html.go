@@ -107,7 +107,7 @@ func landDiagram(lang string, p land.DecisionPath) *web.StageDiagram {
 	}
 	d := &web.StageDiagram{ID: "decision-path", Title: web.Word(lang, "stages.title"), Desc: web.Word(lang, "stages.desc")}
 	for _, s := range p.Normative {
-		m := web.StageMark{ID: s.ID, Name: s.Name, State: s.State, StateLabel: web.Label(lang, "stage_state", s.State), Evidence: len(s.Evidence)}
+		m := web.StageMark{ID: s.ID, Name: web.Label(lang, "land_stage", web.LandStageKey(p.Procedure.ID, s.ID)), State: s.State, StateLabel: web.Label(lang, "stage_state", s.State), Evidence: len(s.Evidence)}
 		if !s.Date.IsZero() {
 			m.Date = s.Date.In(record.NewYork).Format("2006-01-02")
 		}

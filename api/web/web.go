@@ -140,7 +140,12 @@ type BannerSource struct {
 }
 
 // Link is a labelled address.
-type Link struct{ Label, URL string }
+type Link struct {
+	Label, URL string
+	// Verbatim: the label is record text (an object page's own name, as
+	// published), marked data-verbatim.
+	Verbatim bool
+}
 
 // HomeURL is the brand link.
 func (p Page) HomeURL() string {

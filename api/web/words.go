@@ -49,6 +49,9 @@ func langFuncs(lang string) template.FuncMap {
 		// say is a service's fixed sentence (an absence rule) in lang:
 		// the Spanish of sentences (words.go), else as written
 		"say": func(sentence string) string { return Say(lang, sentence) },
+		// sayParts is a service's sentence in lang in parts, the record
+		// text its pattern quotes marked apart (say_parts.go)
+		"sayParts": func(sentence string) []SaidPart { return SayParts(lang, sentence) },
 		// t is one of the site's own words (words); a missing key shows
 		// as [[key]], which the word-list test and the plain-words test
 		// catch.
@@ -529,16 +532,7 @@ func sayWhole(sentence string) (string, bool) {
 	if es, ok := pageSentences[sentence]; ok {
 		return es, true
 	}
-	for _, p := range patterns() {
-		if m := p.re.FindStringSubmatch(sentence); m != nil {
-			args := make([]any, len(m)-1)
-			for i := range args {
-				args[i] = m[i+1]
-			}
-			return fmt.Sprintf(strings.ReplaceAll(p.es, "%d", "%s"), args...), true
-		}
-	}
-	return "", false
+	return sayPattern(sentence)
 }
 
 // sentenceEnd is where one sentence of a note ends and another begins: a

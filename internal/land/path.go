@@ -117,9 +117,9 @@ func Path(p Project, events []Event) DecisionPath {
 	} else {
 		written := p.Procedure
 		if written == "" {
-			written = "not stated by any held source"
+			written = ProcedureNotStated
 		}
-		d.ProcedureNote = fmt.Sprintf("review procedure %s: no reviewed procedure definition is held for it, so the normative layer is unknown", written)
+		d.ProcedureNote = fmt.Sprintf(ProcedureNoteFormat, written)
 	}
 	// evidence[stage] are observation ids with the state they support
 	type ev struct {
@@ -142,7 +142,7 @@ func Path(p Project, events []Event) DecisionPath {
 	}
 	stageOfMilestone := func(prefix, milestone string) (string, string) {
 		if prefix == "Ad-hoc" {
-			return "", "ad-hoc milestone: listed by the portal although it may never happen; not evidence of a procedure stage"
+			return "", NoteAdHoc
 		}
 		if !ok {
 			return "", ""
@@ -151,10 +151,10 @@ func Path(p Project, events []Event) DecisionPath {
 		if s == "" {
 			for _, o := range proc.Outside {
 				if strings.EqualFold(o.Milestone, milestone) {
-					return "", "not a stage of the procedure: " + o.Note
+					return "", NoteOutside + o.Note
 				}
 			}
-			return "", "not mapped to a stage of the procedure definition"
+			return "", NoteUnmapped
 		}
 		return s, ""
 	}
@@ -185,9 +185,9 @@ func Path(p Project, events []Event) DecisionPath {
 			o.Date = r.Received
 		}
 		if !r.HearingDate.IsZero() {
-			o.Note = "public hearing " + r.HearingDate.In(record.NewYork).Format("2006-01-02 15:04")
+			o.Note = fmt.Sprintf(HearingNoteFormat, r.HearingDate.In(record.NewYork).Format("2006-01-02 15:04"))
 			if r.HearingLocation != "" {
-				o.Note += " at " + r.HearingLocation
+				o.Note += fmt.Sprintf(HearingAtFormat, r.HearingLocation)
 			}
 		}
 		state := StateInProgress
@@ -203,9 +203,9 @@ func Path(p Project, events []Event) DecisionPath {
 		case "certified_referred":
 			stage = "certification"
 		case "approval_date":
-			note = "the publisher does not say which body's approval this date is; it is not tied to a stage"
+			note = NoteApprovalDate
 		case "completed_date", "project_completed":
-			note = "the project's closing; not a procedure stage"
+			note = NoteClosing
 		}
 		observe(Observation{Kind: "dated_fact", Name: f.Name, Date: f.Date, Source: f.Source, Note: note}, stage, StateHappened)
 	}
@@ -231,7 +231,7 @@ func Path(p Project, events []Event) DecisionPath {
 		case "cb_minutes":
 			// a mention, not a recommendation: tied to no stage
 			observe(Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Date: e.Date, Source: e.Source, URL: e.URL,
-				Note: "the board's minutes name the application (method " + e.Method + ", read from the text: " + e.Evidence + "); a mention is not the board's recommendation and is tied to no stage"}, "", "")
+				Note: fmt.Sprintf(MinutesNoteFormat, e.Method, e.Evidence)}, "", "")
 		}
 	}
 	if !ok {
@@ -259,22 +259,22 @@ func Path(p Project, events []Event) DecisionPath {
 		}
 		switch st.State {
 		case StateHappened:
-			st.Reason = "completed according to the evidence"
+			st.Reason = ReasonHappened
 		case StateInProgress:
-			st.Reason = "started and not completed according to the evidence"
+			st.Reason = ReasonInProgress
 		case StateCurrent:
-			st.Reason = "named as the current milestone by the Open Data row"
+			st.Reason = ReasonCurrent
 		case StateNotStarted:
-			st.Reason = "listed by the portal as Not Started; the planned date is a plan, not an observation"
+			st.Reason = ReasonNotStarted
 			st.Date = time.Time{}
 		case "":
 			if held {
-				st.State, st.Reason = StateAbsent, "no milestone of this stage in the portal's milestone list"
+				st.State, st.Reason = StateAbsent, ReasonAbsent
 			} else {
-				st.State, st.Reason = StateUnknown, "no milestone list is held for this project"
+				st.State, st.Reason = StateUnknown, ReasonUnknown
 			}
 			if s.Applies == "conditional" {
-				st.Reason += "; a conditional stage (" + s.Condition + ")"
+				st.Reason = ConditionalReason(st.Reason, s.Condition)
 			}
 		}
 		if st.State == StateHappened || st.State == StateInProgress || st.State == StateCurrent {
@@ -286,14 +286,14 @@ func Path(p Project, events []Event) DecisionPath {
 		d.CurrentStage = proc.Stages[latest].ID
 		for i := 0; i < latest; i++ {
 			if s := d.Normative[i]; s.State == StateAbsent || s.State == StateUnknown {
-				d.Normative[i].Reason += "; a later stage is recorded"
+				d.Normative[i].Reason = LaterReason(d.Normative[i].Reason)
 			}
 		}
 	}
 	if strings.EqualFold(p.PublicStatus, "Completed") {
-		d.Notes = append(d.Notes, "The project is Completed according to its public status; stages after the last recorded one are not recorded by the held sources, and this path does not infer them.")
+		d.Notes = append(d.Notes, NoteCompleted)
 	}
-	d.Notes = append(d.Notes, "Observed and normative layers are kept apart: a stage names its evidence by observation id only. This path reports recorded facts and the procedure's rules; it does not predict outcomes.")
+	d.Notes = append(d.Notes, NoteLayers)
 	return d
 }
 
