@@ -58,5 +58,8 @@ func renderRelevance(e relevanceEval) string {
 		b.WriteString(semantic.Table(added))
 		b.WriteString("\n")
 	}
+	b.WriteString("By who asks (all queries):\n\n")
+	b.WriteString(semantic.TableByAsker(e.Scores))
+	b.WriteString("\n")
 	return b.String()
 }

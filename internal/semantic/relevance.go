@@ -277,3 +277,29 @@ func Table(scores []ModeScore) string {
 	}
 	return b.String()
 }
+
+// TableByAsker renders each mode's recall@10 and nDCG@10 by who asks the
+// queries (Askers), as a Markdown table.
+func TableByAsker(scores []ModeScore) string {
+	var b strings.Builder
+	b.WriteString("| mode |")
+	for _, a := range Askers {
+		fmt.Fprintf(&b, " %s queries | %s recall@10 | %s nDCG@10 |", a, a, a)
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---:|---:|---:|", len(Askers)))
+	b.WriteString("\n")
+	for _, s := range scores {
+		fmt.Fprintf(&b, "| %s |", s.Mode)
+		for _, a := range Askers {
+			sub := Where([]ModeScore{s}, func(q JudgedQuery) bool { return q.Who == a })
+			if len(sub) == 0 {
+				b.WriteString(" 0 | — | — |")
+				continue
+			}
+			fmt.Fprintf(&b, " %d | %.3f | %.3f |", sub[0].Queries, sub[0].Recall, sub[0].NDCG)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
