@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -27,13 +28,30 @@ type Judged struct {
 type JudgedQuery struct {
 	ID       string `json:"id"`
 	Phrasing string `json:"phrasing"` // "keyword" or "paraphrase"
+	Who      string `json:"who"`      // who would ask it: one of Askers
 	Need     string `json:"need"`
 	Q        string `json:"q"`
 	Title    string `json:"title"`
 	Not      string `json:"not,omitempty"`
+	// Reason says why the rule is right for the need (every query added
+	// after the first set has one).
+	Reason string `json:"reason,omitempty"`
 }
 
-// LoadJudged reads a judged set and checks its rules compile.
+// Phrasings are the two ways a judged query is phrased: in the words of
+// the relevant titles, or the same need in other words.
+var Phrasings = []string{"keyword", "paraphrase"}
+
+// Askers are who a judged query is written as.
+var Askers = []string{"resident", "reporter", "vendor"}
+
+// FirstSet is how many queries the first judged set held (q01-q60). The
+// queries after them were added later (issue 36): a choice tuned on the
+// first set is reported on them separately, as held out.
+const FirstSet = 60
+
+// LoadJudged reads a judged set and checks each query: its rules compile,
+// its id is unique, and its phrasing and asker are known ones.
 func LoadJudged(path string) (Judged, error) {
 	var j Judged
 	b, err := os.ReadFile(path)
@@ -43,10 +61,20 @@ func LoadJudged(path string) (Judged, error) {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return j, fmt.Errorf("%s: %w", path, err)
 	}
+	seen := map[string]bool{}
 	for _, q := range j.Queries {
 		if _, _, err := q.rules(); err != nil {
 			return j, fmt.Errorf("%s: %s: %w", path, q.ID, err)
 		}
+		switch {
+		case q.ID == "" || seen[q.ID]:
+			return j, fmt.Errorf("%s: query id %q is empty or repeated", path, q.ID)
+		case !slices.Contains(Phrasings, q.Phrasing):
+			return j, fmt.Errorf("%s: %s: phrasing %q is not one of %v", path, q.ID, q.Phrasing, Phrasings)
+		case !slices.Contains(Askers, q.Who):
+			return j, fmt.Errorf("%s: %s: who %q is not one of %v", path, q.ID, q.Who, Askers)
+		}
+		seen[q.ID] = true
 	}
 	return j, nil
 }
@@ -94,6 +122,15 @@ type ModeScore struct {
 	ByPhrasing map[string][2]float64 `json:"by_phrasing"` // phrasing → recall, nDCG
 	// Worst are the queries with the lowest nDCG (id: nDCG), for review.
 	Worst []string `json:"worst,omitempty"`
+	// PerQuery are the scores the means are taken over, in set order.
+	PerQuery []QueryScore `json:"-"`
+}
+
+// QueryScore is one query's scores in one mode.
+type QueryScore struct {
+	Query        JudgedQuery
+	Recall, NDCG float64
+	Relevant     int // notices the rule judges relevant
 }
 
 // Evaluate scores every mode on the judged set against the notices s
@@ -105,20 +142,16 @@ func Evaluate(ctx context.Context, s *Service, j Judged) ([]ModeScore, error) {
 	if err != nil {
 		return nil, err
 	}
+	rels := make([]map[string]bool, len(j.Queries))
+	for i, q := range j.Queries {
+		if rels[i] = q.Relevant(titles); len(rels[i]) == 0 {
+			return nil, fmt.Errorf("judged query %s: no notice held is relevant", q.ID)
+		}
+	}
 	var out []ModeScore
 	for _, mode := range Modes {
-		ms := ModeScore{Mode: mode, ByPhrasing: map[string][2]float64{}}
-		count := map[string]int{}
-		type worst struct {
-			id   string
-			ndcg float64
-		}
-		var ws []worst
-		for _, q := range j.Queries {
-			rel := q.Relevant(titles)
-			if len(rel) == 0 {
-				return nil, fmt.Errorf("judged query %s: no notice held is relevant", q.ID)
-			}
+		per := make([]QueryScore, 0, len(j.Queries))
+		for i, q := range j.Queries {
 			res, err := s.Search(ctx, search.Query{Text: q.Q, Limit: EvalCutoff}, mode)
 			if err != nil {
 				return nil, fmt.Errorf("judged query %s (%s): %w", q.ID, mode, err)
@@ -127,33 +160,71 @@ func Evaluate(ctx context.Context, s *Service, j Judged) ([]ModeScore, error) {
 			for _, h := range res.Hits {
 				ids = append(ids, h.Notice.RequestID)
 			}
-			r, n := scoreRanking(ids, rel)
-			ms.Recall += r
-			ms.NDCG += n
-			p := ms.ByPhrasing[q.Phrasing]
-			ms.ByPhrasing[q.Phrasing] = [2]float64{p[0] + r, p[1] + n}
-			count[q.Phrasing]++
-			ms.Queries++
-			ws = append(ws, worst{q.ID, n})
+			r, n := scoreRanking(ids, rels[i])
+			per = append(per, QueryScore{Query: q, Recall: r, NDCG: n, Relevant: len(rels[i])})
 		}
-		ms.Recall /= float64(ms.Queries)
-		ms.NDCG /= float64(ms.Queries)
-		for k, v := range ms.ByPhrasing {
-			ms.ByPhrasing[k] = [2]float64{v[0] / float64(count[k]), v[1] / float64(count[k])}
-		}
-		for i := 0; i < 5 && i < len(ws); i++ {
-			lo := i
-			for k := i + 1; k < len(ws); k++ {
-				if ws[k].ndcg < ws[lo].ndcg {
-					lo = k
-				}
-			}
-			ws[i], ws[lo] = ws[lo], ws[i]
-			ms.Worst = append(ms.Worst, fmt.Sprintf("%s: %.2f", ws[i].id, ws[i].ndcg))
-		}
-		out = append(out, ms)
+		out = append(out, summarize(mode, per))
 	}
 	return out, nil
+}
+
+// Where is the scores over the queries keep accepts, means taken again;
+// a mode with no query left is dropped.
+func Where(scores []ModeScore, keep func(JudgedQuery) bool) []ModeScore {
+	var out []ModeScore
+	for _, ms := range scores {
+		var per []QueryScore
+		for _, qs := range ms.PerQuery {
+			if keep(qs.Query) {
+				per = append(per, qs)
+			}
+		}
+		if len(per) > 0 {
+			out = append(out, summarize(ms.Mode, per))
+		}
+	}
+	return out
+}
+
+// InFirstSet reports whether q is one of the first FirstSet queries
+// (q01-q60).
+func InFirstSet(q JudgedQuery) bool {
+	var n int
+	_, err := fmt.Sscanf(q.ID, "q%d", &n)
+	return err == nil && n >= 1 && n <= FirstSet
+}
+
+// summarize is a mode's means over per-query scores.
+func summarize(mode string, per []QueryScore) ModeScore {
+	ms := ModeScore{Mode: mode, ByPhrasing: map[string][2]float64{}, PerQuery: per}
+	count := map[string]int{}
+	for _, qs := range per {
+		ms.Recall += qs.Recall
+		ms.NDCG += qs.NDCG
+		p := ms.ByPhrasing[qs.Query.Phrasing]
+		ms.ByPhrasing[qs.Query.Phrasing] = [2]float64{p[0] + qs.Recall, p[1] + qs.NDCG}
+		count[qs.Query.Phrasing]++
+	}
+	ms.Queries = len(per)
+	ms.Recall /= float64(ms.Queries)
+	ms.NDCG /= float64(ms.Queries)
+	for k, v := range ms.ByPhrasing {
+		ms.ByPhrasing[k] = [2]float64{v[0] / float64(count[k]), v[1] / float64(count[k])}
+	}
+	worst := slices.Clone(per)
+	slices.SortStableFunc(worst, func(a, b QueryScore) int {
+		switch {
+		case a.NDCG < b.NDCG:
+			return -1
+		case a.NDCG > b.NDCG:
+			return 1
+		}
+		return 0
+	})
+	for _, w := range worst[:min(5, len(worst))] {
+		ms.Worst = append(ms.Worst, fmt.Sprintf("%s: %.2f", w.Query.ID, w.NDCG))
+	}
+	return ms
 }
 
 // scoreRanking is recall@10 (over min(relevant, 10)) and binary nDCG@10 of
@@ -203,6 +274,32 @@ func Table(scores []ModeScore) string {
 	for _, s := range scores {
 		k, p := s.ByPhrasing["keyword"], s.ByPhrasing["paraphrase"]
 		fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", s.Mode, s.Queries, s.Recall, s.NDCG, k[0], k[1], p[0], p[1])
+	}
+	return b.String()
+}
+
+// TableByAsker renders each mode's recall@10 and nDCG@10 by who asks the
+// queries (Askers), as a Markdown table.
+func TableByAsker(scores []ModeScore) string {
+	var b strings.Builder
+	b.WriteString("| mode |")
+	for _, a := range Askers {
+		fmt.Fprintf(&b, " %s queries | %s recall@10 | %s nDCG@10 |", a, a, a)
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---:|---:|---:|", len(Askers)))
+	b.WriteString("\n")
+	for _, s := range scores {
+		fmt.Fprintf(&b, "| %s |", s.Mode)
+		for _, a := range Askers {
+			sub := Where([]ModeScore{s}, func(q JudgedQuery) bool { return q.Who == a })
+			if len(sub) == 0 {
+				b.WriteString(" 0 | — | — |")
+				continue
+			}
+			fmt.Fprintf(&b, " %d | %.3f | %.3f |", sub[0].Queries, sub[0].Recall, sub[0].NDCG)
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
