@@ -113,7 +113,7 @@ func pageContext(c *gin.Context, status int, p *web.Page) {
 		p.Lang = c.GetString(langKey)
 	}
 	if p.Crumbs == nil && p.Shell == nil && p.Title != "" {
-		p.Crumbs = pageCrumbs(c, p.Title)
+		p.Crumbs = pageCrumbs(c, p.Title, status < 400)
 	}
 	if p.Path == "" && status >= 400 {
 		p.Path = "/" // an error page's language switch leads home, never back to the address refused
@@ -185,8 +185,9 @@ func crumbs(c *gin.Context, trail ...web.Link) []web.Link {
 }
 
 // pageCrumbs are the breadcrumbs of a page by its path: home, the section
-// the page belongs to, the page.
-func pageCrumbs(c *gin.Context, title string) []web.Link {
+// the page belongs to, the page. A found record's page (found) under a
+// section has the record's title as published: it is marked as such.
+func pageCrumbs(c *gin.Context, title string, found bool) []web.Link {
 	lang := c.GetString(langKey)
 	path := c.Request.URL.Path
 	page := web.Link{Label: title}
@@ -200,6 +201,7 @@ func pageCrumbs(c *gin.Context, title string) []web.Link {
 		{"/meetings/", "nav.meetings", "/meetings"},
 	} {
 		if strings.HasPrefix(path, sec.prefix) && path != "/contracts/analysis" {
+			page.Verbatim = found
 			return crumbs(c, web.Link{Label: web.Word(lang, sec.word), URL: sec.url}, page)
 		}
 	}

@@ -140,7 +140,12 @@ type BannerSource struct {
 }
 
 // Link is a labelled address.
-type Link struct{ Label, URL string }
+type Link struct {
+	Label, URL string
+	// Verbatim marks a label that is record text as published (a
+	// record page's title), not the site's words
+	Verbatim bool
+}
 
 // HomeURL is the brand link.
 func (p Page) HomeURL() string {
