@@ -35,7 +35,7 @@ func init() {
 		"stats_record_type": {
 			"notice":                  {"notice", "aviso"},
 			"exam":                    {"exam", "examen"},
-			"land event":              {"land event", "hecho de uso del suelo"},
+			"land event":              {"land event", "evento de uso del suelo"},
 			"land project":            {"land project", "proyecto de uso del suelo"},
 			"list":                    {"list", "lista"},
 			"meeting":                 {"meeting", "reunión"},
@@ -54,6 +54,12 @@ func init() {
 			"application period starts": {"application period starts", "empieza el periodo de solicitud"},
 			"filing starts":             {"filing starts", "empieza la inscripción"},
 			"list established":          {"list established", "lista establecida"},
+		},
+		// the calendar's resident-time filter (meeting.TimeFilters)
+		"time_filter": {
+			"evening":            {"evening", "por la tarde"},
+			"weekend":            {"weekend", "fin de semana"},
+			"evening_or_weekend": {"evening or weekend", "por la tarde o en fin de semana"},
 		},
 		// a roster value's state (people.Published …) where a leader's
 		// name or title is not printed

@@ -230,6 +230,7 @@ func TestMeetingAndPeopleLabels(t *testing.T) {
 		// indexer/source/civillist DateLabel
 		"civil_date":   {"application period starts", "filing starts", "list established"},
 		"roster_state": {people.Published, people.Empty, people.Unknown},
+		"time_filter":  meeting.TimeFilters,
 	} {
 		for _, v := range values {
 			if !HasLabel(kind, v) || Label("es", kind, v) == Label("en", kind, v) {
