@@ -18,7 +18,10 @@ import (
 func init() {
 	addSentences(false, meetingSentences)
 	addSentences(false, peopleSentences)
-	addWords(nil, map[string]map[string]word{
+	addWords(map[string]word{
+		// the title of an organization or person page that holds no row
+		"page.people.notfound": {"Not found", "No encontrado"},
+	}, map[string]map[string]word{
 		// the fields a meeting parser reads from free text
 		// (meeting.ParsedField.Field: indexer/source/meetings)
 		"parsed_field": {
@@ -161,6 +164,17 @@ var meetingSentences = map[string]string{
 	"none: a weekend is known from the date alone":                                                                 "ninguna: el fin de semana se sabe solo por la fecha",
 	"no time filter applied: meetings whose start is unknown are included in the rows with when.start_known false": "sin filtro de hora: las reuniones cuyo inicio se desconoce se incluyen en las filas con when.start_known false",
 	"start unknown: %s": "inicio desconocido: %s",
+	// internal/meeting service.go: the answers a meeting page or the
+	// calendar shows instead
+	"meetings are not available on this deployment":                    "las reuniones no están disponibles en esta instalación",
+	"a meeting id is required (source:source id, e.g. legistar:22525)": "se necesita un identificador de reunión (fuente:identificador en la fuente, p. ej. legistar:22525)",
+	"no meeting with id %s is held":                                    "no se guarda ninguna reunión con el identificador %s",
+	"to (%s) is before from (%s)":                                      "la fecha final (%s) es anterior a la inicial (%s)",
+	"the date window is at most %d days":                               "el periodo es de %d días como máximo",
+	"unknown time filter %s; one of %s":                                "filtro de hora desconocido %s; uno de %s",
+	"unknown attendance %s; one of %s":                                 "asistencia desconocida %s; una de %s",
+	"unknown meeting source %s; one of %s":                             "fuente de reuniones desconocida %s; una de %s",
+	"body %s has no letters or digits":                                 "el órgano %s no tiene letras ni dígitos",
 
 	// indexer/source/meetings legistar.go
 	"Legistar event date and time (New York)": "fecha y hora del evento en Legistar (Nueva York)",
@@ -307,6 +321,12 @@ var peopleSentences = map[string]string{
 	"Names are printed by the roster's publisher (OTI/MODA); first and last names are derived from the full name and drop middle initials and suffixes.": "Los nombres los imprime quien publica el padrón (OTI/MODA); el nombre y el apellido se derivan del nombre completo y omiten iniciales intermedias y sufijos.",
 	"A name identifies nobody: the same name printed for two organizations is two person rows until a source says they are one.":                         "Un nombre no identifica a nadie: el mismo nombre impreso en dos organizaciones son dos filas de persona hasta que una fuente diga que son una.",
 	"Titles are free text as printed (\"President and CEO\", \"President & CEO\").":                                                                      "Los cargos son texto libre tal como se imprimieron (\"President and CEO\", \"President & CEO\").",
+	// internal/people service.go: the answers a person or organization
+	// page shows instead
+	"this deployment's search engine holds no people or organization rows": "el motor de búsqueda de esta instalación no guarda filas de personas ni de organizaciones",
+	"a person or organization id is required":                              "se necesita un identificador de persona o de organización",
+	"an id has at most %d characters":                                      "un identificador tiene %d caracteres como máximo",
+	"no person or organization row with id %s is held":                     "no se guarda ninguna fila de persona ni de organización con el identificador %s",
 	// internal/people leaders.go
 	"No separate dossier exists for a person: this service keeps dossiers of vendors and agencies only. The person row is the record.": "No hay expediente aparte de una persona: este servicio solo lleva expedientes de proveedores y agencias. La fila de persona es el registro.",
 	// internal/people people.go Release.AsOf

@@ -35,6 +35,16 @@ func meetingNotes() []string {
 		meeting.MinutesFact(nil, "").Evidence,
 		meeting.MinutesFact(nil, "Draft").Evidence,
 		meeting.TimeNotStated,
+		// internal/meeting service.go (the answers a page shows instead)
+		`no meeting with id "legistar:1" is held`,
+		"a meeting id is required (source:source id, e.g. legistar:22525)",
+		"meetings are not available on this deployment",
+		"to (2025-09-30) is before from (2026-09-01)",
+		"the date window is at most 366 days",
+		`unknown time filter "night"; one of evening, weekend, evening_or_weekend`,
+		`unknown attendance "x"; one of in_person, remote, hybrid`,
+		`unknown meeting source "x"; one of legistar, cityrecord-hearings`,
+		`body "--" has no letters or digits`,
 		// internal/meeting service.go (the excluded meetings' notes and reasons)
 		"meetings in the window that match every other filter but whose start time the source does not give, so they cannot be judged evening or not",
 		"none: a weekend is known from the date alone",
@@ -161,6 +171,11 @@ func peopleNotes() []string {
 		people.Release{Date: "2026-06-12", DateKind: people.DateFetched}.AsOf(),
 		people.Release{}.AsOf(),
 		"The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and /api/search?lens=people&agency= lists them (roster). A person is not matched by name: notices print names as the payroll system writes them.",
+		// internal/people service.go (the answers a page shows instead)
+		"this deployment's search engine holds no people or organization rows",
+		"a person or organization id is required",
+		"an id has at most 300 characters",
+		`no person or organization row with id "NOPE" is held`,
 		// internal/people leaders.go
 		"No separate dossier exists for a person: this service keeps dossiers of vendors and agencies only. The person row is the record.",
 		// indexer/source/leaders leaders.go
