@@ -545,7 +545,10 @@ func sayWhole(sentence string, mark func(string) string) (string, bool) {
 		if m := p.re.FindStringSubmatch(sentence); m != nil {
 			args := make([]any, len(m)-1)
 			for i := range args {
-				a := say("es", m[i+1], mark)
+				a := m[i+1]
+				if a != sentence { // a pattern of placeholders only would say itself forever
+					a = say("es", a, mark)
+				}
 				if a == m[i+1] && mark != nil {
 					a = mark(a)
 				}
