@@ -18,6 +18,7 @@ import (
 func init() {
 	addSentences(false, meetingSentences)
 	addSentences(false, peopleSentences)
+	addSentences(false, sourcesSentences)
 	addWords(map[string]word{
 		// the title of an organization or person page that holds no row
 		"page.people.notfound": {"Not found", "No encontrado"},
@@ -63,6 +64,33 @@ func init() {
 			"evening":            {"evening", "por la tarde"},
 			"weekend":            {"weekend", "fin de semana"},
 			"evening_or_weekend": {"evening or weekend", "por la tarde o en fin de semana"},
+		},
+		// the sources report's record types (record.ScopeType of a
+		// source's records) and freshness states (record.Fresh …)
+		"source_record_type": {
+			"notice":       {"notice", "aviso"},
+			"land_event":   {"land event", "evento de uso del suelo"},
+			"land_project": {"land project", "proyecto de uso del suelo"},
+			"meeting":      {"meeting", "reunión"},
+			"contract":     {"contract", "contrato"},
+			"payment":      {"payment", "pago"},
+			"payroll":      {"payroll", "nómina"},
+			"exam":         {"exam", "examen"},
+			"list":         {"list", "lista"},
+			"organization": {"organization", "organización"},
+			"person":       {"person", "persona"},
+			"lot":          {"lot", "lote"},
+		},
+		"source_state": {
+			"fresh":        {"fresh", "al día"},
+			"stale":        {"stale", "desactualizada"},
+			"failing":      {"failing", "con fallos"},
+			"never_loaded": {"never loaded", "nunca cargada"},
+		},
+		// a receipt's outcome (record.ReceiptOK …)
+		"receipt_outcome": {
+			"ok":     {"ok", "correcta"},
+			"failed": {"failed", "fallida"},
 		},
 		// a roster value's state (people.Published …) where a leader's
 		// name or title is not printed
@@ -310,6 +338,33 @@ var meetingSentences = map[string]string{
 	"%s on %d-%d-%d: its text (%s) names %s (%s)":       "%s el %d-%d-%d: su texto (%s) nombra %s (%s)",
 	"application %s, an action of land project %s":      "la solicitud %s, una acción del proyecto de uso del suelo %s",
 	"land project %s": "el proyecto de uso del suelo %s",
+}
+
+// sourcesSentences are the sources report's notes (api/sources.go,
+// internal/record freshness.go, the jobs' windows: indexer/schedule.go,
+// mailer/operator.go).
+var sourcesSentences = map[string]string{
+	"A source is fresh when it was observed (its last good fetch) within its maximum age and its live fetch is not failing; stale past its maximum age; failing while its live fetch fails (the records held are the last good ones); never_loaded when nothing of it is held.": "Una fuente está al día cuando se observó (su última descarga correcta) dentro de su antigüedad máxima y su descarga en vivo no falla; desactualizada cuando pasa de su antigüedad máxima; con fallos mientras su descarga en vivo falla (los registros guardados son los últimos válidos); nunca cargada cuando no se guarda nada de ella.",
+	"A job is late when no run started within two of its intervals; a job that never ran says so and is not late (live fetching may be off).":                                                                                                                                   "Una tarea va con retraso cuando ninguna ejecución empezó dentro de dos de sus intervalos; una tarea que nunca se ejecutó lo dice y no va con retraso (puede que la descarga en vivo esté desactivada).",
+	"Receipts list each run's window, the rows read, written and rejected (with the first reasons), its start, finish and outcome.":                                                                                                                                             "Los comprobantes enumeran de cada ejecución su ventana, las filas leídas, escritas y rechazadas (con los primeros motivos), su inicio, su fin y su resultado.",
+	// internal/record freshness.go
+	"nothing of this source is held":                                                                                  "no se guarda nada de esta fuente",
+	"the live fetch fails; the records held are the last good ones":                                                   "la descarga en vivo falla; los registros guardados son los últimos válidos",
+	"held with no observation time: it may be out of date":                                                            "guardada sin hora de observación: puede estar desactualizada",
+	"observed %s, past its maximum age of %s":                                                                         "observada el %s, pasada su antigüedad máxima de %s",
+	"loaded from files (the bundled sample unless -source-dir was given) observed %s; run live to fetch current rows": "cargada de archivos (la muestra incluida salvo que se indicara -source-dir), observada %s; ejecútelo en vivo para obtener filas actuales",
+	"at an unknown date": "en una fecha desconocida",
+	"never run in this deployment (live fetching off, or not started yet)": "nunca ejecutada en esta instalación (descarga en vivo desactivada, o aún sin empezar)",
+	"no run since %s: more than %d intervals of %s":                        "ninguna ejecución desde %s: más de %d intervalos de %s",
+	// the jobs' windows
+	"digest window %s":              "ventana de resúmenes %s",
+	"%s by day, %s to %s":           "%s por día, del %s al %s",
+	"every row (no checkpoint yet)": "todas las filas (aún sin punto de control)",
+	"rows updated since %s (the checkpoint less a %s overlap)": "filas actualizadas desde %s (el punto de control menos un solapamiento de %s)",
+	"the ZAP project and project-BBL tables, whole":            "las tablas de proyectos y de proyecto-BBL de ZAP, enteras",
+	"every Citywide Payroll row":                               "todas las filas de la nómina municipal",
+	"the whole governance roster":                              "el padrón de gobierno entero",
+	"meetings from %d days ago to %d days ahead":               "reuniones desde hace %d días hasta dentro de %d días",
 }
 
 // peopleSentences are the roster's, the payroll's and the civil-service

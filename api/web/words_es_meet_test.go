@@ -9,6 +9,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // englishLeftRe are English words no Spanish sentence of these pages
@@ -187,12 +188,39 @@ func peopleNotes() []string {
 	return notes
 }
 
+// sourcesNotes are the sources report's notes as their writers compose
+// them (api/sources.go, internal/record freshness.go, indexer/schedule.go,
+// mailer/operator.go).
+func sourcesNotes() []string {
+	return []string{
+		"A source is fresh when it was observed (its last good fetch) within its maximum age and its live fetch is not failing; stale past its maximum age; failing while its live fetch fails (the records held are the last good ones); never_loaded when nothing of it is held.",
+		"A job is late when no run started within two of its intervals; a job that never ran says so and is not late (live fetching may be off).",
+		"Receipts list each run's window, the rows read, written and rejected (with the first reasons), its start, finish and outcome.",
+		"nothing of this source is held",
+		"the live fetch fails; the records held are the last good ones",
+		"held with no observation time: it may be out of date",
+		"observed 2026-08-14, past its maximum age of 1h0m0s",
+		"loaded from files (the bundled sample unless -source-dir was given) observed 2026-08-14; run live to fetch current rows",
+		"loaded from files (the bundled sample unless -source-dir was given) observed at an unknown date; run live to fetch current rows",
+		"never run in this deployment (live fetching off, or not started yet)",
+		"no run since 2026-08-14T10:00:00Z: more than 2 intervals of 1h0m0s",
+		"digest window 2026-11-27",
+		"notice by day, 2026-08-13 to 2026-08-14",
+		"every row (no checkpoint yet)",
+		"rows updated since 2026-08-14T10:00:00Z (the checkpoint less a 1h0m0s overlap)",
+		"the ZAP project and project-BBL tables, whole",
+		"every Citywide Payroll row",
+		"the whole governance roster",
+		"meetings from 7 days ago to 60 days ahead",
+	}
+}
+
 // Every fixed evidence sentence and note of the meetings, people and
 // organization pages is said in Spanish, whole: what is left in English is
 // only the record values the note carries (a body's name, a date, a quoted
 // text), marked data-verbatim; in English the note is as written.
 func TestMeetingAndPeopleNotesInSpanish(t *testing.T) {
-	for _, en := range append(meetingNotes(), peopleNotes()...) {
+	for _, en := range append(append(meetingNotes(), peopleNotes()...), sourcesNotes()...) {
 		if got := recordNote("en", en); got != Plain("en", en) {
 			t.Errorf("English changed: %q became %q", en, got)
 		}
@@ -246,6 +274,10 @@ func TestMeetingAndPeopleLabels(t *testing.T) {
 		"civil_date":   {"application period starts", "filing starts", "list established"},
 		"roster_state": {people.Published, people.Empty, people.Unknown},
 		"time_filter":  meeting.TimeFilters,
+		// record.ScopeType of the sources held, record's freshness states and receipt outcomes
+		"source_record_type": {"notice", "land_event", "land_project", "meeting", "contract", "payment", "payroll", "exam", "list", "organization", "person", "lot"},
+		"source_state":       {record.Fresh, record.Stale, record.Failing, record.NeverLoaded},
+		"receipt_outcome":    {record.ReceiptOK, record.ReceiptFailed},
 	} {
 		for _, v := range values {
 			if !HasLabel(kind, v) || Label("es", kind, v) == Label("en", kind, v) {
