@@ -49,7 +49,7 @@ func (s *Server) writePeoplePage(c *gin.Context, status int, p peoplePage) {
 }
 
 func (s *Server) peoplePageError(c *gin.Context, json string, err error) {
-	s.writePeoplePage(c, httpStatus(err), peoplePage{Title: "Not found", JSON: json, Error: record.ErrorMessage(err)})
+	s.writePeoplePage(c, httpStatus(err), peoplePage{Title: web.Word(c.GetString(langKey), "page.people.notfound"), JSON: json, Error: record.ErrorMessage(err)})
 }
 
 func fieldsOf(m map[string]string) []field {

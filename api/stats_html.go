@@ -62,7 +62,11 @@ func (s *Server) statsPage(c *gin.Context) {
 		d.Chart = web.BarChart{ID: "stats-sets", Title: web.Word(lang, "stats.chart.title"),
 			Desc: web.Word(lang, "stats.chart.desc")}
 		for _, r := range v.RecordSets {
-			d.Chart.Bars = append(d.Chart.Bars, web.Bar{Label: recordSetLabel(r), Value: float64(r.Records), Display: itoaComma(r.Records)})
+			b := web.Bar{Label: recordSetLabel(lang, r), Value: float64(r.Records), Display: itoaComma(r.Records)}
+			if lang == "es" && r.Section != "" { // the section's name alone, as published
+				b.Label, b.Verbatim = r.Section, true
+			}
+			d.Chart.Bars = append(d.Chart.Bars, b)
 		}
 	}
 	c.Header("Vary", "Accept")
@@ -71,10 +75,10 @@ func (s *Server) statsPage(c *gin.Context) {
 }
 
 // recordSetLabel names a record set for a reader: the notices of a
-// section, or the record type held from a source.
-func recordSetLabel(r RecordSet) string {
+// section, or the record type held from a source (its name in lang).
+func recordSetLabel(lang string, r RecordSet) string {
 	if r.Section != "" {
 		return r.Section + " notices"
 	}
-	return r.RecordType + " · " + r.SourceLabel
+	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + r.SourceLabel
 }

@@ -1,9 +1,7 @@
 package web
 
 import (
-	"fmt"
 	"regexp"
-	"strings"
 )
 
 // SaidPart is one part of a service sentence as a page shows it: the
@@ -66,18 +64,4 @@ func matchPattern(sentence string) (sentencePattern, []string, bool) {
 		}
 	}
 	return sentencePattern{}, nil, false
-}
-
-// sayPattern is the Spanish of a sentence that matches a pattern, its
-// arguments substituted in order.
-func sayPattern(sentence string) (string, bool) {
-	p, m, ok := matchPattern(sentence)
-	if !ok {
-		return "", false
-	}
-	args := make([]any, len(m))
-	for i := range args {
-		args[i] = m[i]
-	}
-	return fmt.Sprintf(strings.ReplaceAll(p.es, "%d", "%s"), args...), true
 }

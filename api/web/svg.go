@@ -22,6 +22,9 @@ type Bar struct {
 	Marked  bool
 	Note    string
 	URL     string
+	// Verbatim marks a label that is record text as published (a
+	// section's name), not the site's words
+	Verbatim bool
 }
 
 // BarChart is a horizontal bar chart: one row per bar, the label above the

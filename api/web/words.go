@@ -52,6 +52,9 @@ func langFuncs(lang string) template.FuncMap {
 		// sayParts is a service's sentence in lang in parts, the record
 		// text its pattern quotes marked apart (say_parts.go)
 		"sayParts": func(sentence string) []SaidPart { return SayParts(lang, sentence) },
+		// recordNote is plain, with the record text the note quotes
+		// marked as such (words_es_meet.go)
+		"recordNote": func(note string) any { return recordNote(lang, note) },
 		// t is one of the site's own words (words); a missing key shows
 		// as [[key]], which the word-list test and the plain-words test
 		// catch.
@@ -499,22 +502,31 @@ func addSentences(scripts bool, m map[string]string) {
 // list, each sentence and then each clause is said on its own, so that a
 // composed note reads in Spanish when each of its parts is listed. A part
 // no list holds stays as written (the plain-words test finds it).
-func Say(lang, sentence string) string {
+//
+// A pattern's argument that is itself a listed sentence (a reason inside
+// a note) is said too; a name or a number no list holds stays as written.
+func Say(lang, sentence string) string { return say(lang, sentence, nil) }
+
+// say is Say; mark, when not nil, is applied to each argument of a
+// pattern that no list says (a name, a date, a quoted text: a record's
+// value), so that a page can mark it as record text
+// (words_es_meet.go recordNote).
+func say(lang, sentence string, mark func(string) string) string {
 	if lang != "es" || sentence == "" {
 		return sentence
 	}
-	if es, ok := sayWhole(sentence); ok {
+	if es, ok := sayWhole(sentence, mark); ok {
 		return es
 	}
 	if parts := splitSentences(sentence); len(parts) > 1 {
 		for i, p := range parts {
-			parts[i] = Say(lang, p)
+			parts[i] = say(lang, p, mark)
 		}
 		return strings.Join(parts, " ")
 	}
 	if parts := strings.Split(sentence, "; "); len(parts) > 1 {
 		for i, p := range parts {
-			if es, ok := sayWhole(p); ok {
+			if es, ok := sayWhole(p, mark); ok {
 				parts[i] = es
 			}
 		}
@@ -525,14 +537,29 @@ func Say(lang, sentence string) string {
 
 // sayWhole is the Spanish of one sentence of the lists, or of one that
 // matches a pattern.
-func sayWhole(sentence string) (string, bool) {
+func sayWhole(sentence string, mark func(string) string) (string, bool) {
 	if es, ok := sentences[sentence]; ok {
 		return es, true
 	}
 	if es, ok := pageSentences[sentence]; ok {
 		return es, true
 	}
-	return sayPattern(sentence)
+	p, m, ok := matchPattern(sentence)
+	if !ok {
+		return "", false
+	}
+	args := make([]any, len(m))
+	for i := range args {
+		a := m[i]
+		if a != sentence { // a pattern of placeholders only would say itself forever
+			a = say("es", a, mark)
+		}
+		if a == m[i] && mark != nil {
+			a = mark(a)
+		}
+		args[i] = a
+	}
+	return fmt.Sprintf(strings.ReplaceAll(p.es, "%d", "%s"), args...), true
 }
 
 // sentenceEnd is where one sentence of a note ends and another begins: a
