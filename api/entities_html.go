@@ -66,7 +66,11 @@ func itoaComma(n int) string {
 func (s *Server) writePage(c *gin.Context, status int, p entityPage) {
 	p.Base = s.cfg.BaseURL
 	p.Rules = record.AbsenceRules
-	writeHTML(c, status, web.Page{Kind: web.Entity, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}, p.scopeTime())
+	verbatim := ""
+	if p.Error == "" {
+		verbatim = p.Title // a vendor's or an agency's name as held
+	}
+	writeHTML(c, status, web.Page{Kind: web.Entity, Title: p.Title, TitleVerbatim: verbatim, Home: p.Base + "/", JSON: p.JSON, Data: p}, p.scopeTime())
 }
 
 func (p entityPage) scopeTime() (t time.Time) {

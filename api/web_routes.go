@@ -113,7 +113,7 @@ func pageContext(c *gin.Context, status int, p *web.Page) {
 		p.Lang = c.GetString(langKey)
 	}
 	if p.Crumbs == nil && p.Shell == nil && p.Title != "" {
-		p.Crumbs = pageCrumbs(c, p.Title)
+		p.Crumbs = pageCrumbs(c, p.Title, p.TitleVerbatim)
 	}
 	if p.Path == "" && status >= 400 {
 		p.Path = "/" // an error page's language switch leads home, never back to the address refused
@@ -172,7 +172,9 @@ func crumbs(c *gin.Context, trail ...web.Link) []web.Link {
 	}
 	out := []web.Link{{Label: web.Word(lang, "nav.home"), URL: home}}
 	for _, l := range trail {
-		if l.URL != "" && lang == "es" && !strings.Contains(l.URL, "#") {
+		if lang == "es" && strings.HasPrefix(l.URL, "/#") {
+			l.URL = "/?lang=es" + l.URL[1:]
+		} else if l.URL != "" && lang == "es" && !strings.Contains(l.URL, "#") {
 			if strings.Contains(l.URL, "?") {
 				l.URL += "&lang=es"
 			} else {
@@ -186,10 +188,13 @@ func crumbs(c *gin.Context, trail ...web.Link) []web.Link {
 
 // pageCrumbs are the breadcrumbs of a page by its path: home, the section
 // the page belongs to, the page.
-func pageCrumbs(c *gin.Context, title string) []web.Link {
+func pageCrumbs(c *gin.Context, title, verbatim string) []web.Link {
 	lang := c.GetString(langKey)
 	path := c.Request.URL.Path
 	page := web.Link{Label: title}
+	if verbatim != "" && strings.HasSuffix(title, verbatim) {
+		page = web.Link{Label: strings.TrimSuffix(title, verbatim), Verbatim: verbatim}
+	}
 	for _, sec := range []struct{ prefix, word, url string }{
 		{"/vendors/", "nav.money", "/#money"},
 		{"/agencies/", "nav.money", "/#money"},
