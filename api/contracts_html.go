@@ -32,8 +32,8 @@ type contractPage struct {
 	// then the record text as published; else the heading is Title.
 	Heading, Verbatim string
 	Contract          *ContractView
-	Analysis                            *ContractAnalysisView
-	Rules                               []string
+	Analysis          *ContractAnalysisView
+	Rules             []string
 	// Chart draws the ranking (a bar per group, groups with excluded rows
 	// marked); Trend the registered value by fiscal year of the same
 	// population (contracts_html.go analysisCharts).

@@ -46,20 +46,20 @@ func init() {
 
 		// the contract analysis (internal/procure contracts_analysis.go)
 		"Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum.": "Las filas sin importe válido (de relleno, negativos, errores de captura, sin importe) se cuentan en todos los recuentos y se excluyen de todas las sumas de valor registrado.",
-		"FY%d (registered %d-07-01 to %d-06-30)": "FY%d (registrado del %d-07-01 al %d-06-30)",
+		"FY%d (registered %d-07-01 to %d-06-30)":                                  "FY%d (registrado del %d-07-01 al %d-06-30)",
 		"no registration date (pending or not yet registered), so no fiscal year": "sin fecha de registro (pendiente o aún no registrado), así que sin año fiscal",
-		"no vendor name stated": "sin nombre de proveedor indicado",
-		"no agency stated":      "sin agencia indicada",
+		"no vendor name stated":                                                   "sin nombre de proveedor indicado",
+		"no agency stated":                                                        "sin agencia indicada",
 		"some rows were written before amount bands and registration states were kept: load the contract sources again to group and follow them": "algunas filas se escribieron antes de que se guardaran los rangos de importe y los estados de registro: cargue de nuevo las fuentes de contratos para agruparlas y seguirlas",
 		"No registered contracts are held on this deployment, so nothing was analysed.":                                                          "Este servicio no guarda contratos registrados, así que no se analizó nada.",
 		"Analysed %d of the registered contract rows held (%s).":                                                                                 "Se analizaron %d de las filas de contratos registrados guardadas (%s).",
 		"Only these rows were read: contracts registered elsewhere or later are not counted.":                                                    "Solo se leyeron estas filas: los contratos registrados en otro lugar o más tarde no se cuentan.",
-		"%d rows from %s": "%d filas de %s",
-		"%d rows from %s, registered %s to %s":              "%d filas de %s, registradas del %s al %s",
-		"%d rows from %s, observed %s":                      "%d filas de %s, observadas el %s",
-		"%d rows from %s, registered %s to %s, observed %s": "%d filas de %s, registradas del %s al %s, observadas el %s",
+		"%d rows from %s":                                         "%d filas de %s",
+		"%d rows from %s, registered %s to %s":                    "%d filas de %s, registradas del %s al %s",
+		"%d rows from %s, observed %s":                            "%d filas de %s, observadas el %s",
+		"%d rows from %s, registered %s to %s, observed %s":       "%d filas de %s, registradas del %s al %s, observadas el %s",
 		"Nothing was analysed: the agency label is not accepted.": "No se analizó nada: la etiqueta de agencia no es aceptada.",
-		"Totals measure the registered value or the count of registered contract rows, never payments or spending; rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists.": "Los totales miden el valor registrado o el número de filas de contratos registrados, nunca pagos ni gasto; las filas sin importe válido se cuentan pero nunca se suman; que aquí falte un grupo o una etiqueta no prueba que no exista ningún contrato.",
+		"Totals measure the registered value or the count of registered contract rows, never payments or spending; rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists.":                                                                                                                                                                                              "Los totales miden el valor registrado o el número de filas de contratos registrados, nunca pagos ni gasto; las filas sin importe válido se cuentan pero nunca se suman; que aquí falte un grupo o una etiqueta no prueba que no exista ningún contrato.",
 		"every canonical agency name of the reviewed agency crosswalk (internal/entity/agencies.json, served by GET /agencies as canonical_name), active and inactive, except the City Record sections the DCAS agency list carries as agencies (not_an_agency); the list changes only when the reviewed mapping does, never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels.": "todos los nombres canónicos de agencia del cruce revisado de agencias (internal/entity/agencies.json, servido por GET /agencies como canonical_name), activos e inactivos, salvo las secciones del City Record que la lista de agencias de DCAS incluye como agencias (not_an_agency); la lista solo cambia cuando cambia la correspondencia revisada, nunca con los contratos guardados. Una etiqueta nombra un único id canónico; las grafías tal como se imprimen en las fuentes no son etiquetas.",
 		// the amount bands (record.ContractAmountBands)
 		"under $10,000":                     "menos de $10,000",
@@ -71,17 +71,17 @@ func init() {
 		"no valid amount (placeholder, negative, entry error or none): counted, not summed": "sin importe válido (de relleno, negativo, error de captura o ninguno): se cuenta, no se suma",
 
 		// the ledgers and the payments held (internal/procure payments.go)
-		"No payments held for these records.":                     "No hay pagos guardados para estos registros.",
-		"%d Checkbook NYC payments held for these records.":       "%d pagos de Checkbook NYC guardados para estos registros.",
-		"1 Checkbook NYC payment held for these records.":         "1 pago de Checkbook NYC guardado para estos registros.",
+		"No payments held for these records.":               "No hay pagos guardados para estos registros.",
+		"%d Checkbook NYC payments held for these records.": "%d pagos de Checkbook NYC guardados para estos registros.",
+		"1 Checkbook NYC payment held for these records.":   "1 pago de Checkbook NYC guardado para estos registros.",
 		"The payments held are an extract: %d Checkbook NYC payments issued %s to %s, not every payment of the city; a payment missing here may exist at the source.": "Los pagos guardados son un extracto: %d pagos de Checkbook NYC emitidos del %s al %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
 		"The payments held are an extract: %d Checkbook NYC payments issued on %s, not every payment of the city; a payment missing here may exist at the source.":    "Los pagos guardados son un extracto: %d pagos de Checkbook NYC emitidos el %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
 		"The payments held are an extract: 1 Checkbook NYC payment issued on %s, not every payment of the city; a payment missing here may exist at the source.":      "Los pagos guardados son un extracto: 1 pago de Checkbook NYC emitido el %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
-		"This deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them.":                                      "Este servicio no guarda ningún pago de Checkbook NYC, así que no se puede decir nada sobre los pagos; Checkbook NYC los tiene.",
+		"This deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them.":                                       "Este servicio no guarda ningún pago de Checkbook NYC, así que no se puede decir nada sobre los pagos; Checkbook NYC los tiene.",
 		// how a ledger's payments are found (procure.JoinedBy…)
 		"exact contract id: payments naming the contract id of a registration held (link records joined by exact contract id, high confidence); payees redacted for privacy are never joined by name": "id exacto del contrato: los pagos que nombran el id de contrato de un registro guardado (registros de vínculo unidos por id exacto del contrato, confianza alta); los beneficiarios ocultados por privacidad nunca se vinculan por nombre",
 		"payee name stem: payments to this vendor as the payee is named (payments whose payee is redacted for privacy carry no name and are never counted here)":                                      "raíz del nombre del beneficiario: los pagos a este proveedor según cómo se nombra al beneficiario (los pagos cuyo beneficiario está oculto por privacidad no llevan nombre y nunca se cuentan aquí)",
-		"the paying agency (the crosswalk's agency id of each payment)":                                                                                                                              "la agencia pagadora (el id de agencia del cruce de cada pago)",
+		"the paying agency (the crosswalk's agency id of each payment)": "la agencia pagadora (el id de agencia del cruce de cada pago)",
 		// the profiles' payments note (procure.PaymentsNote)
 		"Contract totals measure registered (or pending) contract value, not spending; payment totals sum checks issued. Amounts that are placeholders (0) or entry errors are excluded from totals. These are the records held here from Checkbook NYC and joined sources; the official datasets may hold more.": "Los totales de contratos miden el valor registrado (o pendiente) de los contratos, no el gasto; los totales de pagos suman los cheques emitidos. Los importes de relleno (0) o con errores de captura se excluyen de los totales. Son los registros guardados aquí de Checkbook NYC y de las fuentes vinculadas; los conjuntos de datos oficiales pueden tener más.",
 	})
