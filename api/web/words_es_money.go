@@ -18,6 +18,12 @@ func init() {
 		"contract.rows":         {"%d row(s)", "%d fila(s)"},
 		"contract.rows.shown":   {", %d shown", ", %d mostradas"},
 		"page.analysis.unknown": {"Unknown agency label", "Etiqueta de agencia desconocida"},
+		"redirect.notfound":     {"Notice not found", "Aviso no encontrado"},
+		"redirect.notchecked":   {"Notice not checked", "Aviso no comprobado"},
+		"redirect.named":        {"The link named the notice id", "El enlace nombraba el id de aviso"},
+		"redirect.official":     {"No search hits does not mean no record exists: the official City Record may still have it at", "Que una búsqueda no encuentre nada no significa que no exista el registro: puede que el City Record oficial lo tenga en"},
+		"redirect.search":       {"Search the notices", "Buscar en los avisos"},
+		"redirect.json":         {"or the same search as JSON:", "o la misma búsqueda en JSON:"},
 		"home.noscript":         {"This site needs JavaScript for its views. Every view has a JSON twin: start at", "Este sitio necesita JavaScript para sus vistas. Cada vista tiene un gemelo JSON: empiece en"},
 	}, map[string]map[string]word{
 		// why an amount is left out of the sums (record.ExcludedReasons)
@@ -43,6 +49,12 @@ func init() {
 		"Searched %d records held here, observed %s.":                        "Se buscó en %d registros guardados aquí, observados el %s.",
 		"Searched %d records held here.":                                     "Se buscó en %d registros guardados aquí.",
 		"Only the records held here were searched.":                          "Solo se buscó en los registros guardados aquí.",
+
+		// a digest link that does not redirect (api feeds_redirect.go)
+		"This link does not point to a notice Recordwatch knows.":                                                          "Este enlace no apunta a ningún aviso que Recordwatch conozca.",
+		"No notice with this id is held here.":                                                                             "Aquí no se guarda ningún aviso con este id.",
+		"The link could not be checked right now; this does not mean the notice is missing. Please try again in a minute.": "No se pudo comprobar el enlace ahora; eso no significa que falte el aviso. Vuelva a intentarlo en un minuto.",
+		"The link could not be checked.":                                                                                   "No se pudo comprobar el enlace.",
 
 		// the contract analysis (internal/procure contracts_analysis.go)
 		"Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum.": "Las filas sin importe válido (de relleno, negativos, errores de captura, sin importe) se cuentan en todos los recuentos y se excluyen de todas las sumas de valor registrado.",

@@ -1,0 +1,106 @@
+package web
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// moneyEnglish are English words none of the money sentences' Spanish
+// uses: one left in a said sentence is a part no list holds.
+var moneyEnglish = regexp.MustCompile(`\b(the|held|rows from|registered|observed|payments? issued|Analysed|Only|for these records|not)\b`)
+
+// Every fixed sentence the procurement and dossier services put on the
+// money pages (the profiles' absences, the analysis's measure, exclusions,
+// ungrouped reasons and coverage, the ledgers' notes and join methods, the
+// amount bands and exclusion reasons) is said in Spanish, and as written
+// in English: a sentence the services add or change without the word
+// lists following fails here (the bundled sample shows only some).
+func TestMoneySentencesInSpanish(t *testing.T) {
+	upper := func(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+	fixed := append([]string{
+		procure.ContractMeasure, procure.ContractMeasureNote, procure.ExcludedNote,
+		procure.UngroupedFiscalYear, procure.UngroupedVendor, procure.UngroupedAgency, procure.UngroupedOld,
+		procure.CoverageNone, procure.CoverageOnly, procure.UnknownLabelNone, procure.AgencyLabelsSource,
+		procure.NoValidAmounts, procure.NoneHeld, procure.PaymentsNote,
+		procure.JoinedByContractID, procure.JoinedByPayee, procure.JoinedByAgency,
+		procure.NoPaymentsForThese, upper(procure.PaymentsNoneAtAll),
+		procure.UnknownLabelNone + " " + procure.ContractMeasureNote,
+		procure.CoverageNone + " " + procure.ContractMeasureNote,
+	}, dossier.Absences...)
+	for _, b := range record.ContractAmountBands {
+		fixed = append(fixed, b.Label)
+	}
+	for _, en := range fixed {
+		if es := Say("es", en); es == en || moneyEnglish.MatchString(es) || Say("en", en) != en {
+			t.Errorf("not said in Spanish: %q → %q", en, es)
+		}
+	}
+
+	// sentences with numbers, dates and names: each said, its arguments kept
+	for _, c := range []struct{ en, want string }{
+		{fmt.Sprintf(procure.FiscalYearGroup, 2026, 2025, 2026), "FY2026 (registrado del 2025-07-01 al 2026-06-30)"},
+		{"Searched 4,226 records held here, source dates 2011-01-31 to 2026-08-14, observed 2026-08-14.", "4,226"},
+		{"Searched 12 records held here, source dates 2011-01-31 to 2026-08-14.", "2026-08-14"},
+		{"Searched 12 records held here, observed 2026-08-14.", "2026-08-14"},
+		{"Searched 12 records held here.", "12"},
+		{"Only the records held here were searched.", "Solo"},
+	} {
+		if es := Say("es", c.en); es == c.en || !strings.Contains(es, c.want) || moneyEnglish.MatchString(es) {
+			t.Errorf("%q → %q (wants %q)", c.en, es, c.want)
+		}
+	}
+
+	// the ledgers' notes, as the service composes them (payments.go)
+	for _, paid := range []int{0, 1, 8} {
+		for _, cov := range []string{
+			procure.PaymentsNoneAtAll,
+			fmt.Sprintf(procure.PaymentsExtract, procure.PaymentsWord(1001), "2017-07-17", "2018-05-02"),
+			fmt.Sprintf(procure.PaymentsExtractDay, procure.PaymentsWord(1), "2018-05-02"),
+			fmt.Sprintf(procure.PaymentsExtractDay, procure.PaymentsWord(3), "2018-05-02"),
+		} {
+			note := procure.NoPaymentsForThese + " " + upper(cov)
+			if paid > 0 {
+				note = fmt.Sprintf(procure.PaymentsForThese, procure.PaymentsWord(paid), upper(cov))
+			}
+			if es := Say("es", note); moneyEnglish.MatchString(es) || !strings.Contains(es, "2018-05-02") && cov != procure.PaymentsNoneAtAll {
+				t.Errorf("a ledger's note: %q → %q", note, es)
+			}
+		}
+	}
+
+	// the analysis's coverage statement, composed once by the service and
+	// said part by part (a source's name, even with "; " in it, kept)
+	obs := time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)
+	for _, srcs := range [][]record.SourceCoverage{
+		nil,
+		{{Label: "Checkbook NYC", Records: 6, FirstSourceDate: "2015-07-20", LastSourceDate: "2015-07-20", ObservedAt: obs},
+			{Label: "Registered contracts (Checkbook NYC and PASSPort rows; third party)", Records: 552, FirstSourceDate: "2026-06-03", LastSourceDate: "2026-06-30"},
+			{Label: "A", Records: 1, ObservedAt: obs}, {Label: "B", Records: 2}},
+	} {
+		en := procure.ContractCoverageStatement(srcs, 13, func(s string) string { return s })
+		es := procure.ContractCoverageStatement(srcs, 13, func(s string) string { return Say("es", s) })
+		if en == es || moneyEnglish.MatchString(es) {
+			t.Errorf("the coverage statement: %q", es)
+		}
+		for _, s := range srcs {
+			if !strings.Contains(es, s.Label) {
+				t.Errorf("the coverage statement drops %q: %q", s.Label, es)
+			}
+		}
+	}
+
+	// why an amount is left out: a label per reason, the service's own
+	// words in English
+	for reason, en := range record.ExcludedReasons {
+		if !HasLabel("amount_excluded", reason) || Label("en", "amount_excluded", reason) != en || Label("es", "amount_excluded", reason) == en {
+			t.Errorf("amount excluded %q: %q / %q, the service says %q", reason, Label("en", "amount_excluded", reason), Label("es", "amount_excluded", reason), en)
+		}
+	}
+}
