@@ -40,6 +40,26 @@ func init() {
 	addSentences(true, map[string]string{
 		"no valid amounts held": "no hay importes válidos guardados",
 		"none held":             "nada guardado",
+		// the semantic search's note, clause by clause, and its fusion
+		// (internal/semantic service.go describe): the search view shows them
+		"notices ranked by the cosine similarity of their vector (title and opening words) to the query's": "avisos ordenados por la similitud coseno de su vector (título y primeras palabras) con el de la consulta",
+		"the query's filters apply as in keyword search":                                                   "los filtros de la consulta se aplican como en la búsqueda por palabras",
+		"at most %d results": "como máximo %d resultados",
+		"vectors are held for %d of the %d notices (%d have no word the model knows, the rest are being embedded): those are found by keyword search only": "hay vectores guardados para %d de los %d avisos (%d no tienen ninguna palabra que el modelo conozca, el resto se está vectorizando): esos solo se encuentran con la búsqueda por palabras",
+		"reciprocal rank fusion (k=%d) of the keyword ranking and the semantic ranking, %d deep each":                                                      "fusión por rango recíproco (k=%d) de la clasificación por palabras y la clasificación semántica, %d resultados de cada una",
+		// a notice's earlier cycles (internal/cycle cycle.go Find): the
+		// notice view shows the summary, the next cycle's basis and what
+		// was searched
+		"earlier cycles are sought for solicitations and intents to award only":                                          "los ciclos anteriores solo se buscan para licitaciones e intenciones de adjudicar",
+		"no earlier cycle found in the records held":                                                                     "no se encontró ningún ciclo anterior en los registros guardados",
+		"last awarded to %s in %d (%s), strict match":                                                                    "adjudicado por última vez a %s en %d (%s), coincidencia estricta",
+		"last awarded to %s in %d (%s), corroborated match":                                                              "adjudicado por última vez a %s en %d (%s), coincidencia corroborada",
+		"last awarded to %s in %d, strict match":                                                                         "adjudicado por última vez a %s en %d, coincidencia estricta",
+		"last awarded to %s in %d, corroborated match":                                                                   "adjudicado por última vez a %s en %d, coincidencia corroborada",
+		"earlier cycle: %s %s, strict match (no award of it held)":                                                       "ciclo anterior: %s %s, coincidencia estricta (no se guarda ninguna adjudicación suya)",
+		"earlier cycle: %s %s, corroborated match (no award of it held)":                                                 "ciclo anterior: %s %s, coincidencia corroborada (no se guarda ninguna adjudicación suya)",
+		"estimate: this notice came %d months after the last earlier cycle (%s); the next one may come as long after it": "estimación: este aviso llegó %d meses después del último ciclo anterior (%s); el próximo puede llegar tanto tiempo después",
+		"City Record notices held from %s published before %s":                                                           "avisos del City Record guardados de %s publicados antes del %s",
 	})
 
 	addSentences(false, map[string]string{

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -103,4 +104,63 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 			t.Errorf("amount excluded %q: %q / %q, the service says %q", reason, Label("en", "amount_excluded", reason), Label("es", "amount_excluded", reason), en)
 		}
 	}
+}
+
+// The notes the script views show (the semantic search's note and fusion,
+// a notice's earlier-cycle summary, basis and search) are in the scripts'
+// list (words-es.js), so that app.js say reads them in Spanish as Say
+// does: each clause of a composed note, each pattern with its numbers,
+// names and dates kept.
+func TestScriptNotesInSpanish(t *testing.T) {
+	semantic := "notices ranked by the cosine similarity of their vector (title and opening words) to the query's; the query's filters apply as in keyword search; at most 50 results"
+	for _, c := range []struct{ en, keep string }{
+		{semantic, "50"},
+		{semantic + "; vectors are held for 900 of the 1,002 notices (2 have no word the model knows, the rest are being embedded): those are found by keyword search only", "1,002"},
+		{"reciprocal rank fusion (k=60) of the keyword ranking and the semantic ranking, 50 deep each", "k=60"},
+		{cycle.NoneFound, ""},
+		{"earlier cycles are sought for solicitations and intents to award only", ""},
+		{"last awarded to ACME INC in 2023 ($1,200.00), strict match", "ACME INC"},
+		{"last awarded to ACME INC in 2023, corroborated match", "2023"},
+		{"earlier cycle: solicitation Jan 2023, corroborated match (no award of it held)", "Jan 2023"},
+		{"estimate: this notice came 14 months after the last earlier cycle (Jan 2023); the next one may come as long after it", "14 meses"},
+		{"City Record notices held from Parks and Recreation published before Oct 15, 2013", "Parks and Recreation"},
+	} {
+		es := Say("es", c.en)
+		if es == c.en || !strings.Contains(es, c.keep) || regexp.MustCompile(`\b(the|held|match|notices|cosine|keyword)\b`).MatchString(strings.ReplaceAll(es, c.keep, "")) {
+			t.Errorf("%q → %q", c.en, es)
+		}
+		if _, ok := scriptSaid(c.en); ok {
+			continue
+		}
+		for _, part := range strings.Split(c.en, "; ") {
+			if _, ok := scriptSaid(part); !ok {
+				t.Errorf("%q is not in the scripts' list (words-es.js)", part)
+			}
+		}
+	}
+	for _, tier := range []string{cycle.TierStrict, cycle.TierCorroborated} {
+		if _, ok := scriptSaid("last awarded to X in 2020, " + tier + " match"); !ok {
+			t.Errorf("the earlier-cycle summary of tier %s is not in the scripts' list", tier)
+		}
+	}
+}
+
+// scriptSaid is the Spanish of s from the scripts' list alone (sentences,
+// whole or through a pattern), as app.js sayWhole finds it.
+func scriptSaid(s string) (string, bool) {
+	if es, ok := sentences[s]; ok {
+		return es, true
+	}
+	for en, es := range sentences {
+		if !strings.Contains(en, "%") {
+			continue
+		}
+		expr := regexp.QuoteMeta(en)
+		expr = strings.ReplaceAll(expr, "%d", `(\d[\d,]*)`)
+		expr = strings.ReplaceAll(expr, "%s", `(.+?)`)
+		if regexp.MustCompile("^" + expr + "$").MatchString(s) {
+			return es, true
+		}
+	}
+	return "", false
 }
