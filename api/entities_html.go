@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -102,7 +103,7 @@ func (s *Server) vendorPage(c *gin.Context) {
 	jsonURL := s.cfg.BaseURL + "/api/vendors/" + raw
 	prof, err := s.buildVendorProfile(c)
 	if err != nil {
-		s.pageError(c, "Vendor "+stem, jsonURL, err)
+		s.pageError(c, fmt.Sprintf(web.Word(c.GetString(langKey), "page.vendor"), stem), jsonURL, err)
 		return
 	}
 	p := entityPage{Title: prof.Name, JSON: jsonURL, Vendor: prof, ScopeLine: scopeLine(prof.Scope)}
@@ -122,7 +123,7 @@ func (s *Server) agencyPage(c *gin.Context) {
 	jsonURL := s.cfg.BaseURL + "/api/agencies/" + id
 	prof, err := s.buildAgencyProfile(c)
 	if err != nil {
-		s.pageError(c, "Agency "+id, jsonURL, err)
+		s.pageError(c, fmt.Sprintf(web.Word(c.GetString(langKey), "page.agency"), id), jsonURL, err)
 		return
 	}
 	p := entityPage{Title: prof.Name, JSON: jsonURL, Agency: prof, ScopeLine: scopeLine(prof.Scope)}

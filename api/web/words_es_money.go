@@ -24,6 +24,8 @@ func init() {
 		"redirect.official":     {"No search hits does not mean no record exists: the official City Record may still have it at", "Que una búsqueda no encuentre nada no significa que no exista el registro: puede que el City Record oficial lo tenga en"},
 		"redirect.search":       {"Search the notices", "Buscar en los avisos"},
 		"redirect.json":         {"or the same search as JSON:", "o la misma búsqueda en JSON:"},
+		"page.vendor":           {"Vendor %s", "Proveedor %s"},
+		"page.agency":           {"Agency %s", "Agencia %s"},
 		"home.noscript":         {"This site needs JavaScript for its views. Every view has a JSON twin: start at", "Este sitio necesita JavaScript para sus vistas. Cada vista tiene un gemelo JSON: empiece en"},
 	}, map[string]map[string]word{
 		// why an amount is left out of the sums (record.ExcludedReasons)
@@ -75,6 +77,33 @@ func init() {
 		"No notice with this id is held here.":                                                                             "Aquí no se guarda ningún aviso con este id.",
 		"The link could not be checked right now; this does not mean the notice is missing. Please try again in a minute.": "No se pudo comprobar el enlace ahora; eso no significa que falte el aviso. Vuelva a intentarlo en un minuto.",
 		"The link could not be checked.":                                                                                   "No se pudo comprobar el enlace.",
+
+		// a by-id page that holds no such record (record.RecordAbsence),
+		// said under the layout's absence type
+		"No record with this id is held: the sources that would hold it are fresh and cover its dates. That does not prove none exists.":                           "No se guarda ningún registro con este id: las fuentes que lo tendrían están al día y cubren sus fechas. Eso no prueba que no exista.",
+		"No record with this id is held: the date the id states is outside what the sources hold (each source says what it holds).":                                "No se guarda ningún registro con este id: la fecha que indica el id queda fuera de lo que guardan las fuentes (cada fuente dice lo que guarda).",
+		"No record with this id is held: this service does not load the source that would hold it.":                                                                "No se guarda ningún registro con este id: este servicio no carga la fuente que lo tendría.",
+		"No record with this id is held, but a source that would hold it is past its maximum age: it may have appeared since the last fetch.":                      "No se guarda ningún registro con este id, pero una fuente que lo tendría ha superado su antigüedad máxima: puede haber aparecido desde la última descarga.",
+		"No record with this id is held, but a source that would hold it is failing upstream: it may have appeared since the last good fetch.":                     "No se guarda ningún registro con este id, pero una fuente que lo tendría está fallando en origen: puede haber aparecido desde la última descarga correcta.",
+		"No record with this id is held; the sources that would hold it cover its dates, and their freshness is not stated here. That does not prove none exists.": "No se guarda ningún registro con este id; las fuentes que lo tendrían cubren sus fechas, y aquí no se indica si están al día. Eso no prueba que no exista.",
+
+		// the money pages' errors (internal/dossier, internal/procure)
+		"no award or intent notice and no payments-dataset record held here names a vendor with the name stem \"%s\".": "ningún aviso de adjudicación o intención ni ningún registro del conjunto de pagos guardado aquí nombra a un proveedor con la raíz de nombre \"%s\".",
+		"This does not mean there is no such vendor: a full-text search may still find mentions: %s":                   "Eso no significa que no exista ese proveedor: una búsqueda en el texto completo puede encontrar menciones: %s",
+		"This does not mean there is no such vendor: a full-text search may still find mentions":                       "Eso no significa que no exista ese proveedor: una búsqueda en el texto completo puede encontrar menciones",
+		"no agency with id \"%s\" is in the crosswalk or the records held here; GET /agencies lists the ids.":          "ninguna agencia con el id \"%s\" está en el cruce ni en los registros guardados aquí; GET /agencies lista los ids.",
+		"A search may still find mentions: %s":                                         "Una búsqueda puede encontrar menciones: %s",
+		"A search may still find mentions":                                             "Una búsqueda puede encontrar menciones",
+		"no contract with ID \"%s\" is held.":                                          "no se guarda ningún contrato con el ID \"%s\".",
+		"This service holds no such contract; that does not mean none was registered.": "Este servicio no guarda ese contrato; eso no significa que no se haya registrado.",
+		"\"%s\" is not an accepted agency label (labels are the crosswalk's canonical agency names, matched with the same letter case)": "\"%s\" no es una etiqueta de agencia aceptada (las etiquetas son los nombres canónicos de agencia del cruce, con la misma capitalización)",
+		"did you mean %s?":                         "¿quiso decir %s?",
+		"did you mean %s or %s?":                   "¿quiso decir %s o %s?",
+		"did you mean %s or %s or %s?":             "¿quiso decir %s, %s o %s?",
+		"did you mean %s or %s or %s or %s?":       "¿quiso decir %s, %s, %s o %s?",
+		"did you mean %s or %s or %s or %s or %s?": "¿quiso decir %s, %s, %s, %s o %s?",
+		"Nothing was analysed for it: this says nothing about its contracts and never means it has zero awards.": "No se analizó nada para ella: esto no dice nada de sus contratos y nunca significa que no tenga adjudicaciones.",
+		"Call without an agency label for the accepted list.":                                                    "Llame sin etiqueta de agencia para obtener la lista aceptada.",
 
 		// the contract analysis (internal/procure contracts_analysis.go)
 		"Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum.": "Las filas sin importe válido (de relleno, negativos, errores de captura, sin importe) se cuentan en todos los recuentos y se excluyen de todas las sumas de valor registrado.",

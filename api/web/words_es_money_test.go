@@ -52,6 +52,10 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 		{"Searched 12 records held here, observed 2026-08-14.", "2026-08-14"},
 		{"Searched 12 records held here.", "12"},
 		{"Only the records held here were searched.", "Solo"},
+		{`no contract with ID "NOPE1" is held. This service holds no such contract; that does not mean none was registered.`, `"NOPE1"`},
+		{`"Parks" is not an accepted agency label (labels are the crosswalk's canonical agency names, matched with the same letter case); did you mean "Parks and Recreation" or "Aging"? Nothing was analysed for it: this says nothing about its contracts and never means it has zero awards. Call without an agency label for the accepted list.`, `"Parks and Recreation" o "Aging"`},
+		{`no agency with id "zz" is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions: http://x.test/api/search?q=zz`, "q=zz"},
+		{`no award or intent notice and no payments-dataset record held here names a vendor with the name stem "ZZ". This does not mean there is no such vendor: a full-text search may still find mentions: http://x.test/api/search?q=zz`, `"ZZ"`},
 	} {
 		if es := Say("es", c.en); es == c.en || !strings.Contains(es, c.want) || moneyEnglish.MatchString(es) {
 			t.Errorf("%q → %q (wants %q)", c.en, es, c.want)
@@ -163,4 +167,37 @@ func scriptSaid(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// A by-id page that holds no such record says why under the layout's
+// absence type: every note record.RecordAbsence writes is said in Spanish.
+func TestRecordAbsenceNotesInSpanish(t *testing.T) {
+	c := func(state string, records int) record.SourceCoverage {
+		return record.SourceCoverage{Source: "s", RecordType: "notice", Records: records, State: state, FirstSourceDate: "2013-01-01", LastSourceDate: "2014-12-31"}
+	}
+	seen := map[string]bool{}
+	for _, tc := range []struct {
+		cov []record.SourceCoverage
+		day string
+	}{
+		{nil, ""},
+		{[]record.SourceCoverage{c(record.Fresh, 5)}, "2014-01-02"},
+		{[]record.SourceCoverage{c(record.Fresh, 5)}, "2020-01-02"},
+		{[]record.SourceCoverage{c(record.Stale, 5)}, ""},
+		{[]record.SourceCoverage{c(record.Failing, 5)}, ""},
+		{[]record.SourceCoverage{c("", 5)}, "2014-01-02"},
+		{[]record.SourceCoverage{c(record.Fresh, 0)}, ""},
+	} {
+		e := record.RecordAbsence(tc.cov, []string{"notice"}, tc.day)
+		if e == nil || e.Note == "" {
+			t.Fatalf("%+v: no absence note", tc)
+		}
+		seen[e.Type] = true
+		if es := Say("es", e.Note); es == e.Note || moneyEnglish.MatchString(es) {
+			t.Errorf("%s: %q → %q", e.Type, e.Note, es)
+		}
+	}
+	if len(seen) < 5 {
+		t.Errorf("the cases reach only the absence types %v", seen)
+	}
 }
