@@ -28,6 +28,13 @@ func init() {
 		"page.agency":           {"Agency %s", "Agencia %s"},
 		"home.noscript":         {"This site needs JavaScript for its views. Every view has a JSON twin: start at", "Este sitio necesita JavaScript para sus vistas. Cada vista tiene un gemelo JSON: empiece en"},
 	}, map[string]map[string]word{
+		// a registered contract row's state as its source words it
+		// (record.Contract.Status); another word is shown as published
+		"contract_status": {
+			"registered": {"registered", "registrado"},
+			"active":     {"active", "activo"},
+			"pending":    {"pending", "pendiente"},
+		},
 		// why an amount is left out of the sums (record.ExcludedReasons)
 		"amount_excluded": {
 			"placeholder": {"placeholder amount (0 or -1)", "importe de relleno (0 o -1)"},
