@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -555,7 +556,8 @@ func splitSentences(s string) []string {
 			break
 		}
 		out = append(out, strings.TrimSpace(s[:loc[0]+1]))
-		s = s[loc[1]-1:]
+		_, size := utf8.DecodeLastRuneInString(s[:loc[1]]) // the next sentence's first letter (“ is 3 bytes)
+		s = s[loc[1]-size:]
 	}
 	return append(out, s)
 }

@@ -201,3 +201,13 @@ func TestRecordAbsenceNotesInSpanish(t *testing.T) {
 		t.Errorf("the cases reach only the absence types %v", seen)
 	}
 }
+
+// A note cut into sentences keeps each sentence whole, also when the next
+// one opens with a quotation mark of more than one byte (app.js
+// splitSentences cuts at the same places).
+func TestSentencesCutWhole(t *testing.T) {
+	got := Say("es", procure.NoPaymentsForThese+" “Quoted” text no list holds.")
+	if want := "No hay pagos guardados para estos registros. “Quoted” text no list holds."; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
