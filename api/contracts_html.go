@@ -27,9 +27,13 @@ import (
 // contractPage is the data of a contract page.
 type contractPage struct {
 	Title, Permalink, JSON, Base, Error string
-	Contract                            *ContractView
-	Analysis                            *ContractAnalysisView
-	Rules                               []string
+	// Heading and Verbatim are the heading when it ends in record text
+	// (a contract's purpose, an agency label as given): the site's words,
+	// then the record text as published; else the heading is Title.
+	Heading, Verbatim string
+	Contract          *ContractView
+	Analysis          *ContractAnalysisView
+	Rules             []string
 	// Chart draws the ranking (a bar per group, groups with excluded rows
 	// marked); Trend the registered value by fiscal year of the same
 	// population (contracts_html.go analysisCharts).
@@ -37,6 +41,7 @@ type contractPage struct {
 	Trend *web.Trend
 	srv   *Server
 	query url.Values
+	lang  string
 }
 
 func (p contractPage) AgencyLink(id string) string   { return p.srv.permalinks().Agency(id, "") }
@@ -45,6 +50,26 @@ func (p contractPage) MatterLink(pin string) string  { return p.srv.permalinks()
 func (p contractPage) Money(v float64) string        { return view.Money(v) }
 func (p contractPage) ContractLink(id string) string {
 	return p.Base + "/contracts/" + url.PathEscape(id)
+}
+
+// VerbatimGroups is whether the analysis's group labels are record text
+// (agency and vendor names as printed), shown as published; the other
+// groupings' labels are the service's words, said in the page's language.
+func (p contractPage) VerbatimGroups() bool {
+	return p.Analysis != nil && (p.Analysis.GroupBy == procure.GroupAgency || p.Analysis.GroupBy == procure.GroupVendor)
+}
+
+// CoverageStatement is the analysis's coverage statement in the page's
+// language (the service composes it; each sentence and part said).
+func (p contractPage) CoverageStatement() string {
+	a := p.Analysis
+	if p.lang == "en" || a == nil {
+		return a.Coverage.Statement
+	}
+	if a.Population == nil {
+		return web.Say(p.lang, a.Coverage.Statement)
+	}
+	return procure.ContractCoverageStatement(a.Coverage.Sources, a.Population.Rows, func(s string) string { return web.Say(p.lang, s) })
 }
 
 // Groupings and Rankings are the analysis choices the page links.
@@ -81,8 +106,8 @@ func (p contractPage) Kept(name string) [][2]string {
 }
 
 func (s *Server) writeContractPage(c *gin.Context, status int, p contractPage, observed time.Time) {
-	p.Base, p.Rules, p.srv = s.cfg.BaseURL, record.AbsenceRules, s
-	writeHTML(c, status, web.Page{Kind: web.Contract, Title: p.Title, Home: p.Base + "/", Canonical: p.Permalink, JSON: p.JSON, Data: p}, observed)
+	p.Base, p.Rules, p.srv, p.lang = s.cfg.BaseURL, record.AbsenceRules, s, c.GetString(langKey)
+	writeHTML(c, status, web.Page{Kind: web.Contract, Title: p.Title, TitleVerbatim: p.Verbatim, Home: p.Base + "/", Canonical: p.Permalink, JSON: p.JSON, Data: p}, observed)
 }
 
 // contractPage serves /contracts/<id>: one contract by exact ID or row id.
@@ -110,8 +135,9 @@ func (s *Server) contractPage(c *gin.Context) {
 	p.Trend = contractTimeline(c.GetString(langKey), r.Rows)
 	if r.Contract.Purpose != "" {
 		p.Title = r.Contract.ContractID + ": " + r.Contract.Purpose
+		p.Heading, p.Verbatim = r.Contract.ContractID+": ", r.Contract.Purpose
 	} else {
-		p.Title = "Contract " + r.Contract.ContractID
+		p.Title = fmt.Sprintf(web.Word(c.GetString(langKey), "page.contract"), r.Contract.ContractID)
 	}
 	s.writeContractPage(c, http.StatusOK, p, r.Contract.ObservedAt)
 }
@@ -139,11 +165,12 @@ func (s *Server) contractAnalysisPage(c *gin.Context) {
 		}
 	}
 	if v.Status == procure.AnalysisUnknownLabel {
-		p.Title = "Unknown agency label"
+		p.Title = web.Word(c.GetString(langKey), "page.analysis.unknown")
 		p.Error = v.Message
 	} else {
 		p.Title = fmt.Sprintf(web.Word(c.GetString(langKey), "page.analysis.by"), web.Label(c.GetString(langKey), "grouping", v.GroupBy))
 		if a := v.Filters["agency"]; a != "" {
+			p.Heading, p.Verbatim = p.Title+" · ", a
 			p.Title += " · " + a
 		}
 	}
@@ -159,9 +186,13 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 	lang := c.GetString(langKey)
 	a := p.Analysis
 	byValue := a.RankBy == procure.RankValue
-	ch := web.BarChart{ID: "analysis-groups", Title: web.Word(lang, "chart.groups.title"), Desc: web.Word(lang, "chart.groups.desc")}
+	ch := web.BarChart{ID: "analysis-groups", Title: web.Word(lang, "chart.groups.title"), Desc: web.Word(lang, "chart.groups.desc"), Verbatim: p.VerbatimGroups()}
 	for _, g := range a.Groups {
-		b := web.Bar{Label: g.Label, Value: float64(g.Rows), Display: itoaComma(g.Rows), Marked: g.ExcludedRows > 0}
+		label := g.Label
+		if !ch.Verbatim {
+			label = web.Say(lang, label)
+		}
+		b := web.Bar{Label: label, Value: float64(g.Rows), Display: itoaComma(g.Rows), Marked: g.ExcludedRows > 0}
 		if byValue {
 			b.Display = g.RegisteredValue.Display
 			b.Value = 0
@@ -194,7 +225,7 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 		if g.RegisteredValue.Value != nil {
 			v = *g.RegisteredValue.Value
 		}
-		tr.Points = append(tr.Points, web.Bar{Label: g.Label, Value: v, Display: g.RegisteredValue.Display, URL: g.Follow.URL})
+		tr.Points = append(tr.Points, web.Bar{Label: web.Say(lang, g.Label), Value: v, Display: g.RegisteredValue.Display, URL: g.Follow.URL})
 	}
 	if len(tr.Points) > 0 {
 		p.Trend = &tr

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -66,7 +67,11 @@ func itoaComma(n int) string {
 func (s *Server) writePage(c *gin.Context, status int, p entityPage) {
 	p.Base = s.cfg.BaseURL
 	p.Rules = record.AbsenceRules
-	writeHTML(c, status, web.Page{Kind: web.Entity, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}, p.scopeTime())
+	verbatim := ""
+	if p.Error == "" {
+		verbatim = p.Title // a vendor's or an agency's name as held
+	}
+	writeHTML(c, status, web.Page{Kind: web.Entity, Title: p.Title, TitleVerbatim: verbatim, Home: p.Base + "/", JSON: p.JSON, Data: p}, p.scopeTime())
 }
 
 func (p entityPage) scopeTime() (t time.Time) {
@@ -98,7 +103,7 @@ func (s *Server) vendorPage(c *gin.Context) {
 	jsonURL := s.cfg.BaseURL + "/api/vendors/" + raw
 	prof, err := s.buildVendorProfile(c)
 	if err != nil {
-		s.pageError(c, "Vendor "+stem, jsonURL, err)
+		s.pageError(c, fmt.Sprintf(web.Word(c.GetString(langKey), "page.vendor"), stem), jsonURL, err)
 		return
 	}
 	p := entityPage{Title: prof.Name, JSON: jsonURL, Vendor: prof, ScopeLine: scopeLine(prof.Scope)}
@@ -118,7 +123,7 @@ func (s *Server) agencyPage(c *gin.Context) {
 	jsonURL := s.cfg.BaseURL + "/api/agencies/" + id
 	prof, err := s.buildAgencyProfile(c)
 	if err != nil {
-		s.pageError(c, "Agency "+id, jsonURL, err)
+		s.pageError(c, fmt.Sprintf(web.Word(c.GetString(langKey), "page.agency"), id), jsonURL, err)
 		return
 	}
 	p := entityPage{Title: prof.Name, JSON: jsonURL, Agency: prof, ScopeLine: scopeLine(prof.Scope)}

@@ -53,14 +53,18 @@ func (s *Server) digestRedirect(c *gin.Context) {
 // redirectRefused writes the page of a digest link that does not redirect
 // (web/templates/digest_link.html in the one layout), never cached.
 func (s *Server) redirectRefused(c *gin.Context, status int, id, message string) {
+	lang := c.GetString(langKey)
 	data := struct {
 		Heading, Message, ID, Official, Search, SearchJSON string
 	}{
-		Heading: "Notice not found", Message: message,
+		Heading: web.Word(lang, "redirect.notfound"), Message: message,
 		Search: s.cfg.BaseURL + "/#search", SearchJSON: s.cfg.BaseURL + "/api/search",
 	}
+	if lang == "es" {
+		data.Search = s.cfg.BaseURL + "/?lang=es#search"
+	}
 	if status == http.StatusServiceUnavailable {
-		data.Heading = "Notice not checked"
+		data.Heading = web.Word(lang, "redirect.notchecked")
 	}
 	if record.ValidRequestID(id) {
 		data.ID = id
@@ -68,6 +72,6 @@ func (s *Server) redirectRefused(c *gin.Context, status int, id, message string)
 			data.Official = record.OfficialURL(id)
 		}
 	}
-	writeHTML(c, status, web.Page{Kind: web.DigestLink, Title: "Notice not found", Home: s.cfg.BaseURL + "/", Robots: "noindex", Data: data}, time.Time{})
+	writeHTML(c, status, web.Page{Kind: web.DigestLink, Title: web.Word(lang, "redirect.notfound"), Home: s.cfg.BaseURL + "/", Robots: "noindex", Data: data}, time.Time{})
 	c.Abort()
 }

@@ -45,7 +45,11 @@ func orgPagePath(id string) string {
 func (s *Server) writePeoplePage(c *gin.Context, status int, p peoplePage) {
 	p.Base = s.cfg.BaseURL
 	p.Rules = record.AbsenceRules
-	writeHTML(c, status, web.Page{Kind: web.People, Title: p.Title, Home: p.Base + "/", JSON: p.JSON, Data: p}, time.Time{})
+	verbatim := ""
+	if p.Error == "" {
+		verbatim = p.Title // a row's name as printed
+	}
+	writeHTML(c, status, web.Page{Kind: web.People, Title: p.Title, TitleVerbatim: verbatim, Home: p.Base + "/", JSON: p.JSON, Data: p}, time.Time{})
 }
 
 func (s *Server) peoplePageError(c *gin.Context, json string, err error) {

@@ -113,7 +113,7 @@ func pageContext(c *gin.Context, status int, p *web.Page) {
 		p.Lang = c.GetString(langKey)
 	}
 	if p.Crumbs == nil && p.Shell == nil && p.Title != "" {
-		p.Crumbs = pageCrumbs(c, p.Title, status < 400)
+		p.Crumbs = pageCrumbs(c, p.Title, p.TitleVerbatim, status < 400)
 	}
 	if p.Path == "" && status >= 400 {
 		p.Path = "/" // an error page's language switch leads home, never back to the address refused
@@ -172,7 +172,9 @@ func crumbs(c *gin.Context, trail ...web.Link) []web.Link {
 	}
 	out := []web.Link{{Label: web.Word(lang, "nav.home"), URL: home}}
 	for _, l := range trail {
-		if l.URL != "" && lang == "es" && !strings.Contains(l.URL, "#") {
+		if lang == "es" && strings.HasPrefix(l.URL, "/#") {
+			l.URL = "/?lang=es" + l.URL[1:]
+		} else if l.URL != "" && lang == "es" && !strings.Contains(l.URL, "#") {
 			if strings.Contains(l.URL, "?") {
 				l.URL += "&lang=es"
 			} else {
@@ -185,11 +187,16 @@ func crumbs(c *gin.Context, trail ...web.Link) []web.Link {
 }
 
 // pageCrumbs are the breadcrumbs of a page by its path: home, the section
-// the page belongs to, the page (found: the page shows its object).
-func pageCrumbs(c *gin.Context, title string, found bool) []web.Link {
+// the page belongs to, the page. A found object's page (found) has its
+// title as its source publishes it: record text, marked as such; a title
+// of the site's words that ends in record text names that end (verbatim).
+func pageCrumbs(c *gin.Context, title, verbatim string, found bool) []web.Link {
 	lang := c.GetString(langKey)
 	path := c.Request.URL.Path
 	page := web.Link{Label: title}
+	if verbatim != "" && strings.HasSuffix(title, verbatim) {
+		page = web.Link{Label: strings.TrimSuffix(title, verbatim), Verbatim: verbatim}
+	}
 	for _, sec := range []struct{ prefix, word, url string }{
 		{"/vendors/", "nav.money", "/#money"},
 		{"/agencies/", "nav.money", "/#money"},
@@ -200,7 +207,9 @@ func pageCrumbs(c *gin.Context, title string, found bool) []web.Link {
 		{"/meetings/", "nav.meetings", "/meetings"},
 	} {
 		if strings.HasPrefix(path, sec.prefix) && path != "/contracts/analysis" {
-			page.Verbatim = found // an object page's name, as its source publishes it (an error page's title is the site's words)
+			if found && page.Verbatim == "" { // an object page's name, as its source publishes it (an error page's title is the site's words)
+				page = web.Link{Verbatim: title}
+			}
 			return crumbs(c, web.Link{Label: web.Word(lang, sec.word), URL: sec.url}, page)
 		}
 	}

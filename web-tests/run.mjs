@@ -774,6 +774,31 @@ await check("plain words in the script views, English and Spanish: no machine wo
   assert.deepEqual(found, [], "machine or missing words in the script views: " + found.join("; "));
 });
 
+// The services' notes a script view shows read in Spanish as the server
+// says them (app.js say mirrors web.Say: the whole sentence, a pattern,
+// each sentence, each "; " clause): the semantic search's note and its
+// fusion, clause by clause, and a solicitation's earlier-cycle summary;
+// in English they stay as the service wrote them.
+await check("services' notes in the Spanish script views: the semantic note and the earlier-cycle summary said in Spanish", async () => {
+  const p = await page(390);
+  await p.goto(BASE + "/?lang=es#search?q=elevator&mode=hybrid");
+  await p.waitForSelector("[data-semantic]", { timeout: 15000 });
+  const sem = await p.textContent("[data-semantic]");
+  assert.ok(/similitud coseno/.test(sem) && /los filtros de la consulta/.test(sem) && /como máximo \d+ resultados/.test(sem) && /fusión por rango recíproco/.test(sem), `the semantic note in Spanish: ${sem}`);
+  assert.ok(!/cosine|the query's|at most|keyword ranking|vectors are held/.test(sem), `English left in the Spanish semantic note: ${sem}`);
+  await p.goto(BASE + "/?lang=es#notice/20131007004");
+  await p.waitForSelector("[data-cycle-summary]", { timeout: 15000 });
+  assert.equal(await p.textContent("[data-cycle-summary]"), "no se encontró ningún ciclo anterior en los registros guardados");
+  await p.goto(BASE + "/#notice/20131007004");
+  await p.waitForSelector("[data-cycle-summary]", { timeout: 15000 });
+  assert.equal(await p.textContent("[data-cycle-summary]"), "no earlier cycle found in the records held");
+  await p.goto(BASE + "/#search?q=elevator&mode=hybrid");
+  await p.waitForSelector("[data-semantic]", { timeout: 15000 });
+  assert.ok(/cosine similarity/.test(await p.textContent("[data-semantic]")), "the English semantic note as the service wrote it");
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
 // The detector finds what it must in a script view's text.
 await check("plain words detector: snake_case, a machine slug and a missing word are found", async () => {
   const rw = { labels: { source: { "zap-portal": "ZAP portal" } } };

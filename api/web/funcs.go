@@ -44,6 +44,9 @@ var funcs = template.FuncMap{
 	"money": view.Money,
 	// num is a number as a data attribute carries it
 	"num": Num,
+	// hasLabel is whether a label table holds a value (else the value is
+	// the source's own word, shown as published)
+	"hasLabel": HasLabel,
 	// list builds a slice for a shared part
 	"list": func(v ...string) []string { return v },
 	// siteSearch turns an /api/search address into the site's search

@@ -32,6 +32,9 @@ type Bar struct {
 type BarChart struct {
 	ID, Title, Desc string
 	Bars            []Bar
+	// Verbatim marks the bars' labels as record text (names as
+	// printed), shown as published in every language.
+	Verbatim bool
 }
 
 // barRow is a Bar with its coordinates in the chart's 400-unit-wide box.

@@ -69,6 +69,10 @@ type Page struct {
 	// Title is the page's own title ("" on the home page); the layout adds
 	// the site's name.
 	Title string
+	// TitleVerbatim is the end of Title that is record text (a name or a
+	// purpose as published): the breadcrumbs show it marked
+	// data-verbatim, never said in the page's language.
+	TitleVerbatim string
 	// Home is the brand link ("/" when empty).
 	Home string
 	// Section is a link shown after the brand (the meetings calendar).
@@ -139,13 +143,9 @@ type BannerSource struct {
 	Source, Name, State, Since string
 }
 
-// Link is a labelled address.
-type Link struct {
-	Label, URL string
-	// Verbatim: the label is record text (an object page's own name, as
-	// published), marked data-verbatim.
-	Verbatim bool
-}
+// Link is a labelled address; Verbatim, when set, is record text shown
+// after the label as published (a breadcrumb's name).
+type Link struct{ Label, URL, Verbatim string }
 
 // HomeURL is the brand link.
 func (p Page) HomeURL() string {

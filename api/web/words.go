@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -444,7 +445,7 @@ var sentences = map[string]string{
 	// the contract analysis's measure (procure.ContractMeasure)
 	"registered value and count of registered contract rows; not payments or spending": "valor registrado y número de filas de contratos registrados; no pagos ni gasto",
 	// the vendor and agency pages' absences (internal/dossier dossier.go)
-	"A vendor is matched by name stem: legal suffixes and case do not matter, but a different spelling of the name does. Notices that mention the vendor without naming it as the awardee are not counted here; a full-text search finds them.": "Un proveedor se identifica por la raíz de su nombre: los sufijos legales y las mayúsculas no importan, pero una grafía distinta del nombre sí. Los avisos que mencionan al proveedor sin nombrarlo como adjudicatario no se cuentan aquí; una búsqueda en el texto completo los encuentra.",
+	"A vendor is matched by name stem: legal suffixes and case do not matter, but a different spelling of the name does. Notices that mention the vendor without naming it as the awardee are not counted here; a full-text search finds them.": "Un proveedor se identifica por la raíz de su nombre: no importan los sufijos legales ni la capitalización, pero una grafía distinta del nombre sí. Los avisos que mencionan al proveedor sin nombrarlo como adjudicatario no se cuentan aquí; una búsqueda en el texto completo los encuentra.",
 	"No award or intent notice held here names this vendor; the official City Record may still have some.":                                                                                                                                      "Ningún aviso de adjudicación o intención guardado aquí nombra a este proveedor; puede que el City Record oficial tenga alguno.",
 	"No payments-dataset record held here names this vendor; Checkbook NYC may still have some.":                                                                                                                                                "Ningún registro del conjunto de pagos guardado aquí nombra a este proveedor; puede que Checkbook NYC tenga alguno.",
 	"Some notices carry placeholder or erroneous amounts; they are listed but excluded from the totals.":                                                                                                                                        "Algunos avisos llevan importes de relleno o erróneos; se listan pero se excluyen de los totales.",
@@ -576,7 +577,8 @@ func splitSentences(s string) []string {
 			break
 		}
 		out = append(out, strings.TrimSpace(s[:loc[0]+1]))
-		s = s[loc[1]-1:]
+		_, size := utf8.DecodeLastRuneInString(s[:loc[1]]) // the next sentence's first letter (“ is 3 bytes)
+		s = s[loc[1]-size:]
 	}
 	return append(out, s)
 }

@@ -29,6 +29,23 @@ type Service struct {
 	People *people.Service
 }
 
+// The vendor and agency profiles' absences (Absence), each a fixed
+// sentence.
+const (
+	VendorMatched    = "A vendor is matched by name stem: legal suffixes and case do not matter, but a different spelling of the name does. Notices that mention the vendor without naming it as the awardee are not counted here; a full-text search finds them."
+	VendorNoAwards   = "No award or intent notice held here names this vendor; the official City Record may still have some."
+	VendorNoPayments = "No payments-dataset record held here names this vendor; Checkbook NYC may still have some."
+	VendorExcluded   = "Some notices carry placeholder or erroneous amounts; they are listed but excluded from the totals."
+	AgencyCounts     = "Counts cover the City Record notices and payments-dataset records held here (see scope); no count proves that the agency has no other records."
+	AgencyNoNotices  = "No City Record notice held here names this agency; the official City Record may still have some."
+	AgencyNoPayments = "No payments-dataset record held here names this agency; Checkbook NYC may still have some."
+	AgencyNoSpelling = "No source spelling of this agency is held yet; the id comes from the reviewed mapping."
+)
+
+// Absences lists every sentence a profile's Absence may hold (the site's
+// word lists say each in Spanish; a test fails on one they miss).
+var Absences = []string{VendorMatched, VendorNoAwards, VendorNoPayments, VendorExcluded, AgencyCounts, AgencyNoNotices, AgencyNoPayments, AgencyNoSpelling}
+
 // New builds a dossier service over the procurement and people services.
 func New(p *procure.Service, ppl *people.Service) *Service { return &Service{Procure: p, People: ppl} }
 
@@ -182,16 +199,16 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 		}
 	}
 	v.Absence = []string{
-		"A vendor is matched by name stem: legal suffixes and case do not matter, but a different spelling of the name does. Notices that mention the vendor without naming it as the awardee are not counted here; a full-text search finds them.",
+		VendorMatched,
 	}
 	if res.Total == 0 {
-		v.Absence = append(v.Absence, "No award or intent notice held here names this vendor; the official City Record may still have some.")
+		v.Absence = append(v.Absence, VendorNoAwards)
 	}
 	if pay.Total == 0 {
-		v.Absence = append(v.Absence, "No payments-dataset record held here names this vendor; Checkbook NYC may still have some.")
+		v.Absence = append(v.Absence, VendorNoPayments)
 	}
 	if v.Awards.Total > v.Awards.ValidAmounts {
-		v.Absence = append(v.Absence, "Some notices carry placeholder or erroneous amounts; they are listed but excluded from the totals.")
+		v.Absence = append(v.Absence, VendorExcluded)
 	}
 	return v, nil
 }
@@ -428,16 +445,16 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 		return nil, err
 	}
 	a.Absence = []string{
-		"Counts cover the City Record notices and payments-dataset records held here (see scope); no count proves that the agency has no other records.",
+		AgencyCounts,
 	}
 	if res.Total == 0 {
-		a.Absence = append(a.Absence, "No City Record notice held here names this agency; the official City Record may still have some.")
+		a.Absence = append(a.Absence, AgencyNoNotices)
 	}
 	if pay.Total == 0 {
-		a.Absence = append(a.Absence, "No payments-dataset record held here names this agency; Checkbook NYC may still have some.")
+		a.Absence = append(a.Absence, AgencyNoPayments)
 	}
 	if len(a.Variants) == 0 {
-		a.Absence = append(a.Absence, "No source spelling of this agency is held yet; the id comes from the reviewed mapping.")
+		a.Absence = append(a.Absence, AgencyNoSpelling)
 	}
 	return a, nil
 }

@@ -440,7 +440,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 			e := s.unknownLabel(req.AgencyLabel)
 			out.Status, out.Error, out.Suggestions, out.Groups = AnalysisUnknownLabel, e, s.SuggestLabels(req.AgencyLabel), nil
 			out.Message = e.Message
-			out.Coverage.Statement = "Nothing was analysed: the agency label is not accepted. " + ContractMeasureNote
+			out.Coverage.Statement = UnknownLabelNone + " " + ContractMeasureNote
 			out.Coverage.Sources = []record.SourceCoverage{}
 			out.Scope = record.NewScope(record.Searched{Kind: "contracts", Filters: out.Filters}, nil, 0)
 			return out, nil
@@ -472,7 +472,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	pop := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
 	out.Population = &AnalysisPopulation{Rows: t.Count, IncludedRows: t.ValidAmounts, RegisteredValue: pop.Money(),
 		ExcludedRows: t.Count - t.ValidAmounts, Excluded: []AnalysisExcluded{}, FirstRegistered: day(t.First), LastRegistered: day(t.Last),
-		ExcludedNote: "Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum."}
+		ExcludedNote: ExcludedNote}
 	for _, b := range t.Groups[KeyAmountExcluded] {
 		out.Population.Excluded = append(out.Population.Excluded, AnalysisExcluded{Reason: b.Value, Description: record.ExcludedReasons[b.Value], Rows: b.Count})
 	}
@@ -532,7 +532,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 			gf.VendorStem = b.Value
 		case GroupFiscalYear:
 			fy, _ := strconv.Atoi(b.Value)
-			g.Label = fmt.Sprintf("FY%d (registered %d-07-01 to %d-06-30)", fy, fy-1, fy)
+			g.Label = fmt.Sprintf(FiscalYearGroup, fy, fy-1, fy)
 			gf.FiscalYear = fy
 		case GroupAmountBand:
 			if band, ok := record.AmountBand(b.Value); ok {
@@ -572,40 +572,76 @@ const ContractMeasureNote = "Totals measure the registered value or the count of
 // (ContractKind) and its statement.
 func contractCoverage(cov []record.SourceCoverage, matched int) AnalysisCoverage {
 	out := AnalysisCoverage{Sources: []record.SourceCoverage{}}
-	var parts []string
 	for _, c := range cov {
-		if c.RecordType != ContractKind.Name {
-			continue
+		if c.RecordType == ContractKind.Name {
+			out.Sources = append(out.Sources, c)
 		}
-		out.Sources = append(out.Sources, c)
-		p := fmt.Sprintf("%d rows from %s", c.Records, c.Label)
-		if c.FirstSourceDate != "" {
-			p += fmt.Sprintf(", registered %s to %s", c.FirstSourceDate, c.LastSourceDate)
-		}
-		if !c.ObservedAt.IsZero() {
-			p += ", observed " + day(c.ObservedAt)
-		}
-		parts = append(parts, p)
 	}
-	if len(parts) == 0 {
-		out.Statement = "No registered contracts are held on this deployment, so nothing was analysed. " + ContractMeasureNote
-		return out
-	}
-	out.Statement = fmt.Sprintf("Analysed %d of the registered contract rows held (%s). Only these rows were read: contracts registered elsewhere or later are not counted. %s",
-		matched, strings.Join(parts, "; "), ContractMeasureNote)
+	out.Statement = ContractCoverageStatement(out.Sources, matched, func(s string) string { return s })
 	return out
 }
+
+// The coverage statement's fixed sentences (ContractCoverageStatement).
+const (
+	CoverageNone     = "No registered contracts are held on this deployment, so nothing was analysed."
+	CoverageAnalysed = "Analysed %d of the registered contract rows held (%s)."
+	CoverageOnly     = "Only these rows were read: contracts registered elsewhere or later are not counted."
+	CoveragePart     = "%d rows from %s"
+	CoveragePartReg  = "%d rows from %s, registered %s to %s"
+	CoveragePartObs  = "%d rows from %s, observed %s"
+	CoveragePartBoth = "%d rows from %s, registered %s to %s, observed %s"
+	UnknownLabelNone = "Nothing was analysed: the agency label is not accepted."
+)
+
+// ContractCoverageStatement is the statement of an analysis's coverage:
+// the rows analysed (matched) out of the registered contract rows held,
+// one part per source (its rows, registration dates and observation), and
+// the measure. Each fixed sentence and each part goes through say (the
+// identity for the JSON; a page says them in its language), so the
+// statement is composed here only.
+func ContractCoverageStatement(sources []record.SourceCoverage, matched int, say func(string) string) string {
+	var parts []string
+	for _, c := range sources {
+		var p string
+		switch reg, obs := c.FirstSourceDate != "", !c.ObservedAt.IsZero(); {
+		case reg && obs:
+			p = fmt.Sprintf(CoveragePartBoth, c.Records, c.Label, c.FirstSourceDate, c.LastSourceDate, day(c.ObservedAt))
+		case reg:
+			p = fmt.Sprintf(CoveragePartReg, c.Records, c.Label, c.FirstSourceDate, c.LastSourceDate)
+		case obs:
+			p = fmt.Sprintf(CoveragePartObs, c.Records, c.Label, day(c.ObservedAt))
+		default:
+			p = fmt.Sprintf(CoveragePart, c.Records, c.Label)
+		}
+		parts = append(parts, say(p))
+	}
+	if len(parts) == 0 {
+		return say(CoverageNone) + " " + say(ContractMeasureNote)
+	}
+	return say(fmt.Sprintf(CoverageAnalysed, matched, strings.Join(parts, "; "))) + " " + say(CoverageOnly) + " " + say(ContractMeasureNote)
+}
+
+// An analysis's fixed words: the measure of its exclusions, a fiscal
+// year group's label, and why rows are in no group.
+const (
+	ExcludedNote        = "Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum."
+	FiscalYearGroup     = "FY%d (registered %d-07-01 to %d-06-30)"
+	UngroupedFiscalYear = "no registration date (pending or not yet registered), so no fiscal year"
+	UngroupedVendor     = "no vendor name stated"
+	UngroupedAgency     = "no agency stated"
+	UngroupedOld        = "some rows were written before amount bands and registration states were kept: load the contract sources again to group and follow them"
+)
 
 func ungroupedReason(g string) string {
 	switch g {
 	case GroupFiscalYear:
-		return "no registration date (pending or not yet registered), so no fiscal year"
+		return UngroupedFiscalYear
 	case GroupVendor:
-		return "no vendor name stated"
+		return UngroupedVendor
 	case GroupAgency:
-		return "no agency stated"
+		return UngroupedAgency
 	}
-	return "some rows were written before amount bands and registration states were kept: load the contract sources again to group and follow them"
+	return UngroupedOld
 }
 
 // sortAnalysisBuckets ranks buckets: by registered value (then count) or

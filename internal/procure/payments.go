@@ -102,10 +102,10 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 	})
 	if paid.Records == 0 {
 		l.State = NoPaymentsHeld
-		l.Note = "No payments held for these records. " + upperFirst(cov.Note)
+		l.Note = NoPaymentsForThese + " " + upperFirst(cov.Note)
 	} else {
 		l.State = PaymentsHeld
-		l.Note = fmt.Sprintf("%s held for these records. %s", paymentsWord(paid.Records), upperFirst(cov.Note))
+		l.Note = fmt.Sprintf(PaymentsForThese, PaymentsWord(paid.Records), upperFirst(cov.Note))
 	}
 	return l
 }
@@ -164,11 +164,11 @@ func (s *Service) PaymentsCoverage(ctx context.Context) (PaymentCoverage, error)
 	}
 	switch {
 	case out.Payments == 0:
-		out.Note = "this deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them."
+		out.Note = PaymentsNoneAtAll
 	case out.First == out.Last:
-		out.Note = fmt.Sprintf("the payments held are an extract: %s issued on %s, not every payment of the city; a payment missing here may exist at the source.", paymentsWord(out.Payments), out.First)
+		out.Note = fmt.Sprintf(PaymentsExtractDay, PaymentsWord(out.Payments), out.First)
 	default:
-		out.Note = fmt.Sprintf("the payments held are an extract: %s issued %s to %s, not every payment of the city; a payment missing here may exist at the source.", paymentsWord(out.Payments), out.First, out.Last)
+		out.Note = fmt.Sprintf(PaymentsExtract, PaymentsWord(out.Payments), out.First, out.Last)
 	}
 	return out, nil
 }
@@ -259,8 +259,8 @@ func (s *Service) Ledger(ctx context.Context, t RowTotals, joinedBy string) (Led
 	return ledgerOf(t.ByFiscalYear, joinedBy, cov), nil
 }
 
-// paymentsWord is "1 Checkbook NYC payment", "3 Checkbook NYC payments".
-func paymentsWord(n int) string {
+// PaymentsWord is "1 Checkbook NYC payment", "3 Checkbook NYC payments".
+func PaymentsWord(n int) string {
 	if n == 1 {
 		return "1 Checkbook NYC payment"
 	}

@@ -123,11 +123,11 @@ func (s Sum) Display() string {
 	case s.Held():
 		return view.Money(search.RoundCents(s.Amount))
 	case s.Records > 0:
-		return "no valid amounts held"
+		return NoValidAmounts
 	case s.Absent != "":
 		return s.Absent
 	}
-	return "none held"
+	return NoneHeld
 }
 
 func (s *Sum) add(valid bool, amount float64) {
@@ -144,6 +144,23 @@ const (
 	NoPayments  = "no payments held"
 	NoPayroll   = "no payroll held"
 	NoAwards    = "no awards held"
+)
+
+// What a sum reads when it has records but no valid amount, and when
+// nothing at all is held and no absence is named.
+const (
+	NoValidAmounts = "no valid amounts held"
+	NoneHeld       = "none held"
+)
+
+// A ledger's and the payments coverage's sentences (payments.go): %s is
+// PaymentsWord's count of payments, the dates are 2006-01-02.
+const (
+	NoPaymentsForThese = "No payments held for these records."
+	PaymentsForThese   = "%s held for these records. %s"
+	PaymentsNoneAtAll  = "this deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them."
+	PaymentsExtractDay = "the payments held are an extract: %s issued on %s, not every payment of the city; a payment missing here may exist at the source."
+	PaymentsExtract    = "the payments held are an extract: %s issued %s to %s, not every payment of the city; a payment missing here may exist at the source."
 )
 
 func day(t time.Time) string {

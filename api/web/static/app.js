@@ -26,18 +26,52 @@ function label(kind, value) {
   return set && set[value] ? set[value] : value;
 }
 
-// say is a service's sentence in the page's language: its Spanish when the
-// list holds it; a listed sentence with %d or %s is a pattern whose number
-// or name is kept (web.Say does the same on the server)
-function say(sentence) {
+// say is a service's sentence in the page's language, as web.Say says it
+// on the server: the whole sentence when the list holds it (a listed
+// sentence with %d or %s is a pattern whose numbers and names are kept,
+// the longest pattern first); else, for a note of several sentences, each
+// sentence; else each "; " clause. A part no list holds stays as written.
+let PATTERNS = null;
+function patterns() {
+  if (PATTERNS) return PATTERNS;
   const all = RW.sentences || {};
-  if (!sentence || all[sentence]) return all[sentence] || sentence;
-  for (const [en, es] of Object.entries(all)) {
-    if (!/%[ds]/.test(en)) continue;
-    const re = new RegExp("^" + en.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%d/g, "(\\d[\\d,]*)").replace(/%s/g, "(.+?)") + "$");
-    const m = re.exec(sentence);
-    if (m) { let i = 1; return es.replace(/%[ds]/g, () => m[i++]); }
+  PATTERNS = Object.keys(all).filter(en => /%[ds]/.test(en))
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
+    .map(en => ({ re: new RegExp("^" + en.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%d/g, "(\\d[\\d,]*)").replace(/%s/g, "(.+?)") + "$"), es: all[en] }));
+  return PATTERNS;
+}
+
+function sayWhole(s) {
+  const all = RW.sentences || {};
+  if (Object.prototype.hasOwnProperty.call(all, s)) return all[s];
+  for (const p of patterns()) {
+    const m = p.re.exec(s);
+    if (m) { let i = 1; return p.es.replace(/%[ds]/g, () => m[i++]); }
   }
+  return null;
+}
+
+// splitSentences cuts a note where a full stop and spaces come before a
+// capital letter or a digit (web.splitSentences).
+function splitSentences(s) {
+  const out = [], re = /[.!?] +[A-Z0-9(“"]/;
+  let m;
+  while ((m = re.exec(s))) {
+    out.push(s.slice(0, m.index + 1).trim());
+    s = s.slice(m.index + m[0].length - 1);
+  }
+  out.push(s);
+  return out;
+}
+
+function say(sentence) {
+  if (!ES || !sentence) return sentence;
+  const whole = sayWhole(sentence);
+  if (whole !== null) return whole;
+  const parts = splitSentences(sentence);
+  if (parts.length > 1) return parts.map(say).join(" ");
+  const clauses = sentence.split("; ");
+  if (clauses.length > 1) return clauses.map(c => { const x = sayWhole(c); return x === null ? c : x; }).join("; ");
   return sentence;
 }
 
@@ -195,7 +229,7 @@ function scopeBox(scope, total) {
       h("dt", {}, t("js.scope.searched")), h("dd", {}, t("js.scope.in", what.length ? what.join("; ") : t("js.scope.everything"), lenses)),
       filters.length ? [h("dt", {}, t("js.scope.filters")), h("dd", {}, filters.join("; "))] : null,
       s.semantic ? [h("dt", {}, t("js.scope.matchedby")), h("dd", { "data-semantic": s.semantic.mode },
-        (s.semantic.mode === "hybrid" ? t("js.scope.hybrid") + s.semantic.fusion + "; " : t("js.scope.meaning")) + s.semantic.note +
+        (s.semantic.mode === "hybrid" ? t("js.scope.hybrid") + say(s.semantic.fusion) + "; " : t("js.scope.meaning")) + say(s.semantic.note) +
         t("js.scope.model", s.semantic.model, count.format(s.semantic.vectors_held)))] : null,
       h("dt", {}, t("js.scope.sources")), h("dd", {}, sources.join(" · ") || t("js.scope.nosources")),
       h("dt", {}, t("js.scope.corpus")), h("dd", {}, scope.corpus_observed_at ? fmtDate(scope.corpus_observed_at) : t("js.scope.notobserved")),
@@ -470,10 +504,10 @@ function priorCycleBlock(pc) {
         (c.registered_on ? t("js.cycle.registered", fmtDate(c.registered_on)) : "") + " (" + label("method", c.method) + ")")])));
   return h("section", { class: "prior-cycle", "aria-label": t("js.cycle.aria") },
     h("h2", {}, t("js.cycle.title")),
-    h("p", { "data-cycle-summary": "" }, pc.summary),
+    h("p", { "data-cycle-summary": "" }, say(pc.summary)),
     items.length ? h("ul", {}, items) : null,
-    pc.next_due ? h("p", {}, t("js.cycle.next", fmtDate(pc.next_due), pc.next_due_basis)) : null,
-    h("p", { class: "meta" }, t("js.cycle.searched", pc.searched)));
+    pc.next_due ? h("p", {}, t("js.cycle.next", fmtDate(pc.next_due), say(pc.next_due_basis))) : null,
+    h("p", { class: "meta" }, t("js.cycle.searched", say(pc.searched))));
 }
 
 function paymentsTable(rows) {

@@ -1,0 +1,213 @@
+package web
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/cycle"
+	"github.com/recordwatch/recordwatch/internal/dossier"
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// moneyEnglish are English words none of the money sentences' Spanish
+// uses: one left in a said sentence is a part no list holds.
+var moneyEnglish = regexp.MustCompile(`\b(the|held|rows from|registered|observed|payments? issued|Analysed|Only|for these records|not)\b`)
+
+// Every fixed sentence the procurement and dossier services put on the
+// money pages (the profiles' absences, the analysis's measure, exclusions,
+// ungrouped reasons and coverage, the ledgers' notes and join methods, the
+// amount bands and exclusion reasons) is said in Spanish, and as written
+// in English: a sentence the services add or change without the word
+// lists following fails here (the bundled sample shows only some).
+func TestMoneySentencesInSpanish(t *testing.T) {
+	upper := func(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+	fixed := append([]string{
+		procure.ContractMeasure, procure.ContractMeasureNote, procure.ExcludedNote,
+		procure.UngroupedFiscalYear, procure.UngroupedVendor, procure.UngroupedAgency, procure.UngroupedOld,
+		procure.CoverageNone, procure.CoverageOnly, procure.UnknownLabelNone, procure.AgencyLabelsSource,
+		procure.NoValidAmounts, procure.NoneHeld, procure.PaymentsNote,
+		procure.JoinedByContractID, procure.JoinedByPayee, procure.JoinedByAgency,
+		procure.NoPaymentsForThese, upper(procure.PaymentsNoneAtAll),
+		procure.UnknownLabelNone + " " + procure.ContractMeasureNote,
+		procure.CoverageNone + " " + procure.ContractMeasureNote,
+	}, dossier.Absences...)
+	for _, b := range record.ContractAmountBands {
+		fixed = append(fixed, b.Label)
+	}
+	for _, en := range fixed {
+		if es := Say("es", en); es == en || moneyEnglish.MatchString(es) || Say("en", en) != en {
+			t.Errorf("not said in Spanish: %q → %q", en, es)
+		}
+	}
+
+	// sentences with numbers, dates and names: each said, its arguments kept
+	for _, c := range []struct{ en, want string }{
+		{fmt.Sprintf(procure.FiscalYearGroup, 2026, 2025, 2026), "FY2026 (registrado del 2025-07-01 al 2026-06-30)"},
+		{"Searched 4,226 records held here, source dates 2011-01-31 to 2026-08-14, observed 2026-08-14.", "4,226"},
+		{"Searched 12 records held here, source dates 2011-01-31 to 2026-08-14.", "2026-08-14"},
+		{"Searched 12 records held here, observed 2026-08-14.", "2026-08-14"},
+		{"Searched 12 records held here.", "12"},
+		{"Only the records held here were searched.", "Solo"},
+		{`no contract with ID "NOPE1" is held. This service holds no such contract; that does not mean none was registered.`, `"NOPE1"`},
+		{`"Parks" is not an accepted agency label (labels are the crosswalk's canonical agency names, matched with the same letter case); did you mean "Parks and Recreation" or "Aging"? Nothing was analysed for it: this says nothing about its contracts and never means it has zero awards. Call without an agency label for the accepted list.`, `"Parks and Recreation" o "Aging"`},
+		{`no agency with id "zz" is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions: http://x.test/api/search?q=zz`, "q=zz"},
+		{`no award or intent notice and no payments-dataset record held here names a vendor with the name stem "ZZ". This does not mean there is no such vendor: a full-text search may still find mentions: http://x.test/api/search?q=zz`, `"ZZ"`},
+	} {
+		if es := Say("es", c.en); es == c.en || !strings.Contains(es, c.want) || moneyEnglish.MatchString(es) {
+			t.Errorf("%q → %q (wants %q)", c.en, es, c.want)
+		}
+	}
+
+	// the ledgers' notes, as the service composes them (payments.go)
+	for _, paid := range []int{0, 1, 8} {
+		for _, cov := range []string{
+			procure.PaymentsNoneAtAll,
+			fmt.Sprintf(procure.PaymentsExtract, procure.PaymentsWord(1001), "2017-07-17", "2018-05-02"),
+			fmt.Sprintf(procure.PaymentsExtractDay, procure.PaymentsWord(1), "2018-05-02"),
+			fmt.Sprintf(procure.PaymentsExtractDay, procure.PaymentsWord(3), "2018-05-02"),
+		} {
+			note := procure.NoPaymentsForThese + " " + upper(cov)
+			if paid > 0 {
+				note = fmt.Sprintf(procure.PaymentsForThese, procure.PaymentsWord(paid), upper(cov))
+			}
+			if es := Say("es", note); moneyEnglish.MatchString(es) || !strings.Contains(es, "2018-05-02") && cov != procure.PaymentsNoneAtAll {
+				t.Errorf("a ledger's note: %q → %q", note, es)
+			}
+		}
+	}
+
+	// the analysis's coverage statement, composed once by the service and
+	// said part by part (a source's name, even with "; " in it, kept)
+	obs := time.Date(2026, 6, 30, 12, 0, 0, 0, time.UTC)
+	for _, srcs := range [][]record.SourceCoverage{
+		nil,
+		{{Label: "Checkbook NYC", Records: 6, FirstSourceDate: "2015-07-20", LastSourceDate: "2015-07-20", ObservedAt: obs},
+			{Label: "Registered contracts (Checkbook NYC and PASSPort rows; third party)", Records: 552, FirstSourceDate: "2026-06-03", LastSourceDate: "2026-06-30"},
+			{Label: "A", Records: 1, ObservedAt: obs}, {Label: "B", Records: 2}},
+	} {
+		en := procure.ContractCoverageStatement(srcs, 13, func(s string) string { return s })
+		es := procure.ContractCoverageStatement(srcs, 13, func(s string) string { return Say("es", s) })
+		if en == es || moneyEnglish.MatchString(es) {
+			t.Errorf("the coverage statement: %q", es)
+		}
+		for _, s := range srcs {
+			if !strings.Contains(es, s.Label) {
+				t.Errorf("the coverage statement drops %q: %q", s.Label, es)
+			}
+		}
+	}
+
+	// why an amount is left out: a label per reason, the service's own
+	// words in English
+	for reason, en := range record.ExcludedReasons {
+		if !HasLabel("amount_excluded", reason) || Label("en", "amount_excluded", reason) != en || Label("es", "amount_excluded", reason) == en {
+			t.Errorf("amount excluded %q: %q / %q, the service says %q", reason, Label("en", "amount_excluded", reason), Label("es", "amount_excluded", reason), en)
+		}
+	}
+}
+
+// The notes the script views show (the semantic search's note and fusion,
+// a notice's earlier-cycle summary, basis and search) are in the scripts'
+// list (words-es.js), so that app.js say reads them in Spanish as Say
+// does: each clause of a composed note, each pattern with its numbers,
+// names and dates kept.
+func TestScriptNotesInSpanish(t *testing.T) {
+	semantic := "notices ranked by the cosine similarity of their vector (title and opening words) to the query's; the query's filters apply as in keyword search; at most 50 results"
+	for _, c := range []struct{ en, keep string }{
+		{semantic, "50"},
+		{semantic + "; vectors are held for 900 of the 1,002 notices (2 have no word the model knows, the rest are being embedded): those are found by keyword search only", "1,002"},
+		{"reciprocal rank fusion (k=60) of the keyword ranking and the semantic ranking, 50 deep each", "k=60"},
+		{cycle.NoneFound, ""},
+		{"earlier cycles are sought for solicitations and intents to award only", ""},
+		{"last awarded to ACME INC in 2023 ($1,200.00), strict match", "ACME INC"},
+		{"last awarded to ACME INC in 2023, corroborated match", "2023"},
+		{"earlier cycle: solicitation Jan 2023, corroborated match (no award of it held)", "Jan 2023"},
+		{"estimate: this notice came 14 months after the last earlier cycle (Jan 2023); the next one may come as long after it", "14 meses"},
+		{"City Record notices held from Parks and Recreation published before Oct 15, 2013", "Parks and Recreation"},
+	} {
+		es := Say("es", c.en)
+		if es == c.en || !strings.Contains(es, c.keep) || regexp.MustCompile(`\b(the|held|match|notices|cosine|keyword)\b`).MatchString(strings.ReplaceAll(es, c.keep, "")) {
+			t.Errorf("%q → %q", c.en, es)
+		}
+		if _, ok := scriptSaid(c.en); ok {
+			continue
+		}
+		for _, part := range strings.Split(c.en, "; ") {
+			if _, ok := scriptSaid(part); !ok {
+				t.Errorf("%q is not in the scripts' list (words-es.js)", part)
+			}
+		}
+	}
+	for _, tier := range []string{cycle.TierStrict, cycle.TierCorroborated} {
+		if _, ok := scriptSaid("last awarded to X in 2020, " + tier + " match"); !ok {
+			t.Errorf("the earlier-cycle summary of tier %s is not in the scripts' list", tier)
+		}
+	}
+}
+
+// scriptSaid is the Spanish of s from the scripts' list alone (sentences,
+// whole or through a pattern), as app.js sayWhole finds it.
+func scriptSaid(s string) (string, bool) {
+	if es, ok := sentences[s]; ok {
+		return es, true
+	}
+	for en, es := range sentences {
+		if !strings.Contains(en, "%") {
+			continue
+		}
+		expr := regexp.QuoteMeta(en)
+		expr = strings.ReplaceAll(expr, "%d", `(\d[\d,]*)`)
+		expr = strings.ReplaceAll(expr, "%s", `(.+?)`)
+		if regexp.MustCompile("^" + expr + "$").MatchString(s) {
+			return es, true
+		}
+	}
+	return "", false
+}
+
+// A by-id page that holds no such record says why under the layout's
+// absence type: every note record.RecordAbsence writes is said in Spanish.
+func TestRecordAbsenceNotesInSpanish(t *testing.T) {
+	c := func(state string, records int) record.SourceCoverage {
+		return record.SourceCoverage{Source: "s", RecordType: "notice", Records: records, State: state, FirstSourceDate: "2013-01-01", LastSourceDate: "2014-12-31"}
+	}
+	seen := map[string]bool{}
+	for _, tc := range []struct {
+		cov []record.SourceCoverage
+		day string
+	}{
+		{nil, ""},
+		{[]record.SourceCoverage{c(record.Fresh, 5)}, "2014-01-02"},
+		{[]record.SourceCoverage{c(record.Fresh, 5)}, "2020-01-02"},
+		{[]record.SourceCoverage{c(record.Stale, 5)}, ""},
+		{[]record.SourceCoverage{c(record.Failing, 5)}, ""},
+		{[]record.SourceCoverage{c("", 5)}, "2014-01-02"},
+		{[]record.SourceCoverage{c(record.Fresh, 0)}, ""},
+	} {
+		e := record.RecordAbsence(tc.cov, []string{"notice"}, tc.day)
+		if e == nil || e.Note == "" {
+			t.Fatalf("%+v: no absence note", tc)
+		}
+		seen[e.Type] = true
+		if es := Say("es", e.Note); es == e.Note || moneyEnglish.MatchString(es) {
+			t.Errorf("%s: %q → %q", e.Type, e.Note, es)
+		}
+	}
+	if len(seen) < 5 {
+		t.Errorf("the cases reach only the absence types %v", seen)
+	}
+}
+
+// A note cut into sentences keeps each sentence whole, also when the next
+// one opens with a quotation mark of more than one byte (app.js
+// splitSentences cuts at the same places).
+func TestSentencesCutWhole(t *testing.T) {
+	got := Say("es", procure.NoPaymentsForThese+" “Quoted” text no list holds.")
+	if want := "No hay pagos guardados para estos registros. “Quoted” text no list holds."; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
