@@ -176,10 +176,12 @@ func serviceEnglish(text string, names []string) []string {
 	return left
 }
 
-// englishWordRe are English words that no Spanish sentence uses: one of
+// englishWordRe are English words that no Spanish sentence uses (between
+// letters of any script: RE2's \b is ASCII, so "mayúscula" would hold
+// "may"): one of
 // them on a Spanish page, outside record text and names, is a sentence
 // of the site's (or of a service's) left in English.
-var englishWordRe = regexp.MustCompile(`(?i)\b(the|is|are|and|this|that|with|which|from|not|was|were|have|its|their|only|by|of|on|at|or|held|none|after|before|when|may|does|it|be|been|than|into|any|every|must|would|should|they|there|these|those|what|who|whose|named|linked|published|recorded|printed)\b`)
+var englishWordRe = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}_])(the|is|are|and|this|that|with|which|from|not|was|were|have|its|their|only|by|of|on|at|or|held|none|after|before|when|may|does|it|be|been|than|into|any|every|must|would|should|they|there|these|those|what|who|whose|named|linked|published|recorded|printed)(?:$|[^\p{L}\p{N}_])`)
 
 // sourceNames are the names of the sources held (their coverage labels).
 func sourceNames(t *testing.T, e *env) []string {

@@ -125,9 +125,9 @@ func TestScriptNotesInSpanish(t *testing.T) {
 		{"earlier cycles are sought for solicitations and intents to award only", ""},
 		{"last awarded to ACME INC in 2023 ($1,200.00), strict match", "ACME INC"},
 		{"last awarded to ACME INC in 2023, corroborated match", "2023"},
-		{"earlier cycle: solicitation Jan 2023, corroborated match (no award of it held)", "Jan 2023"},
-		{"estimate: this notice came 14 months after the last earlier cycle (Jan 2023); the next one may come as long after it", "14 meses"},
-		{"City Record notices held from Parks and Recreation published before Oct 15, 2013", "Parks and Recreation"},
+		{"earlier cycle: Solicitation 2023-01, corroborated match (no award of it held)", "2023-01"},
+		{"estimate: this notice came 14 months after the last earlier cycle (2023-01); the next one may come as long after it", "14 meses"},
+		{"City Record notices held from Parks and Recreation published before 2013-10-15", "Parks and Recreation"},
 	} {
 		es := Say("es", c.en)
 		if es == c.en || !strings.Contains(es, c.keep) || regexp.MustCompile(`\b(the|held|match|notices|cosine|keyword)\b`).MatchString(strings.ReplaceAll(es, c.keep, "")) {

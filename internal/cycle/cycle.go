@@ -303,7 +303,7 @@ func Find(ctx context.Context, r search.NoticesAndRecords, n record.Notice) (Res
 	}
 	res.Applies = true
 	words := Words(n.Title, n.AgencyName)
-	res.Searched = fmt.Sprintf("City Record notices held from %s published before %s", n.AgencyName, n.StartDate.In(record.NewYork).Format("Jan 2, 2006"))
+	res.Searched = fmt.Sprintf("City Record notices held from %s published before %s", n.AgencyName, n.StartDate.In(record.NewYork).Format("2006-01-02"))
 	if len(words) == 0 {
 		res.Summary = NoneFound
 		return res, nil
@@ -353,7 +353,7 @@ func Find(ctx context.Context, r search.NoticesAndRecords, n record.Notice) (Res
 	next := n.StartDate.Add(gap)
 	res.NextDue = &next
 	res.NextDueBasis = fmt.Sprintf("estimate: this notice came %.0f months after the last earlier cycle (%s); the next one may come as long after it",
-		math.Round(gap.Hours()/24/30.44), last.Published.In(record.NewYork).Format("Jan 2006"))
+		math.Round(gap.Hours()/24/30.44), last.Published.In(record.NewYork).Format("2006-01"))
 	if a := res.LastAward; a != nil {
 		res.Summary = "last awarded to " + a.VendorName + " in " + a.Published.In(record.NewYork).Format("2006")
 		if a.Amount != nil {
@@ -361,8 +361,8 @@ func Find(ctx context.Context, r search.NoticesAndRecords, n record.Notice) (Res
 		}
 		res.Summary += ", " + a.Tier + " match"
 	} else {
-		res.Summary = fmt.Sprintf("earlier cycle: %s %s, %s match (no award of it held)", strings.ToLower(last.NoticeType),
-			last.Published.In(record.NewYork).Format("Jan 2006"), last.Tier)
+		res.Summary = fmt.Sprintf("earlier cycle: %s %s, %s match (no award of it held)", last.NoticeType, // the notice type as the City Record prints it (record text)
+			last.Published.In(record.NewYork).Format("2006-01"), last.Tier)
 	}
 	return res, nil
 }
