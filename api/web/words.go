@@ -50,9 +50,6 @@ func langFuncs(lang string) template.FuncMap {
 		// say is a service's fixed sentence (an absence rule) in lang:
 		// the Spanish of sentences (words.go), else as written
 		"say": func(sentence string) string { return Say(lang, sentence) },
-		// sayParts is a service's sentence in lang in parts, the record
-		// text its pattern quotes marked apart (say_parts.go)
-		"sayParts": func(sentence string) []SaidPart { return SayParts(lang, sentence) },
 		// recordNote is plain, with the record text the note quotes
 		// marked as such (words_es_meet.go)
 		"recordNote": func(note string) any { return recordNote(lang, note) },
@@ -561,6 +558,17 @@ func sayWhole(sentence string, mark func(string) string) (string, bool) {
 		args[i] = a
 	}
 	return fmt.Sprintf(strings.ReplaceAll(p.es, "%d", "%s"), args...), true
+}
+
+// matchPattern is the pattern (patterns) sentence matches, with its
+// arguments in order.
+func matchPattern(sentence string) (sentencePattern, []string, bool) {
+	for _, p := range patterns() {
+		if m := p.re.FindStringSubmatch(sentence); m != nil {
+			return p, m[1:], true
+		}
+	}
+	return sentencePattern{}, nil, false
 }
 
 // sentenceEnd is where one sentence of a note ends and another begins: a

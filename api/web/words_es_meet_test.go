@@ -18,7 +18,7 @@ import (
 var englishLeftRe = regexp.MustCompile(`(?i)\b(the|is|are|and|this|with|which|from|not|was|its|their|only|by|of|on|at|or|held|none|when|may|does|it|than|every|names|linked|published|recorded|printed|read|gives|carry|agree|agrees)\b`)
 
 // verbatimSpanRe is a record value recordNote marks.
-var verbatimSpanRe = regexp.MustCompile(`<span data-verbatim>[^<]*</span>`)
+var verbatimSpanRe = regexp.MustCompile(`<span data-verbatim>([^<]*)</span>`)
 
 // meetingNotes are the meetings' evidence and notes as their writers
 // compose them, one of each shape (the fixed sentences, and a pattern's
