@@ -166,7 +166,7 @@ func peopleNotes() []string {
 		// internal/people payroll.go
 		"This roster record is tied to no crosswalk agency, so no payroll is read for it: unknown, not none. " + people.PositionsNote,
 		"No Citywide Payroll row held here names this agency: no payroll held (not proof that the agency has no positions). " + people.PositionsNote,
-		"at most 5 fiscal years (newest first) and 25 titles per year (by regular gross paid, then rows); titles_held and rows_not_listed count what is left out",
+		"at most 5 fiscal years (newest first) and 25 titles per year (by regular gross paid, then rows); the counts of titles held and of rows not listed say what is left out",
 		// internal/people people.go (Release.AsOf, the lens's note)
 		people.Release{Date: "2026-06-12", DateKind: people.DatePublished}.AsOf(),
 		people.Release{Date: "2026-06-12", DateKind: people.DateFetched}.AsOf(),

@@ -94,7 +94,7 @@ func (p *Positions) withExtent(es []record.Extent, words string) {
 
 // positionsBounds states the summary's bounds.
 var positionsBounds = "at most " + strconv.Itoa(MaxPositionYears) + " fiscal years (newest first) and " +
-	strconv.Itoa(MaxPositionTitles) + " titles per year (by regular gross paid, then rows); titles_held and rows_not_listed count what is left out"
+	strconv.Itoa(MaxPositionTitles) + " titles per year (by regular gross paid, then rows); the counts of titles held and of rows not listed say what is left out"
 
 // browsePayroll is the payroll JSON read of an agency, year and title.
 func browsePayroll(agencyID string, fy int, title string) string {
