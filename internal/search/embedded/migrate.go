@@ -42,7 +42,9 @@ import (
 //	   and the vector stamp
 //	8: notices carry the keyword "vendor_name", which notice totals group
 //	   by from columns (notice_totals.go)
-const formatVersion = 8
+//	9: text fields drop the tokens with no letter and no digit (a run of
+//	   underscores), closing the gap (analysis.go wordsFilter)
+const formatVersion = 9
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"
