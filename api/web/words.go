@@ -592,8 +592,9 @@ func splitSentences(s string) []string {
 }
 
 type sentencePattern struct {
-	re *regexp.Regexp
-	es string
+	re      *regexp.Regexp
+	es      string
+	scripts bool // from sentences, the list shipped to the scripts
 }
 
 var (
@@ -626,7 +627,8 @@ func patterns() []sentencePattern {
 			expr := regexp.QuoteMeta(en)
 			expr = strings.ReplaceAll(expr, "%d", `(\d[\d,]*)`)
 			expr = strings.ReplaceAll(expr, "%s", `(.+?)`)
-			patternList = append(patternList, sentencePattern{regexp.MustCompile("^" + expr + "$"), all[en]})
+			_, scripts := sentences[en]
+			patternList = append(patternList, sentencePattern{regexp.MustCompile("^" + expr + "$"), all[en], scripts})
 		}
 	})
 	return patternList

@@ -155,15 +155,9 @@ func scriptSaid(s string) (string, bool) {
 	if es, ok := sentences[s]; ok {
 		return es, true
 	}
-	for en, es := range sentences {
-		if !strings.Contains(en, "%") {
-			continue
-		}
-		expr := regexp.QuoteMeta(en)
-		expr = strings.ReplaceAll(expr, "%d", `(\d[\d,]*)`)
-		expr = strings.ReplaceAll(expr, "%s", `(.+?)`)
-		if regexp.MustCompile("^" + expr + "$").MatchString(s) {
-			return es, true
+	for _, p := range patterns() {
+		if p.scripts && p.re.MatchString(s) {
+			return p.es, true
 		}
 	}
 	return "", false
