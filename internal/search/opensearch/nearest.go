@@ -12,10 +12,6 @@ import (
 // cosine similarity), so nearest-neighbour search runs in the cluster and
 // scales out with its nodes. The plugin scores a cosine c as (1+c)/2.
 
-// NearCandidates is how many candidates the cluster's graph search keeps
-// (the embedded engine's ann.EfSearch is the same figure).
-const NearCandidates = 200
-
 // nearBody is the _search body of a nearest-neighbour query: the k nearest
 // vectors of the records of q's kind that q's filter matches, none under
 // q's similarity. The kind and the filter (the bool query of record
@@ -25,7 +21,7 @@ const NearCandidates = 200
 // (or scans the matches exactly when they are few), so k are found among
 // the matches instead of k found and then filtered.
 //
-// The graph search keeps NearCandidates candidates (the k-NN query's k;
+// The graph search keeps search.NearCandidates candidates (the k-NN query's k;
 // the Lucene engine's ef_search is k) and the answer is the best q.K of
 // them: with k = q.K = 10 the graph walk misses a quarter of the exact
 // top 10 at 100,000 vectors (overlap@10 0.736 in the benchmark).
@@ -42,7 +38,7 @@ func nearBody(q search.NearQuery) obj {
 		"min_score": (1 + float64(q.MinScore)) / 2,
 		"query": obj{"knn": obj{"vector": obj{
 			"vector": q.Vector,
-			"k":      max(q.K, NearCandidates),
+			"k":      max(q.K, search.NearCandidates),
 			"filter": filter,
 		}}},
 	}

@@ -36,7 +36,7 @@ func TestNearestRecordsRequest(t *testing.T) {
 	}
 	knn := got["query"].(map[string]any)["knn"].(map[string]any)["vector"].(map[string]any)
 	filter, _ := json.Marshal(knn["filter"])
-	if knn["k"] != json.Number(fmt.Sprint(NearCandidates)) || got["size"] != json.Number("5") || string(filter) != `{"term":{"kind":"derived.notice_vector"}}` || len(knn["vector"].([]any)) != search.VectorDims {
+	if knn["k"] != json.Number(fmt.Sprint(search.NearCandidates)) || got["size"] != json.Number("5") || string(filter) != `{"term":{"kind":"derived.notice_vector"}}` || len(knn["vector"].([]any)) != search.VectorDims {
 		t.Fatalf("k-NN query: %v", knn)
 	}
 	if ms, _ := got["min_score"].(json.Number).Float64(); ms < 0.6499 || ms > 0.6501 {

@@ -27,7 +27,7 @@ import (
 const (
 	M              = 16
 	EfConstruction = 80
-	EfSearch       = 200
+	EfSearch       = search.NearCandidates
 	maxLevel       = 16
 )
 
