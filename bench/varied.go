@@ -344,6 +344,8 @@ type variedResult struct {
 	Systems  []*system
 	Log      []logQuery
 	Err      string
+	// Throughput is each system alone on distinct queries (throughput.go).
+	Throughput []throughputRun
 }
 
 func pcts(d []time.Duration) (p50, p95, p99 time.Duration) {
@@ -429,6 +431,7 @@ func renderVaried(v variedResult) string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(renderThroughput(v.Throughput))
 	bad := v.disagreements()
 	fmt.Fprintf(&b, "**Fairness (varied log)**: %d of %d keyword and passage queries have the same total on every system.\n", v.keywordQueries()-len(bad), v.keywordQueries())
 	for i, d := range bad {

@@ -66,9 +66,9 @@ func childServer(role string, args ...string) func() (string, func() error, erro
 	}
 }
 
-// corpusLogs are the log and the cold-read queries (another seed, none in
-// the log) of a corpus.
-func corpusLogs(path string, seed uint64) ([]logQuery, []logQuery, error) {
+// corpusLogs are the log, the cold-read queries (another seed, none in
+// the log) and the throughput pool (further seeds, in neither) of a corpus.
+func corpusLogs(path string, seed uint64) ([]logQuery, []logQuery, []logQuery, error) {
 	var notices []record.Notice
 	errEnough := errors.New("enough")
 	err := readCorpus(path, 1000, func(b []record.Notice) error {
@@ -79,10 +79,10 @@ func corpusLogs(path string, seed uint64) ([]logQuery, []logQuery, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, errEnough) {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(notices) == 0 {
-		return nil, nil, errors.New("the corpus is empty")
+		return nil, nil, nil, errors.New("the corpus is empty")
 	}
 	log := buildVariedLog(notices, seed)
 	inLog := map[string]bool{}
@@ -95,12 +95,16 @@ func corpusLogs(path string, seed uint64) ([]logQuery, []logQuery, error) {
 			cold = append(cold, q)
 		}
 	}
-	return log, cold, nil
+	for _, q := range cold {
+		inLog[q.requestPath()] = true
+	}
+	pool := throughputPool(func(s uint64) []logQuery { return buildVariedLog(notices, s) }, seed+2, inLog, ThroughputQueries)
+	return log, cold, pool, nil
 }
 
 // runVariedPhase serves every system of rep at once and measures the log.
 func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMeta) (v variedResult) {
-	log, cold, err := corpusLogs(meta.Path, uint64(cfg.Seed))
+	log, cold, pool, err := corpusLogs(meta.Path, uint64(cfg.Seed))
 	if err != nil {
 		v.Err = err.Error()
 		return v
@@ -185,6 +189,10 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 		r := runVaried(ctx, live(), part, c)
 		v.Runs = append(v.Runs, r)
 		logf("varied log c=%d: %d queries in %.1fs; %d disagree; errors %v", c, len(part), r.Wall.Seconds(), len(r.disagreements(part)), r.Errors)
+	}
+	v.Throughput = throughputPhase(ctx, live(), pool, maxConc)
+	for _, r := range v.Throughput {
+		logf("throughput %s (%s): %d answered, %d shed, %d errors in %.1fs: %.0f req/s", r.Name, r.Bands, r.OK, r.Shed, r.Errors, r.Elapsed.Seconds(), r.ReqPerSec())
 	}
 	for _, sv := range servers {
 		if err := sv.down(); err != nil {
