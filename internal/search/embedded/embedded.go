@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -142,7 +143,8 @@ func (b *Backend) warm() {
 		cols = append(cols, k.field)
 	}
 	slices.Sort(cols)
-	b.topNotices.warm(warmSpec{field: "content", boostField: "title", pivot: NoticePivot, columns: cols,
+	facets := slices.Sorted(maps.Values(noticeFacets))
+	b.topNotices.warm(warmSpec{field: "content", boostField: "title", pivot: NoticePivot, columns: cols, facets: facets,
 		first: func() { _, _ = b.Coverage(context.Background()) }}) // every answer's scope reads it
 	b.topPassages.warm(warmSpec{field: "text", pivot: PassagePivot})
 }

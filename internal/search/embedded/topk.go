@@ -107,6 +107,7 @@ type topIndex struct {
 	words   lru.Cache[wordKey, *wordData]
 	clauses lru.Cache[clauseKey, *roaring.Bitmap]
 	columns lru.Cache[columnKey, *sortColumn]
+	facets  lru.Cache[facetKey, *facetValues]
 
 	warmer warmer // reads the commonest words ahead (warm.go)
 }
@@ -217,7 +218,7 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 		out.total += int(m.GetCardinality())
 	}
 	if len(spec.facets) > 0 {
-		if out.facets, err = facetCounts(segs, match, spec.facets); err != nil {
+		if out.facets, err = t.facetCounts(segs, match, spec.facets); err != nil {
 			return topResult{}, err
 		}
 	}
@@ -957,50 +958,6 @@ func bleveMatches(ctx context.Context, snap *scorch.IndexSnapshot, idx bleve.Ind
 		out[i].Add(uint32(g - offsets[i]))
 		sctx.DocumentMatchPool.Put(dm)
 	}
-}
-
-// facetCounts counts each facet field's values over the match sets.
-func facetCounts(segs []*scorch.SegmentSnapshot, match []*roaring.Bitmap, facets map[string]string) (map[string][]search.FacetCount, error) {
-	out := make(map[string][]search.FacetCount, len(facets))
-	for name, field := range facets {
-		counts := map[string]int{}
-		for i, s := range segs {
-			if match[i].IsEmpty() {
-				continue
-			}
-			dict, err := s.Segment().Dictionary(field)
-			if err != nil {
-				return nil, err
-			}
-			itr := dict.AutomatonIterator(everything{}, nil, nil)
-			for {
-				e, err := itr.Next()
-				if err != nil {
-					return nil, err
-				}
-				if e == nil {
-					break
-				}
-				pl, err := dict.PostingsList([]byte(e.Term), nil, nil)
-				if err != nil {
-					return nil, err
-				}
-				bm := roaring.New()
-				if err := orInto(pl, bm); err != nil {
-					return nil, err
-				}
-				if n := match[i].AndCardinality(bm); n > 0 {
-					counts[e.Term] += int(n)
-				}
-			}
-		}
-		fc := make([]search.FacetCount, 0, len(counts))
-		for v, n := range counts {
-			fc = append(fc, search.FacetCount{Value: v, Count: n})
-		}
-		out[name] = search.SortFacet(fc, search.FacetSize)
-	}
-	return out, nil
 }
 
 // everything is the automaton that accepts every term.

@@ -152,7 +152,8 @@ type warmSpec struct {
 	field, boostField string
 	pivot             float64
 	columns           []string
-	first             func() // before the words (when set): what every first query reads
+	facets            []string // facet fields (their values' documents, facets.go)
+	first             func()   // before the words (when set): what every first query reads
 }
 
 // warm reads ahead, in the background, the commonest words and the sort
@@ -187,6 +188,14 @@ func (t *topIndex) warmNow(spec warmSpec) error {
 				return bleve.ErrorIndexClosed
 			}
 			if _, err := t.column(s, c); err != nil {
+				return err
+			}
+		}
+		for _, f := range spec.facets {
+			if w.stop.Load() {
+				return bleve.ErrorIndexClosed
+			}
+			if _, err := t.facetValuesOf(s, f); err != nil {
 				return err
 			}
 		}

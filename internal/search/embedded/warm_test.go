@@ -12,8 +12,9 @@ import (
 )
 
 // The warm-up reads ahead, for every segment, the words with at least
-// WarmWordDocs postings and the sort columns, and nothing else; searches
-// answer the same with the words read ahead as read on demand.
+// WarmWordDocs postings, the sort columns and the facet fields' values, and
+// no other word; searches answer the same with all that read ahead as read
+// on demand.
 func TestWarmUpReadsTheCommonestWordsAhead(t *testing.T) {
 	defer func(n uint64, q time.Duration) { WarmWordDocs, WarmQuiet = n, q }(WarmWordDocs, WarmQuiet)
 	WarmWordDocs, WarmQuiet = 40, 50*time.Millisecond
@@ -30,13 +31,14 @@ func TestWarmUpReadsTheCommonestWordsAhead(t *testing.T) {
 			if i == 7 {
 				text += " scarce"
 			}
-			docs = append(docs, search.Doc{Notice: record.Notice{RequestID: fmt.Sprintf("2026%03d%04d", batch, i), Source: "crol", Title: "notice", Text: text}})
+			agency := []string{"dcas", "dot", "hpd"}[i%3]
+			docs = append(docs, search.Doc{Notice: record.Notice{RequestID: fmt.Sprintf("2026%03d%04d", batch, i), Source: "crol", Title: "notice", Text: text, AgencyID: agency}})
 		}
 		if err := b.Upsert(ctx, docs); err != nil {
 			t.Fatal(err)
 		}
 	}
-	queries := []search.Query{{Text: "common"}, {Text: "scarce"}, {Text: "common", Sort: search.SortNewest}, {Text: "words here", Limit: 100}}
+	queries := []search.Query{{Text: "common"}, {Text: "scarce"}, {Text: "common", Sort: search.SortNewest}, {Text: "words here", Limit: 100}, {Text: "scarce common", Facets: true}}
 	var before []search.Result
 	for _, q := range queries {
 		res, err := b.Search(ctx, q)
@@ -77,6 +79,11 @@ func TestWarmUpReadsTheCommonestWordsAhead(t *testing.T) {
 			}
 			if _, ok := b.topNotices.columns.Get(columnKey{s.Id(), "sort_start_desc"}); !ok {
 				out = append(out, fmt.Sprintf("segment %d: the newest-first column was not read ahead", s.Id()))
+			}
+			for _, field := range noticeFacets {
+				if _, ok := b.topNotices.facets.Get(facetKey{s.Id(), field}); !ok {
+					out = append(out, fmt.Sprintf("segment %d: the facet values of %s were not read ahead", s.Id(), field))
+				}
 			}
 		}
 		return out
