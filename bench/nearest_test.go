@@ -25,3 +25,17 @@ func TestTiedFound(t *testing.T) {
 		}
 	}
 }
+
+// Overlap by id and with ties: a tie found counts only in the second; an
+// empty exact answer is matched by any.
+func TestNearOverlap(t *testing.T) {
+	want := []semantic.Scored{{ID: "a", Score: 0.9}, {ID: "b", Score: 0.8}}
+	deep := append(want, semantic.Scored{ID: "c", Score: 0.8})
+	byID, tied := nearOverlap(want, deep, []search.Near{{ID: "a"}, {ID: "c"}})
+	if byID != 0.5 || tied != 1 {
+		t.Errorf("overlap %v, tied %v; want 0.5 and 1", byID, tied)
+	}
+	if byID, tied = nearOverlap(nil, nil, nil); byID != 1 || tied != 1 {
+		t.Errorf("empty: %v %v", byID, tied)
+	}
+}
