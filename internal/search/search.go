@@ -79,6 +79,13 @@ type Query struct {
 	// record.CountLimit with the relation "gte" (record.CapCount), the
 	// same on both engines. Facet counts are always exact.
 	ExactCount bool
+
+	// IDsOnly asks for each hit's request id alone (Hit.Notice holds
+	// RequestID and nothing else; scores, totals, cursors and facets are
+	// as without it): for a caller that ranks many hits and shows a page
+	// of them (semantic and hybrid search read the notices of the page
+	// after), so the engine decodes no stored notice that is not shown.
+	IDsOnly bool
 }
 
 // Hit is one notice in a result. Its Notice has every field but Raw (the

@@ -163,7 +163,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	ranked := sem
 	if mode == ModeHybrid {
 		kq := q
-		kq.Cursor, kq.Limit = "", search.MaxLimit
+		kq.Cursor, kq.Limit, kq.IDsOnly = "", search.MaxLimit, true
 		var kw []search.Hit
 		for len(kw) < Ranked {
 			res, err := s.Reader.Search(ctx, kq)
@@ -181,7 +181,9 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	out := search.Result{Total: len(ranked), Scope: filtered.Scope, Hits: []search.Hit{}}
 	if offset < len(ranked) {
 		end := min(len(ranked), offset+q.Limit)
-		out.Hits = ranked[offset:end]
+		if out.Hits, err = s.notices(ctx, ranked[offset:end]); err != nil {
+			return search.Result{}, err
+		}
 		if end < len(ranked) {
 			out.NextCursor = encodeOffset(end)
 		}
@@ -217,7 +219,7 @@ func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keyword
 		score[n.ID] = n.Score
 	}
 	fq := q
-	fq.Text, fq.Cursor, fq.Sort, fq.Limit = exclusionsOnly(k), "", search.SortNewest, search.MaxLimit
+	fq.Text, fq.Cursor, fq.Sort, fq.Limit, fq.IDsOnly = exclusionsOnly(k), "", search.SortNewest, search.MaxLimit, true
 	var hits []search.Hit
 	// the engine applies every filter (lens, agency, dates, exclusions …)
 	// to the candidates, a page of ids at a time; with no candidate it is
@@ -255,6 +257,35 @@ func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keyword
 		hits = hits[:Ranked]
 	}
 	return hits, filtered, nil
+}
+
+// notices are the page's hits with their notices: the rankings are of
+// ids (Query.IDsOnly), and only the page shown is read. A notice gone
+// since (deleted between the two reads) is left out.
+func (s *Service) notices(ctx context.Context, page []search.Hit) ([]search.Hit, error) {
+	out := []search.Hit{}
+	if len(page) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(page))
+	for i, h := range page {
+		ids[i] = h.Notice.RequestID
+	}
+	res, err := s.Reader.Search(ctx, search.Query{RequestIDs: ids, Sort: search.SortNewest, Limit: len(ids)})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]record.Notice, len(res.Hits))
+	for _, h := range res.Hits {
+		byID[h.Notice.RequestID] = h.Notice
+	}
+	for _, h := range page {
+		if n, ok := byID[h.Notice.RequestID]; ok {
+			h.Notice = n
+			out = append(out, h)
+		}
+	}
+	return out, nil
 }
 
 // nearFilter is what of q's filters the notice vectors carry (the keys,

@@ -95,7 +95,7 @@ func noticeSpec(idx bleve.Index, q search.Query, k search.Keywords, after []stri
 		filters:    otherFilters(q),
 		limit:      q.Limit,
 		after:      ak,
-		withDoc:    true,
+		withDoc:    !q.IDsOnly,
 	}
 	keywordsInto(&spec, idx, k)
 	if sk, ok := noticeSortKeys[q.Sort]; ok {
@@ -123,6 +123,10 @@ func (b *Backend) searchNotices(ctx context.Context, q search.Query, k search.Ke
 	out := search.Result{Hits: []search.Hit{}, Facets: res.facets}
 	out.Total, out.TotalRelation = record.CapCount(res.total, false, q.ExactCount)
 	for _, h := range res.hits {
+		if q.IDsOnly {
+			out.Hits = append(out.Hits, search.Hit{Notice: record.Notice{RequestID: h.id}, Score: h.score})
+			continue
+		}
 		n, err := decodeNotice(h.doc)
 		if err != nil {
 			return search.Result{}, err

@@ -163,9 +163,11 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 	out := search.Result{Hits: make([]search.Hit, 0, len(res.Hits.Hits))}
 	out.Total, out.TotalRelation = res.count(q.ExactCount)
 	for _, h := range res.Hits.Hits {
-		var n record.Notice
-		if err := json.Unmarshal(h.Source, &n); err != nil {
-			return search.Result{}, unreadable("notice", h.ID, err)
+		n := record.Notice{RequestID: h.ID}
+		if !q.IDsOnly {
+			if err := json.Unmarshal(h.Source, &n); err != nil {
+				return search.Result{}, unreadable("notice", h.ID, err)
+			}
 		}
 		hit := search.Hit{Notice: n}
 		if h.Score != nil {
@@ -214,6 +216,9 @@ func noticeSearchBody(q search.Query, k search.Keywords) (obj, error) {
 		"sort":             sortSpecs(keys),
 		"track_total_hits": trackTotalHits(q.ExactCount),
 		"_source":          obj{"excludes": hitExcludes},
+	}
+	if q.IDsOnly {
+		body["_source"] = false
 	}
 	if err := setSearchAfter(body, keys, q.Sort, q.Cursor); err != nil {
 		return nil, err

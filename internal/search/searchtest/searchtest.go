@@ -83,6 +83,31 @@ func suite(t *testing.T, b search.Engine, docs []search.Doc, load func(*testing.
 			}
 		}
 	})
+	t.Run("IDsOnly", func(t *testing.T) {
+		// the same hits, scores, totals, scope and cursors, each hit's
+		// notice its request id alone, in every order
+		for _, q := range []search.Query{
+			{Text: "parks services inmate notice property award", Limit: 4},
+			{Sort: search.SortNewest, Limit: 3},
+			{Text: "services", Sort: search.SortAmount, Limit: 2, Facets: true},
+		} {
+			full := mustSearch(t, b, q)
+			q.IDsOnly = true
+			only := mustSearch(t, b, q)
+			if len(full.Hits) == 0 {
+				t.Fatalf("%+v: no hits to compare", q)
+			}
+			if !slices.Equal(ids(only), ids(full)) || only.Total != full.Total || only.NextCursor != full.NextCursor ||
+				!sameJSON(only.Facets, full.Facets) || !sameJSON(only.Scope, full.Scope) {
+				t.Errorf("%+v: ids only %v total %d cursor %q, full %v total %d cursor %q", q, ids(only), only.Total, only.NextCursor, ids(full), full.Total, full.NextCursor)
+			}
+			for i, h := range only.Hits {
+				if !sameJSON(h.Notice, record.Notice{RequestID: h.Notice.RequestID}) || h.Score != full.Hits[i].Score {
+					t.Errorf("%+v: hit %d is %s (score %v), want its id alone (score %v)", q, i, js(h.Notice), h.Score, full.Hits[i].Score)
+				}
+			}
+		}
+	})
 	t.Run("GetNotFound", func(t *testing.T) {
 		_, err := b.Get(ctx, "20990101999")
 		if record.ErrorCode(err) != record.ENOTFOUND {
