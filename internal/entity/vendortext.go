@@ -169,6 +169,12 @@ func nameEnd(text string, end []int) string {
 // their vendor.
 var VendorTextTypes = map[string]bool{"award": true, "intent to award": true, "intent to negotiate": true}
 
+// ReadsVendorFromText reports whether a notice's vendor is read from its
+// text (VendorFromText): an award or intent without a vendor field.
+func ReadsVendorFromText(noticeType, vendorName string) bool {
+	return strings.TrimSpace(vendorName) == "" && VendorTextTypes[strings.ToLower(strings.TrimSpace(noticeType))]
+}
+
 // VendorFromText reads the vendor a notice's text names, for a notice
 // without a vendor field. Precision first: it publishes a name only when
 // one of its patterns matches exactly once, and otherwise returns the

@@ -4,6 +4,7 @@
 package record
 
 import (
+	"strings"
 	"time"
 )
 
@@ -69,6 +70,39 @@ type Notice struct {
 	// Raw keeps every non-empty source field exactly as read (keys are the
 	// normalized column names), so nothing the source said is lost.
 	Raw map[string]string `json:"raw,omitempty"`
+
+	// Brief is set on a notice read for a result list (search.Query.Brief,
+	// search.BriefNotice): its Body and Raw were not read, nor its Text
+	// unless the list reads a vendor from it, and Brief says what a list
+	// shows of them. The zero value is a whole notice's.
+	Brief Brief `json:"-"`
+}
+
+// Brief is what a result list reads of a notice's full text when the
+// text itself is left out (Notice.Brief).
+type Brief struct {
+	TextLeftOut bool // Body (and Text, unless a list reads it) were not read
+	HasBody     bool // the notice's Body is not empty (HasFullText)
+	SourceHTML  bool // its Body held HTML markup (SourceHTML)
+}
+
+// HasFullText reports whether the source row carries full text (Body),
+// for a whole notice or a brief one.
+func (n Notice) HasFullText() bool {
+	if n.Brief.TextLeftOut {
+		return n.Brief.HasBody
+	}
+	return n.Body != ""
+}
+
+// SourceHTML reports whether the notice's source text held HTML markup
+// (its plain Text differs from a Body with tags), for a whole notice or a
+// brief one.
+func (n Notice) SourceHTML() bool {
+	if n.Brief.TextLeftOut {
+		return n.Brief.SourceHTML
+	}
+	return n.Body != "" && strings.Contains(n.Body, "<") && n.Text != n.Body
 }
 
 // Contact is who to ask and where to submit, as printed in the notice.

@@ -24,7 +24,7 @@ import (
 // passage count of every other notice in an internal "pc:<id>" key.
 func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []map[string]any, obs search.Observation) {
 	t.Helper()
-	old := noticeMapping()
+	old := format9Mapping()
 	delete(old.DefaultMapping.Properties, "agency_raw")
 	for _, f := range []string{"sort_start_desc", "sort_start_asc", "sort_due", "sort_event", "sort_amount_desc"} {
 		delete(old.DefaultMapping.Properties, f)
@@ -45,6 +45,10 @@ func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []map[str
 		}
 		delete(f, "agency_raw")
 		delete(f, "raw") // format 1 kept Raw inside the stored notice
+		// nor format 10's layout
+		for _, k := range []string{"hit", "body", "text"} {
+			delete(f, k)
+		}
 		full, err := json.Marshal(d.Notice)
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,285 @@
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/searchtest"
+)
+
+// fixtureNotices are the fixtures' notices by request id.
+func fixtureNotices(docs []search.Doc) map[string]record.Notice {
+	out := map[string]record.Notice{}
+	for _, d := range docs {
+		out[d.Notice.RequestID] = d.Notice
+	}
+	return out
+}
+
+// A notice is stored once per text ("hit", "body", "text" only when it
+// differs from the body, "raw"; no "doc"), and read back whole by Get,
+// whole but Raw by a search, and as search.BriefNotice by a brief search,
+// which reads "body" or "text" only for a notice whose vendor a list
+// reads from its text.
+func TestStoredNoticeTextOnce(t *testing.T) {
+	ctx := context.Background()
+	docs := searchtest.Fixtures()
+	want := fixtureNotices(docs)
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Upsert(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+
+	var sameText, otherText, keeps, html, noBody int
+	err = eachStored(b.notices, func(id string, fields map[string]index.Field) error {
+		n := want[id]
+		if _, ok := fields["doc"]; ok {
+			t.Errorf("%s: a \"doc\" field is stored beside \"hit\"", id)
+		}
+		_, hasText := fields["text"]
+		switch {
+		case n.Text != "" && n.Text == n.Body:
+			sameText++
+			if hasText {
+				t.Errorf("%s: text equal to its body is stored twice", id)
+			}
+		case n.Text != "":
+			otherText++
+			if !hasText || string(fields["text"].Value()) != n.Text {
+				t.Errorf("%s: text stored %v, want %q", id, hasText, n.Text)
+			}
+		}
+		if _, ok := fields["body"]; ok != (n.Body != "") {
+			t.Errorf("%s: body stored %v with a body of %d bytes", id, ok, len(n.Body))
+		}
+		if hit := string(fields["hit"].Value()); n.Text != "" && len(n.Text) > 40 && contains(hit, n.Text) {
+			t.Errorf("%s: the stored hit holds the text", id)
+		}
+		if search.BriefKeepsText(n) {
+			keeps++
+		}
+		if n.SourceHTML() {
+			html++
+		}
+		if !n.HasFullText() {
+			noBody++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sameText == 0 || otherText == 0 || keeps == 0 || html == 0 {
+		t.Fatalf("the fixtures no longer cover each case: text = body %d, text ≠ body %d, brief keeps text %d, HTML %d, no body %d",
+			sameText, otherText, keeps, html, noBody)
+	}
+
+	for id, n := range want {
+		got, err := b.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, w := mustJSON(t, got), mustJSON(t, n); a != w || got.Brief != (record.Brief{}) {
+			t.Errorf("Get %s:\n got %s\nwant %s", id, a, w)
+		}
+	}
+	for _, brief := range []bool{false, true} {
+		for _, sort := range []string{search.SortRelevance, search.SortNewest} {
+			q := search.Query{Sort: sort, Limit: search.MaxLimit, Brief: brief}
+			if sort == search.SortRelevance {
+				q.Text = "services construction notice award"
+			}
+			res, err := b.Search(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) < 3 {
+				t.Fatalf("%s: %d hits", sort, len(res.Hits))
+			}
+			for _, h := range res.Hits {
+				w := want[h.Notice.RequestID]
+				w.Raw = nil
+				if brief {
+					w = search.BriefNotice(w)
+				}
+				if !sameNotice(t, h.Notice, w) {
+					t.Errorf("brief %v, %s, %s:\n got %+v\nwant %+v", brief, sort, h.Notice.RequestID, h.Notice, w)
+				}
+			}
+		}
+	}
+}
+
+// contains: the JSON string s holds sub (as JSON encodes it).
+func contains(s, sub string) bool {
+	b, _ := json.Marshal(sub)
+	return strings.Contains(s, string(b[1:len(b)-1]))
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A brief notice shows what a whole one does: BriefNotice keeps each
+// fact a result list reads of the text.
+func TestBriefNoticeKeepsTheListFacts(t *testing.T) {
+	for _, d := range searchtest.Fixtures() {
+		n := d.Notice
+		br := search.BriefNotice(n)
+		if br.Body != "" || br.Raw != nil || (br.Text != "") != (search.BriefKeepsText(n) && n.Text != "") {
+			t.Errorf("%s: brief notice keeps body %d, raw %d, text %d bytes", n.RequestID, len(br.Body), len(br.Raw), len(br.Text))
+		}
+		if br.HasFullText() != n.HasFullText() || br.SourceHTML() != n.SourceHTML() {
+			t.Errorf("%s: brief full text %v html %v, whole %v %v", n.RequestID, br.HasFullText(), br.SourceHTML(), n.HasFullText(), n.SourceHTML())
+		}
+	}
+}
+
+// A rebuild reads a notice from either layout: "doc" (formats 1 to 9,
+// TestOpenRebuildsFormat1 and TestOpenRebuildsFormat9) or "hit", "body"
+// and "text" (format 10 on: a later format's rebuild reads these).
+func TestOldNoticeReadsTheCurrentLayout(t *testing.T) {
+	ctx := context.Background()
+	docs := searchtest.Fixtures()
+	want := fixtureNotices(docs)
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Upsert(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	err = eachStored(b.notices, func(id string, fields map[string]index.Field) error {
+		seen++
+		got, err := oldNotice(nil, fields)
+		if err != nil {
+			return err
+		}
+		w := want[id]
+		w.Raw = nil
+		if !sameNotice(t, got, w) {
+			t.Errorf("%s:\n got %+v\nwant %+v", id, got, w)
+		}
+		return nil
+	})
+	if err != nil || seen != len(want) {
+		t.Fatalf("read %d of %d: %v", seen, len(want), err)
+	}
+}
+
+// format9Mapping is the notices' mapping of formats up to 9: the notice
+// but Raw stored whole in "doc".
+func format9Mapping() *mapping.IndexMappingImpl {
+	m := noticeMapping()
+	for _, f := range []string{"hit", "body", "text"} {
+		delete(m.DefaultMapping.Properties, f)
+	}
+	m.DefaultMapping.AddFieldMappingsAt("doc", storedOnly())
+	return m
+}
+
+// sameNotice: a and b encode alike and are as brief (reflect.DeepEqual
+// would tell a zone read back from JSON from the zone written).
+func sameNotice(t *testing.T, a, b record.Notice) bool {
+	return mustJSON(t, a) == mustJSON(t, b) && a.Brief == b.Brief
+}
+
+// A data directory in format 9 (the notice but Raw in "doc") is rebuilt at
+// Open: every notice reads back whole, and searches answer as on a
+// directory indexed afresh.
+func TestOpenRebuildsFormat9(t *testing.T) {
+	ctx := context.Background()
+	docs := searchtest.Fixtures()
+	dir := t.TempDir()
+	old, err := bleve.New(filepath.Join(dir, indexNames[0]), format9Mapping())
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := old.NewBatch()
+	for _, d := range docs {
+		f, err := noticeFields(d.Notice, len(d.Passages))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"hit", "body", "text"} {
+			delete(f, k)
+		}
+		n := d.Notice
+		n.Raw = nil
+		f["doc"] = mustJSON(t, n)
+		if err := batch.Index(d.Notice.RequestID, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := old.Batch(batch); err != nil {
+		t.Fatal(err)
+	}
+	if err := old.SetInternal(formatKey, []byte(strconv.Itoa(9))); err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	migrated, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer migrated.Close()
+	if f, err := readFormat(migrated.notices); err != nil || f != formatVersion {
+		t.Fatalf("format after rebuild: %d, %v", f, err)
+	}
+	fresh, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if err := fresh.Upsert(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		got, err := migrated.Get(ctx, d.Notice.RequestID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, w := mustJSON(t, got), mustJSON(t, d.Notice); a != w {
+			t.Errorf("%s after rebuild:\n got %s\nwant %s", d.Notice.RequestID, a, w)
+		}
+	}
+	for _, brief := range []bool{false, true} {
+		q := search.Query{Text: "services award", Limit: search.MaxLimit, Brief: brief}
+		a, err := migrated.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := fresh.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Hits) == 0 || mustJSON(t, a.Hits) != mustJSON(t, f.Hits) || !reflect.DeepEqual(hitIDs(a), hitIDs(f)) {
+			t.Errorf("brief %v: migrated %v, fresh %v", brief, hitIDs(a), hitIDs(f))
+		}
+	}
+}
