@@ -510,13 +510,15 @@ func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
 	if len(res.Hits) == 0 {
 		return record.Notice{}, record.Errorf(record.ENOTFOUND, "no notice with request id %q is held", id)
 	}
-	stored := func(field string) []byte {
-		if s, ok := res.Hits[0].Fields[field].(string); ok {
-			return []byte(s)
-		}
-		return nil
+	stored := func(field string) string {
+		s, _ := res.Hits[0].Fields[field].(string)
+		return s
 	}
-	sh, err := decodeHit(stored("hit"))
+	var hit []byte
+	if s, ok := res.Hits[0].Fields["hit"].(string); ok {
+		hit = []byte(s)
+	}
+	sh, err := decodeHit(hit)
 	if err != nil {
 		return record.Notice{}, err
 	}

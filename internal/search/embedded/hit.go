@@ -62,50 +62,52 @@ func decodeHit(hit []byte) (storedHit, error) {
 }
 
 // notice is the stored notice with the "body" and "text" fields read
-// (nil: absent or not read). Brief gives search.BriefNotice's notice (the
+// ("": absent or not read). Brief gives search.BriefNotice's notice (the
 // text is needed only when it keeps it), else the whole notice but Raw.
-func (sh storedHit) notice(body, text []byte, brief bool) record.Notice {
+func (sh storedHit) notice(body, text string, brief bool) record.Notice {
 	n := sh.Notice
-	fullText := func() string {
-		if sh.TextIsBody {
-			return string(body)
-		}
-		return string(text)
+	if sh.TextIsBody {
+		text = body
 	}
 	if brief {
 		n.Brief = record.Brief{TextLeftOut: true, HasBody: sh.HasBody, SourceHTML: sh.SourceHTML}
 		if search.BriefKeepsText(n) {
-			n.Text = fullText()
+			n.Text = text
 		}
 		return n
 	}
-	n.Body, n.Text = string(body), fullText()
+	n.Body, n.Text = body, text
 	return n
 }
 
-// loadNotice reads a hit's notice from its segment: the "hit" field, and
-// "body" and "text" only when the notice is read whole or its brief form
-// keeps the text.
+// loadNotice reads a hit's notice from its segment: the "hit" field,
+// decoded where it lies, and "body" and "text" only when the notice is
+// read whole or its brief form keeps the text.
 func loadNotice(brief bool) func(s *scorch.SegmentSnapshot, doc uint64, h *topHit) error {
 	return func(s *scorch.SegmentSnapshot, doc uint64, h *topHit) error {
-		var hit, body, text []byte
+		var sh storedHit
+		var body, text string
+		read, err := false, error(nil)
 		visit := func(withText bool) error {
 			return s.VisitDocument(doc, func(field string, _ byte, value []byte, _ []uint64) bool {
 				switch {
-				case field == "hit":
-					hit = append([]byte(nil), value...)
+				case field == "hit" && !read:
+					sh, err = decodeHit(value)
+					read = true
 				case withText && field == "body":
-					body = append([]byte(nil), value...)
+					body = string(value)
 				case withText && field == "text":
-					text = append([]byte(nil), value...)
+					text = string(value)
 				}
-				return withText || hit == nil
+				return withText || !read
 			})
 		}
 		if err := visit(!brief); err != nil {
 			return err
 		}
-		sh, err := decodeHit(hit)
+		if !read {
+			_, err = decodeHit(nil)
+		}
 		if err != nil {
 			return err
 		}

@@ -340,5 +340,5 @@ func oldNotice(doc []byte, stored map[string]index.Field) (record.Notice, error)
 	if err != nil {
 		return record.Notice{}, err
 	}
-	return sh.notice(value("body"), value("text"), false), nil
+	return sh.notice(string(value("body")), string(value("text")), false), nil
 }
