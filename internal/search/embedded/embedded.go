@@ -223,10 +223,7 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 			return nil, err
 		}
 	}
-	hit, body, text, err := noticeStored(n)
-	if err != nil {
-		return nil, err
-	}
+	hit, body, text := noticeStored(n)
 	content := strings.Join(nonEmpty(n.Title, n.AgencyName, n.VendorName, n.PIN, n.Text), "\n")
 	d := map[string]interface{}{
 		"request_id":       n.RequestID,

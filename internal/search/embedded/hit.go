@@ -1,7 +1,9 @@
 package embedded
 
 import (
-	"encoding/json"
+	"encoding/binary"
+	"math"
+	"time"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
@@ -11,9 +13,9 @@ import (
 
 // A notice is stored in four fields (format 10), each text once:
 //
-//   - "hit": the notice as a result list reads it (search.BriefNotice)
-//     as JSON, without its Body, Text and Raw, with what a list shows of
-//     them (storedHit): all a search page decodes;
+//   - "hit": the notice as a result list reads it (search.BriefNotice),
+//     without its Body, Text and Raw, with what a list shows of them, in
+//     a compact binary form (storedHit): all a search page decodes;
 //   - "body": its Body, as is (absent when empty);
 //   - "text": its Text, as is, absent when empty or equal to Body
 //     (storedHit.TextIsBody);
@@ -22,41 +24,166 @@ import (
 // Formats 4 to 9 stored the notice but Raw whole in "doc" (migrate.go
 // reads it); a page of 20 hits decoded 20 full texts twice over.
 
-// storedHit is the stored "hit" field.
+// storedHit is the stored "hit" field, in a compact binary form
+// (encode, decodeHit): JSON took as long to decode without the text as
+// with it (its cost is per field), a result page's largest cost.
 type storedHit struct {
 	record.Notice
-	HasBody    bool `json:"has_body,omitempty"`
-	SourceHTML bool `json:"source_html,omitempty"`
+	HasBody    bool
+	SourceHTML bool
 	// TextIsBody: Text equals a non-empty Body, stored once in "body"
-	TextIsBody bool `json:"text_is_body,omitempty"`
+	TextIsBody bool
 }
 
 // noticeStored are the stored fields of n but "raw" ("" values are left
 // out by noticeFields).
-func noticeStored(n record.Notice) (hit, body, text string, err error) {
+func noticeStored(n record.Notice) (hit, body, text string) {
 	b := search.BriefNotice(n)
 	sh := storedHit{Notice: b, HasBody: b.Brief.HasBody, SourceHTML: b.Brief.SourceHTML,
 		TextIsBody: n.Text != "" && n.Text == n.Body}
-	sh.Text = "" // in "text" or "body"
-	js, err := json.Marshal(sh)
-	if err != nil {
-		return "", "", "", err
-	}
 	body, text = n.Body, n.Text
 	if sh.TextIsBody {
 		text = ""
 	}
-	return string(js), body, text, nil
+	return string(sh.encode()), body, text
 }
 
-// decodeHit reads a stored "hit" field (nil: not stored).
-func decodeHit(hit []byte) (storedHit, error) {
+// hitForm is the first byte of a stored hit: its layout's version.
+const hitForm = 1
+
+// The flags byte of a stored hit.
+const (
+	flagDueRolling = 1 << iota
+	flagAmountValid
+	flagHasBody
+	flagSourceHTML
+	flagTextIsBody
+)
+
+// strings are the stored hit's string fields, in their stored order
+// (TestStoredHitHoldsEveryField keeps this list whole).
+func (sh *storedHit) strings() [26]*string {
+	n := &sh.Notice
+	return [...]*string{&n.RequestID, &n.Source, &n.Section, &n.Lens, &n.NoticeType, &n.Category, &n.SelectionMethod,
+		&n.AgencyRaw, &n.AgencyID, &n.AgencyName, &n.AgencyDivision, &n.Title, &n.PIN, &n.AmountRaw,
+		&n.VendorName, &n.VendorStem, &n.VendorAddress, &n.EventPlace, &n.OfficialURL, &n.OpenDataURL,
+		&n.Contact.Name, &n.Contact.Phone, &n.Contact.Fax, &n.Contact.Email, &n.Contact.AddressRequest, &n.Contact.AddressToSubmit}
+}
+
+// lists are its string lists (nil and empty kept apart), and times its
+// times, in their stored order.
+func (sh *storedHit) lists() [2]*[]string { return [...]*[]string{&sh.Lenses, &sh.DocumentLinks} }
+func (sh *storedHit) times() [4]*time.Time {
+	return [...]*time.Time{&sh.StartDate, &sh.EndDate, &sh.DueDate, &sh.EventDate}
+}
+
+// encode is the stored form: hitForm, the flags byte, the amount (8
+// bytes), each time (its MarshalBinary, length first), each list (its
+// length plus one, 0 for nil, then its strings) and each string, every
+// length a uvarint.
+func (sh *storedHit) encode() []byte {
+	var flags byte
+	for _, f := range []struct {
+		on  bool
+		bit byte
+	}{{sh.DueRolling, flagDueRolling}, {sh.AmountValid, flagAmountValid}, {sh.HasBody, flagHasBody},
+		{sh.SourceHTML, flagSourceHTML}, {sh.TextIsBody, flagTextIsBody}} {
+		if f.on {
+			flags |= f.bit
+		}
+	}
+	out := []byte{hitForm, flags}
+	out = binary.LittleEndian.AppendUint64(out, math.Float64bits(sh.Amount))
+	str := func(s string) {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	for _, t := range sh.times() {
+		b, _ := t.MarshalBinary() // fails only for a zone offset not in whole minutes
+		str(string(b))
+	}
+	for _, l := range sh.lists() {
+		if *l == nil {
+			out = append(out, 0)
+			continue
+		}
+		out = binary.AppendUvarint(out, uint64(len(*l))+1)
+		for _, s := range *l {
+			str(s)
+		}
+	}
+	for _, s := range sh.strings() {
+		str(*s)
+	}
+	return out
+}
+
+// decodeHit reads a stored "hit" field (nil: not stored). Its strings
+// share one copy of b.
+func decodeHit(b []byte) (storedHit, error) {
 	var sh storedHit
-	if hit == nil {
+	if b == nil {
 		return sh, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is missing"}
 	}
-	if err := json.Unmarshal(hit, &sh); err != nil {
-		return sh, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is unreadable"}
+	bad := &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is unreadable"}
+	if len(b) < 10 || b[0] != hitForm {
+		return sh, bad
+	}
+	all := string(b)
+	flags := b[1]
+	sh.DueRolling, sh.AmountValid = flags&flagDueRolling != 0, flags&flagAmountValid != 0
+	sh.HasBody, sh.SourceHTML, sh.TextIsBody = flags&flagHasBody != 0, flags&flagSourceHTML != 0, flags&flagTextIsBody != 0
+	sh.Amount = math.Float64frombits(binary.LittleEndian.Uint64(b[2:]))
+	at := 10
+	uvarint := func() (int, bool) {
+		v, k := binary.Uvarint(b[at:])
+		if k <= 0 || v > uint64(len(b)) {
+			return 0, false
+		}
+		at += k
+		return int(v), true
+	}
+	next := func() (int, bool) { // the next string's end
+		n, ok := uvarint()
+		if !ok || at+n > len(b) {
+			return 0, false
+		}
+		at += n
+		return n, true
+	}
+	str := func() (string, bool) {
+		n, ok := next()
+		return all[at-n : at], ok
+	}
+	for _, t := range sh.times() {
+		n, ok := next()
+		if !ok || t.UnmarshalBinary(b[at-n:at]) != nil {
+			return sh, bad
+		}
+	}
+	for _, l := range sh.lists() {
+		n, ok := uvarint()
+		if !ok {
+			return sh, bad
+		}
+		if n == 0 {
+			continue
+		}
+		*l = make([]string, n-1)
+		for i := range *l {
+			if (*l)[i], ok = str(); !ok {
+				return sh, bad
+			}
+		}
+	}
+	for _, p := range sh.strings() {
+		var ok bool
+		if *p, ok = str(); !ok {
+			return sh, bad
+		}
+	}
+	if at != len(b) {
+		return sh, bad
 	}
 	return sh, nil
 }
