@@ -243,7 +243,8 @@ func loadNotice(brief bool) func(s *scorch.SegmentSnapshot, doc uint64, h *topHi
 				return err
 			}
 		}
-		h.notice = sh.notice(body, text, brief)
+		n := sh.notice(body, text, brief)
+		h.notice = &n
 		return nil
 	}
 }

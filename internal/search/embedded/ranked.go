@@ -123,7 +123,7 @@ func (b *Backend) searchNotices(ctx context.Context, q search.Query, k search.Ke
 	out := search.Result{Hits: []search.Hit{}, Facets: res.facets}
 	out.Total, out.TotalRelation = record.CapCount(res.total, false, q.ExactCount)
 	for _, h := range res.hits {
-		out.Hits = append(out.Hits, search.Hit{Notice: h.notice, Score: h.score})
+		out.Hits = append(out.Hits, search.Hit{Notice: *h.notice, Score: h.score})
 	}
 	if len(res.hits) == q.Limit && len(res.hits) > 0 {
 		last := res.hits[len(res.hits)-1]

@@ -170,9 +170,9 @@ type afterKey struct {
 type topHit struct {
 	id     string
 	score  float64
-	key    string        // the sort key (sorted searches)
-	doc    string        // a passage's stored "doc" (loadDoc)
-	notice record.Notice // a notice's (loadNotice)
+	key    string         // the sort key (sorted searches)
+	doc    string         // a passage's stored "doc" (loadDoc)
+	notice *record.Notice // a notice's (loadNotice); a pointer keeps the page's heap moves small
 }
 
 type topResult struct {
