@@ -4,6 +4,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // VendorMethodText is the method of a vendor read from a notice's text
@@ -166,14 +168,8 @@ func nameEnd(text string, end []int) string {
 }
 
 // VendorTextTypes are the notice types (lower case) whose text names
-// their vendor.
-var VendorTextTypes = map[string]bool{"award": true, "intent to award": true, "intent to negotiate": true}
-
-// ReadsVendorFromText reports whether a notice's vendor is read from its
-// text (VendorFromText): an award or intent without a vendor field.
-func ReadsVendorFromText(noticeType, vendorName string) bool {
-	return strings.TrimSpace(vendorName) == "" && VendorTextTypes[strings.ToLower(strings.TrimSpace(noticeType))]
-}
+// their vendor (record.Notice.VendorInText).
+var VendorTextTypes = record.VendorTextTypes
 
 // VendorFromText reads the vendor a notice's text names, for a notice
 // without a vendor field. Precision first: it publishes a name only when

@@ -4,7 +4,6 @@
 package record
 
 import (
-	"strings"
 	"time"
 )
 
@@ -76,33 +75,6 @@ type Notice struct {
 	// unless the list reads a vendor from it, and Brief says what a list
 	// shows of them. The zero value is a whole notice's.
 	Brief Brief `json:"-"`
-}
-
-// Brief is what a result list reads of a notice's full text when the
-// text itself is left out (Notice.Brief).
-type Brief struct {
-	TextLeftOut bool // Body (and Text, unless a list reads it) were not read
-	HasBody     bool // the notice's Body is not empty (HasFullText)
-	SourceHTML  bool // its Body held HTML markup (SourceHTML)
-}
-
-// HasFullText reports whether the source row carries full text (Body),
-// for a whole notice or a brief one.
-func (n Notice) HasFullText() bool {
-	if n.Brief.TextLeftOut {
-		return n.Brief.HasBody
-	}
-	return n.Body != ""
-}
-
-// SourceHTML reports whether the notice's source text held HTML markup
-// (its plain Text differs from a Body with tags), for a whole notice or a
-// brief one.
-func (n Notice) SourceHTML() bool {
-	if n.Brief.TextLeftOut {
-		return n.Brief.SourceHTML
-	}
-	return n.Body != "" && strings.Contains(n.Body, "<") && n.Text != n.Body
 }
 
 // Contact is who to ask and where to submit, as printed in the notice.

@@ -1,13 +1,12 @@
 package search
 
 import (
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // BriefNotice is n as a result list reads it (Query.Brief): without Raw
 // and Body, and without Text unless the list reads a vendor from it
-// (entity.ReadsVendorFromText); n.Brief says what a list shows of the
+// (record.Notice.VendorInText); n.Brief says what a list shows of the
 // text (record.Notice.HasFullText, SourceHTML). Both engines answer a
 // brief query with these notices; the embedded engine stores them apart
 // so that a result page decodes no full text.
@@ -24,5 +23,5 @@ func BriefNotice(n record.Notice) record.Notice {
 // list reads the vendor of an award or intent without a vendor field
 // from it (view.VendorFromText).
 func BriefKeepsText(n record.Notice) bool {
-	return entity.ReadsVendorFromText(n.NoticeType, n.VendorName)
+	return n.VendorInText()
 }

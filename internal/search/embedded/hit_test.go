@@ -38,17 +38,10 @@ func TestStoredNoticeTextOnce(t *testing.T) {
 	ctx := context.Background()
 	docs := searchtest.Fixtures()
 	want := fixtureNotices(docs)
-	b, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if err := b.Upsert(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
+	b := openWith(t, docs)
 
 	var sameText, otherText, keeps, html, noBody int
-	err = eachStored(b.notices, func(id string, fields map[string]index.Field) error {
+	err := eachStored(b.notices, func(id string, fields map[string]index.Field) error {
 		n := want[id]
 		if _, ok := fields["doc"]; ok {
 			t.Errorf("%s: a \"doc\" field is stored beside \"hit\"", id)
@@ -155,19 +148,11 @@ func TestBriefNoticeKeepsTheListFacts(t *testing.T) {
 // TestOpenRebuildsFormat1 and TestOpenRebuildsFormat9) or "hit", "body"
 // and "text" (format 10 on: a later format's rebuild reads these).
 func TestOldNoticeReadsTheCurrentLayout(t *testing.T) {
-	ctx := context.Background()
 	docs := searchtest.Fixtures()
 	want := fixtureNotices(docs)
-	b, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if err := b.Upsert(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
+	b := openWith(t, docs)
 	seen := 0
-	err = eachStored(b.notices, func(id string, fields map[string]index.Field) error {
+	err := eachStored(b.notices, func(id string, fields map[string]index.Field) error {
 		seen++
 		got, err := oldNotice(nil, fields)
 		if err != nil {
@@ -239,22 +224,7 @@ func TestOpenRebuildsFormat9(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	migrated, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer migrated.Close()
-	if f, err := readFormat(migrated.notices); err != nil || f != formatVersion {
-		t.Fatalf("format after rebuild: %d, %v", f, err)
-	}
-	fresh, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	if err := fresh.Upsert(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
+	migrated, fresh := openRebuilt(t, dir), openWith(t, docs)
 	for _, d := range docs {
 		got, err := migrated.Get(ctx, d.Notice.RequestID)
 		if err != nil {
