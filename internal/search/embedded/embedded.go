@@ -223,7 +223,10 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 			return nil, err
 		}
 	}
-	hit, body, text := noticeStored(n)
+	hit, body, text, err := noticeStored(n)
+	if err != nil {
+		return nil, err
+	}
 	content := strings.Join(nonEmpty(n.Title, n.AgencyName, n.VendorName, n.PIN, n.Text), "\n")
 	d := map[string]interface{}{
 		"request_id":       n.RequestID,

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"time"
 
@@ -37,7 +38,7 @@ type storedHit struct {
 
 // noticeStored are the stored fields of n but "raw" ("" values are left
 // out by noticeFields).
-func noticeStored(n record.Notice) (hit, body, text string) {
+func noticeStored(n record.Notice) (hit, body, text string, err error) {
 	b := search.BriefNotice(n)
 	sh := storedHit{Notice: b, HasBody: b.Brief.HasBody, SourceHTML: b.Brief.SourceHTML,
 		TextIsBody: n.Text != "" && n.Text == n.Body}
@@ -45,7 +46,8 @@ func noticeStored(n record.Notice) (hit, body, text string) {
 	if sh.TextIsBody {
 		text = ""
 	}
-	return string(sh.encode()), body, text
+	enc, err := sh.encode()
+	return string(enc), body, text, err
 }
 
 // hitForm is the first byte of a stored hit: its layout's version.
@@ -81,7 +83,7 @@ func (sh *storedHit) times() [4]*time.Time {
 // bytes), each time (its MarshalBinary, length first), each list (its
 // length plus one, 0 for nil, then its strings) and each string, every
 // length a uvarint.
-func (sh *storedHit) encode() []byte {
+func (sh *storedHit) encode() ([]byte, error) {
 	var flags byte
 	for _, f := range []struct {
 		on  bool
@@ -99,7 +101,10 @@ func (sh *storedHit) encode() []byte {
 		out = append(out, s...)
 	}
 	for _, t := range sh.times() {
-		b, _ := t.MarshalBinary() // fails only for a zone offset not in whole minutes
+		b, err := t.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("embedded: notice %s: %w", sh.RequestID, err)
+		}
 		str(string(b))
 	}
 	for _, l := range sh.lists() {
@@ -115,7 +120,7 @@ func (sh *storedHit) encode() []byte {
 	for _, s := range sh.strings() {
 		str(*s)
 	}
-	return out
+	return out, nil
 }
 
 // decodeHit reads a stored "hit" field (nil: not stored). Its strings

@@ -296,7 +296,10 @@ func TestStoredHitRoundTrip(t *testing.T) {
 		for _, lenses := range [][]string{d.Notice.Lenses, nil, {}} {
 			n := d.Notice
 			n.Lenses = lenses
-			hit, _, _ := noticeStored(n)
+			hit, _, _, err := noticeStored(n)
+			if err != nil {
+				t.Fatal(err)
+			}
 			sh, err := decodeHit([]byte(hit))
 			if err != nil {
 				t.Fatalf("%s: %v", n.RequestID, err)
