@@ -22,8 +22,9 @@ import (
 //     (storedHit.TextIsBody);
 //   - "raw": its Raw source fields as JSON (Get only).
 //
-// Formats 4 to 9 stored the notice but Raw whole in "doc" (migrate.go
-// reads it); a page of 20 hits decoded 20 full texts twice over.
+// Formats 1 to 9 stored the notice whole in "doc" (from format 4 on
+// without Raw; migrate.go reads it): a page of 20 hits decoded 20 bodies
+// and 20 texts.
 
 // storedHit is the stored "hit" field, in a compact binary form
 // (encode, decodeHit): JSON took as long to decode without the text as
