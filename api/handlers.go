@@ -127,6 +127,7 @@ func (s *Server) search(c *gin.Context) {
 		cq := f.Compile(s.deps.Now())
 		q.Lenses, q.AgencyIDs = cq.Lenses, cq.AgencyIDs
 	}
+	q.Brief = true // a result list: hitView reads no full text (search.BriefNotice)
 	res, err := s.deps.Semantic.Search(c.Request.Context(), q, mode)
 	if err != nil {
 		writeError(c, err)

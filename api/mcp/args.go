@@ -94,6 +94,7 @@ func limitOr(n, def int) int {
 
 // runMode executes a search in a mode (semantic.Modes) and maps hits to references.
 func (d *Deps) runMode(ctx context.Context, q search.Query, mode string) (search.Result, []NoticeRef, error) {
+	q.Brief = true // references read no full text (search.BriefNotice)
 	res, err := d.semantic().Search(ctx, q, mode)
 	if err != nil {
 		return res, nil, err

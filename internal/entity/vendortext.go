@@ -4,6 +4,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // VendorMethodText is the method of a vendor read from a notice's text
@@ -166,8 +168,8 @@ func nameEnd(text string, end []int) string {
 }
 
 // VendorTextTypes are the notice types (lower case) whose text names
-// their vendor.
-var VendorTextTypes = map[string]bool{"award": true, "intent to award": true, "intent to negotiate": true}
+// their vendor (record.Notice.VendorInText).
+var VendorTextTypes = record.VendorTextTypes
 
 // VendorFromText reads the vendor a notice's text names, for a notice
 // without a vendor field. Precision first: it publishes a name only when

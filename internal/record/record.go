@@ -69,6 +69,12 @@ type Notice struct {
 	// Raw keeps every non-empty source field exactly as read (keys are the
 	// normalized column names), so nothing the source said is lost.
 	Raw map[string]string `json:"raw,omitempty"`
+
+	// Brief is set on a notice read for a result list (search.Query.Brief,
+	// search.BriefNotice): its Body and Raw were not read, nor its Text
+	// unless the list reads a vendor from it, and Brief says what a list
+	// shows of them. The zero value is a whole notice's.
+	Brief Brief `json:"-"`
 }
 
 // Contact is who to ask and where to submit, as printed in the notice.

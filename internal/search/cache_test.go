@@ -521,3 +521,34 @@ func TestCacheNoticeTotalsOncePerGeneration(t *testing.T) {
 		t.Errorf("after a write the engine summed %d times, want 2", n)
 	}
 }
+
+// A brief answer (Query.Brief) is kept apart from the whole one: asking
+// for whole notices after brief ones reaches the engine and gets the text.
+func TestCacheKeepsBriefApart(t *testing.T) {
+	c, eng := openCached(t)
+	ctx := context.Background()
+	q := search.Query{Text: "services", Limit: 5}
+	bq := q
+	bq.Brief = true
+	brief, err := c.Search(ctx, bq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := c.Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := eng.searches.Load(); n != 2 {
+		t.Fatalf("the engine answered %d searches, want 2 (brief and whole)", n)
+	}
+	if len(whole.Hits) == 0 || len(whole.Hits) != len(brief.Hits) {
+		t.Fatalf("%d whole hits, %d brief", len(whole.Hits), len(brief.Hits))
+	}
+	for i, h := range whole.Hits {
+		b := brief.Hits[i].Notice
+		if h.Notice.Body == "" || h.Notice.Brief.TextLeftOut || b.Body != "" || !b.Brief.TextLeftOut {
+			t.Errorf("%s: whole body %d bytes (brief %v), brief body %d bytes (brief %v)", h.Notice.RequestID,
+				len(h.Notice.Body), h.Notice.Brief.TextLeftOut, len(b.Body), b.Brief.TextLeftOut)
+		}
+	}
+}

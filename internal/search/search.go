@@ -86,11 +86,18 @@ type Query struct {
 	// of them (semantic and hybrid search read the notices of the page
 	// after), so the engine decodes no stored notice that is not shown.
 	IDsOnly bool
+
+	// Brief asks for each hit's notice as a result list reads it
+	// (BriefNotice): without its full text and Raw, which a list does not
+	// show. Surfaces that read the text (feeds' excerpts, watches,
+	// linkers, embeddings) leave it false.
+	Brief bool
 }
 
 // Hit is one notice in a result. Its Notice has every field but Raw (the
 // source fields as read, a third of a stored notice, which no result view
-// shows); Get returns the whole notice.
+// shows), and under Query.Brief neither Body nor Text (BriefNotice); Get
+// returns the whole notice.
 type Hit struct {
 	Notice record.Notice `json:"notice"`
 	Score  float64       `json:"score"`

@@ -181,7 +181,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	out := search.Result{Total: len(ranked), Scope: filtered.Scope, Hits: []search.Hit{}}
 	if offset < len(ranked) {
 		end := min(len(ranked), offset+q.Limit)
-		if out.Hits, err = s.notices(ctx, ranked[offset:end]); err != nil {
+		if out.Hits, err = s.notices(ctx, ranked[offset:end], q.Brief); err != nil {
 			return search.Result{}, err
 		}
 		if end < len(ranked) {
@@ -259,10 +259,11 @@ func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keyword
 	return hits, filtered, nil
 }
 
-// notices are the page's hits with their notices: the rankings are of
-// ids (Query.IDsOnly), and only the page shown is read. A notice gone
-// since (deleted between the two reads) is left out.
-func (s *Service) notices(ctx context.Context, page []search.Hit) ([]search.Hit, error) {
+// notices are the page's hits with their notices (brief ones when the
+// query asked for them, Query.Brief): the rankings are of ids
+// (Query.IDsOnly), and only the page shown is read. A notice gone since
+// (deleted between the two reads) is left out.
+func (s *Service) notices(ctx context.Context, page []search.Hit, brief bool) ([]search.Hit, error) {
 	out := []search.Hit{}
 	if len(page) == 0 {
 		return out, nil
@@ -271,7 +272,7 @@ func (s *Service) notices(ctx context.Context, page []search.Hit) ([]search.Hit,
 	for i, h := range page {
 		ids[i] = h.Notice.RequestID
 	}
-	res, err := s.Reader.Search(ctx, search.Query{RequestIDs: ids, Sort: search.SortNewest, Limit: len(ids)})
+	res, err := s.Reader.Search(ctx, search.Query{RequestIDs: ids, Sort: search.SortNewest, Limit: len(ids), Brief: brief})
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func HitScore(h search.Hit, sort string) float64 {
 // VendorFromText is the vendor read from the text of an award or intent
 // that has no vendor field (nil for others).
 func VendorFromText(n record.Notice) *entity.VendorReading {
-	if strings.TrimSpace(n.VendorName) != "" || !entity.VendorTextTypes[strings.ToLower(strings.TrimSpace(n.NoticeType))] {
+	if !n.VendorInText() {
 		return nil
 	}
 	r := entity.VendorFromText(n.NoticeType, n.Text)

@@ -93,10 +93,10 @@ func Flags(n record.Notice, now time.Time) []Flag {
 	if !n.EndDate.IsZero() && !n.StartDate.IsZero() && n.EndDate.After(n.StartDate.Add(24*time.Hour)) {
 		fs = append(fs, Flag{"multi_day", "Published over several days"})
 	}
-	if n.Body != "" && strings.Contains(n.Body, "<") && n.Text != n.Body {
+	if n.SourceHTML() {
 		fs = append(fs, Flag{"source_html", "The source text held HTML markup; it is shown as text"})
 	}
-	if n.Body == "" {
+	if !n.HasFullText() {
 		fs = append(fs, Flag{"no_full_text", "The source row carries no full text"})
 	}
 	return fs

@@ -66,7 +66,7 @@ import (
 const (
 	// benchVersion names the cached search corpus; bump it when the
 	// mapping or the indexing path changes.
-	benchVersion = "v6"
+	benchVersion = "v7"
 	benchSeed    = 1
 	defaultN     = 100_000
 )

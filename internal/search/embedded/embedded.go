@@ -225,9 +225,7 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 			return nil, err
 		}
 	}
-	hit := n
-	hit.Raw = nil
-	raw, err := json.Marshal(hit)
+	hit, body, text, err := noticeStored(n)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +251,9 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 		"sort_due":         keyMissingHigh,
 		"sort_event":       keyMissingHigh,
 		"sort_amount_desc": keyMissingLow,
-		"doc":              string(raw),
+		"hit":              hit,
+		"body":             body,
+		"text":             text,
 	}
 	if n.AmountValid {
 		d["amount"] = n.Amount
@@ -504,7 +504,7 @@ func unavailable(err error) error {
 // Get returns one notice by exact request id.
 func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
 	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery([]string{id}), 1, 0, false)
-	req.Fields = []string{"doc", "raw"}
+	req.Fields = []string{"hit", "body", "text", "raw"}
 	res, err := b.notices.SearchInContext(ctx, req)
 	if err != nil {
 		return record.Notice{}, unavailable(err)
@@ -512,26 +512,23 @@ func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
 	if len(res.Hits) == 0 {
 		return record.Notice{}, record.Errorf(record.ENOTFOUND, "no notice with request id %q is held", id)
 	}
-	n, err := decodeNotice(res.Hits[0].Fields["doc"])
-	if err != nil {
-		return n, err
+	stored := func(field string) string {
+		s, _ := res.Hits[0].Fields[field].(string)
+		return s
 	}
+	var hit []byte
+	if s, ok := res.Hits[0].Fields["hit"].(string); ok {
+		hit = []byte(s)
+	}
+	sh, err := decodeHit(hit)
+	if err != nil {
+		return record.Notice{}, err
+	}
+	n := sh.notice(stored("body"), stored("text"), false)
 	if s, ok := res.Hits[0].Fields["raw"].(string); ok {
 		if err := json.Unmarshal([]byte(s), &n.Raw); err != nil {
 			return n, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is unreadable"}
 		}
-	}
-	return n, nil
-}
-
-func decodeNotice(v interface{}) (record.Notice, error) {
-	var n record.Notice
-	s, ok := v.(string)
-	if !ok {
-		return n, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is missing"}
-	}
-	if err := json.Unmarshal([]byte(s), &n); err != nil {
-		return n, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is unreadable"}
 	}
 	return n, nil
 }

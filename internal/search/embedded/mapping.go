@@ -85,9 +85,9 @@ func newMapping(fields map[string]*mapping.FieldMapping) *mapping.IndexMappingIm
 	return im
 }
 
-// noticeMapping: keyword filters, text for keywords, keyword sort keys, the
-// notice but its Raw source fields as stored JSON in "doc" (what searches
-// read) and Raw as stored JSON in "raw" (what Get adds).
+// noticeMapping: keyword filters, text for keywords, keyword sort keys,
+// and the notice stored in "hit" (what a result list reads, as JSON),
+// "body", "text" and "raw" (Raw as JSON), each text once (hit.go).
 func noticeMapping() *mapping.IndexMappingImpl {
 	return newMapping(map[string]*mapping.FieldMapping{
 		"request_id":       keywordField(),
@@ -114,7 +114,9 @@ func noticeMapping() *mapping.IndexMappingImpl {
 		"sort_due":         keywordField(),
 		"sort_event":       keywordField(),
 		"sort_amount_desc": keywordField(),
-		"doc":              storedOnly(),
+		"hit":              storedOnly(),
+		"body":             storedOnly(),
+		"text":             storedOnly(),
 		"raw":              storedOnly(),
 		"passage_count":    storedNum(),
 	})

@@ -44,7 +44,10 @@ import (
 //	   by from columns (notice_totals.go)
 //	9: text fields drop the tokens with no letter and no digit (a run of
 //	   underscores), closing the gap (analysis.go wordsFilter)
-const formatVersion = 9
+//	10: a notice is stored as "hit" (what a result list reads, without
+//	   its full text), "body" and "text" (each text once) and "raw",
+//	   instead of "doc" (hit.go); a rebuild reads either
+const formatVersion = 10
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"
@@ -135,6 +138,9 @@ func rebuild(dir string, b *Backend, from int) error {
 	}
 	if err == nil {
 		err = copyDocs(b.records, nb.records, func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error) {
+			if raw == nil {
+				return "", nil, errNoStored
+			}
 			var r search.Record
 			if err := json.Unmarshal(raw, &r); err != nil {
 				return "", nil, err
@@ -230,16 +236,20 @@ func eachStored(idx bleve.Index, fn func(id string, fields map[string]index.Fiel
 
 const rebuildBatch = 1000
 
+// errNoStored: a document without its stored JSON.
+var errNoStored = errors.New("stored document is missing")
+
 // copyDocs re-indexes every stored document of src into dst: decode turns
-// its stored fields (the JSON "doc" and any others) into an id and fields.
+// its stored fields (the JSON "doc", nil when absent, and all of them)
+// into an id and fields.
 func copyDocs(src, dst bleve.Index, decode func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error)) error {
 	batch := dst.NewBatch()
 	err := eachStored(src, func(_ string, fields map[string]index.Field) error {
-		f, ok := fields["doc"]
-		if !ok {
-			return errors.New("stored document is missing")
+		var raw []byte
+		if f, ok := fields["doc"]; ok {
+			raw = f.Value()
 		}
-		id, doc, err := decode(f.Value(), fields)
+		id, doc, err := decode(raw, fields)
 		if err != nil {
 			return err
 		}
@@ -264,6 +274,9 @@ func copyDocs(src, dst bleve.Index, decode func(raw []byte, stored map[string]in
 // fields.
 func copyJSON[T any](src, dst bleve.Index, fields func(T) (string, map[string]interface{}, error)) error {
 	return copyDocs(src, dst, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
+		if raw == nil {
+			return "", nil, errNoStored
+		}
 		var v T
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return "", nil, err
@@ -273,12 +286,14 @@ func copyJSON[T any](src, dst bleve.Index, fields func(T) (string, map[string]in
 }
 
 // copyNotices re-indexes every notice with its passage count: the stored
-// passage_count, or in format 1 possibly an internal "pc:<id>" key.
+// passage_count, or in format 1 possibly an internal "pc:<id>" key. A
+// notice is read from "doc" (formats 1 to 9) or from "hit", "body" and
+// "text" (format 10 on).
 func copyNotices(src, dst bleve.Index) (int, error) {
 	n := 0
 	err := copyDocs(src, dst, func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error) {
-		var no record.Notice
-		if err := json.Unmarshal(raw, &no); err != nil {
+		no, err := oldNotice(raw, stored)
+		if err != nil {
 			return "", nil, err
 		}
 		if f, ok := stored["raw"]; ok { // format 4 keeps Raw apart
@@ -305,4 +320,25 @@ func copyNotices(src, dst bleve.Index) (int, error) {
 		return no.RequestID, f, err
 	})
 	return n, err
+}
+
+// oldNotice is a stored notice but Raw: doc's JSON (formats 1 to 9), or
+// read from "hit", "body" and "text".
+func oldNotice(doc []byte, stored map[string]index.Field) (record.Notice, error) {
+	if doc != nil {
+		var n record.Notice
+		err := json.Unmarshal(doc, &n)
+		return n, err
+	}
+	value := func(name string) []byte {
+		if f, ok := stored[name]; ok {
+			return f.Value()
+		}
+		return nil
+	}
+	sh, err := decodeHit(value("hit"))
+	if err != nil {
+		return record.Notice{}, err
+	}
+	return sh.notice(string(value("body")), string(value("text")), false), nil
 }

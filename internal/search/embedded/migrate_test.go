@@ -24,7 +24,7 @@ import (
 // passage count of every other notice in an internal "pc:<id>" key.
 func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []map[string]any, obs search.Observation) {
 	t.Helper()
-	old := noticeMapping()
+	old := format9Mapping()
 	delete(old.DefaultMapping.Properties, "agency_raw")
 	for _, f := range []string{"sort_start_desc", "sort_start_asc", "sort_due", "sort_event", "sort_amount_desc"} {
 		delete(old.DefaultMapping.Properties, f)
@@ -45,6 +45,10 @@ func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []map[str
 		}
 		delete(f, "agency_raw")
 		delete(f, "raw") // format 1 kept Raw inside the stored notice
+		// nor format 10's layout
+		for _, k := range []string{"hit", "body", "text"} {
+			delete(f, k)
+		}
 		full, err := json.Marshal(d.Notice)
 		if err != nil {
 			t.Fatal(err)
@@ -118,28 +122,14 @@ func TestOpenRebuildsFormat1(t *testing.T) {
 
 	dir := t.TempDir()
 	writeFormat1(t, dir, docs, entries, obs)
-	migrated, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer migrated.Close()
-	if f, err := readFormat(migrated.notices); err != nil || f != formatVersion {
-		t.Fatalf("format after rebuild: %d, %v", f, err)
-	}
+	migrated := openRebuilt(t, dir)
 	for _, leftover := range []string{nextDir, oldDir, legacyEntries} {
 		if _, err := os.Stat(filepath.Join(dir, leftover)); !os.IsNotExist(err) {
 			t.Errorf("%s left behind: %v", leftover, err)
 		}
 	}
 
-	fresh, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	if err := fresh.Upsert(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
+	fresh := openWith(t, docs)
 	if err := fresh.Observe(ctx, obs); err != nil {
 		t.Fatal(err)
 	}
@@ -204,6 +194,35 @@ func TestOpenRebuildsFormat1(t *testing.T) {
 	if len(na) == 0 || !reflect.DeepEqual(na, nb) {
 		t.Errorf("agency names %+v, want %+v", na, nb)
 	}
+}
+
+// openRebuilt opens dir, which holds an older format, and checks that it
+// was rebuilt in the current one; it is closed when t ends.
+func openRebuilt(t *testing.T, dir string) *Backend {
+	t.Helper()
+	b, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if f, err := readFormat(b.notices); err != nil || f != formatVersion {
+		t.Fatalf("format after rebuild: %d, %v", f, err)
+	}
+	return b
+}
+
+// openWith is a new engine holding docs, closed when t ends.
+func openWith(t *testing.T, docs []search.Doc) *Backend {
+	t.Helper()
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if err := b.Upsert(context.Background(), docs); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func hitIDs(r search.Result) []string {

@@ -95,7 +95,9 @@ func noticeSpec(idx bleve.Index, q search.Query, k search.Keywords, after []stri
 		filters:    otherFilters(q),
 		limit:      q.Limit,
 		after:      ak,
-		withDoc:    !q.IDsOnly,
+	}
+	if !q.IDsOnly {
+		spec.load = loadNotice(q.Brief)
 	}
 	keywordsInto(&spec, idx, k)
 	if sk, ok := noticeSortKeys[q.Sort]; ok {
@@ -127,11 +129,7 @@ func (b *Backend) searchNotices(ctx context.Context, q search.Query, k search.Ke
 			out.Hits = append(out.Hits, search.Hit{Notice: record.Notice{RequestID: h.id}, Score: h.score})
 			continue
 		}
-		n, err := decodeNotice(h.doc)
-		if err != nil {
-			return search.Result{}, err
-		}
-		out.Hits = append(out.Hits, search.Hit{Notice: n, Score: h.score})
+		out.Hits = append(out.Hits, search.Hit{Notice: *h.notice, Score: h.score})
 	}
 	if len(res.hits) == q.Limit && len(res.hits) > 0 {
 		last := res.hits[len(res.hits)-1]
@@ -172,7 +170,7 @@ func passageSpec(idx bleve.Index, q search.PassageQuery, k search.Keywords, afte
 	if err != nil {
 		return topSpec{}, err
 	}
-	spec := topSpec{field: "text", pivot: PassagePivot, limit: q.Limit, after: ak, withDoc: true, keyFilters: passageKeyFilters(q)}
+	spec := topSpec{field: "text", pivot: PassagePivot, limit: q.Limit, after: ak, load: loadDoc, keyFilters: passageKeyFilters(q)}
 	if !q.From.IsZero() || !q.To.IsZero() {
 		spec.filters = append(spec.filters, dateRange("start_date", q.From, q.To))
 	}

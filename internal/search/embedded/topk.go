@@ -20,6 +20,7 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/recordwatch/recordwatch/internal/lru"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -149,8 +150,10 @@ type topSpec struct {
 	limit        int
 	after        *afterKey // the cursor (nil: the first page)
 	facets       map[string]string
-	withDoc      bool // read the stored "doc" field of the page's hits
-	exhaustive   bool // score every match, skip no window (the tests' reference)
+	// load reads a page's hit's stored fields (nil: none are read):
+	// loadNotice, or loadDoc's "doc" for passages
+	load       func(s *scorch.SegmentSnapshot, doc uint64, h *topHit) error
+	exhaustive bool // score every match, skip no window (the tests' reference)
 	// all: no words or phrases, every document matches (before filters)
 	all bool
 	// sortField orders the page by a keyword sort key instead of by score
@@ -166,10 +169,11 @@ type afterKey struct {
 }
 
 type topHit struct {
-	id    string
-	score float64
-	key   string // the sort key (sorted searches)
-	doc   string
+	id     string
+	score  float64
+	key    string         // the sort key (sorted searches)
+	doc    string         // a passage's stored "doc" (loadDoc)
+	notice *record.Notice // a notice's (loadNotice); a pointer keeps the page's heap moves small
 }
 
 type topResult struct {
@@ -410,26 +414,30 @@ func (t *topIndex) search(ctx context.Context, spec topSpec) (topResult, error) 
 }
 
 // finish puts a page's hits, in order, into out, with their stored
-// documents when asked.
+// fields when asked (spec.load).
 func (t *topIndex) finish(out topResult, segs []*scorch.SegmentSnapshot, page *topHeap, spec topSpec) (topResult, error) {
 	ranked := page.sorted()
 	out.hits = make([]topHit, len(ranked))
 	for i, r := range ranked {
 		out.hits[i] = r.hit
-		if spec.withDoc {
-			err := segs[r.seg].VisitDocument(r.doc, func(field string, _ byte, value []byte, _ []uint64) bool {
-				if field == "doc" {
-					out.hits[i].doc = string(value)
-					return false
-				}
-				return true
-			})
-			if err != nil {
+		if spec.load != nil {
+			if err := spec.load(segs[r.seg], r.doc, &out.hits[i]); err != nil {
 				return topResult{}, err
 			}
 		}
 	}
 	return out, nil
+}
+
+// loadDoc reads a hit's stored "doc" field.
+func loadDoc(s *scorch.SegmentSnapshot, doc uint64, h *topHit) error {
+	return s.VisitDocument(doc, func(field string, _ byte, value []byte, _ []uint64) bool {
+		if field == "doc" {
+			h.doc = string(value)
+			return false
+		}
+		return true
+	})
 }
 
 // sorted is the page of a sorted search: every match's sort key is read

@@ -176,7 +176,7 @@ func TestRankedPathMatchesExhaustiveRanking(t *testing.T) {
 
 		// the exhaustive ranking
 		spec := specOf(t, b, q)
-		spec.limit, spec.exhaustive, spec.withDoc = 1<<30, true, false
+		spec.limit, spec.exhaustive, spec.load = 1<<30, true, nil
 		want, err := b.topNotices.search(ctx, spec)
 		if err != nil {
 			t.Fatal(err)

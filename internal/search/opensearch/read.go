@@ -168,6 +168,9 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Result, er
 			if err := json.Unmarshal(h.Source, &n); err != nil {
 				return search.Result{}, unreadable("notice", h.ID, err)
 			}
+			if q.Brief {
+				n = search.BriefNotice(n)
+			}
 		}
 		hit := search.Hit{Notice: n}
 		if h.Score != nil {

@@ -1,0 +1,27 @@
+package search
+
+import (
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// BriefNotice is n as a result list reads it (Query.Brief): without Raw
+// and Body, and without Text unless the list reads a vendor from it
+// (record.Notice.VendorInText); n.Brief says what a list shows of the
+// text (record.Notice.HasFullText, SourceHTML). Both engines answer a
+// brief query with these notices; the embedded engine stores them apart
+// so that a result page decodes no full text.
+func BriefNotice(n record.Notice) record.Notice {
+	n.Brief = record.Brief{TextLeftOut: true, HasBody: n.HasFullText(), SourceHTML: n.SourceHTML()}
+	n.Body, n.Raw = "", nil
+	if !BriefKeepsText(n) {
+		n.Text = ""
+	}
+	return n
+}
+
+// BriefKeepsText reports whether a brief notice keeps its Text: a result
+// list reads the vendor of an award or intent without a vendor field
+// from it (view.VendorFromText).
+func BriefKeepsText(n record.Notice) bool {
+	return n.VendorInText()
+}
