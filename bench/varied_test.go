@@ -1,12 +1,16 @@
 package main
 
 import (
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2/registry"
+
 	"github.com/recordwatch/recordwatch/internal/record"
+	_ "github.com/recordwatch/recordwatch/internal/search/embedded" // registers the engine's analyzer
 )
 
 // TestVariedLog: the log built from a synthetic corpus holds at least 1,000
@@ -79,5 +83,67 @@ func TestVariedPercentilesAndFairness(t *testing.T) {
 	p50, p95, p99 := pcts([]time.Duration{5, 1, 2, 3, 4, 6, 7, 8, 9, 10})
 	if p50 != 5 || p95 != 10 || p99 != 10 {
 		t.Fatalf("percentiles %v %v %v", p50, p95, p99)
+	}
+}
+
+// TestVariedLogWordsSurviveAnalysis: no query of the log holds a word an
+// engine drops or splits. Every word of every keyword and passage query is
+// one token of Recordwatch's analyzer (so not one of Bleve's stop words,
+// which Recordwatch and OpenSearch drop and the databases may keep) and is
+// not in PostgreSQL's English stop list.
+func TestVariedLogWordsSurviveAnalysis(t *testing.T) {
+	for _, w := range []string{"cannot", "against", "yourselves", "would"} {
+		if got := benchWords("we " + w + " attend"); len(got) != 1 || got[0] != "attend" {
+			t.Errorf("benchWords keeps the stop word %q: %v", w, got)
+		}
+	}
+	a, err := registry.NewCache().AnalyzerNamed("recordwatch_en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := learnModel(filepath.Join("..", "testdata", "sample"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []record.Notice
+	if err := generateOrdered(m, 4000, 1, func(n record.Notice, _ []byte) error {
+		notices = append(notices, n)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range buildVariedLog(notices, 1) {
+		for _, w := range strings.Fields(strings.Trim(q.Params.Get("q"), `"`)) {
+			if toks := a.Analyze([]byte(w)); len(toks) != 1 {
+				t.Errorf("%s: %q is %d tokens of the engine's analyzer", q.requestPath(), w, len(toks))
+			}
+		}
+	}
+}
+
+// TestVariedFairnessStemming: a difference on PostgreSQL alone is set apart
+// only when a word's stem is one the two Porter stemmers make differently;
+// any other difference fails the check.
+func TestVariedFairnessStemming(t *testing.T) {
+	for q, want := range map[string]bool{"possible": true, "ecology million": true, "possibly": true,
+		"freight facing": false, "generates": false, "emotionally": false} {
+		if got := pgStemmed(q); got != want {
+			t.Errorf("pgStemmed(%q) = %v, want %v", q, got, want)
+		}
+	}
+	r := variedRun{Totals: map[string]map[string]int{
+		"stem":    {"ours": 101, "sqlite": 101, "opensearch": 101, "postgres": 58},
+		"nostem":  {"ours": 10, "sqlite": 10, "opensearch": 10, "postgres": 12},
+		"notpg":   {"ours": 101, "sqlite": 100, "opensearch": 101, "postgres": 101},
+		"agreed":  {"ours": 7, "sqlite": 7, "opensearch": 7, "postgres": 7},
+		"twooffs": {"ours": 101, "sqlite": 99, "opensearch": 101, "postgres": 58},
+	}}
+	q := func(name, words string) logQuery {
+		return logQuery{mixQuery: mixQuery{Name: name, Params: url.Values{"q": {words}}}, Band: bandMedium}
+	}
+	log := []logQuery{q("stem", "possible"), q("nostem", "freight"), q("notpg", "possible"), q("agreed", "possible"), q("twooffs", "possible")}
+	bad, stemmed := r.fairness(log)
+	if len(bad) != 3 || len(stemmed) != 1 || !strings.HasPrefix(stemmed[0], "q=possible map[opensearch:101 ours:101 postgres:58") {
+		t.Fatalf("bad %v, stemmed %v", bad, stemmed)
 	}
 }
