@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // The varied query log: queries people send, each sent once. The fixed mix
@@ -26,7 +28,8 @@ import (
 // from warm caches (the hot-cache case); the log is built from the corpus
 // itself — words in three frequency bands, OR groups of two, three and five
 // words, two-word phrases cut from real texts, filtered and passage
-// queries, semantic and hybrid — and no query in it repeats.
+// queries, words with every facet (the fixed mix's facets query), semantic
+// and hybrid — and no query in it repeats.
 //
 // Every system is running at once and each query goes to every system in
 // turn, the order rotated per query (interleaved: a busy machine weighs on
@@ -45,6 +48,7 @@ const (
 	bandPhrase   = "phrase"
 	bandFiltered = "filtered"
 	bandPassages = "passages"
+	bandFacets   = "facets"
 	bandSemantic = "semantic"
 	bandHybrid   = "hybrid"
 )
@@ -56,7 +60,7 @@ var variedBands = []struct {
 	N    int
 }{
 	{bandRare, 150}, {bandMedium, 150}, {bandCommon, 100}, {bandOr2, 120}, {bandOr3, 100}, {bandOr5, 80},
-	{bandPhrase, 200}, {bandFiltered, 100}, {bandPassages, 100}, {bandSemantic, 60}, {bandHybrid, 40},
+	{bandPhrase, 200}, {bandFiltered, 100}, {bandPassages, 100}, {bandFacets, 100}, {bandSemantic, 60}, {bandHybrid, 40},
 }
 
 // logQuery is one query of the log.
@@ -222,6 +226,14 @@ func buildVariedLog(notices []record.Notice, seed uint64) []logQuery {
 				ok = add(b.Name, kindSearch, params)
 			case bandPassages:
 				ok = add(b.Name, kindPassages, q("q", pick(medium, r.IntN(1<<30))+" "+pick(medium, r.IntN(1<<30))))
+			case bandFacets:
+				// the fixed mix's facets query (every facet: lens, agency,
+				// notice type, year) for a medium or a common word
+				w := pick(medium, r.IntN(1<<30))
+				if i%2 == 1 {
+					w = pick(common, r.IntN(1<<30))
+				}
+				ok = add(b.Name, kindSearch, q("q", w, "facets", "true"))
 			case bandSemantic, bandHybrid:
 				if p := phrase(); p != "" {
 					mode := "semantic"
@@ -265,6 +277,9 @@ type variedRun struct {
 	Errors map[string]int
 	// Totals by query, then system key (fairness).
 	Totals map[string]map[string]int
+	// Facets by query, then system key: the facet counts of the facets
+	// band's answers (always exact, on every system).
+	Facets map[string]map[string]map[string][]search.FacetCount
 	Wall   time.Duration
 }
 
@@ -272,7 +287,8 @@ type variedRun struct {
 // queries at a time; each query goes to the systems in an order rotated by
 // its position.
 func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) variedRun {
-	run := variedRun{Conc: conc, Took: map[string]map[string][]time.Duration{}, Errors: map[string]int{}, Totals: map[string]map[string]int{}}
+	run := variedRun{Conc: conc, Took: map[string]map[string][]time.Duration{}, Errors: map[string]int{}, Totals: map[string]map[string]int{},
+		Facets: map[string]map[string]map[string][]search.FacetCount{}}
 	for _, s := range sys {
 		run.Took[s.S.Key] = map[string][]time.Duration{}
 	}
@@ -314,6 +330,12 @@ func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) 
 							run.Totals[q.Name] = map[string]int{}
 						}
 						run.Totals[q.Name][s.S.Key] = capTotal(a.Total)
+						if q.Band == bandFacets {
+							if run.Facets[q.Name] == nil {
+								run.Facets[q.Name] = map[string]map[string][]search.FacetCount{}
+							}
+							run.Facets[q.Name][s.S.Key] = a.Facets
+						}
 					}
 					mu.Unlock()
 				}
@@ -343,11 +365,16 @@ func (r variedRun) fairness(log []logQuery) (bad, stemmed []string) {
 			continue
 		}
 		t := r.Totals[q.Name]
-		if agree(t, "") {
-			continue
-		}
 		line := fmt.Sprintf("%s %v", q.Params.Encode(), t)
-		if _, ok := t["postgres"]; ok && agree(t, "postgres") && pgStemmed(q.Params.Get("q")) {
+		pgAlone := agree(t, "postgres")
+		if agree(t, "") {
+			var why string
+			if pgAlone, why = r.sameFacets(q.Name); why == "" {
+				continue
+			}
+			line += " " + why
+		}
+		if _, ok := t["postgres"]; ok && pgAlone && pgStemmed(q.Params.Get("q")) {
 			stemmed = append(stemmed, line)
 		} else {
 			bad = append(bad, line)
@@ -356,6 +383,30 @@ func (r variedRun) fairness(log []logQuery) (bad, stemmed []string) {
 	sort.Strings(bad)
 	sort.Strings(stemmed)
 	return bad, stemmed
+}
+
+// sameFacets compares the facet counts of query name on every system with
+// those of the first system (in key order) that answered it: why is empty
+// when they are the same, pgAlone reports whether PostgreSQL's are the only
+// ones that differ.
+func (r variedRun) sameFacets(name string) (pgAlone bool, why string) {
+	f := r.Facets[name]
+	keys := slices.Sorted(maps.Keys(f))
+	if len(keys) < 2 {
+		return false, ""
+	}
+	ref := keys[0]
+	if ref == "postgres" {
+		ref = keys[1]
+	}
+	pgAlone = true
+	for _, k := range keys {
+		if same, w := sameFacets(f[ref], f[k]); !same {
+			why += fmt.Sprintf("facets %s vs %s: %s; ", k, ref, w)
+			pgAlone = pgAlone && k == "postgres"
+		}
+	}
+	return pgAlone, strings.TrimSuffix(why, "; ")
 }
 
 // agree reports whether every total of t but the one of system except is

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 	_ "github.com/recordwatch/recordwatch/internal/search/embedded" // registers the engine's analyzer
 )
 
@@ -50,6 +51,9 @@ func TestVariedLog(t *testing.T) {
 			if !found {
 				t.Errorf("phrase %q is in no notice", ph)
 			}
+		}
+		if (q.Band == bandFacets) != strings.Contains(p, "facets=true") {
+			t.Errorf("%s: band %s", p, q.Band)
 		}
 		if q.ourOnly() != strings.Contains(p, "mode=") {
 			t.Errorf("%s: our-only %v", p, q.ourOnly())
@@ -144,6 +148,30 @@ func TestVariedFairnessStemming(t *testing.T) {
 	log := []logQuery{q("stem", "possible"), q("nostem", "freight"), q("notpg", "possible"), q("agreed", "possible"), q("twooffs", "possible")}
 	bad, stemmed := r.fairness(log)
 	if len(bad) != 3 || len(stemmed) != 1 || !strings.HasPrefix(stemmed[0], "q=possible map[opensearch:101 ours:101 postgres:58") {
+		t.Fatalf("bad %v, stemmed %v", bad, stemmed)
+	}
+}
+
+// TestVariedFacetsFairness: a facets query whose totals agree still fails
+// the check when a facet count differs, and the log's facets band asks for
+// facets.
+func TestVariedFacetsFairness(t *testing.T) {
+	fc := func(n int) map[string][]search.FacetCount {
+		return map[string][]search.FacetCount{search.FacetYear: {{Value: "2024", Count: n}}}
+	}
+	r := variedRun{
+		Totals: map[string]map[string]int{"f": {"ours": 5, "sqlite": 5, "postgres": 5}, "g": {"ours": 5, "sqlite": 5, "postgres": 5}},
+		Facets: map[string]map[string]map[string][]search.FacetCount{
+			"f": {"ours": fc(5), "sqlite": fc(4), "postgres": fc(5)},
+			"g": {"ours": fc(5), "sqlite": fc(5), "postgres": fc(5)},
+		},
+	}
+	log := []logQuery{
+		{mixQuery: mixQuery{Name: "f", Params: url.Values{"q": {"freight"}, "facets": {"true"}}}, Band: bandFacets},
+		{mixQuery: mixQuery{Name: "g", Params: url.Values{"q": {"freight"}, "facets": {"true"}}}, Band: bandFacets},
+	}
+	bad, stemmed := r.fairness(log)
+	if len(bad) != 1 || !strings.Contains(bad[0], "facets sqlite vs ours") || len(stemmed) != 0 {
 		t.Fatalf("bad %v, stemmed %v", bad, stemmed)
 	}
 }
