@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -111,9 +114,61 @@ func get(ctx context.Context, c *http.Client, u string) ([]byte, error) {
 		if len(body) > 300 {
 			body = body[:300]
 		}
-		return nil, fmt.Errorf("GET %s: %s: %s", u, resp.Status, body)
+		err := fmt.Errorf("GET %s: %s: %s", u, resp.Status, body)
+		if after, ok := retryAfter(resp); ok {
+			return nil, &shedError{After: after, err: err}
+		}
+		return nil, err
 	}
 	return body, nil
+}
+
+// shedError is a refusal that says when to come back: 503 Service
+// Unavailable with Retry-After, how Recordwatch's admission control turns
+// away an expensive request it has no slot for.
+type shedError struct {
+	After time.Duration
+	err   error
+}
+
+func (e *shedError) Error() string { return e.err.Error() }
+
+// retryAfter reads the delay of a 503 with a Retry-After in seconds.
+func retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After")))
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return time.Duration(n) * time.Second, true
+}
+
+// getPolitely is get as a well-behaved client sends it: a refusal with
+// Retry-After is sent again after the delay it asks for, as often as it
+// is refused within requestTimeout from the first send. shed counts the
+// refusals; the caller times the whole exchange, waits included.
+func getPolitely(ctx context.Context, c *http.Client, u string) (body []byte, shed int, err error) {
+	deadline := time.Now().Add(requestTimeout)
+	for {
+		body, err = get(ctx, c, u)
+		var se *shedError
+		if !errors.As(err, &se) {
+			return body, shed, err
+		}
+		shed++
+		if time.Now().Add(se.After).After(deadline) {
+			return nil, shed, fmt.Errorf("refused %d times within %s: %w", shed, requestTimeout, err)
+		}
+		t := time.NewTimer(se.After)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, shed, ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // runLoad sends q to base from conc workers: first for warm (discarded),

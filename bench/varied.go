@@ -19,6 +19,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 
+	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -275,6 +276,10 @@ type variedRun struct {
 	// Took and Errors by system key, then band ("" is every band).
 	Took   map[string]map[string][]time.Duration
 	Errors map[string]int
+	// Shed counts, by system key then band, the queries turned away at
+	// least once with 503 and Retry-After (admission control) and sent
+	// again after the delay (getPolitely): their latency holds the waits.
+	Shed map[string]map[string]int
 	// Totals by query, then system key (fairness).
 	Totals map[string]map[string]int
 	// Facets by query, then system key: the facet counts of the facets
@@ -288,9 +293,11 @@ type variedRun struct {
 // its position.
 func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) variedRun {
 	run := variedRun{Conc: conc, Took: map[string]map[string][]time.Duration{}, Errors: map[string]int{}, Totals: map[string]map[string]int{},
+		Shed:   map[string]map[string]int{},
 		Facets: map[string]map[string]map[string][]search.FacetCount{}}
 	for _, s := range sys {
 		run.Took[s.S.Key] = map[string][]time.Duration{}
+		run.Shed[s.S.Key] = map[string]int{}
 	}
 	var mu sync.Mutex
 	client := newClient(conc * 2)
@@ -314,13 +321,16 @@ func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) 
 						continue
 					}
 					t := time.Now()
-					body, err := get(ctx, client, s.Base+q.requestPath())
+					body, shed, err := getPolitely(ctx, client, s.Base+q.requestPath())
 					took := time.Since(t)
 					var a answer
 					if err == nil {
 						err = json.Unmarshal(body, &a)
 					}
 					mu.Lock()
+					if shed > 0 {
+						run.Shed[s.S.Key][q.Band]++
+					}
 					if err != nil {
 						run.Errors[s.S.Key]++
 					} else {
@@ -345,6 +355,27 @@ func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) 
 	wg.Wait()
 	run.Wall = time.Since(start)
 	return run
+}
+
+// shedLine says, per system and band, how many queries of r were turned
+// away at least once: "none" when no system shed any.
+func (r variedRun) shedLine(systems []*system) string {
+	var parts []string
+	for _, s := range systems {
+		var bands []string
+		for _, band := range bandNames() {
+			if n := r.Shed[s.Key][band]; n > 0 {
+				bands = append(bands, fmt.Sprintf("%s %d (of %d answered)", band, n, len(r.Took[s.Key][band])))
+			}
+		}
+		if len(bands) > 0 {
+			parts = append(parts, s.Name+": "+strings.Join(bands, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // disagreements are the queries whose totals differ between systems
@@ -478,7 +509,11 @@ func renderVaried(v variedResult) string {
 	}
 	fmt.Fprintf(&b, "%d distinct queries built from the corpus (%s), none repeated; every system running, each query sent to each system in turn "+
 		"(the order rotated per query); the timed responses are the fairness check (totals compared capped at %d, where Recordwatch stops counting; the peers count exactly). "+
-		"Semantic and hybrid go to Recordwatch and OpenSearch only.\n\n", v.Queries, bandList(v.Bands), record.CountLimit)
+		"Semantic and hybrid go to Recordwatch and OpenSearch only. "+
+		"Recordwatch's API (so OpenSearch too, served through it) has admission control: an expensive request (facets, passages, semantic, hybrid) that finds no free slot within %s is answered 503 with Retry-After; "+
+		"the load generator does what a well-behaved client does, waits the delay asked for and sends the same query again (within %s), and that query's latency runs from its first send to its answer, waits included. "+
+		"How many queries were shed at least once is given per band under each table; the database peers have no admission control and shed none.\n\n",
+		v.Queries, bandList(v.Bands), record.CountLimit, api.AdmissionWait, requestTimeout)
 	runs := append(slices.Clone(v.Runs), v.Cold)
 	for _, r := range runs {
 		if r.Took == nil {
@@ -543,6 +578,7 @@ func renderVaried(v variedResult) string {
 		if len(errs) > 0 {
 			fmt.Fprintf(&b, "\nErrors: %s.\n", strings.Join(errs, ", "))
 		}
+		fmt.Fprintf(&b, "\nShed by admission control (503 with Retry-After, sent again after the delay; the wait is in the latency): %s.\n", r.shedLine(v.Systems))
 		b.WriteString("\n")
 	}
 	bad, stemmed := v.fairness()

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,5 +177,44 @@ func TestVariedFacetsFairness(t *testing.T) {
 	bad, stemmed := r.fairness(log)
 	if len(bad) != 1 || !strings.Contains(bad[0], "facets sqlite vs ours") || len(stemmed) != 0 {
 		t.Fatalf("bad %v, stemmed %v", bad, stemmed)
+	}
+}
+
+// TestVariedHonoursRetryAfter: a query refused with 503 and Retry-After is
+// sent again after the delay, its latency holds the wait, and it is counted
+// as shed in its band; a 503 without Retry-After is an error, not retried.
+func TestVariedHonoursRetryAfter(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		switch {
+		case r.URL.Query().Get("q") == "broken":
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case r.URL.Query().Get("facets") == "true" && n == 1:
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			fmt.Fprint(w, `{"total":3}`)
+		}
+	}))
+	defer srv.Close()
+	s := newSystem("ours", "Recordwatch")
+	s.FullAPI = true
+	log := []logQuery{
+		{mixQuery: mixQuery{Name: "f", Kind: kindSearch, Params: url.Values{"q": {"freight"}, "facets": {"true"}}}, Band: bandFacets},
+		{mixQuery: mixQuery{Name: "b", Kind: kindSearch, Params: url.Values{"q": {"broken"}}}, Band: bandRare},
+	}
+	r := runVaried(t.Context(), []liveSystem{{S: s, Base: srv.URL}}, log, 1)
+	if r.Shed["ours"][bandFacets] != 1 || r.Totals["f"]["ours"] != 3 || calls.Load() != 3 {
+		t.Fatalf("shed %v, totals %v, %d calls", r.Shed, r.Totals, calls.Load())
+	}
+	if took := r.Took["ours"][bandFacets]; len(took) != 1 || took[0] < time.Second {
+		t.Fatalf("facets latency %v, want the 1s wait in it", took)
+	}
+	if r.Errors["ours"] != 1 || r.Shed["ours"][bandRare] != 0 {
+		t.Fatalf("errors %v, shed %v: a 503 without Retry-After is an error", r.Errors, r.Shed)
+	}
+	if line := r.shedLine([]*system{s}); line != "Recordwatch: facets 1 (of 1 answered)" {
+		t.Fatalf("shed line %q", line)
 	}
 }
