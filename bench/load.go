@@ -50,6 +50,10 @@ type loadResult struct {
 	Mean     time.Duration
 	RPS      float64
 	FirstErr string
+	// Shed counts the timed requests turned away at least once by
+	// admission control (503 with Retry-After) and sent again after the
+	// delay (getPolitely); their latency holds the waits.
+	Shed int
 }
 
 // completed reports whether any request of the run answered.
@@ -175,6 +179,7 @@ func getPolitely(ctx context.Context, c *http.Client, u string) (body []byte, sh
 // then for dur, recording every latency. seq numbers requests (cold feeds
 // use it to ask for a new feed each time).
 func runLoad(ctx context.Context, c *http.Client, base string, q mixQuery, conc int, warm, dur time.Duration, seq *atomic.Int64) loadResult {
+	var shedAll atomic.Int64
 	phase := func(d time.Duration, record bool) ([]time.Duration, int, string, time.Duration) {
 		deadline := time.Now().Add(d)
 		var mu sync.Mutex
@@ -193,8 +198,11 @@ func runLoad(ctx context.Context, c *http.Client, base string, q mixQuery, conc 
 				for time.Now().Before(deadline) && ctx.Err() == nil {
 					u := base + q.path(seq.Add(1))
 					t := time.Now()
-					_, err := get(ctx, c, u)
+					_, shed, err := getPolitely(ctx, c, u)
 					took := time.Since(t)
+					if shed > 0 && record {
+						shedAll.Add(1)
+					}
 					if err != nil {
 						nerr++
 						if ferr == "" {
@@ -224,6 +232,7 @@ func runLoad(ctx context.Context, c *http.Client, base string, q mixQuery, conc 
 	durs, errs, firstErr, elapsed := phase(dur, true)
 	r := summarize(durs, errs, elapsed)
 	r.FirstErr = firstErr
+	r.Shed = int(shedAll.Load())
 	return r
 }
 

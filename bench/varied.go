@@ -610,7 +610,7 @@ func renderVaried(v variedResult) string {
 		b.WriteString("\n")
 	}
 	bad, stemmed := v.fairness()
-	fmt.Fprintf(&b, "**Fairness (varied log)**: %d of %d keyword and passage queries have the same total on every system", v.keywordQueries()-len(bad)-len(stemmed), v.keywordQueries())
+	fmt.Fprintf(&b, "**Fairness (varied log)**: %d of %d keyword, facets and passage queries have the same total (and facet counts) on every system", v.keywordQueries()-len(bad)-len(stemmed), v.keywordQueries())
 	if len(stemmed) > 0 {
 		fmt.Fprintf(&b, "; %d more differ on PostgreSQL alone, by its stemmer (below)", len(stemmed))
 	}

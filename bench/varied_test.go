@@ -218,3 +218,24 @@ func TestVariedHonoursRetryAfter(t *testing.T) {
 		t.Fatalf("shed line %q", line)
 	}
 }
+
+// TestLoadHonoursRetryAfter: the fixed mix's load retries a shed request
+// after its Retry-After instead of counting an error, and counts it shed.
+func TestLoadHonoursRetryAfter(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1)%2 == 1 {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, `{"total":1}`)
+	}))
+	defer srv.Close()
+	var seq atomic.Int64
+	q := mixQuery{Name: "facets", Kind: kindSearch, Params: url.Values{"q": {"services"}, "facets": {"true"}}}
+	r := runLoad(t.Context(), newClient(1), srv.URL, q, 1, 0, 100*time.Millisecond, &seq)
+	if r.Errors != 0 || r.Requests == 0 || r.Shed != r.Requests {
+		t.Fatalf("errors %d, requests %d, shed %d: every request shed once, then answered", r.Errors, r.Requests, r.Shed)
+	}
+}
