@@ -18,10 +18,9 @@ import (
 	_ "github.com/recordwatch/recordwatch/internal/search/embedded" // registers the engine's analyzer
 )
 
-// TestVariedLog: the log built from a synthetic corpus holds at least 1,000
-// distinct queries in every band, the same for the same seed; its phrases
-// are adjacent words of a notice, its cold-read queries are not in it.
-func TestVariedLog(t *testing.T) {
+// syntheticNotices are 4,000 notices generated from the real sample.
+func syntheticNotices(t *testing.T) []record.Notice {
+	t.Helper()
 	m, err := learnModel(filepath.Join("..", "testdata", "sample"))
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +32,14 @@ func TestVariedLog(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return notices
+}
+
+// TestVariedLog: the log built from a synthetic corpus holds at least 1,000
+// distinct queries in every band, the same for the same seed; its phrases
+// are adjacent words of a notice, its cold-read queries are not in it.
+func TestVariedLog(t *testing.T) {
+	notices := syntheticNotices(t)
 	log := buildVariedLog(notices, 1)
 	seen := map[string]bool{}
 	bands := map[string]int{}
@@ -109,17 +116,7 @@ func TestVariedLogWordsSurviveAnalysis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := learnModel(filepath.Join("..", "testdata", "sample"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var notices []record.Notice
-	if err := generateOrdered(m, 4000, 1, func(n record.Notice, _ []byte) error {
-		notices = append(notices, n)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	notices := syntheticNotices(t)
 	for _, q := range buildVariedLog(notices, 1) {
 		for _, w := range strings.Fields(strings.Trim(q.Params.Get("q"), `"`)) {
 			if toks := a.Analyze([]byte(w)); len(toks) != 1 {
