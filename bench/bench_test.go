@@ -30,20 +30,20 @@ func TestTranslation(t *testing.T) {
 		fts5          string
 		pgArgs, empty bool
 	}{
-		{q: "construction", web: "construction", pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"construction"`},
+		{q: "construction", web: "construction", pgExpr: "websearch_to_tsquery('rw_english', $1)", fts5: `"construction"`},
 		{q: "asbestos abatement roofing", web: "asbestos or abatement or roofing",
-			pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"asbestos" OR "abatement" OR "roofing"`},
+			pgExpr: "websearch_to_tsquery('rw_english', $1)", fts5: `"asbestos" OR "abatement" OR "roofing"`},
 		{q: `"sealed bids"`, web: `"sealed bids"`,
-			pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"sealed bids"`},
+			pgExpr: "websearch_to_tsquery('rw_english', $1)", fts5: `"sealed bids"`},
 		// the reviewed synonym list expands before any engine sees the
 		// query, so the peers are sent the same alternatives
 		{q: `"invitation for bids"`, web: `ifb or "invitation for bids" or "invitation for bid"`,
-			pgExpr: "websearch_to_tsquery('english', $1)", fts5: `"ifb" OR "invitation for bids" OR "invitation for bid"`},
+			pgExpr: "websearch_to_tsquery('rw_english', $1)", fts5: `"ifb" OR "invitation for bids" OR "invitation for bid"`},
 		{q: `bid "sealed bids" -demolition -"fire alarm"`, web: `bid or "sealed bids"`, excl: `demolition or "fire alarm"`,
-			pgExpr: "(websearch_to_tsquery('english', $1) && !!websearch_to_tsquery('english', $2))",
+			pgExpr: "(websearch_to_tsquery('rw_english', $1) && !!websearch_to_tsquery('rw_english', $2))",
 			fts5:   `("bid" OR "sealed bids") NOT "demolition" NOT "fire alarm"`},
 		{q: "construction -demolition", web: "construction", excl: "demolition",
-			pgExpr: "(websearch_to_tsquery('english', $1) && !!websearch_to_tsquery('english', $2))",
+			pgExpr: "(websearch_to_tsquery('rw_english', $1) && !!websearch_to_tsquery('rw_english', $2))",
 			fts5:   `"construction" NOT "demolition"`},
 		{q: "-demolition", excl: "demolition", empty: true},
 	}
@@ -89,7 +89,7 @@ func TestPGWhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	where, rank, args := pgWhere(q, k)
-	want := "tsv @@ websearch_to_tsquery('english', $1) AND agency_id = ANY($2) AND amount_valid AND amount >= $3"
+	want := "tsv @@ websearch_to_tsquery('rw_english', $1) AND agency_id = ANY($2) AND amount_valid AND amount >= $3"
 	if where != want {
 		t.Errorf("where:\n%s\nwant\n%s", where, want)
 	}

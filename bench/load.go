@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,6 +50,10 @@ type loadResult struct {
 	Mean     time.Duration
 	RPS      float64
 	FirstErr string
+	// Shed counts the timed requests turned away at least once by
+	// admission control (503 with Retry-After) and sent again after the
+	// delay (getPolitely); their latency holds the waits.
+	Shed int
 }
 
 // completed reports whether any request of the run answered.
@@ -111,15 +118,68 @@ func get(ctx context.Context, c *http.Client, u string) ([]byte, error) {
 		if len(body) > 300 {
 			body = body[:300]
 		}
-		return nil, fmt.Errorf("GET %s: %s: %s", u, resp.Status, body)
+		err := fmt.Errorf("GET %s: %s: %s", u, resp.Status, body)
+		if after, ok := retryAfter(resp); ok {
+			return nil, &shedError{After: after, err: err}
+		}
+		return nil, err
 	}
 	return body, nil
+}
+
+// shedError is a refusal that says when to come back: 503 Service
+// Unavailable with Retry-After, how Recordwatch's admission control turns
+// away an expensive request it has no slot for.
+type shedError struct {
+	After time.Duration
+	err   error
+}
+
+func (e *shedError) Error() string { return e.err.Error() }
+
+// retryAfter reads the delay of a 503 with a Retry-After in seconds.
+func retryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After")))
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return time.Duration(n) * time.Second, true
+}
+
+// getPolitely is get as a well-behaved client sends it: a refusal with
+// Retry-After is sent again after the delay it asks for, as often as it
+// is refused within requestTimeout from the first send. shed counts the
+// refusals; the caller times the whole exchange, waits included.
+func getPolitely(ctx context.Context, c *http.Client, u string) (body []byte, shed int, err error) {
+	deadline := time.Now().Add(requestTimeout)
+	for {
+		body, err = get(ctx, c, u)
+		var se *shedError
+		if !errors.As(err, &se) {
+			return body, shed, err
+		}
+		shed++
+		if time.Now().Add(se.After).After(deadline) {
+			return nil, shed, fmt.Errorf("refused %d times within %s: %w", shed, requestTimeout, err)
+		}
+		t := time.NewTimer(se.After)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, shed, ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // runLoad sends q to base from conc workers: first for warm (discarded),
 // then for dur, recording every latency. seq numbers requests (cold feeds
 // use it to ask for a new feed each time).
 func runLoad(ctx context.Context, c *http.Client, base string, q mixQuery, conc int, warm, dur time.Duration, seq *atomic.Int64) loadResult {
+	var shedAll atomic.Int64
 	phase := func(d time.Duration, record bool) ([]time.Duration, int, string, time.Duration) {
 		deadline := time.Now().Add(d)
 		var mu sync.Mutex
@@ -138,8 +198,11 @@ func runLoad(ctx context.Context, c *http.Client, base string, q mixQuery, conc 
 				for time.Now().Before(deadline) && ctx.Err() == nil {
 					u := base + q.path(seq.Add(1))
 					t := time.Now()
-					_, err := get(ctx, c, u)
+					_, shed, err := getPolitely(ctx, c, u)
 					took := time.Since(t)
+					if shed > 0 && record {
+						shedAll.Add(1)
+					}
 					if err != nil {
 						nerr++
 						if ferr == "" {
@@ -169,6 +232,7 @@ func runLoad(ctx context.Context, c *http.Client, base string, q mixQuery, conc 
 	durs, errs, firstErr, elapsed := phase(dur, true)
 	r := summarize(durs, errs, elapsed)
 	r.FirstErr = firstErr
+	r.Shed = int(shedAll.Load())
 	return r
 }
 

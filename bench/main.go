@@ -375,7 +375,11 @@ func run(cfg config) (string, error) {
 		rep.Systems = append(rep.Systems, pg)
 		pgDir := filepath.Join(cfg.Work, fmt.Sprintf("pg-n%d", cfg.N))
 		statsPath := pgDir + ".stats.json"
-		reuse := cfg.Keep && fileExists(statsPath)
+		var kept indexStats
+		reuse := cfg.Keep && readStats(statsPath, &kept) && kept.Schema == pgTSConfig
+		if !reuse {
+			os.Remove(statsPath) // a load with another text search configuration is loaded again
+		}
 		cluster, err := newPGCluster(pgDir, cfg.PGPort, reuse, logf)
 		if err != nil {
 			return "", err

@@ -121,10 +121,10 @@ func pgTSQuery(k search.Keywords, first int) (expr string, args []any, ok bool) 
 	if k.Empty() {
 		return "", nil, false
 	}
-	expr = fmt.Sprintf("websearch_to_tsquery('english', $%d)", first)
+	expr = fmt.Sprintf("websearch_to_tsquery('%s', $%d)", pgTSConfig, first)
 	args = []any{websearchText(k)}
 	if len(k.Excluded) > 0 {
-		expr = fmt.Sprintf("(%s && !!websearch_to_tsquery('english', $%d))", expr, first+1)
+		expr = fmt.Sprintf("(%s && !!websearch_to_tsquery('%s', $%d))", expr, pgTSConfig, first+1)
 		args = append(args, pgExcluded(k))
 	}
 	return expr, args, true

@@ -45,6 +45,10 @@ type indexStats struct {
 	// every 250 ms): its heap, without the pages of the index files it maps
 	AnonPeakMB float64 `json:"anon_peak_mb,omitempty"`
 	Reused     bool    `json:"reused,omitempty"`
+	// Schema names what a load built that a later run's queries depend
+	// on (PostgreSQL: its text search configuration, pgTSConfig); -keep
+	// reuses a load only when it matches.
+	Schema string `json:"schema,omitempty"`
 	// Nearest compares the approximate nearest-neighbour index with the
 	// exact scan (nearest.go; Recordwatch's loads only).
 	Nearest *nearestStats `json:"nearest,omitempty"`

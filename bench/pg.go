@@ -173,9 +173,26 @@ func (c *pgCluster) pids() []int {
 	return append([]int{pm}, childPIDs(pm)...)
 }
 
+// pgTSConfig is the text search configuration of the tsvector columns and
+// of the queries: a copy of PostgreSQL's english (its parser, its stop
+// list) whose words are stemmed by the classic Porter stemmer that
+// PostgreSQL's Snowball sources carry (Language = porter) instead of
+// Snowball English (Porter2). Bleve, OpenSearch's porter_stem and FTS5's
+// porter tokenizer are all classic Porter; Porter2 stems differently
+// ("generates" → "generat", not "gener"; "emotionally" → "emot", not
+// "emotion"), so with english PostgreSQL found other documents for the
+// same word.
+const pgTSConfig = "rw_english"
+
+// pgTextSearch creates pgTSConfig in the benchmark's database.
+const pgTextSearch = `
+CREATE TEXT SEARCH DICTIONARY rw_porter (TEMPLATE = snowball, Language = porter, StopWords = english);
+CREATE TEXT SEARCH CONFIGURATION ` + pgTSConfig + ` (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION ` + pgTSConfig + ` ALTER MAPPING REPLACE english_stem WITH rw_porter;`
+
 // pgSchema: content and passage text are stored as peerText (Recordwatch's
 // word boundaries), so to_tsvector sees the same words as Bleve.
-const pgSchema = `
+const pgSchema = pgTextSearch + `
 CREATE TABLE notices (
 	request_id   text PRIMARY KEY,
 	title        text NOT NULL,
@@ -191,7 +208,7 @@ CREATE TABLE notices (
 	amount       double precision,
 	amount_valid boolean NOT NULL,
 	content      text NOT NULL,
-	tsv          tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED
+	tsv          tsvector GENERATED ALWAYS AS (to_tsvector('` + pgTSConfig + `', content)) STORED
 );
 CREATE TABLE passages (
 	id         text PRIMARY KEY,
@@ -199,7 +216,7 @@ CREATE TABLE passages (
 	title      text NOT NULL,
 	start_date timestamptz,
 	text       text NOT NULL,
-	tsv        tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED
+	tsv        tsvector GENERATED ALWAYS AS (to_tsvector('` + pgTSConfig + `', text)) STORED
 );`
 
 const pgIndexes = `
@@ -304,6 +321,7 @@ func childPGLoad(args []string) error {
 		return err
 	}
 	st.Bytes = size
+	st.Schema = pgTSConfig
 	return writeJSON(os.Stdout, st)
 }
 

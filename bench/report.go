@@ -309,6 +309,9 @@ func renderReport(rep *report) string {
 				} else if r.Errors > 0 {
 					cell += fmt.Sprintf(" (%d errors)", r.Errors)
 				}
+				if r.Shed > 0 {
+					cell += fmt.Sprintf(" (%d shed, retried)", r.Shed)
+				}
 				w(" %s | %s |", cell, rps(r.RPS))
 				if s.Key != "ours" {
 					w(" %s | %s |", ratio(float64(r.P50), float64(o.P50)), ratio(o.RPS, r.RPS))
@@ -492,7 +495,7 @@ func semanticsNotes(rep *report) string {
 const semanticsHead = `How the same query is asked of each system (bench/mix.go):
 
 - **Recordwatch**: ` + "`q`" + ` words are OR-matched, "quoted phrases" are alternatives too, ` + "`-word`" + ` excludes; analyzer Bleve ` + "`en`" + ` (Unicode word segmentation, possessive filter, lower case, Bleve's English stop list, classic Porter stemmer) over the content field (title, agency, vendor, PIN, text).
-- **PostgreSQL**: ` + "`to_tsvector('english', content)`" + ` (snowball English, PostgreSQL's stop list) in a stored generated column with a GIN index; keywords as ` + "`websearch_to_tsquery('english', 'a or b or \"c d\"')`" + `; exclusions as ` + "`&& !!websearch_to_tsquery('english', 'x or y')`" + ` (inline ` + "`-x`" + ` would bind to the last alternative only, since websearch gives AND precedence over or); rank ` + "`ts_rank`" + `; filters as WHERE clauses; the amount bound keeps ` + "`amount_valid`" + ` rows only; facets by GROUP BY (lenses by unnest); vendor by an indexed ` + "`vendor_stem`" + ` column; passages in their own table with their own tsvector.
+- **PostgreSQL**: ` + "`to_tsvector('rw_english', content)`" + `, where ` + "`rw_english`" + ` is a copy of PostgreSQL's ` + "`english`" + ` configuration (its parser and stop list) with the classic Porter stemmer of PostgreSQL's Snowball sources (` + "`TEMPLATE = snowball, Language = porter`" + `) in place of Snowball English (Porter2), so it stems as the other three do, in a stored generated column with a GIN index; keywords as ` + "`websearch_to_tsquery('rw_english', 'a or b or \"c d\"')`" + `; exclusions as ` + "`&& !!websearch_to_tsquery('rw_english', 'x or y')`" + ` (inline ` + "`-x`" + ` would bind to the last alternative only, since websearch gives AND precedence over or); rank ` + "`ts_rank`" + `; filters as WHERE clauses; the amount bound keeps ` + "`amount_valid`" + ` rows only; facets by GROUP BY (lenses by unnest); vendor by an indexed ` + "`vendor_stem`" + ` column; passages in their own table with their own tsvector.
 - **SQLite FTS5**: external-content FTS5 tables with ` + "`tokenize='porter unicode61 remove_diacritics 0'`" + ` (classic Porter, no stop list); keywords as ` + "`\"a\" OR \"b\" OR \"c d\"`" + `, exclusions as ` + "`(…) NOT \"x\"`" + `; rank ` + "`bm25()`" + `; filters, facets and vendor as in PostgreSQL (lenses in a side table).
 `
 
@@ -536,7 +539,7 @@ const methodHead = `## Method
 const methodOpenSearch = `- **OpenSearch** is served the way a deployment on it is: the same API server child as Recordwatch (` + "`api.New`" + ` with the same raised rate limit) over Recordwatch's OpenSearch engine (` + "`internal/search/opensearch`" + `, one pooled HTTP client to the node over loopback), loaded by the same pipeline child with ` + "`opensearch.Backend.Upsert`" + `. The requests are byte-identical to ours and the answers go through the same code, so counts must agree exactly, feeds are measured too, and the figures compare the engines, not two web layers. The node is a single one of the benchmark's own, started by ` + "`docker/opensearch-local.sh start 1`" + ` with its own home, ports and heap (` + "`-opensearch-home`" + `, ` + "`-opensearch-port`" + `, ` + "`-opensearch-heap`" + `, default 1g), only while OpenSearch is measured, and stopped after; its memory counts the JVM plus the Recordwatch server in front of it.
 `
 
-const methodLoad = `- **Load**: for each query and concurrency, N workers loop for a fixed time after a warm-up; every latency is kept, percentiles are nearest-rank over all of them; throughput is completed requests ÷ measured time. Errors (non-200) are counted apart and never timed. A cold feed request asks each time for a feed nobody asked for before (a new minimum amount), so it misses the feed cache; a cached one repeats one feed.
+const methodLoad = `- **Load**: for each query and concurrency, N workers loop for a fixed time after a warm-up; every latency is kept, percentiles are nearest-rank over all of them; throughput is completed requests ÷ measured time. Errors (non-200) are counted apart and never timed, but for a refusal by Recordwatch's admission control (503 with Retry-After, for expensive requests — facets, passages, semantic, cold feeds — that find no free slot): the worker does what a well-behaved client does, waits the delay and sends the same request again, and the request's latency runs from its first send to its answer, waits included; "N shed, retried" counts those requests. The database peers have no admission control. A cold feed request asks each time for a feed nobody asked for before (a new minimum amount), so it misses the feed cache; a cached one repeats one feed.
 `
 
 const methodMemory = `- **Memory**: peak RSS from getrusage of each child process (loader, server); PostgreSQL's own processes are sampled for PSS (shared buffers counted once).`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -14,7 +15,13 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+
+	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // The varied query log: queries people send, each sent once. The fixed mix
@@ -22,7 +29,8 @@ import (
 // from warm caches (the hot-cache case); the log is built from the corpus
 // itself — words in three frequency bands, OR groups of two, three and five
 // words, two-word phrases cut from real texts, filtered and passage
-// queries, semantic and hybrid — and no query in it repeats.
+// queries, words with every facet (the fixed mix's facets query), semantic
+// and hybrid — and no query in it repeats.
 //
 // Every system is running at once and each query goes to every system in
 // turn, the order rotated per query (interleaved: a busy machine weighs on
@@ -41,6 +49,7 @@ const (
 	bandPhrase   = "phrase"
 	bandFiltered = "filtered"
 	bandPassages = "passages"
+	bandFacets   = "facets"
 	bandSemantic = "semantic"
 	bandHybrid   = "hybrid"
 )
@@ -52,7 +61,7 @@ var variedBands = []struct {
 	N    int
 }{
 	{bandRare, 150}, {bandMedium, 150}, {bandCommon, 100}, {bandOr2, 120}, {bandOr3, 100}, {bandOr5, 80},
-	{bandPhrase, 200}, {bandFiltered, 100}, {bandPassages, 100}, {bandSemantic, 60}, {bandHybrid, 40},
+	{bandPhrase, 200}, {bandFiltered, 100}, {bandPassages, 100}, {bandFacets, 100}, {bandSemantic, 60}, {bandHybrid, 40},
 }
 
 // logQuery is one query of the log.
@@ -65,8 +74,14 @@ type logQuery struct {
 // served through Recordwatch's API); the database peers have no vectors.
 func (q logQuery) ourOnly() bool { return q.Band == bandSemantic || q.Band == bandHybrid }
 
-// benchStop are words no band picks: the engines' stop words and the
-// boilerplate every notice has.
+// benchStop are words no band picks: the boilerplate every notice has,
+// PostgreSQL's English stop list (the first list below: words of three
+// letters or fewer are never picked) and Bleve's English stop list, which
+// Recordwatch and OpenSearch (mappings/notices.v1.json) drop. A word in
+// one stop list only is not a fair query: the 100k run's log held "kathy
+// freight kahiem cannot facing", and the engines drop "cannot" (a Bleve
+// stop word) while FTS5 has no stop list and PostgreSQL's lacks it, so the
+// databases found about twice as many notices.
 var benchStop = map[string]bool{}
 
 func init() {
@@ -78,14 +93,50 @@ they this those through to too under until up very was we were what when where w
 yours yourself yourselves shall may must would could also per`) {
 		benchStop[w] = true
 	}
+	bleveStop := analysis.NewTokenMap()
+	if err := bleveStop.LoadBytes(en.EnglishStopWords); err != nil {
+		panic(err)
+	}
+	for w := range bleveStop {
+		benchStop[w] = true
+	}
 }
 
-// words are the lower-case letter words of s (at least 4 letters), in order.
+// benchStopStems are the Porter stems of benchStop: a word with one of
+// these stems is not picked either. FTS5 keeps stop words, so it finds
+// "furtherance" in a notice that says "further" (both stem to "further"),
+// where the engines and PostgreSQL dropped "further" as a stop word.
+var benchStopStems = map[string]bool{}
+
+// stopStemmed caches, by word, whether the word's stem is in benchStopStems.
+var stopStemmed sync.Map
+
+func init() {
+	for w := range benchStop {
+		benchStopStems[porterStem(w)] = true
+	}
+}
+
+// porterStem is w's stem by Bleve's Porter stemmer (Recordwatch's).
+func porterStem(w string) string {
+	return string(porter.NewPorterStemmer().Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})[0].Term)
+}
+
+// words are the lower-case letter words of s (at least 4 letters), in
+// order, but for the stop words and the words stemmed as one.
 func benchWords(s string) []string {
 	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
 	out := f[:0]
 	for _, w := range f {
-		if len(w) >= 4 && len(w) <= 20 && !benchStop[w] {
+		if len(w) < 4 || len(w) > 20 || benchStop[w] {
+			continue
+		}
+		stop, ok := stopStemmed.Load(w)
+		if !ok {
+			stop = benchStopStems[porterStem(w)]
+			stopStemmed.Store(w, stop)
+		}
+		if !stop.(bool) {
 			out = append(out, w)
 		}
 	}
@@ -205,6 +256,14 @@ func buildVariedLog(notices []record.Notice, seed uint64) []logQuery {
 				ok = add(b.Name, kindSearch, params)
 			case bandPassages:
 				ok = add(b.Name, kindPassages, q("q", pick(medium, r.IntN(1<<30))+" "+pick(medium, r.IntN(1<<30))))
+			case bandFacets:
+				// the fixed mix's facets query (every facet: lens, agency,
+				// notice type, year) for a medium or a common word
+				w := pick(medium, r.IntN(1<<30))
+				if i%2 == 1 {
+					w = pick(common, r.IntN(1<<30))
+				}
+				ok = add(b.Name, kindSearch, q("q", w, "facets", "true"))
 			case bandSemantic, bandHybrid:
 				if p := phrase(); p != "" {
 					mode := "semantic"
@@ -246,8 +305,15 @@ type variedRun struct {
 	// Took and Errors by system key, then band ("" is every band).
 	Took   map[string]map[string][]time.Duration
 	Errors map[string]int
+	// Shed counts, by system key then band, the queries turned away at
+	// least once with 503 and Retry-After (admission control) and sent
+	// again after the delay (getPolitely): their latency holds the waits.
+	Shed map[string]map[string]int
 	// Totals by query, then system key (fairness).
 	Totals map[string]map[string]int
+	// Facets by query, then system key: the facet counts of the facets
+	// band's answers (always exact, on every system).
+	Facets map[string]map[string]map[string][]search.FacetCount
 	Wall   time.Duration
 }
 
@@ -255,9 +321,12 @@ type variedRun struct {
 // queries at a time; each query goes to the systems in an order rotated by
 // its position.
 func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) variedRun {
-	run := variedRun{Conc: conc, Took: map[string]map[string][]time.Duration{}, Errors: map[string]int{}, Totals: map[string]map[string]int{}}
+	run := variedRun{Conc: conc, Took: map[string]map[string][]time.Duration{}, Errors: map[string]int{}, Totals: map[string]map[string]int{},
+		Shed:   map[string]map[string]int{},
+		Facets: map[string]map[string]map[string][]search.FacetCount{}}
 	for _, s := range sys {
 		run.Took[s.S.Key] = map[string][]time.Duration{}
+		run.Shed[s.S.Key] = map[string]int{}
 	}
 	var mu sync.Mutex
 	client := newClient(conc * 2)
@@ -281,13 +350,16 @@ func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) 
 						continue
 					}
 					t := time.Now()
-					body, err := get(ctx, client, s.Base+q.requestPath())
+					body, shed, err := getPolitely(ctx, client, s.Base+q.requestPath())
 					took := time.Since(t)
 					var a answer
 					if err == nil {
 						err = json.Unmarshal(body, &a)
 					}
 					mu.Lock()
+					if shed > 0 {
+						run.Shed[s.S.Key][q.Band]++
+					}
 					if err != nil {
 						run.Errors[s.S.Key]++
 					} else {
@@ -297,6 +369,12 @@ func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) 
 							run.Totals[q.Name] = map[string]int{}
 						}
 						run.Totals[q.Name][s.S.Key] = capTotal(a.Total)
+						if q.Band == bandFacets {
+							if run.Facets[q.Name] == nil {
+								run.Facets[q.Name] = map[string]map[string][]search.FacetCount{}
+							}
+							run.Facets[q.Name][s.S.Key] = a.Facets
+						}
 					}
 					mu.Unlock()
 				}
@@ -308,27 +386,124 @@ func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) 
 	return run
 }
 
+// shedLine says, per system and band, how many queries of r were turned
+// away at least once: "none" when no system shed any.
+func (r variedRun) shedLine(systems []*system) string {
+	var parts []string
+	for _, s := range systems {
+		var bands []string
+		for _, band := range bandNames() {
+			if n := r.Shed[s.Key][band]; n > 0 {
+				bands = append(bands, fmt.Sprintf("%s %d (of %d answered)", band, n, len(r.Took[s.Key][band])))
+			}
+		}
+		if len(bands) > 0 {
+			parts = append(parts, s.Name+": "+strings.Join(bands, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
+}
+
 // disagreements are the queries whose totals differ between systems
-// (semantic and hybrid are approximate on each engine and are left out).
+// (semantic and hybrid are approximate on each engine and are left out),
+// except those pgStemmed explains, which fairness returns apart.
 func (r variedRun) disagreements(log []logQuery) []string {
-	var bad []string
+	bad, _ := r.fairness(log)
+	return bad
+}
+
+// fairness splits the queries whose totals differ into bad (a failed
+// check) and stemmed: the ones where PostgreSQL alone differs and a word
+// of the query has a stem the two Porter stemmers make differently
+// (pgStemmed).
+func (r variedRun) fairness(log []logQuery) (bad, stemmed []string) {
 	for _, q := range log {
 		if q.ourOnly() {
 			continue
 		}
 		t := r.Totals[q.Name]
-		first, set := 0, false
-		for _, n := range t {
-			if !set {
-				first, set = n, true
-			} else if n != first {
-				bad = append(bad, fmt.Sprintf("%s %v", q.Params.Encode(), t))
-				break
+		line := fmt.Sprintf("%s %v", q.Params.Encode(), t)
+		pgAlone := agree(t, "postgres")
+		if agree(t, "") {
+			var why string
+			if pgAlone, why = r.sameFacets(q.Name); why == "" {
+				continue
 			}
+			line += " " + why
+		}
+		if _, ok := t["postgres"]; ok && pgAlone && pgStemmed(q.Params.Get("q")) {
+			stemmed = append(stemmed, line)
+		} else {
+			bad = append(bad, line)
 		}
 	}
 	sort.Strings(bad)
-	return bad
+	sort.Strings(stemmed)
+	return bad, stemmed
+}
+
+// sameFacets compares the facet counts of query name on every system with
+// those of the first system (in key order) that answered it: why is empty
+// when they are the same, pgAlone reports whether PostgreSQL's are the only
+// ones that differ.
+func (r variedRun) sameFacets(name string) (pgAlone bool, why string) {
+	f := r.Facets[name]
+	keys := slices.Sorted(maps.Keys(f))
+	if len(keys) < 2 {
+		return false, ""
+	}
+	ref := keys[0]
+	if ref == "postgres" {
+		ref = keys[1]
+	}
+	pgAlone = true
+	for _, k := range keys {
+		if same, w := sameFacets(f[ref], f[k]); !same {
+			why += fmt.Sprintf("facets %s vs %s: %s; ", k, ref, w)
+			pgAlone = pgAlone && k == "postgres"
+		}
+	}
+	return pgAlone, strings.TrimSuffix(why, "; ")
+}
+
+// agree reports whether every total of t but the one of system except is
+// the same.
+func agree(t map[string]int, except string) bool {
+	first, set := 0, false
+	for k, n := range t {
+		switch {
+		case k == except:
+		case !set:
+			first, set = n, true
+		case n != first:
+			return false
+		}
+	}
+	return true
+}
+
+// pgStemmed reports whether a word of keywords has a stem that
+// PostgreSQL's Porter stemmer (Snowball's porter, which follows Porter's
+// 1980 paper) and the others' (Bleve's, FTS5's and OpenSearch's
+// porter_stem, which follow Porter's own C implementation) make
+// differently: the C implementation's step 2 turns "-bli" into "-ble" (the
+// paper: "-abli" only) and "-logi" into "-log" (not in the paper), so
+// "possibly" and "possible" share the stem "possibl", "ecology" and
+// "ecological" share "ecolog" for the others and not for PostgreSQL. Every
+// stem those two rules reach ends in "bl" or "log". And the C
+// implementation leaves words of one or two letters as they are, the paper
+// does not: "US" stays "us" (the stem of "using", "used") for the others,
+// and is "u" for PostgreSQL; so a stem of two letters differs too.
+func pgStemmed(keywords string) bool {
+	for _, w := range benchWords(keywords) {
+		if s := porterStem(w); strings.HasSuffix(s, "bl") || strings.HasSuffix(s, "log") || len(s) <= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // variedResult is the varied log's part of the report.
@@ -364,7 +539,11 @@ func renderVaried(v variedResult) string {
 	}
 	fmt.Fprintf(&b, "%d distinct queries built from the corpus (%s), none repeated; every system running, each query sent to each system in turn "+
 		"(the order rotated per query); the timed responses are the fairness check (totals compared capped at %d, where Recordwatch stops counting; the peers count exactly). "+
-		"Semantic and hybrid go to Recordwatch and OpenSearch only.\n\n", v.Queries, bandList(v.Bands), record.CountLimit)
+		"Semantic and hybrid go to Recordwatch and OpenSearch only. "+
+		"Recordwatch's API (so OpenSearch too, served through it) has admission control: an expensive request (facets, passages, semantic, hybrid) that finds no free slot within %s is answered 503 with Retry-After; "+
+		"the load generator does what a well-behaved client does, waits the delay asked for and sends the same query again (within %s), and that query's latency runs from its first send to its answer, waits included. "+
+		"How many queries were shed at least once is given per band under each table; the database peers have no admission control and shed none.\n\n",
+		v.Queries, bandList(v.Bands), record.CountLimit, api.AdmissionWait, requestTimeout)
 	runs := append(slices.Clone(v.Runs), v.Cold)
 	for _, r := range runs {
 		if r.Took == nil {
@@ -429,29 +608,50 @@ func renderVaried(v variedResult) string {
 		if len(errs) > 0 {
 			fmt.Fprintf(&b, "\nErrors: %s.\n", strings.Join(errs, ", "))
 		}
+		fmt.Fprintf(&b, "\nShed by admission control (503 with Retry-After, sent again after the delay; the wait is in the latency): %s.\n", r.shedLine(v.Systems))
 		b.WriteString("\n")
 	}
 	b.WriteString(renderThroughput(v.Throughput))
-	bad := v.disagreements()
-	fmt.Fprintf(&b, "**Fairness (varied log)**: %d of %d keyword and passage queries have the same total on every system.\n", v.keywordQueries()-len(bad), v.keywordQueries())
-	for i, d := range bad {
-		if i == 10 {
-			fmt.Fprintf(&b, "- … and %d more\n", len(bad)-10)
-			break
+	bad, stemmed := v.fairness()
+	fmt.Fprintf(&b, "**Fairness (varied log)**: %d of %d keyword, facets and passage queries have the same total (and facet counts) on every system", v.keywordQueries()-len(bad)-len(stemmed), v.keywordQueries())
+	if len(stemmed) > 0 {
+		fmt.Fprintf(&b, "; %d more differ on PostgreSQL alone, by its stemmer (below)", len(stemmed))
+	}
+	b.WriteString(".\n")
+	list := func(lines []string) {
+		for i, d := range lines {
+			if i == 10 {
+				fmt.Fprintf(&b, "- … and %d more\n", len(lines)-10)
+				break
+			}
+			fmt.Fprintf(&b, "- %s\n", d)
 		}
-		fmt.Fprintf(&b, "- %s\n", d)
+	}
+	list(bad)
+	if len(stemmed) > 0 {
+		b.WriteString("\n**An analyzer difference, not counted as a failure**: PostgreSQL stems with Snowball's `porter`, which follows Porter's 1980 paper; Bleve, OpenSearch's `porter_stem` and FTS5 follow Porter's own C implementation, " +
+			"whose step 2 also turns \"-bli\" into \"-ble\" and \"-logi\" into \"-log\" (\"possibly\" and \"possible\" share a stem there, not in PostgreSQL) and which leaves words of one or two letters unstemmed (\"US\" is \"us\", the stem of \"using\", there, and \"u\" in PostgreSQL). " +
+			"These queries differ on PostgreSQL alone (the other systems agree) and hold a word whose stem ends in \"bl\" or \"log\" or has two letters, the only stems those rules reach:\n")
+		list(stemmed)
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
-// disagreements over every run of the log (cold reads included).
+// disagreements over every run of the log (cold reads excluded): a failed
+// fairness check.
 func (v variedResult) disagreements() []string {
-	var bad []string
-	for _, r := range v.Runs {
-		bad = append(bad, r.disagreements(v.Log)...)
-	}
+	bad, _ := v.fairness()
 	return bad
+}
+
+// fairness is variedRun.fairness over every run of the log.
+func (v variedResult) fairness() (bad, stemmed []string) {
+	for _, r := range v.Runs {
+		b, s := r.fairness(v.Log)
+		bad, stemmed = append(bad, b...), append(stemmed, s...)
+	}
+	return bad, stemmed
 }
 
 func (v variedResult) keywordQueries() int {
