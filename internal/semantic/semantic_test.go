@@ -329,6 +329,24 @@ func TestJudgedSetHybridBeatsKeyword(t *testing.T) {
 			t.Errorf("%s-phrased half: hybrid nDCG@10 %.3f is below keyword's %.3f", p, h, k)
 		}
 	}
+	// on the held-out queries too (q61-q132, no constant was chosen on
+	// them): hybrid above keyword overall. Their keyword-phrased half is
+	// issue 36's unmet target (hybrid 0.895, keyword 0.910,
+	// docs/benchmarks.md "Search quality"): logged, not yet asserted.
+	held := semantic.Where(scores, func(q semantic.JudgedQuery) bool { return !semantic.InFirstSet(q) })
+	hby := map[string]semantic.ModeScore{}
+	for _, sc := range held {
+		hby[sc.Mode] = sc
+	}
+	hkw, hhy := hby[semantic.ModeKeyword], hby[semantic.ModeHybrid]
+	if hhy.NDCG <= hkw.NDCG {
+		t.Errorf("held-out queries: hybrid nDCG@10 %.3f does not beat keyword's %.3f", hhy.NDCG, hkw.NDCG)
+	}
+	for _, p := range semantic.Phrasings {
+		if h, k := hhy.ByPhrasing[p][1], hkw.ByPhrasing[p][1]; h < k {
+			t.Logf("held-out %s-phrased half: hybrid nDCG@10 %.3f is below keyword's %.3f (issue 36's target, not met)", p, h, k)
+		}
+	}
 }
 
 func titles(res search.Result) []string {

@@ -72,7 +72,10 @@ class Bert:
         self.hidden = cfg["hidden_size"]
 
     def lin(self, x, name):
-        return x @ self.w[name + ".weight"].T + self.w[name + ".bias"]
+        # one matrix product over every position (a 3-D operand would make
+        # numpy run one small product per sequence)
+        y = x.reshape(-1, x.shape[-1]) @ self.w[name + ".weight"].T + self.w[name + ".bias"]
+        return y.reshape(x.shape[:-1] + (y.shape[-1],))
 
     def forward(self, ids, mask):
         w = self.w
