@@ -26,7 +26,7 @@ import (
 // EfSearch while searching (Search widens it to k).
 const (
 	M              = 16
-	EfConstruction = 80
+	EfConstruction = 48
 	EfSearch       = search.NearCandidates
 	maxLevel       = 16
 )
