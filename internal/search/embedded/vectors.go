@@ -69,13 +69,21 @@ type graphWork struct {
 	running      bool
 }
 
+// graphJobsWaiting bounds the writes queued and not yet started: a writer
+// faster than the graphs waits (the memory the queue holds, and how far
+// the graphs fall behind, stay bounded).
+const graphJobsWaiting = 2
+
 // queue runs job after the jobs queued before it, on a goroutine that
-// ends when the queue is empty.
+// ends when the queue is empty; it waits while graphJobsWaiting are.
 func (w *graphWork) queue(job func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.cond == nil {
 		w.cond = sync.NewCond(&w.mu)
+	}
+	for len(w.jobs) >= graphJobsWaiting {
+		w.cond.Wait()
 	}
 	w.jobs = append(w.jobs, job)
 	w.queued++
