@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -208,5 +209,35 @@ func TestRecordVectorsVisibleOnReturn(t *testing.T) {
 	}
 	if n := graphs["derived.test_vector"].Len(); n != 699 {
 		t.Fatalf("vectors.ann holds %d vectors, want 699", n)
+	}
+}
+
+// TestGraphWorkOrderAndBound: queued jobs run one at a time in queue
+// order, a writer waits while graphJobsWaiting jobs wait, and settle
+// returns once the jobs queued before it have run.
+func TestGraphWorkOrderAndBound(t *testing.T) {
+	var w graphWork
+	started, release := make(chan struct{}), make(chan struct{})
+	var ran []int
+	w.queue(func() { close(started); <-release; ran = append(ran, 0) }) // running, holds the queue
+	<-started
+	for i := 1; i <= graphJobsWaiting; i++ {
+		w.queue(func() { ran = append(ran, i) })
+	}
+	queued := make(chan struct{})
+	go func() {
+		w.queue(func() { ran = append(ran, graphJobsWaiting+1) })
+		close(queued)
+	}()
+	select {
+	case <-queued:
+		t.Fatalf("a write was queued with %d waiting", graphJobsWaiting)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	<-queued
+	w.settle()
+	if fmt.Sprint(ran) != fmt.Sprint([]int{0, 1, 2, 3}) {
+		t.Fatalf("ran %v", ran)
 	}
 }
