@@ -112,14 +112,16 @@ func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
 		}
 	}
 	vecs := slices.ContainsFunc(rs, func(r search.Record) bool { return len(r.Vector) > 0 || b.hasVectors(r.Kind) })
+	var stamp uint64
 	if vecs {
-		batch.SetInternal(vectorStampKey, []byte(strconv.FormatUint(b.nextVectorStamp(), 10)))
+		stamp = b.nextVectorStamp()
+		batch.SetInternal(vectorStampKey, []byte(strconv.FormatUint(stamp, 10)))
 	}
 	if err := b.records.Batch(batch); err != nil {
 		return fmt.Errorf("embedded: write records: %w", err)
 	}
 	if vecs {
-		b.indexVectors(rs)
+		b.indexVectors(rs, stamp)
 	}
 	return nil
 }
@@ -137,14 +139,16 @@ func (b *Backend) DeleteRecords(ctx context.Context, kind string, ids []string) 
 		batch.Delete(search.RecordDocID(kind, id))
 	}
 	vecs := b.hasVectors(kind)
+	var stamp uint64
 	if vecs {
-		batch.SetInternal(vectorStampKey, []byte(strconv.FormatUint(b.nextVectorStamp(), 10)))
+		stamp = b.nextVectorStamp()
+		batch.SetInternal(vectorStampKey, []byte(strconv.FormatUint(stamp, 10)))
 	}
 	if err := b.records.Batch(batch); err != nil {
 		return fmt.Errorf("embedded: delete records: %w", err)
 	}
 	if vecs {
-		b.unindexVectors(kind, ids)
+		b.unindexVectors(kind, ids, stamp)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -166,4 +167,77 @@ func TestRebuildFromFormat7KeepsVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	reopen("rebuilt from the copied vectors").Close()
+}
+
+// TestRecordVectorsVisibleOnReturn: the graphs take in vectors in the
+// background (graphWork), yet a nearest-neighbour read right after
+// PutRecords or DeleteRecords returns sees the write, and Close writes
+// vectors.ann with every vector written and the records' stamp.
+func TestRecordVectorsVisibleOnReturn(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	b, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for from := 0; from < 600; from += 150 {
+		if err := b.PutRecords(ctx, vectorRecords(from, from+150)); err != nil {
+			t.Fatal(err)
+		}
+		last := from + 149
+		if got := nearest(t, b, last); len(got) == 0 || got[0].ID != fmt.Sprintf("v%03d", last) {
+			t.Fatalf("right after writing v%03d: %v", last, got)
+		}
+	}
+	if err := b.DeleteRecords(ctx, "derived.test_vector", []string{"v599"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := nearest(t, b, 599); len(got) == 0 || got[0].ID == "v599" {
+		t.Fatalf("right after deleting v599: %v", got)
+	}
+	// written and closed at once: the file holds them all
+	if err := b.PutRecords(ctx, vectorRecords(600, 700)); err != nil {
+		t.Fatal(err)
+	}
+	stamp := b.vec.stamp
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	graphs, fileStamp, err := readVectors(filepath.Join(dir, vectorsFile))
+	if err != nil || fileStamp != stamp {
+		t.Fatalf("vectors.ann: stamp %d, records %d, %v", fileStamp, stamp, err)
+	}
+	if n := graphs["derived.test_vector"].Len(); n != 699 {
+		t.Fatalf("vectors.ann holds %d vectors, want 699", n)
+	}
+}
+
+// TestGraphWorkOrderAndBound: queued jobs run one at a time in queue
+// order, a writer waits while graphJobsWaiting jobs wait, and settle
+// returns once the jobs queued before it have run.
+func TestGraphWorkOrderAndBound(t *testing.T) {
+	var w graphWork
+	started, release := make(chan struct{}), make(chan struct{})
+	var ran []int
+	w.queue(func() { close(started); <-release; ran = append(ran, 0) }) // running, holds the queue
+	<-started
+	for i := 1; i <= graphJobsWaiting; i++ {
+		w.queue(func() { ran = append(ran, i) })
+	}
+	queued := make(chan struct{})
+	go func() {
+		w.queue(func() { ran = append(ran, graphJobsWaiting+1) })
+		close(queued)
+	}()
+	select {
+	case <-queued:
+		t.Fatalf("a write was queued with %d waiting", graphJobsWaiting)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	<-queued
+	w.settle()
+	if fmt.Sprint(ran) != fmt.Sprint([]int{0, 1, 2, 3}) {
+		t.Fatalf("ran %v", ran)
+	}
 }
