@@ -115,22 +115,17 @@ func measureNearest(ctx context.Context, rs search.Records, notices []record.Not
 }
 
 // nearOverlap is the share of the exact top 10 (want) that got holds, by
-// id and with ties counted (tiedFound); 1 when want is empty.
+// id (search.Overlap) and with ties counted (tiedFound); 1 when want is
+// empty.
 func nearOverlap(want, deep []semantic.Scored, got []search.Near) (byID, tied float64) {
 	if len(want) == 0 {
 		return 1, 1
 	}
-	in := map[string]bool{}
-	for _, g := range got {
-		in[g.ID] = true
+	ws := make([]search.Near, len(want))
+	for i, w := range want {
+		ws[i] = search.Near{ID: w.ID, Score: w.Score}
 	}
-	same := 0
-	for _, w := range want {
-		if in[w.ID] {
-			same++
-		}
-	}
-	return float64(same) / float64(len(want)), float64(tiedFound(want, deep, got)) / float64(len(want))
+	return search.Overlap(got, ws), float64(tiedFound(want, deep, got)) / float64(len(want))
 }
 
 // nearestTieDepth is how deep the exact scan is read for the similarities
