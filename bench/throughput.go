@@ -19,7 +19,7 @@ import (
 // ThroughputQueries is the size of the pool of distinct queries sent to each
 // system; ThroughputBudget bounds each system's part of the time.
 const (
-	ThroughputQueries = 8000
+	ThroughputQueries = 20000
 	ThroughputBudget  = 20 * time.Second
 )
 
