@@ -45,7 +45,7 @@ var labels = map[string]map[string]word{
 		"current":     {"Current", "Actual"},
 		"not_started": {"Not started", "No iniciada"},
 		"absent":      {"Not recorded", "Sin registro"},
-		"unknown":     {"Unknown", "Desconocido"},
+		"unknown":     {"Unknown", "Desconocida"}, // of an etapa, as "No iniciada"
 	},
 	// land.Observation kinds
 	"observation": {
@@ -133,7 +133,7 @@ var labels = map[string]map[string]word{
 	"held": {
 		"held":     {"Held", "Celebrada"},
 		"not_held": {"Not held", "No celebrada"},
-		"unknown":  {"Unknown", "Desconocido"},
+		"unknown":  {"Unknown", "Desconocida"}, // of a reunión, as "Celebrada"
 	},
 	// meeting.Minutes…
 	"minutes": {
