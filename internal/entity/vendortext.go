@@ -167,10 +167,6 @@ func nameEnd(text string, end []int) string {
 	return text
 }
 
-// VendorTextTypes are the notice types (lower case) whose text names
-// their vendor (record.Notice.VendorInText).
-var VendorTextTypes = record.VendorTextTypes
-
 // VendorFromText reads the vendor a notice's text names, for a notice
 // without a vendor field. Precision first: it publishes a name only when
 // one of its patterns matches exactly once, and otherwise returns the
@@ -188,7 +184,7 @@ var VendorTextTypes = record.VendorTextTypes
 // lower case or is shorter than MinStemChars of stem are not published.
 func VendorFromText(noticeType, text string) VendorReading {
 	r := VendorReading{Method: VendorMethodText}
-	if !VendorTextTypes[strings.ToLower(strings.TrimSpace(noticeType))] {
+	if !record.VendorTextTypes[strings.ToLower(strings.TrimSpace(noticeType))] {
 		r.Reason = "vendors are read from the text of awards and intents only"
 		return r
 	}

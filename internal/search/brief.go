@@ -13,15 +13,8 @@ import (
 func BriefNotice(n record.Notice) record.Notice {
 	n.Brief = record.Brief{TextLeftOut: true, HasBody: n.HasFullText(), SourceHTML: n.SourceHTML()}
 	n.Body, n.Raw = "", nil
-	if !BriefKeepsText(n) {
+	if !n.VendorInText() { // a list reads that vendor from the text (view.VendorFromText)
 		n.Text = ""
 	}
 	return n
-}
-
-// BriefKeepsText reports whether a brief notice keeps its Text: a result
-// list reads the vendor of an award or intent without a vendor field
-// from it (view.VendorFromText).
-func BriefKeepsText(n record.Notice) bool {
-	return n.VendorInText()
 }

@@ -204,7 +204,7 @@ func (sh storedHit) notice(body, text string, brief bool) record.Notice {
 	}
 	if brief {
 		n.Brief = record.Brief{TextLeftOut: true, HasBody: sh.HasBody, SourceHTML: sh.SourceHTML}
-		if search.BriefKeepsText(n) {
+		if n.VendorInText() {
 			n.Text = text
 		}
 		return n
@@ -244,7 +244,7 @@ func loadNotice(brief bool) func(s *scorch.SegmentSnapshot, doc uint64, h *topHi
 		if err != nil {
 			return err
 		}
-		if brief && search.BriefKeepsText(sh.Notice) { // an award or intent without a vendor field: few
+		if brief && sh.Notice.VendorInText() { // an award or intent without a vendor field: few
 			if err := visit(true); err != nil {
 				return err
 			}

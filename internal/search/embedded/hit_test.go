@@ -65,7 +65,7 @@ func TestStoredNoticeTextOnce(t *testing.T) {
 		if hit := string(fields["hit"].Value()); len(n.Text) > 40 && strings.Contains(hit, n.Text) {
 			t.Errorf("%s: the stored hit holds the text", id)
 		}
-		if search.BriefKeepsText(n) {
+		if n.VendorInText() {
 			keeps++
 		}
 		if n.SourceHTML() {
@@ -135,7 +135,7 @@ func TestBriefNoticeKeepsTheListFacts(t *testing.T) {
 	for _, d := range searchtest.Fixtures() {
 		n := d.Notice
 		br := search.BriefNotice(n)
-		if br.Body != "" || br.Raw != nil || (br.Text != "") != (search.BriefKeepsText(n) && n.Text != "") {
+		if br.Body != "" || br.Raw != nil || (br.Text != "") != (n.VendorInText() && n.Text != "") {
 			t.Errorf("%s: brief notice keeps body %d, raw %d, text %d bytes", n.RequestID, len(br.Body), len(br.Raw), len(br.Text))
 		}
 		if br.HasFullText() != n.HasFullText() || br.SourceHTML() != n.SourceHTML() {
@@ -307,7 +307,7 @@ func TestStoredHitRoundTrip(t *testing.T) {
 			got := sh.notice("", "", true)
 			want := search.BriefNotice(n)
 			want.Text = ""
-			if search.BriefKeepsText(n) {
+			if n.VendorInText() {
 				got.Text = "" // read from "body" or "text"
 			}
 			if !sameNotice(t, got, want) || (got.Lenses == nil) != (lenses == nil) ||
