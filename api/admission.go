@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -14,28 +15,47 @@ import (
 // Admission control: expensive requests (facets, exact counts, semantic
 // and hybrid modes, federated search, passages, contract analysis, payroll
 // totals, cold feeds, the batch look-up) share a bounded number of slots
-// per process with a short queue; past the queue, or after waiting
-// AdmissionWait, they are answered 503 with Retry-After. Cheap reads (a
-// record by id, cached pages, /healthz) never take a slot, so they never
-// wait behind expensive ones.
+// per process. A request that finds every slot taken waits its turn, first
+// come first served, when the wait the queue ahead of it should take (its
+// length over the slots, times what a slot has lately been held for) is
+// within AdmissionWait; otherwise, or when the queue holds queuePerSlot
+// requests per slot, or when its turn has not come after AdmissionWait, it
+// is answered 503 with Retry-After at once. Cheap reads (a record by id,
+// cached pages, /healthz) never take a slot, so they never wait behind
+// expensive ones.
 const (
 	// AdmissionWait bounds how long an expensive request waits for a slot.
 	AdmissionWait = 2 * time.Second
 	// admissionRetry is the Retry-After of a refused expensive request.
 	admissionRetry = 2
+	// queuePerSlot bounds the queue: this many waiting requests per slot.
+	queuePerSlot = 64
+	// slotCostPrior is what a slot is taken to be held for before any
+	// request has released one.
+	slotCostPrior = 10 * time.Millisecond
 )
 
-// gate is the pool of slots expensive requests share.
+// gate is the pool of slots expensive requests share, and their queue.
+// Go queues the senders blocked on a full channel in arrival order and a
+// freed slot goes to the first of them, so a request that arrives later
+// never takes a slot before one already waiting.
 type gate struct {
-	slots chan struct{}
-	queue chan struct{}
-	wait  time.Duration
+	slots    chan struct{}
+	maxQueue int64
+	wait     time.Duration
+	queued   atomic.Int64
+	// cost is a moving average of how long a slot is held, in nanoseconds
+	// (each release weighs 1/8).
+	cost atomic.Int64
 }
 
-// newGate is a pool of n slots (at least 1) with a queue of 2n.
+// newGate is a pool of n slots (at least 1) with a queue of up to
+// queuePerSlot·n.
 func newGate(n int, wait time.Duration) *gate {
 	n = max(n, 1)
-	return &gate{slots: make(chan struct{}, n), queue: make(chan struct{}, 2*n), wait: wait}
+	g := &gate{slots: make(chan struct{}, n), maxQueue: int64(queuePerSlot * n), wait: wait}
+	g.cost.Store(int64(slotCostPrior))
+	return g
 }
 
 // defaultSlots is one expensive request per two cores (at least one): the
@@ -46,30 +66,53 @@ func defaultSlots() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 var errBusy = record.Errorf(record.EUNAVAILABLE,
 	"the service is busy with expensive requests (facets, exact counts, semantic search, analysis); try again in a few seconds")
 
-// enter takes a slot, waiting in the queue up to g.wait; release gives it
-// back. errBusy when the queue is full or the wait runs out; the context's
-// error when the client leaves first.
+// expectedWait is how long the request at position pos of the queue (1
+// for the first) should wait for a slot.
+func (g *gate) expectedWait(pos int64) time.Duration {
+	n := int64(cap(g.slots))
+	return time.Duration((pos + n - 1) / n * g.cost.Load())
+}
+
+// enter takes a slot, waiting its turn in the queue up to g.wait; release
+// gives it back. errBusy when the queue is full, when its expected wait is
+// over g.wait, or when the wait runs out; the context's error when the
+// client leaves first.
 func (g *gate) enter(ctx context.Context) (release func(), err error) {
 	select {
 	case g.slots <- struct{}{}:
-		return func() { <-g.slots }, nil
+		return g.held(), nil
 	default:
 	}
-	select {
-	case g.queue <- struct{}{}:
-	default:
+	pos := g.queued.Add(1)
+	defer g.queued.Add(-1)
+	if pos > g.maxQueue || g.expectedWait(pos) > g.wait {
 		return nil, errBusy
 	}
-	defer func() { <-g.queue }()
 	t := time.NewTimer(g.wait)
 	defer t.Stop()
 	select {
 	case g.slots <- struct{}{}:
-		return func() { <-g.slots }, nil
+		return g.held(), nil
 	case <-t.C:
 		return nil, errBusy
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// held is the release of a slot taken now: it frees the slot and weighs
+// how long it was held into g.cost.
+func (g *gate) held() func() {
+	start := time.Now()
+	return func() {
+		took := int64(time.Since(start))
+		for {
+			old := g.cost.Load()
+			if g.cost.CompareAndSwap(old, old+(took-old)/8) {
+				break
+			}
+		}
+		<-g.slots
 	}
 }
 

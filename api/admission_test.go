@@ -4,9 +4,11 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -28,9 +30,7 @@ func TestExpensiveRequestsQueueCheapOnesDoNot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range cap(s.gate.queue) {
-		s.gate.queue <- struct{}{} // the queue is full too
-	}
+	s.gate.queued.Add(s.gate.maxQueue) // the queue is full too
 	for _, path := range []string{"/api/notices/20140930007", "/api/search?q=parks", "/healthz", "/agencies"} {
 		if res, body := get(t, e, path); res.StatusCode != http.StatusOK {
 			t.Errorf("cheap %s with the pool full: %d %.200s", path, res.StatusCode, body)
@@ -67,14 +67,74 @@ func TestExpensiveRequestsQueueCheapOnesDoNot(t *testing.T) {
 	if res := call("get_notice", `{"request_id":"20140930007"}`); res.StatusCode != http.StatusOK {
 		t.Errorf("cheap tool with the pool full: %d", res.StatusCode)
 	}
-	for range cap(s.gate.queue) {
-		<-s.gate.queue
-	}
+	s.gate.queued.Add(-s.gate.maxQueue)
 	release()
 	for _, path := range expensive {
 		if res, body := get(t, e, path); res.StatusCode >= 500 {
 			t.Errorf("expensive %s with a free slot: %d %.200s", path, res.StatusCode, body)
 		}
+	}
+}
+
+// A request that finds the slots taken waits its turn when the queue ahead
+// of it should clear within the gate's wait, and takes a slot in the order
+// it came; one whose expected wait is longer is refused at once, not after
+// waiting to be refused.
+func TestGateQueuesInOrderAndRefusesALongWaitAtOnce(t *testing.T) {
+	g := newGate(1, time.Hour)
+	release, err := g.enter(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const waiting = 5
+	got := make(chan int, waiting)
+	for i := range waiting {
+		go func() {
+			r, err := g.enter(context.Background())
+			if err != nil {
+				t.Errorf("waiter %d: %v", i, err)
+				got <- -1
+				return
+			}
+			got <- i
+			r()
+		}()
+		for g.queued.Load() != int64(i+1) { // waiter i is in the queue before i+1 comes
+			runtime.Gosched()
+		}
+	}
+	release()
+	for want := range waiting {
+		if i := <-got; i != want {
+			t.Fatalf("slot %d went to waiter %d, want %d (first come, first served)", want, i, want)
+		}
+	}
+	// a slot held for 1 s on average, a wait of 2 s: the first two in the
+	// queue wait, the third is refused without waiting
+	g = newGate(1, 2*time.Second)
+	g.cost.Store(int64(time.Second))
+	release, err = g.enter(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	g.queued.Store(2)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := g.enter(ctx); err != errBusy {
+		t.Fatalf("third in a queue expected to take 3 s: %v, want errBusy", err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the refusal waited for the context")
+	}
+	g.queued.Store(1)
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if _, err := g.enter(ctx); err != context.Canceled {
+		t.Fatalf("second in a queue expected to take 2 s: %v, want to wait (and see the client leave)", err)
+	}
+	if n := g.queued.Load(); n != 1 {
+		t.Errorf("queue length after the waiter left: %d, want 1", n)
 	}
 }
 
