@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -244,5 +245,110 @@ func BenchmarkAdd(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		g.Add(fmt.Sprint("b", i), qs[5000+i], ss[5000+i])
+	}
+}
+
+// Many notices carry the same words, so the same vector (a notice repeated
+// on several days, a standard heading). Thousands of identical vectors must
+// not fill a search's candidate list: with ef copies of one vector among
+// its candidates, a search only takes in vectors more similar than that
+// one and cannot walk around it, so it missed closer vectors on the far
+// side. The copies are found when their vector is asked for, ties by id,
+// and survive removal, the file and further writes.
+func TestIdenticalVectorsDoNotFillTheSearch(t *testing.T) {
+	const dims, copies, around = 32, 3000, 3000
+	r := rand.New(rand.NewPCG(5, 5))
+	near := func(c []float32, spread float64) []float32 {
+		v := randVec(r, dims)
+		for d := range v {
+			v[d] = c[d] + float32(spread)*v[d]/float32(math.Sqrt(float64(dims)))
+		}
+		return unit(v)
+	}
+	base := unit(randVec(r, dims))
+	dup, dupScale := Quantize(near(base, 0.35))
+	_, qs, ss := corpus(3000, dims, 11)
+	g := New(dims)
+	var ids []string
+	var allQ [][]int8
+	var allS []float32
+	add := func(id string, v []int8, s float32) {
+		if !g.Add(id, v, s) {
+			t.Fatal("add refused")
+		}
+		ids, allQ, allS = append(ids, id), append(allQ, v), append(allS, s)
+	}
+	for i := range copies {
+		add(fmt.Sprintf("c%05d", i), dup, dupScale)
+		v, s := Quantize(near(base, 0.6))
+		add(fmt.Sprintf("a%05d", i), v, s)
+		add(fmt.Sprintf("n%05d", i), qs[i], ss[i])
+	}
+	var sum float64
+	const queries = 200
+	for range queries {
+		q := near(base, 0.6)
+		sum += overlap(g.Search(q, 10, 0, -1), exact(q, ids, allQ, allS, nil, 10, -1))
+	}
+	if o := sum / queries; o < 0.95 {
+		t.Fatalf("overlap@10 %.4f around %d identical vectors, want ≥ 0.95", o, copies)
+	}
+	dq := make([]float32, dims)
+	for d, v := range dup {
+		dq[d] = float32(v) * dupScale
+	}
+	idsOf := func(ns []search.Near) string {
+		var b strings.Builder
+		for _, n := range ns {
+			b.WriteString(n.ID + " ")
+		}
+		return b.String()
+	}
+	got := g.Search(dq, 10, 0, -1)
+	want := exact(dq, ids, allQ, allS, nil, 10, -1)
+	if idsOf(got) != idsOf(want) {
+		t.Fatalf("the copies' vector: %v, want %v (ties by id)", got, want)
+	}
+	// a copy removed is not returned; the copies left are
+	for _, h := range want[:3] {
+		g.Remove(h.ID)
+	}
+	got = g.Search(dq, 10, 0, -1)
+	if len(got) != 10 || got[0].ID != "c00003" {
+		t.Fatalf("after removing 3 copies: %v", got)
+	}
+	// a filter takes most copies: the graph (not the scan) finds them
+	taken := func(id string, _ []byte) bool { return id[len(id)-1] != '4' } // 90% of them
+	live := map[string]bool{}
+	for _, id := range ids {
+		live[id] = g.Has(id) && taken(id, nil)
+	}
+	for _, q := range [][]float32{dq, near(base, 0.6)} {
+		fgot, scanned := g.SearchFiltered(q, 10, 0, -1, taken)
+		if fwant := exact(q, ids, allQ, allS, live, 10, -1); scanned || overlap(fgot, fwant) < 0.9 {
+			t.Fatalf("filtered (scan %v): %v, want %v", scanned, fgot, fwant)
+		}
+	}
+	// and survive the file
+	var buf bytes.Buffer
+	if err := g.WriteTo(&buf, 1); err != nil {
+		t.Fatal(err)
+	}
+	h, _, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := idsOf(h.Search(dq, 10, 0, -1)), idsOf(got); a != b {
+		t.Fatalf("read back: %v, want %v", a, b)
+	}
+	h.Add("c-new", dup, dupScale)
+	n := 0
+	for _, x := range h.Search(dq, 3*copies, 3*copies, -1) {
+		if x.ID[0] == 'c' {
+			n++
+		}
+	}
+	if n != copies-3+1 {
+		t.Fatalf("after adding a copy to the graph read back: %d copies found, want %d", n, copies-3+1)
 	}
 }

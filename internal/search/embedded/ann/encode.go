@@ -2,23 +2,28 @@ package ann
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
+	"slices"
 )
 
 // The file form of a graph: a header (magic, version, dims, node count,
 // entry, top layer, level seed, a caller's stamp), then per node its id,
 // whether it is dead, its scale, its components, its attributes (AddMeta;
 // from version 2: a file of version 1 is refused, so its graphs are rebuilt
-// from the stored records, with their attributes) and its links per layer,
-// then a CRC-32 of everything before it. Little-endian throughout.
+// from the stored records, with their attributes), its links per layer and
+// (from version 3) the linked node it is a satellite of, or -1; then a
+// CRC-32 of everything before it. Little-endian throughout. A file of
+// version 2 is read with every node linked (its copies stay linked; new
+// ones become satellites).
 const (
 	magic       = "RWANN"
-	fileVersion = 2
+	fileVersion = 3
 	maxIDLen    = 1 << 16
 	maxMetaLen  = 1 << 20
 )
@@ -26,6 +31,15 @@ const (
 // WriteTo writes the graph with stamp (what the caller uses to tell whether
 // the file is current, Read returns it).
 func (g *Graph) WriteTo(w io.Writer, stamp uint64) error {
+	return g.writeVersion(w, stamp, fileVersion)
+}
+
+// writeVersion writes the file of version (2: without satellites, for the
+// test of reading one; a graph with satellites is refused).
+func (g *Graph) writeVersion(w io.Writer, stamp uint64, version uint32) error {
+	if version < 3 && len(g.sats) > 0 {
+		return errors.New("ann: a graph with satellites in a version 2 file")
+	}
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	h := crc32.NewIEEE()
@@ -34,7 +48,7 @@ func (g *Graph) WriteTo(w io.Writer, stamp uint64) error {
 	u32 := func(v uint32) { binary.LittleEndian.PutUint32(buf[:4], v); bw.Write(buf[:4]) }
 	u64 := func(v uint64) { binary.LittleEndian.PutUint64(buf[:], v); bw.Write(buf[:]) }
 	bw.WriteString(magic)
-	u32(fileVersion)
+	u32(version)
 	u32(uint32(g.dims))
 	u32(uint32(len(g.ids)))
 	u32(uint32(g.entry))
@@ -68,6 +82,9 @@ func (g *Graph) WriteTo(w io.Writer, stamp uint64) error {
 			for _, x := range ls {
 				u32(uint32(x))
 			}
+		}
+		if version >= 3 {
+			u32(uint32(g.rep[n]))
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -106,7 +123,8 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 	if _, err := io.ReadFull(tr, head); err != nil || string(head) != magic {
 		return nil, 0, ErrCorrupt
 	}
-	if u32() != fileVersion {
+	version := u32()
+	if version != fileVersion && version != 2 {
 		return nil, 0, ErrCorrupt
 	}
 	dims, count := int(u32()), int(u32())
@@ -156,6 +174,10 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 				links[li][i] = int32(u32())
 			}
 		}
+		rep := int32(-1)
+		if version >= 3 {
+			rep = int32(u32())
+		}
 		g.ids = append(g.ids, string(id))
 		for _, b := range vec {
 			g.vecs = append(g.vecs, int8(b))
@@ -164,6 +186,7 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 		g.metaBuf = append(g.metaBuf, meta...)
 		g.metaEnd = append(g.metaEnd, uint32(len(g.metaBuf)))
 		g.links = append(g.links, links)
+		g.rep = append(g.rep, rep)
 		g.dead = append(g.dead, dead)
 		if dead {
 			g.ndead++
@@ -181,14 +204,40 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 	if count > 0 && (entry < 0 || int(entry) >= count) || count == 0 && entry != -1 {
 		return nil, 0, ErrCorrupt
 	}
-	for _, ls := range g.links {
+	for n, ls := range g.links {
 		for _, l := range ls {
 			for _, x := range l {
-				if x < 0 || int(x) >= count {
+				if x < 0 || int(x) >= count || g.rep[x] != -1 {
 					return nil, 0, ErrCorrupt
 				}
 			}
 		}
+		// a linked node has a layer, a satellite none and a linked node
+		r := g.rep[n]
+		if r == -1 && len(ls) == 0 || r != -1 && (len(ls) != 0 || r < 0 || int(r) >= count || g.rep[r] != -1) {
+			return nil, 0, ErrCorrupt
+		}
+	}
+	if count > 0 && g.rep[entry] != -1 {
+		return nil, 0, ErrCorrupt
+	}
+	for n := range g.ids {
+		if r := g.rep[n]; r != -1 {
+			g.sats[r] = append(g.sats[r], int32(n))
+			continue
+		}
+		if h := g.vecHash(g.vec(int32(n)), g.scales[n]); !hasKey(g.byVec, h) {
+			g.byVec[h] = int32(n)
+		}
+	}
+	for r, ss := range g.sats {
+		slices.SortFunc(ss, func(a, b int32) int { return cmp.Compare(g.ids[a], g.ids[b]) })
+		g.sats[r] = ss
 	}
 	return g, stamp, nil
+}
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool {
+	_, ok := m[k]
+	return ok
 }

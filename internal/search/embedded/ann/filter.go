@@ -1,6 +1,10 @@
 package ann
 
-import "github.com/recordwatch/recordwatch/internal/search"
+import (
+	"math"
+
+	"github.com/recordwatch/recordwatch/internal/search"
+)
 
 // Accept is a search's filter: whether the vector held under id, with the
 // attributes it was added with (AddMeta), may be returned.
@@ -52,20 +56,40 @@ func (g *Graph) SearchFiltered(q []float32, k, ef int, minScore float32, accept 
 	for l := g.top; l > 0; l-- {
 		ep = g.greedy(q, ep, l)
 	}
+	// a linked node is a candidate when it or one of its satellites is
+	// taken
+	budget := int(2 * GraphCostPerEf * float64(ef) / p)
+	checks := 0
+	takeNode := func(n int32) bool {
+		if take(n) {
+			return true
+		}
+		for _, s := range g.sats[n] {
+			if checks++; checks > budget {
+				return false
+			}
+			if take(s) {
+				return true
+			}
+		}
+		return false
+	}
 	vis := g.visited()
-	cands, ok := g.searchLayer(q, ep, ef, 0, vis, take, int(2*GraphCostPerEf*float64(ef)/p))
+	cands, ok := g.searchLayer(q, ep, ef, 0, vis, takeNode, budget)
 	g.visits.Put(vis)
-	if !ok || len(cands) < k {
+	if !ok || checks > budget {
 		return g.scan(q, k, minScore, take), true
 	}
-	out := make([]search.Near, 0, min(k, len(cands)))
-	for _, c := range cands {
-		if c.sim >= minScore {
-			out = append(out, search.Near{ID: g.ids[c.node], Score: c.sim})
+	out := g.expand(cands, k, float32(math.Inf(-1)), take)
+	if len(out) < k {
+		return g.scan(q, k, minScore, take), true
+	}
+	for i, h := range out {
+		if h.Score < minScore {
+			return out[:i], false
 		}
 	}
-	search.SortNear(out)
-	return out[:min(k, len(out))], false
+	return out, false
 }
 
 // sampleShare is the share of an even sample of SampleNodes nodes that

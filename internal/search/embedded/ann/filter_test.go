@@ -152,6 +152,34 @@ func TestFileVersionOneRefused(t *testing.T) {
 	}
 }
 
+// A file of version 2 (before satellites) is read with every node linked,
+// answers as written, and a copy of one of its vectors added afterwards
+// becomes a satellite, found with it.
+func TestFileVersionTwoRead(t *testing.T) {
+	g, ids, fs, _, _ := buildMeta(t, 600, 16)
+	var buf bytes.Buffer
+	if err := g.writeVersion(&buf, 9, 2); err != nil {
+		t.Fatal(err)
+	}
+	h, stamp, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil || stamp != 9 || h.Len() != 600 {
+		t.Fatalf("version 2 read: %v, stamp %d", err, stamp)
+	}
+	for i := range 20 {
+		if a, b := fmt.Sprint(g.Search(fs[i], 10, 0, -1)), fmt.Sprint(h.Search(fs[i], 10, 0, -1)); a != b {
+			t.Fatalf("query %d: %s, read back %s", i, b, a)
+		}
+	}
+	h.Add("copy", h.vec(3), h.scales[3])
+	if len(h.sats[3]) != 1 || h.links[h.byID["copy"]] != nil {
+		t.Fatalf("a copy of node 3 added: satellites %v", h.sats[3])
+	}
+	got := h.Search(h.dequantize(3), 2, 0, -1)
+	if len(got) != 2 || got[0].ID != "copy" || got[1].ID != ids[3] {
+		t.Fatalf("node 3's vector: %v, want copy and %s", got, ids[3])
+	}
+}
+
 // BenchmarkSearchFiltered: top-10 under a broad (50%) and a selective (2%)
 // filter in a graph of 5,000.
 func BenchmarkSearchFiltered(b *testing.B) {
