@@ -89,7 +89,7 @@ func main() {
 	fl.DurationVar(&cfg.Duration, "duration", 5*time.Second, "measured time per query and concurrency")
 	fl.DurationVar(&cfg.Warmup, "warmup", time.Second, "unmeasured warm-up per query and concurrency")
 	fl.StringVar(&conc, "conc", "1,32", "concurrencies")
-	fl.BoolVar(&cfg.Pprof, "pprof", true, "CPU-profile our indexing and our server under the mixed load at the highest concurrency")
+	fl.BoolVar(&cfg.Pprof, "pprof", true, "CPU-profile our indexing (and write a heap profile near its peak) and our server under the mixed load at the highest concurrency")
 	fl.IntVar(&cfg.PGPort, "pg-port", 15432, "loopback port of the private PostgreSQL cluster (below the ephemeral range 32768–60999, where a client connection of the load may already hold it)")
 	fl.BoolVar(&cfg.OpenSearch, "opensearch", true, "also run OpenSearch (a single node of the benchmark's own, served through Recordwatch's API); -peers=false skips it too")
 	fl.StringVar(&cfg.OpenSearchHeap, "opensearch-heap", "1g", "OpenSearch JVM heap (-Xms = -Xmx)")
@@ -302,7 +302,8 @@ func run(cfg config) (string, error) {
 		var prof string
 		if cfg.Pprof {
 			prof = filepath.Join(cfg.Work, fmt.Sprintf("ours-index-n%d.pprof", cfg.N))
-			args = append(args, "-cpuprofile", prof)
+			args = append(args, "-cpuprofile", prof,
+				"-heapprofile", filepath.Join(cfg.Work, fmt.Sprintf("ours-index-n%d.heap.pprof", cfg.N)))
 		}
 		if err := runChildJSON("ours-index", &ours.Index, args...); err != nil {
 			return "", err

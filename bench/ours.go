@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/metrics"
 	rpprof "runtime/pprof"
 	"syscall"
 	"time"
@@ -98,6 +99,7 @@ func childOursIndex(args []string) error {
 	corpus := fl.String("corpus", "", "corpus file")
 	data := fl.String("data", "", "data directory")
 	cpuprofile := fl.String("cpuprofile", "", "write a CPU profile of the whole load here")
+	heapprofile := fl.String("heapprofile", "", "write a heap profile here each time the heap's objects grow by a fifth past the last one written (the last is nearest the peak)")
 	var ef engineFlags
 	ef.register(fl)
 	if err := fl.Parse(args); err != nil {
@@ -136,6 +138,11 @@ func childOursIndex(args []string) error {
 		write += d
 		batches = append(batches, d)
 		st.Notices += len(ns)
+		if *heapprofile != "" {
+			if err := heapAtPeak(*heapprofile); err != nil {
+				return err
+			}
+		}
 		for _, d := range docs {
 			st.Passages += len(d.Passages)
 		}
@@ -286,4 +293,25 @@ func dirSize(dir string) (int64, error) {
 		return nil
 	})
 	return total, err
+}
+
+// heapWritten is the heap's object bytes when heapAtPeak last wrote.
+var heapWritten uint64
+
+// heapAtPeak writes the heap profile to path when the heap's objects are a
+// fifth over what they were at the last one written.
+func heapAtPeak(path string) error {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	now := sample[0].Value.Uint64()
+	if now < heapWritten+heapWritten/5 {
+		return nil
+	}
+	heapWritten = now
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	logf("ours-index: heap objects %d MB: profile written", now>>20)
+	return errors.Join(rpprof.Lookup("heap").WriteTo(f, 0), f.Close())
 }
