@@ -57,10 +57,9 @@ type Graph struct {
 	metaBuf []byte
 	metaEnd []uint32
 	links   [][][]int32 // node → layer → neighbours (none for a satellite)
-	// rep is -1 for a linked node, else the linked node with the same
-	// vector; sats are a linked node's satellites in id order; byVec finds
-	// a linked node by its vector's hash (vecHash)
-	rep    []int32
+	// sats are a linked node's satellites (nodes with its vector, never
+	// linked) in id order; byVec finds a linked node by its vector's hash
+	// (vecHash)
 	sats   map[int32][]int32
 	byVec  map[uint64]int32
 	hseed  maphash.Seed
@@ -272,7 +271,6 @@ func (g *Graph) insert(id string, vec []int8, scale float32, meta []byte) {
 	r, ok := g.byVec[h]
 	if ok && g.sameVec(r, vec, scale) {
 		g.links = append(g.links, nil)
-		g.rep = append(g.rep, r)
 		g.addSat(r, n)
 		return
 	}
@@ -281,7 +279,6 @@ func (g *Graph) insert(id string, vec []int8, scale float32, meta []byte) {
 	}
 	level := g.randomLevel()
 	g.links = append(g.links, make([][]int32, level+1))
-	g.rep = append(g.rep, -1)
 	if g.entry < 0 {
 		g.entry, g.top = n, level
 		return
@@ -540,7 +537,7 @@ func (g *Graph) Compact() bool {
 	for n := range ids {
 		metas[n] = g.meta(int32(n))
 	}
-	g.ids, g.vecs, g.scales, g.metaBuf, g.metaEnd, g.links, g.dead, g.rep = nil, nil, nil, nil, nil, nil, nil, nil
+	g.ids, g.vecs, g.scales, g.metaBuf, g.metaEnd, g.links, g.dead = nil, nil, nil, nil, nil, nil, nil
 	g.byID, g.ndead, g.entry, g.top = make(map[string]int32, live), 0, -1, 0
 	g.sats, g.byVec = map[int32][]int32{}, map[uint64]int32{}
 	g.visits = sync.Pool{}

@@ -37,16 +37,26 @@ func (g *Graph) WriteTo(w io.Writer, stamp uint64) error {
 // writeVersion writes the file of version (2: without satellites, for the
 // test of reading one; a graph with satellites is refused).
 func (g *Graph) writeVersion(w io.Writer, stamp uint64, version uint32) error {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	if version < 3 && len(g.sats) > 0 {
 		return errors.New("ann: a graph with satellites in a version 2 file")
 	}
-	g.mu.RLock()
-	defer g.mu.RUnlock()
 	h := crc32.NewIEEE()
 	bw := bufio.NewWriterSize(io.MultiWriter(w, h), 1<<16)
 	var buf [8]byte
 	u32 := func(v uint32) { binary.LittleEndian.PutUint32(buf[:4], v); bw.Write(buf[:4]) }
 	u64 := func(v uint64) { binary.LittleEndian.PutUint64(buf[:], v); bw.Write(buf[:]) }
+	// each node's linked node when it is a satellite, else -1
+	reps := make([]int32, len(g.ids))
+	for n := range reps {
+		reps[n] = -1
+	}
+	for r, ss := range g.sats {
+		for _, s := range ss {
+			reps[s] = r
+		}
+	}
 	bw.WriteString(magic)
 	u32(version)
 	u32(uint32(g.dims))
@@ -84,7 +94,7 @@ func (g *Graph) writeVersion(w io.Writer, stamp uint64, version uint32) error {
 			}
 		}
 		if version >= 3 {
-			u32(uint32(g.rep[n]))
+			u32(uint32(reps[n]))
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -136,6 +146,7 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 	g := New(dims)
 	g.entry, g.top, g.seed = entry, top, seed
 	g.ids = make([]string, 0, count)
+	reps := make([]int32, 0, count)
 	g.vecs = make([]int8, 0, count*dims)
 	vec := make([]byte, dims)
 	for n := 0; n < count && err == nil; n++ {
@@ -186,7 +197,7 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 		g.metaBuf = append(g.metaBuf, meta...)
 		g.metaEnd = append(g.metaEnd, uint32(len(g.metaBuf)))
 		g.links = append(g.links, links)
-		g.rep = append(g.rep, rep)
+		reps = append(reps, rep)
 		g.dead = append(g.dead, dead)
 		if dead {
 			g.ndead++
@@ -207,26 +218,27 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 	for n, ls := range g.links {
 		for _, l := range ls {
 			for _, x := range l {
-				if x < 0 || int(x) >= count || g.rep[x] != -1 {
+				if x < 0 || int(x) >= count || reps[x] != -1 {
 					return nil, 0, ErrCorrupt
 				}
 			}
 		}
 		// a linked node has a layer, a satellite none and a linked node
-		r := g.rep[n]
-		if r == -1 && len(ls) == 0 || r != -1 && (len(ls) != 0 || r < 0 || int(r) >= count || g.rep[r] != -1) {
+		r := reps[n]
+		if r == -1 && len(ls) == 0 || r != -1 && (len(ls) != 0 || r < 0 || int(r) >= count || reps[r] != -1) {
 			return nil, 0, ErrCorrupt
 		}
 	}
-	if count > 0 && g.rep[entry] != -1 {
+	if count > 0 && reps[entry] != -1 {
 		return nil, 0, ErrCorrupt
 	}
 	for n := range g.ids {
-		if r := g.rep[n]; r != -1 {
+		if r := reps[n]; r != -1 {
 			g.sats[r] = append(g.sats[r], int32(n))
 			continue
 		}
-		if h := g.vecHash(g.vec(int32(n)), g.scales[n]); !hasKey(g.byVec, h) {
+		h := g.vecHash(g.vec(int32(n)), g.scales[n])
+		if _, held := g.byVec[h]; !held { // the first of linked copies (a version 2 file)
 			g.byVec[h] = int32(n)
 		}
 	}
@@ -235,9 +247,4 @@ func Read(r io.Reader) (*Graph, uint64, error) {
 		g.sats[r] = ss
 	}
 	return g, stamp, nil
-}
-
-func hasKey[K comparable, V any](m map[K]V, k K) bool {
-	_, ok := m[k]
-	return ok
 }
