@@ -162,7 +162,7 @@ func TestFreshnessStatedOnEverySurface(t *testing.T) {
 	}
 	w := watch.Watch{ID: "fresh1", Email: "pat@example.org", Filter: u.Filter, Scope: u.Scope, Form: 1, Status: watch.StatusActive,
 		CreatedAt: now.Add(-48 * time.Hour), ActivatedAt: now.Add(-48 * time.Hour)}
-	if err := st.CreateWatch(ctx, w, "", time.Time{}); err != nil {
+	if err := st.CreateWatch(ctx, w, "", time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := m.RunDigests(ctx)

@@ -314,7 +314,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		return err
 	}
 	if cfg.Target == "api" {
-		mcfg.SMTPAddr = "" // the api role sends confirmation and welcome mail; the mailer role receives and digests
+		mcfg.SMTPAddr = "" // the api role stores the mail requests promise; the mailer role delivers it, receives and digests
 	}
 	svc := buildServices(backend, cw, cfg, now)
 	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, People: svc.People, Meetings: svc.Meetings,
@@ -399,13 +399,10 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err = hs.Shutdown(shutdown)
-	// welcome and confirmation mails queued by the last requests go out
-	// before the process ends (the all role's mail.Run drains it too)
-	if !mail.FlushContext(shutdown) {
-		logger.Warn("mail queue not drained at shutdown: queued welcome or confirmation mail was not sent")
-	}
-	return err
+	// welcome and confirmation mails promised by the last requests are in
+	// the state store: the mailer's outbox worker sends them at its next
+	// pass, in this process's next start or in the mailer role
+	return hs.Shutdown(shutdown)
 }
 
 // services is the one service graph: every topic service, built once over

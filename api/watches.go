@@ -41,6 +41,9 @@ func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	links.POST("/manage/:token", maxBody(4<<10), s.manageCadence)
 	links.GET("/u/:token", s.unsubscribePage)
 	links.POST("/u/:token", maxBody(4<<10), s.unsubscribe)
+	// "this wasn't me — remove everything", in every unasked mail
+	links.GET("/remove/:token", s.removeAllPage)
+	links.POST("/remove/:token", maxBody(4<<10), s.removeAll)
 	// the Follow control of the object pages (a plain HTML form)
 	links.POST("/follow", maxBody(4<<10), s.followForm)
 }
@@ -153,6 +156,20 @@ type WatchInput struct {
 	// matter, contract, land_project or meeting; Form 2: notice or
 	// matter): a mail when a followed field changes, old → new.
 	Follow *watch.Follow `json:"follow,omitempty"`
+	// Manage is the manage link (or its token) of one of the address's
+	// own mails: the request is the owner's, so its mail goes at once and
+	// the bound on watches the owner never acted on does not apply.
+	Manage string `json:"manage,omitempty"`
+}
+
+// manageToken is the token of a manage link given whole or as its token.
+func (in WatchInput) manageToken() string {
+	t := strings.TrimSpace(in.Manage)
+	if _, after, ok := strings.Cut(t, "/manage/"); ok {
+		t = after
+	}
+	t, _, _ = strings.Cut(t, "?")
+	return t
 }
 
 func (in WatchInput) structured() bool {
@@ -208,9 +225,10 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 func (in WatchInput) check() error {
 	one := map[string][]string{"email": {in.Email}, "lens": {in.Lens}, "q": {in.Q}, "agency": in.Agency, "vendor": in.Vendor,
 		"borough": in.Borough, "min": {string(in.Min)}, "max": {string(in.Max)}, "cadence": {in.Cadence},
-		"category": in.Category, "requirement": in.Requirement, "within": {in.Within}, "from": {in.From}, "until": {in.Until}}
+		"category": in.Category, "requirement": in.Requirement, "within": {in.Within}, "from": {in.From}, "until": {in.Until},
+		"manage": {in.Manage}}
 	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "min", "max", "cadence",
-		"category", "requirement", "within", "from", "until"} {
+		"category", "requirement", "within", "from", "until", "manage"} {
 		for _, v := range one[name] {
 			if err := watch.CheckText(name, v, false); err != nil {
 				return err
@@ -391,7 +409,7 @@ func (s *Server) createWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	req := watch.Request{Email: in.Email, Client: clientKey(c), Channel: watch.ChannelWeb, Cadence: in.Cadence}
+	req := watch.Request{Email: in.Email, Client: clientKey(c), Channel: watch.ChannelWeb, Cadence: in.Cadence, Manage: in.manageToken()}
 	var u watch.Understanding
 	if in.Follow != nil {
 		f, err := in.Follow.Check(s.cfg.Form)
@@ -575,6 +593,10 @@ func (s *Server) managedPage(c *gin.Context, m *watch.Service, w watch.Managed) 
 		}
 	}
 	p.ShowLedger, p.Ledger = true, w.Ledger
+	// a watch added from here is the owner's: its request carries this
+	// link (app.js keeps it for the session), so it is not held to the
+	// bound on watches an owner never acted on
+	p.Again, p.AgainText = "/?manage="+url.QueryEscape(token)+strings.ReplaceAll(langQuery(c), "?", "&"), web.Word(lang, "watch.manage.add")
 	if w.Description != "" {
 		p.Notes = append(p.Notes, fmt.Sprintf(web.Word(lang, "watch.manage.desc"), w.Description))
 	}
@@ -662,4 +684,45 @@ func (s *Server) unsubscribe(c *gin.Context) {
 	}
 	respond(c, http.StatusOK, page{Title: web.Word(c.GetString(langKey), "watch.unsub.done"), Message: web.Word(c.GetString(langKey), "watch.unsub.ended")},
 		gin.H{"status": "ended"})
+}
+
+// removeAllPage is the page behind an unasked mail's "this wasn't me —
+// remove everything" link: what it would remove, and the button (a link
+// scanner's GET removes nothing).
+func (s *Server) removeAllPage(c *gin.Context) {
+	m := s.watches(c)
+	if m == nil {
+		return
+	}
+	r, err := m.Removable(c.Request.Context(), c.Param("token"))
+	if err != nil {
+		linkError(c, err)
+		return
+	}
+	lang := c.GetString(langKey)
+	respond(c, http.StatusOK, page{Title: web.Word(lang, "watch.remove.title"),
+		Message: fmt.Sprintf(web.Word(lang, "watch.remove.message"), r.Watches, r.Mails),
+		Action:  view.Links{}.RemoveAll(url.PathEscape(c.Param("token"))) + langQuery(c), Button: web.Word(lang, "watch.remove.button"), OneClick: true},
+		r)
+}
+
+// removeAll is the RFC 8058 one-click endpoint of that link (a POST whose
+// body is List-Unsubscribe=One-Click) and the page's button: every watch
+// of the address ends and its queued mail is dropped.
+func (s *Server) removeAll(c *gin.Context) {
+	m := s.watches(c)
+	if m == nil {
+		return
+	}
+	r, err := m.RemoveAll(c.Request.Context(), c.Param("token"))
+	if err != nil {
+		if errors.Is(err, watch.ErrBadLink) {
+			linkError(c, err)
+			return
+		}
+		writeError(c, err)
+		return
+	}
+	lang := c.GetString(langKey)
+	respond(c, http.StatusOK, page{Title: web.Word(lang, "watch.remove.done"), Message: fmt.Sprintf(web.Word(lang, "watch.remove.ended"), r.Watches, r.Mails)}, r)
 }

@@ -141,7 +141,7 @@ func wrap(s string, width int, indent string) string {
 // whatever address the request named, so it states only what was
 // understood (the scope and the notes, built from the parsed filter) and
 // never quotes the request's own words; its only link is ours.
-func confirmationText(u watch.Understanding, link string, ttl time.Duration, schedule string) string {
+func confirmationText(u watch.Understanding, link string, ttl time.Duration, schedule, remove string) string {
 	var b strings.Builder
 	b.WriteString("Someone (we hope you) asked Recordwatch to email this address about new\npublic records.\n\n")
 	b.WriteString("How we understood the request:\n\n" + wrap(mailSafe(u.Scope), 72, "  ") + "\n\n")
@@ -157,33 +157,45 @@ func confirmationText(u watch.Understanding, link string, ttl time.Duration, sch
 	b.WriteString("In detail:\n" + bullets(notes) + "\n")
 	b.WriteString("Digests: " + schedule + ".\n\n")
 	fmt.Fprintf(&b, "To start this watch, open the link below and press \"Confirm\" (the link\nworks for %d hours; nothing is stored until you confirm):\n\n  %s\n\n", int(ttl.Hours()), link)
-	b.WriteString("If this is not what you meant, ignore this email and write again in other\nwords. If you did not ask for this, ignore it: nothing will be sent.\n\n-- \n" + footer + "\n")
+	b.WriteString("If this is not what you meant, ignore this email and write again in other\nwords. If you did not ask for this, ignore it: nothing will be sent.\n\n")
+	b.WriteString(removeAllText(remove) + "-- \n" + footer + "\n")
 	return b.String()
 }
 
 // welcomeText states an active watch's scope with its links. Like the
 // confirmation it quotes no free text (a Form 1 description stays on the
 // manage page).
-func welcomeText(w watch.Watch, manage, unsubscribe string, schedule string) string {
+func welcomeText(w watch.Watch, manage, unsubscribe, schedule, remove string) string {
 	var b strings.Builder
 	b.WriteString("Your Recordwatch watch is active.\n\n")
 	b.WriteString("It follows:\n\n" + wrap(mailSafe(w.Scope), 72, "  ") + "\n\n")
-	switch {
-	case w.Follow != nil:
-		b.WriteString("Changes are checked " + schedule + ".\n\n")
-		b.WriteString(wrap("You get one mail each time a followed field changes, saying old → new; nothing for what the record holds now, and no mail while nothing changes.", 72, "") + "\n\n")
-	case w.CadenceOf() == watch.CadenceWeekly:
-		b.WriteString("Digests: " + schedule + ".\n\n")
-		b.WriteString(wrap("Each week you get a digest of the new matching records, or a short check-in saying nothing new matched.", 72, "") + "\n\n")
-	default:
-		b.WriteString("Digests: " + schedule + ".\n\n")
-		b.WriteString(wrap("You get a digest on the days new matching records arrive; after two quiet weeks, one short note that the watch is still running.", 72, "") + "\n\n")
-	}
+	b.WriteString(welcomeHead(w, schedule) + "\n\n")
+	b.WriteString(wrap(welcomeExplain(w), 72, "") + "\n\n")
 	b.WriteString("To change how often (daily or weekly), use the manage link.\n\n")
 	b.WriteString("Manage this watch:  " + manage + "\n")
 	b.WriteString("Unsubscribe:        " + unsubscribe + "\n\n")
-	b.WriteString("Keep this email: these links are the only way to manage the watch.\nKnowing your address gives nobody access to it.\n\n-- \n" + footer + "\n")
+	b.WriteString("Keep this email: these links are the only way to manage the watch.\nKnowing your address gives nobody access to it.\n\n")
+	b.WriteString(removeAllText(remove) + "-- \n" + footer + "\n")
 	return b.String()
+}
+
+// welcomeHead says when a watch's mail goes out.
+func welcomeHead(w watch.Watch, schedule string) string {
+	if w.Follow != nil {
+		return "Changes are checked " + schedule + "."
+	}
+	return "Digests: " + schedule + "."
+}
+
+// welcomeExplain says what mail a watch sends.
+func welcomeExplain(w watch.Watch) string {
+	switch {
+	case w.Follow != nil:
+		return "You get one mail each time a followed field changes, saying old → new; nothing for what the record holds now, and no mail while nothing changes."
+	case w.CadenceOf() == watch.CadenceWeekly:
+		return "Each week you get a digest of the new matching records, or a short check-in saying nothing new matched."
+	}
+	return "You get a digest on the days new matching records arrive; after two quiet weeks, one short note that the watch is still running."
 }
 
 // Scopes and notes are built from parsed values that are plain words

@@ -205,7 +205,7 @@ func threeWatches(t *testing.T, tm *testMailer) []watch.Watch {
 		}
 		w := watch.Watch{ID: watch.NewID(), Email: "reader" + string(rune('a'+i)) + "@example.org", Filter: u.Filter, Scope: u.Scope,
 			Form: 2, Status: watch.StatusActive, CreatedAt: tm.now().Add(time.Duration(i) * time.Second), ActivatedAt: tm.now()}
-		if err := tm.st.CreateWatch(ctx, w, "", time.Time{}); err != nil {
+		if err := tm.st.CreateWatch(ctx, w, "", time.Time{}, nil); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, w)
@@ -444,7 +444,7 @@ func TestDigestCatchUpAfterServiceDown(t *testing.T) {
 	if _, err := tm.st.DeleteWatch(ctx, w.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := tm.st.CreateWatch(ctx, w, "", time.Time{}); err != nil {
+	if err := tm.st.CreateWatch(ctx, w, "", time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	tm.clock.Set(start.Add(4*24*time.Hour + 20*time.Hour)) // 2026-08-19, three windows skipped

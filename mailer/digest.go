@@ -170,41 +170,68 @@ func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
 		return open[i].Window < open[j].Window
 	})
 	sent := 0
-	for _, d := range open {
+	// the caps are asked just before a send; a send that then fails has
+	// used its unit of the day's cap (the cap errs on sending less)
+	allow := func() string {
+		if sent >= m.cfg.MaxDigestsPerRun {
+			return "the per-run cap of " + strconv.Itoa(m.cfg.MaxDigestsPerRun) + " digest mails was reached; it goes at the next run"
+		}
+		a, err := m.deps.Store.Take(ctx, CeilingDigestsPerDay, "*", m.cfg.MaxDigestsPerDay, now)
+		if err != nil {
+			return "the state store could not answer for the daily cap; it goes at the next run"
+		}
+		if !a.Allowed {
+			return "the daily cap of " + strconv.Itoa(m.cfg.MaxDigestsPerDay) + " digest mails was reached; it goes after " +
+				a.ResetAt.In(record.NewYork).Format("Jan 2, 2006 3:04 PM") + " New York time"
+		}
+		return ""
+	}
+	// one digest mail per address per window: an address's deliveries
+	// due now go out together, one section per watch
+	groups, err := m.byAddress(ctx, open)
+	if err != nil {
+		return rep, err
+	}
+	_, windowStart := m.WindowFor(watch.CadenceDaily, now)
+	for _, g := range groups {
 		if ctx.Err() != nil {
 			return rep, ctx.Err()
 		}
-		if d.NextAttempt.After(now) {
+		if !slices.ContainsFunc(g.deliveries, func(d store.Delivery) bool { return !d.NextAttempt.After(now) }) {
 			continue
 		}
-		// the caps are asked just before a send; a send that then fails
-		// has used its unit of the day's cap (the cap errs on sending less)
-		allow := func() string {
-			if sent >= m.cfg.MaxDigestsPerRun {
-				return "the per-run cap of " + strconv.Itoa(m.cfg.MaxDigestsPerRun) + " digest mails was reached; it goes at the next run"
+		var outcomes []string
+		if a, err := m.deps.Store.Address(ctx, g.address); err != nil {
+			m.log().Warn("mailer: the address budget could not be read; its digest waits", "err", err)
+			continue
+		} else if !a.DigestAt.Before(windowStart) {
+			// this address had its digest mail in this window already
+			// (a catch-up or a retry): the rest waits for the next
+			// window's, which folds it in
+			for _, d := range g.deliveries {
+				d.Deferred = "this address had its one digest mail of this window; it goes with the next one"
+				_, _ = m.deps.Store.PutDelivery(ctx, d)
+				outcomes = append(outcomes, deferred)
 			}
-			a, err := m.deps.Store.Take(ctx, CeilingDigestsPerDay, "*", m.cfg.MaxDigestsPerDay, now)
-			if err != nil {
-				return "the state store could not answer for the daily cap; it goes at the next run"
-			}
-			if !a.Allowed {
-				return "the daily cap of " + strconv.Itoa(m.cfg.MaxDigestsPerDay) + " digest mails was reached; it goes after " +
-					a.ResetAt.In(record.NewYork).Format("Jan 2, 2006 3:04 PM") + " New York time"
-			}
-			return ""
+		} else {
+			outcomes = m.deliverGroup(ctx, g, allow)
 		}
-		switch m.deliver(ctx, d, allow) {
-		case store.DeliverySent:
-			rep.Sent++
+		for _, o := range outcomes {
+			switch o {
+			case store.DeliverySent:
+				rep.Sent++
+			case store.DeliveryFailed:
+				rep.Failed++
+			case store.DeliveryDropped:
+				rep.Dropped++
+			case store.DeliveryMerged:
+				rep.Merged++
+			case deferred:
+				rep.Deferred++
+			}
+		}
+		if slices.Contains(outcomes, store.DeliverySent) {
 			sent++
-		case store.DeliveryFailed:
-			rep.Failed++
-		case store.DeliveryDropped:
-			rep.Dropped++
-		case store.DeliveryMerged:
-			rep.Merged++
-		case deferred:
-			rep.Deferred++
 		}
 	}
 	return rep, nil
@@ -530,20 +557,30 @@ func backoff(attempts int) time.Duration {
 // delivery stays open for the next run, its ledger entry deferred with
 // the reason.
 func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() string) string {
-	now := m.now()
+	msg, outcome := m.prepare(ctx, d)
+	if outcome != "" || msg == nil {
+		return outcome
+	}
+	return m.sendDelivery(ctx, d, *msg, allow, m.now())
+}
+
+// prepare settles what an open delivery needs before its mail: nothing
+// when it was folded into a later one, interrupted over a relay, or its
+// watch has ended (the outcome, recorded), else the mail to send.
+func (m *Mailer) prepare(ctx context.Context, d store.Delivery) (*Message, string) {
 	if d.MergedInto != "" {
-		return ""
+		return nil, ""
 	}
 	if d.State == store.DeliverySending && !m.transport.Idempotent() {
 		// a send began before a restart: whether it left is unknown, and a
 		// relay cannot take it back, so it is not sent again
 		d.State, d.LastError = store.DeliveryDropped, "interrupted while sending; not resent to avoid a duplicate"
 		_, _ = m.deps.Store.PutDelivery(ctx, d)
-		return d.State
+		return nil, d.State
 	}
 	w, err := m.deps.Store.GetWatch(ctx, d.WatchID)
 	if err != nil {
-		return "" // ended meanwhile: its deliveries went with it
+		return nil, "" // ended meanwhile: its deliveries went with it
 	}
 	if w.LastWindow > d.Window {
 		// a later window was planned; if it folded this one in (a planner
@@ -551,15 +588,16 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 		if later, ok, err := m.deps.Store.GetDelivery(ctx, w.ID, w.LastWindow); err == nil && ok && slices.Contains(later.MergedFrom, d.Window) {
 			d.State, d.MergedInto = store.DeliveryMerged, later.Window
 			_, _ = m.deps.Store.PutDelivery(ctx, d)
-			return d.State
+			return nil, d.State
 		}
 	}
 	if d.Kind == store.KindChange {
 		manage, unsub, err := m.svc.ManageLinks(w.ID)
 		if err != nil {
-			return m.failed(ctx, d, err)
+			return nil, m.failed(ctx, d, err)
 		}
-		return m.sendDelivery(ctx, d, m.changeMessage(w, d, manage, unsub), allow, now)
+		msg := m.changeMessage(w, d, manage, unsub)
+		return &msg, ""
 	}
 	var items []DigestItem
 	kind := w.Filter.Lens
@@ -573,7 +611,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 			if !rosterRead {
 				as, err := w.Filter.Roster(ctx, m.readers())
 				if err != nil {
-					return m.failed(ctx, d, err)
+					return nil, m.failed(ctx, d, err)
 				}
 				roster, rosterRead = people.Changes(as), true
 			}
@@ -590,7 +628,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 				if record.ErrorCode(err) == record.ENOTFOUND {
 					continue // withdrawn since planning
 				}
-				return m.failed(ctx, d, err)
+				return nil, m.failed(ctx, d, err)
 			}
 			items = append(items, DigestItem{Land: &it, Link: it.Link})
 			continue
@@ -601,7 +639,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 				if record.ErrorCode(err) == record.ENOTFOUND {
 					continue // withdrawn since planning
 				}
-				return m.failed(ctx, d, err)
+				return nil, m.failed(ctx, d, err)
 			}
 			items = append(items, DigestItem{Meeting: &mt, Link: meeting.Permalink(m.cfg.BaseURL, id)})
 			continue
@@ -611,7 +649,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 			if record.ErrorCode(err) == record.ENOTFOUND {
 				continue // withdrawn since planning
 			}
-			return m.failed(ctx, d, err)
+			return nil, m.failed(ctx, d, err)
 		}
 		it := m.digestItem(ctx, w.Filter, kind, n)
 		it.Update = slices.Contains(d.Updates, id)
@@ -620,11 +658,11 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 	if d.Kind == store.KindDigest && len(items) == 0 {
 		d.State = store.DeliveryEmpty
 		_, _ = m.deps.Store.PutDelivery(ctx, d)
-		return d.State
+		return nil, d.State
 	}
 	manage, unsub, err := m.svc.ManageLinks(w.ID)
 	if err != nil {
-		return m.failed(ctx, d, err)
+		return nil, m.failed(ctx, d, err)
 	}
 	msg := Message{Kind: "digest", To: w.Email, MessageID: d.MessageID, Unsubscribe: unsub, Bulk: true}
 	scope := oneLine(mailSafe(w.Scope), 70)
@@ -646,7 +684,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 		msg.Subject = subject + " — " + scope
 		msg.Text = digestText(w, d, items, manage, unsub)
 	}
-	return m.sendDelivery(ctx, d, msg, allow, now)
+	return &msg, ""
 }
 
 // sendDelivery sends a delivery's message within the caps (allow) and

@@ -107,8 +107,9 @@ func TestLedgerRecordsEveryRun(t *testing.T) {
 func TestLedgerDeferral(t *testing.T) {
 	tm := newTestMailer(t, func(c *Config) { c.MaxDigestsPerRun = 1 }, nil)
 	ctx := context.Background()
-	for _, text := range []string{"Parks construction awards", "Sanitation awards"} {
-		activeWatch(t, tm, text)
+	// two addresses: one address's digests go out as one mail
+	for i, text := range []string{"Parks construction awards", "Sanitation awards"} {
+		activeWatchFor(t, tm, []string{"pat@example.org", "kim@example.org"}[i], text)
 	}
 	ws, _ := tm.st.ListWatches(ctx)
 	for _, w := range ws { // forget both baselines: each has a digest due
@@ -116,7 +117,7 @@ func TestLedgerDeferral(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.Progress = watch.Progress{}
-		if err := tm.st.CreateWatch(ctx, w, "", time.Time{}); err != nil {
+		if err := tm.st.CreateWatch(ctx, w, "", time.Time{}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -100,8 +101,9 @@ type Config struct {
 	MaxDigestsPerDay int
 	// QuietAfter is how long a daily watch is quiet before a heartbeat.
 	QuietAfter time.Duration
-	// SendQueue bounds the welcome and confirmation mails waiting to be
-	// sent off the request path (see later).
+	// SendQueue is kept for configuration compatibility: welcome and
+	// confirmation mails wait in the state store (the outbox worker,
+	// promised.go), unbounded by memory.
 	SendQueue int
 
 	// DKIM, when set, signs every outgoing mail (see DKIMConfig).
@@ -141,9 +143,11 @@ type Mailer struct {
 	deps      Deps
 	signer    *watch.Signer
 	transport Transport
-	queue     *sendQueue
-	svc       *watch.Service
-	receiver  atomic.Pointer[error] // why the SMTP receiver is down (Ready)
+	// wake nudges the outbox worker; delivering serializes its passes
+	wake       chan struct{}
+	delivering sync.Mutex
+	svc        *watch.Service
+	receiver   atomic.Pointer[error] // why the SMTP receiver is down (Ready)
 }
 
 // New builds a mailer: it fills defaults, reads (or creates) the token key
@@ -237,7 +241,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, queue: newSendQueue(cfg.SendQueue)}
+	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, wake: make(chan struct{}, 1)}
 	if m.transport == nil {
 		if cfg.Relay.Addr != "" {
 			m.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}
@@ -318,6 +322,7 @@ func (m *Mailer) Run(ctx context.Context) error {
 		}
 	}
 	go m.RunScheduler(ctx)
+	go m.RunOutbox(ctx)
 	for done := false; !done; {
 		select {
 		case <-ctx.Done():
@@ -337,8 +342,5 @@ func (m *Mailer) Run(ctx context.Context) error {
 			srv.Close()
 		}
 	}
-	if !m.FlushContext(shutdown) {
-		m.log().Warn("mailer: stopping with welcome or confirmation mail still queued")
-	}
-	return nil
+	return nil // promised mail still pending is in the store: the next start sends it
 }

@@ -179,18 +179,24 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 			u.Follow, u.Scope = &f, scope
 		}
 	}
-	if !m.svc.MayMail(ctx, sender, in.Client) {
-		return Limited, nil
-	}
 	if perr != nil {
+		// a refusal is unasked mail too: it spends the address's budget
+		if !m.svc.MayMail(ctx, sender) {
+			return Limited, nil
+		}
 		if err := m.sendRefusal(ctx, sender, record.ErrorMessage(perr), msgID); err != nil {
 			m.log().Error("mailer: refusal not sent", "err", err)
 			return "", errBusy
 		}
 		return Answered, nil
 	}
-	if err := m.svc.SendConfirmation(ctx, sender, u, text, msgID); err != nil {
-		m.log().Error("mailer: confirmation not sent", "err", err)
+	// the confirmation is stored before the 250: the outbox worker sends
+	// it within the address's budget, after a crash too
+	if err := m.svc.QueueConfirmation(ctx, sender, u, text, msgID, false); err != nil {
+		if errors.Is(err, watch.ErrAddressFull) {
+			return Limited, nil
+		}
+		m.log().Error("mailer: confirmation not queued", "err", err)
 		return "", errBusy
 	}
 	return Answered, nil

@@ -12,31 +12,18 @@ import (
 // mailer sends for: the API, the MCP tools and the SMTP receiver call it.
 func (m *Mailer) Watches() *watch.Service { return m.svc }
 
-// sender is the mailer as the lifecycle's watch.Sender: its send queue,
-// composer and transport.
+// sender is the mailer as the lifecycle's watch.Sender: the lifecycle
+// stores the mail it promises, and Nudge wakes the outbox worker
+// (promised.go) that delivers it.
 type sender struct{ m *Mailer }
 
 var _ watch.Sender = sender{}
 
-func (s sender) Later(ctx context.Context, what string, fn func(ctx context.Context) error) {
-	s.m.later(ctx, what, fn)
-}
-
-func (s sender) Confirmation(ctx context.Context, to string, u watch.Understanding, link, nonce, inReplyTo string) error {
-	m := s.m
-	auto := "auto-generated"
-	if inReplyTo != "" {
-		auto = "auto-replied"
+func (s sender) Nudge() {
+	select {
+	case s.m.wake <- struct{}{}:
+	default: // a pass is due already
 	}
-	return m.send(ctx, Message{Kind: "confirmation", To: to, Subject: "Confirm your Recordwatch watch: " + oneLine(mailSafe(u.Scope), 80),
-		Text: confirmationText(u, link, m.cfg.ConfirmTTL, m.schedule(u.Cadence)), MessageID: m.messageID("confirm", nonce),
-		InReplyTo: inReplyTo, AutoSubmitted: auto})
-}
-
-func (s sender) Welcome(ctx context.Context, w watch.Watch, manage, unsub string) error {
-	m := s.m
-	return m.send(ctx, Message{Kind: "welcome", To: w.Email, Subject: "Your Recordwatch watch is active: " + oneLine(mailSafe(w.Scope), 80),
-		Text: welcomeText(w, manage, unsub, m.schedule(w.CadenceOf())), MessageID: m.messageID("welcome", w.ID), Unsubscribe: unsub})
 }
 
 var _ = store.CounterSubscriptionActive == watch.CounterActive // the same counter

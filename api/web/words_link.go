@@ -36,6 +36,12 @@ var watchWords = map[string]word{
 	"watch.unsub.button":    {"Unsubscribe", "Darse de baja"},
 	"watch.unsub.done":      {"You are unsubscribed", "Se ha dado de baja"},
 	"watch.unsub.ended":     {"This watch has ended; no more digests are sent for it.", "Este seguimiento ha terminado; ya no se envían más resúmenes de él."},
+	"watch.remove.title":    {"This wasn't me: remove everything", "No fui yo: eliminarlo todo"},
+	"watch.remove.message":  {"This address holds %d watches and %d queued emails. Remove them all? Nothing more is sent to it unless someone asks again.", "Esta dirección tiene %d seguimientos y %d correos en cola. ¿Eliminarlos todos? No se le enviará nada más salvo que alguien lo pida de nuevo."},
+	"watch.remove.button":   {"Remove everything", "Eliminarlo todo"},
+	"watch.remove.done":     {"Everything is removed", "Todo se ha eliminado"},
+	"watch.remove.ended":    {"%d watches ended and %d queued emails dropped. Nothing more is sent to this address unless someone asks again.", "Terminaron %d seguimientos y se descartaron %d correos en cola. No se enviará nada más a esta dirección salvo que alguien lo pida de nuevo."},
+	"watch.manage.add":      {"Add another watch for this address (from the site's search pages; this link counts as yours)", "Añadir otro seguimiento para esta dirección (desde las páginas de búsqueda del sitio; este enlace cuenta como suyo)"},
 	// the freshness banner (templates/layout.html, api/sources.go bannerOf)
 	"banner.since":  {"since %s", "desde el %s"},
 	"banner.more":   {"and %d more", "y %d más"},

@@ -29,7 +29,7 @@ func TestUnsubscribeLeavesNoAddress(t *testing.T) {
 	const addr = "Gone.Person+news@Example.org"
 	w := watch.Watch{ID: watch.NewID(), Email: addr, Filter: watch.Filter{Lens: "money"}, Scope: "x", Form: 1, Status: watch.StatusActive,
 		CreatedAt: now, ActivatedAt: now}
-	if err := s.CreateWatch(ctx, w, "nonce-1", now.Add(time.Hour)); err != nil {
+	if err := s.CreateWatch(ctx, w, "nonce-1", now.Add(time.Hour), nil); err != nil {
 		t.Fatal(err)
 	}
 	d := Delivery{WatchID: w.ID, Window: "2026-08-14", State: DeliverySent, PlannedAt: now, Body: "Sent to " + addr, Subject: "to " + addr}

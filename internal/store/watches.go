@@ -90,10 +90,14 @@ func (d Delivery) Open() bool {
 // the watch's mail and is deleted with the watch. A Form 2 request awaiting
 // confirmation is never stored (it travels in its signed token).
 type Watches interface {
-	// CreateWatch stores an active watch. A non-empty once key (the nonce
-	// of the confirmation token) is claimed in the same transaction until
-	// onceUntil; a key claimed before gives ErrTokenUsed and stores nothing.
-	CreateWatch(ctx context.Context, w watch.Watch, once string, onceUntil time.Time) error
+	// CreateWatch stores an active watch with the mail it promises (when
+	// mail is set: its welcome, see watch.Outbox). A non-empty once key
+	// (the nonce of the confirmation token) is claimed in the same
+	// transaction until onceUntil; a key claimed before gives ErrTokenUsed
+	// and stores nothing.
+	CreateWatch(ctx context.Context, w watch.Watch, once string, onceUntil time.Time, mail *watch.Promise) error
+	// Outbox: promised mail and the per-address mail budget.
+	watch.Outbox
 	// GetWatch returns a watch, or ENOTFOUND.
 	GetWatch(ctx context.Context, id string) (watch.Watch, error)
 	// DeleteWatch removes a watch, its address and its deliveries. It

@@ -36,8 +36,9 @@ func createWatchBuckets(tx *bolt.Tx) error {
 
 func deliveryKey(watchID, window string) []byte { return []byte(watchID + "\x00" + window) }
 
-// CreateWatch stores an active watch, claiming its confirmation nonce.
-func (s *Bolt) CreateWatch(ctx context.Context, w watch.Watch, once string, onceUntil time.Time) error {
+// CreateWatch stores an active watch, claiming its confirmation nonce,
+// with the mail it promises (when mail is set), in one transaction.
+func (s *Bolt) CreateWatch(ctx context.Context, w watch.Watch, once string, onceUntil time.Time, mail *watch.Promise) error {
 	if w.ID == "" || w.Email == "" {
 		return fmt.Errorf("store: a watch needs an id and an address")
 	}
@@ -63,6 +64,11 @@ func (s *Bolt) CreateWatch(ctx context.Context, w watch.Watch, once string, once
 		b := tx.Bucket(bucketWatches)
 		if b.Get([]byte(w.ID)) != nil {
 			return fmt.Errorf("store: watch id %q is already taken", w.ID)
+		}
+		if mail != nil {
+			if err := putPromise(tx, *mail); err != nil {
+				return err
+			}
 		}
 		return b.Put([]byte(w.ID), v)
 	})

@@ -122,3 +122,8 @@ func (l Links) Manage(token string) string { return l.Base + "/manage/" + token 
 
 // Unsubscribe is a watch's one-click unsubscribe link.
 func (l Links) Unsubscribe(token string) string { return l.Base + "/u/" + token }
+
+// RemoveAll is an address's "this wasn't me — remove everything" link
+// (one click, RFC 8058): it ends every watch of the address and drops its
+// queued mail.
+func (l Links) RemoveAll(token string) string { return l.Base + "/remove/" + token }

@@ -56,9 +56,10 @@ type Allowance struct {
 type Store interface {
 	// Take consumes one unit of a daily ceiling for a key.
 	Take(ctx context.Context, ceiling, key string, limit int, now time.Time) (Allowance, error)
-	// CreateWatch stores an active watch; with once set, a key claimed
+	// CreateWatch stores an active watch and, when mail is set, the mail
+	// it promises, in one transaction; with once set, a key claimed
 	// before gives ErrTokenUsed and stores nothing.
-	CreateWatch(ctx context.Context, w Watch, once string, onceUntil time.Time) error
+	CreateWatch(ctx context.Context, w Watch, once string, onceUntil time.Time, mail *Promise) error
 	// GetWatch reads a watch (ENOTFOUND when it has ended).
 	GetWatch(ctx context.Context, id string) (Watch, error)
 	// DeleteWatch ends a watch; found is false when it had already ended.
@@ -71,20 +72,19 @@ type Store interface {
 	Ledger(ctx context.Context, watchID string) ([]LedgerEntry, error)
 	// ListWatches lists every stored watch (MissedRuns).
 	ListWatches(ctx context.Context) ([]Watch, error)
+	// Outbox keeps promised mail and the per-address budget.
+	Outbox
 }
 
-// Sender is the mail side the lifecycle needs; the mailer implements it
-// with its send queue, composer and transport. No free text reaches a mail
-// through it: the scope is always stated afresh from the filter.
+// Sender is the mail side the lifecycle needs: the mailer's outbox
+// worker, which delivers the promises the lifecycle stores (Store's
+// Outbox) within the per-address budget. The lifecycle never sends: a
+// request stores its mail and answers, so an answer and its timing never
+// depend on what is done for an address.
 type Sender interface {
-	// Later runs fn off the request path, so an answer and its timing never
-	// depend on what is done for an address.
-	Later(ctx context.Context, what string, fn func(ctx context.Context) error)
-	// Confirmation sends a Form 2 confirmation mail (nonce names the
-	// message; inReplyTo answers a subscribe mail).
-	Confirmation(ctx context.Context, to string, u Understanding, link, nonce, inReplyTo string) error
-	// Welcome sends the welcome mail of an active watch.
-	Welcome(ctx context.Context, w Watch, manage, unsubscribe string) error
+	// Nudge wakes the outbox worker after a promise was stored (it also
+	// polls, so a promise stored by another process is delivered too).
+	Nudge()
 }
 
 // ServiceConfig are the lifecycle's settings (the mailer's Config carries
@@ -93,8 +93,12 @@ type ServiceConfig struct {
 	Form       int
 	Links      view.Links // confirm, manage and unsubscribe links
 	ConfirmTTL time.Duration
-	// RepliesPerAddress is the daily mail ceiling per address (AddressKey).
+	// RepliesPerAddress is kept for configuration compatibility: the
+	// per-address budget is now UnaskedEvery, whoever asks.
 	RepliesPerAddress int
+	// MaxUntouched bounds the watches and queued confirmations an address
+	// holds that its owner never acted on (0: DefaultMaxUntouched).
+	MaxUntouched int
 	// RequestsPerClient and RequestsPerDay are the daily request ceilings
 	// per client and for all clients, shared fairly (see Allow).
 	RequestsPerClient int
@@ -177,6 +181,10 @@ type Request struct {
 	Cadence string
 	Client  string // IP address, for the per-client ceiling
 	Channel string
+	// Manage is a manage token from one of the address's own mails: the
+	// request is its owner's (the watch counts as touched, and its mail
+	// goes at once, outside the unasked budget and the untouched bound).
+	Manage string
 	// InReplyTo is the message id of a subscribe mail being answered.
 	InReplyTo string
 }
@@ -217,9 +225,9 @@ type Managed struct {
 	Ledger []LedgerEntry `json:"ledger"`
 }
 
-// pending is what a confirmation token carries: the whole request, so that
+// ConfirmRequest is what a confirmation token carries: the whole request, so that
 // nothing is stored before the link is followed.
-type pending struct {
+type ConfirmRequest struct {
 	Email       string            `json:"e"`
 	Filter      Filter            `json:"f"`
 	Scope       string            `json:"s"`
@@ -266,11 +274,15 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
+	asked, err := s.owner(ctx, req.Manage, email)
+	if err != nil {
+		return Outcome{}, err
+	}
 	if req.Follow != nil {
-		return s.subscribeFollow(ctx, email, req, *req.Follow, "")
+		return s.subscribeFollow(ctx, email, req, *req.Follow, "", asked)
 	}
 	if req.Filter != nil {
-		return s.subscribeStructured(ctx, email, req)
+		return s.subscribeStructured(ctx, email, req, asked)
 	}
 	u, err := s.Understand(req.Text)
 	if err != nil {
@@ -280,7 +292,7 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 		if req.Cadence == "" {
 			req.Cadence = u.Cadence
 		}
-		return s.subscribeFollow(ctx, email, req, *u.Follow, req.Text)
+		return s.subscribeFollow(ctx, email, req, *u.Follow, req.Text, asked)
 	}
 	if req.Cadence != "" && req.Cadence != u.Cadence {
 		// the cadence chosen (a form's, a tool's) wins over the words; it
@@ -288,18 +300,18 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 		u.Cadence = req.Cadence
 		u.Notes = append(u.Notes[:len(u.Notes)-1:len(u.Notes)-1], "Cadence: "+s.Schedule(u.Cadence)+" (as chosen).")
 	}
-	out := Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
-		Message: "A confirmation email stating how the request was understood is on its way to the address. " +
-			"Nothing is stored and no digest is sent until its link is followed."}
-	text, inReplyTo, client := req.Text, req.InReplyTo, req.Client
-	s.sender.Later(ctx, "confirmation", func(ctx context.Context) error {
-		if !s.MayMail(ctx, email, client) {
-			return nil
-		}
-		return s.SendConfirmation(ctx, email, u, text, inReplyTo)
-	})
-	return out, nil
+	if err := s.QueueConfirmation(ctx, email, u, req.Text, req.InReplyTo, asked); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
+		Message: confirmationMessage}, nil
 }
+
+// confirmationMessage is a Form 2 request's answer: the same for every
+// address, whether its mail goes now or waits for the address's budget.
+const confirmationMessage = "A confirmation email stating how the request was understood will be sent to the address " +
+	"(an address gets at most one such email a day: requests made meanwhile are listed together in the next one). " +
+	"No watch is stored and no digest is sent until its link is followed."
 
 // check refuses control characters in any value of a request (they can
 // reach a mail): one-line values get no CR or LF either.
@@ -320,7 +332,7 @@ func (req Request) check() error {
 	return nil
 }
 
-func (s *Service) subscribeStructured(ctx context.Context, email string, req Request) (Outcome, error) {
+func (s *Service) subscribeStructured(ctx context.Context, email string, req Request, asked bool) (Outcome, error) {
 	f := *req.Filter
 	if err := f.Validate(); err != nil {
 		return Outcome{}, err
@@ -328,35 +340,29 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 	if len(req.Description) > record.MaxRequestTextLen {
 		return Outcome{}, record.Invalid("description", "a description is limited to %d characters", record.MaxRequestTextLen)
 	}
-	// the welcome mail counts against the address's daily mail ceiling
-	// for this client; over it the watch is stored and answered exactly
-	// as any other, and only the welcome mail is not sent: the answer says
-	// nothing about what the address has been sent, and a stranger's
-	// requests never use up what the address's own requests may send
-	a, err := s.takeAddress(ctx, email, req.Client)
-	if err != nil {
-		return Outcome{}, errStoreDown
-	}
-	if !a.Allowed {
-		s.log.Info("watch: daily welcome mails for an address from this client reached; the watch is stored, its welcome mail not sent")
+	if !asked {
+		if err := s.room(ctx, email); err != nil {
+			return Outcome{}, err
+		}
 	}
 	scope := Describe(f, req.Agencies)
 	now := s.now()
 	cadence, _ := CheckCadence(req.Cadence)
 	w := Watch{ID: NewID(), Email: email, Filter: f, Description: strings.TrimSpace(req.Description),
-		Scope: scope, Form: 1, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
-	if err := s.activate(ctx, &w, "", time.Time{}, a.Allowed); err != nil {
+		Scope: scope, Form: 1, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence, Untouched: !asked}
+	if err := s.activate(ctx, &w, "", time.Time{}, asked); err != nil {
 		return Outcome{}, err
 	}
 	return Outcome{Status: StatusActive, Filter: f, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
-		Message: "The watch is active. A welcome email stating its scope, with manage and unsubscribe links, is on its way to the address."}, nil
+		Message: "The watch is active. A welcome email stating its scope, with manage and unsubscribe links, will be sent to the address " +
+			"(an address gets at most one such email a day: watches made meanwhile are listed together in the next one)."}, nil
 }
 
 // subscribeFollow handles a follow request: the object must be held now
 // (ENOTFOUND otherwise). Form 1 stores an active watch and queues the
 // welcome mail (as subscribeStructured); Form 2 stores nothing and queues
 // a confirmation mail carrying the follow (double opt-in).
-func (s *Service) subscribeFollow(ctx context.Context, email string, req Request, f Follow, text string) (Outcome, error) {
+func (s *Service) subscribeFollow(ctx context.Context, email string, req Request, f Follow, text string, asked bool) (Outcome, error) {
 	f, err := f.Check(s.cfg.Form)
 	if err != nil {
 		return Outcome{}, err
@@ -371,30 +377,26 @@ func (s *Service) subscribeFollow(ctx context.Context, email string, req Request
 	if s.cfg.Form == 2 {
 		u := Understanding{Filter: filter, Follow: &f, Scope: scope, Cadence: cadence,
 			Notes: []string{"A mail is sent when a followed field of " + f.Noun() + " changes, saying old → new; nothing is sent for what it holds now."}}
-		inReplyTo, client := req.InReplyTo, req.Client
-		s.sender.Later(ctx, "confirmation", func(ctx context.Context) error {
-			if !s.MayMail(ctx, email, client) {
-				return nil
-			}
-			return s.SendConfirmation(ctx, email, u, text, inReplyTo)
-		})
+		if err := s.QueueConfirmation(ctx, email, u, text, req.InReplyTo, asked); err != nil {
+			return Outcome{}, err
+		}
 		return Outcome{Status: StatusAwaiting, Filter: filter, Scope: scope, Notes: u.Notes, Cadence: cadence, Schedule: s.Schedule(cadence),
-			Message: "A confirmation email stating what will be followed is on its way to the address. " +
-				"Nothing is stored and nothing is sent until its link is followed."}, nil
+			Message: confirmationMessage}, nil
 	}
-	a, err := s.takeAddress(ctx, email, req.Client)
-	if err != nil {
-		return Outcome{}, errStoreDown
+	if !asked {
+		if err := s.room(ctx, email); err != nil {
+			return Outcome{}, err
+		}
 	}
 	now := s.now()
 	w := Watch{ID: NewID(), Email: email, Filter: filter, Follow: &f, Description: strings.TrimSpace(req.Description),
-		Scope: scope, Form: s.cfg.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
-	if err := s.activate(ctx, &w, "", time.Time{}, a.Allowed); err != nil {
+		Scope: scope, Form: s.cfg.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence, Untouched: !asked}
+	if err := s.activate(ctx, &w, "", time.Time{}, asked); err != nil {
 		return Outcome{}, err
 	}
 	return Outcome{Status: StatusActive, Filter: filter, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
 		Message: "The watch is active. It mails when a followed field changes (old → new); nothing is sent for what the record holds now. " +
-			"A welcome email with manage and unsubscribe links is on its way."}, nil
+			"A welcome email with manage and unsubscribe links will be sent (an address gets at most one such email a day)."}, nil
 }
 
 // PreviewFollow is what a follow watch would observe now (a preview
@@ -404,9 +406,10 @@ func (s *Service) PreviewFollow(ctx context.Context, f Follow) (Follow, string, 
 	return f, scope, err
 }
 
-// activate takes the watch's baseline (what it matches now is not new),
-// stores it and, with welcome, queues the welcome mail.
-func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil time.Time, welcome bool) error {
+// activate takes the watch's baseline (what it matches now is not new)
+// and stores it with its welcome mail (asked: its owner asked for it from
+// a link, so it goes outside the unasked budget).
+func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil time.Time, asked bool) error {
 	if w.Follow != nil {
 		// a follow's baseline is the object's fields now: no back-catalogue
 		snap, err := s.readers.Observe(ctx, *w.Follow, s.cfg.Links)
@@ -414,7 +417,7 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 			return err
 		}
 		w.Snapshot, w.Scope = snap.Fields, FollowScope(*w.Follow, snap.Title)
-		return s.keep(ctx, w, once, onceUntil, welcome)
+		return s.keep(ctx, w, once, onceUntil, asked)
 	}
 	res, err := w.Filter.Run(ctx, s.readers, s.now())
 	if err != nil {
@@ -450,38 +453,41 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 			}
 		}
 	}
-	return s.keep(ctx, w, once, onceUntil, welcome)
+	return s.keep(ctx, w, once, onceUntil, asked)
 }
 
-// keep stores an activated watch (claiming its confirmation) and, with
-// welcome, queues the welcome mail.
-func (s *Service) keep(ctx context.Context, w *Watch, once string, onceUntil time.Time, welcome bool) error {
+// keep stores an activated watch (claiming its confirmation) with its
+// welcome mail, in one transaction: a watch acknowledged is a welcome
+// mail that will be sent.
+func (s *Service) keep(ctx context.Context, w *Watch, once string, onceUntil time.Time, asked bool) error {
 	w.QuietSince = w.ActivatedAt
-	if err := s.store.CreateWatch(ctx, *w, once, onceUntil); err != nil {
+	mail := &Promise{ID: NewID(), Address: AddressKey(w.Email), Email: w.Email, Kind: MailWelcome, WatchID: w.ID, Asked: asked,
+		CreatedAt: s.now()}
+	if err := s.store.CreateWatch(ctx, *w, once, onceUntil, mail); err != nil {
 		if errors.Is(err, ErrTokenUsed) {
 			return ErrUsedLink
 		}
-		return err
+		return storeError(err)
 	}
 	_, _ = s.store.Incr(ctx, CounterActive, record.NewYorkDay(s.now()), 1)
-	if !welcome {
-		return nil
-	}
-	stored := *w
-	s.sender.Later(ctx, "welcome", func(ctx context.Context) error {
-		manage, unsub, err := s.ManageLinks(stored.ID)
-		if err != nil {
-			return err
-		}
-		return s.sender.Welcome(ctx, stored, manage, unsub)
-	})
+	s.sender.Nudge()
 	return nil
+}
+
+// storeError is a store write's failure as a request sees it: an error
+// with a code passes (the store classified it), any other is
+// EUNAVAILABLE.
+func storeError(err error) error {
+	if record.ErrorCode(err) != record.EINTERNAL {
+		return err
+	}
+	return errStoreDown
 }
 
 // Pending reads a confirmation token without using it (the page that
 // shows what will be confirmed). A forged or expired token is ErrBadLink.
 func (s *Service) Pending(token string) (Outcome, error) {
-	var p pending
+	var p ConfirmRequest
 	if _, err := s.signer.Verify(TokenConfirm, token, s.now(), &p); err != nil {
 		return Outcome{}, ErrBadLink
 	}
@@ -497,7 +503,7 @@ func (s *Service) Pending(token string) (Outcome, error) {
 // digests start. A forged or expired token stores nothing (ErrBadLink); a
 // token already used gives ErrUsedLink and stores nothing more.
 func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
-	var p pending
+	var p ConfirmRequest
 	nonce, err := s.signer.Verify(TokenConfirm, token, s.now(), &p)
 	if err != nil {
 		return Outcome{}, ErrBadLink
@@ -521,6 +527,8 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 		}
 		w.Follow = &f
 	}
+	// a confirmation link followed is the owner's act: the watch is
+	// touched, and its welcome mail goes at once
 	if err := s.activate(ctx, &w, "confirm:"+nonce, now.Add(s.cfg.ConfirmTTL+24*time.Hour), true); err != nil {
 		return Outcome{}, err
 	}
@@ -541,6 +549,11 @@ func (s *Service) Manage(ctx context.Context, token string) (Managed, error) {
 			return Managed{Status: "ended"}, nil
 		}
 		return Managed{}, err
+	}
+	if w.Untouched { // a link of one of its mails used: its owner acted
+		if err := s.store.TouchWatch(ctx, w.ID); err != nil {
+			s.log.Warn("watch: could not mark a watch as touched", "err", err)
+		}
 	}
 	ledger, err := s.store.Ledger(ctx, w.ID)
 	if err != nil {
@@ -624,17 +637,96 @@ func (s *Service) ManageLinks(watchID string) (manage, unsubscribe string, err e
 	return s.cfg.Links.Manage(tok), s.cfg.Links.Unsubscribe(tok), nil
 }
 
-// SendConfirmation signs the request into an expiring confirmation link
-// and has the sender mail it (the SMTP receiver calls it on its own path,
-// after MayMail; Subscribe calls it off the request path).
-func (s *Service) SendConfirmation(ctx context.Context, email string, u Understanding, text, inReplyTo string) error {
-	p := pending{Email: email, Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: s.cfg.Form, Description: strings.TrimSpace(text),
+// QueueConfirmation stores a Form 2 confirmation mail (Subscribe, and the
+// SMTP receiver for subscribe mail): the request as understood, signed
+// into its link when the mail is composed. Unless asked (the owner asked
+// from a link), an address holding MaxUntouched requests its owner never
+// acted on is refused (ErrAddressFull).
+func (s *Service) QueueConfirmation(ctx context.Context, email string, u Understanding, text, inReplyTo string, asked bool) error {
+	if !asked {
+		if err := s.room(ctx, email); err != nil {
+			return err
+		}
+	}
+	p := Promise{ID: NewID(), Address: AddressKey(email), Email: email, Kind: MailConfirmation, Understanding: &u,
+		Text: strings.TrimSpace(text), InReplyTo: inReplyTo, Asked: asked, CreatedAt: s.now()}
+	if err := s.store.QueueMail(ctx, p); err != nil {
+		return storeError(err)
+	}
+	s.sender.Nudge()
+	return nil
+}
+
+// ConfirmationLink signs a queued confirmation's request into its link,
+// valid ConfirmTTL from now, and returns the token's nonce (which names
+// the request).
+func (s *Service) ConfirmationLink(p Promise) (link, nonce string, err error) {
+	if p.Understanding == nil {
+		return "", "", errors.New("watch: a confirmation without its request")
+	}
+	u := p.Understanding
+	r := ConfirmRequest{Email: p.Email, Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: s.cfg.Form, Description: p.Text,
 		Cadence: u.Cadence, Follow: u.Follow}
-	tok, nonce, err := s.signer.Sign(TokenConfirm, p, s.now(), s.cfg.ConfirmTTL)
+	tok, nonce, err := s.signer.Sign(TokenConfirm, r, s.now(), s.cfg.ConfirmTTL)
+	if err != nil {
+		return "", "", err
+	}
+	return s.cfg.Links.Confirm(tok), nonce, nil
+}
+
+// owner reports whether token, a manage token from a mail of this
+// address, proves the request is the address owner's. An empty token is
+// not; a forged one, or one naming a watch of another address or one
+// that has ended, is EINVALID naming the field.
+func (s *Service) owner(ctx context.Context, token, email string) (bool, error) {
+	if token == "" {
+		return false, nil
+	}
+	var c manageClaim
+	if _, err := s.signer.Verify(TokenManage, token, s.now(), &c); err != nil {
+		return false, record.Invalid("manage", "this manage link is not valid")
+	}
+	w, err := s.store.GetWatch(ctx, c.WatchID)
+	if err != nil {
+		if record.ErrorCode(err) == record.ENOTFOUND {
+			return false, record.Invalid("manage", "the watch this manage link names has ended; use the manage link of another of the address's watches")
+		}
+		return false, errStoreDown
+	}
+	if AddressKey(w.Email) != AddressKey(email) {
+		return false, record.Invalid("manage", "this manage link belongs to another address")
+	}
+	return true, nil
+}
+
+// room refuses a request for an address that already holds MaxUntouched
+// watches and queued confirmations its owner never acted on
+// (ErrAddressFull, the same answer for every address).
+func (s *Service) room(ctx context.Context, email string) error {
+	ws, ps, err := s.addressHolds(ctx, AddressKey(email))
 	if err != nil {
 		return err
 	}
-	return s.sender.Confirmation(ctx, email, u, s.cfg.Links.Confirm(tok), nonce, inReplyTo)
+	n := 0
+	for _, w := range ws {
+		if w.Untouched {
+			n++
+		}
+	}
+	for _, p := range ps {
+		if p.Kind == MailConfirmation && !p.Asked {
+			n++
+		}
+	}
+	limit := s.cfg.MaxUntouched
+	if limit <= 0 {
+		limit = DefaultMaxUntouched
+	}
+	if n >= limit {
+		s.log.Info("watch: an address holds as many untouched requests as it may; refused")
+		return ErrAddressFull
+	}
+	return nil
 }
 
 // LimitError is an ELIMIT refusal with the time the ceiling resets (the
@@ -731,31 +823,26 @@ func (s *Service) sharedPool() int {
 	return max(n, 1)
 }
 
-// takeAddress takes one unit of the per-address mail ceiling, counted per
-// address (AddressKey) and per requesting client: one client's requests
-// for an address never use up what another's (the address's own) may
-// send. A request without a client (none is known) counts per address.
-func (s *Service) takeAddress(ctx context.Context, addr, client string) (Allowance, error) {
+// MayMail spends the address's unasked budget (UnaskedEvery) on a mail
+// sent now outside the outbox (a refusal answering subscribe mail): false
+// when the address had an unasked mail within the budget, or when the
+// store cannot answer; nothing in any answer says so.
+func (s *Service) MayMail(ctx context.Context, addr string) bool {
 	key := AddressKey(addr)
-	if client != "" {
-		key += " " + client
-	}
-	return s.store.Take(ctx, CeilingAddress, key, s.cfg.RepliesPerAddress, s.now())
-}
-
-// MayMail takes one unit of the per-address ceiling (for this client) for
-// a mail that is sent without an answer depending on it (a Form 2
-// confirmation, an answer to subscribe mail): over the ceiling, or when
-// the store cannot answer, nothing is sent, and nothing in any answer
-// says so.
-func (s *Service) MayMail(ctx context.Context, addr, client string) bool {
-	a, err := s.takeAddress(ctx, addr, client)
+	a, err := s.store.Address(ctx, key)
 	if err != nil {
-		s.log.Warn("watch: address ceiling unavailable; not sending", "err", err)
+		s.log.Warn("watch: address budget unavailable; not sending", "err", err)
 		return false
 	}
-	if !a.Allowed {
-		s.log.Info("watch: daily mail ceiling for an address reached; not sending")
+	now := s.now()
+	if now.Before(a.UnaskedDue()) {
+		s.log.Info("watch: an address had its unasked mail today; not sending")
+		return false
 	}
-	return a.Allowed
+	a.Key, a.UnaskedAt = key, now
+	if err := s.store.PutAddress(ctx, a); err != nil {
+		s.log.Warn("watch: address budget unavailable; not sending", "err", err)
+		return false
+	}
+	return true
 }

@@ -19,6 +19,9 @@ import (
 const (
 	TokenConfirm = "confirm" // carries a pending Form 2 request
 	TokenManage  = "manage"  // names one watch: manage page and unsubscribe
+	// TokenRemoveAll names one address (by AddressKey): "this wasn't me —
+	// remove everything", in every unasked mail.
+	TokenRemoveAll = "remove"
 )
 
 // Token errors. Callers show one message for both: a forged token and an

@@ -44,6 +44,11 @@ type Watch struct {
 	Progress
 	// LastWindow is the digest window last planned for this watch.
 	LastWindow string `json:"last_window,omitempty"`
+	// Untouched: made by a request its owner has not acted on yet (no
+	// link in one of the address's mails used). An address holds at most
+	// MaxUntouched of them. Watches stored before this field read as
+	// touched.
+	Untouched bool `json:"untouched,omitempty"`
 }
 
 // Progress is a watch's delivery state, advanced with each digest planned

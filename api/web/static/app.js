@@ -3,6 +3,21 @@
 "use strict";
 
 const FORM = Number(document.body.dataset.form || "1");
+// A manage link's "add another watch" opens the site with ?manage=TOKEN:
+// kept for this tab's session (and taken out of the address bar), it goes
+// with each watch request, which then counts as the address owner's.
+const OWNER = (() => {
+  const qs = new URLSearchParams(location.search);
+  const tok = qs.get("manage");
+  try {
+    if (tok) {
+      sessionStorage.setItem("rw-manage", tok);
+      qs.delete("manage");
+      history.replaceState(null, "", location.pathname + (qs.toString() ? "?" + qs : "") + location.hash);
+    }
+    return sessionStorage.getItem("rw-manage") || undefined;
+  } catch (e) { return tok || undefined; }
+})();
 const LENSES = ["money", "land", "property", "rules", "meetings", "people"];
 const view = document.getElementById("view");
 
@@ -410,10 +425,10 @@ function watchForm(lens, p) {
   const form = h("form", { class: "filters", "aria-label": t("js.watch.aria") }, kids);
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value || undefined }
+    const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value || undefined, manage: OWNER }
       : { email: email.value, cadence: cadence.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
           agency: p.get("agency") ? [p.get("agency")] : undefined, vendor: p.get("vendor") ? [p.get("vendor")] : undefined,
-          min: p.get("m") || undefined, awards: p.get("m") ? true : undefined };
+          min: p.get("m") || undefined, awards: p.get("m") ? true : undefined, manage: OWNER };
     status.textContent = t("js.sending");
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -438,7 +453,7 @@ function followForm(kind, id) {
     status.textContent = t("js.sending");
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: email.value, follow: { kind, id } }) });
+        body: JSON.stringify({ email: email.value, follow: { kind, id }, manage: OWNER }) });
       const out = await res.json().catch(() => ({}));
       status.textContent = res.ok ? (out.message || t("js.done")) : t("js.follow.failed", (out.error && out.error.message) || t("js.status", res.status));
     } catch (e) { status.textContent = t("js.follow.failed", e.message); }

@@ -17,9 +17,12 @@ import (
 )
 
 // CreateWatch claims the confirmation nonce (op_type=create: a second claim
-// gets watch.ErrTokenUsed), then stores the watch. If the watch cannot be
-// stored the claim is removed again, so a refused request stores nothing.
-func (s *Store) CreateWatch(ctx context.Context, w watch.Watch, once string, onceUntil time.Time) error {
+// gets watch.ErrTokenUsed), then stores the promised mail and the watch.
+// If the watch cannot be stored the claim and the mail are removed again,
+// so a refused request stores nothing. (A mail whose watch never came is
+// dropped by the outbox worker: it delivers a welcome only for a watch it
+// can read.)
+func (s *Store) CreateWatch(ctx context.Context, w watch.Watch, once string, onceUntil time.Time, mail *watch.Promise) error {
 	if w.ID == "" || w.Email == "" {
 		return fmt.Errorf("store: a watch needs an id and an address")
 	}
@@ -38,9 +41,18 @@ func (s *Store) CreateWatch(ctx context.Context, w watch.Watch, once string, onc
 			return watch.ErrTokenUsed
 		}
 	}
-	conflict, err := s.put(ctx, docID(kindWatch, w.ID), doc{Kind: kindWatch, WatchID: w.ID, Data: data}, mustCreate)
-	if err == nil && conflict {
-		err = fmt.Errorf("store: watch id %q is already taken", w.ID)
+	if mail != nil {
+		err = s.QueueMail(ctx, *mail)
+	}
+	if err == nil {
+		var conflict bool
+		conflict, err = s.put(ctx, docID(kindWatch, w.ID), doc{Kind: kindWatch, WatchID: w.ID, Data: data}, mustCreate)
+		if err == nil && conflict {
+			err = fmt.Errorf("store: watch id %q is already taken", w.ID)
+		}
+	}
+	if err != nil && mail != nil {
+		_, _ = s.del(context.WithoutCancel(ctx), docID(kindMail, mail.ID), nil)
 	}
 	if err != nil && onceID != "" {
 		if _, derr := s.del(context.WithoutCancel(ctx), onceID, nil); derr != nil {

@@ -64,6 +64,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"SweepWatches", testSweepWatches},
 		{"Calendars", testCalendars},
 		{"ReceiptsNewestFirstPerJob", testReceipts},
+		{"OutboxKeepsPromisedMail", testOutbox},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newHarness(t)) })
@@ -414,14 +415,14 @@ func testWatches(t *testing.T, h Harness) {
 	w1, w2 := newWatch(watch.NewID(), now), newWatch(watch.NewID(), now)
 	w2.Email = "other@example.org"
 	for _, w := range []watch.Watch{w1, w2} {
-		if err := s.CreateWatch(ctx, w, "", time.Time{}); err != nil {
+		if err := s.CreateWatch(ctx, w, "", time.Time{}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CreateWatch(ctx, w1, "", time.Time{}); err == nil {
+	if err := s.CreateWatch(ctx, w1, "", time.Time{}, nil); err == nil {
 		t.Error("a watch id was stored twice")
 	}
-	if err := s.CreateWatch(ctx, watch.Watch{ID: "x"}, "", time.Time{}); err == nil {
+	if err := s.CreateWatch(ctx, watch.Watch{ID: "x"}, "", time.Time{}, nil); err == nil {
 		t.Error("a watch without an address was stored")
 	}
 	other := second(t, h, s) // another process sees them
@@ -467,11 +468,11 @@ func testConfirmationSingleUse(t *testing.T, h Harness) {
 	s := h.Open(t)
 	defer s.Close()
 	now := time.Date(2026, 11, 22, 9, 0, 0, 0, record.NewYork)
-	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "nonce-1", now.Add(time.Hour)); err != nil {
+	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "nonce-1", now.Add(time.Hour), nil); err != nil {
 		t.Fatal(err)
 	}
 	w := newWatch(watch.NewID(), now)
-	if err := s.CreateWatch(ctx, w, "nonce-1", now.Add(time.Hour)); !errors.Is(err, watch.ErrTokenUsed) {
+	if err := s.CreateWatch(ctx, w, "nonce-1", now.Add(time.Hour), nil); !errors.Is(err, watch.ErrTokenUsed) {
 		t.Fatalf("second use: %v, want ErrTokenUsed", err)
 	}
 	if _, err := s.GetWatch(ctx, w.ID); record.ErrorCode(err) != record.ENOTFOUND {
@@ -479,13 +480,13 @@ func testConfirmationSingleUse(t *testing.T, h Harness) {
 	}
 	// a failed creation does not use the nonce up
 	taken := newWatch(watch.NewID(), now)
-	if err := s.CreateWatch(ctx, taken, "", time.Time{}); err != nil {
+	if err := s.CreateWatch(ctx, taken, "", time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CreateWatch(ctx, taken, "nonce-2", now.Add(time.Hour)); err == nil {
+	if err := s.CreateWatch(ctx, taken, "nonce-2", now.Add(time.Hour), nil); err == nil {
 		t.Fatal("a taken watch id was stored")
 	}
-	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "nonce-2", now.Add(time.Hour)); err != nil {
+	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "nonce-2", now.Add(time.Hour), nil); err != nil {
 		t.Errorf("the nonce of a failed creation was used up: %v", err)
 	}
 	// concurrent clicks on one link
@@ -500,7 +501,7 @@ func testConfirmationSingleUse(t *testing.T, h Harness) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := st.CreateWatch(ctx, newWatch(watch.NewID(), now), "nonce-3", now.Add(time.Hour))
+			err := st.CreateWatch(ctx, newWatch(watch.NewID(), now), "nonce-3", now.Add(time.Hour), nil)
 			switch {
 			case err == nil:
 				ok.Add(1)
@@ -526,7 +527,7 @@ func testPlanDigest(t *testing.T, h Harness) {
 	defer s.Close()
 	now := time.Date(2026, 11, 22, 7, 0, 0, 0, record.NewYork)
 	w := newWatch(watch.NewID(), now)
-	if err := s.CreateWatch(ctx, w, "", time.Time{}); err != nil {
+	if err := s.CreateWatch(ctx, w, "", time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	d := store.Delivery{WatchID: w.ID, Window: "2026-11-22", State: store.DeliveryPlanned, RequestIDs: []string{"r2"},
@@ -612,7 +613,7 @@ func testDeliveries(t *testing.T, h Harness) {
 	now := time.Date(2026, 11, 22, 7, 0, 0, 0, record.NewYork)
 	w, quiet := newWatch(watch.NewID(), now), newWatch(watch.NewID(), now)
 	for _, x := range []watch.Watch{w, quiet} {
-		if err := s.CreateWatch(ctx, x, "", time.Time{}); err != nil {
+		if err := s.CreateWatch(ctx, x, "", time.Time{}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -689,10 +690,10 @@ func testSweepWatches(t *testing.T, h Harness) {
 	defer s.Close()
 	now := time.Date(2026, 11, 22, 7, 0, 0, 0, record.NewYork)
 	w := newWatch(watch.NewID(), now)
-	if err := s.CreateWatch(ctx, w, "n-old", now.Add(time.Hour)); err != nil {
+	if err := s.CreateWatch(ctx, w, "n-old", now.Add(time.Hour), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-new", now.Add(96*time.Hour)); err != nil {
+	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-new", now.Add(96*time.Hour), nil); err != nil {
 		t.Fatal(err)
 	}
 	day := func(i int) time.Time { return now.AddDate(0, 0, i) }
@@ -713,10 +714,10 @@ func testSweepWatches(t *testing.T, h Harness) {
 			t.Errorf("delivery of day %d kept: %v, want %v", i, ok, want)
 		}
 	}
-	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-old", now.Add(time.Hour)); err != nil {
+	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-old", now.Add(time.Hour), nil); err != nil {
 		t.Errorf("an expired nonce was not forgotten: %v", err)
 	}
-	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-new", now.Add(time.Hour)); !errors.Is(err, watch.ErrTokenUsed) {
+	if err := s.CreateWatch(ctx, newWatch(watch.NewID(), now), "n-new", now.Add(time.Hour), nil); !errors.Is(err, watch.ErrTokenUsed) {
 		t.Errorf("an unexpired nonce was forgotten: %v", err)
 	}
 }
