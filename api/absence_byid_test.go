@@ -16,7 +16,7 @@ import (
 // read a record by its id: static files, the digest redirect, shared
 // investigations (their own absence: expired or never made) and the
 // emailed links.
-var byIDNotRecordRoutes = []string{"/static/*filepath", "/r/*link", "/inv/:id", "/inv/:id/changes", "/confirm/:token", "/manage/:token", "/u/:token"}
+var byIDNotRecordRoutes = []string{"/static/*filepath", "/r/*link", "/inv/:id", "/inv/:id/changes", "/confirm/:token", "/manage/:token", "/u/:token", "/remove/:token"}
 
 // byIDTools are the MCP tools that read one record by id, with the
 // arguments naming one not held.

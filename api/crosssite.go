@@ -28,7 +28,8 @@ import (
 //
 // Two kinds of route differ:
 //
-//   - the email link posts (POST /confirm/<token>, POST /u/<token>) are form
+//   - the email link posts (POST /confirm/<token>, POST /u/<token>, POST
+//     /remove/<token>) are form
 //     posts by design: the pages behind the links post forms, and RFC 8058
 //     one-click unsubscribe is a form post (List-Unsubscribe=One-Click) that
 //     the mail provider makes from its own servers. They keep accepting
@@ -65,7 +66,7 @@ func (s *Server) sameOriginWrites() gin.HandlerFunc {
 		origin := c.GetHeader("Origin")
 		foreign := origin != "" && !s.ownOrigin(c.Request, origin)
 		crossSite := strings.EqualFold(strings.TrimSpace(c.GetHeader("Sec-Fetch-Site")), "cross-site")
-		if path == "/confirm/:token" || path == "/u/:token" || path == "/manage/:token" {
+		if path == "/confirm/:token" || path == "/u/:token" || path == "/manage/:token" || path == "/remove/:token" {
 			if crossSite && foreign {
 				forbidCrossSite(c, origin)
 				return

@@ -74,6 +74,13 @@ func newWatchEnv(t *testing.T, form int, tweak func(*mailer.Config)) *watchEnv {
 // meetings too).
 func newWatchEnvOver(t *testing.T, form int, c sampletest.Corpus, tweak func(*mailer.Config)) *watchEnv {
 	t.Helper()
+	return newWatchEnvWith(t, form, c, tweak, nil)
+}
+
+// newWatchEnvWith is newWatchEnvOver with the API's configuration tweaked
+// too (apiTweak nil: none).
+func newWatchEnvWith(t *testing.T, form int, c sampletest.Corpus, tweak func(*mailer.Config), apiTweak func(*Config)) *watchEnv {
+	t.Helper()
 	dir := t.TempDir()
 	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), c, fixedNow)
 	if err != nil {
@@ -100,6 +107,9 @@ func newWatchEnvOver(t *testing.T, form int, c sampletest.Corpus, tweak func(*ma
 	}
 	// /mcp too, as main wires it, so the same-rule tests can call the tools
 	cfg := Config{Form: form, BaseURL: ts.URL, RatePerSecond: 1e6, Burst: 1e6}
+	if apiTweak != nil {
+		apiTweak(&cfg)
+	}
 	d := withServices(cfg, Deps{Search: be, Store: st, Crosswalk: cw, Now: clock.Now, Watches: e.m.Watches(), Logger: quietLog})
 	d.MCP = mcp.Handler(mcpDepsOf(d, ts.URL), form)
 	handler = New(cfg, d)
@@ -430,8 +440,11 @@ func TestWatchForm1CreateIsActiveWithWelcome(t *testing.T) {
 	unsub := linkWith(t, w.Text, "/u/")
 	// the welcome states the scope; the free-text description is not
 	// quoted (it stays on the manage page)
+	// an unasked mail: its one-click List-Unsubscribe is "this wasn't me —
+	// remove everything", also in its text
+	remove := linkWith(t, w.Text, "/remove/")
 	if !strings.Contains(flat(w.Text), v.Understood.Scope) || strings.Contains(w.Text, "Parks capital work in Brooklyn") ||
-		strings.Trim(w.Header.Get("List-Unsubscribe"), "<>") != unsub {
+		strings.Trim(w.Header.Get("List-Unsubscribe"), "<>") != remove || !strings.Contains(w.Text, "This wasn't me") || unsub == "" {
 		t.Errorf("welcome:\n%s", w.Text)
 	}
 	res, page := httpDo(t, "GET", manage, "", "")
@@ -635,8 +648,9 @@ func TestWatchCeilings(t *testing.T) {
 			t.Errorf("answers differ over the address ceiling:\n%s\n%s", bodies[0], b)
 		}
 	}
-	if n := len(e.outboxFiles("confirm.")); n != 2 {
-		t.Errorf("%d confirmations sent to one address, want 2", n)
+	// one unasked mail a day, listing the five requests together
+	if files := e.outboxFiles("confirm."); len(files) != 1 || strings.Count(readMail(t, files[0]).Text, "/confirm/") != 5 {
+		t.Errorf("%d confirmations sent to one address in a day, want 1 carrying five links", len(files))
 	}
 	res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", `{"email":"frank@example.org","text":"Parks awards"}`)
 	if res.StatusCode != 429 || !strings.Contains(out, "daily limit") {
@@ -671,17 +685,17 @@ func (e *watchEnv) storedFor(t *testing.T, key string) int {
 	return n
 }
 
-// TestWatchForm1AddressCeilingSaysNothing: past an address's daily mail
-// ceiling (+tags and case folded), a Form 1 create is answered exactly as
-// any other (201, the same body) and its watch is stored: only the
-// welcome mail is not sent, so the answer tells nobody what the address
-// has been sent today. Every 201 has its stored watch.
-func TestWatchForm1AddressCeilingSaysNothing(t *testing.T) {
-	e := newWatchEnv(t, 1, func(c *mailer.Config) { c.RepliesPerAddress = 2 })
+// TestWatchForm1AddressBudget: an address (+tags and case folded) gets at
+// most one welcome mail a day whoever asks: every create is answered
+// alike (201, the same body) with its watch stored, the first welcome
+// goes at once and the watches made later that day are listed together
+// in the next one.
+func TestWatchForm1AddressBudget(t *testing.T) {
+	e := newWatchEnv(t, 1, nil)
 	key := "gail@example.org"
 	var first string
 	for i, addr := range []string{"gail+1@example.org", "GAIL+2@example.org", "gail+3@example.org", "gail@example.org"} {
-		before, mails := e.storedFor(t, key), len(e.outboxFiles("welcome."))
+		before := e.storedFor(t, key)
 		res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", `{"email":"`+addr+`","lens":"money","q":"construction"}`)
 		e.m.Flush()
 		after := e.storedFor(t, key)
@@ -691,9 +705,15 @@ func TestWatchForm1AddressCeilingSaysNothing(t *testing.T) {
 		if res.StatusCode != http.StatusCreated || after != before+1 || out != first || res.Header.Get("Retry-After") != "" {
 			t.Errorf("create %d: %d %s (first %s); stored %d → %d", i, res.StatusCode, out, first, before, after)
 		}
-		if sent := len(e.outboxFiles("welcome.")) - mails; sent != map[bool]int{true: 1, false: 0}[i < 2] {
-			t.Errorf("create %d: %d welcome mails sent", i, sent)
+		if sent := len(e.outboxFiles("welcome.")); sent != 1 {
+			t.Errorf("create %d: %d welcome mails sent, want 1", i, sent)
 		}
+	}
+	e.clock.Set(fixedNow.Add(25 * time.Hour))
+	e.m.Flush()
+	files := e.outboxFiles("welcome.")
+	if len(files) != 2 || strings.Count(readMail(t, files[0]).Text+readMail(t, files[1]).Text, "/manage/") != 4 {
+		t.Errorf("the next day: %d welcome mails, want 2 carrying the four watches' links", len(files))
 	}
 	// another address is not affected
 	if res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", `{"email":"hal@example.org","lens":"money"}`); res.StatusCode != 201 {

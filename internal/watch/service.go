@@ -313,6 +313,11 @@ const confirmationMessage = "A confirmation email stating how the request was un
 	"(an address gets at most one such email a day: requests made meanwhile are listed together in the next one). " +
 	"No watch is stored and no digest is sent until its link is followed."
 
+// followConfirmationMessage is a Form 2 follow request's answer.
+const followConfirmationMessage = "A confirmation email stating what will be followed will be sent to the address " +
+	"(an address gets at most one such email a day: requests made meanwhile are listed together in the next one). " +
+	"No watch is stored and nothing is sent until its link is followed."
+
 // check refuses control characters in any value of a request (they can
 // reach a mail): one-line values get no CR or LF either.
 func (req Request) check() error {
@@ -381,7 +386,7 @@ func (s *Service) subscribeFollow(ctx context.Context, email string, req Request
 			return Outcome{}, err
 		}
 		return Outcome{Status: StatusAwaiting, Filter: filter, Scope: scope, Notes: u.Notes, Cadence: cadence, Schedule: s.Schedule(cadence),
-			Message: confirmationMessage}, nil
+			Message: followConfirmationMessage}, nil
 	}
 	if !asked {
 		if err := s.room(ctx, email); err != nil {
