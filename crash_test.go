@@ -172,14 +172,28 @@ func startChild(t *testing.T, dir string, env ...string) (*exec.Cmd, string) {
 }
 
 // The server is killed (SIGKILL) while shares and watches are being
-// created; after a restart every write it acknowledged is there.
+// created by 8 clients at once; after a restart every write it
+// acknowledged is there, and every acknowledged watch (Form 1) or request
+// (Form 2) got exactly one welcome or confirmation mail: the mail is
+// stored with the action, and the outbox worker sends it after the
+// restart (a batch cut short is sent again under its message id, so the
+// .eml outbox holds it once).
 func TestAcknowledgedWritesSurviveAKill(t *testing.T) {
-	t.Parallel() // its own data directory and port
 	if testing.Short() {
 		t.Skip("starts the service as a process")
 	}
+	for _, form := range []int{1, 2} {
+		t.Run(fmt.Sprintf("form%d", form), func(t *testing.T) {
+			t.Parallel() // its own data directory and port
+			acknowledgedWritesSurviveAKill(t, form)
+		})
+	}
+}
+
+func acknowledgedWritesSurviveAKill(t *testing.T, form int) {
 	dir := t.TempDir()
-	cmd, base := startChild(t, dir, "RECORDWATCH_TRUSTED_PROXIES=127.0.0.1")
+	formEnv := fmt.Sprintf("RECORDWATCH_FORM=%d", form)
+	cmd, base := startChild(t, dir, "RECORDWATCH_TRUSTED_PROXIES=127.0.0.1", formEnv)
 	share := []byte(`{"title":"crash test","items":[{"kind":"notice","id":"20141031001","note":"pinned"},{"kind":"agency","id":"parks-and-recreation"}]}`)
 	var (
 		mu      sync.Mutex
@@ -212,7 +226,7 @@ func TestAcknowledgedWritesSurviveAKill(t *testing.T) {
 				default:
 				}
 				client := fmt.Sprintf("198.51.%d.%d", w, i%250+1)
-				if i%2 == 0 {
+				if i%2 == 0 && form == 1 {
 					code, b := post("/inv", share, client)
 					var created struct {
 						ID string `json:"id"`
@@ -226,9 +240,13 @@ func TestAcknowledgedWritesSurviveAKill(t *testing.T) {
 					mu.Unlock()
 				} else {
 					email := fmt.Sprintf("crash-%d-%d@example.org", w, i)
-					code, _ := post("/api/watches", []byte(`{"email":"`+email+`","lens":"money","q":"construction"}`), client)
+					body, ok := `{"email":"`+email+`","lens":"money","q":"construction"}`, http.StatusCreated
+					if form == 2 {
+						body, ok = `{"email":"`+email+`","text":"Parks construction awards"}`, http.StatusAccepted
+					}
+					code, _ := post("/api/watches", []byte(body), client)
 					mu.Lock()
-					if code == http.StatusCreated {
+					if code == ok {
 						watches = append(watches, email)
 					} else if code != 0 {
 						refused++
@@ -253,12 +271,41 @@ func TestAcknowledgedWritesSurviveAKill(t *testing.T) {
 	_ = cmd.Wait()
 	close(stop)
 	wg.Wait()
-	if len(shares) == 0 || len(watches) == 0 {
+	if len(shares) == 0 && form == 1 || len(watches) == 0 {
 		t.Fatalf("nothing acknowledged before the kill (%d shares, %d watches, %d refused)", len(shares), len(watches), refused)
 	}
 	t.Logf("acknowledged before the kill: %d shares, %d watches (%d refused)", len(shares), len(watches), refused)
 
-	cmd, base = startChild(t, dir)
+	cmd, base = startChild(t, dir, formEnv)
+	// every acknowledged request's mail, exactly once (one address each)
+	sent := map[string]int{}
+	kind := map[int]string{1: "welcome.", 2: "confirm."}[form]
+	for wait := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		sent = map[string]int{}
+		files, _ := filepath.Glob(filepath.Join(dir, "outbox", kind+"*.eml"))
+		for _, f := range files {
+			raw, _ := os.ReadFile(f)
+			for _, line := range strings.Split(string(raw), "\r\n") {
+				if to, ok := strings.CutPrefix(line, "To: <"); ok {
+					sent[strings.TrimSuffix(to, ">")]++
+				}
+			}
+		}
+		missing := 0
+		for _, email := range watches {
+			if sent[email] == 0 {
+				missing++
+			}
+		}
+		if missing == 0 || time.Now().After(wait) {
+			break
+		}
+	}
+	for _, email := range watches {
+		if sent[email] != 1 {
+			t.Errorf("acknowledged request for %s: %d %smails after the restart, want 1", email, sent[email], kind)
+		}
+	}
 	for _, id := range shares {
 		res, err := http.Get(base + "/inv/" + id)
 		if err != nil {
@@ -279,6 +326,9 @@ func TestAcknowledgedWritesSurviveAKill(t *testing.T) {
 	held, err := st.ListWatches(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if form == 2 {
+		return // a Form 2 request stores no watch before its confirmation
 	}
 	stored := map[string]bool{}
 	for _, w := range held {

@@ -361,8 +361,14 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	apiDeps.Jobs = statuses
 	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
 	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
+	// /readyz: the promised mail (welcome, confirmation) is being delivered
+	apiDeps.Parts = map[string]func() error{"mail_outbox": func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return mail.OutboxReady(ctx)
+	}}
 	if cfg.Target == "all" && mcfg.SMTPAddr != "" {
-		apiDeps.Parts = map[string]func() error{"mail_receiver": mail.Ready} // /readyz
+		apiDeps.Parts["mail_receiver"] = mail.Ready
 	}
 	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies,
 		RatePerSecond: cfg.RatePerSecond, Burst: cfg.Burst}, apiDeps)

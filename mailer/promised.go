@@ -61,6 +61,40 @@ func (m *Mailer) Backlog(ctx context.Context) (int, error) {
 	return len(ps), err
 }
 
+// OutboxStuckAfter is how long a promised mail may keep failing before
+// /readyz reports the outbox down.
+const OutboxStuckAfter = 30 * time.Minute
+
+// OutboxReady reports the outbox down when a promised mail has been
+// failing for OutboxStuckAfter (the relay refuses, the disk is full), or
+// when the store cannot list it; mail held back by an address's budget is
+// not a fault.
+func (m *Mailer) OutboxReady(ctx context.Context) error {
+	ps, err := m.deps.Store.PendingMail(ctx)
+	if err != nil {
+		return fmt.Errorf("the promised mail cannot be read: %w", err)
+	}
+	stuck := 0
+	for _, p := range ps {
+		if p.Attempts > 0 && m.now().Sub(p.CreatedAt) >= OutboxStuckAfter {
+			stuck++
+		}
+	}
+	if stuck > 0 {
+		return fmt.Errorf("%d of %d promised mails have failed for %v or more (last error: %s)", stuck, len(ps), OutboxStuckAfter, lastError(ps))
+	}
+	return nil
+}
+
+func lastError(ps []watch.Promise) string {
+	for _, p := range ps {
+		if p.LastError != "" {
+			return p.LastError
+		}
+	}
+	return "none recorded"
+}
+
 // DeliverMail is one pass of the outbox worker: every promise whose time
 // has come, one mail per address and kind of budget.
 func (m *Mailer) DeliverMail(ctx context.Context) (MailReport, error) {
