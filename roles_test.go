@@ -205,10 +205,12 @@ func TestSplitRolesCooperateOnOpenSearch(t *testing.T) {
 	if res.StatusCode != http.StatusCreated || json.Unmarshal(body, &created) != nil || created.Status != "active" {
 		t.Fatalf("create watch: %d %s\n%s", res.StatusCode, body, api.log)
 	}
-	eventually(t, 30*time.Second, "welcome mail in the api role's outbox", func() bool {
-		m, _ := filepath.Glob(filepath.Join(dirs["api"], "outbox", "welcome.*.eml"))
+	// the api role stores the welcome with the watch; the mailer role's
+	// outbox worker delivers it
+	eventually(t, 30*time.Second, "welcome mail in the mailer role's outbox", func() bool {
+		m, _ := filepath.Glob(filepath.Join(dirs["mailer"], "outbox", "welcome.*.eml"))
 		return len(m) == 1
-	}, api)
+	}, mailer)
 
 	// 5. the mailer process sees the watch (the state store is shared):
 	// it plans the first digest window that starts after the watch was
