@@ -61,7 +61,7 @@ func WriteFailure(what string, cause error) *Error {
 	if noSpace(cause) {
 		return &Error{Code: ENOSPACE, Message: what + " is out of disk space: nothing was stored; try again later", Cause: cause}
 	}
-	return &Error{Code: EUNAVAILABLE, Message: what + " could not write (its data directory may be read-only or failing): nothing was stored; try again later", Cause: cause}
+	return &Error{Code: EUNAVAILABLE, Message: what + " cannot write right now (its disk may be read-only or failing): nothing was stored; try again later", Cause: cause}
 }
 
 // noSpace reports whether err is a file system's "no space" (ENOSPC) or
@@ -76,7 +76,7 @@ func noSpace(err error) bool {
 // internal error.
 func fileSystemFault(err error) *Error {
 	if noSpace(err) || errors.Is(err, syscall.EROFS) {
-		return WriteFailure("the service's data directory", err)
+		return WriteFailure("the service's storage", err)
 	}
 	return nil
 }
