@@ -352,7 +352,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		d.DigestLag = record.DigestLagOf(record.JobLag(out, indexer.DefaultJobs()[0].Name), d.Receipts, mail.Config().DigestEvery)
 		return append(out, d), err
 	}
-	dog := &indexer.Watchdog{Statuses: statuses, Logger: logger}
+	// the alarm waits for the digest scheduler's first run after this start
+	dog := &indexer.Watchdog{Statuses: mail.OperatorStatuses(statuses), Logger: logger}
 	if cfg.OperatorEmail != "" {
 		dog.Alert = func(ctx context.Context, subject, text string) error {
 			return mail.SendOperator(ctx, cfg.OperatorEmail, subject, text)

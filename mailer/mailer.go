@@ -149,6 +149,10 @@ type Mailer struct {
 	bindRetry time.Duration
 	// receiving is the receiver's listening address once bound.
 	receiving atomic.Pointer[net.Addr]
+	// started is when this mailer was built (the process's start), and
+	// ranDigests whether a digest run has finished since (operator.go).
+	started    time.Time
+	ranDigests atomic.Bool
 }
 
 // New builds a mailer: it fills defaults, reads (or creates) the token key
@@ -242,7 +246,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, queue: newSendQueue(cfg.SendQueue), bindRetry: BindRetry}
+	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, queue: newSendQueue(cfg.SendQueue), bindRetry: BindRetry,
+		started: deps.Now()}
 	if m.transport == nil {
 		if cfg.Relay.Addr != "" {
 			m.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}
