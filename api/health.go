@@ -8,11 +8,11 @@ import (
 	"github.com/recordwatch/recordwatch/internal/disk"
 )
 
-// ProbeReuse is how long /readyz reuses a good write probe of the state
-// store: a probe every second or two writes at most once a second. A
-// failed probe is never reused: the next reading probes again, so a store
-// that recovers is seen at once.
-const ProbeReuse = time.Second
+// ProbeReuse is how long /readyz (and /healthz) reuse a good write probe
+// of the state store: however often they are asked, the store takes at
+// most one probe write every two seconds. A failed probe is never reused:
+// the next reading probes again, so a store that recovers is seen at once.
+const ProbeReuse = 2 * time.Second
 
 // storeProbe is the state store's last good write probe.
 type storeProbe struct {
