@@ -31,6 +31,7 @@ import (
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
+	"github.com/recordwatch/recordwatch/internal/disk"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
@@ -104,6 +105,10 @@ type Config struct {
 	// OperatorEmail receives one mail per incident of a late scheduled
 	// job (RECORDWATCH_OPERATOR_EMAIL; empty: logged only).
 	OperatorEmail string
+	// MinFreeMB is the data directory's free space, in MiB, below which
+	// /readyz reports disk_space down (RECORDWATCH_MIN_FREE_MB, -min-free-mb;
+	// default disk.DefaultMinFree).
+	MinFreeMB int
 }
 
 func env(name, def string) string {
@@ -142,11 +147,16 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	burst, _ := strconv.Atoi(env("RECORDWATCH_RATE_BURST", "60"))
 	fl.Float64Var(&c.RatePerSecond, "rate", rate, "requests per second each client may send (sustained)")
 	fl.IntVar(&c.Burst, "burst", burst, "requests each client may send at once")
+	minFree, _ := strconv.Atoi(env("RECORDWATCH_MIN_FREE_MB", strconv.Itoa(disk.DefaultMinFree>>20)))
+	fl.IntVar(&c.MinFreeMB, "min-free-mb", minFree, "free space (MiB) of the data directory below which /readyz reports disk_space down (embedded engine)")
 	if err := fl.Parse(args); err != nil {
 		return c, err
 	}
 	if !(c.RatePerSecond > 0) || c.Burst < 1 {
 		return c, fmt.Errorf("-rate must be above 0 and -burst at least 1 (RECORDWATCH_RATE_PER_SECOND, RECORDWATCH_RATE_BURST)")
+	}
+	if c.MinFreeMB < 1 {
+		return c, fmt.Errorf("-min-free-mb must be at least 1 (RECORDWATCH_MIN_FREE_MB)")
 	}
 	c.OpenSearchUser = os.Getenv("OPENSEARCH_USERNAME")
 	c.OpenSearchPassword = os.Getenv("OPENSEARCH_PASSWORD")
@@ -342,7 +352,8 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		d.DigestLag = record.DigestLagOf(record.JobLag(out, indexer.DefaultJobs()[0].Name), d.Receipts, mail.Config().DigestEvery)
 		return append(out, d), err
 	}
-	dog := &indexer.Watchdog{Statuses: statuses, Logger: logger}
+	// the alarm waits for the digest scheduler's first run after this start
+	dog := &indexer.Watchdog{Statuses: mail.OperatorStatuses(statuses), Logger: logger}
 	if cfg.OperatorEmail != "" {
 		dog.Alert = func(ctx context.Context, subject, text string) error {
 			return mail.SendOperator(ctx, cfg.OperatorEmail, subject, text)
@@ -370,8 +381,12 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	if cfg.Target == "all" && mcfg.SMTPAddr != "" {
 		apiDeps.Parts["mail_receiver"] = mail.Ready
 	}
-	srv := api.New(api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies,
-		RatePerSecond: cfg.RatePerSecond, Burst: cfg.Burst}, apiDeps)
+	acfg := api.Config{Form: cfg.Form, BaseURL: cfg.BaseURL, Engine: backend.Name(), TrustedProxies: cfg.TrustedProxies,
+		RatePerSecond: cfg.RatePerSecond, Burst: cfg.Burst, MinFreeBytes: uint64(cfg.MinFreeMB) << 20}
+	if cfg.Engine == "embedded" { // the index and the state store write into the data directory
+		acfg.DataDir = cfg.Data
+	}
+	srv := api.New(acfg, apiDeps)
 	hs := &http.Server{Addr: cfg.Addr, Handler: srv, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	// listen before saying so: a taken port ends the process here

@@ -17,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/disk"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/federated"
@@ -47,6 +48,13 @@ type Config struct {
 	// RequestTimeout bounds one request's work (zero: DefaultRequestTimeout);
 	// past it the engine stops and the client gets 503.
 	RequestTimeout time.Duration
+	// DataDir is the directory the embedded index and state store write
+	// into: /readyz reports it short of space below MinFreeBytes (zero:
+	// disk.DefaultMinFree). Empty: no disk part (OpenSearch holds the
+	// state, and its own disk watermarks block writes the store probe
+	// sees).
+	DataDir      string
+	MinFreeBytes uint64
 }
 
 // DefaultRequestTimeout is how long one request may work unless
@@ -93,7 +101,8 @@ type Server struct {
 	gate    *gate // the slots of expensive requests (admission.go)
 	// crosswalk is the agency crosswalk GET /agencies serves (gencache.go)
 	crosswalk byGeneration[*dossier.Crosswalk]
-	ready     readyJobs // /readyz's jobs, read at most once per ReadyJobsTTL (sources.go)
+	ready     readyJobs  // /readyz's jobs, read at most once per ReadyJobsTTL (sources.go)
+	probe     storeProbe // the state store's last good write probe (health.go)
 	router    *gin.Engine
 }
 
@@ -113,6 +122,9 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	if cfg.ExpensiveSlots == 0 {
 		cfg.ExpensiveSlots = defaultSlots()
+	}
+	if cfg.MinFreeBytes == 0 {
+		cfg.MinFreeBytes = disk.DefaultMinFree
 	}
 	if deps.Now == nil {
 		deps.Now = time.Now

@@ -23,7 +23,19 @@ var statusOf = map[string]int{
 	record.EINVALID:     http.StatusBadRequest,
 	record.ELIMIT:       http.StatusTooManyRequests,
 	record.ETOOLARGE:    http.StatusRequestEntityTooLarge,
+	record.ENOSPACE:     http.StatusInsufficientStorage, // a write refused: the data directory's disk is full
 	record.EINTERNAL:    http.StatusInternalServerError,
+}
+
+// storeWriteFailed is the error a route answers when a state-store write
+// it needed failed: the store's own ENOSPACE (507: the disk is full) as
+// it is, anything else EUNAVAILABLE (503) with the route's message; the
+// store's error is the cause, for the log.
+func storeWriteFailed(err error, message string) error {
+	if record.ErrorCode(err) == record.ENOSPACE {
+		return err
+	}
+	return &record.Error{Code: record.EUNAVAILABLE, Message: message, Cause: err}
 }
 
 // errorBody is the one error shape:

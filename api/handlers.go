@@ -251,9 +251,10 @@ func (s *Server) passages(c *gin.Context) {
 }
 
 // readyz reports every part of the process: the search index (a real
-// query, as healthz) and each of Deps.Parts (the mail receiver of the all
-// role); 503 when one is down. Why a part is down goes to the log; the
-// answer names the part.
+// query, as healthz), the state store (a write probe), the data
+// directory's free space (against Config.MinFreeBytes) and each of
+// Deps.Parts (the mail receiver of the all role); 503 when one is down.
+// Why a part is down goes to the log; the answer names the part.
 func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
 	defer cancel()
@@ -263,31 +264,33 @@ func (s *Server) readyz(c *gin.Context) {
 		s.deps.Logger.Warn("readyz: the search index did not answer", "err", err)
 		parts["search_index"], status = "down", http.StatusServiceUnavailable
 	}
-	for name, ready := range s.deps.Parts {
-		parts[name] = "up"
-		if err := ready(); err != nil {
-			s.deps.Logger.Warn("readyz: a part is down", "part", name, "err", err)
-			parts[name], status = "down", http.StatusServiceUnavailable
-		}
+	if !s.partsReady(ctx, parts) {
+		status = http.StatusServiceUnavailable
 	}
 	c.Header("Cache-Control", "no-store")
 	c.JSON(status, gin.H{"status": map[bool]string{true: "ready", false: "not ready"}[status == http.StatusOK], "parts": parts,
 		"jobs": s.jobsReadiness(ctx)}) // sources.go: whether each scheduled job's last run is late
 }
 
-// healthz runs a real query: the service is healthy only if the index answers.
+// healthz runs a real query: the service is healthy only if the index
+// answers. It also names the other parts /readyz checks ("parts"), which
+// do not change its status.
 func (s *Server) healthz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
 	defer cancel()
+	parts := map[string]string{}
+	s.partsReady(ctx, parts)
 	res, err := s.deps.Search.Search(ctx, search.Query{Limit: 1})
 	if err != nil {
 		_, body := errorOf(c, err) // logged; the body names no engine text
+		parts["search_index"] = "down"
 		renderJSON(c, http.StatusServiceUnavailable, gin.H{"status": "unavailable", "engine": s.cfg.Engine, "error": body.Error.Message,
-			"trace_id": body.Error.TraceID}, noStore, time.Time{})
+			"trace_id": body.Error.TraceID, "parts": parts}, noStore, time.Time{})
 		return
 	}
+	parts["search_index"] = "up"
 	h := gin.H{"status": "ok", "engine": s.cfg.Engine, "form": s.cfg.Form,
-		"records": res.Scope.RecordsInCorpus, "passages": res.Scope.PassagesInCorpus}
+		"records": res.Scope.RecordsInCorpus, "passages": res.Scope.PassagesInCorpus, "parts": parts}
 	if !res.Scope.CorpusObservedAt.IsZero() { // never observed: left out, not a zero date
 		h["corpus_observed_at"] = res.Scope.CorpusObservedAt
 	}

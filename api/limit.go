@@ -174,8 +174,8 @@ func (s *Server) ceiling(name string, limit int) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		now := s.deps.Now()
 		a, err := s.deps.Store.Take(c.Request.Context(), name, clientKey(c), limit, now)
-		if err != nil {
-			writeError(c, &record.Error{Code: record.EUNAVAILABLE, Message: "the state store could not answer"})
+		if err != nil { // a full disk is 507, any other failure 503: never 500
+			writeError(c, storeWriteFailed(err, "the state store could not answer"))
 			return
 		}
 		reset := max(ceilSeconds(a.ResetAt.Sub(now)), 1)

@@ -159,8 +159,7 @@ func (s *Server) createShare(c *gin.Context) {
 	}
 	stored = append(stored, '\n')
 	if err := s.deps.Store.PutShare(ctx, store.Share{ID: id, CreatedAt: snap.CreatedAt, ExpiresAt: snap.ExpiresAt, Body: stored}); err != nil {
-		s.deps.Logger.Error("share not stored", "err", err)
-		writeError(c, &record.Error{Code: record.EUNAVAILABLE, Message: "the snapshot could not be stored; please try again later"})
+		writeError(c, storeWriteFailed(err, "the snapshot could not be stored; please try again later")) // logged with the route
 		return
 	}
 	s.countEvent(ctx, store.CounterShareCreated, 1)

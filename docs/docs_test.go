@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/api"
 	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/internal/disk"
 	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
@@ -86,6 +87,14 @@ var constants = map[string]float64{
 	"mailer.DefaultDigestHour":        float64(mailer.DefaultDigestHour),
 	"mailer.DefaultConfirmTTL":        mailer.DefaultConfirmTTL.Hours(),
 	"mailer.DefaultMaxMessageBytes":   float64(mailer.DefaultMaxMessageBytes),
+	"mailer.MaxSMTPConnections":       float64(mailer.MaxSMTPConnections),
+	"mailer.MaxSMTPPerPeer":           float64(mailer.MaxSMTPPerPeer),
+	"mailer.SMTPIdleTimeout":          mailer.SMTPIdleTimeout.Seconds(),
+	"mailer.SMTPSessionTimeout":       mailer.SMTPSessionTimeout.Minutes(),
+	"mailer.BindRetry":                mailer.BindRetry.Seconds(),
+	"mailer.BindRetryMax":             mailer.BindRetryMax.Seconds(),
+	"api.ProbeReuse":                  api.ProbeReuse.Seconds(),
+	"disk.DefaultMinFree":             float64(disk.DefaultMinFree) / mib,
 }
 
 // quoted is a figure followed by the constant it quotes: "200

@@ -148,6 +148,15 @@ type Mailer struct {
 	delivering sync.Mutex
 	svc        *watch.Service
 	receiver   atomic.Pointer[error] // why the SMTP receiver is down (Ready)
+	// bindRetry is the first wait before listening again on a receiver
+	// port that could not be bound (doubling up to BindRetryMax).
+	bindRetry time.Duration
+	// receiving is the receiver's listening address once bound.
+	receiving atomic.Pointer[net.Addr]
+	// started is when this mailer was built (the process's start), and
+	// ranDigests whether a digest run has finished since (operator.go).
+	started    time.Time
+	ranDigests atomic.Bool
 }
 
 // New builds a mailer: it fills defaults, reads (or creates) the token key
@@ -241,7 +250,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, wake: make(chan struct{}, 1)}
+	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, wake: make(chan struct{}, 1), bindRetry: BindRetry,
+		started: deps.Now()}
 	if m.transport == nil {
 		if cfg.Relay.Addr != "" {
 			m.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}
@@ -304,43 +314,94 @@ func (m *Mailer) log() *slog.Logger { return m.deps.Logger }
 
 // Run serves the SMTP receiver on cfg.SMTPAddr (when set) and runs the
 // digest scheduler until ctx ends. A receiver that cannot listen (the port
-// is taken) or stops does not stop the scheduler: it is logged, and Ready
-// reports it until the process restarts.
+// is taken) or stops does not stop the scheduler: it is logged, Ready
+// reports it, and it listens again after BindRetry, doubling up to
+// BindRetryMax, until it serves.
 func (m *Mailer) Run(ctx context.Context) error {
-	errc := make(chan error, 1)
-	var srv *smtp.Server
+	received := make(chan struct{})
 	if m.cfg.SMTPAddr != "" {
-		l, err := net.Listen("tcp", m.cfg.SMTPAddr)
-		if err != nil {
-			down := fmt.Errorf("the subscribe-mail receiver cannot listen on %s: %w", m.cfg.SMTPAddr, err)
-			m.receiver.Store(&down)
-			m.log().Error("mailer: SMTP receiver not started; digests still run", "addr", m.cfg.SMTPAddr, "err", err)
-		} else {
-			srv = m.SMTPServer()
-			go func() { errc <- srv.Serve(newLimitListener(l, MaxSMTPConnections, m.cfg.Hostname)) }()
-			m.log().Info("mailer: receiving subscribe mail", "addr", l.Addr().String(), "subscribe_address", m.cfg.SubscribeAddress)
-		}
+		go func() {
+			defer close(received)
+			m.receive(ctx)
+		}()
+	} else {
+		close(received)
 	}
 	go m.RunScheduler(ctx)
 	go m.RunOutbox(ctx)
-	for done := false; !done; {
+	<-ctx.Done()
+	<-received // the receiver has shut down
+	return nil // promised mail still pending is in the store: the next start sends it
+}
+
+// Waits before the receiver listens again on a port it could not bind.
+const (
+	BindRetry    = time.Second
+	BindRetryMax = time.Minute
+)
+
+// ReceiverAddr is the address the SMTP receiver listens on (nil until it
+// listens).
+func (m *Mailer) ReceiverAddr() net.Addr {
+	if a := m.receiving.Load(); a != nil {
+		return *a
+	}
+	return nil
+}
+
+// receive listens on cfg.SMTPAddr and serves the receiver until ctx ends,
+// listening again after a wait when the port cannot be bound or the
+// server stops with an error; Ready reports why it is down meanwhile.
+func (m *Mailer) receive(ctx context.Context) {
+	wait := m.bindRetry
+	for ctx.Err() == nil {
+		l, err := (&net.ListenConfig{}).Listen(ctx, "tcp", m.cfg.SMTPAddr)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			down := fmt.Errorf("the subscribe-mail receiver cannot listen on %s: %w", m.cfg.SMTPAddr, err)
+			m.receiver.Store(&down)
+			m.log().Error("mailer: SMTP receiver cannot listen; digests still run, listening again later", "addr", m.cfg.SMTPAddr, "err", err, "retry_in", wait)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, BindRetryMax)
+			continue
+		}
+		wait = m.bindRetry
+		addr := l.Addr()
+		m.receiving.Store(&addr)
+		m.receiver.Store(nil)
+		srv := m.SMTPServer()
+		errc := make(chan error, 1)
+		go func() {
+			errc <- srv.Serve(newLimitListener(l, sessionLimits{max: MaxSMTPConnections, perPeer: MaxSMTPPerPeer, lifetime: SMTPSessionTimeout}, m.cfg.Hostname))
+		}()
+		m.log().Info("mailer: receiving subscribe mail", "addr", addr.String(), "subscribe_address", m.cfg.SubscribeAddress)
 		select {
 		case <-ctx.Done():
-			done = true
+			shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			if err := srv.Shutdown(shutdown); err != nil {
+				srv.Close()
+			}
+			cancel()
+			return
 		case err := <-errc:
-			if err != nil && !errors.Is(err, smtp.ErrServerClosed) {
-				down := fmt.Errorf("the subscribe-mail receiver stopped: %w", err)
-				m.receiver.Store(&down)
-				m.log().Error("mailer: SMTP receiver stopped; digests still run", "err", err)
+			if err == nil || errors.Is(err, smtp.ErrServerClosed) {
+				return
+			}
+			down := fmt.Errorf("the subscribe-mail receiver stopped: %w", err)
+			m.receiver.Store(&down)
+			m.log().Error("mailer: SMTP receiver stopped; digests still run, listening again later", "err", err, "retry_in", wait)
+			srv.Close()
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
 			}
 		}
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if srv != nil {
-		if err := srv.Shutdown(shutdown); err != nil {
-			srv.Close()
-		}
-	}
-	return nil // promised mail still pending is in the store: the next start sends it
 }

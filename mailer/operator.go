@@ -17,7 +17,11 @@ const DigestJob = "digests"
 // dropped (rejected), start, finish and outcome. A receipt the store
 // refuses is logged: the run stands.
 func (m *Mailer) digestReceipt(ctx context.Context, started time.Time, rep DigestReport, err error) {
-	if m.deps.Receipts == nil || errors.Is(err, context.Canceled) {
+	if errors.Is(err, context.Canceled) {
+		return // a stop is no run
+	}
+	defer m.ranDigests.Store(true) // after the receipt: the alarm reads it (OperatorStatuses)
+	if m.deps.Receipts == nil {
 		return
 	}
 	rc := record.Receipt{Job: DigestJob, Source: "mailer", Window: "digest window " + rep.Window, Started: started, Finished: m.now(),
@@ -27,6 +31,33 @@ func (m *Mailer) digestReceipt(ctx context.Context, started time.Time, rep Diges
 	}
 	if perr := m.deps.Receipts.PutReceipt(context.WithoutCancel(ctx), rc); perr != nil {
 		m.log().Warn("mailer: digest receipt not stored", "err", perr)
+	}
+}
+
+// OperatorStatuses wraps the job statuses the operator's late-job alarm
+// reads (indexer.Watchdog): until the digest scheduler's first run since
+// this start has finished, the digest job is late for the alarm only when
+// record.LateAfter intervals (PollEvery) have passed since the start
+// without one. After a stop of more than two intervals the receipts' last
+// run is old, and the first run is on its way: no "digests is late" mail
+// for it; a scheduler that never runs is still reported. Other jobs, and
+// the statuses /api/sources and /readyz show, are as the receipts say.
+func (m *Mailer) OperatorStatuses(statuses func(context.Context) ([]record.JobStatus, error)) func(context.Context) ([]record.JobStatus, error) {
+	return func(ctx context.Context) ([]record.JobStatus, error) {
+		sts, err := statuses(ctx)
+		if m.ranDigests.Load() {
+			return sts, err
+		}
+		for i := range sts {
+			if sts[i].Job != DigestJob || !sts[i].Late {
+				continue
+			}
+			if late, _ := record.Late(m.started, m.cfg.PollEvery, m.now()); !late {
+				sts[i].Late = false
+				sts[i].LateNote = "the scheduler's first run since the start at " + m.started.UTC().Format(time.RFC3339) + " has not finished yet"
+			}
+		}
+		return sts, err
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"net"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // ISO-8859-x, Windows-125x and other charsets
@@ -63,8 +62,8 @@ func (m *Mailer) SMTPServer() *smtp.Server {
 	s.Domain = m.cfg.Hostname
 	s.MaxMessageBytes = m.cfg.MaxMessageBytes
 	s.MaxRecipients = 10
-	s.ReadTimeout = time.Minute
-	s.WriteTimeout = time.Minute
+	s.ReadTimeout = SMTPIdleTimeout // each command or line (connlimit.go); a whole session ends at SMTPSessionTimeout
+	s.WriteTimeout = SMTPIdleTimeout
 	s.ErrorLog = slogAdapter{m}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"syscall"
 )
 
 // Error codes. One table in the API maps each to an HTTP status.
@@ -14,6 +15,9 @@ const (
 	ELIMIT       = "limit"
 	ETOOLARGE    = "too_large"
 	EINTERNAL    = "internal"
+	// ENOSPACE is a write refused for want of space: the data directory's
+	// disk is full (ENOSPC) or its owner's quota is spent (EDQUOT).
+	ENOSPACE = "insufficient_storage"
 )
 
 // Error is an error a caller can act on: a code, a message in plain words and,
@@ -48,6 +52,35 @@ func CouldNotAnswer(what string, cause error) *Error {
 	return &Error{Code: EUNAVAILABLE, Message: what + " could not answer; this does not mean the record is missing", Cause: cause}
 }
 
+// WriteFailure is the error of a write that what ("the state store")
+// could not make: ENOSPACE when its disk is full or a quota is spent,
+// EUNAVAILABLE for anything else (a read-only data directory, an I/O
+// error). Its message names the part and says nothing was stored; the
+// part's own error is its Cause, for the log.
+func WriteFailure(what string, cause error) *Error {
+	if noSpace(cause) {
+		return &Error{Code: ENOSPACE, Message: what + " is out of disk space: nothing was stored; try again later", Cause: cause}
+	}
+	return &Error{Code: EUNAVAILABLE, Message: what + " cannot write right now (its disk may be read-only or failing): nothing was stored; try again later", Cause: cause}
+}
+
+// noSpace reports whether err is a file system's "no space" (ENOSPC) or
+// "quota exceeded" (EDQUOT).
+func noSpace(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// fileSystemFault is the error of an unclassified err that carries a
+// file system's refusal to write (no space, quota, read-only file
+// system), nil for any other error: no full or read-only disk is ever an
+// internal error.
+func fileSystemFault(err error) *Error {
+	if noSpace(err) || errors.Is(err, syscall.EROFS) {
+		return WriteFailure("the service's storage", err)
+	}
+	return nil
+}
+
 // Errorf returns an *Error with the given code.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
@@ -67,6 +100,9 @@ func ErrorCode(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return EUNAVAILABLE // the request's deadline passed or its client left
 	}
+	if fe := fileSystemFault(err); fe != nil {
+		return fe.Code
+	}
 	return EINTERNAL
 }
 
@@ -79,6 +115,9 @@ func ErrorMessage(err error) string {
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return "the request took longer than this service allows one request; narrow it and try again"
+	}
+	if fe := fileSystemFault(err); fe != nil {
+		return fe.Message
 	}
 	return "internal error"
 }

@@ -46,7 +46,7 @@ func (s *Bolt) ReviseCalendar(ctx context.Context, key string, now time.Time, re
 	if _, changed, err := revise(old); err != nil || !changed {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketCalendars)
 		if err != nil {
 			return err

@@ -68,7 +68,7 @@ func (s *Bolt) FlushCounters() error {
 	if len(s.pending) == 0 {
 		return nil
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCounters)
 		for k, d := range s.pending {
 			if err := putInt(b, []byte(k), getInt(b, []byte(k))+d); err != nil {

@@ -47,7 +47,7 @@ func (s *Bolt) PutReceipt(_ context.Context, r record.Receipt) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketReceipts)
 		if err != nil {
 			return err

@@ -96,7 +96,7 @@ func (s *Bolt) PutShare(ctx context.Context, sh Share) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		if err := createShareBuckets(tx); err != nil {
 			return err
 		}
@@ -149,7 +149,7 @@ func (s *Bolt) GetShare(ctx context.Context, id string) (Share, error) {
 // SweepShares removes expired snapshots' content and forgets old tombstones.
 func (s *Bolt) SweepShares(ctx context.Context, now time.Time) (int, error) {
 	removed := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		if err := createShareBuckets(tx); err != nil {
 			return err
 		}

@@ -41,6 +41,11 @@ type Store interface {
 	// Take consumes one unit of a daily ceiling for a client. It reports
 	// whether the request is allowed and how many remain today.
 	Take(ctx context.Context, ceiling, client string, limit int, now time.Time) (watch.Allowance, error)
+	// Probe writes a small key and deletes it again: whether the store
+	// takes a write now (/readyz). It leaves nothing behind; its error is
+	// a write's (record.WriteFailure: ENOSPACE for a full disk,
+	// EUNAVAILABLE otherwise).
+	Probe(ctx context.Context) error
 	Close() error
 }
 
@@ -108,6 +113,37 @@ func (s *Bolt) Close() error {
 	return errors.Join(s.stopFlusher(), s.db.Close())
 }
 
+// update runs fn in a write transaction. fn's own errors are returned as
+// they are; a failure of bbolt itself — beginning the write (a read-only
+// or closed file) or committing it (a full disk, an I/O error) — is
+// classified (record.WriteFailure): ENOSPACE when the disk is full or a
+// quota spent, EUNAVAILABLE otherwise, never an internal error.
+func (s *Bolt) update(fn func(tx *bolt.Tx) error) error {
+	var fnErr error
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		fnErr = fn(tx)
+		return fnErr
+	})
+	if err != nil && fnErr == nil {
+		return record.WriteFailure("the state store", err)
+	}
+	return err
+}
+
+// probeKey is the key Probe writes and deletes (in the meta bucket).
+var probeKey = []byte("readiness-probe")
+
+// Probe writes a small key and deletes it again, each in its own
+// transaction (a commit writes and syncs the file).
+func (s *Bolt) Probe(ctx context.Context) error {
+	v := make([]byte, 8)
+	binary.BigEndian.PutUint64(v, uint64(time.Now().UnixNano()))
+	if err := s.update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(probeKey, v) }); err != nil {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(probeKey) })
+}
+
 func counterKey(name, day string) []byte { return []byte(name + "\x00" + day) }
 
 func getInt(b *bolt.Bucket, k []byte) int {
@@ -139,7 +175,7 @@ func (s *Bolt) Take(ctx context.Context, ceiling, client string, limit int, now 
 	reset := time.Date(y, m, d+1, 0, 0, 0, 0, record.NewYork)
 	k := []byte(day + "\x00" + ceiling + "\x00" + s.ClientID(client))
 	var a watch.Allowance
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCeilings)
 		n := getInt(b, k)
 		a = watch.Allowance{ResetAt: reset}
@@ -171,7 +207,7 @@ func (s *Bolt) Sweep(now time.Time) (int, error) {
 func (s *Bolt) sweepCeilings(now time.Time) (int, error) {
 	today := record.NewYorkDay(now)
 	removed := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketCeilings).Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
 			day, _, _ := strings.Cut(string(k), "\x00")

@@ -46,7 +46,7 @@ func (s *Bolt) CreateWatch(ctx context.Context, w watch.Watch, once string, once
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		if err := createWatchBuckets(tx); err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func (s *Bolt) GetWatch(ctx context.Context, id string) (watch.Watch, error) {
 // DeleteWatch removes a watch and its deliveries.
 func (s *Bolt) DeleteWatch(ctx context.Context, id string) (bool, error) {
 	found := false
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		if err := createWatchBuckets(tx); err != nil {
 			return err
 		}
@@ -186,7 +186,7 @@ func getDelivery(tx *bolt.Tx, watchID, window string) (Delivery, bool, error) {
 func (s *Bolt) PlanDigest(ctx context.Context, d Delivery, next watch.Progress) (Delivery, bool, error) {
 	created := false
 	out := d
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		if err := createWatchBuckets(tx); err != nil {
 			return err
 		}
@@ -222,7 +222,7 @@ func (s *Bolt) PlanDigest(ctx context.Context, d Delivery, next watch.Progress) 
 // SetCadence changes a watch's cadence.
 func (s *Bolt) SetCadence(ctx context.Context, id, cadence string) (bool, error) {
 	found := false
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		if err := createWatchBuckets(tx); err != nil {
 			return err
 		}
@@ -260,7 +260,7 @@ func (s *Bolt) PutDelivery(ctx context.Context, d Delivery) (bool, error) {
 		return false, err
 	}
 	kept := false
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		if err := createWatchBuckets(tx); err != nil {
 			return err
 		}
@@ -298,7 +298,7 @@ func (s *Bolt) OpenDeliveries(ctx context.Context) ([]Delivery, error) {
 // WatchKey returns the token key, creating it on first use.
 func (s *Bolt) WatchKey(ctx context.Context) ([]byte, error) {
 	var key []byte
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		if err := createWatchBuckets(tx); err != nil {
 			return err
 		}
@@ -319,7 +319,7 @@ func (s *Bolt) WatchKey(ctx context.Context) ([]byte, error) {
 // SweepWatches forgets expired nonces and old finished deliveries.
 func (s *Bolt) SweepWatches(ctx context.Context, now time.Time, keep time.Duration) (int, error) {
 	removed := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		if err := createWatchBuckets(tx); err != nil {
 			return err
 		}

@@ -795,7 +795,7 @@ func (s *Service) Allow(ctx context.Context, client string) error {
 	if client != "" {
 		a, err := s.store.Take(ctx, CeilingClient, client, s.cfg.RequestsPerClient, now)
 		if err != nil {
-			return errStoreDown
+			return storeError(err)
 		}
 		if !a.Allowed {
 			return limitError(a.ResetAt, "daily limit of %d subscription requests from this address reached; it resets at %s",
@@ -809,7 +809,7 @@ func (s *Service) Allow(ctx context.Context, client string) error {
 	}
 	a, err := s.store.Take(ctx, CeilingAll, "*", limit, now)
 	if err != nil {
-		return errStoreDown
+		return storeError(err)
 	}
 	if !a.Allowed {
 		if limit < s.cfg.RequestsPerDay {

@@ -465,6 +465,19 @@ func (s *Store) metaKey(ctx context.Context, name string) ([]byte, error) {
 	}
 }
 
+// Probe writes a small document and deletes it again: whether the state
+// index takes a write now (/readyz). A cluster that blocks writes (its
+// flood-stage disk watermark, a read-only index) answers EUNAVAILABLE,
+// as every write does (package osclient).
+func (s *Store) Probe(ctx context.Context) error {
+	id := docID(kindMeta, "readiness-probe")
+	if _, err := s.put(ctx, id, doc{Kind: kindMeta, Name: "readiness-probe"}, overwrite); err != nil {
+		return err
+	}
+	_, err := s.del(ctx, id, nil) // another process's probe may have removed it: fine
+	return err
+}
+
 // ClientID turns a client address into an opaque id (the same in every
 // process): ceilings tell clients apart, the store never holds an address.
 func (s *Store) ClientID(client string) string {

@@ -65,6 +65,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Calendars", testCalendars},
 		{"ReceiptsNewestFirstPerJob", testReceipts},
 		{"OutboxKeepsPromisedMail", testOutbox},
+		{"ProbeWritesAndLeavesNothing", testProbe},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newHarness(t)) })
@@ -769,4 +770,48 @@ func testReceipts(t *testing.T, h Harness) {
 	if none, err := s.Receipts(ctx, "nothing", 10); err != nil || len(none) != 0 {
 		t.Errorf("receipts of an unknown job: %v, %v", none, err)
 	}
+}
+
+// Probe (the /readyz write probe) succeeds on a store that takes writes,
+// again and again, and leaves the state as it was: the watches, their
+// count and a daily ceiling read the same after it, also from another
+// process and after a reopen.
+func testProbe(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.Open(t)
+	now := time.Date(2026, 11, 22, 9, 0, 0, 0, record.NewYork)
+	w := newWatch(watch.NewID(), now)
+	if err := s.CreateWatch(ctx, w, "", time.Time{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Take(ctx, "probe-ceiling", "198.51.100.7", 2, now); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if err := s.Probe(ctx); err != nil {
+			t.Fatalf("probe %d: %v", i, err)
+		}
+	}
+	check := func(s Store, when string) {
+		t.Helper()
+		if list, err := s.ListWatches(ctx); err != nil || len(list) != 1 || list[0].ID != w.ID {
+			t.Errorf("%s: watches %+v, %v", when, list, err)
+		}
+		if n, err := s.CountWatches(ctx); err != nil || n != 1 {
+			t.Errorf("%s: CountWatches %d, %v", when, n, err)
+		}
+	}
+	check(s, "after probes")
+	other := second(t, h, s)
+	if err := other.Probe(ctx); err != nil {
+		t.Fatalf("probe from another instance: %v", err)
+	}
+	check(other, "another instance")
+	if a, err := s.Take(ctx, "probe-ceiling", "198.51.100.7", 2, now); err != nil || !a.Allowed || a.Remaining != 0 {
+		t.Errorf("ceiling after probes: %+v, %v (want the second of 2 granted)", a, err)
+	}
+	s.Close()
+	s = h.Open(t)
+	defer s.Close()
+	check(s, "after reopen")
 }
