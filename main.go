@@ -106,6 +106,12 @@ type Config struct {
 	OperatorEmail string
 }
 
+// DefaultAddr is the HTTP listen address when neither -addr nor
+// RECORDWATCH_ADDR names one: loopback, so a newcomer's go run . opens no
+// port to the network (the container image sets RECORDWATCH_ADDR to
+// 0.0.0.0:8080; mailer.DefaultSMTPAddr is loopback alike).
+const DefaultAddr = "127.0.0.1:8080"
+
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
 		return v
@@ -119,7 +125,7 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.SetOutput(stderr)
 	form, _ := strconv.Atoi(env("RECORDWATCH_FORM", "1"))
 	fl.StringVar(&c.Target, "target", env("RECORDWATCH_TARGET", "all"), "role: all, api, indexer or mailer")
-	fl.StringVar(&c.Addr, "addr", env("RECORDWATCH_ADDR", ":8080"), "HTTP listen address")
+	fl.StringVar(&c.Addr, "addr", env("RECORDWATCH_ADDR", DefaultAddr), "HTTP listen address (default loopback only; 0.0.0.0:8080 or :8080 for every interface)")
 	fl.StringVar(&c.Data, "data", env("RECORDWATCH_DATA", "./data"), "data directory (embedded index and state; with engine opensearch only the mail outbox)")
 	fl.IntVar(&c.Form, "form", form, "interface form: 1 extended, 2 basic")
 	fl.StringVar(&c.BaseURL, "base-url", env("RECORDWATCH_BASE_URL", ""), "absolute base URL for links (default http://localhost<addr>)")
@@ -185,6 +191,11 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	}
 	if c.BaseURL == "" {
 		host := c.Addr
+		for _, p := range []string{"127.0.0.1:", "0.0.0.0:", "[::]:", "[::1]:"} {
+			if strings.HasPrefix(host, p) {
+				host = ":" + strings.TrimPrefix(host, p)
+			}
+		}
 		if strings.HasPrefix(host, ":") {
 			host = "localhost" + host
 		}
