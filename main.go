@@ -191,10 +191,8 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	}
 	if c.BaseURL == "" {
 		host := c.Addr
-		for _, p := range []string{"127.0.0.1:", "0.0.0.0:", "[::]:", "[::1]:"} {
-			if strings.HasPrefix(host, p) {
-				host = ":" + strings.TrimPrefix(host, p)
-			}
+		if strings.HasPrefix(host, "0.0.0.0:") || host == DefaultAddr {
+			host = ":" + strings.SplitN(host, ":", 2)[1]
 		}
 		if strings.HasPrefix(host, ":") {
 			host = "localhost" + host
