@@ -111,6 +111,12 @@ type Config struct {
 	MinFreeMB int
 }
 
+// DefaultAddr is the HTTP listen address when neither -addr nor
+// RECORDWATCH_ADDR names one: loopback, so a newcomer's go run . opens no
+// port to the network (the container image sets RECORDWATCH_ADDR to
+// 0.0.0.0:8080; mailer.DefaultSMTPAddr is loopback alike).
+const DefaultAddr = "127.0.0.1:8080"
+
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
 		return v
@@ -124,7 +130,7 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.SetOutput(stderr)
 	form, _ := strconv.Atoi(env("RECORDWATCH_FORM", "1"))
 	fl.StringVar(&c.Target, "target", env("RECORDWATCH_TARGET", "all"), "role: all, api, indexer or mailer")
-	fl.StringVar(&c.Addr, "addr", env("RECORDWATCH_ADDR", ":8080"), "HTTP listen address")
+	fl.StringVar(&c.Addr, "addr", env("RECORDWATCH_ADDR", DefaultAddr), "HTTP listen address (default loopback only; 0.0.0.0:8080 or :8080 for every interface)")
 	fl.StringVar(&c.Data, "data", env("RECORDWATCH_DATA", "./data"), "data directory (embedded index and state; with engine opensearch only the mail outbox)")
 	fl.IntVar(&c.Form, "form", form, "interface form: 1 extended, 2 basic")
 	fl.StringVar(&c.BaseURL, "base-url", env("RECORDWATCH_BASE_URL", ""), "absolute base URL for links (default http://localhost<addr>)")
@@ -195,6 +201,9 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	}
 	if c.BaseURL == "" {
 		host := c.Addr
+		if strings.HasPrefix(host, "0.0.0.0:") || host == DefaultAddr {
+			host = ":" + strings.SplitN(host, ":", 2)[1]
+		}
 		if strings.HasPrefix(host, ":") {
 			host = "localhost" + host
 		}

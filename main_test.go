@@ -180,6 +180,16 @@ func getJSON(t *testing.T, url string, v any) {
 }
 
 func TestConfig(t *testing.T) {
+	// unconfigured: loopback only, links to localhost
+	t.Setenv("RECORDWATCH_ADDR", "")
+	if c, err := parseConfig(nil, io.Discard); err != nil || c.Addr != "127.0.0.1:8080" || c.BaseURL != "http://localhost:8080" {
+		t.Fatalf("default listen address %q base %q %v, want 127.0.0.1:8080 and http://localhost:8080", c.Addr, c.BaseURL, err)
+	}
+	// every interface only when configured (the container image does)
+	t.Setenv("RECORDWATCH_ADDR", "0.0.0.0:8080")
+	if c, err := parseConfig(nil, io.Discard); err != nil || c.Addr != "0.0.0.0:8080" || c.BaseURL != "http://localhost:8080" {
+		t.Fatalf("RECORDWATCH_ADDR=0.0.0.0:8080: %q base %q %v", c.Addr, c.BaseURL, err)
+	}
 	t.Setenv("RECORDWATCH_FORM", "2")
 	t.Setenv("RECORDWATCH_ADDR", ":9999")
 	c, err := parseConfig(nil, io.Discard)

@@ -14,8 +14,10 @@ import (
 
 // Admission control: expensive requests (facets, exact counts, semantic
 // and hybrid modes, federated search, passages, contract analysis, payroll
-// totals, cold feeds, the batch look-up) share a bounded number of slots
-// per process. A request that finds every slot taken waits its turn, first
+// totals, cold feeds, the batch look-up, agency and vendor profiles and
+// their pages, entity dossiers and relationships, property locations; the
+// one list is admittedRoutes and admittedTools below) share a bounded
+// number of slots per process. A request that finds every slot taken waits its turn, first
 // come first served, when the wait the queue ahead of it should take (its
 // length over the slots, times what a slot has lately been held for) is
 // within AdmissionWait; otherwise, or when the queue holds queuePerSlot
@@ -64,7 +66,7 @@ func defaultSlots() int { return max(1, runtime.GOMAXPROCS(0)/2) }
 
 // errBusy is the refusal of an expensive request the pool has no room for.
 var errBusy = record.Errorf(record.EUNAVAILABLE,
-	"the service is busy with expensive requests (facets, exact counts, semantic search, analysis); try again in a few seconds")
+	"the service is busy with expensive requests (facets, exact counts, semantic search, analysis, profiles); try again in a few seconds")
 
 // expectedWait is how long the request at position pos of the queue (1
 // for the first) should wait for a slot.
@@ -116,22 +118,65 @@ func (g *gate) held() func() {
 	}
 }
 
-// admit runs the rest of the chain in a slot when expensive says the
-// request is expensive (nil: always); a refusal is 503 with Retry-After.
-func (s *Server) admit(expensive func(c *gin.Context) bool) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		if expensive != nil && !expensive(c) {
-			c.Next()
-			return
-		}
-		release, err := s.gate.enter(c.Request.Context())
-		if err != nil {
-			writeError(c, err) // errBusy: with Retry-After
-			return
-		}
-		defer release()
+// admittedRoutes is the one list of the routes that take a slot, by
+// "METHOD /path" as the route table (routes.go) names them, with when
+// (nil: always). Every route whose cost grows with the data is here:
+// faceted, counted or semantic searches, federated search, passages,
+// contract analysis, payroll rows, the batch look-up, agency and vendor
+// profiles with their pages (a dossier each), and property locations (every
+// disposition notice). Cold feeds take a slot from their handler (inSlot),
+// since one served from its cache costs nothing. TestCostlyRoutesAndToolsTakeASlot
+// fails when a route over the admission threshold is missing.
+var admittedRoutes = map[string]func(c *gin.Context) bool{
+	"GET /api/search":             expensiveSearch,
+	"GET /api/search/federated":   always,
+	"GET /api/passages":           always,
+	"GET /api/contracts/analysis": always,
+	"GET /contracts/analysis":     always,
+	"GET /api/payroll":            always,
+	"POST /batch":                 always,
+	"GET /api/agencies/*id":       always,
+	"GET /api/vendors/*stem":      always,
+	"GET /agencies/:id/":          always,
+	"GET /vendors/*stem":          always,
+	"GET /property-locations":     always,
+}
+
+// admittedTools is the one list of the MCP tools that take a slot
+// whatever their arguments: federated search, contract analysis, passage
+// retrieval, and the entity dossier and relationships (a profile each).
+// Any tool also takes one with an exact count or a semantic or hybrid
+// mode (toolExpensive).
+var admittedTools = map[string]bool{
+	"search_federated": true, "analyze_contracts": true, "retrieve_cited_passages": true,
+	"get_entity_dossier": true, "get_entity_relationships": true,
+}
+
+// always is the when of a route that always takes a slot.
+func always(*gin.Context) bool { return true }
+
+// toolExpensive tells whether a tools/call takes a slot: a tool of
+// admittedTools, or any with an exact count or a non-keyword mode.
+func toolExpensive(name, mode string, exactCount bool) bool {
+	return admittedTools[name] || exactCount || (mode != "" && mode != "keyword")
+}
+
+// admission runs the rest of the chain in a slot when the matched route is
+// in admittedRoutes and its when holds; a refusal is 503 with Retry-After.
+// routes.go runs it on every route after the rate limit.
+func (s *Server) admission(c *gin.Context) {
+	when, ok := admittedRoutes[c.Request.Method+" "+c.FullPath()]
+	if !ok || !when(c) {
 		c.Next()
+		return
 	}
+	release, err := s.gate.enter(c.Request.Context())
+	if err != nil {
+		writeError(c, err) // errBusy: with Retry-After
+		return
+	}
+	defer release()
+	c.Next()
 }
 
 // inSlot runs build in a slot: for work that is expensive only sometimes

@@ -16,9 +16,9 @@ import (
 // tools, and their site pages (contracts_html.go).
 func (s *Server) contractRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	api.GET("/contracts", s.contracts)
-	api.GET("/contracts/analysis", s.admit(nil), s.contractAnalysis)
+	api.GET("/contracts/analysis", s.contractAnalysis)
 	api.GET("/contracts/:id", s.contract)
-	r.GET("/contracts/analysis", s.rateLimit(), s.admit(nil), s.contractAnalysisPage)
+	r.GET("/contracts/analysis", s.rateLimit(), s.contractAnalysisPage)
 	r.GET("/contracts/:id", s.rateLimit(), s.contractPage)
 }
 

@@ -30,7 +30,7 @@ func (s *Server) entityRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	api.GET("/agencies/*id", s.agencyProfile)  // Form 2 names may hold "/" (HRA/DEPT OF SOCIAL SERVICES)
 	api.GET("/vendors/*stem", s.vendorProfile) // names may hold "/"
 	api.GET("/matters/*pin", s.matter)         // PINs may hold "/" (PROP/TERR26-27)
-	r.POST("/batch", s.rateLimit(), maxBody(BatchMaxBody), s.ceiling("batch", BatchPerDay), s.admit(nil), s.batch)
+	r.POST("/batch", s.rateLimit(), maxBody(BatchMaxBody), s.ceiling("batch", BatchPerDay), s.batch)
 	r.GET("/property-locations", s.rateLimit(), s.propertyLocations)
 }
 

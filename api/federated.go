@@ -13,7 +13,7 @@ import (
 // search_federated tool (SPEC §4.10): one bounded, ranked set of typed
 // objects across every registered collection, with per-collection coverage.
 func (s *Server) federatedRoutes(api *gin.RouterGroup) {
-	api.GET("/search/federated", s.admit(nil), s.federatedSearch)
+	api.GET("/search/federated", s.federatedSearch)
 }
 
 // federated is the federated search main.go built. Object pages are the

@@ -112,8 +112,7 @@ func (s *Server) mcpTransport(inner http.Handler) gin.HandlerFunc {
 			if json.Unmarshal(body, &probe) == nil {
 				id, method = probe.ID, probe.Method
 				a := probe.Params.Arguments
-				expensive = method == "tools/call" && (expensiveTools[probe.Params.Name] || a.ExactCount ||
-					(a.Mode != "" && a.Mode != "keyword"))
+				expensive = method == "tools/call" && toolExpensive(probe.Params.Name, a.Mode, a.ExactCount)
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			r.ContentLength = int64(len(body))
@@ -167,12 +166,6 @@ func (s *Server) mcpTransport(inner http.Handler) gin.HandlerFunc {
 		_, _ = c.Writer.Write(rec.body.Bytes())
 	}
 }
-
-// expensiveTools are the tools that take an admission slot whatever their
-// arguments: federated search, contract analysis and passage retrieval
-// (search_notices does in a semantic or hybrid mode or with an exact
-// count).
-var expensiveTools = map[string]bool{"search_federated": true, "analyze_contracts": true, "retrieve_cited_passages": true}
 
 // bufferedResponse holds the SDK's answer until it is known to be JSON.
 // /mcp runs stateless with JSON responses, so nothing streams.

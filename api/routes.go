@@ -10,9 +10,11 @@ import "github.com/gin-gonic/gin"
 // sameOriginWrites (crosssite.go): state-changing requests from other
 // origins, and writes that are not JSON, are refused before any daily
 // ceiling is taken. A third, boundedPath, refuses a path parameter past
-// its bound (record.InputBound) before any handler reads it.
+// its bound (record.InputBound) before any handler reads it. Last,
+// admission (admission.go) runs the routes of its admittedRoutes list in
+// one of the slots expensive requests share.
 func (s *Server) routes(r *gin.Engine) {
-	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath, siteLang, s.freshnessBanner, s.byIDAbsence) // sources.go: the banner of every page; absence_byid.go: a by-id 404's absence type
+	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath, siteLang, s.freshnessBanner, s.byIDAbsence, s.admission) // sources.go: the banner of every page; absence_byid.go: a by-id 404's absence type
 	r.NoRoute(s.notFoundRoute)
 	r.NoMethod(s.methodNotAllowed)
 
@@ -20,7 +22,7 @@ func (s *Server) routes(r *gin.Engine) {
 	r.GET("/readyz", s.readyz)
 
 	api := r.Group("/api", s.rateLimit())
-	api.GET("/search", s.admit(expensiveSearch), s.search)
+	api.GET("/search", s.search)
 	api.GET("/notices/:id", s.notice)
 
 	if s.deps.MCP != nil {
@@ -47,7 +49,7 @@ func (s *Server) routes(r *gin.Engine) {
 	// built on them (payroll rows, federated search) are mounted in Form 1
 	// only; Form 2 answers them 404 like any unknown path.
 	if s.cfg.Form == 1 {
-		api.GET("/passages", s.admit(nil), s.passages)
+		api.GET("/passages", s.passages)
 		s.federatedRoutes(api)   // federated.go: /api/search/federated
 		s.entityPageRoutes(r)    // entities.go: /vendors/<stem>/, /agencies/<id>/
 		s.payrollRoutes(api)     // payroll.go: /api/payroll, /api/payroll/:id

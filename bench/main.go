@@ -102,7 +102,7 @@ func main() {
 	soak := fl.Duration("soak", 0, "instead of the benchmark: a soak of this length (e.g. 10m) — mixed reads and writes against the built binary, SIGKILLed and restarted every -soak-kill-every; fails if an acknowledged write is lost")
 	soakClients := fl.Int("soak-clients", 32, "soak: concurrent clients")
 	soakKill := fl.Duration("soak-kill-every", 2*time.Minute, "soak: SIGKILL and restart interval")
-	admission := fl.Duration("admission", 0, "instead of the benchmark: notice reads by id while 64 clients send expensive requests, for this long (e.g. 30s)")
+	admission := fl.Duration("admission", 0, "instead of the benchmark: for each kind of expensive request (searches with facets or a mode, federated, passages, analysis, payroll, profiles and their pages, property locations, batch, MCP dossier and relationships), 64 clients on its costliest request for this long (e.g. 30s) while notice reads by id are timed against the 20 ms p95 goal")
 	relevanceOnly := fl.Bool("relevance-only", false, "only score keyword, semantic and hybrid search on the judged query set and print it (seconds; no corpus, no peers)")
 	freshness := fl.Bool("freshness", false, "instead of the benchmark: the lag from a row's appearance upstream to searchable, API and MCP (replay publisher, the scheduler's City Record job), with the pipeline's share and the projection at the default schedule")
 	freshRows := fl.Int("freshness-rows", 40, "freshness: rows the replay publisher shows")

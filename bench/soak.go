@@ -15,10 +15,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -461,114 +459,4 @@ func renderSoak(cfg soakConfig, st *soakStats, kills, lostShares, lostWatches in
 	fmt.Fprintf(&b, "\"down\" counts requests sent while the server was killed or restarting; \"refused_by_ceiling\" is a daily ceiling's 429; "+
 		"\"busy_or_starting\" a 503 (admission control, or the restart's first moments).\n")
 	return b.String()
-}
-
-// runAdmission measures admission control (issue 31 item 4): for d, 64
-// clients send expensive requests (facets, exact counts, hybrid mode,
-// federated search, contract analysis; varied words), each waiting as
-// told by a refusal's Retry-After, while one client reads notices by id,
-// one at a time, against the built binary. It reports the notice reads'
-// p50/p95/p99 and the expensive requests' outcomes.
-func runAdmission(d time.Duration, workDir string) error {
-	srv, err := newSoakServer(workDir, "admission", false)
-	if err != nil {
-		return err
-	}
-	defer srv.log.Close()
-	if err := srv.start(); err != nil {
-		return err
-	}
-	defer srv.stop()
-	base := "http://" + srv.addr
-	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 128}}
-	ids := []string{}
-	for _, w := range soakWords[:10] {
-		res, err := client.Get(base + "/api/search?limit=20&q=" + w)
-		if err != nil {
-			return err
-		}
-		var out struct {
-			Hits []struct {
-				RequestID string `json:"request_id"`
-			}
-		}
-		_ = json.NewDecoder(res.Body).Decode(&out)
-		res.Body.Close()
-		for _, h := range out.Hits {
-			ids = append(ids, h.RequestID)
-		}
-	}
-	if len(ids) == 0 {
-		return errors.New("admission: no notice ids")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	var mu sync.Mutex
-	outcomes := map[int]int{}
-	var wg sync.WaitGroup
-	for i := range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(i), 11))
-			for ctx.Err() == nil {
-				w := soakWords[rng.IntN(len(soakWords))]
-				target := []string{"/api/search?facets=true&q=" + w, "/api/search?exact_count=true&q=" + w, "/api/search?mode=hybrid&q=" + w,
-					"/api/search/federated?q=" + w, "/api/contracts/analysis?group_by=vendor"}[rng.IntN(5)]
-				req, _ := http.NewRequestWithContext(ctx, "GET", base+target, nil)
-				req.Header.Set("X-Forwarded-For", fmt.Sprintf("198.51.100.%d", i))
-				res, err := client.Do(req)
-				if err != nil {
-					continue
-				}
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				mu.Lock()
-				outcomes[res.StatusCode]++
-				mu.Unlock()
-				// a client told to come back later does (Retry-After)
-				if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && s > 0 {
-					select {
-					case <-ctx.Done():
-					case <-time.After(time.Duration(s) * time.Second):
-					}
-				}
-			}
-		}()
-	}
-	var lat []time.Duration
-	readErrs := 0
-	for n := 0; ctx.Err() == nil; n++ {
-		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/notices/"+ids[n%len(ids)], nil)
-		// many reader addresses: the per-client rate limit is not what is measured
-		req.Header.Set("X-Forwarded-For", fmt.Sprintf("203.0.113.%d", n%256))
-		start := time.Now()
-		res, err := client.Do(req)
-		if err != nil {
-			continue
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		if res.StatusCode == 200 {
-			lat = append(lat, time.Since(start))
-		} else {
-			readErrs++
-		}
-	}
-	wg.Wait()
-	slices.Sort(lat)
-	fmt.Printf("## Admission control: notice reads by id while 64 clients send expensive requests (%v, %d cores)\n\n", d, runtime.NumCPU())
-	fmt.Printf("| notice reads | not 200 | p50 | p95 | p99 |\n|---|---|---|---|---|\n| %d | %d | %v | %v | %v |\n\n", len(lat), readErrs,
-		percentile(lat, 50).Round(10*time.Microsecond), percentile(lat, 95).Round(10*time.Microsecond), percentile(lat, 99).Round(10*time.Microsecond))
-	var codes []int
-	for c := range outcomes {
-		codes = append(codes, c)
-	}
-	sort.Ints(codes)
-	var parts []string
-	for _, c := range codes {
-		parts = append(parts, fmt.Sprintf("%d × %d", outcomes[c], c))
-	}
-	fmt.Printf("Expensive requests answered: %s (503: refused by admission control with Retry-After).\n", strings.Join(parts, ", "))
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/emersion/go-message"
 	_ "github.com/emersion/go-message/charset" // ISO-8859-x, Windows-125x and other charsets
@@ -167,6 +168,18 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 		return "", errBusy
 	}
 	msgID, _ := h.MessageID()
+	if subj, _ := h.Subject(); unsubscribeRequest(text) || unsubscribeRequest(subjectRequest(subj)) {
+		// a reply cannot be authenticated (From is forgeable): it is
+		// answered with how to unsubscribe, never a new watch
+		if !m.svc.MayMail(ctx, sender) {
+			return Limited, nil
+		}
+		if err := m.sendUnsubscribeHelp(ctx, sender, msgID); err != nil {
+			m.log().Error("mailer: unsubscribe help not sent", "err", err)
+			return "", errBusy
+		}
+		return Answered, nil
+	}
 	u, perr := m.svc.Understand(text)
 	if perr == nil && u.Follow != nil {
 		// a follow starts only on an object held now: the confirmation
@@ -376,6 +389,18 @@ func subjectRequest(s string) string {
 		return ""
 	}
 	return s
+}
+
+var unsubscribeWords = regexp.MustCompile(`^(please )?(unsubscribe( me)?|stop|remove( me)?|cancel|opt ?out|end)( from (this|the|your|all)( mailing)? (list|mails?|emails?))?( please)?$`)
+
+// unsubscribeRequest tells whether a request is only a word of leaving
+// ("unsubscribe", "stop", "remove me", …), whatever its case and
+// punctuation.
+func unsubscribeRequest(s string) bool {
+	s = strings.ToLower(strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r)
+	}), " "))
+	return s != "" && unsubscribeWords.MatchString(s)
 }
 
 // IsSMTPError reports whether err is an SMTP reply with the given code.

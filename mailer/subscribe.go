@@ -57,6 +57,22 @@ func (m *Mailer) sendRefusal(ctx context.Context, email, reason, inReplyTo strin
 		Text: refusalText(reason), MessageID: m.messageID("refusal", watch.NewID()), InReplyTo: inReplyTo, AutoSubmitted: "auto-replied"})
 }
 
+// sendUnsubscribeHelp answers mail that asks to leave: how to unsubscribe,
+// since a reply cannot prove who sent it.
+func (m *Mailer) sendUnsubscribeHelp(ctx context.Context, email, inReplyTo string) error {
+	text := "You asked to unsubscribe. Mail to this address cannot remove a watch: the\n" +
+		"sender of a mail can be forged, so anyone could unsubscribe anyone.\n\n" +
+		"Every Recordwatch mail you received carries its own links at its foot:\n\n" +
+		"  - the unsubscribe link removes that watch at once (your mail program's\n" +
+		"    unsubscribe button uses the same link);\n" +
+		"  - the manage link lists every watch of your address, to change or\n" +
+		"    remove any of them.\n\n" +
+		"If you never asked for a watch, no watch was made by this message and\n" +
+		"nothing was stored.\n\n-- \n" + footer + "\n"
+	return m.send(ctx, Message{Kind: "unsubscribe-help", To: email, Subject: "How to unsubscribe from Recordwatch",
+		Text: text, MessageID: m.messageID("unsubscribe-help", watch.NewID()), InReplyTo: inReplyTo, AutoSubmitted: "auto-replied"})
+}
+
 // schedule states when a cadence's digests go out.
 func (m *Mailer) schedule(cadence string) string {
 	if m.cfg.DigestEvery == 24*time.Hour {

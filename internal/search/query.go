@@ -4,8 +4,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -285,7 +287,12 @@ func EncodeCursor(sortName string, values []string) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// DecodeCursor reads a cursor made by EncodeCursor for the same sort.
+// ErrCursorNotNumber refuses a cursor whose sort value is not a finite
+// number (NaN anywhere; ±Inf where a score is read).
+var ErrCursorNotNumber = record.Invalid("cursor", "cursor is not valid: its sort value is not a number; start again without it")
+
+// DecodeCursor reads a cursor made by EncodeCursor for the same sort: the
+// one parser of every paging cursor (engines, browses, federated search).
 func DecodeCursor(sortName, s string) ([]string, error) {
 	if s == "" {
 		return nil, nil
@@ -299,7 +306,14 @@ func DecodeCursor(sortName, s string) ([]string, error) {
 		return nil, record.Invalid("cursor", "cursor is not valid; start again without it")
 	}
 	if c.Sort != sortName {
-		return nil, record.Invalid("cursor", "cursor belongs to sort %q, not %q", c.Sort, sortName)
+		return nil, record.Invalid("cursor", "cursor belongs to sort %q, not %q; start again without it", c.Sort, sortName)
+	}
+	// NaN is never a sort value of any engine, and would compare false
+	// against every hit (page 1 again)
+	for _, v := range c.Values {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && math.IsNaN(f) {
+			return nil, ErrCursorNotNumber
+		}
 	}
 	return c.Values, nil
 }

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 
@@ -78,6 +79,9 @@ func afterKeyOf(sortName string, after []string) (*afterKey, error) {
 	score, err := strconv.ParseFloat(after[0], 64)
 	if err != nil {
 		return nil, bad
+	}
+	if math.IsNaN(score) || math.IsInf(score, 0) { // every hit would come after it: page 1 again
+		return nil, search.ErrCursorNotNumber
 	}
 	return &afterKey{score: score, id: after[1]}, nil
 }
