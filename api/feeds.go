@@ -255,20 +255,16 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 // formats.
 func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, error) {
 	now := s.deps.Now()
-	res, err := fr.filter.Run(ctx, s.watchReaders(), now)
+	// the filter's one answer (watch.Filter.Answer): what a preview shows
+	// and a watch's digests deliver; a feed lists more meeting records
+	o := s.answerOptions()
+	o.Meetings = maxFeedMeetings
+	a, err := fr.filter.Answer(ctx, s.watchReaders(), now, o)
 	if err != nil {
 		return nil, err
 	}
-	ml, err := s.meetingLens(ctx, fr.filter, res, now, maxFeedMeetings)
-	if err != nil {
-		return nil, err
-	}
-	res, landItems, err := s.landLens(ctx, fr.filter, res) // land projects' milestones (land lens, Form 1)
-	if err != nil {
-		return nil, err
-	}
-	f := s.feedOf(fr, res, now, ml)
-	f.Items = append(f.Items, landItems...)
+	f := s.feedOf(fr, a.Result, now, a.Meetings)
+	f.Items = append(f.Items, s.landItems(a.Land)...) // land projects' milestones (land lens, Form 1)
 	f.Scope.Items = len(f.Items)
 	ent := &feedEntry{built: now, lastModified: f.Updated}
 	ent.bodies[formatAtom] = feed.Atom(f)
@@ -280,20 +276,6 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 		ent.etags[i] = etagOf(b)
 	}
 	return ent, nil
-}
-
-// meetingLens is the meetings lens over a feed's or preview's notice
-// result (watch.Filter.Meetings): on Form 1 deployments that hold meeting
-// records, nil otherwise (the notices as they are).
-func (s *Server) meetingLens(ctx context.Context, f watch.Filter, res watch.Result, now time.Time, limit int) (*watch.MeetingLens, error) {
-	if s.cfg.Form != 1 {
-		return nil, nil
-	}
-	ml, ok, err := f.Meetings(ctx, s.watchReaders(), res, now, limit)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return &ml, nil
 }
 
 // feedOf assembles the feed of a search result; ml, when set, is the

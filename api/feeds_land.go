@@ -1,30 +1,22 @@
 package api
 
 import (
-	"context"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
-// landLens is the land lens over a feed's notice result
-// (watch.Filter.Land): on Form 1 deployments that hold land projects, the
-// result without the notices shown with their project, and the projects'
-// states as feed items, newest milestone first; otherwise res as it is.
-func (s *Server) landLens(ctx context.Context, f watch.Filter, res watch.Result) (watch.Result, []feed.Item, error) {
-	if s.cfg.Form != 1 {
-		return res, nil, nil
+// landItems are a land-lens answer's project states (watch.LandLens: the
+// land projects the filter follows, Form 1) as feed items, newest
+// milestone first; none without a land block.
+func (s *Server) landItems(ll *watch.LandLens) []feed.Item {
+	if ll == nil {
+		return nil
 	}
-	ll, ok, err := f.Land(ctx, s.watchReaders(), res, view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form}, watch.WatchLandProjects)
-	if err != nil || !ok {
-		return res, nil, err
-	}
-	res.Hits = ll.Hits
 	host := s.tagHost()
 	var items []feed.Item
 	for _, it := range ll.Items {
@@ -43,7 +35,7 @@ func (s *Server) landLens(ctx context.Context, f watch.Filter, res watch.Result)
 		}
 		items = append(items, fi)
 	}
-	return res, items, nil
+	return items
 }
 
 // landFeedFilters sets a land feed's project filters (borough,

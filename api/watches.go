@@ -336,24 +336,14 @@ func (s *Server) previewWatch(c *gin.Context) {
 		return
 	}
 	now := s.deps.Now()
-	res, err := u.Filter.Run(c.Request.Context(), s.watchReaders(), now)
+	// the watch's one answer (watch.Filter.Answer): what its digests deliver
+	a, err := u.Filter.Answer(c.Request.Context(), s.watchReaders(), now, s.answerOptions())
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	out := PreviewResponse{Preview: watch.MatchPreview(u, res), Hits: []view.LinkedHit{}}
-	// the meetings lens follows the meeting records (Form 1), as a
-	// watch's digests do: hearing notices held as meetings are shown once
-	ml, err := s.meetingLens(c.Request.Context(), u.Filter, res, now, watch.WatchMeetings)
-	if err != nil {
-		writeError(c, err)
-		return
-	}
-	if ml != nil {
-		res.Hits, out.Total, out.TotalIsLowerBound = ml.Hits, ml.Matched, ml.MatchedIsLowerBound
-		out.Meetings = ml.Preview(s.cfg.BaseURL, previewHits)
-	}
-	for i, h := range res.Hits {
+	out := PreviewResponse{Preview: watch.MatchPreview(u, a, s.cfg.BaseURL, previewHits), Hits: []view.LinkedHit{}}
+	for i, h := range a.Hits {
 		if i == previewHits {
 			break
 		}
@@ -363,7 +353,13 @@ func (s *Server) previewWatch(c *gin.Context) {
 	if c.Request.Method != http.MethodGet {
 		maxAge = 0
 	}
-	renderJSON(c, http.StatusOK, out, maxAge, res.Scope.CorpusObservedAt)
+	renderJSON(c, http.StatusOK, out, maxAge, a.Scope.CorpusObservedAt)
+}
+
+// answerOptions are what a watch filter's answer reads on this
+// deployment (its form and permalinks; a watch's limits).
+func (s *Server) answerOptions() watch.AnswerOptions {
+	return watch.AnswerOptions{Form: s.cfg.Form, Links: view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form}}
 }
 
 // watchReaders are what a watch filter reads: the engine and the people

@@ -267,10 +267,13 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 	if w.Follow != nil {
 		return m.planFollow(ctx, w, key, now)
 	}
-	res, err := w.Filter.Run(ctx, m.readers(), now)
+	// the watch's one answer (watch.Filter.Answer): what its preview
+	// showed, now
+	a, err := w.Filter.Answer(ctx, m.readers(), now, watch.AnswerOptions{Form: w.Form, Links: view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}})
 	if err != nil {
 		return store.Delivery{}, 0, err
 	}
+	res := a.Result
 	var prev *store.Delivery
 	if w.LastWindow != "" {
 		if pd, ok, err := m.deps.Store.GetDelivery(ctx, w.ID, w.LastWindow); err != nil {
@@ -279,23 +282,13 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 			prev = &pd
 		}
 	}
-	in := DigestInput{Watch: w, Hits: res.Hits, Roster: people.Changes(res.Roster), Prev: prev, Now: now, QuietAfter: m.cfg.QuietAfter,
+	in := DigestInput{Watch: w, Hits: a.Hits, Roster: people.Changes(a.Roster), Prev: prev, Now: now, QuietAfter: m.cfg.QuietAfter,
 		ExpectedPrevious: m.previousWindow(w.CadenceOf(), start)}
-	if w.Form == 1 { // meeting records are Form 1 (SPEC §2.8)
-		ml, ok, err := w.Filter.Meetings(ctx, m.readers(), res, now, watch.WatchMeetings)
-		if err != nil {
-			return store.Delivery{}, 0, err
-		}
-		if ok {
-			in.Hits, in.Meetings = ml.Hits, ml.Meetings
-		}
-		ll, ok, err := w.Filter.Land(ctx, m.readers(), res, view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}, watch.WatchLandProjects)
-		if err != nil {
-			return store.Delivery{}, 0, err
-		}
-		if ok {
-			in.Hits, in.Land = ll.Hits, ll.Items
-		}
+	if a.Meetings != nil {
+		in.Meetings = a.Meetings.Meetings
+	}
+	if a.Land != nil {
+		in.Land = a.Land.Items
 	}
 	d, next := Decide(in)
 	d.WatchID, d.Window, d.PlannedAt = w.ID, key, now

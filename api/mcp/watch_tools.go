@@ -184,8 +184,7 @@ func (d *Deps) preview(ctx context.Context, u watch.Understanding, form int) (Pr
 	if u.Follow != nil {
 		return d.previewFollow(ctx, *u.Follow, u.Notes, form)
 	}
-	out, _, err := d.previewRun(ctx, u)
-	return out, err
+	return d.previewRun(ctx, u, form)
 }
 
 // previewFollow is a follow's preview: its object's fields now.
@@ -197,37 +196,21 @@ func (d *Deps) previewFollow(ctx context.Context, f watch.Follow, notes []string
 	return PreviewOut{Preview: watch.FollowPreview(v, f, scope, notes), Results: []NoticeRef{}}, nil
 }
 
-// previewRun is preview with the watch's notice result.
-func (d *Deps) previewRun(ctx context.Context, u watch.Understanding) (PreviewOut, watch.Result, error) {
-	res, err := u.Filter.Run(ctx, d.watchReaders(), d.now())
+// previewRun is a search watch's preview: its one answer
+// (watch.Filter.Answer, what its digests deliver) with the first matched
+// notices.
+func (d *Deps) previewRun(ctx context.Context, u watch.Understanding, form int) (PreviewOut, error) {
+	a, err := u.Filter.Answer(ctx, d.watchReaders(), d.now(), watch.AnswerOptions{Form: form, Links: view.Links{Base: d.BaseURL, Form: form}})
 	if err != nil {
-		return PreviewOut{}, res, err
+		return PreviewOut{}, err
 	}
-	out := PreviewOut{Preview: watch.MatchPreview(u, res), Results: []NoticeRef{}}
-	for i, h := range res.Hits {
+	out := PreviewOut{Preview: watch.MatchPreview(u, a, d.BaseURL, previewLimit), Results: []NoticeRef{}}
+	for i, h := range a.Hits {
 		if i == previewLimit {
 			break
 		}
 		out.Results = append(out.Results, d.ref(h.Notice))
 	}
-	return out, res, nil
-}
-
-// previewMeetings adds the meeting records a meetings-lens watch follows
-// (Form 1) to its preview, as its digests deliver them.
-func (d *Deps) previewMeetings(ctx context.Context, u watch.Understanding, res watch.Result, out PreviewOut) (PreviewOut, error) {
-	ml, ok, err := u.Filter.Meetings(ctx, d.watchReaders(), res, d.now(), watch.WatchMeetings)
-	if err != nil || !ok {
-		return out, err
-	}
-	out.Total, out.TotalIsLowerBound, out.Results = ml.Matched, ml.MatchedIsLowerBound, []NoticeRef{}
-	for i, h := range ml.Hits {
-		if i == previewLimit {
-			break
-		}
-		out.Results = append(out.Results, d.ref(h.Notice))
-	}
-	out.Meetings = ml.Preview(d.BaseURL, previewLimit)
 	return out, nil
 }
 
@@ -275,11 +258,7 @@ func previewWatchForm1(d *Deps) Tool {
 			if err != nil {
 				return PreviewOut{}, err
 			}
-			out, res, err := d.previewRun(ctx, u)
-			if err != nil || u.Filter.Lens != record.LensMeetings {
-				return out, err
-			}
-			return d.previewMeetings(ctx, u, res, out)
+			return d.previewRun(ctx, u, 1)
 		})
 	t.Limits = []string{"at most 10 matches shown", "q: at most 500 characters", "at most 10 agencies, vendors or boroughs"}
 	t.Examples = []Example{{"Parks construction awards of at least $1 million", map[string]any{"lens": "money", "q": "construction", "agency": []string{"Parks"}, "min_amount": 1000000}},

@@ -23,7 +23,11 @@ type Preview struct {
 	// follows now, soonest first; the notices listed are then the matched
 	// notices not held as meetings (a hearing is shown once).
 	Meetings *MeetingPreview `json:"meetings,omitempty"`
-	Scope    record.Scope    `json:"scope"`
+	// Land (land lens, Form 1) are the land projects' states the watch
+	// follows now, as its digests deliver them; the notices listed are
+	// then those not shown with their project.
+	Land  *LandPreview `json:"land_projects,omitempty"`
+	Scope record.Scope `json:"scope"`
 	Note     string          `json:"note"`
 	// Roster is the roster half of a people-lens watch with agencies
 	// (Filter.Roster): per agency the roster releases held and the
@@ -41,9 +45,32 @@ func FollowPreview(v FollowView, f Follow, scope string, notes []string) Preview
 }
 
 // MatchPreview is the preview of a search watch understood as u, from
-// what it matches now.
-func MatchPreview(u Understanding, res Result) Preview {
-	return Preview{Understood: u, Total: res.Total, TotalIsLowerBound: res.TotalIsLowerBound, Scope: res.Scope, Note: MatchNote, Roster: res.Roster}
+// its answer now (Filter.Answer, what its digests deliver): the count,
+// the scope, and the lens's block with its first n records (base makes
+// the meeting records' permalinks).
+func MatchPreview(u Understanding, a Answer, base string, n int) Preview {
+	p := Preview{Understood: u, Scope: a.Scope, Note: MatchNote, Roster: a.Roster}
+	p.Total, p.TotalIsLowerBound = a.Matched()
+	if a.Meetings != nil {
+		p.Meetings = a.Meetings.Preview(base, n)
+	}
+	if a.Land != nil {
+		p.Land = &LandPreview{Total: a.Land.Total, Replaced: a.Land.Replaced, Rule: a.Land.Rule, Items: a.Land.Items[:min(n, len(a.Land.Items))]}
+		if p.Land.Items == nil {
+			p.Land.Items = []LandItem{}
+		}
+	}
+	return p
+}
+
+// LandPreview is a land-lens preview's block: the projects the filter
+// matches (Total), the first of their states followed, and how many
+// matched notices are shown with their project (Replaced).
+type LandPreview struct {
+	Total    int        `json:"total"`
+	Replaced int        `json:"notices_shown_with_project"`
+	Rule     string     `json:"rule"`
+	Items    []LandItem `json:"items"`
 }
 
 // Created answers a create request on every surface. It is the same

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -424,40 +423,18 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 		w.Snapshot, w.Scope = snap.Fields, FollowScope(*w.Follow, snap.Title)
 		return s.keep(ctx, w, once, onceUntil, asked)
 	}
-	res, err := w.Filter.Run(ctx, s.readers, s.now())
+	// what the watch matches now (its one answer, as its preview showed
+	// and its digests will read it) is not new
+	a, err := w.Filter.Answer(ctx, s.readers, s.now(), AnswerOptions{Form: w.Form, Links: s.cfg.Links})
 	if err != nil {
 		return err
 	}
-	for _, h := range res.Hits {
-		w.Seen = append(w.Seen, h.Notice.RequestID)
+	for _, h := range a.Hits {
 		if k := AwardIdentity(h.Notice); k != "" {
 			w.Facts = append(w.Facts, k)
 		}
 	}
-	for _, c := range people.Changes(res.Roster) {
-		w.Seen = append(w.Seen, c.ID) // leader changes held now are not new either
-	}
-	if w.Form == 1 { // the meeting records a meetings-lens watch follows (Form 1)
-		ml, ok, err := w.Filter.Meetings(ctx, s.readers, res, s.now(), WatchMeetings)
-		if err != nil {
-			return err
-		}
-		for _, m := range ml.Meetings {
-			if ok {
-				w.Seen = append(w.Seen, m.ID)
-			}
-		}
-		// and the land projects' states a land-lens watch follows
-		ll, ok, err := w.Filter.Land(ctx, s.readers, res, s.cfg.Links, WatchLandProjects)
-		if err != nil {
-			return err
-		}
-		for _, it := range ll.Items {
-			if ok {
-				w.Seen = append(w.Seen, it.ID)
-			}
-		}
-	}
+	w.Seen = append(w.Seen, a.IDs()...)
 	return s.keep(ctx, w, once, onceUntil, asked)
 }
 
