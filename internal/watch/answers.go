@@ -28,7 +28,7 @@ type Preview struct {
 	// then those not shown with their project.
 	Land  *LandPreview `json:"land_projects,omitempty"`
 	Scope record.Scope `json:"scope"`
-	Note     string          `json:"note"`
+	Note  string       `json:"note"`
 	// Roster is the roster half of a people-lens watch with agencies
 	// (Filter.Roster): per agency the roster releases held and the
 	// releases that change its leader (a digest delivers each change once).
