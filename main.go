@@ -37,6 +37,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -438,6 +439,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 // services is the one service graph: every topic service, built once over
 // the one engine and handed to every surface.
 type services struct {
+	Notices   *notices.Service
 	Semantic  *semantic.Service
 	Procure   *procure.Service
 	Dossiers  *dossier.Service
@@ -451,7 +453,7 @@ type services struct {
 func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func() time.Time) services {
 	procurement := procure.New(e, cw, now)
 	ppl := people.New(e, cw)
-	return services{
+	s := services{
 		Semantic:  semantic.New(e, now),
 		Procure:   procurement,
 		Dossiers:  dossier.New(procurement, ppl),
@@ -460,19 +462,21 @@ func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func()
 		People:    ppl,
 		Federated: federated.New(e, cw, view.Links{Base: cfg.BaseURL, Form: cfg.Form}),
 	}
+	s.Notices = notices.New(s.Semantic, watch.Readers{Search: e, People: ppl, Meetings: s.Meetings, Procure: procurement, Land: s.Land}, cfg.Form, now)
+	return s
 }
 
 // apiDeps are d with the services.
 func (s services) apiDeps(d api.Deps) api.Deps {
-	d.Watches, d.Semantic, d.Procure, d.Dossiers, d.Land, d.Meetings, d.People, d.Federated =
-		s.Watches, s.Semantic, s.Procure, s.Dossiers, s.Land, s.Meetings, s.People, s.Federated
+	d.Watches, d.Notices, d.Semantic, d.Procure, d.Dossiers, d.Land, d.Meetings, d.People, d.Federated =
+		s.Watches, s.Notices, s.Semantic, s.Procure, s.Dossiers, s.Land, s.Meetings, s.People, s.Federated
 	return d
 }
 
 // mcpDeps are d with the same services.
 func (s services) mcpDeps(d mcp.Deps) *mcp.Deps {
-	d.Watches, d.Semantic, d.Procure, d.Dossiers, d.Land, d.Meetings, d.People, d.Federated =
-		s.Watches, s.Semantic, s.Procure, s.Dossiers, s.Land, s.Meetings, s.People, s.Federated
+	d.Watches, d.Notices, d.Semantic, d.Procure, d.Dossiers, d.Land, d.Meetings, d.People, d.Federated =
+		s.Watches, s.Notices, s.Semantic, s.Procure, s.Dossiers, s.Land, s.Meetings, s.People, s.Federated
 	return &d
 }
 

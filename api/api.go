@@ -23,6 +23,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -84,7 +85,11 @@ type Deps struct {
 	// (/api/sources, /sources, /stats, /readyz); nil: none scheduled.
 	Jobs func(ctx context.Context) ([]record.JobStatus, error)
 	// The topic services.
-	Semantic  *semantic.Service // notice searches in every mode
+	Semantic *semantic.Service // notice searches in every mode
+	// Notices answers a notice search with its lens blocks (the roster of
+	// the people lens, the meetings lens's meeting records): /api/search
+	// and MCP's search_notices render the same answer.
+	Notices   *notices.Service
 	Procure   *procure.Service
 	Dossiers  *dossier.Service
 	Land      *land.Service

@@ -106,55 +106,31 @@ type SearchResponse struct {
 	Meetings *SearchMeetings `json:"meetings,omitempty"`
 }
 
-// peopleLens is the people-lens filter a search follows (the feed's and
-// the watch's: watch.PeopleFilter), when the search is the people lens
-// alone with agencies on a Form 1 deployment.
-func (s *Server) peopleLens(q search.Query) (watch.Filter, bool) {
-	if s.cfg.Form != 1 || len(q.Lenses) != 1 || q.Lenses[0] != record.LensPeople || len(q.AgencyIDs) == 0 {
-		return watch.Filter{}, false
-	}
-	return watch.PeopleFilter(q.AgencyIDs), true
-}
-
 func (s *Server) search(c *gin.Context) {
 	q, mode, err := s.parseSearch(c.Request.URL.Query())
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	if f, ok := s.peopleLens(q); ok {
-		// the notice half as the feed and the watch compile it
-		cq := f.Compile(s.deps.Now())
-		q.Lenses, q.AgencyIDs = cq.Lenses, cq.AgencyIDs
-	}
-	q.Brief = true // a result list: hitView reads no full text (search.BriefNotice)
-	res, err := s.deps.Semantic.Search(c.Request.Context(), q, mode)
+	// the search's one answer (internal/notices), as MCP's search_notices
+	a, err := s.deps.Notices.Search(c.Request.Context(), q, mode)
 	if err != nil {
 		writeError(c, err)
 		return
 	}
 	now := s.deps.Now()
-	out := SearchResponse{NoticePage: view.Page(res, s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())),
-		Hits: []view.LinkedHit{}, Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query())}
-	if f, ok := s.peopleLens(q); ok {
-		if out.Roster, err = f.Roster(c.Request.Context(), s.watchReaders()); err != nil {
-			writeError(c, err)
-			return
-		}
+	out := SearchResponse{NoticePage: view.Page(a.Result, s.permalinks().AgencySuggestions(s.deps.Crosswalk, c.Request.URL.Query())),
+		Hits: []view.LinkedHit{}, Links: s.searchLinks(c.Request.URL.Query()), Feeds: s.searchFeedLinks(c.Request.URL.Query()), Roster: a.Roster}
+	for _, h := range a.Hits {
+		out.Hits = append(out.Hits, s.hitView(h.Notice, view.HitScore(h, a.Query.Sort), now))
 	}
-	for _, h := range res.Hits {
-		out.Hits = append(out.Hits, s.hitView(h.Notice, view.HitScore(h, q.Sort), now))
-	}
-	if res.NextCursor != "" {
+	if a.NextCursor != "" {
 		v := c.Request.URL.Query()
-		v.Set("cursor", res.NextCursor)
+		v.Set("cursor", a.NextCursor)
 		out.Next = s.cfg.BaseURL + "/api/search?" + v.Encode()
 	}
-	if out.Meetings, err = s.searchMeetings(c.Request.Context(), q); err != nil {
-		writeError(c, err)
-		return
-	}
-	renderJSON(c, http.StatusOK, out, cacheSearch, res.Scope.CorpusObservedAt)
+	out.Meetings = s.searchMeetings(a.Meetings)
+	renderJSON(c, http.StatusOK, out, cacheSearch, a.Scope.CorpusObservedAt)
 }
 
 // searchLinks are the other shapes of the same search: its own JSON URL and

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"time"
@@ -11,8 +10,8 @@ import (
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // meetingRoutes mounts the meetings lens (SPEC §2.8): the JSON twins of
@@ -256,51 +255,19 @@ type SearchMeetings struct {
 	Error string `json:"error,omitempty"`
 }
 
-// searchMeetingsNote says what the meetings block of a search holds.
-const searchMeetingsNote = "Meeting records (Council Legistar events, community-board calendars, City Record hearing notices) dated in the " +
-	"search's event window (event_from to event_to; without them, today and the next 30 days, as /api/meetings). Only the window applies: " +
-	"q, agency and the other notice filters are not applied to meeting records (they hold no notice text). A hearing notice in hits may " +
-	"appear here too, as the meeting read from it (source cityrecord-hearings)."
-
-// searchMeetings is the meetings block of a search q, or nil when the
-// search is not on the meetings lens alone, the deployment is Form 2, or
-// no meeting record is held. A window /api/meetings refuses (longer than
-// a year) gives a block that says so (the notice search stays valid).
-func (s *Server) searchMeetings(ctx context.Context, q search.Query) (*SearchMeetings, error) {
-	if s.cfg.Form != 1 || len(q.Lenses) != 1 || q.Lenses[0] != record.LensMeetings {
-		return nil, nil
+// searchMeetings renders a search answer's meetings block (notices.Meetings)
+// with its browse link: /api/meetings with the same window.
+func (s *Server) searchMeetings(m *notices.Meetings) *SearchMeetings {
+	if m == nil {
+		return nil
 	}
-	day := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
+	out := &SearchMeetings{Page: m.Page, Browse: s.cfg.BaseURL + "/api/meetings", Note: notices.MeetingsNote, Error: m.Error}
+	if m.Error == "" {
+		v := url.Values{"from": {m.Applied["from"]}, "to": {m.Applied["to"]}}
+		if m.NextCursor != "" {
+			v.Set("cursor", m.NextCursor)
 		}
-		return t.In(record.NewYork).Format("2006-01-02")
+		out.Browse += "?" + v.Encode()
 	}
-	f := meeting.Filter{From: day(q.EventFrom), To: day(q.EventTo)}
-	if f.From == "" && f.To != "" {
-		// a window that only ends: the meetings service's window ending there
-		f.From = day(search.DayStart(q.EventTo).AddDate(0, 0, -(meeting.DefaultWindowDays - 1)))
-	}
-	pg, err := s.meetings().Browse(ctx, f, "", meeting.DefaultLimit)
-	switch {
-	case err == nil:
-	case record.ErrorCode(err) == record.EUNAVAILABLE:
-		return nil, nil
-	case record.ErrorCode(err) == record.EINVALID:
-		// the notices' window is valid; the meeting records' is not: the
-		// search answers, and the block says why it lists nothing
-		return &SearchMeetings{Page: meeting.Page{Meetings: []meeting.Meeting{}, Coverage: []meeting.Coverage{}},
-			Browse: s.cfg.BaseURL + "/api/meetings", Note: searchMeetingsNote,
-			Error: "no meeting records listed for this window: " + record.ErrorMessage(err)}, nil
-	default:
-		return nil, err
-	}
-	if len(pg.Coverage) == 0 {
-		return nil, nil // no meeting record held
-	}
-	v := url.Values{"from": {pg.Applied["from"]}, "to": {pg.Applied["to"]}}
-	if pg.NextCursor != "" {
-		v.Set("cursor", pg.NextCursor)
-	}
-	return &SearchMeetings{Page: pg, Browse: s.cfg.BaseURL + "/api/meetings?" + v.Encode(), Note: searchMeetingsNote}, nil
+	return out
 }

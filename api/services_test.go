@@ -27,6 +27,7 @@ func withServices(cfg Config, d Deps) Deps {
 	setIfNil(&d.Procure, g.Procure)
 	setIfNil(&d.Dossiers, g.Dossiers)
 	setIfNil(&d.Semantic, g.Semantic)
+	setIfNil(&d.Notices, g.Notices)
 	setIfNil(&d.Land, g.Land)
 	setIfNil(&d.Meetings, g.Meetings)
 	setIfNil(&d.People, g.People)
@@ -44,7 +45,7 @@ func setIfNil[T any](p **T, v *T) {
 // main.go hands them to both surfaces.
 func mcpDepsOf(d Deps, base string) *mcp.Deps {
 	return &mcp.Deps{Search: d.Search, Crosswalk: d.Crosswalk, BaseURL: base, Now: d.Now, Version: "test", Watches: d.Watches,
-		Semantic: d.Semantic, Procure: d.Procure, Dossiers: d.Dossiers, Land: d.Land, Meetings: d.Meetings, People: d.People,
+		Notices: d.Notices, Semantic: d.Semantic, Procure: d.Procure, Dossiers: d.Dossiers, Land: d.Land, Meetings: d.Meetings, People: d.People,
 		Federated: d.Federated}
 }
 

@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"context"
-
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -92,18 +90,13 @@ func limitOr(n, def int) int {
 	return n
 }
 
-// runMode executes a search in a mode (semantic.Modes) and maps hits to references.
-func (d *Deps) runMode(ctx context.Context, q search.Query, mode string) (search.Result, []NoticeRef, error) {
-	q.Brief = true // references read no full text (search.BriefNotice)
-	res, err := d.semantic().Search(ctx, q, mode)
-	if err != nil {
-		return res, nil, err
-	}
+// refs are a result's hits as notice references, scored by sort.
+func (d *Deps) refs(res search.Result, sort string) []NoticeRef {
 	refs := make([]NoticeRef, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		r := d.ref(h.Notice)
-		r.Score = view.HitScore(h, q.Sort)
+		r.Score = view.HitScore(h, sort)
 		refs = append(refs, r)
 	}
-	return res, refs, nil
+	return refs
 }

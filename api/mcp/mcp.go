@@ -21,6 +21,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -59,6 +60,8 @@ type Deps struct {
 	People    *people.Service
 	Semantic  *semantic.Service
 	Federated *federated.Service
+	// Notices answers search_notices with its lens blocks, as /api/search.
+	Notices *notices.Service
 
 	// form is the interface form the tools are built for (Offered sets
 	// it; 0 reads as Form 1): a tool shared by both forms leaves out in

@@ -87,7 +87,7 @@ func TestMain(m *testing.M) {
 		form := form
 		srv := api.New(api.Config{Form: form, BaseURL: "http://rw.test", RatePerSecond: 1e6, Burst: 1e6},
 			api.Deps{Search: be, Store: st, Crosswalk: cw, Now: now, Watches: d.Watches, Semantic: d.Semantic, Procure: d.Procure,
-				Dossiers: d.Dossiers, Land: d.Land, Meetings: d.Meetings, People: d.People, Federated: d.Federated,
+				Dossiers: d.Dossiers, Land: d.Land, Meetings: d.Meetings, People: d.People, Federated: d.Federated, Notices: d.Notices,
 				MCP:        mcp.Handler(d, form),
 				MCPCatalog: func(ctx context.Context) any { return mcp.BuildCatalog(ctx, d, form) }})
 		ts := httptest.NewServer(srv)

@@ -2,6 +2,9 @@ package mcp
 
 import (
 	"context"
+	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
+	"github.com/recordwatch/recordwatch/internal/people"
 	"net/url"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -37,6 +40,23 @@ type searchNoticesIn struct {
 type SearchOut struct {
 	view.NoticePage
 	Results []NoticeRef `json:"results"`
+	// Roster is the people lens's roster half (Form 1, lens people with
+	// an agency): per agency its roster releases and leader changes, as
+	// /api/search answers them.
+	Roster []people.RosterAppearance `json:"roster,omitempty"`
+	// Meetings is the meetings lens's block (Form 1, lens meetings alone):
+	// the meeting records dated in the search's event window, as
+	// /api/search answers them.
+	Meetings *SearchMeetings `json:"meetings,omitempty"`
+}
+
+// SearchMeetings is the meetings lens's block of a search: the meeting
+// records of its window (notices.Meetings) and what the block holds.
+type SearchMeetings struct {
+	meeting.Page
+	// Error says why no meeting is listed (a window longer than a year).
+	Error string `json:"error,omitempty"`
+	Note  string `json:"note"`
 }
 
 func searchNotices(d *Deps) Tool {
@@ -112,7 +132,8 @@ func searchNotices(d *Deps) Tool {
 					return SearchOut{}, err
 				}
 			}
-			res, refs, err := d.runMode(ctx, q, in.Mode)
+			// the search's one answer (internal/notices), as /api/search
+			a, err := d.Notices.Search(ctx, q, in.Mode)
 			if err != nil {
 				return SearchOut{}, err
 			}
@@ -120,7 +141,11 @@ func searchNotices(d *Deps) Tool {
 			if in.Agency == "" {
 				sugg = view.Links{Base: d.BaseURL}.AgencySuggestions(d.Crosswalk, url.Values{"q": {in.Q}})
 			}
-			return SearchOut{NoticePage: view.Page(res, sugg), Results: refs}, nil
+			out := SearchOut{NoticePage: view.Page(a.Result, sugg), Results: d.refs(a.Result, a.Query.Sort), Roster: a.Roster}
+			if a.Meetings != nil {
+				out.Meetings = &SearchMeetings{Page: a.Meetings.Page, Error: a.Meetings.Error, Note: notices.MeetingsNote}
+			}
+			return out, nil
 		})
 	t.Limits = []string{"q: at most 500 characters", "limit: 1–50", "results are paged with next_cursor"}
 	t.Examples = []Example{

@@ -19,7 +19,7 @@ func depsOver(be search.Engine, cw *entity.Crosswalk, form int) *mcp.Deps {
 	g := servicetest.New(be, cw, view.Links{Base: "http://rw.test", Form: form}, now)
 	return &mcp.Deps{Search: be, Crosswalk: cw, BaseURL: "http://rw.test", Now: now, Version: "test",
 		Procure: g.Procure, Dossiers: g.Dossiers, Semantic: g.Semantic, Land: g.Land, Meetings: g.Meetings, People: g.People,
-		Federated: g.Federated}
+		Federated: g.Federated, Notices: g.Notices}
 }
 
 // newMailer is a mailer over d with the watch service wired as main.go

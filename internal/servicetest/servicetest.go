@@ -13,6 +13,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/federated"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -24,6 +25,7 @@ import (
 
 // Graph is every topic service, built once over one engine.
 type Graph struct {
+	Notices   *notices.Service
 	Semantic  *semantic.Service
 	Procure   *procure.Service
 	Dossiers  *dossier.Service
@@ -44,8 +46,10 @@ func New(e search.Engine, cw *entity.Crosswalk, links view.Links, now func() tim
 	}
 	p := procure.New(e, cw, now)
 	ppl := people.New(e, cw)
-	return Graph{Semantic: semantic.New(e, now), Procure: p, Dossiers: dossier.New(p, ppl), Land: land.New(e),
+	g := Graph{Semantic: semantic.New(e, now), Procure: p, Dossiers: dossier.New(p, ppl), Land: land.New(e),
 		Meetings: &meeting.Service{Records: e, Notices: e, Now: now}, People: ppl, Federated: federated.New(e, cw, links)}
+	g.Notices = notices.New(g.Semantic, watch.Readers{Search: e, People: ppl, Meetings: g.Meetings, Procure: p, Land: g.Land}, links.Form, now)
+	return g
 }
 
 // Mailer builds a mailer over d (its People and Meetings services over
