@@ -342,13 +342,9 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	if err != nil {
 		return err
 	}
-	// the subscription lifecycle sends through the mailer, whose receiver
-	// and digests call it
-	svc.Watches, err = watch.NewService(mail.WatchConfig(), mail.WatchDeps(st))
-	if err != nil {
-		return err
-	}
-	mail.SetWatches(svc.Watches)
+	// the subscription lifecycle, built by the mailer over its outbound
+	// side (the one mail graph: outbound, lifecycle, receiver, digests)
+	svc.Watches = mail.Watches()
 	// every scheduled job, the digests included, with its receipts and
 	// lateness (/api/sources, /readyz, /stats); a late one is logged as an
 	// error and mailed to the operator once per incident

@@ -262,6 +262,13 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 			m.transport = &Outbox{Dir: filepath.Clean(cfg.OutboxDir), Logger: deps.Logger}
 		}
 	}
+	// the mail side's one graph, built in order: the outbound side
+	// (transport, composer, the outbox worker: the lifecycle's Sender),
+	// then the subscription lifecycle over it, which the receiver and the
+	// digests call; no setter closes a cycle later
+	if m.svc, err = watch.NewService(m.watchConfig(), m.watchDeps(deps.Store)); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -275,9 +282,9 @@ func (m *Mailer) Ready() error {
 	return nil
 }
 
-// WatchConfig is the subscription lifecycle's configuration, from the
+// watchConfig is the subscription lifecycle's configuration, from the
 // mailer's (its form, links, ceilings and digest hour).
-func (m *Mailer) WatchConfig() watch.ServiceConfig {
+func (m *Mailer) watchConfig() watch.ServiceConfig {
 	c := m.cfg
 	return watch.ServiceConfig{Form: c.Form, Links: view.Links{Base: c.BaseURL, Form: c.Form},
 		ConfirmTTL: c.ConfirmTTL, RepliesPerAddress: c.RepliesPerAddress, RequestsPerClient: c.RequestsPerClient,
@@ -285,20 +292,13 @@ func (m *Mailer) WatchConfig() watch.ServiceConfig {
 		DigestHour: c.DigestHour, MissedGrace: min(watch.DefaultMissedGrace, c.DigestEvery/2)}
 }
 
-// WatchDeps are the subscription lifecycle's dependencies over store:
+// watchDeps are the subscription lifecycle's dependencies over store:
 // what the mailer's filters read (its Search, People and Meetings), the
-// crosswalk, the mailer's signer and, as watch.Sender, its send queue,
-// composer and transport.
-func (m *Mailer) WatchDeps(store watch.Store) watch.ServiceDeps {
+// crosswalk, the mailer's signer and, as watch.Sender, its outbox worker.
+func (m *Mailer) watchDeps(store watch.Store) watch.ServiceDeps {
 	return watch.ServiceDeps{Store: store, Readers: m.readers(), Parse: watch.ParseOptions{Crosswalk: m.deps.Crosswalk},
 		Signer: m.signer, Sender: sender{m}, Now: m.deps.Now, Logger: m.deps.Logger, Due: m.WindowFor}
 }
-
-// SetWatches hands the mailer the subscription lifecycle main.go built
-// over WatchDeps (the lifecycle sends through the mailer, and the
-// mailer's receiver and digests call the lifecycle: the one cycle of the
-// graph, closed here once at start).
-func (m *Mailer) SetWatches(w *watch.Service) { m.svc = w }
 
 // readers are what the watches' filters read.
 func (m *Mailer) readers() watch.Readers {

@@ -7,7 +7,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
-	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // withServices are d with the people and meeting services over d.Search,
@@ -34,10 +33,6 @@ func newMailer(ctx context.Context, cfg Config, d Deps) (*Mailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := watch.NewService(m.WatchConfig(), m.WatchDeps(d.Store))
-	if err != nil {
-		return nil, err
-	}
-	m.SetWatches(w)
+
 	return m, nil
 }

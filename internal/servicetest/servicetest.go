@@ -53,8 +53,8 @@ func New(e search.Engine, cw *entity.Crosswalk, links view.Links, now func() tim
 }
 
 // Mailer builds a mailer over d (its People and Meetings services over
-// d.Search when unset) and the watch service over it, as main.go wires
-// them.
+// d.Search when unset); the mailer builds the watch service over its
+// outbound side itself (mailer.New), as in main.go.
 func Mailer(ctx context.Context, cfg mailer.Config, d mailer.Deps) (*mailer.Mailer, error) {
 	cw := d.Crosswalk
 	if cw == nil {
@@ -70,14 +70,5 @@ func Mailer(ctx context.Context, cfg mailer.Config, d mailer.Deps) (*mailer.Mail
 	if d.Meetings == nil {
 		d.Meetings = &meeting.Service{Records: d.Search, Notices: d.Search, Now: now}
 	}
-	m, err := mailer.New(ctx, cfg, d)
-	if err != nil {
-		return nil, err
-	}
-	w, err := watch.NewService(m.WatchConfig(), m.WatchDeps(d.Store))
-	if err != nil {
-		return nil, err
-	}
-	m.SetWatches(w)
-	return m, nil
+	return mailer.New(ctx, cfg, d)
 }
