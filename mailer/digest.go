@@ -590,7 +590,7 @@ func (m *Mailer) prepare(ctx context.Context, d store.Delivery) (*Message, strin
 			return nil, m.failed(ctx, d, err)
 		}
 		msg := m.changeMessage(w, d, manage, unsub)
-		return &msg, ""
+		return m.unasked(w, msg)
 	}
 	var items []DigestItem
 	kind := w.Filter.Lens
@@ -677,6 +677,26 @@ func (m *Mailer) prepare(ctx context.Context, d store.Delivery) (*Message, strin
 		msg.Subject = subject + " — " + scope
 		msg.Text = digestText(w, d, items, manage, unsub)
 	}
+	return m.unasked(w, msg)
+}
+
+// unasked gives the mail of a watch its owner never acted on (no link of
+// one of its mails used) "this wasn't me — remove everything", in its
+// text and as its one-click List-Unsubscribe: for all its address knows,
+// nobody asked for it.
+func (m *Mailer) unasked(w watch.Watch, msg Message) (*Message, string) {
+	if !w.Untouched {
+		return &msg, ""
+	}
+	remove, err := m.svc.RemoveAllLink(w.Email)
+	if err != nil {
+		m.log().Warn("mailer: no remove-everything link for an untouched watch's mail", "err", err)
+		return &msg, ""
+	}
+	if body, sig, ok := strings.Cut(msg.Text, "\n-- \n"); ok {
+		msg.Text = body + "\n" + removeAllText(remove) + "-- \n" + sig
+	}
+	msg.Unsubscribe = remove
 	return &msg, ""
 }
 

@@ -218,3 +218,43 @@ func TestOutboxReadyTellsAStuckOutbox(t *testing.T) {
 		t.Errorf("mail held by the budget: %v", err)
 	}
 }
+
+// TestUntouchedWatchDigestSaysThisWasntMe: the digest of a watch its
+// owner never acted on carries "this wasn't me — remove everything" as
+// its one-click List-Unsubscribe; once the owner used a link of one of
+// its mails, the digest's one-click link ends that watch only.
+func TestUntouchedWatchDigestSaysThisWasntMe(t *testing.T) {
+	tm := newTestMailer(t, func(c *Config) { c.Form = 1 }, nil)
+	ctx := context.Background()
+	f := watch.Filter{Lens: record.LensRules}
+	if _, err := tm.Watches().Subscribe(ctx, watch.Request{Email: "pat@example.org", Filter: &f}); err != nil {
+		t.Fatal(err)
+	}
+	w := forget(t, tm)
+	if !w.Untouched {
+		t.Fatal("a Form 1 watch made by a request is untouched")
+	}
+	digest := func(day int) string {
+		t.Helper()
+		tm.clock.Set(start.AddDate(0, 0, day))
+		if _, err := tm.RunDigests(ctx); err != nil {
+			t.Fatal(err)
+		}
+		files := tm.files("digest.")
+		if len(files) != day {
+			t.Fatalf("day %d: %d digest mails", day, len(files))
+		}
+		return readFile(t, files[day-1])
+	}
+	if raw := digest(1); !strings.Contains(raw, "This wasn't me") || !strings.Contains(raw, "List-Unsubscribe: <http://rw.test/remove/") {
+		t.Errorf("an untouched watch's digest lacks 'this wasn't me':\n%.1500s", raw)
+	}
+	manage, _, _ := tm.Watches().ManageLinks(w.ID)
+	if _, err := tm.Watches().Manage(ctx, strings.TrimPrefix(manage, "http://rw.test/manage/")); err != nil {
+		t.Fatal(err)
+	}
+	forget(t, tm) // new records again
+	if raw := digest(2); strings.Contains(raw, "This wasn't me") || !strings.Contains(raw, "List-Unsubscribe: <http://rw.test/u/") {
+		t.Errorf("a touched watch's digest:\n%.1500s", raw)
+	}
+}
