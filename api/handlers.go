@@ -10,81 +10,53 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/view"
-	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 var searchParams = []string{"q", "lens", "section", "type", "agency", "vendor", "pin", "min", "max",
 	"valid_amount", "from", "to", "due_from", "due_to", "rolling", "open", "event_from", "event_to",
 	"sort", "limit", "cursor", "facets", "exact_count", "mode"}
 
-// parseSearch reads /api/search parameters into a query and its mode
-// (semantic.CheckMode: keyword, semantic or hybrid).
+// parseSearch reads /api/search parameters into the one options type of
+// a notice search (notices.Params, which MCP's search_notices fills too)
+// and compiles it to a query and its mode by its one rule.
 func (s *Server) parseSearch(v url.Values) (search.Query, string, error) {
 	p := newParams(v, searchParams...)
-	mode, err := semantic.CheckMode(p.str("mode"))
-	p.fail(err)
-	q := search.Query{
-		Text:        p.str("q"),
-		Lenses:      p.list("lens"),
-		Sections:    p.list("section"),
-		NoticeTypes: p.list("type"),
-		AgencyIDs:   p.agencies(s.deps.Crosswalk, "agency"),
-		PINs:        p.list("pin"),
-		MinAmount:   p.amount("min"),
-		MaxAmount:   p.amount("max"),
-		From:        p.date("from"),
-		To:          p.date("to"),
-		DueFrom:     p.date("due_from"),
-		DueTo:       p.date("due_to"),
-		EventFrom:   p.date("event_from"),
-		EventTo:     p.date("event_to"),
-		Sort:        p.str("sort"),
-		Limit:       p.integer("limit", search.DefaultLimit, 1, search.MaxLimit),
-		Cursor:      p.str("cursor"),
-		Facets:      p.boolean("facets"),
-		ExactCount:  p.boolean("exact_count"),
-	}
-	// a window whose end is before its start is a contradiction, refused
-	// like from/to (search.Query.Normalize) and the meetings routes' window
-	for _, w := range []struct {
-		from, to string
-		a, b     time.Time
-	}{{"due_from", "due_to", q.DueFrom, q.DueTo}, {"event_from", "event_to", q.EventFrom, q.EventTo}} {
-		if !w.a.IsZero() && !w.b.IsZero() && w.b.Before(w.a) {
-			p.fail(record.Invalid(w.to, "%s is before %s", w.to, w.from))
-		}
-	}
-	q.ValidAmountOnly = p.boolean("valid_amount")
-	q.IncludeRolling = p.boolean("rolling")
-	for _, vname := range p.names("vendor") {
-		stem := entity.VendorStem(vname)
-		if !entity.StemLongEnough(stem) {
-			p.fail(record.Invalid("vendor", "vendor %q is too short to match by name stem (%d characters at least)", vname, entity.MinStemChars))
-		}
-		q.VendorStems = append(q.VendorStems, stem)
-	}
-	for _, l := range q.Lenses {
-		if !slices.Contains(record.KnownLenses, l) && record.Slug(l) != l {
-			p.fail(record.Invalid("lens", "unknown lens %q; lenses: %s", l, strings.Join(record.KnownLenses, ", ")))
-		}
-	}
-	if p.boolean("open") {
-		p.fail(watch.Open("open", &q, s.deps.Now())) // the one "open" rule
+	np := notices.Params{
+		Text:            p.str("q"),
+		Lenses:          p.list("lens"),
+		Sections:        p.list("section"),
+		NoticeTypes:     p.list("type"),
+		Agencies:        p.list("agency"),
+		Vendors:         p.names("vendor"),
+		PINs:            p.list("pin"),
+		MinAmount:       p.amount("min"),
+		MaxAmount:       p.amount("max"),
+		ValidAmountOnly: p.boolean("valid_amount"),
+		From:            p.date("from"),
+		To:              p.date("to"),
+		DueFrom:         p.date("due_from"),
+		DueTo:           p.date("due_to"),
+		EventFrom:       p.date("event_from"),
+		EventTo:         p.date("event_to"),
+		IncludeRolling:  p.boolean("rolling"),
+		Open:            p.boolean("open"),
+		Sort:            p.str("sort"),
+		Limit:           p.integer("limit", search.DefaultLimit, 1, search.MaxLimit),
+		Cursor:          p.str("cursor"),
+		Facets:          p.boolean("facets"),
+		ExactCount:      p.boolean("exact_count"),
+		Mode:            p.str("mode"),
 	}
 	if p.err != nil {
-		return q, mode, p.err
+		return search.Query{}, "", p.err
 	}
-	if _, err := q.Normalize(); err != nil {
-		return q, mode, err
-	}
-	return q, mode, nil
+	return np.Query(s.deps.Crosswalk, s.deps.Now())
 }
 
 // SearchResponse is the JSON twin of a search view: the page with its

@@ -3,7 +3,6 @@ package mcp
 import (
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -70,17 +69,6 @@ func (d *Deps) agencyID(name string) ([]string, error) {
 	}
 	ids, _, err := d.Crosswalk.ResolveNames("agency", []string{name}) // the one agency rule
 	return ids, err
-}
-
-func vendorStems(param, name string) ([]string, error) {
-	if name == "" {
-		return nil, nil
-	}
-	stem := entity.VendorStem(name)
-	if !entity.StemLongEnough(stem) {
-		return nil, record.Invalid(param, "vendor %q is too short to match by name stem (%d characters at least)", name, entity.MinStemChars)
-	}
-	return []string{stem}, nil
 }
 
 func limitOr(n, def int) int {

@@ -13,7 +13,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
 	"github.com/recordwatch/recordwatch/internal/view"
-	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 type searchNoticesIn struct {
@@ -102,10 +101,6 @@ func searchNotices(d *Deps) Tool {
 			prop(s, "mode").Description = "keyword (default: the words as typed), semantic (by meaning: nearest notices to the query's vector) or hybrid (both rankings fused); semantic and hybrid sort by relevance only."
 		},
 		func(ctx context.Context, d *Deps, in searchNoticesIn) (SearchOut, error) {
-			vend, err := vendorStems("vendor", in.Vendor)
-			if err != nil {
-				return SearchOut{}, err
-			}
 			from, err := record.ParseDay("from", in.From)
 			if err != nil {
 				return SearchOut{}, err
@@ -114,26 +109,17 @@ func searchNotices(d *Deps) Tool {
 			if err != nil {
 				return SearchOut{}, err
 			}
-			agencies, err := d.agencyID(in.Agency)
+			// the one options type of a notice search, as /api/search fills it
+			np := notices.Params{Text: in.Q, Lenses: in.Lens, Agencies: one(in.Agency), Vendors: one(in.Vendor),
+				NoticeTypes: one(in.NoticeType), PINs: one(in.PIN), MinAmount: in.MinAmount, MaxAmount: in.MaxAmount, From: from, To: to,
+				Open: in.Open, Sort: in.Sort, Limit: limitOr(in.Limit, search.DefaultLimit), Cursor: in.Cursor, ExactCount: in.ExactCount,
+				Mode: in.Mode}
+			q, mode, err := np.Query(d.Crosswalk, d.now())
 			if err != nil {
 				return SearchOut{}, err
 			}
-			q := search.Query{Text: in.Q, Lenses: in.Lens, AgencyIDs: agencies, VendorStems: vend,
-				MinAmount: in.MinAmount, MaxAmount: in.MaxAmount, From: from, To: to, Sort: in.Sort,
-				Limit: limitOr(in.Limit, search.DefaultLimit), Cursor: in.Cursor, ExactCount: in.ExactCount}
-			if in.NoticeType != "" {
-				q.NoticeTypes = []string{in.NoticeType}
-			}
-			if in.PIN != "" {
-				q.PINs = []string{in.PIN}
-			}
-			if in.Open {
-				if err := watch.Open("open", &q, d.now()); err != nil { // the one "open" rule
-					return SearchOut{}, err
-				}
-			}
 			// the search's one answer (internal/notices), as /api/search
-			a, err := d.Notices.Search(ctx, q, in.Mode)
+			a, err := d.Notices.Search(ctx, q, mode)
 			if err != nil {
 				return SearchOut{}, err
 			}
@@ -154,4 +140,12 @@ func searchNotices(d *Deps) Tool {
 		{"Awards of at least $1 million from Parks", map[string]any{"agency": "Parks and Recreation", "notice_type": "Award", "min_amount": 1000000}},
 	}
 	return t
+}
+
+// one is a single optional value as a list (none when empty).
+func one(v string) []string {
+	if v == "" {
+		return nil
+	}
+	return []string{v}
 }
