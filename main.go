@@ -235,21 +235,23 @@ func main() {
 }
 
 // openEngine opens the one engine every role reads and writes through,
-// behind the response cache (search/cache.go).
-func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.Engine, error) {
+// behind the response cache (search/cache.go), and its account of damaged
+// segments it refused (the embedded engine's; nil for OpenSearch, whose
+// cluster keeps its own checksums).
+func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.Engine, search.Integrity, error) {
 	if cfg.Engine == "opensearch" {
 		e, err := opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix, Username: cfg.OpenSearchUser,
 			Password: cfg.OpenSearchPassword, Logger: logger})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return search.Cached(e, true), nil // other processes write to the cluster too
+		return search.Cached(e, true), nil, nil // other processes write to the cluster too
 	}
 	e, err := embedded.Open(filepath.Join(cfg.Data, "index"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return search.Cached(e, false), nil
+	return search.Cached(e, false), e, nil
 }
 
 // stateStore is what the roles need of the state store.
@@ -275,7 +277,7 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (stateStore
 // run wires the chosen role and blocks until ctx ends (or, for a one-shot
 // indexer run, until it is done).
 func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) error {
-	backend, err := openEngine(ctx, cfg, logger)
+	backend, integrity, err := openEngine(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
@@ -285,7 +287,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	if err != nil {
 		return err
 	}
-	ix := &indexer.Indexer{Backend: backend, Crosswalk: cw, Logger: logger, Now: now}
+	ix := &indexer.Indexer{Backend: backend, Crosswalk: cw, Logger: logger, Now: now, Integrity: integrity}
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		ix.Progress = os.Stderr // a progress bar only for people watching
 	}
@@ -376,6 +378,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	mcpDeps := svc.mcpDeps(mcp.Deps{Search: backend, Crosswalk: cw, BaseURL: cfg.BaseURL, Now: now, Version: version})
 	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
 	apiDeps.Jobs = statuses
+	apiDeps.Integrity = integrity // /readyz, /api/sources: segments refused as damaged, until rebuilt
 	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
 	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
 	// /readyz: the promised mail (welcome, confirmation) is being delivered

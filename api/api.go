@@ -81,6 +81,10 @@ type Deps struct {
 	// Parts are the other parts of this process /readyz reports (the
 	// mail receiver of the all role): each returns why it is down, or nil.
 	Parts map[string]func() error
+	// Integrity reports segments of the search index refused as damaged
+	// and not yet rebuilt (the embedded engine's; nil: none kept):
+	// /readyz and /healthz name them, /api/sources lists them.
+	Integrity search.Integrity
 	// Jobs reports every scheduled live fetch with its receipts
 	// (/api/sources, /sources, /stats, /readyz); nil: none scheduled.
 	Jobs func(ctx context.Context) ([]record.JobStatus, error)

@@ -2,10 +2,13 @@ package api
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/disk"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // ProbeReuse is how long /readyz (and /healthz) reuse a good write probe
@@ -39,8 +42,10 @@ func (s *Server) probeStore(ctx context.Context) error {
 // partsReady fills parts with the state of every part but the search
 // index: "state_store" (a write probe), "disk_space" (the data
 // directory's free space against Config.MinFreeBytes, when it is set)
-// and each of Deps.Parts — "up" or "down", the reason logged. It
-// reports whether all are up.
+// and each of Deps.Parts — "up" or "down", the reason logged — and
+// "index_integrity": "up", or "degraded: …" naming the segments of the
+// index refused as damaged (Deps.Integrity). It reports whether all are
+// up.
 func (s *Server) partsReady(ctx context.Context, parts map[string]string) bool {
 	ok := true
 	set := func(name string, err error) {
@@ -59,5 +64,32 @@ func (s *Server) partsReady(ctx context.Context, parts map[string]string) bool {
 	for name, ready := range s.deps.Parts {
 		set(name, ready())
 	}
+	if s.deps.Integrity != nil {
+		parts["index_integrity"] = "up"
+		if d := s.deps.Integrity.Damaged(); len(d) > 0 {
+			s.deps.Logger.Warn("readyz: the search index is degraded", "segments", len(d))
+			parts["index_integrity"], ok = degraded(d), false
+		}
+	}
 	return ok
+}
+
+// degraded says which segments were refused and what it means.
+func degraded(d []search.Damage) string {
+	segs := make([]string, 0, len(d))
+	records := 0
+	for _, x := range d {
+		segs = append(segs, fmt.Sprintf("%s/%s (%s)", x.Index, x.Segment, x.Reason))
+		if x.Records < 0 || records < 0 {
+			records = -1
+		} else {
+			records += x.Records
+		}
+	}
+	n := "an unknown number of"
+	if records >= 0 {
+		n = fmt.Sprint(records)
+	}
+	return fmt.Sprintf("degraded: segment %s refused as damaged; %s records unavailable until they are loaded again from their source (the next start of the indexer)",
+		strings.Join(segs, ", "), n)
 }

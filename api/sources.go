@@ -37,11 +37,20 @@ type SourcesReport struct {
 	// Late names the late jobs; NotFresh the sources stale or failing.
 	Late     []string `json:"late"`
 	NotFresh []string `json:"not_fresh"`
-	Rules    []string `json:"rules"`
+	// Unavailable lists the segments of the search index refused as
+	// damaged and not yet rebuilt: their records are unavailable (ids
+	// listed up to UnavailableIDsListed per segment).
+	Unavailable []search.Damage `json:"unavailable"`
+	Rules       []string        `json:"rules"`
 }
+
+// UnavailableIDsListed is how many ids of a refused segment the report
+// lists (its records count says how many it held).
+const UnavailableIDsListed = 100
 
 var sourcesRules = []string{
 	"A source is fresh when it was observed (its last good fetch) within its maximum age and its live fetch is not failing; stale past its maximum age; failing while its live fetch fails (the records held are the last good ones); never_loaded when nothing of it is held.",
+	"A segment of the search index that fails its checksum or cannot be read is refused, never served: its records are listed under unavailable (answered as unavailable, never as not found) until they are loaded again from their source.",
 	"A job is late when no run started within two of its intervals; a job that never ran says so and is not late (live fetching may be off).",
 	"Receipts list each run's window, the rows read, written and rejected (with the first reasons), its start, finish and outcome.",
 }
@@ -54,7 +63,15 @@ func (s *Server) sourceRoutes(r *gin.Engine, api *gin.RouterGroup) {
 // sourcesReport builds the report at now.
 func (s *Server) sourcesReport(ctx context.Context, now time.Time) (SourcesReport, error) {
 	out := SourcesReport{Kind: "sources", GeneratedAt: now, Jobs: []record.JobStatus{}, Late: []string{}, NotFresh: []string{}, Rules: sourcesRules,
-		Description: "Every scheduled live fetch with its receipts, and every source held with its freshness."}
+		Unavailable: []search.Damage{}, Description: "Every scheduled live fetch with its receipts, and every source held with its freshness."}
+	if s.deps.Integrity != nil {
+		for _, d := range s.deps.Integrity.Damaged() {
+			if len(d.IDs) > UnavailableIDsListed {
+				d.IDs = d.IDs[:UnavailableIDsListed]
+			}
+			out.Unavailable = append(out.Unavailable, d)
+		}
+	}
 	if s.deps.Jobs != nil {
 		jobs, err := s.deps.Jobs(ctx)
 		if err != nil {

@@ -61,6 +61,10 @@ type Indexer struct {
 	// batch the backend took in part is safe to send again). 0 means
 	// DefaultRetryFor; a negative value turns retries off.
 	RetryFor time.Duration
+	// Integrity is the engine's account of damaged segments it refused
+	// (the embedded engine's; nil: none kept). EnsureSample loads the
+	// bundled sample again while it reports damage, then says so.
+	Integrity search.Integrity
 
 	vmu            sync.Mutex
 	pendingVectors []semantic.NoticeVector
@@ -457,14 +461,21 @@ func (ix *Indexer) SampleLoaded(ctx context.Context) (bool, error) {
 // load as complete (SampleLoaded), then the typed records (contracts,
 // payments, lots, land, meetings, payroll …). A backend loaded once is
 // left as it is, except that missing records, records of an older layout
-// and records of retired kinds are put right (EnsureSampleRecords). It
-// reports whether the notices were (re)loaded.
+// and records of retired kinds are put right (EnsureSampleRecords); and
+// while the engine reports segments refused as damaged (Integrity), the
+// whole sample is loaded again — the refused segments' records among it —
+// and the engine told they are repaired. It reports whether the notices
+// were (re)loaded.
 func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error) {
 	done, err := ix.SampleLoaded(ctx)
 	if err != nil {
 		return false, err
 	}
-	if done {
+	var damaged []search.Damage
+	if ix.Integrity != nil {
+		damaged = ix.Integrity.Damaged()
+	}
+	if done && len(damaged) == 0 {
 		_, err := ix.EnsureSampleRecords(ctx, sample)
 		return false, err
 	}
@@ -476,9 +487,17 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	for _, c := range cov {
 		held += c.Records
 	}
-	if held > 0 {
+	switch {
+	case len(damaged) > 0:
+		segs := make([]string, 0, len(damaged))
+		for _, d := range damaged {
+			segs = append(segs, d.Index+"/"+d.Segment)
+		}
+		ix.log().Warn("segments of the index were refused as damaged: loading the bundled sample again to rebuild their records",
+			"segments", segs)
+	case held > 0:
 		ix.log().Warn("an earlier load of the bundled sample did not finish: loading it again", "records_held", held)
-	} else {
+	default:
 		ix.log().Info("empty index: loading the bundled sample corpus")
 	}
 	for _, src := range Sources {
@@ -495,6 +514,12 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	// (EnsureSampleRecords).
 	if err := ix.LoadRecordSamples(ctx, sample); err != nil {
 		return false, err
+	}
+	if len(damaged) > 0 {
+		if err := ix.Integrity.Repaired(ctx); err != nil {
+			return true, err
+		}
+		ix.log().Info("the records of the refused segments were loaded again from the bundled sample", "segments", len(damaged))
 	}
 	return true, nil
 }

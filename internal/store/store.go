@@ -14,7 +14,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,14 +69,28 @@ var (
 	bucketMeta     = []byte("meta")
 )
 
-// OpenBolt opens (or creates) the state file at path.
+// OpenBolt opens (or creates) the state file at path. A file that fails
+// its checks (integrity.go: header checksums, its size, bbolt's page
+// check) is not opened: the error says it is damaged and points to the
+// restore. Every failure names its cause (record.OpenFault): the lock
+// held by another process, permissions, a file in place of the
+// directory, damage.
 func OpenBolt(path string) (*Bolt, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
+		return nil, openFault(path, err)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	// a damaged file is never mapped (integrity.go): the process would
+	// serve from it, or die of SIGBUS on its first read past the end
+	if err := checkBoltFile(path); err != nil {
+		return nil, openFault(path, err)
+	}
+	db, err := openBoltFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s (is another Recordwatch process using this data directory?): %w", path, err)
+		return nil, openFault(path, err)
+	}
+	if err := checkBoltPages(db); err != nil {
+		db.Close()
+		return nil, openFault(path, &record.OpenFaultError{What: "the state store", Path: path, Kind: record.OpenCorrupt, Err: err})
 	}
 	s := &Bolt{db: db}
 	err = db.Update(func(tx *bolt.Tx) error {

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -48,22 +49,65 @@ type Backend struct {
 	coverage []record.SourceCoverage // cached; nil when stale
 	// recordCoverage is RecordCoverage's, cached the same way
 	recordCoverage []record.SourceCoverage
+
+	dmu    sync.Mutex
+	damage []search.Damage // segments refused as damaged, not yet reloaded (integrity.go)
 }
 
-var _ search.Engine = (*Backend)(nil)
+var (
+	_ search.Engine    = (*Backend)(nil)
+	_ search.Integrity = (*Backend)(nil)
+)
 
 // Open opens (or creates) the indexes under dir. It fails fast when another
-// process holds them. Indexes in an older format are rebuilt first
-// (migrate.go).
+// process holds them, naming that cause or any other (permissions, a file
+// in place of the directory). Every segment is verified first and a
+// damaged one refused (integrity.go: Damaged). Indexes in an older format
+// are rebuilt first (migrate.go).
 func Open(dir string) (*Backend, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("embedded: %w", err)
+		return nil, openFault(dir, err)
 	}
 	// before anything else: a swap stopped between its renames leaves no
 	// notices.bleve, and the directory must not be taken for a new one
 	if err := finishSwap(dir); err != nil {
 		return nil, fmt.Errorf("embedded: finish an interrupted rebuild in %s: %w", dir, err)
 	}
+	damage, err := refuseDamaged(dir)
+	if err != nil {
+		return nil, err
+	}
+	b, err := openFormat(dir)
+	if err != nil {
+		return nil, err
+	}
+	b.damage = damage
+	return b, nil
+}
+
+// refuseDamaged refuses the damaged segments under dir (checkSegments) and
+// returns every damage not yet repaired, this open's and earlier ones'.
+func refuseDamaged(dir string) ([]search.Damage, error) {
+	damage, err := readDamage(dir)
+	if err != nil {
+		return nil, openFault(filepath.Join(dir, damageFile), err)
+	}
+	found, err := checkSegments(dir, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if len(found) > 0 {
+		damage = append(damage, found...)
+		if err := writeDamage(dir, damage); err != nil {
+			return nil, fmt.Errorf("embedded: record the damaged segments: %w", err)
+		}
+	}
+	return damage, nil
+}
+
+// openFormat opens the indexes under dir, rebuilding them first when they
+// are of an older format.
+func openFormat(dir string) (*Backend, error) {
 	_, statErr := os.Stat(filepath.Join(dir, indexNames[0]))
 	fresh := errors.Is(statErr, os.ErrNotExist)
 	b, err := openAll(dir)
@@ -172,7 +216,7 @@ func openIndex(path string, m mapping.IndexMapping) (bleve.Index, error) {
 		return idx, nil
 	}
 	if !errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
-		return nil, fmt.Errorf("embedded: open %s (is another Recordwatch process using this data directory?): %w", path, err)
+		return nil, openFault(path, err)
 	}
 	idx, err = bleve.NewUsing(path, m, bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
 	if err != nil {
@@ -510,6 +554,9 @@ func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
 		return record.Notice{}, unavailable(err)
 	}
 	if len(res.Hits) == 0 {
+		if b.lost("notices", id) {
+			return record.Notice{}, lostError("notice", id)
+		}
 		return record.Notice{}, record.Errorf(record.ENOTFOUND, "no notice with request id %q is held", id)
 	}
 	stored := func(field string) string {

@@ -174,6 +174,9 @@ func (b *Backend) GetRecord(ctx context.Context, kind, id string) (search.Record
 		return search.Record{}, unavailable(err)
 	}
 	if len(res.Hits) == 0 {
+		if b.lost("records", search.RecordDocID(kind, id)) {
+			return search.Record{}, lostError(kind, id)
+		}
 		return search.Record{}, record.Errorf(record.ENOTFOUND, "no %s with id %q is held", kind, id)
 	}
 	return decodeRecord(res.Hits[0].Fields["doc"])
