@@ -28,7 +28,7 @@ const DigestKeep = watch.LedgerKeep
 // open for sending: daily windows are named by their New York day and open
 // at DigestHour; shorter periods are named by their UTC start. A weekly
 // watch's window is WindowFor's.
-func (m *Mailer) Window(now time.Time) (key string, open bool) {
+func (m *core) Window(now time.Time) (key string, open bool) {
 	key, _ = m.WindowFor(watch.CadenceDaily, now)
 	return key, true
 }
@@ -38,7 +38,7 @@ func (m *Mailer) Window(now time.Time) (key string, open bool) {
 // watch.WeeklyDay at DigestHour, named by that day. With a period shorter
 // than a day (tests, demos) daily windows are one period long and weekly
 // ones seven periods.
-func (m *Mailer) WindowFor(cadence string, now time.Time) (key string, start time.Time) {
+func (m *core) WindowFor(cadence string, now time.Time) (key string, start time.Time) {
 	if m.cfg.DigestEvery == 24*time.Hour {
 		ny := now.In(record.NewYork)
 		day := time.Date(ny.Year(), ny.Month(), ny.Day(), m.cfg.DigestHour, 0, 0, 0, record.NewYork)
@@ -60,7 +60,7 @@ func (m *Mailer) WindowFor(cadence string, now time.Time) (key string, start tim
 }
 
 // previousWindow is the window before the one starting at start.
-func (m *Mailer) previousWindow(cadence string, start time.Time) string {
+func (m *core) previousWindow(cadence string, start time.Time) string {
 	if m.cfg.DigestEvery == 24*time.Hour {
 		days := -1
 		if cadence == watch.CadenceWeekly {
@@ -107,7 +107,7 @@ type DigestReport struct {
 // transport accepted the message. Each watch's delivery is retried on its
 // own; one still undelivered when the watch's next window is planned is
 // folded into that window's (catch-up) digest, never dropped.
-func (m *Mailer) RunDigests(ctx context.Context) (DigestReport, error) {
+func (m *Digests) RunDigests(ctx context.Context) (DigestReport, error) {
 	now := m.now()
 	key, _ := m.Window(now)
 	rep := DigestReport{Window: key}
@@ -263,7 +263,7 @@ const deferred = "deferred"
 // An earlier delivery of the watch still undelivered (failed, or deferred
 // by a cap) is folded in, and a window skipped while the service was down
 // is covered: the digest then says it is a catch-up and since when.
-func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now time.Time) (store.Delivery, int, error) {
+func (m *Digests) plan(ctx context.Context, w watch.Watch, key string, start, now time.Time) (store.Delivery, int, error) {
 	if w.Follow != nil {
 		return m.planFollow(ctx, w, key, now)
 	}
@@ -304,7 +304,7 @@ func (m *Mailer) plan(ctx context.Context, w watch.Watch, key string, start, now
 // when it folds in prev (prev's window among its MergedFrom), marks prev
 // as carried by it. It returns the delivery stored (an earlier one for the
 // same window when there was one) and how many it folded in.
-func (m *Mailer) storePlan(ctx context.Context, d store.Delivery, next watch.Progress, prev *store.Delivery) (store.Delivery, int, error) {
+func (m *Digests) storePlan(ctx context.Context, d store.Delivery, next watch.Progress, prev *store.Delivery) (store.Delivery, int, error) {
 	got, created, err := m.deps.Store.PlanDigest(ctx, d, next)
 	if err != nil || !created || prev == nil || !slices.Contains(got.MergedFrom, prev.Window) {
 		return got, 0, err
@@ -336,7 +336,7 @@ func matched(in DigestInput) []string {
 }
 
 // transportName is how mail leaves: "outbox" (.eml files) or "relay".
-func (m *Mailer) transportName() string {
+func (m *core) transportName() string {
 	if _, ok := m.transport.(*Outbox); ok {
 		return "outbox"
 	}
@@ -549,7 +549,7 @@ func backoff(attempts int) time.Duration {
 // just before the send (the caps); when it refuses (saying why), the
 // delivery stays open for the next run, its ledger entry deferred with
 // the reason.
-func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() string) string {
+func (m *Digests) deliver(ctx context.Context, d store.Delivery, allow func() string) string {
 	msg, outcome := m.prepare(ctx, d)
 	if outcome != "" || msg == nil {
 		return outcome
@@ -560,7 +560,7 @@ func (m *Mailer) deliver(ctx context.Context, d store.Delivery, allow func() str
 // prepare settles what an open delivery needs before its mail: nothing
 // when it was folded into a later one, interrupted over a relay, or its
 // watch has ended (the outcome, recorded), else the mail to send.
-func (m *Mailer) prepare(ctx context.Context, d store.Delivery) (*Message, string) {
+func (m *Digests) prepare(ctx context.Context, d store.Delivery) (*Message, string) {
 	if d.MergedInto != "" {
 		return nil, ""
 	}
@@ -585,7 +585,7 @@ func (m *Mailer) prepare(ctx context.Context, d store.Delivery) (*Message, strin
 		}
 	}
 	if d.Kind == store.KindChange {
-		manage, unsub, err := m.svc.ManageLinks(w.ID)
+		manage, unsub, err := m.tokens.ManageLinks(w.ID)
 		if err != nil {
 			return nil, m.failed(ctx, d, err)
 		}
@@ -653,7 +653,7 @@ func (m *Mailer) prepare(ctx context.Context, d store.Delivery) (*Message, strin
 		_, _ = m.deps.Store.PutDelivery(ctx, d)
 		return nil, d.State
 	}
-	manage, unsub, err := m.svc.ManageLinks(w.ID)
+	manage, unsub, err := m.tokens.ManageLinks(w.ID)
 	if err != nil {
 		return nil, m.failed(ctx, d, err)
 	}
@@ -684,11 +684,11 @@ func (m *Mailer) prepare(ctx context.Context, d store.Delivery) (*Message, strin
 // one of its mails used) "this wasn't me — remove everything", in its
 // text and as its one-click List-Unsubscribe: for all its address knows,
 // nobody asked for it.
-func (m *Mailer) unasked(w watch.Watch, msg Message) (*Message, string) {
+func (m *Digests) unasked(w watch.Watch, msg Message) (*Message, string) {
 	if !w.Untouched {
 		return &msg, ""
 	}
-	remove, err := m.svc.RemoveAllLink(w.Email)
+	remove, err := m.tokens.RemoveAllLink(w.Email)
 	if err != nil {
 		m.log().Warn("mailer: no remove-everything link for an untouched watch's mail", "err", err)
 		return &msg, ""
@@ -703,7 +703,7 @@ func (m *Mailer) unasked(w watch.Watch, msg Message) (*Message, string) {
 // sendDelivery sends a delivery's message within the caps (allow) and
 // records the outcome: sending before, sent only once the transport
 // accepted it, failed (retried) otherwise.
-func (m *Mailer) sendDelivery(ctx context.Context, d store.Delivery, msg Message, allow func() string, now time.Time) string {
+func (m *Digests) sendDelivery(ctx context.Context, d store.Delivery, msg Message, allow func() string, now time.Time) string {
 	if reason := allow(); reason != "" {
 		d.Deferred = reason
 		_, _ = m.deps.Store.PutDelivery(ctx, d)
@@ -731,7 +731,7 @@ func (m *Mailer) sendDelivery(ctx context.Context, d store.Delivery, msg Message
 // digestItem is one record as a digest shows it: its /r/ link, why it
 // matched and, for a solicitation or intent, its earlier cycle in one line
 // ("last awarded to … in 2023", or that none was found in the records held).
-func (m *Mailer) digestItem(ctx context.Context, f watch.Filter, kind string, n record.Notice) DigestItem {
+func (m *Digests) digestItem(ctx context.Context, f watch.Filter, kind string, n record.Notice) DigestItem {
 	links := view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}
 	it := DigestItem{Notice: n, Link: links.Digest(kind, n.RequestID), Matched: WhyMatched(f, n)}
 	if pc := cycle.For(ctx, m.deps.Search, n, links); pc != nil {
@@ -740,7 +740,7 @@ func (m *Mailer) digestItem(ctx context.Context, f watch.Filter, kind string, n 
 	return it
 }
 
-func (m *Mailer) failed(ctx context.Context, d store.Delivery, err error) string {
+func (m *Digests) failed(ctx context.Context, d store.Delivery, err error) string {
 	m.log().Warn("mailer: digest delivery failed; will retry", "window", d.Window, "attempt", d.Attempts, "err", err)
 	d.LastError = err.Error()
 	// never given up: retried with backoff (at most every 6 hours), and
@@ -753,7 +753,7 @@ func (m *Mailer) failed(ctx context.Context, d store.Delivery, err error) string
 
 // RunScheduler runs digests every PollEvery until ctx ends, and sweeps old
 // delivery state once a day.
-func (m *Mailer) RunScheduler(ctx context.Context) {
+func (m *Digests) RunScheduler(ctx context.Context) {
 	t := time.NewTicker(m.cfg.PollEvery)
 	defer t.Stop()
 	var swept time.Time

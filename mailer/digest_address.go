@@ -28,7 +28,7 @@ type addressGroup struct {
 // byAddress groups open deliveries (oldest first) by their watches'
 // addresses, in the order of each address's oldest delivery. A delivery
 // whose watch has ended is left out (its deliveries went with it).
-func (m *Mailer) byAddress(ctx context.Context, open []store.Delivery) ([]addressGroup, error) {
+func (m *Digests) byAddress(ctx context.Context, open []store.Delivery) ([]addressGroup, error) {
 	ws, err := m.deps.Store.ListWatches(ctx)
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func (m *Mailer) byAddress(ctx context.Context, open []store.Delivery) ([]addres
 
 // deliverGroup sends an address's due deliveries as one mail (or one
 // delivery's mail as it always read) and returns each one's outcome.
-func (m *Mailer) deliverGroup(ctx context.Context, g addressGroup, allow func() string) []string {
+func (m *Digests) deliverGroup(ctx context.Context, g addressGroup, allow func() string) []string {
 	now := m.now()
 	var ready []store.Delivery
 	var msgs []Message
@@ -91,7 +91,7 @@ func (m *Mailer) deliverGroup(ctx context.Context, g addressGroup, allow func() 
 }
 
 // markDigest records an address's digest mail of this window.
-func (m *Mailer) markDigest(ctx context.Context, address string, now time.Time) {
+func (m *Digests) markDigest(ctx context.Context, address string, now time.Time) {
 	a, err := m.deps.Store.Address(ctx, address)
 	if err == nil {
 		a.Key, a.DigestAt = address, now
@@ -112,7 +112,7 @@ func addressTag(address string) string {
 // marked sending (with its section as its ledger text) before the send,
 // sent only once the transport took the mail, failed (retried, together)
 // otherwise.
-func (m *Mailer) sendGroup(ctx context.Context, g addressGroup, ready []store.Delivery, msgs []Message, allow func() string, now time.Time) []string {
+func (m *Digests) sendGroup(ctx context.Context, g addressGroup, ready []store.Delivery, msgs []Message, allow func() string, now time.Time) []string {
 	outcomes := make([]string, len(ready))
 	if reason := allow(); reason != "" {
 		for i, d := range ready {
@@ -157,8 +157,8 @@ func (m *Mailer) sendGroup(ctx context.Context, g addressGroup, ready []store.De
 // section, under one subject, with one footer and "this wasn't me —
 // remove everything" as its one-click unsubscribe (the mail is about
 // every watch it lists).
-func (m *Mailer) groupMessage(ready []store.Delivery, msgs []Message, id string) (Message, error) {
-	remove, err := m.svc.RemoveAllLink(msgs[0].To)
+func (m *Digests) groupMessage(ready []store.Delivery, msgs []Message, id string) (Message, error) {
+	remove, err := m.tokens.RemoveAllLink(msgs[0].To)
 	if err != nil {
 		return Message{}, err
 	}

@@ -20,7 +20,7 @@ import (
 // change is mailed once. A change mail still undelivered is folded in:
 // a field changed twice is said once, from its first old value to its
 // latest; a field changed back is not said.
-func (m *Mailer) planFollow(ctx context.Context, w watch.Watch, key string, now time.Time) (store.Delivery, int, error) {
+func (m *Digests) planFollow(ctx context.Context, w watch.Watch, key string, now time.Time) (store.Delivery, int, error) {
 	links := view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}
 	snap, err := m.readers().Observed(ctx, *w.Follow, links, w.Snapshot)
 	if err != nil {
@@ -70,7 +70,7 @@ func foldChanges(earlier, later []watch.Change) []watch.Change {
 
 // changeMessage is a follow watch's change mail: the object, each changed
 // field old → new, and the manage and unsubscribe links.
-func (m *Mailer) changeMessage(w watch.Watch, d store.Delivery, manage, unsub string) Message {
+func (m *Digests) changeMessage(w watch.Watch, d store.Delivery, manage, unsub string) Message {
 	links := view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}
 	var fields []string
 	for _, c := range d.Changes {

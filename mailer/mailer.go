@@ -137,26 +137,59 @@ type Deps struct {
 	Receipts store.Receipts
 }
 
-// Mailer is the mail side of Recordwatch.
-type Mailer struct {
+// core is what the mailer's three parts share: the configuration with
+// its defaults, the dependencies, how mail leaves and the links it
+// carries.
+type core struct {
 	cfg       Config
 	deps      Deps
 	signer    *watch.Signer
 	transport Transport
+	tokens    *watch.Tokens
+}
+
+// Outbound is the mail that leaves: the transport, the composer and the
+// durable outbox worker (promised.go). It is the subscription lifecycle's
+// watch.Sender.
+type Outbound struct {
+	*core
 	// wake nudges the outbox worker; delivering serializes its passes
 	wake       chan struct{}
 	delivering sync.Mutex
-	svc        *watch.Service
-	receiver   atomic.Pointer[error] // why the SMTP receiver is down (Ready)
+}
+
+// Receiver is the subscribe-mail SMTP receiver (receive.go): it reads
+// requests and answers them through the subscription lifecycle.
+type Receiver struct {
+	*core
+	svc      *watch.Service
+	receiver atomic.Pointer[error] // why the SMTP receiver is down (Ready)
 	// bindRetry is the first wait before listening again on a receiver
 	// port that could not be bound (doubling up to BindRetryMax).
 	bindRetry time.Duration
 	// receiving is the receiver's listening address once bound.
 	receiving atomic.Pointer[net.Addr]
+}
+
+// Digests plans and sends the watches' digests (digest.go).
+type Digests struct {
+	*core
 	// started is when this mailer was built (the process's start), and
 	// ranDigests whether a digest run has finished since (operator.go).
 	started    time.Time
 	ranDigests atomic.Bool
+}
+
+// Mailer is the mail side of Recordwatch: three values built in order by
+// New, the one mail graph that main.go and the tests share — Outbound,
+// then the subscription lifecycle over it (its Sender), then Receiver
+// (which takes the lifecycle) and Digests. No setter closes a cycle.
+type Mailer struct {
+	*core
+	*Outbound
+	*Receiver
+	*Digests
+	svc *watch.Service
 }
 
 // New builds a mailer: it fills defaults, reads (or creates) the token key
@@ -250,32 +283,33 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mailer{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport, wake: make(chan struct{}, 1), bindRetry: BindRetry,
-		started: deps.Now()}
-	if m.transport == nil {
+	c := &core{cfg: cfg, deps: deps, signer: signer, transport: deps.Transport,
+		tokens: watch.NewTokens(signer, view.Links{Base: cfg.BaseURL, Form: cfg.Form}, cfg.ConfirmTTL, cfg.Form, deps.Now)}
+	if c.transport == nil {
 		if cfg.Relay.Addr != "" {
-			m.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}
+			c.transport = &Relay{Config: cfg.Relay, Hostname: cfg.Hostname, Logger: deps.Logger}
 		} else {
 			if cfg.OutboxDir == "" {
 				return nil, errors.New("mailer: set an outbox directory or an SMTP relay")
 			}
-			m.transport = &Outbox{Dir: filepath.Clean(cfg.OutboxDir), Logger: deps.Logger}
+			c.transport = &Outbox{Dir: filepath.Clean(cfg.OutboxDir), Logger: deps.Logger}
 		}
 	}
-	// the mail side's one graph, built in order: the outbound side
-	// (transport, composer, the outbox worker: the lifecycle's Sender),
-	// then the subscription lifecycle over it, which the receiver and the
-	// digests call; no setter closes a cycle later
-	if m.svc, err = watch.NewService(m.watchConfig(), m.watchDeps(deps.Store)); err != nil {
+	// the mail graph, in order: the outbound side, the subscription
+	// lifecycle over it (its Sender), the receiver and the digests
+	out := &Outbound{core: c, wake: make(chan struct{}, 1)}
+	svc, err := watch.NewService(c.watchConfig(), c.watchDeps(deps.Store, out))
+	if err != nil {
 		return nil, err
 	}
-	return m, nil
+	return &Mailer{core: c, Outbound: out, Receiver: &Receiver{core: c, svc: svc, bindRetry: BindRetry},
+		Digests: &Digests{core: c, started: deps.Now()}, svc: svc}, nil
 }
 
 // Ready reports the parts of the mailer that are down: the subscribe-mail
 // receiver when it could not listen or stopped (nil when it serves or none
 // is configured).
-func (m *Mailer) Ready() error {
+func (m *Receiver) Ready() error {
 	if err := m.receiver.Load(); err != nil {
 		return *err
 	}
@@ -284,7 +318,7 @@ func (m *Mailer) Ready() error {
 
 // watchConfig is the subscription lifecycle's configuration, from the
 // mailer's (its form, links, ceilings and digest hour).
-func (m *Mailer) watchConfig() watch.ServiceConfig {
+func (m *core) watchConfig() watch.ServiceConfig {
 	c := m.cfg
 	return watch.ServiceConfig{Form: c.Form, Links: view.Links{Base: c.BaseURL, Form: c.Form},
 		ConfirmTTL: c.ConfirmTTL, RepliesPerAddress: c.RepliesPerAddress, RequestsPerClient: c.RequestsPerClient,
@@ -294,23 +328,24 @@ func (m *Mailer) watchConfig() watch.ServiceConfig {
 
 // watchDeps are the subscription lifecycle's dependencies over store:
 // what the mailer's filters read (its Search, People and Meetings), the
-// crosswalk, the mailer's signer and, as watch.Sender, its outbox worker.
-func (m *Mailer) watchDeps(store watch.Store) watch.ServiceDeps {
+// crosswalk, the mailer's signer and links and, as watch.Sender, the
+// outbound side's outbox worker.
+func (m *core) watchDeps(store watch.Store, out *Outbound) watch.ServiceDeps {
 	return watch.ServiceDeps{Store: store, Readers: m.readers(), Parse: watch.ParseOptions{Crosswalk: m.deps.Crosswalk},
-		Signer: m.signer, Sender: sender{m}, Now: m.deps.Now, Logger: m.deps.Logger, Due: m.WindowFor}
+		Signer: m.signer, Tokens: m.tokens, Sender: out, Now: m.deps.Now, Logger: m.deps.Logger, Due: m.WindowFor}
 }
 
 // readers are what the watches' filters read.
-func (m *Mailer) readers() watch.Readers {
+func (m *core) readers() watch.Readers {
 	return watch.Readers{Search: m.deps.Search, People: m.deps.People, Meetings: m.deps.Meetings, Procure: m.deps.Procure, Land: m.deps.Land}
 }
 
 // Config returns the mailer's configuration with defaults filled in.
-func (m *Mailer) Config() Config { return m.cfg }
+func (m *core) Config() Config { return m.cfg }
 
-func (m *Mailer) now() time.Time { return m.deps.Now() }
+func (m *core) now() time.Time { return m.deps.Now() }
 
-func (m *Mailer) log() *slog.Logger { return m.deps.Logger }
+func (m *core) log() *slog.Logger { return m.deps.Logger }
 
 // Run serves the SMTP receiver on cfg.SMTPAddr (when set) and runs the
 // digest scheduler until ctx ends. A receiver that cannot listen (the port
@@ -342,7 +377,7 @@ const (
 
 // ReceiverAddr is the address the SMTP receiver listens on (nil until it
 // listens).
-func (m *Mailer) ReceiverAddr() net.Addr {
+func (m *Receiver) ReceiverAddr() net.Addr {
 	if a := m.receiving.Load(); a != nil {
 		return *a
 	}
@@ -352,7 +387,7 @@ func (m *Mailer) ReceiverAddr() net.Addr {
 // receive listens on cfg.SMTPAddr and serves the receiver until ctx ends,
 // listening again after a wait when the port cannot be bound or the
 // server stops with an error; Ready reports why it is down meanwhile.
-func (m *Mailer) receive(ctx context.Context) {
+func (m *Receiver) receive(ctx context.Context) {
 	wait := m.bindRetry
 	for ctx.Err() == nil {
 		l, err := (&net.ListenConfig{}).Listen(ctx, "tcp", m.cfg.SMTPAddr)

@@ -16,7 +16,7 @@ const DigestJob = "digests"
 // the window, the deliveries planned (read), sent (written) and failed or
 // dropped (rejected), start, finish and outcome. A receipt the store
 // refuses is logged: the run stands.
-func (m *Mailer) digestReceipt(ctx context.Context, started time.Time, rep DigestReport, err error) {
+func (m *Digests) digestReceipt(ctx context.Context, started time.Time, rep DigestReport, err error) {
 	if errors.Is(err, context.Canceled) {
 		return // a stop is no run
 	}
@@ -42,7 +42,7 @@ func (m *Mailer) digestReceipt(ctx context.Context, started time.Time, rep Diges
 // run is old, and the first run is on its way: no "digests is late" mail
 // for it; a scheduler that never runs is still reported. Other jobs, and
 // the statuses /api/sources and /readyz show, are as the receipts say.
-func (m *Mailer) OperatorStatuses(statuses func(context.Context) ([]record.JobStatus, error)) func(context.Context) ([]record.JobStatus, error) {
+func (m *Digests) OperatorStatuses(statuses func(context.Context) ([]record.JobStatus, error)) func(context.Context) ([]record.JobStatus, error) {
 	return func(ctx context.Context) ([]record.JobStatus, error) {
 		sts, err := statuses(ctx)
 		if m.ranDigests.Load() {
@@ -63,7 +63,7 @@ func (m *Mailer) OperatorStatuses(statuses func(context.Context) ([]record.JobSt
 
 // SendOperator sends the operator a plain alert (RECORDWATCH_OPERATOR_EMAIL:
 // a late scheduled job), through the same transport as every mail.
-func (m *Mailer) SendOperator(ctx context.Context, to, subject, text string) error {
+func (m *Digests) SendOperator(ctx context.Context, to, subject, text string) error {
 	return m.send(ctx, Message{Kind: "operator", To: to, Subject: subject, Text: text,
 		MessageID: m.messageID("operator", watch.NewID()), AutoSubmitted: "auto-generated"})
 }

@@ -56,7 +56,7 @@ type MailReport struct {
 }
 
 // Backlog counts the promised mails not yet delivered (/readyz, /stats).
-func (m *Mailer) Backlog(ctx context.Context) (int, error) {
+func (m *Outbound) Backlog(ctx context.Context) (int, error) {
 	ps, err := m.deps.Store.PendingMail(ctx)
 	return len(ps), err
 }
@@ -69,7 +69,7 @@ const OutboxStuckAfter = 30 * time.Minute
 // failing for OutboxStuckAfter (the relay refuses, the disk is full), or
 // when the store cannot list it; mail held back by an address's budget is
 // not a fault.
-func (m *Mailer) OutboxReady(ctx context.Context) error {
+func (m *Outbound) OutboxReady(ctx context.Context) error {
 	ps, err := m.deps.Store.PendingMail(ctx)
 	if err != nil {
 		return fmt.Errorf("the promised mail cannot be read: %w", err)
@@ -97,7 +97,7 @@ func lastError(ps []watch.Promise) string {
 
 // DeliverMail is one pass of the outbox worker: every promise whose time
 // has come, one mail per address and kind of budget.
-func (m *Mailer) DeliverMail(ctx context.Context) (MailReport, error) {
+func (m *Outbound) DeliverMail(ctx context.Context) (MailReport, error) {
 	m.delivering.Lock()
 	defer m.delivering.Unlock()
 	var rep MailReport
@@ -179,7 +179,7 @@ func pickBatch(ps []watch.Promise) ([]watch.Promise, bool) {
 
 // deliverBatch sends one mail carrying the promises (unasked: spending the
 // address's budget) and records the outcome.
-func (m *Mailer) deliverBatch(ctx context.Context, addr string, batch []watch.Promise, unasked bool, rep *MailReport) {
+func (m *Outbound) deliverBatch(ctx context.Context, addr string, batch []watch.Promise, unasked bool, rep *MailReport) {
 	now := m.now()
 	for _, p := range batch {
 		if p.NextAttempt.After(now) {
@@ -239,7 +239,7 @@ func (m *Mailer) deliverBatch(ctx context.Context, addr string, batch []watch.Pr
 	rep.Dropped += len(dropped)
 }
 
-func (m *Mailer) mailFailed(ctx context.Context, batch []watch.Promise, err error, rep *MailReport) {
+func (m *Outbound) mailFailed(ctx context.Context, batch []watch.Promise, err error, rep *MailReport) {
 	rep.Failed++
 	m.log().Warn("mailer: promised mail not sent; will retry", "promises", len(batch), "attempt", batch[0].Attempts+1, "err", err)
 	for _, p := range batch {
@@ -264,7 +264,7 @@ type part struct {
 // promisedParts reads what each promise's mail says: a welcome's watch
 // and links (a welcome whose watch has ended is dropped), a
 // confirmation's link, signed now.
-func (m *Mailer) promisedParts(ctx context.Context, batch []watch.Promise, now time.Time) ([]part, []string, error) {
+func (m *Outbound) promisedParts(ctx context.Context, batch []watch.Promise, now time.Time) ([]part, []string, error) {
 	var parts []part
 	var dropped []string
 	for _, p := range batch {
@@ -280,13 +280,13 @@ func (m *Mailer) promisedParts(ctx context.Context, batch []watch.Promise, now t
 			if err != nil {
 				return nil, nil, err
 			}
-			manage, unsub, err := m.svc.ManageLinks(w.ID)
+			manage, unsub, err := m.tokens.ManageLinks(w.ID)
 			if err != nil {
 				return nil, nil, err
 			}
 			parts = append(parts, part{promise: p, kind: "welcome", w: w, manage: manage, unsub: unsub})
 		case watch.MailConfirmation:
-			link, _, err := m.svc.ConfirmationLink(p)
+			link, _, err := m.tokens.ConfirmationLink(p)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -303,11 +303,11 @@ func (m *Mailer) promisedParts(ctx context.Context, batch []watch.Promise, now t
 // the welcome or confirmation mail always did; several are listed, each
 // with its own links. An unasked mail carries "this wasn't me — remove
 // everything" (its List-Unsubscribe, one click).
-func (m *Mailer) promisedMessage(ctx context.Context, addr string, parts []part, id string, unasked bool) (Message, error) {
+func (m *Outbound) promisedMessage(ctx context.Context, addr string, parts []part, id string, unasked bool) (Message, error) {
 	remove := ""
 	if unasked {
 		var err error
-		if remove, err = m.svc.RemoveAllLink(parts[0].promise.Email); err != nil {
+		if remove, err = m.tokens.RemoveAllLink(parts[0].promise.Email); err != nil {
 			return Message{}, err
 		}
 	}
@@ -388,7 +388,7 @@ func removeAllText(link string) string {
 // RunOutbox runs the outbox worker until ctx ends: at once when a request
 // stored a promise (Nudge), and every few seconds for retries and for
 // promises stored by another process.
-func (m *Mailer) RunOutbox(ctx context.Context) {
+func (m *Outbound) RunOutbox(ctx context.Context) {
 	every := min(max(m.cfg.PollEvery/4, time.Second), 15*time.Second)
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -407,7 +407,7 @@ func (m *Mailer) RunOutbox(ctx context.Context) {
 
 // Flush delivers every promised mail whose time has come, now (tests read
 // the .eml outbox after it).
-func (m *Mailer) Flush() {
+func (m *Outbound) Flush() {
 	if _, err := m.DeliverMail(context.Background()); err != nil {
 		m.log().Warn("mailer: outbox pass", "err", err)
 	}

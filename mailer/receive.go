@@ -52,7 +52,7 @@ var (
 
 // SMTPServer returns the go-smtp server for the subscribe address; the
 // caller serves it on a listener (Run does).
-func (m *Mailer) SMTPServer() *smtp.Server {
+func (m *Receiver) SMTPServer() *smtp.Server {
 	s := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		ip := ""
 		if c != nil && c.Conn() != nil {
@@ -69,7 +69,7 @@ func (m *Mailer) SMTPServer() *smtp.Server {
 	return s
 }
 
-type slogAdapter struct{ m *Mailer }
+type slogAdapter struct{ m *Receiver }
 
 func (a slogAdapter) Printf(format string, v ...interface{}) {
 	a.m.log().Warn("mailer: smtp", "msg", fmt.Sprintf(format, v...))
@@ -79,7 +79,7 @@ func (a slogAdapter) Println(v ...interface{}) {
 }
 
 type session struct {
-	m      *Mailer
+	m      *Receiver
 	client string
 	from   string
 	rcpt   bool
@@ -115,7 +115,7 @@ func (s *session) Data(r io.Reader) error {
 // list traffic or a loop (ignored), or over a daily ceiling (limited).
 // Mail that cannot be read is refused with an SMTP error; nothing is
 // stored for any incoming mail. It never panics.
-func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, err error) {
+func (m *Receiver) HandleMail(ctx context.Context, in Incoming) (d Disposition, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			m.log().Error("mailer: malformed mail", "panic", v)
@@ -219,7 +219,7 @@ func (m *Mailer) HandleMail(ctx context.Context, in Incoming) (d Disposition, er
 // subscribe address, of the From address of outbound mail or of the mail
 // host name, or under it. Answering it could start a loop between the
 // service's own mailboxes, so it is never answered.
-func (m *Mailer) ownDomain(envelopeFrom string, h mail.Header) string {
+func (m *Receiver) ownDomain(envelopeFrom string, h mail.Header) string {
 	var own []string
 	for _, a := range []string{m.cfg.SubscribeAddress, m.cfg.From} {
 		if _, d, ok := strings.Cut(strings.Trim(strings.TrimSpace(a), "<>"), "@"); ok && d != "" {

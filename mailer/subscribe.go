@@ -12,27 +12,26 @@ import (
 // mailer sends for: the API, the MCP tools and the SMTP receiver call it.
 func (m *Mailer) Watches() *watch.Service { return m.svc }
 
-// sender is the mailer as the lifecycle's watch.Sender: the lifecycle
-// stores the mail it promises, and Nudge wakes the outbox worker
-// (promised.go) that delivers it.
-type sender struct{ m *Mailer }
+// Outbound is the lifecycle's watch.Sender: the lifecycle stores the mail
+// it promises, and Nudge wakes the outbox worker (promised.go) that
+// delivers it.
+var _ watch.Sender = (*Outbound)(nil)
 
-var _ watch.Sender = sender{}
-
-func (s sender) Nudge() {
+// Nudge wakes the outbox worker.
+func (m *Outbound) Nudge() {
 	select {
-	case s.m.wake <- struct{}{}:
+	case m.wake <- struct{}{}:
 	default: // a pass is due already
 	}
 }
 
 var _ = store.CounterSubscriptionActive == watch.CounterActive // the same counter
 
-func (m *Mailer) messageID(kind, id string) string {
+func (m *core) messageID(kind, id string) string {
 	return kind + "." + id + "@" + m.cfg.Hostname
 }
 
-func (m *Mailer) send(ctx context.Context, msg Message) error {
+func (m *core) send(ctx context.Context, msg Message) error {
 	if msg.From == "" {
 		msg.From = m.cfg.From
 	}
@@ -52,14 +51,14 @@ func (m *Mailer) send(ctx context.Context, msg Message) error {
 	return nil
 }
 
-func (m *Mailer) sendRefusal(ctx context.Context, email, reason, inReplyTo string) error {
+func (m *core) sendRefusal(ctx context.Context, email, reason, inReplyTo string) error {
 	return m.send(ctx, Message{Kind: "refusal", To: email, Subject: "Recordwatch could not read your request",
 		Text: refusalText(reason), MessageID: m.messageID("refusal", watch.NewID()), InReplyTo: inReplyTo, AutoSubmitted: "auto-replied"})
 }
 
 // sendUnsubscribeHelp answers mail that asks to leave: how to unsubscribe,
 // since a reply cannot prove who sent it.
-func (m *Mailer) sendUnsubscribeHelp(ctx context.Context, email, inReplyTo string) error {
+func (m *core) sendUnsubscribeHelp(ctx context.Context, email, inReplyTo string) error {
 	text := "You asked to unsubscribe. Mail to this address cannot remove a watch: the\n" +
 		"sender of a mail can be forged, so anyone could unsubscribe anyone.\n\n" +
 		"Every Recordwatch mail you received carries its own links at its foot:\n\n" +
@@ -74,9 +73,9 @@ func (m *Mailer) sendUnsubscribeHelp(ctx context.Context, email, inReplyTo strin
 }
 
 // schedule states when a cadence's digests go out.
-func (m *Mailer) schedule(cadence string) string {
+func (m *core) schedule(cadence string) string {
 	if m.cfg.DigestEvery == 24*time.Hour {
-		return m.svc.Schedule(cadence)
+		return watch.Schedule(m.cfg.DigestHour, cadence)
 	}
 	if cadence == watch.CadenceWeekly {
 		return "weekly, every " + (7 * m.cfg.DigestEvery).String()

@@ -122,16 +122,6 @@ type removeClaim struct {
 	Address string `json:"a"`
 }
 
-// RemoveAllLink is an address's "this wasn't me — remove everything" link
-// (signed, without expiry): every unasked mail carries it.
-func (s *Service) RemoveAllLink(email string) (string, error) {
-	tok, _, err := s.signer.Sign(TokenRemoveAll, removeClaim{Address: AddressKey(email)}, s.now(), 0)
-	if err != nil {
-		return "", err
-	}
-	return s.cfg.Links.RemoveAll(tok), nil
-}
-
 // Removal is what a "remove everything" link removes (or removed).
 type Removal struct {
 	Status string `json:"status"` // "held" (the page before the button) or "removed"

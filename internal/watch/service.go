@@ -3,7 +3,6 @@ package watch
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"strings"
@@ -122,6 +121,7 @@ type Service struct {
 	readers Readers
 	parse   ParseOptions
 	signer  *Signer
+	tokens  *Tokens
 	sender  Sender
 	now     func() time.Time
 	log     *slog.Logger
@@ -136,6 +136,9 @@ type ServiceDeps struct {
 	// Parse carries the crosswalk; its Form is taken from the config.
 	Parse  ParseOptions
 	Signer *Signer
+	// Tokens mints the mail's links (nil: built from Signer and the
+	// configuration).
+	Tokens *Tokens
 	Sender Sender
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -156,7 +159,10 @@ func NewService(cfg ServiceConfig, d ServiceDeps) (*Service, error) {
 		d.Logger = slog.Default()
 	}
 	d.Parse.Form = cfg.Form
-	return &Service{cfg: cfg, store: d.Store, readers: d.Readers, parse: d.Parse, signer: d.Signer, sender: d.Sender,
+	if d.Tokens == nil {
+		d.Tokens = NewTokens(d.Signer, cfg.Links, cfg.ConfirmTTL, cfg.Form, d.Now)
+	}
+	return &Service{cfg: cfg, store: d.Store, readers: d.Readers, parse: d.Parse, signer: d.Signer, tokens: d.Tokens, sender: d.Sender,
 		now: d.Now, log: d.Logger, due: d.Due}, nil
 }
 
@@ -577,19 +583,9 @@ func (s *Service) SetCadence(ctx context.Context, token, cadence string) (Manage
 // ConfirmTTL is how long a confirmation link stays valid.
 func (s *Service) ConfirmTTL() time.Duration { return s.cfg.ConfirmTTL }
 
-// Schedule states when a cadence's digests go out, as the welcome and
-// confirmation mails and the manage page say it.
 // DigestHour is the New York hour digests go out (Schedule's hour, for
 // pages that say the schedule in their own language).
 func (s *Service) DigestHour() int { return s.cfg.DigestHour }
-
-func (s *Service) Schedule(cadence string) string {
-	hour := s.cfg.DigestHour
-	if cadence == CadenceWeekly {
-		return fmt.Sprintf("weekly, on %ss around %d:00 New York time", WeeklyDay, hour)
-	}
-	return fmt.Sprintf("daily, around %d:00 New York time", hour)
-}
 
 // Unsubscribe ends the watch a manage link names (idempotent: an ended
 // watch answers the same). A forged link is ErrBadLink.
@@ -607,16 +603,6 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) error {
 		s.log.Info("watch: ended by its unsubscribe link")
 	}
 	return nil
-}
-
-// ManageLinks are a watch's manage and one-click unsubscribe links (signed,
-// without expiry), for the welcome and digest mails.
-func (s *Service) ManageLinks(watchID string) (manage, unsubscribe string, err error) {
-	tok, _, err := s.signer.Sign(TokenManage, manageClaim{WatchID: watchID}, s.now(), 0)
-	if err != nil {
-		return "", "", err
-	}
-	return s.cfg.Links.Manage(tok), s.cfg.Links.Unsubscribe(tok), nil
 }
 
 // QueueConfirmation stores a Form 2 confirmation mail (Subscribe, and the
@@ -637,23 +623,6 @@ func (s *Service) QueueConfirmation(ctx context.Context, email string, u Underst
 	}
 	s.sender.Nudge()
 	return nil
-}
-
-// ConfirmationLink signs a queued confirmation's request into its link,
-// valid ConfirmTTL from now, and returns the token's nonce (which names
-// the request).
-func (s *Service) ConfirmationLink(p Promise) (link, nonce string, err error) {
-	if p.Understanding == nil {
-		return "", "", errors.New("watch: a confirmation without its request")
-	}
-	u := p.Understanding
-	r := ConfirmRequest{Email: p.Email, Filter: u.Filter, Scope: u.Scope, Agencies: u.Agencies, Form: s.cfg.Form, Description: p.Text,
-		Cadence: u.Cadence, Follow: u.Follow}
-	tok, nonce, err := s.signer.Sign(TokenConfirm, r, s.now(), s.cfg.ConfirmTTL)
-	if err != nil {
-		return "", "", err
-	}
-	return s.cfg.Links.Confirm(tok), nonce, nil
 }
 
 // owner reports whether token, a manage token from a mail of this
