@@ -253,10 +253,10 @@ func main() {
 
 // openEngine opens the one engine every role reads and writes through,
 // behind the response cache (search/cache.go).
-func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.Engine, error) {
+func openEngine(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) (search.Engine, error) {
 	if cfg.Engine == "opensearch" {
 		e, err := opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix, Username: cfg.OpenSearchUser,
-			Password: cfg.OpenSearchPassword, Logger: logger})
+			Password: cfg.OpenSearchPassword, Logger: logger, Now: now})
 		if err != nil {
 			return nil, err
 		}
@@ -266,6 +266,7 @@ func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.En
 	if err != nil {
 		return nil, err
 	}
+	e.Now = now // coverage dates stop at the future cutoff (record.FutureCutoff)
 	return search.Cached(e, false), nil
 }
 
@@ -339,7 +340,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	case "restore":
 		return runRestore(cfg, logger)
 	}
-	backend, err := openEngine(ctx, cfg, logger)
+	backend, err := openEngine(ctx, cfg, logger, now)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -48,6 +49,10 @@ type Backend struct {
 	coverage []record.SourceCoverage // cached; nil when stale
 	// recordCoverage is RecordCoverage's, cached the same way
 	recordCoverage []record.SourceCoverage
+
+	// Now is the clock of the coverage's date bound
+	// (record.FutureCutoff); nil: time.Now.
+	Now func() time.Time
 }
 
 var _ search.Engine = (*Backend)(nil)
