@@ -31,6 +31,7 @@ import (
 	"github.com/recordwatch/recordwatch/api/mcp"
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/indexer/source/checkbook"
+	"github.com/recordwatch/recordwatch/internal/backup"
 	"github.com/recordwatch/recordwatch/internal/disk"
 	"github.com/recordwatch/recordwatch/internal/dossier"
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -110,6 +111,13 @@ type Config struct {
 	// /readyz reports disk_space down (RECORDWATCH_MIN_FREE_MB, -min-free-mb;
 	// default disk.DefaultMinFree).
 	MinFreeMB int
+
+	// backup and restore targets (internal/backup): the file written or
+	// read, and whether restore may replace the state file of a data
+	// directory that is not empty.
+	Out   string
+	In    string
+	Force bool
 }
 
 // DefaultAddr is the HTTP listen address when neither -addr nor
@@ -130,7 +138,7 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl := flag.NewFlagSet("recordwatch", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	form, _ := strconv.Atoi(env("RECORDWATCH_FORM", "1"))
-	fl.StringVar(&c.Target, "target", env("RECORDWATCH_TARGET", "all"), "role: all, api, indexer or mailer")
+	fl.StringVar(&c.Target, "target", env("RECORDWATCH_TARGET", "all"), "role: all, api, indexer or mailer; or backup (-out) or restore (-in) of the embedded state store")
 	fl.StringVar(&c.Addr, "addr", env("RECORDWATCH_ADDR", DefaultAddr), "HTTP listen address (default loopback only; 0.0.0.0:8080 or :8080 for every interface)")
 	fl.StringVar(&c.Data, "data", env("RECORDWATCH_DATA", "./data"), "data directory (embedded index and state; with engine opensearch only the mail outbox)")
 	fl.IntVar(&c.Form, "form", form, "interface form: 1 extended, 2 basic")
@@ -156,6 +164,9 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.IntVar(&c.Burst, "burst", burst, "requests each client may send at once")
 	minFree, _ := strconv.Atoi(env("RECORDWATCH_MIN_FREE_MB", strconv.Itoa(disk.DefaultMinFree>>20)))
 	fl.IntVar(&c.MinFreeMB, "min-free-mb", minFree, "free space (MiB) of the data directory below which /readyz reports disk_space down (embedded engine)")
+	fl.StringVar(&c.Out, "out", "", "backup: the file the state store's copy is written to")
+	fl.StringVar(&c.In, "in", "", "restore: the backup file loaded into -data")
+	fl.BoolVar(&c.Force, "force", false, "restore: replace the state file of a data directory that is not empty")
 	if err := fl.Parse(args); err != nil {
 		return c, err
 	}
@@ -185,8 +196,12 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	}
 	switch c.Target {
 	case "all", "api", "indexer", "mailer":
+	case "backup", "restore":
+		if c.Target == "backup" && c.Out == "" || c.Target == "restore" && c.In == "" {
+			return c, fmt.Errorf("-target=backup needs -out FILE; -target=restore needs -in FILE (and -data DIR)")
+		}
 	default:
-		return c, fmt.Errorf("unknown -target %q: use all, api, indexer or mailer", c.Target)
+		return c, fmt.Errorf("unknown -target %q: use all, api, indexer, mailer, backup or restore", c.Target)
 	}
 	if c.Form != 1 && c.Form != 2 {
 		return c, fmt.Errorf("RECORDWATCH_FORM must be 1 or 2, not %d", c.Form)
@@ -199,6 +214,9 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 		}
 	default:
 		return c, fmt.Errorf("unknown engine %q: use embedded or opensearch", c.Engine)
+	}
+	if (c.Target == "backup" || c.Target == "restore") && c.Engine != "embedded" {
+		return c, errors.New("-target=backup and restore copy the embedded state store; with OpenSearch, snapshot the <prefix>-state index (docs/operations.md, Backup and restore)")
 	}
 	if c.BaseURL == "" {
 		host := c.Addr
@@ -238,10 +256,10 @@ func main() {
 // behind the response cache (search/cache.go), and its account of damaged
 // segments it refused (the embedded engine's; nil for OpenSearch, whose
 // cluster keeps its own checksums).
-func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.Engine, search.Integrity, error) {
+func openEngine(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) (search.Engine, search.Integrity, error) {
 	if cfg.Engine == "opensearch" {
 		e, err := opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix, Username: cfg.OpenSearchUser,
-			Password: cfg.OpenSearchPassword, Logger: logger})
+			Password: cfg.OpenSearchPassword, Logger: logger, Now: now})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -251,6 +269,7 @@ func openEngine(ctx context.Context, cfg Config, logger *slog.Logger) (search.En
 	if err != nil {
 		return nil, nil, err
 	}
+	e.Now = now // coverage dates stop at the future cutoff (record.FutureCutoff)
 	return search.Cached(e, false), e, nil
 }
 
@@ -271,13 +290,60 @@ func openStore(ctx context.Context, cfg Config, logger *slog.Logger) (stateStore
 		return osstore.Open(ctx, osstore.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix,
 			Username: cfg.OpenSearchUser, Password: cfg.OpenSearchPassword, Logger: logger})
 	}
-	return store.OpenBolt(filepath.Join(cfg.Data, "state.db"))
+	st, err := store.OpenBolt(filepath.Join(cfg.Data, backup.StateFile))
+	if err != nil {
+		return nil, err
+	}
+	// the file is this process's now: -target=backup copies it through
+	// this process, on a unix socket in the data directory
+	if err := backup.Serve(ctx, cfg.Data, st, logger); err != nil {
+		logger.Warn("online backup unavailable (-target=backup works while the service is stopped)", "err", err)
+	}
+	return st, nil
+}
+
+// runBackup writes a consistent copy of the embedded state store to
+// cfg.Out: from the running service, or from the file when none runs.
+func runBackup(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	res, err := backup.Write(ctx, cfg.Data, cfg.Out)
+	if err != nil {
+		return err
+	}
+	how := "offline (no service running on the data directory)"
+	if res.Online {
+		how = "online (from the running service)"
+	}
+	logger.Info("backup written", "file", cfg.Out, "how", how, "bytes", res.Summary.Bytes, "watches", res.Summary.Watches,
+		"shares", res.Summary.Shares, "mail_outbox", res.Summary.Mail)
+	return nil
+}
+
+// runRestore loads a backup into cfg.Data; the index is rebuilt from the
+// sources at the next start, so the indexer jobs' receipts are dropped.
+func runRestore(cfg Config, logger *slog.Logger) error {
+	var jobs []string
+	for _, j := range indexer.DefaultJobs() {
+		jobs = append(jobs, j.Name)
+	}
+	sum, err := backup.Restore(cfg.In, cfg.Data, cfg.Force, jobs)
+	if err != nil {
+		return err
+	}
+	logger.Info("state store restored; start the service on it (the index is rebuilt from the sources)", "data", cfg.Data,
+		"bytes", sum.Bytes, "watches", sum.Watches, "shares", sum.Shares, "mail_outbox", sum.Mail)
+	return nil
 }
 
 // run wires the chosen role and blocks until ctx ends (or, for a one-shot
 // indexer run, until it is done).
 func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) error {
-	backend, integrity, err := openEngine(ctx, cfg, logger)
+	switch cfg.Target {
+	case "backup":
+		return runBackup(ctx, cfg, logger)
+	case "restore":
+		return runRestore(cfg, logger)
+	}
+	backend, integrity, err := openEngine(ctx, cfg, logger, now)
 	if err != nil {
 		return err
 	}

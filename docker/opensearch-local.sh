@@ -14,7 +14,11 @@
 #                                           (the form OPENSEARCH_URL takes)
 #   docker/opensearch-local.sh status       nodes, pids, cluster health
 #   docker/opensearch-local.sh stop         stop exactly the nodes this script started
-#   docker/opensearch-local.sh clean        stop, then remove the nodes' data and logs
+#   docker/opensearch-local.sh clean        stop, then remove the nodes' data, logs and snapshots
+#
+# Every node has path.repo=<home>/snapshots, so fs snapshot repositories
+# can be registered with a location relative to it (docs/operations.md,
+# "Backup and restore"; internal/store/osstore's snapshot test).
 #
 # e.g.  docker/opensearch-local.sh start
 #       OPENSEARCH_URL=$(docker/opensearch-local.sh url) go test ./internal/search/opensearch/ -run TestContract -v
@@ -53,6 +57,7 @@ DIST_DIR="$OS_HOME/dist"
 INSTALL="$OS_HOME/opensearch-$OPENSEARCH_VERSION"
 RUN_DIR="$OS_HOME/run"
 STATE="$RUN_DIR/nodes" # "<count> <http base> <transport base>" of the running set
+SNAP_DIR="$OS_HOME/snapshots" # path.repo of every node (one directory: an fs repository is shared by the nodes)
 CLUSTER=recordwatch-local
 
 say() { printf 'opensearch-local: %s\n' "$*" >&2; }
@@ -334,7 +339,7 @@ launch_node() { # count index http-base transport-base java-home
 		"$INSTALL/bin/opensearch" -d -p "$(pidfile "$i")" \
 		-E cluster.name="$CLUSTER" -E node.name="rw-node-$i" \
 		-E network.host=127.0.0.1 -E http.port="$((hbase + i - 1))" -E transport.port="$((tbase + i - 1))" \
-		-E path.data="$d/data" -E path.logs="$d/logs" \
+		-E path.data="$d/data" -E path.logs="$d/logs" -E path.repo="$SNAP_DIR" \
 		-E action.auto_create_index=false \
 		-E cluster.routing.allocation.disk.threshold_enabled=false \
 		"${discovery[@]}" >>"$d/stderr.log" 2>&1) || {
@@ -416,8 +421,9 @@ start() {
 		sed -i -e "s|^-Xms1g$|-Xms$HEAP|; s|^-Xmx1g$|-Xmx$HEAP|; s|logs/gc.log|$d/logs/gc.log|; s|HeapDumpPath=data|HeapDumpPath=$d/data|; s|ErrorFile=logs/|ErrorFile=$d/logs/|" "$d/config/jvm.options"
 		: >"$d/stderr.log"
 	done
+	mkdir -p "$SNAP_DIR"
 	if is_root; then
-		chown -R "$RUN_USER" "$OS_HOME/nodes" "$INSTALL" "$RUN_DIR"
+		chown -R "$RUN_USER" "$OS_HOME/nodes" "$INSTALL" "$RUN_DIR" "$SNAP_DIR"
 		chmod 0755 "$OS_HOME"
 		as_node test -w "$RUN_DIR" || die "user $RUN_USER cannot write $RUN_DIR: choose a RECORDWATCH_OPENSEARCH_HOME it can reach"
 	fi
@@ -492,8 +498,8 @@ stop() {
 
 clean() {
 	stop
-	rm -rf "$OS_HOME/nodes"
-	say "removed nodes' data and logs under $OS_HOME/nodes (the unpacked distribution is kept)"
+	rm -rf "$OS_HOME/nodes" "$SNAP_DIR"
+	say "removed nodes' data and logs under $OS_HOME/nodes and the snapshots in $SNAP_DIR (the unpacked distribution is kept)"
 }
 
 case "${1:-}" in

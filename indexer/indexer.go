@@ -272,8 +272,19 @@ var ErrNothingRead = errors.New("read nothing it could keep")
 // files say (the latest observation a batch states), or now.
 func (ix *Indexer) Load(ctx context.Context, src Source, fsys fs.FS, dir string) (Report, error) {
 	return ix.pipeline(ctx, src, dir, time.Time{}, func(batch func(Batch, []error) error) error {
-		return batch(src.Read(fsys, dir))
+		return batch(ix.read(src, fsys, dir))
 	})
+}
+
+// read reads a source's files. City Record's rows without an observation
+// time are observed at the latest start date in their file, which must not
+// be a future one: they are read with the cutoff of the indexer's clock
+// (record.FutureCutoff).
+func (ix *Indexer) read(src Source, fsys fs.FS, dir string) (Batch, []error) {
+	if c, ok := src.(crolSource); ok {
+		return c.readBefore(fsys, dir, record.FutureCutoff(ix.now()))
+	}
+	return src.Read(fsys, dir)
 }
 
 // RunLive fetches a live source since its checkpoint (the source's last
@@ -331,8 +342,13 @@ func (ix *Indexer) pipeline(ctx context.Context, src Source, from string, observ
 	var rep Report
 	var stated time.Time
 	var writeErr error
+	cutoff := record.FutureCutoff(ix.now())
 	err := batches(func(b Batch, errs []error) error {
-		if b.ObservedAt.After(stated) {
+		switch {
+		case !b.ObservedAt.Before(cutoff): // a clock or a row dated past tomorrow: never an observation
+			ix.log().Warn("a batch states an observation past tomorrow; not taken as the source's", "source", src.Name(),
+				"observed_at", b.ObservedAt)
+		case b.ObservedAt.After(stated):
 			stated = b.ObservedAt
 		}
 		writeErr = ix.writeBatch(ctx, src, b, errs, &rep)

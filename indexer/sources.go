@@ -157,7 +157,14 @@ func (crolSource) Name() string  { return "crol" }
 func (crolSource) Label() string { return CROLLabel }
 func (crolSource) Holds() string { return HoldsNotices }
 func (crolSource) Read(fsys fs.FS, dir string) (Batch, []error) {
-	c, errs := crol.Read(fsys, dir)
+	return crolSource{}.readBefore(fsys, dir, time.Time{})
+}
+
+// readBefore is Read with the future cutoff of the indexer's clock
+// (Indexer.read): rows without an observation time are observed at the
+// latest start date in their file before it.
+func (crolSource) readBefore(fsys fs.FS, dir string, cutoff time.Time) (Batch, []error) {
+	c, errs := crol.ReadBefore(fsys, dir, cutoff)
 	b := Batch{Notices: c.Notices, Merged: c.Merged, ObservedAt: observedAt(c, time.Time{})}
 	for _, f := range c.Files {
 		b.Rows += f.Rows

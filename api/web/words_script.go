@@ -307,6 +307,7 @@ var moreLabels = map[string]map[string]word{
 		"multi_day":        {"Published over several days", "Publicado durante varios días"},
 		"source_html":      {"The source text held HTML markup; it is shown as text", "El texto de la fuente tenía marcas HTML; se muestra como texto"},
 		"no_full_text":     {"The source row carries no full text", "La fila de la fuente no trae texto completo"},
+		"future_dated":     {"Dated past tomorrow: it moves no source's newest date", "Fechado después de mañana: no mueve la fecha más reciente de la fuente"},
 	},
 	// the filters a notice search's scope names (search.Query.Searched)
 	"filter": {

@@ -99,6 +99,9 @@ func Flags(n record.Notice, now time.Time) []Flag {
 	if !n.HasFullText() {
 		fs = append(fs, Flag{"no_full_text", "The source row carries no full text"})
 	}
+	if record.FutureDated(n.StartDate, now) {
+		fs = append(fs, Flag{"future_dated", "Dated past tomorrow: held as the source gave it, but it moves no source's newest date or observation"})
+	}
 	return fs
 }
 

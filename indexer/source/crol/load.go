@@ -18,6 +18,14 @@ import (
 // with the code tables in lookups/ beside it). Rows that
 // carry no observation time get the latest start date in the file.
 func ReadFile(fsys fs.FS, name string) ([]Row, []error) {
+	return ReadFileBefore(fsys, name, time.Time{})
+}
+
+// ReadFileBefore is ReadFile with a future cutoff (record.FutureCutoff;
+// zero: none): rows that carry no observation time get the latest start
+// date in the file before it, so one row dated 2099 does not make the
+// file observed in 2099.
+func ReadFileBefore(fsys fs.FS, name string, cutoff time.Time) ([]Row, []error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, []error{rowErr(name, 0, "%v", err)}
@@ -44,7 +52,7 @@ func ReadFile(fsys fs.FS, name string) ([]Row, []error) {
 	}
 	var latest time.Time
 	for _, r := range rows {
-		if t := record.ParseDate(r.Fields["startdate"]); t.After(latest) {
+		if t := record.ParseDate(r.Fields["startdate"]); t.After(latest) && (cutoff.IsZero() || t.Before(cutoff)) {
 			latest = t
 		}
 	}
@@ -107,6 +115,12 @@ func Scan(fsys fs.FS, dir string, cw *entity.Crosswalk) (*Corpus, []error) {
 // keeps the older value. A column the newer observation was asked for but
 // does not have was emptied at the source and is dropped.
 func Read(fsys fs.FS, dir string) (*Corpus, []error) {
+	return ReadBefore(fsys, dir, time.Time{})
+}
+
+// ReadBefore is Read with a future cutoff for the files' observation
+// times (ReadFileBefore).
+func ReadBefore(fsys fs.FS, dir string, cutoff time.Time) (*Corpus, []error) {
 	c := &Corpus{}
 	var errs []error
 	var all []Row
@@ -126,7 +140,7 @@ func Read(fsys fs.FS, dir string) (*Corpus, []error) {
 		default:
 			return nil
 		}
-		rows, ferrs := ReadFile(fsys, p)
+		rows, ferrs := ReadFileBefore(fsys, p, cutoff)
 		errs = append(errs, ferrs...)
 		rep := FileReport{File: p, Rows: len(rows), Errors: len(ferrs)}
 		for _, r := range rows {

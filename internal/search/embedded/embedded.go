@@ -52,6 +52,10 @@ type Backend struct {
 
 	dmu    sync.Mutex
 	damage []search.Damage // segments refused as damaged, not yet reloaded (integrity.go)
+
+	// Now is the clock of the coverage's date bound
+	// (record.FutureCutoff); nil: time.Now.
+	Now func() time.Time
 }
 
 var (

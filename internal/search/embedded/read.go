@@ -171,10 +171,16 @@ func (b *Backend) edgeDate(ctx context.Context, source string, last bool) (strin
 }
 
 // edgeDay is the first (or last) publication day, in New York, of the
-// notices matching q that carry a publication date ("" when none do).
+// notices matching q that carry a publication date before the future
+// cutoff (record.FutureCutoff: a row dated past tomorrow is held but moves
+// no coverage date); "" when none do.
 func (b *Backend) edgeDay(ctx context.Context, q query.Query, last bool) (string, error) {
-	lo, hi := time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
-	dated := bleve.NewDateRangeQuery(lo, hi)
+	now := time.Now
+	if b.Now != nil {
+		now = b.Now
+	}
+	lo, hi := time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC), record.FutureCutoff(now())
+	dated := bleve.NewDateRangeQuery(lo, hi) // hi exclusive
 	dated.SetField("start_date")
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(q, dated), 1, 0, false)
 	field := "sort_start_asc"

@@ -509,7 +509,7 @@ func (f *fakeCluster) defaultSearch(index string, body map[string]any) string {
 					}
 					return map[string]any{"value": float64(t.UnixMilli()), "value_as_string": t.UTC().Format("2006-01-02T15:04:05.000Z")}
 				}
-				b["first"], b["last"] = metric(bk.first), metric(bk.last)
+				b["first"], b["dated"] = metric(bk.first), map[string]any{"doc_count": bk.count, "last": metric(bk.last)} // the fake holds no future-dated notice
 				buckets = append(buckets, b)
 			}
 			res["aggregations"] = map[string]any{"sources": map[string]any{"doc_count_error_upper_bound": 0, "sum_other_doc_count": 0, "buckets": buckets}}

@@ -69,7 +69,29 @@ type termsAgg struct {
 		DocCount int             `json:"doc_count"`
 		First    *metricAgg      `json:"first"`
 		Last     *metricAgg      `json:"last"`
+		Dated    *datedAgg       `json:"dated"`
 	} `json:"buckets"`
+}
+
+// datedAgg is the last start date among notices dated before the future
+// cutoff (datedLast).
+type datedAgg struct {
+	Last *metricAgg `json:"last"`
+}
+
+func (d *datedAgg) last() *metricAgg {
+	if d == nil {
+		return nil
+	}
+	return d.Last
+}
+
+// datedLast is the aggregation of the last start date before the future
+// cutoff (record.FutureCutoff from now): a notice dated past tomorrow is
+// held and counted, but moves no coverage date.
+func datedLast(now time.Time) obj {
+	return obj{"filter": obj{"range": obj{"start_date": obj{"lt": record.FutureCutoff(now).UnixMilli(), "format": "epoch_millis"}}},
+		"aggs": obj{"last": obj{"max": obj{"field": "start_date"}}}}
 }
 
 type metricAgg struct {
@@ -363,7 +385,7 @@ func (b *Backend) Coverage(ctx context.Context) ([]record.SourceCoverage, error)
 			"terms": obj{"field": "source", "size": maxSources},
 			"aggs": obj{
 				"first": obj{"min": obj{"field": "start_date"}},
-				"last":  obj{"max": obj{"field": "start_date"}},
+				"dated": datedLast(b.now()),
 			},
 		}},
 	})
@@ -383,7 +405,7 @@ func (b *Backend) Coverage(ctx context.Context) ([]record.SourceCoverage, error)
 		}
 		c.Records = bk.DocCount
 		c.FirstSourceDate = nyDay(bk.First)
-		c.LastSourceDate = nyDay(bk.Last)
+		c.LastSourceDate = nyDay(bk.Dated.last())
 	}
 
 	passages, err := b.search(ctx, "passage coverage", b.passages(), obj{

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -21,7 +22,7 @@ type sectionsAgg struct {
 
 // sectionsBody is the one _search Sections sends: terms on source, then on
 // section (a notice without one counts under ""), then min/max start_date.
-func sectionsBody() obj {
+func sectionsBody(now time.Time) obj {
 	return obj{
 		"size":             0,
 		"track_total_hits": true,
@@ -31,7 +32,7 @@ func sectionsBody() obj {
 				"terms": obj{"field": "section", "size": search.MaxSections, "missing": ""},
 				"aggs": obj{
 					"first": obj{"min": obj{"field": "start_date"}},
-					"last":  obj{"max": obj{"field": "start_date"}},
+					"dated": datedLast(now),
 				},
 			}},
 		}},
@@ -41,7 +42,7 @@ func sectionsBody() obj {
 // Sections counts notices per source and section, with each set's first
 // and last publication dates, in one aggregation.
 func (b *Backend) Sections(ctx context.Context) ([]search.SectionCoverage, error) {
-	res, err := b.search(ctx, "section coverage", b.notices(), sectionsBody())
+	res, err := b.search(ctx, "section coverage", b.notices(), sectionsBody(b.now()))
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func parseSections(raw json.RawMessage) ([]search.SectionCoverage, error) {
 		// together with any whose section is an empty string
 		for _, sec := range src.Sections.Buckets {
 			out = append(out, search.SectionCoverage{Source: name, Section: bucketKey(sec.Key), Records: sec.DocCount,
-				FirstSourceDate: nyDay(sec.First), LastSourceDate: nyDay(sec.Last)})
+				FirstSourceDate: nyDay(sec.First), LastSourceDate: nyDay(sec.Dated.last())})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -13,11 +13,11 @@ const sectionsAnswer = `{"took":3,"timed_out":false,"_shards":{"total":1,"succes
 "hits":{"total":{"value":10,"relation":"eq"},"max_score":null,"hits":[]},
 "aggregations":{"sources":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
  {"key":"crol","doc_count":9,"sections":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
-  {"key":"Procurement","doc_count":6,"first":{"value":1412654400000.0,"value_as_string":"2014-10-07T04:00:00.000Z"},"last":{"value":1782964800000.0,"value_as_string":"2026-07-02T04:00:00.000Z"}},
-  {"key":"","doc_count":2,"first":{"value":1782878400000.0,"value_as_string":"2026-07-01T04:00:00.000Z"},"last":{"value":1782878400000.0,"value_as_string":"2026-07-01T04:00:00.000Z"}},
-  {"key":"Agency Rules","doc_count":1,"first":{"value":null},"last":{"value":null}}]}},
+  {"key":"Procurement","doc_count":6,"first":{"value":1412654400000.0,"value_as_string":"2014-10-07T04:00:00.000Z"},"dated":{"last":{"value":1782964800000.0,"value_as_string":"2026-07-02T04:00:00.000Z"}}},
+  {"key":"","doc_count":2,"first":{"value":1782878400000.0,"value_as_string":"2026-07-01T04:00:00.000Z"},"dated":{"last":{"value":1782878400000.0,"value_as_string":"2026-07-01T04:00:00.000Z"}}},
+  {"key":"Agency Rules","doc_count":1,"first":{"value":null},"dated":{"last":{"value":null}}}]}},
  {"key":"checkbook","doc_count":1,"sections":{"doc_count_error_upper_bound":0,"sum_other_doc_count":0,"buckets":[
-  {"key":"Contracts","doc_count":1,"first":{"value":1704085200000.0,"value_as_string":"2024-01-01T05:00:00.000Z"},"last":{"value":1704085200000.0,"value_as_string":"2024-01-01T05:00:00.000Z"}}]}}
+  {"key":"Contracts","doc_count":1,"first":{"value":1704085200000.0,"value_as_string":"2024-01-01T05:00:00.000Z"},"dated":{"last":{"value":1704085200000.0,"value_as_string":"2024-01-01T05:00:00.000Z"}}}]}}
 ]}}}`
 
 func TestSectionsRequestAndParse(t *testing.T) {
