@@ -155,8 +155,8 @@ func TestSourcesReport(t *testing.T) {
 }
 
 // The one freshness rule: fresh within the maximum age, stale past it
-// (since when), failing while the live fetch fails until it is past its
-// maximum age, never_loaded when nothing is held, and a source no live
+// (since when), failing while the live fetch fails whatever its age,
+// never_loaded when nothing is held, and a source no live
 // run fetched says it was loaded from files.
 func TestFreshenRule(t *testing.T) {
 	now := fixedNow
@@ -172,7 +172,7 @@ func TestFreshenRule(t *testing.T) {
 		{"fresh", held, live, record.Fresh, ""},
 		{"stale", held, record.SourceRun{Job: "crol", MaxAge: 10 * time.Minute, LastOK: now.Add(-30 * time.Minute)}, record.Stale, "past its maximum age"},
 		{"failing", held, record.SourceRun{Job: "crol", MaxAge: time.Hour, LastOK: now.Add(-30 * time.Minute), FailingSince: now.Add(-20 * time.Minute), LastError: "500"}, record.Failing, "fails"},
-		{"failing past max age", held, record.SourceRun{Job: "crol", MaxAge: 10 * time.Minute, LastOK: now.Add(-30 * time.Minute), FailingSince: now.Add(-20 * time.Minute), LastError: "500"}, record.Stale, "past its maximum age"},
+		{"failing past max age", held, record.SourceRun{Job: "crol", MaxAge: 10 * time.Minute, LastOK: now.Add(-30 * time.Minute), FailingSince: now.Add(-20 * time.Minute), LastError: "500"}, record.Failing, "fails"},
 		{"never loaded", record.SourceCoverage{Source: "crol"}, live, record.NeverLoaded, "nothing"},
 		{"sample only", held, record.SourceRun{MaxAge: 10 * time.Minute}, record.Stale, "bundled sample"},
 		{"no observation", record.SourceCoverage{Source: "x", Records: 3}, record.SourceRun{MaxAge: time.Hour, LastOK: time.Time{}}, record.Stale, "bundled sample"},
