@@ -413,7 +413,8 @@ const (
 // notices with event dates (SODA) and community-board calendars (the
 // configured addresses) in the live window, as one batch of meetings. One
 // of the first two failing is rejected with its reason and the other is
-// written; both failing fails the fetch. Each upstream is a part of the
+// written (also when it answered no rows: nothing new); both failing
+// fails the fetch. Each upstream is a part of the
 // batch (Batch.Parts) with its own outcome, so each coverage source is
 // marked by its own fetch: calendars only when some are configured, a
 // rejected calendar (a PDF, text that does not read) failing that part
@@ -437,7 +438,7 @@ func (meetingsSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, b
 		AppToken: cfg.SODAToken, PageSize: cfg.PageSize, Now: cfg.Now, Progress: progress(meetings.HearingSource)}, from)
 	rejected = append(rejected, rejH...)
 	parts := []Part{{Source: meetings.LegistarSource, Rows: nc, Err: errC}, {Source: meetings.HearingSource, Rows: nh, Err: errH}}
-	if err := errors.Join(errC, errH); err != nil && len(council)+len(hearings) == 0 {
+	if err := errors.Join(errC, errH); errC != nil && errH != nil {
 		if berr := batch(Batch{Parts: parts}, nil); berr != nil { // each part's failure, for its own source
 			return berr
 		}
