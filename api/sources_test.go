@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,9 @@ func scheduledEnvOver(t *testing.T, c sampletest.Corpus, receipts ...record.Rece
 	d := withServices(cfg, Deps{Search: e, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: now,
 		Jobs: func(ctx context.Context) ([]record.JobStatus, error) {
 			return indexer.JobStatuses(ctx, jobs, st, ReceiptsListed, fixedNow)
+		},
+		NeverLoaded: func(ctx context.Context, held []record.SourceCoverage) ([]record.SourceCoverage, error) {
+			return indexer.NeverLoaded(ctx, jobs, st, held, fixedNow)
 		}})
 	d.MCP = mcp.Handler(mcpDepsOf(d, cfg.BaseURL), 1) // the tools read the same freshness
 	srv := New(cfg, d)
@@ -116,6 +120,31 @@ func TestSourcesReport(t *testing.T) {
 	if crol == nil || crol.State != record.Fresh || crol.MaxAgeSeconds != 3600 || crol.ScheduleEvery != "5m0s" ||
 		!crol.ObservedAt.Equal(fixedNow.Add(-10*time.Minute+2*time.Second)) || crol.NewestSourceDate == "" || crol.ObservedAgeSeconds != 598 {
 		t.Fatalf("crol freshness: %+v", crol)
+	}
+
+	// every source the service loads is listed, held or not: those not
+	// held are never_loaded (failing when their live fetch fails), and a
+	// source without a schedule says "file only"
+	listed := map[string]record.SourceCoverage{}
+	for _, c := range rep.Sources {
+		listed[c.Source] = c
+	}
+	for _, src := range indexer.KnownSources(indexer.DefaultJobs()) {
+		if _, ok := listed[src]; !ok {
+			t.Errorf("/api/sources does not list %s", src)
+		}
+	}
+	if c := listed["legistar"]; c.State != record.NeverLoaded || c.Schedule != record.ScheduleLive {
+		t.Errorf("legistar (not held): %+v", c)
+	}
+	if c := listed["civillist"]; c.State != record.NeverLoaded || c.Schedule != record.ScheduleFileOnly {
+		t.Errorf("civillist (not held, file only): %+v", c)
+	}
+	if c := listed["checkbook"]; c.State != record.Failing || !strings.Contains(c.FreshnessNote, "nothing of this source is held") {
+		t.Errorf("checkbook (not held, its live fetch failing): %+v", c)
+	}
+	if !slices.Contains(rep.NotFresh, "checkbook") {
+		t.Errorf("not fresh: %v", rep.NotFresh)
 	}
 
 	_, rb := get(t, e, "/readyz")

@@ -116,6 +116,51 @@ var FileMaxAge = map[string]time.Duration{
 	meetings.CalendarSource: 7 * 24 * time.Hour,
 }
 
+// FileSources are the coverage sources loaded from files only (no live
+// fetch, no schedule: their coverage says "file only"): board minutes,
+// the civil-service lists, registered-contract rows, MapPLUTO lot
+// centroids, ZAP project lots, and the land-use events of borough
+// presidents and the Council.
+var FileSources = []string{meetings.MinutesSource, "civillist", "contracts", zap.CentroidSource, zap.ZAPSource, zap.SrcBKBP, zap.SrcMNBP, zap.SrcCouncil}
+
+// KnownSources lists every coverage source the service loads: those the
+// jobs fetch live, then the file-only ones (FileSources), each once.
+func KnownSources(jobs []Job) []string {
+	var out []string
+	for _, j := range jobs {
+		for _, f := range j.Feeds {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	for _, f := range FileSources {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// NeverLoaded is the coverage of every known source (KnownSources) that
+// held does not list, each with its freshness (record.Freshen:
+// never_loaded, or failing when its live fetch fails): what /api/sources
+// adds so a source the service should hold and does not is listed too.
+func NeverLoaded(ctx context.Context, jobs []Job, rs store.Receipts, held []record.SourceCoverage, now time.Time) ([]record.SourceCoverage, error) {
+	runs, err := SourceRuns(ctx, jobs, rs)
+	if err != nil {
+		return nil, err
+	}
+	var out []record.SourceCoverage
+	for _, src := range KnownSources(jobs) {
+		if slices.ContainsFunc(held, func(c record.SourceCoverage) bool { return c.Source == src }) {
+			continue
+		}
+		out = append(out, record.Freshen(record.SourceCoverage{Source: src, Label: src}, runs(src), now))
+	}
+	return out, nil
+}
+
 // DefaultFileMaxAge is the maximum age of a file-loaded source not listed
 // in FileMaxAge.
 const DefaultFileMaxAge = 30 * 24 * time.Hour
