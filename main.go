@@ -445,6 +445,9 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	apiDeps := svc.apiDeps(api.Deps{Search: backend, Store: st, Crosswalk: cw, Logger: logger, Now: now})
 	apiDeps.Jobs = statuses
 	apiDeps.Integrity = integrity // /readyz, /api/sources: segments refused as damaged, until rebuilt
+	apiDeps.NeverLoaded = func(ctx context.Context, held []record.SourceCoverage) ([]record.SourceCoverage, error) {
+		return indexer.NeverLoaded(ctx, jobs, st, held, now())
+	}
 	apiDeps.MCP = mcp.Handler(mcpDeps, cfg.Form)
 	apiDeps.MCPCatalog = func(ctx context.Context) any { return mcp.BuildCatalog(ctx, mcpDeps, cfg.Form) }
 	// /readyz: the promised mail (welcome, confirmation) is being delivered

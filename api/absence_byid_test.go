@@ -33,9 +33,10 @@ var byIDTools = map[string]string{
 
 // Every by-id read (API route, site page, MCP tool) that holds no such
 // record says which absence type applies, by the one rule: with City
-// Record fresh, a notice id within what is held is none_found and one
-// dated before it outside_coverage; failing upstream, upstream_failing;
-// stale, stale; a kind this corpus never loaded (contracts, land
+// Record fresh, a notice id within what is held is none_found; failing
+// upstream, upstream_failing; stale, stale; one dated before what is held
+// is outside_coverage whatever the freshness (issue 46: the most useful
+// true type); a kind this corpus never loaded (contracts, land
 // projects, meetings, payroll, people) not_ingested. Every GET route with
 // a path parameter is either a by-id read listed in byIDRoutes or named
 // in byIDNotRecordRoutes.
@@ -48,8 +49,8 @@ func TestEveryByIDReadSaysWhyNothingIsHeld(t *testing.T) {
 	}{
 		{"fresh", []record.Receipt{receipt("crol", fixedNow.Add(-10*time.Minute), true)}, record.NoneFound, record.OutsideCoverage},
 		{"failing", []record.Receipt{receipt("crol", fixedNow.Add(-30*time.Minute), true), receipt("crol", fixedNow.Add(-5*time.Minute), false)},
-			record.UpstreamFailing, record.UpstreamFailing},
-		{"stale", []record.Receipt{receipt("crol", fixedNow.Add(-30*time.Hour), true)}, record.AbsentStale, record.AbsentStale},
+			record.UpstreamFailing, record.OutsideCoverage},
+		{"stale", []record.Receipt{receipt("crol", fixedNow.Add(-30*time.Hour), true)}, record.AbsentStale, record.OutsideCoverage},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, _ := scheduledEnv(t, c.receipts...)

@@ -26,7 +26,9 @@ var impossible = []string{"q=zzzqqqxyzzy", "lens=money&q=zzzqqqxyzzy", "kind=ven
 //
 // It runs with City Record fresh, failing upstream and stale; the land
 // projects are never loaded in this corpus (not_ingested); a date range
-// before anything held is outside_coverage.
+// before anything held is outside_coverage whatever City Record's
+// freshness, and one after it outside_coverage unless its live fetch
+// fails (upstream_failing).
 func TestEveryEmptyAnswerIsTyped(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -43,7 +45,8 @@ func TestEveryEmptyAnswerIsTyped(t *testing.T) {
 			for path, want := range map[string]string{
 				"/api/search?q=zzzqqqxyzzy":                 c.want,
 				"/api/land-projects":                        record.NotIngested,
-				"/api/search?from=2001-01-01&to=2001-01-02": map[bool]string{true: record.OutsideCoverage, false: c.want}[c.want == record.NoneFound],
+				"/api/search?from=2001-01-01&to=2001-01-02": record.OutsideCoverage, // before what is held, whatever its freshness
+				"/api/search?q=zzzqqqxyzzy&from=2099-01-01": map[bool]string{true: record.UpstreamFailing, false: record.OutsideCoverage}[c.want == record.UpstreamFailing],
 			} {
 				_, body := get(t, e, path)
 				var v struct {

@@ -88,6 +88,10 @@ type Deps struct {
 	// Jobs reports every scheduled live fetch with its receipts
 	// (/api/sources, /sources, /stats, /readyz); nil: none scheduled.
 	Jobs func(ctx context.Context) ([]record.JobStatus, error)
+	// NeverLoaded lists, with their freshness, the sources the service
+	// loads that held (the engine's coverage) does not list (/api/sources
+	// adds them); nil: none added.
+	NeverLoaded func(ctx context.Context, held []record.SourceCoverage) ([]record.SourceCoverage, error)
 	// The topic services.
 	Semantic *semantic.Service // notice searches in every mode
 	// Notices answers a notice search with its lens blocks (the roster of

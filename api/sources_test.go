@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,9 @@ func scheduledEnvOver(t *testing.T, c sampletest.Corpus, receipts ...record.Rece
 	d := withServices(cfg, Deps{Search: e, Store: st, Crosswalk: entity.DefaultCrosswalk(), Now: now,
 		Jobs: func(ctx context.Context) ([]record.JobStatus, error) {
 			return indexer.JobStatuses(ctx, jobs, st, ReceiptsListed, fixedNow)
+		},
+		NeverLoaded: func(ctx context.Context, held []record.SourceCoverage) ([]record.SourceCoverage, error) {
+			return indexer.NeverLoaded(ctx, jobs, st, held, fixedNow)
 		}})
 	d.MCP = mcp.Handler(mcpDepsOf(d, cfg.BaseURL), 1) // the tools read the same freshness
 	srv := New(cfg, d)
@@ -118,6 +122,31 @@ func TestSourcesReport(t *testing.T) {
 		t.Fatalf("crol freshness: %+v", crol)
 	}
 
+	// every source the service loads is listed, held or not: those not
+	// held are never_loaded (failing when their live fetch fails), and a
+	// source without a schedule says "file only"
+	listed := map[string]record.SourceCoverage{}
+	for _, c := range rep.Sources {
+		listed[c.Source] = c
+	}
+	for _, src := range indexer.KnownSources(indexer.DefaultJobs()) {
+		if _, ok := listed[src]; !ok {
+			t.Errorf("/api/sources does not list %s", src)
+		}
+	}
+	if c := listed["legistar"]; c.State != record.NeverLoaded || c.Schedule != record.ScheduleLive {
+		t.Errorf("legistar (not held): %+v", c)
+	}
+	if c := listed["civillist"]; c.State != record.NeverLoaded || c.Schedule != record.ScheduleFileOnly {
+		t.Errorf("civillist (not held, file only): %+v", c)
+	}
+	if c := listed["checkbook"]; c.State != record.Failing || !strings.Contains(c.FreshnessNote, "nothing of this source is held") {
+		t.Errorf("checkbook (not held, its live fetch failing): %+v", c)
+	}
+	if !slices.Contains(rep.NotFresh, "checkbook") {
+		t.Errorf("not fresh: %v", rep.NotFresh)
+	}
+
 	_, rb := get(t, e, "/readyz")
 	ready := decode[struct {
 		Status string                  `json:"status"`
@@ -155,8 +184,8 @@ func TestSourcesReport(t *testing.T) {
 }
 
 // The one freshness rule: fresh within the maximum age, stale past it
-// (since when), failing while the live fetch fails until it is past its
-// maximum age, never_loaded when nothing is held, and a source no live
+// (since when), failing while the live fetch fails whatever its age,
+// never_loaded when nothing is held, and a source no live
 // run fetched says it was loaded from files.
 func TestFreshenRule(t *testing.T) {
 	now := fixedNow
@@ -172,7 +201,7 @@ func TestFreshenRule(t *testing.T) {
 		{"fresh", held, live, record.Fresh, ""},
 		{"stale", held, record.SourceRun{Job: "crol", MaxAge: 10 * time.Minute, LastOK: now.Add(-30 * time.Minute)}, record.Stale, "past its maximum age"},
 		{"failing", held, record.SourceRun{Job: "crol", MaxAge: time.Hour, LastOK: now.Add(-30 * time.Minute), FailingSince: now.Add(-20 * time.Minute), LastError: "500"}, record.Failing, "fails"},
-		{"failing past max age", held, record.SourceRun{Job: "crol", MaxAge: 10 * time.Minute, LastOK: now.Add(-30 * time.Minute), FailingSince: now.Add(-20 * time.Minute), LastError: "500"}, record.Stale, "past its maximum age"},
+		{"failing past max age", held, record.SourceRun{Job: "crol", MaxAge: 10 * time.Minute, LastOK: now.Add(-30 * time.Minute), FailingSince: now.Add(-20 * time.Minute), LastError: "500"}, record.Failing, "fails"},
 		{"never loaded", record.SourceCoverage{Source: "crol"}, live, record.NeverLoaded, "nothing"},
 		{"sample only", held, record.SourceRun{MaxAge: 10 * time.Minute}, record.Stale, "bundled sample"},
 		{"no observation", record.SourceCoverage{Source: "x", Records: 3}, record.SourceRun{MaxAge: time.Hour, LastOK: time.Time{}}, record.Stale, "bundled sample"},

@@ -82,8 +82,9 @@ func (o *outage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // 500, 429 with Retry-After, times out, sends a truncated body, renames a
 // column, or answers no rows. In each, what is held is kept whole (same
 // count, same titles), the run's receipt is failed with its reason (the
-// 429 is waited out as asked and the run succeeds), the source reads as
-// failing, and once the replay answers again the next run succeeds
+// 429 is waited out as asked and the run succeeds; no rows for the
+// window asked is nothing new: a good run), the source reads as failing
+// (also past its maximum age), and once the replay answers again the next run succeeds
 // without a restart, asking from the last good checkpoint (no window
 // skipped), and the source is fresh again.
 //
@@ -188,6 +189,30 @@ func outageDrill(t *testing.T, engine, drill string) {
 		}
 		return
 	}
+	if drill == "zero" {
+		// an incremental fetch answered with no rows has nothing new: a
+		// good run that writes nothing and observes the source (its
+		// checkpoint moves; the next run re-reads LiveOverlap before it)
+		if rc.Outcome != record.ReceiptOK || rc.RowsRead != 0 || rc.Written != 0 {
+			t.Fatalf("zero: the run's receipt %+v, want a good run of nothing new", rc)
+		}
+		if after := heldTitles(t, b); !equalTitles(after, held) {
+			t.Errorf("zero changed what is held")
+		}
+		if got := crolObserved(t, b); !got.Equal(rc.Started) {
+			t.Errorf("zero: observed %v, want the quiet run's start %v", got, rc.Started)
+		}
+		runs, _ := SourceRuns(ctx, []Job{job}, st)
+		if cov := record.Freshen(record.SourceCoverage{Source: record.SourceCROL, Records: len(held), ObservedAt: rc.Started}, runs(record.SourceCROL), now); cov.State != record.Fresh {
+			t.Errorf("zero: crol %+v, want fresh", cov)
+		}
+		now = now.Add(5 * time.Minute)
+		replay.set("")
+		if back := s.RunJob(ctx, job); back.Outcome != record.ReceiptOK || !back.WindowFrom.Equal(rc.Started.Add(-LiveOverlap)) {
+			t.Fatalf("zero: the next run %+v, want a good run from the quiet run's checkpoint", back)
+		}
+		return
+	}
 	if rc.Outcome != record.ReceiptFailed || rc.Error == "" {
 		t.Fatalf("%s: the run's receipt %+v", drill, rc)
 	}
@@ -205,10 +230,11 @@ func outageDrill(t *testing.T, engine, drill string) {
 	if cov.State != record.Failing || !cov.StateSince.Equal(rc.Started) || cov.LastError != rc.Error {
 		t.Errorf("%s: crol %+v, want failing since the run", drill, cov)
 	}
-	// past the maximum age it reads stale, the last error kept
+	// past the maximum age it still reads failing (whatever its age), the
+	// last error kept
 	late := record.Freshen(cov, runs(record.SourceCROL), now.Add(2*time.Hour))
-	if late.State != record.Stale || late.LastError == "" {
-		t.Errorf("%s two hours on: %+v, want stale", drill, late)
+	if late.State != record.Failing || late.LastError == "" {
+		t.Errorf("%s two hours on: %+v, want failing", drill, late)
 	}
 
 	now = now.Add(5 * time.Minute)

@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -259,6 +260,30 @@ type Report struct {
 	Merged   int
 	Errors   []error
 	Duration time.Duration
+	// Parts are the coverage sources a live fetch of several upstreams
+	// read, each with its outcome (Batch.Parts, merged per source).
+	Parts []Part
+	// Windowed says the fetch asked for a bounded window (Batch.Windowed).
+	Windowed bool
+}
+
+// addParts merges ps into the report's parts, per source.
+func (r *Report) addParts(ps []Part) {
+	for _, p := range ps {
+		i := slices.IndexFunc(r.Parts, func(q Part) bool { return q.Source == p.Source })
+		if i < 0 {
+			r.Parts = append(r.Parts, p)
+			continue
+		}
+		r.Parts[i].Rows += p.Rows
+		r.Parts[i].Err = errors.Join(r.Parts[i].Err, p.Err)
+	}
+}
+
+// nothingNew says the load asked for a bounded window and the upstream
+// answered it with no rows and no error: nothing new, a good fetch.
+func (r Report) nothingNew() bool {
+	return r.Windowed && r.Rows == 0 && len(r.Errors) == 0
 }
 
 // ErrNothingRead is the error of a load that kept nothing: no row read
@@ -360,7 +385,7 @@ func (ix *Indexer) pipeline(ctx context.Context, src Source, from string, observ
 		return rep, writeErr
 	case err != nil:
 		return rep, fmt.Errorf("indexer: %s %s: %w", src.Name(), from, err)
-	case rep.Indexed == 0:
+	case rep.Indexed == 0 && !rep.nothingNew():
 		err := fmt.Errorf("indexer: %s %s: %w", src.Name(), from, ErrNothingRead)
 		if rep.Rows > 0 {
 			err = fmt.Errorf("%w: all %d rows read were rejected", err, rep.Rows)
@@ -375,6 +400,15 @@ func (ix *Indexer) pipeline(ctx context.Context, src Source, from string, observ
 			return rep, err
 		}
 		at := cmp.Or(observed, stated, ix.now())
+		// observations only move forward: a file older than what is held
+		// (its rows are written; their source dates say how old they are)
+		// does not take the source's observation back to its date
+		if held, err := ix.observedAt(ctx, src.Name()); err != nil {
+			return rep, err
+		} else if held.After(at) {
+			ix.log().Info("source observation kept: the load is older than what is held", "source", src.Name(), "load", at, "held", held)
+			at = held
+		}
 		if err := ix.retry(ctx, "observe "+src.Name(), func() error {
 			return ix.Backend.Observe(ctx, search.Observation{Source: src.Name(), Label: src.Label(), RecordType: "notice", ObservedAt: at})
 		}); err != nil {
@@ -385,6 +419,21 @@ func (ix *Indexer) pipeline(ctx context.Context, src Source, from string, observ
 	ix.log().Info("source loaded", "source", src.Name(), "from", from, "rows", rep.Rows, "records", rep.Notices, "merged", rep.Merged,
 		"indexed", rep.Indexed, "errors", len(rep.Errors), "took", rep.Duration.Round(time.Millisecond))
 	return rep, nil
+}
+
+// observedAt is when the backend says src was last observed (zero:
+// never).
+func (ix *Indexer) observedAt(ctx context.Context, src string) (time.Time, error) {
+	cov, err := ix.Backend.Coverage(ctx)
+	if err != nil {
+		return time.Time{}, err
+	}
+	for _, c := range cov {
+		if c.Source == src {
+			return c.ObservedAt, nil
+		}
+	}
+	return time.Time{}, nil
 }
 
 // writeBatch is the link and write steps of the pipeline for one batch:
@@ -398,6 +447,8 @@ func (ix *Indexer) writeBatch(ctx context.Context, src Source, b Batch, errs []e
 	rep.Rows += b.Rows
 	rep.Merged += b.Merged
 	rep.Errors = append(rep.Errors, errs...)
+	rep.addParts(b.Parts)
+	rep.Windowed = rep.Windowed || b.Windowed
 	for _, n := range b.Notes {
 		ix.log().Info("source file note", "source", src.Name(), "note", n)
 	}

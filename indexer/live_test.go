@@ -99,8 +99,10 @@ func crolObserved(t *testing.T, b search.Backend) time.Time {
 // A live City Record fetch runs through the one pipeline: a first fetch
 // reads everything and is observed at its start; the next asks only for
 // the rows updated since that checkpoint, less LiveOverlap; -full asks
-// for everything again. A fetch that fails part way, or whose answer is
-// empty, fails and leaves the checkpoint where it was.
+// for everything again. A fetch that fails part way fails and leaves the
+// checkpoint where it was; an incremental fetch answered with no rows is
+// nothing new (a good fetch, observed); a full fetch answered with none
+// fails.
 func TestRunLiveResumesFromTheCheckpoint(t *testing.T) {
 	ctx := context.Background()
 	data, err := os.ReadFile("../testdata/sample/crol/socrata_2026/changes_in_personnel_appointed_2026-05-22.json")
@@ -169,16 +171,25 @@ func TestRunLiveResumesFromTheCheckpoint(t *testing.T) {
 	if got := crolObserved(t, b); !got.Equal(second) {
 		t.Errorf("a failed fetch moved the observation to %v", got)
 	}
-	replay.set(false, true)
-	if _, err := ix.RunLive(ctx, crolSource{}, cfg); !errors.Is(err, ErrNothingRead) {
-		t.Fatalf("an empty answer: %v, want ErrNothingRead", err)
-	}
-	if got := crolObserved(t, b); !got.Equal(second) {
-		t.Errorf("an empty answer moved the observation to %v", got)
-	}
 	want = ":updated_at >= '" + second.Add(-LiveOverlap).In(record.NewYork).Format("2006-01-02T15:04:05") + "'"
 	if w := replay.lastWhere(); w != want {
-		t.Errorf("after failures the fetch asked for %q, want the last completed fetch's checkpoint %q", w, want)
+		t.Errorf("after a failure the fetch asked for %q, want the last completed fetch's checkpoint %q", w, want)
+	}
+	// an empty answer to the rows updated since the checkpoint is nothing
+	// new: a good fetch, observed at its start
+	now = now.Add(time.Hour)
+	replay.set(false, true)
+	if rep, err := ix.RunLive(ctx, crolSource{}, cfg); err != nil || rep.Rows != 0 {
+		t.Fatalf("nothing new: %v %+v, want a good fetch of no rows", err, rep)
+	}
+	if got := crolObserved(t, b); !got.Equal(now) {
+		t.Errorf("nothing new: observed %v, want the fetch's start %v", got, now)
+	}
+	// an empty answer to a fetch of everything is not "nothing new"
+	full0 := cfg
+	full0.Full = true
+	if _, err := ix.RunLive(ctx, crolSource{}, full0); !errors.Is(err, ErrNothingRead) {
+		t.Fatalf("a full fetch answered with no rows: %v, want ErrNothingRead", err)
 	}
 
 	replay.set(false, false)
@@ -250,7 +261,9 @@ func readRows(t *testing.T, name string) []json.RawMessage {
 // pipeline (crol, checkbook and payroll have their own tests above and in
 // checkbook_test.go and payroll_test.go): a replay of real rows, answered
 // at each source's own address, is linked and written; the same
-// addresses answering nothing make every one fail with ErrNothingRead.
+// addresses answering nothing make land and leaders (whole tables) fail
+// with ErrNothingRead; meetings (a window of days) answering nothing has
+// nothing new, a good fetch that writes nothing.
 func TestLiveSourcesRunThroughThePipeline(t *testing.T) {
 	ctx := context.Background()
 	tables := map[string][]json.RawMessage{
@@ -297,9 +310,12 @@ func TestLiveSourcesRunThroughThePipeline(t *testing.T) {
 	mu.Lock()
 	empty = true
 	mu.Unlock()
-	for _, src := range []LiveSource{landSource{}, meetingsSource{}, leadersSource{}} {
+	for _, src := range []LiveSource{landSource{}, leadersSource{}} {
 		if _, err := ix.RunLive(ctx, src, cfg); !errors.Is(err, ErrNothingRead) {
 			t.Errorf("%s answered nothing: %v, want ErrNothingRead", src.Name(), err)
 		}
+	}
+	if rep, err := ix.RunLive(ctx, meetingsSource{}, cfg); err != nil || rep.Indexed != 0 || len(rep.Parts) != 2 {
+		t.Errorf("meetings answered nothing: %v %+v, want nothing new (a good fetch of two parts)", err, rep)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -29,7 +30,8 @@ type Job struct {
 	Every  time.Duration
 	MaxAge time.Duration
 	// Feeds are the coverage sources (SourceCoverage.Source) the job's
-	// runs write.
+	// fetch reads (TestJobFeedsAreWhatItsFetchReads): a run marks each by
+	// its own part (record.ReceiptPart), and only those it fetched.
 	Feeds []string
 	// Window sets what one run asks for on cfg, from the last successful
 	// run (nil: none) and now, and describes it for the receipt. Nil asks
@@ -80,7 +82,7 @@ func DefaultJobs() []Job {
 		{Name: "checkbook-contracts", Source: checkbookSource{}, Every: 24 * time.Hour, MaxAge: 3 * 24 * time.Hour,
 			Feeds: []string{checkbook.Source}, Window: checkbookWindow(checkbook.TypeContracts)},
 		{Name: "land", Source: landSource{}, Every: time.Hour, MaxAge: 6 * time.Hour,
-			Feeds: []string{land.Source, zap.SrcPortal, zap.SrcProjects, zap.SrcBBLs, zap.SrcBKBP, zap.SrcMNBP, zap.SrcCouncil},
+			Feeds: []string{land.Source}, // the projects read from the ZAP project and project-BBL tables; the other publishers' events are file only
 			Window: func(*LiveConfig, *record.Receipt, time.Time) Window {
 				return Window{What: "the ZAP project and project-BBL tables, whole"}
 			}},
@@ -114,14 +116,60 @@ var FileMaxAge = map[string]time.Duration{
 	meetings.CalendarSource: 7 * 24 * time.Hour,
 }
 
+// FileSources are the coverage sources loaded from files only (no live
+// fetch, no schedule: their coverage says "file only"): board minutes,
+// the civil-service lists, registered-contract rows, MapPLUTO lot
+// centroids, ZAP project lots, and the land-use events of borough
+// presidents and the Council.
+var FileSources = []string{meetings.MinutesSource, "civillist", "contracts", zap.CentroidSource, zap.ZAPSource, zap.SrcBKBP, zap.SrcMNBP, zap.SrcCouncil}
+
+// KnownSources lists every coverage source the service loads: those the
+// jobs fetch live, then the file-only ones (FileSources), each once.
+func KnownSources(jobs []Job) []string {
+	var out []string
+	for _, j := range jobs {
+		for _, f := range j.Feeds {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	for _, f := range FileSources {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// NeverLoaded is the coverage of every known source (KnownSources) that
+// held does not list, each with its freshness (record.Freshen:
+// never_loaded, or failing when its live fetch fails): what /api/sources
+// adds so a source the service should hold and does not is listed too.
+func NeverLoaded(ctx context.Context, jobs []Job, rs store.Receipts, held []record.SourceCoverage, now time.Time) ([]record.SourceCoverage, error) {
+	runs, err := SourceRuns(ctx, jobs, rs)
+	if err != nil {
+		return nil, err
+	}
+	var out []record.SourceCoverage
+	for _, src := range KnownSources(jobs) {
+		if slices.ContainsFunc(held, func(c record.SourceCoverage) bool { return c.Source == src }) {
+			continue
+		}
+		out = append(out, record.Freshen(record.SourceCoverage{Source: src, Label: src}, runs(src), now))
+	}
+	return out, nil
+}
+
 // DefaultFileMaxAge is the maximum age of a file-loaded source not listed
 // in FileMaxAge.
 const DefaultFileMaxAge = 30 * 24 * time.Hour
 
 // SourceRuns is what the schedule knows of every coverage source: the
 // job that feeds it (when several do, the one failing, else the one with
-// the latest good run), its maximum age, its last runs (from the
-// receipts). A source no job feeds gets its file maximum age. It is the
+// the latest good run), its maximum age, and its own last fetches (from
+// the receipts: the runs that fetched it, each by its part for it,
+// record.RunOfSource). A source no job feeds gets its file maximum age. It is the
 // input of record.Freshen for every scope.
 func SourceRuns(ctx context.Context, jobs []Job, rs store.Receipts) (func(source string) record.SourceRun, error) {
 	bySource := map[string]record.SourceRun{}
@@ -133,8 +181,8 @@ func SourceRuns(ctx context.Context, jobs []Job, rs store.Receipts) (func(source
 				return nil, err
 			}
 		}
-		run := record.RunOf(j.Name, j.Every, j.MaxAge, recent)
 		for _, src := range j.Feeds {
+			run := record.RunOfSource(j.Name, src, len(j.Feeds) == 1, j.Every, j.MaxAge, recent)
 			prev, ok := bySource[src]
 			switch {
 			case !ok, !run.FailingSince.IsZero() && prev.FailingSince.IsZero(),
@@ -287,6 +335,7 @@ func (s *Scheduler) RunJob(ctx context.Context, j Job) record.Receipt {
 	if err != nil {
 		rc.Outcome, rc.Error = record.ReceiptFailed, err.Error()
 	}
+	rc.Parts = receiptParts(j, rep, rc, err)
 	if s.Receipts != nil {
 		// stored even when ctx has ended: the run happened
 		if perr := s.Receipts.PutReceipt(context.WithoutCancel(ctx), rc); perr != nil {
@@ -294,6 +343,33 @@ func (s *Scheduler) RunJob(ctx context.Context, j Job) record.Receipt {
 		}
 	}
 	return rc
+}
+
+// receiptParts is what a run did of each source its job feeds, as its
+// receipt states it: a job of one source, the run's outcome; a job of
+// several, each part its fetch reported (a part fetched well is failed
+// by the run failing after it, its rows not written, but not by the run
+// keeping nothing: a part that answered no rows has nothing new), none
+// for a source it did not fetch.
+func receiptParts(j Job, rep Report, rc record.Receipt, runErr error) []record.ReceiptPart {
+	if len(j.Feeds) == 1 {
+		return []record.ReceiptPart{{Source: j.Feeds[0], Outcome: rc.Outcome, RowsRead: rc.RowsRead, Error: rc.Error}}
+	}
+	var out []record.ReceiptPart
+	for _, p := range rep.Parts {
+		if !slices.Contains(j.Feeds, p.Source) {
+			continue
+		}
+		rp := record.ReceiptPart{Source: p.Source, Outcome: record.ReceiptOK, RowsRead: p.Rows}
+		switch {
+		case p.Err != nil:
+			rp.Outcome, rp.Error = record.ReceiptFailed, p.Err.Error()
+		case runErr != nil && (p.Rows > 0 || !errors.Is(runErr, ErrNothingRead)):
+			rp.Outcome, rp.Error = record.ReceiptFailed, rc.Error
+		}
+		out = append(out, rp)
+	}
+	return out
 }
 
 // JobStatuses is the status of every job at now, from its receipts (the

@@ -122,6 +122,22 @@ type Batch struct {
 	ObservedAt time.Time
 	// Notes are things worth logging (repairs, partial answers).
 	Notes []string
+	// Parts are the coverage sources a live fetch of several upstreams
+	// read for this batch, each with its own outcome (a fetch of one
+	// source states none: the run's outcome is its).
+	Parts []Part
+	// Windowed says the batch answers a bounded window (rows changed since
+	// a checkpoint, a range of days): an upstream that answers it with no
+	// rows has nothing new, a good fetch, not a failure.
+	Windowed bool
+}
+
+// Part is what a live fetch did of one coverage source: the rows it read
+// from it, and its error (nil: fetched, also when it answered no rows).
+type Part struct {
+	Source string
+	Rows   int
+	Err    error
 }
 
 // Sources is the one list of sources: what -source accepts, what the
@@ -187,7 +203,7 @@ func (crolSource) Fetch(ctx context.Context, since Checkpoint, cfg LiveConfig, b
 		f.SinceField = ":updated_at"
 		from = since.ObservedAt.Add(-LiveOverlap)
 	}
-	_, err := f.Fetch(ctx, from, func(rows []crol.Row) error {
+	n, err := f.Fetch(ctx, from, func(rows []crol.Row) error {
 		if err := checkColumns(rows, crolColumns); err != nil {
 			return err // nothing of this page is written: a renamed column would blank what is held
 		}
@@ -203,6 +219,9 @@ func (crolSource) Fetch(ctx context.Context, since Checkpoint, cfg LiveConfig, b
 		}
 		return batch(b, errs)
 	})
+	if err == nil && n == 0 && !from.IsZero() {
+		return batch(Batch{Windowed: true}, nil) // nothing updated since the checkpoint: nothing new
+	}
 	return err
 }
 
@@ -280,16 +299,19 @@ func (checkbookSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, 
 	}
 	f := &checkbook.Fetcher{Client: cfg.Client, BaseURL: endpoint, TypeOfData: typ, PageSize: cfg.PageSize, Now: cfg.Now,
 		Window: &checkbook.Window{Field: checkbook.WindowField(typ), From: from, To: to, Days: 1}}
-	_, err := f.Fetch(ctx, func(p checkbook.Page) error {
+	n, err := f.Fetch(ctx, func(p checkbook.Page) error {
 		read := len(p.Response.Transactions) + len(p.Response.Rejected)
 		where := fmt.Sprintf("%s %s records %d-%d", endpoint, typ, p.Request.RecordsFrom, p.Request.RecordsFrom+read-1)
 		rows, errs := checkbook.ReadResponse(p.Response, where, p.ObservedAt)
-		b := Batch{Records: checkbookSets(rows), Rows: read, ObservedAt: p.ObservedAt}
+		b := Batch{Records: checkbookSets(rows), Rows: read, ObservedAt: p.ObservedAt, Windowed: true}
 		for _, r := range p.Response.Repairs {
 			b.Notes = append(b.Notes, fmt.Sprintf("%s repaired: %s", where, r))
 		}
 		return batch(b, errs)
 	})
+	if err == nil && n == 0 {
+		return batch(Batch{Windowed: true}, nil) // no transaction on the days asked: nothing new
+	}
 	return err
 }
 
@@ -398,8 +420,13 @@ const (
 // notices with event dates (SODA) and community-board calendars (the
 // configured addresses) in the live window, as one batch of meetings. One
 // of the first two failing is rejected with its reason and the other is
-// written; both failing fails the fetch. The checkpoint is not used: the
-// window says what is read.
+// written (also when it answered no rows: nothing new); both failing
+// fails the fetch. Each upstream is a part of the
+// batch (Batch.Parts) with its own outcome, so each coverage source is
+// marked by its own fetch: calendars only when some are configured, a
+// rejected calendar (a PDF, text that does not read) failing that part
+// with its address and reason. The checkpoint is not used: the window
+// says what is read.
 func (meetingsSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, batch func(Batch, []error) error) error {
 	n := cfg.now().In(record.NewYork)
 	day := time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, record.NewYork)
@@ -417,15 +444,29 @@ func (meetingsSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, b
 	hearings, nh, rejH, errH := meetings.FetchHearings(ctx, crol.Fetcher{Client: cfg.Client, BaseURL: cfg.SODAEndpoint,
 		AppToken: cfg.SODAToken, PageSize: cfg.PageSize, Now: cfg.Now, Progress: progress(meetings.HearingSource)}, from)
 	rejected = append(rejected, rejH...)
-	if err := errors.Join(errC, errH); err != nil && len(council)+len(hearings) == 0 {
+	parts := []Part{{Source: meetings.LegistarSource, Rows: nc, Err: errC}, {Source: meetings.HearingSource, Rows: nh, Err: errH}}
+	if err := errors.Join(errC, errH); errC != nil && errH != nil {
+		if berr := batch(Batch{Parts: parts}, nil); berr != nil { // each part's failure, for its own source
+			return berr
+		}
 		return err
 	} else if err != nil {
 		rejected = append(rejected, fmt.Errorf("meetings: a part of the live fetch failed; the others are written: %w", err))
 	}
-	cf := &meetings.CalendarFetcher{Client: cfg.Client, URLs: cfg.CalendarURLs, Now: cfg.Now, Progress: progress(meetings.CalendarSource)}
-	boards, nb, rejB := cf.Fetch(ctx)
+	b := Batch{Parts: parts, Windowed: true} // a window of days: no meeting in it is nothing new
+	var boards []meeting.Meeting
+	if len(cfg.CalendarURLs) > 0 { // no calendar configured: cb-calendar is not fetched, and says nothing
+		cf := &meetings.CalendarFetcher{Client: cfg.Client, URLs: cfg.CalendarURLs, Now: cfg.Now, Progress: progress(meetings.CalendarSource)}
+		read, nb, rejB := cf.Fetch(ctx)
+		b.Parts = append(b.Parts, Part{Source: meetings.CalendarSource, Rows: nb, Err: errors.Join(rejB...)}) // a rejected calendar fails the part, naming it
+		boards = read
+		b.Rows += nb
+		rejected = append(rejected, rejB...)
+	}
 	ms := append(append(hearings, council...), boards...)
-	return batch(Batch{Rows: nc + nh + nb, Records: meetingSets(ms)}, append(rejected, rejB...))
+	b.Rows += nc + nh
+	b.Records = meetingSets(ms)
+	return batch(b, rejected)
 }
 
 // meetingSets are the record sets of meetings, one per source (records

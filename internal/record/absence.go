@@ -78,12 +78,14 @@ func (s Scope) relevant() []SourceCoverage {
 
 // TypeAbsence is the one absence rule: it sets NotFresh (the sources
 // behind the answer that are stale or failing: a non-empty answer says
-// so too) and, when nothing matched, Empty: each relevant source's type
-// (nothing held: not_ingested; its live fetch failing: upstream_failing;
-// past its maximum age: stale; the dates asked outside its first and
-// last source dates: outside_coverage; else none_found) and the answer's
-// (the first in absencePrecedence a source has; not_ingested when no
-// source is behind it).
+// so too) and, when nothing matched, Empty: each relevant source's type,
+// the most useful true one (its live fetch failing: upstream_failing,
+// with since when and why, unless the dates asked all precede what it
+// holds; nothing held: not_ingested; the dates asked outside its first
+// and last source dates: outside_coverage, even when it is also stale or
+// failing, which its note says too; past its maximum age: stale; else
+// none_found) and the answer's (the first in absencePrecedence a source
+// has; not_ingested when no source is behind it).
 func (s *Scope) TypeAbsence() {
 	rel := s.relevant()
 	s.NotFresh = nil
@@ -100,15 +102,27 @@ func (s *Scope) TypeAbsence() {
 	e := &EmptyAnswer{Sources: []SourceAbsence{}}
 	for _, c := range rel {
 		a := SourceAbsence{Source: c.Source}
+		before := to != "" && c.FirstSourceDate != "" && to < c.FirstSourceDate
+		outside := before || (from != "" && c.LastSourceDate != "" && from > c.LastSourceDate)
+		held := fmt.Sprintf("holds source dates %s to %s", c.FirstSourceDate, c.LastSourceDate)
 		switch {
-		case c.Records == 0 && c.Passages == 0:
+		case c.State == Failing && !before:
+			a.Type, a.Note = UpstreamFailing, failingNote(c)+"; the answer is from the last good data"
+			if outside {
+				a.Note = held + "; " + a.Note
+			}
+		case c.Records == 0 && c.Passages == 0 && c.State != Failing:
 			a.Type, a.Note = NotIngested, "nothing of this source is held"
-		case c.State == Failing:
-			a.Type, a.Note = UpstreamFailing, "its live fetch fails; the answer is from the last good data"
+		case outside:
+			a.Type, a.Note = OutsideCoverage, held
+			switch c.State {
+			case Failing:
+				a.Note += "; also " + failingNote(c)
+			case Stale:
+				a.Note += "; also past its maximum age: " + c.FreshnessNote
+			}
 		case c.State == Stale:
 			a.Type, a.Note = AbsentStale, "past its maximum age; the empty answer may be out of date"
-		case (from != "" && c.LastSourceDate != "" && from > c.LastSourceDate) || (to != "" && c.FirstSourceDate != "" && to < c.FirstSourceDate):
-			a.Type, a.Note = OutsideCoverage, fmt.Sprintf("holds source dates %s to %s", c.FirstSourceDate, c.LastSourceDate)
 		case c.State == "":
 			a.Type, a.Note = NoneFound, "its freshness is not stated here (no schedule known)"
 		default:
@@ -134,6 +148,19 @@ func (s *Scope) TypeAbsence() {
 		e.Note = "Nothing matched in the sources held, which cover the dates asked; their freshness is not stated here."
 	}
 	s.Empty = e
+}
+
+// failingNote says since when a source's live fetch fails and why (the
+// error names the document it rejected, when it rejected one).
+func failingNote(c SourceCoverage) string {
+	n := "its live fetch fails"
+	if !c.StateSince.IsZero() {
+		n += " since " + c.StateSince.UTC().Format(time.RFC3339)
+	}
+	if c.LastError != "" {
+		n += ": " + c.LastError
+	}
+	return n
 }
 
 var absenceNotes = map[string]string{

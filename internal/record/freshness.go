@@ -10,16 +10,17 @@ import (
 // Freshness states of a source (SourceCoverage.State): the one rule that
 // decides them is Freshen.
 const (
-	// Fresh: observed within the source's maximum age, its last live run
-	// did not fail.
+	// Fresh: its own fetch (live for a scheduled source, its files for a
+	// file-only one) succeeded within its maximum age, and its last live
+	// fetch did not fail.
 	Fresh = "fresh"
 	// Stale: past its maximum age (StateSince says since when); an answer
 	// from it may be out of date.
 	Stale = "stale"
 	// NeverLoaded: the service holds nothing of the source.
 	NeverLoaded = "never_loaded"
-	// Failing: its live runs fail since StateSince (LastError says why);
-	// the records held are the last good ones.
+	// Failing: its own live fetch fails since StateSince (LastError says
+	// why), whatever its age; the records held are the last good ones.
 	Failing = "failing"
 )
 
@@ -54,6 +55,44 @@ type Receipt struct {
 	// NewestSourceDate is the newest source date the run wrote, when it
 	// wrote any (YYYY-MM-DD).
 	NewestSourceDate string `json:"newest_source_date,omitempty"`
+	// Parts is what the run did of each coverage source it fetched: a job
+	// whose fetch reads several upstreams (meetings: Legistar, City Record
+	// hearings, board calendars) states each one's outcome, so one part
+	// failing marks that source failing even when the others were written.
+	// A source the run did not fetch has no part. Receipts stored before
+	// parts existed have none: RunOfSource reads them as the whole run's
+	// outcome only for a job that feeds one source.
+	Parts []ReceiptPart `json:"parts,omitempty"`
+}
+
+// ReceiptPart is one coverage source's share of a run: its outcome
+// (ReceiptOK, also for an upstream that answered "nothing new", or
+// ReceiptFailed with Error: why, naming the document it rejected), and the
+// rows read from it.
+type ReceiptPart struct {
+	Source   string `json:"source"`
+	Outcome  string `json:"outcome"`
+	RowsRead int    `json:"rows_read"`
+	Error    string `json:"error,omitempty"`
+}
+
+// partOf is what rc says of source: its outcome and error, and whether
+// the run fetched it at all. A receipt without parts speaks for every
+// source only when its job feeds one (only); otherwise it fetched none
+// that can be named.
+func (rc Receipt) partOf(source string, only bool) (outcome, err string, fetched bool) {
+	if len(rc.Parts) == 0 {
+		if only {
+			return rc.Outcome, rc.Error, true
+		}
+		return "", "", false
+	}
+	for _, p := range rc.Parts {
+		if p.Source == source {
+			return p.Outcome, p.Error, true
+		}
+	}
+	return "", "", false
 }
 
 // SourceRun is what the schedule knows of the source a coverage entry
@@ -74,7 +113,8 @@ type SourceRun struct {
 	LastError    string
 }
 
-// RunOf folds a job's receipts (newest first) into a SourceRun.
+// RunOf folds a job's receipts (newest first) into a SourceRun, each
+// receipt's outcome taken whole (a job that feeds one source).
 func RunOf(job string, every, maxAge time.Duration, receipts []Receipt) SourceRun {
 	r := SourceRun{Job: job, Every: every, MaxAge: maxAge}
 	for _, rc := range receipts {
@@ -90,22 +130,68 @@ func RunOf(job string, every, maxAge time.Duration, receipts []Receipt) SourceRu
 	return r
 }
 
+// RunOfSource folds a job's receipts (newest first) into the SourceRun of
+// one coverage source it feeds: only the runs that fetched that source
+// count (their part for it: Receipt.Parts), so a source is observed by its
+// own good fetch and fails by its own failed one, whatever the run's other
+// parts did. only says the job feeds that source alone (a receipt without
+// parts then speaks for it).
+func RunOfSource(job, source string, only bool, every, maxAge time.Duration, receipts []Receipt) SourceRun {
+	r := SourceRun{Job: job, Every: every, MaxAge: maxAge}
+	for _, rc := range receipts {
+		outcome, err, fetched := rc.partOf(source, only)
+		if !fetched {
+			continue
+		}
+		if outcome == ReceiptOK {
+			r.LastOK = rc.Finished
+			break
+		}
+		if r.LastError == "" {
+			r.LastError = err
+		}
+		r.FailingSince = rc.Started
+	}
+	return r
+}
+
+// Schedule values of a source's coverage (SourceCoverage.Schedule): a
+// job fetches it live, or it is loaded from files only.
+const (
+	ScheduleLive     = "live"
+	ScheduleFileOnly = "file only"
+)
+
 // Freshen is the one freshness rule: it states c's freshness at now from
-// what the schedule knows of it (run). The source is observed at the
-// later of what the engine holds and the last successful live run;
-// nothing held is NeverLoaded; a failing live job is Failing until the
-// source passes its maximum age, then Stale (the last error kept); past
-// the maximum age (or held with no observation time) is Stale; else
-// Fresh. A source no live run has fetched says so in its note.
+// what the schedule knows of that source (run: its own fetches, not its
+// job's other parts). In order:
+//   - its own live fetch failing (the last run that fetched it failed):
+//     Failing since the first failure, whatever its age (LastError says
+//     why, naming a rejected document);
+//   - nothing held: NeverLoaded;
+//   - a source a job fetches live (run.Job): Fresh only when its own live
+//     fetch succeeded within its maximum age, else Stale (since that
+//     success plus the maximum age). Files loaded into it are not a live
+//     observation: a source never fetched live is Stale however recent its
+//     files;
+//   - a source loaded from files only (Schedule "file only"): Fresh when
+//     its files were observed within its maximum age, else Stale (held
+//     with no observation time: Stale).
+//
+// It is observed (ObservedAt) at the later of what the engine holds and
+// its last good live fetch: observations only move forward.
 func Freshen(c SourceCoverage, run SourceRun, now time.Time) SourceCoverage {
 	if run.LastOK.After(c.ObservedAt) {
 		c.ObservedAt = run.LastOK
 	}
 	c.NewestSourceDate = c.LastSourceDate
 	c.MaxAgeSeconds = int64(run.MaxAge / time.Second)
-	c.ScheduleEvery = ""
-	if run.Job != "" && run.Every > 0 {
-		c.ScheduleEvery = run.Every.String()
+	c.ScheduleEvery, c.Schedule = "", ScheduleFileOnly
+	if run.Job != "" {
+		c.Schedule = ScheduleLive
+		if run.Every > 0 {
+			c.ScheduleEvery = run.Every.String()
+		}
 	}
 	c.ObservedAgeSeconds, c.SourceAgeDays = 0, 0
 	if !c.ObservedAt.IsZero() {
@@ -116,26 +202,37 @@ func Freshen(c SourceCoverage, run SourceRun, now time.Time) SourceCoverage {
 	}
 	c.LastError = run.LastError
 	c.StateSince, c.FreshnessNote = time.Time{}, ""
-	pastMax := run.MaxAge > 0 && !c.ObservedAt.IsZero() && now.Sub(c.ObservedAt) > run.MaxAge
+	within := func(t time.Time) bool { return !t.IsZero() && (run.MaxAge <= 0 || now.Sub(t) <= run.MaxAge) }
 	switch {
-	case c.Records == 0:
+	case !run.FailingSince.IsZero():
+		c.State, c.StateSince = Failing, run.FailingSince
+		c.FreshnessNote = fmt.Sprintf("its live fetch fails since %s; the records held are the last good ones (observed %s)",
+			run.FailingSince.UTC().Format(time.RFC3339), dateOrUnknown(c.ObservedAt))
+		if c.Records == 0 && c.Passages == 0 {
+			c.FreshnessNote = fmt.Sprintf("its live fetch fails since %s; nothing of this source is held", run.FailingSince.UTC().Format(time.RFC3339))
+		}
+	case c.Records == 0 && c.Passages == 0:
 		c.State = NeverLoaded
 		c.FreshnessNote = "nothing of this source is held"
-	case !run.FailingSince.IsZero() && !pastMax:
-		c.State, c.StateSince = Failing, run.FailingSince
-		c.FreshnessNote = "the live fetch fails; the records held are the last good ones"
+	case run.Job != "" && run.LastOK.IsZero():
+		c.State = Stale
+		c.FreshnessNote = fmt.Sprintf("loaded from files (the bundled sample unless -source-dir was given) observed %s; never fetched live here: run live to fetch current rows",
+			dateOrUnknown(c.ObservedAt))
+	case run.Job != "" && !within(run.LastOK):
+		c.State, c.StateSince = Stale, run.LastOK.Add(run.MaxAge)
+		c.FreshnessNote = fmt.Sprintf("last fetched live %s, past its maximum age of %s", run.LastOK.UTC().Format(time.DateOnly), run.MaxAge)
+	case run.Job != "":
+		c.State = Fresh
 	case c.ObservedAt.IsZero():
 		c.State = Stale
-		c.FreshnessNote = "held with no observation time: it may be out of date"
-	case pastMax:
+		c.FreshnessNote = "loaded from files (the bundled sample unless -source-dir was given) with no observation time: it may be out of date"
+	case !within(c.ObservedAt):
 		c.State, c.StateSince = Stale, c.ObservedAt.Add(run.MaxAge)
-		c.FreshnessNote = fmt.Sprintf("observed %s, past its maximum age of %s", c.ObservedAt.UTC().Format(time.DateOnly), run.MaxAge)
+		c.FreshnessNote = fmt.Sprintf("loaded from files (the bundled sample unless -source-dir was given) observed %s, past its maximum age of %s; no live fetch",
+			c.ObservedAt.UTC().Format(time.DateOnly), run.MaxAge)
 	default:
 		c.State = Fresh
-	}
-	if run.LastOK.IsZero() && c.State != NeverLoaded && c.State != Failing {
-		c.FreshnessNote = fmt.Sprintf("loaded from files (the bundled sample unless -source-dir was given) observed %s; run live to fetch current rows",
-			dateOrUnknown(c.ObservedAt))
+		c.FreshnessNote = fmt.Sprintf("loaded from files observed %s; no live fetch", c.ObservedAt.UTC().Format(time.DateOnly))
 	}
 	return c
 }

@@ -38,6 +38,9 @@ type SourceCoverage struct {
 	StateSince         time.Time `json:"state_since,omitzero"`
 	LastError          string    `json:"last_error,omitempty"`
 	FreshnessNote      string    `json:"freshness_note,omitempty"`
+	// Schedule says how the source is kept (ScheduleLive: a scheduled job
+	// fetches it; ScheduleFileOnly: loaded from files only, no schedule).
+	Schedule string `json:"schedule,omitempty"`
 }
 
 // Searched is what a query asked for, as the backend applied it.
