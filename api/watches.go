@@ -96,7 +96,7 @@ func (s *Server) followForm(c *gin.Context) {
 		title = web.Word(lang, "watch.check.email")
 	}
 	respond(c, http.StatusOK, page{Title: title, Message: web.Say(lang, out.Message), Scope: out.Scope},
-		out.Created(nil))
+		newCreateWatchResponse(out.Created(nil)))
 }
 
 // linkPageHeaders gives the token pages the security headers every HTML
@@ -303,6 +303,33 @@ type PreviewResponse struct {
 	// Hits are the first matched notices (the meetings lens: those not
 	// held as meetings).
 	Hits []view.LinkedHit `json:"hits"`
+	// Filter is understood.filter again, where answers before 2026-11-27
+	// had it.
+	//
+	// Deprecated: read understood.filter (docs/api.md, Change log).
+	Filter watch.Filter `json:"filter" deprecated:"understood.filter"`
+}
+
+// newPreviewResponse is the preview p with its deprecated aliases filled.
+func newPreviewResponse(p watch.Preview) PreviewResponse {
+	return PreviewResponse{Preview: p, Hits: []view.LinkedHit{}, Filter: p.Understood.Filter}
+}
+
+// CreateWatchResponse answers a create request (and a follow form's JSON
+// twin): the watch service's answer, the same whatever is known about the
+// address.
+type CreateWatchResponse struct {
+	watch.Created
+	// Filter is understood.filter again, where answers before 2026-11-27
+	// had it.
+	//
+	// Deprecated: read understood.filter (docs/api.md, Change log).
+	Filter watch.Filter `json:"filter" deprecated:"understood.filter"`
+}
+
+// newCreateWatchResponse is the answer c with its deprecated aliases filled.
+func newCreateWatchResponse(c watch.Created) CreateWatchResponse {
+	return CreateWatchResponse{Created: c, Filter: c.Understood.Filter}
 }
 
 // previewFollow answers a preview of a follow: the object's fields now.
@@ -312,7 +339,7 @@ func (s *Server) previewFollow(c *gin.Context, f watch.Follow, notes []string) {
 		writeError(c, err)
 		return
 	}
-	out := PreviewResponse{Preview: watch.FollowPreview(v, f, scope, notes), Hits: []view.LinkedHit{}}
+	out := newPreviewResponse(watch.FollowPreview(v, f, scope, notes))
 	renderJSON(c, http.StatusOK, out, 0, time.Time{})
 }
 
@@ -342,7 +369,7 @@ func (s *Server) previewWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	out := PreviewResponse{Preview: watch.MatchPreview(u, a, s.cfg.BaseURL, previewHits), Hits: []view.LinkedHit{}}
+	out := newPreviewResponse(watch.MatchPreview(u, a, s.cfg.BaseURL, previewHits))
 	for i, h := range a.Hits {
 		if i == previewHits {
 			break
@@ -448,7 +475,7 @@ func (s *Server) createWatch(c *gin.Context) {
 	if out.Status == watch.StatusActive {
 		status = http.StatusCreated
 	}
-	renderJSON(c, status, out.Created(u.Notes), noStore, time.Time{})
+	renderJSON(c, status, newCreateWatchResponse(out.Created(u.Notes)), noStore, time.Time{})
 }
 
 // Link pages.

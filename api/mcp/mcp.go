@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"time"
 
@@ -133,6 +134,7 @@ func newTool[In, Out any](d *Deps, name, title, class, description string, forms
 	if err != nil {
 		panic(fmt.Sprintf("mcp: output schema of %s: %v", name, err))
 	}
+	markDeprecated(reflect.TypeFor[Out](), out)
 	if shape != nil {
 		shape(in)
 	}

@@ -135,6 +135,10 @@ type Result struct {
 	Route       string `json:"route"`
 	Permalink   string `json:"permalink,omitempty"`
 	OfficialURL string `json:"official_url,omitempty"`
+	// Lens is Collection under its name before 2026-11-27.
+	//
+	// Deprecated: read collection (docs/api.md, Change log).
+	Lens string `json:"lens" deprecated:"collection"`
 }
 
 // Match is why a result matched and how it ranks within its collection.
@@ -159,6 +163,10 @@ type CollectionCoverage struct {
 	Browse   []string                `json:"browse,omitempty"`
 	Sources  []record.SourceCoverage `json:"sources"`
 	Note     string                  `json:"note,omitempty"`
+	// Lens is Collection under its name before 2026-11-27.
+	//
+	// Deprecated: read collection (docs/api.md, Change log).
+	Lens string `json:"lens" deprecated:"collection"`
 }
 
 // Understood is how the query was read for the key collections.
@@ -183,6 +191,26 @@ type Page struct {
 	Understood Understood           `json:"understood_as"`
 	Ranking    string               `json:"ranking"`
 	Scope      record.Scope         `json:"scope"`
+	// LensCoverage is Coverage under its name before 2026-11-27 (the same
+	// entries; scope.searched.lenses, too, lists the collections searched,
+	// as scope.searched.filters.collections does).
+	//
+	// Deprecated: read collection_coverage (docs/api.md, Change log).
+	LensCoverage []CollectionCoverage `json:"lens_coverage" deprecated:"collection_coverage"`
+}
+
+// withAliases fills the page's deprecated aliases from the fields that
+// replaced them: lens beside collection, lens_coverage beside
+// collection_coverage (SPEC §9: existing reads keep working).
+func (p Page) withAliases() Page {
+	for i := range p.Results {
+		p.Results[i].Lens = p.Results[i].Collection
+	}
+	for i := range p.Coverage {
+		p.Coverage[i].Lens = p.Coverage[i].Collection
+	}
+	p.LensCoverage = p.Coverage
+	return p
 }
 
 // Request is one federated search.
@@ -356,9 +384,9 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 		return page, record.Errorf(record.EUNAVAILABLE, "no collection of the federated search can be read on this deployment")
 	}
 	searched := record.Searched{Kind: "federated", Query: req.Q, Terms: k.Terms, Phrases: k.Phrases, Excluded: k.Excluded,
-		Synonyms: k.Synonyms, Filters: map[string]string{"collections": strings.Join(collections, ",")}, Sort: "federated"}
+		Synonyms: k.Synonyms, Filters: map[string]string{"collections": strings.Join(collections, ",")}, Lenses: collections, Sort: "federated"}
 	page.Scope = record.NewScope(searched, cov, page.Total)
-	return page, nil
+	return page.withAliases(), nil
 }
 
 // coverage reads the engine's coverage once: merged as every scope

@@ -189,6 +189,11 @@ type ContractPayments struct {
 	Total    int             `json:"total"`
 	Complete bool            `json:"complete"`
 	Ledger   Ledger          `json:"registered_vs_paid"`
+	// LedgerAlias is Ledger under the name GET /api/contracts/{id} gave it
+	// before 2026-11-27.
+	//
+	// Deprecated: read registered_vs_paid (docs/api.md, Change log).
+	LedgerAlias Ledger `json:"ledger" deprecated:"registered_vs_paid"`
 }
 
 // MaxContractPayments bounds the payments listed for one contract.
@@ -246,6 +251,7 @@ func (s *Service) contractPayments(ctx context.Context, rows []record.Contract) 
 		return out, err
 	}
 	out.Ledger = rowsLedger(all, JoinedByContractID, cov)
+	out.LedgerAlias = out.Ledger
 	return out, nil
 }
 
