@@ -187,6 +187,7 @@ func All(d *Deps) []Tool {
 		browseMeetings(d),
 		getPersonOrOrganization(d),
 		browseOrganizations(d),
+		browseCivilService(d),
 		previewWatchForm1(d),
 		previewWatchForm2(d),
 		createWatchForm1(d),
