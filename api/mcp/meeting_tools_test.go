@@ -90,7 +90,12 @@ func TestGetMeetingAnswersEveryBrowsedMeeting(t *testing.T) {
 	for y := 2000; y <= 2027; y++ {
 		args := map[string]any{"from": fmt.Sprintf("%d-01-01", y), "to": fmt.Sprintf("%d-12-31", y), "limit": meeting.MaxLimit}
 		for {
-			p := structured[meeting.Page](t, call(t, s, "browse_meetings", args))
+			// a page over 64 KiB is read with its continuations
+			ps := parts[meeting.Page](t, s, "browse_meetings", args)
+			p := ps[0]
+			for _, more := range ps[1:] {
+				p.Meetings = append(p.Meetings, more.Meetings...)
+			}
 			for _, m := range p.Meetings {
 				bySource[m.Source]++
 				res := call(t, s, "get_meeting", map[string]any{"id": m.ID})
