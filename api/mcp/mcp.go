@@ -233,7 +233,7 @@ func NewServer(d *Deps, form int) *sdk.Server {
 	for _, t := range tools {
 		t.add(s)
 	}
-	s.AddReceivingMiddleware(boundResults(d, impl, tools))
+	s.AddReceivingMiddleware(boundResults(d, impl, tools), withGaps(d, form))
 	return s
 }
 
