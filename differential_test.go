@@ -466,6 +466,7 @@ func TestEnginesGiveTheSameAnswers(t *testing.T) {
 		{"get_land_decision_path", map[string]any{"id": "2024Q0292"}},
 		{"browse_meetings", map[string]any{"from": "2026-07-01", "to": "2026-12-31"}},
 		{"browse_organizations", map[string]any{"limit": 25}},
+		{"browse_civil_service", map[string]any{"limit": 25}},
 	} {
 		request := "mcp " + c.tool + fmt.Sprint(c.args)
 		ea, oa := callTool(t, emb, c.tool, c.args), callTool(t, osb, c.tool, c.args)

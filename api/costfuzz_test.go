@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
@@ -9,9 +10,13 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/recordwatch/recordwatch/api/mcp"
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 	"github.com/recordwatch/recordwatch/internal/costtest"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/store"
 	"github.com/recordwatch/recordwatch/mailer"
 )
 
@@ -101,5 +106,43 @@ func TestCostFuzz(t *testing.T) {
 		}
 		m.Flush()
 		t.Logf("form %d: %d requests; the costliest took %v of CPU, the hungriest %d MB", form, len(reqs), worstCPU, worstAlloc>>20)
+		// and every tool of the form through /mcp: within the budget, no
+		// result over 64 KiB
+		toolCostFuzz(t, s, fmt.Sprintf("form %d tools", form))
 	}
+	// the tools again over the whole bundled sample (contracts, payments,
+	// meetings, roster, civil service: the largest answers)
+	dir := t.TempDir()
+	be, err := sampletest.CopyTo(filepath.Join(dir, "index"), sampletest.Full, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	st, err := store.OpenBolt(filepath.Join(dir, "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cfg := shared.srv.cfg
+	cfg.Form, cfg.RatePerSecond, cfg.Burst = 1, 1e9, 1<<30
+	d := withServices(cfg, Deps{Search: be, Store: st, Crosswalk: shared.srv.deps.Crosswalk, Now: shared.srv.deps.Now, Logger: quietLog})
+	d.MCP = mcp.Handler(mcpDepsOf(d, "http://rw.test"), 1)
+	toolCostFuzz(t, New(cfg, d), "form 1 tools over the whole sample")
+}
+
+// toolCostFuzz is the tool cost fuzz (costtest.Tools: every tool with
+// each argument at its bound, with none and at its maximum limit; within
+// the budget, no result over costtest.MaxToolResult) through a server's
+// /mcp.
+func toolCostFuzz(t *testing.T, s *Server, label string) {
+	t.Helper()
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	sess, err := sdk.NewClient(&sdk.Implementation{Name: "costfuzz", Version: "1"}, nil).
+		Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, nil)
+	if err != nil {
+		t.Fatalf("%s: initialize: %v", label, err)
+	}
+	defer sess.Close()
+	costtest.Tools(t, sess, label)
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -145,33 +146,47 @@ func (e *ruleEnv) feedJSON(t *testing.T, v url.Values) surfaceAnswer {
 }
 
 // tool calls an MCP tool; an isError result is a refusal (its code is not
-// carried, so refusals compare as "invalid" when the text says so).
+// carried, so refusals compare as "invalid" when the text says so). An
+// answer cut at 64 KiB is read with its continuations.
 func (e *ruleEnv) tool(t *testing.T, name string, args map[string]any) surfaceAnswer {
 	t.Helper()
-	res, err := e.mcp.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: protocol error %v", name, err)
+	var a surfaceAnswer
+	for cursor := ""; ; {
+		call := maps.Clone(args)
+		if cursor != "" {
+			call["cursor"] = cursor
+		}
+		res, err := e.mcp.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: call})
+		if err != nil {
+			t.Fatalf("%s: protocol error %v", name, err)
+		}
+		if res.IsError {
+			return surfaceAnswer{Refused: record.EINVALID}
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var out struct {
+			Total   int `json:"total"`
+			Results []struct {
+				RequestID string `json:"request_id"`
+				AgencyID  string `json:"agency_id"`
+				Permalink string `json:"permalink"`
+			} `json:"results"`
+			Continuation *struct {
+				Cursor string `json:"cursor"`
+			} `json:"continuation"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		a.Total = out.Total
+		for _, r := range out.Results {
+			a.Hits = append(a.Hits, surfaceHit{r.RequestID, r.AgencyID, r.Permalink})
+		}
+		if out.Continuation == nil || out.Continuation.Cursor == "" {
+			return a
+		}
+		cursor = out.Continuation.Cursor
 	}
-	if res.IsError {
-		return surfaceAnswer{Refused: record.EINVALID}
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var out struct {
-		Total   int `json:"total"`
-		Results []struct {
-			RequestID string `json:"request_id"`
-			AgencyID  string `json:"agency_id"`
-			Permalink string `json:"permalink"`
-		} `json:"results"`
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	a := surfaceAnswer{Total: out.Total}
-	for _, r := range out.Results {
-		a.Hits = append(a.Hits, surfaceHit{r.RequestID, r.AgencyID, r.Permalink})
-	}
-	return a
 }
 
 // TestRuleAgencyResolution: the same agency input resolves to the same

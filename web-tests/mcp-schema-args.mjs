@@ -24,7 +24,7 @@ const examples = {
   "^[1-5][0-9]{9}$": "1000010010",
   "^(MN|BX|BK|QN|SI|M|X|K|Q|R)\\s*0*([0-9]{1,2})$": "M11",
   "^[A-Z]?\\s*([0-9]{6}[A-Z]?)\\s*([A-Z]{3})\\s*(\\(A\\))?$": "C 240046 HAM",
-  "^(cb-calendar|cityrecord-hearings|legistar):.+$": "legistar:22525",
+  "^(cb-calendar|cb-minutes|cityrecord-hearings|legistar):.+$": "legistar:22525",
 };
 const text = { q: "parks", name: "Parks", id: "CT100220268808241", request: "parks awards", email: "someone@example.org" };
 function value(p) {

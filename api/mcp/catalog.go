@@ -61,7 +61,8 @@ func BuildCatalog(ctx context.Context, d *Deps, form int) Catalog {
 			Protocol: "JSON-RPC 2.0 (Model Context Protocol)", Auth: "none: no key and no account",
 			Sessions: "stateless: every POST is self-contained"},
 		Limits: []string{"per-client request rate limit (HTTP 429 with Retry-After)", "request body at most 1 MB",
-			"results are bounded and paged with next_cursor"},
+			"results are bounded and paged with next_cursor",
+			"every tool result is at most 64 KiB as sent; a longer answer is cut at a record boundary with truncated and continuation.cursor (the tool's cursor argument) for the rest"},
 		Absence: record.AbsenceRules,
 		Tools:   []CatalogTool{},
 	}

@@ -37,7 +37,8 @@ func getMeeting(d *Deps) Tool {
 	t := newTool(d, "get_meeting", "Get one source meeting", ClassRead,
 		"Read one source meeting by its exact id, source:source_id (legistar:22525 for a Council event, "+
 			"cityrecord-hearings:<request id> for a City Record hearing notice, cb-calendar:<board>-<date>-<name> for a "+
-			"community-board calendar entry; browse_meetings returns ids). Returns status found, not_found or unavailable "+
+			"community-board calendar entry, cb-minutes:<board>-<date>-<name> for a meeting read from a community board's "+
+			"minutes; browse_meetings returns ids, and every id it returns is answered here). Returns status found, not_found or unavailable "+
 			"explicitly. A found meeting carries its body (and agency via the crosswalk), date and start in "+
 			"America/New_York (start_known false when the source gives no time), place, attendance and remote links, "+
 			"documents (agenda, minutes, video) with links, and four facts kept apart, each with its evidence: held "+
@@ -79,10 +80,10 @@ func getMeeting(d *Deps) Tool {
 }
 
 // meetingIDPattern is the shape of a meeting id (meeting.IsID): one of
-// meeting.Sources, a colon, the source's own id.
+// meeting.IDSources, a colon, the source's own id.
 func meetingIDPattern() string {
-	src := make([]string, len(meeting.Sources))
-	for i, s := range meeting.Sources {
+	src := make([]string, len(meeting.IDSources))
+	for i, s := range meeting.IDSources {
 		src[i] = regexp.QuoteMeta(s)
 	}
 	return "^(" + strings.Join(src, "|") + "):.+$"

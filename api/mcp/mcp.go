@@ -64,6 +64,10 @@ type Deps struct {
 	// Notices answers search_notices with its lens blocks, as /api/search.
 	Notices *notices.Service
 
+	// ResultLimit bounds one tool result as sent (0: ResultLimit, 64
+	// KiB); tests lower it to cut small answers.
+	ResultLimit int
+
 	// form is the interface form the tools are built for (Offered sets
 	// it; 0 reads as Form 1): a tool shared by both forms leaves out in
 	// Form 2 what only Form 1 serves (get_notice's matter and payments,
@@ -114,6 +118,11 @@ type Tool struct {
 	Limits   []string
 	Examples []Example
 	add      func(s *sdk.Server)
+	// records are the record lists of the tool's answer (recordLists),
+	// where a cut leaves records out; ownCursor says the tool pages with
+	// a cursor of its own.
+	records   []string
+	ownCursor bool
 }
 
 // InForm reports whether the tool is offered in a form.
@@ -138,6 +147,11 @@ func newTool[In, Out any](d *Deps, name, title, class, description string, forms
 	if shape != nil {
 		shape(in)
 	}
+	records := recordLists[name]
+	_, ownCursor := in.Properties[cursorArg]
+	if records != nil {
+		declareBound(in, out)
+	}
 	def := &sdk.Tool{
 		Name: name, Title: title, Description: description,
 		InputSchema: in, OutputSchema: out,
@@ -146,7 +160,7 @@ func newTool[In, Out any](d *Deps, name, title, class, description string, forms
 	if class == ClassMutation {
 		def.Annotations.DestructiveHint = ptr(false)
 	}
-	return Tool{Def: def, Class: class, Forms: forms, add: func(s *sdk.Server) {
+	return Tool{Def: def, Class: class, Forms: forms, records: records, ownCursor: ownCursor, add: func(s *sdk.Server) {
 		sdk.AddTool(s, def, func(ctx context.Context, req *sdk.CallToolRequest, input In) (*sdk.CallToolResult, Out, error) {
 			if req != nil && req.Extra != nil && req.Extra.Header != nil {
 				ctx = context.WithValue(ctx, clientKey{}, req.Extra.Header.Get(ClientHeader))
@@ -192,6 +206,7 @@ func All(d *Deps) []Tool {
 		browseMeetings(d),
 		getPersonOrOrganization(d),
 		browseOrganizations(d),
+		browseCivilService(d),
 		previewWatchForm1(d),
 		previewWatchForm2(d),
 		createWatchForm1(d),
@@ -213,14 +228,17 @@ func ForForm(tools []Tool, form int) []Tool {
 
 // NewServer makes an MCP server with the tools of one form.
 func NewServer(d *Deps, form int) *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "recordwatch", Title: "Recordwatch: New York City public records", Version: d.Version}, &sdk.ServerOptions{
+	impl := &sdk.Implementation{Name: "recordwatch", Title: "Recordwatch: New York City public records", Version: d.Version}
+	s := sdk.NewServer(impl, &sdk.ServerOptions{
 		Instructions: "Recordwatch republishes NYC public records (City Record notices first). Every search result carries its scope: " +
 			"what was searched, sources, corpus date and date bounds. No hits never means no record exists; say so when you report an empty result. " +
 			"The official City Record stays authoritative: cite the official_url of each notice.",
 	})
-	for _, t := range Offered(d, form) {
+	tools := Offered(d, form)
+	for _, t := range tools {
 		t.add(s)
 	}
+	s.AddReceivingMiddleware(boundResults(d, impl, tools), withGaps(d, form))
 	return s
 }
 

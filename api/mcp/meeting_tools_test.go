@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -75,5 +76,45 @@ func TestPreviewWatchMeetings(t *testing.T) {
 		if _, err := fx.be.GetRecord(context.Background(), meeting.Kind.Name, meeting.HearingID(r.RequestID)); err == nil {
 			t.Errorf("notice %s is held as a meeting and shown again as a notice", r.RequestID)
 		}
+	}
+}
+
+// get_meeting answers every meeting browse_meetings returns over the
+// bundled sample, whatever its source (the meetings read from community
+// board minutes, cb-minutes, were refused by the id pattern): the browse
+// walks each year the sample holds, every page.
+func TestGetMeetingAnswersEveryBrowsedMeeting(t *testing.T) {
+	withMeetings(t)
+	s := connect(t, 1)
+	bySource := map[string]int{}
+	for y := 2000; y <= 2027; y++ {
+		args := map[string]any{"from": fmt.Sprintf("%d-01-01", y), "to": fmt.Sprintf("%d-12-31", y), "limit": meeting.MaxLimit}
+		for {
+			// a page over 64 KiB is read with its continuations
+			ps := parts[meeting.Page](t, s, "browse_meetings", args)
+			p := ps[0]
+			for _, more := range ps[1:] {
+				p.Meetings = append(p.Meetings, more.Meetings...)
+			}
+			for _, m := range p.Meetings {
+				bySource[m.Source]++
+				res := call(t, s, "get_meeting", map[string]any{"id": m.ID})
+				if res.IsError {
+					t.Errorf("get_meeting %s: %s", m.ID, text(res))
+					continue
+				}
+				if got := structured[mcp.MeetingOut](t, res); got.Status != "found" || got.Meeting == nil || got.Meeting.ID != m.ID {
+					t.Errorf("get_meeting %s: status %s", m.ID, got.Status)
+				}
+			}
+			if p.NextCursor == "" {
+				break
+			}
+			args["cursor"] = p.NextCursor
+		}
+	}
+	// every source of the sample is walked, the board minutes' 82 meetings among them
+	if len(bySource) != 4 || bySource["cb-minutes"] != 82 {
+		t.Errorf("meetings browsed by source: %v", bySource)
 	}
 }

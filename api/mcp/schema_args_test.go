@@ -18,15 +18,15 @@ import (
 // states; a pattern without one fails the test, so a new pattern comes
 // with an example a client could send.
 var patternExamples = map[string]string{
-	`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`:                        "2026-08-01",
-	`^\d{4}-\d{2}-\d{2}$`:                                 "2026-06-12",
-	`^[0-9A-Za-z_-]{1,40}$`:                               "20140930007",
-	`^P?[0-9]{4}[MXKQRY][0-9]{4}$`:                        "2022M0258",
-	`^[A-Z]{2}$`:                                          "ZM",
-	`^[1-5][0-9]{9}$`:                                     "1000010010",
-	`^(MN|BX|BK|QN|SI|M|X|K|Q|R)\s*0*([0-9]{1,2})$`:       "M11",
-	`^[A-Z]?\s*([0-9]{6}[A-Z]?)\s*([A-Z]{3})\s*(\(A\))?$`: "C 240046 HAM",
-	`^(cb-calendar|cityrecord-hearings|legistar):.+$`:     "legistar:22525",
+	`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`:                               "2026-08-01",
+	`^\d{4}-\d{2}-\d{2}$`:                                        "2026-06-12",
+	`^[0-9A-Za-z_-]{1,40}$`:                                      "20140930007",
+	`^P?[0-9]{4}[MXKQRY][0-9]{4}$`:                               "2022M0258",
+	`^[A-Z]{2}$`:                                                 "ZM",
+	`^[1-5][0-9]{9}$`:                                            "1000010010",
+	`^(MN|BX|BK|QN|SI|M|X|K|Q|R)\s*0*([0-9]{1,2})$`:              "M11",
+	`^[A-Z]?\s*([0-9]{6}[A-Z]?)\s*([A-Z]{3})\s*(\(A\))?$`:        "C 240046 HAM",
+	`^(cb-calendar|cb-minutes|cityrecord-hearings|legistar):.+$`: "legistar:22525",
 }
 
 // requiredText fills a required string argument with neither enum nor

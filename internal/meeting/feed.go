@@ -22,11 +22,11 @@ const SourceHearings = "cityrecord-hearings"
 // requestID.
 func HearingID(requestID string) string { return SourceHearings + ":" + requestID }
 
-// IsID reports whether id has the shape of a meeting id (one of Sources,
+// IsID reports whether id has the shape of a meeting id (one of IDSources,
 // a colon, the source id), which no City Record request id has.
 func IsID(id string) bool {
 	src, rest, ok := strings.Cut(id, ":")
-	return ok && rest != "" && slices.Contains(Sources, src)
+	return ok && rest != "" && slices.Contains(IDSources, src)
 }
 
 // Permalink is the meeting's page under base.

@@ -41,7 +41,7 @@ func TestFeedItem(t *testing.T) {
 	if _, ok := FeedItem("http://rw.test", base); ok {
 		t.Error("a meeting with no date became an item")
 	}
-	for id, want := range map[string]bool{"legistar:22632": true, HearingID("20260727031"): true, "20260727031": false, "twitter:1": false, "legistar:": false} {
+	for id, want := range map[string]bool{"legistar:22632": true, "cb-minutes:mn01-2004-04-20-full-board": true, HearingID("20260727031"): true, "20260727031": false, "twitter:1": false, "legistar:": false} {
 		if IsID(id) != want {
 			t.Errorf("IsID(%q) = %v", id, !want)
 		}

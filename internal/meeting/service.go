@@ -40,6 +40,11 @@ var AttendanceFilters = []string{InPerson, Remote, Hybrid, AttendanceUnknown}
 // Sources lists the meeting sources a filter may name.
 var Sources = []string{"cb-calendar", "cityrecord-hearings", "legistar"}
 
+// IDSources are the sources a meeting id may name: Sources and the
+// community boards' full-board minutes (cb-minutes, read from files
+// only), whose meetings a browse returns like any other.
+var IDSources = []string{"cb-calendar", "cb-minutes", "cityrecord-hearings", "legistar"}
+
 // KeyResident holds "evening" and/or "weekend".
 const KeyResident = "resident_time"
 
