@@ -96,7 +96,7 @@ func (s *Server) followForm(c *gin.Context) {
 		title = web.Word(lang, "watch.check.email")
 	}
 	respond(c, http.StatusOK, page{Title: title, Message: web.Say(lang, out.Message), Scope: out.Scope},
-		newCreateWatchResponse(out.Created(nil)))
+		out.Created(nil))
 }
 
 // linkPageHeaders gives the token pages the security headers every HTML
@@ -315,23 +315,6 @@ func newPreviewResponse(p watch.Preview) PreviewResponse {
 	return PreviewResponse{Preview: p, Hits: []view.LinkedHit{}, Filter: p.Understood.Filter}
 }
 
-// CreateWatchResponse answers a create request (and a follow form's JSON
-// twin): the watch service's answer, the same whatever is known about the
-// address.
-type CreateWatchResponse struct {
-	watch.Created
-	// Filter is understood.filter again, where answers before 2026-11-27
-	// had it.
-	//
-	// Deprecated: read understood.filter (docs/api.md, Change log).
-	Filter watch.Filter `json:"filter" deprecated:"understood.filter"`
-}
-
-// newCreateWatchResponse is the answer c with its deprecated aliases filled.
-func newCreateWatchResponse(c watch.Created) CreateWatchResponse {
-	return CreateWatchResponse{Created: c, Filter: c.Understood.Filter}
-}
-
 // previewFollow answers a preview of a follow: the object's fields now.
 func (s *Server) previewFollow(c *gin.Context, f watch.Follow, notes []string) {
 	v, f, scope, err := s.watchReaders().PreviewFollow(c.Request.Context(), f, s.cfg.Form, view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form})
@@ -475,7 +458,7 @@ func (s *Server) createWatch(c *gin.Context) {
 	if out.Status == watch.StatusActive {
 		status = http.StatusCreated
 	}
-	renderJSON(c, status, newCreateWatchResponse(out.Created(u.Notes)), noStore, time.Time{})
+	renderJSON(c, status, out.Created(u.Notes), noStore, time.Time{})
 }
 
 // Link pages.

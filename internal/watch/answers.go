@@ -84,6 +84,11 @@ type Created struct {
 	Cadence  string `json:"cadence"`
 	Schedule string `json:"schedule"`
 	Message  string `json:"message"`
+	// Filter is understood.filter again, where the API's answers before
+	// 2026-11-27 had it.
+	//
+	// Deprecated: read understood.filter (docs/api.md, Change log).
+	Filter Filter `json:"filter" deprecated:"understood.filter"`
 }
 
 // Created is the outcome as a create request's answer; notes stand in
@@ -93,5 +98,5 @@ func (o Outcome) Created(notes []string) Created {
 		notes = o.Notes
 	}
 	return Created{Status: o.Status, Understood: Understanding{Filter: o.Filter, Scope: o.Scope, Notes: notes, Cadence: o.Cadence},
-		Cadence: o.Cadence, Schedule: o.Schedule, Message: o.Message}
+		Cadence: o.Cadence, Schedule: o.Schedule, Message: o.Message, Filter: o.Filter}
 }
