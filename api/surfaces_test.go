@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -138,19 +139,57 @@ func (e *surfaceEnv) get(t *testing.T, path string, v url.Values) answerJSON {
 	return out
 }
 
+// tool calls an MCP tool, reading an answer cut at 64 KiB with its
+// continuations: the record lists of its parts joined.
 func (e *surfaceEnv) tool(t *testing.T, name string, args map[string]any) answerJSON {
 	t.Helper()
-	res, err := e.mcp.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil || res.IsError {
-		b, _ := json.Marshal(res)
-		t.Fatalf("%s %v: %v %s", name, args, err, b)
+	var all answerJSON
+	for part, cursor := 0, ""; ; part++ {
+		call := maps.Clone(args)
+		if cursor != "" {
+			call["cursor"] = cursor
+		}
+		res, err := e.mcp.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: call})
+		if err != nil || res.IsError {
+			b, _ := json.Marshal(res)
+			t.Fatalf("%s %v: %v %s", name, call, err, b)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var out struct {
+			answerJSON
+			Continuation *struct {
+				Cursor string `json:"cursor"`
+			} `json:"continuation"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if part == 0 {
+			all = out.answerJSON
+		} else {
+			all.Hits = append(all.Hits, out.Hits...)
+			all.Results = append(all.Results, out.Results...)
+			all.Roster = append(all.Roster, out.Roster...)
+			if out.Meetings != nil {
+				if all.Meetings == nil {
+					all.Meetings = out.Meetings
+				} else {
+					all.Meetings.Meetings = append(all.Meetings.Meetings, out.Meetings.Meetings...)
+				}
+			}
+			if out.Land != nil {
+				if all.Land == nil {
+					all.Land = out.Land
+				} else {
+					all.Land.Items = append(all.Land.Items, out.Land.Items...)
+				}
+			}
+		}
+		if out.Continuation == nil || out.Continuation.Cursor == "" {
+			return all
+		}
+		cursor = out.Continuation.Cursor
 	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var out answerJSON
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return out
 }
 
 // feed is /feed.json's answer: its items' ids by kind, its scope.

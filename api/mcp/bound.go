@@ -49,7 +49,7 @@ const (
 // their concatenation. A tool not listed has no records to cut: an answer
 // of it over the bound is a tool error (none is on the sample).
 var recordLists = map[string][]string{
-	"search_notices":             {"results"},
+	"search_notices":             {"results", "meetings.meetings", "roster"},
 	"get_notice":                 {"prior_cycle.matches", "payments.totals.entries", "payments.related_by_prefix.entries", "payments.linked", "matter.timeline"},
 	"search_federated":           {"results"},
 	"get_entity_dossier":         {"vendor.awards.notices", "vendor.awards.top_vendors", "vendor.awards.agencies", "vendor.payments.entries", "agency.notices.recent", "agency.awards.notices", "agency.awards.top_vendors", "agency.awards.agencies", "agency.payments.entries", "agency.disagreements"},
@@ -66,7 +66,7 @@ var recordLists = map[string][]string{
 	"get_person_or_organization": {"releases", "positions.years"},
 	"browse_organizations":       {"rows"},
 	"browse_civil_service":       {"records"},
-	"preview_watch":              {"results", "meetings.meetings", "roster"},
+	"preview_watch":              {"results", "meetings.meetings", "land_projects.items", "roster"},
 }
 
 // Records are the record lists of the tool's answer, where a cut leaves
