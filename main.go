@@ -525,7 +525,7 @@ func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func()
 		Semantic:  semantic.New(e, now),
 		Procure:   procurement,
 		Dossiers:  dossier.New(procurement, ppl),
-		Land:      land.New(e),
+		Land:      &land.Service{Engine: e, Now: now},
 		Meetings:  &meeting.Service{Records: e, Notices: e, Now: now},
 		People:    ppl,
 		Federated: federated.New(e, cw, view.Links{Base: cfg.BaseURL, Form: cfg.Form}),

@@ -332,6 +332,8 @@ var words = map[string]word{
 	"w.place.not.stated":                         {"Place not stated.", "Lugar no indicado."},
 	"w.planned":                                  {"planned ", "previsto "},
 	"w.planned.end":                              {"planned end ", "fin previsto "},
+	"w.planned.for":                              {"planned for ", "previsto para el "},
+	"w.planned.not.since":                        {"; not observed since", "; no observado desde entonces"},
 	"w.population":                               {"Population", "Población"},
 	"w.positions":                                {"Positions", "Puestos"},
 	"w.positions.held.citywide.payroll":          {"Positions held (Citywide Payroll)", "Puestos (nómina municipal)"},

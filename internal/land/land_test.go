@@ -29,6 +29,10 @@ var (
 )
 
 // service loads the bundled land sample into a real embedded engine.
+// readAt is when the tests read: three months after 2024Q0292's planned
+// City Planning Commission hearing (2026-08-17).
+var readAt = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
 func service(t *testing.T) *land.Service {
 	t.Helper()
 	once.Do(func() {
@@ -50,6 +54,7 @@ func service(t *testing.T) *land.Service {
 			t.Fatal(err)
 		}
 		svc = land.New(be)
+		svc.Now = func() time.Time { return readAt } // the reads' clock: planned dates before it have passed
 	})
 	if svc == nil {
 		t.Fatal("no land service")
@@ -468,5 +473,36 @@ func TestNameWordsFoldAccents(t *testing.T) {
 	}
 	if got := land.NameWords("Café  cafe CAFÉ"); !slices.Equal(got, []string{"cafe"}) {
 		t.Errorf("NameWords %v", got)
+	}
+}
+
+// TestPlannedDateInThePastSaysSo: a stage not started whose planned day
+// has gone by reads "planned for D; not observed since", never "planned";
+// one planned later than the read is a plan.
+func TestPlannedDateInThePastSaysSo(t *testing.T) {
+	s := service(t)
+	d, err := s.DecisionPath(context.Background(), "2024Q0292")
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed, planned := 0, 0
+	for _, st := range d.Normative {
+		if st.PlannedEnd.IsZero() {
+			continue
+		}
+		planned++
+		day := st.PlannedEnd.In(record.NewYork).Format("2006-01-02")
+		if want := day < "2026-11-20"; st.PlannedPassed != want {
+			t.Errorf("stage %s planned %s: planned_passed %v as of 2026-11-20", st.ID, day, st.PlannedPassed)
+		}
+		if st.PlannedPassed {
+			passed++
+			if st.PlannedNote != "planned for "+day+"; not observed since (as of 2026-11-20)" {
+				t.Errorf("stage %s: note %q", st.ID, st.PlannedNote)
+			}
+		}
+	}
+	if passed == 0 {
+		t.Fatalf("no stage of 2024Q0292 planned before the read (%d planned): the check proves nothing", planned)
 	}
 }

@@ -81,6 +81,31 @@ type StageState struct {
 	Date     time.Time `json:"date,omitzero"` // the latest evidence date
 	// PlannedEnd is the planned end of a stage not started (a plan).
 	PlannedEnd time.Time `json:"planned_end,omitzero"`
+	// PlannedPassed: that planned day is past (as of the read) and no
+	// record shows the stage since; PlannedNote says so in words
+	// ("planned for D; not observed since"), never "planned".
+	PlannedPassed bool   `json:"planned_passed,omitempty"`
+	PlannedNote   string `json:"planned_note,omitempty"`
+}
+
+// plannedPassed marks the stages not started whose planned end is before
+// asOf's New York day: a plan whose day went by without a record of the
+// stage is not a plan any more.
+func (d *DecisionPath) plannedPassed(asOf time.Time) {
+	if asOf.IsZero() {
+		return
+	}
+	today := record.NewYorkDay(asOf)
+	for i := range d.Normative {
+		st := &d.Normative[i]
+		if st.State != StateNotStarted || st.PlannedEnd.IsZero() {
+			continue
+		}
+		if day := record.NewYorkDay(st.PlannedEnd); day < today {
+			st.PlannedPassed = true
+			st.PlannedNote = "planned for " + day + "; not observed since (as of " + today + ")"
+		}
+	}
 }
 
 // Stage states.

@@ -31,10 +31,20 @@ type Engine interface {
 // Service reads land projects through the Records seam.
 type Service struct {
 	Engine Engine
+	// Now is the clock a read is made at (nil: time.Now): a stage planned
+	// before it and not observed since says so (Path).
+	Now func() time.Time
 }
 
 // New is a service over a search engine.
 func New(e Engine) *Service { return &Service{Engine: e} }
+
+func (s *Service) now() time.Time {
+	if s.Now == nil {
+		return time.Now()
+	}
+	return s.Now()
+}
 
 func (s *Service) records() (search.Records, search.CoverageReader, error) {
 	if s == nil || s.Engine == nil {
@@ -62,6 +72,9 @@ type ProjectRead struct {
 	// silently.
 	LinksComplete bool   `json:"links_complete"`
 	LinksNote     string `json:"links_note,omitempty"`
+	// AsOf is when the read was made: a planned date before it, of a stage
+	// not observed since, reads so in the path (PlannedPassed).
+	AsOf time.Time `json:"-"`
 }
 
 // cut notes a bounded read that hit its bound on the answer.
@@ -121,7 +134,7 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		}
 		return ProjectRead{}, err
 	}
-	out := ProjectRead{Project: p, Events: []Event{},
+	out := ProjectRead{Project: p, Events: []Event{}, AsOf: s.now(),
 		EventsNote: "Events of other publishers (borough president recommendations, Council land-use items) are attached when they name one of the project's application (ULURP) numbers."}
 	out.LinksComplete = true
 	if out.Project.NoticeLinksState == "" { // written before the link stage kept its decision
@@ -230,6 +243,7 @@ func (s *Service) DecisionPath(ctx context.Context, id string) (DecisionPath, er
 // path is read from the events listed.
 func (r ProjectRead) Path() DecisionPath {
 	d := Path(r.Project, r.Events)
+	d.plannedPassed(r.AsOf)
 	if !r.LinksComplete {
 		d.LinksComplete = false
 		d.Notes = append(d.Notes, r.LinksNote)
