@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recordwatch/recordwatch/indexer/sampletest"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -355,4 +356,141 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// freshAnswer is what a surface says of its sources' freshness and of an
+// empty answer.
+type freshAnswer struct {
+	States  map[string]string // source → state
+	Absence string
+}
+
+func (a freshAnswer) String() string {
+	b, _ := json.Marshal(a)
+	return string(b)
+}
+
+// scopeFresh reads the freshness part of a scope (search, preview, MCP).
+func scopeFresh(t *testing.T, body []byte) freshAnswer {
+	t.Helper()
+	var out struct {
+		Scope struct {
+			Sources []struct {
+				Source string `json:"source"`
+				State  string `json:"state"`
+			} `json:"sources"`
+			Empty *struct {
+				Type string `json:"type"`
+			} `json:"empty"`
+		} `json:"scope"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil {
+		t.Fatal(err)
+	}
+	a := freshAnswer{States: map[string]string{}}
+	for _, s := range out.Scope.Sources {
+		a.States[s.Source] = s.State
+	}
+	if out.Scope.Empty != nil {
+		a.Absence = out.Scope.Empty.Type
+	}
+	return a
+}
+
+// TestOneAnswerWhenASourceIsStaleOrFailing: with City Record's live fetch
+// failing, or its last good fetch past its maximum age, the same question
+// says the same of its sources and of an empty answer through
+// /api/search, MCP search_notices, the HTTP and MCP watch previews and
+// the JSON feed.
+func TestOneAnswerWhenASourceIsStaleOrFailing(t *testing.T) {
+	cases := []struct {
+		name     string
+		receipts []record.Receipt
+		want     string
+	}{
+		{"failing", []record.Receipt{receipt("crol", fixedNow.Add(-3*time.Hour), true), receipt("crol", fixedNow.Add(-20*time.Minute), false)}, record.Failing},
+		{"stale", []record.Receipt{receipt("crol", fixedNow.Add(-5*time.Hour), true)}, record.Stale},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e, _ := scheduledEnv(t, c.receipts...)
+			cl := sdk.NewClient(&sdk.Implementation{Name: "surfaces-test", Version: "1"}, nil)
+			s, err := cl.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: e.ts.URL + "/mcp"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			tool := func(name string, args map[string]any) freshAnswer {
+				res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+				if err != nil || res.IsError {
+					t.Fatalf("%s: %v %+v", name, err, res)
+				}
+				b, _ := json.Marshal(res.StructuredContent)
+				return scopeFresh(t, b)
+			}
+			httpAnswer := func(path string) freshAnswer {
+				res, body := get(t, e, path)
+				if res.StatusCode != 200 {
+					t.Fatalf("%s: %d %s", path, res.StatusCode, body)
+				}
+				return scopeFresh(t, []byte(body))
+			}
+			feedAnswer := func(path string) freshAnswer {
+				res, body := get(t, e, path)
+				if res.StatusCode != 200 {
+					t.Fatalf("%s: %d %s", path, res.StatusCode, body)
+				}
+				var out struct {
+					Ext struct {
+						Sources []struct {
+							Source string `json:"source"`
+							State  string `json:"state"`
+						} `json:"sources"`
+						AbsenceType string `json:"absence_type"`
+					} `json:"_recordwatch"`
+				}
+				if err := json.Unmarshal([]byte(body), &out); err != nil {
+					t.Fatal(err)
+				}
+				a := freshAnswer{States: map[string]string{}, Absence: out.Ext.AbsenceType}
+				for _, s := range out.Ext.Sources {
+					a.States[s.Source] = s.State
+				}
+				return a
+			}
+			for _, q := range []struct {
+				name, search, feed string
+				tool, preview      map[string]any
+			}{
+				{"some", "/api/search?lens=rules", "/feed.json?lens=rules",
+					map[string]any{"lens": []string{"rules"}}, map[string]any{"lens": "rules"}},
+				{"none", "/api/search?lens=rules&q=zzyzxquux", "/feed.json?lens=rules&q=zzyzxquux",
+					map[string]any{"lens": []string{"rules"}, "q": "zzyzxquux"}, map[string]any{"lens": "rules", "q": "zzyzxquux"}},
+			} {
+				pq := url.Values{}
+				for k, v := range q.preview {
+					pq.Set(k, v.(string))
+				}
+				answers := map[string]freshAnswer{
+					"http search":  httpAnswer(q.search),
+					"mcp search":   tool("search_notices", q.tool),
+					"http preview": httpAnswer("/api/watches/preview?" + pq.Encode()),
+					"mcp preview":  tool("preview_watch", q.preview),
+					"feed":         feedAnswer(q.feed),
+				}
+				first := answers["http search"]
+				if first.States[record.SourceCROL] != c.want {
+					t.Errorf("%s: City Record reads %q, want %q: %s", q.name, first.States[record.SourceCROL], c.want, first)
+				}
+				if (q.name == "none") != (first.Absence != "") {
+					t.Errorf("%s: absence %q", q.name, first.Absence)
+				}
+				for name, a := range answers {
+					if a.States[record.SourceCROL] != first.States[record.SourceCROL] || a.Absence != first.Absence {
+						t.Errorf("%s: %s says %s, /api/search says %s", q.name, name, a, first)
+					}
+				}
+			}
+		})
+	}
 }
