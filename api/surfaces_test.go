@@ -494,3 +494,89 @@ func TestOneAnswerWhenASourceIsStaleOrFailing(t *testing.T) {
 		})
 	}
 }
+
+// listIDs are the ids of the records at a dotted path of an answer, and
+// its total.
+func listIDs(t *testing.T, body []byte, path string) (ids []string, total float64) {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatal(err)
+	}
+	total, _ = v["total"].(float64)
+	var cur any = v
+	for _, k := range strings.Split(path, ".") {
+		m, _ := cur.(map[string]any)
+		cur = m[k]
+	}
+	items, _ := cur.([]any)
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		for _, k := range []string{"id", "project_id", "request_id", "record_id"} {
+			if s, ok := m[k].(string); ok && s != "" {
+				ids = append(ids, s)
+				break
+			}
+		}
+	}
+	return ids, total
+}
+
+// TestOneAnswerForEveryCollection: each collection's HTTP route and its
+// MCP twin give the same records in the same order and the same total,
+// on the full bundled sample.
+func TestOneAnswerForEveryCollection(t *testing.T) {
+	e := newSurfaceEnv(t, 1)
+	for _, c := range []struct {
+		route, tool, list string
+		args              map[string]any
+	}{
+		{"/api/contracts?limit=25", "browse_contracts", "contracts", map[string]any{"limit": 25}},
+		{"/api/land-projects?limit=25", "browse_land_projects", "projects", map[string]any{"limit": 25}},
+		{"/api/meetings?from=2026-07-01&to=2026-09-30&limit=25", "browse_meetings", "meetings", map[string]any{"from": "2026-07-01", "to": "2026-09-30", "limit": 25}},
+		{"/api/organizations?limit=25", "browse_organizations", "rows", map[string]any{"limit": 25}},
+		{"/api/civil-service?limit=25", "browse_civil_service", "records", map[string]any{"limit": 25}},
+	} {
+		res, body := httpDo(t, "GET", e.ts.URL+c.route, "", "")
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", c.route, res.StatusCode, body)
+		}
+		httpIDs, httpTotal := listIDs(t, []byte(body), c.list)
+		// the tool's answer with its continuations (an answer over 64 KiB
+		// comes in parts)
+		var mcpIDs []string
+		var mcpTotal float64
+		for part, cursor := 0, ""; ; part++ {
+			args := maps.Clone(c.args)
+			if cursor != "" {
+				args["cursor"] = cursor
+			}
+			out, err := e.mcp.CallTool(context.Background(), &sdk.CallToolParams{Name: c.tool, Arguments: args})
+			if err != nil || out.IsError {
+				t.Fatalf("%s: %v %+v", c.tool, err, out)
+			}
+			b, _ := json.Marshal(out.StructuredContent)
+			ids, total := listIDs(t, b, c.list)
+			mcpIDs = append(mcpIDs, ids...)
+			if part == 0 {
+				mcpTotal = total
+			}
+			var cont struct {
+				Continuation *struct {
+					Cursor string `json:"cursor"`
+				} `json:"continuation"`
+			}
+			_ = json.Unmarshal(b, &cont)
+			if cont.Continuation == nil || cont.Continuation.Cursor == "" {
+				break
+			}
+			cursor = cont.Continuation.Cursor
+		}
+		if len(httpIDs) == 0 {
+			t.Errorf("%s lists no record: the comparison proves nothing", c.route)
+		}
+		if !slices.Equal(httpIDs, mcpIDs) || httpTotal != mcpTotal {
+			t.Errorf("%s and %s differ:\n http %v (total %v)\n  mcp %v (total %v)", c.route, c.tool, httpIDs, httpTotal, mcpIDs, mcpTotal)
+		}
+	}
+}
