@@ -3,6 +3,9 @@ package api
 import (
 	"strings"
 
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -33,4 +36,14 @@ func pageSearched(route string) record.Searched {
 		return record.Searched{}
 	}
 	return record.Searched{Kind: "page", Filters: map[string]string{"kind": strings.Join(kinds, ",")}}
+}
+
+// answerBanner makes a single-record page's banner its answer's (issue
+// 46, item 2): the sources the record's answer is built from (each
+// service's read states them, with their freshness) that are not fresh,
+// rather than every source of the page's kinds.
+func (s *Server) answerBanner(c *gin.Context, sources []record.SourceCoverage) {
+	c.Set(bannerKey, func() *web.Banner {
+		return bannerOf(record.NewScope(record.Searched{}, sources, 1), s.cfg.BaseURL+"/sources")
+	})
 }

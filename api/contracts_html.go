@@ -130,6 +130,7 @@ func (s *Server) contractPage(c *gin.Context) {
 		s.writeContractPage(c, status, p, time.Time{})
 		return
 	}
+	s.answerBanner(c, r.Sources)
 	v := s.contractView(r)
 	p.Contract = &v
 	p.Trend = contractTimeline(c.GetString(langKey), r.Rows)

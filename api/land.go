@@ -39,6 +39,9 @@ type LandProjectView struct {
 	LinksNote        string `json:"links_note,omitempty"`
 	DecisionPathJSON string `json:"decision_path_json"`
 	Page             string `json:"page"`
+	// Sources are the sources the answer is built from, each with its
+	// coverage and freshness (land.ProjectRead.Sources).
+	Sources []record.SourceCoverage `json:"sources"`
 }
 
 // landProject serves GET /api/land-projects/:id: 400 for a malformed id,
@@ -54,7 +57,7 @@ func (s *Server) landProject(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
-		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote, DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID}, cacheShort, time.Time{})
+		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote, DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID, Sources: r.Sources}, cacheShort, time.Time{})
 }
 
 // landDecisionPath serves GET /api/land-projects/:id/decision-path.

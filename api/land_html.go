@@ -89,6 +89,7 @@ func (s *Server) landProjectPage(c *gin.Context) {
 		status = httpStatus(err)
 		d.Error = record.ErrorMessage(err)
 	} else {
+		s.answerBanner(c, r.Sources)
 		path := r.Path()
 		d.Project, d.Path, d.Title, d.Meetings = &r.Project, &path, r.Project.Name, r.Meetings
 		d.LinksNote = r.LinksNote

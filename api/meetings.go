@@ -34,6 +34,9 @@ type MeetingView struct {
 	Status  record.Availability `json:"status"`
 	Meeting meeting.Meeting     `json:"meeting"`
 	Absence []string            `json:"absence_rules"`
+	// Sources are the sources the answer is built from, each with its
+	// coverage and freshness (meeting.Read).
+	Sources []record.SourceCoverage `json:"sources"`
 }
 
 // meetings is the meeting service main.go built.
@@ -59,12 +62,12 @@ func (s *Server) meetingJSON(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	m, err := s.meetings().Get(c.Request.Context(), c.Param("id"))
+	r, err := s.meetings().Read(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, MeetingView{Status: record.Found, Meeting: m, Absence: record.AbsenceRules}, cacheShort, time.Time{})
+	renderJSON(c, http.StatusOK, MeetingView{Status: record.Found, Meeting: r.Meeting, Absence: record.AbsenceRules, Sources: r.Sources}, cacheShort, time.Time{})
 }
 
 // meetingsJSON serves GET /api/meetings: a bounded, stable page with the
@@ -169,13 +172,14 @@ func (s *Server) meetingPage(c *gin.Context) {
 		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: web.Word(c.GetString(langKey), "page.meeting"), JSON: json, Error: record.ErrorMessage(err)})
 		return
 	}
-	m, err := s.meetings().Get(c.Request.Context(), id)
+	r, err := s.meetings().Read(c.Request.Context(), id)
 	if err != nil {
 		status := httpStatus(err)
 		s.writeMeetingPage(c, status, meetingPageData{Title: web.Word(c.GetString(langKey), "page.meeting"), JSON: json, Error: record.ErrorMessage(err)})
 		return
 	}
-	s.writeMeetingPage(c, http.StatusOK, meetingPageData{Title: m.Title, JSON: json, Meeting: &m})
+	s.answerBanner(c, r.Sources)
+	s.writeMeetingPage(c, http.StatusOK, meetingPageData{Title: r.Meeting.Title, JSON: json, Meeting: &r.Meeting})
 }
 
 // meetingsPage serves GET /meetings: a calendar of upcoming meetings (the

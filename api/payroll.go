@@ -22,6 +22,9 @@ type PayrollView struct {
 	Row       record.PayrollRow   `json:"row"`
 	Measure   string              `json:"measure"`
 	FlagsNote string              `json:"flags_note"`
+	// Sources is the row's source with its coverage and freshness
+	// (procure.PayrollRead).
+	Sources []record.SourceCoverage `json:"sources"`
 }
 
 // payrollRow serves GET /api/payroll/:id: ENOTFOUND (404) and EUNAVAILABLE
@@ -36,7 +39,7 @@ func (s *Server) payrollRow(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, PayrollView{Status: record.Found, Row: r, Measure: procure.PayrollMeasure, FlagsNote: procure.PayrollFlagsNote}, cacheShort, time.Time{})
+	renderJSON(c, http.StatusOK, PayrollView{Status: record.Found, Row: r.Row, Sources: r.Sources, Measure: procure.PayrollMeasure, FlagsNote: procure.PayrollFlagsNote}, cacheShort, time.Time{})
 }
 
 // payrollRows serves GET /api/payroll?name=&agency=&fiscal_year=&title=&limit=&cursor=:

@@ -61,6 +61,9 @@ type PersonOrOrgView struct {
 	// title (organizations only; a payroll row is never a person row).
 	Positions *people.Positions `json:"positions,omitempty"`
 	Limits    []string          `json:"source_limits"`
+	// Sources are the sources the answer is built from, each with its
+	// coverage and freshness (people.RowRead.Sources).
+	Sources []record.SourceCoverage `json:"sources"`
 }
 
 // personOrOrganization serves GET /api/people/<id>: ENOTFOUND (404),
@@ -77,7 +80,7 @@ func (s *Server) personOrOrganization(c *gin.Context) {
 		return
 	}
 	v := PersonOrOrgView{Status: record.Found, Row: r.Row, Releases: r.Releases, ReleasesTotal: r.ReleasesTotal,
-		Route: people.Route(r.Row.ID), Follow: people.FollowOf(r.Row), Limits: people.SourceLimits}
+		Route: people.Route(r.Row.ID), Follow: people.FollowOf(r.Row), Limits: people.SourceLimits, Sources: r.Sources}
 	if r.Row.Type == people.TypeOrganization {
 		pos, err := s.people().Positions(c.Request.Context(), r.Row.AgencyID)
 		if err != nil {

@@ -83,6 +83,7 @@ func (s *Server) organizationPage(c *gin.Context) {
 		s.peoplePageError(c, json, err)
 		return
 	}
+	s.answerBanner(c, r.Sources)
 	row := r.Row
 	p := peoplePage{Title: row.Name, JSON: json, Row: &row, Limits: people.SourceLimits, Variants: row.Variants, Fields: fieldsOf(row.Fields),
 		Follow: people.FollowOf(row)}
@@ -124,6 +125,7 @@ func (s *Server) personPage(c *gin.Context) {
 		s.peoplePageError(c, json, err)
 		return
 	}
+	s.answerBanner(c, r.Sources)
 	row := r.Row
 	p := peoplePage{Title: row.Name, JSON: json, Row: &row, OrgPage: orgPagePath(row.OrgID), Fields: fieldsOf(row.Fields), Follow: people.FollowOf(row)}
 	if row.Type == people.TypeOrganization {

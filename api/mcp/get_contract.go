@@ -33,6 +33,11 @@ type ContractOut struct {
 	Absence  []string                  `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
+	// Sources are, on a found answer, the sources it is built from, each
+	// with its coverage and freshness (state fresh, stale, failing or
+	// never_loaded; since when; observed_at; newest source date;
+	// schedule), as every search scope's sources state them.
+	Sources []record.SourceCoverage `json:"sources,omitempty"`
 }
 
 // maxContractID bounds a contract or row id argument.
@@ -70,7 +75,7 @@ func getContract(d *Deps) Tool {
 				r, err = svc.Contract(ctx, in.ID)
 				if err == nil {
 					out.Status, out.Contract, out.Rows, out.RowsTotal = record.Found, &r.Contract, r.Rows, r.RowsTotal
-					out.Payments = &r.Payments
+					out.Payments, out.Sources = &r.Payments, r.Sources
 					if out.Matter, err = d.matterOf(ctx, svc, r.MatterPIN); err == nil {
 						return out, nil
 					}

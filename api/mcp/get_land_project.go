@@ -36,6 +36,11 @@ type LandProjectOut struct {
 	Absence       []string `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
+	// Sources are, on a found answer, the sources it is built from, each
+	// with its coverage and freshness (state fresh, stale, failing or
+	// never_loaded; since when; observed_at; newest source date;
+	// schedule), as every search scope's sources state them.
+	Sources []record.SourceCoverage `json:"sources,omitempty"`
 }
 
 // maxProjectID bounds a project id argument.
@@ -88,6 +93,7 @@ func getLandProject(d *Deps) Tool {
 				out.Status, out.Project, out.Events, out.EventsNote = record.Found, &r.Project, r.Events, r.EventsNote
 				out.Meetings, out.MeetingsNote = r.Meetings, r.MeetingsNote
 				out.LinksComplete, out.LinksNote = &r.LinksComplete, r.LinksNote
+				out.Sources = r.Sources
 				return out, nil
 			}
 			out.Status, out.Message, err = landStatus(err, "project")

@@ -25,6 +25,11 @@ type MeetingOut struct {
 	Absence []string            `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
+	// Sources are, on a found answer, the sources it is built from, each
+	// with its coverage and freshness (state fresh, stale, failing or
+	// never_loaded; since when; observed_at; newest source date;
+	// schedule), as every search scope's sources state them.
+	Sources []record.SourceCoverage `json:"sources,omitempty"`
 }
 
 // maxMeetingID bounds a meeting id argument.
@@ -56,9 +61,9 @@ func getMeeting(d *Deps) Tool {
 			out := MeetingOut{ID: in.ID, Absence: record.AbsenceRules}
 			svc, err := d.meetings()
 			if err == nil {
-				var m meeting.Meeting
-				if m, err = svc.Get(ctx, in.ID); err == nil {
-					out.Status, out.Meeting = record.Found, &m
+				var r meeting.Read
+				if r, err = svc.Read(ctx, in.ID); err == nil {
+					out.Status, out.Meeting, out.Sources = record.Found, &r.Meeting, r.Sources
 					return out, nil
 				}
 			}

@@ -33,6 +33,11 @@ type PersonOrOrgOut struct {
 	Absence   []string          `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
+	// Sources are, on a found answer, the sources it is built from, each
+	// with its coverage and freshness (state fresh, stale, failing or
+	// never_loaded; since when; observed_at; newest source date;
+	// schedule), as every search scope's sources state them.
+	Sources []record.SourceCoverage `json:"sources,omitempty"`
 }
 
 // maxRowID bounds a person or organization id argument.
@@ -67,7 +72,7 @@ func getPersonOrOrganization(d *Deps) Tool {
 				r, err = svc.Get(ctx, in.ID)
 				if err == nil {
 					out.Status, out.Row, out.Releases, out.ReleasesTotal, out.Route = record.Found, &r.Row, r.Releases, r.ReleasesTotal, people.Route(r.Row.ID)
-					out.Follow = people.FollowOf(r.Row)
+					out.Follow, out.Sources = people.FollowOf(r.Row), r.Sources
 					if r.Row.Type == people.TypeOrganization {
 						pos, perr := svc.Positions(ctx, r.Row.AgencyID)
 						if perr != nil {

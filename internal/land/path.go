@@ -34,6 +34,10 @@ type DecisionPath struct {
 	// cut by a bounded read (ProjectRead.LinksComplete); Notes then says
 	// which bound was hit.
 	LinksComplete bool `json:"links_complete"`
+	// Sources are the sources the path is read from (the project's and
+	// the events'), each with its coverage and freshness as every scope
+	// states them (ProjectRead.Sources).
+	Sources []record.SourceCoverage `json:"sources"`
 }
 
 // ProcedureRef names a procedure and its source.

@@ -75,7 +75,17 @@ type ProjectRead struct {
 	// AsOf is when the read was made: a planned date before it, of a stage
 	// not observed since, reads so in the path (PlannedPassed).
 	AsOf time.Time `json:"-"`
+	// Sources are the sources the answer is built from (SourcesBehind),
+	// each with its coverage and freshness as every scope states them.
+	Sources []record.SourceCoverage `json:"sources"`
 }
+
+// SourcesBehind are what a project read is built from: the project's own
+// source, the lot locations its lots are placed with, the events of other
+// publishers, the meetings joined to it and the City Record notices
+// linked to it (every source of each).
+var SourcesBehind = []search.Behind{{Kind: ProjectKind.Name, Source: Source}, {Kind: LotKind.Name}, {Kind: EventKind.Name},
+	{Kind: record.RefMeeting}, {Kind: search.NoticeRecordType}}
 
 // cut notes a bounded read that hit its bound on the answer.
 func (r *ProjectRead) cut(note string) {
@@ -153,7 +163,10 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		out.cut(joins.BoundNote("meetings joined to the project", joins.MaxRead))
 	}
 	out.Meetings = append(out.Meetings, ls...)
-	out.Project.Links, err = s.noticeLinks(ctx, ref, &out)
+	if out.Project.Links, err = s.noticeLinks(ctx, ref, &out); err != nil {
+		return out, err
+	}
+	out.Sources, err = search.SourcesBehind(ctx, rs, s.Engine, SourcesBehind...)
 	return out, err
 }
 
@@ -244,6 +257,14 @@ func (s *Service) DecisionPath(ctx context.Context, id string) (DecisionPath, er
 func (r ProjectRead) Path() DecisionPath {
 	d := Path(r.Project, r.Events)
 	d.plannedPassed(r.AsOf)
+	// the path is read from the project and the events of other
+	// publishers: their sources, as the project read states them
+	d.Sources = []record.SourceCoverage{}
+	for _, c := range r.Sources {
+		if c.RecordType == search.ScopeType(ProjectKind.Name) || c.RecordType == search.ScopeType(EventKind.Name) {
+			d.Sources = append(d.Sources, c)
+		}
+	}
 	if !r.LinksComplete {
 		d.LinksComplete = false
 		d.Notes = append(d.Notes, r.LinksNote)

@@ -98,6 +98,28 @@ func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
 	return m, err
 }
 
+// Read is the answer of a single-meeting read: the meeting (Get) and the
+// sources it is built from (its own source and every land project source,
+// for its joins), each with its coverage and freshness as every scope
+// states them (search.SourcesBehind).
+type Read struct {
+	Meeting Meeting                 `json:"meeting"`
+	Sources []record.SourceCoverage `json:"sources"`
+}
+
+// Read reads one meeting by exact id (Get, with its errors) with the
+// sources it is built from.
+func (s *Service) Read(ctx context.Context, id string) (Read, error) {
+	m, err := s.Get(ctx, id)
+	if err != nil {
+		return Read{}, err
+	}
+	out := Read{Meeting: m}
+	out.Sources, err = search.SourcesBehind(ctx, s.Records, s.Notices,
+		search.Behind{Kind: Kind.Name, Source: m.Source}, search.Behind{Kind: record.RefLandProject})
+	return out, err
+}
+
 // Filter narrows a browse. From and To are New York days (YYYY-MM-DD),
 // inclusive; From defaults to today, To to From + 30 days; the window is
 // at most MaxWindowDays.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -65,6 +66,11 @@ type RowRead struct {
 	Row           Row   `json:"row"`
 	Releases      []Row `json:"releases"`
 	ReleasesTotal int   `json:"releases_total"`
+	// Sources are the sources the answer is built from (the releases' own
+	// sources; for an organization, every payroll source its positions
+	// are read from), each with its coverage and freshness as every scope
+	// states them (search.SourcesBehind).
+	Sources []record.SourceCoverage `json:"sources"`
 }
 
 // Get reads one row by its exact id (as given: no case folding, no
@@ -88,7 +94,16 @@ func (s *Service) Get(ctx context.Context, id string) (RowRead, error) {
 	if len(p.Items) == 0 {
 		return RowRead{}, record.Errorf(record.ENOTFOUND, "no person or organization row with id %q is held", id)
 	}
-	return RowRead{Row: p.Items[0], Releases: p.Items, ReleasesTotal: p.Total}, nil
+	out := RowRead{Row: p.Items[0], Releases: p.Items, ReleasesTotal: p.Total}
+	var behind []search.Behind
+	for _, r := range p.Records {
+		behind = append(behind, search.Behind{Kind: r.Kind, Source: r.Source})
+	}
+	if out.Row.Type == TypeOrganization { // every surface shows its payroll positions (Positions)
+		behind = append(behind, search.Behind{Kind: procure.PayrollKind.Name})
+	}
+	out.Sources, err = search.SourcesBehind(ctx, rs, s.Search, behind...)
+	return out, err
 }
 
 // Filter narrows a browse: every set field must match exactly. Type is

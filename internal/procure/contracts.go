@@ -41,6 +41,10 @@ type ContractRead struct {
 	// MatterPIN is the PIN whose procurement matter holds this contract
 	// (Service.Matter); empty when the contract states no usable PIN.
 	MatterPIN string `json:"matter_pin,omitempty"`
+	// Sources are the sources the answer is built from (the rows' own
+	// sources and every payments source), each with its coverage and
+	// freshness as every scope states them (search.SourcesBehind).
+	Sources []record.SourceCoverage `json:"sources"`
 }
 
 // ContractFilter narrows a browse: every set field must match. Agency is a
@@ -173,7 +177,16 @@ func (s *Service) withPayments(ctx context.Context, out ContractRead) (ContractR
 	if !entity.JunkPIN(out.Contract.PIN) && len(strings.TrimSpace(out.Contract.PIN)) <= MaxPIN {
 		out.MatterPIN = strings.TrimSpace(out.Contract.PIN)
 	}
-	return out, nil
+	behind := []search.Behind{{Kind: ContractKind.Name, Source: out.Contract.Source}}
+	for _, r := range out.Rows {
+		behind = append(behind, search.Behind{Kind: ContractKind.Name, Source: r.Source})
+	}
+	rs, err := s.RecordReader()
+	if err != nil {
+		return out, err
+	}
+	out.Sources, err = search.SourcesBehind(ctx, rs, s.Search, append(behind, search.Behind{Kind: KindPayment})...)
+	return out, err
 }
 
 // BrowseContracts reads a bounded page of contracts (registration date,

@@ -61,23 +61,36 @@ type PayrollPage struct {
 	Scope     record.Scope `json:"scope"`
 }
 
-// PayrollRow reads one payroll row by its id. Errors: EINVALID for an empty
-// id, ENOTFOUND when no row is held under it, EUNAVAILABLE when the engine
-// cannot answer.
-func (s *Service) PayrollRow(ctx context.Context, id string) (record.PayrollRow, error) {
+// PayrollRead is one payroll row with the sources it is read from.
+type PayrollRead struct {
+	Row record.PayrollRow `json:"row"`
+	// Sources is the row's source with its coverage and freshness as
+	// every scope states them (search.SourcesBehind).
+	Sources []record.SourceCoverage `json:"sources"`
+}
+
+// PayrollRow reads one payroll row by its id, with its source's
+// freshness. Errors: EINVALID for an empty id, ENOTFOUND when no row is
+// held under it, EUNAVAILABLE when the engine cannot answer.
+func (s *Service) PayrollRow(ctx context.Context, id string) (PayrollRead, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return record.PayrollRow{}, record.Invalid("id", "a payroll row id is required")
+		return PayrollRead{}, record.Invalid("id", "a payroll row id is required")
 	}
 	rs, err := s.RecordReader()
 	if err != nil {
-		return record.PayrollRow{}, err
+		return PayrollRead{}, err
 	}
 	r, err := search.Get(ctx, rs, PayrollKind, id)
 	if record.ErrorCode(err) == record.ENOTFOUND {
-		return r, record.Errorf(record.ENOTFOUND, "no payroll row with id %q is held", id)
+		return PayrollRead{}, record.Errorf(record.ENOTFOUND, "no payroll row with id %q is held", id)
 	}
-	return r, err
+	if err != nil {
+		return PayrollRead{}, err
+	}
+	out := PayrollRead{Row: r}
+	out.Sources, err = search.SourcesBehind(ctx, rs, s.Search, search.Behind{Kind: PayrollKind.Name, Source: r.Source})
+	return out, err
 }
 
 // BrowsePayroll reads a bounded page of payroll rows (fiscal year, oldest
