@@ -56,6 +56,38 @@ func TestToolTotalsSayTheirExtent(t *testing.T) {
 	}
 }
 
+// The MCP twin of api's TestExtentSaysTheDaysHeld (issue 46, item 3): a
+// dossier's payments extent says the two days held and the gap between
+// them, never a span 2017-07-17 to 2018-05-02; the contracts analysis
+// counts its undated records apart.
+func TestToolExtentSaysTheDaysHeld(t *testing.T) {
+	s := sampleSession(t)
+	d := structured[mcp.DossierOut](t, call(t, s, "get_entity_dossier", map[string]any{"kind": "agency", "name": "design-and-construction"}))
+	if d.Agency == nil {
+		t.Fatal("no agency dossier")
+	}
+	const days = "(1,000 dated 2018-05-02 and 1 dated 2017-07-17; none held on 288 of the 290 days from 2017-07-17 to 2018-05-02)"
+	if w := d.Agency.Payments.ExtentWords; !strings.Contains(w, days) || strings.Contains(w, "dated 2017-07-17 to 2018-05-02") {
+		t.Errorf("dossier payments extent %q", w)
+	}
+	found := false
+	for _, x := range d.Agency.Payments.Extent {
+		if x.Source == "checkbook" && x.RecordType == "payment" {
+			found = true
+			if !x.DaysKnown || x.DaysHeld != 2 || x.GapDays != 288 || len(x.CoveredDays) != 2 || x.CoveredDays[1].Records != 1000 || !strings.Contains(x.Statement, days) {
+				t.Errorf("payments extent %+v", x)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no payments extent: %+v", d.Agency.Payments.Extent)
+	}
+	out := structured[mcp.AnalyzeContractsOut](t, call(t, s, "analyze_contracts", map[string]any{"group_by": "agency"}))
+	if !strings.Contains(out.ExtentWords, "; 155 undated)") || !strings.Contains(out.ExtentWords, "(1 dated 2015-07-20; 5 undated)") {
+		t.Errorf("analysis extent %q", out.ExtentWords)
+	}
+}
+
 // An unknown label always gets at least one suggestion through the tools
 // too: an acronym, a short form and a printed spelling suggest the label
 // the crosswalk resolves them to first; a label like none still gets the

@@ -13,8 +13,10 @@ import (
 // (record.Extent.Noun, said through the "extent_noun" labels). The JSON
 // keeps the English (extent_words).
 func extentWords(lang string, es []record.Extent) string {
-	p := record.ExtentPhrases{Partial: Word(lang, "extent.partial"), Held: Word(lang, "extent.held"),
-		Only: Word(lang, "extent.only"), Dates: Word(lang, "extent.dates"), Under: Word(lang, "extent.under"), Comma: lang == "es"}
+	p := record.ExtentPhrases{Partial: Word(lang, "extent.partial"), Held: Word(lang, "extent.held"), Statement: Word(lang, "extent.statement"),
+		Only: Word(lang, "extent.only"), Dates: Word(lang, "extent.dates"), Under: Word(lang, "extent.under"),
+		Day: Word(lang, "extent.day"), Run: Word(lang, "extent.run"), And: Word(lang, "extent.and"), More: Word(lang, "extent.more"),
+		MoreDays: Word(lang, "extent.moredays"), Gap: Word(lang, "extent.gap"), Undated: Word(lang, "extent.undated"), Comma: lang == "es"}
 	out := make([]string, 0, len(es))
 	for _, e := range es {
 		out = append(out, e.Say(p, Label(lang, "extent_noun", cmp.Or(e.Noun(), e.RecordType))))

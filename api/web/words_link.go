@@ -56,8 +56,18 @@ var watchWords = map[string]word{
 	"extent.partial": {"Built on %s of the %s %s at the source (%s%%)%s, from %s: a partial extract; the total is of what is held, not of the source.", "Calculado sobre %s de los %s %s de la fuente (%s %%)%s, de %s: un extracto parcial; el total es de lo guardado, no de la fuente."},
 	"extent.held":    {"Built on the %s %s held here%s, from %s: an extract of the source, which holds more; the total is of what is held, not of the source.", "Calculado sobre los %s %s guardados aquí%s, de %s: un extracto de la fuente, que tiene más; el total es de lo guardado, no de la fuente."},
 	"extent.only":    {" dated %s only", " con fecha %s únicamente"},
-	"extent.dates":   {" dated %s to %s", " con fechas del %s al %s"},
+	"extent.dates":   {" first dated %s, last dated %s", " con primera fecha %s y última fecha %s"},
 	"extent.under":   {"under 0.1", "menos de 0,1"},
+	// the days held (record.Extent.Say): runs of days, the rest, the days
+	// holding none, the undated; and the statement of what is held
+	"extent.statement": {"%s %s held here%s, from %s.", "%s %s guardados aquí%s, de %s."},
+	"extent.day":       {"%s dated %s", "%s con fecha %s"},
+	"extent.run":       {"%s dated each day from %s to %s", "%s con fecha de cada día del %s al %s"},
+	"extent.and":       {" and ", " y "},
+	"extent.more":      {"%s more on %s other days", "%s más en otros %s días"},
+	"extent.moredays":  {"%s more on other days", "%s más en otros días"},
+	"extent.gap":       {"none held on %s of the %s days from %s to %s", "nada guardado en %s de los %s días del %s al %s"},
+	"extent.undated":   {"%s undated", "%s sin fecha"},
 	// the vendor and agency pages (templates/entity.html)
 	"ent.dates":            {" · records from %s to %s", " · registros del %s al %s"},
 	"ent.awards.total":     {"%d notices; valid amounts total %s", "%d avisos; los importes válidos suman %s"},

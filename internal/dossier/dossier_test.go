@@ -113,7 +113,7 @@ func TestAgency(t *testing.T) {
 	}
 	// the payments totals say their extent: read by the service with the
 	// answer, so every surface renders the same words
-	if pv := d.Payments.View(); len(pv.Extent) == 0 || !strings.Contains(pv.ExtentWords, "Built on the 1,001 payments held here dated 2017-07-17 to 2018-05-02") {
+	if pv := d.Payments.View(); len(pv.Extent) == 0 || !strings.Contains(pv.ExtentWords, "Built on the 1,001 payments held here (1,000 dated 2018-05-02 and 1 dated 2017-07-17; none held on 288 of the 290 days from 2017-07-17 to 2018-05-02)") {
 		t.Errorf("probation payments extent %+v %q", pv.Extent, pv.ExtentWords)
 	}
 	if _, err := svc.Agency(ctx, "no-such-agency-here"); record.ErrorCode(err) != record.ENOTFOUND {

@@ -123,6 +123,7 @@ const (
 	GroupByKind       = "@kind"
 	GroupBySource     = "@source"
 	GroupByFiscalYear = "@fiscal_year" // NYC fiscal year (July–June) of Date
+	GroupByDay        = "@day"         // New York day of Date (2006-01-02); undated records in no bucket
 )
 
 var (
@@ -272,8 +273,8 @@ func (q RecordQuery) CursorSort() string { return "records:" + q.Sort }
 // CheckGroupBy validates record groupings: key names or Group* pseudo-keys.
 func CheckGroupBy(groupBy []string) error {
 	for _, g := range groupBy {
-		if g != GroupByKind && g != GroupBySource && g != GroupByFiscalYear && !keyRE.MatchString(g) {
-			return record.Invalid("group", "unknown grouping %q: a key name, %s, %s or %s", g, GroupByKind, GroupBySource, GroupByFiscalYear)
+		if g != GroupByKind && g != GroupBySource && g != GroupByFiscalYear && g != GroupByDay && !keyRE.MatchString(g) {
+			return record.Invalid("group", "unknown grouping %q: a key name, %s, %s, %s or %s", g, GroupByKind, GroupBySource, GroupByFiscalYear, GroupByDay)
 		}
 	}
 	return nil
@@ -398,6 +399,11 @@ func GroupValues(r Record, group string) []string {
 			return nil
 		}
 		return []string{strconv.Itoa(record.FiscalYear(r.Date.In(record.NewYork)))}
+	case GroupByDay:
+		if r.Date.IsZero() {
+			return nil
+		}
+		return []string{r.Date.In(record.NewYork).Format(time.DateOnly)}
 	}
 	return r.Keys[group]
 }

@@ -76,6 +76,7 @@ type recordTotals struct {
 type totalsFields struct {
 	date, amount string         // numeric fields with doc values; amount held only when valid
 	fiscalYear   string         // the grouping by NYC fiscal year of the date
+	day          string         // the grouping by New York day of the date ("" for none)
 	zone         *time.Location // of the first and last dates answered
 	// group is the keyword field of a grouping and the prefix its terms
 	// carry there ("" for none)
@@ -90,7 +91,7 @@ type warmTerm struct {
 
 // recordColumns are the records index's.
 var recordColumns = totalsFields{
-	date: "date", amount: "amount", fiscalYear: search.GroupByFiscalYear, zone: time.UTC,
+	date: "date", amount: "amount", fiscalYear: search.GroupByFiscalYear, day: search.GroupByDay, zone: time.UTC,
 	group: func(group string) (string, string) {
 		switch group {
 		case search.GroupByKind:
@@ -254,9 +255,14 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 	cols := make([]*groupColumn, len(groupBy))
 	sums := make([][]search.Bucket, len(groupBy))
 	fiscal := make([]*fiscalSums, len(groupBy))
+	days := make([]*daySums, len(groupBy))
 	for i, g := range groupBy {
 		if g == rt.fields.fiscalYear {
 			fiscal[i] = &fiscalSums{}
+			continue
+		}
+		if rt.fields.day != "" && g == rt.fields.day {
+			days[i] = &daySums{}
 			continue
 		}
 		if cols[i], err = rt.groupColumn(s, g); err != nil {
@@ -288,7 +294,11 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 				if date == noDate {
 					continue
 				}
-				b = fiscal[i].of(date)
+				if days[i] != nil {
+					b = days[i].of(date)
+				} else {
+					b = fiscal[i].of(date)
+				}
 				addTo(b, amount, valid)
 				continue
 			}
@@ -320,6 +330,9 @@ func (rt *recordTotals) segmentTotals(s *scorch.SegmentSnapshot, m *roaring.Bitm
 		}
 		if f := fiscal[i]; f != nil {
 			bs = f.buckets(bs)
+		}
+		if ds := days[i]; ds != nil {
+			bs = ds.buckets(bs)
 		}
 		t.Groups[g] = bs
 	}
@@ -374,6 +387,41 @@ func (f *fiscalSums) buckets(bs []search.Bucket) []search.Bucket {
 	}
 	for fy, b := range f.others {
 		b.Value = strconv.Itoa(fy)
+		bs = append(bs, *b)
+	}
+	return bs
+}
+
+// daySums are one segment's sums by New York day of the date.
+type daySums struct {
+	byDay map[string]*search.Bucket
+	// the last date seen and its day: records of one day often share
+	// their instant (a payment's issue date is midnight)
+	lastDate int64
+	lastDay  *search.Bucket
+}
+
+// of is the bucket of a date's New York day.
+func (ds *daySums) of(date int64) *search.Bucket {
+	if ds.lastDay != nil && date == ds.lastDate {
+		return ds.lastDay
+	}
+	day := time.Unix(0, date).In(record.NewYork).Format(time.DateOnly)
+	if ds.byDay == nil {
+		ds.byDay = map[string]*search.Bucket{}
+	}
+	b := ds.byDay[day]
+	if b == nil {
+		b = &search.Bucket{Value: day}
+		ds.byDay[day] = b
+	}
+	ds.lastDate, ds.lastDay = date, b
+	return b
+}
+
+// buckets appends the days counted.
+func (ds *daySums) buckets(bs []search.Bucket) []search.Bucket {
+	for _, b := range ds.byDay {
 		bs = append(bs, *b)
 	}
 	return bs

@@ -42,15 +42,20 @@ func groupBuckets(raw json.RawMessage) ([]search.Bucket, int, error) {
 			continue
 		}
 		n, sum := bk.valid()
-		bs = append(bs, search.Bucket{Value: bucketKey(bk.Key), Count: bk.DocCount, ValidAmounts: n, Amount: sum})
+		value := bucketKey(bk.Key)
+		if bk.KeyAsString != "" { // a date histogram's buckets: the formatted day
+			value = bk.KeyAsString
+		}
+		bs = append(bs, search.Bucket{Value: value, Count: bk.DocCount, ValidAmounts: n, Amount: sum})
 	}
 	return bs, agg.SumOtherDocCount, nil
 }
 
 type bucketAgg struct {
-	Key      json.RawMessage `json:"key"`
-	DocCount int             `json:"doc_count"`
-	Valid    *struct {
+	Key         json.RawMessage `json:"key"`
+	KeyAsString string          `json:"key_as_string"`
+	DocCount    int             `json:"doc_count"`
+	Valid       *struct {
 		DocCount int       `json:"doc_count"`
 		Sum      metricAgg `json:"sum"`
 	} `json:"valid"`

@@ -235,6 +235,13 @@ func recordTotalsBody(q search.RecordQuery, groupBy []string, size int) obj {
 			aggs[name] = obj{"date_range": obj{"field": "date", "ranges": ranges}, "aggs": obj{"valid": recordValidSum()}}
 			continue
 		}
+		if g == search.GroupByDay {
+			// New York days with at least one record, each keyed by its
+			// day (key_as_string); the engine returns them whole
+			aggs[name] = obj{"date_histogram": obj{"field": "date", "calendar_interval": "day", "time_zone": "America/New_York",
+				"min_doc_count": 1, "format": "yyyy-MM-dd"}, "aggs": obj{"valid": recordValidSum()}}
+			continue
+		}
 		aggs[name] = obj{
 			"terms": obj{
 				"field": recordGroupField(g),

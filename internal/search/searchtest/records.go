@@ -343,7 +343,7 @@ func testRecords(t *testing.T, open Opener) {
 	})
 
 	t.Run("Totals", func(t *testing.T) {
-		groups := []string{"agency_id", "vendor_stem", "tag", search.GroupByKind, search.GroupBySource, search.GroupByFiscalYear}
+		groups := []string{"agency_id", "vendor_stem", "tag", search.GroupByKind, search.GroupBySource, search.GroupByFiscalYear, search.GroupByDay}
 		for _, c := range filters {
 			for _, size := range []int{0, 2} {
 				got, err := b.RecordTotals(ctx, c.q, groups, size)
@@ -362,7 +362,7 @@ func testRecords(t *testing.T, open Opener) {
 			}
 		}
 		// the numbers themselves: the invalid 999999 is counted, never summed
-		got, err := b.RecordTotals(ctx, search.RecordQuery{Kinds: []string{"test.award"}, Sources: []string{"alpha"}}, []string{search.GroupByFiscalYear, "agency_id"}, 0)
+		got, err := b.RecordTotals(ctx, search.RecordQuery{Kinds: []string{"test.award"}, Sources: []string{"alpha"}}, []string{search.GroupByFiscalYear, "agency_id", search.GroupByDay}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -375,6 +375,13 @@ func testRecords(t *testing.T, open Opener) {
 			{Value: "2022", Count: 1}}
 		if !sameJSON(got.Groups[search.GroupByFiscalYear], wantFY) {
 			t.Errorf("fiscal years %s, want %s", js(got.Groups[search.GroupByFiscalYear]), js(wantFY))
+		}
+		// days are New York days too: a2 (23:30 on June 30) and a3 (00:30
+		// on July 1) are both July 1 in UTC
+		wantDays := []search.Bucket{{Value: "2020-03-01", Count: 2, ValidAmounts: 2, Amount: 2600.10}, {Value: "2021-06-30", Count: 1, ValidAmounts: 1, Amount: 2500},
+			{Value: "2021-07-01", Count: 1}}
+		if !sameJSON(got.Groups[search.GroupByDay], wantDays) {
+			t.Errorf("days %s, want %s", js(got.Groups[search.GroupByDay]), js(wantDays))
 		}
 		wantAg := []search.Bucket{{Value: "parks", Count: 2, ValidAmounts: 2, Amount: 2600.10}, {Value: "sanitation", Count: 2, ValidAmounts: 1, Amount: 2500}}
 		if !sameJSON(got.Groups["agency_id"], wantAg) {
