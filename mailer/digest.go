@@ -188,10 +188,7 @@ func (m *Digests) RunDigests(ctx context.Context) (DigestReport, error) {
 	}
 	// one digest mail per address per window: an address's deliveries
 	// due now go out together, one section per watch
-	groups, err := m.byAddress(ctx, open)
-	if err != nil {
-		return rep, err
-	}
+	groups := byAddress(open, watches)
 	_, windowStart := m.WindowFor(watch.CadenceDaily, now)
 	for _, g := range groups {
 		if ctx.Err() != nil {

@@ -26,13 +26,11 @@ type addressGroup struct {
 }
 
 // byAddress groups open deliveries (oldest first) by their watches'
-// addresses, in the order of each address's oldest delivery. A delivery
-// whose watch has ended is left out (its deliveries went with it).
-func (m *Digests) byAddress(ctx context.Context, open []store.Delivery) ([]addressGroup, error) {
-	ws, err := m.deps.Store.ListWatches(ctx)
-	if err != nil {
-		return nil, err
-	}
+// addresses (ws: the watches the run listed), in the order of each
+// address's oldest delivery. A delivery whose watch is not listed is left
+// out (ended: its deliveries went with it; a watch made since the run
+// began has none yet).
+func byAddress(open []store.Delivery, ws []watch.Watch) []addressGroup {
 	email := make(map[string]string, len(ws))
 	for _, w := range ws {
 		email[w.ID] = w.Email
@@ -53,7 +51,7 @@ func (m *Digests) byAddress(ctx context.Context, open []store.Delivery) ([]addre
 		}
 		groups[i].deliveries = append(groups[i].deliveries, d)
 	}
-	return groups, nil
+	return groups
 }
 
 // deliverGroup sends an address's due deliveries as one mail (or one

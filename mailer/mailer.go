@@ -321,7 +321,7 @@ func (m *Receiver) Ready() error {
 func (m *core) watchConfig() watch.ServiceConfig {
 	c := m.cfg
 	return watch.ServiceConfig{Form: c.Form, Links: view.Links{Base: c.BaseURL, Form: c.Form},
-		ConfirmTTL: c.ConfirmTTL, RepliesPerAddress: c.RepliesPerAddress, RequestsPerClient: c.RequestsPerClient,
+		ConfirmTTL: c.ConfirmTTL, RequestsPerClient: c.RequestsPerClient,
 		RequestsPerDay: c.RequestsPerDay, FairShareAfter: c.FairShareAfter, FairShareRequests: c.FairShareRequests,
 		DigestHour: c.DigestHour, MissedGrace: min(watch.DefaultMissedGrace, c.DigestEvery/2)}
 }

@@ -336,7 +336,7 @@ func smtpSend(t *testing.T, addr, from, to string, body []byte) error {
 }
 
 // TestSMTPReceiver over loopback: unknown recipients get 550, oversized
-// mail 552, and one address is answered at most RepliesPerAddress times a day.
+// mail 552, and one address gets one confirmation mail a day (watch.UnaskedEvery).
 func TestSMTPReceiver(t *testing.T) {
 	tm := newTestMailer(t, func(c *Config) { c.MaxMessageBytes = 4 << 10 }, nil)
 	l, err := net.Listen("tcp", "127.0.0.1:0")

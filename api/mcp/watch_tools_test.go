@@ -7,7 +7,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/watch"
 
-	"github.com/recordwatch/recordwatch/mailer"
 )
 
 // storedFor counts the stored watches whose address shares key's ceiling.
@@ -27,9 +26,10 @@ func storedFor(t *testing.T, key string) int {
 }
 
 // TestCreateWatchNeverAcknowledgesAnUnstoredWatch: every success has its
-// stored watch, past the address's daily mail ceiling (+tags folded) too,
-// where create_watch answers exactly as before it (only the welcome mail
-// is not sent): the answer says nothing about the address.
+// stored watch, past the address's one unasked mail of the day (+tags
+// folded) too, where create_watch answers exactly as before it (the
+// welcome waits for the next day's mail): the answer says nothing about
+// the address.
 func TestCreateWatchNeverAcknowledgesAnUnstoredWatch(t *testing.T) {
 	s := connect(t, 1)
 	key := "ceiling@example.org"
@@ -43,7 +43,7 @@ func TestCreateWatchNeverAcknowledgesAnUnstoredWatch(t *testing.T) {
 			first = out.Message
 		}
 		if out.Status != "active" || out.Message != first || after != before+1 {
-			t.Errorf("create %d (ceiling %d): %+v, stored %d → %d", i, mailer.DefaultRepliesPerAddress, out, before, after)
+			t.Errorf("create %d: %+v, stored %d → %d", i, out, before, after)
 		}
 	}
 }

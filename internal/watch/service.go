@@ -91,9 +91,6 @@ type ServiceConfig struct {
 	Form       int
 	Links      view.Links // confirm, manage and unsubscribe links
 	ConfirmTTL time.Duration
-	// RepliesPerAddress is kept for configuration compatibility: the
-	// per-address budget is now UnaskedEvery, whoever asks.
-	RepliesPerAddress int
 	// MaxUntouched bounds the watches and queued confirmations an address
 	// holds that its owner never acted on (0: DefaultMaxUntouched).
 	MaxUntouched int

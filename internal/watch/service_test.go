@@ -252,7 +252,7 @@ func newSvc(t *testing.T, form int, tweak func(*ServiceConfig)) *svcEnv {
 		t.Fatal(err)
 	}
 	cfg := ServiceConfig{Form: form, Links: view.Links{Base: "http://rw.test", Form: form}, ConfirmTTL: 72 * time.Hour,
-		RepliesPerAddress: 3, RequestsPerClient: 20, RequestsPerDay: 1000, FairShareAfter: 0.75, FairShareRequests: 2}
+		RequestsPerClient: 20, RequestsPerDay: 1000, FairShareAfter: 0.75, FairShareRequests: 2}
 	if tweak != nil {
 		tweak(&cfg)
 	}
