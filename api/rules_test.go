@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -150,20 +149,12 @@ func (e *ruleEnv) feedJSON(t *testing.T, v url.Values) surfaceAnswer {
 // answer cut at 64 KiB is read with its continuations.
 func (e *ruleEnv) tool(t *testing.T, name string, args map[string]any) surfaceAnswer {
 	t.Helper()
+	parts, refused := toolParts(t, e.mcp, name, args)
+	if refused {
+		return surfaceAnswer{Refused: record.EINVALID}
+	}
 	var a surfaceAnswer
-	for cursor := ""; ; {
-		call := maps.Clone(args)
-		if cursor != "" {
-			call["cursor"] = cursor
-		}
-		res, err := e.mcp.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: call})
-		if err != nil {
-			t.Fatalf("%s: protocol error %v", name, err)
-		}
-		if res.IsError {
-			return surfaceAnswer{Refused: record.EINVALID}
-		}
-		b, _ := json.Marshal(res.StructuredContent)
+	for _, b := range parts {
 		var out struct {
 			Total   int `json:"total"`
 			Results []struct {
@@ -171,9 +162,6 @@ func (e *ruleEnv) tool(t *testing.T, name string, args map[string]any) surfaceAn
 				AgencyID  string `json:"agency_id"`
 				Permalink string `json:"permalink"`
 			} `json:"results"`
-			Continuation *struct {
-				Cursor string `json:"cursor"`
-			} `json:"continuation"`
 		}
 		if err := json.Unmarshal(b, &out); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -182,11 +170,8 @@ func (e *ruleEnv) tool(t *testing.T, name string, args map[string]any) surfaceAn
 		for _, r := range out.Results {
 			a.Hits = append(a.Hits, surfaceHit{r.RequestID, r.AgencyID, r.Permalink})
 		}
-		if out.Continuation == nil || out.Continuation.Cursor == "" {
-			return a
-		}
-		cursor = out.Continuation.Cursor
 	}
+	return a
 }
 
 // TestRuleAgencyResolution: the same agency input resolves to the same

@@ -140,57 +140,77 @@ func (e *surfaceEnv) get(t *testing.T, path string, v url.Values) answerJSON {
 	return out
 }
 
-// tool calls an MCP tool, reading an answer cut at 64 KiB with its
-// continuations: the record lists of its parts joined.
-func (e *surfaceEnv) tool(t *testing.T, name string, args map[string]any) answerJSON {
+// toolParts calls an MCP tool and follows its continuations: the
+// structured content of each part of an answer cut at 64 KiB, in order.
+// refused is set when the tool answered with an error (isError).
+func toolParts(t *testing.T, s *sdk.ClientSession, name string, args map[string]any) (parts [][]byte, refused bool) {
 	t.Helper()
-	var all answerJSON
-	for part, cursor := 0, ""; ; part++ {
+	for cursor := ""; ; {
 		call := maps.Clone(args)
 		if cursor != "" {
 			call["cursor"] = cursor
 		}
-		res, err := e.mcp.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: call})
-		if err != nil || res.IsError {
-			b, _ := json.Marshal(res)
-			t.Fatalf("%s %v: %v %s", name, call, err, b)
+		res, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: call})
+		if err != nil {
+			t.Fatalf("%s %v: protocol error %v", name, call, err)
+		}
+		if res.IsError {
+			return nil, true
 		}
 		b, _ := json.Marshal(res.StructuredContent)
-		var out struct {
-			answerJSON
+		parts = append(parts, b)
+		var cont struct {
 			Continuation *struct {
 				Cursor string `json:"cursor"`
 			} `json:"continuation"`
 		}
+		if err := json.Unmarshal(b, &cont); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if cont.Continuation == nil || cont.Continuation.Cursor == "" {
+			return parts, false
+		}
+		cursor = cont.Continuation.Cursor
+	}
+}
+
+// tool calls an MCP tool, reading an answer cut at 64 KiB with its
+// continuations: the record lists of its parts joined.
+func (e *surfaceEnv) tool(t *testing.T, name string, args map[string]any) answerJSON {
+	t.Helper()
+	parts, refused := toolParts(t, e.mcp, name, args)
+	if refused {
+		t.Fatalf("%s %v: refused", name, args)
+	}
+	var all answerJSON
+	for i, b := range parts {
+		var out answerJSON
 		if err := json.Unmarshal(b, &out); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if part == 0 {
-			all = out.answerJSON
-		} else {
-			all.Hits = append(all.Hits, out.Hits...)
-			all.Results = append(all.Results, out.Results...)
-			all.Roster = append(all.Roster, out.Roster...)
-			if out.Meetings != nil {
-				if all.Meetings == nil {
-					all.Meetings = out.Meetings
-				} else {
-					all.Meetings.Meetings = append(all.Meetings.Meetings, out.Meetings.Meetings...)
-				}
-			}
-			if out.Land != nil {
-				if all.Land == nil {
-					all.Land = out.Land
-				} else {
-					all.Land.Items = append(all.Land.Items, out.Land.Items...)
-				}
+		if i == 0 {
+			all = out
+			continue
+		}
+		all.Hits = append(all.Hits, out.Hits...)
+		all.Results = append(all.Results, out.Results...)
+		all.Roster = append(all.Roster, out.Roster...)
+		if out.Meetings != nil {
+			if all.Meetings == nil {
+				all.Meetings = out.Meetings
+			} else {
+				all.Meetings.Meetings = append(all.Meetings.Meetings, out.Meetings.Meetings...)
 			}
 		}
-		if out.Continuation == nil || out.Continuation.Cursor == "" {
-			return all
+		if out.Land != nil {
+			if all.Land == nil {
+				all.Land = out.Land
+			} else {
+				all.Land.Items = append(all.Land.Items, out.Land.Items...)
+			}
 		}
-		cursor = out.Continuation.Cursor
 	}
+	return all
 }
 
 // feed is /feed.json's answer: its items' ids by kind, its scope.
@@ -544,33 +564,18 @@ func TestOneAnswerForEveryCollection(t *testing.T) {
 		httpIDs, httpTotal := listIDs(t, []byte(body), c.list)
 		// the tool's answer with its continuations (an answer over 64 KiB
 		// comes in parts)
+		parts, refused := toolParts(t, e.mcp, c.tool, c.args)
+		if refused {
+			t.Fatalf("%s refused %v", c.tool, c.args)
+		}
 		var mcpIDs []string
 		var mcpTotal float64
-		for part, cursor := 0, ""; ; part++ {
-			args := maps.Clone(c.args)
-			if cursor != "" {
-				args["cursor"] = cursor
-			}
-			out, err := e.mcp.CallTool(context.Background(), &sdk.CallToolParams{Name: c.tool, Arguments: args})
-			if err != nil || out.IsError {
-				t.Fatalf("%s: %v %+v", c.tool, err, out)
-			}
-			b, _ := json.Marshal(out.StructuredContent)
+		for i, b := range parts {
 			ids, total := listIDs(t, b, c.list)
 			mcpIDs = append(mcpIDs, ids...)
-			if part == 0 {
+			if i == 0 {
 				mcpTotal = total
 			}
-			var cont struct {
-				Continuation *struct {
-					Cursor string `json:"cursor"`
-				} `json:"continuation"`
-			}
-			_ = json.Unmarshal(b, &cont)
-			if cont.Continuation == nil || cont.Continuation.Cursor == "" {
-				break
-			}
-			cursor = cont.Continuation.Cursor
 		}
 		if len(httpIDs) == 0 {
 			t.Errorf("%s lists no record: the comparison proves nothing", c.route)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/watch"
-
 )
 
 // storedFor counts the stored watches whose address shares key's ceiling.
