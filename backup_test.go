@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -84,19 +83,6 @@ func TestBackupUnderWriteLoadRestoresEveryAcknowledgedWrite(t *testing.T) {
 	cmd, base := startChild(t, dir, "RECORDWATCH_TRUSTED_PROXIES=127.0.0.1")
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 
-	share := []byte(`{"title":"backup test","items":[{"kind":"notice","id":"20141031001","note":"pinned"}]}`)
-	post := func(path string, body []byte, client string) (int, []byte) {
-		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Forwarded-For", client)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return 0, nil
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, b
-	}
 	var (
 		backupBegun atomic.Bool
 		mu          sync.Mutex
@@ -105,54 +91,22 @@ func TestBackupUnderWriteLoadRestoresEveryAcknowledgedWrite(t *testing.T) {
 		sharesBefore, watchesBefore []string
 		acked, failed               int
 	)
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				client := fmt.Sprintf("198.51.%d.%d", w, i%250+1)
-				if i%2 == 0 {
-					code, b := post("/inv", share, client)
-					var created struct {
-						ID string `json:"id"`
-					}
-					ok := code == http.StatusCreated && json.Unmarshal(b, &created) == nil && created.ID != ""
-					before := !backupBegun.Load()
-					mu.Lock()
-					if ok {
-						acked++
-						if before {
-							sharesBefore = append(sharesBefore, created.ID)
-						}
-					} else {
-						failed++
-					}
-					mu.Unlock()
-					continue
-				}
-				email := fmt.Sprintf("backup-%d-%d@example.org", w, i)
-				code, _ := post("/api/watches", []byte(`{"email":"`+email+`","lens":"money","q":"construction"}`), client)
-				before := !backupBegun.Load()
-				mu.Lock()
-				if code == http.StatusCreated {
-					acked++
-					if before {
-						watchesBefore = append(watchesBefore, email)
-					}
-				} else {
-					failed++
-				}
-				mu.Unlock()
-			}
-		}(w)
-	}
+	load := startWriteLoad(base, 4, 1, "backup", func(kind, id string, ok bool, _ int) {
+		before := !backupBegun.Load()
+		mu.Lock()
+		defer mu.Unlock()
+		if !ok {
+			failed++
+			return
+		}
+		acked++
+		switch {
+		case before && kind == "share":
+			sharesBefore = append(sharesBefore, id)
+		case before:
+			watchesBefore = append(watchesBefore, id)
+		}
+	})
 	ackedNow := func() int {
 		mu.Lock()
 		defer mu.Unlock()
@@ -167,8 +121,7 @@ func TestBackupUnderWriteLoadRestoresEveryAcknowledgedWrite(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			close(stop)
-			wg.Wait()
+			load.Stop()
 			t.Fatalf("no load within 2 minutes: %d acknowledged, %d refused, %d welcome mails", ackedNow(), failed, len(minted))
 		}
 	}
@@ -192,8 +145,7 @@ func TestBackupUnderWriteLoadRestoresEveryAcknowledgedWrite(t *testing.T) {
 	for deadline := time.Now().Add(time.Minute); ackedNow() < ackedAtBackup+ackedDuring+4 && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 	}
-	close(stop)
-	wg.Wait()
+	load.Stop()
 	t.Logf("load: %d acknowledged (%d watches and %d shares before the backup, %d while it ran), %d refused; %d manage links mailed before it",
 		acked, len(watchesBefore), len(sharesBefore), ackedDuring, failed, len(links))
 

@@ -194,68 +194,24 @@ func acknowledgedWritesSurviveAKill(t *testing.T, form int) {
 	dir := t.TempDir()
 	formEnv := fmt.Sprintf("RECORDWATCH_FORM=%d", form)
 	cmd, base := startChild(t, dir, "RECORDWATCH_TRUSTED_PROXIES=127.0.0.1", formEnv)
-	share := []byte(`{"title":"crash test","items":[{"kind":"notice","id":"20141031001","note":"pinned"},{"kind":"agency","id":"parks-and-recreation"}]}`)
 	var (
 		mu      sync.Mutex
 		shares  []string
 		watches []string
 		refused int
 	)
-	post := func(path string, body []byte, client string) (int, []byte) {
-		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Forwarded-For", client)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return 0, nil // in flight when the process died
+	load := startWriteLoad(base, 8, form, "crash", func(kind, id string, ok bool, code int) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case ok && kind == "share":
+			shares = append(shares, id)
+		case ok:
+			watches = append(watches, id)
+		case code != 0:
+			refused++
 		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, b
-	}
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				client := fmt.Sprintf("198.51.%d.%d", w, i%250+1)
-				if i%2 == 0 && form == 1 {
-					code, b := post("/inv", share, client)
-					var created struct {
-						ID string `json:"id"`
-					}
-					mu.Lock()
-					if code == http.StatusCreated && json.Unmarshal(b, &created) == nil && created.ID != "" {
-						shares = append(shares, created.ID)
-					} else if code != 0 {
-						refused++
-					}
-					mu.Unlock()
-				} else {
-					email := fmt.Sprintf("crash-%d-%d@example.org", w, i)
-					body, ok := `{"email":"`+email+`","lens":"money","q":"construction"}`, http.StatusCreated
-					if form == 2 {
-						body, ok = `{"email":"`+email+`","text":"Parks construction awards"}`, http.StatusAccepted
-					}
-					code, _ := post("/api/watches", []byte(body), client)
-					mu.Lock()
-					if code == ok {
-						watches = append(watches, email)
-					} else if code != 0 {
-						refused++
-					}
-					mu.Unlock()
-				}
-			}
-		}(w)
-	}
+	})
 	// kill once writes are being acknowledged, with more in flight
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -269,8 +225,7 @@ func acknowledgedWritesSurviveAKill(t *testing.T, form int) {
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
-	close(stop)
-	wg.Wait()
+	load.Stop()
 	if len(shares) == 0 && form == 1 || len(watches) == 0 {
 		t.Fatalf("nothing acknowledged before the kill (%d shares, %d watches, %d refused)", len(shares), len(watches), refused)
 	}
@@ -339,4 +294,70 @@ func acknowledgedWritesSurviveAKill(t *testing.T, form int) {
 			t.Errorf("acknowledged watch for %s is not stored after the restart", email)
 		}
 	}
+}
+
+// writeLoad is clients writing to a running service until Stop: each of
+// workers alternates a shared investigation (Form 1 only) and a watch for
+// an address of its own (prefix-w-i@example.org; Form 2: in plain
+// English), each request from its own client address behind the trusted
+// proxy. ack is told each write's kind ("share" or "watch"), its id (the
+// share's id, the watch's address), whether it was acknowledged, and the
+// status (0: the process died with it in flight).
+type writeLoad struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+func startWriteLoad(base string, workers, form int, prefix string, ack func(kind, id string, ok bool, code int)) *writeLoad {
+	share := []byte(`{"title":"` + prefix + ` test","items":[{"kind":"notice","id":"20141031001","note":"pinned"},{"kind":"agency","id":"parks-and-recreation"}]}`)
+	post := func(path string, body []byte, client string) (int, []byte) {
+		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Forwarded-For", client)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, nil // in flight when the process died
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, b
+	}
+	l := &writeLoad{stop: make(chan struct{})}
+	for w := 0; w < workers; w++ {
+		l.wg.Add(1)
+		go func(w int) {
+			defer l.wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-l.stop:
+					return
+				default:
+				}
+				client := fmt.Sprintf("198.51.%d.%d", w, i%250+1)
+				if i%2 == 0 && form == 1 {
+					code, b := post("/inv", share, client)
+					var created struct {
+						ID string `json:"id"`
+					}
+					ok := code == http.StatusCreated && json.Unmarshal(b, &created) == nil && created.ID != ""
+					ack("share", created.ID, ok, code)
+					continue
+				}
+				email := fmt.Sprintf("%s-%d-%d@example.org", prefix, w, i)
+				body, want := `{"email":"`+email+`","lens":"money","q":"construction"}`, http.StatusCreated
+				if form == 2 {
+					body, want = `{"email":"`+email+`","text":"Parks construction awards"}`, http.StatusAccepted
+				}
+				code, _ := post("/api/watches", []byte(body), client)
+				ack("watch", email, code == want, code)
+			}
+		}(w)
+	}
+	return l
+}
+
+// Stop ends the load once every request in flight has come back.
+func (l *writeLoad) Stop() {
+	close(l.stop)
+	l.wg.Wait()
 }
