@@ -528,7 +528,7 @@ func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func()
 		Land:      &land.Service{Engine: e, Now: now},
 		Meetings:  &meeting.Service{Records: e, Notices: e, Now: now},
 		People:    ppl,
-		Federated: federated.New(e, cw, view.Links{Base: cfg.BaseURL, Form: cfg.Form}),
+		Federated: federated.New(e, cw, view.Links{Base: cfg.BaseURL, Form: cfg.Form}, now),
 	}
 	s.Notices = notices.New(s.Semantic, watch.Readers{Search: e, People: ppl, Meetings: s.Meetings, Procure: procurement, Land: s.Land}, cfg.Form, now)
 	return s

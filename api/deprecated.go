@@ -32,4 +32,9 @@ var Deprecated = []DeprecatedField{
 	{Route: "GET /api/search/federated", Path: "scope.searched.lenses", Use: "scope.searched.filters.collections"},
 	// 7860451 renamed a contract's payments.ledger to registered_vs_paid.
 	{Route: "GET /api/contracts/:id", Path: "payments.ledger", Use: "payments.registered_vs_paid"},
+	// 2e146c7 and d5a07f2 renamed a contract's and a payroll row's
+	// printed agency (agency_label) to agency_as_printed.
+	{Route: "GET /api/contracts/:id", Path: "contract.agency_label", Use: "contract.agency_as_printed"},
+	{Route: "GET /api/payroll", Path: "rows[].agency_label", Use: "rows[].agency_as_printed"},
+	{Route: "GET /api/payroll/:id", Path: "row.agency_label", Use: "row.agency_as_printed"},
 }

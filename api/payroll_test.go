@@ -42,9 +42,11 @@ func TestPayrollJSON(t *testing.T) {
 		v.Row.AgencyID == "" || v.Measure == "" {
 		t.Errorf("row by id: %d %s", res.StatusCode, body)
 	}
-	// the printed agency's field cannot be mistaken for the accepted
-	// analysis label (the agency_label argument)
-	if !strings.Contains(string(body), `"agency_as_printed":"DISTRICT ATTORNEY-MANHATTAN"`) || strings.Contains(string(body), `"agency_label"`) {
+	// the printed agency's field is agency_as_printed; its first name,
+	// agency_label, is kept beside it for older readers (deprecated, the
+	// same value)
+	if !strings.Contains(string(body), `"agency_as_printed":"DISTRICT ATTORNEY-MANHATTAN"`) ||
+		!strings.Contains(string(body), `"agency_label":"DISTRICT ATTORNEY-MANHATTAN"`) {
 		t.Errorf("printed agency field: %s", body)
 	}
 

@@ -230,6 +230,7 @@ func (r *run) noticesCollection(ctx context.Context) (*collectionOut, error) {
 		c := cand{Result: Result{Kind: KindNotice, Collection: CollectionNotices, ID: n.RequestID, Title: n.Title, Source: n.Source,
 			Date: day(n.StartDate), Route: "/api/notices/" + n.RequestID, Permalink: r.s.Links.Notice(n.RequestID),
 			OfficialURL: n.OfficialURL, Match: Match{Tier: tier, Rule: rule, Score: score}}}
+		c.NoticeFields = r.s.noticeFields(n)
 		if c.Date != "" {
 			c.DateLabel = "published"
 		}

@@ -139,6 +139,29 @@ type Result struct {
 	//
 	// Deprecated: read collection (docs/api.md, Change log).
 	Lens string `json:"lens" deprecated:"collection"`
+	// A notice's fields as search_federated listed them flat before
+	// 2026-11-24 (when results became objects of every kind), kept for
+	// older readers on notice results (SPEC §9); read the notice at route.
+	NoticeFields
+}
+
+// NoticeFields are a notice result's fields as search_federated gave them
+// before 2026-11-24 (deprecated: read the notice at the result's route).
+// Absent on results of other kinds.
+type NoticeFields struct {
+	RequestID  string             `json:"request_id,omitempty" deprecated:"id"`
+	Section    string             `json:"section,omitempty" deprecated:"route"`
+	NoticeType string             `json:"notice_type,omitempty" deprecated:"route"`
+	Agency     string             `json:"agency,omitempty" deprecated:"route"`
+	AgencyID   string             `json:"agency_id,omitempty" deprecated:"route"`
+	Published  string             `json:"published,omitempty" deprecated:"date"`
+	Deadline   *view.DeadlineView `json:"deadline,omitempty" deprecated:"route"`
+	Amount     *view.AmountView   `json:"amount,omitempty" deprecated:"route"`
+	Vendor     string             `json:"vendor,omitempty" deprecated:"route"`
+	PIN        string             `json:"pin,omitempty" deprecated:"route"`
+	EventDate  *time.Time         `json:"event_date,omitempty" deprecated:"route"`
+	Summary    string             `json:"summary,omitempty" deprecated:"route"`
+	Flags      []view.Flag        `json:"flags,omitempty" deprecated:"route"`
 }
 
 // Match is why a result matched and how it ranks within its collection.
@@ -167,6 +190,9 @@ type CollectionCoverage struct {
 	//
 	// Deprecated: read collection (docs/api.md, Change log).
 	Lens string `json:"lens" deprecated:"collection"`
+	// Searched is whether the collection took part, as lens_coverage said
+	// before 2026-11-24 (deprecated: read state).
+	Searched bool `json:"searched" deprecated:"state"`
 }
 
 // Understood is how the query was read for the key collections.
@@ -208,6 +234,7 @@ func (p Page) withAliases() Page {
 	}
 	for i := range p.Coverage {
 		p.Coverage[i].Lens = p.Coverage[i].Collection
+		p.Coverage[i].Searched = p.Coverage[i].State == StateSearched
 	}
 	p.LensCoverage = p.Coverage
 	return p
@@ -229,11 +256,15 @@ type Service struct {
 	Records   search.Records
 	Crosswalk *entity.Crosswalk
 	Links     view.Links
+	// Now is the clock of notice results' deadlines and flags (nil:
+	// time.Now).
+	Now func() time.Time
 }
 
-// New builds a service over an engine's notices and records.
-func New(e search.NoticesAndRecords, cw *entity.Crosswalk, links view.Links) *Service {
-	return &Service{Notices: e, Records: e, Crosswalk: cw, Links: links}
+// New builds a service over an engine's notices and records, with its
+// clock (nil: time.Now).
+func New(e search.NoticesAndRecords, cw *entity.Crosswalk, links view.Links, now func() time.Time) *Service {
+	return &Service{Notices: e, Records: e, Crosswalk: cw, Links: links, Now: now}
 }
 
 // CheckCollections validates a collections allow-list: the ones it names, deduplicated, in
@@ -516,4 +547,17 @@ func day(t time.Time) string {
 		return ""
 	}
 	return t.In(record.NewYork).Format("2006-01-02")
+}
+
+// noticeFields are a notice's deprecated flat fields, as the notice is
+// shown in every result list (view.Links.Hit).
+func (s *Service) noticeFields(n record.Notice) NoticeFields {
+	now := time.Now
+	if s.Now != nil {
+		now = s.Now
+	}
+	h := s.Links.Hit(n, 0, now())
+	return NoticeFields{RequestID: h.RequestID, Section: h.Section, NoticeType: h.NoticeType, Agency: h.Agency, AgencyID: h.AgencyID,
+		Published: h.Published, Deadline: h.Deadline, Amount: h.Amount, Vendor: h.Vendor, PIN: h.PIN, EventDate: h.EventDate,
+		Summary: h.Summary, Flags: h.Flags}
 }

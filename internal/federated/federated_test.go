@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	cw := entity.DefaultCrosswalk()
-	svc = federated.New(be, cw, view.Links{Base: "http://rw.test", Form: 1})
+	svc = federated.New(be, cw, view.Links{Base: "http://rw.test", Form: 1}, func() time.Time { return fixedNow })
 	os.Exit(sampletest.Main(m)) // closes be
 }
 
@@ -255,7 +255,7 @@ func TestLandProjectThroughPrintedApplicationNumber(t *testing.T) {
 	if err := be.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s := federated.New(be, cw, view.Links{})
+	s := federated.New(be, cw, view.Links{}, nil)
 	p, err := s.Search(ctx, federated.Request{Q: "Kestrel", Collections: []string{federated.CollectionNotices, federated.CollectionLandProjects}})
 	if err != nil {
 		t.Fatal(err)

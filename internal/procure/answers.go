@@ -152,6 +152,35 @@ type NoticePayments struct {
 	Matter   string              `json:"matter"`
 	Absence  string              `json:"absence_note"`
 	Complete bool                `json:"complete"`
+
+	// The shape of MCP get_notice's payments before 2026-11-27, kept for
+	// older readers (SPEC §9): the joined payments alone, their count and
+	// registered vs paid, each the same value as in Links and Totals.
+	PaymentsDeprecated []PaymentDeprecated `json:"payments" deprecated:"linked"`
+	TotalDeprecated    int                 `json:"total" deprecated:"totals.payments.count"`
+	LedgerDeprecated   *Ledger             `json:"registered_vs_paid,omitempty" deprecated:"totals.registered_vs_paid"`
+}
+
+// PaymentDeprecated is one joined payment as MCP get_notice and
+// get_contract listed it before 2026-11-27 (deprecated: read the entry or
+// payment and its link).
+type PaymentDeprecated struct {
+	ID         string `json:"id" deprecated:"payment.id"`
+	ContractID string `json:"contract_id,omitempty" deprecated:"payment.contract_id"`
+	Payee      string `json:"payee,omitempty" deprecated:"payment.vendor_name"`
+	IssueDate  string `json:"issue_date,omitempty" deprecated:"payment.date"`
+	FiscalYear int    `json:"fiscal_year,omitempty" deprecated:"payment.fiscal_year"`
+	// Amount is the amount in words ("$1,234.00", or why it is not summed).
+	Amount     string `json:"amount" deprecated:"payment.amount"`
+	Method     string `json:"method" deprecated:"link.method"`
+	Confidence string `json:"confidence" deprecated:"link.confidence"`
+	Evidence   string `json:"evidence,omitempty" deprecated:"link.note"`
+}
+
+// paymentDeprecated is a joined payment row in its deprecated flat shape.
+func paymentDeprecated(r Row, method, confidence, evidence string) PaymentDeprecated {
+	return PaymentDeprecated{ID: r.ID, ContractID: r.ContractID, Payee: r.VendorName, IssueDate: day(r.Date),
+		FiscalYear: r.FiscalYear, Amount: rowAmount(r), Method: method, Confidence: confidence, Evidence: evidence}
 }
 
 // NoticePaymentLink is one joined entry and its link.
@@ -178,9 +207,14 @@ func (j *NoticeJoin) View() *NoticePayments {
 		apart := j.Apart.View()
 		p.Apart = &apart
 	}
+	p.PaymentsDeprecated, p.LedgerDeprecated = []PaymentDeprecated{}, &j.Ledger
 	for _, l := range j.Links {
 		p.Links = append(p.Links, NoticePaymentLink{Entry: l.Row.View(), Method: l.Link.Method, Confidence: l.Link.Confidence,
 			SameProcurement: l.Link.SameProcurement, Evidence: l.Link.Note})
+		if l.Row.Kind == RowPayment {
+			p.TotalDeprecated++
+			p.PaymentsDeprecated = append(p.PaymentsDeprecated, paymentDeprecated(l.Row, l.Link.Method, l.Link.Confidence, l.Link.Note))
+		}
 	}
 	return p
 }
@@ -203,4 +237,13 @@ type AwardSummary struct {
 func (a Awards) Summary() AwardSummary {
 	return AwardSummary{Total: a.Total, ValidAmounts: a.ValidAmounts, WithoutValidAmount: a.Total - a.ValidAmounts,
 		Amount: AwardSum(a.Total, a.ValidAmounts, a.Amount).Money(), First: a.First, Last: a.Last, ByFiscalYear: FiscalYearTotals(a.ByFiscalYear)}
+}
+
+// rowAmount is a row's amount in words, as a sum of that one row.
+func rowAmount(r Row) string {
+	s := Sum{Records: 1, Absent: "no valid amount"}
+	if r.AmountValid {
+		s.ValidAmounts, s.Amount = 1, r.Amount
+	}
+	return s.Display()
 }

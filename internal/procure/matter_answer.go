@@ -39,6 +39,13 @@ type MatterView struct {
 	// names the bound.
 	LinksComplete bool   `json:"links_complete"`
 	LinksNote     string `json:"links_note,omitempty"`
+
+	// The totals where MCP get_notice and get_contract gave them before
+	// 2026-11-27, kept for older readers (SPEC §9): the same values as
+	// Totals.
+	AwardedDeprecated    Money `json:"awarded" deprecated:"totals.awarded"`
+	RegisteredDeprecated Money `json:"registered" deprecated:"totals.registered"`
+	PaidDeprecated       Money `json:"paid" deprecated:"totals.paid"`
 }
 
 // MatterTotalsView sums the valid amounts of a matter's same-procurement
@@ -80,6 +87,12 @@ type MatterStepView struct {
 	Agency    string           `json:"agency,omitempty"`
 	Vendor    string           `json:"vendor,omitempty"`
 	Permalink string           `json:"permalink,omitempty"`
+
+	// The link's fields where MCP gave them before 2026-11-27, kept for
+	// older readers (SPEC §9): the same values as Link.
+	MethodDeprecated          string `json:"method" deprecated:"link.method"`
+	ConfidenceDeprecated      string `json:"confidence" deprecated:"link.confidence"`
+	SameProcurementDeprecated bool   `json:"same_procurement" deprecated:"link.same_procurement"`
 }
 
 // MatterOptions shape a matter's answer. Brief leaves each step's record
@@ -119,6 +132,7 @@ func (s *Service) matterView(m *Matter, links view.Links, o MatterOptions) *Matt
 		Absence: m.Absence, LinksComplete: m.LinksComplete, LinksNote: m.LinksNote,
 		Totals: MatterTotalsView{Awarded: m.Totals.Awarded.Money(), Registered: m.Totals.Registered.Money(), Paid: m.Totals.Paid.Money(),
 			Note: TotalsNote}}
+	v.AwardedDeprecated, v.RegisteredDeprecated, v.PaidDeprecated = v.Totals.Awarded, v.Totals.Registered, v.Totals.Paid
 	if a := m.Totals.Apart; a.Records > 0 {
 		v.Totals.Apart = &ApartView{Method: a.Method, Confidence: entity.ConfidenceLow, Records: a.Records,
 			Awarded: a.Awarded.Money(), Registered: a.Registered.Money(), Paid: a.Paid.Money()}
@@ -128,7 +142,8 @@ func (s *Service) matterView(m *Matter, links view.Links, o MatterOptions) *Matt
 			v.More = true
 			break
 		}
-		ms := MatterStepView{Step: st.Step, DateLabel: st.DateLabel, Record: st.Record, PIN: st.PIN, Link: st.Link}
+		ms := MatterStepView{Step: st.Step, DateLabel: st.DateLabel, Record: st.Record, PIN: st.PIN, Link: st.Link,
+			MethodDeprecated: st.Link.Method, ConfidenceDeprecated: st.Link.Confidence, SameProcurementDeprecated: st.Link.SameProcurement}
 		if !st.Date.IsZero() {
 			ms.Date = st.Date.In(record.NewYork).Format("2006-01-02")
 		}

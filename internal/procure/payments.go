@@ -178,6 +178,9 @@ func (s *Service) PaymentsCoverage(ctx context.Context) (PaymentCoverage, error)
 type JoinedPayment struct {
 	Payment Payment     `json:"payment"`
 	Link    record.Link `json:"link"`
+	// the flat shape get_contract gave each payment before 2026-11-27,
+	// kept for older readers (deprecated: read payment and link)
+	PaymentDeprecated
 }
 
 // ContractPayments are the payments joined to a contract's registrations
@@ -240,7 +243,9 @@ func (s *Service) contractPayments(ctx context.Context, rows []record.Contract) 
 			all = append(all, RowOfPayment(pay))
 			out.Total++
 			if len(out.Payments) < MaxContractPayments {
-				out.Payments = append(out.Payments, JoinedPayment{Payment: pay, Link: byPayment[pay.ID]})
+				l := byPayment[pay.ID]
+				out.Payments = append(out.Payments, JoinedPayment{Payment: pay, Link: l,
+					PaymentDeprecated: paymentDeprecated(RowOfPayment(pay), l.Method, l.Confidence, l.Evidence)})
 			} else {
 				out.Complete = false
 			}

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +21,12 @@ type Contract struct {
 	// agency label (the agency_label filter); AgencyID its canonical id
 	// (empty when the crosswalk does not know the spelling).
 	AgencyLabel string `json:"agency_as_printed,omitempty"`
-	AgencyID    string `json:"agency_id,omitempty"`
-	AgencyName  string `json:"agency_name,omitempty"`
+	// AgencyLabelDeprecated is AgencyLabel under its first published name
+	// (agency_label, renamed agency_as_printed on 2026-11-27), kept for
+	// older readers (SPEC §9): MarshalJSON sets it, nothing reads it.
+	AgencyLabelDeprecated string `json:"agency_label,omitempty" deprecated:"agency_as_printed"`
+	AgencyID              string `json:"agency_id,omitempty"`
+	AgencyName            string `json:"agency_name,omitempty"`
 	// VendorName is the vendor as printed; VendorStem its matching stem.
 	VendorName string `json:"vendor_name,omitempty"`
 	VendorStem string `json:"vendor_stem,omitempty"`
@@ -174,4 +179,13 @@ func AmountExcludedReason(c Contract) string {
 		return ExcludedEntryError
 	}
 	return ExcludedUnreadable
+}
+
+// MarshalJSON writes the contract with its deprecated agency_label beside
+// agency_as_printed (the same value).
+func (c Contract) MarshalJSON() ([]byte, error) {
+	type plain Contract
+	p := plain(c)
+	p.AgencyLabelDeprecated = c.AgencyLabel
+	return json.Marshal(p)
 }

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -30,9 +31,13 @@ type PayrollRow struct {
 	// AgencyName are its canonical agency (entity.Crosswalk) and
 	// AgencyMethod how it was resolved.
 	AgencyPrinted string `json:"agency_as_printed"`
-	AgencyID      string `json:"agency_id,omitempty"`
-	AgencyName    string `json:"agency_name,omitempty"`
-	AgencyMethod  string `json:"agency_method,omitempty"`
+	// AgencyLabelDeprecated is AgencyPrinted under its first published
+	// name (agency_label, renamed agency_as_printed on 2026-11-27), kept
+	// for older readers (SPEC §9): MarshalJSON sets it, nothing reads it.
+	AgencyLabelDeprecated string `json:"agency_label" deprecated:"agency_as_printed"`
+	AgencyID              string `json:"agency_id,omitempty"`
+	AgencyName            string `json:"agency_name,omitempty"`
+	AgencyMethod          string `json:"agency_method,omitempty"`
 
 	LastName  string `json:"last_name"`
 	FirstName string `json:"first_name"`
@@ -225,3 +230,12 @@ func (r PayrollRow) PayrollNameKeys() []string {
 // PayrollText is a key form of a printed label (title, borough, pay basis):
 // upper case, spaces collapsed.
 func PayrollText(s string) string { return strings.ToUpper(strings.Join(strings.Fields(s), " ")) }
+
+// MarshalJSON writes the row with its deprecated agency_label beside
+// agency_as_printed (the same value).
+func (r PayrollRow) MarshalJSON() ([]byte, error) {
+	type plain PayrollRow
+	p := plain(r)
+	p.AgencyLabelDeprecated = r.AgencyPrinted
+	return json.Marshal(p)
+}

@@ -47,7 +47,7 @@ func New(e search.Engine, cw *entity.Crosswalk, links view.Links, now func() tim
 	p := procure.New(e, cw, now)
 	ppl := people.New(e, cw)
 	g := Graph{Semantic: semantic.New(e, now), Procure: p, Dossiers: dossier.New(p, ppl), Land: &land.Service{Engine: e, Now: now},
-		Meetings: &meeting.Service{Records: e, Notices: e, Now: now}, People: ppl, Federated: federated.New(e, cw, links)}
+		Meetings: &meeting.Service{Records: e, Notices: e, Now: now}, People: ppl, Federated: federated.New(e, cw, links, now)}
 	g.Notices = notices.New(g.Semantic, watch.Readers{Search: e, People: ppl, Meetings: g.Meetings, Procure: p, Land: g.Land}, links.Form, now)
 	return g
 }
