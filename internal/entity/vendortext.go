@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -41,6 +44,12 @@ const (
 	// VendorPatternBetween is "this negotiation is between <vendor> and
 	// the <agency>".
 	VendorPatternBetween = "between"
+	// VendorPatternList is a list of several vendors: numbered ("1. X PIN:
+	// …", "1 X $5,874,948", "1) X 2) Y") or one "PIN: … Amount: $… X
+	// <address>" line each, after a cue ("the following vendors", "listed
+	// below", "as follows"). Its readings name several vendors (Names) and
+	// are never counted: a notice carries one vendor stem.
+	VendorPatternList = "list"
 )
 
 // VendorTextCountBar is the precision a pattern must have been measured
@@ -118,6 +127,7 @@ var VendorTextMeasured = map[string]VendorTextMeasure{
 	VendorPatternIntentAwardTo: {Pattern: VendorPatternIntentAwardTo, Published: 3, Correct: 3, Rows: 3, Found: 3, Labels: "hand"},
 	VendorPatternExtendedWith:  {Pattern: VendorPatternExtendedWith, Published: 3, Correct: 3, Rows: 3, Found: 3, Labels: "hand"},
 	VendorPatternBetween:       {Pattern: VendorPatternBetween, Published: 1, Correct: 1, Rows: 1, Found: 1, Labels: "hand"},
+	VendorPatternList:          {Pattern: VendorPatternList, Published: 4, Correct: 3, Rows: 7, Found: 3, Labels: "hand"},
 }
 
 // VendorTextCounted reports whether vendors read by pattern are counted:
@@ -132,6 +142,8 @@ func VendorTextCounted(pattern string) bool {
 func vendorTextUncounted(pattern string) string {
 	m, ok := VendorTextMeasured[pattern]
 	switch {
+	case pattern == VendorPatternList:
+		return "the notice names several vendors: a notice is counted under one vendor only, so under none of these"
 	case !ok:
 		return "the " + pattern + " rule is not measured"
 	case m.Published < VendorTextMinPublished:
@@ -146,6 +158,9 @@ func vendorTextUncounted(pattern string) string {
 // published.
 type VendorReading struct {
 	Name string `json:"name,omitempty"`
+	// Names are the vendors a list names (pattern list, two or more, one
+	// per vendor stem); Name is then absent.
+	Names []string `json:"names,omitempty"`
 	// Stem is VendorStem(Name).
 	Stem    string `json:"stem,omitempty"`
 	Method  string `json:"method"`
@@ -199,8 +214,14 @@ var (
 	forTheNameRE = regexp.MustCompile(`^\s+for\s+the\s+[A-Z]`)
 	andNameRE    = regexp.MustCompile(`^,?\s+and\s+[A-Z]`)
 	dbaRE        = regexp.MustCompile(`^,?\s*(?i:dba\.?|d/b/a|d\s?b\s?a)\s`)
-	dbaAnyRE     = regexp.MustCompile(`,?\s+(?i:dba\.?|d/b/a|d\s?b\s?a)\s`)
-	digitsRE     = regexp.MustCompile(`\d{3,}`)
+	// a list's cue, its numbered items ("1. ", "2) ", "3 " before a name)
+	// and its "PIN: … Amount: $…" lines; where a listed name ends
+	listCueRE     = regexp.MustCompile(`(?i)\b(?:following|listed\s+below|below\s+are|as\s+follows|the\s+above)\b`)
+	listItemRE    = regexp.MustCompile(`(?:^|\s)(\d{1,2})(?:[.)]\s*|\s+)([A-Z])`)
+	listPINLineRE = regexp.MustCompile(`\bPIN\s*[-:]\s*\S+\s+Amount\s*[-:]\s*\$[\d,.]+\s+`)
+	listEndRE     = regexp.MustCompile(`,?\s+PIN\b|\s+\(|\s*\$|\s+Contract\s+Amount|\s{2,}|\n`)
+	dbaAnyRE      = regexp.MustCompile(`,?\s+(?i:dba\.?|d/b/a|d\s?b\s?a)\s`)
+	digitsRE      = regexp.MustCompile(`\d{3,}`)
 )
 
 // nameEnd is where a vendor's name ends in text that runs on into an
@@ -325,6 +346,20 @@ func VendorFromText(noticeType, text string) VendorReading {
 			why = clause(VendorPatternConcessionTo, concessionToRE, false)
 		}
 	default: // intents
+		if names, evidence, why, ok := readList(text); ok {
+			if why != "" {
+				r.Reason = why
+				return r
+			}
+			r.Pattern, r.Names, r.Evidence = VendorPatternList, names, evidence
+			if m, ok := VendorTextMeasured[VendorPatternList]; ok && m.Published > 0 {
+				r.Confidence = m.Confidence()
+				p := math.Round(m.Precision()*1000) / 1000
+				r.Precision = &p
+			}
+			r.UncountedReason = vendorTextUncounted(VendorPatternList)
+			return r
+		}
 		for _, rule := range []struct {
 			pattern  string
 			re       *regexp.Regexp
@@ -389,6 +424,87 @@ func VendorFromText(noticeType, text string) VendorReading {
 	r.UncountedReason = vendorTextUncounted(pattern)
 	r.Counted = r.UncountedReason == ""
 	return r
+}
+
+// readList reads a list of several vendors (VendorPatternList): after a
+// cue, numbered items 1, 2, … each within 300 characters of the last, or
+// "PIN: … Amount: $… <vendor> <address>" lines. ok is false when the text
+// holds no list of two vendors or more; why says why a list found is not
+// read (an item that is not a clear name). names are one per vendor stem,
+// as first printed.
+func readList(text string) (names []string, evidence, why string, ok bool) {
+	cue := listCueRE.FindStringIndex(text)
+	if cue == nil && !strings.HasPrefix(strings.TrimSpace(text), "1)") {
+		return nil, "", "", false
+	}
+	var items []string
+	from := 0
+	if cue != nil {
+		from = cue[0]
+	}
+	if pins := listPINLineRE.FindAllStringIndex(text[from:], -1); len(pins) >= 2 {
+		for i, m := range pins {
+			item := text[from+m[1]:]
+			if i+1 < len(pins) {
+				item = text[from+m[1] : from+pins[i+1][0]]
+			}
+			item = clipRunes(item, 200)
+			items = append(items, shortFormRE.ReplaceAllString(strings.TrimSpace(nameEnd(item, addressStartRE.FindAllStringIndex(item, -1))), ""))
+		}
+	} else {
+		marks := listItemRE.FindAllStringSubmatchIndex(text[from:], -1)
+		var starts [][2]int // the name's start and the marker's start
+		for _, m := range marks {
+			n, _ := strconv.Atoi(text[from+m[2] : from+m[3]])
+			if n != len(starts)+1 {
+				continue
+			}
+			if len(starts) > 0 && from+m[0]-starts[len(starts)-1][1] > 300 {
+				break
+			}
+			starts = append(starts, [2]int{from + m[4], from + m[0]})
+		}
+		if len(starts) < 2 {
+			return nil, "", "", false
+		}
+		for i, st := range starts {
+			item := text[st[0]:]
+			if i+1 < len(starts) {
+				item = text[st[0]:starts[i+1][1]]
+			}
+			item = clipRunes(item, 200)
+			end := listEndRE.FindAllStringIndex(item, -1)
+			if end == nil && i+1 == len(starts) {
+				return nil, "", "unsure where the list's last vendor ends: " + clip(item, 80), true
+			}
+			items = append(items, shortFormRE.ReplaceAllString(strings.TrimRight(strings.TrimSpace(nameEnd(item, end)), ",;"), ""))
+		}
+	}
+	for _, name := range items {
+		switch {
+		case !startsWithName(name), len(name) > 100, digitsRE.MatchString(name) && !suffixRunRE.MatchString(name),
+			commaOutsideSuffix(name), !StemLongEnough(VendorStem(name)):
+			return nil, "", "a list of vendors with an item that is not a clear name: " + clip(name, 80), true
+		}
+		if !slices.ContainsFunc(names, func(n string) bool { return VendorStem(n) == VendorStem(name) }) {
+			names = append(names, name)
+		}
+	}
+	if len(names) < 2 {
+		return nil, "", "", false
+	}
+	return names, clip(strings.Join(names, "; "), 200), "", true
+}
+
+// clipRunes cuts s to at most n bytes on a rune boundary.
+func clipRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // startsWithName reports whether text starts with a word holding an upper

@@ -1,6 +1,7 @@
 package entity
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,6 +48,28 @@ func TestVendorFromTextShapes(t *testing.T) {
 		}
 		if r.Name != "" && (r.Confidence <= 0 || r.Confidence >= 1) {
 			t.Errorf("%q: confidence %v", c.text, r.Confidence)
+		}
+	}
+}
+
+func TestVendorFromTextLists(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		names  []string
+		reason string
+	}{
+		{"HRA intends to extend the contract with the following vendors: 1. Acme Housing, Inc. PIN:14EH01 Contract Amount:$455,213.00 2. Bowery Residents Committee (Pitt Street), PIN:14EH02 Contract Amount:$264,988.00 3. Acme Housing Inc PIN:14EH03", []string{"Acme Housing, Inc.", "Bowery Residents Committee"}, ""},
+		{"HRA intends to extend the 3 contracts with vendors listed below: 1 Association For Services For the Aged $5,874,948 2 Best Care, Inc. D/B/A All City Care $566,132 3 Project O.H.R., Inc.(Office of HC Referral) $3,996,463 Total $1", []string{"Association For Services For the Aged", "Best Care, Inc. D/B/A All City Care", "Project O.H.R., Inc."}, ""},
+		{"The provider’s name, address PIN and amounts is as follows: PIN - 26015400009A Amount - $406,590 The After-School Corporation 1440 Broadway, New York, NY 10018 PIN - 26015400007A Amount - $526,997 Development without Limits (DWL) 244 5th Avenue, New York, NY 10001", []string{"The After-School Corporation", "Development without Limits"}, ""},
+		{"1) New York Foundling 2) Palladia Inc. 3) The Child Center of New York In accordance with Section 3-04", nil, "last vendor ends"},
+		{"the following vendors: 1. Acme Inc. PIN:1 2. Beta 12345 Main PIN:2", nil, "not a clear name"},
+	} {
+		r := VendorFromText("Intent to Award", c.text)
+		if !slices.Equal(r.Names, c.names) || r.Name != "" || !strings.Contains(r.Reason, c.reason) || r.Counted {
+			t.Errorf("%q:\n got %+v\nwant names %q reason ~%q", c.text, r, c.names, c.reason)
+		}
+		if c.names != nil && (r.Pattern != VendorPatternList || !strings.Contains(r.UncountedReason, "several vendors") || r.Evidence == "") {
+			t.Errorf("%q: a list reading: %+v", c.text, r)
 		}
 	}
 }
