@@ -102,3 +102,32 @@ func TestVendorTextCountBar(t *testing.T) {
 		t.Errorf("a reading of a rule under the bar: %+v", r)
 	}
 }
+
+// Whatever the text, the reader does not panic, and a reading holds
+// together: a name has its stem and evidence, a list is never counted, no
+// reading has a reason.
+func FuzzVendorFromText(f *testing.F) {
+	for _, s := range []string{
+		"NYPD intends to award a contract to Cleer Medical LLC through a Sole Source",
+		"the following vendors: 1. Acme Inc. PIN:1 2. Beta Corp. PIN:2",
+		"1) A 2) B",
+		"as follows: PIN - 1 Amount - $1 X Inc 1 Main St PIN - 2 Amount - $2 Y LLC 2 Main St",
+		"has awarded a concession to Freetime, Inc., d/b/a Wheel Fun Rentals, whose address is",
+		"X - AMT: $1.00 - TO: Woods Services, Inc., P.O. Box 36",
+		"contract with ÉÉ to be extended", "\xff\xfe1) \xc3", "",
+	} {
+		f.Add("Intent to Award", s)
+		f.Add("Award", s)
+	}
+	f.Fuzz(func(t *testing.T, typ, text string) {
+		r := VendorFromText(typ, text)
+		switch {
+		case r.Name != "" && (r.Stem != VendorStem(r.Name) || r.Evidence == "" || r.Reason != "" || len(r.Names) != 0):
+			t.Errorf("name reading %+v", r)
+		case len(r.Names) > 0 && (len(r.Names) < 2 || r.Counted || r.Pattern != VendorPatternList || r.Reason != ""):
+			t.Errorf("list reading %+v", r)
+		case r.Name == "" && len(r.Names) == 0 && (r.Reason == "" || r.Counted):
+			t.Errorf("no reading without a reason %+v", r)
+		}
+	})
+}
