@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/indexer/link"
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -229,6 +230,42 @@ func TestVendorFromTextMeasured(t *testing.T) {
 		if _, rule := entity.VendorTextMeasured[p]; !rule && g.Published > 0 {
 			t.Errorf("%s published %d readings but is not a measured rule", p, g.Published)
 		}
+	}
+	// every intent and concession award read right by a counted rule is
+	// counted: the link stage gives the notice the vendor's stem (its
+	// vendor field stays absent)
+	byID := map[string]record.Notice{}
+	for _, n := range dcasProcurement(t) {
+		byID[n.RequestID] = n
+	}
+	counted := 0
+	for _, l := range readVendorLabels(t) {
+		n := byID[l.ID]
+		if n.VendorName != "" {
+			continue
+		}
+		r := entity.VendorFromText(n.NoticeType, n.Text)
+		link.Linker{}.Notice(&n)
+		want := ""
+		if r.Counted {
+			want = r.Stem
+			counted++
+		}
+		if n.VendorStem != want || n.VendorName != "" || r.Counted != (r.Name != "" && entity.VendorTextCounted(r.Pattern)) {
+			t.Errorf("%s: linked stem %q, reading %+v", l.ID, n.VendorStem, r)
+		}
+	}
+	t.Logf("%d intents and concession awards without a vendor field carry a counted vendor read from their text", counted)
+	// the counted rules other than the printout's read only rows without a
+	// vendor field: all their readings are counted
+	want := 0
+	for p, m := range entity.VendorTextMeasured {
+		if p != entity.VendorPatternAwardTo && entity.VendorTextCounted(p) {
+			want += m.Published
+		}
+	}
+	if counted != want || counted == 0 {
+		t.Errorf("%d intents and concession awards carry a counted vendor, the counted rules published %d readings", counted, want)
 	}
 	doc, err := os.ReadFile("../../../docs/data-sources.md")
 	if err != nil {
