@@ -65,19 +65,23 @@ type BatchMentions struct {
 
 // BatchHit is one notice of a batch result.
 type BatchHit struct {
-	RequestID  string           `json:"request_id"`
-	Title      string           `json:"title"`
-	Published  string           `json:"published,omitempty"`
-	NoticeType string           `json:"notice_type,omitempty"`
-	Agency     string           `json:"agency"`
-	Vendor     string           `json:"vendor,omitempty"`
-	Amount     *view.AmountView `json:"amount,omitempty"`
-	Permalink  string           `json:"permalink"`
+	RequestID  string `json:"request_id"`
+	Title      string `json:"title"`
+	Published  string `json:"published,omitempty"`
+	NoticeType string `json:"notice_type,omitempty"`
+	Agency     string `json:"agency"`
+	Vendor     string `json:"vendor,omitempty"`
+	// VendorFromText is the vendor read from the text of an award or
+	// intent without a vendor field (view.VendorFromText): how a notice
+	// without one came to be counted under the name, or why it is not.
+	VendorFromText *entity.VendorReading `json:"vendor_from_text,omitempty"`
+	Amount         *view.AmountView      `json:"amount,omitempty"`
+	Permalink      string                `json:"permalink"`
 }
 
 func (s *Server) batchHit(n record.Notice) BatchHit {
 	return BatchHit{RequestID: n.RequestID, Title: n.Title, Published: entityDay(n.StartDate), NoticeType: n.NoticeType,
-		Agency: n.AgencyName, Vendor: strings.TrimSpace(n.VendorName), Amount: view.Amount(n), Permalink: s.permalinks().Notice(n.RequestID)}
+		Agency: n.AgencyName, Vendor: strings.TrimSpace(n.VendorName), VendorFromText: view.VendorFromText(n), Amount: view.Amount(n), Permalink: s.permalinks().Notice(n.RequestID)}
 }
 
 // readBatch parses and validates a batch body.

@@ -484,7 +484,7 @@ async function noticeView(id) {
     [t("js.notice.published"), fmtDate(n.start_date) + (n.end_date && n.end_date !== n.start_date ? t("js.notice.to", fmtDate(n.end_date)) : "")],
     [t("js.notice.deadline"), deadlineText(v.deadline)],
     [t("js.notice.amount"), amountText(v.amount)],
-    [t("js.notice.vendor"), n.vendor_name ? (v.links.vendor ? link(v.links.vendor, n.vendor_name.trim()) : n.vendor_name.trim()) : null],
+    [t("js.notice.vendor"), n.vendor_name ? (v.links.vendor ? link(v.links.vendor, n.vendor_name.trim()) : n.vendor_name.trim()) : textVendor(v)],
     [t("js.notice.pin"), n.pin ? link(v.links.matter, n.pin) : null],
     [t("js.notice.event"), n.event_date ? fmtDateTime(n.event_date) + (n.event_place ? t("js.notice.at", n.event_place) : "") : null],
     [t("js.notice.request"), n.request_id],
@@ -633,6 +633,17 @@ async function investigationView(id) {
             ((c.changed_fields || []).length ? " (" + c.changed_fields.map(f => label("field", f).replace(/_/g, " ")).join(", ") + ")" : ""))) : null);
     })),
     absence({ absence_rules: [t("js.inv.rule")] }));
+}
+
+// textVendor is the vendor read from the text of an award or intent that
+// has no vendor field (the notice's vendor_from_text), said to be read from
+// the text, with whether totals count it; null when none was read.
+function textVendor(v) {
+  const r = v.vendor_from_text;
+  if (!r || !(r.name || (r.names || []).length)) return null;
+  const names = r.name ? (v.links.vendor && r.counted ? link(v.links.vendor, r.name) : r.name) : r.names.join("; ");
+  const how = r.counted ? "js.notice.vendortext.counted" : r.names ? "js.notice.vendortext.several" : "js.notice.vendortext.uncounted";
+  return [names, " ", h("small", {}, t(how))];
 }
 
 // ---- vendor and agency profiles (#vendor/<name>, #agency/<name> in Form 2)
