@@ -244,7 +244,7 @@ func TestAppealsBoardStage(t *testing.T) {
 			t.Errorf("%s request stage %+v", id, req)
 		}
 		if board.Charter != "§197-g(d)" || board.TimeLimitDays != 15 || !board.OnRequest ||
-			!strings.Contains(board.TimeLimitNote, "§197-g(e)") || !strings.Contains(board.Effect, "affirmed the Council") ||
+			!strings.Contains(board.TimeLimitNote, "§197-g(e)") || !strings.Contains(board.Effect, "affirms the Council") ||
 			!strings.Contains(board.Actor, "Mayor") || !strings.Contains(board.Actor, "Speaker") || !strings.Contains(board.Actor, "borough president") {
 			t.Errorf("%s board stage %+v", id, board)
 		}
