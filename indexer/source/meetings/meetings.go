@@ -182,7 +182,7 @@ func (u *UnreadCalendar) Error() string {
 
 // Reason is why, without the address.
 func (u *UnreadCalendar) Reason() string { return u.Err.Error() }
-func (u *UnreadCalendar) Unwrap() error { return u.Err }
+func (u *UnreadCalendar) Unwrap() error  { return u.Err }
 
 // calendarMonth is the month (YYYY-MM) a calendar is of: its grid's
 // printed month, else the month and year its file name spells
