@@ -294,6 +294,9 @@ func TestUnreadCalendarOnSourcesAndInTheEmptyAnswer(t *testing.T) {
 	if !inReceipt {
 		t.Error("/api/sources' receipts do not name the unread calendar")
 	}
+	if _, page := get(t, e, "/sources"); !strings.Contains(string(page), "Could not be read:") || !strings.Contains(string(page), doc) {
+		t.Error("the sources page does not name the unread calendar")
+	}
 	var nov, oct struct {
 		Scope record.Scope `json:"scope"`
 	}
