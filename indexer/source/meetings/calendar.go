@@ -236,7 +236,14 @@ func parseCalendar(name, text string) (code, body string, bodyField meeting.Pars
 	tentative := strings.Contains(strings.ToUpper(text), "TENTATIVE")
 	var reason string
 	if rows := dayRows(frs); countFull(rows) >= 2 {
-		out, notes, reason = parseGrid(lines, frs, rows, tentative)
+		out, notes, reason = parseGrid(lines, frs, rows, tentative, false)
+		if strings.Contains(reason, "columns out of place") {
+			// numbers printed at the right of their cells: read so only
+			// when every day then falls on its column's weekday
+			if o, n, r := parseGrid(lines, frs, rows, tentative, true); r == "" {
+				out, notes, reason = o, append(n, "the day numbers are printed at the right of their cells: each is read under the last weekday label at or left of it, where every day falls on its weekday"), ""
+			}
+		}
 	} else {
 		out, notes, reason = parseList(text, lines, frs)
 	}
@@ -448,8 +455,18 @@ func weekdayHeader(frs [][]fragment, before int) ([]gridHeader, int) {
 
 // headerAt is the header of a day number printed at col: the first label
 // starting at or right of it (numbers are printed at a cell's top left,
-// labels left or centred in it).
-func headerAt(hs []gridHeader, col int) int {
+// labels left or centred in it), or with right the last label starting at
+// or left of it (numbers printed at a cell's top right).
+func headerAt(hs []gridHeader, col int, right bool) int {
+	if right { // the last label starting at or left of it
+		at := -1
+		for i, h := range hs {
+			if h.col <= col+1 {
+				at = i
+			}
+		}
+		return at
+	}
 	for i, h := range hs {
 		if h.col >= col-1 {
 			return i
@@ -478,7 +495,7 @@ func spanAt(hs []gridHeader, x int) int {
 // its name, its time, then its place; a holiday or a closure is no
 // meeting; any other text without a time, a text between two columns or
 // a note inside the grid rejects the calendar.
-func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative bool) ([]parsedMeeting, []string, string) {
+func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative, right bool) ([]parsedMeeting, []string, string) {
 	mo, year, monthField, ok := gridMonth(lines, frs)
 	if !ok {
 		return nil, nil, "a month grid with no readable month and year"
@@ -558,7 +575,7 @@ func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative 
 				if !first && d.Sub(prev) > 8*24*time.Hour {
 					return nil, notes, fmt.Sprintf("line %d: day %d skips days after day %d", r+1, v, prev.Day())
 				}
-				h := headerAt(hs, at)
+				h := headerAt(hs, at, right)
 				if h < 0 || hs[h].day != d.Weekday() {
 					under := "no weekday label"
 					if h >= 0 {
@@ -594,12 +611,12 @@ func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative 
 					return nil, notes, fmt.Sprintf("line %d: %q spans several day columns inside the grid (a note, not a cell)", i+1, f.Text)
 				}
 				var target *cell
+				at := spanAt(hs, f.center())
 				for _, c := range cols {
-					if c.x <= f.center()+2 {
+					if (!right && c.x <= f.center()+2) || (right && c.c.head == at) {
 						target = c.c
 					}
 				}
-				at := spanAt(hs, f.center())
 				switch {
 				case ri == 0 && len(cols) > 0 && (target == nil || at < cols[0].c.head):
 					// the empty cells before the first day, often merged into one box

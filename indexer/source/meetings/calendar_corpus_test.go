@@ -25,7 +25,10 @@ type gridLayout struct {
 	// margin with the year printed alone below the grid, instead of a
 	// heading.
 	adjacent, vertical bool
-	email              string
+	// rightNums: day numbers end at numCol (printed at a cell's top
+	// right), a layout not seen in a real calendar yet
+	rightNums bool
+	email     string
 }
 
 var layouts = []gridLayout{
@@ -37,6 +40,10 @@ var layouts = []gridLayout{
 		header:  " Sunday               Monday                   Tuesday                Wednesday                  Thursday                    Friday              Saturday",
 		numCol:  [7]int{-1, 13, 38, 64, 89, 115, 140},
 		textMid: [7]int{-1, 25, 50, 74, 101, 128, 148}},
+	{name: "brooklyn-cb-03", email: "bk03@cb.nyc.gov", rightNums: true,
+		header:  "      Sun             Mon             Tue             Wed             Thu             Fri             Sat",
+		numCol:  [7]int{15, 31, 47, 63, 79, 95, 111},
+		textMid: [7]int{7, 23, 39, 55, 71, 87, 103}},
 }
 
 // cellNames are the meetings the generator writes, one line each at most
@@ -105,7 +112,11 @@ func genMonth(l gridLayout, year int, mo time.Month) (string, []pinned) {
 			if !printed(d) || (d.Month() != mo && !(l.adjacent && d.Before(first))) {
 				continue
 			}
-			nums.put(l.numCol[i], fmt.Sprint(d.Day()))
+			if n := fmt.Sprint(d.Day()); l.rightNums {
+				nums.put(l.numCol[i]-len(n)+1, n)
+			} else {
+				nums.put(l.numCol[i], n)
+			}
 			wrote = true
 			if d.Month() != mo {
 				continue
@@ -231,6 +242,10 @@ func TestGeneratedCalendarMutations(t *testing.T) {
 		{"a meeting across two columns", with(find("2 ")+2, "                                       Borough Board Meeting"), "rejected"},
 		{"a closure across two columns", with(find("9 ")+2, "                                       Summer Recess Office Closed"), ""},
 	}
+	right, _ := genMonth(layouts[2], 2026, time.August)
+	cases = append(cases,
+		struct{ name, text, reject string }{"numbers at the right, weekday labels swapped", strings.Replace(right, "Mon             Tue", "Tue             Mon", 1), "columns out of place"},
+		struct{ name, text, reject string }{"numbers at the right, the grid a week off", strings.Replace(right, "  9              10", " 16              10", 1), "rejected"})
 	for _, c := range cases {
 		ms, notes, err := CalendarMeetings("bronx-cb-10-august-2026.txt", c.text, meeting.Observation{})
 		if c.reject != "" {
