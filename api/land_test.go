@@ -56,6 +56,18 @@ func TestLandProjectsJSONAndPage(t *testing.T) {
 		!strings.Contains(html, "108-05 68th Road Rezoning") {
 		t.Errorf("page: %d\n%s", res.StatusCode, html)
 	}
+	// the appeals board's stages show, and no developer words do (a test's
+	// name, a repository path, a field name)
+	for _, w := range []string{"Affordable Housing Appeals Board review", "§197-g(d)"} {
+		if !strings.Contains(html, w) {
+			t.Errorf("the ULURP page lacks %q", w)
+		}
+	}
+	for _, w := range []string{"TestProcedures", "internal/land", "testdata", "charter_text"} {
+		if strings.Contains(html, w) {
+			t.Errorf("the ULURP page shows %q", w)
+		}
+	}
 	if res, _ := get(t, e, "/land-projects/2099M9999"); res.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown project page: %d", res.StatusCode)
 	}

@@ -259,3 +259,64 @@ func TestReadyzReadsJobsOncePerTTL(t *testing.T) {
 		t.Errorf("five probes read the jobs %d times, want once", reads)
 	}
 }
+
+// A board calendar the last meetings run could not read: /api/sources
+// lists it with its reason (the run's receipt part and the source's
+// coverage), and the empty meetings answer for that board and month is
+// upstream_failing naming the document and why; another month of the
+// board does not name it.
+func TestUnreadCalendarOnSourcesAndInTheEmptyAnswer(t *testing.T) {
+	doc := "https://cb.example/cal/bronx-cb-10-november-2026.txt"
+	reason := "bronx-cb-10-november-2026.txt: rejected whole: line 40: \"Borough Board Meeting\" sits between two day columns"
+	rc := record.Receipt{Job: "meetings", Source: "meetings", Window: "test window", Started: fixedNow.Add(-time.Hour), Finished: fixedNow.Add(-time.Hour + time.Minute),
+		Outcome: record.ReceiptOK, Parts: []record.ReceiptPart{{Source: "cb-calendar", Outcome: record.ReceiptFailed, Error: doc + ": " + reason,
+			Unread: []record.UnreadDocument{{Document: doc, Body: "Bronx Community Board 10", BodyKey: "bronx-community-board-10", Month: "2026-11", Reason: reason}}}}}
+	e, _ := scheduledEnvOver(t, sampletest.Full, rc)
+	var rep SourcesReport
+	getJSON(t, e, "/api/sources", &rep)
+	listed := false
+	for _, c := range rep.Sources {
+		if c.Source == "cb-calendar" {
+			listed = len(c.Unread) == 1 && c.Unread[0].Document == doc && c.Unread[0].Reason == reason && c.Unread[0].Month == "2026-11"
+		}
+	}
+	if !listed {
+		t.Errorf("/api/sources does not list the unread calendar: %+v", rep.Sources)
+	}
+	inReceipt := false
+	for _, j := range rep.Jobs {
+		for _, r := range j.Receipts {
+			for _, p := range r.Parts {
+				inReceipt = inReceipt || (len(p.Unread) == 1 && p.Unread[0].Document == doc)
+			}
+		}
+	}
+	if !inReceipt {
+		t.Error("/api/sources' receipts do not name the unread calendar")
+	}
+	if _, page := get(t, e, "/sources"); !strings.Contains(string(page), "Could not be read:") || !strings.Contains(string(page), doc) {
+		t.Error("the sources page does not name the unread calendar")
+	}
+	var nov, oct struct {
+		Scope record.Scope `json:"scope"`
+	}
+	getJSON(t, e, "/api/meetings?body=Bronx+Community+Board+10&from=2026-11-01&to=2026-11-30", &nov)
+	if nov.Scope.Empty == nil || nov.Scope.Empty.Type != record.UpstreamFailing {
+		t.Fatalf("the board's November, empty: %+v", nov.Scope.Empty)
+	}
+	named := false
+	for _, a := range nov.Scope.Empty.Sources {
+		named = named || (a.Source == "cb-calendar" && a.Type == record.UpstreamFailing && strings.Contains(a.Note, doc) && strings.Contains(a.Note, "sits between two day columns") && strings.Contains(a.Note, "could not be read") && strings.Contains(a.Note, "Bronx Community Board 10 2026-11"))
+	}
+	if !named {
+		t.Errorf("the empty answer does not name the document and why: %+v", nov.Scope.Empty)
+	}
+	getJSON(t, e, "/api/meetings?body=Bronx+Community+Board+10&from=2026-10-01&to=2026-10-31", &oct)
+	if oct.Scope.Empty != nil {
+		for _, a := range oct.Scope.Empty.Sources {
+			if strings.Contains(a.Note, "could not be read") {
+				t.Errorf("October names November's calendar: %+v", a)
+			}
+		}
+	}
+}

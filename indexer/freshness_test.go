@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/source/meetings"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -426,4 +427,68 @@ func embeddedAt(t *testing.T) *embedded.Backend {
 	}
 	t.Cleanup(func() { b.Close() })
 	return b
+}
+
+// A board calendar that cannot be read is kept with its reason: the run's
+// receipt names it in its calendar part's unread documents (address,
+// board, month, why), the source's coverage lists it (as /api/sources
+// does), and the empty answer for that board and month is
+// upstream_failing naming the document and why; an answer for another
+// month of that board does not name it.
+func TestUnreadCalendarTypesItsBoardAndMonth(t *testing.T) {
+	ctx := context.Background()
+	job := jobNamed("meetings")
+	e := newFreshEnv(t, job)
+	if _, err := e.ix.Load(ctx, meetingsSource{}, os.DirFS("../testdata/sample"), "meetings"); err != nil {
+		t.Fatal(err)
+	}
+	u := "https://cb.example/cal/bronx-cb-10-november-2026.txt"
+	e.s.Config.CalendarURLs = []string{u}
+	e.up.set("calendar", "empty") // the address answers no text
+	rc := e.s.RunJob(ctx, job)
+	var part record.ReceiptPart
+	for _, p := range rc.Parts {
+		if p.Source == meetings.CalendarSource {
+			part = p
+		}
+	}
+	key := meeting.BodyKey("Bronx Community Board 10")
+	want := record.UnreadDocument{Document: u, Body: "Bronx Community Board 10", BodyKey: key, Month: "2026-11"}
+	if part.Outcome != record.ReceiptFailed || len(part.Unread) != 1 {
+		t.Fatalf("calendar part %+v", part)
+	}
+	got := part.Unread[0]
+	reason := got.Reason
+	got.Reason = ""
+	if got != want || !strings.Contains(reason, "no text") {
+		t.Errorf("unread %+v (reason %q), want %+v", got, reason, want)
+	}
+	c := e.coverage(t)[meetings.CalendarSource]
+	if len(c.Unread) != 1 || c.Unread[0].Document != u {
+		t.Errorf("coverage of cb-calendar: %+v", c)
+	}
+	scope := func(body, from, to string) record.Scope {
+		return record.NewScope(record.Searched{Kind: "meetings", Filters: map[string]string{"kind": "meeting", "body_key": body,
+			"from": from, "to": to}}, e.list(t), 0)
+	}
+	nov := scope(key, "2026-11-01T05:00:00Z", "2026-12-01T04:59:59Z")
+	var note string
+	for _, a := range nov.Empty.Sources {
+		if a.Source == meetings.CalendarSource {
+			note = a.Note
+			if a.Type != record.UpstreamFailing {
+				t.Errorf("cb-calendar's November of the board: %+v", a)
+			}
+		}
+	}
+	if nov.Empty.Type != record.UpstreamFailing || !strings.Contains(note, u) || !strings.Contains(note, "no text") || !strings.Contains(note, "could not be read") {
+		t.Errorf("the board's November, empty: %+v", nov.Empty)
+	}
+	for _, other := range []record.Scope{scope(key, "2026-10-01T04:00:00Z", "2026-11-01T03:59:59Z"), scope("bronx-community-board-9", "2026-11-01T05:00:00Z", "2026-12-01T04:59:59Z")} {
+		for _, a := range other.Empty.Sources {
+			if strings.Contains(a.Note, "could not be read") {
+				t.Errorf("another month or board names the unread calendar: %+v", a)
+			}
+		}
+	}
 }

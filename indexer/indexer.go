@@ -277,6 +277,7 @@ func (r *Report) addParts(ps []Part) {
 		}
 		r.Parts[i].Rows += p.Rows
 		r.Parts[i].Err = errors.Join(r.Parts[i].Err, p.Err)
+		r.Parts[i].Unread = append(r.Parts[i].Unread, p.Unread...)
 	}
 }
 

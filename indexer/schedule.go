@@ -360,7 +360,7 @@ func receiptParts(j Job, rep Report, rc record.Receipt, runErr error) []record.R
 		if !slices.Contains(j.Feeds, p.Source) {
 			continue
 		}
-		rp := record.ReceiptPart{Source: p.Source, Outcome: record.ReceiptOK, RowsRead: p.Rows}
+		rp := record.ReceiptPart{Source: p.Source, Outcome: record.ReceiptOK, RowsRead: p.Rows, Unread: p.Unread}
 		switch {
 		case p.Err != nil:
 			rp.Outcome, rp.Error = record.ReceiptFailed, p.Err.Error()

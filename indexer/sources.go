@@ -138,6 +138,8 @@ type Part struct {
 	Source string
 	Rows   int
 	Err    error
+	// Unread are the documents of the part that could not be read.
+	Unread []record.UnreadDocument
 }
 
 // Sources is the one list of sources: what -source accepts, what the
@@ -458,7 +460,7 @@ func (meetingsSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, b
 	if len(cfg.CalendarURLs) > 0 { // no calendar configured: cb-calendar is not fetched, and says nothing
 		cf := &meetings.CalendarFetcher{Client: cfg.Client, URLs: cfg.CalendarURLs, Now: cfg.Now, Progress: progress(meetings.CalendarSource)}
 		read, nb, rejB := cf.Fetch(ctx)
-		b.Parts = append(b.Parts, Part{Source: meetings.CalendarSource, Rows: nb, Err: errors.Join(rejB...)}) // a rejected calendar fails the part, naming it
+		b.Parts = append(b.Parts, Part{Source: meetings.CalendarSource, Rows: nb, Err: errors.Join(rejB...), Unread: unreadCalendars(rejB)}) // a rejected calendar fails the part, naming it
 		boards = read
 		b.Rows += nb
 		rejected = append(rejected, rejB...)
@@ -467,6 +469,19 @@ func (meetingsSource) Fetch(ctx context.Context, _ Checkpoint, cfg LiveConfig, b
 	b.Rows += nc + nh
 	b.Records = meetingSets(ms)
 	return batch(b, rejected)
+}
+
+// unreadCalendars are the rejected calendars as unread documents: each
+// with its address, board and month (when known) and why.
+func unreadCalendars(errs []error) []record.UnreadDocument {
+	var out []record.UnreadDocument
+	for _, e := range errs {
+		var uc *meetings.UnreadCalendar
+		if errors.As(e, &uc) {
+			out = append(out, record.UnreadDocument{Document: uc.Document, Body: uc.Body, BodyKey: meeting.BodyKey(uc.Body), Month: uc.Month, Reason: uc.Reason()})
+		}
+	}
+	return out
 }
 
 // meetingSets are the record sets of meetings, one per source (records

@@ -49,7 +49,7 @@ func landTexts(t *testing.T) []string {
 	out = append(out,
 		land.ReasonHappened, land.ReasonInProgress, land.ReasonCurrent, land.ReasonNotStarted, land.ReasonAbsent, land.ReasonUnknown,
 		land.LaterReason(land.ReasonAbsent), land.LaterReason(land.ReasonUnknown),
-		land.NoteAdHoc, land.NoteUnmapped, land.NoteApprovalDate, land.NoteClosing, land.NoteCompleted, land.NoteLayers,
+		land.NoteAdHoc, land.NoteAdHocOnRequest, land.NoteUnmapped, land.NoteApprovalDate, land.NoteClosing, land.NoteCompleted, land.NoteLayers,
 		fmt.Sprintf(land.ProcedureNoteFormat, land.ProcedureNotStated),
 		land.NoCentroidReason("1000010001", false), land.NoCentroidReason("4021790001", true),
 		land.NoCentroidReason("1012617501", true), land.NoCentroidReason("1000010001", true),

@@ -42,6 +42,7 @@ var scriptWords = map[string]word{
 	"src.since":      {"since", "desde"},
 	"src.every":      {"fetched every %s", "descargada cada %s"},
 	"src.lasterror":  {"Last error:", "Último error:"},
+	"src.unread":     {"Could not be read:", "No se pudo leer:"},
 	"src.jobs":       {"Scheduled live fetches", "Descargas programadas en vivo"},
 	"src.nojobs":     {"No job is scheduled in this deployment.", "Este servicio no tiene ninguna tarea programada."},
 	"src.job":        {"source %s, every %s, maximum age %s", "fuente %s, cada %s, antigüedad máxima %s"},

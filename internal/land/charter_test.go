@@ -62,7 +62,7 @@ func subdivision(section, label string) (string, bool) {
 	return "", false
 }
 
-var dayWords = map[int]string{5: "five", 10: "ten", 15: "fifteen", 20: "twenty", 30: "thirty", 45: "forty-five", 50: "fifty", 60: "sixty", 75: "seventy-five", 90: "ninety"}
+var dayWords = map[int]string{5: "five", 10: "ten", 15: "fifteen", 20: "twenty", 30: "thirty", 45: "forty-five", 50: "fifty", 60: "sixty", 75: "seventy-five", 90: "ninety", 180: "one hundred eighty"}
 
 var (
 	citedRE   = regexp.MustCompile(`§(\d+(?:-[a-z])?)((?:\([a-z](?:-\d)?\))?)`)
@@ -211,5 +211,142 @@ func TestCharterCheckCatchesErrors(t *testing.T) {
 		if len(charterProblems(sections, p)) == 0 {
 			t.Errorf("a wrong %s passes the Charter check", name)
 		}
+	}
+}
+
+// stageIn is a procedure's stage by id.
+func stageIn(t *testing.T, procedure, id string) (Stage, bool) {
+	t.Helper()
+	p, ok := ProcedureByID(procedure)
+	if !ok {
+		t.Fatalf("no %s definition", procedure)
+	}
+	return p.stageByID(id)
+}
+
+// The Affordable Housing Appeals Board (§197-g) is a stage of the
+// procedures whose Council review is §197-d(c) (ULURP, Non-ULURP): asked
+// for within five days, acting within fifteen, tolled fifteen while
+// modifications are with the Commission, no action affirming the Council;
+// the portal's appeals milestones are its evidence. The Mayor's stage
+// leaves those actions to it. ELURP's Council review (§197-d(c-1)) has no
+// board, and says why.
+func TestAppealsBoardStage(t *testing.T) {
+	for _, id := range []string{"ulurp", "non_ulurp"} {
+		p, _ := ProcedureByID(id)
+		req, ok1 := stageIn(t, id, "appeals_request")
+		board, ok2 := stageIn(t, id, "appeals_board")
+		if !ok1 || !ok2 {
+			t.Fatalf("%s: no appeals-board stages", id)
+		}
+		if req.Charter != "§197-g(c)" || req.TimeLimitDays != 5 || !req.OnRequest || req.Applies != "conditional" ||
+			!strings.Contains(req.Condition, "§197-d(c)") || !strings.Contains(req.Condition, "affordable housing") || !strings.Contains(req.Condition, "§197-g(b)") {
+			t.Errorf("%s request stage %+v", id, req)
+		}
+		if board.Charter != "§197-g(d)" || board.TimeLimitDays != 15 || !board.OnRequest ||
+			!strings.Contains(board.TimeLimitNote, "§197-g(e)") || !strings.Contains(board.Effect, "affirms the Council") ||
+			!strings.Contains(board.Actor, "Mayor") || !strings.Contains(board.Actor, "Speaker") || !strings.Contains(board.Actor, "borough president") {
+			t.Errorf("%s board stage %+v", id, board)
+		}
+		if p.stageOf("Request for Appeals Board Review") != "appeals_request" || p.stageOf("Appeals Board Review") != "appeals_board" {
+			t.Errorf("%s: the portal's appeals milestones are not the board's evidence", id)
+		}
+		for _, o := range p.Outside {
+			if strings.Contains(o.Milestone, "Appeals Board") {
+				t.Errorf("%s still calls %q outside the procedure", id, o.Milestone)
+			}
+		}
+		mayor, _ := stageIn(t, id, "mayor")
+		if !strings.Contains(mayor.Condition, "§197-d(e-1)") || !strings.Contains(mayor.Condition, "Appeals Board") {
+			t.Errorf("%s: the Mayor's stage does not leave the board's actions to it: %q", id, mayor.Condition)
+		}
+		// the board comes after the Council, before the Mayor
+		var order []string
+		for _, s := range p.Stages {
+			order = append(order, s.ID)
+		}
+		if i, j := slicesIndex(order, "council"), slicesIndex(order, "appeals_request"); j != i+1 {
+			t.Errorf("%s stage order %v", id, order)
+		}
+	}
+	e, _ := ProcedureByID("elurp")
+	if e.stageOf("Appeals Board Review") != "" {
+		t.Error("ELURP maps the appeals board")
+	}
+	for _, o := range e.Outside {
+		if strings.Contains(o.Milestone, "Appeals Board") && !strings.Contains(o.Note, "§197-g(b)") {
+			t.Errorf("ELURP says no reason for %q: %q", o.Milestone, o.Note)
+		}
+	}
+}
+
+func slicesIndex(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// ELURP as §197-e has it: filing and certification are not for the
+// subdivision k applications, which go straight to the boards and borough
+// presidents (§197-e(k)(2)) under §197-e(k)(3)'s sixty days; the 45-day
+// decision is the §197-f application's only (§197-e(g), (l)).
+func TestELURPSubdivisionK(t *testing.T) {
+	for _, id := range []string{"pre_filing", "certification", "community_board", "borough_president", "cpc_hearing", "cpc_vote"} {
+		s, _ := stageIn(t, "elurp", id)
+		if s.Applies != "conditional" || !strings.Contains(s.Condition, "subdivision k") {
+			t.Errorf("ELURP %s applies %q (%q): not for subdivision k applications", id, s.Applies, s.Condition)
+		}
+	}
+	for _, id := range []string{"k_community_board", "k_borough_president"} {
+		s, ok := stageIn(t, "elurp", id)
+		if !ok || s.Charter != "§197-e(k)(3)" || s.TimeLimitDays != 60 || s.Group != "k_review" || !strings.Contains(s.Condition, "§197-e(k)") {
+			t.Errorf("ELURP %s: %+v", id, s)
+		}
+	}
+	bp, _ := stageIn(t, "elurp", "k_borough_president")
+	if !strings.Contains(bp.TimeLimitNote, "not the borough president's") {
+		t.Errorf("the k borough president's sixty days have no June-July extension: %q", bp.TimeLimitNote)
+	}
+	vote, _ := stageIn(t, "elurp", "cpc_vote")
+	if !strings.Contains(vote.TimeLimitNote, "forty-five days") || !strings.Contains(vote.TimeLimitNote, "§197-f") || !strings.Contains(vote.TimeLimitNote, "§197-e(l)") {
+		t.Errorf("the 45-day decision is the §197-f application's: %q", vote.TimeLimitNote)
+	}
+}
+
+// §200(a)(3): a protested text change needs three-fourths of the Council
+// within one hundred eighty days.
+func TestProtestPath(t *testing.T) {
+	s, ok := stageIn(t, "non_ulurp", "council_protest_vote")
+	if !ok || s.Charter != "§200(a)(3)" || s.TimeLimitDays != 180 || s.Applies != "conditional" ||
+		!strings.Contains(s.CharterText, "three-fourths") || !strings.Contains(s.Condition, "thirty days") {
+		t.Errorf("protest stage %+v", s)
+	}
+}
+
+// An ad-hoc milestone is evidence only of a stage on request: the portal's
+// "Ad-hoc - Community Board Referral" is no community board review.
+func TestAdHocMilestoneEvidence(t *testing.T) {
+	p := Project{ID: "2099Q0001", ProcedureID: "ulurp", Milestones: []Milestone{
+		{Action: "Ad-hoc", Milestone: "Community Board Referral", Status: "Not Started"},
+		{Action: "Ad-hoc", Milestone: "Appeals Board Review", Status: "Completed"},
+	}}
+	d := Path(p, nil)
+	for _, st := range d.Normative {
+		switch st.ID {
+		case "community_board":
+			if len(st.Evidence) != 0 {
+				t.Errorf("an ad-hoc referral is evidence of the board: %+v", st)
+			}
+		case "appeals_board":
+			if st.State != StateHappened || len(st.Evidence) != 1 {
+				t.Errorf("the appeals board's ad-hoc milestone is not its evidence: %+v", st)
+			}
+		}
+	}
+	if d.Observed[0].Note != NoteAdHoc || d.Observed[1].Note != NoteAdHocOnRequest {
+		t.Errorf("notes %q, %q", d.Observed[0].Note, d.Observed[1].Note)
 	}
 }

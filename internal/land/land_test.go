@@ -506,3 +506,37 @@ func TestPlannedDateInThePastSaysSo(t *testing.T) {
 		t.Fatalf("no stage of 2024Q0292 planned before the read (%d planned): the check proves nothing", planned)
 	}
 }
+
+// 2024Q0292 carries the portal's appeals milestones: its decision path
+// shows the Affordable Housing Appeals Board's stages with them as
+// evidence, after the Council and before the Mayor.
+func TestAppealsBoardOn2024Q0292(t *testing.T) {
+	s := service(t)
+	d, err := s.DecisionPath(context.Background(), "2024Q0292")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, o := range d.Observed {
+		names[o.ID] = o.Name
+	}
+	want := map[string]string{"appeals_request": "Request for Appeals Board Review", "appeals_board": "Appeals Board Review"}
+	var order []string
+	for _, st := range d.Normative {
+		order = append(order, st.ID)
+		w, ok := want[st.ID]
+		if !ok {
+			continue
+		}
+		delete(want, st.ID)
+		if len(st.Evidence) != 1 || names[st.Evidence[0]] != w || st.State != land.StateNotStarted || !strings.HasPrefix(st.Charter, "§197-g(") {
+			t.Errorf("stage %s: state %s, evidence %v (%q), charter %s", st.ID, st.State, st.Evidence, names[st.Evidence[0]], st.Charter)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("2024Q0292's path has no %v: %v", want, order)
+	}
+	if got := strings.Join(order, " "); !strings.Contains(got, "council appeals_request appeals_board mayor") {
+		t.Errorf("stage order %s", got)
+	}
+}

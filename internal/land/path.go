@@ -170,13 +170,21 @@ func Path(p Project, events []Event) DecisionPath {
 		}
 	}
 	stageOfMilestone := func(prefix, milestone string) (string, string) {
-		if prefix == "Ad-hoc" {
-			return "", NoteAdHoc
-		}
 		if !ok {
+			if prefix == "Ad-hoc" {
+				return "", NoteAdHoc
+			}
 			return "", ""
 		}
 		s := proc.stageOf(milestone)
+		if prefix == "Ad-hoc" {
+			// an ad-hoc milestone is evidence only of a stage that
+			// happens on request (the appeals board)
+			if st, found := proc.stageByID(s); found && st.OnRequest {
+				return s, NoteAdHocOnRequest
+			}
+			return "", NoteAdHoc
+		}
 		if s == "" {
 			for _, o := range proc.Outside {
 				if strings.EqualFold(o.Milestone, milestone) {

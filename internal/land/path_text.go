@@ -12,13 +12,16 @@ const (
 	ReasonAbsent     = "no milestone of this stage in the portal's milestone list"
 	ReasonUnknown    = "no milestone list is held for this project"
 
-	NoteAdHoc        = "ad-hoc milestone: listed by the portal although it may never happen; not evidence of a procedure stage"
-	NoteOutside      = "not a stage of the procedure: " // + the procedure's note of the milestone
-	NoteUnmapped     = "not mapped to a stage of the procedure definition"
-	NoteApprovalDate = "the publisher does not say which body's approval this date is; it is not tied to a stage"
-	NoteClosing      = "the project's closing; not a procedure stage"
-	NoteCompleted    = "The project is Completed according to its public status; stages after the last recorded one are not recorded by the held sources, and this path does not infer them."
-	NoteLayers       = "Observed and normative layers are kept apart: a stage names its evidence by observation id only. This path reports recorded facts and the procedure's rules; it does not predict outcomes."
+	NoteAdHoc   = "ad-hoc milestone: listed by the portal although it may never happen; not evidence of a procedure stage"
+	NoteOutside = "not a stage of the procedure: " // + the procedure's note of the milestone
+	// NoteAdHocOnRequest is the note of an ad-hoc milestone of a stage
+	// that happens only on request (Stage.OnRequest).
+	NoteAdHocOnRequest = "ad-hoc milestone of a stage that happens only when someone asks for it: the portal lists it on projects the stage may apply to, so a milestone not started says only that no request is recorded"
+	NoteUnmapped       = "not mapped to a stage of the procedure definition"
+	NoteApprovalDate   = "the publisher does not say which body's approval this date is; it is not tied to a stage"
+	NoteClosing        = "the project's closing; not a procedure stage"
+	NoteCompleted      = "The project is Completed according to its public status; stages after the last recorded one are not recorded by the held sources, and this path does not infer them."
+	NoteLayers         = "Observed and normative layers are kept apart: a stage names its evidence by observation id only. This path reports recorded facts and the procedure's rules; it does not predict outcomes."
 
 	// ProcedureNoteFormat is the note of a path with no reviewed
 	// procedure (the procedure as written, or ProcedureNotStated).

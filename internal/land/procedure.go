@@ -60,18 +60,23 @@ type Group struct {
 // including its time limit when TimeLimitDays is set (the day count as the
 // Charter spells it); TimeLimitNote gives the Charter's exceptions.
 type Stage struct {
-	ID            string   `json:"id"`
-	Name          string   `json:"name"`
-	Actor         string   `json:"actor"`
-	Effect        string   `json:"effect"`
-	Charter       string   `json:"charter"`
-	CharterText   string   `json:"charter_text"`
-	TimeLimitDays int      `json:"time_limit_days,omitempty"`
-	TimeLimitNote string   `json:"time_limit_note,omitempty"`
-	Group         string   `json:"group,omitempty"`
-	Applies       string   `json:"applies"` // always, conditional
-	Condition     string   `json:"condition,omitempty"`
-	Milestones    []string `json:"milestones"`
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	Actor         string `json:"actor"`
+	Effect        string `json:"effect"`
+	Charter       string `json:"charter"`
+	CharterText   string `json:"charter_text"`
+	TimeLimitDays int    `json:"time_limit_days,omitempty"`
+	TimeLimitNote string `json:"time_limit_note,omitempty"`
+	Group         string `json:"group,omitempty"`
+	Applies       string `json:"applies"` // always, conditional
+	// OnRequest: the stage happens only when someone asks for it (the
+	// Affordable Housing Appeals Board); the portal lists its milestones
+	// as ad-hoc ones on every project it may apply to, and they are
+	// evidence of it all the same.
+	OnRequest  bool     `json:"on_request,omitempty"`
+	Condition  string   `json:"condition,omitempty"`
+	Milestones []string `json:"milestones"`
 }
 
 //go:embed procedures/*.json
@@ -132,6 +137,9 @@ func (p Procedure) check() error {
 		if s.Applies != "always" && s.Applies != "conditional" {
 			return fmt.Errorf("stage %s: applies must be always or conditional", s.ID)
 		}
+		if s.OnRequest && s.Applies != "conditional" {
+			return fmt.Errorf("stage %s: a stage on request is conditional", s.ID)
+		}
 		for _, m := range s.Milestones {
 			if o, ok := ms[m]; ok {
 				return fmt.Errorf("milestone %q in stages %s and %s", m, o, s.ID)
@@ -177,6 +185,16 @@ func StageIDs() []string {
 		}
 	}
 	return out
+}
+
+// stageByID is a stage of the procedure.
+func (p Procedure) stageByID(id string) (Stage, bool) {
+	for _, s := range p.Stages {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return Stage{}, false
 }
 
 // stageOf is the stage a milestone name (without its action prefix) is

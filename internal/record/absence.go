@@ -105,7 +105,10 @@ func (s *Scope) TypeAbsence() {
 		before := to != "" && c.FirstSourceDate != "" && to < c.FirstSourceDate
 		outside := before || (from != "" && c.LastSourceDate != "" && from > c.LastSourceDate)
 		held := fmt.Sprintf("holds source dates %s to %s", c.FirstSourceDate, c.LastSourceDate)
+		unread := unreadNote(c, s.Searched.Filters[unreadBodyFilter], nyDay(s.Searched.Filters["from"]), nyDay(s.Searched.Filters["to"]))
 		switch {
+		case unread != "":
+			a.Type, a.Note = UpstreamFailing, unread
 		case c.State == Failing && !before:
 			a.Type, a.Note = UpstreamFailing, failingNote(c)+"; the answer is from the last good data"
 			if outside {
@@ -148,6 +151,59 @@ func (s *Scope) TypeAbsence() {
 		e.Note = "Nothing matched in the sources held, which cover the dates asked; their freshness is not stated here."
 	}
 	s.Empty = e
+}
+
+// unreadBodyFilter is the scope filter of the body keys asked (meetings'
+// body_key): an unread document of another body does not empty the
+// answer.
+const unreadBodyFilter = "body_key"
+
+// MaxUnreadNamed bounds the unread documents an empty answer names.
+const MaxUnreadNamed = 3
+
+// unreadNote names the documents of c its last fetch could not read that
+// may hold what was asked (the bodies asked, the days from..to), with
+// why; "" when none may.
+func unreadNote(c SourceCoverage, bodies, from, to string) string {
+	var keys []string
+	if bodies != "" {
+		keys = strings.Split(bodies, ",")
+	}
+	var named []string
+	n := 0
+	for _, u := range c.Unread {
+		if !u.covers(keys, from, to) {
+			continue
+		}
+		n++
+		if len(named) < MaxUnreadNamed {
+			of := u.Body
+			if u.Month != "" {
+				of = strings.TrimSpace(of + " " + u.Month)
+			}
+			if of != "" {
+				of = " (" + of + ")"
+			}
+			named = append(named, u.Document+of+": "+u.Reason)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	note := "a document that may hold what was asked could not be read, so its records are missing: " + strings.Join(named, "; ")
+	if n > len(named) {
+		note += fmt.Sprintf("; and %d more", n-len(named))
+	}
+	return note
+}
+
+// nyDay is the New York day (YYYY-MM-DD) of a filter value: a day as
+// given, an RFC 3339 time on its New York day; "" when none.
+func nyDay(v string) string {
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t.In(NewYork).Format("2006-01-02")
+	}
+	return day10(v)
 }
 
 // failingNote says since when a source's live fetch fails and why (the

@@ -74,6 +74,34 @@ type ReceiptPart struct {
 	Outcome  string `json:"outcome"`
 	RowsRead int    `json:"rows_read"`
 	Error    string `json:"error,omitempty"`
+	// Unread are the documents of the part that could not be read (a
+	// board's calendar that is a PDF or does not read), each with the
+	// body and month it is of and why.
+	Unread []UnreadDocument `json:"unread,omitempty"`
+}
+
+// UnreadDocument is a document a fetch could not read: its address, the
+// body it is of (BodyKey its key as meetings filter by it) and the month
+// it covers, each when known before the rejection ("" when not), and why.
+// An empty answer for that body and month says so (TypeAbsence).
+type UnreadDocument struct {
+	Document string `json:"document"`
+	Body     string `json:"body,omitempty"`
+	BodyKey  string `json:"body_key,omitempty"`
+	Month    string `json:"month,omitempty"` // YYYY-MM
+	Reason   string `json:"reason"`
+}
+
+// covers reports whether the document may hold records of the body keys
+// asked (none asked: any) in the days from..to (YYYY-MM-DD, "" open).
+func (u UnreadDocument) covers(bodyKeys []string, from, to string) bool {
+	if len(bodyKeys) > 0 && !slices.Contains(bodyKeys, u.BodyKey) {
+		return false
+	}
+	if u.Month == "" {
+		return true
+	}
+	return (from == "" || u.Month >= from[:7]) && (to == "" || u.Month <= to[:7])
 }
 
 // partOf is what rc says of source: its outcome and error, and whether
@@ -111,6 +139,9 @@ type SourceRun struct {
 	// failure's error.
 	FailingSince time.Time
 	LastError    string
+	// Unread are the documents the last run that fetched the source
+	// could not read (ReceiptPart.Unread).
+	Unread []UnreadDocument
 }
 
 // RunOf folds a job's receipts (newest first) into a SourceRun, each
@@ -138,10 +169,19 @@ func RunOf(job string, every, maxAge time.Duration, receipts []Receipt) SourceRu
 // parts then speaks for it).
 func RunOfSource(job, source string, only bool, every, maxAge time.Duration, receipts []Receipt) SourceRun {
 	r := SourceRun{Job: job, Every: every, MaxAge: maxAge}
+	first := true
 	for _, rc := range receipts {
 		outcome, err, fetched := rc.partOf(source, only)
 		if !fetched {
 			continue
+		}
+		if first {
+			first = false
+			for _, p := range rc.Parts {
+				if p.Source == source {
+					r.Unread = p.Unread
+				}
+			}
 		}
 		if outcome == ReceiptOK {
 			r.LastOK = rc.Finished
@@ -201,6 +241,7 @@ func Freshen(c SourceCoverage, run SourceRun, now time.Time) SourceCoverage {
 		c.SourceAgeDays = int(now.Sub(d).Hours() / 24)
 	}
 	c.LastError = run.LastError
+	c.Unread = run.Unread
 	c.StateSince, c.FreshnessNote = time.Time{}, ""
 	within := func(t time.Time) bool { return !t.IsZero() && (run.MaxAge <= 0 || now.Sub(t) <= run.MaxAge) }
 	switch {

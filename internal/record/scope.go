@@ -41,6 +41,9 @@ type SourceCoverage struct {
 	// Schedule says how the source is kept (ScheduleLive: a scheduled job
 	// fetches it; ScheduleFileOnly: loaded from files only, no schedule).
 	Schedule string `json:"schedule,omitempty"`
+	// Unread are the documents its last live fetch could not read, each
+	// with the body and month it is of and why (Freshen).
+	Unread []UnreadDocument `json:"unread,omitempty"`
 }
 
 // Searched is what a query asked for, as the backend applied it.

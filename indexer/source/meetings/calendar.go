@@ -39,13 +39,15 @@ var (
 	// a listed date: optional marks and weekday, then "June 9, 2026",
 	// "January 7th" or "01/13", at the start of a fragment.
 	listDateRE = regexp.MustCompile(`(?i)^\**\s*(?:(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(?:(january|february|march|april|may|june|july|august|september|october|november|december)\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s*(\d{4}))?|(\d{2})/(\d{2}))\b\**`)
-	yearOnlyRE = regexp.MustCompile(`^(20\d\d)$`)
-	headYearRE = regexp.MustCompile(`(?i)^(20\d\d)\s+board meeting schedule`)
-	memoDateRE = regexp.MustCompile(`(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+(\d{1,2}),\s*(\d{4})\b`)
-	heldAtRE   = regexp.MustCompile(`(?i)(?:meetings are (?:generally |usually )?held at|are held at)\s+(?:the\s+)?([^.]*?\d{5})`)
-	addressRE  = regexp.MustCompile(`(?i)^\d+[\w.\- ]*\b(st|street|ave|avenue|blvd|boulevard|road|rd|place|pl|expressway)\b\.?`)
-	zipLineRE  = regexp.MustCompile(`,\s*NY\s+\d{5}`)
-	youtubeRE  = regexp.MustCompile(`https?://(?:www\.)?youtu(?:be\.com|\.be)/\S+`)
+	// an abbreviated month heading ("NOV 2026", "Sept. 2026")
+	monthAbbrRE = regexp.MustCompile(`(?i)\b(jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\s+(20\d\d)\b`)
+	yearOnlyRE  = regexp.MustCompile(`^(20\d\d)$`)
+	headYearRE  = regexp.MustCompile(`(?i)^(20\d\d)\s+board meeting schedule`)
+	memoDateRE  = regexp.MustCompile(`(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+(\d{1,2}),\s*(\d{4})\b`)
+	heldAtRE    = regexp.MustCompile(`(?i)(?:meetings are (?:generally |usually )?held at|are held at)\s+(?:the\s+)?([^.]*?\d{5})`)
+	addressRE   = regexp.MustCompile(`(?i)^\d+[\w.\- ]*\b(st|street|ave|avenue|blvd|boulevard|road|rd|place|pl|expressway)\b\.?`)
+	zipLineRE   = regexp.MustCompile(`,\s*NY\s+\d{5}`)
+	youtubeRE   = regexp.MustCompile(`https?://(?:www\.)?youtu(?:be\.com|\.be)/\S+`)
 )
 
 // fragment is a run of text on one line, separated from the next by two
@@ -182,15 +184,36 @@ func meetingName(s string) bool {
 
 var weekdayNames = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
 
-// weekdayIndex is the weekday of a full or three-letter name, -1 if none.
+// weekdayIndex is the weekday of a full or shortened name ("Mon",
+// "Tues", "Thurs"), -1 if none.
 func weekdayIndex(s string) int {
 	s = strings.ToLower(strings.Trim(s, "*.: "))
 	for i, w := range weekdayNames {
-		if s == w || (len(s) == 3 && strings.HasPrefix(w, s)) {
+		if s == w || (len(s) >= 3 && strings.HasPrefix(w, s)) {
 			return i
 		}
 	}
 	return -1
+}
+
+// tokens are the words of a fragment, each at its own column.
+func tokens(f fragment) []fragment {
+	var out []fragment
+	runes := []rune(f.Text)
+	start := -1
+	for j := 0; j <= len(runes); j++ {
+		if j == len(runes) || runes[j] == ' ' {
+			if start >= 0 {
+				out = append(out, fragment{Line: f.Line, Col: f.Col + start, Text: string(runes[start:j])})
+			}
+			start = -1
+			continue
+		}
+		if start < 0 {
+			start = j
+		}
+	}
+	return out
 }
 
 // parseCalendar reads the meetings of one calendar text: a month grid
@@ -212,8 +235,15 @@ func parseCalendar(name, text string) (code, body string, bodyField meeting.Pars
 	frs := fragments(lines)
 	tentative := strings.Contains(strings.ToUpper(text), "TENTATIVE")
 	var reason string
-	if rows := dayRows(frs); len(rows) >= 2 {
-		out, notes, reason = parseGrid(lines, frs, rows, tentative)
+	if rows := dayRows(frs); countFull(rows) >= 2 {
+		out, notes, reason = parseGrid(lines, frs, rows, tentative, false)
+		if strings.Contains(reason, "columns out of place") {
+			// numbers printed at the right of their cells: read so only
+			// when every day then falls on its column's weekday
+			if o, n, r := parseGrid(lines, frs, rows, tentative, true); r == "" {
+				out, notes, reason = o, append(n, "the day numbers are printed at the right of their cells: each is read under the last weekday label at or left of it, where every day falls on its weekday"), ""
+			}
+		}
 	} else {
 		out, notes, reason = parseList(text, lines, frs)
 	}
@@ -253,10 +283,30 @@ func vetParsed(ps []parsedMeeting) string {
 	return ""
 }
 
+// dayRow is a line that holds only day numbers (and the single letters
+// of a vertical month label): its index and how many numbers it holds.
+type dayRow struct{ line, n int }
+
+// fullWeek is the fewest numbers of a week row inside a grid: a week
+// printed whole has five at least (six where Sundays are left out); a
+// short first or last week has one or more.
+const fullWeek = 3
+
+// countFull counts the rows of a full week.
+func countFull(rows []dayRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.n >= fullWeek {
+			n++
+		}
+	}
+	return n
+}
+
 // dayRows are the lines that hold only day numbers (and the single
-// letters of a vertical month label), three at least.
-func dayRows(frs [][]fragment) []int {
-	var rows []int
+// letters of a vertical month label), one at least.
+func dayRows(frs [][]fragment) []dayRow {
+	var rows []dayRow
 	for i, fs := range frs {
 		n := 0
 		ok := true
@@ -272,11 +322,49 @@ func dayRows(frs [][]fragment) []int {
 				n++
 			}
 		}
-		if ok && n >= 3 {
-			rows = append(rows, i)
+		if ok && n >= 1 {
+			rows = append(rows, dayRow{i, n})
 		}
 	}
 	return rows
+}
+
+// weekRows are a grid's week rows: the rows of full weeks, the one short
+// row between the weekday header and the first of them (a first week of
+// one or two days) and the first short row after the last of them (a
+// last week of one or two days). A short row between two full weeks is
+// text of a cell (a lone number), not a week; two short rows above the
+// first full week cannot be told apart and reject the grid.
+func weekRows(rows []dayRow, headLine int) ([]int, string) {
+	first, last := -1, -1
+	for i, r := range rows {
+		if r.n >= fullWeek {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	var out []int
+	var above []int
+	for _, r := range rows[:first] {
+		if r.line > headLine {
+			above = append(above, r.line)
+		}
+	}
+	if len(above) > 1 {
+		return nil, fmt.Sprintf("lines %d and %d both hold a few day numbers above the first full week: which one is the first week cannot be told", above[0]+1, above[1]+1)
+	}
+	out = append(out, above...)
+	for _, r := range rows[first : last+1] {
+		if r.n >= fullWeek {
+			out = append(out, r.line)
+		}
+	}
+	if last+1 < len(rows) {
+		out = append(out, rows[last+1].line)
+	}
+	return out, ""
 }
 
 // gridMonth finds the month of a grid: a printed "SEPTEMBER 2026"
@@ -285,6 +373,14 @@ func dayRows(frs [][]fragment) []int {
 func gridMonth(lines []string, frs [][]fragment) (time.Month, int, meeting.ParsedField, bool) {
 	for i, l := range lines {
 		if m := monthRE.FindStringSubmatch(l); m != nil {
+			y, _ := strconv.Atoi(m[2])
+			mo := monthIndex(m[1])
+			ln, src := sourceLine(lines, i)
+			return mo, y, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", y, mo), Confidence: meeting.High, How: "the printed heading " + strconv.Quote(m[0]), Line: ln, SourceText: src}, true
+		}
+	}
+	for i, l := range lines {
+		if m := monthAbbrRE.FindStringSubmatch(l); m != nil {
 			y, _ := strconv.Atoi(m[2])
 			mo := monthIndex(m[1])
 			ln, src := sourceLine(lines, i)
@@ -319,6 +415,14 @@ func monthIndex(s string) time.Month {
 			return time.Month(i + 1)
 		}
 	}
+	if s == "sept" {
+		return time.September
+	}
+	for i, m := range monthNames {
+		if len(s) == 3 && strings.HasPrefix(m, s) && monthAbbrRE.MatchString(s+" 2000") {
+			return time.Month(i + 1)
+		}
+	}
 	return 0
 }
 
@@ -333,12 +437,16 @@ type gridHeader struct {
 func weekdayHeader(frs [][]fragment, before int) ([]gridHeader, int) {
 	for i := before - 1; i >= 0; i-- {
 		var hs []gridHeader
+		all := 0
 		for _, f := range frs[i] {
-			if w := weekdayIndex(f.Text); w >= 0 {
-				hs = append(hs, gridHeader{f.Col, f.center(), time.Weekday(w)})
+			for _, t := range tokens(f) { // labels printed one space apart share a fragment
+				all++
+				if w := weekdayIndex(t.Text); w >= 0 {
+					hs = append(hs, gridHeader{t.Col, t.center(), time.Weekday(w)})
+				}
 			}
 		}
-		if len(hs) >= 5 && len(hs) == len(frs[i]) {
+		if len(hs) >= 5 && len(hs) == all {
 			return hs, i
 		}
 	}
@@ -347,8 +455,18 @@ func weekdayHeader(frs [][]fragment, before int) ([]gridHeader, int) {
 
 // headerAt is the header of a day number printed at col: the first label
 // starting at or right of it (numbers are printed at a cell's top left,
-// labels left or centred in it).
-func headerAt(hs []gridHeader, col int) int {
+// labels left or centred in it), or with right the last label starting at
+// or left of it (numbers printed at a cell's top right).
+func headerAt(hs []gridHeader, col int, right bool) int {
+	if right { // the last label starting at or left of it
+		at := -1
+		for i, h := range hs {
+			if h.col <= col+1 {
+				at = i
+			}
+		}
+		return at
+	}
 	for i, h := range hs {
 		if h.col >= col-1 {
 			return i
@@ -377,14 +495,25 @@ func spanAt(hs []gridHeader, x int) int {
 // its name, its time, then its place; a holiday or a closure is no
 // meeting; any other text without a time, a text between two columns or
 // a note inside the grid rejects the calendar.
-func parseGrid(lines []string, frs [][]fragment, rows []int, tentative bool) ([]parsedMeeting, []string, string) {
+func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative, right bool) ([]parsedMeeting, []string, string) {
 	mo, year, monthField, ok := gridMonth(lines, frs)
 	if !ok {
 		return nil, nil, "a month grid with no readable month and year"
 	}
-	hs, headLine := weekdayHeader(frs, rows[0])
+	firstFull := 0
+	for _, r := range candidates {
+		if r.n >= fullWeek {
+			firstFull = r.line
+			break
+		}
+	}
+	hs, headLine := weekdayHeader(frs, firstFull)
 	if hs == nil {
 		return nil, nil, "a month grid with no weekday header row above its day numbers: its columns cannot be checked"
+	}
+	rows, why := weekRows(candidates, headLine)
+	if why != "" {
+		return nil, nil, why
 	}
 	wide := 0 // a cell's width: the largest gap between two labels
 	for i := 1; i < len(hs); i++ {
@@ -446,7 +575,7 @@ func parseGrid(lines []string, frs [][]fragment, rows []int, tentative bool) ([]
 				if !first && d.Sub(prev) > 8*24*time.Hour {
 					return nil, notes, fmt.Sprintf("line %d: day %d skips days after day %d", r+1, v, prev.Day())
 				}
-				h := headerAt(hs, at)
+				h := headerAt(hs, at, right)
 				if h < 0 || hs[h].day != d.Weekday() {
 					under := "no weekday label"
 					if h >= 0 {
@@ -470,6 +599,10 @@ func parseGrid(lines []string, frs [][]fragment, rows []int, tentative bool) ([]
 					continue
 				}
 				if utf8.RuneCountInString(f.Text) > wide+wide/2 {
+					if noMeeting(f.Text) { // a closure across several days (a merged cell)
+						notes = append(notes, fmt.Sprintf("line %d: %q spans several days: a holiday or a closure, not a meeting", i+1, f.Text))
+						continue
+					}
 					if ri == len(rows)-1 {
 						notes = append(notes, fmt.Sprintf("line %d: a note below the grid, not read as a meeting: %q", i+1, f.Text))
 						ended = true
@@ -478,15 +611,26 @@ func parseGrid(lines []string, frs [][]fragment, rows []int, tentative bool) ([]
 					return nil, notes, fmt.Sprintf("line %d: %q spans several day columns inside the grid (a note, not a cell)", i+1, f.Text)
 				}
 				var target *cell
+				at := spanAt(hs, f.center())
 				for _, c := range cols {
-					if c.x <= f.center()+2 {
+					if (!right && c.x <= f.center()+2) || (right && c.c.head == at) {
 						target = c.c
 					}
 				}
-				if target == nil {
+				switch {
+				case ri == 0 && len(cols) > 0 && (target == nil || at < cols[0].c.head):
+					// the empty cells before the first day, often merged into one box
+					notes = append(notes, fmt.Sprintf("line %d: %q is in the empty cells before the first day, not read as a meeting", i+1, f.Text))
+					continue
+				case ri == len(rows)-1 && len(cols) > 0 && at > cols[len(cols)-1].c.head:
+					notes = append(notes, fmt.Sprintf("line %d: %q is in the empty cells after the last day, not read as a meeting", i+1, f.Text))
+					continue
+				case target == nil:
 					return nil, notes, fmt.Sprintf("line %d: %q is under no day number", i+1, f.Text)
-				}
-				if spanAt(hs, f.center()) != target.head {
+				case at != target.head && noMeeting(f.Text): // a closure centred across two days (a merged cell)
+					notes = append(notes, fmt.Sprintf("line %d: %q spans several days: a holiday or a closure, not a meeting", i+1, f.Text))
+					continue
+				case at != target.head:
 					return nil, notes, fmt.Sprintf("line %d: %q sits between two day columns", i+1, f.Text)
 				}
 				target.frs = append(target.frs, f)

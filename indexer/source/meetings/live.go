@@ -3,6 +3,7 @@ package meetings
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -217,15 +218,23 @@ func (f *CalendarFetcher) Fetch(ctx context.Context) ([]meeting.Meeting, int, []
 	for _, u := range f.URLs {
 		read++
 		resp, err := client.Get(ctx, u, nil)
+		name := u[strings.LastIndex(u, "/")+1:]
+		unread := func(err error) *UnreadCalendar { // the board and month as the address names them
+			_, body, _, _ := calendarBoard(name, nil)
+			return &UnreadCalendar{Document: u, Body: body, Month: calendarMonth(name, ""), Err: err}
+		}
 		switch {
 		case err != nil:
-			rejected = append(rejected, fmt.Errorf("%s: %w", u, err))
+			rejected = append(rejected, unread(err))
 		case strings.Contains(resp.Header.Get("Content-Type"), "pdf") || strings.HasPrefix(string(resp.Body), "%PDF"):
-			rejected = append(rejected, fmt.Errorf("%s: rejected: a PDF; this service extracts no PDF text (give the calendar's layout-mode text)", u))
+			rejected = append(rejected, unread(errors.New("rejected: a PDF; this service extracts no PDF text (give the calendar's layout-mode text)")))
 		default:
-			name := u[strings.LastIndex(u, "/")+1:]
 			ms, _, err := CalendarMeetings(name, string(resp.Body), liveObservation(now()))
-			if err != nil {
+			var uc *UnreadCalendar
+			if errors.As(err, &uc) {
+				uc.Document = u
+				rejected = append(rejected, uc)
+			} else if err != nil {
 				rejected = append(rejected, fmt.Errorf("%s: %w", u, err))
 			}
 			out = append(out, ms...)

@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,17 +146,61 @@ func ReadDir(fsys fs.FS, dir string) (Result, []error) {
 	return res, errs
 }
 
-// CalendarMeetings parses one community-board calendar text.
+// CalendarMeetings parses one community-board calendar text. A calendar
+// that cannot be read is an *UnreadCalendar error: its document, the
+// board and month it is of when those can be read, and why.
 func CalendarMeetings(name, text string, obs meeting.Observation) ([]meeting.Meeting, []string, error) {
 	code, body, bf, ps, notes, err := parseCalendar(name, text)
 	if err != nil {
-		return nil, notes, err
+		if body == "" { // no text, or no board in it: the board its file name names
+			_, body, _, _ = calendarBoard(name, nil)
+		}
+		return nil, notes, &UnreadCalendar{Document: name, Body: body, Month: calendarMonth(name, text), Err: err}
 	}
 	out := make([]meeting.Meeting, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, calendarMeeting(name, code, body, bf, p, obs))
 	}
 	return out, notes, nil
+}
+
+// UnreadCalendar is a board's calendar that could not be read: the
+// document (its file or address), the board and the month it is of (""
+// when they could not be read either) and why (Err).
+type UnreadCalendar struct {
+	Document, Body, Month string
+	Err                   error
+}
+
+// Error names the document, then why.
+func (u *UnreadCalendar) Error() string {
+	if strings.HasPrefix(u.Err.Error(), u.Document) {
+		return u.Err.Error()
+	}
+	return u.Document + ": " + u.Err.Error()
+}
+
+// Reason is why, without the address.
+func (u *UnreadCalendar) Reason() string { return u.Err.Error() }
+func (u *UnreadCalendar) Unwrap() error  { return u.Err }
+
+// calendarMonth is the month (YYYY-MM) a calendar is of: its grid's
+// printed month, else the month and year its file name spells
+// ("bronx-cb-10-september-2026.pdf"); "" when neither says.
+func calendarMonth(name, text string) string {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	frs := fragments(lines)
+	if countFull(dayRows(frs)) >= 2 {
+		if mo, y, _, ok := gridMonth(lines, frs); ok {
+			return fmt.Sprintf("%d-%02d", y, mo)
+		}
+	}
+	base := strings.NewReplacer("-", " ", "_", " ", ".", " ").Replace(name[strings.LastIndex(name, "/")+1:])
+	if m := monthRE.FindStringSubmatch(base); m != nil {
+		y, _ := strconv.Atoi(m[2])
+		return fmt.Sprintf("%d-%02d", y, monthIndex(m[1]))
+	}
+	return ""
 }
 
 // dedupe keeps one meeting per id (the last read), noting the others.
