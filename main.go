@@ -405,7 +405,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 		mcfg.SMTPAddr = "" // the api role stores the mail requests promise; the mailer role delivers it, receives and digests
 	}
 	svc := buildServices(backend, cw, cfg, now)
-	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, People: svc.People, Meetings: svc.Meetings,
+	mail, err := mailer.New(ctx, mcfg, mailer.Deps{Store: st, Search: backend, Notices: svc.Notices, People: svc.People, Meetings: svc.Meetings,
 		Procure: svc.Procure, Land: svc.Land, Crosswalk: cw, Logger: logger, Now: now, Receipts: st})
 	if err != nil {
 		return err
@@ -530,7 +530,7 @@ func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func()
 		People:    ppl,
 		Federated: federated.New(e, cw, view.Links{Base: cfg.BaseURL, Form: cfg.Form}, now),
 	}
-	s.Notices = notices.New(s.Semantic, watch.Readers{Search: e, People: ppl, Meetings: s.Meetings, Procure: procurement, Land: s.Land}, cfg.Form, now)
+	s.Notices = notices.New(s.Semantic, watch.Readers{Search: e, People: ppl, Meetings: s.Meetings, Procure: procurement, Land: s.Land}, view.Links{Base: cfg.BaseURL, Form: cfg.Form}, now)
 	return s
 }
 

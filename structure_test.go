@@ -455,3 +455,36 @@ func forwarders(t *testing.T, dir string, files []*ast.File) {
 		}
 	}
 }
+
+// A watch's filter reads nothing itself (issue 46): package watch keeps
+// the subscription model, and every answer of a filter (its notices, the
+// meetings, land and people lenses' blocks) is composed once, by
+// internal/notices. A method of watch.Filter that takes a context reads
+// something: it belongs in notices.Service.
+func TestWatchFilterReadsNothing(t *testing.T) {
+	n := 0
+	for _, f := range declarations(t, filepath.Join("internal", "watch")) {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || len(fd.Recv.List) == 0 {
+				continue
+			}
+			recv := fd.Recv.List[0].Type
+			if st, ok := recv.(*ast.StarExpr); ok {
+				recv = st.X
+			}
+			if id, ok := recv.(*ast.Ident); !ok || id.Name != "Filter" {
+				continue
+			}
+			n++
+			for _, p := range fd.Type.Params.List {
+				if sel, ok := p.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Context" {
+					t.Errorf("watch.Filter.%s takes a context: a filter's answer is composed by internal/notices", fd.Name.Name)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no method of watch.Filter found: the test reads the wrong package")
+	}
+}

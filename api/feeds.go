@@ -15,6 +15,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/store"
@@ -255,15 +256,15 @@ func (s *Server) serveFeed(fc *feedCache, format feedFormat) gin.HandlerFunc {
 // formats.
 func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, error) {
 	now := s.deps.Now()
-	// the filter's one answer (watch.Filter.Answer): what a preview shows
-	// and a watch's digests deliver; a feed lists more meeting records
+	// the filter's one answer (notices.Service.Filter): what a preview
+	// shows and a watch's digests deliver; a feed lists more meeting records
 	o := s.answerOptions()
 	o.Meetings = maxFeedMeetings
-	a, err := fr.filter.Answer(ctx, s.watchReaders(), now, o)
+	a, err := s.deps.Notices.Filter(ctx, fr.filter, o)
 	if err != nil {
 		return nil, err
 	}
-	f := s.feedOf(fr, a.Result, now, a.Meetings)
+	f := s.feedOf(fr, a.FilterResult, now, a.Meetings)
 	f.Items = append(f.Items, s.landItems(a.Land)...) // land projects' milestones (land lens, Form 1)
 	f.Scope.Items = len(f.Items)
 	ent := &feedEntry{built: now, lastModified: f.Updated}
@@ -282,7 +283,7 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 // meetings lens over it: its meeting records become items by
 // meeting.FeedItem (the rule of /meetings.ics), merged with the notices
 // not held as meetings, soonest first.
-func (s *Server) feedOf(fr feedRequest, res watch.Result, now time.Time, ml *watch.MeetingLens) feed.Feed {
+func (s *Server) feedOf(fr feedRequest, res notices.FilterResult, now time.Time, ml *notices.MeetingLens) feed.Feed {
 	q := res.Query
 	host := s.tagHost()
 	canonQuery := fr.canon.Encode()
@@ -448,7 +449,7 @@ func boolOrder(a, b bool) int {
 
 // feedCovers says in plain words what the feed delivers (ml: the meetings
 // lens over meeting records, when it applies).
-func (s *Server) feedCovers(fr feedRequest, ml *watch.MeetingLens) string {
+func (s *Server) feedCovers(fr feedRequest, ml *notices.MeetingLens) string {
 	f := fr.filter
 	var b strings.Builder
 	switch {

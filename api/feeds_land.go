@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
-// landItems are a land-lens answer's project states (watch.LandLens: the
+// landItems are a land-lens answer's project states (notices.LandLens: the
 // land projects the filter follows, Form 1) as feed items, newest
 // milestone first; none without a land block.
-func (s *Server) landItems(ll *watch.LandLens) []feed.Item {
+func (s *Server) landItems(ll *notices.LandLens) []feed.Item {
 	if ll == nil {
 		return nil
 	}

@@ -71,7 +71,7 @@ type SearchResponse struct {
 	Feeds *feed.Links `json:"feeds,omitempty"`
 	// Roster is the roster half of the people lens (Form 1, lens=people
 	// with agency=): per agency its roster releases and leader changes,
-	// read by the rule feeds and watches follow (watch.Filter.Roster).
+	// read by the rule feeds and watches follow (notices.Service.Roster).
 	Roster []people.RosterAppearance `json:"roster,omitempty"`
 	// Meetings is the meeting records' block of a meetings-lens search
 	// (Form 1; meetings.go searchMeetings).

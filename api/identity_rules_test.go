@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/recordwatch/recordwatch/internal/watch"
+	"github.com/recordwatch/recordwatch/internal/notices"
 )
 
 // Vendor identity rules through the API on the bundled sample: a short
@@ -69,7 +69,7 @@ func TestWatchPreviewPlainEnglishFilters(t *testing.T) {
 	if res.StatusCode != 200 {
 		t.Fatalf("%d %.300s", res.StatusCode, b)
 	}
-	f := decode[watch.Preview](t, b).Understood.Filter
+	f := decode[notices.Preview](t, b).Understood.Filter
 	if f.Awards || !f.Bids || f.MinAmount == nil || *f.MinAmount != 1e6 || f.Within != "3 months" || len(f.Categories) != 1 || len(f.AnyOf) != 0 {
 		t.Errorf("filter %+v", f)
 	}

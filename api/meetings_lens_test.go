@@ -16,6 +16,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
@@ -63,10 +64,12 @@ func TestMeetingsLensFeed(t *testing.T) {
 	// the notices the lens's compiled query matches, and which of them are
 	// held as meeting records
 	f := watch.Filter{Lens: record.LensMeetings}
-	res, err := f.Run(context.Background(), e.srv.watchReaders(), fixedNow)
+	// (the filter's answer without a lens block: its notices alone)
+	a, err := e.srv.deps.Notices.Filter(context.Background(), f, notices.AnswerOptions{Form: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	res := a.FilterResult
 	var held, kept []string
 	for _, h := range res.Hits {
 		id := meeting.HearingID(h.Notice.RequestID)

@@ -17,7 +17,7 @@ import (
 )
 
 // The people lens follows one rule on every surface (watch.PeopleFilter,
-// watch.Filter.Roster): /api/search?lens=people&agency=, the feed and a
+// notices.Service.Roster): /api/search?lens=people&agency=, the feed and a
 // watch preview return the same Changes in Personnel notices of the
 // agency, and search and preview the same roster half (its roster
 // releases and leader changes). A search of several lenses carries no

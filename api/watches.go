@@ -14,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
@@ -299,7 +300,7 @@ func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 // PreviewResponse is what a watch would deliver now, without subscribing:
 // the watch service's preview with the matched notices as hits.
 type PreviewResponse struct {
-	watch.Preview
+	notices.Preview
 	// Hits are the first matched notices (the meetings lens: those not
 	// held as meetings).
 	Hits []view.LinkedHit `json:"hits"`
@@ -311,7 +312,7 @@ type PreviewResponse struct {
 }
 
 // newPreviewResponse is the preview p with its deprecated aliases filled.
-func newPreviewResponse(p watch.Preview) PreviewResponse {
+func newPreviewResponse(p notices.Preview) PreviewResponse {
 	return PreviewResponse{Preview: p, Hits: []view.LinkedHit{}, Filter: p.Understood.Filter}
 }
 
@@ -322,7 +323,7 @@ func (s *Server) previewFollow(c *gin.Context, f watch.Follow, notes []string) {
 		writeError(c, err)
 		return
 	}
-	out := newPreviewResponse(watch.FollowPreview(v, f, scope, notes))
+	out := newPreviewResponse(notices.FollowPreview(v, f, scope, notes))
 	renderJSON(c, http.StatusOK, out, 0, time.Time{})
 }
 
@@ -346,13 +347,13 @@ func (s *Server) previewWatch(c *gin.Context) {
 		return
 	}
 	now := s.deps.Now()
-	// the watch's one answer (watch.Filter.Answer): what its digests deliver
-	a, err := u.Filter.Answer(c.Request.Context(), s.watchReaders(), now, s.answerOptions())
+	// the watch's one answer (notices.Service.Filter): what its digests deliver
+	a, err := s.deps.Notices.Filter(c.Request.Context(), u.Filter, s.answerOptions())
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	out := newPreviewResponse(watch.MatchPreview(u, a, s.cfg.BaseURL, previewHits))
+	out := newPreviewResponse(notices.MatchPreview(u, a, s.cfg.BaseURL, previewHits))
 	for i, h := range a.Hits {
 		if i == previewHits {
 			break
@@ -368,12 +369,12 @@ func (s *Server) previewWatch(c *gin.Context) {
 
 // answerOptions are what a watch filter's answer reads on this
 // deployment (its form and permalinks; a watch's limits).
-func (s *Server) answerOptions() watch.AnswerOptions {
-	return watch.AnswerOptions{Form: s.cfg.Form, Links: view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form}}
+func (s *Server) answerOptions() notices.AnswerOptions {
+	return notices.AnswerOptions{Form: s.cfg.Form, Links: view.Links{Base: s.cfg.BaseURL, Form: s.cfg.Form}}
 }
 
-// watchReaders are what a watch filter reads: the engine and the people
-// and meeting services main.go built.
+// watchReaders are what a follow reads: the engine and the services
+// main.go built.
 func (s *Server) watchReaders() watch.Readers {
 	return watch.Readers{Search: s.deps.Search, People: s.deps.People, Meetings: s.deps.Meetings, Procure: s.deps.Procure, Land: s.deps.Land}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/cycle"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -264,13 +265,13 @@ func (m *Digests) plan(ctx context.Context, w watch.Watch, key string, start, no
 	if w.Follow != nil {
 		return m.planFollow(ctx, w, key, now)
 	}
-	// the watch's one answer (watch.Filter.Answer): what its preview
+	// the watch's one answer (notices.Service.Filter): what its preview
 	// showed, now
-	a, err := w.Filter.Answer(ctx, m.readers(), now, watch.AnswerOptions{Form: w.Form, Links: view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}})
+	a, err := m.deps.Notices.Filter(ctx, w.Filter, notices.AnswerOptions{Form: w.Form, Links: view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form}})
 	if err != nil {
 		return store.Delivery{}, 0, err
 	}
-	res := a.Result
+	res := a.FilterResult
 	var prev *store.Delivery
 	if w.LastWindow != "" {
 		if pd, ok, err := m.deps.Store.GetDelivery(ctx, w.ID, w.LastWindow); err != nil {
@@ -347,15 +348,15 @@ type DigestInput struct {
 	// awards).
 	Hits []search.Hit
 	// Roster are the leader changes a people-lens watch with agencies
-	// follows now (watch.Filter.Roster), each delivered once by its id.
+	// follows now (notices.Service.Roster), each delivered once by its id.
 	Roster []people.LeaderChange
 	// Meetings are the meeting records a meetings-lens watch follows now
-	// (watch.Filter.Meetings: Form 1); a meeting is new when its id was
+	// (notices.Service.Filter, its meetings block: Form 1); a meeting is new when its id was
 	// not seen before (nor, for a meeting read from a City Record notice,
 	// that notice's request id).
 	Meetings []meeting.Meeting
 	// Land are the land projects a land-lens watch follows now
-	// (watch.Filter.Land: Form 1), each state (a new milestone, stage or
+	// (notices.Service.Filter, its land block: Form 1), each state (a new milestone, stage or
 	// decision) delivered once by its id.
 	Land []watch.LandItem
 	// Prev is the watch's delivery for its last window, if still held.
@@ -599,7 +600,7 @@ func (m *Digests) prepare(ctx context.Context, d store.Delivery) (*Message, stri
 	for _, id := range d.RequestIDs {
 		if strings.HasPrefix(id, people.ChangePrefix) { // a leader change of the people lens
 			if !rosterRead {
-				as, err := w.Filter.Roster(ctx, m.readers())
+				as, err := m.deps.Notices.Roster(ctx, w.Filter)
 				if err != nil {
 					return nil, m.failed(ctx, d, err)
 				}
@@ -613,7 +614,7 @@ func (m *Digests) prepare(ctx context.Context, d store.Delivery) (*Message, stri
 			continue
 		}
 		if pid := watch.LandProjectID(id); pid != "" { // a land project's milestone (land lens, Form 1)
-			it, err := m.readers().LandItemOf(ctx, pid, view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form})
+			it, err := m.deps.Notices.LandItem(ctx, pid, view.Links{Base: m.cfg.BaseURL, Form: m.cfg.Form})
 			if err != nil {
 				if record.ErrorCode(err) == record.ENOTFOUND {
 					continue // withdrawn since planning

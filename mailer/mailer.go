@@ -24,6 +24,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -119,8 +120,10 @@ type Config struct {
 type Deps struct {
 	Store  store.Store
 	Search search.NoticesAndRecords
-	// People and Meetings are the services the watches' filters read
-	// (watch.Readers), built once in main.go.
+	// Notices answers the watches' filters (their one answer, as their
+	// previews and feeds render it), built once in main.go.
+	Notices *notices.Service
+	// People and Meetings are the services follows read (watch.Readers).
 	People   *people.Service
 	Meetings *meeting.Service
 	// Procure and Land read what follow watches follow (matters,
@@ -196,8 +199,8 @@ type Mailer struct {
 // and chooses the transport (the relay when Relay.Addr is set, else the
 // outbox directory).
 func New(ctx context.Context, cfg Config, deps Deps) (*Mailer, error) {
-	if deps.Store == nil || deps.Search == nil || deps.People == nil || deps.Meetings == nil {
-		return nil, errors.New("mailer: a store, a search reader and the people and meeting services are needed")
+	if deps.Store == nil || deps.Search == nil || deps.Notices == nil || deps.People == nil || deps.Meetings == nil {
+		return nil, errors.New("mailer: a store, a search reader and the notices, people and meeting services are needed")
 	}
 	if deps.Now == nil {
 		deps.Now = time.Now
@@ -327,15 +330,16 @@ func (m *core) watchConfig() watch.ServiceConfig {
 }
 
 // watchDeps are the subscription lifecycle's dependencies over store:
-// what the mailer's filters read (its Search, People and Meetings), the
+// what follows read (its Search, People and Meetings), the one answer of
+// a filter (Notices: a new watch's baseline), the
 // crosswalk, the mailer's signer and links and, as watch.Sender, the
 // outbound side's outbox worker.
 func (m *core) watchDeps(store watch.Store, out *Outbound) watch.ServiceDeps {
-	return watch.ServiceDeps{Store: store, Readers: m.readers(), Parse: watch.ParseOptions{Crosswalk: m.deps.Crosswalk},
+	return watch.ServiceDeps{Store: store, Readers: m.readers(), Baseline: m.deps.Notices, Parse: watch.ParseOptions{Crosswalk: m.deps.Crosswalk},
 		Signer: m.signer, Tokens: m.tokens, Sender: out, Now: m.deps.Now, Logger: m.deps.Logger, Due: m.WindowFor}
 }
 
-// readers are what the watches' filters read.
+// readers are what follows read.
 func (m *core) readers() watch.Readers {
 	return watch.Readers{Search: m.deps.Search, People: m.deps.People, Meetings: m.deps.Meetings, Procure: m.deps.Procure, Land: m.deps.Land}
 }

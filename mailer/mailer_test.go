@@ -26,6 +26,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/recordwatch/recordwatch/indexer/sampletest"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
@@ -541,7 +542,7 @@ func TestDigestInterruptedSendIsNotRepeated(t *testing.T) {
 		key, _ := tm.Window(tm.now())
 		// plan, then mark it as being sent, as a process that stopped mid-send leaves it
 		if err := func() error {
-			res, err := w.Filter.Run(ctx, tm.readers(), tm.now())
+			res, err := tm.deps.Notices.Filter(ctx, w.Filter, notices.AnswerOptions{Form: w.Form})
 			if err != nil {
 				return err
 			}

@@ -6,10 +6,14 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/meeting"
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/semantic"
+	"github.com/recordwatch/recordwatch/internal/view"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
-// withServices are d with the people and meeting services over d.Search,
+// withServices are d with the notices, people and meeting services over d.Search,
 // as main.go hands them to the mailer.
 func withServices(d Deps) Deps {
 	now := d.Now
@@ -22,6 +26,8 @@ func withServices(d Deps) Deps {
 	}
 	d.People = people.New(d.Search, cw)
 	d.Meetings = &meeting.Service{Records: d.Search, Notices: d.Search, Now: now}
+	d.Notices = notices.New(semantic.New(d.Search, now), watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings,
+		Procure: d.Procure, Land: d.Land}, view.Links{Form: 1}, now)
 	return d
 }
 

@@ -184,7 +184,7 @@ func TestPersonOrOrganizationPositions(t *testing.T) {
 
 // preview_watch on the people lens with an agency shows the roster half
 // the watch follows: the agency's roster releases and leader changes, by
-// the same rule as the feed, search and digests (watch.Filter.Roster).
+// the same rule as the feed, search and digests (notices.Service.Roster).
 func TestPreviewWatchPeopleRoster(t *testing.T) {
 	s := peopleSession(t)
 	pv := structured[mcp.PreviewOut](t, call(t, s, "preview_watch", map[string]any{"lens": "people", "agency": []string{"ACS"}}))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
@@ -62,7 +63,7 @@ type plainCreateIn struct {
 // PreviewOut is what a watch would deliver now: the watch service's
 // preview with the matched notices as results.
 type PreviewOut struct {
-	watch.Preview
+	notices.Preview
 	// Results are the first matched notices (the meetings lens: those
 	// not held as meetings).
 	Results []NoticeRef `json:"results"`
@@ -193,18 +194,21 @@ func (d *Deps) previewFollow(ctx context.Context, f watch.Follow, notes []string
 	if err != nil {
 		return PreviewOut{}, err
 	}
-	return PreviewOut{Preview: watch.FollowPreview(v, f, scope, notes), Results: []NoticeRef{}}, nil
+	return PreviewOut{Preview: notices.FollowPreview(v, f, scope, notes), Results: []NoticeRef{}}, nil
 }
 
 // previewRun is a search watch's preview: its one answer
-// (watch.Filter.Answer, what its digests deliver) with the first matched
-// notices.
+// (notices.Service.Filter, what its digests deliver) with the first
+// matched notices.
 func (d *Deps) previewRun(ctx context.Context, u watch.Understanding, form int) (PreviewOut, error) {
-	a, err := u.Filter.Answer(ctx, d.watchReaders(), d.now(), watch.AnswerOptions{Form: form, Links: view.Links{Base: d.BaseURL, Form: form}})
+	if d.Notices == nil {
+		return PreviewOut{}, record.Errorf(record.EUNAVAILABLE, "previews are not available on this deployment")
+	}
+	a, err := d.Notices.Filter(ctx, u.Filter, notices.AnswerOptions{Form: form, Links: view.Links{Base: d.BaseURL, Form: form}})
 	if err != nil {
 		return PreviewOut{}, err
 	}
-	out := PreviewOut{Preview: watch.MatchPreview(u, a, d.BaseURL, previewLimit), Results: []NoticeRef{}}
+	out := PreviewOut{Preview: notices.MatchPreview(u, a, d.BaseURL, previewLimit), Results: []NoticeRef{}}
 	for i, h := range a.Hits {
 		if i == previewLimit {
 			break
@@ -214,8 +218,7 @@ func (d *Deps) previewRun(ctx context.Context, u watch.Understanding, form int) 
 	return out, nil
 }
 
-// watchReaders are what a watch filter reads: the engine and the people
-// and meeting services.
+// watchReaders are what a follow reads: the engine and the services.
 func (d *Deps) watchReaders() watch.Readers {
 	return watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings, Procure: d.Procure, Land: d.Land}
 }

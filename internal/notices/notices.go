@@ -1,8 +1,10 @@
-// Package notices answers a notice search with its lens blocks, once, for
-// every surface: the JSON API's /api/search, the site that renders it and
-// MCP's search_notices all render this package's Answer and add nothing
-// of their own (a watch's filter has its own one builder,
-// watch.Filter.Answer, which previews, feeds and digests render).
+// Package notices answers a notice question with its lens blocks, once,
+// for every surface: a search (Search: the JSON API's /api/search, the
+// site that renders it and MCP's search_notices render its Answer) and a
+// watch's filter (Filter: previews on the site, the API and MCP, feeds,
+// a new watch's baseline and its digests render its FilterAnswer). No
+// surface composes a lens block itself; package watch keeps only the
+// subscription model.
 package notices
 
 import (
@@ -14,6 +16,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/semantic"
+	"github.com/recordwatch/recordwatch/internal/view"
 	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
@@ -23,20 +26,22 @@ import (
 type Service struct {
 	semantic *semantic.Service
 	readers  watch.Readers
+	links    view.Links
 	form     int
 	now      func() time.Time
 }
 
-// New builds the service for a deployment of the given form (now nil:
-// time.Now).
-func New(sem *semantic.Service, rd watch.Readers, form int, now func() time.Time) *Service {
+// New builds the service for a deployment whose links (and form) are
+// given (now nil: time.Now).
+func New(sem *semantic.Service, rd watch.Readers, links view.Links, now func() time.Time) *Service {
+	form := links.Form
 	if form == 0 {
 		form = 1
 	}
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{semantic: sem, readers: rd, form: form, now: now}
+	return &Service{semantic: sem, readers: rd, links: links, form: form, now: now}
 }
 
 // Answer is a notice search's answer: the notices as the engine returned
@@ -47,7 +52,7 @@ type Answer struct {
 	Query search.Query
 	// Roster is the roster half of the people lens (Form 1, lens people
 	// with agencies): per agency its roster releases and leader changes,
-	// read by the rule feeds and watches follow (watch.Filter.Roster).
+	// read by the rule feeds and watches follow (notices.Service.Roster).
 	Roster []people.RosterAppearance
 	// Meetings is the meeting records' block of a meetings-lens search
 	// (Form 1); nil when the search is not the meetings lens alone or no
@@ -97,7 +102,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (Answ
 	}
 	a := Answer{Result: res, Query: q}
 	if people {
-		if a.Roster, err = f.Roster(ctx, s.readers); err != nil {
+		if a.Roster, err = roster(ctx, f, s.readers); err != nil {
 			return Answer{}, err
 		}
 	}

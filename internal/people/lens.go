@@ -12,7 +12,7 @@ import (
 // follows an organization's appearances: the Changes in Personnel notices
 // of its agency (the notice half, compiled by watch.Filter) and the roster
 // releases that print its record, among them the releases that change its
-// leader (here). watch.Filter.Roster is the one place search, previews,
+// leader (here). notices.Service.Roster is the one place search, previews,
 // watches and digests read this half from. Names are never
 // matched: an organization is followed by its crosswalk agency id, which
 // its roster rows carry (search.KeyAgencyID).

@@ -48,12 +48,12 @@ func New(e search.Engine, cw *entity.Crosswalk, links view.Links, now func() tim
 	ppl := people.New(e, cw)
 	g := Graph{Semantic: semantic.New(e, now), Procure: p, Dossiers: dossier.New(p, ppl), Land: &land.Service{Engine: e, Now: now},
 		Meetings: &meeting.Service{Records: e, Notices: e, Now: now}, People: ppl, Federated: federated.New(e, cw, links, now)}
-	g.Notices = notices.New(g.Semantic, watch.Readers{Search: e, People: ppl, Meetings: g.Meetings, Procure: p, Land: g.Land}, links.Form, now)
+	g.Notices = notices.New(g.Semantic, watch.Readers{Search: e, People: ppl, Meetings: g.Meetings, Procure: p, Land: g.Land}, links, now)
 	return g
 }
 
-// Mailer builds a mailer over d (its People and Meetings services over
-// d.Search when unset); the mailer builds the watch service over its
+// Mailer builds a mailer over d (its People, Meetings and Notices
+// services over d.Search when unset); the mailer builds the watch service over its
 // outbound side itself (mailer.New), as in main.go.
 func Mailer(ctx context.Context, cfg mailer.Config, d mailer.Deps) (*mailer.Mailer, error) {
 	cw := d.Crosswalk
@@ -69,6 +69,10 @@ func Mailer(ctx context.Context, cfg mailer.Config, d mailer.Deps) (*mailer.Mail
 	}
 	if d.Meetings == nil {
 		d.Meetings = &meeting.Service{Records: d.Search, Notices: d.Search, Now: now}
+	}
+	if d.Notices == nil {
+		d.Notices = notices.New(semantic.New(d.Search, now), watch.Readers{Search: d.Search, People: d.People, Meetings: d.Meetings,
+			Procure: d.Procure, Land: d.Land}, view.Links{Base: cfg.BaseURL, Form: cfg.Form}, now)
 	}
 	return mailer.New(ctx, cfg, d)
 }

@@ -368,7 +368,7 @@ func (rd Readers) observeLand(ctx context.Context, id string, links view.Links) 
 	if err != nil {
 		return Snapshot{}, err
 	}
-	it := landItem(pr, links) // the land lens's reading: stage, milestone, decisions
+	it := LandItemFor(pr, links) // the land lens's reading: stage, milestone, decisions
 	var hearing []string
 	for _, r := range pr.Project.Recommendations {
 		if !r.HearingDate.IsZero() {

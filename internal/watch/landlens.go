@@ -1,13 +1,11 @@
 package watch
 
 import (
-	"context"
 	"slices"
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
@@ -24,14 +22,6 @@ import (
 // id, so a watch delivers it once.
 const LandPrefix = "land:"
 
-// WatchLandProjects bounds the projects a land watch or feed reads each
-// run: the most recently moved (one browse page).
-const WatchLandProjects = land.MaxLimit
-
-// LandRule says what the land lens follows.
-const LandRule = "Land lens: land projects (ZAP) by their last milestone, newest first, each with its stage, milestone and decisions; " +
-	"a City Record notice linked to a listed project is shown with it, once; other land-use notices are listed as notices."
-
 // LandItem is one land project's state as a watch, a preview or a feed
 // carries it.
 type LandItem struct {
@@ -45,18 +35,6 @@ type LandItem struct {
 	Boroughs  []string `json:"boroughs,omitempty"`
 	Notices   []string `json:"notices,omitempty"` // linked City Record request ids
 	Link      string   `json:"link"`
-}
-
-// LandLens is what a land-lens filter follows now.
-type LandLens struct {
-	Items []LandItem
-	// Hits are the matched notices not linked to a listed project.
-	Hits []search.Hit
-	// Replaced counts the matched notices shown with their project.
-	Replaced int
-	// Total counts the projects the land filter matches.
-	Total int
-	Rule  string
 }
 
 // LandFilter is the land-project part of a land-lens filter, for the land
@@ -86,57 +64,9 @@ func (f Filter) checkLand() error {
 	return err
 }
 
-// Land applies the land lens to res, the filter's notice result. ok is
-// false (res is used as is) when the filter is not on the land lens, the
-// land service is not given or no land project is held. limit bounds the
-// projects read. Keywords (words, phrases, exclusions) apply to a
-// project's name, brief and keywords.
-func (f Filter) Land(ctx context.Context, rd Readers, res Result, links view.Links, limit int) (LandLens, bool, error) {
-	if f.Lens != record.LensLand || rd.Land == nil {
-		return LandLens{}, false, nil
-	}
-	pg, err := rd.Land.Browse(ctx, f.LandFilter(), "", min(limit, land.MaxLimit))
-	if err != nil {
-		if record.ErrorCode(err) == record.EUNAVAILABLE {
-			return LandLens{}, false, nil // no land records held: the notices as they are
-		}
-		return LandLens{}, false, err
-	}
-	if pg.Total == 0 && len(pg.Projects) == 0 && f.LandFilter() == (land.Filter{}) {
-		return LandLens{}, false, nil
-	}
-	out := LandLens{Total: pg.Total, Rule: LandRule}
-	linked := map[string]bool{}
-	for _, sum := range pg.Projects {
-		pr, err := rd.Land.Project(ctx, sum.ID)
-		if err != nil {
-			if record.ErrorCode(err) == record.ENOTFOUND {
-				continue
-			}
-			return out, false, err
-		}
-		it := landItem(pr, links)
-		if !f.keepLand(pr.Project) {
-			continue
-		}
-		for _, rid := range it.Notices {
-			linked[rid] = true
-		}
-		out.Items = append(out.Items, it)
-	}
-	for _, h := range res.Hits {
-		if linked[h.Notice.RequestID] {
-			out.Replaced++
-			continue
-		}
-		out.Hits = append(out.Hits, h)
-	}
-	return out, true, nil
-}
-
-// keepLand applies the filter's words to a project's name, brief and
+// KeepLand applies the filter's words to a project's name, brief and
 // keywords (any word or phrase; no exclusion).
-func (f Filter) keepLand(p land.Project) bool {
+func (f Filter) KeepLand(p land.Project) bool {
 	text := strings.ToLower(strings.Join(append([]string{p.Name, p.Brief}, p.Keywords...), " "))
 	for _, e := range f.Exclude {
 		if strings.Contains(text, strings.ToLower(e)) {
@@ -151,10 +81,10 @@ func (f Filter) keepLand(p land.Project) bool {
 	})
 }
 
-// landItem is a project's state: its stage, current milestone, decisions
+// LandItemFor is a project's state: its stage, current milestone, decisions
 // (milestone outcomes, recommendations, land-use events) and the City
 // Record notices linked to it.
-func landItem(pr land.ProjectRead, links view.Links) LandItem {
+func LandItemFor(pr land.ProjectRead, links view.Links) LandItem {
 	p := pr.Project
 	it := LandItem{ProjectID: p.ID, Name: p.Name, Stage: land.CurrentStage(p), Date: day(p.LastDate), Boroughs: p.Boroughs,
 		Link: Follow{Kind: FollowLandProject, ID: p.ID}.Link(links)}
@@ -192,16 +122,4 @@ func LandProjectID(id string) string {
 	}
 	pid, _, _ := strings.Cut(rest, "@")
 	return pid
-}
-
-// LandItemOf reads a project's state now (a digest's item).
-func (rd Readers) LandItemOf(ctx context.Context, projectID string, links view.Links) (LandItem, error) {
-	if rd.Land == nil {
-		return LandItem{}, record.Errorf(record.EUNAVAILABLE, "land projects cannot be read here")
-	}
-	pr, err := rd.Land.Project(ctx, projectID)
-	if err != nil {
-		return LandItem{}, err
-	}
-	return landItem(pr, links), nil
 }

@@ -1,9 +1,6 @@
 package watch
 
 import (
-	"context"
-
-	"github.com/recordwatch/recordwatch/internal/people"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -28,12 +25,3 @@ func PeopleFilter(agencyIDs []string) Filter {
 // FollowsRoster reports whether the filter follows roster releases: the
 // people lens with at least one agency.
 func (f Filter) FollowsRoster() bool { return f.Lens == record.LensPeople && len(f.AgencyIDs) > 0 }
-
-// Roster reads the roster half of the filter: nil when it follows no
-// roster (FollowsRoster).
-func (f Filter) Roster(ctx context.Context, rd Readers) ([]people.RosterAppearance, error) {
-	if !f.FollowsRoster() {
-		return nil, nil
-	}
-	return rd.People.Roster(ctx, f.AgencyIDs)
-}

@@ -116,20 +116,25 @@ type Service struct {
 	cfg     ServiceConfig
 	store   Store
 	readers Readers
-	parse   ParseOptions
-	signer  *Signer
-	tokens  *Tokens
-	sender  Sender
-	now     func() time.Time
-	log     *slog.Logger
-	due     DueFunc
+	// baseline is the one answer of a filter (notices.Service)
+	baseline Baseliner
+	parse    ParseOptions
+	signer   *Signer
+	tokens   *Tokens
+	sender   Sender
+	now      func() time.Time
+	log      *slog.Logger
+	due      DueFunc
 }
 
 // ServiceDeps are the Service's dependencies.
 type ServiceDeps struct {
 	Store Store
-	// Readers are what the watches' filters read.
+	// Readers are what follows read (the objects they follow).
 	Readers Readers
+	// Baseline answers a search watch's filter now (notices.Service, the
+	// one builder of the answer its previews and digests render).
+	Baseline Baseliner
 	// Parse carries the crosswalk; its Form is taken from the config.
 	Parse  ParseOptions
 	Signer *Signer
@@ -146,8 +151,9 @@ type ServiceDeps struct {
 
 // NewService builds the lifecycle over its dependencies.
 func NewService(cfg ServiceConfig, d ServiceDeps) (*Service, error) {
-	if d.Store == nil || d.Readers.Search == nil || d.Readers.People == nil || d.Readers.Meetings == nil || d.Signer == nil || d.Sender == nil {
-		return nil, errors.New("watch: a service needs a store, readers (search, people, meetings), a signer and a sender")
+	if d.Store == nil || d.Readers.Search == nil || d.Readers.People == nil || d.Readers.Meetings == nil || d.Baseline == nil ||
+		d.Signer == nil || d.Sender == nil {
+		return nil, errors.New("watch: a service needs a store, readers (search, people, meetings), a baseline, a signer and a sender")
 	}
 	if d.Now == nil {
 		d.Now = time.Now
@@ -159,8 +165,15 @@ func NewService(cfg ServiceConfig, d ServiceDeps) (*Service, error) {
 	if d.Tokens == nil {
 		d.Tokens = NewTokens(d.Signer, cfg.Links, cfg.ConfirmTTL, cfg.Form, d.Now)
 	}
-	return &Service{cfg: cfg, store: d.Store, readers: d.Readers, parse: d.Parse, signer: d.Signer, tokens: d.Tokens, sender: d.Sender,
+	return &Service{cfg: cfg, store: d.Store, readers: d.Readers, baseline: d.Baseline, parse: d.Parse, signer: d.Signer, tokens: d.Tokens, sender: d.Sender,
 		now: d.Now, log: d.Logger, due: d.Due}, nil
+}
+
+// Baseliner answers a search watch's filter now: the ids it delivers and
+// the award identities of its notices (notices.Service.Baseline, built in
+// main.go). A new watch starts from them: what it matches now is not new.
+type Baseliner interface {
+	Baseline(ctx context.Context, f Filter, form int, links view.Links) (ids, facts []string, err error)
 }
 
 // Request is a subscription request from any channel.
@@ -428,16 +441,12 @@ func (s *Service) activate(ctx context.Context, w *Watch, once string, onceUntil
 	}
 	// what the watch matches now (its one answer, as its preview showed
 	// and its digests will read it) is not new
-	a, err := w.Filter.Answer(ctx, s.readers, s.now(), AnswerOptions{Form: w.Form, Links: s.cfg.Links})
+	ids, facts, err := s.baseline.Baseline(ctx, w.Filter, w.Form, s.cfg.Links)
 	if err != nil {
 		return err
 	}
-	for _, h := range a.Hits {
-		if k := AwardIdentity(h.Notice); k != "" {
-			w.Facts = append(w.Facts, k)
-		}
-	}
-	w.Seen = append(w.Seen, a.IDs()...)
+	w.Facts = append(w.Facts, facts...)
+	w.Seen = append(w.Seen, ids...)
 	return s.keep(ctx, w, once, onceUntil, asked)
 }
 

@@ -238,6 +238,15 @@ func (e *svcEnv) welcomes(t *testing.T) int {
 	return len(e.sender.welcomes)
 }
 
+// emptyIndex answers every filter as the empty index these tests open
+// does: nothing matches, so a new watch's baseline is empty (the one
+// answer is notices.Service's, which imports this package).
+type emptyIndex struct{}
+
+func (emptyIndex) Baseline(context.Context, Filter, int, view.Links) ([]string, []string, error) {
+	return nil, nil, nil
+}
+
 var svcNow = time.Date(2026, 8, 14, 12, 0, 0, 0, record.NewYork)
 
 func newSvc(t *testing.T, form int, tweak func(*ServiceConfig)) *svcEnv {
@@ -257,8 +266,8 @@ func newSvc(t *testing.T, form int, tweak func(*ServiceConfig)) *svcEnv {
 		tweak(&cfg)
 	}
 	e := &svcEnv{st: newMemStore(), sender: &memSender{}}
-	e.svc, err = NewService(cfg, ServiceDeps{Store: e.st, Readers: Readers{Search: be, People: people.New(be, entity.DefaultCrosswalk()), Meetings: &meeting.Service{Records: be, Notices: be}}, Parse: ParseOptions{Crosswalk: entity.DefaultCrosswalk()},
-		Signer: signer, Sender: e.sender, Now: func() time.Time { return svcNow }})
+	e.svc, err = NewService(cfg, ServiceDeps{Store: e.st, Readers: Readers{Search: be, People: people.New(be, entity.DefaultCrosswalk()), Meetings: &meeting.Service{Records: be, Notices: be}}, Baseline: emptyIndex{},
+		Parse: ParseOptions{Crosswalk: entity.DefaultCrosswalk()}, Signer: signer, Sender: e.sender, Now: func() time.Time { return svcNow }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package watch
+package notices
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // MeetingLens is what a meetings-lens filter follows in the meeting
@@ -42,7 +43,7 @@ type MeetingLens struct {
 	// listed as their meeting; with keywords, the matched notices.
 	Matched int
 	// MatchedIsLowerBound is set when the notice count is (the engine
-	// stopped counting, Result.TotalIsLowerBound).
+	// stopped counting, FilterResult.TotalIsLowerBound).
 	MatchedIsLowerBound bool
 	// Page is the browse's first page: applied filters, coverage, scope
 	// (zero when keywords apply and no browse ran).
@@ -68,11 +69,11 @@ const (
 // delivered when it comes within them.
 const WatchMeetings = meeting.MaxLimit
 
-// Meetings applies the meetings lens to res, the filter's notice result,
+// filterMeetings applies the meetings lens to res, the filter's notice result,
 // within the filter's window. ok is false (and res is used as is) when the
 // filter is not on the meetings lens or no meeting record is held. limit
 // bounds the meeting records read.
-func (f Filter) Meetings(ctx context.Context, rd Readers, res Result, now time.Time, limit int) (MeetingLens, bool, error) {
+func filterMeetings(ctx context.Context, f watch.Filter, rd watch.Readers, res FilterResult, now time.Time, limit int) (MeetingLens, bool, error) {
 	rs := rd.Search
 	if f.Lens != record.LensMeetings {
 		return MeetingLens{}, false, nil
