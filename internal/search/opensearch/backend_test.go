@@ -350,7 +350,7 @@ func TestObserveRefreshAndCoverage(t *testing.T) {
 			t.Errorf("%s observed at %v, want %v", cov[i].Source, cov[i].ObservedAt, want[i].ObservedAt)
 		}
 		cov[i].ObservedAt, want[i].ObservedAt = time.Time{}, time.Time{}
-		if cov[i] != want[i] {
+		if !reflect.DeepEqual(cov[i], want[i]) {
 			t.Errorf("coverage[%d] = %+v, want %+v", i, cov[i], want[i])
 		}
 	}
