@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +21,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/fetch"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/opensearch"
@@ -93,11 +96,12 @@ func residentHearingPath(t *testing.T, engine string) {
 	clock := &watchClock{t: today}
 	cw := entity.DefaultCrosswalk()
 
-	// the City Record job: dg92-zbpx answered by a replay of the fixture
-	// rows, version 1 then version 2 (changed in place)
+	// the live jobs, every upstream answered here: City Record's
+	// dg92-zbpx by a replay of the fixture rows, version 1 then version 2
+	// (changed in place); any other address (Council Legistar) nothing
 	rows := "cpc_hearing_v1.json"
 	soda := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("$offset") != "" && r.URL.Query().Get("$offset") != "0" {
+		if r.URL.Path != "/resource/dg92-zbpx.json" || (r.URL.Query().Get("$offset") != "" && r.URL.Query().Get("$offset") != "0") {
 			w.Write([]byte("[]"))
 			return
 		}
@@ -106,19 +110,27 @@ func residentHearingPath(t *testing.T, engine string) {
 	t.Cleanup(soda.Close)
 	client := fetch.New()
 	client.MaxRetries = -1
+	client.HTTP = &http.Client{Transport: toServer{soda.URL}}
 	ix := &indexer.Indexer{Backend: be, Crosswalk: cw, Now: clock.Now, Logger: quietLog}
-	crolJob := func() {
+	job := func(name string) indexer.Report {
 		t.Helper()
-		src, err := indexer.LookupSource("crol")
+		src, err := indexer.LookupSource(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := ix.RunLive(ctx, src.(indexer.LiveSource), indexer.LiveConfig{Full: true, Client: client, SODAEndpoint: soda.URL + "/resource/dg92-zbpx.json"})
-		if err != nil || rep.Indexed != 1 || len(rep.Errors) > 0 {
-			t.Fatalf("City Record job: %+v %v", rep, err)
+		rep, err := ix.RunLive(ctx, src.(indexer.LiveSource), indexer.LiveConfig{Full: true, Client: client})
+		if err != nil || rep.Indexed == 0 {
+			t.Fatalf("%s job: %+v %v", name, rep, err)
 		}
 		if err := be.Refresh(ctx); err != nil {
 			t.Fatal(err)
+		}
+		return rep
+	}
+	crolJob := func() {
+		t.Helper()
+		if rep := job("crol"); rep.Indexed != 1 || len(rep.Errors) > 0 {
+			t.Fatalf("City Record job: %+v", rep)
 		}
 	}
 
@@ -236,6 +248,17 @@ func residentHearingPath(t *testing.T, engine string) {
 	if !strings.Contains(flat, field+": (none) → 2026-12-16 10:00 AM, 120 Broadway") || !strings.Contains(flat, "scheduled") || !strings.Contains(flat, "To testify") {
 		t.Errorf("the first mail does not say the hearing set, with date, time, place and how to take part:\n%s", first)
 	}
+	// the meetings job reads the same notice as a meeting naming C 260234
+	// ZMQ: joined to the project, the same one hearing, and no mail
+	job("meetings")
+	getJSONAt("/api/land-projects/"+project, &view)
+	joined := false
+	for _, l := range view.Meetings {
+		joined = joined || l.From.ID == meeting.SourceHearings+":"+notice
+	}
+	if !joined || len(view.Hearings) != 1 || view.Hearings[0].ID != "notice:"+notice || !slices.Contains(view.Hearings[0].AlsoIn, "meeting:"+meeting.SourceHearings+":"+notice) {
+		t.Errorf("after the meetings job: meetings %+v; hearings %+v (one, read from the notice, the meeting named)", view.Meetings, view.Hearings)
+	}
 	if got := runDigests(3); len(got) != 1 {
 		t.Fatalf("change mails after a quiet run: %v", got)
 	}
@@ -288,4 +311,18 @@ func callTool(t *testing.T, base, name, args string) mcp.LandProjectOut {
 		t.Fatalf("MCP %s: %v %s", name, err, body)
 	}
 	return rpc.Result.Structured
+}
+
+// toServer sends every request to the test server at base (its path and
+// query kept): the live jobs' upstreams, answered locally.
+type toServer struct{ base string }
+
+func (r toServer) RoundTrip(req *http.Request) (*http.Response, error) {
+	u, err := url.Parse(r.base)
+	if err != nil {
+		return nil, err
+	}
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host, req.Host = u.Scheme, u.Host, u.Host
+	return http.DefaultTransport.RoundTrip(req)
 }

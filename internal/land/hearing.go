@@ -24,12 +24,15 @@ import (
 
 // Hearing is one hearing of a project as its source records it.
 type Hearing struct {
-	// ID is stable for the record behind it: "notice:<request id>" or
-	// "meeting:<meeting id>" (a project's calendar event UID is built
-	// from it).
-	ID    string `json:"id"`
-	Body  string `json:"body"`
-	Title string `json:"title,omitempty"`
+	// ID is stable for the hearing: "notice:<request id>" when a City
+	// Record notice announces it (Notice: its request id, whether the
+	// hearing was read from the notice or from a meeting record of it),
+	// else "meeting:<meeting id>". Follows and the project's calendar
+	// key the hearing by it.
+	ID     string `json:"id"`
+	Notice string `json:"notice,omitempty"`
+	Body   string `json:"body"`
+	Title  string `json:"title,omitempty"`
 	// Date is the New York day (YYYY-MM-DD), empty when the source states
 	// none; Time the start ("10:00 AM") only when the source states one;
 	// Start the instant (midnight of Date when no time is stated).
@@ -58,8 +61,8 @@ type Hearing struct {
 	LinkMethod     string   `json:"link_method"`
 	LinkConfidence string   `json:"link_confidence"`
 	Evidence       []string `json:"evidence"`
-	// AlsoIn are other records of the same hearing (a meeting's City
-	// Record notice).
+	// AlsoIn are other records of the same hearing (the meeting record
+	// of a City Record notice).
 	AlsoIn []string `json:"also_in,omitempty"`
 }
 
@@ -114,7 +117,7 @@ func NoticeHearing(n record.Notice, l NoticeLink) (Hearing, bool) {
 	if n.EventDate.IsZero() {
 		return Hearing{}, false
 	}
-	h := Hearing{ID: "notice:" + n.RequestID, Body: n.AgencyName, Title: n.Title, Place: n.EventPlace,
+	h := Hearing{ID: "notice:" + n.RequestID, Notice: n.RequestID, Body: n.AgencyName, Title: n.Title, Place: n.EventPlace,
 		HowToTestify: HowToTestify(n.Text), Status: HearingScheduled, Source: CityRecordSource,
 		SourceKind: record.RefNotice, SourceID: n.RequestID, URL: n.OfficialURL,
 		LinkMethod: l.Method, LinkConfidence: l.Confidence, Evidence: l.Evidence}
@@ -202,31 +205,40 @@ func (r ProjectRead) nextHearing() *Hearing {
 }
 
 // hearings builds the project's hearings from the notices linked to it
-// and the meetings joined to it (s.Meetings); a meeting's own City Record
-// notice is the same hearing, listed once (the meeting's, the notice in
-// AlsoIn).
+// and the meetings joined to it (s.Meetings). A hearing announced by a
+// City Record notice is listed once: read from the notice when the notice
+// is linked (a meeting record of it is named in AlsoIn and says whether
+// it was held or not), else from the meeting.
 func (s *Service) hearings(ctx context.Context, notices map[string]record.Notice, links []NoticeLink, meetings []record.Link, now time.Time) ([]Hearing, error) {
 	out := []Hearing{}
+	at := map[string]int{}
+	for _, l := range links {
+		n, ok := notices[l.RequestID]
+		if !ok {
+			continue
+		}
+		if h, ok := NoticeHearing(n, l); ok {
+			at[h.ID] = len(out)
+			out = append(out, h)
+		}
+	}
 	if s.Meetings != nil && len(meetings) > 0 {
 		ms, err := s.Meetings.MeetingHearings(ctx, meetings)
 		if err != nil {
 			return out, err
 		}
-		out = append(out, ms...)
-	}
-	also := map[string]bool{}
-	for _, h := range out {
-		for _, a := range h.AlsoIn {
-			also[a] = true
-		}
-	}
-	for _, l := range links {
-		n, ok := notices[l.RequestID]
-		if !ok || also["notice:"+l.RequestID] {
-			continue
-		}
-		if h, ok := NoticeHearing(n, l); ok {
-			out = append(out, h)
+		for _, m := range ms {
+			i, ok := at[m.ID]
+			if !ok {
+				at[m.ID] = len(out)
+				out = append(out, m)
+				continue
+			}
+			h := &out[i]
+			h.AlsoIn = append(h.AlsoIn, "meeting:"+m.SourceID)
+			if h.Status == HearingScheduled && m.Status != HearingScheduled {
+				h.Status = m.Status
+			}
 		}
 	}
 	return orderHearings(out, now), nil

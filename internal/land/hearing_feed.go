@@ -28,9 +28,9 @@ func HearingsFeed(base string, r ProjectRead, noticeUID func(requestID string) s
 		if h.Date == "" {
 			continue
 		}
-		uid := h.SourceID + "@recordwatch"
-		if h.SourceKind != "meeting" {
-			uid = noticeUID(h.SourceID)
+		uid := h.SourceID + "@recordwatch" // the meetings calendar's
+		if h.Notice != "" {
+			uid = noticeUID(h.Notice) // the notice feeds': one event, whichever record it is read from
 		}
 		title := h.Body + " hearing: " + r.Project.Name
 		if h.Status == HearingCancelled {

@@ -138,8 +138,8 @@ func (s *Service) MeetingHearings(ctx context.Context, links []record.Link) ([]l
 		case NotHeld:
 			h.Status = land.HearingCancelled
 		}
-		if m.Notice.RequestID != "" {
-			h.AlsoIn = append(h.AlsoIn, "notice:"+m.Notice.RequestID)
+		if m.Notice.State == NoticeLinked && m.Notice.RequestID != "" { // the hearing a City Record notice announces
+			h.ID, h.Notice = "notice:"+m.Notice.RequestID, m.Notice.RequestID
 		}
 		out = append(out, h)
 	}

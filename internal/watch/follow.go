@@ -396,9 +396,9 @@ func (rd Readers) observeLand(ctx context.Context, id string, links view.Links) 
 // a hearing set reads (none) → its day, one moved old → new, one
 // cancelled or held by its status, and one no longer listed new → (none).
 func hearingField(h land.Hearing) Field {
-	src := "City Record notice " + h.SourceID
-	if h.SourceKind == record.RefMeeting {
-		src = "meeting " + h.SourceID
+	src := "meeting " + h.SourceID
+	if h.Notice != "" { // the same name whichever record the hearing is read from
+		src = "City Record notice " + h.Notice
 	}
 	when := h.WhenText()
 	switch {
