@@ -280,6 +280,11 @@ func NoticeLand(ctx context.Context, env Env, ns []record.Notice) error {
 	if env.Links == nil || env.Records == nil || len(ns) == 0 {
 		return nil
 	}
+	if t, err := env.Records.RecordTotals(ctx, search.RecordQuery{Kinds: []string{land.ProjectKind.Name}}, nil, 0); err != nil {
+		return err
+	} else if t.Count == 0 {
+		return nil // no land project held yet: they link to the notices when they are loaded
+	}
 	var keys, ceqrs, bbls []string
 	for _, n := range ns {
 		_, ks := land.ULURPKeys(n.Title + "\n" + n.Text)
