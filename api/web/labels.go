@@ -39,18 +39,6 @@ var labels = map[string]map[string]word{
 		"unknown":   {"Unknown procedure", "Procedimiento desconocido"},
 	},
 	// land.StateMeanings
-	"hearing_status": {
-		"scheduled": {"Scheduled", "Programada"},
-		"cancelled": {"Cancelled", "Cancelada"},
-		"held":      {"Held", "Celebrada"},
-		"past":      {"Date passed (whether it was held is not recorded)", "Fecha pasada (no consta si se celebró)"},
-	},
-	"hearing_when": {
-		"next":     {"Next hearing", "Próxima audiencia"},
-		"upcoming": {"Later", "Más adelante"},
-		"past":     {"Past", "Pasada"},
-		"undated":  {"Date not stated", "Fecha no indicada"},
-	},
 	"stage_state": {
 		"happened":    {"Happened", "Ocurrió"},
 		"in_progress": {"In progress", "En curso"},
