@@ -166,6 +166,10 @@ func residentHearingPath(t *testing.T, engine string) {
 	if len(view.Hearings) != 0 || view.NextHearing != nil {
 		t.Fatalf("before the notice: hearings %+v", view.Hearings)
 	}
+	if res, cal := httpDo(t, "GET", ts.URL+view.HearingsICS, "", ""); res.StatusCode != 200 || strings.Contains(cal, "BEGIN:VEVENT") ||
+		!strings.Contains(cal, "X-RECORDWATCH-ABSENCE;X-TYPE=none_found") {
+		t.Errorf("the calendar before the notice: %d, want no event and its absence said:\n%s", res.StatusCode, cal)
+	}
 
 	// the resident follows the project: nothing is mailed for what it holds
 	res, out := httpDo(t, "POST", ts.URL+"/api/watches", "application/json", `{"email":"resident@example.org","follow":{"kind":"land_project","id":"`+project+`"}}`)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/feed"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // HearingsFeed is a project's hearings as a calendar feed (the project's
@@ -56,6 +57,10 @@ func HearingsFeed(base string, r ProjectRead, noticeUID func(requestID string) s
 		f.Scope.Events++
 	}
 	f.Scope.Items = len(f.Items)
+	if len(f.Items) == 0 { // an empty calendar says why
+		f.Scope.AbsenceType = record.NoneFound
+		f.Scope.AbsenceNote = "No dated hearing or meeting held here names one of the project's application numbers or its id; one may still be set."
+	}
 	for _, c := range r.Sources { // updated when a source behind the project was last observed
 		if c.ObservedAt.After(f.Updated) {
 			f.Updated = c.ObservedAt
