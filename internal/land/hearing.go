@@ -80,7 +80,7 @@ const (
 )
 
 // HearingsNote says how a project's hearings are found.
-const HearingsNote = "Hearings and meetings that name one of the project's application (ULURP) numbers or its id: City Record public hearing notices, and Council, City Planning Commission and community board meetings, joined when either record was indexed. The next hearing is listed first, then later ones, then past ones, newest first. Dates, times and places are as the source prints them; a hearing not listed may still be held."
+const HearingsNote = "City Record hearing notices and meetings that name the project's application numbers or id, joined at index time: next first, then later, then past. Times and places as printed; one not listed may still be held."
 
 // HearingReader reads the hearings of the meetings joined to a project
 // (the meeting service implements it; nil: meetings are not read as
