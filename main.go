@@ -530,6 +530,7 @@ func buildServices(e search.Engine, cw *entity.Crosswalk, cfg Config, now func()
 		People:    ppl,
 		Federated: federated.New(e, cw, view.Links{Base: cfg.BaseURL, Form: cfg.Form}, now),
 	}
+	s.Land.Meetings = s.Meetings // the meetings joined to a project are its hearings too
 	s.Notices = notices.New(s.Semantic, watch.Readers{Search: e, People: ppl, Meetings: s.Meetings, Procure: procurement, Land: s.Land}, view.Links{Base: cfg.BaseURL, Form: cfg.Form}, now)
 	return s
 }

@@ -45,6 +45,7 @@ var byIDRoutes = map[string]byIDRoute{
 	"/api/land-projects/:id":               {[]string{land.ProjectKind.Name}, "id"},
 	"/api/land-projects/:id/decision-path": {[]string{land.ProjectKind.Name}, "id"},
 	"/land-projects/:id":                   {[]string{land.ProjectKind.Name}, "id"},
+	"/land-projects/:id/hearings.ics":      {[]string{land.ProjectKind.Name}, "id"},
 	"/api/meetings/:id":                    {[]string{meeting.Kind.Name}, "id"},
 	"/meetings/:id":                        {[]string{meeting.Kind.Name}, "id"},
 	"/api/payroll/:id":                     {[]string{procure.PayrollKind.Name}, "id"},

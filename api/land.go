@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/internal/feed"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -19,6 +20,7 @@ func (s *Server) landRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	api.GET("/land-projects/:id/decision-path", s.landDecisionPath)
 	r.GET("/land-projects", s.landProjectsPage)
 	r.GET("/land-projects/:id", s.landProjectPage)
+	r.GET("/land-projects/:id/hearings.ics", s.rateLimit(), s.landHearingsICS)
 }
 
 // land is the land service main.go built.
@@ -35,10 +37,16 @@ type LandProjectView struct {
 	// LinksComplete and LinksNote: false, with the bound named, when a
 	// bounded read of the project's joins hit its bound
 	// (land.ProjectRead).
-	LinksComplete    bool   `json:"links_complete"`
-	LinksNote        string `json:"links_note,omitempty"`
-	DecisionPathJSON string `json:"decision_path_json"`
-	Page             string `json:"page"`
+	LinksComplete bool   `json:"links_complete"`
+	LinksNote     string `json:"links_note,omitempty"`
+	// Hearings, NextHearing and HearingsNote: the project's hearings,
+	// next first (land.ProjectRead); HearingsICS its calendar.
+	Hearings         []land.Hearing `json:"hearings"`
+	NextHearing      *land.Hearing  `json:"next_hearing"`
+	HearingsNote     string         `json:"hearings_note"`
+	HearingsICS      string         `json:"hearings_ics"`
+	DecisionPathJSON string         `json:"decision_path_json"`
+	Page             string         `json:"page"`
 	// Sources are the sources the answer is built from, each with its
 	// coverage and freshness (land.ProjectRead.Sources).
 	Sources []record.SourceCoverage `json:"sources"`
@@ -57,7 +65,8 @@ func (s *Server) landProject(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
-		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote, DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID, Sources: r.Sources}, cacheShort, time.Time{})
+		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote,
+		Hearings: r.Hearings, NextHearing: r.NextHearing, HearingsNote: r.HearingsNote, HearingsICS: "/land-projects/" + r.Project.ID + "/hearings.ics", DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID, Sources: r.Sources}, cacheShort, time.Time{})
 }
 
 // landDecisionPath serves GET /api/land-projects/:id/decision-path.
@@ -72,6 +81,27 @@ func (s *Server) landDecisionPath(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, d, cacheShort, time.Time{})
+}
+
+// landHearingsICS serves GET /land-projects/:id/hearings.ics: the
+// project's hearings as a calendar (land.HearingsFeed), revised against
+// what it served before (SEQUENCE raised on a change of date, time, place
+// or status; a withdrawn hearing kept as CANCELLED).
+func (s *Server) landHearingsICS(c *gin.Context) {
+	if err := newParams(c.Request.URL.Query()).err; err != nil {
+		writeError(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	r, err := s.land().Project(ctx, c.Param("id"))
+	if err != nil {
+		writeError(c, err)
+		return
+	}
+	host := s.tagHost()
+	f := land.HearingsFeed(s.cfg.BaseURL, r, func(id string) string { return id + "-event@" + host }) // the notice feeds' UID (feedEvent)
+	f = s.calendar(ctx, "land-hearings|"+r.Project.ID, f)
+	render(c, http.StatusOK, feed.ContentTypeICS, feed.ICS(f), cacheFeeds, f.Updated)
 }
 
 // landProjects serves GET /api/land-projects?procedure=&action=&stage=&effect=&borough=&community_district=&bbl=&status=&ulurp=&ceqr=&word=&limit=&cursor=.

@@ -69,7 +69,12 @@ type landPageData struct {
 	// LinksNote names the bounds of the joins read that were hit
 	// (land.ProjectRead.LinksNote; empty when the read was complete).
 	LinksNote string
-	Rules     []string
+	// Hearings are the project's hearings, next first
+	// (land.ProjectRead.Hearings), HearingsNote how they are found and
+	// HearingsICS the project's calendar.
+	Hearings                  []land.Hearing
+	HearingsNote, HearingsICS string
+	Rules                     []string
 	// Diagram draws Path's stages on two tracks (landDiagram).
 	Diagram *web.StageDiagram
 	// Map draws the project's located lots and shades its community
@@ -93,6 +98,7 @@ func (s *Server) landProjectPage(c *gin.Context) {
 		path := r.Path()
 		d.Project, d.Path, d.Title, d.Meetings = &r.Project, &path, r.Project.Name, r.Meetings
 		d.LinksNote = r.LinksNote
+		d.Hearings, d.HearingsNote, d.HearingsICS = r.Hearings, r.HearingsNote, s.cfg.BaseURL+"/land-projects/"+r.Project.ID+"/hearings.ics"
 		d.Diagram = landDiagram(c.GetString(langKey), path)
 		d.Map = landMap(c.GetString(langKey), r.Project)
 	}

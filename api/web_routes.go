@@ -60,6 +60,9 @@ func (s *Server) webRoutes(r *gin.Engine) {
 // Form 1 pages, the watch and digest link pages, /stats): the paths where
 // ?lang= chooses the language of the site's own words.
 func htmlPage(path string) bool {
+	if strings.HasSuffix(path, ".ics") { // a calendar under a page's path (a project's hearings) is no page
+		return false
+	}
 	if path == "/" || path == "/stats" || path == "/search" || path == "/about" || path == "/land-projects" || path == "/meetings" || path == "/sources" || path == "/property-locations" || path == "/follow" {
 		return true
 	}

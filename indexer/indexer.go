@@ -469,6 +469,11 @@ func (ix *Indexer) writeBatch(ctx context.Context, src Source, b Batch, errs []e
 		if err := link.NoticeSet(ctx, env, b.Notices); err != nil {
 			rep.Errors = append(rep.Errors, fmt.Errorf("%s notices: joins to the records held not found: %w", src.Name(), err))
 		}
+		// the land projects held that the notices name are linked now, as
+		// the notices load, by the rule the land job links them by
+		if err := link.NoticeLand(ctx, env, b.Notices); err != nil {
+			rep.Errors = append(rep.Errors, fmt.Errorf("%s notices: links to the land projects held not found: %w", src.Name(), err))
+		}
 		n, err := ix.writeLinks(ctx, src.Name(), env.Links)
 		ix.links.Add(int64(n))
 		if err != nil {

@@ -28,6 +28,13 @@ type LandProjectOut struct {
 	// method, confidence, evidence).
 	Meetings     []record.Link `json:"meetings,omitempty"`
 	MeetingsNote string        `json:"meetings_note,omitempty"`
+	// Hearings are the project's hearings (City Record hearing notices
+	// and meetings that name it), the next first, then later ones, then
+	// past ones newest first; NextHearing is the next one (absent when
+	// none is scheduled). Absent unless found.
+	Hearings     []land.Hearing `json:"hearings,omitempty"`
+	NextHearing  *land.Hearing  `json:"next_hearing,omitempty"`
+	HearingsNote string         `json:"hearings_note,omitempty"`
 	// LinksComplete is false on a found project when a bounded read of
 	// its joins hit its bound; LinksNote then names the bound
 	// (land.ProjectRead). Absent unless found.
@@ -80,7 +87,8 @@ func getLandProject(d *Deps) Tool {
 			"review (CEQR number and type), dated facts and milestones (actual and planned dates kept apart), community board and "+
 			"borough president recommendations, a derived regulatory effect only when a file states one (attributed, never ZAP "+
 			"data), every source it was read from, conflicts between sources with each value attributed, City Record notices "+
-			"linked with their evidence and confidence, and events other publishers record for its application numbers. "+
+			"linked with their evidence and confidence, events other publishers record for its application numbers, and its "+
+			"hearings (body, date, time, place, how to testify when printed, source and link method), the next one first. "+
 			"For the stages of its review procedure call get_land_decision_path.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
@@ -92,6 +100,7 @@ func getLandProject(d *Deps) Tool {
 			if err == nil {
 				out.Status, out.Project, out.Events, out.EventsNote = record.Found, &r.Project, r.Events, r.EventsNote
 				out.Meetings, out.MeetingsNote = r.Meetings, r.MeetingsNote
+				out.Hearings, out.NextHearing, out.HearingsNote = r.Hearings, r.NextHearing, r.HearingsNote
 				out.LinksComplete, out.LinksNote = &r.LinksComplete, r.LinksNote
 				out.Sources = r.Sources
 				return out, nil

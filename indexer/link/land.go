@@ -97,15 +97,56 @@ type landCandidate struct {
 	evidence []string
 }
 
-func landLinks(ctx context.Context, r search.Reader, p land.Project) ([]land.NoticeLink, error) {
-	found := map[string]*landCandidate{}
-	var order []string
-	consider := func(n record.Notice, method, evidence string) {
-		c, ok := found[n.RequestID]
-		if !ok {
+// landRule is the one rule a notice is linked to a project by, whichever
+// end is written first (LandProjects from the project, NoticeLand from
+// the notice): the project's application numbers, CEQR number, lots and
+// recorded hearing days, judged on one notice at a time (judge).
+type landRule struct {
+	p        land.Project
+	ulurp    []*regexp.Regexp // one per action with an application number
+	actions  []land.Action
+	ceqr     string
+	lots     map[string]bool
+	hearings map[string]string // New York day → what the project records on it
+}
+
+func newLandRule(p land.Project) landRule {
+	r := landRule{p: p, lots: map[string]bool{}, hearings: map[string]string{},
+		ceqr: strings.ToUpper(strings.TrimSpace(p.Environmental.CEQRNumber))}
+	for _, a := range p.Actions {
+		if a.ULURPKey == "" || len(a.ULURPKey) < 9 {
+			continue
+		}
+		digits, letters := a.ULURPKey[:6], strings.TrimSuffix(a.ULURPKey, "(A)")
+		letters = letters[len(letters)-3:]
+		r.ulurp = append(r.ulurp, regexp.MustCompile(`(?i)(^|[^0-9A-Z])([A-Z]\s?)?`+digits+`\s?`+letters+`([^A-Z0-9]|$)`))
+		r.actions = append(r.actions, a)
+	}
+	for _, l := range p.Lots {
+		r.lots[l.BBL] = true
+	}
+	for _, rec := range p.Recommendations {
+		if !rec.HearingDate.IsZero() {
+			r.hearings[rec.HearingDate.In(record.NewYork).Format("2006-01-02")] = rec.Body + " hearing"
+		}
+	}
+	for _, m := range p.Milestones {
+		if !m.ReviewMeeting.IsZero() {
+			r.hearings[m.ReviewMeeting.In(record.NewYork).Format("2006-01-02")] = m.Milestone
+		}
+	}
+	return r
+}
+
+// judge is the link of one notice to the project, nil when the notice
+// names it in none of the rule's ways: its strongest method and every
+// piece of evidence, in the order application numbers, CEQR number, lots,
+// hearing day and name.
+func (r landRule) judge(n record.Notice) *landCandidate {
+	var c *landCandidate
+	add := func(method, evidence string) {
+		if c == nil {
 			c = &landCandidate{n: n, method: method}
-			found[n.RequestID] = c
-			order = append(order, n.RequestID)
 		}
 		if rankLand(method) < rankLand(c.method) {
 			c.method = method
@@ -114,86 +155,98 @@ func landLinks(ctx context.Context, r search.Reader, p land.Project) ([]land.Not
 			c.evidence = append(c.evidence, evidence)
 		}
 	}
-	search1 := func(text string) ([]record.Notice, error) {
-		res, err := r.Search(ctx, search.Query{Text: text, Limit: maxLandCandidates})
-		if err != nil {
-			return nil, err
+	text := n.Title + "\n" + n.Text
+	for i, re := range r.ulurp {
+		if m := re.FindString(text); m != "" {
+			add(LandByULURP, fmt.Sprintf("the notice names application number %s (project action %s)", strings.Trim(m, " .,;:()\n"), r.actions[i].ULURPNumber))
 		}
-		out := make([]record.Notice, 0, len(res.Hits))
+	}
+	if r.ceqr != "" && strings.Contains(strings.ToUpper(n.Text), r.ceqr) {
+		add(LandByCEQR, "the notice names CEQR number "+r.ceqr)
+	}
+	if len(r.lots) > 0 {
+		for _, bbl := range entity.ExtractPlaces(n.Text).BBLs {
+			if r.lots[bbl] {
+				add(LandByBBL, "the notice's block and lot resolve to BBL "+bbl+", a lot of the project")
+			}
+		}
+	}
+	d := ""
+	if !n.EventDate.IsZero() {
+		d = n.EventDate.In(record.NewYork).Format("2006-01-02")
+	}
+	if name := strings.TrimSpace(r.p.Name); d != "" && len(name) >= minLandName && r.hearings[d] != "" &&
+		strings.Contains(strings.ToLower(n.Text), strings.ToLower(name)) {
+		add(LandByHearing, "the notice names the project ("+name+") and its event date "+d+" is the date of the recorded "+r.hearings[d])
+	}
+	if c != nil && d != "" && c.method != LandByHearing {
+		if what, ok := r.hearings[d]; ok {
+			c.evidence = append(c.evidence, "the notice's event date "+d+" is the date of the recorded "+what)
+		}
+	}
+	return c
+}
+
+// link is the notice link of a judged candidate, with its confidence.
+func (c *landCandidate) link() land.NoticeLink {
+	conf := "high"
+	if c.method == LandByBBL || c.method == LandByHearing {
+		conf = "medium"
+	}
+	return land.NoticeLink{RequestID: c.n.RequestID, Method: c.method, Confidence: conf, Evidence: c.evidence}
+}
+
+// landLinks finds the notices held that may name the project (searches by
+// application number digits, CEQR number, block, and the project's name
+// on its recorded hearing days) and keeps those the rule links.
+func landLinks(ctx context.Context, r search.Reader, p land.Project) ([]land.NoticeLink, error) {
+	rule := newLandRule(p)
+	seen := map[string]bool{}
+	var order []record.Notice
+	searchQ := func(q search.Query) error {
+		q.Limit = maxLandCandidates
+		res, err := r.Search(ctx, q)
+		if err != nil {
+			return err
+		}
 		for _, h := range res.Hits {
-			out = append(out, h.Notice)
-		}
-		return out, nil
-	}
-	for _, a := range p.Actions {
-		if a.ULURPKey == "" || len(a.ULURPKey) < 9 {
-			continue
-		}
-		digits, letters := a.ULURPKey[:6], strings.TrimSuffix(a.ULURPKey, "(A)")
-		letters = letters[len(letters)-3:]
-		re := regexp.MustCompile(`(?i)(^|[^0-9A-Z])([A-Z]\s?)?` + digits + `\s?` + letters + `([^A-Z0-9]|$)`)
-		ns, err := search1(`"` + digits + `"`)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range ns {
-			if m := re.FindString(n.Title + "\n" + n.Text); m != "" {
-				consider(n, LandByULURP, fmt.Sprintf("the notice names application number %s (project action %s)", strings.Trim(m, " .,;:()\n"), a.ULURPNumber))
+			if !seen[h.Notice.RequestID] {
+				seen[h.Notice.RequestID] = true
+				order = append(order, h.Notice)
 			}
 		}
+		return nil
 	}
-	if c := strings.ToUpper(strings.TrimSpace(p.Environmental.CEQRNumber)); c != "" {
-		ns, err := search1(`"` + c + `"`)
-		if err != nil {
+	for _, a := range rule.actions {
+		if err := searchQ(search.Query{Text: `"` + a.ULURPKey[:6] + `"`}); err != nil {
 			return nil, err
 		}
-		for _, n := range ns {
-			if strings.Contains(strings.ToUpper(n.Text), c) {
-				consider(n, LandByCEQR, "the notice names CEQR number "+c)
-			}
+	}
+	if rule.ceqr != "" {
+		if err := searchQ(search.Query{Text: `"` + rule.ceqr + `"`}); err != nil {
+			return nil, err
 		}
 	}
-	// lots: search each block once, keep notices whose extracted BBLs hold a project lot
-	lots := map[string]bool{}
+	// lots: search each block once
 	blocks := map[string]bool{}
-	for _, l := range p.Lots {
-		lots[l.BBL] = true
-		blocks[strings.TrimLeft(l.BBL[1:6], "0")] = true
+	for bbl := range rule.lots {
+		blocks[strings.TrimLeft(bbl[1:6], "0")] = true
 	}
-	var bl []string
+	bl := make([]string, 0, len(blocks))
 	for b := range blocks {
 		bl = append(bl, b)
 	}
 	sort.Strings(bl)
 	for _, b := range bl {
-		ns, err := search1(`"block ` + b + `"`)
-		if err != nil {
+		if err := searchQ(search.Query{Text: `"block ` + b + `"`}); err != nil {
 			return nil, err
-		}
-		for _, n := range ns {
-			for _, bbl := range entity.ExtractPlaces(n.Text).BBLs {
-				if lots[bbl] {
-					consider(n, LandByBBL, "the notice's block and lot resolve to BBL "+bbl+", a lot of the project")
-				}
-			}
-		}
-	}
-	hearings := map[string]string{}
-	for _, rec := range p.Recommendations {
-		if !rec.HearingDate.IsZero() {
-			hearings[rec.HearingDate.In(record.NewYork).Format("2006-01-02")] = rec.Body + " hearing"
-		}
-	}
-	for _, m := range p.Milestones {
-		if !m.ReviewMeeting.IsZero() {
-			hearings[m.ReviewMeeting.In(record.NewYork).Format("2006-01-02")] = m.Milestone
 		}
 	}
 	// hearing dates: a notice of an event on a recorded hearing day that
 	// names the project
 	if name := strings.TrimSpace(p.Name); len(name) >= minLandName {
-		days := make([]string, 0, len(hearings))
-		for d := range hearings {
+		days := make([]string, 0, len(rule.hearings))
+		for d := range rule.hearings {
 			days = append(days, d)
 		}
 		sort.Strings(days)
@@ -202,35 +255,78 @@ func landLinks(ctx context.Context, r search.Reader, p land.Project) ([]land.Not
 			if err != nil {
 				continue
 			}
-			res, err := r.Search(ctx, search.Query{Text: `"` + strings.ReplaceAll(name, `"`, "") + `"`, EventFrom: day, EventTo: day, Limit: maxLandCandidates})
-			if err != nil {
+			if err := searchQ(search.Query{Text: `"` + strings.ReplaceAll(name, `"`, "") + `"`, EventFrom: day, EventTo: day}); err != nil {
 				return nil, err
-			}
-			for _, h := range res.Hits {
-				if strings.Contains(strings.ToLower(h.Notice.Text), strings.ToLower(name)) {
-					consider(h.Notice, LandByHearing, "the notice names the project ("+name+") and its event date "+d+" is the date of the recorded "+hearings[d])
-				}
 			}
 		}
 	}
 	out := []land.NoticeLink{}
-	for _, id := range order {
-		c := found[id]
-		if !c.n.EventDate.IsZero() && c.method != LandByHearing {
-			d := c.n.EventDate.In(record.NewYork).Format("2006-01-02")
-			if what, ok := hearings[d]; ok {
-				c.evidence = append(c.evidence, "the notice's event date "+d+" is the date of the recorded "+what)
-			}
+	for _, n := range order {
+		if c := rule.judge(n); c != nil {
+			out = append(out, c.link())
 		}
-		conf := "high"
-		if c.method == LandByBBL || c.method == LandByHearing {
-			conf = "medium"
-		}
-		out = append(out, land.NoticeLink{RequestID: id, Method: c.method, Confidence: conf, Evidence: c.evidence})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].RequestID < out[j].RequestID })
 	return out, nil
 }
+
+// NoticeLand links the notices of a batch to the land projects held that
+// they name, as the City Record job loads them (not only when the land
+// job runs again): the projects whose application numbers, CEQR number or
+// lots the notices name are read and the same rule (landRule) judges each
+// pair. The links are kept as link records (env.Links), like those
+// LandProjects keeps. With no records held (env.Records nil) none is kept.
+func NoticeLand(ctx context.Context, env Env, ns []record.Notice) error {
+	if env.Links == nil || env.Records == nil || len(ns) == 0 {
+		return nil
+	}
+	if t, err := env.Records.RecordTotals(ctx, search.RecordQuery{Kinds: []string{land.ProjectKind.Name}}, nil, 0); err != nil {
+		return err
+	} else if t.Count == 0 {
+		return nil // no land project held yet: they link to the notices when they are loaded
+	}
+	var keys, ceqrs, bbls []string
+	for _, n := range ns {
+		_, ks := land.ULURPKeys(n.Title + "\n" + n.Text)
+		keys = append(keys, ks...)
+		ceqrs = append(ceqrs, ceqrInText.FindAllString(strings.ToUpper(n.Text), -1)...)
+		bbls = append(bbls, entity.ExtractPlaces(n.Text).BBLs...)
+	}
+	if len(keys)+len(ceqrs)+len(bbls) == 0 {
+		return nil
+	}
+	var ps []land.Project
+	for _, part := range []struct {
+		key    string
+		values []string
+	}{{land.KeyULURP, keys}, {land.KeyCEQR, ceqrs}, {land.KeyBBL, bbls}} {
+		got, err := heldRecords(ctx, env.Records, land.ProjectKind, part.key, part.values)
+		if err != nil {
+			return err
+		}
+		ps = append(ps, got...)
+	}
+	done := map[string]bool{}
+	for _, p := range ps {
+		if done[p.ID] {
+			continue
+		}
+		done[p.ID] = true
+		rule := newLandRule(p)
+		var links []land.NoticeLink
+		for _, n := range ns {
+			if c := rule.judge(n); c != nil {
+				links = append(links, c.link())
+			}
+		}
+		landLinkRecords(env, p.ID, links)
+	}
+	return nil
+}
+
+// ceqrInText is the shape of a CEQR number in a notice's text
+// ("24DCP123M"), the candidates NoticeLand looks projects up by.
+var ceqrInText = regexp.MustCompile(`\b[0-9]{2}[A-Z]{2,6}[0-9]{1,4}[A-Z]?\b`)
 
 func rankLand(method string) int {
 	switch method {

@@ -92,6 +92,29 @@ func TestLandProjectLinks(t *testing.T) {
 			t.Errorf("read %+v, kept %+v", l, grand[i])
 		}
 	}
+	// the same links from the notice's end, as the City Record job makes
+	// them when it loads the notices (NoticeLand: one rule, either end)
+	var ns []record.Notice
+	for _, l := range ls {
+		n, err := be.Get(ctx, l.From.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns = append(ns, n)
+	}
+	fromNotices := &link.Links{}
+	if err := link.NoticeLand(ctx, link.Env{Records: be, Links: fromNotices}, ns); err != nil {
+		t.Fatal(err)
+	}
+	got := fromNotices.Take()
+	if len(got) != len(ls) {
+		t.Fatalf("from the notices' end %d links, from the projects' %d: %+v", len(got), len(ls), got)
+	}
+	for i := range got {
+		if got[i].ID != ls[i].ID || got[i].Method != ls[i].Method || got[i].Confidence != ls[i].Confidence || got[i].Evidence != ls[i].Evidence {
+			t.Errorf("from the notice's end %+v, from the project's %+v", got[i], ls[i])
+		}
+	}
 	// decided, none: the notices held were searched and none names it
 	nobody, err := land.New(be).Project(ctx, "2014K9993")
 	if err != nil {

@@ -30,6 +30,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/indexer"
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
@@ -115,18 +116,33 @@ func tmpl(c Corpus, now time.Time) (*template, error) {
 
 // build loads corpus c into a new index at dir and closes it.
 func build(dir string, c Corpus, now time.Time) error {
+	be, err := embedded.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := Load(context.Background(), be, c, now); err != nil {
+		be.Close()
+		return err
+	}
+	return be.Close()
+}
+
+// Load loads corpus c into e, with the indexer's clock fixed at now:
+// what the indexes of CopyTo hold, for an engine that is not copied (an
+// OpenSearch node under a test's own index prefix).
+func Load(ctx context.Context, e search.Engine, c Corpus, now time.Time) error {
+	switch c {
+	case Notices, NoticesAndLand, Full:
+	default:
+		return fmt.Errorf("sampletest: unknown corpus %q", c)
+	}
 	sampleDir, err := Dir()
 	if err != nil {
 		return err
 	}
 	sample := os.DirFS(sampleDir)
-	be, err := embedded.Open(dir)
-	if err != nil {
-		return err
-	}
-	ix := &indexer.Indexer{Backend: be, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return now },
+	ix := &indexer.Indexer{Backend: e, Crosswalk: entity.DefaultCrosswalk(), Now: func() time.Time { return now },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	ctx := context.Background()
 	switch c {
 	case Notices, NoticesAndLand:
 		if _, err = ix.LoadCROLDir(ctx, sample, "crol"); err != nil {
@@ -142,10 +158,9 @@ func build(dir string, c Corpus, now time.Time) error {
 		_, err = ix.EnsureSample(ctx, sample)
 	}
 	if err != nil {
-		be.Close()
 		return fmt.Errorf("sampletest: load %s: %w", c, err)
 	}
-	return be.Close()
+	return nil
 }
 
 // CopyTo copies corpus c (loaded with the clock fixed at now) to a new

@@ -201,7 +201,7 @@ const (
 
 // NoticeLinksDecidedNote is the note of notice links decided against the
 // notices held.
-const NoticeLinksDecidedNote = "Decided when the project was linked, against the City Record notices then held: every notice held that names one of its application (ULURP) or CEQR numbers or its lots, or names the project on a recorded hearing day, is listed; none listed means none held named it, not that none was published."
+const NoticeLinksDecidedNote = "Decided when the project was linked, against the City Record notices then held, and for each notice loaded since as it was loaded: every notice held that names one of its application (ULURP) or CEQR numbers or its lots, or names the project on a recorded hearing day, is listed; none listed means none held named it, not that none was published."
 
 // NoticeLinksUndecidedNote is the note of notice links not decided, with
 // the reason ("" for a project linked before the decision was kept).

@@ -38,6 +38,10 @@ type DecisionPath struct {
 	// the events'), each with its coverage and freshness as every scope
 	// states them (ProjectRead.Sources).
 	Sources []record.SourceCoverage `json:"sources"`
+	// Hearings are the project's hearings as its read lists them (next
+	// first, then later, then past ones), NextHearing the next one.
+	Hearings    []Hearing `json:"hearings"`
+	NextHearing *Hearing  `json:"next_hearing"`
 }
 
 // ProcedureRef names a procedure and its source.
@@ -138,7 +142,7 @@ var stateRank = map[string]int{StateHappened: 4, StateInProgress: 3, StateCurren
 // applications.
 func Path(p Project, events []Event) DecisionPath {
 	d := DecisionPath{ProjectID: p.ID, ProjectURL: p.URL, Name: p.Name, Observed: []Observation{}, Normative: []StageState{},
-		Groups: []Group{}, StateMeanings: StateMeanings, CurrentStage: StateUnknown, Notes: []string{}, LinksComplete: true}
+		Groups: []Group{}, StateMeanings: StateMeanings, CurrentStage: StateUnknown, Notes: []string{}, LinksComplete: true, Hearings: []Hearing{}}
 	proc, ok := ProcedureByID(p.ProcedureID)
 	if ok {
 		d.Procedure = &ProcedureRef{ID: proc.ID, Name: proc.Name, Source: proc.Source}

@@ -34,6 +34,9 @@ type Service struct {
 	// Now is the clock a read is made at (nil: time.Now): a stage planned
 	// before it and not observed since says so (Path).
 	Now func() time.Time
+	// Meetings reads the meetings joined to a project as its hearings
+	// (nil: only City Record hearing notices are).
+	Meetings HearingReader
 }
 
 // New is a service over a search engine.
@@ -72,6 +75,12 @@ type ProjectRead struct {
 	// silently.
 	LinksComplete bool   `json:"links_complete"`
 	LinksNote     string `json:"links_note,omitempty"`
+	// Hearings are the project's hearings (Hearing): the next one first,
+	// then later ones, then past ones newest first; NextHearing is the
+	// next one (null when none is scheduled from the read's day on).
+	Hearings     []Hearing `json:"hearings"`
+	NextHearing  *Hearing  `json:"next_hearing"`
+	HearingsNote string    `json:"hearings_note"`
 	// AsOf is when the read was made: a planned date before it, of a stage
 	// not observed since, reads so in the path (PlannedPassed).
 	AsOf time.Time `json:"-"`
@@ -163,9 +172,15 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		out.cut(joins.BoundNote("meetings joined to the project", joins.MaxRead))
 	}
 	out.Meetings = append(out.Meetings, ls...)
-	if out.Project.Links, err = s.noticeLinks(ctx, ref, &out); err != nil {
+	var notices map[string]record.Notice
+	if out.Project.Links, notices, err = s.noticeLinks(ctx, ref, &out); err != nil {
 		return out, err
 	}
+	out.HearingsNote = HearingsNote
+	if out.Hearings, err = s.hearings(ctx, notices, out.Project.Links, out.Meetings, out.AsOf); err != nil {
+		return out, err
+	}
+	out.NextHearing = out.nextHearing()
 	out.Sources, err = search.SourcesBehind(ctx, rs, s.Engine, SourcesBehind...)
 	return out, err
 }
@@ -202,17 +217,17 @@ const EvidenceSep = "; "
 // noticeLinks reads the City Record notice links of a project from the
 // link records the link stage wrote (notice → land_project), each with
 // the notice's title and publication day, by request id.
-func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectRead) ([]NoticeLink, error) {
+func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectRead) ([]NoticeLink, map[string]record.Notice, error) {
 	ls, complete, err := joins.Read(ctx, s.Engine, ref, joins.Pair(record.RefNotice, record.RefLandProject))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !complete {
 		r.cut(joins.BoundNote("City Record notices linked to the project", joins.MaxRead))
 	}
 	out := []NoticeLink{}
 	if len(ls) == 0 {
-		return out, nil
+		return out, nil, nil
 	}
 	var ids []string
 	for _, l := range ls {
@@ -222,7 +237,7 @@ func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectR
 	for start := 0; start < len(ids); start += search.MaxLimit {
 		res, err := s.Engine.Search(ctx, search.Query{RequestIDs: ids[start:min(start+search.MaxLimit, len(ids))], Limit: search.MaxLimit})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, h := range res.Hits {
 			notices[h.Notice.RequestID] = h.Notice
@@ -239,7 +254,7 @@ func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectR
 		out = append(out, nl)
 	}
 	slices.SortFunc(out, func(a, b NoticeLink) int { return strings.Compare(a.RequestID, b.RequestID) })
-	return out, nil
+	return out, notices, nil
 }
 
 // DecisionPath reads the decision path of one project (Project's errors).
@@ -257,6 +272,7 @@ func (s *Service) DecisionPath(ctx context.Context, id string) (DecisionPath, er
 func (r ProjectRead) Path() DecisionPath {
 	d := Path(r.Project, r.Events)
 	d.plannedPassed(r.AsOf)
+	d.Hearings, d.NextHearing = append([]Hearing{}, r.Hearings...), r.NextHearing
 	// the path is read from the project and the events of other
 	// publishers: their sources, as the project read states them
 	d.Sources = []record.SourceCoverage{}

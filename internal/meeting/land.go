@@ -1,10 +1,14 @@
 package meeting
 
 import (
+	"context"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Application is a land-use application (ULURP) number or a ZAP project
@@ -85,4 +89,59 @@ func (m *Meeting) AddApplications(as ...Application) {
 			m.Applications = append(m.Applications, a)
 		}
 	}
+}
+
+// MeetingHearings are the hearings of a land project that the meetings
+// joined to it record (land.HearingReader): each meeting of links
+// (meeting → land_project) with its body, date, time as the source states
+// it, place, status (held; not held reads cancelled) and the join's
+// method, confidence and evidence. A meeting no longer held is left out.
+func (s *Service) MeetingHearings(ctx context.Context, links []record.Link) ([]land.Hearing, error) {
+	rs, err := s.records()
+	if err != nil || len(links) == 0 {
+		return nil, err
+	}
+	ids := make([]string, 0, len(links))
+	for _, l := range links {
+		ids = append(ids, l.From.ID)
+	}
+	byID := map[string]Meeting{}
+	for start := 0; start < len(ids); start += search.MaxKeyValues {
+		p, err := search.Find(ctx, rs, Kind, search.RecordQuery{IDs: ids[start:min(start+search.MaxKeyValues, len(ids))], Sort: search.RecordSortID, Limit: search.MaxRecordLimit})
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range p.Items {
+			byID[m.ID] = m
+		}
+	}
+	var out []land.Hearing
+	for _, l := range links {
+		m, ok := byID[l.From.ID]
+		if !ok {
+			continue
+		}
+		h := land.Hearing{ID: "meeting:" + m.ID, Body: m.Body, Title: m.Title, Place: m.Place.Text, Status: land.HearingScheduled,
+			Source: m.SourceLabel, SourceKind: record.RefMeeting, SourceID: m.ID, URL: m.SourceURL,
+			LinkMethod: l.Method, LinkConfidence: l.Confidence, Evidence: []string{l.Evidence}}
+		switch { // the day is the source's (When.Date); a start only when the source states one
+		case m.When.Start != nil && m.When.StartKnown:
+			h.SetStart(*m.When.Start, true)
+		case m.When.Date != "":
+			if d, err := time.ParseInLocation("2006-01-02", m.When.Date, record.NewYork); err == nil {
+				h.SetStart(d, false)
+			}
+		}
+		switch m.Held.State {
+		case Held:
+			h.Status = land.HearingHeld
+		case NotHeld:
+			h.Status = land.HearingCancelled
+		}
+		if m.Notice.State == NoticeLinked && m.Notice.RequestID != "" { // the hearing a City Record notice announces
+			h.ID, h.Notice = "notice:"+m.Notice.RequestID, m.Notice.RequestID
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }

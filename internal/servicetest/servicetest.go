@@ -48,6 +48,7 @@ func New(e search.Engine, cw *entity.Crosswalk, links view.Links, now func() tim
 	ppl := people.New(e, cw)
 	g := Graph{Semantic: semantic.New(e, now), Procure: p, Dossiers: dossier.New(p, ppl), Land: &land.Service{Engine: e, Now: now},
 		Meetings: &meeting.Service{Records: e, Notices: e, Now: now}, People: ppl, Federated: federated.New(e, cw, links, now)}
+	g.Land.Meetings = g.Meetings
 	g.Notices = notices.New(g.Semantic, watch.Readers{Search: e, People: ppl, Meetings: g.Meetings, Procure: p, Land: g.Land}, links, now)
 	return g
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -375,14 +376,48 @@ func (rd Readers) observeLand(ctx context.Context, id string, links view.Links) 
 			hearing = append(hearing, r.Body+" "+day(r.HearingDate))
 		}
 	}
-	return Snapshot{Title: it.Name, Link: it.Link, Fields: []Field{
+	s := Snapshot{Title: it.Name, Link: it.Link, Fields: []Field{
 		{"status", statusHeld},
 		{"public status", pr.Project.PublicStatus},
 		{"stage", it.Stage},
 		{"milestone", it.Milestone},
 		{"hearing dates", strings.Join(hearing, "; ")},
 		{"votes and decisions", strings.Join(it.Decisions, "; ")},
-	}}, nil
+	}}
+	for _, h := range pr.Hearings {
+		s.Fields = append(s.Fields, hearingField(h))
+	}
+	return s, nil
+}
+
+// hearingField is one hearing of a followed land project as a followed
+// field: named for the hearing's body and record (stable while the record
+// is), valued with its date, time, place, status and how to take part, so
+// a hearing set reads (none) → its day, one moved old → new, one
+// cancelled or held by its status, and one no longer listed new → (none).
+func hearingField(h land.Hearing) Field {
+	src := "meeting " + h.SourceID
+	if h.Notice != "" { // the same name whichever record the hearing is read from
+		src = "City Record notice " + h.Notice
+	}
+	when := h.WhenText()
+	switch {
+	case when == "":
+		when = "date not stated"
+	case h.Time == "":
+		when += " (time not stated)"
+	}
+	place := h.Place
+	if place == "" {
+		place = "place not stated"
+	}
+	status := map[string]string{land.HearingScheduled: "scheduled", land.HearingCancelled: "cancelled", land.HearingHeld: "held",
+		land.HearingPast: "the date has passed (whether it was held is not recorded)"}[h.Status]
+	v := when + ", " + place + "; " + status
+	if h.HowToTestify != "" {
+		v += "; how to take part: " + h.HowToTestify
+	}
+	return Field{Name: "hearing: " + strings.TrimSpace(h.Body+" ("+src+")"), Value: v}
 }
 
 func (rd Readers) observeMeeting(ctx context.Context, id string, links view.Links) (Snapshot, error) {

@@ -3,8 +3,11 @@ package watch
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -69,5 +72,50 @@ func TestDiff(t *testing.T) {
 	}
 	if d := Diff(now, now); len(d) != 0 {
 		t.Errorf("no change: %+v", d)
+	}
+}
+
+// A followed land project's hearing is one field, named the same whichever
+// record it is read from (its City Record notice, or the meeting record
+// of that notice), so a hearing set, moved, cancelled or past is one
+// change old → new, and one read from another record is no change.
+func TestHearingFieldChanges(t *testing.T) {
+	at := func(hh, mm int) time.Time { return time.Date(2026, 12, 16, hh, mm, 0, 0, record.NewYork) }
+	h := land.Hearing{ID: "notice:1", Notice: "1", Body: "City Planning Commission", Place: "120 Broadway", Status: land.HearingScheduled,
+		SourceKind: record.RefNotice, SourceID: "1", HowToTestify: "To testify, sign up."}
+	h.SetStart(at(10, 0), true)
+	set := hearingField(h)
+	if set.Name != "hearing: City Planning Commission (City Record notice 1)" || set.Value != "2026-12-16 10:00 AM, 120 Broadway; scheduled; how to take part: To testify, sign up." {
+		t.Errorf("set: %+v", set)
+	}
+	asMeeting := h
+	asMeeting.SourceKind, asMeeting.SourceID = record.RefMeeting, "cityrecord-hearings:1"
+	if got := hearingField(asMeeting); got != set {
+		t.Errorf("read from its meeting record: %+v, from its notice %+v", got, set)
+	}
+	moved := h
+	moved.SetStart(at(14, 0), true)
+	cancelled := h
+	cancelled.Status = land.HearingCancelled
+	past := h
+	past.Status = land.HearingPast
+	noTime := h
+	noTime.Time, noTime.Place = "", ""
+	for name, c := range map[string]struct {
+		h    land.Hearing
+		want string
+	}{
+		"moved":     {moved, "2026-12-16 2:00 PM, 120 Broadway; scheduled"},
+		"cancelled": {cancelled, "; cancelled;"},
+		"past":      {past, "the date has passed (whether it was held is not recorded)"},
+		"no time":   {noTime, "2026-12-16 (time not stated), place not stated; scheduled"},
+	} {
+		ch := Diff([]Field{set}, []Field{hearingField(c.h)})
+		if len(ch) != 1 || ch[0].Old != set.Value || !strings.Contains(ch[0].New, c.want) {
+			t.Errorf("%s: %+v, want one change to %q", name, ch, c.want)
+		}
+	}
+	if ch := Diff(nil, []Field{set}); len(ch) != 1 || ch[0].Old != "" || ch[0].String() != set.Name+": (none) → "+set.Value {
+		t.Errorf("a hearing set: %+v", ch)
 	}
 }

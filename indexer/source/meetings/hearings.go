@@ -152,6 +152,10 @@ func hearingMeeting(r hearingRow, obs meeting.Observation) (meeting.Meeting, err
 	if m.Title == "" {
 		m.Title = agency + " hearing"
 	}
+	// the land-use applications and projects it names (its title, then
+	// its text): the link stage joins it to those projects
+	m.AddApplications(meeting.ApplicationsIn(meeting.WhereText, m.Title)...)
+	m.AddApplications(meeting.ApplicationsIn(meeting.WhereText, text)...)
 	m.When = meeting.When{Date: meeting.Day(st), TimeZone: meeting.TimeZone}
 	if st.Hour() == 0 && st.Minute() == 0 {
 		m.When.Note = "City Record event_date gives the day only (midnight)"
