@@ -224,7 +224,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	out.Scope = scope
-	c.Header("Vary", "Accept")
+	c.Writer.Header().Add("Vary", "Accept")
 	if format == "" && wantsHTML(c.Request) {
 		s.propertyPage(c, out) // a browser: the page with the map (property_html.go)
 		return

@@ -106,6 +106,17 @@ var words = map[string]word{
 	"nav.agencies":           {"Agencies", "Agencias"},
 	"nav.organizations":      {"Organizations", "Organizaciones"},
 
+	"error.notfound":      {"Page not found", "Página no encontrada"},
+	"error.notfound.more": {"There is no page at this address. It may have been typed wrong, or this service does not offer it.", "No hay ninguna página en esta dirección. Puede que esté mal escrita o que este servicio no la ofrezca."},
+	"error.invalid":       {"This address asks for something the site cannot read", "Esta dirección pide algo que el sitio no puede leer"},
+	"error.busy":          {"Too many requests just now", "Demasiadas solicitudes en este momento"},
+	"error.busy.more":     {"Please wait a moment and try again.", "Espere un momento y vuelva a intentarlo."},
+	"error.failed":        {"Something went wrong on our side", "Algo falló de nuestro lado"},
+	"error.failed.more":   {"The page could not be made. Please try again later.", "No se pudo preparar la página. Vuelva a intentarlo más tarde."},
+	"error.refused":       {"This request was refused", "Esta solicitud fue rechazada"},
+	"error.home":          {"Go to the home page", "Ir a la página de inicio"},
+	"error.search":        {"Search every record", "Buscar en todos los registros"},
+
 	"foot.notofficial": {"Recordwatch republishes New York City public records. It is not the official record: the", "Recordwatch republica registros públicos de la ciudad de Nueva York. No es el registro oficial: el"},
 	"foot.cityrecord":  {"City Record stays authoritative", "City Record sigue siendo la fuente oficial"},
 	"foot.absence":     {"No search hits does not mean no record exists.", "Que una búsqueda no encuentre nada no significa que no exista el registro."},
