@@ -55,16 +55,16 @@ func TestSiteCrawlNoDeadLinks(t *testing.T) {
 }
 
 type siteCrawl struct {
-	t           *testing.T
-	e           *env
-	lang        string
-	seen        map[string]bool
-	shapes      map[string]int
-	pages       int
-	links       int
-	queue       []string
-	from        map[string]string
-	dropped     map[string]bool
+	t       *testing.T
+	e       *env
+	lang    string
+	seen    map[string]bool
+	shapes  map[string]int
+	pages   int
+	links   int
+	queue   []string
+	from    map[string]string
+	dropped map[string]bool
 }
 
 // crawlPerShape bounds the pages of one shape (a path with its ids

@@ -149,6 +149,9 @@ type Banner struct {
 	Details string
 }
 
+// Count is how many sources the banner is about (named and beyond).
+func (b Banner) Count() int { return len(b.Sources) + b.More }
+
 // BannerSource is one source of the banner: its id (kept as
 // data-source), its name, its state (record.Stale or record.Failing,
 // said through the "freshness_state" labels) and since when ("" unknown).

@@ -43,10 +43,11 @@ var watchWords = map[string]word{
 	"watch.remove.ended":    {"%d watches ended and %d queued emails dropped. Nothing more is sent to this address unless someone asks again.", "Terminaron %d seguimientos y se descartaron %d correos en cola. No se enviará nada más a esta dirección salvo que alguien lo pida de nuevo."},
 	"watch.manage.add":      {"Add another watch for this address (from the site's search pages; this link counts as yours)", "Añadir otro seguimiento para esta dirección (desde las páginas de búsqueda del sitio; este enlace cuenta como suyo)"},
 	// the freshness banner (templates/layout.html, api/sources.go bannerOf)
-	"banner.since":  {"since %s", "desde el %s"},
-	"banner.more":   {"and %d more", "y %d más"},
-	"banner.note":   {"Answers from these sources may be out of date; what is held is the last good data.", "Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos."},
-	"banner.sample": {"Held from the bundled sample or files, not fetched live: run live to fetch current rows.", "Guardado de la muestra incluida o de archivos, no descargado en vivo: ejecútelo en vivo para obtener filas actuales."},
+	"banner.since":   {"since %s", "desde el %s"},
+	"banner.summary": {"%d sources may be out of date", "%d fuentes pueden estar desactualizadas"},
+	"banner.more":    {"and %d more", "y %d más"},
+	"banner.note":    {"Answers from these sources may be out of date; what is held is the last good data.", "Las respuestas de estas fuentes pueden estar desactualizadas; lo guardado son los últimos datos válidos."},
+	"banner.sample":  {"Held from the bundled sample or files, not fetched live: run live to fetch current rows.", "Guardado de la muestra incluida o de archivos, no descargado en vivo: ejecútelo en vivo para obtener filas actuales."},
 	// the payments part of the entity pages (templates/entity.html)
 	"pay.contract.records": {"%d contract records", "%d registros de contratos"},
 	"pay.registered.value": {"registered value", "valor registrado"},
