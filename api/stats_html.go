@@ -69,7 +69,7 @@ func (s *Server) statsPage(c *gin.Context) {
 			d.Chart.Bars = append(d.Chart.Bars, b)
 		}
 	}
-	c.Writer.Header().Add("Vary", "Accept")
+	addVary(c.Writer.Header(), "Accept")
 	writeHTML(c, http.StatusOK, web.Page{Kind: web.Stats, Title: web.Word(lang, "nav.stats"), Home: s.cfg.BaseURL + "/", JSON: d.JSON,
 		Crumbs: crumbs(c, web.Link{Label: web.Word(lang, "nav.stats")}), Data: d}, now)
 }

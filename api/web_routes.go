@@ -103,7 +103,7 @@ func (s *Server) siteLang(c *gin.Context) {
 		c.Next()
 		return
 	}
-	c.Writer.Header().Add("Vary", "Cookie")
+	addVary(c.Writer.Header(), "Cookie")
 	q := c.Request.URL.Query()
 	if v, ok := q["lang"]; ok {
 		if len(v) != 1 || (v[0] != "en" && v[0] != "es") {
