@@ -72,9 +72,10 @@ type siteCrawl struct {
 const crawlPerShape = 6
 
 var (
-	hrefRE   = regexp.MustCompile(`(href|action|src)="([^"]*)"`)
-	formRE   = regexp.MustCompile(`(?s)<form[^>]*action="([^"]*)".*?</form>`)
-	digitsRE = regexp.MustCompile(`[0-9]+`)
+	hrefRE    = regexp.MustCompile(`(href|action|src)="([^"]*)"`)
+	formRE    = regexp.MustCompile(`(?s)<form[^>]*action="([^"]*)".*?</form>`)
+	digitsRE  = regexp.MustCompile(`[0-9]+`)
+	headingRE = regexp.MustCompile(`<h([1-6])\b`)
 )
 
 // machine reports whether a path answers machines, not readers: its JSON
@@ -167,6 +168,19 @@ func (c *siteCrawl) visit(ref string) {
 		return
 	}
 	c.pages++
+	// headings never skip a level going down (axe's heading-order)
+	last := 0
+	for _, h := range headingRE.FindAllStringSubmatch(string(body), -1) {
+		n := int(h[1][0] - '0')
+		if last > 0 && n > last+1 {
+			fu, _ := url.Parse(ref)
+			if key := "heading " + shape(fu) + h[1]; !c.dropped[key] {
+				c.dropped[key] = true
+				t.Errorf("%s: an h%d after an h%d", ref, n, last)
+			}
+		}
+		last = n
+	}
 	if c.lang == "es" && !strings.Contains(string(body), `<html lang="es"`) {
 		t.Errorf("%s (linked from %s): the Spanish reader lands on a page in English", ref, c.from[ref])
 	}

@@ -96,7 +96,7 @@ func (s *Server) siteLang(c *gin.Context) {
 	path := c.Request.URL.Path
 	if !htmlPage(path) {
 		if !strings.HasPrefix(path, "/api/") && path != "/mcp" {
-			if v, err := c.Cookie(langCookie); err == nil && (v == "en" || v == "es") {
+			if v, err := c.Cookie(langCookie); err == nil && web.HasLang(v) {
 				c.Set(langKey, v)
 			}
 		}
@@ -106,8 +106,8 @@ func (s *Server) siteLang(c *gin.Context) {
 	addVary(c.Writer.Header(), "Cookie")
 	q := c.Request.URL.Query()
 	if v, ok := q["lang"]; ok {
-		if len(v) != 1 || (v[0] != "en" && v[0] != "es") {
-			writeError(c, record.Invalid("lang", "lang is en or es"))
+		if len(v) != 1 || !web.HasLang(v[0]) {
+			writeError(c, record.Invalid("lang", "lang is one of %s", strings.Join(web.Langs, ", ")))
 			c.Abort()
 			return
 		}
@@ -117,7 +117,7 @@ func (s *Server) siteLang(c *gin.Context) {
 		}
 		q.Del("lang")
 		c.Request.URL.RawQuery = q.Encode()
-	} else if v, err := c.Cookie(langCookie); err == nil && (v == "en" || v == "es") {
+	} else if v, err := c.Cookie(langCookie); err == nil && web.HasLang(v) {
 		c.Set(langKey, v)
 	}
 	c.Next()

@@ -131,8 +131,8 @@ func (p Page) LangURL(lang string) string {
 }
 
 func (p Page) lang() string {
-	if p.Lang == "es" {
-		return "es"
+	if HasLang(p.Lang) {
+		return p.Lang
 	}
 	return "en"
 }
@@ -171,10 +171,7 @@ func (p Page) HomeURL() string {
 	if home == "" {
 		home = "/"
 	}
-	if p.lang() == "es" {
-		return WithLang(home, "es")
-	}
-	return home
+	return WithLang(home, p.lang())
 }
 
 // WithLang is the address u with lang=<lang> in its query (before any
@@ -182,7 +179,7 @@ func (p Page) HomeURL() string {
 // is not the site's own page (a JSON twin, a feed, another site) are left
 // as they are.
 func WithLang(u, lang string) string {
-	if lang != "es" || u == "" {
+	if lang == "en" || lang == "" || u == "" {
 		return u
 	}
 	rest, frag, hasFrag := strings.Cut(u, "#")

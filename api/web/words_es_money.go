@@ -8,42 +8,6 @@ package web
 // as printed) is not here: the templates mark it data-verbatim.
 
 func init() {
-	addWords(map[string]word{
-		"ent.agency.count":      {"%d notices, %s", "%d avisos, %s"},
-		"ent.records":           {"%d records", "%d registros"},
-		"ent.notices":           {"%d notices.", "%d avisos."},
-		"ent.notices.dated":     {"%d notices from %s to %s.", "%d avisos del %s al %s."},
-		"w.row.lower":           {"row", "fila"},
-		"w.printed.quote":       {"printed ", "impreso "},
-		"contract.rows":         {"%d row(s)", "%d fila(s)"},
-		"contract.rows.shown":   {", %d shown", ", %d mostradas"},
-		"page.analysis.unknown": {"Unknown agency label", "Etiqueta de agencia desconocida"},
-		"redirect.notfound":     {"Notice not found", "Aviso no encontrado"},
-		"redirect.notchecked":   {"Notice not checked", "Aviso no comprobado"},
-		"redirect.named":        {"The link named the notice id", "El enlace nombraba el id de aviso"},
-		"redirect.official":     {"No search hits does not mean no record exists: the official City Record may still have it at", "Que una búsqueda no encuentre nada no significa que no exista el registro: puede que el City Record oficial lo tenga en"},
-		"redirect.search":       {"Search the notices", "Buscar en los avisos"},
-		"redirect.json":         {"or the same search as JSON:", "o la misma búsqueda en JSON:"},
-		"page.vendor":           {"Vendor %s", "Proveedor %s"},
-		"page.agency":           {"Agency %s", "Agencia %s"},
-		"home.noscript":         {"This site needs JavaScript for its views. Every view has a JSON twin: start at", "Este sitio necesita JavaScript para sus vistas. Cada vista tiene un gemelo JSON: empiece en"},
-	}, map[string]map[string]word{
-		// a registered contract row's state as its source words it
-		// (record.Contract.Status); another word is shown as published
-		"contract_status": {
-			"registered": {"registered", "registrado"},
-			"active":     {"active", "activo"},
-			"pending":    {"pending", "pendiente"},
-		},
-		// why an amount is left out of the sums (record.ExcludedReasons)
-		"amount_excluded": {
-			"placeholder": {"placeholder amount (0 or -1)", "importe de relleno (0 o -1)"},
-			"negative":    {"negative amount", "importe negativo"},
-			"entry_error": {"data-entry error ($10 billion or more)", "error de captura (10 000 millones de dólares o más)"},
-			"unreadable":  {"amount that is not a number", "importe que no es un número"},
-			"no_amount":   {"no amount stated", "sin importe indicado"},
-		},
-	})
 
 	// the sums' absences the script views show too (procure.Sum.Display)
 	addSentences(true, map[string]string{
