@@ -18,14 +18,12 @@ import (
 // MCP stream, which must reach its client as it is written), anything
 // already encoded or not text (images, archives), a range request, an
 // answer without a body (HEAD, 204, 304) and one too small to gain
-// (compressMin, when its length is known). A compressed answer's ETag
-// names its encoding (-gz), and a validator sent back with it is read as
-// the plain one, so conditional requests keep answering 304.
+// (compressMin, when its length is known). The ETag stays the body's own
+// (the encoding is a transfer detail every cache keys by Vary), so a
+// validator revalidates whichever encoding the client holds, and HEAD,
+// GET and 304 name the same one.
 func (s *Server) compress(c *gin.Context) {
 	r := c.Request
-	if inm := r.Header.Get("If-None-Match"); strings.Contains(inm, gzTag) {
-		r.Header.Set("If-None-Match", strings.ReplaceAll(inm, gzTag, `"`))
-	}
 	w := &gzipWriter{ResponseWriter: c.Writer, accepts: acceptsGzip(r) && r.Method != http.MethodHead && r.Header.Get("Range") == ""}
 	c.Writer = w
 	defer w.close()
@@ -36,9 +34,6 @@ func (s *Server) compress(c *gin.Context) {
 // beforehand): below it gzip's header and the client's work cost more
 // than they save.
 const compressMin = 512
-
-// gzTag ends a compressed answer's ETag ("…-gz").
-const gzTag = `-gz"`
 
 var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
 
@@ -118,9 +113,6 @@ func (w *gzipWriter) decide() {
 	}
 	h.Del("Content-Length")
 	h.Set("Content-Encoding", "gzip")
-	if et := h.Get("ETag"); strings.HasSuffix(et, `"`) && !strings.HasSuffix(et, gzTag) {
-		h.Set("ETag", strings.TrimSuffix(et, `"`)+gzTag)
-	}
 	w.gz = gzipPool.Get().(*gzip.Writer)
 	w.gz.Reset(w.ResponseWriter)
 }

@@ -65,6 +65,7 @@ type siteCrawl struct {
 	queue   []string
 	from    map[string]string
 	dropped map[string]bool
+	slugs   []string
 }
 
 // crawlPerShape bounds the pages of one shape (a path with its ids
@@ -72,10 +73,11 @@ type siteCrawl struct {
 const crawlPerShape = 6
 
 var (
-	hrefRE    = regexp.MustCompile(`(href|action|src)="([^"]*)"`)
-	formRE    = regexp.MustCompile(`(?s)<form[^>]*action="([^"]*)".*?</form>`)
-	digitsRE  = regexp.MustCompile(`[0-9]+`)
-	headingRE = regexp.MustCompile(`<h([1-6])\b`)
+	hrefRE     = regexp.MustCompile(`(href|action|src)="([^"]*)"`)
+	formRE     = regexp.MustCompile(`(?s)<form[^>]*action="([^"]*)".*?</form>`)
+	digitsRE   = regexp.MustCompile(`[0-9]+`)
+	headingRE  = regexp.MustCompile(`<h([1-6])\b`)
+	sourceIDRE = regexp.MustCompile(`"source":"([a-z0-9_-]+)"`)
 )
 
 // machine reports whether a path answers machines, not readers: its JSON
@@ -117,7 +119,14 @@ func sortedCopy(s []string) []string {
 }
 
 func (c *siteCrawl) run() {
-	c.from, c.dropped = map[string]string{}, map[string]bool{}
+	c.from, c.dropped, c.slugs = map[string]string{}, map[string]bool{}, sourceSlugs()
+	// every source's machine id the service lists (crol, nyc_legislation…)
+	_, src := get(c.t, c.e, "/api/sources")
+	for _, m := range sourceIDRE.FindAllStringSubmatch(string(src), -1) {
+		if m[1] != "source" {
+			c.slugs = append(c.slugs, m[1])
+		}
+	}
 	start := []string{"/", "/about", "/stats", "/sources", "/property-locations"}
 	for _, s := range start {
 		if c.lang == "es" {
@@ -168,6 +177,13 @@ func (c *siteCrawl) visit(ref string) {
 		return
 	}
 	c.pages++
+	for _, w := range developerWords(string(body), c.slugs) {
+		fu, _ := url.Parse(ref)
+		if key := "dev " + shape(fu) + " " + w; !c.dropped[key] {
+			c.dropped[key] = true
+			t.Errorf("%s: a developer word on the page: %q", ref, w)
+		}
+	}
 	// headings never skip a level going down (axe's heading-order)
 	last := 0
 	for _, h := range headingRE.FindAllStringSubmatch(string(body), -1) {

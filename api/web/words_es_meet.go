@@ -308,7 +308,7 @@ var peopleSentences = map[string]string{
 	"as fetched on %s":      "descargado el %s",
 	"as of an unknown date": "en una fecha desconocida",
 	// internal/people people.go: the people lens's follow note
-	"The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and /api/search?lens=people&agency= lists them (roster).": "El canal sigue los avisos Changes in Personnel de la agencia (la lente de personas); un seguimiento con la misma lente y agencia sigue también las ediciones del padrón que cambian a su responsable, y /api/search?lens=people&agency= las enumera (padrón).",
+	"The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and a people search for the agency lists them (roster).": "El canal sigue los avisos Changes in Personnel de la agencia (la lente de personas); un seguimiento con la misma lente y agencia sigue también las ediciones del padrón que cambian a su responsable, y una búsqueda de personas de la agencia las enumera (padrón).",
 	"A person is not matched by name: notices print names as the payroll system writes them.": "A una persona no se la identifica por el nombre: los avisos imprimen los nombres como los escribe el sistema de nómina.",
 	// indexer/source/leaders leaders.go: the relations' notes
 	"printed as the principal officer of this record %s; not proof of who holds the role now":  "impreso como responsable principal de este registro %s; no prueba quién ocupa el cargo hoy",
