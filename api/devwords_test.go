@@ -84,3 +84,23 @@ func TestDeveloperWordsDetector(t *testing.T) {
 		t.Errorf("flags plain words: %v", w)
 	}
 }
+
+// englishRe finds English function words, which no Spanish sentence holds.
+var englishRe = regexp.MustCompile(`\b(the|and|with|from|which|this|that|held|only|not|is|are|was|were|has|have)\b`)
+
+// englishChrome are the site's own words left in English on a Spanish
+// page: each sentence of its visible text (record text as published, code
+// and addresses aside) that holds an English function word.
+func englishChrome(page string) []string {
+	s := devHiddenRe.ReplaceAllString(page, " ")
+	s = regexp.MustCompile(`(?s)<code\b[^>]*>.*?</code>|<[^>]*\blang="en"[^>]*>.*?</[a-z]+>`).ReplaceAllString(s, " ")
+	s = html.UnescapeString(tagRe.ReplaceAllString(s, " "))
+	s = regexp.MustCompile(`\bhttps?://\S+`).ReplaceAllString(s, " ")
+	var out []string
+	for _, part := range regexp.MustCompile(`[.;:\n]+`).Split(s, -1) {
+		if englishRe.MatchString(part) {
+			out = append(out, strings.Join(strings.Fields(part), " "))
+		}
+	}
+	return out
+}

@@ -177,6 +177,15 @@ func (c *siteCrawl) visit(ref string) {
 		return
 	}
 	c.pages++
+	if c.lang == "es" {
+		for _, w := range englishChrome(string(body)) {
+			fu, _ := url.Parse(ref)
+			if key := "en " + shape(fu) + " " + w; !c.dropped[key] {
+				c.dropped[key] = true
+				t.Errorf("%s: English on a Spanish page: %q", ref, w)
+			}
+		}
+	}
 	for _, w := range developerWords(string(body), c.slugs) {
 		fu, _ := url.Parse(ref)
 		if key := "dev " + shape(fu) + " " + w; !c.dropped[key] {

@@ -80,5 +80,5 @@ func recordSetLabel(lang string, r RecordSet) string {
 	if r.Section != "" {
 		return r.Section + " notices"
 	}
-	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + r.SourceLabel
+	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.Say(lang, r.SourceLabel)
 }
