@@ -843,7 +843,7 @@ async function firstScreenOf(p) {
     const h1 = document.querySelector("main h1");
     if (!h1) return { h1: null };
     const skip = ".banner, .crumbs, .pins, nav, .twin, .scope, form, .absence";
-    const first = document.querySelector("main .results > li") || [...document.querySelectorAll("main dl, main table, main li, main p, main figure, main svg")]
+    const first = document.querySelector("main .summary") || document.querySelector("main .results > li") || [...document.querySelectorAll("main dl, main table, main li, main p, main figure, main svg")]
       .find(e => (h1.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING) && e.checkVisibility() && e.textContent.trim() && !e.closest(skip));
     const top = e => Math.round(e.getBoundingClientRect().top + scrollY);
     return { h1: top(h1) + Math.round(Math.min(h1.getBoundingClientRect().height, 40)), first: first ? top(first) + Math.round(Math.min(first.getBoundingClientRect().height, 24)) : null,
