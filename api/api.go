@@ -151,7 +151,7 @@ func New(cfg Config, deps Deps) *Server {
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(cfg.TrustedProxies)
-	r.Use(s.requestID(), s.recoverer(), s.logRequests())
+	r.Use(s.requestID(), s.recoverer(), s.logRequests(), s.compress) // compress.go: gzip with Vary: Accept-Encoding
 	s.routes(r)
 	s.router = r
 	return s

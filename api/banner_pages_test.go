@@ -18,7 +18,7 @@ import (
 )
 
 var (
-	bannerRe       = regexp.MustCompile(`(?s)<p class="banner"[^>]*>.*?</p>`)
+	bannerRe       = regexp.MustCompile(`(?s)<div class="banner"[^>]*>.*?</div>`)
 	bannerSourceRe = regexp.MustCompile(`data-source="([^"]*)"`)
 )
 

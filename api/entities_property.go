@@ -224,7 +224,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	out.Scope = scope
-	c.Header("Vary", "Accept")
+	addVary(c.Writer.Header(), "Accept")
 	if format == "" && wantsHTML(c.Request) {
 		s.propertyPage(c, out) // a browser: the page with the map (property_html.go)
 		return

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -153,13 +154,59 @@ func writeError(c *gin.Context, err error) {
 	if err == errBusy { // admission.go: the expensive requests' pool is full
 		c.Header("Retry-After", strconv.Itoa(admissionRetry))
 	}
+	if pageAsked(c.Request) {
+		writeErrorPage(c, status, body.Error)
+		return
+	}
 	renderJSON(c, status, body, noStore, time.Time{})
+	c.Abort()
+}
+
+// pageAsked reports whether a refused request wants its answer as a page:
+// a browser asked for HTML (wantsHTML) at an address outside the JSON API
+// and the MCP endpoint, whose answers are JSON whoever asks.
+func pageAsked(r *http.Request) bool {
+	p := r.URL.Path
+	if p == "/api" || strings.HasPrefix(p, "/api/") || p == "/mcp" || strings.HasPrefix(p, "/mcp/") {
+		return false
+	}
+	return wantsHTML(r)
+}
+
+// writeErrorPage answers a refused request a browser asked for as a page
+// in the site's words (web.Error), never cached; a not-found says it in
+// words, not with the path refused.
+func writeErrorPage(c *gin.Context, status int, d errorDetail) {
+	msg := d.Message
+	if status == http.StatusNotFound || status >= http.StatusInternalServerError {
+		msg = ""
+	}
+	if status >= http.StatusInternalServerError && d.TraceID != "" {
+		c.Header("X-Request-Id", d.TraceID)
+	}
+	lang := c.GetString(langKey)
+	title := web.Word(lang, "error.refused")
+	switch {
+	case status == http.StatusNotFound:
+		title = web.Word(lang, "error.notfound")
+	case status == http.StatusBadRequest:
+		title = web.Word(lang, "error.invalid")
+	case status == http.StatusTooManyRequests:
+		title = web.Word(lang, "error.busy")
+	case status >= http.StatusInternalServerError:
+		title = web.Word(lang, "error.failed")
+	}
+	writeHTML(c, status, web.Page{Kind: web.Error, Title: title, Robots: "noindex", Data: web.ErrorData{Status: status, Message: msg}}, time.Time{})
 	c.Abort()
 }
 
 // writeErrorAs answers with a client error e under a status its code does
 // not map to in statusOf (403 for a cross-site write, 405 for a method).
 func writeErrorAs(c *gin.Context, status int, e record.Error) {
+	if pageAsked(c.Request) {
+		writeErrorPage(c, status, errorDetail{Error: e})
+		return
+	}
 	renderJSON(c, status, errorBody{Error: errorDetail{Error: e}}, noStore, time.Time{})
 	c.Abort()
 }
@@ -198,10 +245,12 @@ func renderPage(c *gin.Context, status int, p web.Page, cache cacheProfile, last
 	var buf bytes.Buffer
 	pageContext(c, status, &p) // web_routes.go: the language and the page's own address
 	if err := web.Render(&buf, p); err != nil {
-		writeError(c, err)
+		status, body := errorOf(c, err) // JSON: an error page that cannot render must not try again
+		renderJSON(c, status, body, noStore, time.Time{})
+		c.Abort()
 		return
 	}
-	render(c, status, "text/html; charset=utf-8", buf.Bytes(), cache, lastModified)
+	render(c, status, "text/html; charset=utf-8", web.KeepLang(buf.Bytes(), p.Lang, c.GetString(baseKey)), cache, lastModified)
 }
 
 func (s *Server) notFoundRoute(c *gin.Context) {

@@ -130,7 +130,7 @@ func (s *Server) propertyPage(c *gin.Context, out PropertyLocations) {
 			d.None = append(d.None, *n)
 		}
 	}
-	c.Header("Vary", "Accept")
+	addVary(c.Writer.Header(), "Accept")
 	writeHTML(c, http.StatusOK, web.Page{Kind: web.Property, Title: web.Word(lang, "prop.title"), Home: s.cfg.BaseURL + "/", JSON: d.JSON,
 		Crumbs: crumbs(c, web.Link{Label: web.Word(lang, "prop.title")}), Data: d}, out.Scope.CorpusObservedAt)
 }

@@ -14,7 +14,7 @@ import "github.com/gin-gonic/gin"
 // admission (admission.go) runs the routes of its admittedRoutes list in
 // one of the slots expensive requests share.
 func (s *Server) routes(r *gin.Engine) {
-	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath, siteLang, s.freshnessBanner, s.byIDAbsence, s.admission) // sources.go: the banner of every page; absence_byid.go: a by-id 404's absence type
+	r.Use(s.rateLimit(), s.sameOriginWrites(), boundedPath, s.siteLang, s.freshnessBanner, s.byIDAbsence, s.admission) // sources.go: the banner of every page; absence_byid.go: a by-id 404's absence type
 	r.NoRoute(s.notFoundRoute)
 	r.NoMethod(s.methodNotAllowed)
 

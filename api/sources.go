@@ -50,7 +50,7 @@ type SourcesReport struct {
 const UnavailableIDsListed = 100
 
 var sourcesRules = []string{
-	"A source is fresh only when its own fetch succeeded within its maximum age (for a source a job fetches live, its own live fetch: files loaded into it do not count; for a file-only source, its files' observation); stale past it; failing while its own live fetch fails, whatever its age (the records held are the last good ones); never_loaded when nothing of it is held (every source the service loads is listed, held or not). schedule says \"live\" or \"file only\".",
+	"A source is fresh only when its own fetch succeeded within its maximum age (for a source a job fetches live, its own live fetch: files loaded into it do not count; for a file-only source, its files' observation); stale past it; failing while its own live fetch fails, whatever its age (the records held are the last good ones); never loaded when nothing of it is held (every source the service loads is listed, held or not). schedule says \"live\" or \"file only\".",
 	"A job marks only the sources it fetched, each by its own part of the run (a receipt's parts): one upstream failing marks that source failing with its error even when the job's other parts succeeded. An upstream answering no rows for the window asked has nothing new: a good fetch.",
 	"A segment of the search index that fails its checksum or cannot be read is refused, never served: its records are listed under unavailable (answered as unavailable, never as not found) until they are loaded again from their source.",
 	"A job is late when no run started within two of its intervals; a job that never ran says so and is not late (live fetching may be off).",

@@ -52,7 +52,7 @@ func (s *Server) stats() gin.HandlerFunc {
 			s.statsPage(c)
 			return
 		}
-		c.Header("Vary", "Accept")
+		addVary(c.Writer.Header(), "Accept")
 		now := s.deps.Now()
 		cache.mu.Lock()
 		defer cache.mu.Unlock()

@@ -69,7 +69,7 @@ func (s *Server) statsPage(c *gin.Context) {
 			d.Chart.Bars = append(d.Chart.Bars, b)
 		}
 	}
-	c.Header("Vary", "Accept")
+	addVary(c.Writer.Header(), "Accept")
 	writeHTML(c, http.StatusOK, web.Page{Kind: web.Stats, Title: web.Word(lang, "nav.stats"), Home: s.cfg.BaseURL + "/", JSON: d.JSON,
 		Crumbs: crumbs(c, web.Link{Label: web.Word(lang, "nav.stats")}), Data: d}, now)
 }
@@ -80,5 +80,5 @@ func recordSetLabel(lang string, r RecordSet) string {
 	if r.Section != "" {
 		return r.Section + " notices"
 	}
-	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + r.SourceLabel
+	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.Say(lang, r.SourceLabel)
 }

@@ -19,11 +19,11 @@ func (s *Server) webRoutes(r *gin.Engine) {
 	shells := map[string][]byte{}
 	for _, lang := range web.Langs {
 		var shell bytes.Buffer
-		p := web.Page{Kind: web.Home, Home: "/#", Shell: &web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL}, Lang: lang, Path: "/"}
+		p := web.Page{Kind: web.Home, Home: "/#", Shell: &web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL}, Lang: lang, Path: "/", Form: s.cfg.Form}
 		if err := web.Render(&shell, p); err != nil {
 			panic(err) // the embedded templates are parsed at start; this is a bug
 		}
-		shells[lang] = shell.Bytes()
+		shells[lang] = web.KeepLang(shell.Bytes(), lang, s.cfg.BaseURL)
 	}
 	home := func(c *gin.Context) {
 		web.SecurityHeaders(c.Writer.Header())
@@ -84,28 +84,55 @@ func langQuery(c *gin.Context) string {
 	return ""
 }
 
-// siteLang takes ?lang= off the query of a page of the human site (so each
-// page's own parameter check never sees it) and keeps it for the page's
-// layout: "en" (the default) or "es"; any other value is a 400. Elsewhere
-// (the JSON API, feeds) lang stays an unknown parameter.
-func siteLang(c *gin.Context) {
-	if !htmlPage(c.Request.URL.Path) {
+// siteLang chooses the language of the site's own words: ?lang= on a page
+// of the human site (taken off the query, so each page's own parameter
+// check never sees it; any value but en or es is a 400) chooses it and
+// keeps it in the langCookie, so every later page — whatever link led
+// there — stays in it; without ?lang= the cookie chooses ("en" when
+// neither). Pages that depend on the cookie say so (Vary: Cookie).
+// Elsewhere (the JSON API, feeds) lang stays an unknown parameter; an
+// error page there still honours the cookie. It also records the running
+// form, which the layout's navigation follows (web.Page.Form).
+func (s *Server) siteLang(c *gin.Context) {
+	c.Set(formKey, s.cfg.Form)
+	c.Set(baseKey, s.cfg.BaseURL)
+	path := c.Request.URL.Path
+	if !htmlPage(path) {
+		if !strings.HasPrefix(path, "/api/") && path != "/mcp" {
+			if v, err := c.Cookie(langCookie); err == nil && web.HasLang(v) {
+				c.Set(langKey, v)
+			}
+		}
 		c.Next()
 		return
 	}
+	addVary(c.Writer.Header(), "Cookie")
 	q := c.Request.URL.Query()
 	if v, ok := q["lang"]; ok {
-		if len(v) != 1 || (v[0] != "en" && v[0] != "es") {
-			writeError(c, record.Invalid("lang", "lang is en or es"))
+		if len(v) != 1 || !web.HasLang(v[0]) {
+			writeError(c, record.Invalid("lang", "lang is one of %s", strings.Join(web.Langs, ", ")))
 			c.Abort()
 			return
 		}
 		c.Set(langKey, v[0])
+		if old, err := c.Cookie(langCookie); err != nil || old != v[0] {
+			http.SetCookie(c.Writer, &http.Cookie{Name: langCookie, Value: v[0], Path: "/", MaxAge: langCookieAge, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+		}
 		q.Del("lang")
 		c.Request.URL.RawQuery = q.Encode()
+	} else if v, err := c.Cookie(langCookie); err == nil && web.HasLang(v) {
+		c.Set(langKey, v)
 	}
 	c.Next()
 }
+
+// langCookie keeps the language a reader chose (siteLang) for a year.
+const (
+	langCookie    = "lang"
+	langCookieAge = 365 * 24 * 60 * 60
+	formKey       = "site.form"
+	baseKey       = "site.base"
+)
 
 const langKey = "site.lang"
 
@@ -114,6 +141,9 @@ const langKey = "site.lang"
 func pageContext(c *gin.Context, status int, p *web.Page) {
 	if p.Lang == "" {
 		p.Lang = c.GetString(langKey)
+	}
+	if p.Form == 0 {
+		p.Form = c.GetInt(formKey)
 	}
 	if p.Crumbs == nil && p.Shell == nil && p.Title != "" {
 		p.Crumbs = pageCrumbs(c, p.Title, p.TitleVerbatim, status < 400)

@@ -789,7 +789,8 @@ await check("services' notes in the Spanish script views: the semantic note and 
   await p.goto(BASE + "/?lang=es#notice/20131007004");
   await p.waitForSelector("[data-cycle-summary]", { timeout: 15000 });
   assert.equal(await p.textContent("[data-cycle-summary]"), "no se encontró ningún ciclo anterior en los registros guardados");
-  await p.goto(BASE + "/#notice/20131007004");
+  // the chosen language sticks (a cookie): English is chosen back with lang=en, as the switch does
+  await p.goto(BASE + "/?lang=en#notice/20131007004");
   await p.waitForSelector("[data-cycle-summary]", { timeout: 15000 });
   assert.equal(await p.textContent("[data-cycle-summary]"), "no earlier cycle found in the records held");
   await p.goto(BASE + "/#search?q=elevator&mode=hybrid");
@@ -832,6 +833,47 @@ await check("matter timeline: server-drawn SVG in the matter view agrees with th
     await p.context().close();
   }
 });
+
+// ---- issue 49 (the answer first): on a phone (390 × 844) every page
+// kind shows its heading and its first result (or the record's summary)
+// within the first screen, in English and Spanish: the header is one line
+// of navigation that scrolls sideways, the freshness banner one line with
+// its detail one tap away. Positions are printed.
+async function firstScreenOf(p) {
+  return p.evaluate(() => {
+    const h1 = document.querySelector("main h1");
+    if (!h1) return { h1: null };
+    const skip = ".banner, .crumbs, .pins, nav, .twin, .scope, form, .absence";
+    const first = document.querySelector("main .summary") || document.querySelector("main .results > li") || [...document.querySelectorAll("main dl, main table, main li, main p, main figure, main svg")]
+      .find(e => (h1.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING) && e.checkVisibility() && e.textContent.trim() && !e.closest(skip));
+    const top = e => Math.round(e.getBoundingClientRect().top + scrollY);
+    return { h1: top(h1) + Math.round(Math.min(h1.getBoundingClientRect().height, 40)), first: first ? top(first) + Math.round(Math.min(first.getBoundingClientRect().height, 24)) : null,
+      what: first ? first.tagName.toLowerCase() + (first.className ? "." + first.className : "") : "", header: Math.round(document.querySelector("header.top").getBoundingClientRect().height) };
+  });
+}
+
+const firstScreens = [];
+async function checkFirstScreens() {
+  await check("first screen at 390 × 844: every page kind's heading and first result, English and Spanish", async () => {
+    const late = [];
+    for (const [kind, path, ready] of EVERY_KIND) {
+      for (const lang of ["en", "es"]) {
+        const p = await page(390);
+        const url = lang === "es" ? (path.includes("#") ? path.replace(/^\/(\?[^#]*)?#/, (m, q) => "/" + (q ? q + "&" : "?") + "lang=es#") : path + (path.includes("?") ? "&" : "?") + "lang=es") : path;
+        await p.goto(BASE + url);
+        await p.waitForSelector(ready, { timeout: 15000 });
+        await p.waitForLoadState("networkidle");
+        const f = await firstScreenOf(p);
+        firstScreens.push({ kind, lang, "header px": f.header, "heading px": f.h1, "first result px": f.first, first: f.what });
+        if (!f.h1 || f.h1 > 844 || !f.first || f.first > 844) late.push(`${kind} (${lang}) ${url}: heading ${f.h1}, first ${f.what} at ${f.first}`);
+        await p.context().close();
+      }
+    }
+    console.table(firstScreens);
+    assert.deepEqual(late, [], "the answer is not on the first screen");
+  });
+}
+await checkFirstScreens();
 
 if (figures.length) {
   console.log("\nfigures per page kind (390 px throttled first paint and the server's part of it; KB = HTML+CSS+JS uncompressed, before images; small targets = visible controls under 44 px, text links excepted):");

@@ -41,10 +41,12 @@ func TestEveryMachineValueHasALabel(t *testing.T) {
 			}
 		}
 	}
-	for kind, set := range labels {
-		for v, w := range set {
-			if w[0] == "" || w[1] == "" {
-				t.Errorf("%s %q lacks a language: %q", kind, v, w)
+	for _, lang := range Langs {
+		for kind, set := range msgs["en"].Labels {
+			for v := range set {
+				if msgs[lang].Labels[kind][v] == "" {
+					t.Errorf("%s %q lacks %s", kind, v, lang)
+				}
 			}
 		}
 	}

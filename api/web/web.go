@@ -60,7 +60,16 @@ const (
 	Stats       Kind = "stats"        // /stats for a browser (JSON stays the default)
 	Sources     Kind = "sources"      // /sources: the live fetches' receipts and every source's freshness
 	Property    Kind = "property"     // /property-locations for a browser: the dispositions on the map
+	Error       Kind = "error"        // any refused request a browser asked as a page (404 and the rest)
 )
+
+// ErrorData is an error page's content: its status (which heading it
+// shows) and the service's message ("" for a not-found: the page says it
+// in words).
+type ErrorData struct {
+	Status  int
+	Message string
+}
 
 // Page is one HTML page: what the layout shows around the page kind's
 // content, and the content's data.
@@ -99,27 +108,31 @@ type Page struct {
 	// Absence says, on a by-id page that holds no such record, which
 	// absence type applies (record.RecordAbsence).
 	Absence *record.EmptyAnswer
+	// Form is the running interface form (1, the default when 0, or 2):
+	// the layout links only what the form serves (FormOne).
+	Form int
 }
 
-// LangURL is this page in lang: its own address with lang=es, or without
-// lang for English.
+// FormOne reports whether the running form serves the Form 1 pages
+// (contracts, land projects, meetings, people and organizations).
+func (p Page) FormOne() bool { return p.Form != 2 }
+
+// LangURL is this page in lang: its own address with lang=<lang> (English
+// too: following it resets the language the reader's cookie keeps).
 func (p Page) LangURL(lang string) string {
 	u, err := url.Parse(p.Path)
 	if err != nil || p.Path == "" {
 		u = &url.URL{Path: "/"}
 	}
 	q := u.Query()
-	q.Del("lang")
-	if lang == "es" {
-		q.Set("lang", "es")
-	}
+	q.Set("lang", lang) // explicit either way: the switch also sets the language cookie
 	u.RawQuery = q.Encode()
 	return u.String()
 }
 
 func (p Page) lang() string {
-	if p.Lang == "es" {
-		return "es"
+	if HasLang(p.Lang) {
+		return p.Lang
 	}
 	return "en"
 }
@@ -136,6 +149,9 @@ type Banner struct {
 	Details string
 }
 
+// Count is how many sources the banner is about (named and beyond).
+func (b Banner) Count() int { return len(b.Sources) + b.More }
+
 // BannerSource is one source of the banner: its id (kept as
 // data-source), its name, its state (record.Stale or record.Failing,
 // said through the "freshness_state" labels) and since when ("" unknown).
@@ -147,20 +163,56 @@ type BannerSource struct {
 // after the label as published (a breadcrumb's name).
 type Link struct{ Label, URL, Verbatim string }
 
-// HomeURL is the brand link.
+// HomeURL is the brand link, in the page's language: a Spanish page's
+// home carries lang=es whether the home is given relative ("/", "/#") or
+// absolute (the base URL's "/").
 func (p Page) HomeURL() string {
 	home := p.Home
 	if home == "" {
 		home = "/"
 	}
-	if p.lang() == "es" && strings.HasPrefix(home, "/") && !strings.Contains(home, "?") {
-		path, frag, _ := strings.Cut(home, "#")
-		home = path + "?lang=es"
-		if frag != "" || strings.HasSuffix(p.Home, "#") {
-			home += "#" + frag
+	return WithLang(home, p.lang())
+}
+
+// WithLang is the address u with lang=<lang> in its query (before any
+// fragment), replacing a lang it had; English ("en") and an address that
+// is not the site's own page (a JSON twin, a feed, another site) are left
+// as they are.
+func WithLang(u, lang string) string {
+	if lang == "en" || lang == "" || u == "" {
+		return u
+	}
+	rest, frag, hasFrag := strings.Cut(u, "#")
+	pu, err := url.Parse(rest)
+	if err != nil {
+		return u
+	}
+	if machinePath(pu.Path) || pu.Query().Has("format") {
+		return u
+	}
+	q := pu.Query()
+	q.Set("lang", lang)
+	pu.RawQuery = q.Encode()
+	out := pu.String()
+	if pu.Path == "" && pu.Host == "" {
+		out = "/" + out
+	}
+	if hasFrag {
+		out += "#" + frag
+	}
+	return out
+}
+
+// machinePath reports whether a path of the site answers programs, not
+// readers (the JSON API, MCP, static files, feeds, health): a
+// link there has no language to keep.
+func machinePath(p string) bool {
+	for _, pre := range []string{"/api/", "/mcp", "/static/", "/healthz", "/readyz", "/inv/"} {
+		if strings.HasPrefix(p, pre) {
+			return true
 		}
 	}
-	return home
+	return strings.HasSuffix(p, ".xml") || strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".ics") || strings.HasSuffix(p, ".geojson")
 }
 
 // pages holds one parsed template per language and page kind: the layout

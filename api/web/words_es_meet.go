@@ -19,87 +19,7 @@ func init() {
 	addSentences(false, meetingSentences)
 	addSentences(false, peopleSentences)
 	addSentences(false, sourcesSentences)
-	addWords(map[string]word{
-		// the title of an organization or person page that holds no row
-		"page.people.notfound": {"Not found", "No encontrado"},
-	}, map[string]map[string]word{
-		// the fields a meeting parser reads from free text
-		// (meeting.ParsedField.Field: indexer/source/meetings)
-		"parsed_field": {
-			"body":       {"body", "órgano"},
-			"month":      {"month", "mes"},
-			"date":       {"date", "fecha"},
-			"start":      {"start", "inicio"},
-			"name":       {"name", "nombre"},
-			"place":      {"place", "lugar"},
-			"attendance": {"attendance", "asistencia"},
-		},
-		// the record types of /stats's record sets (a kind's
-		// search.KindDescription.RecordType, or its name)
-		"stats_record_type": {
-			"notice":                  {"notice", "aviso"},
-			"exam":                    {"exam", "examen"},
-			"land event":              {"land event", "evento de uso del suelo"},
-			"land project":            {"land project", "proyecto de uso del suelo"},
-			"list":                    {"list", "lista"},
-			"meeting":                 {"meeting", "reunión"},
-			"organization":            {"organization", "organización"},
-			"person":                  {"person", "persona"},
-			"payment":                 {"payment", "pago"},
-			"registered contract row": {"registered contract row", "fila de contrato registrado"},
-			"tax lot location":        {"tax lot location", "ubicación de lote fiscal"},
-			"lot":                     {"lot", "lote"},
-			"payroll payment (payments dataset transaction)":      {"payroll payment (payments dataset transaction)", "pago de nómina (transacción del conjunto de pagos)"},
-			"payroll row (person, agency, title and fiscal year)": {"payroll row (person, agency, title and fiscal year)", "fila de nómina (persona, agencia, cargo y año fiscal)"},
-		},
-		// a civil-service list's dates (indexer/source/civillist
-		// DateLabel)
-		"civil_date": {
-			"application period starts": {"application period starts", "empieza el periodo de solicitud"},
-			"filing starts":             {"filing starts", "empieza la inscripción"},
-			"list established":          {"list established", "lista establecida"},
-		},
-		// the calendar's resident-time filter (meeting.TimeFilters)
-		"time_filter": {
-			"evening":            {"evening", "por la tarde"},
-			"weekend":            {"weekend", "fin de semana"},
-			"evening_or_weekend": {"evening or weekend", "por la tarde o en fin de semana"},
-		},
-		// the sources report's record types (record.ScopeType of a
-		// source's records) and freshness states (record.Fresh …)
-		"source_record_type": {
-			"notice":       {"notice", "aviso"},
-			"land_event":   {"land event", "evento de uso del suelo"},
-			"land_project": {"land project", "proyecto de uso del suelo"},
-			"meeting":      {"meeting", "reunión"},
-			"contract":     {"contract", "contrato"},
-			"payment":      {"payment", "pago"},
-			"payroll":      {"payroll", "nómina"},
-			"exam":         {"exam", "examen"},
-			"list":         {"list", "lista"},
-			"organization": {"organization", "organización"},
-			"person":       {"person", "persona"},
-			"lot":          {"lot", "lote"},
-		},
-		"source_state": {
-			"fresh":        {"fresh", "al día"},
-			"stale":        {"stale", "desactualizada"},
-			"failing":      {"failing", "con fallos"},
-			"never_loaded": {"never loaded", "nunca cargada"},
-		},
-		// a receipt's outcome (record.ReceiptOK …)
-		"receipt_outcome": {
-			"ok":     {"ok", "correcta"},
-			"failed": {"failed", "fallida"},
-		},
-		// a roster value's state (people.Published …) where a leader's
-		// name or title is not printed
-		"roster_state": {
-			"published": {"published", "publicado"},
-			"empty":     {"empty", "vacío"},
-			"unknown":   {"unknown", "desconocido"},
-		},
-	})
+
 }
 
 // verbatimOpen and verbatimClose bracket a record's value inside a note
@@ -343,6 +263,26 @@ var meetingSentences = map[string]string{
 // internal/record freshness.go, the jobs' windows: indexer/schedule.go,
 // mailer/operator.go).
 var sourcesSentences = map[string]string{
+	"A source is fresh only when its own fetch succeeded within its maximum age (for a source a job fetches live, its own live fetch: files loaded into it do not count; for a file-only source, its files' observation); stale past it; failing while its own live fetch fails, whatever its age (the records held are the last good ones); never loaded when nothing of it is held (every source the service loads is listed, held or not). schedule says \"live\" or \"file only\".": "Una fuente está actualizada solo cuando su propia descarga tuvo éxito dentro de su antigüedad máxima (para una fuente que un trabajo descarga en vivo, su propia descarga en vivo: los archivos cargados en ella no cuentan; para una fuente solo de archivos, la observación de sus archivos); desactualizada pasado ese plazo; con fallos mientras falla su propia descarga en vivo, sea cual sea su antigüedad (los registros guardados son los últimos válidos); nunca cargada cuando no se guarda nada de ella (se listan todas las fuentes que carga el servicio, guardadas o no). El calendario dice «en vivo» o «solo archivos».",
+	"A job marks only the sources it fetched, each by its own part of the run (a receipt's parts): one upstream failing marks that source failing with its error even when the job's other parts succeeded. An upstream answering no rows for the window asked has nothing new: a good fetch.":                                                                                                                                                                                          "Un trabajo marca solo las fuentes que descargó, cada una por su propia parte de la ejecución (las partes de un recibo): un origen que falla marca esa fuente con fallos y su error aunque las demás partes del trabajo hayan tenido éxito. Un origen que no devuelve filas para el periodo pedido no tiene nada nuevo: es una descarga válida.",
+	"A segment of the search index that fails its checksum or cannot be read is refused, never served: its records are listed under unavailable (answered as unavailable, never as not found) until they are loaded again from their source.":                                                                                                                                                                                                                                           "Un segmento del índice de búsqueda que no supera su suma de comprobación o no se puede leer se rechaza y nunca se sirve: sus registros se listan como no disponibles (se responden como no disponibles, nunca como no encontrados) hasta que se vuelven a cargar desde su fuente.",
+	"NYC Open Data 4j6i-9rmr Brooklyn Borough President ULURP recommendations":                                                "Recomendaciones ULURP del presidente del distrito de Brooklyn (NYC Open Data 4j6i-9rmr)",
+	"Community board calendars (text of the boards' PDF calendars and agendas)":                                               "Calendarios de las juntas comunitarias (texto de los calendarios y órdenes del día en PDF de las juntas)",
+	"Community board minutes (text of the boards' full-board minutes PDFs)":                                                   "Actas de las juntas comunitarias (texto de las actas en PDF de los plenos de las juntas)",
+	"Checkbook NYC (NYC Comptroller) XML API":                                                                                 "API XML de Checkbook NYC (Contralor de NYC)",
+	"City Record hearing notices with event dates (NYC Open Data dg92-zbpx)":                                                  "Avisos de audiencias del City Record con fechas de los actos (NYC Open Data dg92-zbpx)",
+	"Annual City Council report on eligible list utilization, Local Law 50 of 2004 (NYC Open Data qjzt-ytn9), via cityscroll": "Informe anual del Concejo Municipal sobre el uso de las listas de elegibles, Ley Local 50 de 2004 (NYC Open Data qjzt-ytn9), a través de cityscroll",
+	"DCAS OASys active exams (GetActiveExams)":                                                                                "Exámenes activos de DCAS OASys (GetActiveExams)",
+	"Registered contracts as joined by CityScroll, a third party (Checkbook NYC and PASSPort rows)":                           "Contratos registrados tal como los vincula CityScroll, un tercero (filas de Checkbook NYC y PASSPort)",
+	"NYC Council land-use items (Legistar, as mirrored by jehiah/nyc_legislation)":                                            "Asuntos de uso del suelo del Concejo de NYC (Legistar, en la copia de jehiah/nyc_legislation)",
+	"City Record Online (NYC Open Data dg92-zbpx; 2014 DCAS export)":                                                          "City Record Online (NYC Open Data dg92-zbpx; exportación de DCAS de 2014)",
+	"NYC Open Data gt5i-dmde Manhattan Borough President ULURP recommendation PDFs":                                           "PDF de recomendaciones ULURP del presidente del distrito de Manhattan (NYC Open Data gt5i-dmde)",
+	"ZAP land-use projects (NYC Department of City Planning: portal answers, Open Data hgx4-8ukb and 2iga-a6mk)":              "Proyectos de uso del suelo de ZAP (Departamento de Planificación Urbana de NYC: respuestas del portal, Open Data hgx4-8ukb y 2iga-a6mk)",
+	"NYC Agencies and Governance Organizations roster (NYC Open Data t3jq-9nkf, OTI/MODA), dated releases":                    "Padrón de agencias y organizaciones de gobierno de NYC (NYC Open Data t3jq-9nkf, OTI/MODA), ediciones fechadas",
+	"NYC Council events (Legistar)":                                                                                           "Actos del Concejo de NYC (Legistar)",
+	"MapPLUTO lot centroids of ZAP project lots (DCP PLUTO, as materialized by cityscroll)":                                   "Centroides MapPLUTO de los lotes de proyectos de ZAP (DCP PLUTO, tal como los materializa cityscroll)",
+	"Citywide Payroll Data (NYC Open Data k397-673e)":                                                                         "Datos de la nómina municipal (NYC Open Data k397-673e)",
+	"ZAP portal project lot geometry (NYC Department of City Planning)":                                                       "Geometría de los lotes de proyectos del portal ZAP (Departamento de Planificación Urbana de NYC)",
 	"A source is fresh when it was observed (its last good fetch) within its maximum age and its live fetch is not failing; stale past its maximum age; failing while its live fetch fails (the records held are the last good ones); never_loaded when nothing of it is held.": "Una fuente está al día cuando se observó (su última descarga correcta) dentro de su antigüedad máxima y su descarga en vivo no falla; desactualizada cuando pasa de su antigüedad máxima; con fallos mientras su descarga en vivo falla (los registros guardados son los últimos válidos); nunca cargada cuando no se guarda nada de ella.",
 	"A job is late when no run started within two of its intervals; a job that never ran says so and is not late (live fetching may be off).":                                                                                                                                   "Una tarea va con retraso cuando ninguna ejecución empezó dentro de dos de sus intervalos; una tarea que nunca se ejecutó lo dice y no va con retraso (puede que la descarga en vivo esté desactivada).",
 	"Receipts list each run's window, the rows read, written and rejected (with the first reasons), its start, finish and outcome.":                                                                                                                                             "Los comprobantes enumeran de cada ejecución su ventana, las filas leídas, escritas y rechazadas (con los primeros motivos), su inicio, su fin y su resultado.",
@@ -388,7 +328,7 @@ var peopleSentences = map[string]string{
 	"as fetched on %s":      "descargado el %s",
 	"as of an unknown date": "en una fecha desconocida",
 	// internal/people people.go: the people lens's follow note
-	"The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and /api/search?lens=people&agency= lists them (roster).": "El canal sigue los avisos Changes in Personnel de la agencia (la lente de personas); un seguimiento con la misma lente y agencia sigue también las ediciones del padrón que cambian a su responsable, y /api/search?lens=people&agency= las enumera (padrón).",
+	"The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and a people search for the agency lists them (roster).": "El canal sigue los avisos Changes in Personnel de la agencia (la lente de personas); un seguimiento con la misma lente y agencia sigue también las ediciones del padrón que cambian a su responsable, y una búsqueda de personas de la agencia las enumera (padrón).",
 	"A person is not matched by name: notices print names as the payroll system writes them.": "A una persona no se la identifica por el nombre: los avisos imprimen los nombres como los escribe el sistema de nómina.",
 	// indexer/source/leaders leaders.go: the relations' notes
 	"printed as the principal officer of this record %s; not proof of who holds the role now":  "impreso como responsable principal de este registro %s; no prueba quién ocupa el cargo hoy",

@@ -171,7 +171,7 @@ func peopleNotes() []string {
 		people.Release{Date: "2026-06-12", DateKind: people.DatePublished}.AsOf(),
 		people.Release{Date: "2026-06-12", DateKind: people.DateFetched}.AsOf(),
 		people.Release{}.AsOf(),
-		"The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and /api/search?lens=people&agency= lists them (roster). A person is not matched by name: notices print names as the payroll system writes them.",
+		"The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and a people search for the agency lists them (roster). A person is not matched by name: notices print names as the payroll system writes them.",
 		// internal/people service.go (the answers a page shows instead)
 		"this deployment's search engine holds no people or organization rows",
 		"a person or organization id is required",

@@ -8,42 +8,6 @@ package web
 // as printed) is not here: the templates mark it data-verbatim.
 
 func init() {
-	addWords(map[string]word{
-		"ent.agency.count":      {"%d notices, %s", "%d avisos, %s"},
-		"ent.records":           {"%d records", "%d registros"},
-		"ent.notices":           {"%d notices.", "%d avisos."},
-		"ent.notices.dated":     {"%d notices from %s to %s.", "%d avisos del %s al %s."},
-		"w.row.lower":           {"row", "fila"},
-		"w.printed.quote":       {"printed ", "impreso "},
-		"contract.rows":         {"%d row(s)", "%d fila(s)"},
-		"contract.rows.shown":   {", %d shown", ", %d mostradas"},
-		"page.analysis.unknown": {"Unknown agency label", "Etiqueta de agencia desconocida"},
-		"redirect.notfound":     {"Notice not found", "Aviso no encontrado"},
-		"redirect.notchecked":   {"Notice not checked", "Aviso no comprobado"},
-		"redirect.named":        {"The link named the notice id", "El enlace nombraba el id de aviso"},
-		"redirect.official":     {"No search hits does not mean no record exists: the official City Record may still have it at", "Que una búsqueda no encuentre nada no significa que no exista el registro: puede que el City Record oficial lo tenga en"},
-		"redirect.search":       {"Search the notices", "Buscar en los avisos"},
-		"redirect.json":         {"or the same search as JSON:", "o la misma búsqueda en JSON:"},
-		"page.vendor":           {"Vendor %s", "Proveedor %s"},
-		"page.agency":           {"Agency %s", "Agencia %s"},
-		"home.noscript":         {"This site needs JavaScript for its views. Every view has a JSON twin: start at", "Este sitio necesita JavaScript para sus vistas. Cada vista tiene un gemelo JSON: empiece en"},
-	}, map[string]map[string]word{
-		// a registered contract row's state as its source words it
-		// (record.Contract.Status); another word is shown as published
-		"contract_status": {
-			"registered": {"registered", "registrado"},
-			"active":     {"active", "activo"},
-			"pending":    {"pending", "pendiente"},
-		},
-		// why an amount is left out of the sums (record.ExcludedReasons)
-		"amount_excluded": {
-			"placeholder": {"placeholder amount (0 or -1)", "importe de relleno (0 o -1)"},
-			"negative":    {"negative amount", "importe negativo"},
-			"entry_error": {"data-entry error ($10 billion or more)", "error de captura (10 000 millones de dólares o más)"},
-			"unreadable":  {"amount that is not a number", "importe que no es un número"},
-			"no_amount":   {"no amount stated", "sin importe indicado"},
-		},
-	})
 
 	// the sums' absences the script views show too (procure.Sum.Display)
 	addSentences(true, map[string]string{
@@ -127,8 +91,8 @@ func init() {
 		"%d rows from %s, observed %s":                            "%d filas de %s, observadas el %s",
 		"%d rows from %s, registered %s to %s, observed %s":       "%d filas de %s, registradas del %s al %s, observadas el %s",
 		"Nothing was analysed: the agency label is not accepted.": "No se analizó nada: la etiqueta de agencia no es aceptada.",
-		"Totals measure the registered value or the count of registered contract rows, never payments or spending; rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists.":                                                                                                                                                                                              "Los totales miden el valor registrado o el número de filas de contratos registrados, nunca pagos ni gasto; las filas sin importe válido se cuentan pero nunca se suman; que aquí falte un grupo o una etiqueta no prueba que no exista ningún contrato.",
-		"every canonical agency name of the reviewed agency crosswalk (internal/entity/agencies.json, served by GET /agencies as canonical_name), active and inactive, except the City Record sections the DCAS agency list carries as agencies (not_an_agency); the list changes only when the reviewed mapping does, never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels.": "todos los nombres canónicos de agencia del cruce revisado de agencias (internal/entity/agencies.json, servido por GET /agencies como canonical_name), activos e inactivos, salvo las secciones del City Record que la lista de agencias de DCAS incluye como agencias (not_an_agency); la lista solo cambia cuando cambia la correspondencia revisada, nunca con los contratos guardados. Una etiqueta nombra un único id canónico; las grafías tal como se imprimen en las fuentes no son etiquetas.",
+		"Totals measure the registered value or the count of registered contract rows, never payments or spending; rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists.":                                                                                                                                                               "Los totales miden el valor registrado o el número de filas de contratos registrados, nunca pagos ni gasto; las filas sin importe válido se cuentan pero nunca se suman; que aquí falte un grupo o una etiqueta no prueba que no exista ningún contrato.",
+		"every canonical agency name of the reviewed agency crosswalk (served by GET /agencies as canonical_name), active and inactive, except the City Record sections the DCAS agency list carries as agencies (not_an_agency); the list changes only when the reviewed mapping does, never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels.": "todos los nombres canónicos de agencia del cruce revisado de agencias (servido por GET /agencies como canonical_name), activos e inactivos, salvo las secciones del City Record que la lista de agencias de DCAS incluye como agencias (not_an_agency); la lista solo cambia cuando cambia la correspondencia revisada, nunca con los contratos guardados. Una etiqueta nombra un único id canónico; las grafías tal como se imprimen en las fuentes no son etiquetas.",
 		// the amount bands (record.ContractAmountBands)
 		"under $10,000":                     "menos de $10,000",
 		"$10,000 to under $100,000":         "de $10,000 a menos de $100,000",

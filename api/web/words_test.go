@@ -39,10 +39,8 @@ func TestEveryWordInBothLanguages(t *testing.T) {
 		t.Fatalf("found only %d words in use: the scan is broken", len(used))
 	}
 	wordsExist(t, used)
-	for key, w := range words {
-		if w[0] == "" || w[1] == "" {
-			t.Errorf("%q lacks a language: %q", key, w)
-		}
+	if miss := missingMessages(msgs); len(miss) > 0 {
+		t.Errorf("the message files disagree: %v", miss)
 	}
 }
 
@@ -75,7 +73,7 @@ func TestEveryScriptWordInBothLanguages(t *testing.T) {
 			t.Fatalf("%s: the word script is not window.RW = {…}: %.80s", lang, b)
 		}
 		served[lang] = rw["words"].(map[string]any)
-		if rw["lang"] != lang || len(rw["labels"].(map[string]any)) < len(labels) {
+		if rw["lang"] != lang || len(rw["labels"].(map[string]any)) < len(msgs["en"].Labels) {
 			t.Errorf("%s: the word script carries lang %v and %d label tables", lang, rw["lang"], len(rw["labels"].(map[string]any)))
 		}
 	}
@@ -92,7 +90,7 @@ func TestEveryScriptWordInBothLanguages(t *testing.T) {
 	}
 	// the pin list's words reach pins.js through the layout (data-w-*)
 	layout, _ := fs.ReadFile(assets, "templates/layout.html")
-	for key := range scriptWords {
+	for key := range msgs["en"].Words {
 		if _, ok := used[key]; !ok && strings.HasPrefix(key, "js.") && !strings.Contains(string(layout), `{{t "`+key+`"}}`) {
 			t.Errorf("%q is in the word list but no script uses it", key)
 		}
@@ -107,13 +105,10 @@ func TestEveryScriptWordInBothLanguages(t *testing.T) {
 func wordsExist(t *testing.T, used map[string]string) {
 	t.Helper()
 	for key, where := range used {
-		w, ok := words[key]
-		if !ok {
-			t.Errorf("%s uses %q, which the word list lacks", where, key)
-			continue
-		}
-		if w[0] == "" || w[1] == "" {
-			t.Errorf("%q lacks a language: %q", key, w)
+		for _, lang := range Langs {
+			if Word(lang, key) == "" {
+				t.Errorf("%s uses %q, which the %s message file lacks", where, key, lang)
+			}
 		}
 	}
 }

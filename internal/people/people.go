@@ -310,6 +310,6 @@ func FollowOf(r Row) *Follow {
 	}
 	q := "?lens=people&agency=" + url.QueryEscape(r.AgencyID)
 	return &Follow{Lens: "people", Agency: r.AgencyID, Feed: "/feed.xml" + q, JSON: "/feed.json" + q,
-		Note: "The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and /api/search?lens=people&agency= lists them (roster). " +
+		Note: "The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and a people search for the agency lists them (roster). " +
 			"A person is not matched by name: notices print names as the payroll system writes them."}
 }

@@ -53,7 +53,7 @@ const (
 )
 
 // AgencyLabelsSource says where the accepted agency labels come from.
-const AgencyLabelsSource = "every canonical agency name of the reviewed agency crosswalk (internal/entity/agencies.json, " +
+const AgencyLabelsSource = "every canonical agency name of the reviewed agency crosswalk (" +
 	"served by GET /agencies as canonical_name), active and inactive, except the City Record sections the DCAS agency list carries as agencies (not_an_agency); the list changes only when the reviewed mapping does, " +
 	"never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels."
 

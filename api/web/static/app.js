@@ -399,8 +399,10 @@ async function searchView(lens, p) {
         h("p", { role: "status", "data-total": String(res.total) }, t(res.total === 1 && res.total_relation !== "gte" ? "js.results.one" : "js.results.many", countText(res.total, res.total_relation))),
         twinLinks([["js.twin.json", api], feeds ? ["js.twin.atom", feeds.atom] : null, feeds ? ["js.twin.jsonfeed", feeds.json] : null,
           feeds ? ["js.twin.ical", feeds.ics] : null]),
-        scopeBox(res.scope, res.total),
+        // the answer first (a phone's first screen holds the first
+        // result), then what was searched
         list, pager,
+        scopeBox(res.scope, res.total),
         watchForm(lens, p))));
 }
 

@@ -23,7 +23,7 @@ import (
 // Source and its coverage label (the names stored on every contract).
 const (
 	Source = "contracts"
-	Label  = "Registered contracts as joined by the cityscroll read model (Checkbook NYC and PASSPort rows; third party)"
+	Label  = "Registered contracts as joined by CityScroll, a third party (Checkbook NYC and PASSPort rows)"
 )
 
 // contractRow is a row of the cityscroll procurement read model
