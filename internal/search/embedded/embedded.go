@@ -46,7 +46,12 @@ type Backend struct {
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
 	gen      uint64                  // bumped by every write
-	coverage []record.SourceCoverage // cached; nil when stale
+	coverage []record.SourceCoverage // kept since the last notice write (coverage.go); nil: none
+	// noticeGen counts notice writes; coverageGen is the count coverage
+	// was computed after, coverageAt its future cutoff
+	noticeGen, coverageGen uint64
+	coverageAt             time.Time
+	cov                    coverageFlight
 	// recordCoverage is RecordCoverage's, cached the same way
 	recordCoverage []record.SourceCoverage
 
@@ -173,6 +178,10 @@ func openAll(dir string) (*Backend, error) {
 		b.Close()
 		return nil, err
 	}
+	if _, err := b.refreshCoverage(context.Background()); err != nil { // every answer's scope reads it: no request computes it
+		b.Close()
+		return nil, err
+	}
 	b.totals.warm(r)
 	b.warm()
 	onMerge(r, func() { b.totals.warmer.soon(func() { b.totals.warm(r) }) })
@@ -192,8 +201,7 @@ func (b *Backend) warm() {
 	}
 	slices.Sort(cols)
 	facets := slices.Sorted(maps.Values(noticeFacets))
-	b.topNotices.warm(warmSpec{field: "content", boostField: "title", pivot: NoticePivot, columns: cols, facets: facets,
-		first: func() { _, _ = b.Coverage(context.Background()) }}) // every answer's scope reads it
+	b.topNotices.warm(warmSpec{field: "content", boostField: "title", pivot: NoticePivot, columns: cols, facets: facets})
 	b.topPassages.warm(warmSpec{field: "text", pivot: PassagePivot})
 }
 
@@ -259,7 +267,7 @@ func (b *Backend) Generation() uint64 {
 func (b *Backend) stale() {
 	b.cmu.Lock()
 	b.gen++
-	b.coverage, b.recordCoverage = nil, nil
+	b.recordCoverage = nil
 	b.cmu.Unlock()
 }
 
@@ -398,6 +406,7 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 	}
 	b.postponeWarmUps()
 	defer b.stale()
+	defer b.noticesWritten()
 	ids := make([]string, 0, len(docs))
 	for _, d := range docs {
 		if d.Notice.RequestID == "" {
@@ -503,6 +512,7 @@ func (b *Backend) batches(docs []search.Doc, counts map[string]int) (nb, pb *ble
 func (b *Backend) Delete(ctx context.Context, ids []string) error {
 	b.postponeWarmUps()
 	defer b.stale()
+	defer b.noticesWritten()
 	nb := b.notices.NewBatch()
 	pb := b.passages.NewBatch()
 	counts := b.passageCounts(ids)
@@ -524,6 +534,7 @@ var observationsKey = []byte("observations")
 func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 	defer b.warm() // a load ends here: its segments' columns and commonest words are read now (after stale)
 	defer b.stale()
+	defer b.noticesWritten()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	all := b.observations()

@@ -153,7 +153,6 @@ type warmSpec struct {
 	pivot             float64
 	columns           []string
 	facets            []string // facet fields (their values' documents, facets.go)
-	first             func()   // before the words (when set): what every first query reads
 }
 
 // warm reads ahead, in the background, the commonest words and the sort
@@ -170,9 +169,6 @@ func (t *topIndex) warmNow(spec warmSpec) error {
 		return err // closed meanwhile
 	}
 	defer snap.Close()
-	if spec.first != nil {
-		spec.first()
-	}
 	budget := int64(WarmWordBytes)
 	live := map[uint64]bool{}
 	for _, s := range snap.Segments() {
