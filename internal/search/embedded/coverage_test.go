@@ -229,3 +229,48 @@ func TestConcurrentFirstReadsComputeCoverageOnce(t *testing.T) {
 		t.Errorf("reads of a kept coverage computed it %d times", got-3)
 	}
 }
+
+// Record coverage is computed lazily after a record write, but once
+// however many requests ask at the same time.
+func TestConcurrentRecordCoverageComputedOnce(t *testing.T) {
+	ctx := context.Background()
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	rs := []search.Record{}
+	for i := range 20 {
+		rs = append(rs, search.Record{Kind: "payroll", ID: fmt.Sprint("row-", i), Source: "payroll", SourceLabel: "Payroll",
+			Date: time.Date(2020+i%3, time.June, 30, 0, 0, 0, 0, time.UTC), Body: []byte(`{}`)})
+	}
+	if err := b.PutRecords(ctx, rs); err != nil {
+		t.Fatal(err)
+	}
+	runs := func() int {
+		b.rcov.Lock()
+		defer b.rcov.Unlock()
+		return b.rcovRuns
+	}
+	before := runs()
+	const n = 16
+	var wg sync.WaitGroup
+	got := make([][]record.SourceCoverage, n)
+	for i := range n {
+		wg.Go(func() {
+			var err error
+			if got[i], err = b.RecordCoverage(ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if d := runs() - before; d != 1 {
+		t.Errorf("%d concurrent requests computed the record coverage %d times, want 1", n, d)
+	}
+	for i := range n {
+		if len(got[i]) != 1 || got[i][0].Records != len(rs) || got[i][0].FirstSourceDate != rs[0].Date.In(record.NewYork).Format("2006-01-02") {
+			t.Errorf("request %d: %+v", i, got[i])
+		}
+	}
+}

@@ -54,6 +54,8 @@ type Backend struct {
 	cov                    coverageFlight
 	// recordCoverage is RecordCoverage's, cached the same way
 	recordCoverage []record.SourceCoverage
+	rcov           sync.Mutex // serializes RecordCoverage's computations
+	rcovRuns       int        // computations done (tests count them)
 
 	dmu    sync.Mutex
 	damage []search.Damage // segments refused as damaged, not yet reloaded (integrity.go)

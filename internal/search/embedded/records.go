@@ -247,13 +247,25 @@ func (b *Backend) RecordCoverage(ctx context.Context) ([]record.SourceCoverage, 
 	// once per generation (every write bumps it): each record read's scope
 	// and extents read it, and computing it is a handful of searches per
 	// source and kind
-	b.cmu.Lock()
-	if c := b.recordCoverage; c != nil {
-		b.cmu.Unlock()
-		return slices.Clone(c), nil
+	kept := func() []record.SourceCoverage {
+		b.cmu.Lock()
+		defer b.cmu.Unlock()
+		return slices.Clone(b.recordCoverage)
 	}
+	if c := kept(); c != nil {
+		return c, nil
+	}
+	// one computation at a time: requests that arrive while one runs read
+	// its value
+	b.rcov.Lock()
+	defer b.rcov.Unlock()
+	if c := kept(); c != nil {
+		return c, nil
+	}
+	b.cmu.Lock()
 	gen := b.gen
 	b.cmu.Unlock()
+	b.rcovRuns++
 	out, err := b.recordCoverageNow(ctx)
 	if err != nil {
 		return nil, err
