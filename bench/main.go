@@ -315,7 +315,7 @@ func run(cfg config) (string, error) {
 	} else {
 		ours.Index.Reused = true
 	}
-	logf("Recordwatch: %d notices in %.1fs (%.0f/s), %.1f MB on disk, peak RSS %.0f MB", ours.Index.Notices, ours.Index.Seconds,
+	logf("Recordwatch: %d notices in %.1fs (%.0f/s), %.1f MB on disk, peak RSS %.0f MiB", ours.Index.Notices, ours.Index.Seconds,
 		float64(ours.Index.Notices)/ours.Index.Seconds, float64(ours.Index.Bytes)/1e6, ours.Index.PeakRSSMB)
 	runNearest(ours, "-corpus", meta.Path, "-data", dataDir)
 	ours.Version = "Bleve " + rep.Machine.Bleve
@@ -549,7 +549,7 @@ func loadPeer(cfg config, s *system, statsPath string, load func() error) error 
 		return err
 	}
 	saveStats(statsPath, s.Index)
-	logf("%s: %d notices in %.1fs (%.0f/s), %.1f MB, peak RSS %.0f MB", s.Name, s.Index.Notices, s.Index.Seconds,
+	logf("%s: %d notices in %.1fs (%.0f/s), %.1f MB, peak RSS %.0f MiB", s.Name, s.Index.Notices, s.Index.Seconds,
 		float64(s.Index.Notices)/s.Index.Seconds, float64(s.Index.Bytes)/1e6, s.Index.PeakRSSMB)
 	return nil
 }

@@ -42,8 +42,9 @@ type indexStats struct {
 	// set by the parent
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 	ServerMB  float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
-	// AnonPeakMB is the loading child's peak anonymous memory (PSS sampled
-	// every 250 ms): its heap, without the pages of the index files it maps
+	// AnonPeakMB is the loading child's peak anonymous memory in MiB
+	// (RssAnon sampled every 250 ms): its heap, without the pages of the
+	// index files it maps
 	AnonPeakMB float64 `json:"anon_peak_mb,omitempty"`
 	Reused     bool    `json:"reused,omitempty"`
 	// Schema names what a load built that a later run's queries depend
