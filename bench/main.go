@@ -338,6 +338,9 @@ func run(cfg config) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if err := c.expectWarm(); err != nil {
+			return "", err
+		}
 		sampler := samplePSS(func() []int { return []int{c.pid()} }, 250*time.Millisecond)
 		measure(ctx, cfg, ours, base, rep.Mix)
 		ours.ServePeakMB = sampler.PeakMB() // the mix only, not the profiling run after it
@@ -567,6 +570,12 @@ func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, role 
 	if err != nil {
 		c.stop()
 		return err
+	}
+	if role == "ours-serve" {
+		if err := c.expectWarm(); err != nil {
+			c.stop()
+			return err
+		}
 	}
 	if role == "peer-serve" {
 		if v, err := get(ctx, newClient(1), base+"/version"); err == nil {

@@ -284,6 +284,20 @@ func (c *child) expect(prefix string, timeout time.Duration) (string, error) {
 	}
 }
 
+// warmWait is the longest a serving child's start-up warm-up is waited
+// for (ours-serve's WARM line).
+const warmWait = 30 * time.Minute
+
+// expectWarm waits for an ours-serve child's start-up warm-up to end and
+// logs how long it took.
+func (c *child) expectWarm() error {
+	secs, err := c.expect("WARM", warmWait)
+	if err == nil {
+		logf("server warm-up done in %s s", secs)
+	}
+	return err
+}
+
 // stop closes the child's standard input (servers stop on it), waits for
 // it, and records its peak RSS (getrusage ru_maxrss).
 func (c *child) stop() error {

@@ -207,6 +207,15 @@ func (b *Backend) warm() {
 	b.topPassages.warm(warmSpec{field: "text", pivot: PassagePivot})
 }
 
+// Warming says whether a warm-up runs or is asked for: from Open until
+// the start-up's has read every segment's columns and commonest words
+// (and again while one follows a load or a merge). Queries are answered
+// meanwhile, the first ones reading what they need themselves; a
+// benchmark waits for it to be false before it times them.
+func (b *Backend) Warming() bool {
+	return b.topNotices.warmer.busy() || b.topPassages.warmer.busy() || b.totals.warmer.busy() || b.noticeSums.warmer.busy()
+}
+
 // warmSoon is warm once the notices have been quiet (a merge's).
 func (b *Backend) warmSoon() { b.topNotices.warmer.soon(b.warm) }
 

@@ -135,6 +135,9 @@ func (w *warmer) run(f func()) {
 	}()
 }
 
+// busy says whether a warm-up runs or is asked for.
+func (w *warmer) busy() bool { return w.running.Load() || w.pending.Load() }
+
 // halt stops the warm-up and waits for it.
 func (w *warmer) halt() {
 	w.stop.Store(true)
