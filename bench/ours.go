@@ -240,7 +240,7 @@ func childOursServe(args []string) error {
 	cw := entity.DefaultCrosswalk()
 	g := servicetest.New(be, cw, view.Links{Base: base, Form: 1}, time.Now)
 	srv := api.New(api.Config{Form: 1, BaseURL: base, Engine: be.Name(), RatePerSecond: 1e9, Burst: 1 << 30},
-		api.Deps{Search: be, Store: st, Crosswalk: cw, Logger: logger, Now: time.Now, Semantic: g.Semantic, Procure: g.Procure,
+		api.Deps{Search: be, Store: st, Crosswalk: cw, Logger: logger, Now: time.Now, Notices: g.Notices, Semantic: g.Semantic, Procure: g.Procure,
 			Dossiers: g.Dossiers, Land: g.Land, Meetings: g.Meetings, People: g.People, Federated: g.Federated})
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
