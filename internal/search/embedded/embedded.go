@@ -180,10 +180,9 @@ func openAll(dir string) (*Backend, error) {
 		b.Close()
 		return nil, err
 	}
-	if _, err := b.refreshCoverage(context.Background()); err != nil { // every answer's scope reads it: no request computes it
-		b.Close()
-		return nil, err
-	}
+	// every answer's scope reads the coverage: computed now, no request
+	// computes it (one that fails leaves none kept: the first read does)
+	_, _ = b.refreshCoverage(context.Background())
 	b.totals.warm(r)
 	b.warm()
 	onMerge(r, func() { b.totals.warmer.soon(func() { b.totals.warm(r) }) })
