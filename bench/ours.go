@@ -235,14 +235,7 @@ func childOursServe(args []string) error {
 		return err
 	}
 	base := "http://" + ln.Addr().String()
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	// the services main.go's buildServices makes, over the same engine
-	cw := entity.DefaultCrosswalk()
-	g := servicetest.New(be, cw, view.Links{Base: base, Form: 1}, time.Now)
-	srv := api.New(api.Config{Form: 1, BaseURL: base, Engine: be.Name(), RatePerSecond: 1e9, Burst: 1 << 30},
-		api.Deps{Search: be, Store: st, Crosswalk: cw, Logger: logger, Now: time.Now, Notices: g.Notices, Semantic: g.Semantic, Procure: g.Procure,
-			Dossiers: g.Dossiers, Land: g.Land, Meetings: g.Meetings, People: g.People, Federated: g.Federated})
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	hs := &http.Server{Handler: oursHandler(be, st, base), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	go hs.Serve(ln)
 	if *withPprof {
@@ -273,6 +266,18 @@ func childOursServe(args []string) error {
 		defer cancel()
 		return hs.Shutdown(ctx)
 	})
+}
+
+// oursHandler is the real API over be and st, with the services main.go's
+// buildServices makes over the same engine, and the per-client rate limit
+// raised (the load generator is one client).
+func oursHandler(be search.Engine, st store.Store, base string) http.Handler {
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cw := entity.DefaultCrosswalk()
+	g := servicetest.New(be, cw, view.Links{Base: base, Form: 1}, time.Now)
+	return api.New(api.Config{Form: 1, BaseURL: base, Engine: be.Name(), RatePerSecond: 1e9, Burst: 1 << 30},
+		api.Deps{Search: be, Store: st, Crosswalk: cw, Logger: logger, Now: time.Now, Notices: g.Notices, Semantic: g.Semantic, Procure: g.Procure,
+			Dossiers: g.Dossiers, Land: g.Land, Meetings: g.Meetings, People: g.People, Federated: g.Federated})
 }
 
 // waitForTerm blocks until SIGTERM or SIGINT (or the parent closes our
