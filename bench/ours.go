@@ -66,6 +66,9 @@ func oursDataDir(work string, n int) string { return filepath.Join(work, fmt.Spr
 // deletes the prefix's indexes first).
 type engineFlags struct {
 	engine, url, prefix string
+	// warming, once open, says whether the engine's warm-up runs (the
+	// embedded engine's; nil for OpenSearch, which has none)
+	warming func() bool
 }
 
 func (e *engineFlags) register(fl *flag.FlagSet) {
@@ -79,7 +82,12 @@ func (e *engineFlags) register(fl *flag.FlagSet) {
 func (e *engineFlags) open(ctx context.Context, data string) (search.Engine, error) {
 	switch e.engine {
 	case "embedded":
-		return embedded.Open(filepath.Join(data, "index"))
+		b, err := embedded.Open(filepath.Join(data, "index"))
+		if err != nil {
+			return nil, err
+		}
+		e.warming = b.Warming
+		return b, nil
 	case "opensearch":
 		if e.url == "" || e.prefix == "" {
 			return nil, errors.New("engine opensearch needs -opensearch-url and -prefix")
@@ -254,10 +262,8 @@ func childOursServe(args []string) error {
 	// reads (at once for an engine without one): runs that time queries
 	// wait for it (expectWarm), so none of them shares the machine with it
 	go func(start time.Time) {
-		if w, ok := be.(interface{ Warming() bool }); ok {
-			for w.Warming() {
-				time.Sleep(50 * time.Millisecond)
-			}
+		for ef.warming != nil && ef.warming() {
+			time.Sleep(50 * time.Millisecond)
 		}
 		fmt.Printf("WARM %.1f\n", time.Since(start).Seconds())
 	}(time.Now())
