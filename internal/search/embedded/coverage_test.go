@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -68,6 +70,85 @@ func coverageByQueries(ctx context.Context, b *Backend) ([]record.SourceCoverage
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
 	return out, nil
+}
+
+// recordCoverageByQueries is the records' coverage as the engine computed
+// it before issue 50 (Bleve facet and sort searches): the reference the
+// segment path must equal.
+func recordCoverageByQueries(ctx context.Context, b *Backend) ([]record.SourceCoverage, error) {
+	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)
+	req.AddFacet("source", bleve.NewFacetRequest("source", 1000))
+	res, err := b.records.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	out := []record.SourceCoverage{}
+	for _, src := range facetTerms(res, "source") {
+		sq := terms("source", []string{src.Term})
+		kreq := bleve.NewSearchRequestOptions(sq, 0, 0, false)
+		kreq.AddFacet("kind", bleve.NewFacetRequest("kind", 1000))
+		kres, err := b.records.SearchInContext(ctx, kreq)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		for _, kind := range facetTerms(kres, "kind") {
+			c := record.SourceCoverage{Source: src.Term, RecordType: kind.Term, Records: kind.Count}
+			both := bleve.NewConjunctionQuery(sq, terms("kind", []string{kind.Term}))
+			first, err := recordEdgeByQuery(b, ctx, both, "sort_date_asc", false)
+			if err != nil {
+				return nil, err
+			}
+			last, err := recordEdgeByQuery(b, ctx, both, "sort_date_asc", true)
+			if err != nil {
+				return nil, err
+			}
+			newest, err := recordEdgeByQuery(b, ctx, both, "observed", true)
+			if err != nil {
+				return nil, err
+			}
+			if first != nil && !first.Date.IsZero() {
+				c.FirstSourceDate = first.Date.In(record.NewYork).Format("2006-01-02")
+			}
+			if last != nil && !last.Date.IsZero() {
+				c.LastSourceDate = last.Date.In(record.NewYork).Format("2006-01-02")
+			}
+			if newest != nil {
+				c.ObservedAt = newest.ObservedAt
+				c.Label = newest.SourceLabel
+			} else if any, err := recordEdgeByQuery(b, ctx, both, "id", false); err != nil {
+				return nil, err
+			} else if any != nil { // no record states when it was observed: the label of the first
+				c.Label = any.SourceLabel
+			}
+			out = append(out, c)
+		}
+	}
+	search.SortRecordCoverage(out)
+	return out, nil
+}
+
+// recordEdge is the record with the lowest (or highest) value of a keyword
+// sort key among those q matches, skipping the missing-value sentinels;
+// ties go to the lowest id, then kind.
+func recordEdgeByQuery(b *Backend, ctx context.Context, q query.Query, field string, desc bool) (*search.Record, error) {
+	bq := bleve.NewBooleanQuery()
+	bq.AddMust(q)
+	bq.AddMustNot(terms(field, []string{keyMissingLow, keyMissingHigh}))
+	req := bleve.NewSearchRequestOptions(bq, 1, 0, false)
+	req.Fields = []string{"doc"}
+	req.SortByCustom(bsearch.SortOrder{keySort(field, desc), keySort("id", false), keySort("kind", false)})
+	res, err := b.records.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if len(res.Hits) == 0 {
+		return nil, nil
+	}
+	r, err := decodeRecord(res.Hits[0].Fields["doc"])
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
 }
 
 func (b *Backend) coverageRuns() int {
@@ -230,8 +311,9 @@ func TestConcurrentFirstReadsComputeCoverageOnce(t *testing.T) {
 	}
 }
 
-// Record coverage is computed lazily after a record write, but once
-// however many requests ask at the same time.
+// Record coverage is kept by the writes, and a read that finds none kept
+// (a failed computation) computes it once however many requests ask at
+// the same time.
 func TestConcurrentRecordCoverageComputedOnce(t *testing.T) {
 	ctx := context.Background()
 	b, err := Open(t.TempDir())
@@ -252,25 +334,113 @@ func TestConcurrentRecordCoverageComputedOnce(t *testing.T) {
 		defer b.rcov.Unlock()
 		return b.rcovRuns
 	}
+	ask := func() [][]record.SourceCoverage {
+		var wg sync.WaitGroup
+		got := make([][]record.SourceCoverage, 16)
+		for i := range got {
+			wg.Go(func() {
+				var err error
+				if got[i], err = b.RecordCoverage(ctx); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		return got
+	}
 	before := runs()
-	const n = 16
-	var wg sync.WaitGroup
-	got := make([][]record.SourceCoverage, n)
-	for i := range n {
-		wg.Go(func() {
-			var err error
-			if got[i], err = b.RecordCoverage(ctx); err != nil {
-				t.Error(err)
-			}
-		})
+	ask()
+	if d := runs() - before; d != 0 {
+		t.Errorf("16 requests after a record write computed the record coverage %d times, want none", d)
 	}
-	wg.Wait()
+	b.cmu.Lock()
+	b.recordCoverage = nil // as a failed computation leaves it
+	b.cmu.Unlock()
+	before = runs()
+	got := ask()
 	if d := runs() - before; d != 1 {
-		t.Errorf("%d concurrent requests computed the record coverage %d times, want 1", n, d)
+		t.Errorf("16 concurrent requests with none kept computed the record coverage %d times, want 1", d)
 	}
-	for i := range n {
+	for i := range got {
 		if len(got[i]) != 1 || got[i][0].Records != len(rs) || got[i][0].FirstSourceDate != rs[0].Date.In(record.NewYork).Format("2006-01-02") {
 			t.Errorf("request %d: %+v", i, got[i])
 		}
+	}
+}
+
+// The records' coverage kept by each write equals what the Bleve searches
+// find: several sources and kinds, undated records, records that say when
+// they were observed and records that do not, replaced and deleted ones,
+// over several segments.
+func TestRecordCoverageIsKeptByWrites(t *testing.T) {
+	ctx := context.Background()
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	day := func(y, m, d int) time.Time { return time.Date(y, time.Month(m), d, 12, 0, 0, 0, time.UTC) }
+	rec := func(source, kind string, id int, date, observed time.Time, label string) search.Record {
+		return search.Record{Kind: kind, ID: fmt.Sprintf("%s-%03d", kind, id), Source: source, SourceLabel: label, Date: date, ObservedAt: observed, Body: []byte(`{}`)}
+	}
+	var batch1, batch2 []search.Record
+	for i := range 30 {
+		var obs time.Time
+		if i%4 != 0 {
+			obs = day(2026, 1+i%11, 1+i%27)
+		}
+		var date time.Time
+		if i%5 != 0 {
+			date = day(2000+i, 1+i%12, 1+i%28)
+		}
+		batch1 = append(batch1, rec("checkbook", "payment", i, date, obs, fmt.Sprint("Checkbook ", i)))
+		batch2 = append(batch2, rec("zap", []string{"project", "action"}[i%2], i, date, time.Time{}, fmt.Sprint("ZAP ", i)))
+	}
+	steps := []struct {
+		name  string
+		write func() error
+	}{
+		{"first batch", func() error { return b.PutRecords(ctx, batch1) }},
+		{"another source, never observed", func() error { return b.PutRecords(ctx, batch2) }},
+		{"replaced: earlier date, newer observation", func() error {
+			r := batch1[7]
+			r.Date, r.ObservedAt, r.SourceLabel = day(1990, 3, 4), day(2026, 12, 31), "Checkbook NYC"
+			return b.PutRecords(ctx, []search.Record{r})
+		}},
+		{"deleted: the first and the newest", func() error {
+			return b.DeleteRecords(ctx, "payment", []string{batch1[1].ID, batch1[7].ID, batch1[29].ID})
+		}},
+		{"deleted: the lowest ids of a kind never observed", func() error {
+			return b.DeleteRecords(ctx, "project", []string{batch2[0].ID, batch2[2].ID})
+		}},
+	}
+	var prev []record.SourceCoverage
+	for _, st := range steps {
+		b.rcov.Lock()
+		runs := b.rcovRuns
+		b.rcov.Unlock()
+		if err := st.write(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		got, err := b.RecordCoverage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.rcov.Lock()
+		if d := b.rcovRuns - runs; d != 1 {
+			t.Errorf("%s: the write and a read computed the record coverage %d times, want 1 (the write's)", st.name, d)
+		}
+		b.rcov.Unlock()
+		want, err := recordCoverageByQueries(ctx, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: record coverage\n got %+v\nwant %+v", st.name, got, want)
+		}
+		if reflect.DeepEqual(got, prev) {
+			t.Errorf("%s: the record coverage did not change: %+v", st.name, got)
+		}
+		prev = got
 	}
 }

@@ -56,6 +56,8 @@ type Backend struct {
 	recordCoverage []record.SourceCoverage
 	rcov           sync.Mutex // serializes RecordCoverage's computations
 	rcovRuns       int        // computations done (tests count them)
+	rcovSegs       recordCoverageFlight
+	topRecords     *topIndex // the records' columns and facet values (records_coverage.go)
 
 	dmu    sync.Mutex
 	damage []search.Damage // segments refused as damaged, not yet reloaded (integrity.go)
@@ -174,7 +176,7 @@ func openAll(dir string) (*Backend, error) {
 		p.Close()
 		return nil, err
 	}
-	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}
+	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p), topRecords: newTopIndex(r)}
 	b.totals.fields, b.noticeSums.fields = recordColumns, noticeColumns
 	if err := b.openVectors(); err != nil {
 		b.Close()
@@ -183,6 +185,7 @@ func openAll(dir string) (*Backend, error) {
 	// every answer's scope reads the coverage: computed now, no request
 	// computes it (one that fails leaves none kept: the first read does)
 	_, _ = b.refreshCoverage(context.Background())
+	b.recordsWritten()
 	b.totals.warm(r)
 	b.warm()
 	onMerge(r, func() { b.totals.warmer.soon(func() { b.totals.warm(r) }) })
@@ -277,7 +280,6 @@ func (b *Backend) Generation() uint64 {
 func (b *Backend) stale() {
 	b.cmu.Lock()
 	b.gen++
-	b.recordCoverage = nil
 	b.cmu.Unlock()
 }
 
