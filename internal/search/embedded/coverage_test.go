@@ -387,7 +387,7 @@ func TestRecordCoverageIsKeptByWrites(t *testing.T) {
 	for i := range 30 {
 		var obs time.Time
 		if i%4 != 0 {
-			obs = day(2026, 1+i%11, 1+i%27)
+			obs = day(2026, 1+i%3, 1) // loads observe many records at once: ties, to the lowest id
 		}
 		var date time.Time
 		if i%5 != 0 {

@@ -2,10 +2,12 @@ package embedded
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -128,7 +130,9 @@ func (b *Backend) recordCoverageNow(ctx context.Context) ([]record.SourceCoverag
 	return out, nil
 }
 
-// segmentRecordCoverage is each source and kind's share of segment s.
+// segmentRecordCoverage is each source and kind's share of segment s. The
+// lowest ids are found in one pass over the segment's id dictionary (in
+// id order), which stops once every one is found: no id column is kept.
 func (b *Backend) segmentRecordCoverage(s *scorch.SegmentSnapshot) (map[recordCovKey]segRecordCoverage, error) {
 	t := b.topRecords
 	sources, err := t.facetValuesOf(s, "source")
@@ -147,13 +151,15 @@ func (b *Backend) segmentRecordCoverage(s *scorch.SegmentSnapshot) (map[recordCo
 	if err != nil {
 		return nil, err
 	}
-	ids, err := t.column(s, "id")
-	if err != nil {
-		return nil, err
-	}
 	sentinel := func(term string) bool { return term == "" || term == keyMissingLow || term == keyMissingHigh }
+	type pending struct {
+		key    recordCovKey
+		sc     segRecordCoverage
+		m, tie *roaring.Bitmap // the live records; those observed last
+	}
+	var todo []*pending
+	need := 0 // lowest ids still to find
 	deleted := s.Deleted()
-	out := map[recordCovKey]segRecordCoverage{}
 	for i, src := range sources.docs {
 		for j, kind := range kinds.docs {
 			m := roaring.And(src, kind)
@@ -163,35 +169,71 @@ func (b *Backend) segmentRecordCoverage(s *scorch.SegmentSnapshot) (map[recordCo
 			if m.IsEmpty() {
 				continue
 			}
-			sc := segRecordCoverage{records: int(m.GetCardinality())}
-			var lowID, newID uint32
+			p := &pending{key: recordCovKey{sources.terms[i], kinds.terms[j]}, sc: segRecordCoverage{records: int(m.GetCardinality())}, m: m}
+			newest := uint32(0) // the highest observed ordinal (0: none)
 			it := m.Iterator()
 			for it.HasNext() {
 				d := it.Next()
-				if int(d) >= len(ids.ords) {
+				if int(d) >= len(dates.ords) || int(d) >= len(observed.ords) {
 					continue
 				}
 				if term := dates.terms[dates.ords[d]]; !sentinel(term) {
-					if sc.first == "" || term < sc.first {
-						sc.first = term
+					if p.sc.first == "" || term < p.sc.first {
+						p.sc.first = term
 					}
-					sc.last = max(sc.last, term)
+					p.sc.last = max(p.sc.last, term)
 				}
-				id := ids.ords[d]
-				if !sc.lowest.has || id < lowID {
-					sc.lowest, lowID = recordEdgeDoc{doc: uint64(d), id: ids.terms[id], has: true}, id
-				}
-				if term := observed.terms[observed.ords[d]]; !sentinel(term) {
-					if !sc.newest.has || term > sc.newest.key || term == sc.newest.key && id < newID {
-						sc.newest, newID = recordEdgeDoc{doc: uint64(d), key: term, id: ids.terms[id], has: true}, id
-					}
+				if o := observed.ords[d]; o > newest && !sentinel(observed.terms[o]) {
+					newest = o
 				}
 			}
-			out[recordCovKey{sources.terms[i], kinds.terms[j]}] = sc
+			need++
+			if newest > 0 {
+				p.tie = roaring.New()
+				it := m.Iterator()
+				for it.HasNext() {
+					if d := it.Next(); int(d) < len(observed.ords) && observed.ords[d] == newest {
+						p.tie.Add(d)
+					}
+				}
+				p.sc.newest.key = observed.terms[newest]
+				need++
+			}
+			todo = append(todo, p)
 		}
+	}
+	var pit segment.PostingsIterator
+	err = eachTerm(s.Segment(), "id", nil, nil, func(term string, pl segment.PostingsList) error {
+		var err error
+		pit, err = eachDoc(pl, pit, func(d uint64) {
+			for _, p := range todo {
+				if !p.sc.lowest.has && p.m.Contains(uint32(d)) {
+					p.sc.lowest = recordEdgeDoc{doc: d, id: term, has: true}
+					need--
+				}
+				if p.tie != nil && !p.sc.newest.has && p.tie.Contains(uint32(d)) {
+					p.sc.newest = recordEdgeDoc{doc: d, key: p.sc.newest.key, id: term, has: true}
+					need--
+				}
+			}
+		})
+		if err == nil && need == 0 {
+			return errEnoughIDs
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, errEnoughIDs) {
+		return nil, err
+	}
+	out := make(map[recordCovKey]segRecordCoverage, len(todo))
+	for _, p := range todo {
+		out[p.key] = p.sc
 	}
 	return out, nil
 }
+
+// errEnoughIDs ends the pass over the id dictionary.
+var errEnoughIDs = errors.New("every lowest id found")
 
 // recordsWritten marks a record write done: the records' coverage is
 // computed again before the write returns (a failure leaves none kept,
