@@ -43,8 +43,8 @@ type segRecordCoverage struct {
 	lowest      recordEdgeDoc // the lowest id (key unused)
 }
 
-// recordCoverageFlight serializes record coverage computations and keeps
-// each segment's share.
+// recordCoverageFlight keeps each segment's share of the records' coverage
+// (Backend.rcov serializes the computations).
 type recordCoverageFlight struct {
 	segs map[[2]uint64]map[recordCovKey]segRecordCoverage // (segment id, deletions)
 }
