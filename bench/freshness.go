@@ -140,10 +140,10 @@ func runFreshness(work string, rows int, every time.Duration) error {
 
 	// the surfaces, as main.go builds them
 	g := servicetest.New(e, cw, view.Links{Base: "http://rw.test", Form: 1}, nil)
-	mcpDeps := &mcp.Deps{Search: e, Crosswalk: cw, BaseURL: "http://rw.test", Version: "bench", Semantic: g.Semantic, Procure: g.Procure,
+	mcpDeps := &mcp.Deps{Search: e, Crosswalk: cw, BaseURL: "http://rw.test", Version: "bench", Notices: g.Notices, Semantic: g.Semantic, Procure: g.Procure,
 		Dossiers: g.Dossiers, Land: g.Land, Meetings: g.Meetings, People: g.People, Federated: g.Federated}
 	srv := httptest.NewServer(api.New(api.Config{Form: 1, BaseURL: "http://rw.test", RatePerSecond: 1e9, Burst: 1e9, Engine: "embedded"},
-		api.Deps{Search: e, Store: st, Crosswalk: cw, Semantic: g.Semantic, Procure: g.Procure, Dossiers: g.Dossiers, Land: g.Land,
+		api.Deps{Search: e, Store: st, Crosswalk: cw, Notices: g.Notices, Semantic: g.Semantic, Procure: g.Procure, Dossiers: g.Dossiers, Land: g.Land,
 			Meetings: g.Meetings, People: g.People, Federated: g.Federated, MCP: mcp.Handler(mcpDeps, 1)}))
 	defer srv.Close()
 	sess, err := sdk.NewClient(&sdk.Implementation{Name: "bench-freshness", Version: "1"}, nil).

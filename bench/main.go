@@ -315,7 +315,7 @@ func run(cfg config) (string, error) {
 	} else {
 		ours.Index.Reused = true
 	}
-	logf("Recordwatch: %d notices in %.1fs (%.0f/s), %.1f MB on disk, peak RSS %.0f MB", ours.Index.Notices, ours.Index.Seconds,
+	logf("Recordwatch: %d notices in %.1fs (%.0f/s), %.1f MB on disk, peak RSS %.0f MiB", ours.Index.Notices, ours.Index.Seconds,
 		float64(ours.Index.Notices)/ours.Index.Seconds, float64(ours.Index.Bytes)/1e6, ours.Index.PeakRSSMB)
 	runNearest(ours, "-corpus", meta.Path, "-data", dataDir)
 	ours.Version = "Bleve " + rep.Machine.Bleve
@@ -336,6 +336,9 @@ func run(cfg config) (string, error) {
 		}
 		base, err := c.expect("LISTEN", 5*time.Minute)
 		if err != nil {
+			return "", err
+		}
+		if err := c.expectWarm(); err != nil {
 			return "", err
 		}
 		sampler := samplePSS(func() []int { return []int{c.pid()} }, 250*time.Millisecond)
@@ -549,7 +552,7 @@ func loadPeer(cfg config, s *system, statsPath string, load func() error) error 
 		return err
 	}
 	saveStats(statsPath, s.Index)
-	logf("%s: %d notices in %.1fs (%.0f/s), %.1f MB, peak RSS %.0f MB", s.Name, s.Index.Notices, s.Index.Seconds,
+	logf("%s: %d notices in %.1fs (%.0f/s), %.1f MB, peak RSS %.0f MiB", s.Name, s.Index.Notices, s.Index.Seconds,
 		float64(s.Index.Notices)/s.Index.Seconds, float64(s.Index.Bytes)/1e6, s.Index.PeakRSSMB)
 	return nil
 }
@@ -567,6 +570,12 @@ func servePeer(ctx context.Context, cfg config, s *system, mix []mixQuery, role 
 	if err != nil {
 		c.stop()
 		return err
+	}
+	if role == "ours-serve" {
+		if err := c.expectWarm(); err != nil {
+			c.stop()
+			return err
+		}
 	}
 	if role == "peer-serve" {
 		if v, err := get(ctx, newClient(1), base+"/version"); err == nil {

@@ -87,9 +87,9 @@ func mb(v float64) string {
 		return "–"
 	}
 	if v >= 1024 {
-		return fmt.Sprintf("%.2f GB", v/1024)
+		return fmt.Sprintf("%.2f GiB", v/1024)
 	}
-	return fmt.Sprintf("%.0f MB", v)
+	return fmt.Sprintf("%.0f MiB", v)
 }
 
 func msf(d time.Duration) string {
@@ -237,10 +237,10 @@ func renderReport(rep *report) string {
 		case "sqlite":
 			how = "child process: one transaction per " + thousands(indexer.DefaultBatch) + " notices into tables + external-content FTS5 tables (porter unicode61), then B-tree indexes, FTS5 `optimize`, ANALYZE; peak RSS of that process"
 		case "postgres":
-			how = fmt.Sprintf("two COPY streams (tsvector a stored generated column), then GIN + B-tree indexes and VACUUM ANALYZE; peak = server processes' summed PSS (sampled every 250 ms, %s) + loader RSS (%s)",
+			how = fmt.Sprintf("two COPY streams (tsvector a stored generated column), then GIN + B-tree indexes and VACUUM ANALYZE; peak = server processes' summed PSS (sampled every 5 s, %s) + loader RSS (%s)",
 				mb(st.ServerMB), mb(st.PeakRSSMB))
 		case "opensearch":
-			how = fmt.Sprintf("child process: Recordwatch's pipeline with the OpenSearch engine, JSON lines → `Indexer.Upsert` per %s (passages by `indexer.Docs`; `opensearch.Backend.Upsert`: one `_bulk` each, after a real-time `_mget` of the passage ids held; then the semantic vector records) → Observe, Refresh, `_flush`; on disk = the indexes' primary store (`_stats/store`); peak = the JVM's PSS (sampled every 250 ms, %s) + loader RSS (%s)",
+			how = fmt.Sprintf("child process: Recordwatch's pipeline with the OpenSearch engine, JSON lines → `Indexer.Upsert` per %s (passages by `indexer.Docs`; `opensearch.Backend.Upsert`: one `_bulk` each, after a real-time `_mget` of the passage ids held; then the semantic vector records) → Observe, Refresh, `_flush`; on disk = the indexes' primary store (`_stats/store`); peak = the JVM's PSS (sampled every 5 s, %s) + loader RSS (%s)",
 				thousands(indexer.DefaultBatch), mb(st.ServerMB), mb(st.PeakRSSMB))
 		}
 		if st.Reused {
@@ -372,7 +372,7 @@ func renderReport(rep *report) string {
 		// both, and which one meets the target
 		verdict = "**no** by RSS; yes by anonymous memory"
 	}
-	w("| peak memory ≤ 2 GB | indexing %s, serving %s (RSS and PSS, with the pages of the mapped index files); anonymous memory: indexing %s, serving %s | %s |\n",
+	w("| peak memory ≤ 2 GiB | indexing %s, serving %s (RSS and PSS, with the pages of the mapped index files); anonymous memory: indexing %s, serving %s | %s |\n",
 		mb(ours.Index.PeakRSSMB), mb(ours.ServePeakMB), mb(ours.Index.AnonPeakMB), mb(ours.ServeAnonPeakMB), verdict)
 	fc := ours.Load["feed-cached"][maxConc]
 	w("| cached feed requests ≥ 5,000/s | %s req/s at concurrency %d | %s |\n", rps(fc.RPS), maxConc, yes(fc.RPS >= 5000))
@@ -442,7 +442,7 @@ func renderReport(rep *report) string {
 		}
 		w("| %s | %s%s |\n", s.Name, mb(s.ServePeakMB), anon)
 	}
-	w("\nPeak PSS (proportional set size, from /proc/<pid>/smaps_rollup, sampled every 250 ms while the mix ran) of the serving processes: "+
+	w("\nPeak PSS (proportional set size, from /proc/<pid>/smaps_rollup, sampled every 5 s while the mix ran; anonymous memory of one process from /proc/<pid>/status every 250 ms) of the serving processes: "+
 		"Recordwatch's API server (it includes the pages of the index files Bleve maps into memory, which the kernel can reclaim; in brackets its anonymous memory, the heap without them, at its own peak); "+
 		"SQLite's HTTP server (the database is in process); PostgreSQL's server processes summed, plus its HTTP server%s. "+
 		"PSS, not RSS: RSS counts a file page once per mapping, so SQLite's connections, each mapping the same database file, "+
@@ -556,5 +556,5 @@ func anonPart(anonMB float64) string {
 	if anonMB <= 0 {
 		return ""
 	}
-	return "; of which anonymous memory (heap, not the pages of mapped index files; PSS sampled every 250 ms) " + mb(anonMB)
+	return "; of which anonymous memory (heap, not the pages of mapped index files; RssAnon sampled every 250 ms) " + mb(anonMB)
 }

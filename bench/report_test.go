@@ -66,7 +66,7 @@ func TestReportWithOpenSearch(t *testing.T) {
 	md := renderReport(rep)
 	for _, want := range []string{
 		"| Recordwatch 1.0; SQLite FTS5 1.0; PostgreSQL FTS 1.0; OpenSearch 1.0 |", // engines
-		"| OpenSearch | **1,500** | 2.0 s | 3,000 | 9,000 | 50 MB | 1.27 GB | child process: Recordwatch's pipeline with the OpenSearch engine",
+		"| OpenSearch | **1,500** | 2.0 s | 3,000 | 9,000 | 50 MiB | 1.27 GiB | child process: Recordwatch's pipeline with the OpenSearch engine",
 		"OpenSearch write rate by tenth of the run (notices/s, writing only): 10, 9, 8, 7, 6, 5, 4, 3, 2, 1.",
 		"OpenSearch p50 / p95 / p99 | req/s | × p50 | × req/s | counts agree |",
 		// a feed: n/a for the database peers, measured through our API on OpenSearch (4× slower)
@@ -76,12 +76,12 @@ func TestReportWithOpenSearch(t *testing.T) {
 		"| facets | 100 | 100 | 100 | 100 | yes | totals and all facet counts equal |",
 		"faster than the peers (SQLite FTS5, PostgreSQL FTS, OpenSearch) on the filtered query mix",
 		"keyword-agency-amount c=32 vs OpenSearch: 4.0× p50, 4.0× req/s",
-		"| OpenSearch | 1.27 GB |",
+		"| OpenSearch | 1.27 GiB |",
 		"- **OpenSearch**: Recordwatch's own query translation",
 		"- **OpenSearch** is served the way a deployment on it is",
 		"OpenSearch — the primary store",
 	} {
-		if want == "| OpenSearch | 1.27 GB |" {
+		if want == "| OpenSearch | 1.27 GiB |" {
 			rep.system("opensearch").ServePeakMB = 1300
 			md = renderReport(rep)
 		}

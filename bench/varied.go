@@ -538,7 +538,7 @@ func renderVaried(v variedResult) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%d distinct queries built from the corpus (%s), none repeated; every system running, each query sent to each system in turn "+
-		"(the order rotated per query); the timed responses are the fairness check (totals compared capped at %d, where Recordwatch stops counting; the peers count exactly). "+
+		"(the order rotated per query), once Recordwatch's start-up warm-up is over; the timed responses are the fairness check (totals compared capped at %d, where Recordwatch stops counting; the peers count exactly). "+
 		"Semantic and hybrid go to Recordwatch and OpenSearch only. "+
 		"Recordwatch's API (so OpenSearch too, served through it) has admission control: an expensive request (facets, passages, semantic, hybrid) that finds no free slot within %s is answered 503 with Retry-After; "+
 		"the load generator does what a well-behaved client does, waits the delay asked for and sends the same query again (within %s), and that query's latency runs from its first send to its answer, waits included. "+

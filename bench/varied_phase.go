@@ -25,16 +25,17 @@ const ColdReads = 200
 const variedSample = 20_000
 
 // server is one system's serving side: start brings it up (again) and
-// returns its base URL and how to stop it.
+// returns its base URL and how to stop it; with warm, once its start-up
+// warm-up is over (our engine's; the peers have none).
 type server struct {
 	s     *system
-	start func() (string, func() error, error)
+	start func(warm bool) (string, func() error, error)
 	stop  func() error
 	base  string
 }
 
-func (sv *server) up() error {
-	base, stop, err := sv.start()
+func (sv *server) up(warm bool) error {
+	base, stop, err := sv.start(warm)
 	if err != nil {
 		return fmt.Errorf("%s: %w", sv.s.Name, err)
 	}
@@ -51,8 +52,8 @@ func (sv *server) down() error {
 	return err
 }
 
-func childServer(role string, args ...string) func() (string, func() error, error) {
-	return func() (string, func() error, error) {
+func childServer(role string, args ...string) func(warm bool) (string, func() error, error) {
+	return func(warm bool) (string, func() error, error) {
 		c, err := startChild(role, args...)
 		if err != nil {
 			return "", nil, err
@@ -61,6 +62,12 @@ func childServer(role string, args ...string) func() (string, func() error, erro
 		if err != nil {
 			c.stop()
 			return "", nil, err
+		}
+		if warm && role == "ours-serve" {
+			if err := c.expectWarm(); err != nil {
+				c.stop()
+				return "", nil, err
+			}
 		}
 		return base, c.stop, nil
 	}
@@ -132,11 +139,11 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 				return v
 			}
 			serve := childServer("peer-serve", "-engine", "postgres", "-dsn", cluster.dsn(pgDB), "-conns", strconv.Itoa(maxConc))
-			servers = append(servers, &server{s: s, start: func() (string, func() error, error) {
+			servers = append(servers, &server{s: s, start: func(warm bool) (string, func() error, error) {
 				if err := cluster.start(); err != nil {
 					return "", nil, err
 				}
-				base, stop, err := serve()
+				base, stop, err := serve(warm)
 				if err != nil {
 					cluster.stop()
 					return "", nil, err
@@ -146,12 +153,12 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 		case "opensearch":
 			node := &osNode{Script: cfg.OpenSearchScript, Home: cfg.OpenSearchHome, Port: cfg.OpenSearchPort, Heap: cfg.OpenSearchHeap}
 			data := filepath.Join(cfg.Work, fmt.Sprintf("opensearch-n%d", cfg.N))
-			servers = append(servers, &server{s: s, start: func() (string, func() error, error) {
+			servers = append(servers, &server{s: s, start: func(warm bool) (string, func() error, error) {
 				if err := node.start(); err != nil {
 					return "", nil, err
 				}
 				base, stop, err := childServer("ours-serve", "-data", data, "-engine", "opensearch", "-opensearch-url", node.URL,
-					"-prefix", fmt.Sprintf("rwbench-n%d", cfg.N))()
+					"-prefix", fmt.Sprintf("rwbench-n%d", cfg.N))(warm)
 				if err != nil {
 					node.stop()
 					return "", nil, err
@@ -176,7 +183,7 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 	}
 	for _, sv := range servers {
 		v.Systems = append(v.Systems, sv.s)
-		if err := sv.up(); err != nil {
+		if err := sv.up(true); err != nil { // the log is timed on servers past their start-up warm-up
 			v.Err = err.Error()
 			return v
 		}
@@ -201,7 +208,7 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 		}
 	}
 	for _, sv := range servers {
-		if err := sv.up(); err != nil {
+		if err := sv.up(false); err != nil { // cold: the first queries after a start
 			v.Err = err.Error()
 			return v
 		}
@@ -209,7 +216,7 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 	v.Cold = runVaried(ctx, live(), cold, 1)
 	v.Cold.Conc = 0
 	v.ColdNote = "Every serving process started again on its existing index (PostgreSQL's cluster and OpenSearch's node too; the OS page cache is not dropped), " +
-		"then these queries, none of them in the log, sent once each at c=1."
+		"then these queries, none of them in the log, sent once each at c=1 as soon as it listens (Recordwatch's start-up warm-up may still be running; the log above waited for it to end)."
 	logf("cold reads: %d queries in %.1fs; errors %v", len(cold), v.Cold.Wall.Seconds(), v.Cold.Errors)
 	return v
 }

@@ -46,9 +46,18 @@ type Backend struct {
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
 	gen      uint64                  // bumped by every write
-	coverage []record.SourceCoverage // cached; nil when stale
+	coverage []record.SourceCoverage // kept since the last notice write (coverage.go); nil: none
+	// noticeGen counts notice writes; coverageGen is the count coverage
+	// was computed after, coverageAt its future cutoff
+	noticeGen, coverageGen uint64
+	coverageAt             time.Time
+	cov                    coverageFlight
 	// recordCoverage is RecordCoverage's, cached the same way
 	recordCoverage []record.SourceCoverage
+	rcov           sync.Mutex // serializes RecordCoverage's computations
+	rcovRuns       int        // computations done (tests count them)
+	rcovSegs       recordCoverageFlight
+	topRecords     *topIndex // the records' columns and facet values (records_coverage.go)
 
 	dmu    sync.Mutex
 	damage []search.Damage // segments refused as damaged, not yet reloaded (integrity.go)
@@ -167,12 +176,16 @@ func openAll(dir string) (*Backend, error) {
 		p.Close()
 		return nil, err
 	}
-	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p)}
+	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p), topRecords: newTopIndex(r)}
 	b.totals.fields, b.noticeSums.fields = recordColumns, noticeColumns
 	if err := b.openVectors(); err != nil {
 		b.Close()
 		return nil, err
 	}
+	// every answer's scope reads the coverage: computed now, no request
+	// computes it (one that fails leaves none kept: the first read does)
+	_, _ = b.refreshCoverage(context.Background())
+	b.recordsWritten()
 	b.totals.warm(r)
 	b.warm()
 	onMerge(r, func() { b.totals.warmer.soon(func() { b.totals.warm(r) }) })
@@ -192,9 +205,17 @@ func (b *Backend) warm() {
 	}
 	slices.Sort(cols)
 	facets := slices.Sorted(maps.Values(noticeFacets))
-	b.topNotices.warm(warmSpec{field: "content", boostField: "title", pivot: NoticePivot, columns: cols, facets: facets,
-		first: func() { _, _ = b.Coverage(context.Background()) }}) // every answer's scope reads it
+	b.topNotices.warm(warmSpec{field: "content", boostField: "title", pivot: NoticePivot, columns: cols, facets: facets})
 	b.topPassages.warm(warmSpec{field: "text", pivot: PassagePivot})
+}
+
+// Warming says whether a warm-up runs or is asked for: from Open until
+// the start-up's has read every segment's columns and commonest words
+// (and again while one follows a load or a merge). Queries are answered
+// meanwhile, the first ones reading what they need themselves; a
+// benchmark waits for it to be false before it times them.
+func (b *Backend) Warming() bool {
+	return b.topNotices.warmer.busy() || b.topPassages.warmer.busy() || b.totals.warmer.busy() || b.noticeSums.warmer.busy()
 }
 
 // warmSoon is warm once the notices have been quiet (a merge's).
@@ -259,7 +280,6 @@ func (b *Backend) Generation() uint64 {
 func (b *Backend) stale() {
 	b.cmu.Lock()
 	b.gen++
-	b.coverage, b.recordCoverage = nil, nil
 	b.cmu.Unlock()
 }
 
@@ -398,6 +418,7 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 	}
 	b.postponeWarmUps()
 	defer b.stale()
+	defer b.noticesWritten()
 	ids := make([]string, 0, len(docs))
 	for _, d := range docs {
 		if d.Notice.RequestID == "" {
@@ -503,6 +524,7 @@ func (b *Backend) batches(docs []search.Doc, counts map[string]int) (nb, pb *ble
 func (b *Backend) Delete(ctx context.Context, ids []string) error {
 	b.postponeWarmUps()
 	defer b.stale()
+	defer b.noticesWritten()
 	nb := b.notices.NewBatch()
 	pb := b.passages.NewBatch()
 	counts := b.passageCounts(ids)
@@ -524,6 +546,7 @@ var observationsKey = []byte("observations")
 func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
 	defer b.warm() // a load ends here: its segments' columns and commonest words are read now (after stale)
 	defer b.stale()
+	defer b.noticesWritten()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	all := b.observations()

@@ -13,6 +13,10 @@ func keywordField() *mapping.FieldMapping {
 	f.Store = false
 	f.IncludeInAll = false
 	f.DocValues = true
+	// no term vectors (Bleve's default keeps each value's position, byte
+	// offsets and array positions): nothing reads a keyword's locations,
+	// only the phrase matcher reads locations, of text fields (phrase.go)
+	f.IncludeTermVectors = false
 	return f
 }
 

@@ -47,7 +47,9 @@ import (
 //	10: a notice is stored as "hit" (what a result list reads, without
 //	   its full text), "body" and "text" (each text once) and "raw",
 //	   instead of "doc" (hit.go); a rebuild reads either
-const formatVersion = 10
+//	11: keyword fields keep no term vectors (keywordField): their postings
+//	   carry no locations
+const formatVersion = 11
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"

@@ -3,7 +3,6 @@ package embedded
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strconv"
 	"time"
 
@@ -86,88 +85,6 @@ func (b *Backend) passageResult(ctx context.Context, q search.PassageQuery, k se
 	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
 	out.Scope.MatchedRelation = out.TotalRelation
 	return out, nil
-}
-
-// Coverage reports, per source, its record and passage counts, first and
-// last source (publication) dates and when it was observed. It is cached
-// until the next write.
-func (b *Backend) Coverage(ctx context.Context) ([]record.SourceCoverage, error) {
-	b.cmu.Lock()
-	if b.coverage != nil {
-		c := b.coverage
-		b.cmu.Unlock()
-		return c, nil
-	}
-	gen := b.gen
-	b.cmu.Unlock()
-
-	sources := map[string]*record.SourceCoverage{}
-	for _, o := range b.observations() {
-		sources[o.Source] = &record.SourceCoverage{Source: o.Source, Label: o.Label, RecordType: o.RecordType, ObservedAt: o.ObservedAt}
-	}
-	// sources with records
-	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)
-	req.AddFacet("source", bleve.NewFacetRequest("source", 100))
-	res, err := b.notices.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	if fr := res.Facets["source"]; fr != nil && fr.Terms != nil {
-		for _, t := range fr.Terms.Terms() {
-			c := sources[t.Term]
-			if c == nil {
-				c = &record.SourceCoverage{Source: t.Term, RecordType: "notice"}
-				sources[t.Term] = c
-			}
-			c.Records = t.Count
-		}
-	}
-	preq := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)
-	preq.AddFacet("source", bleve.NewFacetRequest("source", 100))
-	pres, err := b.passages.SearchInContext(ctx, preq)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	if fr := pres.Facets["source"]; fr != nil && fr.Terms != nil {
-		for _, t := range fr.Terms.Terms() {
-			if c := sources[t.Term]; c != nil {
-				c.Passages = t.Count
-			}
-		}
-	}
-	for name, c := range sources {
-		if c.Records == 0 {
-			continue
-		}
-		first, err := b.edgeDate(ctx, name, false)
-		if err != nil {
-			return nil, err
-		}
-		last, err := b.edgeDate(ctx, name, true)
-		if err != nil {
-			return nil, err
-		}
-		c.FirstSourceDate, c.LastSourceDate = first, last
-	}
-	out := make([]record.SourceCoverage, 0, len(sources))
-	for _, c := range sources {
-		out = append(out, *c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
-	b.cmu.Lock()
-	if b.gen == gen {
-		b.coverage = out
-	}
-	b.cmu.Unlock()
-	return out, nil
-}
-
-// edgeDate is the first (or last) publication date of a source, as a New
-// York calendar day.
-func (b *Backend) edgeDate(ctx context.Context, source string, last bool) (string, error) {
-	src := bleve.NewTermQuery(source)
-	src.SetField("source")
-	return b.edgeDay(ctx, src, last)
 }
 
 // edgeDay is the first (or last) publication day, in New York, of the

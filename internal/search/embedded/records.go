@@ -9,8 +9,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
-	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -101,6 +99,7 @@ func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
 	}
 	defer b.totals.warm(b.records)
 	defer b.stale()
+	defer b.recordsWritten()
 	batch := b.records.NewBatch()
 	for _, r := range rs {
 		f, err := recordFields(r)
@@ -134,6 +133,7 @@ func (b *Backend) DeleteRecords(ctx context.Context, kind string, ids []string) 
 	}
 	defer b.totals.warm(b.records)
 	defer b.stale()
+	defer b.recordsWritten()
 	batch := b.records.NewBatch()
 	for _, id := range ids {
 		batch.Delete(search.RecordDocID(kind, id))
@@ -244,100 +244,29 @@ func (b *Backend) FindRecords(ctx context.Context, q search.RecordQuery) (search
 // RecordCoverage reports, per source and kind, the records held, their
 // first and last dates and the latest observation.
 func (b *Backend) RecordCoverage(ctx context.Context) ([]record.SourceCoverage, error) {
-	// once per generation (every write bumps it): each record read's scope
-	// and extents read it, and computing it is a handful of searches per
-	// source and kind
-	b.cmu.Lock()
-	if c := b.recordCoverage; c != nil {
-		b.cmu.Unlock()
-		return slices.Clone(c), nil
+	// kept by every record write (records_coverage.go); computed here
+	// only when none is kept (a computation that failed), once however
+	// many requests ask
+	kept := func() []record.SourceCoverage {
+		b.cmu.Lock()
+		defer b.cmu.Unlock()
+		return slices.Clone(b.recordCoverage)
 	}
-	gen := b.gen
-	b.cmu.Unlock()
+	if c := kept(); c != nil {
+		return c, nil
+	}
+	b.rcov.Lock()
+	defer b.rcov.Unlock()
+	if c := kept(); c != nil {
+		return c, nil
+	}
+	b.rcovRuns++
 	out, err := b.recordCoverageNow(ctx)
 	if err != nil {
 		return nil, err
 	}
 	b.cmu.Lock()
-	if b.gen == gen {
-		b.recordCoverage = slices.Clone(out)
-	}
+	b.recordCoverage = slices.Clone(out)
 	b.cmu.Unlock()
 	return out, nil
-}
-
-func (b *Backend) recordCoverageNow(ctx context.Context) ([]record.SourceCoverage, error) {
-	req := bleve.NewSearchRequestOptions(bleve.NewMatchAllQuery(), 0, 0, false)
-	req.AddFacet("source", bleve.NewFacetRequest("source", 1000))
-	res, err := b.records.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	out := []record.SourceCoverage{}
-	for _, src := range facetTerms(res, "source") {
-		sq := terms("source", []string{src.Term})
-		kreq := bleve.NewSearchRequestOptions(sq, 0, 0, false)
-		kreq.AddFacet("kind", bleve.NewFacetRequest("kind", 1000))
-		kres, err := b.records.SearchInContext(ctx, kreq)
-		if err != nil {
-			return nil, unavailable(err)
-		}
-		for _, kind := range facetTerms(kres, "kind") {
-			c := record.SourceCoverage{Source: src.Term, RecordType: kind.Term, Records: kind.Count}
-			both := bleve.NewConjunctionQuery(sq, terms("kind", []string{kind.Term}))
-			first, err := b.recordEdge(ctx, both, "sort_date_asc", false)
-			if err != nil {
-				return nil, err
-			}
-			last, err := b.recordEdge(ctx, both, "sort_date_asc", true)
-			if err != nil {
-				return nil, err
-			}
-			newest, err := b.recordEdge(ctx, both, "observed", true)
-			if err != nil {
-				return nil, err
-			}
-			if first != nil && !first.Date.IsZero() {
-				c.FirstSourceDate = first.Date.In(record.NewYork).Format("2006-01-02")
-			}
-			if last != nil && !last.Date.IsZero() {
-				c.LastSourceDate = last.Date.In(record.NewYork).Format("2006-01-02")
-			}
-			if newest != nil {
-				c.ObservedAt = newest.ObservedAt
-				c.Label = newest.SourceLabel
-			} else if any, err := b.recordEdge(ctx, both, "id", false); err != nil {
-				return nil, err
-			} else if any != nil { // no record states when it was observed: the label of the first
-				c.Label = any.SourceLabel
-			}
-			out = append(out, c)
-		}
-	}
-	search.SortRecordCoverage(out)
-	return out, nil
-}
-
-// recordEdge is the record with the lowest (or highest) value of a keyword
-// sort key among those q matches, skipping the missing-value sentinels;
-// ties go to the lowest id, then kind.
-func (b *Backend) recordEdge(ctx context.Context, q query.Query, field string, desc bool) (*search.Record, error) {
-	bq := bleve.NewBooleanQuery()
-	bq.AddMust(q)
-	bq.AddMustNot(terms(field, []string{keyMissingLow, keyMissingHigh}))
-	req := bleve.NewSearchRequestOptions(bq, 1, 0, false)
-	req.Fields = []string{"doc"}
-	req.SortByCustom(bsearch.SortOrder{keySort(field, desc), keySort("id", false), keySort("kind", false)})
-	res, err := b.records.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	if len(res.Hits) == 0 {
-		return nil, nil
-	}
-	r, err := decodeRecord(res.Hits[0].Fields["doc"])
-	if err != nil {
-		return nil, err
-	}
-	return &r, nil
 }

@@ -135,6 +135,9 @@ func (w *warmer) run(f func()) {
 	}()
 }
 
+// busy says whether a warm-up runs or is asked for.
+func (w *warmer) busy() bool { return w.running.Load() || w.pending.Load() }
+
 // halt stops the warm-up and waits for it.
 func (w *warmer) halt() {
 	w.stop.Store(true)
@@ -153,7 +156,6 @@ type warmSpec struct {
 	pivot             float64
 	columns           []string
 	facets            []string // facet fields (their values' documents, facets.go)
-	first             func()   // before the words (when set): what every first query reads
 }
 
 // warm reads ahead, in the background, the commonest words and the sort
@@ -170,9 +172,6 @@ func (t *topIndex) warmNow(spec warmSpec) error {
 		return err // closed meanwhile
 	}
 	defer snap.Close()
-	if spec.first != nil {
-		spec.first()
-	}
 	budget := int64(WarmWordBytes)
 	live := map[uint64]bool{}
 	for _, s := range snap.Segments() {

@@ -152,3 +152,68 @@ func TestWarmUpFollowsMerges(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// Warming is true while a warm-up runs, and ends only once the start-up's
+// has read every segment it found: then each of those segments still held
+// has its columns and facet values read.
+func TestWarmingEndsWithTheStartUpWarmUp(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	b, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for batch := range 3 {
+		var docs []search.Doc
+		for i := range 60 {
+			docs = append(docs, search.Doc{Notice: record.Notice{RequestID: fmt.Sprintf("2026%03d%04d", batch, i), Source: "crol", Title: "notice", Text: "common words"}})
+		}
+		if err := b.Upsert(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	// a warm-up held: Warming says so until it ends
+	release := make(chan struct{})
+	b.topPassages.warmer.run(func() { <-release })
+	if !b.Warming() {
+		t.Error("not warming while a warm-up runs")
+	}
+	close(release)
+	snap, err := indexSnapshot(b.notices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := snap.Segments()
+	snap.Close()
+	for deadline := time.Now().Add(20 * time.Second); b.Warming(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("still warming after 20 s")
+		}
+	}
+	if snap, err = indexSnapshot(b.notices); err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	held := map[uint64]bool{}
+	for _, s := range snap.Segments() {
+		held[s.Id()] = true
+	}
+	for _, s := range found {
+		if !held[s.Id()] {
+			continue // merged away
+		}
+		if _, ok := b.topNotices.columns.Get(columnKey{s.Id(), "sort_start_desc"}); !ok {
+			t.Errorf("segment %d: warming ended without its newest-first column read", s.Id())
+		}
+		if _, ok := b.topNotices.facets.Get(facetKey{s.Id(), "agency_id"}); !ok {
+			t.Errorf("segment %d: warming ended without its agency values read", s.Id())
+		}
+	}
+}
