@@ -212,7 +212,7 @@ func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
 		prof.Notices.Recent = append(prof.Notices.Recent, s.hitView(n, 0, now))
 	}
 	prof.Awards = s.awardsView(a.Awards, url.Values{"agency": {a.ID}, "type": {strings.Join(procure.AwardTypes, ",")}, "sort": {"newest"}})
-	prof.Payments = s.paymentsView(a.Payments)
+	prof.Payments = s.paymentsView(a.Payments, url.Values{"agency_id": {a.ID}})
 	prof.Payments.Ledger = &a.Ledger
 	return prof
 }

@@ -75,7 +75,7 @@ func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
 	for _, n := range v.Notices {
 		prof.Awards.Notices = append(prof.Awards.Notices, s.hitView(n, 0, now))
 	}
-	prof.Payments = s.paymentsView(v.Payments)
+	prof.Payments = s.paymentsView(v.Payments, url.Values{"vendor_stem": {v.Stem}})
 	prof.Payments.Ledger = &v.Ledger
 	return prof
 }

@@ -122,6 +122,7 @@ var labels = map[string]map[string]word{
 		"exact_contract_id": {"exact contract id", "id de contrato exacto"},
 		"renewal":           {"same PIN once renewal suffixes are removed", "mismo PIN sin sufijos de renovación"},
 		"prefix":            {"same base PIN", "mismo PIN base"},
+		"contract_id_field": {"the payment's own contract id", "el id de contrato del propio pago"},
 	},
 	"confidence": {
 		"high":   {"high", "alta"},

@@ -60,6 +60,7 @@ const (
 	Stats       Kind = "stats"        // /stats for a browser (JSON stays the default)
 	Sources     Kind = "sources"      // /sources: the live fetches' receipts and every source's freshness
 	Property    Kind = "property"     // /property-locations for a browser: the dispositions on the map
+	Rows        Kind = "rows"         // /rows?…: every row behind a vendor, agency, PIN or contract ID, paged
 )
 
 // Page is one HTML page: what the layout shows around the page kind's

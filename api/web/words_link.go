@@ -132,12 +132,13 @@ var watchLabels = map[string]map[string]word{
 	// what each join method means (internal/entity JoinMethods), said
 	// beside a linked step
 	"method_note": {
-		"exact":         {"the record carries the same PIN", "el registro lleva el mismo PIN"},
-		"renewal":       {"the same PIN once renewal suffixes (R001 …) are removed: another renewal of the same contract", "el mismo PIN sin los sufijos de renovación (R001 …): otra renovación del mismo contrato"},
-		"prefix":        {"the same 10-character base PIN (agency, fiscal year, method, sequence): a solicitation and the awards and registrations that followed it", "el mismo PIN base de 10 caracteres (agencia, año fiscal, método, secuencia): una licitación y las adjudicaciones y registros que la siguieron"},
-		"contract":      {"a payment that names the contract id of a registration linked by PIN", "un pago que nombra el identificador de contrato de un registro vinculado por PIN"},
-		"source":        {"the source itself joined this registration to the notice", "la propia fuente vinculó este registro al aviso"},
-		"vendor_agency": {"the same vendor (name stem) at the same agency, with no PIN in common", "el mismo proveedor (raíz del nombre) en la misma agencia, sin PIN en común"},
+		"exact":             {"the record carries the same PIN", "el registro lleva el mismo PIN"},
+		"renewal":           {"the same PIN once renewal suffixes (R001 …) are removed: another renewal of the same contract", "el mismo PIN sin los sufijos de renovación (R001 …): otra renovación del mismo contrato"},
+		"prefix":            {"the same 10-character base PIN (agency, fiscal year, method, sequence): a solicitation and the awards and registrations that followed it", "el mismo PIN base de 10 caracteres (agencia, año fiscal, método, secuencia): una licitación y las adjudicaciones y registros que la siguieron"},
+		"contract":          {"a payment that names the contract id of a registration linked by PIN", "un pago que nombra el identificador de contrato de un registro vinculado por PIN"},
+		"source":            {"the source itself joined this registration to the notice", "la propia fuente vinculó este registro al aviso"},
+		"vendor_agency":     {"the same vendor (name stem) at the same agency, with no PIN in common", "el mismo proveedor (raíz del nombre) en la misma agencia, sin PIN en común"},
+		"contract_id_field": {"the payment's own contract id is this contract id, exactly (the registration itself is not held)", "el id de contrato del propio pago es exactamente este id de contrato (el registro en sí no se conserva)"},
 	},
 	// the records a total is built on, by record type and number (record.Extent.Noun)
 	"extent_noun": {

@@ -106,7 +106,14 @@ type PaymentsView struct {
 	ByFiscalYear []YearTotal `json:"by_fiscal_year"`
 	Entries      []RowView   `json:"entries"`
 	More         bool        `json:"more,omitempty"`
-	Note         string      `json:"note"`
+	// NextCursor continues Entries in the row list of the same filter (GET
+	// /api/rows, by date) when More; Rows is that list's address, its
+	// next page (Next) and its CSV twin (CSV), where a surface links them.
+	NextCursor string `json:"next_cursor,omitempty"`
+	Rows       string `json:"rows,omitempty"`
+	Next       string `json:"next,omitempty"`
+	CSV        string `json:"csv,omitempty"`
+	Note       string `json:"note"`
 	// Ledger is registered vs paid by fiscal year with the coverage of the
 	// payments held ("no_payments_held" when none), where the answer has
 	// one.
@@ -121,7 +128,7 @@ type PaymentsView struct {
 // View is the totals as shown, with their extent.
 func (t RowTotals) View() PaymentsView {
 	p := PaymentsView{Records: t.Records, Contracts: t.Contracts.Total(), Payments: t.Payments.Total(),
-		ByFiscalYear: t.ByFiscalYear, Entries: make([]RowView, 0, len(t.Rows)), More: t.More, Note: PaymentsNote,
+		ByFiscalYear: t.ByFiscalYear, Entries: make([]RowView, 0, len(t.Rows)), More: t.More, NextCursor: t.NextCursor, Note: PaymentsNote,
 		Extent: t.Extent.Extent, ExtentWords: t.Extent.ExtentWords}
 	if p.Extent == nil {
 		p.Extent = []record.Extent{}

@@ -17,6 +17,9 @@ type RowTotals struct {
 	// more are held.
 	Rows []Row
 	More bool
+	// NextCursor continues Rows (the same row query, by date) when the
+	// page read was cut by its limit; empty when Rows are all.
+	NextCursor string
 	// Extent is how much of their sources the payments totals cover,
 	// read with the answer (Service.PaymentsExtent).
 	Extent TotalsExtent
@@ -57,6 +60,9 @@ func Totals(res RowPage, limit int) RowTotals {
 	}
 	if res.Total > len(res.Rows) {
 		t.More = true
+	}
+	if t.More && len(t.Rows) == len(res.Rows) {
+		t.NextCursor = res.NextCursor
 	}
 	return t
 }

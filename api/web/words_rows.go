@@ -1,0 +1,42 @@
+package web
+
+// The row tables' words (templates/rows.html and the row tables of the
+// vendor, agency, contract and matter pages): every payment, registered
+// contract row and payroll row behind a door, paged, sorted, downloadable.
+
+func init() {
+	addWords(map[string]word{
+		"page.rows":                 {"Every row held", "Todas las filas guardadas"},
+		"rows.matched":              {"%d rows matched; %d on this page.", "%d filas coinciden; %d en esta página."},
+		"rows.registered":           {"Registered contract rows (registered value)", "Filas de contratos registrados (valor registrado)"},
+		"rows.not.registered":       {"Contract rows not registered (apart, not in registered value)", "Filas de contratos no registradas (aparte, fuera del valor registrado)"},
+		"rows.payroll":              {"Payroll rows", "Filas de nómina"},
+		"rows.sort":                 {"Sort by:", "Ordenar por:"},
+		"rows.sort.date":            {"date, oldest first", "fecha, la más antigua primero"},
+		"rows.sort.date_desc":       {"date, newest first", "fecha, la más reciente primero"},
+		"rows.sort.amount_desc":     {"amount, largest first", "importe, el mayor primero"},
+		"rows.kind":                 {"Kind", "Tipo"},
+		"rows.next":                 {"Next page", "Página siguiente"},
+		"rows.first":                {"First page", "Primera página"},
+		"rows.download.csv":         {"Download every row (CSV)", "Descargar todas las filas (CSV)"},
+		"rows.every.row":            {"Every row, page by page", "Todas las filas, página a página"},
+		"rows.table.title":          {"Payments and contract rows", "Pagos y filas de contratos"},
+		"rows.table.shown":          {"%d of %d rows shown here.", "%d de %d filas mostradas aquí."},
+		"contract.payments.listed":  {"%d of %d payments listed here.", "%d de %d pagos listados aquí."},
+		"contract.as.payments.name": {"(as the payments name it)", "(tal como lo nombran los pagos)"},
+	}, map[string]map[string]word{
+		// a row's kind (procure.Row*)
+		"row_kind": {
+			"payment":  {"payment", "pago"},
+			"contract": {"contract row", "fila de contrato"},
+			"payroll":  {"payroll", "nómina"},
+		},
+		// what a row's date is (procure.Date*, the payments' date labels)
+		"date_label": {
+			"registered": {"registered", "registrado"},
+			"received":   {"received", "recibido"},
+			"issued":     {"issued", "emitido"},
+			"paid":       {"paid", "pagado"},
+		},
+	})
+}
