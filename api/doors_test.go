@@ -288,3 +288,60 @@ func TestRowListRefusesWhatItCannotAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A vendor held only through payments (no award notice, no registered
+// contract) is a vendor for federated search and the batch look-up, its
+// payments counted from the sample file itself.
+func TestVendorHeldOnlyThroughPaymentsIsFound(t *testing.T) {
+	const name = "STRIVRIGHT"
+	wantN, wantSum := samplePayments(t, payeeStemIs(entity.VendorStem(name)))
+	if wantN == 0 {
+		t.Fatalf("the sample holds no payment to %s", name)
+	}
+	e := newEntityEnv(t, Config{})
+	_, body := get(t, e, "/api/search/federated?q="+name)
+	var page struct {
+		Results []struct {
+			Kind, Collection, ID, Route, Permalink string
+			Match                                  struct{ Tier, Rule string }
+		} `json:"results"`
+		Coverage []struct {
+			Collection string
+			Matched    int
+		} `json:"collection_coverage"`
+	}
+	if err := json.Unmarshal(body, &page); err != nil {
+		t.Fatal(err)
+	}
+	vendor, payments := false, 0
+	for _, r := range page.Results {
+		if r.Kind == "vendor" && r.ID == "strivright" && r.Match.Tier == "exact" {
+			vendor = true
+			if res, _ := get(t, e, r.Route); res.StatusCode != http.StatusOK {
+				t.Errorf("vendor route %s: %d", r.Route, res.StatusCode)
+			}
+		}
+		if r.Kind == "payment" {
+			payments++
+		}
+	}
+	for _, c := range page.Coverage {
+		if c.Collection == "payments" && c.Matched != wantN {
+			t.Errorf("payments collection matched %d, want %d", c.Matched, wantN)
+		}
+	}
+	if !vendor || payments == 0 {
+		t.Errorf("federated %s: vendor found %v, %d payments in %s", name, vendor, payments, body[:min(600, len(body))])
+	}
+
+	res, body := post(t, e, "/batch", "application/json", []byte(`{"names":["`+name+`"]}`))
+	var b BatchResponse
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &b) != nil || len(b.Results) != 1 {
+		t.Fatalf("batch: %d %s", res.StatusCode, body)
+	}
+	r := b.Results[0]
+	if r.Payments.Payments.Count != wantN || r.Payments.Payments.Amount.Value == nil || *r.Payments.Payments.Amount.Value != wantSum ||
+		r.Entity == "" || r.Payments.Rows == "" {
+		t.Errorf("batch %s: payments %+v entity %q rows %q; want %d payments, %.2f", name, r.Payments.Payments, r.Entity, r.Payments.Rows, wantN, wantSum)
+	}
+}

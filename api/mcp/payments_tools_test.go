@@ -3,8 +3,8 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 

@@ -283,3 +283,32 @@ func (s *Service) RowsExtent(ctx context.Context, q RowQuery) TotalsExtent {
 	out.ExtentWords = record.ExtentWords(out.Extent)
 	return out
 }
+
+// RowSums are the totals of every row a query matches, as a row list
+// gives them (registered value of registered rows only; rows not
+// registered apart), without rows, extent or scope.
+type RowSums struct {
+	Records      int         `json:"records"`
+	Contracts    KindTotal   `json:"contracts"`
+	Unregistered *KindTotal  `json:"contracts_not_registered,omitempty"`
+	Payments     KindTotal   `json:"payments"`
+	Payroll      *KindTotal  `json:"payroll,omitempty"`
+	ByFiscalYear []YearTotal `json:"by_fiscal_year"`
+}
+
+// SumRows sums the rows q matches. Errors: EUNAVAILABLE.
+func (s *Service) SumRows(ctx context.Context, q RowQuery) (RowSums, error) {
+	var l RowList
+	if err := s.rowListTotals(ctx, q, &l); err != nil {
+		return RowSums{}, err
+	}
+	out := RowSums{Contracts: l.Contracts, Unregistered: l.Unregistered, Payments: l.Payments, Payroll: l.Payroll, ByFiscalYear: l.ByFiscalYear}
+	out.Records = l.Contracts.Count + l.Payments.Count
+	if l.Unregistered != nil {
+		out.Records += l.Unregistered.Count
+	}
+	if l.Payroll != nil {
+		out.Records += l.Payroll.Count
+	}
+	return out, nil
+}
