@@ -24,6 +24,7 @@ func init() {
 		"rows.table.shown":          {"%d of %d rows shown here.", "%d de %d filas mostradas aquí."},
 		"contract.payments.listed":  {"%d of %d payments listed here.", "%d de %d pagos listados aquí."},
 		"contract.as.payments.name": {"(as the payments name it)", "(tal como lo nombran los pagos)"},
+		"ledger.both":               {"both held: compare", "ambos guardados: comparables"},
 	}, map[string]map[string]word{
 		// a row's kind (procure.Row*)
 		"row_kind": {

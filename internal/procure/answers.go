@@ -99,13 +99,17 @@ const PaymentsNote = "Contract totals measure registered (or pending) contract v
 // agency, a PIN) by kind and fiscal year. Contract totals are registered
 // value, not spending.
 type PaymentsView struct {
-	Records      int         `json:"records"`
-	Contracts    KindTotal   `json:"contracts"`
-	Payments     KindTotal   `json:"payments"`
-	Payroll      *KindTotal  `json:"payroll,omitempty"`
-	ByFiscalYear []YearTotal `json:"by_fiscal_year"`
-	Entries      []RowView   `json:"entries"`
-	More         bool        `json:"more,omitempty"`
+	Records   int       `json:"records"`
+	Contracts KindTotal `json:"contracts"`
+	// ContractsNotRegistered are the contract rows without a registration
+	// date (pending, received): counted apart, never in the registered
+	// value of contracts.
+	ContractsNotRegistered *KindTotal  `json:"contracts_not_registered,omitempty"`
+	Payments               KindTotal   `json:"payments"`
+	Payroll                *KindTotal  `json:"payroll,omitempty"`
+	ByFiscalYear           []YearTotal `json:"by_fiscal_year"`
+	Entries                []RowView   `json:"entries"`
+	More                   bool        `json:"more,omitempty"`
 	// NextCursor continues Entries in the row list of the same filter (GET
 	// /api/rows, by date) when More; Rows is that list's address, its
 	// next page (Next) and its CSV twin (CSV), where a surface links them.
@@ -136,6 +140,10 @@ func (t RowTotals) View() PaymentsView {
 	if t.Payroll != nil {
 		k := t.Payroll.Total()
 		p.Payroll = &k
+	}
+	if t.Unregistered.Records > 0 {
+		k := t.Unregistered.Total()
+		p.ContractsNotRegistered = &k
 	}
 	for _, r := range t.Rows {
 		p.Entries = append(p.Entries, r.View())
