@@ -25,6 +25,21 @@ func init() {
 		"contract.payments.listed":  {"%d of %d payments listed here.", "%d de %d pagos listados aquí."},
 		"contract.as.payments.name": {"(as the payments name it)", "(tal como lo nombran los pagos)"},
 		"ledger.both":               {"both held: compare", "ambos guardados: comparables"},
+		// the notice view's payments (static/app.js noticePayments)
+		"js.pay.totals":     {"Joined payments: %s (%s). Registered contract rows: %s (%s registered value).", "Pagos vinculados: %s (%s). Filas de contratos registrados: %s (%s de valor registrado)."},
+		"js.pay.year":       {"registered %s, paid %s", "registrado %s, pagado %s"},
+		"js.pay.both":       {" (both held: compare)", " (ambos guardados: comparables)"},
+		"js.pay.undated":    {"undated", "sin fecha"},
+		"js.pay.date":       {"Date", "Fecha"},
+		"js.pay.kind":       {"Kind", "Tipo"},
+		"js.pay.vendor":     {"Vendor or payee", "Proveedor o beneficiario"},
+		"js.pay.contract":   {"Contract ID", "ID del contrato"},
+		"js.pay.amount":     {"Amount", "Importe"},
+		"js.pay.linked":     {"How linked", "Cómo se vinculó"},
+		"js.pay.invalid":    {"not a valid amount (not summed)", "importe no válido (no sumado)"},
+		"js.pay.apart":      {"; another procurement, summed apart", "; otra contratación, sumada aparte"},
+		"js.pay.incomplete": {"More joined rows are held than listed here; the procurement matter lists them all.", "Hay más filas vinculadas que las listadas aquí; el expediente de contratación las lista todas."},
+		"js.pay.matter":     {"The procurement matter of PIN %s: every notice, registration and payment", "El expediente de contratación del PIN %s: cada aviso, registro y pago"},
 	}, map[string]map[string]word{
 		// a row's kind (procure.Row*)
 		"row_kind": {
