@@ -1,5 +1,7 @@
 package web
 
+import "github.com/recordwatch/recordwatch/internal/procure"
+
 // The row tables' words (templates/rows.html and the row tables of the
 // vendor, agency, contract and matter pages): every payment, registered
 // contract row and payroll row behind a door, paged, sorted, downloadable.
@@ -26,6 +28,8 @@ func init() {
 		"contract.as.payments.name": {"(as the payments name it)", "(tal como lo nombran los pagos)"},
 		"ledger.both":               {"both held: compare", "ambos guardados: comparables"},
 		// the notice view's payments (static/app.js noticePayments)
+		"js.beyond.title":   {"Vendors, contracts and payments matching this search", "Proveedores, contratos y pagos que coinciden con esta búsqueda"},
+		"js.beyond.count":   {"%s: %s", "%s: %s"},
 		"js.pay.totals":     {"Joined payments: %s (%s). Registered contract rows: %s (%s registered value).", "Pagos vinculados: %s (%s). Filas de contratos registrados: %s (%s de valor registrado)."},
 		"js.pay.year":       {"registered %s, paid %s", "registrado %s, pagado %s"},
 		"js.pay.both":       {" (both held: compare)", " (ambos guardados: comparables)"},
@@ -47,6 +51,19 @@ func init() {
 			"contract": {"contract row", "fila de contrato"},
 			"payroll":  {"payroll", "nómina"},
 		},
+		// the collections of a federated search (federated.Collections)
+		"collection": {
+			"notices":          {"notices", "avisos"},
+			"agencies":         {"agencies", "agencias"},
+			"community_boards": {"community boards", "juntas comunitarias"},
+			"vendors":          {"vendors", "proveedores"},
+			"contracts":        {"contracts", "contratos"},
+			"land_projects":    {"land projects", "proyectos de uso del suelo"},
+			"meetings":         {"meetings", "reuniones"},
+			"people":           {"people and organizations", "personas y organizaciones"},
+			"payroll":          {"payroll", "nómina"},
+			"payments":         {"payments", "pagos"},
+		},
 		// what a row's date is (procure.Date*, the payments' date labels)
 		"date_label": {
 			"registered": {"registered", "registrado"},
@@ -54,5 +71,12 @@ func init() {
 			"issued":     {"issued", "emitido"},
 			"paid":       {"paid", "pagado"},
 		},
+	})
+	addSentences(false, map[string]string{
+		procure.RegistrationNotHeldNote: "registro no guardado; %d pagos de Checkbook NYC nombran este contrato. La fila del contrato registrado no está entre los registros guardados aquí (los contratos guardados son un extracto); los pagos de abajo nombran su ID de contrato.",
+		procure.RegistrationNotHeldOne:  "registro no guardado; 1 pago de Checkbook NYC nombra este contrato. La fila del contrato registrado no está entre los registros guardados aquí (los contratos guardados son un extracto); los pagos de abajo nombran su ID de contrato.",
+		procure.LedgerBothNote:          "Solo los años marcados como con valor registrado y pagos a la vez comparan lo pagado con lo registrado; en los demás años un lado no está guardado aquí, lo que no significa que sea cero.",
+		procure.PayeeNotNamed:           "beneficiario no nombrado (oculto por privacidad)",
+		procure.RowListNote:             "Los totales son de todas las filas que coinciden, no solo de esta página. Los totales de contratos son el valor registrado de las filas registradas (las filas sin fecha de registro se cuentan aparte); los totales de pagos suman los cheques emitidos; los importes de relleno o con errores de captura se listan pero nunca se suman. Las filas guardadas son un extracto de sus fuentes: una fila que falte aquí puede existir en la fuente.",
 	})
 }

@@ -183,7 +183,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 		v.Notices = append(v.Notices, h.Notice)
 	}
 	v.Payments = procure.Totals(pay, VendorEntries)
-	v.Payments.Extent = p.RowsExtent(ctx, procure.RowQuery{VendorStems: []string{stem}})
+	v.Payments.Extent = p.RowsExtent(ctx, procure.RowQuery{VendorStems: []string{stem}, Kinds: []string{procure.RowContract, procure.RowPayment}})
 	if v.Ledger, err = p.Ledger(ctx, v.Payments, procure.JoinedByPayee); err != nil {
 		return nil, err
 	}

@@ -207,7 +207,10 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	if out.Payments.Total == 0 {
 		return out, record.Errorf(record.ENOTFOUND, "no contract with ID %q is held, and no payment held names it", id)
 	}
-	out.RegistrationNote = fmt.Sprintf(RegistrationNotHeldNote, PaymentsWord(out.Payments.Total))
+	out.RegistrationNote = fmt.Sprintf(RegistrationNotHeldNote, out.Payments.Total)
+	if out.Payments.Total == 1 {
+		out.RegistrationNote = RegistrationNotHeldOne
+	}
 	rs, err := s.RecordReader()
 	if err != nil {
 		return out, err
@@ -247,11 +250,12 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	return out, err
 }
 
-// What a contract read says when its registration is not held (%s is
-// PaymentsWord's count), and the payee of payments whose payee is
-// redacted.
+// What a contract read says when its registration is not held (%d is the
+// count of payments naming it; RegistrationNotHeldOne for one), and the
+// payee of payments whose payee is redacted.
 const (
-	RegistrationNotHeldNote = "registration not held; %s name this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
+	RegistrationNotHeldNote = "registration not held; %d Checkbook NYC payments name this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
+	RegistrationNotHeldOne  = "registration not held; 1 Checkbook NYC payment names this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
 	PayeeNotNamed           = "payee not named (redacted for privacy)"
 )
 

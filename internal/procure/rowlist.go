@@ -241,6 +241,9 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 	if id := strings.TrimSpace(req.ContractID); id != "" {
 		q.ContractIDs, filters["contract_id"] = []string{id}, id
 	}
+	if len(q.Kinds) == 0 && agency == "" { // payroll rows have an agency, never a vendor, PIN or contract ID
+		q.Kinds = []string{RowContract, RowPayment}
+	}
 	if len(filters) == 0 || (len(filters) == 1 && filters["kind"] != "") {
 		return q, nil, record.Invalid("vendor", "name a vendor, an agency, a PIN or a contract ID: a list of every row held is not offered")
 	}
@@ -248,10 +251,13 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 }
 
 // RowsExtent is the extent of the totals of the rows q matches: the
-// extents of payments totals (PaymentsExtent) kept to the sources and
-// record types those rows come from, so an answer never states the
-// extent of a source it does not use (no payroll sentence on a vendor
-// paid only by checks). None when no row matches.
+// extents of payments totals (PaymentsExtent) kept to the record types q
+// asks for (q.Kinds; a vendor's never payroll) and, of a type some rows
+// match, to the sources those rows come from, so an answer never states
+// the extent of a source it does not use. A type no row matches keeps
+// every source of that type: they qualify its absence ("no payments
+// held" among the payments held here), except payroll, whose totals are
+// shown only when some are held.
 func (s *Service) RowsExtent(ctx context.Context, q RowQuery) TotalsExtent {
 	out := TotalsExtent{Extent: []record.Extent{}}
 	rs, err := s.RecordReader()
@@ -262,21 +268,27 @@ func (s *Service) RowsExtent(ctx context.Context, q RowQuery) TotalsExtent {
 	if !ok {
 		return out
 	}
+	all := s.extentOf(ctx, record.ExtentPayments)
 	used := map[[2]string]bool{}
+	matched := map[string]bool{}
 	for _, kind := range rq.Kinds {
 		kq := rq
 		kq.Kinds = []string{kind}
 		t, err := rs.RecordTotals(ctx, kq, []string{search.GroupBySource}, 0)
 		if err != nil {
-			return s.extentOf(ctx, record.ExtentPayments) // cannot say which: every source, as before
+			return all // cannot say which: every source, as before
 		}
 		for _, b := range t.Groups[search.GroupBySource] {
 			used[[2]string{b.Value, kind}] = true
+			matched[kind] = true
 		}
 	}
-	all := s.extentOf(ctx, record.ExtentPayments)
 	for _, e := range all.Extent {
-		if used[[2]string{e.Source, e.RecordType}] {
+		if !slices.Contains(rq.Kinds, e.RecordType) {
+			continue
+		}
+		// payroll totals are shown only when some are held: no figure, no extent
+		if (!matched[e.RecordType] && e.RecordType != KindPayroll) || used[[2]string{e.Source, e.RecordType}] {
 			out.Extent = append(out.Extent, e)
 		}
 	}

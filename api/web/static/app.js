@@ -378,6 +378,7 @@ async function searchView(lens, p) {
     next.set("cursor", res.next_cursor);
     pager = h("p", { class: "pager" }, link(HOME + lens + "?" + next.toString(), t("js.next")));
   }
+  const beyond = await beyondNotices(lens, p);
   const facets = res.facets || {};
   const agencyNames = {};
   for (const hit of res.hits) agencyNames[hit.agency_id] = hit.agency;
@@ -400,8 +401,32 @@ async function searchView(lens, p) {
         twinLinks([["js.twin.json", api], feeds ? ["js.twin.atom", feeds.atom] : null, feeds ? ["js.twin.jsonfeed", feeds.json] : null,
           feeds ? ["js.twin.ical", feeds.ics] : null]),
         scopeBox(res.scope, res.total),
+        beyond,
         list, pager,
         watchForm(lens, p))));
+}
+
+// The records beyond notices a search of every record matches (Form 1):
+// vendors, contracts and payments of the federated search, each with how
+// it matched, and the browse routes that list every match. Nothing when
+// none matched, a lens narrows the search or the read fails (the notice
+// results stand on their own).
+const BEYOND = ["vendors", "contracts", "payments", "agencies"];
+async function beyondNotices(lens, p) {
+  const q = (p.get("q") || "").trim();
+  if (FORM !== 1 || lens !== "search" || !q) return null;
+  const api = "/api/search/federated?" + new URLSearchParams({ q, collections: BEYOND.join(","), limit: "12" }).toString();
+  let res;
+  try { res = await getJSON(api); } catch (err) { return null; }
+  if (!res.results || !res.results.length) return null;
+  const counts = (res.collection_coverage || []).filter(c => c.matched > 0)
+    .map(c => t("js.beyond.count", label("collection", c.collection), String(c.matched)));
+  return h("section", { class: "beyond", "aria-label": t("js.beyond.title"), "data-beyond": String(res.results.length) },
+    h("h2", {}, t("js.beyond.title")),
+    h("p", { class: "meta" }, counts.join(" · ")),
+    h("ul", {}, res.results.map(r => h("li", { "data-kind": r.kind },
+      link(r.permalink || r.route, r.title), " ", h("small", {}, label("collection", r.collection) + " · " + r.match.rule)))),
+    twinLinks([["js.twin.json", api]]));
 }
 
 // "Watch this search": structured in Form 1, plain English with double opt-in in Form 2.
