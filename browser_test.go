@@ -50,7 +50,15 @@ func TestBrowser(t *testing.T) {
 	cmd.Env = append(os.Environ(), "BASE="+base, "BASE2="+base2, "SHOTS="+shots)
 	out, err := cmd.CombinedOutput()
 	t.Logf("browser suite:\n%s", out)
+	// the reporter's path through the money (web-tests/doors.mjs), Form 1
+	doors := exec.Command(node, "web-tests/doors.mjs")
+	doors.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
+	dout, derr := doors.CombinedOutput()
+	t.Logf("the reporter's path:\n%s", dout)
 	if err != nil {
 		t.Fatalf("browser suite failed: %v", err)
+	}
+	if derr != nil {
+		t.Fatalf("the reporter's path failed: %v", derr)
 	}
 }

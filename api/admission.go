@@ -134,6 +134,8 @@ var admittedRoutes = map[string]func(c *gin.Context) bool{
 	"GET /api/contracts/analysis": always,
 	"GET /contracts/analysis":     always,
 	"GET /api/payroll":            always,
+	"GET /api/rows":               always,
+	"GET /rows":                   always,
 	"POST /batch":                 always,
 	"GET /api/agencies/*id":       always,
 	"GET /api/vendors/*stem":      always,

@@ -42,6 +42,8 @@ var coverSamples = map[string]string{
 	"GET /api/contracts":        "/api/contracts?agency=parks",
 	"GET /contracts/analysis":   "/contracts/analysis",
 	"GET /api/payroll":          "/api/payroll?name=smith",
+	"GET /api/rows":             "/api/rows?agency=parks",
+	"GET /rows":                 "/rows?agency=parks",
 	"GET /api/passages":         "/api/passages?q=parks",
 	"GET /api/search/federated": "/api/search/federated?q=parks",
 }

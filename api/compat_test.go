@@ -78,6 +78,7 @@ var compatQueries = map[string][]string{
 	"GET /api/contracts":          {"vendor=denville"},
 	"GET /api/contracts/analysis": {"group_by=agency"},
 	"GET /api/payroll":            {"name=smith"},
+	"GET /api/rows":               {"vendor_stem=CDW+GOVERNMENT&limit=5", "contract_id=DO185720181820782&kind=payment&limit=5"},
 	"GET /api/organizations":      {"row_type=organization", "row_type=person&token=matthew"},
 	"GET /api/meetings":           {""},
 	"GET /api/land-projects":      {""},

@@ -33,11 +33,19 @@ type ContractView struct {
 	// Matter is the JSON address of the procurement matter of the
 	// contract's PIN (its timeline: notices, registrations, payments).
 	Matter string `json:"matter,omitempty"`
+	// PaymentRows is the paged list of the payments naming the contract
+	// ID (GET /api/rows, cursor to the end), PaymentsCSV its CSV twin.
+	PaymentRows string `json:"payment_rows"`
+	PaymentsCSV string `json:"payments_csv"`
 }
 
 // contractView is the view of a contract read, the API's and the page's.
 func (s *Server) contractView(r procure.ContractRead) ContractView {
 	v := ContractView{Status: record.Found, ContractRead: r, Measure: procure.ContractMeasure}
+	if id := r.Contract.ContractID; id != "" {
+		q := url.Values{"contract_id": {id}, "kind": {procure.RowPayment}}
+		v.PaymentRows, v.PaymentsCSV = s.RowsLink(q, "", false), s.RowsLink(q, "", true)
+	}
 	if r.MatterPIN != "" {
 		v.Matter = s.cfg.BaseURL + "/api/matters/" + url.PathEscape(r.MatterPIN)
 	}

@@ -48,6 +48,7 @@ func (p contractPage) AgencyLink(id string) string   { return p.srv.permalinks()
 func (p contractPage) VendorLink(stem string) string { return p.srv.permalinks().Vendor(stem, "") }
 func (p contractPage) MatterLink(pin string) string  { return p.srv.permalinks().Matter(pin) }
 func (p contractPage) Money(v float64) string        { return view.Money(v) }
+func (p contractPage) RowsPage(api string) string    { return p.srv.RowsPage(api) }
 func (p contractPage) ContractLink(id string) string {
 	return p.Base + "/contracts/" + url.PathEscape(id)
 }

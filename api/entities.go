@@ -102,9 +102,15 @@ func (s *Server) entryView(e procure.Row) procure.RowView {
 	return v
 }
 
-func (s *Server) paymentsView(t procure.RowTotals) *procure.PaymentsView {
+func (s *Server) paymentsView(t procure.RowTotals, filter url.Values) *procure.PaymentsView {
 	p := t.View()
 	s.withLinks(&p, t)
+	if filter != nil {
+		p.Rows, p.CSV = s.RowsLink(filter, "", false), s.RowsLink(filter, "", true)
+		if p.NextCursor != "" {
+			p.Next = s.RowsLink(filter, p.NextCursor, false)
+		}
+	}
 	return &p
 }
 

@@ -117,9 +117,13 @@ type AgencyProfile struct {
 	Notices  AgencyNotices         `json:"notices"`
 	Awards   AwardsView            `json:"awards"`
 	Payments *procure.PaymentsView `json:"payments"`
-	Links    map[string]string     `json:"links"`
-	Scope    record.Scope          `json:"scope"`
-	Absence  []string              `json:"absence_notes"`
+	// Relations are the agency's links to vendors from every record held
+	// (award notices, registered contract rows, payments), each with its
+	// method, confidence and source rows (dossier.AgencyRelations).
+	Relations []dossier.Relation `json:"relations"`
+	Links     map[string]string  `json:"links"`
+	Scope     record.Scope       `json:"scope"`
+	Absence   []string           `json:"absence_notes"`
 }
 
 // AgencyNotices are the dossier's notice counts with the recent notices
@@ -194,7 +198,11 @@ func (s *Server) AgencyDossier(ctx context.Context, pathArg string) (*AgencyProf
 		}
 		return nil, err
 	}
-	return s.agencyProfileOf(a), nil
+	prof := s.agencyProfileOf(a)
+	if prof.Relations, err = s.dossiers().AgencyRelations(ctx, a); err != nil {
+		return nil, err
+	}
+	return prof, nil
 }
 
 func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
@@ -212,7 +220,7 @@ func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
 		prof.Notices.Recent = append(prof.Notices.Recent, s.hitView(n, 0, now))
 	}
 	prof.Awards = s.awardsView(a.Awards, url.Values{"agency": {a.ID}, "type": {strings.Join(procure.AwardTypes, ",")}, "sort": {"newest"}})
-	prof.Payments = s.paymentsView(a.Payments)
+	prof.Payments = s.paymentsView(a.Payments, url.Values{"agency_id": {a.ID}})
 	prof.Payments.Ledger = &a.Ledger
 	return prof
 }

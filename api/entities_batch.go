@@ -39,8 +39,22 @@ type BatchResult struct {
 	Stem     string        `json:"stem"`
 	Awards   BatchAwards   `json:"awards"`
 	Mentions BatchMentions `json:"mentions"`
-	// Entity is the vendor profile permalink, present only when awards exist.
+	// Payments are the payments, registered contract rows and payroll rows
+	// held under the stem (the vendor as payee or contractor), with the
+	// row list that pages them (Form 1).
+	Payments BatchRows `json:"payments"`
+	// Entity is the vendor profile permalink, present when awards,
+	// payments or contract rows are held.
 	Entity string `json:"entity,omitempty"`
+}
+
+// BatchRows sums the rows held under a name's stem: payments (checks
+// issued), registered value of registered contract rows (rows not
+// registered apart).
+type BatchRows struct {
+	procure.RowSums
+	Rows string `json:"rows,omitempty"`
+	CSV  string `json:"csv,omitempty"`
 }
 
 // BatchAwards are the award and intent notices naming the vendor, by stem,
@@ -145,7 +159,8 @@ func (s *Server) batch(c *gin.Context) {
 		Notes: map[string]string{
 			"awards":   "Award and intent notices naming a vendor whose name has the same stem (legal suffixes and case ignored), all years held.",
 			"mentions": "Full-text hits for the name (its stem, as a phrase) in notices published in the last two years; a mention is not an award.",
-			"entity":   "The vendor profile permalink, present only when awards exist.",
+			"payments": "Payments to a payee whose name has the same stem, and registered contract rows of a vendor of that stem, all years held; contract totals are registered value, not spending.",
+			"entity":   "The vendor profile permalink, present when awards, payments or contract rows are held.",
 			"absence":  "No awards or mentions does not mean no record exists: only the records held here were searched (see scope).",
 		}}
 	for _, it := range b.Items {
@@ -161,7 +176,12 @@ func (s *Server) batch(c *gin.Context) {
 		for _, n := range it.MentionNotices {
 			r.Mentions.Notices = append(r.Mentions.Notices, s.batchHit(n))
 		}
-		if it.Awards.Total > 0 {
+		r.Payments = BatchRows{RowSums: it.Rows}
+		if it.Rows.Records > 0 && s.cfg.Form == 1 {
+			q := url.Values{"vendor_stem": {it.Stem}}
+			r.Payments.Rows, r.Payments.CSV = s.RowsLink(q, "", false), s.RowsLink(q, "", true)
+		}
+		if it.Awards.Total > 0 || it.Rows.Records > 0 {
 			r.Entity = s.vendorLink(it.Stem, it.Name)
 		}
 		out.Results = append(out.Results, r)

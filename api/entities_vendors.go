@@ -22,11 +22,16 @@ type VendorProfile struct {
 	dossier.VendorIdentity
 	Awards   AwardsView            `json:"awards"`
 	Payments *procure.PaymentsView `json:"payments"`
-	First    string                `json:"first_date,omitempty"`
-	Last     string                `json:"last_date,omitempty"`
-	Links    map[string]string     `json:"links"`
-	Scope    record.Scope          `json:"scope"`
-	Absence  []string              `json:"absence_notes"`
+	// Relations are the vendor's links from every record held (agencies
+	// by award notices, registered contract rows and payments; matters;
+	// contracts its payments name), each with its method, confidence and
+	// source rows (dossier.VendorRelations).
+	Relations []dossier.Relation `json:"relations"`
+	First     string             `json:"first_date,omitempty"`
+	Last      string             `json:"last_date,omitempty"`
+	Links     map[string]string  `json:"links"`
+	Scope     record.Scope       `json:"scope"`
+	Absence   []string           `json:"absence_notes"`
 }
 
 // vendorProfile is GET /api/vendors/<stem>: parse, read the dossier, render.
@@ -56,7 +61,11 @@ func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProf
 		}
 		return nil, err
 	}
-	return s.vendorProfileOf(v), nil
+	prof := s.vendorProfileOf(v)
+	if prof.Relations, err = s.dossiers().VendorRelations(ctx, v); err != nil {
+		return nil, err
+	}
+	return prof, nil
 }
 
 func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
@@ -75,7 +84,7 @@ func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
 	for _, n := range v.Notices {
 		prof.Awards.Notices = append(prof.Awards.Notices, s.hitView(n, 0, now))
 	}
-	prof.Payments = s.paymentsView(v.Payments)
+	prof.Payments = s.paymentsView(v.Payments, url.Values{"vendor_stem": {v.Stem}})
 	prof.Payments.Ledger = &v.Ledger
 	return prof
 }

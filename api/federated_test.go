@@ -64,7 +64,7 @@ func TestFederatedSearchJSON(t *testing.T) {
 			}
 		}
 	}
-	if len(seen) != 10 {
+	if len(seen) != 11 {
 		t.Errorf("kinds reached: %v", seen)
 	}
 	if page.Scope.Searched.Kind != "federated" || page.Scope.RecordsInCorpus == 0 || len(page.Coverage) != len(federated.Collections) {

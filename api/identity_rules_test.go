@@ -38,7 +38,8 @@ func TestVendorIdentityRules(t *testing.T) {
 			continue
 		}
 		v := decode[VendorProfile](t, b)
-		if v.Stem != "SKANSKA TREVCON JV" || v.Payments == nil || v.Payments.Contracts.Count != 2 {
+		// its two contract rows are pending (not registered): counted apart
+		if v.Stem != "SKANSKA TREVCON JV" || v.Payments == nil || v.Payments.ContractsNotRegistered == nil || v.Payments.ContractsNotRegistered.Count != 2 {
 			t.Errorf("%s: stem %q payments %+v", path, v.Stem, v.Payments)
 		}
 	}

@@ -57,5 +57,6 @@ func (s *Server) routes(r *gin.Engine) {
 		s.peopleRoutes(r, api)   // people.go: /api/organizations, /api/people/<id>, /api/civil-service; pages /organizations/<id>/, /people/<id>
 		s.meetingRoutes(r, api)  // meetings.go: /api/meetings, /meetings, /meetings/:id, /meetings.ics
 		s.contractRoutes(r, api) // contracts.go: /api/contracts, /api/contracts/analysis, /api/contracts/:id, pages /contracts/…
+		s.rowRoutes(r, api)      // rows.go: /api/rows (every row behind a vendor, agency, PIN or contract ID; ?format=csv), page /rows
 	}
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"net/url"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -67,11 +68,13 @@ type VendorDossier struct {
 	dossier.VendorIdentity
 	Awards   AwardTotals          `json:"awards"`
 	Payments procure.PaymentsView `json:"payments"`
-	First    string               `json:"first_date,omitempty"`
-	Last     string               `json:"last_date,omitempty"`
-	Route    string               `json:"route"`
-	Scope    record.Scope         `json:"scope"`
-	Absence  []string             `json:"absence_notes"`
+	// Relations: as get_entity_relationships gives them.
+	Relations []Relation   `json:"relations"`
+	First     string       `json:"first_date,omitempty"`
+	Last      string       `json:"last_date,omitempty"`
+	Route     string       `json:"route"`
+	Scope     record.Scope `json:"scope"`
+	Absence   []string     `json:"absence_notes"`
 }
 
 // AgencyNotices are the dossier's notice counts with the recent notices
@@ -87,9 +90,11 @@ type AgencyDossier struct {
 	Notices  AgencyNotices        `json:"notices"`
 	Awards   AwardTotals          `json:"awards"`
 	Payments procure.PaymentsView `json:"payments"`
-	Route    string               `json:"route"`
-	Scope    record.Scope         `json:"scope"`
-	Absence  []string             `json:"absence_notes"`
+	// Relations: as get_entity_relationships gives them.
+	Relations []Relation   `json:"relations"`
+	Route     string       `json:"route"`
+	Scope     record.Scope `json:"scope"`
+	Absence   []string     `json:"absence_notes"`
 	// Leaders are the agency's leader nodes (get_entity_relationships
 	// returns the same); Disagreements every field the crosswalk and the
 	// roster releases give different values for, each value attributed.
@@ -186,12 +191,22 @@ func getEntityDossier(d *Deps) Tool {
 				out.Vendor = &VendorDossier{VendorIdentity: v.VendorIdentity, Awards: d.awards(v.Awards, v.Notices),
 					Payments: v.Payments.View(), First: v.First, Last: v.Last, Route: "/api/vendors/" + v.Slug, Scope: v.Scope, Absence: v.Absence}
 				out.Vendor.Payments.Ledger = &v.Ledger
+				rels, err := svc.VendorRelations(ctx, v)
+				if err != nil {
+					return out, err
+				}
+				out.Vendor.Relations = d.relations(rels)
 				out.Dossier = out.Vendor
 			case a != nil:
 				ad := &AgencyDossier{AgencyIdentity: a.AgencyIdentity,
 					Notices: AgencyNotices{AgencyNotices: a.Notices, Recent: []NoticeRef{}},
 					Awards:  d.awards(a.Awards, nil), Payments: a.Payments.View(), Route: "/api/agencies/" + a.ID, Scope: a.Scope, Absence: a.Absence}
 				ad.Payments.Ledger = &a.Ledger
+				rels, err := svc.AgencyRelations(ctx, a)
+				if err != nil {
+					return out, err
+				}
+				ad.Relations = d.relations(rels)
 				for _, n := range a.Notices.Recent {
 					ad.Notices.Recent = append(ad.Notices.Recent, d.ref(n))
 				}
@@ -244,6 +259,38 @@ type Relation struct {
 	Amount     string `json:"valid_amount_total,omitempty"`
 	Route      string `json:"route,omitempty"`
 	Provenance string `json:"provenance"`
+	// Method is how the link was read (award_notice, award_notice_pin,
+	// registration, payment_payee, payment_contract_id), Confidence how
+	// sure it is, SourceRows a few ids of the records behind it and Rows
+	// the row list of every one (registrations and payments).
+	Method     string   `json:"method"`
+	Confidence string   `json:"confidence"`
+	SourceRows []string `json:"source_rows"`
+	Rows       string   `json:"rows,omitempty"`
+}
+
+// relations are a dossier's relations as the tools show them.
+func (d *Deps) relations(rs []dossier.Relation) []Relation {
+	out := []Relation{}
+	for _, r := range rs {
+		x := Relation{Type: r.Type, TargetKind: r.TargetKind, TargetID: r.TargetID, TargetName: r.TargetName, Count: r.Count,
+			Route: route(r.TargetKind, r.TargetID), Provenance: r.Provenance, Method: r.Method, Confidence: r.Confidence, SourceRows: r.SourceRows}
+		if x.SourceRows == nil {
+			x.SourceRows = []string{}
+		}
+		if r.Amount != nil {
+			x.Amount = view.Money(*r.Amount)
+		}
+		if len(r.RowFilter) > 0 {
+			q := url.Values{}
+			for k, v := range r.RowFilter {
+				q.Set(k, v)
+			}
+			x.Rows = d.BaseURL + "/api/rows?" + q.Encode()
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // RelationsOut lists an entity's public links.
@@ -268,15 +315,18 @@ func route(kind, id string) string {
 		return "/api/agencies/" + id
 	case dossier.KindVendor:
 		return "/api/vendors/" + id
+	case "contract":
+		return "/api/contracts/" + url.PathEscape(id)
 	}
 	return "/api/matters/" + id
 }
 
 func getEntityRelationships(d *Deps) Tool {
 	t := newTool(d, "get_entity_relationships", "Get an entity's public links", ClassRead,
-		"The public links of one exact vendor or agency, each with its provenance: a vendor's agencies (award and "+
-			"intent notices naming both) and procurement matters (PINs on its awards); an agency's top vendors and its "+
-			"leaders. leaders has a state (published, empty: the roster prints no name, unknown: no roster row is held for "+
+		"The public links of one exact vendor or agency, each with its provenance, method, confidence and source rows: "+
+			"a vendor's agencies (award and intent notices naming both: awarded_by; registered contract rows: contracted_with; "+
+			"payments to it as payee: paid_by), its procurement matters (PINs on its awards) and the contracts its payments "+
+			"name (paid_under); an agency's vendors (awarded_to, contracted_with, paid_to) and its leaders. leaders has a state (published, empty: the roster prints no name, unknown: no roster row is held for "+
 			"the agency) and one node per roster release held: the record id as given, the name and title as printed, "+
 			"the source date (\"as of\" that date: a dated roster does not prove who holds the role now), a confidence, "+
 			"the limits of the source, and a person link (its id for get_person_or_organization) only when the release "+
@@ -299,14 +349,7 @@ func getEntityRelationships(d *Deps) Tool {
 				return out, err
 			}
 			out.ID, out.Name = rel.ID, rel.Name
-			for _, r := range rel.Relations {
-				x := Relation{Type: r.Type, TargetKind: r.TargetKind, TargetID: r.TargetID, TargetName: r.TargetName, Count: r.Count,
-					Route: route(r.TargetKind, r.TargetID), Provenance: r.Provenance}
-				if r.Amount != nil {
-					x.Amount = view.Money(*r.Amount)
-				}
-				out.Relations = append(out.Relations, x)
-			}
+			out.Relations = d.relations(rel.Relations)
 			if rel.Leaders != nil {
 				l := rel.Leaders.WithRoutes()
 				out.Leaders = &l

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"net/url"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -29,8 +30,17 @@ type ContractOut struct {
 	// held. Matter: the procurement matter of its PIN (notices,
 	// registrations, payments), when it states one.
 	Payments *procure.ContractPayments `json:"payments,omitempty"`
-	Matter   *MatterAnswer             `json:"matter,omitempty"`
-	Absence  []string                  `json:"absence_rules"`
+	// Registration is held, or not_held when no registered row is held
+	// under the ID but payments name it (then contract is absent,
+	// registration_note says so and payees are the vendors those payments
+	// pay). PaymentRows pages every payment naming the contract ID (GET
+	// /api/rows, cursor to the end; add format=csv for CSV).
+	Registration     string          `json:"registration,omitempty"`
+	RegistrationNote string          `json:"registration_note,omitempty"`
+	Payees           []procure.Payee `json:"payees,omitempty"`
+	PaymentRows      string          `json:"payment_rows,omitempty"`
+	Matter           *MatterAnswer   `json:"matter,omitempty"`
+	Absence          []string        `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 	// Sources are, on a found answer, the sources it is built from, each
@@ -61,7 +71,9 @@ func getContract(d *Deps) Tool {
 			"registered value, never payments or spending. Was it paid? payments lists the Checkbook NYC payments joined "+
 			"to the contract by exact contract id (method and confidence each) with registered_vs_paid by fiscal year and "+
 			"the coverage of the payments held (state no_payments_held never means unpaid: the payments held are an "+
-			"extract); matter is the procurement matter of its PIN (notices, registrations, payments on one timeline).",
+			"extract); matter is the procurement matter of its PIN (notices, registrations, payments on one timeline). "+
+			"A contract ID whose registration is not held but which payments name is found too, with registration "+
+			"not_held, its payments, their payees and registered_vs_paid; payment_rows pages every payment.",
 		[]int{1},
 		func(s *jsonschema.Schema) {
 			bounded(s, "id", maxContractID, "Exact contract ID, or the exact row id of a contract.")
@@ -76,6 +88,13 @@ func getContract(d *Deps) Tool {
 				if err == nil {
 					out.Status, out.Contract, out.Rows, out.RowsTotal = record.Found, &r.Contract, r.Rows, r.RowsTotal
 					out.Payments, out.Sources = &r.Payments, r.Sources
+					out.Registration, out.RegistrationNote, out.Payees = r.Registration, r.RegistrationNote, r.Payees
+					if r.Registration == procure.RegistrationNotHeld {
+						out.Contract = nil
+					}
+					if id := r.Contract.ContractID; id != "" {
+						out.PaymentRows = d.BaseURL + "/api/rows?" + url.Values{"contract_id": {id}, "kind": {procure.RowPayment}}.Encode()
+					}
 					if out.Matter, err = d.matterOf(ctx, svc, r.MatterPIN); err == nil {
 						return out, nil
 					}

@@ -2,7 +2,9 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -78,5 +80,68 @@ func TestForm2NoticeHasNoMatterOrPayments(t *testing.T) {
 	n := structured[mcp.NoticeOut](t, call(t, s, "get_notice", map[string]any{"request_id": "20260624018"}))
 	if n.Status != "found" || n.Matter != nil || n.Payments != nil {
 		t.Errorf("Form 2 notice: status %s, matter %v, payments %v", n.Status, n.Matter, n.Payments)
+	}
+}
+
+// get_contract answers a contract ID whose registration is not held but
+// which payments name: found, registration not_held, every payment (the
+// count read from the sample file itself), their payees and
+// registered_vs_paid, and the row list that pages them.
+func TestGetContractAnswersPaymentsWithoutRegistration(t *testing.T) {
+	const id = "DO185720181820782"
+	b, err := os.ReadFile("../../testdata/sample/checkbook/checkbook_spending_api_issue_date_2018-05-02_records_page.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, r := range raw {
+		if r["contract_ID"] == id {
+			want++
+		}
+	}
+	s := connectFull(t)
+	// the answer is cut at 64 KiB: its continuations carry the rest of
+	// the payments
+	seen := map[string]bool{}
+	var c mcp.ContractOut
+	for cursor, i := "", 0; i == 0 || cursor != ""; i++ {
+		args := map[string]any{"id": id}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		res := call(t, s, "get_contract", args)
+		part := structured[mcp.ContractOut](t, res)
+		if i == 0 {
+			c = part
+		}
+		if part.Payments != nil {
+			for _, p := range part.Payments.Payments {
+				seen[p.Payment.ID] = true
+			}
+		}
+		var cont struct {
+			Continuation *struct {
+				Cursor string `json:"cursor"`
+			} `json:"continuation"`
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		_ = json.Unmarshal(b, &cont)
+		cursor = ""
+		if cont.Continuation != nil {
+			cursor = cont.Continuation.Cursor
+		}
+		if i > 20 {
+			t.Fatal("the continuations do not end")
+		}
+	}
+	if want == 0 || c.Status != "found" || c.Registration != procure.RegistrationNotHeld || c.Contract != nil || c.Payments == nil ||
+		c.Payments.Total != want || len(seen) != want || c.Payments.Ledger.State != procure.PaymentsHeld ||
+		len(c.Payees) == 0 || !strings.Contains(c.RegistrationNote, "registration not held") || !strings.Contains(c.PaymentRows, "contract_id="+id) {
+		t.Fatalf("get_contract %s (want %d payments): status %s registration %q total %d, %d payments read, payees %+v rows %q",
+			id, want, c.Status, c.Registration, c.Payments.Total, len(seen), c.Payees, c.PaymentRows)
 	}
 }

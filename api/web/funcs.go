@@ -36,6 +36,9 @@ var funcs = template.FuncMap{
 	},
 	// path escapes one path segment.
 	"path": url.PathEscape,
+	// rowsPage is the site's table of a row list's JSON address
+	// (/api/rows?… → /rows?…).
+	"rowsPage": func(u string) string { return strings.Replace(u, "/api/rows?", "/rows?", 1) },
 	// months lays meetings out as month grids (calendar.go)
 	"months": Months,
 	// evening reports a meeting starting at 5 PM or later

@@ -61,6 +61,7 @@ const (
 	Sources     Kind = "sources"      // /sources: the live fetches' receipts and every source's freshness
 	Property    Kind = "property"     // /property-locations for a browser: the dispositions on the map
 	Error       Kind = "error"        // any refused request a browser asked as a page (404 and the rest)
+	Rows        Kind = "rows"         // /rows?…: every row behind a vendor, agency, PIN or contract ID, paged
 )
 
 // ErrorData is an error page's content: its status (which heading it

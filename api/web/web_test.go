@@ -10,7 +10,7 @@ import (
 )
 
 // kinds are the page kinds the package names.
-var kinds = []Kind{Home, Contract, Entity, LandProject, LandList, People, Meetings, WatchLink, DigestLink, About, Stats, Sources, Property, Error}
+var kinds = []Kind{Home, Contract, Entity, LandProject, LandList, People, Meetings, WatchLink, DigestLink, About, Stats, Sources, Property, Error, Rows}
 
 // One layout and one file per page kind: every kind has its template, every
 // template file is a kind, and no template holds an inline style or script

@@ -32,6 +32,10 @@ type BatchItem struct {
 	MentionQuery   string
 	Mentions       int
 	MentionNotices []record.Notice
+	// Rows sums the payments (the vendor as payee), registered contract
+	// rows and payroll rows held under the stem: a vendor held only
+	// through payments is found here.
+	Rows procure.RowSums
 }
 
 // Batch is a batch cross-reference: one item per name, in order.
@@ -83,7 +87,10 @@ func (s *Service) Batch(ctx context.Context, names []string) (*Batch, error) {
 		for _, h := range mentions.Hits {
 			it.MentionNotices = append(it.MentionNotices, h.Notice)
 		}
-		total += awards.Total + mentions.Total
+		if it.Rows, err = p.SumRows(ctx, procure.RowQuery{VendorStems: []string{stem}}); err != nil {
+			return nil, err
+		}
+		total += awards.Total + mentions.Total + it.Rows.Records
 		out.Items = append(out.Items, it)
 	}
 	from := out.From.In(record.NewYork).Format("2006-01-02")

@@ -183,7 +183,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 		v.Notices = append(v.Notices, h.Notice)
 	}
 	v.Payments = procure.Totals(pay, VendorEntries)
-	v.Payments.Extent = p.PaymentsExtent(ctx)
+	v.Payments.Extent = p.RowsExtent(ctx, procure.RowQuery{VendorStems: []string{stem}, Kinds: []string{procure.RowContract, procure.RowPayment}})
 	if v.Ledger, err = p.Ledger(ctx, v.Payments, procure.JoinedByPayee); err != nil {
 		return nil, err
 	}
@@ -440,7 +440,7 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 	}
 	a.Awards = p.AwardTotals(awards)
 	a.Payments = procure.Totals(pay, AgencyEntries)
-	a.Payments.Extent = p.PaymentsExtent(ctx)
+	a.Payments.Extent = p.RowsExtent(ctx, procure.RowQuery{AgencyIDs: []string{id}, Kinds: procure.RowKinds})
 	if a.Ledger, err = p.Ledger(ctx, a.Payments, procure.JoinedByAgency); err != nil {
 		return nil, err
 	}

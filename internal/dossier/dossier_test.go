@@ -112,9 +112,19 @@ func TestAgency(t *testing.T) {
 		t.Errorf("probation ledger %+v", l)
 	}
 	// the payments totals say their extent: read by the service with the
-	// answer, so every surface renders the same words
-	if pv := d.Payments.View(); len(pv.Extent) == 0 || !strings.Contains(pv.ExtentWords, "Built on the 1,001 payments held here (1,000 dated 2018-05-02 and 1 dated 2017-07-17; none held on 288 of the 290 days from 2017-07-17 to 2018-05-02)") {
+	// answer, so every surface renders the same words. Of registrations,
+	// only the sources its rows come from (the read model, not
+	// Checkbook's contracts); of payments, none of which is Probation's,
+	// every source, which qualifies "no payments held"; no payroll
+	// sentence, since no payroll figure is shown
+	if pv := d.Payments.View(); !strings.Contains(pv.ExtentWords, "Built on the 1,001 payments held here (1,000 dated 2018-05-02 and 1 dated 2017-07-17; none held on 288 of the 290 days from 2017-07-17 to 2018-05-02)") ||
+		strings.Contains(pv.ExtentWords, "payroll") {
 		t.Errorf("probation payments extent %+v %q", pv.Extent, pv.ExtentWords)
+	}
+	for _, e := range d.Payments.Extent.Extent {
+		if e.RecordType == procure.ContractKind.Name && e.Source != "contracts" {
+			t.Errorf("probation: extent of %s %s, which none of its rows come from", e.Source, e.RecordType)
+		}
 	}
 	if _, err := svc.Agency(ctx, "no-such-agency-here"); record.ErrorCode(err) != record.ENOTFOUND {
 		t.Errorf("unknown agency: %v", err)

@@ -17,6 +17,9 @@ const (
 	// JoinVendorAgency: the same vendor stem at the same agency, with no
 	// PIN in common; a lead, never the same procurement.
 	JoinVendorAgency = "vendor_agency"
+	// JoinContractIDField: a payment whose own contract id field is the
+	// contract id asked for, read where no registration of it is held.
+	JoinContractIDField = "contract_id_field"
 )
 
 // Confidences of a join, strongest first.
@@ -33,12 +36,13 @@ const (
 
 // JoinMethods says what each join method means, for pages and tools.
 var JoinMethods = map[string]string{
-	PINExact:         "the record carries the same PIN",
-	PINRenewal:       "the same PIN once renewal suffixes (R001 …) are removed: another renewal of the same contract",
-	PINPrefix:        "the same 10-character base PIN (agency, fiscal year, method, sequence): a solicitation and the awards and registrations that followed it",
-	JoinContractID:   "a payment that names the contract id of a registration linked by PIN",
-	JoinSource:       "the source itself joined this registration to the notice",
-	JoinVendorAgency: "the same vendor (name stem) at the same agency, with no PIN in common",
+	PINExact:            "the record carries the same PIN",
+	PINRenewal:          "the same PIN once renewal suffixes (R001 …) are removed: another renewal of the same contract",
+	PINPrefix:           "the same 10-character base PIN (agency, fiscal year, method, sequence): a solicitation and the awards and registrations that followed it",
+	JoinContractID:      "a payment that names the contract id of a registration linked by PIN",
+	JoinSource:          "the source itself joined this registration to the notice",
+	JoinVendorAgency:    "the same vendor (name stem) at the same agency, with no PIN in common",
+	JoinContractIDField: "the payment's own contract id is this contract id, exactly (the registration itself is not held)",
 }
 
 // Join is how two records are tied: the method, how sure the join is and

@@ -17,6 +17,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/view"
 )
 
 // collectionKinds are the object kinds each collection returns.
@@ -24,6 +25,7 @@ var collectionKinds = map[string][]string{
 	CollectionNotices: {KindNotice}, CollectionAgencies: {KindAgency}, CollectionCommunityBoards: {KindCommunityBoard},
 	CollectionVendors: {KindVendor}, CollectionContracts: {KindContract}, CollectionLandProjects: {KindLandProject},
 	CollectionMeetings: {KindMeeting}, CollectionPeople: {KindPerson, KindOrganization}, CollectionPayroll: {KindPayrollRow},
+	CollectionPayments: {KindPayment},
 }
 
 // matchedOn documents, per collection, what the query is compared with.
@@ -35,9 +37,9 @@ var matchedOn = map[string]string{
 		"of a canonical agency name. The crosswalk is not an official agency registry",
 	CollectionCommunityBoards: "every query word among the words of a community board's name as the meeting sources print it " +
 		`("CB" reads as "community board"); boards are those whose meetings are held`,
-	CollectionVendors: "the vendor name stem of the whole query (suffix and case variants meet), held in award notices or " +
-		"registered contracts; then vendor stems holding every query word, among the stems of the matched notices and of the " +
-		"registered contracts (read when at most 20,000 contract rows are held)",
+	CollectionVendors: "the vendor name stem of the whole query (suffix and case variants meet), held in award notices, " +
+		"registered contracts or as the payee of payments; then vendor stems holding every query word, among the stems of the " +
+		"matched notices, of the registered contracts and of the payees (each read when at most 20,000 rows are held)",
 	CollectionContracts: "exact contract ID or row id, exact PIN or 10-character base PIN, the vendor stem of the query, and " +
 		"(related) the agencies the query resolved to and the registrations of the matched notices (the same PIN, or the " +
 		"notice the source joined them to)",
@@ -51,15 +53,18 @@ var matchedOn = map[string]string{
 		"create identity",
 	CollectionPayroll: "exact row id, a name (one word, or a full name in either order) or a title as printed, and (related) " +
 		"the agencies the query resolved to; a payroll name is not matched to a person",
+	CollectionPayments: "Checkbook NYC spending payments by exact contract id (the payment's own field, whether or not the " +
+		"registration is held), exact PIN, the payee's name stem of the query, and (related) the agencies the query resolved to; " +
+		"payees redacted for privacy carry no name and are never matched by one",
 }
 
 // collectionSources are the coverage rows of a collection's record types.
 func collectionSources(collection string, cov []record.SourceCoverage) []record.SourceCoverage {
 	types := map[string][]string{
-		CollectionNotices: {"notice"}, CollectionCommunityBoards: {meeting.Kind.Name}, CollectionVendors: {"notice", procure.ContractKind.Name},
+		CollectionNotices: {"notice"}, CollectionCommunityBoards: {meeting.Kind.Name}, CollectionVendors: {"notice", procure.ContractKind.Name, procure.KindPayment},
 		CollectionContracts: {procure.ContractKind.Name}, CollectionLandProjects: {land.ProjectKind.Name},
 		CollectionMeetings: {meeting.Kind.Name}, CollectionPeople: {people.KindPerson, people.KindOrganization},
-		CollectionPayroll: {procure.PayrollKind.Name},
+		CollectionPayroll: {procure.PayrollKind.Name}, CollectionPayments: {procure.KindPayment},
 	}[collection]
 	var out []record.SourceCoverage
 	for _, c := range cov {
@@ -178,6 +183,8 @@ func (r *run) collection(ctx context.Context, l string) (*collectionOut, error) 
 		return r.peopleCollection(ctx)
 	case CollectionPayroll:
 		return r.payrollCollection(ctx)
+	case CollectionPayments:
+		return r.paymentsCollection(ctx)
 	}
 	return nil, record.Invalid("collections", "unknown collection %q", l)
 }
@@ -446,7 +453,7 @@ func (r *run) vendorsCollection(ctx context.Context) (*collectionOut, error) {
 		}
 		slug := entity.StemSlug(stem)
 		return cand{Result: Result{Kind: KindVendor, Collection: CollectionVendors, ID: slug, Title: name, Source: "vendor_stem",
-			SourceLabel: "vendor name stem of award notices and registered contracts",
+			SourceLabel: "vendor name stem of award notices, registered contracts and payees",
 			Route:       "/api/vendors/" + slug, Permalink: r.s.Links.Vendor(stem, name), Match: Match{Tier: tier, Rule: rule, Score: score}}}
 	}
 	if st := r.u.VendorStem; st != "" {
@@ -471,9 +478,18 @@ func (r *run) vendorsCollection(ctx context.Context) (*collectionOut, error) {
 			if name == "" && len(p.Items) > 0 {
 				name = strings.TrimSpace(p.Items[0].VendorName)
 			}
+			pays, err := search.Find(ctx, r.s.Records, procure.PaymentKind, search.RecordQuery{Kinds: []string{procure.KindPayment},
+				Keys: map[string][]string{search.KeyVendorStem: {st}}, Sort: search.RecordSortID, Limit: 1})
+			if err != nil {
+				return nil, err
+			}
+			n += pays.Total
+			if name == "" && len(pays.Items) > 0 {
+				name = strings.TrimSpace(pays.Items[0].VendorName)
+			}
 		}
 		if n > 0 {
-			r.add(o, vendor(st, name, TierExact, "vendor name stem "+st+" ("+itoa(n)+" notices and contract rows)", 1))
+			r.add(o, vendor(st, name, TierExact, "vendor name stem "+st+" ("+itoa(n)+" notices, contract rows and payments)", 1))
 		}
 	}
 	words := r.u.Words
@@ -518,6 +534,20 @@ func (r *run) vendorsCollection(ctx context.Context) (*collectionOut, error) {
 			}
 		} else {
 			o.note = "more than " + itoa(maxStemScan) + " contract rows are held: name words were matched against the vendor stems of the notices this search matched only; a whole vendor name still matches by stem"
+		}
+		// and the payees' stems, when few enough payments are held
+		pays, err := search.Find(ctx, r.s.Records, procure.PaymentKind, search.RecordQuery{Kinds: []string{procure.KindPayment}, Sort: search.RecordSortID, Limit: 1})
+		if err != nil {
+			return nil, err
+		}
+		if pays.Total <= maxStemScan {
+			pt, err := search.TotalsOf(ctx, r.s.Records, procure.PaymentKind, search.RecordQuery{Kinds: []string{procure.KindPayment}}, []string{search.KeyVendorStem}, 0)
+			if err != nil {
+				return nil, err
+			}
+			t.Groups = map[string][]search.Bucket{search.KeyVendorStem: append(slices.Clone(t.Groups[search.KeyVendorStem]), pt.Groups[search.KeyVendorStem]...)}
+		} else if o.note == "" {
+			o.note = "more than " + itoa(maxStemScan) + " payments are held: name words were not matched against the payees' stems; a whole vendor name still matches by stem"
 		}
 		for _, b := range t.Groups[search.KeyVendorStem] {
 			if seen[b.Value] {
@@ -644,6 +674,27 @@ func (r *run) contractsCollection(ctx context.Context) (*collectionOut, error) {
 				res.OfficialURL = c.Links[0].URL
 			}
 			r.add(o, cand{Result: res})
+		}
+	}
+	// a contract ID no registration held carries, which payments name:
+	// the contract read answers it from those payments
+	if whole != "" && !strings.Contains(whole, " ") && !slices.ContainsFunc(o.cands, func(c cand) bool { return c.Kind == KindContract && strings.EqualFold(c.ID, whole) }) {
+		for _, id := range uniq(whole, strings.ToUpper(whole)) {
+			p, err := search.Find(ctx, rs, procure.PaymentKind, search.RecordQuery{Kinds: []string{procure.KindPayment},
+				Keys: map[string][]string{search.KeyContractID: {id}}, Sort: search.RecordSortDate, Limit: 1})
+			if err != nil {
+				return nil, err
+			}
+			if p.Total == 0 {
+				continue
+			}
+			pay := p.Items[0]
+			o.matched++
+			r.add(o, cand{Result: Result{Kind: KindContract, Collection: CollectionContracts, ID: id,
+				Title: "contract " + id + ": registration not held; " + procure.PaymentsWord(p.Total) + " name it", Source: pay.Source, SourceLabel: pay.SourceLabel,
+				ObservedAt: pay.ObservedAt, Route: "/api/contracts/" + url.PathEscape(id), Permalink: r.link("/contracts/" + url.PathEscape(id)),
+				Match: Match{Tier: TierExact, Rule: "exact contract ID named by payments (" + entity.JoinContractIDField + ", " + entity.ConfidenceHigh + "); its registration is not held", Score: 1}}})
+			break
 		}
 	}
 	return o, nil
@@ -1026,3 +1077,72 @@ func uniq(vs ...string) []string {
 func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// --- payments ---
+
+func (r *run) paymentsCollection(ctx context.Context) (*collectionOut, error) {
+	rs, err := r.records()
+	if err != nil {
+		return nil, err
+	}
+	o := &collectionOut{}
+	whole := wholeOf(r.q)
+	type sub struct {
+		q          search.RecordQuery
+		tier, rule string
+		browse     url.Values
+	}
+	var subs []sub
+	if whole != "" && !strings.Contains(whole, " ") {
+		for _, id := range uniq(whole, strings.ToUpper(whole)) {
+			subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{search.KeyContractID: {id}}}, TierExact,
+				"exact contract id " + id + " (the payment's own field)", url.Values{"contract_id": {id}, "kind": {procure.RowPayment}}})
+		}
+	}
+	if p := entity.NormalizePIN(whole); p != "" && !entity.JunkPIN(p) && len(p) > 10 {
+		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{search.KeyPIN: {p}}}, TierExact, "exact PIN",
+			url.Values{"pin": {p}, "kind": {procure.RowPayment}}})
+	}
+	if st := r.u.VendorStem; st != "" {
+		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{search.KeyVendorStem: {st}}}, TierName, "payee name stem " + st,
+			url.Values{"vendor_stem": {st}, "kind": {procure.RowPayment}}})
+	}
+	for _, id := range r.u.agencyIDs() {
+		subs = append(subs, sub{search.RecordQuery{Keys: map[string][]string{search.KeyAgencyID: {id}}}, TierRelated, "a payment of agency " + id,
+			url.Values{"agency_id": {id}, "kind": {procure.RowPayment}}})
+	}
+	for _, sq := range subs {
+		sq.q.Kinds, sq.q.Sort, sq.q.Limit = []string{procure.KindPayment}, search.RecordSortAmount, r.depth
+		p, err := search.Find(ctx, rs, procure.PaymentKind, sq.q)
+		if err != nil {
+			return nil, err
+		}
+		o.matched += p.Total
+		browse := "/api/rows?" + sq.browse.Encode()
+		if p.Total > 0 {
+			o.browse = append(o.browse, browse)
+		}
+		for _, pay := range p.Items {
+			title := strings.TrimSpace(pay.VendorName)
+			if title == "" {
+				title = procure.PayeeNotNamed
+			}
+			if pay.AmountValid {
+				title += " · " + view.Money(pay.Amount)
+			}
+			if pay.Title != "" {
+				title += " · " + pay.Title
+			}
+			res := Result{Kind: KindPayment, Collection: CollectionPayments, ID: pay.ID, Title: title, Date: day(pay.Date), DateLabel: pay.DateLabel,
+				Source: pay.Source, SourceLabel: pay.SourceLabel, ObservedAt: pay.ObservedAt, Route: browse, OfficialURL: pay.URL,
+				Match: Match{Tier: sq.tier, Rule: sq.rule, Score: 1}}
+			if pay.ContractID != "" {
+				res.Permalink = r.link("/contracts/" + url.PathEscape(pay.ContractID))
+			} else {
+				res.Permalink = r.link("/rows?" + sq.browse.Encode())
+			}
+			r.add(o, cand{Result: res})
+		}
+	}
+	return o, nil
+}

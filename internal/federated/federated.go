@@ -59,6 +59,7 @@ const (
 	CollectionMeetings        = "meetings"
 	CollectionPeople          = "people"
 	CollectionPayroll         = "payroll"
+	CollectionPayments        = "payments"
 )
 
 // Collections lists the registered collections: the allow-list a request
@@ -67,7 +68,7 @@ const (
 // not a lens (record.LensMoney …), the notice vocabulary of the site, the
 // feeds and watches.
 var Collections = []string{CollectionNotices, CollectionAgencies, CollectionCommunityBoards, CollectionVendors, CollectionContracts,
-	CollectionLandProjects, CollectionMeetings, CollectionPeople, CollectionPayroll}
+	CollectionLandProjects, CollectionMeetings, CollectionPeople, CollectionPayroll, CollectionPayments}
 
 // Object kinds of results.
 const (
@@ -81,6 +82,7 @@ const (
 	KindPerson         = "person"
 	KindOrganization   = "organization"
 	KindPayrollRow     = "payroll_row"
+	KindPayment        = "payment"
 )
 
 // Match tiers, strongest first.
@@ -348,7 +350,7 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 	errs := map[string]error{}
 	// notices first: the vendor, contract, land and meeting collections read
 	// the notices it matched
-	order := []string{CollectionNotices, CollectionContracts, CollectionAgencies, CollectionCommunityBoards, CollectionVendors, CollectionLandProjects, CollectionMeetings, CollectionPeople, CollectionPayroll}
+	order := []string{CollectionNotices, CollectionContracts, CollectionAgencies, CollectionCommunityBoards, CollectionVendors, CollectionLandProjects, CollectionMeetings, CollectionPeople, CollectionPayroll, CollectionPayments}
 	for _, l := range order {
 		if !slices.Contains(collections, l) {
 			continue

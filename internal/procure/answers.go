@@ -99,14 +99,25 @@ const PaymentsNote = "Contract totals measure registered (or pending) contract v
 // agency, a PIN) by kind and fiscal year. Contract totals are registered
 // value, not spending.
 type PaymentsView struct {
-	Records      int         `json:"records"`
-	Contracts    KindTotal   `json:"contracts"`
-	Payments     KindTotal   `json:"payments"`
-	Payroll      *KindTotal  `json:"payroll,omitempty"`
-	ByFiscalYear []YearTotal `json:"by_fiscal_year"`
-	Entries      []RowView   `json:"entries"`
-	More         bool        `json:"more,omitempty"`
-	Note         string      `json:"note"`
+	Records   int       `json:"records"`
+	Contracts KindTotal `json:"contracts"`
+	// ContractsNotRegistered are the contract rows without a registration
+	// date (pending, received): counted apart, never in the registered
+	// value of contracts.
+	ContractsNotRegistered *KindTotal  `json:"contracts_not_registered,omitempty"`
+	Payments               KindTotal   `json:"payments"`
+	Payroll                *KindTotal  `json:"payroll,omitempty"`
+	ByFiscalYear           []YearTotal `json:"by_fiscal_year"`
+	Entries                []RowView   `json:"entries"`
+	More                   bool        `json:"more,omitempty"`
+	// NextCursor continues Entries in the row list of the same filter (GET
+	// /api/rows, by date) when More; Rows is that list's address, its
+	// next page (Next) and its CSV twin (CSV), where a surface links them.
+	NextCursor string `json:"next_cursor,omitempty"`
+	Rows       string `json:"rows,omitempty"`
+	Next       string `json:"next,omitempty"`
+	CSV        string `json:"csv,omitempty"`
+	Note       string `json:"note"`
 	// Ledger is registered vs paid by fiscal year with the coverage of the
 	// payments held ("no_payments_held" when none), where the answer has
 	// one.
@@ -121,7 +132,7 @@ type PaymentsView struct {
 // View is the totals as shown, with their extent.
 func (t RowTotals) View() PaymentsView {
 	p := PaymentsView{Records: t.Records, Contracts: t.Contracts.Total(), Payments: t.Payments.Total(),
-		ByFiscalYear: t.ByFiscalYear, Entries: make([]RowView, 0, len(t.Rows)), More: t.More, Note: PaymentsNote,
+		ByFiscalYear: t.ByFiscalYear, Entries: make([]RowView, 0, len(t.Rows)), More: t.More, NextCursor: t.NextCursor, Note: PaymentsNote,
 		Extent: t.Extent.Extent, ExtentWords: t.Extent.ExtentWords}
 	if p.Extent == nil {
 		p.Extent = []record.Extent{}
@@ -129,6 +140,10 @@ func (t RowTotals) View() PaymentsView {
 	if t.Payroll != nil {
 		k := t.Payroll.Total()
 		p.Payroll = &k
+	}
+	if t.Unregistered.Records > 0 {
+		k := t.Unregistered.Total()
+		p.ContractsNotRegistered = &k
 	}
 	for _, r := range t.Rows {
 		p.Entries = append(p.Entries, r.View())

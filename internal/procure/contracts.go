@@ -2,6 +2,7 @@ package procure
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +46,31 @@ type ContractRead struct {
 	// sources and every payments source), each with its coverage and
 	// freshness as every scope states them (search.SourcesBehind).
 	Sources []record.SourceCoverage `json:"sources"`
+	// Registration is RegistrationHeld when a registered contract row is
+	// held under the ID, RegistrationNotHeld when none is but payments
+	// name the contract ID (then Contract holds only the ID, Rows is empty
+	// and RegistrationNote says so: "registration not held; 39 payments
+	// name this contract").
+	Registration     string `json:"registration"`
+	RegistrationNote string `json:"registration_note,omitempty"`
+	// Payees are the vendors the payments naming the contract pay, by name
+	// stem (the vendor of a contract whose registration is not held).
+	Payees []Payee `json:"payees"`
+}
+
+// Registration states of a contract read.
+const (
+	RegistrationHeld    = "held"
+	RegistrationNotHeld = "not_held"
+)
+
+// Payee is one vendor the payments of a contract pay: its name as the
+// payments print it, its stem, and their count and valid-amount sum.
+type Payee struct {
+	Name     string `json:"name"`
+	Stem     string `json:"stem,omitempty"`
+	Payments int    `json:"payments"`
+	Paid     Money  `json:"paid"`
 }
 
 // ContractFilter narrows a browse: every set field must match. Agency is a
@@ -157,7 +183,7 @@ func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error)
 	}
 	if out.Contract.ID == "" {
 		if len(p.Items) == 0 {
-			return out, record.Errorf(record.ENOTFOUND, "no contract with ID %q is held", id)
+			return s.contractByPayments(ctx, id)
 		}
 		out.Contract = p.Items[0]
 	}
@@ -168,9 +194,110 @@ func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error)
 	return s.withPayments(ctx, out)
 }
 
+// contractByPayments is the read of a contract ID no registration held
+// carries: the payments naming it (exact contract id, the payments' own
+// field), their ledger by fiscal year and their payees. ENOTFOUND when no
+// payment names it either.
+func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRead, error) {
+	out := ContractRead{Contract: record.Contract{ContractID: id}, Rows: []record.Contract{}, Registration: RegistrationNotHeld}
+	var err error
+	if out.Payments, err = s.paymentsNaming(ctx, id); err != nil {
+		return out, err
+	}
+	if out.Payments.Total == 0 {
+		return out, record.Errorf(record.ENOTFOUND, "no contract with ID %q is held, and no payment held names it", id)
+	}
+	out.RegistrationNote = fmt.Sprintf(RegistrationNotHeldNote, out.Payments.Total)
+	if out.Payments.Total == 1 {
+		out.RegistrationNote = RegistrationNotHeldOne
+	}
+	rs, err := s.RecordReader()
+	if err != nil {
+		return out, err
+	}
+	t, err := search.TotalsOf(ctx, rs, PaymentKind, search.RecordQuery{Kinds: []string{KindPayment},
+		Keys: map[string][]string{search.KeyContractID: {id}}}, []string{search.KeyVendorStem}, 0)
+	if err != nil {
+		return out, err
+	}
+	named := map[string]string{}
+	for _, jp := range out.Payments.Payments {
+		if named[jp.Payment.VendorStem] == "" {
+			named[jp.Payment.VendorStem] = strings.TrimSpace(jp.Payment.VendorName)
+		}
+	}
+	out.Payees = []Payee{}
+	rest := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount}
+	for _, b := range t.Groups[search.KeyVendorStem] {
+		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoPayments}
+		out.Payees = append(out.Payees, Payee{Name: named[b.Value], Stem: b.Value, Payments: b.Count, Paid: sum.Money()})
+		rest.Records -= b.Count
+		rest.ValidAmounts -= b.ValidAmounts
+		rest.Amount = search.RoundCents(rest.Amount - b.Amount)
+	}
+	if rest.Records > 0 { // payees redacted for privacy: no name, no stem
+		rest.Absent = NoPayments
+		out.Payees = append(out.Payees, Payee{Name: PayeeNotNamed, Payments: rest.Records, Paid: rest.Money()})
+	}
+	if len(out.Payments.Payments) > 0 {
+		p := out.Payments.Payments[0].Payment
+		out.Contract.AgencyID, out.Contract.AgencyName, out.Contract.AgencyLabel = p.AgencyID, p.AgencyName, p.AgencyRaw
+		if pin := strings.TrimSpace(p.PIN); pin != "" && !entity.JunkPIN(pin) && len(pin) <= MaxPIN {
+			out.MatterPIN = pin
+		}
+	}
+	out.Sources, err = search.SourcesBehind(ctx, rs, s.Search, search.Behind{Kind: KindPayment})
+	return out, err
+}
+
+// What a contract read says when its registration is not held (%d is the
+// count of payments naming it; RegistrationNotHeldOne for one), and the
+// payee of payments whose payee is redacted.
+const (
+	RegistrationNotHeldNote = "registration not held; %d Checkbook NYC payments name this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
+	RegistrationNotHeldOne  = "registration not held; 1 Checkbook NYC payment names this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
+	PayeeNotNamed           = "payee not named (redacted for privacy)"
+)
+
+// paymentsNaming reads the payments whose own contract id is id (at most
+// MaxContractPayments listed, by issue date; Total counts all), with
+// their ledger by fiscal year.
+func (s *Service) paymentsNaming(ctx context.Context, id string) (ContractPayments, error) {
+	out := ContractPayments{Payments: []JoinedPayment{}, Complete: true}
+	rs, err := s.RecordReader()
+	if err != nil {
+		return out, err
+	}
+	q := search.RecordQuery{Kinds: []string{KindPayment}, Keys: map[string][]string{search.KeyContractID: {id}},
+		Sort: search.RecordSortDate, Limit: MaxContractPayments}
+	p, err := search.Find(ctx, rs, PaymentKind, q)
+	if err != nil {
+		return out, err
+	}
+	out.Total, out.Complete = p.Total, p.Total <= len(p.Items)
+	for _, pay := range p.Items {
+		out.Payments = append(out.Payments, JoinedPayment{Payment: pay, Link: record.Link{
+			From: record.Ref{Kind: record.RefContract, ID: id}, To: record.Ref{Kind: record.RefPayment, ID: pay.ID},
+			Method: entity.JoinContractIDField, Confidence: entity.ConfidenceHigh, SameProcurement: true,
+			Evidence: "the payment's own contract id field is " + id}})
+	}
+	years, err := yearTotals(ctx, rs, q)
+	if err != nil {
+		return out, err
+	}
+	cov, err := s.PaymentsCoverage(ctx)
+	if err != nil {
+		return out, err
+	}
+	out.Ledger = ledgerOf(years, JoinedByContractID, cov)
+	out.LedgerAlias = out.Ledger
+	return out, nil
+}
+
 // withPayments adds a contract read's joined payments and its matter PIN.
 func (s *Service) withPayments(ctx context.Context, out ContractRead) (ContractRead, error) {
 	var err error
+	out.Registration, out.Payees = RegistrationHeld, []Payee{}
 	if out.Payments, err = s.contractPayments(ctx, out.Rows); err != nil {
 		return out, err
 	}

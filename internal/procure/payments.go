@@ -30,6 +30,9 @@ type YearLedger struct {
 	// Contracts and Payments count the records of the year.
 	Contracts int `json:"contracts"`
 	Payments  int `json:"payments"`
+	// Both is true when the year holds both registered value and
+	// payments: only such years compare paid with registered.
+	Both bool `json:"both_held"`
 }
 
 // PaymentCoverage is what the payments held cover: how many payments of
@@ -54,7 +57,15 @@ type Ledger struct {
 	Paid       Money           `json:"paid"`
 	JoinedBy   string          `json:"joined_by"`
 	Coverage   PaymentCoverage `json:"coverage"`
+	// ContractsNotRegistered counts the contract rows without a
+	// registration date: never in registered value, so in no year.
+	ContractsNotRegistered int `json:"contracts_not_registered,omitempty"`
+	// BothNote says which years compare (Both).
+	BothNote string `json:"both_note"`
 }
+
+// LedgerBothNote says which years of a ledger compare paid with registered.
+const LedgerBothNote = "Only the years marked as holding both registered value and payments compare paid with registered; in the other years one side is not held here, which does not mean it is zero."
 
 // Ways a ledger's payments are found.
 const (
@@ -69,8 +80,13 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 	byYear := map[int]*struct{ reg, paid Sum }{}
 	var reg, paid Sum
 	reg.Absent, paid.Absent = NoContracts, NoPayments
+	unregistered := 0
 	for _, y := range years {
 		if y.Kind != RowContract && y.Kind != RowPayment {
+			continue
+		}
+		if y.Kind == RowContract && y.FiscalYear == 0 { // no registration date: not registered value
+			unregistered += y.Count
 			continue
 		}
 		e := byYear[y.FiscalYear]
@@ -88,10 +104,11 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 			x.Amount = search.RoundCents(x.Amount + y.Amount)
 		}
 	}
-	l := Ledger{ByYear: []YearLedger{}, Registered: reg.Money(), Paid: paid.Money(), JoinedBy: joinedBy, Coverage: cov}
+	l := Ledger{ByYear: []YearLedger{}, Registered: reg.Money(), Paid: paid.Money(), JoinedBy: joinedBy, Coverage: cov,
+		ContractsNotRegistered: unregistered, BothNote: LedgerBothNote}
 	for fy, e := range byYear {
 		l.ByYear = append(l.ByYear, YearLedger{FiscalYear: fy, Registered: e.reg.Money(), Paid: e.paid.Money(),
-			Contracts: e.reg.Records, Payments: e.paid.Records})
+			Contracts: e.reg.Records, Payments: e.paid.Records, Both: fy != 0 && e.reg.Held() && e.paid.Held()})
 	}
 	sort.Slice(l.ByYear, func(i, j int) bool {
 		a, b := l.ByYear[i].FiscalYear, l.ByYear[j].FiscalYear

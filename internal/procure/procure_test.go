@@ -174,7 +174,10 @@ func TestTotalsAndAwards(t *testing.T) {
 		t.Fatal(err)
 	}
 	tot := procure.Totals(res, 1)
-	if tot.Contracts.Records != 2 || value(t, tot.Contracts) != 419717845.27 || tot.Payments.Held() || tot.Payroll != nil {
+	// both rows are pending (received, no registration date): counted
+	// apart, never registered value
+	if tot.Unregistered.Records != 2 || value(t, tot.Unregistered) != 419717845.27 || tot.Contracts.Records != 0 || tot.Contracts.Held() ||
+		tot.Payments.Held() || tot.Payroll != nil {
 		t.Errorf("totals %+v", tot)
 	}
 	q := search.Query{AgencyIDs: []string{"transportation"}, NoticeTypes: procure.AwardTypes}
@@ -204,5 +207,29 @@ func TestAwardSumReadsAbsenceAsAbsent(t *testing.T) {
 		if s.Display() != c.display || (s.Value() != nil) != c.held {
 			t.Errorf("%+v: %q %v", c, s.Display(), s.Value())
 		}
+	}
+}
+
+// Registered vs paid compares only the years holding both: such a year is
+// marked, a year with one side only is not, and contract rows without a
+// registration date are counted apart, in no year and not in registered
+// value.
+func TestLedgerMarksTheYearsHoldingBoth(t *testing.T) {
+	years := []procure.YearTotal{
+		{Kind: procure.RowContract, FiscalYear: 2018, Count: 1, ValidAmounts: 1, Amount: 100},
+		{Kind: procure.RowPayment, FiscalYear: 2018, Count: 2, ValidAmounts: 2, Amount: 40},
+		{Kind: procure.RowPayment, FiscalYear: 2019, Count: 1, ValidAmounts: 1, Amount: 5},
+		{Kind: procure.RowContract, FiscalYear: 0, Count: 2, ValidAmounts: 2, Amount: 1e6},
+	}
+	l, err := svc.Ledger(context.Background(), procure.RowTotals{ByFiscalYear: years}, procure.JoinedByPayee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := map[int]bool{}
+	for _, y := range l.ByYear {
+		both[y.FiscalYear] = y.Both
+	}
+	if len(l.ByYear) != 2 || !both[2018] || both[2019] || l.ContractsNotRegistered != 2 || l.Registered.Value == nil || *l.Registered.Value != 100 || l.BothNote == "" {
+		t.Errorf("ledger %+v", l)
 	}
 }

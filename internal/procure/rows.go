@@ -163,6 +163,10 @@ type RowQuery struct {
 	// every match.
 	Limit  int
 	Totals bool
+	// Sort is a search.RecordSort* (search.RecordSortDate when empty);
+	// Cursor continues a page of the same query and sort (RowPage.NextCursor).
+	Sort   string
+	Cursor string
 }
 
 // YearTotal is the count and valid-amount sum of one row kind in one
@@ -181,12 +185,18 @@ type RowPage struct {
 	Rows   []Row       `json:"rows"`
 	Total  int         `json:"total"`
 	Totals []YearTotal `json:"totals,omitempty"`
+	// NextCursor continues the same query and sort where this page ends
+	// (empty on the last page).
+	NextCursor string `json:"next_cursor,omitempty"`
 }
 
 // recordQuery is the record query of a row query; ok is false when it can
 // match nothing (only unknown kinds asked for).
 func (q RowQuery) recordQuery() (search.RecordQuery, bool) {
-	rq := search.RecordQuery{Sources: q.Sources, IDs: q.IDs, Sort: search.RecordSortDate, Limit: q.Limit}
+	rq := search.RecordQuery{Sources: q.Sources, IDs: q.IDs, Sort: search.RecordSortDate, Limit: q.Limit, Cursor: q.Cursor}
+	if q.Sort != "" {
+		rq.Sort = q.Sort
+	}
 	if len(q.Kinds) == 0 {
 		rq.Kinds = rowRecordKinds()
 	}
@@ -243,7 +253,7 @@ func (s *Service) Rows(ctx context.Context, q RowQuery) (RowPage, error) {
 	if err != nil {
 		return RowPage{}, err
 	}
-	out := RowPage{Rows: make([]Row, 0, len(p.Records)), Total: p.Total}
+	out := RowPage{Rows: make([]Row, 0, len(p.Records)), Total: p.Total, NextCursor: p.NextCursor}
 	for _, r := range p.Records {
 		row, err := rowOf(r)
 		if err != nil {

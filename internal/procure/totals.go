@@ -8,8 +8,12 @@ import (
 // RowTotals sums payments-dataset records by kind and fiscal year.
 // Contract totals are registered value, not spending.
 type RowTotals struct {
-	Records      int
+	Records int
+	// Contracts are the registered contract rows (a registration date,
+	// so a fiscal year); Unregistered the contract rows without one
+	// (pending or received), counted apart and never in registered value.
 	Contracts    Sum
+	Unregistered Sum
 	Payments     Sum
 	Payroll      *Sum // nil when no payroll record is held
 	ByFiscalYear []YearTotal
@@ -17,6 +21,9 @@ type RowTotals struct {
 	// more are held.
 	Rows []Row
 	More bool
+	// NextCursor continues Rows (the same row query, by date) when the
+	// page read was cut by its limit; empty when Rows are all.
+	NextCursor string
 	// Extent is how much of their sources the payments totals cover,
 	// read with the answer (Service.PaymentsExtent).
 	Extent TotalsExtent
@@ -26,13 +33,16 @@ type RowTotals struct {
 // most limit of its rows.
 func Totals(res RowPage, limit int) RowTotals {
 	t := RowTotals{Records: res.Total, ByFiscalYear: []YearTotal{}, Rows: []Row{},
-		Contracts: Sum{Absent: NoContracts}, Payments: Sum{Absent: NoPayments}}
+		Contracts: Sum{Absent: NoContracts}, Unregistered: Sum{Absent: NoContracts}, Payments: Sum{Absent: NoPayments}}
 	payroll := Sum{Absent: NoPayroll}
 	for _, x := range res.Totals {
 		var k *Sum
 		switch x.Kind {
 		case RowContract:
 			k = &t.Contracts
+			if x.FiscalYear == 0 { // no registration date: not registered value
+				k = &t.Unregistered
+			}
 		case RowPayment:
 			k = &t.Payments
 		case RowPayroll:
@@ -57,6 +67,9 @@ func Totals(res RowPage, limit int) RowTotals {
 	}
 	if res.Total > len(res.Rows) {
 		t.More = true
+	}
+	if t.More && len(t.Rows) == len(res.Rows) {
+		t.NextCursor = res.NextCursor
 	}
 	return t
 }

@@ -378,6 +378,7 @@ async function searchView(lens, p) {
     next.set("cursor", res.next_cursor);
     pager = h("p", { class: "pager" }, link(HOME + lens + "?" + next.toString(), t("js.next")));
   }
+  const beyond = await beyondNotices(lens, p);
   const facets = res.facets || {};
   const agencyNames = {};
   for (const hit of res.hits) agencyNames[hit.agency_id] = hit.agency;
@@ -400,10 +401,35 @@ async function searchView(lens, p) {
         twinLinks([["js.twin.json", api], feeds ? ["js.twin.atom", feeds.atom] : null, feeds ? ["js.twin.jsonfeed", feeds.json] : null,
           feeds ? ["js.twin.ical", feeds.ics] : null]),
         // the answer first (a phone's first screen holds the first
-        // result), then what was searched
+        // result), the records beyond notices it matched, then what was
+        // searched
         list, pager,
+        beyond,
         scopeBox(res.scope, res.total),
         watchForm(lens, p))));
+}
+
+// The records beyond notices a search of every record matches (Form 1):
+// vendors, contracts and payments of the federated search, each with how
+// it matched, and the browse routes that list every match. Nothing when
+// none matched, a lens narrows the search or the read fails (the notice
+// results stand on their own).
+const BEYOND = ["vendors", "contracts", "payments", "agencies"];
+async function beyondNotices(lens, p) {
+  const q = (p.get("q") || "").trim();
+  if (FORM !== 1 || lens !== "search" || !q) return null;
+  const api = "/api/search/federated?" + new URLSearchParams({ q, collections: BEYOND.join(","), limit: "12" }).toString();
+  let res;
+  try { res = await getJSON(api); } catch (err) { return null; }
+  if (!res.results || !res.results.length) return null;
+  const counts = (res.collection_coverage || []).filter(c => c.matched > 0)
+    .map(c => t("js.beyond.count", label("collection", c.collection), String(c.matched)));
+  return h("section", { class: "beyond", "aria-label": t("js.beyond.title"), "data-beyond": String(res.results.length) },
+    h("h2", {}, t("js.beyond.title")),
+    h("p", { class: "meta" }, counts.join(" · ")),
+    h("ul", {}, res.results.map(r => h("li", { "data-kind": r.kind },
+      link(r.permalink || r.route, r.title), " ", h("small", {}, label("collection", r.collection) + " · " + r.match.rule)))),
+    twinLinks([["js.twin.json", api]]));
 }
 
 // "Watch this search": structured in Form 1, plain English with double opt-in in Form 2.
@@ -491,7 +517,7 @@ async function noticeView(id) {
     [t("js.notice.event"), n.event_date ? fmtDateTime(n.event_date) + (n.event_place ? t("js.notice.at", n.event_place) : "") : null],
     [t("js.notice.request"), n.request_id],
   ].filter(([, val]) => val);
-  const payments = v.payments && v.payments.length ? [h("h2", {}, t("js.notice.payments")), paymentsTable(v.payments)] : null;
+  const payments = noticePayments(v.payments);
   render(
     h("h1", {}, n.title || t("js.notice.title", n.request_id)),
     h("p", {}, h("button", { type: "button", class: "pin", "data-pin-kind": "notice", "data-pin-id": n.request_id, "data-pin-title": n.title || n.request_id }, t("js.pin"))),
@@ -527,11 +553,35 @@ function priorCycleBlock(pc) {
     h("p", { class: "meta" }, t("js.cycle.searched", say(pc.searched))));
 }
 
-function paymentsTable(rows) {
-  const cols = Object.keys(rows[0]).slice(0, 6);
-  return h("div", { class: "table-scroll", tabindex: "0" }, h("table", {},
-    h("thead", {}, h("tr", {}, cols.map(c => h("th", { scope: "col" }, RW.labels.column && RW.labels.column[c] ? label("column", c) : c.replace(/_/g, " "))))),
-    h("tbody", {}, rows.map(r => h("tr", {}, cols.map(c => h("td", {}, typeof r[c] === "object" ? JSON.stringify(r[c]) : r[c])))))));
+// The registrations and payments a notice's PIN joins (payments in the
+// twin): totals that add the same procurement, registered vs paid by
+// fiscal year, and every joined row with its amount, date, the contract it
+// names and how it was linked (method, confidence, same procurement).
+function noticePayments(p) {
+  if (!p || !p.totals) return null;
+  const money = a => a && a.display ? say(a.display) : "";
+  const tot = p.totals;
+  const rows = (p.linked || []).map(l => {
+    const e = l.entry || {};
+    return h("tr", { "data-row-id": e.id, "data-link-method": l.method },
+      h("td", {}, e.date ? fmtDate(e.date) : ""), h("td", {}, label("row_kind", e.kind)),
+      h("td", { "data-verbatim": "" }, e.vendor || ""),
+      h("td", {}, e.contract_id ? link("/contracts/" + enc(e.contract_id), e.contract_id) : ""),
+      h("td", { class: "n" }, e.amount ? (e.amount.valid ? e.amount.display : t("js.pay.invalid")) : ""),
+      h("td", {}, label("method", l.method) + ", " + label("confidence", l.confidence) + (l.same_procurement ? "" : t("js.pay.apart"))));
+  });
+  const ledger = tot.registered_vs_paid;
+  return h("section", { class: "notice-payments", "data-notice-payments": String((p.linked || []).length) },
+    h("h2", {}, t("js.notice.payments")),
+    h("p", {}, t("js.pay.totals", String(tot.payments.count), money(tot.payments.amount), String(tot.contracts.count), money(tot.contracts.amount))),
+    ledger && (ledger.by_fiscal_year || []).length ? h("p", {}, ledger.by_fiscal_year.map(y => (y.fiscal_year ? "FY" + y.fiscal_year : t("js.pay.undated")) + ": " +
+      t("js.pay.year", money(y.registered), money(y.paid)) + (y.both_held ? t("js.pay.both") : "")).join(" · ")) : null,
+    rows.length ? h("div", { class: "table-scroll", tabindex: "0" }, h("table", { "data-table": "notice-payments" },
+      h("thead", {}, h("tr", {}, ["js.pay.date", "js.pay.kind", "js.pay.vendor", "js.pay.contract", "js.pay.amount", "js.pay.linked"].map(k => h("th", { scope: "col" }, t(k))))),
+      h("tbody", {}, rows))) : null,
+    p.complete === false ? h("p", { class: "meta" }, t("js.pay.incomplete")) : null,
+    p.matter ? h("p", {}, link(HOME + "matter/" + enc(p.pin), t("js.pay.matter", p.pin))) : null,
+    h("p", { class: "meta" }, say(p.absence_note || "")));
 }
 
 // ---- procurement matter: #matter/<pin>

@@ -1,0 +1,101 @@
+// The reporter's path through the money (issue 47), against a live Form 1
+// service: the search box → the vendor → its payments table → the CSV →
+// a contract → its procurement matter → a notice with its payments, at
+// 390 and 1440 px. Kept apart from run.mjs (browser_test.go runs both):
+//   BASE=http://127.0.0.1:8080 SHOTS=./screenshots node web-tests/doors.mjs
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import assert from "node:assert/strict";
+
+const BASE = process.env.BASE || "http://127.0.0.1:8080";
+const SHOTS = process.env.SHOTS || "web-tests/screenshots";
+// a vendor of the bundled sample whose registrations share a PIN with
+// City Record notices, so the path reaches a notice with joined records
+const VENDOR = process.env.VENDOR || "Queens Community House";
+mkdirSync(SHOTS, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+
+let failed = 0;
+for (const width of [1440, 390]) {
+  const ctx = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 } });
+  const p = await ctx.newPage();
+  const errors = [];
+  p.on("pageerror", e => errors.push(e.message));
+  p.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
+  const shot = name => p.screenshot({ path: `${SHOTS}/doors-${name}-${width}.png`, fullPage: true });
+  try {
+    // 1. the search box of every page: the vendor comes up beside the notices
+    await p.goto(BASE + "/about");
+    await p.fill("#site-q", VENDOR);
+    await Promise.all([p.waitForURL(/#search\?q=/), p.press("#site-q", "Enter")]);
+    await p.waitForSelector("[data-beyond]", { timeout: 15000 });
+    const vendorLink = p.locator('[data-beyond] li[data-kind="vendor"] a').first();
+    assert.ok(await vendorLink.count() > 0, "the search offers the vendor");
+    await shot("search");
+    await Promise.all([p.waitForURL(/\/vendors\//), vendorLink.click()]);
+
+    // 2. the vendor: its rows in a table, every row and the CSV linked
+    await p.waitForSelector('table[data-table="entity-rows"]');
+    const shown = await p.locator('table[data-table="entity-rows"] tbody tr').count();
+    assert.ok(shown > 0, "the vendor page lists its rows");
+    const csvHref = await p.getAttribute('a[data-download="csv"]', "href");
+    await shot("vendor");
+
+    // 3. every row, and the CSV: the same rows, its scope first
+    await Promise.all([p.waitForURL(/\/rows\?/), p.click('a[data-rows="all"]')]);
+    const total = Number(await p.getAttribute("[data-rows-total]", "data-rows-total"));
+    assert.ok(total >= shown, `the row table holds ${total} rows`);
+    const csv = await (await p.request.get(new URL(csvHref, BASE).toString())).text();
+    const lines = csv.trim().split("\n");
+    const data = lines.filter(l => !l.startsWith("# "));
+    assert.ok(lines[0].startsWith("# Recordwatch rows"), "the CSV says what it is");
+    assert.equal(data.length - 1, total, "the CSV holds every row");
+    assert.ok(lines[lines.length - 1].startsWith(`# end: ${total} rows`), "the CSV says where it ends");
+    await shot("rows");
+
+    // 4. a contract its rows name (one whose procurement matter holds a
+    // notice, read from the twins), then its matter
+    const hrefs = await p.$$eval('table[data-table="rows"] td a[href*="/contracts/"]', as => as.map(a => a.getAttribute("href")));
+    let pick = "";
+    for (const href of hrefs) {
+      const c = await (await p.request.get(new URL(href, BASE).toString().replace("/contracts/", "/api/contracts/"))).json();
+      if (!c.matter) continue;
+      const m = await (await p.request.get(c.matter)).json();
+      if (m.counts && m.counts.notices > 0) { pick = href; break; }
+    }
+    assert.ok(pick, "a linked contract's matter holds a notice");
+    await Promise.all([p.waitForURL(/\/contracts\//), p.click(`table[data-table="rows"] td a[href="${pick}"]`)]);
+    await p.waitForSelector("h1");
+    await shot("contract");
+    const matter = p.locator('a[href*="/matters/"], a[href*="#matter/"]').first();
+    assert.ok(await matter.count() > 0, "the contract links its procurement matter");
+    await Promise.all([p.waitForURL(/matter/), matter.click()]);
+    await p.waitForSelector("[data-step]", { timeout: 15000 });
+    await shot("matter");
+
+    // 5. a notice of the matter, with the records its PIN joins
+    const notice = p.locator('[data-step] a[href*="notice/"]').first();
+    assert.ok(await notice.count() > 0, "the matter lists a notice");
+    await Promise.all([p.waitForURL(/#notice\//), notice.click()]);
+    await p.waitForSelector("[data-notice-payments]", { timeout: 15000 });
+    const joined = Number(await p.getAttribute("[data-notice-payments]", "data-notice-payments"));
+    const id = decodeURIComponent(p.url().split("#notice/")[1]);
+    const twin = await (await p.request.get(`${BASE}/api/notices/${encodeURIComponent(id)}`)).json();
+    assert.equal(joined, (twin.payments.linked || []).length, "the notice shows every joined row of its twin");
+    await shot("notice");
+    assert.deepEqual(errors, [], "console errors");
+    console.log(`ok   the reporter's path at ${width} px (${total} rows, ${joined} joined to the notice)`);
+  } catch (err) {
+    failed++;
+    console.log(`FAIL the reporter's path at ${width} px\n     ${String(err && err.stack || err).split("\n").slice(0, 6).join("\n     ")}`);
+    await shot("failed").catch(() => {});
+  }
+  await ctx.close();
+}
+await browser.close();
+process.exit(failed ? 1 : 0);
