@@ -418,6 +418,9 @@ func cloneScope(s record.Scope) record.Scope {
 	}
 	s.SourceTypes = slices.Clone(s.SourceTypes)
 	s.Sources = slices.Clone(s.Sources)
+	for i := range s.Sources {
+		s.Sources[i].Unread = slices.Clone(s.Sources[i].Unread)
+	}
 	s.Absence = slices.Clone(s.Absence)
 	s.NotFresh = slices.Clone(s.NotFresh)
 	if s.Empty != nil {

@@ -402,13 +402,13 @@ func BenchmarkCache(b *testing.B) {
 func TestCacheClonesEveryField(t *testing.T) {
 	want := []string{
 		"Result.Facets", "Result.Facets[]", "Result.Hits", "Result.Hits[].Notice.DocumentLinks", "Result.Hits[].Notice.Lenses",
-		"Result.Hits[].Notice.Raw", "Result.Scope.Absence", "Result.Scope.SourceTypes", "Result.Scope.Sources",
+		"Result.Hits[].Notice.Raw", "Result.Scope.Absence", "Result.Scope.SourceTypes", "Result.Scope.Sources", "Result.Scope.Sources[].Unread",
 		"Result.Scope.Searched.Excluded", "Result.Scope.Searched.Filters", "Result.Scope.Searched.Lenses",
 		"Result.Scope.Searched.Phrases", "Result.Scope.Searched.Synonyms", "Result.Scope.Searched.Synonyms[]",
 		"Result.Scope.Searched.Terms", "Result.Scope.Searched.Semantic",
 		"Result.Scope.Empty", "Result.Scope.Empty[].Sources", "Result.Scope.NotFresh",
 		"PassageResult.Passages", "PassageResult.Passages[].Passage.Lenses", "PassageResult.Scope.Absence",
-		"PassageResult.Scope.SourceTypes", "PassageResult.Scope.Sources", "PassageResult.Scope.Searched.Excluded",
+		"PassageResult.Scope.SourceTypes", "PassageResult.Scope.Sources", "PassageResult.Scope.Sources[].Unread", "PassageResult.Scope.Searched.Excluded",
 		"PassageResult.Scope.Searched.Filters", "PassageResult.Scope.Searched.Lenses", "PassageResult.Scope.Searched.Phrases",
 		"PassageResult.Scope.Searched.Synonyms", "PassageResult.Scope.Searched.Synonyms[]", "PassageResult.Scope.Searched.Terms",
 		"PassageResult.Scope.Searched.Semantic",
