@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // mcpCatalog serves the machine-readable tool catalog. It allows no
@@ -12,6 +14,10 @@ import (
 func (s *Server) mcpCatalog(c *gin.Context) {
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
 		writeError(c, err)
+		return
+	}
+	if s.deps.MCPCatalog == nil {
+		writeError(c, record.Errorf(record.EUNAVAILABLE, "the MCP tool catalog is not served by this deployment"))
 		return
 	}
 	renderJSON(c, http.StatusOK, s.deps.MCPCatalog(c.Request.Context()), cacheSearch, time.Time{})
