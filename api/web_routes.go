@@ -63,7 +63,7 @@ func htmlPage(path string) bool {
 	if strings.HasSuffix(path, ".ics") { // a calendar under a page's path (a project's hearings) is no page
 		return false
 	}
-	if path == "/" || path == "/stats" || path == "/search" || path == "/about" || path == "/land-projects" || path == "/meetings" || path == "/sources" || path == "/property-locations" || path == "/follow" {
+	if path == "/" || path == "/stats" || path == "/search" || path == "/about" || path == "/land-projects" || path == "/meetings" || path == "/sources" || path == "/property-locations" || path == "/follow" || path == "/rows" {
 		return true
 	}
 	for _, p := range []string{"/vendors/", "/agencies/", "/contracts/", "/land-projects/", "/organizations/", "/people/",

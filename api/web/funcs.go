@@ -36,6 +36,14 @@ var funcs = template.FuncMap{
 	},
 	// path escapes one path segment.
 	"path": url.PathEscape,
+	// sourceRef is a row's reference as its source gives it: the part of
+	// a stored id after its source and kind ("checkbook:payment:X" → X)
+	"sourceRef": func(id string) string {
+		if parts := strings.SplitN(id, ":", 3); len(parts) == 3 {
+			return parts[2]
+		}
+		return id
+	},
 	// rowsPage is the site's table of a row list's JSON address
 	// (/api/rows?… → /rows?…).
 	"rowsPage": func(u string) string { return strings.Replace(u, "/api/rows?", "/rows?", 1) },
