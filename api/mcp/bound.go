@@ -49,11 +49,10 @@ const (
 // their concatenation. A tool not listed has no records to cut: an answer
 // of it over the bound is a tool error (none is on the sample).
 var recordLists = map[string][]string{
-	"search_notices":   {"results", "meetings.meetings", "roster"},
-	"get_notice":       {"prior_cycle.matches", "payments.totals.entries", "payments.related_by_prefix.entries", "payments.linked", "payments.payments", "matter.timeline"},
-	"search_federated": {"results"},
-	"get_entity_dossier": {"vendor.awards.notices", "vendor.awards.top_vendors", "vendor.awards.agencies", "vendor.payments.entries", "agency.notices.recent", "agency.awards.notices", "agency.awards.top_vendors", "agency.awards.agencies", "agency.payments.entries", "agency.disagreements", "vendor.relations", "agency.relations",
-		"dossier.awards.notices", "dossier.awards.top_vendors", "dossier.awards.agencies", "dossier.payments.entries", "dossier.notices.recent", "dossier.disagreements", "dossier.relations"},
+	"search_notices":             {"results", "meetings.meetings", "roster"},
+	"get_notice":                 {"prior_cycle.matches", "payments.totals.entries", "payments.related_by_prefix.entries", "payments.linked", "payments.payments", "matter.timeline"},
+	"search_federated":           {"results"},
+	"get_entity_dossier":         {"vendor.awards.notices", "vendor.awards.top_vendors", "vendor.awards.agencies", "vendor.payments.entries", "agency.notices.recent", "agency.awards.notices", "agency.awards.top_vendors", "agency.awards.agencies", "agency.payments.entries", "agency.disagreements", "vendor.relations", "agency.relations"},
 	"get_entity_relationships":   {"relations"},
 	"retrieve_cited_passages":    {"passages"},
 	"get_contract":               {"rows", "payments.payments", "matter.timeline"},

@@ -186,8 +186,8 @@ func TestContinuationRebuildsALongAnswer(t *testing.T) {
 }
 
 // Every tool with records, bounded at 20 KiB (so that the answers that
-// keep deprecated twins of their fields, get_entity_dossier's dossier and
-// search_federated's lens_coverage, still have room for records): each answer of each catalog
+// keep deprecated twins of their fields, such as search_federated's
+// lens_coverage, still have room for records): each answer of each catalog
 // example (and of no arguments) that is cut is rebuilt by following its
 // continuations: every record list, concatenated over the parts, is the
 // uncut answer's list, and every other field is the uncut answer's.

@@ -8,8 +8,7 @@ import (
 // The deprecated twins of renamed or moved fields (docs/api.md, Change
 // log) carry the values of the fields that replaced them, so an older
 // reader reads the same answer: the printed agency, the matter's totals
-// and step links, a notice's joined payments, a dossier, a federated
-// notice result.
+// and step links, a notice's joined payments, a federated notice result.
 func TestDeprecatedTwinsCarryTheirReplacementsValues(t *testing.T) {
 	s := connectFull(t)
 	obj := func(v any, path ...string) map[string]any {
@@ -61,9 +60,6 @@ func TestDeprecatedTwinsCarryTheirReplacementsValues(t *testing.T) {
 		t.Errorf("payments.payments %v, total %v; linked payments %v", ids, p["total"], paid)
 	}
 	same("payments.registered_vs_paid", p["registered_vs_paid"], obj(p, "totals")["registered_vs_paid"])
-
-	d := call(t, s, "get_entity_dossier", map[string]any{"kind": "vendor", "name": "Denville Line Painting, Inc."}).StructuredContent
-	same("dossier", obj(d)["dossier"], obj(d)["vendor"])
 
 	f := call(t, s, "search_federated", map[string]any{"q": "20140930007"}).StructuredContent
 	results, _ := obj(f)["results"].([]any)

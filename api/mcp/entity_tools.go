@@ -42,10 +42,6 @@ type DossierOut struct {
 	Absence    []string       `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
-	// Dossier is the vendor's or the agency's dossier under the name it
-	// had before 2026-11-24 (an object without a declared shape then),
-	// kept for older readers (SPEC §9): the same value as vendor or agency.
-	Dossier any `json:"dossier,omitempty" deprecated:"vendor or agency"`
 }
 
 // GroupTotal is the awards of one vendor stem or agency with the route of
@@ -196,7 +192,6 @@ func getEntityDossier(d *Deps) Tool {
 					return out, err
 				}
 				out.Vendor.Relations = d.relations(rels)
-				out.Dossier = out.Vendor
 			case a != nil:
 				ad := &AgencyDossier{AgencyIdentity: a.AgencyIdentity,
 					Notices: AgencyNotices{AgencyNotices: a.Notices, Recent: []NoticeRef{}},
@@ -213,7 +208,7 @@ func getEntityDossier(d *Deps) Tool {
 				if err := d.agencyPeople(ctx, svc, ad); err != nil {
 					return out, err
 				}
-				out.Agency, out.Dossier = ad, ad
+				out.Agency = ad
 			}
 			return out, nil
 		})
