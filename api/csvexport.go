@@ -1,0 +1,134 @@
+package api
+
+import (
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// The one CSV writer of every list route (?format=csv): leading "# " lines
+// say what was asked (the JSON address, the filters), the totals of every
+// match, their extent and the sources; then the header and the rows,
+// streamed page by page from the same service read the JSON page makes,
+// starting at the request's cursor and continuing through every next page
+// up to procure.MaxRowExport rows; a last "# " line says where it ended
+// ("end: N rows of M") or the cursor that continues it.
+
+// csvFormat reads the format parameter of a list route: "" or "json" is
+// the JSON page, "csv" its CSV twin; anything else is EINVALID (400).
+func csvFormat(p *params) bool {
+	switch strings.ToLower(p.str("format")) {
+	case "", "json":
+		return false
+	case "csv":
+		return true
+	}
+	p.fail(record.Invalid("format", "format must be json or csv"))
+	return false
+}
+
+// csvExport is one CSV download being written.
+type csvExport struct {
+	c       *gin.Context
+	w       *csv.Writer
+	written int
+}
+
+// csvPage is one page of a list as CSV rows, with the cursor of the next
+// page ("" at the end).
+type csvPage struct {
+	rows  [][]string
+	next  string
+	total int
+}
+
+// startCSV opens a CSV download named name (recordwatch-<name>.csv).
+func startCSV(c *gin.Context, name string) *csvExport {
+	h := c.Writer.Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="recordwatch-`+name+`.csv"`)
+	h.Set("Cache-Control", "no-store")
+	c.Status(http.StatusOK)
+	return &csvExport{c: c, w: csv.NewWriter(c.Writer)}
+}
+
+// comment writes one leading or trailing "# " line.
+func (e *csvExport) comment(format string, a ...any) {
+	e.w.Flush()
+	fmt.Fprintf(e.c.Writer, "# "+strings.ReplaceAll(format, "\n", " ")+"\n", a...)
+}
+
+// scope writes the extent and the sources of a list's answer.
+func (e *csvExport) scope(extentWords string, sc record.Scope) {
+	if extentWords != "" {
+		e.comment("extent: %s", extentWords)
+	}
+	if sc.FirstSourceDate != "" || sc.LastSourceDate != "" {
+		e.comment("source dates held: %s to %s", sc.FirstSourceDate, sc.LastSourceDate)
+	}
+	for _, src := range sc.Sources {
+		e.comment("source: %s (%s) %d %s records, %s to %s, observed %s", src.Source, src.Label, src.Records, src.RecordType,
+			src.FirstSourceDate, src.LastSourceDate, src.ObservedAt.Format(time.DateOnly))
+	}
+}
+
+// stream writes the header and every row from first on, reading next for
+// each following page, up to procure.MaxRowExport rows; every text cell
+// goes through cell (no formula reaches a spreadsheet).
+func (e *csvExport) stream(header []string, first csvPage, next func(cursor string) (csvPage, error)) {
+	e.comment("rows: every row from the request's cursor (or the first) to the end, page by page as the JSON's next_cursor continues, at most %d", procure.MaxRowExport)
+	_ = e.w.Write(header)
+	page := first
+	for {
+		for _, r := range page.rows {
+			out := make([]string, len(r))
+			for i, v := range r {
+				out[i] = cell(v)
+			}
+			_ = e.w.Write(out)
+			e.written++
+		}
+		e.w.Flush()
+		e.c.Writer.Flush()
+		if page.next == "" {
+			e.comment("end: %d rows of %d", e.written, first.total)
+			return
+		}
+		if e.written >= procure.MaxRowExport {
+			e.comment("cut at %d rows of %d; continue with cursor=%s", e.written, first.total, page.next)
+			return
+		}
+		cur := page.next
+		var err error
+		if page, err = next(cur); err != nil {
+			e.comment("cut at %d rows of %d: %s", e.written, first.total, err.Error())
+			return
+		}
+	}
+}
+
+// listQuery is the request's query without the named parameters (the
+// address and filters a CSV's leading lines state).
+func listQuery(c *gin.Context, drop ...string) url.Values {
+	q := c.Request.URL.Query()
+	for _, k := range drop {
+		q.Del(k)
+	}
+	return q
+}
+
+// dayCell is a New York day's cell: empty when none is known.
+func dayCell(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(record.NewYork).Format(time.DateOnly)
+}
