@@ -1,0 +1,147 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+)
+
+// listRouteIDs walks a JSON list route from path through every next_cursor
+// and returns the ids of its rows in order, with the total it states.
+func listRouteIDs(t *testing.T, e *env, path, rowsField string) (ids []string, total int) {
+	t.Helper()
+	cursor := ""
+	for range 200 {
+		p := path
+		if cursor != "" {
+			p += "&cursor=" + url.QueryEscape(cursor)
+		}
+		res, body := get(t, e, p)
+		var page map[string]json.RawMessage
+		if res.StatusCode != http.StatusOK || json.Unmarshal(body, &page) != nil {
+			t.Fatalf("GET %s: %d %s", p, res.StatusCode, body[:min(400, len(body))])
+		}
+		var rows []struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(page[rowsField], &rows); err != nil {
+			t.Fatalf("GET %s: %s: %v", p, rowsField, err)
+		}
+		_ = json.Unmarshal(page["total"], &total)
+		for _, r := range rows {
+			ids = append(ids, r.ID)
+		}
+		cursor = ""
+		_ = json.Unmarshal(page["next_cursor"], &cursor)
+		if cursor == "" {
+			return ids, total
+		}
+	}
+	t.Fatalf("%s did not end", path)
+	return nil, 0
+}
+
+// checkListCSV asks the CSV twin of a JSON list (path + "&format=csv") and
+// checks it holds the JSON's rows, in order, every one (ids in the id
+// column), with its address, filters and sources first and its end last.
+func checkListCSV(t *testing.T, e *env, path, rowsField string, filters ...string) {
+	t.Helper()
+	want, total := listRouteIDs(t, e, path, rowsField)
+	if len(want) == 0 || len(want) != total {
+		t.Fatalf("%s: %d rows walked of %d: the test needs rows", path, len(want), total)
+	}
+	res, body := get(t, e, path+"&format=csv")
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/csv") ||
+		!strings.Contains(res.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("%s CSV: %d %v", path, res.StatusCode, res.Header)
+	}
+	head, header, rows, tail := readRowsCSV(t, body)
+	if header[0] != "id" {
+		t.Fatalf("%s CSV header %v", path, header)
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%s CSV: %d rows, JSON %d", path, len(rows), len(want))
+	}
+	for i, r := range rows {
+		if len(r) != len(header) || r[0] != want[i] {
+			t.Errorf("%s CSV row %d: %v, JSON id %s", path, i, r, want[i])
+			break
+		}
+	}
+	h := strings.Join(head, "\n")
+	for _, f := range filters {
+		if !strings.Contains(h, "# filters: ") || !strings.Contains(h, f) {
+			t.Errorf("%s CSV head does not name the filter %s:\n%s", path, f, h)
+		}
+	}
+	if !strings.Contains(h, "# source: ") || !strings.Contains(h, "# rows matched: ") || !strings.Contains(h, "# rows: every row from the request's cursor") {
+		t.Errorf("%s CSV head without scope:\n%s", path, h)
+	}
+	if len(tail) != 1 || tail[0] != "# end: "+itoa(len(want))+" rows of "+itoa(total) {
+		t.Errorf("%s CSV tail %q", path, tail)
+	}
+
+	// from a cursor: the rest of the list, as the JSON continues it
+	res, body = get(t, e, strings.Replace(path, "limit=100", "limit=1", 1))
+	var first map[string]json.RawMessage
+	var cursor string
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &first) != nil || json.Unmarshal(first["next_cursor"], &cursor) != nil || cursor == "" {
+		if len(want) > 1 {
+			t.Fatalf("%s limit=1: no cursor: %d %s", path, res.StatusCode, body[:min(300, len(body))])
+		}
+		return
+	}
+	_, body = get(t, e, path+"&format=csv&cursor="+url.QueryEscape(cursor))
+	_, _, rest, _ := readRowsCSV(t, body)
+	if len(rest) != len(want)-1 || rest[0][0] != want[1] {
+		t.Errorf("%s CSV from a cursor: %d rows (want %d)", path, len(rest), len(want)-1)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// A format other than json or csv is a 400 on every list route with a CSV
+// twin.
+func TestListCSVBadFormat(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/rows?vendor_stem=X&format=tsv"} {
+		res, body := get(t, e, p)
+		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "format") {
+			t.Errorf("%s: %d %s", p, res.StatusCode, body)
+		}
+	}
+}
+
+// The contracts and payroll CSV twins hold the JSON's rows, every one,
+// with the filters, scope and end stated.
+func TestContractsCSV(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	checkListCSV(t, e, "/api/contracts?limit=100", "contracts")
+	checkListCSV(t, e, "/api/contracts?agency="+url.QueryEscape("parks")+"&limit=100", "contracts", "agency=parks")
+}
+
+func TestPayrollCSV(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	checkListCSV(t, e, "/api/payroll?agency="+url.QueryEscape("POLICE DEPARTMENT")+"&limit=100", "rows", "agency=POLICE+DEPARTMENT")
+	checkListCSV(t, e, "/api/payroll?limit=100", "rows")
+}
+
+// The one CSV writer keeps a cell that would start a formula as text and a
+// negative number as a number.
+func TestCSVFormulaCellEscaped(t *testing.T) {
+	rec := httptest.NewRecorder()
+	c, _ := gin.CreateTestContext(rec)
+	c.Request = httptest.NewRequest(http.MethodGet, "/api/x?format=csv", nil)
+	e := startCSV(c, "x")
+	e.stream([]string{"id", "name", "amount"}, csvPage{rows: [][]string{{"1", "=HYPERLINK(\"http://x\")", "-12.50"}, {"2", "@SUM(A1)", "3"}}, total: 2}, nil)
+	_, _, rows, tail := readRowsCSV(t, rec.Body.Bytes())
+	if len(rows) != 2 || rows[0][1] != "'=HYPERLINK(\"http://x\")" || rows[0][2] != "-12.50" || rows[1][1] != "'@SUM(A1)" || len(tail) != 1 {
+		t.Errorf("rows %q tail %q", rows, tail)
+	}
+}
