@@ -110,7 +110,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // twin.
 func TestListCSVBadFormat(t *testing.T) {
 	e := newEntityEnv(t, Config{})
-	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/rows?vendor_stem=X&format=tsv"} {
+	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/meetings?format=ics", "/api/rows?vendor_stem=X&format=tsv"} {
 		res, body := get(t, e, p)
 		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "format") {
 			t.Errorf("%s: %d %s", p, res.StatusCode, body)
@@ -144,4 +144,9 @@ func TestCSVFormulaCellEscaped(t *testing.T) {
 	if len(rows) != 2 || rows[0][1] != "'=HYPERLINK(\"http://x\")" || rows[0][2] != "-12.50" || rows[1][1] != "'@SUM(A1)" || len(tail) != 1 {
 		t.Errorf("rows %q tail %q", rows, tail)
 	}
+}
+
+func TestMeetingsCSV(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	checkListCSV(t, e, "/api/meetings?from=2026-08-01&to=2026-12-31&limit=100", "meetings", "from=2026-08-01", "to=2026-12-31")
 }
