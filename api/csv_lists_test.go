@@ -97,9 +97,12 @@ func checkListCSV(t *testing.T, e *env, path, rowsField string, filters ...strin
 		}
 		return
 	}
-	_, body = get(t, e, path+"&format=csv&cursor="+url.QueryEscape(cursor))
+	res, body = get(t, e, path+"&format=csv&cursor="+url.QueryEscape(cursor))
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s CSV from a cursor: %d %s", path, res.StatusCode, body)
+	}
 	_, _, rest, _ := readRowsCSV(t, body)
-	if len(rest) != len(want)-1 || rest[0][0] != want[1] {
+	if len(rest) != len(want)-1 || (len(rest) > 0 && rest[0][0] != want[1]) {
 		t.Errorf("%s CSV from a cursor: %d rows (want %d)", path, len(rest), len(want)-1)
 	}
 }
@@ -110,7 +113,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // twin.
 func TestListCSVBadFormat(t *testing.T) {
 	e := newEntityEnv(t, Config{})
-	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/meetings?format=ics", "/api/rows?vendor_stem=X&format=tsv"} {
+	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/meetings?format=ics", "/api/land-projects?format=xml", "/api/rows?vendor_stem=X&format=tsv"} {
 		res, body := get(t, e, p)
 		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "format") {
 			t.Errorf("%s: %d %s", p, res.StatusCode, body)
@@ -149,4 +152,10 @@ func TestCSVFormulaCellEscaped(t *testing.T) {
 func TestMeetingsCSV(t *testing.T) {
 	e := newEntityEnv(t, Config{})
 	checkListCSV(t, e, "/api/meetings?from=2026-08-01&to=2026-12-31&limit=100", "meetings", "from=2026-08-01", "to=2026-12-31")
+}
+
+func TestLandProjectsCSV(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	checkListCSV(t, e, "/api/land-projects?limit=100", "projects")
+	checkListCSV(t, e, "/api/land-projects?borough=Manhattan&status=completed&limit=100", "projects", "borough=Manhattan", "status=completed")
 }
