@@ -113,7 +113,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // twin.
 func TestListCSVBadFormat(t *testing.T) {
 	e := newEntityEnv(t, Config{})
-	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/meetings?format=ics", "/api/land-projects?format=xml", "/api/rows?vendor_stem=X&format=tsv"} {
+	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/meetings?format=ics", "/api/land-projects?format=xml", "/api/civil-service?format=html", "/api/rows?vendor_stem=X&format=tsv"} {
 		res, body := get(t, e, p)
 		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "format") {
 			t.Errorf("%s: %d %s", p, res.StatusCode, body)
@@ -158,4 +158,10 @@ func TestLandProjectsCSV(t *testing.T) {
 	e := newEntityEnv(t, Config{})
 	checkListCSV(t, e, "/api/land-projects?limit=100", "projects")
 	checkListCSV(t, e, "/api/land-projects?borough=Manhattan&status=completed&limit=100", "projects", "borough=Manhattan", "status=completed")
+}
+
+func TestCivilServiceCSV(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	checkListCSV(t, e, "/api/civil-service?agency=police-department&kind=list&limit=100", "records", "agency=police-department", "kind=list")
+	checkListCSV(t, e, "/api/civil-service?limit=100", "records")
 }
