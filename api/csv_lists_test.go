@@ -15,6 +15,10 @@ import (
 // listRouteIDs walks a JSON list route from path through every next_cursor
 // and returns the ids of its rows in order, with the total it states.
 func listRouteIDs(t *testing.T, e *env, path, rowsField string) (ids []string, total int) {
+	idField := "id"
+	if f, rest, ok := strings.Cut(rowsField, "."); ok {
+		rowsField, idField = f, rest
+	}
 	t.Helper()
 	cursor := ""
 	for range 200 {
@@ -27,15 +31,14 @@ func listRouteIDs(t *testing.T, e *env, path, rowsField string) (ids []string, t
 		if res.StatusCode != http.StatusOK || json.Unmarshal(body, &page) != nil {
 			t.Fatalf("GET %s: %d %s", p, res.StatusCode, body[:min(400, len(body))])
 		}
-		var rows []struct {
-			ID string `json:"id"`
-		}
+		var rows []map[string]any
 		if err := json.Unmarshal(page[rowsField], &rows); err != nil {
 			t.Fatalf("GET %s: %s: %v", p, rowsField, err)
 		}
 		_ = json.Unmarshal(page["total"], &total)
 		for _, r := range rows {
-			ids = append(ids, r.ID)
+			id, _ := r[idField].(string)
+			ids = append(ids, id)
 		}
 		cursor = ""
 		_ = json.Unmarshal(page["next_cursor"], &cursor)
@@ -47,7 +50,8 @@ func listRouteIDs(t *testing.T, e *env, path, rowsField string) (ids []string, t
 	return nil, 0
 }
 
-// checkListCSV asks the CSV twin of a JSON list (path + "&format=csv") and
+// checkListCSV (rowsField "hits.request_id": the rows and their id field)
+// asks the CSV twin of a JSON list (path + "&format=csv") and
 // checks it holds the JSON's rows, in order, every one (ids in the id
 // column), with its address, filters and sources first and its end last.
 func checkListCSV(t *testing.T, e *env, path, rowsField string, filters ...string) {
@@ -62,7 +66,7 @@ func checkListCSV(t *testing.T, e *env, path, rowsField string, filters ...strin
 		t.Fatalf("%s CSV: %d %v", path, res.StatusCode, res.Header)
 	}
 	head, header, rows, tail := readRowsCSV(t, body)
-	if header[0] != "id" {
+	if _, idField, ok := strings.Cut(rowsField, "."); (ok && header[0] != idField) || (!ok && header[0] != "id") {
 		t.Fatalf("%s CSV header %v", path, header)
 	}
 	if len(rows) != len(want) {
@@ -113,7 +117,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // twin.
 func TestListCSVBadFormat(t *testing.T) {
 	e := newEntityEnv(t, Config{})
-	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/meetings?format=ics", "/api/land-projects?format=xml", "/api/civil-service?format=html", "/api/rows?vendor_stem=X&format=tsv"} {
+	for _, p := range []string{"/api/contracts?format=xlsx", "/api/payroll?format=pdf", "/api/meetings?format=ics", "/api/land-projects?format=xml", "/api/civil-service?format=html", "/api/search?q=parks&format=rss", "/api/rows?vendor_stem=X&format=tsv"} {
 		res, body := get(t, e, p)
 		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "format") {
 			t.Errorf("%s: %d %s", p, res.StatusCode, body)
@@ -164,4 +168,10 @@ func TestCivilServiceCSV(t *testing.T) {
 	e := newEntityEnv(t, Config{})
 	checkListCSV(t, e, "/api/civil-service?agency=police-department&kind=list&limit=100", "records", "agency=police-department", "kind=list")
 	checkListCSV(t, e, "/api/civil-service?limit=100", "records")
+}
+
+func TestNoticeSearchCSV(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	checkListCSV(t, e, "/api/search?q=parks&exact_count=true&limit=100", "hits.request_id", "q=parks")
+	checkListCSV(t, e, "/api/search?agency=dpr&from=2025-01-01&exact_count=true&limit=100", "hits.request_id", "agency=dpr", "from=2025-01-01")
 }

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/recordwatch/recordwatch/internal/notices"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // The one CSV writer of every list route (?format=csv): leading "# " lines
@@ -132,3 +135,44 @@ func dayCell(t time.Time) string {
 	}
 	return t.In(record.NewYork).Format(time.DateOnly)
 }
+
+// searchCSV streams a notice search's hits as CSV (GET /api/search's
+// twin), from the first answer on through its next cursors.
+func (s *Server) searchCSV(c *gin.Context, v url.Values, q search.Query, mode string, first notices.Answer) {
+	ctx := c.Request.Context()
+	links := s.permalinks()
+	page := func(a notices.Answer) csvPage {
+		out := csvPage{next: a.NextCursor, total: a.Total}
+		for _, h := range a.Hits {
+			n := h.Notice
+			amount := ""
+			if n.AmountValid {
+				amount = strconv.FormatFloat(n.Amount, 'f', 2, 64)
+			}
+			out.rows = append(out.rows, []string{n.RequestID, dayCell(n.StartDate), n.Section, n.NoticeType, n.AgencyName, n.AgencyID, n.AgencyRaw,
+				n.Title, n.PIN, dayCell(n.DueDate), amount, strconv.FormatBool(n.AmountValid), n.AmountRaw, n.VendorName, links.Notice(n.RequestID)})
+		}
+		return out
+	}
+	self := cloneValues(v)
+	self.Del("cursor")
+	self.Del("limit")
+	e := startCSV(c, "notices")
+	e.comment("Recordwatch City Record notices: %s", s.cfg.BaseURL+"/api/search?"+self.Encode())
+	e.comment("filters: %s", self.Encode())
+	rel := ""
+	if first.Scope.MatchedRelation != "" {
+		rel = " (at least; ask exact_count=true for the exact count)"
+	}
+	e.comment("rows matched: %d%s", first.Total, rel)
+	e.scope("", first.Scope)
+	e.stream(noticeCSVHeader, page(first), func(cur string) (csvPage, error) {
+		q.Cursor = cur
+		a, err := s.deps.Notices.Search(ctx, q, mode)
+		return page(a), err
+	})
+}
+
+// noticeCSVHeader is the header row of the notices CSV.
+var noticeCSVHeader = []string{"request_id", "published", "section", "notice_type", "agency_name", "agency_id", "agency_raw", "title", "pin",
+	"due_date", "amount", "amount_valid", "amount_raw", "vendor_name", "permalink"}
