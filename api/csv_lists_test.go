@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	stdhtml "html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -174,4 +175,34 @@ func TestNoticeSearchCSV(t *testing.T) {
 	e := newEntityEnv(t, Config{})
 	checkListCSV(t, e, "/api/search?q=parks&exact_count=true&limit=100", "hits.request_id", "q=parks")
 	checkListCSV(t, e, "/api/search?agency=dpr&from=2025-01-01&exact_count=true&limit=100", "hits.request_id", "agency=dpr", "from=2025-01-01")
+}
+
+// The land-use projects and meetings pages link the CSV of the list they
+// show, and the link answers that CSV.
+func TestListPagesLinkTheirCSV(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	for _, c := range []struct{ page, want string }{
+		{"/land-projects?status=completed&borough=Manhattan", "/api/land-projects?borough=Manhattan&format=csv&status=completed"},
+		{"/meetings?from=2026-08-01&to=2026-12-31", "/api/meetings?format=csv&from=2026-08-01&to=2026-12-31"},
+	} {
+		res, body := get(t, e, c.page)
+		html := string(body)
+		_, after, ok := strings.Cut(html, `data-download="csv"`)
+		i := strings.LastIndex(html[:len(html)-len(after)], `href="`)
+		if res.StatusCode != http.StatusOK || !ok || i < 0 {
+			t.Fatalf("%s: %d, no CSV link", c.page, res.StatusCode)
+		}
+		href := stdhtml.UnescapeString(strings.SplitN(html[i+len(`href="`):], `"`, 2)[0])
+		if href != "http://rw.test"+c.want {
+			t.Errorf("%s: CSV link %s, want %s", c.page, href, c.want)
+		}
+		res, body = get(t, e, strings.TrimPrefix(href, "http://rw.test"))
+		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/csv") {
+			t.Errorf("%s: %d %.200s", href, res.StatusCode, body)
+			continue
+		}
+		if _, _, rows, tail := readRowsCSV(t, body); len(rows) == 0 || len(tail) != 1 {
+			t.Errorf("%s: %d rows, tail %q", href, len(rows), tail)
+		}
+	}
 }

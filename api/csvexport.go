@@ -176,3 +176,13 @@ func (s *Server) searchCSV(c *gin.Context, v url.Values, q search.Query, mode st
 // noticeCSVHeader is the header row of the notices CSV.
 var noticeCSVHeader = []string{"request_id", "published", "section", "notice_type", "agency_name", "agency_id", "agency_raw", "title", "pin",
 	"due_date", "amount", "amount_valid", "amount_raw", "vendor_name", "permalink"}
+
+// csvLink is the CSV twin of the list a page shows: the JSON list route
+// (path) with the page's filters and cursor, format=csv, no page size.
+func (s *Server) csvLink(path string, q url.Values) string {
+	q = cloneValues(q)
+	q.Del("limit")
+	q.Del("lang")
+	q.Set("format", "csv")
+	return s.cfg.BaseURL + path + "?" + q.Encode()
+}

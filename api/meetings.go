@@ -240,7 +240,8 @@ func (s *Server) meetingsPage(c *gin.Context) {
 	limit := p.integer("limit", meeting.MaxLimit, 1, meeting.MaxLimit)
 	cursor := p.str("cursor")
 	q := c.Request.URL.Query()
-	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics"}
+	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics",
+		CSV: s.csvLink("/api/meetings", q)}
 	if p.err != nil {
 		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(p.err)})
 		return
@@ -277,10 +278,12 @@ type calendarDay struct {
 
 type meetingPageData struct {
 	Title, JSON, ICS, Base, Error, Next string
-	Meeting                             *meeting.Meeting
-	Page                                *meeting.Page
-	Days                                []calendarDay
-	Rules                               []string
+	// CSV is the CSV twin of the calendar's list (empty on a meeting page).
+	CSV     string
+	Meeting *meeting.Meeting
+	Page    *meeting.Page
+	Days    []calendarDay
+	Rules   []string
 }
 
 // writeMeetingPage renders a meeting or the calendar
