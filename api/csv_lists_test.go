@@ -206,3 +206,45 @@ func TestListPagesLinkTheirCSV(t *testing.T) {
 		}
 	}
 }
+
+// A matter's timeline as CSV: every step of its JSON, in order, with how
+// each was linked; a bad format is 400, an unknown PIN 404.
+func TestMatterCSV(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	const pin = "12522P0001001R004"
+	res, body := get(t, e, "/api/matters/"+pin)
+	var m struct {
+		Timeline []struct {
+			ID   string `json:"id"`
+			Link struct {
+				Method string `json:"method"`
+			} `json:"link"`
+		} `json:"timeline"`
+	}
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &m) != nil || len(m.Timeline) == 0 {
+		t.Fatalf("matter: %d %.300s", res.StatusCode, body)
+	}
+	res, body = get(t, e, "/api/matters/"+pin+"?format=csv")
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("matter CSV: %d %.300s", res.StatusCode, body)
+	}
+	head, header, rows, tail := readRowsCSV(t, body)
+	if len(rows) != len(m.Timeline) || header[0] != "id" || header[12] != "link_method" {
+		t.Fatalf("matter CSV: %d rows (JSON %d), header %v", len(rows), len(m.Timeline), header)
+	}
+	for i, r := range rows {
+		if r[0] != m.Timeline[i].ID || r[12] != m.Timeline[i].Link.Method {
+			t.Errorf("step %d: CSV %v, JSON %+v", i, r, m.Timeline[i])
+		}
+	}
+	h := strings.Join(head, "\n")
+	if !strings.Contains(h, "# filters: pin="+pin) || !strings.Contains(h, "# source: ") || len(tail) != 1 || tail[0] != "# end: "+strconv.Itoa(len(rows))+" rows of "+strconv.Itoa(len(rows)) {
+		t.Errorf("matter CSV comments:\n%s\n%q", h, tail)
+	}
+	if res, _ := get(t, e, "/api/matters/"+pin+"?format=xls"); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("bad format: %d", res.StatusCode)
+	}
+	if res, _ := get(t, e, "/api/matters/ZZZZZZZZZZ?format=csv"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown PIN as CSV: %d", res.StatusCode)
+	}
+}

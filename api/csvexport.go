@@ -43,6 +43,8 @@ type csvExport struct {
 	c       *gin.Context
 	w       *csv.Writer
 	written int
+	// rows says which rows follow, when not the pages of a cursor.
+	rows string
 }
 
 // csvPage is one page of a list as CSV rows, with the cursor of the next
@@ -87,7 +89,10 @@ func (e *csvExport) scope(extentWords string, sc record.Scope) {
 // each following page, up to procure.MaxRowExport rows; every text cell
 // goes through cell (no formula reaches a spreadsheet).
 func (e *csvExport) stream(header []string, first csvPage, next func(cursor string) (csvPage, error)) {
-	e.comment("rows: every row from the request's cursor (or the first) to the end, page by page as the JSON's next_cursor continues, at most %d", procure.MaxRowExport)
+	if e.rows == "" {
+		e.rows = fmt.Sprintf("every row from the request's cursor (or the first) to the end, page by page as the JSON's next_cursor continues, at most %d", procure.MaxRowExport)
+	}
+	e.comment("rows: %s", e.rows)
 	_ = e.w.Write(header)
 	page := first
 	for {
