@@ -9,7 +9,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/procure"
-	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Every row listed (procure.ListRows): GET /api/rows pages the payments,
@@ -35,9 +34,9 @@ func rowListRequest(c *gin.Context) (procure.RowListRequest, string, error) {
 	req := procure.RowListRequest{Kind: p.str("kind"), Vendor: p.str("vendor"), VendorStem: p.str("vendor_stem"),
 		Agency: p.str("agency"), AgencyID: p.str("agency_id"), PIN: p.str("pin"), ContractID: p.str("contract_id"),
 		Sort: p.str("sort"), Cursor: p.str("cursor"), Limit: p.integer("limit", procure.DefaultRowListLimit, 1, procure.MaxRowListLimit)}
-	format := strings.ToLower(p.str("format"))
-	if format != "" && format != "json" && format != "csv" {
-		p.fail(record.Invalid("format", "format must be json or csv"))
+	format := "json"
+	if csvFormat(p) {
+		format = "csv"
 	}
 	return req, format, p.err
 }
