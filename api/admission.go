@@ -123,12 +123,12 @@ func (g *gate) held() func() {
 // (nil: always). Every route whose cost grows with the data is here:
 // faceted, counted or semantic searches, federated search, passages,
 // contract analysis, payroll rows, the batch look-up, agency and vendor
-// profiles with their pages (a dossier each), and property locations (every
-// disposition notice). Cold feeds take a slot from their handler (inSlot),
+// profiles with their pages (a dossier each), property locations (every
+// disposition notice), and every list's CSV twin (asksCSV). Cold feeds take a slot from their handler (inSlot),
 // since one served from its cache costs nothing. TestCostlyRoutesAndToolsTakeASlot
 // fails when a route over the admission threshold is missing.
 var admittedRoutes = map[string]func(c *gin.Context) bool{
-	"GET /api/search":             expensiveSearch,
+	"GET /api/search":             func(c *gin.Context) bool { return expensiveSearch(c) || asksCSV(c) },
 	"GET /api/search/federated":   always,
 	"GET /api/passages":           always,
 	"GET /api/contracts/analysis": always,
@@ -142,6 +142,17 @@ var admittedRoutes = map[string]func(c *gin.Context) bool{
 	"GET /agencies/:id/":          always,
 	"GET /vendors/*stem":          always,
 	"GET /property-locations":     always,
+	"GET /api/contracts":          asksCSV,
+	"GET /api/meetings":           asksCSV,
+	"GET /api/land-projects":      asksCSV,
+	"GET /api/civil-service":      asksCSV,
+}
+
+// asksCSV is the when of a list route whose CSV twin (?format=csv) streams
+// every row up to procure.MaxRowExport, page after page: the export takes
+// a slot, the JSON page does not.
+func asksCSV(c *gin.Context) bool {
+	return strings.EqualFold(strings.TrimSpace(c.Query("format")), "csv")
 }
 
 // admittedTools is the one list of the MCP tools that take a slot

@@ -31,14 +31,15 @@ func TestExpensiveRequestsQueueCheapOnesDoNot(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.gate.queued.Add(s.gate.maxQueue) // the queue is full too
-	for _, path := range []string{"/api/notices/20140930007", "/api/search?q=parks", "/healthz", "/agencies"} {
+	for _, path := range []string{"/api/notices/20140930007", "/api/search?q=parks", "/healthz", "/agencies", "/api/contracts?agency=parks", "/api/land-projects"} {
 		if res, body := get(t, e, path); res.StatusCode != http.StatusOK {
 			t.Errorf("cheap %s with the pool full: %d %.200s", path, res.StatusCode, body)
 		}
 	}
 	expensive := []string{"/api/search?q=parks&facets=true", "/api/search?q=parks&exact_count=true", "/api/search?q=parks&mode=hybrid",
 		"/api/search/federated?q=NYPD", "/api/contracts/analysis", "/api/payroll?name=smith", "/api/passages?q=parks",
-		"/feed.json?lens=money&q=admissiontestword"}
+		"/feed.json?lens=money&q=admissiontestword", "/api/search?q=parks&format=csv", "/api/contracts?format=csv", "/api/meetings?format=csv",
+		"/api/land-projects?format=csv", "/api/civil-service?format=csv"}
 	for _, path := range expensive {
 		res, body := get(t, e, path)
 		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -68,7 +69,7 @@ func (s *Server) contract(c *gin.Context) {
 }
 
 // contractBrowseParams are the parameters of GET /api/contracts.
-var contractBrowseParams = []string{"agency", "vendor", "pin", "fiscal_year", "agency_label", "agency_id", "vendor_stem", "amount_band", "undated", "limit", "cursor"}
+var contractBrowseParams = []string{"agency", "vendor", "pin", "fiscal_year", "agency_label", "agency_id", "vendor_stem", "amount_band", "undated", "limit", "cursor", "format"}
 
 // contracts serves GET /api/contracts?agency=&vendor=&pin=&fiscal_year=&limit=&cursor=
 // and the exact filters an analysis group follows with (agency_label,
@@ -80,16 +81,52 @@ func (s *Server) contracts(c *gin.Context) {
 		AgencyLabel: p.str("agency_label"), AgencyID: p.str("agency_id"), VendorStem: p.str("vendor_stem"), AmountBand: p.str("amount_band"), Undated: p.boolean("undated")}
 	limit := p.integer("limit", procure.DefaultContractLimit, 1, procure.MaxContractLimit)
 	cursor := p.str("cursor")
+	asCSV := csvFormat(p)
 	if p.err != nil {
 		writeError(c, p.err)
 		return
 	}
-	page, err := s.procure().BrowseContracts(c.Request.Context(), f, cursor, limit)
+	if asCSV {
+		limit = procure.MaxContractLimit
+	}
+	ctx := c.Request.Context()
+	page, err := s.procure().BrowseContracts(ctx, f, cursor, limit)
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
+	if !asCSV {
+		renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
+		return
+	}
+	e := startCSV(c, "contracts")
+	e.comment("Recordwatch registered contracts: %s", s.cfg.BaseURL+"/api/contracts?"+listQuery(c, "format", "limit").Encode())
+	e.comment("filters: %s", listQuery(c, "format", "limit", "cursor").Encode())
+	e.comment("rows matched: %d; %s: %d rows, %d with a valid amount, %s", page.Total, page.Totals.Measure, page.Totals.Count, page.Totals.ValidAmounts, page.Totals.Display)
+	e.scope(page.ExtentWords, page.Scope)
+	e.stream(contractCSVHeader, contractCSVPage(page), func(cur string) (csvPage, error) {
+		next, err := s.procure().BrowseContracts(ctx, f, cur, limit)
+		return contractCSVPage(next), err
+	})
+}
+
+// contractCSVHeader is the header row of the contracts CSV.
+var contractCSVHeader = []string{"id", "contract_id", "agency_as_printed", "agency_id", "agency_name", "vendor_name", "vendor_stem", "pin",
+	"registered_on", "received_on", "fiscal_year", "amount", "amount_valid", "amount_raw", "purpose", "procurement_method", "status", "source"}
+
+// contractCSVPage is a page of contracts as CSV rows.
+func contractCSVPage(p procure.ContractPage) csvPage {
+	out := csvPage{next: p.NextCursor, total: p.Total}
+	for _, r := range p.Contracts {
+		amount := ""
+		if r.AmountValid {
+			amount = strconv.FormatFloat(r.Amount, 'f', 2, 64)
+		}
+		out.rows = append(out.rows, []string{r.ID, r.ContractID, r.AgencyLabel, r.AgencyID, r.AgencyName, r.VendorName, r.VendorStem, r.PIN,
+			dayCell(r.RegisteredOn), dayCell(r.ReceivedOn), yearCell(r.FiscalYear), amount, strconv.FormatBool(r.AmountValid), r.AmountRaw,
+			r.Purpose, r.Method, r.Status, r.Source})
+	}
+	return out
 }
 
 // contractAnalysisParams are the parameters of GET /api/contracts/analysis.

@@ -79,15 +79,29 @@ type SearchResponse struct {
 }
 
 func (s *Server) search(c *gin.Context) {
-	q, mode, err := s.parseSearch(c.Request.URL.Query())
+	v := c.Request.URL.Query()
+	fp := newParams(url.Values{"format": v["format"]}, "format")
+	asCSV := csvFormat(fp)
+	v.Del("format")
+	q, mode, err := s.parseSearch(v)
+	if err == nil {
+		err = fp.err
+	}
 	if err != nil {
 		writeError(c, err)
 		return
+	}
+	if asCSV {
+		q.Limit = search.MaxLimit
 	}
 	// the search's one answer (internal/notices), as MCP's search_notices
 	a, err := s.deps.Notices.Search(c.Request.Context(), q, mode)
 	if err != nil {
 		writeError(c, err)
+		return
+	}
+	if asCSV {
+		s.searchCSV(c, v, q, mode, a)
 		return
 	}
 	now := s.deps.Now()

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -106,19 +109,55 @@ func (s *Server) landHearingsICS(c *gin.Context) {
 
 // landProjects serves GET /api/land-projects?procedure=&action=&stage=&effect=&borough=&community_district=&bbl=&status=&ulurp=&ceqr=&word=&limit=&cursor=.
 func (s *Server) landProjects(c *gin.Context) {
-	p := newParams(c.Request.URL.Query(), "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "ceqr", "word", "limit", "cursor")
+	p := newParams(c.Request.URL.Query(), "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "ceqr", "word", "limit", "cursor", "format")
 	f := land.Filter{Procedure: p.str("procedure"), Action: p.str("action"), Stage: p.str("stage"), Effect: p.str("effect"), Borough: p.str("borough"),
 		CommunityDistrict: p.str("community_district"), BBL: p.str("bbl"), Status: p.str("status"), ULURP: p.str("ulurp"), CEQR: p.str("ceqr"), Word: p.str("word")}
 	limit := p.integer("limit", land.DefaultLimit, 1, land.MaxLimit)
 	cursor := p.str("cursor")
+	asCSV := csvFormat(p)
 	if p.err != nil {
 		writeError(c, p.err)
 		return
 	}
-	page, err := s.land().Browse(c.Request.Context(), f, cursor, limit)
+	if asCSV {
+		limit = land.MaxLimit
+	}
+	ctx := c.Request.Context()
+	page, err := s.land().Browse(ctx, f, cursor, limit)
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
+	if !asCSV {
+		renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
+		return
+	}
+	e := startCSV(c, "land-projects")
+	e.comment("Recordwatch land-use projects: %s", s.cfg.BaseURL+"/api/land-projects?"+listQuery(c, "format", "limit").Encode())
+	e.comment("filters: %s", listQuery(c, "format", "limit", "cursor").Encode())
+	if b, err := json.Marshal(page.Filters); err == nil {
+		e.comment("filters as read: %s", b)
+	}
+	e.comment("rows matched: %d", page.Total)
+	e.scope("", page.Scope)
+	e.stream(landCSVHeader, landCSVPage(page), func(cur string) (csvPage, error) {
+		next, err := s.land().Browse(ctx, f, cur, limit)
+		return landCSVPage(next), err
+	})
+}
+
+// landCSVHeader is the header row of the land-use projects CSV; lists are
+// joined with " | ".
+var landCSVHeader = []string{"id", "name", "public_status", "project_status", "review_procedure", "procedure_id", "actions", "ulurp_numbers",
+	"stage", "effect", "boroughs", "community_districts", "lots", "conflicts", "last_date", "url"}
+
+// landCSVPage is a page of land-use projects as CSV rows.
+func landCSVPage(p land.Page) csvPage {
+	out := csvPage{next: p.NextCursor, total: p.Total}
+	for _, r := range p.Projects {
+		out.rows = append(out.rows, []string{r.ID, r.Name, r.PublicStatus, r.ProjectStatus, r.Procedure, r.ProcedureID, strings.Join(r.Actions, " | "),
+			strings.Join(r.ULURPNumbers, " | "), r.Stage, r.Effect, strings.Join(r.Boroughs, " | "), strings.Join(r.CommunityDistricts, " | "),
+			strconv.Itoa(r.Lots), strconv.Itoa(r.Conflicts), dayCell(r.LastDate), r.URL})
+	}
+	return out
 }

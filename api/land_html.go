@@ -23,17 +23,19 @@ import (
 
 type landListData struct {
 	JSON, Base, Error, Next string
-	Filter                  land.Filter
-	Page                    *land.Page
-	Procedures, Stages      []string
-	Rules                   []string
+	// CSV is the CSV twin of the list shown.
+	CSV                string
+	Filter             land.Filter
+	Page               *land.Page
+	Procedures, Stages []string
+	Rules              []string
 }
 
 // landProjectsPage is /land-projects: the land lens as a page, filters in
 // the URL (the same parameters as its JSON twin /api/land-projects).
 func (s *Server) landProjectsPage(c *gin.Context) {
 	q := c.Request.URL.Query()
-	d := landListData{JSON: s.cfg.BaseURL + "/api/land-projects?" + q.Encode(), Base: s.cfg.BaseURL, Rules: record.AbsenceRules,
+	d := landListData{JSON: s.cfg.BaseURL + "/api/land-projects?" + q.Encode(), CSV: s.csvLink("/api/land-projects", q), Base: s.cfg.BaseURL, Rules: record.AbsenceRules,
 		Procedures: append(land.ProcedureIDs(), "unknown"), Stages: append(land.StageIDs(), "unknown")}
 	p := newParams(q, "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "ceqr", "word", "limit", "cursor")
 	d.Filter = land.Filter{Procedure: p.str("procedure"), Action: p.str("action"), Stage: p.str("stage"), Effect: p.str("effect"), Borough: p.str("borough"),

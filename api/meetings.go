@@ -3,6 +3,9 @@ package api
 import (
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -73,20 +76,67 @@ func (s *Server) meetingJSON(c *gin.Context) {
 // meetingsJSON serves GET /api/meetings: a bounded, stable page with the
 // unknown-start exclusions, coverage and scope.
 func (s *Server) meetingsJSON(c *gin.Context) {
-	p := newParams(c.Request.URL.Query(), meetingParams...)
+	p := newParams(c.Request.URL.Query(), append([]string{"format"}, meetingParams...)...)
 	f := meetingFilter(p)
 	limit := p.integer("limit", meeting.DefaultLimit, 1, meeting.MaxLimit)
 	cursor := p.str("cursor")
+	asCSV := csvFormat(p)
 	if p.err != nil {
 		writeError(c, p.err)
 		return
 	}
-	page, err := s.meetings().Browse(c.Request.Context(), f, cursor, limit)
+	if asCSV {
+		limit = meeting.MaxLimit
+	}
+	ctx := c.Request.Context()
+	page, err := s.meetings().Browse(ctx, f, cursor, limit)
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
+	if !asCSV {
+		renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
+		return
+	}
+	e := startCSV(c, "meetings")
+	e.comment("Recordwatch meetings: %s", s.cfg.BaseURL+"/api/meetings?"+listQuery(c, "format", "limit").Encode())
+	e.comment("filters: %s", listQuery(c, "format", "limit", "cursor").Encode())
+	applied := make([]string, 0, len(page.Applied))
+	for k, v := range page.Applied {
+		applied = append(applied, k+"="+v)
+	}
+	slices.Sort(applied)
+	e.comment("filters applied: %s", strings.Join(applied, "; "))
+	e.comment("rows matched: %d; without a known start (not listed): %d. %s", page.Total, page.ExcludedUnknownStart.Count, page.ExcludedUnknownStart.Note)
+	e.scope("", page.Scope)
+	e.stream(meetingCSVHeader, meetingCSVPage(page), func(cur string) (csvPage, error) {
+		next, err := s.meetings().Browse(ctx, f, cur, limit)
+		return meetingCSVPage(next), err
+	})
+}
+
+// meetingCSVHeader is the header row of the meetings CSV.
+var meetingCSVHeader = []string{"id", "date", "start", "end", "start_known", "body", "body_kind", "agency_id", "agency_name", "title",
+	"place", "attendance", "held", "minutes", "tentative", "source", "source_id", "source_url"}
+
+// meetingCSVPage is a page of meetings as CSV rows.
+func meetingCSVPage(p meeting.Page) csvPage {
+	out := csvPage{next: p.NextCursor, total: p.Total}
+	at := func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return t.In(record.NewYork).Format(time.RFC3339)
+	}
+	for _, m := range p.Meetings {
+		agencyID, agencyName := "", ""
+		if m.Agency != nil {
+			agencyID, agencyName = m.Agency.ID, m.Agency.Name
+		}
+		out.rows = append(out.rows, []string{m.ID, m.When.Date, at(m.When.Start), at(m.When.End), strconv.FormatBool(m.When.StartKnown), m.Body, m.BodyKind,
+			agencyID, agencyName, m.Title, m.Place.Text, m.Place.Attendance, m.Held.State, m.Minutes.State, strconv.FormatBool(m.Tentative), m.Source, m.SourceID, m.SourceURL})
+	}
+	return out
 }
 
 // maxFeedMeetings bounds the events of the meetings feed.
@@ -190,7 +240,8 @@ func (s *Server) meetingsPage(c *gin.Context) {
 	limit := p.integer("limit", meeting.MaxLimit, 1, meeting.MaxLimit)
 	cursor := p.str("cursor")
 	q := c.Request.URL.Query()
-	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics"}
+	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics",
+		CSV: s.csvLink("/api/meetings", q)}
 	if p.err != nil {
 		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(p.err)})
 		return
@@ -227,10 +278,12 @@ type calendarDay struct {
 
 type meetingPageData struct {
 	Title, JSON, ICS, Base, Error, Next string
-	Meeting                             *meeting.Meeting
-	Page                                *meeting.Page
-	Days                                []calendarDay
-	Rules                               []string
+	// CSV is the CSV twin of the calendar's list (empty on a meeting page).
+	CSV     string
+	Meeting *meeting.Meeting
+	Page    *meeting.Page
+	Days    []calendarDay
+	Rules   []string
 }
 
 // writeMeetingPage renders a meeting or the calendar

@@ -29,20 +29,52 @@ func (s *Server) peopleRoutes(r *gin.Engine, api *gin.RouterGroup) {
 // exam and eligible-list rows (DCAS), newest first, each with its date
 // and source; agency matches the lists that name it.
 func (s *Server) civilService(c *gin.Context) {
-	p := newParams(c.Request.URL.Query(), "kind", "exam_number", "title_code", "agency", "limit", "cursor")
+	p := newParams(c.Request.URL.Query(), "kind", "exam_number", "title_code", "agency", "limit", "cursor", "format")
 	f := people.CivilFilter{Kind: p.str("kind"), ExamNumber: p.str("exam_number"), TitleCode: p.str("title_code"), Agency: p.str("agency")}
 	limit := p.integer("limit", people.DefaultLimit, 1, people.MaxLimit)
 	cursor := p.str("cursor")
+	asCSV := csvFormat(p)
 	if p.err != nil {
 		writeError(c, p.err)
 		return
 	}
-	page, err := s.people().Civil(c.Request.Context(), f, cursor, limit)
+	if asCSV {
+		limit = people.MaxLimit
+	}
+	ctx := c.Request.Context()
+	page, err := s.people().Civil(ctx, f, cursor, limit)
 	if err != nil {
 		writeError(c, err)
 		return
 	}
-	renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
+	if !asCSV {
+		renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
+		return
+	}
+	e := startCSV(c, "civil-service")
+	e.comment("Recordwatch civil-service exams and lists: %s", s.cfg.BaseURL+"/api/civil-service?"+listQuery(c, "format", "limit").Encode())
+	e.comment("filters: %s", listQuery(c, "format", "limit", "cursor").Encode())
+	e.comment("rows matched: %d", page.Total)
+	e.comment("%s", page.Note)
+	e.scope("", page.Scope)
+	e.stream(civilCSVHeader, civilCSVPage(page), func(cur string) (csvPage, error) {
+		next, err := s.people().Civil(ctx, f, cur, limit)
+		return civilCSVPage(next), err
+	})
+}
+
+// civilCSVHeader is the header row of the civil-service CSV.
+var civilCSVHeader = []string{"id", "kind", "exam_number", "title_code", "title", "category", "date", "date_label", "end", "end_label",
+	"agency_code", "agency_name", "agency_id", "notes", "dataset", "source", "url"}
+
+// civilCSVPage is a page of civil-service rows as CSV rows.
+func civilCSVPage(p people.CivilPage) csvPage {
+	out := csvPage{next: p.NextCursor, total: p.Total}
+	for _, r := range p.Records {
+		out.rows = append(out.rows, []string{r.ID, r.Kind, r.ExamNumber, r.TitleCode, r.Title, r.Category, r.Date, r.DateLabel, r.End, r.EndLabel,
+			r.AgencyCode, r.AgencyName, r.AgencyID, strings.Join(r.Notes, " | "), r.Dataset, r.Source, r.URL})
+	}
+	return out
 }
 
 // people is the people service main.go built.

@@ -1,18 +1,14 @@
 package api
 
 import (
-	"encoding/csv"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/internal/procure"
-	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Every row listed (procure.ListRows): GET /api/rows pages the payments,
@@ -38,9 +34,9 @@ func rowListRequest(c *gin.Context) (procure.RowListRequest, string, error) {
 	req := procure.RowListRequest{Kind: p.str("kind"), Vendor: p.str("vendor"), VendorStem: p.str("vendor_stem"),
 		Agency: p.str("agency"), AgencyID: p.str("agency_id"), PIN: p.str("pin"), ContractID: p.str("contract_id"),
 		Sort: p.str("sort"), Cursor: p.str("cursor"), Limit: p.integer("limit", procure.DefaultRowListLimit, 1, procure.MaxRowListLimit)}
-	format := strings.ToLower(p.str("format"))
-	if format != "" && format != "json" && format != "csv" {
-		p.fail(record.Invalid("format", "format must be json or csv"))
+	format := "json"
+	if csvFormat(p) {
+		format = "csv"
 	}
 	return req, format, p.err
 }
@@ -115,10 +111,10 @@ func (s *Server) rowListView(l procure.RowList, limit int) RowListView {
 var rowCSVHeader = []string{"kind", "id", "date", "date_label", "fiscal_year", "agency", "agency_id", "vendor", "contract_id", "pin",
 	"title", "status", "amount", "amount_valid", "amount_as_printed", "source", "source_url"}
 
-// rowsCSV streams every row of a list as CSV, page by page: leading #
-// lines say what was asked, the totals of every match, their extent and
-// the sources; at most procure.MaxRowExport rows, then a last # line with
-// the cursor that continues.
+// rowsCSV streams every row of a list as CSV (csvExport): leading # lines
+// say what was asked, the totals of every match, their extent and the
+// sources; at most procure.MaxRowExport rows, then a last # line with the
+// cursor that continues.
 func (s *Server) rowsCSV(c *gin.Context, req procure.RowListRequest) {
 	ctx := c.Request.Context()
 	req.Limit = procure.MaxRowListLimit
@@ -127,73 +123,56 @@ func (s *Server) rowsCSV(c *gin.Context, req procure.RowListRequest) {
 		writeError(c, err)
 		return
 	}
-	h := c.Writer.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="recordwatch-rows.csv"`)
-	h.Set("Cache-Control", "no-store")
-	c.Status(http.StatusOK)
-	w := csv.NewWriter(c.Writer)
-	comment := func(format string, a ...any) {
-		w.Flush()
-		fmt.Fprintf(c.Writer, "# "+format+"\n", a...)
-	}
-	comment("Recordwatch rows: %s", s.RowsLink(rowListQuery(first), "", false))
-	comment("filters: %s", rowListQuery(first).Encode())
-	comment("sort: %s; rows matched: %d", first.Sort, first.Total)
-	comment("payments: %d, %s; registered contract rows: %d, %s registered value", first.Payments.Count, first.Payments.Amount.Display,
+	e := startCSV(c, "rows")
+	e.comment("Recordwatch rows: %s", s.RowsLink(rowListQuery(first), "", false))
+	e.comment("filters: %s", rowListQuery(first).Encode())
+	e.comment("sort: %s; rows matched: %d", first.Sort, first.Total)
+	e.comment("payments: %d, %s; registered contract rows: %d, %s registered value", first.Payments.Count, first.Payments.Amount.Display,
 		first.Contracts.Count, first.Contracts.Amount.Display)
 	if u := first.Unregistered; u != nil {
-		comment("contract rows not registered (apart, not in registered value): %d, %s", u.Count, u.Amount.Display)
+		e.comment("contract rows not registered (apart, not in registered value): %d, %s", u.Count, u.Amount.Display)
 	}
-	if first.ExtentWords != "" {
-		comment("extent: %s", first.ExtentWords)
-	}
-	for _, src := range first.Scope.Sources {
-		comment("source: %s (%s) %d %s records, %s to %s, observed %s", src.Source, src.Label, src.Records, src.RecordType,
-			src.FirstSourceDate, src.LastSourceDate, src.ObservedAt.Format(time.DateOnly))
-	}
-	comment("%s", procure.RowListNote)
-	_ = w.Write(rowCSVHeader)
-	page, written := first, 0
-	for {
-		for _, r := range page.Rows {
-			amount, valid, raw := "", "false", ""
-			if a := r.Amount; a != nil {
-				raw = a.SourceText
-				if a.Valid && a.Value != nil {
-					amount, valid = strconv.FormatFloat(*a.Value, 'f', 2, 64), "true"
-				}
+	e.scope(first.ExtentWords, first.Scope)
+	e.comment("%s", procure.RowListNote)
+	e.stream(rowCSVHeader, rowCSVPage(first), func(cursor string) (csvPage, error) {
+		req.Cursor = cursor
+		l, err := s.procure().ListRows(ctx, req)
+		return rowCSVPage(l), err
+	})
+}
+
+// rowCSVPage is a row list page as CSV rows.
+func rowCSVPage(l procure.RowList) csvPage {
+	p := csvPage{next: l.NextCursor, total: l.Total}
+	for _, r := range l.Rows {
+		amount, valid, raw := "", "false", ""
+		if a := r.Amount; a != nil {
+			raw = a.SourceText
+			if a.Valid && a.Value != nil {
+				amount, valid = strconv.FormatFloat(*a.Value, 'f', 2, 64), "true"
 			}
-			fy := ""
-			if r.FiscalYear != 0 {
-				fy = strconv.Itoa(r.FiscalYear)
-			}
-			_ = w.Write([]string{r.Kind, r.ID, r.Date, r.DateLabel, fy, cell(r.Agency), r.AgencyID, cell(r.Vendor), cell(r.ContractID), cell(r.PIN),
-				cell(r.Title), cell(r.Status), amount, valid, cell(raw), r.Source, r.URL})
-			written++
 		}
-		w.Flush()
-		c.Writer.Flush()
-		if page.NextCursor == "" {
-			comment("end: %d rows of %d", written, first.Total)
-			return
-		}
-		if written >= procure.MaxRowExport {
-			comment("cut at %d rows of %d; continue with cursor=%s", written, first.Total, page.NextCursor)
-			return
-		}
-		req.Cursor = page.NextCursor
-		if page, err = s.procure().ListRows(ctx, req); err != nil {
-			comment("cut at %d rows of %d: %s", written, first.Total, err.Error())
-			return
-		}
+		p.rows = append(p.rows, []string{r.Kind, r.ID, r.Date, r.DateLabel, yearCell(r.FiscalYear), r.Agency, r.AgencyID, r.Vendor, r.ContractID, r.PIN,
+			r.Title, r.Status, amount, valid, raw, r.Source, r.URL})
 	}
+	return p
+}
+
+// yearCell is a fiscal year's cell: empty when none is known.
+func yearCell(fy int) string {
+	if fy == 0 {
+		return ""
+	}
+	return strconv.Itoa(fy)
 }
 
 // cell is a text cell as a spreadsheet must read it: text that would start
 // a formula (=, +, -, @, tab, carriage return) is kept as text behind a
-// leading apostrophe.
+// leading apostrophe; a plain number (a negative amount) stays a number.
 func cell(v string) string {
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return v
+	}
 	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
 		return "'" + v
 	}
