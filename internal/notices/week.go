@@ -76,15 +76,15 @@ func (s *Service) Week(ctx context.Context) (Week, error) {
 	w := Week{Today: ymd(today), Since: ymd(since), Lists: []WeekList{}}
 
 	notices := func(key string, v url.Values, from, to time.Time) error {
-		v.Set("sort", "date")
-		v.Set("exact_count", "true")
-		p := Params{Sort: "date", ExactCount: true, Limit: WeekLimit}
+		p := Params{ExactCount: true, Limit: WeekLimit}
 		switch key {
 		case WeekPublished:
-			p.From, p.To = from, to
+			p.From, p.To, p.Sort = from, to, "newest"
 		case WeekDue:
-			p.DueFrom, p.DueTo = from, to
+			p.DueFrom, p.DueTo, p.Sort = from, to, "due" // soonest due first
 		}
+		v.Set("sort", p.Sort)
+		v.Set("exact_count", "true")
 		q, mode, err := p.Query(nil, s.now())
 		if err != nil {
 			return err
