@@ -2,12 +2,14 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/notices"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // WeekResponse is GET /api/week: the service's answer (notices.Week) as
@@ -29,8 +31,13 @@ func (s *Server) weekLinks(w notices.Week) map[string]web.WeekLinks {
 				out[l.Key] = web.WeekLinks{JSON: b + "/api/meetings?" + l.Query, View: b + "/meetings?" + l.Query, Feed: b + "/meetings.ics?" + l.Query}
 			}
 		case notices.WeekDue:
-			// the open solicitations' feed: what is still open, as it changes
-			out[l.Key] = web.WeekLinks{JSON: b + "/api/search?" + l.Query, View: b + "/#search?" + l.Query, Feed: b + "/feed.xml?lens=money&open=true"}
+			// the open solicitations' feed (what is still open, as it
+			// changes), where the form serves it
+			wl := web.WeekLinks{JSON: b + "/api/search?" + l.Query, View: b + "/#search?" + l.Query}
+			if f := s.searchFeedLinks(url.Values{"lens": {record.LensMoney}, "open": {"true"}}); f != nil {
+				wl.Feed = f.Atom
+			}
+			out[l.Key] = wl
 		default:
 			out[l.Key] = web.WeekLinks{JSON: b + "/api/search?" + l.Query, View: b + "/#search?" + l.Query}
 		}
