@@ -131,7 +131,8 @@ var admittedRoutes = map[string]func(c *gin.Context) bool{
 	"GET /api/search":             expensiveSearch,
 	"GET /api/search/federated":   always,
 	"GET /api/week":               always,
-	"GET /":                       always,
+	"GET /":                       always, // the home page's week lists (week.go)
+	"HEAD /":                      always,
 	"GET /api/passages":           always,
 	"GET /api/contracts/analysis": always,
 	"GET /contracts/analysis":     always,

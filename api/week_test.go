@@ -184,3 +184,23 @@ func TestWeekEmptySaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// Form 2 serves no meeting records: the week's meetings list says so and
+// links nowhere; the notices' lists are served as on Form 1.
+func TestWeekForm2(t *testing.T) {
+	e := newEntityEnv(t, Config{Form: 2})
+	var got WeekResponse
+	res, body := get(t, e, "/api/week")
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &got) != nil || len(got.Lists) != 3 {
+		t.Fatalf("/api/week: %d %s", res.StatusCode, body)
+	}
+	for _, l := range got.Lists {
+		_, linked := got.Links[l.Key]
+		if (l.Key == notices.WeekMeetings) != (l.Unavailable != "") || linked == (l.Key == notices.WeekMeetings) {
+			t.Errorf("%s: unavailable %q, linked %v", l.Key, l.Unavailable, linked)
+		}
+	}
+	if _, body := get(t, e, "/"); !strings.Contains(string(body), "Meetings are not listed on this site.") {
+		t.Errorf("home: the meetings list does not say it is not served")
+	}
+}
