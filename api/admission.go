@@ -130,6 +130,9 @@ func (g *gate) held() func() {
 var admittedRoutes = map[string]func(c *gin.Context) bool{
 	"GET /api/search":             func(c *gin.Context) bool { return expensiveSearch(c) || asksCSV(c) },
 	"GET /api/search/federated":   always,
+	"GET /api/week":               always,
+	"GET /":                       always, // the home page's week lists (week.go)
+	"HEAD /":                      always,
 	"GET /api/passages":           always,
 	"GET /api/contracts/analysis": always,
 	"GET /contracts/analysis":     always,

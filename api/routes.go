@@ -24,6 +24,7 @@ func (s *Server) routes(r *gin.Engine) {
 	api := r.Group("/api", s.rateLimit())
 	api.GET("/search", s.search)
 	api.GET("/notices/:id", s.notice)
+	api.GET("/week", s.week) // week.go: the home page's "this week" as JSON
 
 	if s.deps.MCP != nil {
 		mcpH := s.mcpTransport(s.deps.MCP) // mcp_transport.go: JSON-RPC errors, 1 MiB bodies

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,29 +15,15 @@ import (
 // webRoutes mounts the human site: the shell at / (hash-routed views,
 // rendered once) and its embedded static assets.
 func (s *Server) webRoutes(r *gin.Engine) {
-	shells := map[string][]byte{}
-	for _, lang := range web.Langs {
-		var shell bytes.Buffer
-		p := web.Page{Kind: web.Home, Home: "/#", Shell: &web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL}, Lang: lang, Path: "/", Form: s.cfg.Form}
-		if err := web.Render(&shell, p); err != nil {
-			panic(err) // the embedded templates are parsed at start; this is a bug
-		}
-		shells[lang] = web.KeepLang(shell.Bytes(), lang, s.cfg.BaseURL)
-	}
 	home := func(c *gin.Context) {
 		web.SecurityHeaders(c.Writer.Header())
-		if b, ok := c.Get(bannerKey); ok {
-			if banner := b.(func() *web.Banner)(); banner != nil { // a source is not fresh: the shell states it (sources.go)
-				renderPage(c, http.StatusOK, web.Page{Kind: web.Home, Home: "/#", Shell: &web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL},
-					Banner: banner}, cacheShort, time.Time{})
-				return
-			}
+		// the shell with this week's lists (week.go), built per request
+		// from the notices service's one answer
+		p := web.Page{Kind: web.Home, Home: "/#", Shell: &web.Config{Form: s.cfg.Form, BaseURL: s.cfg.BaseURL}, Form: s.cfg.Form}
+		if w := s.homeWeek(c); w != nil {
+			p.Data = w
 		}
-		lang := c.GetString(langKey)
-		if lang == "" {
-			lang = "en"
-		}
-		render(c, http.StatusOK, "text/html; charset=utf-8", shells[lang], cacheShort, time.Time{})
+		renderPage(c, http.StatusOK, p, cacheSearch, time.Time{})
 	}
 	r.GET("/", home)
 	r.HEAD("/", home)

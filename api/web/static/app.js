@@ -787,6 +787,8 @@ function route() {
   const raw = location.hash.replace(/^#/, "");
   const [head, query] = raw.split("?");
   const p = new URLSearchParams(query || "");
+  const week = document.getElementById("week"); // this week's lists (home.html) belong to the home view only
+  if (week) week.hidden = !!head || path !== "/";
   if (!head) return searchView("search", p);
   if ((m = head.match(/^notice\/(.+)$/))) return noticeView(decodeURIComponent(m[1]));
   if ((m = head.match(/^vendor\/(.+)$/))) return vendorView(decodeURIComponent(m[1]));
