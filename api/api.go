@@ -114,6 +114,8 @@ type Server struct {
 	gate    *gate // the slots of expensive requests (admission.go)
 	// crosswalk is the agency crosswalk GET /agencies serves (gencache.go)
 	crosswalk byGeneration[*dossier.Crosswalk]
+	// weekCache keeps the home page's week lists (weekAnswer)
+	weekCache byGeneration[notices.Week]
 	ready     readyJobs  // /readyz's jobs, read at most once per ReadyJobsTTL (sources.go)
 	probe     storeProbe // the state store's last good write probe (health.go)
 	router    *gin.Engine
@@ -147,7 +149,8 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{cfg: cfg, deps: deps, limiter: newIPLimiter(cfg.RatePerSecond, cfg.Burst, deps.Now),
-		gate: newGate(cfg.ExpensiveSlots, AdmissionWait), crosswalk: byGeneration[*dossier.Crosswalk]{maxAge: CacheStats}}
+		gate: newGate(cfg.ExpensiveSlots, AdmissionWait), crosswalk: byGeneration[*dossier.Crosswalk]{maxAge: CacheStats},
+		weekCache: byGeneration[notices.Week]{maxAge: CacheWeek}}
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	_ = r.SetTrustedProxies(cfg.TrustedProxies)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"time"
@@ -45,9 +46,29 @@ func (s *Server) weekLinks(w notices.Week) map[string]web.WeekLinks {
 	return out
 }
 
+// weekAnswer is the week's answer (notices.Service.Week), kept for the
+// engine's generation and at most CacheWeek: the home page, the most
+// asked page, reads it from memory, and only the request that builds it
+// takes an admission slot (one build at a time), so it never waits behind
+// expensive requests once built.
+func (s *Server) weekAnswer(ctx context.Context) (notices.Week, error) {
+	return s.weekCache.get(ctx, s.deps.Search.Generation(), s.deps.Now(), func(ctx context.Context) (notices.Week, error) {
+		var w notices.Week
+		err := s.inSlot(ctx, func() (err error) {
+			w, err = s.deps.Notices.Week(ctx)
+			return err
+		})
+		return w, err
+	})
+}
+
+// CacheWeek bounds how long the week's answer is kept when nothing is
+// written: its lists are of days, so a few minutes is fresh.
+const CacheWeek = 5 * time.Minute
+
 // week serves GET /api/week: the JSON twin of the home page's lists.
 func (s *Server) week(c *gin.Context) {
-	w, err := s.deps.Notices.Week(c.Request.Context())
+	w, err := s.weekAnswer(c.Request.Context())
 	if err != nil {
 		writeError(c, err)
 		return
@@ -58,7 +79,7 @@ func (s *Server) week(c *gin.Context) {
 // homeWeek is the home page's data: the same answer, rendered; nil when
 // it cannot be built (the page still serves its search).
 func (s *Server) homeWeek(c *gin.Context) *web.WeekData {
-	w, err := s.deps.Notices.Week(c.Request.Context())
+	w, err := s.weekAnswer(c.Request.Context())
 	if err != nil {
 		return nil
 	}
