@@ -267,6 +267,16 @@ func (s *Server) buildFeed(ctx context.Context, fr feedRequest) (*feedEntry, err
 	f := s.feedOf(fr, a.FilterResult, now, a.Meetings)
 	f.Items = append(f.Items, s.landItems(a.Land)...) // land projects' milestones (land lens, Form 1)
 	f.Scope.Items = len(f.Items)
+	if len(f.Items) == 0 {
+		// an empty feed says why, and the nearest search that holds something
+		if f.Scope.AbsenceNote != "" {
+			f.Description += " Empty: " + f.Scope.AbsenceNote
+		}
+		if a.Widening != nil {
+			f.Scope.Widening = a.Widening.Note
+			f.Description += " " + a.Widening.Note
+		}
+	}
 	ent := &feedEntry{built: now, lastModified: f.Updated}
 	ent.bodies[formatAtom] = feed.Atom(f)
 	if ent.bodies[formatJSON], err = feed.JSON(f); err != nil {

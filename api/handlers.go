@@ -76,6 +76,9 @@ type SearchResponse struct {
 	// Meetings is the meeting records' block of a meetings-lens search
 	// (Form 1; meetings.go searchMeetings).
 	Meetings *SearchMeetings `json:"meetings,omitempty"`
+	// Widening is, for an empty answer, the same search without one of its
+	// constraints when that matches something (notices.Widening).
+	Widening *notices.Widening `json:"widening,omitempty"`
 }
 
 func (s *Server) search(c *gin.Context) {
@@ -116,6 +119,7 @@ func (s *Server) search(c *gin.Context) {
 		out.Next = s.cfg.BaseURL + "/api/search?" + v.Encode()
 	}
 	out.Meetings = s.searchMeetings(a.Meetings)
+	out.Widening = a.Widening
 	renderJSON(c, http.StatusOK, out, cacheSearch, a.Scope.CorpusObservedAt)
 }
 

@@ -47,6 +47,9 @@ type SearchOut struct {
 	// the meeting records dated in the search's event window, as
 	// /api/search answers them.
 	Meetings *SearchMeetings `json:"meetings,omitempty"`
+	// Widening is, for an empty answer, the same search without one of its
+	// constraints when that matches something, as /api/search answers it.
+	Widening *notices.Widening `json:"widening,omitempty"`
 }
 
 // SearchMeetings is the meetings lens's block of a search: the meeting
@@ -127,7 +130,7 @@ func searchNotices(d *Deps) Tool {
 			if in.Agency == "" {
 				sugg = view.Links{Base: d.BaseURL}.AgencySuggestions(d.Crosswalk, url.Values{"q": {in.Q}})
 			}
-			out := SearchOut{NoticePage: view.Page(a.Result, sugg), Results: d.refs(a.Result, a.Query.Sort), Roster: a.Roster}
+			out := SearchOut{NoticePage: view.Page(a.Result, sugg), Results: d.refs(a.Result, a.Query.Sort), Roster: a.Roster, Widening: a.Widening}
 			if a.Meetings != nil {
 				out.Meetings = &SearchMeetings{Page: a.Meetings.Page, Error: a.Meetings.Error, Note: notices.MeetingsNote}
 			}

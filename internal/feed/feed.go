@@ -91,8 +91,11 @@ type Scope struct {
 	// Absence says why a feed is empty (record.EmptyAnswer's type and
 	// note: none_found, outside_coverage, not_ingested, stale,
 	// upstream_failing); absent when it has items.
-	AbsenceType    string   `json:"absence_type,omitempty"`
-	AbsenceNote    string   `json:"absence_note,omitempty"`
+	AbsenceType string `json:"absence_type,omitempty"`
+	AbsenceNote string `json:"absence_note,omitempty"`
+	// Widening says, for an empty feed, what the same search holds without
+	// one of its constraints (the nearest non-empty answer).
+	Widening       string   `json:"widening,omitempty"`
 	DateBoundsNote string   `json:"date_bounds_note,omitempty"`
 	AbsenceRules   []string `json:"absence_rules"`
 	// Official says which registry stays authoritative.

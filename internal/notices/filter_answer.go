@@ -22,6 +22,10 @@ type FilterAnswer struct {
 	Meetings *MeetingLens
 	// Land (land lens, Form 1) are the land projects' states followed.
 	Land *LandLens
+	// Widening is the nearest non-empty answer to an empty one (widen),
+	// for a filter whose notices the query alone decides (no borough,
+	// category or requirement read from the text) and without a lens block.
+	Widening *Widening
 }
 
 // AnswerOptions are what a filter answer's blocks read.
@@ -50,6 +54,12 @@ func (s *Service) Filter(ctx context.Context, f watch.Filter, o AnswerOptions) (
 		return FilterAnswer{}, err
 	}
 	a := FilterAnswer{FilterResult: res}
+	if len(f.Boroughs)+len(f.Categories)+len(f.Requirements) == 0 && len(res.Roster) == 0 {
+		// (a lens block below replaces it when the lens has one)
+		if a.Widening, err = widen(ctx, rd.Search, res.Query, res.Total); err != nil {
+			return FilterAnswer{}, err
+		}
+	}
 	if o.Form != 1 {
 		return a, nil
 	}
@@ -64,14 +74,14 @@ func (s *Service) Filter(ctx context.Context, f watch.Filter, o AnswerOptions) (
 		return FilterAnswer{}, err
 	}
 	if ok {
-		a.Meetings, a.Hits = &ml, ml.Hits
+		a.Meetings, a.Hits, a.Widening = &ml, ml.Hits, nil
 	}
 	ll, ok, err := filterLand(ctx, f, rd, res, o.Links, o.LandProjects)
 	if err != nil {
 		return FilterAnswer{}, err
 	}
 	if ok {
-		a.Land, a.Hits = &ll, ll.Hits
+		a.Land, a.Hits, a.Widening = &ll, ll.Hits, nil
 	}
 	return a, nil
 }

@@ -58,6 +58,8 @@ type Answer struct {
 	// (Form 1); nil when the search is not the meetings lens alone or no
 	// meeting record is held.
 	Meetings *Meetings
+	// Widening is the nearest non-empty answer to an empty one (widen).
+	Widening *Widening
 }
 
 // Meetings is a meetings-lens search's block: the meeting records dated
@@ -108,6 +110,11 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (Answ
 	}
 	if a.Meetings, err = s.meetings(ctx, q); err != nil {
 		return Answer{}, err
+	}
+	if a.Meetings == nil && len(a.Roster) == 0 {
+		if a.Widening, err = widen(ctx, s.readers.Search, q, a.Total); err != nil {
+			return Answer{}, err
+		}
 	}
 	return a, nil
 }

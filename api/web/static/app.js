@@ -255,8 +255,28 @@ function scopeBox(scope, total) {
   return box;
 }
 
-function absence(scope) {
+// WIDEN_PARAMS are the view's parameters each widening leaves out
+// (notices.Widening.without).
+const WIDEN_PARAMS = { due: ["open"], published: ["from", "to"], agency: ["agency"], type: ["type"], vendor: ["vendor"], amount: ["m"], words: ["q"] };
+
+// absence says why a search lists nothing (its scope's typed empty answer)
+// and, when the service found one, the nearest search that holds
+// something, with a link to it (lens and p: the view's, to drop the
+// constraint).
+function absence(scope, widening, lens, p) {
+  const empty = scope && scope.empty;
+  let wider = null;
+  if (widening && lens && p && WIDEN_PARAMS[widening.without]) {
+    const q = new URLSearchParams(p);
+    for (const k of WIDEN_PARAMS[widening.without]) q.delete(k);
+    // open is solicitations due today or later: without its window, the solicitations
+    if (widening.without === "due") q.set("type", "Solicitation");
+    q.delete("cursor");
+    wider = h("p", { "data-widening": widening.without }, say(widening.note), " ", link(HOME + lens + "?" + q.toString(), t("js.widen.show")));
+  }
   return h("div", { class: "absence", role: "note", "data-absence": "" },
+    empty ? h("p", { "data-absence-type": empty.type }, h("strong", {}, t("js.absence.why")), " ", say(empty.note)) : null,
+    wider,
     h("strong", {}, t("js.absence.title")),
     h("ul", {}, (scope && scope.absence_rules || []).map(r => h("li", {}, say(r)))));
 }
@@ -371,7 +391,7 @@ async function searchView(lens, p) {
   let res;
   try { res = await getJSON(api); } catch (err) { return failure(lensName(lens), err, api); }
   const feeds = res.feeds;
-  const list = res.hits.length ? h("ol", { class: "results", "aria-label": t("js.results") }, res.hits.map(hitItem)) : absence(res.scope);
+  const list = res.hits.length ? h("ol", { class: "results", "aria-label": t("js.results") }, res.hits.map(hitItem)) : absence(res.scope, res.widening, lens, p);
   let pager = null;
   if (res.next_cursor) {
     const next = new URLSearchParams(p);
