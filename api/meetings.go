@@ -248,7 +248,7 @@ func (s *Server) meetingsPage(c *gin.Context) {
 	limit := p.integer("limit", meeting.MaxLimit, 1, meeting.MaxLimit)
 	cursor := p.str("cursor")
 	q := c.Request.URL.Query()
-	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics",
+	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics" + icsQuery(q),
 		CSV: s.csvLink("/api/meetings", q), Filter: f, Sources: meeting.Sources, Attendances: meeting.AttendanceFilters}
 	if len(f.Sources) > 0 {
 		data.Source = f.Sources[0]
@@ -315,6 +315,21 @@ func (s *Server) meetingMonths(from string, q url.Values) *calendarMonths {
 	}
 	return &calendarMonths{Month: start.Format("2006-01"), Prev: link(start.AddDate(0, -1, 0).Format("2006-01")),
 		Next: link(start.AddDate(0, 1, 0).Format("2006-01")), This: link(s.meetingNow().In(record.NewYork).Format("2006-01"))}
+}
+
+// icsQuery is the calendar page's query q as the iCalendar feed's: the
+// same filters and window, without paging or language.
+func icsQuery(q url.Values) string {
+	v := url.Values{}
+	for k, vs := range q {
+		if k != "cursor" && k != "limit" && k != "lang" {
+			v[k] = vs
+		}
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	return "?" + v.Encode()
 }
 
 type calendarDay struct {
