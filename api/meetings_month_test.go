@@ -132,6 +132,31 @@ func TestMeetingsMonthCalendar(t *testing.T) {
 		t.Errorf("body feed: %d, %d events, want %d", res.StatusCode, strings.Count(string(body), "BEGIN:VEVENT"), len(bwant))
 	}
 
+	// The kind-of-body filter (community boards, council, agencies):
+	// page and API list the same meetings, all of that kind, and some kind
+	// narrows July.
+	narrowed := false
+	for _, kind := range meeting.BodyKinds {
+		kq := "month=2026-07&body_kind=" + kind
+		kpg, kwant := apiMeetingIDs(t, e, kq+limit)
+		for _, m := range kpg.Meetings {
+			if m.BodyKind != kind {
+				t.Errorf("body_kind %s kept %s of kind %q", kind, m.ID, m.BodyKind)
+			}
+		}
+		res, body := get(t, e, "/meetings?"+kq)
+		if got := pageMeetingIDs(t, body); res.StatusCode != http.StatusOK || !slices.Equal(got, kwant) {
+			t.Errorf("body_kind %s page: %d lists %v, the API %v", kind, res.StatusCode, got, kwant)
+		}
+		if !hasLink(pageLinks(t, body), "next", "/meetings", url.Values{"body_kind": {kind}, "month": {"2026-08"}}) {
+			t.Errorf("body_kind %s: the next month link drops the filter", kind)
+		}
+		narrowed = narrowed || (len(kwant) > 0 && len(kwant) < len(want))
+	}
+	if !narrowed {
+		t.Errorf("no kind of body narrows July's %d meetings", len(want))
+	}
+
 	// Spanish: the month links keep the language and the words are Spanish.
 	res, body = get(t, e, "/meetings?month=2026-07&lang=es")
 	es := string(body)
@@ -154,7 +179,7 @@ func TestMeetingsMonthCalendar(t *testing.T) {
 
 	// Bad months are refused with 400 on every surface.
 	for _, bad := range []string{"/api/meetings?month=2026-13", "/api/meetings?month=July", "/api/meetings?month=2026-07&from=2026-07-02",
-		"/meetings?month=2026-7x", "/meetings.ics?month=2026-00"} {
+		"/meetings?month=2026-7x", "/meetings.ics?month=2026-00", "/api/meetings?body_kind=borough", "/meetings?body_kind=x"} {
 		if res, body := get(t, e, bad); res.StatusCode != http.StatusBadRequest {
 			t.Errorf("%s: %d %s", bad, res.StatusCode, body)
 		}

@@ -37,6 +37,9 @@ var TimeFilters = []string{TimeEvening, TimeWeekend, TimeEveningOrWeekend}
 // Attendance filters.
 var AttendanceFilters = []string{InPerson, Remote, Hybrid, AttendanceUnknown}
 
+// BodyKinds lists the kinds of body a filter may name.
+var BodyKinds = []string{BodyCouncil, BodyCommunityBoard, BodyAgency}
+
 // Sources lists the meeting sources a filter may name.
 var Sources = []string{"cb-calendar", "cityrecord-hearings", "legistar"}
 
@@ -129,6 +132,7 @@ type Filter struct {
 	Attendance string   // in_person, remote (hybrid meetings match both), hybrid, unknown
 	Sources    []string // Sources values
 	Body       string   // a body name, matched by BodyKey
+	BodyKind   string   // a BodyKinds value: council, community_board, agency
 	// Month (YYYY-MM) is the window of one calendar month, first to last
 	// day; it cannot be combined with From or To.
 	Month string
@@ -255,6 +259,13 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 		}
 		q.Keys[KeyBody] = []string{k}
 		applied["body"] = b
+	}
+	if k := f.BodyKind; k != "" {
+		if !slices.Contains(BodyKinds, k) {
+			return q, nil, record.Invalid("body_kind", "unknown kind of body %q; one of %s", k, strings.Join(BodyKinds, ", "))
+		}
+		q.Keys[KeyBodyKind] = []string{k}
+		applied["body_kind"] = k
 	}
 	if len(f.AgencyIDs) > 0 {
 		q.Keys[search.KeyAgencyID] = slices.Clone(f.AgencyIDs)
