@@ -30,7 +30,7 @@ func (s *Server) meetingRoutes(r *gin.Engine, api *gin.RouterGroup) {
 
 // meetingParams are the browse parameters shared by the JSON twin, the
 // calendar page and the feed.
-var meetingParams = []string{"from", "to", "time", "attendance", "source", "body", "limit", "cursor"}
+var meetingParams = []string{"from", "to", "month", "time", "attendance", "source", "body", "body_kind", "limit", "cursor"}
 
 // MeetingView is one meeting by exact id.
 type MeetingView struct {
@@ -55,8 +55,8 @@ func (s *Server) meetingNow() time.Time {
 // meetingFilter reads a browse filter; defaultDays > 0 sets the window's
 // end when none is given.
 func meetingFilter(p *params) meeting.Filter {
-	return meeting.Filter{From: p.str("from"), To: p.str("to"), Time: p.str("time"), Attendance: p.str("attendance"),
-		Sources: p.list("source"), Body: p.str("body")}
+	return meeting.Filter{From: p.str("from"), To: p.str("to"), Month: p.str("month"), Time: p.str("time"), Attendance: p.str("attendance"),
+		Sources: p.list("source"), Body: p.str("body"), BodyKind: p.str("body_kind")}
 }
 
 // meetingJSON serves GET /api/meetings/:id.
@@ -146,13 +146,20 @@ const maxFeedMeetings = 1000
 // the window (default today to today + meeting.FeedWindowDays days), by
 // meeting.FeedItem: timed when the start is known, all-day otherwise.
 func (s *Server) meetingsICS(c *gin.Context) {
-	p := newParams(c.Request.URL.Query(), "from", "to", "time", "attendance", "source", "body")
+	p := newParams(c.Request.URL.Query(), "from", "to", "month", "time", "attendance", "source", "body", "body_kind")
 	f := meetingFilter(p)
 	if p.err != nil {
 		writeError(c, p.err)
 		return
 	}
-	if f.To == "" {
+	if f.Month != "" { // the month's window, written as from and to
+		from, to, err := f.Window(s.meetingNow())
+		if err != nil {
+			writeError(c, err)
+			return
+		}
+		f.From, f.To, f.Month = from.Format("2006-01-02"), to.Format("2006-01-02"), ""
+	} else if f.To == "" {
 		from, _, err := f.Window(s.meetingNow())
 		if err != nil {
 			writeError(c, err)
@@ -180,6 +187,7 @@ func (s *Server) meetingsICS(c *gin.Context) {
 		}
 	}
 	q := c.Request.URL.Query()
+	q.Del("month")
 	q.Set("from", f.From)
 	q.Set("to", f.To)
 	fd := s.meetingsFeed(first, ms, q)
@@ -240,8 +248,11 @@ func (s *Server) meetingsPage(c *gin.Context) {
 	limit := p.integer("limit", meeting.MaxLimit, 1, meeting.MaxLimit)
 	cursor := p.str("cursor")
 	q := c.Request.URL.Query()
-	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics",
-		CSV: s.csvLink("/api/meetings", q)}
+	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics" + icsQuery(q),
+		CSV: s.csvLink("/api/meetings", q), Filter: f, Sources: meeting.Sources, Attendances: meeting.AttendanceFilters, BodyKinds: meeting.BodyKinds}
+	if len(f.Sources) > 0 {
+		data.Source = f.Sources[0]
+	}
 	if p.err != nil {
 		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(p.err)})
 		return
@@ -253,6 +264,7 @@ func (s *Server) meetingsPage(c *gin.Context) {
 		return
 	}
 	data.Page = &pg
+	data.Months = s.meetingMonths(pg.Applied["from"], q)
 	for _, m := range pg.Meetings {
 		if len(data.Days) == 0 || data.Days[len(data.Days)-1].Date != m.When.Date {
 			d := calendarDay{Date: m.When.Date}
@@ -271,6 +283,56 @@ func (s *Server) meetingsPage(c *gin.Context) {
 	s.writeMeetingPage(c, http.StatusOK, data)
 }
 
+// calendarMonths are the month links of the calendar: the month its
+// window starts in, the months before and after it and the current one,
+// each keeping the page's other filters (body, kind of body, source,
+// attendance, time).
+type calendarMonths struct {
+	Month, Prev, This, Next string
+}
+
+// meetingMonths builds the month links around the month of from
+// (YYYY-MM-DD, the applied window start) from the page's query q.
+func (s *Server) meetingMonths(from string, q url.Values) *calendarMonths {
+	start, err := time.ParseInLocation("2006-01-02", from, record.NewYork)
+	if err != nil {
+		return nil
+	}
+	start = time.Date(start.Year(), start.Month(), 1, 0, 0, 0, 0, record.NewYork)
+	link := func(month string) string {
+		v := url.Values{}
+		for k, vs := range q {
+			if k != "from" && k != "to" && k != "month" && k != "cursor" {
+				v[k] = vs
+			}
+		}
+		if month != "" {
+			v.Set("month", month)
+		}
+		if len(v) == 0 {
+			return s.cfg.BaseURL + "/meetings"
+		}
+		return s.cfg.BaseURL + "/meetings?" + v.Encode()
+	}
+	return &calendarMonths{Month: start.Format("2006-01"), Prev: link(start.AddDate(0, -1, 0).Format("2006-01")),
+		Next: link(start.AddDate(0, 1, 0).Format("2006-01")), This: link(s.meetingNow().In(record.NewYork).Format("2006-01"))}
+}
+
+// icsQuery is the calendar page's query q as the iCalendar feed's: the
+// same filters and window, without paging or language.
+func icsQuery(q url.Values) string {
+	v := url.Values{}
+	for k, vs := range q {
+		if k != "cursor" && k != "limit" && k != "lang" {
+			v[k] = vs
+		}
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	return "?" + v.Encode()
+}
+
 type calendarDay struct {
 	Date, Label string
 	Meetings    []meeting.Meeting
@@ -284,6 +346,15 @@ type meetingPageData struct {
 	Page    *meeting.Page
 	Days    []calendarDay
 	Rules   []string
+	// Months are the calendar's month links; Filter is the browse the
+	// page shows (its form), with the sources and attendance values it may
+	// name.
+	Months      *calendarMonths
+	Filter      meeting.Filter
+	Sources     []string
+	Attendances []string
+	BodyKinds   []string
+	Source      string // the source chosen in the form (the first named)
 }
 
 // writeMeetingPage renders a meeting or the calendar

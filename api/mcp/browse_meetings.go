@@ -12,10 +12,12 @@ import (
 type browseMeetingsIn struct {
 	From       string   `json:"from,omitempty"`
 	To         string   `json:"to,omitempty"`
+	Month      string   `json:"month,omitempty"`
 	Time       string   `json:"time,omitempty"`
 	Attendance string   `json:"attendance,omitempty"`
 	Sources    []string `json:"sources,omitempty"`
 	Body       string   `json:"body,omitempty"`
+	BodyKind   string   `json:"body_kind,omitempty"`
 	Limit      int      `json:"limit,omitempty"`
 	Cursor     string   `json:"cursor,omitempty"`
 }
@@ -27,7 +29,7 @@ func browseMeetings(d *Deps) Tool {
 			"days), soonest first. time narrows to resident-friendly times: evening (start at or after 17:00 New York), "+
 			"weekend (Saturday or Sunday) or evening_or_weekend. attendance narrows to in_person or remote (hybrid meetings "+
 			"match both), hybrid or unknown; sources to legistar, cb-calendar or cityrecord-hearings; body to one body "+
-			"name. A time filter cannot judge a meeting whose start the source does not give: those are counted and "+
+			"name; body_kind to council, community_board or agency. month (YYYY-MM) is one calendar month instead of from/to. A time filter cannot judge a meeting whose start the source does not give: those are counted and "+
 			"listed in excluded_unknown_start, never silently dropped. Each meeting keeps its four facts (held, observed, "+
 			"minutes, notice) apart with evidence. coverage gives per-source records, date bounds and freshness; "+
 			"follow next_cursor with the same arguments for the next page. No rows never proves no meeting exists.",
@@ -35,6 +37,12 @@ func browseMeetings(d *Deps) Tool {
 		func(s *jsonschema.Schema) {
 			dateProp(s, "from", "First New York day, YYYY-MM-DD (default today).")
 			dateProp(s, "to", "Last New York day, YYYY-MM-DD (default from + 30 days; window at most 366 days).")
+			mp := prop(s, "month")
+			mp.Pattern = `^[0-9]{4}-[0-9]{2}$`
+			mp.Description = "One calendar month, YYYY-MM (first to last day); not with from or to."
+			kp := prop(s, "body_kind")
+			kp.Enum = stringEnum(meeting.BodyKinds)
+			kp.Description = "Kind of body: council, community_board or agency."
 			tp := prop(s, "time")
 			tp.Enum = []any{meeting.TimeEvening, meeting.TimeWeekend, meeting.TimeEveningOrWeekend}
 			tp.Description = "Resident time: evening (start ≥ 17:00 New York), weekend, or evening_or_weekend."
@@ -55,7 +63,8 @@ func browseMeetings(d *Deps) Tool {
 			if err != nil {
 				return meeting.Page{}, err
 			}
-			p, err := svc.Browse(ctx, meeting.Filter{From: in.From, To: in.To, Time: in.Time, Attendance: in.Attendance, Sources: in.Sources, Body: in.Body},
+			p, err := svc.Browse(ctx, meeting.Filter{From: in.From, To: in.To, Month: in.Month, Time: in.Time, Attendance: in.Attendance,
+				Sources: in.Sources, Body: in.Body, BodyKind: in.BodyKind},
 				in.Cursor, limitOr(in.Limit, meeting.DefaultLimit))
 			if err != nil {
 				return meeting.Page{}, err

@@ -118,3 +118,29 @@ func TestGetMeetingAnswersEveryBrowsedMeeting(t *testing.T) {
 		t.Errorf("meetings browsed by source: %v", bySource)
 	}
 }
+
+// browse_meetings' month is the calendar month's window (the meeting
+// service's rule, as on /api/meetings and the calendar page), and its
+// body_kind keeps meetings of that kind only.
+func TestBrowseMeetingsMonthAndKind(t *testing.T) {
+	withMeetings(t)
+	s := connect(t, 1)
+	byMonth := structured[meeting.Page](t, call(t, s, "browse_meetings", map[string]any{"month": "2026-07", "limit": 100}))
+	byDays := structured[meeting.Page](t, call(t, s, "browse_meetings", map[string]any{"from": "2026-07-01", "to": "2026-07-31", "limit": 100}))
+	if byMonth.Total == 0 || byMonth.Total != byDays.Total || byMonth.Applied["from"] != "2026-07-01" || byMonth.Applied["to"] != "2026-07-31" {
+		t.Fatalf("month 2026-07: total %d applied %v; from/to total %d", byMonth.Total, byMonth.Applied, byDays.Total)
+	}
+	sum := 0
+	for _, kind := range meeting.BodyKinds {
+		p := structured[meeting.Page](t, call(t, s, "browse_meetings", map[string]any{"month": "2026-07", "body_kind": kind, "limit": 100}))
+		for _, m := range p.Meetings {
+			if m.BodyKind != kind {
+				t.Errorf("body_kind %s kept %s of kind %q", kind, m.ID, m.BodyKind)
+			}
+		}
+		sum += p.Total
+	}
+	if sum == 0 || sum > byMonth.Total {
+		t.Errorf("kinds sum to %d of July's %d meetings", sum, byMonth.Total)
+	}
+}

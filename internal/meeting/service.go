@@ -37,6 +37,9 @@ var TimeFilters = []string{TimeEvening, TimeWeekend, TimeEveningOrWeekend}
 // Attendance filters.
 var AttendanceFilters = []string{InPerson, Remote, Hybrid, AttendanceUnknown}
 
+// BodyKinds lists the kinds of body a filter may name.
+var BodyKinds = []string{BodyCouncil, BodyCommunityBoard, BodyAgency}
+
 // Sources lists the meeting sources a filter may name.
 var Sources = []string{"cb-calendar", "cityrecord-hearings", "legistar"}
 
@@ -129,6 +132,10 @@ type Filter struct {
 	Attendance string   // in_person, remote (hybrid meetings match both), hybrid, unknown
 	Sources    []string // Sources values
 	Body       string   // a body name, matched by BodyKey
+	BodyKind   string   // a BodyKinds value: council, community_board, agency
+	// Month (YYYY-MM) is the window of one calendar month, first to last
+	// day; it cannot be combined with From or To.
+	Month string
 	// AgencyIDs keeps meetings whose body resolves (through the agency
 	// crosswalk) to one of these agencies: the agency of a meetings-lens
 	// feed or watch. Meetings with no resolved agency do not match.
@@ -179,6 +186,18 @@ func (f Filter) Window(now time.Time) (from, to time.Time, err error) {
 	day := func(param, s string) (time.Time, error) {
 		return record.ParseDay(param, strings.TrimSpace(s)) // the one day rule: format and bounds (400 naming param)
 	}
+	if m := strings.TrimSpace(f.Month); m != "" {
+		if strings.TrimSpace(f.From) != "" || strings.TrimSpace(f.To) != "" {
+			return from, to, record.Invalid("month", "month cannot be combined with from or to")
+		}
+		if _, perr := time.Parse("2006-01", m); perr != nil {
+			return from, to, record.Invalid("month", "month %q is not a month written YYYY-MM", m)
+		}
+		if from, err = day("month", m+"-01"); err != nil {
+			return
+		}
+		return from, from.AddDate(0, 1, -1), nil
+	}
 	if strings.TrimSpace(f.From) == "" {
 		n := now.In(record.NewYork)
 		from = time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, record.NewYork)
@@ -207,6 +226,9 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 		return search.RecordQuery{}, nil, err
 	}
 	applied := map[string]string{"from": from.Format("2006-01-02"), "to": to.Format("2006-01-02"), "time_zone": TimeZone}
+	if m := strings.TrimSpace(f.Month); m != "" {
+		applied["month"] = m
+	}
 	q := search.RecordQuery{From: from, To: to.Add(24*time.Hour - time.Second), Keys: map[string][]string{}}
 	if f.Time != "" && !slices.Contains(TimeFilters, f.Time) {
 		return q, nil, record.Invalid("time", "unknown time filter %q; one of %s", f.Time, strings.Join(TimeFilters, ", "))
@@ -237,6 +259,13 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 		}
 		q.Keys[KeyBody] = []string{k}
 		applied["body"] = b
+	}
+	if k := f.BodyKind; k != "" {
+		if !slices.Contains(BodyKinds, k) {
+			return q, nil, record.Invalid("body_kind", "unknown kind of body %q; one of %s", k, strings.Join(BodyKinds, ", "))
+		}
+		q.Keys[KeyBodyKind] = []string{k}
+		applied["body_kind"] = k
 	}
 	if len(f.AgencyIDs) > 0 {
 		q.Keys[search.KeyAgencyID] = slices.Clone(f.AgencyIDs)
