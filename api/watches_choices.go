@@ -20,8 +20,8 @@ type WatchChoices struct {
 	Categories []string `json:"categories"`
 	// Requirements are the special requirements a watch may name.
 	Requirements []string `json:"requirements"`
-	// Agencies are the canonical agencies (id and name); a watch names
-	// one by either.
+	// Agencies are the canonical agencies (id and name), former ones
+	// too (the API takes them); a watch names one by either.
 	Agencies []WatchAgency `json:"agencies"`
 	// ProcurementLens is the one lens categories, requirements and
 	// bids apply to.
@@ -34,6 +34,8 @@ type WatchChoices struct {
 type WatchAgency struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Inactive: the agency no longer exists (its records stay).
+	Inactive bool `json:"inactive,omitempty"`
 }
 
 // watchChoices answers GET /api/watches/choices (Form 1: Form 2 takes
@@ -47,10 +49,7 @@ func (s *Server) watchChoices(c *gin.Context) {
 		Requirements: append([]string{}, watch.RequirementNames...), Agencies: []WatchAgency{}, MaxValues: watch.MaxValues,
 		ProcurementLens: record.LensMoney}
 	for _, a := range s.deps.Crosswalk.Agencies() {
-		if a.Inactive {
-			continue
-		}
-		out.Agencies = append(out.Agencies, WatchAgency{ID: a.ID, Name: a.Name})
+		out.Agencies = append(out.Agencies, WatchAgency{ID: a.ID, Name: a.Name, Inactive: a.Inactive})
 	}
 	renderJSON(c, http.StatusOK, out, cacheSearch, time.Time{})
 }

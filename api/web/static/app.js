@@ -521,7 +521,7 @@ function watchFields(lens, p) {
   getJSON("/api/watches/choices").then(c => {
     const given = p.get("agency") || "";
     agency = h("select", { id: "w-agency", name: "agency", multiple: true, size: "6" },
-      c.agencies.map(a => h("option", { value: a.id, selected: !!given && (given === a.id || given === a.name) }, a.name)));
+      c.agencies.map(a => h("option", { value: a.id, selected: !!given && (given === a.id || given === a.name) }, a.name + (a.inactive ? " " + t("js.watch.former") : ""))));
     const parts = [h("div", {}, h("label", { for: "w-agency" }, t("js.watch.agencies")), agency,
       h("small", { class: "meta" }, t("js.watch.agencieshint", String(c.max_values))))];
     if (wlens === c.procurement_lens) {
