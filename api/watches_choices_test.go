@@ -22,7 +22,7 @@ func TestWatchChoicesAreTheAPIVocabulary(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("choices %d %s", res.StatusCode, out)
 	}
-	c := decode[WatchChoices](t, []byte(out))
+	c := decode[watch.Choices](t, []byte(out))
 	if !slices.Equal(c.Categories, watch.CategoryNames) || !slices.Equal(c.Requirements, watch.RequirementNames) ||
 		c.MaxValues != watch.MaxValues || c.ProcurementLens != "money" {
 		t.Fatalf("choices %+v", c)
