@@ -55,10 +55,18 @@ func TestBrowser(t *testing.T) {
 	doors.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
 	dout, derr := doors.CombinedOutput()
 	t.Logf("the reporter's path:\n%s", dout)
+	// the contractor's watch on the site (web-tests/watch.mjs), Form 1
+	watchCmd := exec.Command(node, "web-tests/watch.mjs")
+	watchCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
+	wout, werr := watchCmd.CombinedOutput()
+	t.Logf("the contractor's watch:\n%s", wout)
 	if err != nil {
 		t.Fatalf("browser suite failed: %v", err)
 	}
 	if derr != nil {
 		t.Fatalf("the reporter's path failed: %v", derr)
+	}
+	if werr != nil {
+		t.Fatalf("the contractor's watch failed: %v", werr)
 	}
 }

@@ -34,6 +34,9 @@ func (s *Server) watchRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	api.GET("/watches/preview", s.previewWatch)
 	api.POST("/watches/preview", maxBody(maxWatchBody), s.previewWatch)
 	api.POST("/watches", maxBody(maxWatchBody), s.createWatch)
+	if s.cfg.Form != 2 { // Form 2 takes plain English only
+		api.GET("/watches/choices", s.watchChoices)
+	}
 
 	links := r.Group("", s.rateLimit(), linkPageHeaders())
 	links.GET("/confirm/:token", s.confirmPage)

@@ -452,31 +452,56 @@ async function beyondNotices(lens, p) {
     twinLinks([["js.twin.json", api]]));
 }
 
-// "Watch this search": structured in Form 1, plain English with double opt-in in Form 2.
+// "Watch this search": structured in Form 1 (several agencies, categories,
+// requirements, an amount floor and keywords, chosen from the values the
+// watch API accepts: /api/watches/choices), plain English with double
+// opt-in in Form 2; both preview what the watch would send before
+// subscribing.
 function watchForm(lens, p) {
   const status = h("p", { role: "status", class: "meta" });
   const email = h("input", { id: "w-email", name: "email", type: "email", required: true, autocomplete: "email" });
   const kids = [h("h2", {}, t("js.watch.title")),
     h("div", {}, h("label", { for: "w-email" }, t("js.email")), email)];
-  let describe = null;
+  let describe = null, fields = null;
   if (FORM === 2) {
     describe = h("textarea", { id: "w-text", name: "text", rows: "2", maxlength: "600", required: true },
       [lens !== "search" ? lens : "", p.get("q") || "", p.get("agency") ? "from " + p.get("agency") : "", p.get("m") ? "over $" + p.get("m") : ""].filter(Boolean).join(" "));
     kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, t("js.watch.text")), describe));
+  } else {
+    fields = watchFields(lens, p);
+    kids.push(fields.el);
   }
   const cadence = h("select", { id: "w-cadence", name: "cadence" },
     FORM === 2 ? h("option", { value: "" }, t("js.watch.asrequest")) : null,
     h("option", { value: "daily" }, t("js.watch.daily")),
     h("option", { value: "weekly" }, t("js.watch.weekly")));
   kids.push(h("div", {}, h("label", { for: "w-cadence" }, t("js.watch.often")), cadence));
-  kids.push(h("div", {}, h("button", { type: "submit" }, FORM === 2 ? t("js.watch.confirm") : t("js.watch.create"))), status);
-  const form = h("form", { class: "filters", "aria-label": t("js.watch.aria") }, kids);
+  const preview = h("section", { class: "watch-preview wide", "aria-live": "polite", "data-watch-preview": "" });
+  const previewButton = h("button", { type: "button", "data-watch-preview-button": "" }, t("js.watch.preview"));
+  kids.push(h("div", {}, previewButton, " ", h("button", { type: "submit" }, FORM === 2 ? t("js.watch.confirm") : t("js.watch.create"))), status, preview);
+  const form = h("form", { class: "filters", "aria-label": t("js.watch.aria"), "data-watch-form": "" }, kids);
+  // what to watch: the same body for the preview and the watch
+  const filter = () => FORM === 2 ? { text: describe.value } : fields.read();
+  previewButton.addEventListener("click", async () => {
+    preview.replaceChildren(h("p", { class: "meta" }, t("js.watch.previewing")));
+    try {
+      const res = await fetch("/api/watches/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(filter()) });
+      const out = await res.json().catch(() => ({}));
+      if (!res.ok) {
+        preview.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", (out.error && out.error.message) || t("js.status", res.status))));
+        return;
+      }
+      preview.setAttribute("data-total", String(out.total));
+      preview.replaceChildren(
+        h("p", { "data-preview-total": String(out.total) }, t("js.watch.previewtotal", String(out.total))),
+        out.understood && out.understood.scope ? h("p", { class: "meta" }, t("js.watch.understood").trim() + " " + say(out.understood.scope)) : null,
+        out.hits && out.hits.length ? h("ol", { class: "results" }, out.hits.slice(0, 5).map(hitItem)) : absence(out.scope || {}));
+    } catch (e) { preview.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", e.message))); }
+  });
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value || undefined, manage: OWNER }
-      : { email: email.value, cadence: cadence.value, lens: lens === "search" ? "money" : lens, q: p.get("q") || undefined,
-          agency: p.get("agency") ? [p.get("agency")] : undefined, vendor: p.get("vendor") ? [p.get("vendor")] : undefined,
-          min: p.get("m") || undefined, awards: p.get("m") ? true : undefined, manage: OWNER };
+      : Object.assign({ email: email.value, cadence: cadence.value, manage: OWNER }, fields.read());
     status.textContent = t("js.sending");
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -487,6 +512,60 @@ function watchForm(lens, p) {
     } catch (e) { status.textContent = t("js.watch.failed", e.message); }
   });
   return form;
+}
+
+// watchFields are the structured fields of a Form 1 watch, started from
+// the search on screen; read() is the request's filter (the fields of
+// POST /api/watches). The agencies, categories and requirements offered
+// are the ones the watch API accepts (/api/watches/choices); until they
+// load (or if they cannot), the watch is the search's own filter.
+function watchFields(lens, p) {
+  const wlens = lens === "search" ? "money" : lens;
+  const q = h("input", { id: "w-q", name: "q", type: "text", maxlength: "300", value: p.get("q") || "" });
+  const min = h("input", { id: "w-min", name: "min", type: "text", inputmode: "decimal", maxlength: "20", value: p.get("m") || "", placeholder: "100000" });
+  const el = h("div", { class: "wide watch-fields", "data-watch-fields": "" },
+    h("div", {}, h("label", { for: "w-q" }, t("js.watch.keywords")), q),
+    h("div", {}, h("label", { for: "w-min" }, t("js.watch.min")), min));
+  const more = h("div", { class: "watch-choices" });
+  el.appendChild(more);
+  let agency = null, kind = null;
+  const boxes = { category: [], requirement: [] };
+  const list = v => v.length ? v : undefined;
+  const checks = (name, legend, values, kindLabel) => h("fieldset", { "data-watch-choice": name },
+    h("legend", {}, legend),
+    values.map(v => {
+      const box = h("input", { type: "checkbox", name, value: v, id: "w-" + name + "-" + v.replace(/[^a-z]/g, "-") });
+      boxes[name].push(box);
+      return h("label", { class: "check", for: box.id }, box, " ", label(kindLabel, v));
+    }));
+  getJSON("/api/watches/choices").then(c => {
+    const given = p.get("agency") || "";
+    agency = h("select", { id: "w-agency", name: "agency", multiple: true, size: "6" },
+      c.agencies.map(a => h("option", { value: a.id, selected: !!given && (given === a.id || given === a.name) }, a.name + (a.inactive ? " " + t("js.watch.former") : ""))));
+    const parts = [h("div", {}, h("label", { for: "w-agency" }, t("js.watch.agencies")), agency,
+      h("small", { class: "meta" }, t("js.watch.agencieshint", String(c.max_values))))];
+    if (wlens === c.procurement_lens) {
+      kind = h("select", { id: "w-kind", name: "kind" },
+        h("option", { value: "bids", selected: !p.get("m") }, t("js.watch.bids")),
+        h("option", { value: "awards", selected: !!p.get("m") }, t("js.watch.awards")));
+      parts.push(h("div", {}, h("label", { for: "w-kind" }, t("js.watch.kind")), kind),
+        checks("category", t("js.watch.categories"), c.categories, "watch_category"),
+        checks("requirement", t("js.watch.requirements"), c.requirements, "watch_requirement"));
+    }
+    more.replaceChildren(...parts);
+    el.setAttribute("data-watch-ready", "");
+  }).catch(err => more.replaceChildren(h("p", { class: "meta" }, t("js.watch.choicesfailed", err.message))));
+  const read = () => {
+    const chosen = name => boxes[name].filter(b => b.checked).map(b => b.value);
+    const agencies = agency ? [...agency.selectedOptions].map(o => o.value) : (p.get("agency") ? [p.get("agency")] : []);
+    const m = min.value.trim();
+    return { lens: wlens, q: q.value.trim() || undefined, agency: list(agencies),
+      vendor: p.get("vendor") ? [p.get("vendor")] : undefined, min: m || undefined,
+      category: list(chosen("category")), requirement: list(chosen("requirement")),
+      bids: kind && kind.value === "bids" ? true : undefined,
+      awards: kind ? (kind.value === "awards" ? true : undefined) : (m && wlens === "money" ? true : undefined) };
+  };
+  return { el, read };
 }
 
 // "Follow": one object (a notice, a procurement matter), a mail when a

@@ -1,0 +1,83 @@
+// The contractor's watch on the site (issue 49): against a live Form 1
+// service, the watch form under a search takes two agencies (Parks and
+// Transportation), a category, an amount floor and a keyword, previews
+// before subscribing, and the preview's request is the structured filter
+// the form shows (the body POST /api/watches would take). Kept apart from
+// run.mjs (browser_test.go runs both):
+//   BASE=http://127.0.0.1:8080 SHOTS=./screenshots node web-tests/watch.mjs
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import assert from "node:assert/strict";
+
+const BASE = process.env.BASE || "http://127.0.0.1:8080";
+const SHOTS = process.env.SHOTS || "web-tests/screenshots";
+// the bundled sample holds no landscaping notice from Parks or
+// Transportation; its nearest held: Transportation's pavement-marking
+// awards, filed under services
+const KEYWORD = process.env.KEYWORD || "pavement";
+mkdirSync(SHOTS, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+
+let failed = 0;
+for (const width of [1440, 390]) {
+  const ctx = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 } });
+  const p = await ctx.newPage();
+  const errors = [];
+  p.on("pageerror", e => errors.push(e.message));
+  p.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
+  try {
+    await p.goto(BASE + "/#search?q=parks");
+    await p.waitForSelector("[data-watch-fields][data-watch-ready]", { timeout: 15000 });
+    // the choices are the API's own vocabulary
+    const choices = await (await p.request.get(BASE + "/api/watches/choices")).json();
+    const idOf = re => {
+      const a = choices.agencies.find(a => re.test(a.name));
+      assert.ok(a, `the choices hold ${re}`);
+      return a.id;
+    };
+    const agencies = [idOf(/^Parks and Recreation$/i), idOf(/^Transportation$/i)];
+    const offered = await p.$$eval('[data-watch-choice="category"] input', els => els.map(e => e.value));
+    assert.deepEqual(offered, choices.categories, "the form offers the API's categories");
+    // landscaping is filed under services (other than human services), as the pavement markings are
+    const category = choices.categories.includes("services") ? "services" : choices.categories[0];
+
+    await p.fill("#w-q", KEYWORD);
+    await p.selectOption("#w-agency", agencies);
+    await p.check(`[data-watch-choice="category"] input[value="${category}"]`);
+    await p.selectOption("#w-kind", "awards");
+    await p.fill("#w-min", "50000");
+    const [req] = await Promise.all([
+      p.waitForRequest(r => r.url().endsWith("/api/watches/preview") && r.method() === "POST"),
+      p.click("[data-watch-preview-button]"),
+    ]);
+    const sent = JSON.parse(req.postData());
+    assert.deepEqual(sent, { lens: "money", q: KEYWORD, agency: agencies, min: "50000", category: [category], awards: true },
+      "the preview asks the structured filter the form shows");
+    await p.waitForSelector("[data-watch-preview][data-total]", { timeout: 15000 });
+    const total = Number(await p.getAttribute("[data-watch-preview]", "data-total"));
+    assert.ok(total > 0, "the preview finds the matches the sample holds");
+    // the answer is the one the API gives that filter
+    const api = await (await p.request.post(BASE + "/api/watches/preview", { data: sent })).json();
+    assert.equal(api.total, total, "the preview shows the API's count");
+    assert.deepEqual(api.understood.filter.agency_ids, agencies, "both agencies are watched");
+    assert.deepEqual(api.understood.filter.categories, [category], "the category is watched");
+    assert.equal(api.understood.filter.min_amount, 50000, "the amount floor is watched");
+    const shown = await p.locator("[data-watch-preview] ol.results > li").count();
+    assert.equal(shown, Math.min(5, api.hits.length), "the preview lists the first matches");
+    await p.screenshot({ path: `${SHOTS}/watch-preview-${width}.png`, fullPage: true });
+    assert.deepEqual(errors, [], "no script errors");
+    console.log(`ok watch form ${width}px: ${agencies.join(" + ")}, ${category}, min 50000, "${KEYWORD}" → ${total} now`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL watch form ${width}px: ${e.message}`);
+  } finally {
+    await ctx.close();
+  }
+}
+await browser.close();
+process.exit(failed ? 1 : 0);
