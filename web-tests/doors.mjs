@@ -3,30 +3,20 @@
 // a contract → its procurement matter → a notice with its payments, at
 // 390 and 1440 px. Kept apart from run.mjs (browser_test.go runs both):
 //   BASE=http://127.0.0.1:8080 SHOTS=./screenshots node web-tests/doors.mjs
-import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 import assert from "node:assert/strict";
+import { BASE, SHOTS, WIDTHS, launch, journeyPage } from "./journey.mjs";
 
-const BASE = process.env.BASE || "http://127.0.0.1:8080";
-const SHOTS = process.env.SHOTS || "web-tests/screenshots";
 // a vendor of the bundled sample whose registrations share a PIN with
 // City Record notices, so the path reaches a notice with joined records
 const VENDOR = process.env.VENDOR || "Queens Community House";
 mkdirSync(SHOTS, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 
 let failed = 0;
-for (const width of [1440, 390]) {
-  const ctx = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 } });
-  const p = await ctx.newPage();
-  const errors = [];
-  p.on("pageerror", e => errors.push(e.message));
-  p.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
+for (const width of WIDTHS) {
+  const { ctx, p, errors } = await journeyPage(browser, width);
   const shot = name => p.screenshot({ path: `${SHOTS}/doors-${name}-${width}.png`, fullPage: true });
   try {
     // 1. the search box of every page: the vendor comes up beside the notices

@@ -5,31 +5,21 @@
 // the form shows (the body POST /api/watches would take). Kept apart from
 // run.mjs (browser_test.go runs both):
 //   BASE=http://127.0.0.1:8080 SHOTS=./screenshots node web-tests/watch.mjs
-import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
 import assert from "node:assert/strict";
+import { BASE, SHOTS, WIDTHS, launch, journeyPage } from "./journey.mjs";
 
-const BASE = process.env.BASE || "http://127.0.0.1:8080";
-const SHOTS = process.env.SHOTS || "web-tests/screenshots";
 // the bundled sample holds no landscaping notice from Parks or
 // Transportation; its nearest held: Transportation's pavement-marking
 // awards, filed under services
 const KEYWORD = process.env.KEYWORD || "pavement";
 mkdirSync(SHOTS, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 
 let failed = 0;
-for (const width of [1440, 390]) {
-  const ctx = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 } });
-  const p = await ctx.newPage();
-  const errors = [];
-  p.on("pageerror", e => errors.push(e.message));
-  p.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
+for (const width of WIDTHS) {
+  const { ctx, p, errors } = await journeyPage(browser, width);
   try {
     await p.goto(BASE + "/#search?q=parks");
     await p.waitForSelector("[data-watch-fields][data-watch-ready]", { timeout: 15000 });
