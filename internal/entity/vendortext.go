@@ -380,9 +380,11 @@ func VendorFromText(noticeType, text string) VendorReading {
 		return r
 	}
 	if len(reads) == 0 {
-		r.Reason = "no phrase naming a vendor in the text"
+		// pattern names the type's first phrase rule, as it did when each
+		// type had one (a published field: existing reads keep working)
+		r.Pattern, r.Reason = VendorPatternIntentWith, "no phrase naming a vendor in the text"
 		if typ == "award" {
-			r.Reason = "no award_to or concession_to phrase in the text"
+			r.Pattern, r.Reason = VendorPatternAwardTo, "no award_to or concession_to phrase in the text"
 		}
 		return r
 	}
