@@ -151,9 +151,8 @@ type ServiceDeps struct {
 
 // NewService builds the lifecycle over its dependencies.
 func NewService(cfg ServiceConfig, d ServiceDeps) (*Service, error) {
-	if d.Store == nil || d.Readers.Search == nil || d.Readers.People == nil || d.Readers.Meetings == nil || d.Baseline == nil ||
-		d.Signer == nil || d.Sender == nil {
-		return nil, errors.New("watch: a service needs a store, readers (search, people, meetings), a baseline, a signer and a sender")
+	if d.Store == nil || d.Readers.Search == nil || d.Readers.Meetings == nil || d.Baseline == nil || d.Signer == nil || d.Sender == nil {
+		return nil, errors.New("watch: a service needs a store, readers (search, meetings: what follows read), a baseline, a signer and a sender")
 	}
 	if d.Now == nil {
 		d.Now = time.Now
