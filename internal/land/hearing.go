@@ -80,7 +80,7 @@ const (
 )
 
 // HearingsNote says how a project's hearings are found.
-const HearingsNote = "City Record hearing notices and meetings that name the project's application numbers or id, joined at index time: next first, then later, then past. Times and places as printed; one not listed may still be held."
+const HearingsNote = "City Record hearing notices and meetings that name the project's application numbers or id, and the hearings recorded in the history of a Council land-use item that names them, joined at index time: next first, then later, then past. Times and places as printed; one not listed may still be held."
 
 // HearingReader reads the hearings of the meetings joined to a project
 // (the meeting service implements it; nil: meetings are not read as
@@ -209,7 +209,12 @@ func (r ProjectRead) nextHearing() *Hearing {
 // City Record notice is listed once: read from the notice when the notice
 // is linked (a meeting record of it is named in AlsoIn and says whether
 // it was held or not), else from the meeting.
-func (s *Service) hearings(ctx context.Context, notices map[string]record.Notice, links []NoticeLink, meetings []record.Link, now time.Time) ([]Hearing, error) {
+//
+// The hearings an event's own history records (events, eventHearings: a
+// Council land-use item's hearing at a Legistar event) are added last: one
+// of a meeting already listed (the same Legistar event) is named in that
+// hearing's AlsoIn and makes it held.
+func (s *Service) hearings(ctx context.Context, notices map[string]record.Notice, links []NoticeLink, meetings []record.Link, events []Hearing, now time.Time) ([]Hearing, error) {
 	out := []Hearing{}
 	at := map[string]int{}
 	for _, l := range links {
@@ -241,5 +246,72 @@ func (s *Service) hearings(ctx context.Context, notices map[string]record.Notice
 			}
 		}
 	}
+	for _, e := range events {
+		i, ok := at[e.ID]
+		if !ok {
+			at[e.ID] = len(out)
+			out = append(out, e)
+			continue
+		}
+		h := &out[i]
+		h.AlsoIn = append(h.AlsoIn, e.SourceKind+":"+e.SourceID)
+		if h.Status == HearingScheduled || h.Status == HearingPast {
+			h.Status = e.Status // the item's history records it held (or not)
+		}
+	}
 	return orderHearings(out, now), nil
+}
+
+var (
+	// hearingActionRE is a Council action that is a hearing ("Hearing
+	// Held by Committee", "Hearing on P-C Item by Comm").
+	hearingActionRE = regexp.MustCompile(`(?i)\bhearings?\b`)
+	// notHeldActionRE is a hearing action that says it did not take place.
+	notHeldActionRE = regexp.MustCompile(`(?i)\b(defer+ed|cancel+ed|postponed|withdrawn)\b`)
+)
+
+// eventHearings are the hearings the events' own histories record: each
+// step of a Council land-use item whose action is a hearing is a hearing
+// of the project, held at the step's date and time before the step's body
+// (cancelled when the action says it was deferred, cancelled or
+// postponed), one per session: "meeting:<id>" when the step names its
+// Legistar event (so the meeting record of that session, when held,
+// is the same hearing), else keyed by the event and the step's instant.
+// The join is the event's (links: its link record, by event id).
+func eventHearings(es []Event, links map[string]record.Link) []Hearing {
+	var out []Hearing
+	seen := map[string]bool{}
+	for _, e := range es {
+		l, ok := links[e.ID]
+		if !ok {
+			continue
+		}
+		for _, st := range e.Steps {
+			if !hearingActionRE.MatchString(st.Action) || st.Date.IsZero() {
+				continue
+			}
+			id := "meeting:" + st.Meeting
+			if st.Meeting == "" {
+				id = "event:" + e.ID + "@" + st.Date.Format(time.RFC3339)
+			}
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			body := st.Body
+			if body == "" {
+				body = e.Body
+			}
+			h := Hearing{ID: id, Body: body, Title: e.Name, Status: HearingHeld, Source: e.SourceLabel,
+				SourceKind: record.RefLandEvent, SourceID: e.ID, URL: e.URL,
+				LinkMethod: l.Method, LinkConfidence: l.Confidence,
+				Evidence: []string{l.Evidence, "its history records: " + st.Action + " (" + body + ", " + st.Date.In(record.NewYork).Format("2006-01-02 3:04 PM") + ")"}}
+			if notHeldActionRE.MatchString(st.Action) {
+				h.Status = HearingCancelled
+			}
+			h.setStart(st.Date, true)
+			out = append(out, h)
+		}
+	}
+	return out
 }

@@ -258,6 +258,10 @@ type EventStep struct {
 	Date   time.Time `json:"date"`
 	Action string    `json:"action"`
 	Body   string    `json:"body,omitempty"`
+	// Meeting is the meeting record of the step's session when the
+	// source names it ("legistar:<event id>" for a Council action taken
+	// at a Legistar event).
+	Meeting string `json:"meeting,omitempty"`
 }
 
 // ULURPPattern is the shape of an application (ULURP) number, upper-cased:

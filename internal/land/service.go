@@ -160,7 +160,8 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		out.Project.NoticeLinksState, out.Project.NoticeLinksNote = NoticeLinksUndecided, NoticeLinksUndecidedNote("")
 	}
 	ref := []record.Ref{{Kind: record.RefLandProject, ID: p.ID}}
-	if out.Events, err = s.events(ctx, ref, &out); err != nil {
+	var eventLinks map[string]record.Link
+	if out.Events, eventLinks, err = s.events(ctx, ref, &out); err != nil {
 		return out, err
 	}
 	out.Meetings, out.MeetingsNote = []record.Link{}, MeetingsNote
@@ -177,7 +178,7 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		return out, err
 	}
 	out.HearingsNote = HearingsNote
-	if out.Hearings, err = s.hearings(ctx, notices, out.Project.Links, out.Meetings, out.AsOf); err != nil {
+	if out.Hearings, err = s.hearings(ctx, notices, out.Project.Links, out.Meetings, eventHearings(out.Events, eventLinks), out.AsOf); err != nil {
 		return out, err
 	}
 	out.NextHearing = out.nextHearing()
@@ -188,11 +189,15 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 // events reads the events of other publishers joined to a project: the
 // link records the link stage wrote (land_event → land_project, by
 // application number), then those events, oldest first, at most
-// MaxEvents.
-func (s *Service) events(ctx context.Context, ref []record.Ref, out *ProjectRead) ([]Event, error) {
+// MaxEvents; with each event's link record, by event id.
+func (s *Service) events(ctx context.Context, ref []record.Ref, out *ProjectRead) ([]Event, map[string]record.Link, error) {
 	ls, complete, err := joins.Read(ctx, s.Engine, ref, joins.Pair(record.RefLandEvent, record.RefLandProject))
 	if err != nil || len(ls) == 0 {
-		return []Event{}, err
+		return []Event{}, nil, err
+	}
+	byEvent := make(map[string]record.Link, len(ls))
+	for _, l := range ls {
+		byEvent[l.From.ID] = l
 	}
 	if !complete {
 		out.cut(joins.BoundNote("events of other publishers joined to the project", joins.MaxRead))
@@ -203,12 +208,12 @@ func (s *Service) events(ctx context.Context, ref []record.Ref, out *ProjectRead
 	}
 	page, err := search.Find(ctx, s.Engine, EventKind, search.RecordQuery{IDs: ids[:min(len(ids), search.MaxKeyValues)], Sort: search.RecordSortDate, Limit: MaxEvents})
 	if err != nil {
-		return []Event{}, err
+		return []Event{}, nil, err
 	}
 	if page.Total > len(page.Items) {
 		out.cut(joins.BoundNote("events of other publishers joined to the project", MaxEvents))
 	}
-	return append([]Event{}, page.Items...), nil
+	return append([]Event{}, page.Items...), byEvent, nil
 }
 
 // EvidenceSep separates the evidence of a notice link in its link record.

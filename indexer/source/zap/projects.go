@@ -569,6 +569,7 @@ func councilItem(data []byte, file string) (land.Event, error) {
 		PassedDate                              string
 		History                                 []struct {
 			Date, Action, BodyName string
+			EventID                int
 		}
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -608,7 +609,11 @@ func councilItem(data []byte, file string) (land.Event, error) {
 		e.Date, e.DateNote = t, "passed date"
 	}
 	for _, h := range m.History {
-		e.Steps = append(e.Steps, land.EventStep{Date: local(h.Date), Action: h.Action, Body: h.BodyName})
+		st := land.EventStep{Date: local(h.Date), Action: h.Action, Body: h.BodyName}
+		if h.EventID > 0 { // the Legistar event the action was taken at (meetings source: "legistar:<id>")
+			st.Meeting = "legistar:" + strconv.Itoa(h.EventID)
+		}
+		e.Steps = append(e.Steps, st)
 	}
 	return e, nil
 }
