@@ -356,7 +356,7 @@ func (s *Server) previewWatch(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	out := newPreviewResponse(notices.MatchPreview(u, a, s.cfg.BaseURL, previewHits))
+	out := newPreviewResponse(notices.MatchPreview(u, a, s.cfg.BaseURL, previewHits, s.cfg.Form))
 	for i, h := range a.Hits {
 		if i == previewHits {
 			break

@@ -81,6 +81,13 @@ func TestWatchStructuredEqualsPlainEnglish(t *testing.T) {
 			map[string]any{"lens": "land", "from": "2026-01-01", "until": "2026-12-31"}, true},
 	} {
 		plain, _ := preview("GET", url.Values{"text": {tc.text}}, nil)
+		// the preview's own structured request makes the same watch (the
+		// site's form fills its fields from it)
+		if plain.Request == nil {
+			t.Errorf("%q: the preview gives no structured request", tc.text)
+		} else if again, raw := preview("POST", nil, plain.Request); !reflect.DeepEqual(plain.Understood.Filter, again.Understood.Filter) || plain.Total != again.Total {
+			t.Errorf("%q: its request makes another watch\nplain   %+v\nrequest %+v\n%s", tc.text, plain.Understood.Filter, again.Understood.Filter, raw)
+		}
 		for _, method := range []string{"GET", "POST"} {
 			got, raw := preview(method, tc.query, tc.body)
 			if !reflect.DeepEqual(plain.Understood.Filter, got.Understood.Filter) || plain.Understood.Scope != got.Understood.Scope {

@@ -208,7 +208,7 @@ func (d *Deps) previewRun(ctx context.Context, u watch.Understanding, form int) 
 	if err != nil {
 		return PreviewOut{}, err
 	}
-	out := PreviewOut{Preview: notices.MatchPreview(u, a, d.BaseURL, previewLimit), Results: []NoticeRef{}}
+	out := PreviewOut{Preview: notices.MatchPreview(u, a, d.BaseURL, previewLimit, form), Results: []NoticeRef{}}
 	for i, h := range a.Hits {
 		if i == previewLimit {
 			break

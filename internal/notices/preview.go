@@ -16,6 +16,11 @@ type Preview struct {
 	// Understood is the request as read: the filter, its plain scope and
 	// how each part was read.
 	Understood watch.Understanding `json:"understood"`
+	// Request is the structured request that makes the same watch
+	// (watch.Filter.Request: the fields of POST /api/watches), so that a
+	// watch previewed in plain English can be made, or changed, field by
+	// field; absent for a follow, and in Form 2 (plain English only).
+	Request *watch.FieldRequest `json:"request,omitempty"`
 	// Total counts what the watch matches now (a lower bound when
 	// total_is_lower_bound: a borough filter reads the first pages only).
 	Total             int  `json:"total"`
@@ -49,8 +54,12 @@ func FollowPreview(v watch.FollowView, f watch.Follow, scope string, notes []str
 // its answer now (Service.Filter, what its digests deliver): the count,
 // the scope, and the lens's block with its first n records (base makes
 // the meeting records' permalinks).
-func MatchPreview(u watch.Understanding, a FilterAnswer, base string, n int) Preview {
+func MatchPreview(u watch.Understanding, a FilterAnswer, base string, n, form int) Preview {
 	p := Preview{Understood: u, Scope: a.Scope, Note: MatchNote, Roster: a.Roster}
+	if form == 1 { // Form 2 makes watches from plain English only
+		r := u.Filter.Request()
+		p.Request = &r
+	}
 	p.Total, p.TotalIsLowerBound = a.Matched()
 	if a.Meetings != nil {
 		p.Meetings = a.Meetings.Preview(base, n)

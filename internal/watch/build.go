@@ -150,3 +150,46 @@ func (in Structured) check() error {
 	}
 	return nil
 }
+
+// FieldRequest is a watch's structured request as the HTTP API and the MCP
+// tools take it (the fields of POST /api/watches): the request that
+// builds a filter (Filter.Request), so that a watch read from plain
+// English can be made again field by field (the site's Form 1 form fills
+// its fields from it).
+type FieldRequest struct {
+	Lens              string   `json:"lens"`
+	Q                 string   `json:"q,omitempty"`
+	Agency            []string `json:"agency,omitempty"`
+	Vendor            []string `json:"vendor,omitempty"`
+	Min               *float64 `json:"min,omitempty"`
+	Max               *float64 `json:"max,omitempty"`
+	Borough           []string `json:"borough,omitempty"`
+	Awards            bool     `json:"awards,omitempty"`
+	Bids              bool     `json:"bids,omitempty"`
+	Category          []string `json:"category,omitempty"`
+	Requirement       []string `json:"requirement,omitempty"`
+	Within            string   `json:"within,omitempty"`
+	From              string   `json:"from,omitempty"`
+	Until             string   `json:"until,omitempty"`
+	CommunityDistrict string   `json:"community_district,omitempty"`
+	Procedure         string   `json:"procedure,omitempty"`
+	Stage             string   `json:"stage,omitempty"`
+	Action            string   `json:"action,omitempty"`
+}
+
+// Request is the structured request that builds f again (Build of its
+// Structured is f): the keywords as a search string, agencies by id,
+// vendors by their name stems.
+func (f Filter) Request() FieldRequest {
+	return FieldRequest{Lens: f.Lens, Q: f.Text(), Agency: f.AgencyIDs, Vendor: f.Vendors, Min: f.MinAmount, Max: f.MaxAmount,
+		Borough: f.Boroughs, Awards: f.Awards, Bids: f.Bids, Category: f.Categories, Requirement: f.Requirements,
+		Within: f.Within, From: f.From, Until: f.Until, CommunityDistrict: f.CommunityDistrict, Procedure: f.Procedure,
+		Stage: f.Stage, Action: f.Action}
+}
+
+// Structured is r as Build reads it.
+func (r FieldRequest) Structured() Structured {
+	return Structured{Lens: r.Lens, Q: r.Q, Agencies: r.Agency, Vendors: r.Vendor, Boroughs: r.Borough, Min: r.Min, Max: r.Max,
+		Awards: r.Awards, Bids: r.Bids, Categories: r.Category, Requirements: r.Requirement, Within: r.Within, From: r.From,
+		Until: r.Until, CommunityDistrict: r.CommunityDistrict, Procedure: r.Procedure, Stage: r.Stage, Action: r.Action}
+}

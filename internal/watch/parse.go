@@ -981,6 +981,13 @@ func (p *parser) finish(today time.Time) (Understanding, error) {
 		if slices.Contains(p.f.Exclude, w) {
 			continue
 		}
+		// a word that splits into several ("2026-01-01", "e-bike") is
+		// matched as the phrase of its parts, as a structured request's
+		// keywords are (search.ParseKeywords): the same watch either way
+		if k, err := search.ParseKeywords(w); err == nil && len(k.Terms) == 0 && len(k.Phrases) == 1 {
+			p.f.Phrases = appendNew(p.f.Phrases, k.Phrases[0])
+			continue
+		}
 		p.f.AnyOf = appendNew(p.f.AnyOf, w)
 		for _, r := range relatedWords[w] {
 			if !slices.Contains(p.f.AnyOf, r) {
