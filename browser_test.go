@@ -60,6 +60,11 @@ func TestBrowser(t *testing.T) {
 	watchCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
 	wout, werr := watchCmd.CombinedOutput()
 	t.Logf("the contractor's watch:\n%s", wout)
+	// the same watch said in plain English (web-tests/watch-words.mjs), Form 1
+	wordsCmd := exec.Command(node, "web-tests/watch-words.mjs")
+	wordsCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
+	wwout, wwerr := wordsCmd.CombinedOutput()
+	t.Logf("the watch in plain words:\n%s", wwout)
 	if err != nil {
 		t.Fatalf("browser suite failed: %v", err)
 	}
@@ -68,5 +73,8 @@ func TestBrowser(t *testing.T) {
 	}
 	if werr != nil {
 		t.Fatalf("the contractor's watch failed: %v", werr)
+	}
+	if wwerr != nil {
+		t.Fatalf("the watch in plain words failed: %v", wwerr)
 	}
 }

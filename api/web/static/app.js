@@ -469,7 +469,7 @@ function watchForm(lens, p) {
     kids.push(h("div", { class: "wide" }, h("label", { for: "w-text" }, t("js.watch.text")), describe));
   } else {
     fields = watchFields(lens, p);
-    kids.push(fields.el);
+    kids.push(watchWords(fields), fields.el);
   }
   const cadence = h("select", { id: "w-cadence", name: "cadence" },
     FORM === 2 ? h("option", { value: "" }, t("js.watch.asrequest")) : null,
@@ -482,22 +482,8 @@ function watchForm(lens, p) {
   const form = h("form", { class: "filters", "aria-label": t("js.watch.aria"), "data-watch-form": "" }, kids);
   // what to watch: the same body for the preview and the watch
   const filter = () => FORM === 2 ? { text: describe.value } : fields.read();
-  previewButton.addEventListener("click", async () => {
-    preview.replaceChildren(h("p", { class: "meta" }, t("js.watch.previewing")));
-    try {
-      const res = await fetch("/api/watches/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(filter()) });
-      const out = await res.json().catch(() => ({}));
-      if (!res.ok) {
-        preview.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", (out.error && out.error.message) || t("js.status", res.status))));
-        return;
-      }
-      preview.setAttribute("data-total", String(out.total));
-      preview.replaceChildren(
-        h("p", { "data-preview-total": String(out.total) }, t("js.watch.previewtotal", String(out.total))),
-        out.understood && out.understood.scope ? h("p", { class: "meta" }, t("js.watch.understood").trim() + " " + say(out.understood.scope)) : null,
-        out.hits && out.hits.length ? h("ol", { class: "results" }, out.hits.slice(0, 5).map(hitItem)) : absence(out.scope || {}));
-    } catch (e) { preview.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", e.message))); }
-  });
+  previewButton.addEventListener("click", () => showPreview(preview, filter()));
+  if (fields) fields.previewTo = preview;
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const body = FORM === 2 ? { email: email.value, text: describe.value, cadence: cadence.value || undefined, manage: OWNER }
@@ -514,6 +500,44 @@ function watchForm(lens, p) {
   return form;
 }
 
+// showPreview asks the watch API what body would deliver now and shows it
+// in box (the count, how it was understood, the first matches or why
+// there are none); the answer is returned (null when it failed).
+async function showPreview(box, body) {
+  box.replaceChildren(h("p", { class: "meta" }, t("js.watch.previewing")));
+  try {
+    const res = await fetch("/api/watches/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const out = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      box.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", (out.error && out.error.message) || t("js.status", res.status))));
+      return null;
+    }
+    box.setAttribute("data-total", String(out.total));
+    box.replaceChildren(
+      h("p", { "data-preview-total": String(out.total) }, t("js.watch.previewtotal", String(out.total))),
+      out.understood && out.understood.scope ? h("p", { class: "meta" }, t("js.watch.understood").trim() + " " + say(out.understood.scope)) : null,
+      out.hits && out.hits.length ? h("ol", { class: "results" }, out.hits.slice(0, 5).map(hitItem)) : absence(out.scope || {}));
+    return out;
+  } catch (e) { box.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", e.message))); return null; }
+}
+
+// watchWords lets a Form 1 watch be said in plain English: the watch API
+// reads the words (the same parser as Form 2's) and answers the
+// structured request that makes the same watch (request), which fills
+// the fields below; what the fields cannot show is kept and said.
+function watchWords(fields) {
+  const text = h("textarea", { id: "w-words", name: "text", rows: "2", maxlength: "600",
+    placeholder: t("js.watch.wordsexample") });
+  const read = h("button", { type: "button", "data-watch-words-button": "" }, t("js.watch.wordsread"));
+  return h("div", { class: "wide watch-words", "data-watch-words": "" },
+    h("label", { for: "w-words" }, t("js.watch.words")), text, " ", read,
+    (read.addEventListener("click", async () => {
+      if (!text.value.trim()) return;
+      const out = await showPreview(fields.previewTo, { text: text.value });
+      if (out && out.request) fields.fill(out.request, out.understood && out.understood.scope);
+    }), null));
+}
+
 // watchFields are the structured fields of a Form 1 watch, started from
 // the search on screen; read() is the request's filter (the fields of
 // POST /api/watches). The agencies, categories and requirements offered
@@ -527,6 +551,13 @@ function watchFields(lens, p) {
     h("div", {}, h("label", { for: "w-q" }, t("js.watch.keywords")), q),
     h("div", {}, h("label", { for: "w-min" }, t("js.watch.min")), min));
   const more = h("div", { class: "watch-choices" });
+  // kept: what a request read from plain English sets that no field
+  // shows (vendors, boroughs, a maximum, dates…), or the whole request
+  // when it is a watch of another kind than this page's; it is sent with
+  // the fields until cleared
+  let kept = null;
+  const keptBox = h("p", { class: "meta", "data-watch-kept": "", hidden: true });
+  el.appendChild(keptBox);
   el.appendChild(more);
   let agency = null, kind = null;
   const boxes = { category: [], requirement: [] };
@@ -555,17 +586,43 @@ function watchFields(lens, p) {
     more.replaceChildren(...parts);
     el.setAttribute("data-watch-ready", "");
   }).catch(err => more.replaceChildren(h("p", { class: "meta" }, t("js.watch.choicesfailed", err.message))));
+  const shown = ["lens", "q", "agency", "min", "category", "requirement", "bids", "awards"];
+  const fill = (r, scope) => {
+    const other = r.lens !== wlens;
+    kept = {};
+    for (const [k, v] of Object.entries(r)) {
+      if ((other || !shown.includes(k)) && v !== undefined && v !== null && v !== "" && !(Array.isArray(v) && !v.length)) kept[k] = v;
+    }
+    if (!other) {
+      q.value = r.q || "";
+      min.value = r.min != null ? String(r.min) : "";
+      const want = new Set(r.agency || []);
+      if (agency) { for (const o of agency.options) o.selected = want.has(o.value); } else if (want.size) kept.agency = [...want];
+      for (const name of ["category", "requirement"]) {
+        const vs = new Set(r[name] || []);
+        for (const b of boxes[name]) b.checked = vs.has(b.value);
+      }
+      if (kind) kind.value = r.awards ? "awards" : "bids";
+    }
+    el.querySelectorAll("input, select").forEach(e => { e.disabled = other; });
+    if (!Object.keys(kept).length) { kept = null; keptBox.hidden = true; return; }
+    const clear = h("button", { type: "button", "data-watch-kept-clear": "" }, t("js.watch.keptclear"));
+    clear.addEventListener("click", () => { kept = null; keptBox.hidden = true; el.querySelectorAll("input, select").forEach(e => { e.disabled = false; }); });
+    keptBox.replaceChildren(t(other ? "js.watch.keptother" : "js.watch.kept", say(scope || "")), " ", clear);
+    keptBox.hidden = false;
+  };
   const read = () => {
+    if (kept && kept.lens && kept.lens !== wlens) return Object.assign({}, kept);
     const chosen = name => boxes[name].filter(b => b.checked).map(b => b.value);
     const agencies = agency ? [...agency.selectedOptions].map(o => o.value) : (p.get("agency") ? [p.get("agency")] : []);
     const m = min.value.trim();
     return { lens: wlens, q: q.value.trim() || undefined, agency: list(agencies),
       vendor: p.get("vendor") ? [p.get("vendor")] : undefined, min: m || undefined,
       category: list(chosen("category")), requirement: list(chosen("requirement")),
-      bids: kind && kind.value === "bids" ? true : undefined,
-      awards: kind ? (kind.value === "awards" ? true : undefined) : (m && wlens === "money" ? true : undefined) };
+      bids: kind && kind.value === "bids" && m ? true : undefined, // bids is what a watch without an amount follows already
+      awards: kind ? (kind.value === "awards" ? true : undefined) : (m && wlens === "money" ? true : undefined), ...(kept || {}) };
   };
-  return { el, read };
+  return { el, read, fill, previewTo: null };
 }
 
 // "Follow": one object (a notice, a procurement matter), a mail when a
