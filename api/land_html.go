@@ -23,6 +23,8 @@ import (
 
 type landListData struct {
 	JSON, Base, Error, Next string
+	// Widen is the page of an empty list's widening (widenedURL).
+	Widen string
 	// CSV is the CSV twin of the list shown.
 	CSV                string
 	Filter             land.Filter
@@ -48,6 +50,7 @@ func (s *Server) landProjectsPage(c *gin.Context) {
 		page, err = s.land().Browse(c.Request.Context(), d.Filter, p.str("cursor"), limit)
 		if err == nil {
 			d.Page = &page
+			d.Widen = s.widenedURL("/land-projects", q, page.Widening)
 			if page.NextCursor != "" {
 				next := c.Request.URL.Query()
 				next.Set("cursor", page.NextCursor)

@@ -264,6 +264,7 @@ func (s *Server) meetingsPage(c *gin.Context) {
 		return
 	}
 	data.Page = &pg
+	data.Widen = s.widenedURL("/meetings", q, pg.Widening)
 	data.Months = s.meetingMonths(pg.Applied["from"], q)
 	for _, m := range pg.Meetings {
 		if len(data.Days) == 0 || data.Days[len(data.Days)-1].Date != m.When.Date {
@@ -340,6 +341,8 @@ type calendarDay struct {
 
 type meetingPageData struct {
 	Title, JSON, ICS, Base, Error, Next string
+	// Widen is the page of an empty calendar's widening (widenedURL).
+	Widen string
 	// CSV is the CSV twin of the calendar's list (empty on a meeting page).
 	CSV     string
 	Meeting *meeting.Meeting

@@ -347,6 +347,9 @@ type Page struct {
 	Filters    Filter         `json:"filters"`
 	Groups     map[string]int `json:"by_status"`
 	Scope      record.Scope   `json:"scope"`
+	// Widening is, for an empty page, the nearest non-empty one: the same
+	// filters without one of them (widen).
+	Widening *record.Widening `json:"widening,omitempty"`
 }
 
 var (
@@ -478,24 +481,18 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 	if limit < 1 || limit > MaxLimit {
 		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
 	}
-	q, norm, err := f.Query()
-	if err != nil {
+	if _, _, err := f.Query(); err != nil { // a bad filter is refused before the engine is asked
 		return Page{}, err
 	}
 	rs, cov, err := s.records()
 	if err != nil {
 		return Page{}, err
 	}
-	words := NameWords(norm.Word)
-	if len(words) > 1 {
-		ids, err := namedIDs(ctx, rs, words, q.Keys)
-		if err != nil {
-			return Page{}, err
-		}
-		if q.IDs = ids; len(ids) == 0 {
-			q.IDs = []string{noProject}
-		}
+	q, norm, err := query(ctx, rs, f)
+	if err != nil {
+		return Page{}, err
 	}
+	words := NameWords(norm.Word)
 	q.Sort, q.Limit, q.Cursor = search.RecordSortDateDesc, limit, cursor
 	p, err := search.Find(ctx, search.WithScope(rs, cov), ProjectKind, q)
 	if err != nil {
@@ -512,6 +509,11 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		return Page{}, err
 	}
 	out := Page{Projects: []Summary{}, Total: p.Total, NextCursor: p.NextCursor, Filters: norm, Groups: map[string]int{}, Scope: p.Scope}
+	if out.Total == 0 && cursor == "" {
+		if out.Widening, err = widen(ctx, rs, norm); err != nil {
+			return Page{}, err
+		}
+	}
 	out.Scope.Searched.Kind = "land_projects"
 	for _, b := range t.Groups[KeyStatus] {
 		out.Groups[b.Value] = b.Count

@@ -179,6 +179,9 @@ type Page struct {
 	ExcludedUnknownStart Excluded          `json:"excluded_unknown_start"`
 	Coverage             []Coverage        `json:"coverage"`
 	Scope                record.Scope      `json:"scope"`
+	// Widening is, for an empty page, the nearest non-empty one: the same
+	// filters without one of them, or outside the date window (widen).
+	Widening *record.Widening `json:"widening,omitempty"`
 }
 
 // Window is the inclusive New York day window of a filter.
@@ -299,13 +302,8 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		eq := q
 		eq.Keys = cloneKeys(q.Keys)
 		eq.Keys[KeyStartKnown] = []string{"false"}
-		switch f.Time {
-		case TimeEvening:
-			q.Keys[KeyResident] = []string{TimeEvening}
-		case TimeWeekend:
-			q.Keys[KeyResident] = []string{TimeWeekend}
-		case TimeEveningOrWeekend:
-			q.Keys[KeyResident] = []string{TimeEvening, TimeWeekend}
+		timeKeys(&q, f.Time)
+		if f.Time == TimeEveningOrWeekend {
 			eq.Keys[KeyWeekend] = []string{"false"}
 		}
 		if f.Time != TimeWeekend {
@@ -334,6 +332,11 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 	if out.Meetings == nil {
 		out.Meetings = []Meeting{}
 	}
+	if out.Total == 0 && cursor == "" {
+		if out.Widening, err = s.widen(ctx, rs, f); err != nil {
+			return Page{}, err
+		}
+	}
 	out.Scope.Searched.Kind = "meetings"
 	out.Coverage = []Coverage{}
 	for _, c := range p.Scope.Sources {
@@ -343,6 +346,19 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		}
 	}
 	return out, nil
+}
+
+// timeKeys narrows q to the meetings a time filter keeps (evening,
+// weekend, or either), as their records' keys say.
+func timeKeys(q *search.RecordQuery, time string) {
+	switch time {
+	case TimeEvening:
+		q.Keys[KeyResident] = []string{TimeEvening}
+	case TimeWeekend:
+		q.Keys[KeyResident] = []string{TimeWeekend}
+	case TimeEveningOrWeekend:
+		q.Keys[KeyResident] = []string{TimeEvening, TimeWeekend}
+	}
 }
 
 func cloneKeys(m map[string][]string) map[string][]string {
