@@ -19,6 +19,12 @@ for (const width of WIDTHS) {
   try {
     await p.goto(BASE + "/#search?q=parks");
     await p.waitForSelector("[data-watch-fields][data-watch-ready]", { timeout: 15000 });
+    // typing narrows the long list of agencies (a phone's screen)
+    const total = await p.$$eval("#w-agency option", os => os.length);
+    await p.fill("#w-agency-find", "transport");
+    const visible = await p.$$eval("#w-agency option", os => os.filter(o => !o.hidden).map(o => o.textContent));
+    assert.ok(visible.length > 0 && visible.length < total && visible.every(v => /transport/i.test(v)), `narrowed to ${visible}`);
+    await p.fill("#w-agency-find", "");
     const read = await (await p.request.post(BASE + "/api/watches/preview", { data: { text: WORDS } })).json();
     assert.ok(read.request, "the preview gives the structured request");
     await p.fill("#w-words", WORDS);

@@ -573,7 +573,15 @@ function watchFields(lens, p) {
     const given = p.get("agency") || "";
     agency = h("select", { id: "w-agency", name: "agency", multiple: true, size: "6" },
       c.agencies.map(a => h("option", { value: a.id, selected: !!given && (given === a.id || given === a.name) }, a.name + (a.inactive ? " " + t("js.watch.former") : ""))));
-    const parts = [h("div", {}, h("label", { for: "w-agency" }, t("js.watch.agencies")), agency,
+    // a long list on a phone: typing narrows the agencies shown (the
+    // chosen ones stay)
+    const narrow = h("input", { id: "w-agency-find", type: "search", maxlength: "60", "aria-controls": "w-agency",
+      "aria-label": t("js.watch.agencyfind"), placeholder: t("js.watch.agencyfind") });
+    narrow.addEventListener("input", () => {
+      const words = narrow.value.toLowerCase().split(/\s+/).filter(Boolean);
+      for (const o of agency.options) o.hidden = !o.selected && !words.every(w => o.textContent.toLowerCase().includes(w));
+    });
+    const parts = [h("div", {}, h("label", { for: "w-agency" }, t("js.watch.agencies")), narrow, agency,
       h("small", { class: "meta" }, t("js.watch.agencieshint", String(c.max_values))))];
     if (wlens === c.procurement_lens) {
       kind = h("select", { id: "w-kind", name: "kind" },
