@@ -397,8 +397,15 @@ func (rd Readers) observeLand(ctx context.Context, id string, links view.Links) 
 // cancelled or held by its status, and one no longer listed new → (none).
 func hearingField(h land.Hearing) Field {
 	src := "meeting " + h.SourceID
-	if h.Notice != "" { // the same name whichever record the hearing is read from
+	switch {
+	case h.Notice != "": // the same name whichever record the hearing is read from
 		src = "City Record notice " + h.Notice
+	case h.SourceKind == record.RefLandEvent && strings.HasPrefix(h.ID, "meeting:"):
+		// a Council item's hearing at a meeting: named for that meeting, as
+		// when its meeting record is read (land.eventHearings)
+		src = "meeting " + strings.TrimPrefix(h.ID, "meeting:")
+	case h.SourceKind == record.RefLandEvent:
+		src = "Council land-use item " + h.SourceID
 	}
 	when := h.WhenText()
 	switch {

@@ -119,3 +119,22 @@ func TestHearingFieldChanges(t *testing.T) {
 		t.Errorf("a hearing set: %+v", ch)
 	}
 }
+
+// A Council land-use item's hearing at a Legistar meeting is the same
+// followed field as that meeting's own record of the hearing, so a
+// follower is not mailed a hearing gone and another set when the meeting
+// record is loaded after the item (or before it).
+func TestCouncilItemHearingIsTheMeetingsField(t *testing.T) {
+	fromItem := land.Hearing{ID: "meeting:legistar:22172", Body: "Committee on Land Use", SourceKind: record.RefLandEvent,
+		SourceID: "council-land-use:LU 0001-2026", Status: land.HearingHeld, Date: "2026-02-23", Time: "12:00 PM"}
+	fromMeeting := fromItem
+	fromMeeting.SourceKind, fromMeeting.SourceID = record.RefMeeting, "legistar:22172"
+	if a, b := hearingField(fromItem), hearingField(fromMeeting); a != b {
+		t.Errorf("item %+v, meeting %+v", a, b)
+	}
+	alone := fromItem
+	alone.ID = "event:council-land-use:LU 0001-2026@2026-02-23T12:00:00-05:00"
+	if f := hearingField(alone); !strings.Contains(f.Name, "Council land-use item council-land-use:LU 0001-2026") {
+		t.Errorf("a hearing of no meeting: %+v", f)
+	}
+}
