@@ -38,9 +38,9 @@ type Backend struct {
 
 	vec *vectors // record vectors' nearest-neighbour graphs (vectors.go)
 
-	topNotices  *topIndex    // the ranked text path over notices (topk.go)
-	topPassages *topIndex    // and over passages
-	totals      recordTotals // the records' totals columns (records_totals.go)
+	topNotices  *topIndex     // the ranked text path over notices (topk.go)
+	topPassages *topIndex     // and over passages
+	totals      recordTotals  // the records' totals columns (records_totals.go)
 	noticeSums  *recordTotals // the notices' totals columns (notice_totals.go)
 
 	mu       sync.Mutex // serializes observation updates
