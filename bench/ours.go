@@ -39,6 +39,11 @@ type indexStats struct {
 	Write    float64 `json:"write_seconds"` // of which writing (passage cutting + engine writes + final merge/index build)
 	Bytes    int64   `json:"bytes"`         // on disk after closing
 	Deciles  []int   `json:"deciles,omitempty"`
+	// Finish is the seconds after the last batch: the last vectors, the
+	// bulk load's end (its segments merged, the graphs built), the
+	// observation and the close; Bulk says the load took the bulk path
+	Finish float64 `json:"finish_seconds,omitempty"`
+	Bulk   bool    `json:"bulk,omitempty"`
 	// set by the parent
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 	ServerMB  float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
@@ -140,6 +145,13 @@ func childOursIndex(args []string) error {
 	var write time.Duration
 	var batches []time.Duration
 	ix := &indexer.Indexer{Backend: be, Now: time.Now}
+	// a first load takes the engine's bulk path when it has one, as
+	// EnsureSample's does (search.BulkLoader)
+	if bl, ok := be.(search.BulkLoader); ok {
+		if st.Bulk, err = bl.BeginBulk(ctx); err != nil {
+			return err
+		}
+	}
 	err = readCorpus(*corpus, indexer.DefaultBatch, func(ns []record.Notice) error {
 		t := time.Now()
 		docs, err := ix.Upsert(ctx, ns) // passages and semantic vectors, as production writes
@@ -157,12 +169,16 @@ func childOursIndex(args []string) error {
 		}
 		return err
 	})
+	finish := time.Now()
 	t := time.Now()
 	if err == nil {
 		err = ix.FlushVectors(ctx) // the last vectors (Indexer.VectorBatch)
 		write += time.Since(t)
 	}
 	t = time.Now()
+	if err == nil && st.Bulk {
+		err = be.(search.BulkLoader).EndBulk(ctx)
+	}
 	if err == nil {
 		err = be.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: "synthetic City Record notices (internal/synth)",
 			RecordType: "notice", ObservedAt: time.Date(2026, 8, 14, 0, 0, 0, 0, record.NewYork)})
@@ -175,6 +191,7 @@ func childOursIndex(args []string) error {
 	}
 	err = errors.Join(err, be.Close())
 	write += time.Since(t)
+	st.Finish = time.Since(finish).Seconds()
 	if err != nil {
 		return err
 	}

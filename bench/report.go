@@ -256,6 +256,14 @@ func renderReport(rep *report) string {
 			w("\n%s write rate by tenth of the run (notices/s, writing only): %s. Writing (%s) took %.1f s of the %.1f s.\n",
 				s.Name, joinInts(s.Index.Deciles), what, s.Index.Write, s.Index.Seconds)
 		}
+		if s.Index.Finish > 0 {
+			path := "through the live indexes"
+			if s.Index.Bulk {
+				path = "through the bulk load path (its segments merged once and the vector graphs built at the end)"
+			}
+			w("\n%s loaded %s; after the last batch, finishing (the last vectors, the end of a bulk load, Observe, Close) took %.1f s.\n",
+				s.Name, path, s.Index.Finish)
+		}
 	}
 	w("\n")
 

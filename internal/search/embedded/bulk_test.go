@@ -1,0 +1,160 @@
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/searchtest"
+)
+
+// A bulk load starts only on empty notice indexes; what it writes is
+// invisible until EndBulk, then the same as a load through the live
+// indexes (the whole sample is compared in indexer's
+// TestBulkLoadAnswersAsTheIncrementalLoad); the observation made meanwhile
+// is recorded with it.
+func TestBulkLoadIsVisibleWhenItEnds(t *testing.T) {
+	ctx := context.Background()
+	docs := searchtest.Fixtures()
+	obs := search.Observation{Source: "crol", Label: "City Record", RecordType: "notice", ObservedAt: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if ok, err := b.BeginBulk(ctx); err != nil || !ok {
+		t.Fatalf("BeginBulk on an empty index: %v %v", ok, err)
+	}
+	if ok, _ := b.BeginBulk(ctx); ok {
+		t.Error("a second BeginBulk started another")
+	}
+	if err := b.Upsert(ctx, docs[:2]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Upsert(ctx, docs[2:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Observe(ctx, obs); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := b.Search(ctx, search.Query{Limit: 10}); res.Total != 0 {
+		t.Errorf("%d notices visible during the bulk load", res.Total)
+	}
+	if err := b.EndBulk(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if b.Bulk() || b.BulkLoads() != 1 {
+		t.Errorf("after EndBulk: running %v, loads %d", b.Bulk(), b.BulkLoads())
+	}
+	if _, err := os.Stat(filepath.Join(b.dir, bulkDir)); !os.IsNotExist(err) {
+		t.Errorf("bulk directory left: %v", err)
+	}
+	fresh := openWith(t, docs)
+	if err := fresh.Observe(ctx, obs); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []search.Query{{Limit: 100, Facets: true}, {Text: "services", Limit: 100, Facets: true}, {Sort: search.SortAmount, Limit: 100}} {
+		a, errA := b.Search(ctx, q)
+		c, errC := fresh.Search(ctx, q)
+		ja, _ := json.Marshal(a)
+		jc, _ := json.Marshal(c)
+		if errA != nil || errC != nil || string(ja) != string(jc) || a.Total == 0 {
+			t.Errorf("%+v: bulk %s (%v)\nfresh %s (%v)", q, ja, errA, jc, errC)
+		}
+	}
+	if all, _ := b.Search(ctx, search.Query{Limit: 100}); all.Total != len(docs) {
+		t.Errorf("%d notices after the bulk load, want %d", all.Total, len(docs))
+	}
+	ca, _ := b.Coverage(ctx)
+	cc, _ := fresh.Coverage(ctx)
+	if !reflect.DeepEqual(ca, cc) || len(ca) == 0 || ca[0].ObservedAt.IsZero() {
+		t.Errorf("coverage %+v, want %+v", ca, cc)
+	}
+	if ok, _ := b.BeginBulk(ctx); ok {
+		t.Error("BeginBulk started on an index holding notices")
+	}
+}
+
+// A notice written twice in one bulk load ends it there: the copy is
+// written through the live indexes, replacing the first with its
+// passages.
+func TestBulkLoadEndsAtANoticeWrittenTwice(t *testing.T) {
+	ctx := context.Background()
+	docs := searchtest.Fixtures()
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if ok, err := b.BeginBulk(ctx); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if err := b.Upsert(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	again := docs[0]
+	again.Passages = again.Passages[:1]
+	if err := b.Upsert(ctx, []search.Doc{again}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Bulk() || b.BulkLoads() != 1 {
+		t.Fatalf("after a repeated notice: running %v, loads %d", b.Bulk(), b.BulkLoads())
+	}
+	res, err := b.Search(ctx, search.Query{Limit: 100})
+	if err != nil || res.Total != len(docs) {
+		t.Fatalf("%d notices (%v), want %d", res.Total, err, len(docs))
+	}
+	ps, err := b.Passages(ctx, search.PassageQuery{RequestID: again.Notice.RequestID, Limit: 100})
+	if err != nil || ps.Total != 1 {
+		t.Errorf("passages of the notice written again: %d (%v), want 1", ps.Total, err)
+	}
+	if err := b.EndBulk(ctx); err != nil { // none running: nothing to do
+		t.Fatal(err)
+	}
+}
+
+// A bulk load not ended when the engine closes leaves the indexes as they
+// were (empty: the next start loads again) and its files are removed.
+func TestBulkLoadStoppedLeavesTheIndexEmpty(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	b, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := b.BeginBulk(ctx); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if err := b.Upsert(ctx, searchtest.Fixtures()); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, bulkDir)); !os.IsNotExist(err) {
+		t.Errorf("bulk directory left: %v", err)
+	}
+	b, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if res, err := b.Search(ctx, search.Query{Limit: 10}); err != nil || res.Total != 0 {
+		t.Errorf("%d notices after a stopped bulk load (%v)", res.Total, err)
+	}
+	// an empty bulk load ends with the indexes empty
+	if ok, err := b.BeginBulk(ctx); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if err := b.EndBulk(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := b.Search(ctx, search.Query{Limit: 10}); err != nil || res.Total != 0 {
+		t.Errorf("%d notices after an empty bulk load (%v)", res.Total, err)
+	}
+}
