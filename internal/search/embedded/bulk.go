@@ -49,20 +49,30 @@ import (
 // BulkSegmentDocs is how many documents the builder puts in each segment
 // before it merges them (bigger segments, fewer merges; each holds its
 // analysed documents in memory until written).
-var BulkSegmentDocs = 2000
+var BulkSegmentDocs = 1000
 
 // bulkDir is where a bulk load builds its indexes, under the data
 // directory.
 const bulkDir = "bulk"
 
-// bulkIndex is one index being built by Bleve's offline builder.
+// bulkIndex is one index being built by Bleve's offline builder. Its
+// builder writes on a goroutine of its own, while the next documents are
+// analysed: at most bulkQueued batches wait for it.
 type bulkIndex struct {
 	path     string // the index directory (index_meta.json, store)
 	m        mapping.IndexMapping
 	b        *scorch.Builder
 	internal map[string][]byte // written with the index when it closes
 	docs     int
+
+	queue chan []index.Document
+	done  chan struct{} // closed when the writer has stopped
+	mu    sync.Mutex
+	err   error // the writer's first error
 }
+
+// bulkQueued bounds the analysed batches waiting for a builder.
+const bulkQueued = 1
 
 // newBulkIndex starts building the index of mapping m at path (which must
 // not exist): its index_meta.json as bleve.New writes it, its store left
@@ -93,23 +103,64 @@ func newBulkIndex(path string, m *mapping.IndexMappingImpl) (*bulkIndex, error) 
 	if err != nil {
 		return nil, fmt.Errorf("embedded: bulk builder for %s: %w", path, err)
 	}
-	return &bulkIndex{path: path, m: m, b: b, internal: internal}, nil
+	bi := &bulkIndex{path: path, m: m, b: b, internal: internal,
+		queue: make(chan []index.Document, bulkQueued), done: make(chan struct{})}
+	go bi.write()
+	return bi, nil
 }
 
-// add adds documents analysed already (analyse), in order.
-func (bi *bulkIndex) add(docs []index.Document) error {
-	for _, d := range docs {
-		if err := bi.b.Index(d); err != nil {
-			return fmt.Errorf("embedded: bulk write to %s: %w", bi.path, err)
+// write gives the builder each batch queued, in order, until the queue
+// closes (after an error it only drains the queue).
+func (bi *bulkIndex) write() {
+	defer close(bi.done)
+	for docs := range bi.queue {
+		if bi.failed() != nil {
+			continue
+		}
+		for _, d := range docs {
+			if err := bi.b.Index(d); err != nil {
+				bi.mu.Lock()
+				bi.err = fmt.Errorf("embedded: bulk write to %s: %w", bi.path, err)
+				bi.mu.Unlock()
+				break
+			}
 		}
 	}
+}
+
+func (bi *bulkIndex) failed() error {
+	bi.mu.Lock()
+	defer bi.mu.Unlock()
+	return bi.err
+}
+
+// add queues documents analysed already (analyse) for the builder, in
+// order; it fails with the builder's error once it has one.
+func (bi *bulkIndex) add(docs []index.Document) error {
+	if err := bi.failed(); err != nil {
+		return err
+	}
+	bi.queue <- docs
 	bi.docs += len(docs)
 	return nil
+}
+
+// stop waits for the builder to take every batch queued.
+func (bi *bulkIndex) stop() error {
+	if bi.queue != nil {
+		close(bi.queue)
+		bi.queue = nil
+		<-bi.done
+	}
+	return bi.failed()
 }
 
 // close writes the last segment and merges them all into one. An index
 // that took no document is left as an empty index.
 func (bi *bulkIndex) close() error {
+	if err := bi.stop(); err != nil {
+		return err
+	}
 	if bi.docs == 0 {
 		// Bleve's builder cannot close without a segment: an empty index
 		idx, err := bleve.NewUsing(bi.path+".empty", bi.m, bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
@@ -136,8 +187,11 @@ func (bi *bulkIndex) close() error {
 	return bi.b.Close()
 }
 
-// abandon removes what the builder wrote.
-func (bi *bulkIndex) abandon() { _ = os.RemoveAll(bi.path) }
+// abandon stops the builder and removes what it wrote.
+func (bi *bulkIndex) abandon() {
+	_ = bi.stop()
+	_ = os.RemoveAll(bi.path)
+}
 
 // analysed is a document whose fields a bulk worker analysed already: the
 // builder's own analysis, on its one goroutine, is then a no-op.
@@ -351,17 +405,9 @@ func (b *Backend) bulkUpsert(docs []search.Doc) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	// the two builders write their segments side by side
-	var wg sync.WaitGroup
-	var perr error
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		perr = bl.passages.add(pd)
-	}()
-	nerr := bl.notices.add(nd)
-	wg.Wait()
-	if err := errors.Join(nerr, perr); err != nil {
+	// the two builders write their segments side by side, and while the
+	// next batch is analysed
+	if err := errors.Join(bl.notices.add(nd), bl.passages.add(pd)); err != nil {
 		return true, err
 	}
 	for _, d := range kept {
@@ -392,6 +438,8 @@ func (b *Backend) endBulk() error {
 	}
 	b.bulk = nil
 	fail := func(err error) error {
+		bl.notices.abandon()
+		bl.passages.abandon()
 		_ = os.RemoveAll(bl.dir)
 		return fmt.Errorf("embedded: end the bulk load: %w", err)
 	}
@@ -411,26 +459,33 @@ func (b *Backend) endBulk() error {
 		bl.notices.internal[string(observationsKey)] = obs
 	}
 	bl.notices.internal[string(formatKey)] = []byte(fmt.Sprint(formatVersion))
+	// the graphs (from the records index) are built while the builders
+	// merge their segments
 	var wg sync.WaitGroup
-	var perr error
+	var perr, gerr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		perr = bl.passages.close()
 	}()
+	if bl.vectorsDeferred {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gerr = b.rebuildGraphs()
+		}()
+	}
 	nerr := bl.notices.close()
 	wg.Wait()
 	if err := errors.Join(nerr, perr); err != nil {
-		return fail(err)
+		return fail(errors.Join(err, gerr))
 	}
 	if err := b.swapText(bl.dir); err != nil {
-		return fail(err)
+		return fail(errors.Join(err, gerr))
 	}
 	_ = os.RemoveAll(bl.dir)
-	if bl.vectorsDeferred {
-		if err := b.rebuildGraphs(); err != nil {
-			return err
-		}
+	if gerr != nil {
+		return gerr
 	}
 	b.bulkLoads++
 	b.stale()
@@ -444,6 +499,8 @@ func (b *Backend) abandonBulk() {
 	b.bmu.Lock()
 	defer b.bmu.Unlock()
 	if b.bulk != nil {
+		b.bulk.notices.abandon()
+		b.bulk.passages.abandon()
 		_ = os.RemoveAll(b.bulk.dir)
 		b.bulk = nil
 	}

@@ -133,6 +133,9 @@ func rebuild(dir string, b *Backend, from int) error {
 	for i, m := range []*mapping.IndexMappingImpl{noticeMapping(), passageMapping(), recordMapping()} {
 		bi, err := newBulkIndex(filepath.Join(next, indexNames[i]), m)
 		if err != nil {
+			for _, made := range nb[:i] {
+				made.abandon()
+			}
 			b.Close()
 			return err
 		}
@@ -177,6 +180,10 @@ func rebuild(dir string, b *Backend, from int) error {
 	notices.internal[string(formatKey)] = []byte(strconv.Itoa(formatVersion))
 	if err == nil {
 		err = errors.Join(notices.close(), passages.close(), records.close())
+	} else {
+		for _, bi := range nb {
+			bi.abandon()
+		}
 	}
 	err = errors.Join(err, b.Close())
 	if err != nil {
