@@ -539,6 +539,7 @@ func (b *Backend) swapText(from string) error {
 	}
 	b.notices, b.passages = n, p
 	b.topNotices, b.topPassages = newTopIndex(n), newTopIndex(p)
+	shareWords(b.topRecords, b.topNotices, b.topPassages)
 	b.noticeSums = &recordTotals{fields: noticeColumns}
 	b.cov.mu.Lock()
 	b.cov.segs = nil

@@ -158,3 +158,47 @@ func TestBulkLoadStoppedLeavesTheIndexEmpty(t *testing.T) {
 		t.Errorf("%d notices after an empty bulk load (%v)", res.Total, err)
 	}
 }
+
+// The words read by every index of an engine are kept in one cache within
+// one budget (WordCacheBytes), also after a bulk load swaps the notice
+// indexes in.
+func TestIndexesShareOneWordCache(t *testing.T) {
+	ctx := context.Background()
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	shared := func(when string) {
+		t.Helper()
+		if b.topNotices.words.all != b.topPassages.words.all || b.topNotices.words.all != b.topRecords.words.all {
+			t.Fatalf("%s: the indexes keep their words in separate caches", when)
+		}
+	}
+	shared("after Open")
+	if ok, err := b.BeginBulk(ctx); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if err := b.Upsert(ctx, searchtest.Fixtures()); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.EndBulk(ctx); err != nil {
+		t.Fatal(err)
+	}
+	shared("after a bulk load")
+	before := b.topNotices.words.Len()
+	if _, err := b.Search(ctx, search.Query{Text: "services", Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	afterNotices := b.topNotices.words.Len()
+	if _, err := b.Passages(ctx, search.PassageQuery{Text: "services", Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if afterNotices <= before || b.topPassages.words.Len() <= afterNotices {
+		t.Errorf("words held: %d, after a notice search %d, after a passage search %d: both should add to the one cache",
+			before, afterNotices, b.topPassages.words.Len())
+	}
+	if got := b.topNotices.words.all.Bytes(); got > WordCacheBytes {
+		t.Errorf("%d bytes of words held, over the budget of %d", got, WordCacheBytes)
+	}
+}

@@ -193,6 +193,7 @@ func openAll(dir string) (*Backend, error) {
 	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p), topRecords: newTopIndex(r),
 		noticeSums: &recordTotals{fields: noticeColumns}}
 	b.totals.fields = recordColumns
+	shareWords(b.topRecords, b.topNotices, b.topPassages)
 	if err := b.openVectors(); err != nil {
 		b.Close()
 		return nil, err
