@@ -306,7 +306,7 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 	var src []byte
 	if len(n.Raw) > 0 {
 		var err error
-		if src, err = json.Marshal(n.Raw); err != nil {
+		if src, err = encodeRaw(n.Raw, n.Body); err != nil { // without what Body holds (rawstore.go)
 			return nil, err
 		}
 	}
@@ -626,8 +626,8 @@ func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
 	}
 	n := sh.notice(stored("body"), stored("text"), false)
 	if s, ok := res.Hits[0].Fields["raw"].(string); ok {
-		if err := json.Unmarshal([]byte(s), &n.Raw); err != nil {
-			return n, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is unreadable"}
+		if n.Raw, err = decodeRaw([]byte(s), n.Body); err != nil {
+			return n, err
 		}
 	}
 	return n, nil

@@ -50,7 +50,9 @@ import (
 //	   instead of "doc" (hit.go); a rebuild reads either
 //	11: keyword fields keep no term vectors (keywordField): their postings
 //	   carry no locations
-const formatVersion = 11
+//	12: "raw" holds the Raw values that Body holds verbatim as their place
+//	   in Body, not a second copy (rawstore.go); a rebuild reads either
+const formatVersion = 12
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"
@@ -323,7 +325,7 @@ func copyNotices(src bleve.Index, dst *bulkIndex) (int, error) {
 			return "", nil, err
 		}
 		if f, ok := stored["raw"]; ok { // format 4 keeps Raw apart
-			if err := json.Unmarshal(f.Value(), &no.Raw); err != nil {
+			if no.Raw, err = decodeRaw(f.Value(), no.Body); err != nil {
 				return "", nil, err
 			}
 		}
