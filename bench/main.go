@@ -186,6 +186,8 @@ func runChild(role string, args []string) error {
 	case "ours-serve":
 		embedded.SetSoftMemoryLimit(os.Getenv)
 		return childOursServe(args)
+	case "ours-disk":
+		return childOursDisk(args)
 	case "ours-nearest":
 		return childOursNearest(args)
 	case "sqlite-load":

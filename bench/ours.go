@@ -44,6 +44,9 @@ type indexStats struct {
 	// observation and the close; Bulk says the load took the bulk path
 	Finish float64 `json:"finish_seconds,omitempty"`
 	Bulk   bool    `json:"bulk,omitempty"`
+	// Disk is where the embedded engine's bytes go (read after the load,
+	// outside its time)
+	Disk *embedded.DiskReport `json:"disk,omitempty"`
 	// set by the parent
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 	ServerMB  float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
@@ -205,6 +208,13 @@ func childOursIndex(args []string) error {
 	if err != nil {
 		return err
 	}
+	if ef.engine == "embedded" {
+		d, err := embedded.DiskUsage(filepath.Join(*data, "index"))
+		if err != nil {
+			return err
+		}
+		st.Disk = &d
+	}
 	st.Deciles = deciles(batches, indexer.DefaultBatch)
 	return json.NewEncoder(os.Stdout).Encode(st)
 }
@@ -354,4 +364,20 @@ func heapAtPeak(path string) error {
 	}
 	logf("ours-index: heap objects %d MB: profile written", now>>20)
 	return errors.Join(rpprof.Lookup("heap").WriteTo(f, 0), f.Close())
+}
+
+// childOursDisk prints where the bytes of the embedded index under a data
+// directory go (embedded.DiskUsage), as JSON: for an index loaded by an
+// earlier run.
+func childOursDisk(args []string) error {
+	fl := flag.NewFlagSet("ours-disk", flag.ContinueOnError)
+	data := fl.String("data", "", "data directory")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	d, err := embedded.DiskUsage(filepath.Join(*data, "index"))
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(os.Stdout).Encode(d)
 }

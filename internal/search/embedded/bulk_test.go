@@ -202,3 +202,43 @@ func TestIndexesShareOneWordCache(t *testing.T) {
 		t.Errorf("%d bytes of words held, over the budget of %d", got, WordCacheBytes)
 	}
 }
+
+// DiskUsage accounts for the files of a closed engine: each index's
+// documents, its stored fields (the notice's "hit", "body", "raw" …) and
+// the whole.
+func TestDiskUsage(t *testing.T) {
+	dir := t.TempDir()
+	fresh := func() *Backend {
+		b, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	b := fresh()
+	docs := searchtest.Fixtures()
+	if err := b.Upsert(context.Background(), docs); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := DiskUsage(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, d := range rep.Indexes {
+		sum += d.Bytes
+		if d.Segments > d.Bytes || d.Stored > d.Segments {
+			t.Errorf("%s: stored %d of segments %d of %d bytes", d.Name, d.Stored, d.Segments, d.Bytes)
+		}
+	}
+	n := rep.Indexes[0]
+	if n.Name != indexNames[0] || n.Docs != uint64(len(docs)) || n.Fields["hit"] == 0 || n.Fields["body"] == 0 || n.Fields["raw"] == 0 || n.Stored == 0 {
+		t.Errorf("notices: %+v", n)
+	}
+	if sum == 0 || sum > rep.Total {
+		t.Errorf("indexes %d bytes of %d", sum, rep.Total)
+	}
+}
