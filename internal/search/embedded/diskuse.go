@@ -90,7 +90,6 @@ func indexDisk(idx bleve.Index, d *IndexDisk) error {
 	return nil
 }
 
-
 func treeSize(dir string) (int64, error) {
 	var total int64
 	err := filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {

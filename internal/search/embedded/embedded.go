@@ -45,8 +45,9 @@ type Backend struct {
 
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
-	gen      uint64                  // bumped by every write
-	coverage []record.SourceCoverage // kept since the last notice write (coverage.go); nil: none
+	gen      uint64                   // bumped by every write
+	coverage []record.SourceCoverage  // kept since the last notice write (coverage.go); nil: none
+	sections []search.SectionCoverage // kept with it (Sections)
 	// noticeGen counts notice writes; coverageGen is the count coverage
 	// was computed after, coverageAt its future cutoff
 	noticeGen, coverageGen uint64
