@@ -10,6 +10,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/search/embedded"
+	"github.com/recordwatch/recordwatch/internal/semantic"
 )
 
 // noBulk hides the engine's bulk path: the indexer writes through the live
@@ -123,4 +124,24 @@ func TestBulkLoadAnswersAsTheIncrementalLoad(t *testing.T) {
 	ra, errA := bulk.RecordTotals(ctx, search.RecordQuery{}, []string{search.GroupByKind, search.GroupBySource, search.GroupByFiscalYear}, 0)
 	rtb, errB := incr.RecordTotals(ctx, search.RecordQuery{}, []string{search.GroupByKind, search.GroupBySource, search.GroupByFiscalYear}, 0)
 	same("record totals", ra, rtb, errA, errB)
+
+	// the vectors' graphs (built after the text on the bulk path) answer
+	// the same nearest neighbours
+	m, err := semantic.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"construction contract award", "public hearing on zoning", "child care services"} {
+		v, ok := m.Embed(q)
+		if !ok {
+			t.Fatalf("no vector for %q", q)
+		}
+		nq := search.NearQuery{Kind: semantic.NoticeVectorKind.Name, Vector: v, K: 20}
+		a, errA := bulk.NearestRecords(ctx, nq)
+		b, errB := incr.NearestRecords(ctx, nq)
+		same("nearest "+q, a, b, errA, errB)
+		if len(a) == 0 {
+			t.Errorf("no nearest notices for %q", q)
+		}
+	}
 }
