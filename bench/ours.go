@@ -49,6 +49,9 @@ type indexStats struct {
 	Disk *embedded.DiskReport `json:"disk,omitempty"`
 	// set by the parent
 	PeakRSSMB float64 `json:"peak_rss_mb"`
+	// CPUSeconds is the loading child's user and system time (getrusage):
+	// on a shared machine a steadier measure of its work than the wall time
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 	ServerMB  float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
 	// AnonPeakMB is the loading child's peak anonymous memory in MiB
 	// (RssAnon sampled every 250 ms): its heap, without the pages of the

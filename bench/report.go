@@ -262,8 +262,8 @@ func renderReport(rep *report) string {
 			if s.Index.Bulk {
 				path = "through the bulk load path (its segments merged once and the vector graphs built at the end)"
 			}
-			w("\n%s loaded %s; after the last batch, finishing (the last vectors, the end of a bulk load, Observe, Close) took %.1f s.\n",
-				s.Name, path, s.Index.Finish)
+			w("\n%s loaded %s; after the last batch, finishing (the last vectors, the end of a bulk load, Observe, Close) took %.1f s. The loading process used %.1f s of CPU (user and system).\n",
+				s.Name, path, s.Index.Finish, s.Index.CPUSeconds)
 		}
 	}
 	w("\n")
