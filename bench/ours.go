@@ -52,7 +52,7 @@ type indexStats struct {
 	// CPUSeconds is the loading child's user and system time (getrusage):
 	// on a shared machine a steadier measure of its work than the wall time
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
-	ServerMB  float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
+	ServerMB   float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
 	// AnonPeakMB is the loading child's peak anonymous memory in MiB
 	// (RssAnon sampled every 250 ms): its heap, without the pages of the
 	// index files it maps
