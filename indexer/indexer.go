@@ -548,6 +548,9 @@ func (ix *Indexer) loadSampleNotices(ctx context.Context, sample fs.FS) error {
 			return err
 		}
 	}
+	if bulk {
+		ix.log().Info("the notices load through the engine's bulk load path: visible once every notice source is loaded")
+	}
 	var err error
 	for _, src := range Sources {
 		if src.Holds() != HoldsNotices {
