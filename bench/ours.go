@@ -211,6 +211,11 @@ func childOursIndex(args []string) error {
 	if err != nil {
 		return err
 	}
+	// the load's CPU, before the disk is read
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		st.CPUSeconds = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	}
 	if ef.engine == "embedded" {
 		d, err := embedded.DiskUsage(filepath.Join(*data, "index"))
 		if err != nil {

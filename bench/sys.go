@@ -350,7 +350,9 @@ func runChildJSON(role string, v *indexStats, args ...string) error {
 		return fmt.Errorf("child %s printed %q: %w", role, last, err)
 	}
 	v.PeakRSSMB = c.maxRSS
-	v.CPUSeconds = c.cpu
+	if v.CPUSeconds == 0 { // the child's own, before reading its disk, when it says
+		v.CPUSeconds = c.cpu
+	}
 	return nil
 }
 
