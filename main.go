@@ -244,11 +244,22 @@ func main() {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.LogLevel))
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	setMemoryLimit(os.Getenv, logger)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, cfg, logger, time.Now); err != nil {
 		logger.Error("recordwatch stopped", "err", err)
 		os.Exit(1)
+	}
+}
+
+// setMemoryLimit sets the Go runtime's soft memory limit from the
+// machine's memory (embedded.SetSoftMemoryLimit) when the environment sets
+// none (GOMEMLIMIT): without one a load's heap grows to about twice its
+// live size before it is collected.
+func setMemoryLimit(getenv func(string) string, logger *slog.Logger) {
+	if limit, from, ok := embedded.SetSoftMemoryLimit(getenv); ok {
+		logger.Debug("soft memory limit set", "bytes", limit, "from", from)
 	}
 }
 

@@ -149,6 +149,9 @@ func TestDefaultRoleServesSampleAndReusesIndex(t *testing.T) {
 	if !strings.Contains(logs.String(), "loading the bundled sample corpus") {
 		t.Errorf("first start did not load the sample:\n%s", logs.String())
 	}
+	if !strings.Contains(logs.String(), "bulk load path") {
+		t.Errorf("first start did not load the notices through the bulk path:\n%s", logs.String())
+	}
 	logs.Reset()
 	base, stop = startAll(t, dir, &logs)
 	defer stop()

@@ -40,6 +40,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/recordwatch/recordwatch/internal/search/embedded"
 )
 
 type config struct {
@@ -179,9 +181,13 @@ func main() {
 func runChild(role string, args []string) error {
 	switch role {
 	case "ours-index":
+		embedded.SetSoftMemoryLimit(os.Getenv) // as main.go does
 		return childOursIndex(args)
 	case "ours-serve":
+		embedded.SetSoftMemoryLimit(os.Getenv)
 		return childOursServe(args)
+	case "ours-disk":
+		return childOursDisk(args)
 	case "ours-nearest":
 		return childOursNearest(args)
 	case "sqlite-load":

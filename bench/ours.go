@@ -39,9 +39,20 @@ type indexStats struct {
 	Write    float64 `json:"write_seconds"` // of which writing (passage cutting + engine writes + final merge/index build)
 	Bytes    int64   `json:"bytes"`         // on disk after closing
 	Deciles  []int   `json:"deciles,omitempty"`
+	// Finish is the seconds after the last batch: the last vectors, the
+	// bulk load's end (its segments merged, the graphs built), the
+	// observation and the close; Bulk says the load took the bulk path
+	Finish float64 `json:"finish_seconds,omitempty"`
+	Bulk   bool    `json:"bulk,omitempty"`
+	// Disk is where the embedded engine's bytes go (read after the load,
+	// outside its time)
+	Disk *embedded.DiskReport `json:"disk,omitempty"`
 	// set by the parent
 	PeakRSSMB float64 `json:"peak_rss_mb"`
-	ServerMB  float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
+	// CPUSeconds is the loading child's user and system time (getrusage):
+	// on a shared machine a steadier measure of its work than the wall time
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	ServerMB   float64 `json:"server_peak_mb,omitempty"` // PostgreSQL server processes (sum of PSS), sampled
 	// AnonPeakMB is the loading child's peak anonymous memory in MiB
 	// (RssAnon sampled every 250 ms): its heap, without the pages of the
 	// index files it maps
@@ -140,6 +151,13 @@ func childOursIndex(args []string) error {
 	var write time.Duration
 	var batches []time.Duration
 	ix := &indexer.Indexer{Backend: be, Now: time.Now}
+	// a first load takes the engine's bulk path when it has one, as
+	// EnsureSample's does (search.BulkLoader)
+	if bl, ok := be.(search.BulkLoader); ok {
+		if st.Bulk, err = bl.BeginBulk(ctx); err != nil {
+			return err
+		}
+	}
 	err = readCorpus(*corpus, indexer.DefaultBatch, func(ns []record.Notice) error {
 		t := time.Now()
 		docs, err := ix.Upsert(ctx, ns) // passages and semantic vectors, as production writes
@@ -157,12 +175,16 @@ func childOursIndex(args []string) error {
 		}
 		return err
 	})
+	finish := time.Now()
 	t := time.Now()
 	if err == nil {
 		err = ix.FlushVectors(ctx) // the last vectors (Indexer.VectorBatch)
 		write += time.Since(t)
 	}
 	t = time.Now()
+	if err == nil && st.Bulk {
+		err = be.(search.BulkLoader).EndBulk(ctx)
+	}
 	if err == nil {
 		err = be.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: "synthetic City Record notices (internal/synth)",
 			RecordType: "notice", ObservedAt: time.Date(2026, 8, 14, 0, 0, 0, 0, record.NewYork)})
@@ -175,6 +197,7 @@ func childOursIndex(args []string) error {
 	}
 	err = errors.Join(err, be.Close())
 	write += time.Since(t)
+	st.Finish = time.Since(finish).Seconds()
 	if err != nil {
 		return err
 	}
@@ -187,6 +210,18 @@ func childOursIndex(args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	// the load's CPU, before the disk is read
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		st.CPUSeconds = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	}
+	if ef.engine == "embedded" {
+		d, err := embedded.DiskUsage(filepath.Join(*data, "index"))
+		if err != nil {
+			return err
+		}
+		st.Disk = &d
 	}
 	st.Deciles = deciles(batches, indexer.DefaultBatch)
 	return json.NewEncoder(os.Stdout).Encode(st)
@@ -337,4 +372,20 @@ func heapAtPeak(path string) error {
 	}
 	logf("ours-index: heap objects %d MB: profile written", now>>20)
 	return errors.Join(rpprof.Lookup("heap").WriteTo(f, 0), f.Close())
+}
+
+// childOursDisk prints where the bytes of the embedded index under a data
+// directory go (embedded.DiskUsage), as JSON: for an index loaded by an
+// earlier run.
+func childOursDisk(args []string) error {
+	fl := flag.NewFlagSet("ours-disk", flag.ContinueOnError)
+	data := fl.String("data", "", "data directory")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	d, err := embedded.DiskUsage(filepath.Join(*data, "index"))
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(os.Stdout).Encode(d)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -256,8 +257,17 @@ func renderReport(rep *report) string {
 			w("\n%s write rate by tenth of the run (notices/s, writing only): %s. Writing (%s) took %.1f s of the %.1f s.\n",
 				s.Name, joinInts(s.Index.Deciles), what, s.Index.Write, s.Index.Seconds)
 		}
+		if s.Index.Finish > 0 {
+			path := "through the live indexes"
+			if s.Index.Bulk {
+				path = "through the bulk load path (its segments merged once and the vector graphs built at the end)"
+			}
+			w("\n%s loaded %s; after the last batch, finishing (the last vectors, the end of a bulk load, Observe, Close) took %.1f s. The loading process used %.1f s of CPU (user and system).\n",
+				s.Name, path, s.Index.Finish, s.Index.CPUSeconds)
+		}
 	}
 	w("\n")
+	w("%s", renderDisk(rep.Systems))
 
 	w("%s", renderNearest(rep.Systems))
 	if cfg.Varied {
@@ -557,4 +567,36 @@ func anonPart(anonMB float64) string {
 		return ""
 	}
 	return "; of which anonymous memory (heap, not the pages of mapped index files; RssAnon sampled every 250 ms) " + mb(anonMB)
+}
+
+// renderDisk is where the embedded engine's bytes on disk go, per notice:
+// each index's segments (stored fields, and the rest: postings, term
+// dictionaries, doc values) and its stored fields before compression.
+func renderDisk(systems []*system) string {
+	var b strings.Builder
+	for _, s := range systems {
+		d := s.Index.Disk
+		if d == nil || s.Index.Notices == 0 {
+			continue
+		}
+		per := func(n int64) string { return thousands(int(float64(n) / float64(s.Index.Notices))) }
+		fmt.Fprintf(&b, "%s on disk by component, in bytes per notice (%s notices, %s in all; the vectors' graph file %s):\n\n",
+			s.Name, thousands(s.Index.Notices), per(d.Total), per(d.Vectors))
+		b.WriteString("| index | documents | all files | stored fields (compressed) | postings, dictionaries, doc values | stored fields before compression |\n|---|---:|---:|---:|---:|---|\n")
+		for _, ix := range d.Indexes {
+			fields := make([]string, 0, len(ix.Fields))
+			for f := range ix.Fields {
+				fields = append(fields, f)
+			}
+			slices.SortFunc(fields, func(a, c string) int { return cmp.Compare(ix.Fields[c], ix.Fields[a]) })
+			parts := make([]string, 0, len(fields))
+			for _, f := range fields {
+				parts = append(parts, fmt.Sprintf("`%s` %s", f, per(ix.Fields[f])))
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", ix.Name, thousands(int(ix.Docs)), per(ix.Bytes), per(ix.Stored),
+				per(ix.Segments-ix.Stored), strings.Join(parts, ", "))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

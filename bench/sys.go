@@ -230,6 +230,7 @@ type child struct {
 	lines  chan string
 	wg     sync.WaitGroup
 	maxRSS float64 // MB, set by wait
+	cpu    float64 // user + system seconds, set by wait
 }
 
 // startChild runs this executable with -child=role and args. Its standard
@@ -306,6 +307,7 @@ func (c *child) stop() error {
 	c.wg.Wait()
 	if ru, ok := c.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		c.maxRSS = float64(ru.Maxrss) / 1024
+		c.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 	}
 	return err
 }
@@ -348,6 +350,9 @@ func runChildJSON(role string, v *indexStats, args ...string) error {
 		return fmt.Errorf("child %s printed %q: %w", role, last, err)
 	}
 	v.PeakRSSMB = c.maxRSS
+	if v.CPUSeconds == 0 { // the child's own, before reading its disk, when it says
+		v.CPUSeconds = c.cpu
+	}
 	return nil
 }
 

@@ -55,6 +55,8 @@ var constants = map[string]float64{
 	"embedded.PassagePivot":           float64(embedded.PassagePivot),
 	"embedded.ClauseCacheBytes":       float64(embedded.ClauseCacheBytes) / mib,
 	"embedded.WordCacheBytes":         float64(embedded.WordCacheBytes) / mib,
+	"embedded.MemoryLimitPercent":     float64(embedded.MemoryLimitPercent),
+	"embedded.BulkSegmentDocs":        float64(embedded.BulkSegmentDocs),
 	"embedded.ColumnCacheBytes":       float64(embedded.ColumnCacheBytes) / mib,
 	"indexer.VectorBatch":             float64(indexer.VectorBatch),
 	"federated.MaxLimit":              float64(federated.MaxLimit),

@@ -66,6 +66,10 @@ type Indexer struct {
 	// (the embedded engine's; nil: none kept). EnsureSample loads the
 	// bundled sample again while it reports damage, then says so.
 	Integrity search.Integrity
+	// Bulk is the engine's bulk load path (nil: the Backend's, when it
+	// has one), which a first load of the sample's notices takes
+	// (loadSampleNotices).
+	Bulk search.BulkLoader
 
 	vmu            sync.Mutex
 	pendingVectors []semantic.NoticeVector
@@ -527,6 +531,41 @@ func (ix *Indexer) SampleLoaded(ctx context.Context) (bool, error) {
 	return false, nil
 }
 
+// loadSampleNotices loads the sample's notice sources, through the
+// engine's bulk path when it has one and its notice indexes are empty
+// (search.BulkLoader): the notices become visible together once every
+// notice source is loaded. A load that fails ends the bulk load too, as
+// far as it went (what the next start finds and loads again).
+func (ix *Indexer) loadSampleNotices(ctx context.Context, sample fs.FS) error {
+	bl := ix.Bulk
+	if bl == nil {
+		bl, _ = ix.Backend.(search.BulkLoader)
+	}
+	bulk := false
+	if bl != nil {
+		var err error
+		if bulk, err = bl.BeginBulk(ctx); err != nil {
+			return err
+		}
+	}
+	if bulk {
+		ix.log().Info("the notices load through the engine's bulk load path: visible once every notice source is loaded")
+	}
+	var err error
+	for _, src := range Sources {
+		if src.Holds() != HoldsNotices {
+			continue
+		}
+		if _, err = ix.Load(ctx, src, sample, src.Name()); err != nil {
+			break
+		}
+	}
+	if bulk {
+		err = errors.Join(err, bl.EndBulk(ctx))
+	}
+	return err
+}
+
 // EnsureSample loads the bundled sample corpus until one load has
 // completed. Until then every start loads it again from the beginning, over
 // whatever an interrupted start left (ids are stable, so the writes replace
@@ -573,13 +612,8 @@ func (ix *Indexer) EnsureSample(ctx context.Context, sample fs.FS) (bool, error)
 	default:
 		ix.log().Info("empty index: loading the bundled sample corpus")
 	}
-	for _, src := range Sources {
-		if src.Holds() != HoldsNotices {
-			continue
-		}
-		if _, err := ix.Load(ctx, src, sample, src.Name()); err != nil {
-			return false, err
-		}
+	if err := ix.loadSampleNotices(ctx, sample); err != nil {
+		return false, err
 	}
 	// Typed records load after the notices their link stage reads. They
 	// come after the observation that marks the load complete: a start

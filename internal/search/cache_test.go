@@ -552,3 +552,30 @@ func TestCacheKeepsBriefApart(t *testing.T) {
 		}
 	}
 }
+
+// The cache passes a bulk load to an engine that has one, and the end of
+// one starts a new generation (its indexes replace those read before).
+func TestCachePassesBulkLoads(t *testing.T) {
+	ctx := context.Background()
+	e := &bulkEngine{}
+	c := search.NewCache(e)
+	if ok, err := c.BeginBulk(ctx); err != nil || !ok || e.begun != 1 {
+		t.Fatalf("BeginBulk: %v %v (%d)", ok, err, e.begun)
+	}
+	g := c.Generation()
+	if err := c.EndBulk(ctx); err != nil || e.ended != 1 || c.Generation() == g {
+		t.Errorf("EndBulk: %v, ended %d, generation %d then %d", err, e.ended, g, c.Generation())
+	}
+	plain := search.NewCache(struct{ search.Engine }{e})
+	if ok, err := plain.BeginBulk(ctx); ok || err != nil || e.begun != 1 {
+		t.Errorf("an engine without a bulk path started one: %v %v", ok, err)
+	}
+}
+
+type bulkEngine struct {
+	search.Engine
+	begun, ended int
+}
+
+func (b *bulkEngine) BeginBulk(context.Context) (bool, error) { b.begun++; return true, nil }
+func (b *bulkEngine) EndBulk(context.Context) error           { b.ended++; return nil }

@@ -32,3 +32,14 @@ type Integrity interface {
 	Damaged() []Damage
 	Repaired(ctx context.Context) error
 }
+
+// BulkLoader is an engine with a faster path for a first load (the
+// embedded engine's, internal/search/embedded/bulk.go): BeginBulk starts
+// one when the notice indexes are empty and reports whether it did; the
+// notices written and sources observed until EndBulk become visible to
+// reads together when it returns. The indexer takes it for the bundled
+// sample's first load (indexer.EnsureSample).
+type BulkLoader interface {
+	BeginBulk(ctx context.Context) (bool, error)
+	EndBulk(ctx context.Context) error
+}

@@ -2,7 +2,9 @@ package embedded
 
 import (
 	"context"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Coverage (issue 50, item 2): every answer's scope carries it, so no
@@ -33,7 +36,7 @@ import (
 // segment's share.
 type coverageFlight struct {
 	mu   sync.Mutex
-	segs map[segCoverageKey]map[string]segCoverage
+	segs map[segCoverageKey]map[srcSection]segCoverage
 	runs int // computations done (tests count them)
 }
 
@@ -45,8 +48,12 @@ type segCoverageKey struct {
 	cutoff  string
 }
 
-// segCoverage is one source's notices in one segment and their first and
-// last publication keys ("": none dated before the cutoff).
+// srcSection is a source's notices of one section ("": of none).
+type srcSection struct{ source, section string }
+
+// segCoverage is one source's notices of one section in one segment and
+// their first and last publication keys ("": none dated before the
+// cutoff).
 type segCoverage struct {
 	records     int
 	first, last string
@@ -90,7 +97,7 @@ func (b *Backend) refreshCoverage(ctx context.Context) ([]record.SourceCoverage,
 	}
 	b.cmu.Unlock()
 	b.cov.runs++
-	out, err := b.coverageNow(ctx, cutoff)
+	out, sections, err := b.coverageNow(ctx, cutoff)
 	b.cmu.Lock()
 	defer b.cmu.Unlock()
 	if err != nil {
@@ -99,7 +106,7 @@ func (b *Backend) refreshCoverage(ctx context.Context) ([]record.SourceCoverage,
 		}
 		return nil, err
 	}
-	b.coverage, b.coverageGen, b.coverageAt = out, gen, cutoff
+	b.coverage, b.sections, b.coverageGen, b.coverageAt = out, sections, gen, cutoff
 	return out, nil
 }
 
@@ -113,10 +120,11 @@ func (b *Backend) noticesWritten() {
 	_, _ = b.refreshCoverage(context.Background())
 }
 
-// coverageNow computes the coverage from the segments (cov.mu held).
-func (b *Backend) coverageNow(ctx context.Context, cutoff time.Time) ([]record.SourceCoverage, error) {
+// coverageNow computes the coverage and the sections from the segments
+// (cov.mu held).
+func (b *Backend) coverageNow(ctx context.Context, cutoff time.Time) ([]record.SourceCoverage, []search.SectionCoverage, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sources := map[string]*record.SourceCoverage{}
 	for _, o := range b.observations() {
@@ -124,22 +132,24 @@ func (b *Backend) coverageNow(ctx context.Context, cutoff time.Time) ([]record.S
 	}
 	snap, err := indexSnapshot(b.notices)
 	if err != nil {
-		return nil, unavailable(err)
+		return nil, nil, unavailable(err)
 	}
 	defer snap.Close()
 	lo, hi := timeKey(time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC)), timeKey(cutoff) // hi exclusive
 	firsts, lasts := map[string]string{}, map[string]string{}
-	live := map[segCoverageKey]map[string]segCoverage{}
+	sections := map[srcSection]*segCoverage{}
+	live := map[segCoverageKey]map[srcSection]segCoverage{}
 	for _, s := range snap.Segments() {
 		key := segCoverageKey{seg: s.Id(), deleted: deletedCount(s), cutoff: hi}
 		share, ok := b.cov.segs[key]
 		if !ok {
 			if share, err = b.segmentCoverage(s, lo, hi); err != nil {
-				return nil, unavailable(err)
+				return nil, nil, unavailable(err)
 			}
 		}
 		live[key] = share
-		for src, sc := range share {
+		for ss, sc := range share {
+			src := ss.source
 			c := sources[src]
 			if c == nil {
 				c = &record.SourceCoverage{Source: src, RecordType: "notice"}
@@ -152,6 +162,12 @@ func (b *Backend) coverageNow(ctx context.Context, cutoff time.Time) ([]record.S
 			if sc.last > lasts[src] {
 				lasts[src] = sc.last
 			}
+			sec := sections[ss]
+			if sec == nil {
+				sec = &segCoverage{}
+				sections[ss] = sec
+			}
+			sec.add(sc)
 		}
 	}
 	b.cov.segs = live // the shares of segments merged away, or of their older states, go
@@ -164,13 +180,13 @@ func (b *Backend) coverageNow(ctx context.Context, cutoff time.Time) ([]record.S
 	// passages: each source's postings less the deleted documents
 	psnap, err := indexSnapshot(b.passages)
 	if err != nil {
-		return nil, unavailable(err)
+		return nil, nil, unavailable(err)
 	}
 	defer psnap.Close()
 	for _, s := range psnap.Segments() {
 		v, err := b.topPassages.facetValuesOf(s, "source")
 		if err != nil {
-			return nil, unavailable(err)
+			return nil, nil, unavailable(err)
 		}
 		for j, docs := range v.docs {
 			if c := sources[v.terms[j]]; c != nil {
@@ -183,13 +199,29 @@ func (b *Backend) coverageNow(ctx context.Context, cutoff time.Time) ([]record.S
 		out = append(out, *c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
-	return out, nil
+	return out, sectionList(sections), nil
 }
 
-// segmentCoverage is each source's share of segment s: its live notices,
-// and the lowest and highest publication key in [lo, hi) among them.
-func (b *Backend) segmentCoverage(s *scorch.SegmentSnapshot, lo, hi string) (map[string]segCoverage, error) {
+// add counts o's notices and dates in c.
+func (c *segCoverage) add(o segCoverage) {
+	c.records += o.records
+	if o.first != "" && (c.first == "" || o.first < c.first) {
+		c.first = o.first
+	}
+	if o.last > c.last {
+		c.last = o.last
+	}
+}
+
+// segmentCoverage is each source's share of segment s, section by
+// section ("": notices of none): its live notices, and the lowest and
+// highest publication key in [lo, hi) among them.
+func (b *Backend) segmentCoverage(s *scorch.SegmentSnapshot, lo, hi string) (map[srcSection]segCoverage, error) {
 	v, err := b.topNotices.facetValuesOf(s, "source")
+	if err != nil {
+		return nil, err
+	}
+	secs, err := b.topNotices.facetValuesOf(s, "section")
 	if err != nil {
 		return nil, err
 	}
@@ -200,18 +232,8 @@ func (b *Backend) segmentCoverage(s *scorch.SegmentSnapshot, lo, hi string) (map
 	// the column's keys are ascending: the ordinals of keys in [lo, hi)
 	from := uint32(sort.SearchStrings(col.terms[1:], lo) + 1)
 	to := uint32(sort.SearchStrings(col.terms[1:], hi) + 1)
-	out := make(map[string]segCoverage, len(v.terms))
-	deleted := s.Deleted()
-	for j, docs := range v.docs {
-		m := docs
-		if deleted != nil && !deleted.IsEmpty() {
-			m = roaring.AndNot(docs, deleted)
-		}
-		n := int(m.GetCardinality())
-		if n == 0 {
-			continue
-		}
-		sc := segCoverage{records: n}
+	share := func(m *roaring.Bitmap) segCoverage {
+		sc := segCoverage{records: int(m.GetCardinality())}
 		minOrd, maxOrd := to, from
 		it := m.Iterator()
 		for it.HasNext() {
@@ -228,9 +250,107 @@ func (b *Backend) segmentCoverage(s *scorch.SegmentSnapshot, lo, hi string) (map
 		if minOrd < maxOrd {
 			sc.first, sc.last = col.terms[minOrd], col.terms[maxOrd-1]
 		}
-		out[v.terms[j]] = sc
+		return sc
+	}
+	out := make(map[srcSection]segCoverage, len(v.terms))
+	deleted := s.Deleted()
+	for j, docs := range v.docs {
+		m := docs
+		if deleted != nil && !deleted.IsEmpty() {
+			m = roaring.AndNot(docs, deleted)
+		}
+		if m.IsEmpty() {
+			continue
+		}
+		rest := m.Clone()
+		for k, sdocs := range secs.docs {
+			x := roaring.And(m, sdocs)
+			if x.IsEmpty() {
+				continue
+			}
+			out[srcSection{v.terms[j], secs.terms[k]}] = share(x)
+			rest.AndNot(sdocs)
+		}
+		if !rest.IsEmpty() {
+			out[srcSection{v.terms[j], ""}] = share(rest)
+		}
 	}
 	return out, nil
+}
+
+// sectionList is the sections' coverage as Sections answers it: by source
+// then section, each source's sections beyond the MaxSections largest
+// counted under "" with its notices of none, and at most MaxSections
+// sources (the largest).
+func sectionList(shares map[srcSection]*segCoverage) []search.SectionCoverage {
+	bySource := map[string][]search.SectionCoverage{}
+	total := map[string]int{}
+	for ss, c := range shares {
+		bySource[ss.source] = append(bySource[ss.source], search.SectionCoverage{Source: ss.source, Section: ss.section, Records: c.records,
+			FirstSourceDate: c.first, LastSourceDate: c.last}) // keys, made days below
+		total[ss.source] += c.records
+	}
+	largest := func(a, b search.SectionCoverage) int {
+		if a.Records != b.Records {
+			return b.Records - a.Records
+		}
+		return strings.Compare(a.Section, b.Section)
+	}
+	srcs := make([]string, 0, len(bySource))
+	for src := range bySource {
+		srcs = append(srcs, src)
+	}
+	sort.Slice(srcs, func(i, j int) bool {
+		if total[srcs[i]] != total[srcs[j]] {
+			return total[srcs[i]] > total[srcs[j]]
+		}
+		return srcs[i] < srcs[j]
+	})
+	if len(srcs) > search.MaxSections {
+		srcs = srcs[:search.MaxSections]
+	}
+	out := []search.SectionCoverage{}
+	for _, src := range srcs {
+		var named []search.SectionCoverage
+		none := search.SectionCoverage{Source: src}
+		for _, c := range bySource[src] {
+			if c.Section != "" {
+				named = append(named, c)
+				continue
+			}
+			none = c
+		}
+		slices.SortFunc(named, largest)
+		if len(named) > search.MaxSections {
+			for _, c := range named[search.MaxSections:] {
+				none.Records += c.Records
+				if c.FirstSourceDate != "" && (none.FirstSourceDate == "" || c.FirstSourceDate < none.FirstSourceDate) {
+					none.FirstSourceDate = c.FirstSourceDate
+				}
+				none.LastSourceDate = max(none.LastSourceDate, c.LastSourceDate)
+			}
+			named = named[:search.MaxSections]
+		}
+		if none.Records > 0 {
+			named = append(named, none)
+		}
+		out = append(out, named...)
+	}
+	for i, c := range out {
+		if c.FirstSourceDate != "" {
+			out[i].FirstSourceDate = keyTime(c.FirstSourceDate).In(record.NewYork).Format("2006-01-02")
+		}
+		if c.LastSourceDate != "" {
+			out[i].LastSourceDate = keyTime(c.LastSourceDate).In(record.NewYork).Format("2006-01-02")
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Source != out[j].Source {
+			return out[i].Source < out[j].Source
+		}
+		return out[i].Section < out[j].Section
+	})
+	return out
 }
 
 func deletedCount(s *scorch.SegmentSnapshot) uint64 {

@@ -38,15 +38,16 @@ type Backend struct {
 
 	vec *vectors // record vectors' nearest-neighbour graphs (vectors.go)
 
-	topNotices  *topIndex    // the ranked text path over notices (topk.go)
-	topPassages *topIndex    // and over passages
-	totals      recordTotals // the records' totals columns (records_totals.go)
-	noticeSums  recordTotals // the notices' totals columns (notice_totals.go)
+	topNotices  *topIndex     // the ranked text path over notices (topk.go)
+	topPassages *topIndex     // and over passages
+	totals      recordTotals  // the records' totals columns (records_totals.go)
+	noticeSums  *recordTotals // the notices' totals columns (notice_totals.go)
 
 	mu       sync.Mutex // serializes observation updates
 	cmu      sync.Mutex
-	gen      uint64                  // bumped by every write
-	coverage []record.SourceCoverage // kept since the last notice write (coverage.go); nil: none
+	gen      uint64                   // bumped by every write
+	coverage []record.SourceCoverage  // kept since the last notice write (coverage.go); nil: none
+	sections []search.SectionCoverage // kept with it (Sections)
 	// noticeGen counts notice writes; coverageGen is the count coverage
 	// was computed after, coverageAt its future cutoff
 	noticeGen, coverageGen uint64
@@ -58,6 +59,10 @@ type Backend struct {
 	rcovRuns       int        // computations done (tests count them)
 	rcovSegs       recordCoverageFlight
 	topRecords     *topIndex // the records' columns and facet values (records_coverage.go)
+
+	bmu       sync.Mutex
+	bulk      *bulkLoad // a first load in progress (bulk.go); nil: none
+	bulkLoads int       // bulk loads done (BulkLoads)
 
 	dmu    sync.Mutex
 	damage []search.Damage // segments refused as damaged, not yet reloaded (integrity.go)
@@ -85,6 +90,11 @@ func Open(dir string) (*Backend, error) {
 	// notices.bleve, and the directory must not be taken for a new one
 	if err := finishSwap(dir); err != nil {
 		return nil, fmt.Errorf("embedded: finish an interrupted rebuild in %s: %w", dir, err)
+	}
+	// a bulk load a stopped process left (bulk.go): the indexes it was
+	// to replace are still empty, and the load starts again
+	if err := os.RemoveAll(filepath.Join(dir, bulkDir)); err != nil {
+		return nil, openFault(dir, err)
 	}
 	damage, err := refuseDamaged(dir)
 	if err != nil {
@@ -154,7 +164,12 @@ func openFormat(dir string) (*Backend, error) {
 		if err := rebuild(dir, b, format); err != nil {
 			return nil, err
 		}
-		return openAll(dir)
+		nb, err := openAll(dir)
+		if err != nil {
+			return nil, err
+		}
+		nb.bulkLoads++ // the rebuild took the bulk path (bulk.go)
+		return nb, nil
 	}
 	return b, nil
 }
@@ -176,8 +191,10 @@ func openAll(dir string) (*Backend, error) {
 		p.Close()
 		return nil, err
 	}
-	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p), topRecords: newTopIndex(r)}
-	b.totals.fields, b.noticeSums.fields = recordColumns, noticeColumns
+	b := &Backend{dir: dir, notices: n, passages: p, records: r, topNotices: newTopIndex(n), topPassages: newTopIndex(p), topRecords: newTopIndex(r),
+		noticeSums: &recordTotals{fields: noticeColumns}}
+	b.totals.fields = recordColumns
+	shareWords(b.topRecords, b.topNotices, b.topPassages)
 	if err := b.openVectors(); err != nil {
 		b.Close()
 		return nil, err
@@ -256,6 +273,7 @@ func (b *Backend) Name() string { return "embedded" }
 // Close writes the nearest-neighbour graphs (when they changed) and closes
 // the indexes.
 func (b *Backend) Close() error {
+	b.abandonBulk()
 	for _, idx := range []bleve.Index{b.notices, b.passages, b.records} {
 		forgetMerges(idx)
 	}
@@ -289,7 +307,7 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 	var src []byte
 	if len(n.Raw) > 0 {
 		var err error
-		if src, err = json.Marshal(n.Raw); err != nil {
+		if src, err = encodeRaw(n.Raw, n.Body); err != nil { // without what Body holds (rawstore.go)
 			return nil, err
 		}
 	}
@@ -416,9 +434,6 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	b.postponeWarmUps()
-	defer b.stale()
-	defer b.noticesWritten()
 	ids := make([]string, 0, len(docs))
 	for _, d := range docs {
 		if d.Notice.RequestID == "" {
@@ -426,6 +441,12 @@ func (b *Backend) Upsert(ctx context.Context, docs []search.Doc) error {
 		}
 		ids = append(ids, d.Notice.RequestID)
 	}
+	if done, err := b.upsertBulk(docs); done || err != nil {
+		return err
+	}
+	b.postponeWarmUps()
+	defer b.stale()
+	defer b.noticesWritten()
 	counts := b.passageCounts(ids)
 	type batches struct {
 		nb, pb *bleve.Batch
@@ -522,6 +543,9 @@ func (b *Backend) batches(docs []search.Doc, counts map[string]int) (nb, pb *ble
 
 // Delete removes notices and their passages.
 func (b *Backend) Delete(ctx context.Context, ids []string) error {
+	if err := b.EndBulk(ctx); err != nil {
+		return err
+	}
 	b.postponeWarmUps()
 	defer b.stale()
 	defer b.noticesWritten()
@@ -544,6 +568,9 @@ var observationsKey = []byte("observations")
 
 // Observe records when a source was observed.
 func (b *Backend) Observe(ctx context.Context, o search.Observation) error {
+	if b.observeBulk(o) {
+		return nil // recorded when the bulk load ends (bulk.go)
+	}
 	defer b.warm() // a load ends here: its segments' columns and commonest words are read now (after stale)
 	defer b.stale()
 	defer b.noticesWritten()
@@ -600,8 +627,8 @@ func (b *Backend) Get(ctx context.Context, id string) (record.Notice, error) {
 	}
 	n := sh.notice(stored("body"), stored("text"), false)
 	if s, ok := res.Hits[0].Fields["raw"].(string); ok {
-		if err := json.Unmarshal([]byte(s), &n.Raw); err != nil {
-			return n, &record.Error{Code: record.EUNAVAILABLE, Message: "stored notice is unreadable"}
+		if n.Raw, err = decodeRaw([]byte(s), n.Body); err != nil {
+			return n, err
 		}
 	}
 	return n, nil

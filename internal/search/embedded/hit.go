@@ -20,7 +20,8 @@ import (
 //   - "body": its Body, as is (absent when empty);
 //   - "text": its Text, as is, absent when empty or equal to Body
 //     (storedHit.TextIsBody);
-//   - "raw": its Raw source fields as JSON (Get only).
+//   - "raw": its Raw source fields, those Body holds as their place in it
+//     (format 12, rawstore.go; Get only).
 //
 // Formats 1 to 9 stored the notice whole in "doc" (from format 4 on
 // without Raw; migrate.go reads it): a page of 20 hits decoded 20 bodies

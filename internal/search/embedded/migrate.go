@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -49,7 +50,9 @@ import (
 //	   instead of "doc" (hit.go); a rebuild reads either
 //	11: keyword fields keep no term vectors (keywordField): their postings
 //	   carry no locations
-const formatVersion = 11
+//	12: "raw" holds the Raw values that Body holds verbatim as their place
+//	   in Body, not a second copy (rawstore.go); a rebuild reads either
+const formatVersion = 12
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"
@@ -127,19 +130,29 @@ func rebuild(dir string, b *Backend, from int) error {
 	if err := os.RemoveAll(next); err != nil {
 		return err
 	}
-	nb, err := openAll(next)
-	if err != nil {
-		return err
+	// the bulk path (bulk.go): each index built by Bleve's offline builder
+	var nb [len(indexNames)]*bulkIndex
+	for i, m := range []*mapping.IndexMappingImpl{noticeMapping(), passageMapping(), recordMapping()} {
+		bi, err := newBulkIndex(filepath.Join(next, indexNames[i]), m)
+		if err != nil {
+			for _, made := range nb[:i] {
+				made.abandon()
+			}
+			b.Close()
+			return err
+		}
+		nb[i] = bi
 	}
-	counts, err := copyNotices(b.notices, nb.notices)
+	notices, passages, records := nb[0], nb[1], nb[2]
+	counts, err := copyNotices(b.notices, notices)
 	if err == nil {
-		err = copyJSON(b.passages, nb.passages, func(p record.Passage) (string, map[string]interface{}, error) {
+		err = copyJSON(b.passages, passages, func(p record.Passage) (string, map[string]interface{}, error) {
 			f, err := passageFields(p)
 			return p.ID, f, err
 		})
 	}
 	if err == nil {
-		err = copyDocs(b.records, nb.records, func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error) {
+		err = copyDocs(b.records, records, func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error) {
 			if raw == nil {
 				return "", nil, errNoStored
 			}
@@ -157,19 +170,24 @@ func rebuild(dir string, b *Backend, from int) error {
 	if err == nil { // the graphs file stays in dir: its stamp still matches
 		var stamp []byte
 		if stamp, err = b.records.GetInternal(vectorStampKey); err == nil && stamp != nil {
-			err = nb.records.SetInternal(vectorStampKey, stamp)
+			records.internal[string(vectorStampKey)] = stamp
 		}
 	}
 	if err == nil {
 		var obs []byte
 		if obs, err = b.notices.GetInternal(observationsKey); err == nil && obs != nil {
-			err = nb.notices.SetInternal(observationsKey, obs)
+			notices.internal[string(observationsKey)] = obs
 		}
 	}
+	notices.internal[string(formatKey)] = []byte(strconv.Itoa(formatVersion))
 	if err == nil {
-		err = writeFormat(nb.notices)
+		err = errors.Join(notices.close(), passages.close(), records.close())
+	} else {
+		for _, bi := range nb {
+			bi.abandon()
+		}
 	}
-	err = errors.Join(err, nb.Close(), b.Close())
+	err = errors.Join(err, b.Close())
 	if err != nil {
 		return fmt.Errorf("embedded: rebuild: %w", err)
 	}
@@ -241,11 +259,24 @@ const rebuildBatch = 1000
 // errNoStored: a document without its stored JSON.
 var errNoStored = errors.New("stored document is missing")
 
-// copyDocs re-indexes every stored document of src into dst: decode turns
-// its stored fields (the JSON "doc", nil when absent, and all of them)
-// into an id and fields.
-func copyDocs(src, dst bleve.Index, decode func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error)) error {
-	batch := dst.NewBatch()
+// copyDocs re-indexes every stored document of src into dst (the bulk
+// path: analysed in parallel, rebuildBatch at a time): decode turns its
+// stored fields (the JSON "doc", nil when absent, and all of them) into an
+// id and fields.
+func copyDocs(src bleve.Index, dst *bulkIndex, decode func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error)) error {
+	type decoded struct {
+		id     string
+		fields map[string]interface{}
+	}
+	batch := make([]decoded, 0, rebuildBatch)
+	flush := func() error {
+		docs, err := analyseAll(dst.m, batch, func(d decoded) (string, map[string]interface{}, error) { return d.id, d.fields, nil })
+		if err != nil {
+			return err
+		}
+		batch = batch[:0]
+		return dst.add(docs)
+	}
 	err := eachStored(src, func(_ string, fields map[string]index.Field) error {
 		var raw []byte
 		if f, ok := fields["doc"]; ok {
@@ -255,26 +286,21 @@ func copyDocs(src, dst bleve.Index, decode func(raw []byte, stored map[string]in
 		if err != nil {
 			return err
 		}
-		if err := add(batch, dst.Mapping(), id, doc); err != nil {
-			return err
-		}
-		if batch.Size() >= rebuildBatch {
-			if err := dst.Batch(batch); err != nil {
-				return err
-			}
-			batch.Reset()
+		batch = append(batch, decoded{id, doc})
+		if len(batch) >= rebuildBatch {
+			return flush()
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return dst.Batch(batch)
+	return flush()
 }
 
 // copyJSON re-indexes every stored document of src, decoded as a T, through
 // fields.
-func copyJSON[T any](src, dst bleve.Index, fields func(T) (string, map[string]interface{}, error)) error {
+func copyJSON[T any](src bleve.Index, dst *bulkIndex, fields func(T) (string, map[string]interface{}, error)) error {
 	return copyDocs(src, dst, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
 		if raw == nil {
 			return "", nil, errNoStored
@@ -291,7 +317,7 @@ func copyJSON[T any](src, dst bleve.Index, fields func(T) (string, map[string]in
 // passage_count, or in format 1 possibly an internal "pc:<id>" key. A
 // notice is read from "doc" (formats 1 to 9) or from "hit", "body" and
 // "text" (format 10 on).
-func copyNotices(src, dst bleve.Index) (int, error) {
+func copyNotices(src bleve.Index, dst *bulkIndex) (int, error) {
 	n := 0
 	err := copyDocs(src, dst, func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error) {
 		no, err := oldNotice(raw, stored)
@@ -299,7 +325,7 @@ func copyNotices(src, dst bleve.Index) (int, error) {
 			return "", nil, err
 		}
 		if f, ok := stored["raw"]; ok { // format 4 keeps Raw apart
-			if err := json.Unmarshal(f.Value(), &no.Raw); err != nil {
+			if no.Raw, err = decodeRaw(f.Value(), no.Body); err != nil {
 				return "", nil, err
 			}
 		}

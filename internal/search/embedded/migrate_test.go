@@ -123,6 +123,9 @@ func TestOpenRebuildsFormat1(t *testing.T) {
 	dir := t.TempDir()
 	writeFormat1(t, dir, docs, entries, obs)
 	migrated := openRebuilt(t, dir)
+	if got := migrated.BulkLoads(); got != 1 {
+		t.Errorf("the rebuild took the bulk path %d times, want 1 (bulk.go)", got)
+	}
 	for _, leftover := range []string{nextDir, oldDir, legacyEntries} {
 		if _, err := os.Stat(filepath.Join(dir, leftover)); !os.IsNotExist(err) {
 			t.Errorf("%s left behind: %v", leftover, err)

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -85,38 +83,6 @@ func (b *Backend) passageResult(ctx context.Context, q search.PassageQuery, k se
 	out.Scope = record.NewScope(q.Searched(k), cov, out.Total)
 	out.Scope.MatchedRelation = out.TotalRelation
 	return out, nil
-}
-
-// edgeDay is the first (or last) publication day, in New York, of the
-// notices matching q that carry a publication date before the future
-// cutoff (record.FutureCutoff: a row dated past tomorrow is held but moves
-// no coverage date); "" when none do.
-func (b *Backend) edgeDay(ctx context.Context, q query.Query, last bool) (string, error) {
-	now := time.Now
-	if b.Now != nil {
-		now = b.Now
-	}
-	lo, hi := time.Date(1800, 1, 1, 0, 0, 0, 0, time.UTC), record.FutureCutoff(now())
-	dated := bleve.NewDateRangeQuery(lo, hi) // hi exclusive
-	dated.SetField("start_date")
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(q, dated), 1, 0, false)
-	field := "sort_start_asc"
-	if last {
-		field = "sort_start_desc"
-	}
-	req.SortByCustom(bsearch.SortOrder{keySort(field, last)})
-	res, err := b.notices.SearchInContext(ctx, req)
-	if err != nil {
-		return "", unavailable(err)
-	}
-	if len(res.Hits) == 0 || len(res.Hits[0].DecodedSort) == 0 {
-		return "", nil
-	}
-	t := keyTime(res.Hits[0].DecodedSort[0])
-	if t.IsZero() {
-		return "", nil
-	}
-	return t.In(record.NewYork).Format("2006-01-02"), nil
 }
 
 // observations reads every source observation.

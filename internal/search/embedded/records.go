@@ -119,7 +119,7 @@ func (b *Backend) PutRecords(ctx context.Context, rs []search.Record) error {
 	if err := b.records.Batch(batch); err != nil {
 		return fmt.Errorf("embedded: write records: %w", err)
 	}
-	if vecs {
+	if vecs && !b.deferVectors() { // a bulk load builds the graphs when it ends (bulk.go)
 		b.indexVectors(rs, stamp)
 	}
 	return nil

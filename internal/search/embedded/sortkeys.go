@@ -116,9 +116,20 @@ var rawDocValues = map[string]bool{
 // the doc values of rawDocValues fields left uncompressed, and adds it to
 // the batch.
 func add(batch *bleve.Batch, m mapping.IndexMapping, id string, fields map[string]interface{}) error {
+	doc, err := mapDoc(m, id, fields)
+	if err != nil {
+		return err
+	}
+	return batch.IndexAdvanced(doc)
+}
+
+// mapDoc maps fields to a Bleve document through the index's mapping, with
+// the doc values of rawDocValues fields left uncompressed (add, and the
+// bulk path's builders: bulk.go).
+func mapDoc(m mapping.IndexMapping, id string, fields map[string]interface{}) (*document.Document, error) {
 	doc := document.NewDocument(id)
 	if err := m.MapDocument(doc, fields); err != nil {
-		return err
+		return nil, err
 	}
 	for i, f := range doc.Fields {
 		tf, ok := f.(*document.TextField)
@@ -128,5 +139,5 @@ func add(batch *bleve.Batch, m mapping.IndexMapping, id string, fields map[strin
 		doc.Fields[i] = document.NewTextFieldCustom(tf.Name(), tf.ArrayPositions(), tf.Value(),
 			tf.Options()|index.SkipDVCompression|index.SkipDVChunking, tf.Analyzer())
 	}
-	return batch.IndexAdvanced(doc)
+	return doc, nil
 }

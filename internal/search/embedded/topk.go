@@ -58,7 +58,9 @@ import (
 // one block-max bound.
 const WindowDocs = 256
 
-// WordCacheBytes caps the memory of one index's words read (wordData).
+// WordCacheBytes caps the memory of the words read (wordData) of all the
+// indexes of an engine together (notices, passages, records): one budget,
+// the words most recently used kept whichever index they are of.
 const WordCacheBytes = 256 << 20
 
 // wordData is one word in one segment, read once from its postings: each
@@ -100,12 +102,46 @@ type wordKey struct {
 	term   string
 }
 
+// wordCache is one index's words in the cache its engine's indexes share
+// (WordCacheBytes).
+type wordCache struct {
+	owner *topIndex
+	all   *lru.Cache[ownedWord, *wordData]
+}
+
+// ownedWord is a word of one index (segment numbers are the index's own).
+type ownedWord struct {
+	owner *topIndex
+	wordKey
+}
+
+func (w wordCache) Get(k wordKey) (*wordData, bool) { return w.all.Get(ownedWord{w.owner, k}) }
+
+// Put keeps wd within the shared budget.
+func (w wordCache) Put(k wordKey, wd *wordData) {
+	w.all.Put(ownedWord{w.owner, k}, wd, wd.size())
+	w.all.Trim(0, WordCacheBytes)
+}
+
+// Len counts the words held, of every index sharing the cache.
+func (w wordCache) Len() int { return w.all.Len() }
+
+// shareWords makes ts keep their words in one cache, the first's, emptied
+// (an engine's indexes: Open, and the indexes a bulk load swaps in).
+func shareWords(ts ...*topIndex) {
+	all := ts[0].words.all
+	all.Clear()
+	for _, t := range ts {
+		t.words.all = all
+	}
+}
+
 // topIndex is the ranked text path over one Bleve index, with its bounds
 // cache.
 type topIndex struct {
 	idx bleve.Index
 
-	words   lru.Cache[wordKey, *wordData]
+	words   wordCache // shared with the engine's other indexes
 	clauses lru.Cache[clauseKey, *roaring.Bitmap]
 	columns lru.Cache[columnKey, *sortColumn]
 	facets  lru.Cache[facetKey, *facetValues]
@@ -125,7 +161,9 @@ type clauseKey struct {
 const ClauseCacheBytes = 64 << 20
 
 func newTopIndex(idx bleve.Index) *topIndex {
-	return &topIndex{idx: idx}
+	t := &topIndex{idx: idx}
+	t.words = wordCache{owner: t, all: &lru.Cache[ownedWord, *wordData]{}}
+	return t
 }
 
 // topSpec is one ranked question.
@@ -792,8 +830,7 @@ func (t *topIndex) word(s *scorch.SegmentSnapshot, i int, ws *wordScorer) (*word
 	if err != nil {
 		return nil, err
 	}
-	t.words.Put(key, wd, wd.size())
-	t.words.Trim(0, WordCacheBytes)
+	t.words.Put(key, wd)
 	return wd, nil
 }
 

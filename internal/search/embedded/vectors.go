@@ -165,7 +165,18 @@ func (b *Backend) openVectors() error {
 		return nil
 	}
 	slog.Info("embedded: rebuilding the nearest-neighbour index from the stored vectors", "reason", fmt.Sprint("file stamp ", stamp, ", records stamp ", b.vec.stamp, ", ", err))
-	err = eachStored(b.records, func(_ string, fields map[string]index.Field) error {
+	return b.rebuildGraphs()
+}
+
+// rebuildGraphs builds the graphs afresh from the stored vectors and
+// writes vectors.ann (openVectors; and once after a bulk load's text,
+// bulk.go).
+func (b *Backend) rebuildGraphs() error {
+	b.vec.work.settle()
+	b.vec.mu.Lock()
+	b.vec.graphs = map[string]*ann.Graph{}
+	b.vec.mu.Unlock()
+	err := eachStored(b.records, func(_ string, fields map[string]index.Field) error {
 		f, ok := fields["vec"]
 		if !ok {
 			return nil
@@ -188,7 +199,9 @@ func (b *Backend) openVectors() error {
 	if err != nil {
 		return fmt.Errorf("embedded: rebuild the nearest-neighbour index: %w", err)
 	}
+	b.vec.mu.Lock()
 	b.vec.applied = b.vec.stamp
+	b.vec.mu.Unlock()
 	return b.saveVectors()
 }
 

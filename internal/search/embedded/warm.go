@@ -64,9 +64,10 @@ func forgetMerges(idx bleve.Index) {
 // WarmWordDocs is the fewest postings a word needs to be read ahead.
 var WarmWordDocs uint64 = 2048
 
-// WarmWordBytes caps the word data one warm-up reads (half the words'
-// cache: queries' own words keep the other half).
-const WarmWordBytes = WordCacheBytes / 2
+// WarmWordBytes caps the word data one warm-up reads: a quarter of the
+// words' cache, for each of the two indexes warmed (notices and
+// passages); queries' own words keep the other half.
+const WarmWordBytes = WordCacheBytes / 4
 
 // warmer runs one warm-up at a time in the background; one asked for
 // while another runs follows it (a segment written or merged meanwhile is
@@ -250,8 +251,7 @@ func (t *topIndex) warmNow(spec warmSpec) error {
 			if err != nil {
 				return err
 			}
-			t.words.Put(key, wd, wd.size())
-			t.words.Trim(0, WordCacheBytes)
+			t.words.Put(key, wd)
 			if budget -= wd.size(); budget <= 0 {
 				return nil // the next warm-up goes on with this segment
 			}
