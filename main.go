@@ -267,21 +267,23 @@ func setMemoryLimit(getenv func(string) string, logger *slog.Logger) {
 // behind the response cache (search/cache.go), and its account of damaged
 // segments it refused (the embedded engine's; nil for OpenSearch, whose
 // cluster keeps its own checksums).
-func openEngine(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) (search.Engine, search.Integrity, error) {
+func openEngine(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.Time) (*search.Cache, search.Integrity, error) {
 	if cfg.Engine == "opensearch" {
 		e, err := opensearch.Open(ctx, opensearch.Config{URL: cfg.OpenSearchURL, IndexPrefix: cfg.OpenSearchPrefix, Username: cfg.OpenSearchUser,
 			Password: cfg.OpenSearchPassword, Logger: logger, Now: now})
 		if err != nil {
 			return nil, nil, err
 		}
-		return search.Cached(e, true), nil, nil // other processes write to the cluster too
+		c := search.NewCache(e)
+		c.TTL = search.SharedEngineTTL // other processes write to the cluster too (search.Cached)
+		return c, nil, nil
 	}
 	e, err := embedded.Open(filepath.Join(cfg.Data, "index"))
 	if err != nil {
 		return nil, nil, err
 	}
 	e.Now = now // coverage dates stop at the future cutoff (record.FutureCutoff)
-	return search.Cached(e, false), e, nil
+	return search.NewCache(e), e, nil
 }
 
 // stateStore is what the roles need of the state store.
@@ -354,17 +356,18 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	case "restore":
 		return runRestore(cfg, logger)
 	}
-	backend, integrity, err := openEngine(ctx, cfg, logger, now)
+	cache, integrity, err := openEngine(ctx, cfg, logger, now)
 	if err != nil {
 		return err
 	}
+	var backend search.Engine = cache
 	defer backend.Close()
 	cw := entity.DefaultCrosswalk()
 	sampleFS, err := fs.Sub(sample, "testdata/sample")
 	if err != nil {
 		return err
 	}
-	ix := &indexer.Indexer{Backend: backend, Crosswalk: cw, Logger: logger, Now: now, Integrity: integrity}
+	ix := &indexer.Indexer{Backend: backend, Bulk: cache, Crosswalk: cw, Logger: logger, Now: now, Integrity: integrity}
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		ix.Progress = os.Stderr // a progress bar only for people watching
 	}

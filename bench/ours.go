@@ -80,6 +80,9 @@ type engineFlags struct {
 	// warming, once open, says whether the engine's warm-up runs (the
 	// embedded engine's; nil for OpenSearch, which has none)
 	warming func() bool
+	// bulk, once open, is the engine's bulk load path (the embedded
+	// engine's; nil for OpenSearch)
+	bulk search.BulkLoader
 }
 
 func (e *engineFlags) register(fl *flag.FlagSet) {
@@ -97,7 +100,7 @@ func (e *engineFlags) open(ctx context.Context, data string) (search.Engine, err
 		if err != nil {
 			return nil, err
 		}
-		e.warming = b.Warming
+		e.warming, e.bulk = b.Warming, b
 		return b, nil
 	case "opensearch":
 		if e.url == "" || e.prefix == "" {
@@ -153,7 +156,7 @@ func childOursIndex(args []string) error {
 	ix := &indexer.Indexer{Backend: be, Now: time.Now}
 	// a first load takes the engine's bulk path when it has one, as
 	// EnsureSample's does (search.BulkLoader)
-	if bl, ok := be.(search.BulkLoader); ok {
+	if bl := ef.bulk; bl != nil {
 		if st.Bulk, err = bl.BeginBulk(ctx); err != nil {
 			return err
 		}
@@ -183,7 +186,7 @@ func childOursIndex(args []string) error {
 	}
 	t = time.Now()
 	if err == nil && st.Bulk {
-		err = be.(search.BulkLoader).EndBulk(ctx)
+		err = ef.bulk.EndBulk(ctx)
 	}
 	if err == nil {
 		err = be.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: "synthetic City Record notices (internal/synth)",

@@ -538,9 +538,6 @@ func (ix *Indexer) SampleLoaded(ctx context.Context) (bool, error) {
 // far as it went (what the next start finds and loads again).
 func (ix *Indexer) loadSampleNotices(ctx context.Context, sample fs.FS) error {
 	bl := ix.Bulk
-	if bl == nil {
-		bl, _ = ix.Backend.(search.BulkLoader)
-	}
 	bulk := false
 	if bl != nil {
 		var err error
