@@ -151,7 +151,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 				raw = full.Raw
 			}
 		}
-		tp := thirdPartyPlace(raw)
+		tp := land.ThirdPartyPlace(raw)
 		rec.boroughsThirdParty = tp.Boroughs
 		for _, b := range tp.BBLs {
 			if !slices.Contains(rec.BBLs, b) {
@@ -239,34 +239,6 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, out, cacheLocations, scope.CorpusObservedAt)
-}
-
-// thirdPartyPlace is the site a third party parsed into the row
-// (cityscroll's property_location, kept in Raw as JSON text): its BBLs
-// (10 digits only) and boroughs (the five names only).
-func thirdPartyPlace(raw map[string]string) (out struct{ BBLs, Boroughs []string }) {
-	v := raw["propertylocation"]
-	if v == "" {
-		return out
-	}
-	var pl struct {
-		BBLs     []string `json:"bbls"`
-		Boroughs []string `json:"boroughs"`
-	}
-	if json.Unmarshal([]byte(v), &pl) != nil {
-		return out
-	}
-	for _, b := range pl.BBLs {
-		if len(b) == 10 && strings.Trim(b, "0123456789") == "" && !slices.Contains(out.BBLs, b) {
-			out.BBLs = append(out.BBLs, b)
-		}
-	}
-	for _, b := range pl.Boroughs {
-		if _, ok := land.BoroughOutline(b); ok && !slices.Contains(out.Boroughs, b) {
-			out.Boroughs = append(out.Boroughs, b)
-		}
-	}
-	return out
 }
 
 // lotDistrict is the community district of a lot when the evidence

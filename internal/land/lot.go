@@ -28,6 +28,42 @@ type LotLocation struct {
 	SourceLabel string            `json:"source_label,omitempty"`
 	ObservedAt  time.Time         `json:"observed_at,omitzero"`
 	Raw         map[string]string `json:"raw,omitempty"`
+	// Method says how the geometry was found (LotMethodCentroid: the
+	// lot's own MapPLUTO row, by its BBL; LotMethodProject: a ZAP
+	// project's lots together) and Confidence how sure it is (LotPlacement
+	// fills both for lots written before they were stored).
+	Method     string `json:"method,omitempty"`
+	Confidence string `json:"confidence,omitempty"`
+	// Unresolved, on a lot held without geometry, says why MapPLUTO did
+	// not locate it (LotNotInPLUTO, or the fetch's failure); AskedAt is
+	// when it was asked.
+	Unresolved string    `json:"unresolved,omitempty"`
+	AskedAt    time.Time `json:"asked_at,omitzero"`
+}
+
+// How a lot's geometry is found, and why a lot asked of MapPLUTO has none.
+const (
+	LotMethodCentroid = "MapPLUTO lot centroid"
+	LotMethodProject  = "ZAP portal outline of the project's lots together"
+	LotNotInPLUTO     = "not in MapPLUTO"
+	// LotNotFetched is why a lot has no geometry when the live MapPLUTO
+	// loader has never run here (the bundled sample): its lot was never
+	// asked for.
+	LotNotFetched = "MapPLUTO not fetched"
+)
+
+// LotPlacement is the method and confidence of a lot's geometry: a
+// MapPLUTO centroid is the lot's own point, matched by its exact BBL
+// (high); a ZAP project's outline covers all the project's lots together
+// (medium: the lot is inside it, not where in it).
+func LotPlacement(l LotLocation) (method, confidence string) {
+	if l.Method != "" {
+		return l.Method, l.Confidence
+	}
+	if l.Raw["geometry_scope"] != "" {
+		return LotMethodProject, "medium"
+	}
+	return LotMethodCentroid, "high"
 }
 
 // LotKind is the typed kind of lot locations, keyed by bbl. Version 1:
