@@ -120,34 +120,15 @@ func heldBBLsToLocate(ctx context.Context, held search.NoticesAndRecords) ([]str
 		}
 		pq.Cursor = page.NextCursor
 	}
-	placed, asked := map[string]bool{}, map[string]bool{}
-	for rest := bbls; len(rest) > 0; {
-		n := min(len(rest), search.MaxKeyValues)
-		lq := search.RecordQuery{Keys: map[string][]string{land.KeyBBL: rest[:n]}, Limit: search.MaxRecordLimit}
-		for {
-			page, err := search.Find(ctx, held, land.LotKind, lq)
-			if err != nil {
-				return nil, err
-			}
-			for _, l := range page.Items {
-				if len(l.Geometry) > 0 {
-					placed[l.BBL] = true
-				} else if l.Unresolved != "" {
-					asked[l.BBL] = true
-				}
-			}
-			if page.NextCursor == "" || len(page.Items) == 0 {
-				break
-			}
-			lq.Cursor = page.NextCursor
-		}
-		rest = rest[n:]
+	lots, _, err := land.LotsHeld(ctx, held, bbls)
+	if err != nil {
+		return nil, err
 	}
 	var fresh, again []string
 	for _, b := range bbls {
-		switch {
-		case placed[b]:
-		case asked[b]:
+		switch p := land.PlaceLot(b, lots[b], false, true); {
+		case p.Kind == land.LocationLot:
+		case !p.AskedAt.IsZero():
 			again = append(again, b)
 		default:
 			fresh = append(fresh, b)
