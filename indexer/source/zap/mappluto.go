@@ -112,7 +112,8 @@ func (f *PLUTOFetcher) Fetch(ctx context.Context, bbls []string) (PLUTOFetch, []
 		out.Asked += len(part)
 		found := map[string]land.LotLocation{}
 		q := url.Values{"$select": {PLUTOSelect}, "$where": {"bbl in (" + strings.Join(part, ",") + ")"}, "$order": {"bbl"}}
-		err := fetch.SODA{Client: client, URL: base, Query: q, Size: batch, Header: header}.Each(ctx, func(p fetch.SODAPage) (int, error) {
+		// one row per lot at most: a page one larger than the batch is its whole answer
+		err := fetch.SODA{Client: client, URL: base, Query: q, Size: batch + 1, Header: header}.Each(ctx, func(p fetch.SODAPage) (int, error) {
 			lots, n, rerrs := ReadPLUTORows(p.Body, p.URL, out.ObservedAt)
 			if n < 0 {
 				return 0, rerrs[0]
