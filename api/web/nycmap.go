@@ -38,10 +38,12 @@ var outlines = func() (o struct {
 	return o
 }()
 
-// MapPoint is one place on the map: a lot's centroid.
+// MapPoint is one place on the map: a lot's centroid. A point with a URL
+// is drawn as a link to its record (a notice or a project page).
 type MapPoint struct {
 	Label, Note string
 	Lat, Lon    float64
+	URL         string
 }
 
 // NYCMap is a map of the city with points.

@@ -51,6 +51,10 @@ const (
 	// loader has never run here (the bundled sample): its lot was never
 	// asked for.
 	LotNotFetched = "MapPLUTO not fetched"
+	// LotNotAsked: the live loader has run here, but not yet for this
+	// lot; LotNoAnswer (a format: the status) when its request failed.
+	LotNotAsked = "not yet asked of MapPLUTO (its next run asks for it)"
+	LotNoAnswer = "MapPLUTO did not answer: %s"
 )
 
 // LotPlacement is the method and confidence of a lot's geometry: a
@@ -158,7 +162,7 @@ func PlaceLot(bbl string, held []LotLocation, outline, fetched bool) LotPlace {
 		case !fetched:
 			p.Reason = LotNotFetched
 		default:
-			p.Reason = "not yet asked of MapPLUTO (its next run asks for it)"
+			p.Reason = LotNotAsked
 		}
 		return p
 	}

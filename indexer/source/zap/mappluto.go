@@ -130,7 +130,7 @@ func (f *PLUTOFetcher) Fetch(ctx context.Context, bbls []string) (PLUTOFetch, []
 				return out, errs, ctx.Err()
 			}
 			failed++
-			why := "MapPLUTO did not answer: " + failure(err)
+			why := fmt.Sprintf(land.LotNoAnswer, failure(err))
 			errs = append(errs, fmt.Errorf("mappluto: BBLs %s to %s: %w", part[0], part[len(part)-1], err))
 			for _, b := range part {
 				out.Unresolved = append(out.Unresolved, unresolvedLot(b, why, out.ObservedAt))
