@@ -30,8 +30,8 @@ type propertyPageData struct {
 	// (the first propertyUnlocatedShown; UnlocatedCount says how many).
 	Unlocated      []propertyLot
 	UnlocatedCount int
-	None                     []propertyNone
-	Rules                    []string
+	None           []propertyNone
+	Rules          []string
 }
 
 type propertyArea struct {
