@@ -115,7 +115,6 @@ var FileMaxAge = map[string]time.Duration{
 	"payroll":               30 * 24 * time.Hour,
 	"contracts":             7 * 24 * time.Hour,
 	zap.ZAPSource:           30 * 24 * time.Hour,
-	zap.CentroidSource:      365 * 24 * time.Hour,
 	zap.SrcSeed:             30 * 24 * time.Hour,
 	meetings.CalendarSource: 7 * 24 * time.Hour,
 }
