@@ -873,6 +873,7 @@ async function checkFirstScreens() {
     assert.deepEqual(late, [], "the answer is not on the first screen");
   });
 }
+await (await import("./map.mjs")).mapChecks({ check, page, shoot, BASE }); // lots on the map (web-tests/map.mjs)
 await checkFirstScreens();
 
 if (figures.length) {
