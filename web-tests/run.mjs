@@ -673,7 +673,7 @@ await check("every page kind is reached from the home page by following links on
     await p.goto(BASE + at);
     await p.waitForSelector("main h1, main [data-total]", { timeout: 15000 }).catch(() => {});
     await p.waitForLoadState("networkidle");
-    const links = await p.$$eval("a[href]", as => as.map(a => a.href));
+    const links = await p.$$eval("a[href]", as => as.map(a => typeof a.href === "string" ? a.href : new URL(a.href.baseVal, document.baseURI).href)); // an SVG link's href is not a string
     for (const href of links) {
       const u = new URL(href);
       if (u.origin !== new URL(BASE).origin || u.pathname.startsWith("/api") || u.pathname.startsWith("/static") || u.pathname.startsWith("/mcp") || /\.(xml|json|ics)$/.test(u.pathname)) continue;

@@ -87,6 +87,17 @@ func (m NYCMap) Areas() []mapArea {
 	return out
 }
 
+// Linked says some point is a link to its record: the map is then a
+// group of links (an image's children cannot be links).
+func (m NYCMap) Linked() bool {
+	for _, p := range m.Points {
+		if p.URL != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Source says where the outlines come from.
 func (m NYCMap) Source() string { return outlines.Source }
 
