@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,15 +19,57 @@ import (
 	"github.com/recordwatch/recordwatch/internal/fetch"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/opensearch"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
-// mapServer is a server over a private copy of the full sample; with
+// mapEngines are the engines the map tests run on: the embedded one, and
+// OpenSearch too when OPENSEARCH_URL is set.
+func mapEngines(t *testing.T) []string {
+	if os.Getenv("OPENSEARCH_URL") != "" {
+		return []string{"embedded", "opensearch"}
+	}
+	t.Log("OPENSEARCH_URL is not set: the map tests run on the embedded engine only")
+	return []string{"embedded"}
+}
+
+// mapEngine holds the full bundled sample: a private copy of the embedded
+// one, or an OpenSearch index set of its own (removed after) loaded with
+// it.
+func mapEngine(t *testing.T, kind string) search.Engine {
+	t.Helper()
+	if kind == "embedded" {
+		return sampletest.Copy(t, sampletest.Full, fixedNow)
+	}
+	cfg := opensearch.Config{URL: os.Getenv("OPENSEARCH_URL"), Username: os.Getenv("OPENSEARCH_USERNAME"),
+		Password: os.Getenv("OPENSEARCH_PASSWORD"), IndexPrefix: fmt.Sprintf("rwmap-%d", time.Now().UnixNano())}
+	be, err := opensearch.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		be.Close()
+		for _, u := range strings.Split(cfg.URL, ",") {
+			req, _ := http.NewRequest(http.MethodDelete, strings.TrimRight(strings.TrimSpace(u), "/")+"/"+cfg.IndexPrefix+"*", nil)
+			req.SetBasicAuth(cfg.Username, cfg.Password)
+			if res, err := http.DefaultClient.Do(req); err == nil {
+				res.Body.Close()
+				return
+			}
+		}
+	})
+	if err := sampletest.Load(context.Background(), be, sampletest.Full, fixedNow); err != nil {
+		t.Fatal(err)
+	}
+	return be
+}
+
+// mapServer is a server over an engine holding the full sample; with
 // live, the MapPLUTO job has run first against a replay of the fixture
 // (testdata/mappluto), as the indexer runs it.
-func mapServer(t *testing.T, live bool) (*httptest.Server, search.Engine) {
+func mapServer(t *testing.T, engine string, live bool) (*httptest.Server, search.Engine) {
 	t.Helper()
-	be := sampletest.Copy(t, sampletest.Full, fixedNow)
+	be := mapEngine(t, engine)
 	if live {
 		replay, err := sampletest.NewPLUTOReplay("../testdata/mappluto/64uk-42ks_replay_rows.json")
 		if err != nil {
@@ -75,7 +118,13 @@ func getOK(t *testing.T, url string, hdr ...string) string {
 // list still places its projects at their lots from the bundled real
 // centroids and ZAP outline, each mark a link to the project.
 func TestLotsOnTheMapWithoutMapPLUTO(t *testing.T) {
-	ts, _ := mapServer(t, false)
+	for _, engine := range mapEngines(t) {
+		t.Run(engine, func(t *testing.T) { lotsWithoutMapPLUTO(t, engine) })
+	}
+}
+
+func lotsWithoutMapPLUTO(t *testing.T, engine string) {
+	ts, _ := mapServer(t, engine, false)
 	var out PropertyLocations
 	if err := json.Unmarshal([]byte(getOK(t, ts.URL+"/property-locations?format=json")), &out); err != nil {
 		t.Fatal(err)
@@ -107,7 +156,13 @@ func TestLotsOnTheMapWithoutMapPLUTO(t *testing.T) {
 // its notice; the BBLs it does not answer are listed with "not in
 // MapPLUTO" and when it was asked. The land list places its projects.
 func TestLotsOnTheMapWithMapPLUTO(t *testing.T) {
-	ts, _ := mapServer(t, true)
+	for _, engine := range mapEngines(t) {
+		t.Run(engine, func(t *testing.T) { lotsWithMapPLUTO(t, engine) })
+	}
+}
+
+func lotsWithMapPLUTO(t *testing.T, engine string) {
+	ts, _ := mapServer(t, engine, true)
 	var out PropertyLocations
 	if err := json.Unmarshal([]byte(getOK(t, ts.URL+"/property-locations?format=json")), &out); err != nil {
 		t.Fatal(err)
