@@ -601,9 +601,9 @@ await check("property map agrees with its JSON twin in the browser: areas, lots,
   for (const lang of ["en", "es"]) {
     const p = await page(390);
     await p.goto(BASE + "/property-locations" + (lang === "es" ? "?lang=es" : ""));
-    await p.waitForSelector('[data-chart="property-map"] svg[role=img]');
+    await p.waitForSelector('[data-chart="property-map"] svg[role=img], [data-chart="property-map"] svg[role=group]'); // a group when its lots are links
     const areas = Object.fromEntries(await p.$$eval('[data-chart="property-map"] g[data-area]', gs => gs.map(g => [g.dataset.area, Number(g.dataset.count)])));
-    const lots = await p.$$eval('[data-chart="property-map"] g[data-lat]', gs => gs.map(g => g.dataset.label));
+    const lots = await p.$$eval('[data-chart="property-map"] [data-lat]', gs => gs.map(g => g.dataset.label));
     const api = await twin(p);
     const want = {}, wantLots = [];
     let nowhere = 0;
