@@ -2,10 +2,17 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/recordwatch/recordwatch/indexer/sampletest"
 )
 
 // TestBrowser runs the browser suite (web-tests/run.mjs: headless Debian
@@ -39,12 +46,26 @@ func TestBrowser(t *testing.T) {
 		missing("node")
 	}
 	var logs, logs2 bytes.Buffer
+	// MapPLUTO, answered by a local replay of the fixture (testdata/mappluto:
+	// rows constructed for tests): Form 1 runs its MapPLUTO job once after
+	// the sample loads, as -live -source=mappluto runs it, so lots are on
+	// the map (web-tests/map.mjs)
+	replay, err := sampletest.NewPLUTOReplay("testdata/mappluto/64uk-42ks_replay_rows.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pluto := httptest.NewServer(replay)
+	defer pluto.Close()
 	// forms 1 and 2, loading the sample at once
-	ss := startServers(t, serverSpec{t.TempDir(), &logs, nil}, serverSpec{t.TempDir(), &logs2, []string{"-form", "2"}})
+	ss := startServers(t, serverSpec{t.TempDir(), &logs, []string{"-live", "-source", "mappluto", "-mappluto-endpoint", pluto.URL}},
+		serverSpec{t.TempDir(), &logs2, []string{"-form", "2"}})
 	base, stop := ss[0].base, ss[0].stop
 	defer stop()
 	base2, stop2 := ss[1].base, ss[1].stop
 	defer stop2()
+	if err := waitForLots(base, 2*time.Minute); err != nil {
+		t.Fatalf("%v\n%s", err, &logs)
+	}
 	shots := filepath.Join("web-tests", "screenshots")
 	cmd := exec.Command(node, "web-tests/run.mjs")
 	cmd.Env = append(os.Environ(), "BASE="+base, "BASE2="+base2, "SHOTS="+shots)
@@ -76,5 +97,37 @@ func TestBrowser(t *testing.T) {
 	}
 	if wwerr != nil {
 		t.Fatalf("the watch in plain words failed: %v", wwerr)
+	}
+}
+
+// waitForLots waits until the service places a property notice at its
+// lot: its MapPLUTO job, run in the background once the sample is loaded,
+// has written what it read.
+func waitForLots(base string, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		res, err := http.Get(base + "/property-locations?format=json")
+		if err == nil {
+			var out struct {
+				Records []struct {
+					Locations []struct {
+						Kind string `json:"kind"`
+					} `json:"locations"`
+				} `json:"records"`
+			}
+			err = json.NewDecoder(res.Body).Decode(&out)
+			res.Body.Close()
+			for _, r := range out.Records {
+				for _, l := range r.Locations {
+					if l.Kind == "lot" {
+						return nil
+					}
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no notice placed at its lot within %s (the MapPLUTO job did not run?): %v", within, err)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 }

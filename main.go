@@ -88,6 +88,7 @@ type Config struct {
 	SODAEndpoint string
 
 	CheckbookEndpoint string
+	PLUTOEndpoint     string
 	CheckbookType     string
 	CheckbookFrom     string
 	CheckbookTo       string
@@ -154,6 +155,7 @@ func parseConfig(args []string, stderr io.Writer) (Config, error) {
 	fl.BoolVar(&c.Full, "full", false, "indexer: with -live, fetch everything instead of changes since the last run")
 	fl.DurationVar(&c.Every, "every", 0, "indexer: with -live, repeat at this interval (e.g. 6h) instead of once")
 	fl.StringVar(&c.SODAEndpoint, "soda-endpoint", env("RECORDWATCH_SODA_ENDPOINT", ""), "indexer: SODA endpoint (default the NYC Open Data dg92-zbpx endpoint)")
+	fl.StringVar(&c.PLUTOEndpoint, "mappluto-endpoint", env("RECORDWATCH_MAPPLUTO_ENDPOINT", ""), "indexer: MapPLUTO SODA endpoint (default the NYC Open Data 64uk-42ks endpoint)")
 	fl.StringVar(&c.CheckbookEndpoint, "checkbook-endpoint", env("RECORDWATCH_CHECKBOOK_ENDPOINT", checkbook.Endpoint), "indexer: Checkbook NYC API endpoint")
 	fl.StringVar(&c.CheckbookType, "checkbook-type", env("RECORDWATCH_CHECKBOOK_TYPE", "Spending"), "indexer: Checkbook type of data (Spending, Contracts, Payroll)")
 	fl.StringVar(&c.CheckbookFrom, "checkbook-from", "", "indexer: with -source=checkbook -live, first day (YYYY-MM-DD; default 7 days ago)")
@@ -590,7 +592,7 @@ func scheduled(cfg Config) bool { return cfg.Live && cfg.Source == "" }
 // newScheduler is the scheduler of every job, with the operator's live
 // configuration.
 func newScheduler(cfg Config, ix *indexer.Indexer, jobs []indexer.Job, st store.Receipts, logger *slog.Logger, now func() time.Time) *indexer.Scheduler {
-	lc, _ := liveConfig(Config{Full: cfg.Full, SODAToken: cfg.SODAToken, SODAEndpoint: cfg.SODAEndpoint, CheckbookEndpoint: cfg.CheckbookEndpoint,
+	lc, _ := liveConfig(Config{Full: cfg.Full, SODAToken: cfg.SODAToken, SODAEndpoint: cfg.SODAEndpoint, CheckbookEndpoint: cfg.CheckbookEndpoint, PLUTOEndpoint: cfg.PLUTOEndpoint,
 		LegistarToken: cfg.LegistarToken, CalendarURLs: cfg.CalendarURLs}) // the jobs set the dates and types
 	return &indexer.Scheduler{Indexer: ix, Jobs: jobs, Receipts: st, Config: lc, Logger: logger, Now: now}
 }
@@ -626,7 +628,7 @@ func runIndexer(ctx context.Context, cfg Config, ix *indexer.Indexer, sampleFS f
 // liveConfig is the live fetches' configuration, from the flags and
 // environment.
 func liveConfig(cfg Config) (indexer.LiveConfig, error) {
-	lc := indexer.LiveConfig{Full: cfg.Full, SODAToken: cfg.SODAToken, SODAEndpoint: cfg.SODAEndpoint,
+	lc := indexer.LiveConfig{Full: cfg.Full, SODAToken: cfg.SODAToken, SODAEndpoint: cfg.SODAEndpoint, PLUTOEndpoint: cfg.PLUTOEndpoint,
 		CheckbookEndpoint: cfg.CheckbookEndpoint, CheckbookType: cfg.CheckbookType,
 		LegistarToken: cfg.LegistarToken, CalendarURLs: cfg.CalendarURLs}
 	for _, d := range []struct {

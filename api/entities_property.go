@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -72,6 +73,8 @@ type PropertyLocation struct {
 type UnlocatedLot struct {
 	BBL    string `json:"bbl"`
 	Reason string `json:"reason"`
+	// AskedAt is when MapPLUTO was asked for the lot (absent: never).
+	AskedAt time.Time `json:"asked_at,omitzero"`
 }
 
 // LotProject is a land project that holds one of a notice's lots.
@@ -131,7 +134,8 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		"One record per Property Disposition notice, newest first (at most 300).",
 		"Addresses, boroughs, tax lots and BBLs are extracted from the notice text. Addresses of hearing venues, offices and contacts are never taken for the site; they are listed under set_aside with the reason.",
 		"A BBL comes from an explicit BBL in the text, or from a block and lot when exactly one borough is in scope. bbls_third_party are BBLs a third party (cityscroll) parsed from the notice, carried in the row; they are placed like the others and marked bbl_from cityscroll.",
-		"Each BBL is placed at its lot where a bundled lot file locates it (MapPLUTO centroids of ZAP project lots, ZAP portal project lots), else at its community district's outline where a held land project holding the lot, or the notice naming one district, says which, else at its borough's outline (the BBL's first digit); locations says which (lot, district, borough, none) with the evidence and why it is not placed more finely. A notice without a BBL is placed at the one borough it names, or nowhere with the reason. No location does not mean the lot does not exist.",
+		"Each BBL is placed at its lot where a lot location held locates it (its MapPLUTO centroid, from the bundled centroid file of ZAP project lots or fetched live from MapPLUTO for the BBLs held, method \"MapPLUTO lot centroid\", confidence high; else the ZAP portal outline of a project's lots together), else at its community district's outline where a held land project holding the lot, or the notice naming one district, says which, else at its borough's outline (the BBL's first digit); locations says which (lot, district, borough, none) with the evidence and why it is not placed more finely. A notice without a BBL is placed at the one borough it names, or nowhere with the reason. No location does not mean the lot does not exist.",
+		"unlocated_lots lists each BBL not placed at its lot with the reason: not in MapPLUTO (asked at asked_at), MapPLUTO did not answer, or MapPLUTO not fetched (the live MapPLUTO loader has not run here; the bundled sample holds only the centroids of ZAP project lots).",
 		"Outline geometry is served with format=geojson (an RFC 7946 FeatureCollection, application/geo+json): one feature per located lot, one per district or borough outline listing the notices placed in it, and one without geometry per notice placed nowhere.",
 		"land_projects lists the held land-use projects with a lot of the notice (same BBL); a shared lot is evidence of place, not of the same transaction.",
 	}}
@@ -151,7 +155,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 				raw = full.Raw
 			}
 		}
-		tp := thirdPartyPlace(raw)
+		tp := land.ThirdPartyPlace(raw)
 		rec.boroughsThirdParty = tp.Boroughs
 		for _, b := range tp.BBLs {
 			if !slices.Contains(rec.BBLs, b) {
@@ -162,14 +166,10 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		out.Records = append(out.Records, rec)
 	}
 	bbls := procure.UniqueNonEmpty(all)
-	geo := map[string][]land.LotLocation{}
-	lots, err := findByBBL(ctx, er, land.LotKind, bbls)
+	geo, fetched, err := land.LotsHeld(ctx, er, bbls)
 	if err != nil {
 		writeError(c, err)
 		return
-	}
-	for _, l := range lots {
-		geo[l.BBL] = append(geo[l.BBL], l)
 	}
 	centroidsHeld := false
 	if held, err := search.Find(ctx, er, land.LotKind, search.RecordQuery{Sources: []string{"mappluto"}, Limit: 1}); err == nil && held.Total > 0 {
@@ -181,13 +181,18 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		text := res.Hits[i].Notice.Text
 		place := func(bbl, from string) {
 			ev := land.PlaceEvidence{BBL: bbl, BBLFrom: from}
-			if g, ok := lotGeometry(bbl, geo[bbl]); ok {
+			lp := land.PlaceLot(bbl, geo[bbl], false, fetched)
+			if g, ok := lotGeometry(bbl, geo[bbl]); ok && lp.Kind == land.LocationLot {
 				rec.Geometry = append(rec.Geometry, g)
 				ev.LotOK, ev.LotGeometry, ev.LotSource, ev.LotNote = true, g.Geometry, g.Source, g.Note
+				ev.LotMethod, ev.LotConfidence, ev.LotPoint = lp.Method, lp.Confidence, lp.Point
 			} else {
-				why := land.NoCentroidReason(bbl, centroidsHeld)
+				why := lp.Reason
+				if !fetched { // the live loader never ran here: why the bundled files do not place it
+					why = land.LotNotFetched + "; " + land.NoCentroidReason(bbl, centroidsHeld)
+				}
 				rec.Unlocated = append(rec.Unlocated, bbl)
-				rec.UnlocatedWhy = append(rec.UnlocatedWhy, UnlocatedLot{BBL: bbl, Reason: why})
+				rec.UnlocatedWhy = append(rec.UnlocatedWhy, UnlocatedLot{BBL: bbl, Reason: why, AskedAt: lp.AskedAt})
 				ev.WhyNoLot = "no lot geometry: " + why
 			}
 			rec.LandProjects = append(rec.LandProjects, projects[bbl]...)
@@ -239,34 +244,6 @@ func (s *Server) propertyLocations(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, out, cacheLocations, scope.CorpusObservedAt)
-}
-
-// thirdPartyPlace is the site a third party parsed into the row
-// (cityscroll's property_location, kept in Raw as JSON text): its BBLs
-// (10 digits only) and boroughs (the five names only).
-func thirdPartyPlace(raw map[string]string) (out struct{ BBLs, Boroughs []string }) {
-	v := raw["propertylocation"]
-	if v == "" {
-		return out
-	}
-	var pl struct {
-		BBLs     []string `json:"bbls"`
-		Boroughs []string `json:"boroughs"`
-	}
-	if json.Unmarshal([]byte(v), &pl) != nil {
-		return out
-	}
-	for _, b := range pl.BBLs {
-		if len(b) == 10 && strings.Trim(b, "0123456789") == "" && !slices.Contains(out.BBLs, b) {
-			out.BBLs = append(out.BBLs, b)
-		}
-	}
-	for _, b := range pl.Boroughs {
-		if _, ok := land.BoroughOutline(b); ok && !slices.Contains(out.Boroughs, b) {
-			out.Boroughs = append(out.Boroughs, b)
-		}
-	}
-	return out
 }
 
 // lotDistrict is the community district of a lot when the evidence

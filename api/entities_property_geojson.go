@@ -61,7 +61,8 @@ func propertyGeoJSON(out PropertyLocations) FeatureCollection {
 			case land.LocationLot:
 				fc.Features = append(fc.Features, Feature{Type: "Feature", ID: "lot:" + r.RequestID + ":" + l.BBL, Geometry: l.Geometry,
 					Properties: map[string]any{"kind": l.Kind, "request_id": r.RequestID, "title": r.Title, "published": r.Published,
-						"bbl": l.BBL, "bbl_from": l.BBLFrom, "borough": l.Borough, "source": l.Source, "evidence": l.Evidence, "url": url}})
+						"bbl": l.BBL, "bbl_from": l.BBLFrom, "borough": l.Borough, "source": l.Source, "evidence": l.Evidence, "url": url,
+						"method": l.Method, "confidence": l.Confidence}})
 			case land.LocationDistrict, land.LocationBorough:
 				key := l.Kind + ":" + l.Area
 				a := areas[key]

@@ -129,6 +129,10 @@ func (s *Server) landProjects(c *gin.Context) {
 		return
 	}
 	if !asCSV {
+		if err := s.land().PlaceLots(ctx, &page); err != nil { // the lots on the map, as the page places them
+			writeError(c, err)
+			return
+		}
 		renderJSON(c, http.StatusOK, page, cacheShort, time.Time{})
 		return
 	}

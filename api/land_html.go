@@ -31,6 +31,10 @@ type landListData struct {
 	Page               *land.Page
 	Procedures, Stages []string
 	Rules              []string
+	// Map places the page's projects at their lots (landListMap): how
+	// many lots are placed, of how many projects, and how many are not.
+	Map                                 *web.NYCMap
+	MapPlaced, MapProjects, MapUnplaced int
 }
 
 // landProjectsPage is /land-projects: the land lens as a page, filters in
@@ -51,6 +55,9 @@ func (s *Server) landProjectsPage(c *gin.Context) {
 		if err == nil {
 			d.Page = &page
 			d.Widen = s.widenedURL("/land-projects", q, page.Widening)
+			if s.land().PlaceLots(c.Request.Context(), &page) == nil {
+				d.landListMap(c.GetString(langKey), page)
+			}
 			if page.NextCursor != "" {
 				next := c.Request.URL.Query()
 				next.Set("cursor", page.NextCursor)
@@ -63,6 +70,43 @@ func (s *Server) landProjectsPage(c *gin.Context) {
 		d.Error = record.ErrorMessage(err)
 	}
 	writeHTML(c, status, web.Page{Kind: web.LandList, Title: web.Word(c.GetString(langKey), "w.land.use.projects"), Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
+}
+
+// landListMap places the projects of a list page on the map: a mark per
+// project at each distinct place of its lots (the lot's MapPLUTO
+// centroid, or the middle of the ZAP outline of the project's lots,
+// drawn too), each an SVG link to the project's page.
+func (d *landListData) landListMap(lang string, page land.Page) {
+	m := &web.NYCMap{ID: "land-map", Title: web.Word(lang, "land.map.title"), Desc: web.Word(lang, "land.map.desc")}
+	for _, p := range page.Projects {
+		seen := map[string]bool{}
+		placed := false
+		for _, l := range p.LotPlaces {
+			if l.Kind != land.LocationLot || l.Point == nil {
+				d.MapUnplaced++
+				continue
+			}
+			d.MapPlaced++
+			placed = true
+			key := fmt.Sprintf("%.5f,%.5f", l.Point.Lat, l.Point.Lon)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			label := p.ID + " · BBL " + l.BBL
+			if l.Shape == land.ShapeOutline {
+				label = p.ID
+				m.Shapes = append(m.Shapes, web.MapShape{Label: p.ID, Geometry: l.Geometry})
+			}
+			m.Points = append(m.Points, web.MapPoint{Label: label, Note: p.Name, Lat: l.Point.Lat, Lon: l.Point.Lon, URL: "/land-projects/" + p.ID})
+		}
+		if placed {
+			d.MapProjects++
+		}
+	}
+	if len(m.Points) > 0 {
+		d.Map = m
+	}
 }
 
 type landPageData struct {

@@ -1,10 +1,8 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"sort"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -28,8 +26,12 @@ type propertyPageData struct {
 	Notices, Placed, Nowhere int
 	Areas                    []propertyArea
 	Lots                     []propertyLot
-	None                     []propertyNone
-	Rules                    []string
+	// Unlocated are the BBLs not placed at their lot, with the reason
+	// (the first propertyUnlocatedShown; UnlocatedCount says how many).
+	Unlocated      []propertyLot
+	UnlocatedCount int
+	None           []propertyNone
+	Rules          []string
 }
 
 type propertyArea struct {
@@ -40,6 +42,9 @@ type propertyArea struct {
 
 type propertyLot struct {
 	BBL, RequestID, Title, URL, Map string
+	// Method and Confidence say how a lot is placed; Reason why a lot is
+	// not placed at its lot.
+	Method, Confidence, Reason string
 }
 
 // propertyNone is one reason notices are placed nowhere, with the
@@ -50,7 +55,10 @@ type propertyNone struct {
 	Notices []propertyLot
 }
 
-const propertyNoneShown = 25
+const (
+	propertyNoneShown      = 25
+	propertyUnlocatedShown = 50
+)
 
 // propertyPage renders /property-locations as a page.
 func (s *Server) propertyPage(c *gin.Context, out PropertyLocations) {
@@ -63,15 +71,24 @@ func (s *Server) propertyPage(c *gin.Context, out PropertyLocations) {
 	for _, r := range out.Records {
 		link := propertyLot{RequestID: r.RequestID, Title: r.Title, URL: r.Links.Permalink}
 		placed, seen := false, map[string]bool{}
+		for _, u := range r.UnlocatedWhy {
+			d.UnlocatedCount++
+			if len(d.Unlocated) < propertyUnlocatedShown {
+				lot := link
+				lot.BBL, lot.Reason = u.BBL, u.Reason
+				d.Unlocated = append(d.Unlocated, lot)
+			}
+		}
 		for _, l := range r.Locations {
 			switch l.Kind {
 			case land.LocationLot:
 				placed = true
 				lot := link
 				lot.BBL = l.BBL
-				if lat, lon, ok := pointOf(r.Geometry, l.BBL); ok {
-					d.Map.Points = append(d.Map.Points, web.MapPoint{Label: l.BBL, Note: r.RequestID, Lat: lat, Lon: lon})
-					lot.Map = web.NYCMap{Points: []web.MapPoint{{Lat: lat, Lon: lon}}}.Marks()[0].Out
+				lot.Method, lot.Confidence = l.Method, l.Confidence
+				if p := l.Point; p != nil {
+					d.Map.Points = append(d.Map.Points, web.MapPoint{Label: l.BBL, Note: r.Title, Lat: p.Lat, Lon: p.Lon, URL: r.Links.Permalink})
+					lot.Map = web.NYCMap{Points: []web.MapPoint{{Lat: p.Lat, Lon: p.Lon}}}.Marks()[0].Out
 				}
 				d.Lots = append(d.Lots, lot)
 			case land.LocationDistrict, land.LocationBorough:
@@ -133,54 +150,4 @@ func (s *Server) propertyPage(c *gin.Context, out PropertyLocations) {
 	addVary(c.Writer.Header(), "Accept")
 	writeHTML(c, http.StatusOK, web.Page{Kind: web.Property, Title: web.Word(lang, "prop.title"), Home: s.cfg.BaseURL + "/", JSON: d.JSON,
 		Crumbs: crumbs(c, web.Link{Label: web.Word(lang, "prop.title")}), Data: d}, out.Scope.CorpusObservedAt)
-}
-
-// pointOf is where a located lot is drawn: its point, or the mean of its
-// outline's points (a ZAP project's lots together), longitude first in
-// GeoJSON.
-func pointOf(gs []LotGeometry, bbl string) (lat, lon float64, ok bool) {
-	for _, g := range gs {
-		if g.BBL != bbl {
-			continue
-		}
-		var geo struct {
-			Type        string          `json:"type"`
-			Coordinates json.RawMessage `json:"coordinates"`
-		}
-		if json.Unmarshal(g.Geometry, &geo) != nil {
-			continue
-		}
-		var pts [][]float64
-		switch strings.ToLower(geo.Type) {
-		case "point":
-			var p []float64
-			if json.Unmarshal(geo.Coordinates, &p) == nil && len(p) >= 2 {
-				pts = append(pts, p)
-			}
-		case "polygon":
-			var rings [][][]float64
-			if json.Unmarshal(geo.Coordinates, &rings) == nil && len(rings) > 0 {
-				pts = rings[0]
-			}
-		case "multipolygon":
-			var polys [][][][]float64
-			if json.Unmarshal(geo.Coordinates, &polys) == nil {
-				for _, p := range polys {
-					if len(p) > 0 {
-						pts = append(pts, p[0]...)
-					}
-				}
-			}
-		}
-		n := 0.0
-		for _, p := range pts {
-			if len(p) >= 2 {
-				lon, lat, n = lon+p[0], lat+p[1], n+1
-			}
-		}
-		if n > 0 {
-			return lat / n, lon / n, true
-		}
-	}
-	return 0, 0, false
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/indexer/source/meetings"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -44,6 +45,7 @@ func newUpstreams(t *testing.T) *upstreams {
 		"hearings":                 readRows(t, "../testdata/sample/crol/dg92-zbpx_hearings_with_event_date_cityscroll_asof_2026-08-14_event_2026-08-17_to_2026-09-03.json"),
 		"/resource/hgx4-8ukb.json": readRows(t, "../testdata/sample/land/hgx4-8ukb_projects_cityscroll_warehouse_rows_milestone_before_2026-06-15.json"),
 		"/resource/t3jq-9nkf.json": readRows(t, "source/leaders/testdata/t3jq-9nkf_NYCGovernanceOrganizations_v1.8.43_2026-06-12.socrata.json"),
+		"/resource/64uk-42ks.json": readRows(t, "../testdata/mappluto/64uk-42ks_replay_rows.json"),
 		"/resource/k397-673e.json": {json.RawMessage(`{":id":"row-1","fiscal_year":"2016","agency_name":"POLICE DEPARTMENT","last_name":"DOE","first_name":"JANE","title_description":"POLICE OFFICER","regular_gross_paid":"100.00","base_salary":"1000.00","pay_basis":"per Annum"}`)},
 	}}
 }
@@ -128,8 +130,25 @@ func TestJobFeedsAreWhatItsFetchReads(t *testing.T) {
 	srv := httptest.NewServer(newUpstreams(t))
 	defer srv.Close()
 	now := time.Date(2026, 8, 14, 6, 0, 0, 0, time.UTC)
+	// the index MapPLUTO's fetch asks for the lots of: one land project
+	// with a lot the replay answers
+	held, err := embedded.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	rec, err := land.ProjectKind.Encode(land.Project{ID: "2024Q0292", Name: "a project", Lots: []land.Lot{{BBL: "1006440001"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := held.PutRecords(ctx, []search.Record{rec}); err != nil {
+		t.Fatal(err)
+	}
+	if err := held.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
 	for _, j := range DefaultJobs() {
-		cfg := LiveConfig{Client: replayClient(srv), CalendarURLs: []string{calendarURL}, PageSize: 50, Now: func() time.Time { return now }}
+		cfg := LiveConfig{Client: replayClient(srv), CalendarURLs: []string{calendarURL}, PageSize: 50, Now: func() time.Time { return now }, Held: held}
 		j.Window(&cfg, nil, now)
 		cfg.CheckbookFrom = cfg.CheckbookTo // one day: one paced call
 		read := map[string]bool{}

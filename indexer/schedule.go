@@ -86,6 +86,10 @@ func DefaultJobs() []Job {
 			Window: func(*LiveConfig, *record.Receipt, time.Time) Window {
 				return Window{What: "the ZAP project and project-BBL tables, whole"}
 			}},
+		{Name: "mappluto", Source: plutoSource{}, Every: 24 * time.Hour, MaxAge: 7 * 24 * time.Hour, Feeds: []string{zap.CentroidSource},
+			Window: func(*LiveConfig, *record.Receipt, time.Time) Window {
+				return Window{What: fmt.Sprintf("the BBLs held that no lot location places yet, at most %d", zap.DefaultPLUTOMax)}
+			}},
 		{Name: "payroll", Source: payrollSource{}, Every: 7 * 24 * time.Hour, MaxAge: 30 * 24 * time.Hour, Feeds: []string{payroll.Source},
 			Window: func(*LiveConfig, *record.Receipt, time.Time) Window {
 				return Window{What: "every Citywide Payroll row"}
@@ -111,17 +115,15 @@ var FileMaxAge = map[string]time.Duration{
 	"payroll":               30 * 24 * time.Hour,
 	"contracts":             7 * 24 * time.Hour,
 	zap.ZAPSource:           30 * 24 * time.Hour,
-	zap.CentroidSource:      365 * 24 * time.Hour,
 	zap.SrcSeed:             30 * 24 * time.Hour,
 	meetings.CalendarSource: 7 * 24 * time.Hour,
 }
 
 // FileSources are the coverage sources loaded from files only (no live
 // fetch, no schedule: their coverage says "file only"): board minutes,
-// the civil-service lists, registered-contract rows, MapPLUTO lot
-// centroids, ZAP project lots, and the land-use events of borough
+// the civil-service lists, registered-contract rows, ZAP project lots, and the land-use events of borough
 // presidents and the Council.
-var FileSources = []string{meetings.MinutesSource, "civillist", "contracts", zap.CentroidSource, zap.ZAPSource, zap.SrcBKBP, zap.SrcMNBP, zap.SrcCouncil}
+var FileSources = []string{meetings.MinutesSource, "civillist", "contracts", zap.ZAPSource, zap.SrcBKBP, zap.SrcMNBP, zap.SrcCouncil}
 
 // KnownSources lists every coverage source the service loads: those the
 // jobs fetch live, then the file-only ones (FileSources), each once.

@@ -20,6 +20,7 @@ import (
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // Source is one source of records, read the same way whatever it holds:
@@ -84,6 +85,13 @@ type LiveConfig struct {
 	// PageSize is the rows asked for per request (0: each source's
 	// default).
 	PageSize int
+	// PLUTOEndpoint is MapPLUTO's SODA resource (zap.PLUTOEndpoint when
+	// empty).
+	PLUTOEndpoint string
+	// Held is the index, for a fetch that asks for what it holds
+	// (MapPLUTO: the BBLs held without a lot location); RunLive sets it to
+	// the indexer's backend when nil.
+	Held search.NoticesAndRecords
 	// Client does the requests (nil: fetch.New()).
 	Client *fetch.Client
 	// Now stamps what is fetched (RunLive sets it to the indexer's clock
@@ -146,7 +154,7 @@ type Part struct {
 // bundled sample is loaded from (notice sources first, then record
 // sources, whose link stage reads the notices, in this order) and what the
 // README lists.
-var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}, landSource{}, meetingsSource{}, leadersSource{}, civillistSource{}}
+var Sources = []Source{crolSource{}, checkbookSource{}, contractsSource{}, zapSource{}, payrollSource{}, landSource{}, meetingsSource{}, leadersSource{}, civillistSource{}, plutoSource{}}
 
 // SourceNames lists the names of Sources, in order.
 func SourceNames() []string {

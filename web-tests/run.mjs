@@ -601,9 +601,9 @@ await check("property map agrees with its JSON twin in the browser: areas, lots,
   for (const lang of ["en", "es"]) {
     const p = await page(390);
     await p.goto(BASE + "/property-locations" + (lang === "es" ? "?lang=es" : ""));
-    await p.waitForSelector('[data-chart="property-map"] svg[role=img]');
+    await p.waitForSelector('[data-chart="property-map"] svg[role=img], [data-chart="property-map"] svg[role=group]'); // a group when its lots are links
     const areas = Object.fromEntries(await p.$$eval('[data-chart="property-map"] g[data-area]', gs => gs.map(g => [g.dataset.area, Number(g.dataset.count)])));
-    const lots = await p.$$eval('[data-chart="property-map"] g[data-lat]', gs => gs.map(g => g.dataset.label));
+    const lots = await p.$$eval('[data-chart="property-map"] [data-lat]', gs => gs.map(g => g.dataset.label));
     const api = await twin(p);
     const want = {}, wantLots = [];
     let nowhere = 0;
@@ -673,7 +673,7 @@ await check("every page kind is reached from the home page by following links on
     await p.goto(BASE + at);
     await p.waitForSelector("main h1, main [data-total]", { timeout: 15000 }).catch(() => {});
     await p.waitForLoadState("networkidle");
-    const links = await p.$$eval("a[href]", as => as.map(a => a.href));
+    const links = await p.$$eval("a[href]", as => as.map(a => typeof a.href === "string" ? a.href : new URL(a.href.baseVal, document.baseURI).href)); // an SVG link's href is not a string
     for (const href of links) {
       const u = new URL(href);
       if (u.origin !== new URL(BASE).origin || u.pathname.startsWith("/api") || u.pathname.startsWith("/static") || u.pathname.startsWith("/mcp") || /\.(xml|json|ics)$/.test(u.pathname)) continue;
@@ -873,6 +873,7 @@ async function checkFirstScreens() {
     assert.deepEqual(late, [], "the answer is not on the first screen");
   });
 }
+await (await import("./map.mjs")).mapChecks({ check, page, shoot, BASE }); // lots on the map (web-tests/map.mjs)
 await checkFirstScreens();
 
 if (figures.length) {

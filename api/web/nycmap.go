@@ -38,10 +38,12 @@ var outlines = func() (o struct {
 	return o
 }()
 
-// MapPoint is one place on the map: a lot's centroid.
+// MapPoint is one place on the map: a lot's centroid. A point with a URL
+// is drawn as a link to its record (a notice or a project page).
 type MapPoint struct {
 	Label, Note string
 	Lat, Lon    float64
+	URL         string
 }
 
 // NYCMap is a map of the city with points.
@@ -50,6 +52,8 @@ type NYCMap struct {
 	Points          []MapPoint
 	// Districts are community-district names to shade ("Queens CB 6").
 	Districts []string
+	// Shapes are outlines drawn under the points (a project's lots).
+	Shapes []MapShape
 }
 
 type mapPoint struct {
@@ -83,6 +87,17 @@ func (m NYCMap) Areas() []mapArea {
 	return out
 }
 
+// Linked says some point is a link to its record: the map is then a
+// group of links (an image's children cannot be links).
+func (m NYCMap) Linked() bool {
+	for _, p := range m.Points {
+		if p.URL != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Source says where the outlines come from.
 func (m NYCMap) Source() string { return outlines.Source }
 
@@ -96,6 +111,67 @@ func (m NYCMap) Marks() []mapPoint {
 		y := (b.Lat1 - p.Lat) * scale
 		out = append(out, mapPoint{MapPoint: p, X: math.Round(x*10) / 10, Y: math.Round(y*10) / 10,
 			Out: fmt.Sprintf("https://www.openstreetmap.org/?mlat=%.6f&mlon=%.6f#map=18/%.6f/%.6f", p.Lat, p.Lon, p.Lat, p.Lon)})
+	}
+	return out
+}
+
+// MapShape is an outline drawn on the map (a ZAP project's lots, GeoJSON
+// Polygon or MultiPolygon, longitude first), titled with its label.
+type MapShape struct {
+	Label    string
+	Geometry json.RawMessage
+}
+
+type mapPath struct {
+	Label string
+	D     template.URL
+}
+
+// Paths are the shapes projected into the box as path data (numbers and
+// M/L/Z only); a shape that is not a polygon is left out.
+func (m NYCMap) Paths() []mapPath {
+	b := outlines.Box
+	scale := b.Width / ((b.Lon1 - b.Lon0) * b.K)
+	var out []mapPath
+	for _, s := range m.Shapes {
+		var g struct {
+			Type        string          `json:"type"`
+			Coordinates json.RawMessage `json:"coordinates"`
+		}
+		if json.Unmarshal(s.Geometry, &g) != nil {
+			continue
+		}
+		var polys [][][][]float64
+		switch g.Type {
+		case "Polygon":
+			var p [][][]float64
+			if json.Unmarshal(g.Coordinates, &p) == nil {
+				polys = [][][][]float64{p}
+			}
+		case "MultiPolygon":
+			_ = json.Unmarshal(g.Coordinates, &polys)
+		}
+		var d []byte
+		for _, poly := range polys {
+			for _, ring := range poly {
+				for i, pt := range ring {
+					if len(pt) < 2 {
+						continue
+					}
+					x := math.Round((pt[0]-b.Lon0)*b.K*scale*100) / 100
+					y := math.Round((b.Lat1-pt[1])*scale*100) / 100
+					op := "L"
+					if i == 0 {
+						op = "M"
+					}
+					d = fmt.Appendf(d, "%s%g %g", op, x, y)
+				}
+				d = append(d, 'Z')
+			}
+		}
+		if len(d) > 0 {
+			out = append(out, mapPath{Label: s.Label, D: template.URL(d)})
+		}
 	}
 	return out
 }

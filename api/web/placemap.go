@@ -87,6 +87,9 @@ func (m PlaceMap) Labels() []placedLabel {
 	return out
 }
 
+// Linked says some lot is a link to its notice (NYCMap.Linked).
+func (m PlaceMap) Linked() bool { return NYCMap{Points: m.Points}.Linked() }
+
 // Marks are the located lots in the box.
 func (m PlaceMap) Marks() []mapPoint { return NYCMap{Points: m.Points}.Marks() }
 

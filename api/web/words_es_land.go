@@ -255,6 +255,14 @@ var landNotesES = map[string]string{
 	"Queens lot: the held MapPLUTO centroid file covers Manhattan, the Bronx, Brooklyn and Staten Island only":     "lote de Queens: el archivo de centroides de MapPLUTO guardado solo cubre Manhattan, el Bronx, Brooklyn y Staten Island",
 	"condominium billing lot (75xx): the held centroid file has no row for it":                                     "lote de facturación de condominio (75xx): el archivo de centroides guardado no tiene ninguna fila para él",
 	"not in the held MapPLUTO centroid file, which holds only the lots of ZAP projects (those that matched PLUTO)": "no está en el archivo de centroides de MapPLUTO guardado, que solo contiene los lotes de proyectos ZAP (los que coincidieron con PLUTO)",
+
+	// land.PlaceLot: how a lot is placed, and why it is not
+	land.LotMethodCentroid: "centroide del lote en MapPLUTO",
+	land.LotMethodProject:  "contorno de los lotes del proyecto en el portal ZAP, todos juntos",
+	land.LotNotInPLUTO:     "no está en MapPLUTO",
+	land.LotNotFetched:     "MapPLUTO no consultado",
+	land.LotNotAsked:       "aún no se ha consultado a MapPLUTO (su próxima ejecución lo consultará)",
+	land.LotNoAnswer:       "MapPLUTO no respondió: %s",
 }
 
 // landErrorsES are the land service's answers to bad input

@@ -53,6 +53,7 @@ func landTexts(t *testing.T) []string {
 		fmt.Sprintf(land.ProcedureNoteFormat, land.ProcedureNotStated),
 		land.NoCentroidReason("1000010001", false), land.NoCentroidReason("4021790001", true),
 		land.NoCentroidReason("1012617501", true), land.NoCentroidReason("1000010001", true),
+		land.LotMethodCentroid, land.LotMethodProject, land.LotNotInPLUTO, land.LotNotFetched, land.LotNotAsked, fmt.Sprintf(land.LotNoAnswer, "HTTP 503"),
 		// other publishers' events' date notes (indexer/source/zap, meetings)
 		"the row has no date", "passed date", "the date of the meeting whose minutes name the application",
 	)

@@ -135,6 +135,12 @@ type Location struct {
 	Source   string `json:"source,omitempty"`
 	Evidence string `json:"evidence,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// Method and Confidence say how a lot is placed at its lot
+	// (LotPlacement: "MapPLUTO lot centroid", high); Point is where its
+	// mark is drawn (the centroid, or the middle of a project's outline).
+	Method     string `json:"method,omitempty"`
+	Confidence string `json:"confidence,omitempty"`
+	Point      *Point `json:"point,omitempty"`
 	// Geometry is GeoJSON (longitude first); outlines are served only in
 	// the GeoJSON answer.
 	Geometry json.RawMessage `json:"-"`
@@ -148,7 +154,11 @@ type PlaceEvidence struct {
 	LotOK              bool
 	LotGeometry        json.RawMessage
 	LotSource, LotNote string
-	WhyNoLot           string
+	// LotMethod and LotConfidence say how (LotPlacement); LotPoint is
+	// where the mark is drawn.
+	LotMethod, LotConfidence string
+	LotPoint                 *Point
+	WhyNoLot                 string
 	// District is a community district known for the property, with the
 	// evidence for it; Borough (with its evidence) is used when the BBL
 	// gives none.
@@ -163,6 +173,7 @@ func (e PlaceEvidence) Place() Location {
 	loc := Location{BBL: e.BBL, BBLFrom: e.BBLFrom}
 	if e.LotOK {
 		loc.Kind, loc.Geometry, loc.Source, loc.Evidence = LocationLot, e.LotGeometry, e.LotSource, e.LotNote
+		loc.Method, loc.Confidence, loc.Point = e.LotMethod, e.LotConfidence, e.LotPoint
 		loc.Borough = BoroughOfBBL(e.BBL)
 		return loc
 	}

@@ -336,6 +336,52 @@ type Summary struct {
 	Lots               int       `json:"lots"`
 	Conflicts          int       `json:"conflicts"`
 	LastDate           time.Time `json:"last_date,omitzero"`
+	// LotPlaces place the project's lots (the first MaxLotPlaces) on a
+	// map, each at the ZAP outline of the project's lots or its MapPLUTO
+	// centroid, or nowhere with the reason (Service.PlaceLots fills it:
+	// the list page and its JSON twin; absent elsewhere).
+	LotPlaces []LotPlace `json:"lot_places,omitempty"`
+	lots      []Lot
+}
+
+// MaxLotPlaces bounds the lots of one project a list places.
+const MaxLotPlaces = 50
+
+// PlaceLots places the lots of each project of a page (PlaceLot, the
+// outline of the project's lots first), reading the lot locations held
+// for them in one bounded read; a lot no lot location places but whose
+// project record carries its centroid (the land source's centroid file)
+// is placed there.
+func (s *Service) PlaceLots(ctx context.Context, p *Page) error {
+	rs, _, err := s.records()
+	if err != nil {
+		return err
+	}
+	var bbls []string
+	for _, sm := range p.Projects {
+		for _, l := range sm.lots[:min(len(sm.lots), MaxLotPlaces)] {
+			if !slices.Contains(bbls, l.BBL) {
+				bbls = append(bbls, l.BBL)
+			}
+		}
+	}
+	held, fetched, err := LotsHeld(ctx, rs, bbls)
+	if err != nil {
+		return err
+	}
+	for i := range p.Projects {
+		sm := &p.Projects[i]
+		sm.LotPlaces = []LotPlace{}
+		for _, l := range sm.lots[:min(len(sm.lots), MaxLotPlaces)] {
+			lp := PlaceLot(l.BBL, held[l.BBL], true, fetched)
+			if lp.Kind != LocationLot && l.Centroid != nil {
+				c := *l.Centroid
+				lp = LotPlace{BBL: l.BBL, Kind: LocationLot, Shape: ShapePoint, Point: &c, Source: "mappluto", Method: LotMethodCentroid, Confidence: "high"}
+			}
+			sm.LotPlaces = append(sm.LotPlaces, lp)
+		}
+	}
+	return nil
 }
 
 // Page is a bounded page of projects, newest last milestone first (then
@@ -522,7 +568,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		sm := Summary{ID: pr.ID, URL: pr.URL, Name: pr.Name, PublicStatus: pr.PublicStatus, ProjectStatus: pr.ProjectStatus,
 			Procedure: pr.Procedure, ProcedureID: pr.ProcedureID, Actions: []string{}, ULURPNumbers: []string{},
 			Boroughs: pr.Boroughs, CommunityDistricts: pr.CommunityDistricts, Lots: len(pr.Lots), Conflicts: len(pr.Conflicts), LastDate: pr.LastDate,
-			Stage: StateUnknown}
+			Stage: StateUnknown, lots: pr.Lots}
 		if st := p.Records[i].Keys[KeyStage]; len(st) > 0 {
 			sm.Stage = st[0]
 		}
