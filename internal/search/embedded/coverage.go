@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"github.com/blevesearch/bleve/v2"
 	"slices"
 	"sort"
 	"strings"
@@ -63,6 +64,9 @@ type segCoverage struct {
 // last source (publication) dates and when it was observed: the value
 // kept since the last write (see above).
 func (b *Backend) Coverage(ctx context.Context) ([]record.SourceCoverage, error) {
+	if b.closed.Load() {
+		return nil, unavailable(bleve.ErrorIndexClosed)
+	}
 	cutoff := b.coverageCutoff()
 	b.cmu.Lock()
 	if b.coverage != nil && b.coverageAt.Equal(cutoff) {

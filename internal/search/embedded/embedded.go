@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -31,6 +32,9 @@ import (
 
 // Backend is the Bleve engine.
 type Backend struct {
+	// closed is set by Close: reads answered from kept values (coverage,
+	// sections) then fail as the indexes' reads do
+	closed   atomic.Bool
 	dir      string
 	notices  bleve.Index
 	passages bleve.Index
@@ -273,6 +277,7 @@ func (b *Backend) Name() string { return "embedded" }
 // Close writes the nearest-neighbour graphs (when they changed) and closes
 // the indexes.
 func (b *Backend) Close() error {
+	b.closed.Store(true)
 	b.abandonBulk()
 	for _, idx := range []bleve.Index{b.notices, b.passages, b.records} {
 		forgetMerges(idx)

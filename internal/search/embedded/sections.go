@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"github.com/blevesearch/bleve/v2"
 
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -13,6 +14,9 @@ import (
 // each notice write from the segments (coverage.go: segmentCoverage,
 // sectionList): no request searches for it.
 func (b *Backend) Sections(ctx context.Context) ([]search.SectionCoverage, error) {
+	if b.closed.Load() {
+		return nil, unavailable(bleve.ErrorIndexClosed)
+	}
 	cutoff := b.coverageCutoff()
 	b.cmu.Lock()
 	if b.coverage != nil && b.coverageAt.Equal(cutoff) {
