@@ -585,7 +585,7 @@ await check("pictures agree with their JSON twins in the browser: analysis bars,
   // a longer value draws a longer bar
   const widths = await p.$$eval('[data-chart="analysis-groups"] rect', rs => rs.map(r => r.getBBox().width));
   for (let i = 1; i < widths.length; i++) assert.ok(widths[i] <= widths[i - 1] + 0.5, "bars shrink with the ranking");
-  assert.ok(await p.$('[data-chart="analysis-groups"] svg[role=img] title') && await p.$('[data-chart="analysis-fy"] desc'), "text alternatives");
+  assert.ok(await p.$('[data-chart="analysis-groups"] svg[role=group] title') && await p.$('[data-chart="analysis-fy"] desc'), "text alternatives");
   await p.goto(BASE + "/stats");
   const sets = await p.$$eval('[data-chart="stats-sets"] g[data-value]', gs => gs.map(g => Number(g.dataset.value)));
   const stats = await (await p.request.get(BASE + "/stats")).json();
@@ -812,7 +812,7 @@ await check("matter timeline: server-drawn SVG in the matter view agrees with th
   for (const [pin, lang] of [["12522P0001001R004", "en"], ["81626W0043001", "es"]]) {
     const p = await page(390);
     await p.goto(BASE + (lang === "es" ? "/?lang=es" : "/") + "#matter/" + pin);
-    await p.waitForSelector('[data-chart="matter-timeline"] svg[role=img]', { timeout: 15000 });
+    await p.waitForSelector('[data-chart="matter-timeline"] svg[role=group]', { timeout: 15000 });
     const marks = await p.$$eval('[data-chart="matter-timeline"] g[data-label]', gs => gs.map(g => [g.dataset.label, Number(g.dataset.value), g.dataset.record]));
     const api = await twin(p);
     const want = api.timeline.filter(s => /^\d{4}-\d{2}-\d{2}$/.test(s.date || "")).map(s => [s.date, s.amount && s.amount.valid ? s.amount.value : 0, s.record]);

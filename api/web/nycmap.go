@@ -38,10 +38,12 @@ var outlines = func() (o struct {
 	return o
 }()
 
-// MapPoint is one place on the map: a lot's centroid.
+// MapPoint is one place on the map: a lot's centroid; URL (when set)
+// leads to the records about it.
 type MapPoint struct {
 	Label, Note string
 	Lat, Lon    float64
+	URL         string
 }
 
 // NYCMap is a map of the city with points.
