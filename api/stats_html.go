@@ -76,6 +76,7 @@ func (s *Server) statsPage(c *gin.Context) {
 			}
 			d.Chart.Bars = append(d.Chart.Bars, b)
 		}
+		d.Chart.Desc += " " + web.Word(lang, "stats.chart.nolink")
 	}
 	addVary(c.Writer.Header(), "Accept")
 	writeHTML(c, http.StatusOK, web.Page{Kind: web.Stats, Title: web.Word(lang, "nav.stats"), Home: s.cfg.BaseURL + "/", JSON: d.JSON,

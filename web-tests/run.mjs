@@ -597,6 +597,85 @@ await check("pictures agree with their JSON twins in the browser: analysis bars,
   await p.context().close();
 });
 
+// ---- issue 49 (pictures that lead to the records): on every page kind
+// carrying a picture, at 390 and 1440 px, in English and Spanish, no two
+// labels of a picture overlap and none runs out of its picture's box (the
+// drawn text measured), and every mark is a link with a name.
+const PICTURE_PAGES = [
+  ["stats", "/stats", '[data-chart="stats-sets"] svg'],
+  ["analysis by agency", "/contracts/analysis?group_by=agency", '[data-chart="analysis-fy"] svg'],
+  ["analysis by amount band", "/contracts/analysis?group_by=amount_band", '[data-chart="analysis-groups"] svg'],
+  ["contract", "/contracts/CT100220268808241", '[data-chart="contract-timeline"] svg'],
+  ["land project", "/land-projects/2024Q0292", '[data-chart="decision-path"] svg'],
+  ["land project with lots", "/land-projects/2022M0258", '[data-chart="project-map"] svg'],
+  ["matter", "/#matter/81626W0043001", '[data-chart="matter-timeline"] svg'],
+];
+
+function labelProbe() {
+  const out = { texts: 0, svgs: 0, marks: 0, unlinked: [], clash: [] };
+  for (const svg of document.querySelectorAll("main figure.chart svg")) {
+    if (svg.closest('[data-chart="property-map"]')) continue; // the property map is drawn by its own part (placemap)
+    out.svgs++;
+    const box = svg.getBoundingClientRect();
+    const id = svg.closest("[data-chart]").dataset.chart;
+    const texts = [...svg.querySelectorAll("text")].filter(t => t.textContent.trim()).map(t => ({ t: t.textContent.trim().slice(0, 40), r: t.getBoundingClientRect() }));
+    out.texts += texts.length;
+    for (const a of texts) {
+      if (a.r.left < box.left - 0.5 || a.r.right > box.right + 0.5 || a.r.top < box.top - 0.5 || a.r.bottom > box.bottom + 0.5)
+        out.clash.push(`${id}: "${a.t}" runs out of the picture (${Math.round(a.r.left - box.left)}..${Math.round(a.r.right - box.left)} of ${Math.round(box.width)} px)`);
+    }
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+      const a = texts[i].r, b = texts[j].r;
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 0.5 && h > 0.5) out.clash.push(`${id}: "${texts[i].t}" overlaps "${texts[j].t}"`);
+    }
+    for (const g of svg.querySelectorAll("g[data-label], g[data-stage]")) {
+      out.marks++;
+      if (g.dataset.unlinked) { out.nolist = (out.nolist || 0) + 1; continue; } // a set no one list holds (the server says so)
+      const a = g.closest("a");
+      if (!a || !a.getAttribute("href") || !(a.getAttribute("aria-label") || "").trim()) out.unlinked.push(`${id}: ${g.dataset.label || g.dataset.stage}`);
+    }
+  }
+  return out;
+}
+
+await check("picture labels never overlap or clip, and every mark is a named link: each picture page at 390 and 1440 px, English and Spanish", async () => {
+  const found = [];
+  let texts = 0, svgs = 0, marks = 0, nolist = 0;
+  for (const [kind, path, ready] of PICTURE_PAGES) {
+    for (const lang of ["en", "es"]) {
+      for (const width of [390, 1440]) {
+        const p = await page(width);
+        const url = lang === "es" ? (path.includes("#") ? path.replace("/#", "/?lang=es#") : path + (path.includes("?") ? "&" : "?") + "lang=es") : path;
+        await p.goto(BASE + url);
+        await p.waitForSelector(ready, { timeout: 15000 });
+        await p.waitForLoadState("networkidle");
+        const r = await p.evaluate(labelProbe);
+        texts += r.texts; svgs += r.svgs; marks += r.marks; nolist += r.nolist || 0;
+        for (const c of r.clash.concat(r.unlinked.map(u => "not a named link: " + u))) found.push(`${kind} (${lang}, ${width} px): ${c}`);
+        await p.context().close();
+      }
+    }
+  }
+  console.log(`     ${svgs} pictures, ${texts} labels and ${marks} marks measured; ${nolist} marks of record sets no one list holds are not links`);
+  assert.ok(texts > 50 && marks > 20, "the probe measured the pictures");
+  assert.deepEqual(found, [], "labels overlapping or clipped, or marks not links: " + found.slice(0, 15).join("; "));
+});
+
+// The probe finds what it must: two labels drawn over each other, one out
+// of its box, a mark that is not a link.
+await check("picture label probe: an overlap, a clipped label and an unlinked mark are found", async () => {
+  const p = await page(390);
+  await p.setContent(`<main><figure class="chart" data-chart="x"><svg viewBox="0 0 100 40" width="100" height="40">
+    <text x="0" y="15">overlapping</text><text x="10" y="18">labels</text><text x="80" y="35">clipped label</text>
+    <g data-label="a"><rect width="5" height="5"></rect></g><a href="/x" aria-label="b"><g data-label="b"></g></a></svg></figure></main>`);
+  const r = await p.evaluate(labelProbe);
+  assert.equal(r.clash.filter(c => /overlaps/.test(c)).length >= 1, true, JSON.stringify(r));
+  assert.ok(r.clash.some(c => /clipped label" runs out/.test(c)), JSON.stringify(r));
+  assert.deepEqual(r.unlinked, ["x: a"]);
+  await p.context().close();
+});
+
 await check("property map agrees with its JSON twin in the browser: areas, lots, notices placed nowhere", async () => {
   for (const lang of ["en", "es"]) {
     const p = await page(390);

@@ -51,6 +51,7 @@ type barRow struct {
 }
 
 const (
+	barTextX = 2.0 // labels start inside the box: a capital's overhang stays in
 	chartW   = 400.0
 	rowH     = 38.0
 	barH     = 14.0
@@ -74,7 +75,7 @@ func (c BarChart) Rows() []barRow {
 		}
 		y := float64(i) * rowH
 		out = append(out, barRow{Bar: b, LabelY: y + 13, BarY: y + 18, BarW: round1(w), ValueX: round1(w + valueGap), ValueY: y + 30,
-			Short: fit(b.Label, chartW-2, 13, false)})
+			Short: fit(b.Label, chartW-2*barTextX, 13, false)})
 	}
 	return out
 }
@@ -101,29 +102,41 @@ func shorten(s string, n int) string {
 }
 
 // textWidth is an estimate, in the chart's units, of how wide s is drawn
-// at font size px (bold or not) in the site's sans-serif faces: wide
-// letters (capitals, m, w) count more, narrow ones (i, l, punctuation)
-// less. It errs wide, so a label fitted by it stays inside its room; the
-// browser suite measures the drawn text at both widths and languages.
+// at font size px (bold or not): each letter's advance in DejaVu Sans, the
+// widest of the site's fallback faces (what a Linux browser draws with
+// system-ui), so a label fitted by it stays inside its room in the
+// narrower faces too. The browser suite measures the drawn text at both
+// widths and languages.
 func textWidth(s string, px float64, bold bool) float64 {
 	w := 0.0
 	for _, r := range s {
 		switch {
-		case strings.ContainsRune("ilI.,:;'|!·()[] ", r):
-			w += 0.34
-		case strings.ContainsRune("MWmw@%", r):
-			w += 0.92
-		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '$':
+		case r >= 'a' && r <= 'z':
+			w += lowerEm[r-'a']
+		case r >= 'A' && r <= 'Z':
+			w += upperEm[r-'A']
+		case r >= '0' && r <= '9':
+			w += 0.636
+		case r == ' ':
+			w += 0.318
+		case strings.ContainsRune(".,:;'|!·()[]", r):
+			w += 0.4
+		case r == '—' || r == '%' || r == '@':
+			w += 1.0
+		default: // accented letters, signs
 			w += 0.7
-		default:
-			w += 0.58
 		}
 	}
 	if bold {
-		w *= 1.08
+		w *= 1.16
 	}
 	return w * px
 }
+
+var (
+	lowerEm = [26]float64{.613, .635, .55, .635, .615, .352, .635, .634, .278, .278, .579, .278, .974, .634, .612, .635, .635, .411, .521, .392, .634, .592, .818, .592, .592, .525}
+	upperEm = [26]float64{.684, .686, .698, .77, .632, .575, .775, .752, .295, .295, .656, .557, .863, .748, .787, .603, .787, .695, .635, .611, .732, .684, .989, .685, .611, .685}
+)
 
 // fit is s cut with an ellipsis to the longest prefix whose drawn width
 // (textWidth) is at most room.
@@ -276,7 +289,7 @@ func (d StageDiagram) Rows() []stageRow {
 			}
 		}
 		out = append(out, stageRow{StageMark: s, Y: y, CY: y + 14, TextY: y + 12, SubY: y + 30, First: i == 0,
-			Short: fit(s.Name, chartW-stageTextX-2, 13, true), Sub: fit(sub, chartW-stageTextX-2, 12, false)})
+			Short: fit(s.Name, chartW-stageTextX-4, 13, true), Sub: fit(sub, chartW-stageTextX-4, 12, false)})
 	}
 	return out
 }
