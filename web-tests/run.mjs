@@ -662,6 +662,32 @@ await check("picture labels never overlap or clip, and every mark is a named lin
   assert.deepEqual(found, [], "labels overlapping or clipped, or marks not links: " + found.slice(0, 15).join("; "));
 });
 
+// Tables fit or scroll inside their box: at 1440 px no table hides any of
+// its width; at 390 px a table wider than the screen scrolls in a box of
+// its own that the keyboard reaches (tabindex=0), never the page.
+await check("tables fit at 1440 px and scroll in a focusable box at 390 px, every page kind", async () => {
+  const found = [];
+  for (const width of [1440, 390]) {
+    const p = await page(width);
+    for (const [kind, path, ready] of EVERY_KIND.concat([["sources", "/sources", "h1"], ["rows", "/rows?pin=81626W0043001", "h1"]])) {
+      await p.goto(BASE + path);
+      await p.waitForSelector(ready, { timeout: 15000 });
+      await p.waitForLoadState("networkidle");
+      const tables = await p.$$eval("main table", ts => ts.filter(t => t.checkVisibility()).map(t => {
+        const box = t.closest(".table-scroll");
+        const host = box || t.parentElement;
+        return { name: t.dataset.table || (t.querySelector("th") || {}).textContent || "table", hidden: Math.max(0, t.getBoundingClientRect().width - host.clientWidth), box: !!box, focusable: !!box && box.getAttribute("tabindex") === "0" };
+      }));
+      for (const t of tables) {
+        if (width === 1440 && t.hidden > 1) found.push(`${kind} at 1440 px: ${t.name} hides ${Math.round(t.hidden)} px`);
+        if (width === 390 && t.hidden > 1 && !t.focusable) found.push(`${kind} at 390 px: ${t.name} is ${Math.round(t.hidden)} px too wide and not in a focusable scroll box`);
+      }
+    }
+    await p.context().close();
+  }
+  assert.deepEqual(found, [], found.join("; "));
+});
+
 // The probe finds what it must: two labels drawn over each other, one out
 // of its box, a mark that is not a link.
 await check("picture label probe: an overlap, a clipped label and an unlinked mark are found", async () => {
