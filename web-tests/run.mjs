@@ -503,6 +503,60 @@ for (const [kind, path, ready] of EVERY_KIND) {
   });
 }
 
+// ---- issue 49 (light and accessible): axe-core on every page kind in
+// both forms and both languages (390 px; the check above runs Form 1 in
+// English at both widths): no heading-order violation of any impact, no
+// serious or critical violation of any other rule.
+const FORM2_KINDS = [
+  ["home", "/#money?q=construction", "[data-total]"],
+  ["notice", "/#notice/20140930007", "[data-fulltext]"],
+  ["matter", "/#matter/81626W0043001", "[data-timeline]"],
+  ["vendor", "/#vendor/Denville%20Line%20Painting%2C%20Inc", "h1"],
+  ["agency", "/#agency/Parks%20and%20Recreation", "h1"],
+  ["stats", "/stats", "h1"],
+  ["about", "/about", "h1"],
+  ["sources", "/sources", "h1"],
+  ["property map", "/property-locations", "h1"],
+  ["page not found", "/no-such-page", "h1"],
+];
+const FORM1_MORE = [["sources", "/sources", "h1"], ["rows", "/rows?pin=81626W0043001", "h1"], ["page not found", "/no-such-page", "h1"],
+  ["digest link that does not redirect", "/r/notice/20991231999", "h1"], ["watch link that cannot be used", "/manage/forged.token", "h1"]];
+
+function withLang(path, lang) {
+  if (lang !== "es") return path;
+  return path.includes("#") ? path.replace(/^\/(\?[^#]*)?#/, (m, q) => "/" + (q ? q + "&" : "?") + "lang=es#") : path + (path.includes("?") ? "&" : "?") + "lang=es";
+}
+
+async function axeViolations(p) {
+  await p.addScriptTag({ content: AXE });
+  return p.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .filter(v => v.id === "heading-order" || v.impact === "serious" || v.impact === "critical")
+    .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")}`));
+}
+
+await check("axe on every page kind, both forms and both languages: no heading-order, nothing serious or critical", async () => {
+  const found = [];
+  let runs = 0;
+  for (const [form, base, kinds] of [[1, BASE, EVERY_KIND.filter(k => !k[0].startsWith("spanish")).concat(FORM1_MORE)], [2, BASE2, FORM2_KINDS]]) {
+    if (!base) { found.push(`no Form ${form} server (BASE2)`); continue; }
+    for (const lang of ["en", "es"]) {
+      const p = await watched(390, { bypassCSP: true, allowStatus: true });
+      for (const [kind, path, ready] of kinds) {
+        await p.goto(base + withLang(path, lang));
+        await p.waitForSelector(ready, { timeout: 15000 });
+        await p.waitForLoadState("networkidle");
+        const htmlLang = await p.getAttribute("html", "lang");
+        if (htmlLang !== lang) found.push(`form ${form} ${lang} ${kind}: <html lang=${htmlLang}>`);
+        for (const v of await axeViolations(p)) found.push(`form ${form} ${lang} ${kind} ${path}: ${v}`);
+        runs++;
+      }
+      await p.context().close();
+    }
+  }
+  console.log(`     ${runs} axe runs`);
+  assert.deepEqual(found, [], found.join("\n"));
+});
+
 // ---- tap targets (WCAG 2.5.8, Target Size (Minimum)): at 390 px every
 // visible control is at least 24 × 24 CSS px, or its 24 px circle touches
 // no other control (the spacing exception), or it is a link inside a
