@@ -60,6 +60,10 @@ func TestBrowser(t *testing.T) {
 	watchCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
 	wout, werr := watchCmd.CombinedOutput()
 	t.Logf("the contractor's watch:\n%s", wout)
+	residentCmd := exec.Command(node, "web-tests/resident.mjs")
+	residentCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
+	rout, rerr := residentCmd.CombinedOutput()
+	t.Logf("the resident's journey:\n%s", rout)
 	if err != nil {
 		t.Fatalf("browser suite failed: %v", err)
 	}
@@ -68,5 +72,8 @@ func TestBrowser(t *testing.T) {
 	}
 	if werr != nil {
 		t.Fatalf("the contractor's watch failed: %v", werr)
+	}
+	if rerr != nil {
+		t.Fatalf("the resident's journey failed: %v", rerr)
 	}
 }

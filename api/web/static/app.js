@@ -906,5 +906,15 @@ document.querySelector("[data-skip]").addEventListener("click", ev => {
   ev.preventDefault();
   document.getElementById("main-content").focus();
 });
-window.addEventListener("hashchange", () => { navigated = true; route(); });
+// the language switch keeps the view shown: its link carries the view's
+// hash (the server renders it for the page's path and query only)
+function switchKeepsView() {
+  for (const a of document.querySelectorAll(".langs a[hreflang]")) {
+    const u = new URL(a.href, location.href);
+    u.hash = location.hash;
+    a.href = u.pathname + u.search + u.hash;
+  }
+}
+window.addEventListener("hashchange", () => { navigated = true; route(); switchKeepsView(); });
 route();
+switchKeepsView();
