@@ -353,3 +353,46 @@ func TestBrowseBoroughFromTheBoardID(t *testing.T) {
 		t.Errorf("an unknown borough: %v", err)
 	}
 }
+
+// An empty browse offers the nearest non-empty one: the same filters moved
+// to the month of the next meeting they match, or one filter less; the
+// widened filters, browsed, give exactly the count it promises; a browse
+// that matches gives none.
+func TestEmptyBrowseOffersTheNearestWidening(t *testing.T) {
+	svc, _ := loadSample(t)
+	ctx := context.Background()
+	browse := func(f meeting.Filter) meeting.Page {
+		t.Helper()
+		p, err := svc.Browse(ctx, f, "", meeting.MaxLimit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	again := func(w map[string]string) meeting.Filter {
+		f := meeting.Filter{From: w["from"], To: w["to"], Month: w["month"], Time: w["time"], Attendance: w["attendance"], Body: w["body"], BodyKind: w["body_kind"], Borough: w["borough"]}
+		if s := w["source"]; s != "" {
+			f.Sources = strings.Split(s, ",")
+		}
+		return f
+	}
+	// a quiet window before the sample's meetings: the month of the next one
+	p := browse(meeting.Filter{From: "2025-10-01", To: "2025-10-31", BodyKind: meeting.BodyCouncil})
+	if p.Total != 0 || p.Widening == nil || p.Widening.Without != "later" || p.Widening.Filters["body_kind"] != meeting.BodyCouncil || p.Widening.Filters["month"] == "" {
+		t.Fatalf("empty October 2025: %d, widening %+v", p.Total, p.Widening)
+	}
+	if w := browse(again(p.Widening.Filters)); w.Total != p.Widening.Matched || w.Total == 0 {
+		t.Errorf("the widened browse holds %d, the widening says %d", w.Total, p.Widening.Matched)
+	}
+	// a filter nothing matches in any window: one filter less
+	p = browse(meeting.Filter{From: "2026-07-01", To: "2026-09-30", Body: "Committee on Finance", BodyKind: meeting.BodyCommunityBoard})
+	if p.Total != 0 || p.Widening == nil || (p.Widening.Without != "body" && p.Widening.Without != "body_kind") || !strings.Contains(p.Widening.Note, "without the") {
+		t.Fatalf("a council committee as a community board: %d, widening %+v", p.Total, p.Widening)
+	}
+	if w := browse(again(p.Widening.Filters)); w.Total != p.Widening.Matched {
+		t.Errorf("the widened browse holds %d, the widening says %d", w.Total, p.Widening.Matched)
+	}
+	if p := browse(meeting.Filter{From: "2026-07-01", To: "2026-09-30"}); p.Total == 0 || p.Widening != nil {
+		t.Errorf("a browse that matches: %d, widening %+v", p.Total, p.Widening)
+	}
+}
