@@ -832,7 +832,8 @@ await check("every page kind is reached from the home page by following links on
     await p.goto(BASE + at);
     await p.waitForSelector("main h1, main [data-total]", { timeout: 15000 }).catch(() => {});
     await p.waitForLoadState("networkidle");
-    const links = await p.$$eval("a[href]", as => as.map(a => a.href));
+    // an SVG mark's link (a picture leading to its records) holds its href as an attribute
+    const links = await p.$$eval("a[href]", as => as.map(a => new URL(a.getAttribute("href"), location.href).href));
     for (const href of links) {
       const u = new URL(href);
       if (u.origin !== new URL(BASE).origin || u.pathname.startsWith("/api") || u.pathname.startsWith("/static") || u.pathname.startsWith("/mcp") || /\.(xml|json|ics)$/.test(u.pathname)) continue;
@@ -920,7 +921,7 @@ await check("plain words in the script views, English and Spanish: no machine wo
         const sentence = text.match(/ · by |\bpublished \d|\bno (payments|contracts|awards|payroll) held\b|\bOne procurement:|\bBuilt on (the )?\d/);
         if (sentence) found.push(`es ${hash}: a service's English words "${sentence[0]}"`);
         // the links a Spanish view shows keep the language
-        const lost = await p.$$eval("main a[href]", as => as.map(a => new URL(a.href)).filter(u => u.origin === location.origin &&
+        const lost = await p.$$eval("main a[href]", as => as.map(a => new URL(a.getAttribute("href"), location.href)).filter(u => u.origin === location.origin &&
           !/^\/(api|static|mcp|inv)\b/.test(u.pathname) && !/\.(json|xml|ics)$/.test(u.pathname) && u.searchParams.get("lang") !== "es").map(u => u.pathname + u.search + u.hash));
         for (const l of lost.slice(0, 3)) found.push(`es ${hash}: a link loses the language: ${l}`);
       }
