@@ -91,16 +91,6 @@ func Num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
-// shorten cuts a label to n runes with an ellipsis (the full label is in
-// the table beside the chart and in the bar's title).
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 // textWidth is an estimate, in the chart's units, of how wide s is drawn
 // at font size px (bold or not): each letter's advance in DejaVu Sans, the
 // widest of the site's fallback faces (what a Linux browser draws with
@@ -164,9 +154,10 @@ type trendCol struct {
 	Bar
 	X, Y, W, H, LabelX, LabelY, ValueY float64
 	// ShowLabel is whether the column's label is written under it: when
-	// the labels are wider than the columns only every Step-th is (the
-	// first always), so none overlaps; Anchor keeps the first and last
-	// inside the box.
+	// the labels are wider than the columns only those that leave a gap
+	// after the one before are (the first and the last always, where they
+	// fit), so none overlaps; Anchor keeps the first and last inside the
+	// box.
 	ShowLabel bool
 	Anchor    string
 }
@@ -187,10 +178,6 @@ func (t Trend) Cols() []trendCol {
 	}
 	slot := chartW / n
 	w := math.Max(2, slot*0.7)
-	widest := 0.0
-	for _, p := range t.Points {
-		widest = math.Max(widest, textWidth(p.Label, trendLabelPx, false))
-	}
 	out := make([]trendCol, 0, len(t.Points))
 	for i, p := range t.Points {
 		h := 1.0
