@@ -32,15 +32,6 @@ type landListData struct {
 	Rules              []string
 }
 
-// WidenURL is the list of the page's widening (its filters as the list's
-// parameters); "" when it has none.
-func (d landListData) WidenURL() string {
-	if d.Page == nil || d.Page.Widening == nil {
-		return ""
-	}
-	return d.Base + "/land-projects?" + widenQuery(d.Page.Widening)
-}
-
 // landProjectsPage is /land-projects: the land lens as a page, filters in
 // the URL (the same parameters as its JSON twin /api/land-projects).
 func (s *Server) landProjectsPage(c *gin.Context) {

@@ -404,21 +404,3 @@ func (s *Server) searchMeetings(m *notices.Meetings) *SearchMeetings {
 	}
 	return out
 }
-
-// WidenURL is the calendar of the page's widening (its filters as the
-// calendar's parameters); "" when it has none.
-func (d meetingPageData) WidenURL() string {
-	if d.Page == nil || d.Page.Widening == nil {
-		return ""
-	}
-	return d.Base + "/meetings?" + widenQuery(d.Page.Widening)
-}
-
-// widenQuery is a list widening's filters as a query.
-func widenQuery(w *record.ListWidening) string {
-	q := url.Values{}
-	for k, v := range w.Filters {
-		q.Set(k, v)
-	}
-	return q.Encode()
-}

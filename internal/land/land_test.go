@@ -540,29 +540,3 @@ func TestAppealsBoardOn2024Q0292(t *testing.T) {
 		t.Errorf("stage order %s", got)
 	}
 }
-
-// An empty browse offers the nearest non-empty one: the first filter of
-// the fixed order whose leaving out matches projects, with the widened
-// filters that, browsed, give exactly the count it promises; a browse with
-// one filter (one less would be everything) or one that matches gives
-// none.
-func TestEmptyBrowseOffersOneFilterLess(t *testing.T) {
-	s := service(t)
-	ctx := context.Background()
-	p, err := s.Browse(ctx, land.Filter{Word: "68th Road", Status: "Withdrawn"}, "", 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Total != 0 || p.Widening == nil || p.Widening.Without != "status" || p.Widening.Filters["word"] != "68th road" || p.Widening.Filters["status"] != "" {
-		t.Fatalf("68th Road, withdrawn: %d, widening %+v", p.Total, p.Widening)
-	}
-	w, err := s.Browse(ctx, land.Filter{Word: p.Widening.Filters["word"]}, "", 100)
-	if err != nil || w.Total != p.Widening.Matched || w.Total == 0 {
-		t.Errorf("the widened browse holds %d (%v), the widening says %d", w.Total, err, p.Widening.Matched)
-	}
-	for _, f := range []land.Filter{{Word: "zzzqqq"}, {Word: "68th Road"}} {
-		if p, err := s.Browse(ctx, f, "", 100); err != nil || p.Widening != nil {
-			t.Errorf("%+v: widening %+v (%v)", f, p.Widening, err)
-		}
-	}
-}

@@ -342,9 +342,6 @@ type Page struct {
 	Filters    Filter         `json:"filters"`
 	Groups     map[string]int `json:"by_status"`
 	Scope      record.Scope   `json:"scope"`
-	// Widening is the nearest non-empty browse when this one is empty
-	// (widen.go); absent otherwise.
-	Widening *record.ListWidening `json:"widening,omitempty"`
 }
 
 var (
@@ -479,16 +476,6 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 // for a bad filter, limit or cursor; EUNAVAILABLE when the engine cannot
 // answer.
 func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int) (Page, error) {
-	p, err := s.browse(ctx, f, cursor, limit)
-	if err != nil || p.Total > 0 || cursor != "" {
-		return p, err
-	}
-	p.Widening, err = s.widen(ctx, p.Filters)
-	return p, err
-}
-
-// browse is Browse without the widening of an empty page.
-func (s *Service) browse(ctx context.Context, f Filter, cursor string, limit int) (Page, error) {
 	if limit == 0 {
 		limit = DefaultLimit
 	}

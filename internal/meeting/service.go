@@ -204,9 +204,6 @@ type Page struct {
 	ExcludedUnknownStart Excluded          `json:"excluded_unknown_start"`
 	Coverage             []Coverage        `json:"coverage"`
 	Scope                record.Scope      `json:"scope"`
-	// Widening is the nearest non-empty browse when this one is empty
-	// (widen.go); absent otherwise.
-	Widening *record.ListWidening `json:"widening,omitempty"`
 }
 
 // Window is the inclusive New York day window of a filter.
@@ -316,16 +313,6 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 // repeats), with the meetings a time filter excluded because their start
 // is unknown, per-source coverage and freshness, and the scope.
 func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int) (Page, error) {
-	p, err := s.browse(ctx, f, cursor, limit)
-	if err != nil || p.Total > 0 || cursor != "" {
-		return p, err
-	}
-	p.Widening, err = s.widen(ctx, f)
-	return p, err
-}
-
-// browse is Browse without the widening of an empty page.
-func (s *Service) browse(ctx context.Context, f Filter, cursor string, limit int) (Page, error) {
 	if limit == 0 {
 		limit = DefaultLimit
 	}
