@@ -16,8 +16,6 @@ import { BASE, SHOTS, WIDTHS, LANGS, launch, journeyPage, englishOnly, toSpanish
 // Transportation; its nearest held: Transportation's pavement-marking
 // awards, filed under services
 const KEYWORD = process.env.KEYWORD || "pavement";
-// the contractor's own words (issue 49): read by the watch API's parser
-const PLAIN = process.env.PLAIN || "solicitations from Parks and DOT for landscaping over $50,000";
 mkdirSync(SHOTS, { recursive: true });
 
 const browser = await launch();
@@ -77,30 +75,6 @@ for (const lang of LANGS) for (const width of WIDTHS) {
     assert.equal(api.understood.filter.min_amount, 50000, "the amount floor is watched");
     const shown = await p.locator("[data-watch-preview] ol.results > li").count();
     assert.equal(shown, Math.min(5, api.hits.length), "the preview lists the first matches");
-    // plain English fills the same form (Form 1): the API's parser reads
-    // the words, the fields then hold what it understood, and the preview
-    // asks that structured filter
-    await p.fill("#w-plain", PLAIN);
-    const [plainReq] = await Promise.all([
-      p.waitForRequest(r => r.url().endsWith("/api/watches/preview") && r.method() === "POST"),
-      p.click("[data-watch-plain-button]"),
-    ]);
-    assert.deepEqual(JSON.parse(plainReq.postData()), { text: PLAIN }, "the words go to the API's parser");
-    await p.waitForSelector("[data-watch-fields][data-watch-plain-read]", { timeout: 15000 });
-    const understood = (await (await p.request.post(BASE + "/api/watches/preview", { data: { text: PLAIN } })).json()).understood.filter;
-    const selected = await p.$$eval("#w-agency option", os => os.filter(o => o.selected).map(o => o.value));
-    assert.deepEqual(selected.sort(), [...understood.agency_ids].sort(), "the form holds the agencies the words name");
-    assert.ok(understood.agency_ids.length === 2, `two agencies read from "${PLAIN}": ${understood.agency_ids}`);
-    assert.equal(await p.inputValue("#w-min"), understood.min_amount != null ? String(understood.min_amount) : "", "the amount floor read");
-    const [again] = await Promise.all([
-      p.waitForRequest(r => r.url().endsWith("/api/watches/preview") && r.method() === "POST"),
-      p.click("[data-watch-preview-button]"),
-    ]);
-    const structured = JSON.parse(again.postData());
-    assert.deepEqual([...structured.agency].sort(), [...understood.agency_ids].sort(), "the preview asks the structured filter the words became");
-    await p.waitForSelector("[data-watch-preview][data-total]", { timeout: 15000 });
-    row["plain English"] = (await p.textContent("[data-watch-plain-status]")).slice(0, 80);
-    if (lang === "es") await assertSpanish(p, english, "the form filled from plain English");
     await p.screenshot({ path: `${SHOTS}/watch-preview-${lang}-${width}.png`, fullPage: true });
     assert.deepEqual(errors, [], "no script errors");
     steps.push(row);

@@ -532,35 +532,6 @@ function watchFields(lens, p) {
   const more = h("div", { class: "watch-choices" });
   el.appendChild(more);
   let agency = null, kind = null;
-  // plain English, read by the watch API's own parser (the preview), fills
-  // these fields: what the words say is what the fields then hold, and the
-  // watch made is the structured one POST /api/watches takes
-  const plain = h("textarea", { id: "w-plain", name: "plain", rows: "2", maxlength: "600", placeholder: t("js.watch.plain.example") });
-  const plainStatus = h("p", { class: "meta", role: "status", "data-watch-plain-status": "" });
-  const plainButton = h("button", { type: "button", "data-watch-plain-button": "" }, t("js.watch.plain.read"));
-  el.insertBefore(h("div", { class: "wide watch-plain" }, h("label", { for: "w-plain" }, t("js.watch.plain")), plain, " ", plainButton, plainStatus), el.firstChild);
-  plainButton.addEventListener("click", async () => {
-    const text = plain.value.trim();
-    if (!text) return;
-    plainStatus.textContent = t("js.watch.previewing");
-    try {
-      const res = await fetch("/api/watches/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }) });
-      const out = await res.json().catch(() => ({}));
-      if (!res.ok || !out.understood || !out.understood.filter) {
-        plainStatus.textContent = t("js.watch.previewfailed", (out.error && out.error.message) || t("js.status", res.status));
-        return;
-      }
-      const f = out.understood.filter;
-      q.value = [...(f.any_of || []), ...(f.phrases || []).map(x => '"' + x + '"'), ...(f.exclude || []).map(x => "-" + (/\s/.test(x) ? '"' + x + '"' : x))].join(" ");
-      min.value = f.min_amount != null ? String(f.min_amount) : "";
-      if (agency) for (const o of agency.options) o.selected = (f.agency_ids || []).includes(o.value);
-      for (const [name, vals] of [["category", f.categories], ["requirement", f.requirements]]) for (const b of boxes[name]) b.checked = (vals || []).includes(b.value);
-      if (kind) kind.value = f.bids ? "bids" : "awards";
-      const apart = f.lens && f.lens !== wlens ? " " + t("js.watch.plain.lens", label("lens", f.lens)) : "";
-      plainStatus.textContent = t("js.watch.understood").trim() + " " + say(out.understood.scope || "") + apart;
-      el.setAttribute("data-watch-plain-read", "");
-    } catch (e) { plainStatus.textContent = t("js.watch.previewfailed", e.message); }
-  });
   const boxes = { category: [], requirement: [] };
   const list = v => v.length ? v : undefined;
   const checks = (name, legend, values, kindLabel) => h("fieldset", { "data-watch-choice": name },
