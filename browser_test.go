@@ -86,6 +86,10 @@ func TestBrowser(t *testing.T) {
 	wordsCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
 	wwout, wwerr := wordsCmd.CombinedOutput()
 	t.Logf("the watch in plain words:\n%s", wwout)
+	residentCmd := exec.Command(node, "web-tests/resident.mjs")
+	residentCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
+	rout, rerr := residentCmd.CombinedOutput()
+	t.Logf("the resident's journey:\n%s", rout)
 	if err != nil {
 		t.Fatalf("browser suite failed: %v", err)
 	}
@@ -97,6 +101,9 @@ func TestBrowser(t *testing.T) {
 	}
 	if wwerr != nil {
 		t.Fatalf("the watch in plain words failed: %v", wwerr)
+	}
+	if rerr != nil {
+		t.Fatalf("the resident's journey failed: %v", rerr)
 	}
 }
 

@@ -2,16 +2,19 @@ package api
 
 import (
 	"compress/gzip"
+	"io"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/andybalholm/brotli"
 	"github.com/gin-gonic/gin"
 )
 
-// compress answers gzip to a client that accepts it, for the text the
+// compress answers brotli (br) to a client that accepts it, else gzip to
+// one that accepts that, for the text the
 // service writes — pages, JSON, CSS, scripts, feeds, calendars, SVG —
 // and says so with Vary: Accept-Encoding on every such answer, compressed
 // or not (a cache keeps one of each). Not compressed: event streams (the
@@ -24,7 +27,10 @@ import (
 // GET and 304 name the same one.
 func (s *Server) compress(c *gin.Context) {
 	r := c.Request
-	w := &gzipWriter{ResponseWriter: c.Writer, accepts: acceptsGzip(r) && r.Method != http.MethodHead && r.Header.Get("Range") == ""}
+	w := &gzipWriter{ResponseWriter: c.Writer}
+	if r.Method != http.MethodHead && r.Header.Get("Range") == "" {
+		w.encoding = chooseEncoding(r)
+	}
 	c.Writer = w
 	defer w.close()
 	c.Next()
@@ -35,24 +41,45 @@ func (s *Server) compress(c *gin.Context) {
 // than they save.
 const compressMin = 512
 
-var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+var (
+	gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+	// brotli at level 5: near gzip's speed on a page, a smaller body
+	brotliPool = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, 5) }}
+)
 
-// acceptsGzip reports whether the request accepts gzip (not refused with
-// q=0).
-func acceptsGzip(r *http.Request) bool {
+// chooseEncoding is the encoding an answer to r may use: "br" when the
+// request accepts brotli, else "gzip" when it accepts gzip, else "" (an
+// encoding refused with q=0 is not accepted; "*" accepts both).
+func chooseEncoding(r *http.Request) string {
+	accepted := map[string]bool{}
+	refused := map[string]bool{}
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.TrimSpace(name) != "*" {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
 			continue
 		}
 		if q, ok := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q="); ok {
 			if v, err := strconv.ParseFloat(q, 64); err == nil && v == 0 {
-				return false
+				refused[name] = true
+				continue
 			}
 		}
-		return true
+		accepted[name] = true
 	}
-	return false
+	for _, enc := range []string{"br", "gzip"} {
+		if !refused[enc] && (accepted[enc] || accepted["*"]) {
+			return enc
+		}
+	}
+	return ""
+}
+
+// encoder is a compressing stream (gzip or brotli).
+type encoder interface {
+	io.Writer
+	Flush() error
+	Close() error
 }
 
 // compressible reports whether a content type is text worth compressing
@@ -89,9 +116,9 @@ func addVary(h http.Header, name string) {
 // answer is compressed: by then its content type and status are known.
 type gzipWriter struct {
 	gin.ResponseWriter
-	accepts bool
-	decided bool
-	gz      *gzip.Writer
+	encoding string // "br", "gzip" or "" (the client accepts neither)
+	decided  bool
+	gz       encoder
 }
 
 func (w *gzipWriter) decide() {
@@ -105,16 +132,23 @@ func (w *gzipWriter) decide() {
 	}
 	addVary(h, "Accept-Encoding")
 	status := w.ResponseWriter.Status()
-	if !w.accepts || status == http.StatusNoContent || status == http.StatusNotModified || status < 200 {
+	if w.encoding == "" || status == http.StatusNoContent || status == http.StatusNotModified || status < 200 {
 		return
 	}
 	if n, err := strconv.Atoi(h.Get("Content-Length")); err == nil && n < compressMin {
 		return
 	}
 	h.Del("Content-Length")
-	h.Set("Content-Encoding", "gzip")
-	w.gz = gzipPool.Get().(*gzip.Writer)
-	w.gz.Reset(w.ResponseWriter)
+	h.Set("Content-Encoding", w.encoding)
+	if w.encoding == "br" {
+		bw := brotliPool.Get().(*brotli.Writer)
+		bw.Reset(w.ResponseWriter)
+		w.gz = bw
+		return
+	}
+	gw := gzipPool.Get().(*gzip.Writer)
+	gw.Reset(w.ResponseWriter)
+	w.gz = gw
 }
 
 func (w *gzipWriter) WriteHeaderNow() {
@@ -141,13 +175,18 @@ func (w *gzipWriter) Flush() {
 	w.ResponseWriter.Flush()
 }
 
-// close ends the gzip stream (its footer) and returns the writer to the
-// pool.
+// close ends the compressed stream (its footer) and returns the writer
+// to its pool.
 func (w *gzipWriter) close() {
-	if w.gz != nil {
-		_ = w.gz.Close()
-		w.gz.Reset(nil)
-		gzipPool.Put(w.gz)
-		w.gz = nil
+	switch z := w.gz.(type) {
+	case *gzip.Writer:
+		_ = z.Close()
+		z.Reset(nil)
+		gzipPool.Put(z)
+	case *brotli.Writer:
+		_ = z.Close()
+		z.Reset(nil)
+		brotliPool.Put(z)
 	}
+	w.gz = nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/brotli"
 	"github.com/gin-gonic/gin"
 )
 
@@ -113,5 +114,37 @@ func TestCompressLeavesStreamsAndBinaries(t *testing.T) {
 	req.Header.Set("Accept-Encoding", "gzip")
 	if res, err := http.DefaultClient.Do(req); err != nil || res.Header.Get("Content-Encoding") != "" {
 		t.Errorf("HEAD: %v %v", err, res.Header)
+	}
+}
+
+// A client that accepts brotli gets br (preferred over gzip when both
+// are accepted), decoding to exactly the plain body, smaller than gzip's,
+// with one Vary: Accept-Encoding; refusing br (q=0) falls back to gzip.
+func TestCompressBrotliPreferred(t *testing.T) {
+	e := shared
+	for _, path := range []string{"/about", "/api/search?q=construction", "/static/app.js", "/static/app.css"} {
+		_, plain := gzGet(t, e.ts.URL+path, "Accept-Encoding", "identity")
+		res, body := gzGet(t, e.ts.URL+path, "Accept-Encoding", "gzip, deflate, br")
+		if res.StatusCode != 200 || res.Header.Get("Content-Encoding") != "br" {
+			t.Errorf("%s: %d encoding %q", path, res.StatusCode, res.Header.Get("Content-Encoding"))
+			continue
+		}
+		if v := res.Header.Values("Vary"); len(v) != 1 || strings.Count(v[0], "Accept-Encoding") != 1 {
+			t.Errorf("%s: Vary %q, want one Accept-Encoding", path, v)
+		}
+		got, err := io.ReadAll(brotli.NewReader(strings.NewReader(string(body))))
+		if err != nil || string(got) != string(plain) {
+			t.Errorf("%s: brotli body decodes to %d bytes (%v), the plain one is %d", path, len(got), err, len(plain))
+		}
+		_, gz := gzGet(t, e.ts.URL+path)
+		if len(body) >= len(gz) {
+			t.Errorf("%s: brotli %d bytes is not smaller than gzip's %d", path, len(body), len(gz))
+		}
+		if res, _ := gzGet(t, e.ts.URL+path, "Accept-Encoding", "br;q=0, gzip"); res.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: br refused, encoding %q, want gzip", path, res.Header.Get("Content-Encoding"))
+		}
+		if res, _ := gzGet(t, e.ts.URL+path, "Accept-Encoding", "*"); res.Header.Get("Content-Encoding") != "br" {
+			t.Errorf("%s: any encoding accepted, got %q, want br", path, res.Header.Get("Content-Encoding"))
+		}
 	}
 }

@@ -134,7 +134,7 @@ func (s *Server) contractPage(c *gin.Context) {
 	s.answerBanner(c, r.Sources)
 	v := s.contractView(r)
 	p.Contract = &v
-	p.Trend = contractTimeline(c.GetString(langKey), r.Rows)
+	p.Trend = contractTimeline(c.GetString(langKey), s.cfg.BaseURL, r.Rows)
 	if r.Contract.Purpose != "" {
 		p.Title = r.Contract.ContractID + ": " + r.Contract.Purpose
 		p.Heading, p.Verbatim = r.Contract.ContractID+": ", r.Contract.Purpose
@@ -194,7 +194,7 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 		if !ch.Verbatim {
 			label = web.Say(lang, label)
 		}
-		b := web.Bar{Label: label, Value: float64(g.Rows), Display: itoaComma(g.Rows), Marked: g.ExcludedRows > 0}
+		b := web.Bar{Label: label, Value: float64(g.Rows), Display: itoaComma(g.Rows), Marked: g.ExcludedRows > 0, URL: g.Follow.URL}
 		if byValue {
 			b.Display = g.RegisteredValue.Display
 			b.Value = 0
@@ -219,6 +219,7 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 	if err != nil {
 		return err
 	}
+	fy.WithBase(s.cfg.BaseURL, "/api/contracts") // each column leads to its rows, as the groups' links do
 	groups := append([]procure.ContractGroup(nil), fy.Groups...)
 	sort.Slice(groups, func(i, j int) bool { return groups[i].Key < groups[j].Key })
 	tr := web.Trend{ID: "analysis-fy", Title: web.Word(lang, "chart.fy.title"), Desc: web.Word(lang, "chart.fy.desc")}
@@ -239,7 +240,7 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 // registration date, each a column as tall as its registered amount (a
 // row with no valid amount is drawn as a hairline and says so; a row not
 // registered has no date and is left to the table).
-func contractTimeline(lang string, rows []record.Contract) *web.Trend {
+func contractTimeline(lang, base string, rows []record.Contract) *web.Trend {
 	var dated []record.Contract
 	for _, r := range rows {
 		if !r.RegisteredOn.IsZero() {
@@ -252,7 +253,8 @@ func contractTimeline(lang string, rows []record.Contract) *web.Trend {
 	sort.SliceStable(dated, func(i, j int) bool { return dated[i].RegisteredOn.Before(dated[j].RegisteredOn) })
 	tr := &web.Trend{ID: "contract-timeline", Title: web.Word(lang, "chart.timeline.title"), Desc: web.Word(lang, "chart.timeline.desc")}
 	for _, r := range dated {
-		b := web.Bar{Label: r.RegisteredOn.In(record.NewYork).Format("2006-01-02"), Display: web.Word(lang, "w.not.valid.not.summed")}
+		b := web.Bar{Label: r.RegisteredOn.In(record.NewYork).Format("2006-01-02"), Display: web.Word(lang, "w.not.valid.not.summed"),
+			URL: base + "/contracts/" + url.PathEscape(r.ID)} // the row's own page
 		if r.AmountValid {
 			b.Value, b.Display = r.Amount, view.Money(r.Amount)
 		}

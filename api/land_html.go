@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -149,7 +150,7 @@ func (s *Server) landProjectPage(c *gin.Context) {
 		d.LinksNote = r.LinksNote
 		d.Hearings, d.HearingsNote, d.HearingsICS = r.Hearings, r.HearingsNote, s.cfg.BaseURL+"/land-projects/"+r.Project.ID+"/hearings.ics"
 		d.Diagram = landDiagram(c.GetString(langKey), path)
-		d.Map = landMap(c.GetString(langKey), r.Project)
+		d.Map = landMap(c.GetString(langKey), s.cfg.BaseURL, r.Project)
 	}
 	writeHTML(c, status, web.Page{Kind: web.LandProject, Title: d.Title, Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
 }
@@ -163,7 +164,11 @@ func landDiagram(lang string, p land.DecisionPath) *web.StageDiagram {
 	}
 	d := &web.StageDiagram{ID: "decision-path", Title: web.Word(lang, "stages.title"), Desc: web.Word(lang, "stages.desc")}
 	for _, s := range p.Normative {
-		m := web.StageMark{ID: s.ID, Name: web.Label(lang, "land_stage", web.LandStageKey(p.Procedure.ID, s.ID)), State: s.State, StateLabel: web.Label(lang, "stage_state", s.State), Evidence: len(s.Evidence)}
+		m := web.StageMark{ID: s.ID, Name: web.Label(lang, "land_stage", web.LandStageKey(p.Procedure.ID, s.ID)), State: s.State, StateLabel: web.Label(lang, "stage_state", s.State), Evidence: len(s.Evidence),
+			URL: "#stage-" + s.ID} // the stage in words, with its evidence linked
+		if len(s.Evidence) > 0 {
+			m.URL = "#" + s.Evidence[0] // the first record that evidences it, in the observed list
+		}
 		if !s.Date.IsZero() {
 			m.Date = s.Date.In(record.NewYork).Format("2006-01-02")
 		}
@@ -178,7 +183,7 @@ func landDiagram(lang string, p land.DecisionPath) *web.StageDiagram {
 // landMap is the map of a project: its lots that a bundled lot file
 // locates (centroids), and its community districts shaded (Q06 is
 // "Queens CB 6").
-func landMap(lang string, p land.Project) *web.NYCMap {
+func landMap(lang, base string, p land.Project) *web.NYCMap {
 	m := &web.NYCMap{ID: "project-map", Title: web.Word(lang, "map.title"), Desc: web.Word(lang, "map.desc")}
 	boro := map[byte]string{'M': "Manhattan", 'X': "Bronx", 'K': "Brooklyn", 'Q': "Queens", 'R': "Staten Island"}
 	for _, cd := range p.CommunityDistricts {
@@ -188,7 +193,9 @@ func landMap(lang string, p land.Project) *web.NYCMap {
 	}
 	for _, l := range p.Lots {
 		if l.Centroid != nil {
-			m.Points = append(m.Points, web.MapPoint{Label: l.BBL, Note: l.Borough, Lat: l.Centroid.Lat, Lon: l.Centroid.Lon})
+			// each lot leads to the land projects held on it
+			m.Points = append(m.Points, web.MapPoint{Label: l.BBL, Note: l.Borough, Lat: l.Centroid.Lat, Lon: l.Centroid.Lon,
+				URL: base + "/land-projects?bbl=" + url.QueryEscape(l.BBL)})
 		}
 	}
 	if len(m.Points) == 0 && len(m.Districts) == 0 {

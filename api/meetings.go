@@ -30,7 +30,7 @@ func (s *Server) meetingRoutes(r *gin.Engine, api *gin.RouterGroup) {
 
 // meetingParams are the browse parameters shared by the JSON twin, the
 // calendar page and the feed.
-var meetingParams = []string{"from", "to", "month", "time", "attendance", "source", "body", "body_kind", "limit", "cursor"}
+var meetingParams = []string{"from", "to", "month", "time", "attendance", "source", "body", "body_kind", "borough", "limit", "cursor"}
 
 // MeetingView is one meeting by exact id.
 type MeetingView struct {
@@ -56,7 +56,7 @@ func (s *Server) meetingNow() time.Time {
 // end when none is given.
 func meetingFilter(p *params) meeting.Filter {
 	return meeting.Filter{From: p.str("from"), To: p.str("to"), Month: p.str("month"), Time: p.str("time"), Attendance: p.str("attendance"),
-		Sources: p.list("source"), Body: p.str("body"), BodyKind: p.str("body_kind")}
+		Sources: p.list("source"), Body: p.str("body"), BodyKind: p.str("body_kind"), Borough: p.str("borough")}
 }
 
 // meetingJSON serves GET /api/meetings/:id.
@@ -146,7 +146,7 @@ const maxFeedMeetings = 1000
 // the window (default today to today + meeting.FeedWindowDays days), by
 // meeting.FeedItem: timed when the start is known, all-day otherwise.
 func (s *Server) meetingsICS(c *gin.Context) {
-	p := newParams(c.Request.URL.Query(), "from", "to", "month", "time", "attendance", "source", "body", "body_kind")
+	p := newParams(c.Request.URL.Query(), "from", "to", "month", "time", "attendance", "source", "body", "body_kind", "borough")
 	f := meetingFilter(p)
 	if p.err != nil {
 		writeError(c, p.err)
@@ -249,7 +249,8 @@ func (s *Server) meetingsPage(c *gin.Context) {
 	cursor := p.str("cursor")
 	q := c.Request.URL.Query()
 	data := meetingPageData{Title: web.Word(c.GetString(langKey), "page.meetings"), JSON: s.cfg.BaseURL + "/api/meetings?" + q.Encode(), ICS: s.cfg.BaseURL + "/meetings.ics" + icsQuery(q),
-		CSV: s.csvLink("/api/meetings", q), Filter: f, Sources: meeting.Sources, Attendances: meeting.AttendanceFilters, BodyKinds: meeting.BodyKinds}
+		CSV: s.csvLink("/api/meetings", q), Filter: f, Sources: meeting.Sources, Attendances: meeting.AttendanceFilters, BodyKinds: meeting.BodyKinds, Boroughs: meeting.Boroughs}
+	data.Borough, _ = meeting.BoroughKey(f.Borough)
 	if len(f.Sources) > 0 {
 		data.Source = f.Sources[0]
 	}
@@ -358,6 +359,10 @@ type meetingPageData struct {
 	Attendances []string
 	BodyKinds   []string
 	Source      string // the source chosen in the form (the first named)
+	// Boroughs are the borough keys the form offers; Borough the one
+	// chosen (its key).
+	Boroughs []string
+	Borough  string
 }
 
 // writeMeetingPage renders a meeting or the calendar

@@ -189,3 +189,44 @@ func TestMeetingsMonthCalendar(t *testing.T) {
 		t.Errorf("July feed: %d, %d events, want %d", res.StatusCode, strings.Count(string(body), "BEGIN:VEVENT"), len(want))
 	}
 }
+
+// The borough filter is one filter on every surface of the calendar: the
+// JSON twin, the page (its form shows the borough chosen and keeps it in
+// the month links) and the ICS feed list the same meetings, all of a
+// board of that borough; the five boroughs and citywide_or_unknown split
+// July's meetings with none left over; an unknown borough is a 400.
+func TestMeetingsBoroughFilterOnEverySurface(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	limit := "&limit=" + itoa(meeting.MaxLimit)
+	_, all := apiMeetingIDs(t, e, "month=2026-07"+limit)
+	sum, narrowed := 0, false
+	for _, b := range meeting.Boroughs {
+		q := "month=2026-07&borough=" + b
+		pg, want := apiMeetingIDs(t, e, q+limit)
+		sum += len(want)
+		narrowed = narrowed || (len(want) > 0 && len(want) < len(all))
+		for _, m := range pg.Meetings {
+			if got := meeting.BoroughOf(m); got != b {
+				t.Errorf("borough %s kept %s (%s), placed %s", b, m.ID, m.Body, got)
+			}
+		}
+		res, body := get(t, e, "/meetings?"+q)
+		if got := pageMeetingIDs(t, body); res.StatusCode != http.StatusOK || !slices.Equal(got, want) {
+			t.Errorf("borough %s page: %d lists %v, the API %v", b, res.StatusCode, got, want)
+		}
+		if !strings.Contains(string(body), `<option value="`+b+`" selected>`) || !hasLink(pageLinks(t, body), "next", "/meetings", url.Values{"borough": {b}, "month": {"2026-08"}}) {
+			t.Errorf("borough %s: the form or the next month link drops the borough", b)
+		}
+		if res, body := get(t, e, "/meetings.ics?"+q); res.StatusCode != http.StatusOK || strings.Count(string(body), "BEGIN:VEVENT") != len(want) {
+			t.Errorf("borough %s feed: %d, %d events, want %d", b, res.StatusCode, strings.Count(string(body), "BEGIN:VEVENT"), len(want))
+		}
+	}
+	if sum != len(all) || !narrowed {
+		t.Errorf("the boroughs hold %d of July's %d meetings (narrowed: %v)", sum, len(all), narrowed)
+	}
+	for _, path := range []string{"/api/meetings?borough=atlantis", "/meetings?borough=atlantis", "/meetings.ics?borough=atlantis"} {
+		if res, _ := get(t, e, path); res.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: %d, want 400", path, res.StatusCode)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"net/http"
+	"net/url"
 
 	"github.com/gin-gonic/gin"
 
@@ -39,7 +40,7 @@ func (s *Server) matterTimelineSVG(c *gin.Context) {
 	}
 	steps := make([]web.TimelineStep, 0, len(m.Timeline))
 	for _, st := range m.Timeline {
-		ts := web.TimelineStep{Date: st.Date, Record: st.Record, Step: st.Step}
+		ts := web.TimelineStep{Date: st.Date, Record: st.Record, Step: st.Step, URL: s.stepPage(st, m.PIN)}
 		if a := st.Amount; a != nil {
 			ts.Display = a.Display
 			if a.Valid && a.Value != nil {
@@ -54,5 +55,24 @@ func (s *Server) matterTimelineSVG(c *gin.Context) {
 		return
 	}
 	web.SecurityHeaders(c.Writer.Header())
-	render(c, http.StatusOK, "image/svg+xml; charset=utf-8", b.Bytes(), cacheShort, m.Scope.CorpusObservedAt)
+	// each step leads to its record's page, in the picture's language
+	render(c, http.StatusOK, "image/svg+xml; charset=utf-8", web.KeepLang(b.Bytes(), lang, s.cfg.BaseURL), cacheShort, m.Scope.CorpusObservedAt)
+}
+
+// stepPage is the page of a matter step's record: a notice's permalink; in
+// Form 1 a contract row's page, and a payment in the list of the matter's
+// payments (one payment has no page of its own); "" when the form serves
+// no such page.
+func (s *Server) stepPage(st procure.MatterStepView, pin string) string {
+	switch {
+	case st.Permalink != "":
+		return st.Permalink
+	case s.cfg.Form != 1 || st.ID == "":
+		return ""
+	case st.Record == "contract":
+		return s.cfg.BaseURL + "/contracts/" + url.PathEscape(st.ID)
+	case st.Record == "payment":
+		return s.RowsPage(s.RowsLink(url.Values{"pin": {pin}, "kind": {procure.RowPayment}}, "", false))
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -61,13 +62,21 @@ func (s *Server) statsPage(c *gin.Context) {
 		d.Coverage, d.DigestRuns = &v, v.DigestRuns
 		d.Chart = web.BarChart{ID: "stats-sets", Title: web.Word(lang, "stats.chart.title"),
 			Desc: web.Word(lang, "stats.chart.desc")}
+		kinds := map[string]int{} // sets per record kind: a kind's list answers one set only when it is the kind's only set
+		for _, r := range v.RecordSets {
+			kinds[r.RecordKind]++
+		}
 		for _, r := range v.RecordSets {
 			b := web.Bar{Label: recordSetLabel(lang, r), Value: float64(r.Records), Display: itoaComma(r.Records)}
+			if r.RecordKind == "" || kinds[r.RecordKind] == 1 {
+				b.URL = s.recordSetPage(r)
+			}
 			if lang == "es" && r.Section != "" { // the section's name alone, as published
 				b.Label, b.Verbatim = r.Section, true
 			}
 			d.Chart.Bars = append(d.Chart.Bars, b)
 		}
+		d.Chart.Desc += " " + web.Word(lang, "stats.chart.nolink")
 	}
 	addVary(c.Writer.Header(), "Accept")
 	writeHTML(c, http.StatusOK, web.Page{Kind: web.Stats, Title: web.Word(lang, "nav.stats"), Home: s.cfg.BaseURL + "/", JSON: d.JSON,
@@ -81,4 +90,20 @@ func recordSetLabel(lang string, r RecordSet) string {
 		return r.Section + " notices"
 	}
 	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.Say(lang, r.SourceLabel)
+}
+
+// recordSetPage is the page listing the records a set counts: a section's
+// notices are the search of that section (its JSON twin is the set's
+// "search" link); a record kind's list page (land projects) when
+// the set is the kind's only one; "" for a set no page lists alone
+// (notices naming no section, a kind with no page of its own).
+func (s *Server) recordSetPage(r RecordSet) string {
+	if api := r.Links["search"]; api != "" {
+		return strings.Replace(api, s.cfg.BaseURL+"/api/search?", s.cfg.BaseURL+"/#search?", 1)
+	}
+	switch r.RecordKind {
+	case land.ProjectKind.Name:
+		return s.cfg.BaseURL + "/land-projects"
+	}
+	return ""
 }

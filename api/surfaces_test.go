@@ -554,6 +554,7 @@ func TestOneAnswerForEveryCollection(t *testing.T) {
 		{"/api/contracts?limit=25", "browse_contracts", "contracts", map[string]any{"limit": 25}},
 		{"/api/land-projects?limit=25", "browse_land_projects", "projects", map[string]any{"limit": 25}},
 		{"/api/meetings?from=2026-07-01&to=2026-09-30&limit=25", "browse_meetings", "meetings", map[string]any{"from": "2026-07-01", "to": "2026-09-30", "limit": 25}},
+		{"/api/meetings?from=2026-07-01&to=2026-09-30&borough=queens&limit=25", "browse_meetings", "meetings", map[string]any{"from": "2026-07-01", "to": "2026-09-30", "borough": "queens", "limit": 25}},
 		{"/api/organizations?limit=25", "browse_organizations", "rows", map[string]any{"limit": 25}},
 		{"/api/civil-service?limit=25", "browse_civil_service", "records", map[string]any{"limit": 25}},
 	} {

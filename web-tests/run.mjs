@@ -503,6 +503,60 @@ for (const [kind, path, ready] of EVERY_KIND) {
   });
 }
 
+// ---- issue 49 (light and accessible): axe-core on every page kind in
+// both forms and both languages (390 px; the check above runs Form 1 in
+// English at both widths): no heading-order violation of any impact, no
+// serious or critical violation of any other rule.
+const FORM2_KINDS = [
+  ["home", "/#money?q=construction", "[data-total]"],
+  ["notice", "/#notice/20140930007", "[data-fulltext]"],
+  ["matter", "/#matter/81626W0043001", "[data-timeline]"],
+  ["vendor", "/#vendor/Denville%20Line%20Painting%2C%20Inc", "h1"],
+  ["agency", "/#agency/Parks%20and%20Recreation", "h1"],
+  ["stats", "/stats", "h1"],
+  ["about", "/about", "h1"],
+  ["sources", "/sources", "h1"],
+  ["property map", "/property-locations", "h1"],
+  ["page not found", "/no-such-page", "h1"],
+];
+const FORM1_MORE = [["sources", "/sources", "h1"], ["rows", "/rows?pin=81626W0043001", "h1"], ["page not found", "/no-such-page", "h1"],
+  ["digest link that does not redirect", "/r/notice/20991231999", "h1"], ["watch link that cannot be used", "/manage/forged.token", "h1"]];
+
+function withLang(path, lang) {
+  if (lang !== "es") return path;
+  return path.includes("#") ? path.replace(/^\/(\?[^#]*)?#/, (m, q) => "/" + (q ? q + "&" : "?") + "lang=es#") : path + (path.includes("?") ? "&" : "?") + "lang=es";
+}
+
+async function axeViolations(p) {
+  await p.addScriptTag({ content: AXE });
+  return p.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .filter(v => v.id === "heading-order" || v.impact === "serious" || v.impact === "critical")
+    .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ")}`));
+}
+
+await check("axe on every page kind, both forms and both languages: no heading-order, nothing serious or critical", async () => {
+  const found = [];
+  let runs = 0;
+  for (const [form, base, kinds] of [[1, BASE, EVERY_KIND.filter(k => !k[0].startsWith("spanish")).concat(FORM1_MORE)], [2, BASE2, FORM2_KINDS]]) {
+    if (!base) { found.push(`no Form ${form} server (BASE2)`); continue; }
+    for (const lang of ["en", "es"]) {
+      const p = await watched(390, { bypassCSP: true, allowStatus: true });
+      for (const [kind, path, ready] of kinds) {
+        await p.goto(base + withLang(path, lang));
+        await p.waitForSelector(ready, { timeout: 15000 });
+        await p.waitForLoadState("networkidle");
+        const htmlLang = await p.getAttribute("html", "lang");
+        if (htmlLang !== lang) found.push(`form ${form} ${lang} ${kind}: <html lang=${htmlLang}>`);
+        for (const v of await axeViolations(p)) found.push(`form ${form} ${lang} ${kind} ${path}: ${v}`);
+        runs++;
+      }
+      await p.context().close();
+    }
+  }
+  console.log(`     ${runs} axe runs`);
+  assert.deepEqual(found, [], found.join("\n"));
+});
+
 // ---- tap targets (WCAG 2.5.8, Target Size (Minimum)): at 390 px every
 // visible control is at least 24 × 24 CSS px, or its 24 px circle touches
 // no other control (the spacing exception), or it is a link inside a
@@ -585,7 +639,7 @@ await check("pictures agree with their JSON twins in the browser: analysis bars,
   // a longer value draws a longer bar
   const widths = await p.$$eval('[data-chart="analysis-groups"] rect', rs => rs.map(r => r.getBBox().width));
   for (let i = 1; i < widths.length; i++) assert.ok(widths[i] <= widths[i - 1] + 0.5, "bars shrink with the ranking");
-  assert.ok(await p.$('[data-chart="analysis-groups"] svg[role=img] title') && await p.$('[data-chart="analysis-fy"] desc'), "text alternatives");
+  assert.ok(await p.$('[data-chart="analysis-groups"] svg[role=group] title') && await p.$('[data-chart="analysis-fy"] desc'), "text alternatives");
   await p.goto(BASE + "/stats");
   const sets = await p.$$eval('[data-chart="stats-sets"] g[data-value]', gs => gs.map(g => Number(g.dataset.value)));
   const stats = await (await p.request.get(BASE + "/stats")).json();
@@ -594,6 +648,111 @@ await check("pictures agree with their JSON twins in the browser: analysis bars,
   const stages = await p.$$eval('[data-chart="decision-path"] g[data-stage]', gs => gs.map(g => [g.dataset.stage, g.dataset.state, Number(g.dataset.evidence)]));
   const path = await (await p.request.get(BASE + "/api/land-projects/2024Q0292/decision-path")).json();
   assert.deepEqual(stages, path.normative.map(s => [s.id, s.state, s.evidence.length]));
+  await p.context().close();
+});
+
+// ---- issue 49 (pictures that lead to the records): on every page kind
+// carrying a picture, at 390 and 1440 px, in English and Spanish, no two
+// labels of a picture overlap and none runs out of its picture's box (the
+// drawn text measured), and every mark is a link with a name.
+const PICTURE_PAGES = [
+  ["stats", "/stats", '[data-chart="stats-sets"] svg'],
+  ["analysis by agency", "/contracts/analysis?group_by=agency", '[data-chart="analysis-fy"] svg'],
+  ["analysis by amount band", "/contracts/analysis?group_by=amount_band", '[data-chart="analysis-groups"] svg'],
+  ["contract", "/contracts/CT100220268808241", '[data-chart="contract-timeline"] svg'],
+  ["land project", "/land-projects/2024Q0292", '[data-chart="decision-path"] svg'],
+  ["land project with lots", "/land-projects/2022M0258", '[data-chart="project-map"] svg'],
+  ["matter", "/#matter/81626W0043001", '[data-chart="matter-timeline"] svg'],
+];
+
+function labelProbe() {
+  const out = { texts: 0, svgs: 0, marks: 0, unlinked: [], clash: [] };
+  for (const svg of document.querySelectorAll("main figure.chart svg")) {
+    if (svg.closest('[data-chart="property-map"]')) continue; // the property map is drawn by its own part (placemap)
+    out.svgs++;
+    const box = svg.getBoundingClientRect();
+    const id = svg.closest("[data-chart]").dataset.chart;
+    const texts = [...svg.querySelectorAll("text")].filter(t => t.textContent.trim()).map(t => ({ t: t.textContent.trim().slice(0, 40), r: t.getBoundingClientRect() }));
+    out.texts += texts.length;
+    for (const a of texts) {
+      if (a.r.left < box.left - 0.5 || a.r.right > box.right + 0.5 || a.r.top < box.top - 0.5 || a.r.bottom > box.bottom + 0.5)
+        out.clash.push(`${id}: "${a.t}" runs out of the picture (${Math.round(a.r.left - box.left)}..${Math.round(a.r.right - box.left)} of ${Math.round(box.width)} px)`);
+    }
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+      const a = texts[i].r, b = texts[j].r;
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 0.5 && h > 0.5) out.clash.push(`${id}: "${texts[i].t}" overlaps "${texts[j].t}"`);
+    }
+    for (const g of svg.querySelectorAll("g[data-label], g[data-stage]")) {
+      out.marks++;
+      if (g.dataset.unlinked) { out.nolist = (out.nolist || 0) + 1; continue; } // a set no one list holds (the server says so)
+      const a = g.closest("a");
+      if (!a || !a.getAttribute("href") || !(a.getAttribute("aria-label") || "").trim()) out.unlinked.push(`${id}: ${g.dataset.label || g.dataset.stage}`);
+    }
+  }
+  return out;
+}
+
+await check("picture labels never overlap or clip, and every mark is a named link: each picture page at 390 and 1440 px, English and Spanish", async () => {
+  const found = [];
+  let texts = 0, svgs = 0, marks = 0, nolist = 0;
+  for (const [kind, path, ready] of PICTURE_PAGES) {
+    for (const lang of ["en", "es"]) {
+      for (const width of [390, 1440]) {
+        const p = await page(width);
+        const url = lang === "es" ? (path.includes("#") ? path.replace("/#", "/?lang=es#") : path + (path.includes("?") ? "&" : "?") + "lang=es") : path;
+        await p.goto(BASE + url);
+        await p.waitForSelector(ready, { timeout: 15000 });
+        await p.waitForLoadState("networkidle");
+        const r = await p.evaluate(labelProbe);
+        texts += r.texts; svgs += r.svgs; marks += r.marks; nolist += r.nolist || 0;
+        for (const c of r.clash.concat(r.unlinked.map(u => "not a named link: " + u))) found.push(`${kind} (${lang}, ${width} px): ${c}`);
+        await p.context().close();
+      }
+    }
+  }
+  console.log(`     ${svgs} pictures, ${texts} labels and ${marks} marks measured; ${nolist} marks of record sets no one list holds are not links`);
+  assert.ok(texts > 50 && marks > 20, "the probe measured the pictures");
+  assert.deepEqual(found, [], "labels overlapping or clipped, or marks not links: " + found.slice(0, 15).join("; "));
+});
+
+// Tables fit or scroll inside their box: at 1440 px no table hides any of
+// its width; at 390 px a table wider than the screen scrolls in a box of
+// its own that the keyboard reaches (tabindex=0), never the page.
+await check("tables fit at 1440 px and scroll in a focusable box at 390 px, every page kind", async () => {
+  const found = [];
+  for (const width of [1440, 390]) {
+    const p = await page(width);
+    for (const [kind, path, ready] of EVERY_KIND.concat([["sources", "/sources", "h1"], ["rows", "/rows?pin=81626W0043001", "h1"]])) {
+      await p.goto(BASE + path);
+      await p.waitForSelector(ready, { timeout: 15000 });
+      await p.waitForLoadState("networkidle");
+      const tables = await p.$$eval("main table", ts => ts.filter(t => t.checkVisibility()).map(t => {
+        const box = t.closest(".table-scroll");
+        const host = box || t.parentElement;
+        return { name: t.dataset.table || (t.querySelector("th") || {}).textContent || "table", hidden: Math.max(0, t.getBoundingClientRect().width - host.clientWidth), box: !!box, focusable: !!box && box.getAttribute("tabindex") === "0" };
+      }));
+      for (const t of tables) {
+        if (width === 1440 && t.hidden > 1) found.push(`${kind} at 1440 px: ${t.name} hides ${Math.round(t.hidden)} px`);
+        if (width === 390 && t.hidden > 1 && !t.focusable) found.push(`${kind} at 390 px: ${t.name} is ${Math.round(t.hidden)} px too wide and not in a focusable scroll box`);
+      }
+    }
+    await p.context().close();
+  }
+  assert.deepEqual(found, [], found.join("; "));
+});
+
+// The probe finds what it must: two labels drawn over each other, one out
+// of its box, a mark that is not a link.
+await check("picture label probe: an overlap, a clipped label and an unlinked mark are found", async () => {
+  const p = await page(390);
+  await p.setContent(`<main><figure class="chart" data-chart="x"><svg viewBox="0 0 100 40" width="100" height="40">
+    <text x="0" y="15">overlapping</text><text x="10" y="18">labels</text><text x="80" y="35">clipped label</text>
+    <g data-label="a"><rect width="5" height="5"></rect></g><a href="/x" aria-label="b"><g data-label="b"></g></a></svg></figure></main>`);
+  const r = await p.evaluate(labelProbe);
+  assert.equal(r.clash.filter(c => /overlaps/.test(c)).length >= 1, true, JSON.stringify(r));
+  assert.ok(r.clash.some(c => /clipped label" runs out/.test(c)), JSON.stringify(r));
+  assert.deepEqual(r.unlinked, ["x: a"]);
   await p.context().close();
 });
 
@@ -673,7 +832,8 @@ await check("every page kind is reached from the home page by following links on
     await p.goto(BASE + at);
     await p.waitForSelector("main h1, main [data-total]", { timeout: 15000 }).catch(() => {});
     await p.waitForLoadState("networkidle");
-    const links = await p.$$eval("a[href]", as => as.map(a => typeof a.href === "string" ? a.href : new URL(a.href.baseVal, document.baseURI).href)); // an SVG link's href is not a string
+    // an SVG mark's link (a picture leading to its records) holds its href as an attribute
+    const links = await p.$$eval("a[href]", as => as.map(a => new URL(a.getAttribute("href"), location.href).href));
     for (const href of links) {
       const u = new URL(href);
       if (u.origin !== new URL(BASE).origin || u.pathname.startsWith("/api") || u.pathname.startsWith("/static") || u.pathname.startsWith("/mcp") || /\.(xml|json|ics)$/.test(u.pathname)) continue;
@@ -761,7 +921,7 @@ await check("plain words in the script views, English and Spanish: no machine wo
         const sentence = text.match(/ · by |\bpublished \d|\bno (payments|contracts|awards|payroll) held\b|\bOne procurement:|\bBuilt on (the )?\d/);
         if (sentence) found.push(`es ${hash}: a service's English words "${sentence[0]}"`);
         // the links a Spanish view shows keep the language
-        const lost = await p.$$eval("main a[href]", as => as.map(a => new URL(a.href)).filter(u => u.origin === location.origin &&
+        const lost = await p.$$eval("main a[href]", as => as.map(a => new URL(a.getAttribute("href"), location.href)).filter(u => u.origin === location.origin &&
           !/^\/(api|static|mcp|inv)\b/.test(u.pathname) && !/\.(json|xml|ics)$/.test(u.pathname) && u.searchParams.get("lang") !== "es").map(u => u.pathname + u.search + u.hash));
         for (const l of lost.slice(0, 3)) found.push(`es ${hash}: a link loses the language: ${l}`);
       }
@@ -812,7 +972,7 @@ await check("matter timeline: server-drawn SVG in the matter view agrees with th
   for (const [pin, lang] of [["12522P0001001R004", "en"], ["81626W0043001", "es"]]) {
     const p = await page(390);
     await p.goto(BASE + (lang === "es" ? "/?lang=es" : "/") + "#matter/" + pin);
-    await p.waitForSelector('[data-chart="matter-timeline"] svg[role=img]', { timeout: 15000 });
+    await p.waitForSelector('[data-chart="matter-timeline"] svg[role=group]', { timeout: 15000 });
     const marks = await p.$$eval('[data-chart="matter-timeline"] g[data-label]', gs => gs.map(g => [g.dataset.label, Number(g.dataset.value), g.dataset.record]));
     const api = await twin(p);
     const want = api.timeline.filter(s => /^\d{4}-\d{2}-\d{2}$/.test(s.date || "")).map(s => [s.date, s.amount && s.amount.valid ? s.amount.value : 0, s.record]);

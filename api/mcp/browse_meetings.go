@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
@@ -18,6 +19,7 @@ type browseMeetingsIn struct {
 	Sources    []string `json:"sources,omitempty"`
 	Body       string   `json:"body,omitempty"`
 	BodyKind   string   `json:"body_kind,omitempty"`
+	Borough    string   `json:"borough,omitempty"`
 	Limit      int      `json:"limit,omitempty"`
 	Cursor     string   `json:"cursor,omitempty"`
 }
@@ -29,7 +31,7 @@ func browseMeetings(d *Deps) Tool {
 			"days), soonest first. time narrows to resident-friendly times: evening (start at or after 17:00 New York), "+
 			"weekend (Saturday or Sunday) or evening_or_weekend. attendance narrows to in_person or remote (hybrid meetings "+
 			"match both), hybrid or unknown; sources to legistar, cb-calendar or cityrecord-hearings; body to one body "+
-			"name; body_kind to council, community_board or agency. month (YYYY-MM) is one calendar month instead of from/to. A time filter cannot judge a meeting whose start the source does not give: those are counted and "+
+			"name; body_kind to council, community_board or agency; borough to one borough as the records give it (a community board's id) or citywide_or_unknown (the Council, agencies, bodies no record places). month (YYYY-MM) is one calendar month instead of from/to. A time filter cannot judge a meeting whose start the source does not give: those are counted and "+
 			"listed in excluded_unknown_start, never silently dropped. Each meeting keeps its four facts (held, observed, "+
 			"minutes, notice) apart with evidence. coverage gives per-source records, date bounds and freshness; "+
 			"follow next_cursor with the same arguments for the next page. No rows never proves no meeting exists.",
@@ -43,6 +45,9 @@ func browseMeetings(d *Deps) Tool {
 			kp := prop(s, "body_kind")
 			kp.Enum = stringEnum(meeting.BodyKinds)
 			kp.Description = "Kind of body: council, community_board or agency."
+			bp := prop(s, "borough")
+			bp.Enum = append(stringEnum(meeting.Boroughs), stringEnum(land.BoroughSpellings())...) // the keys, then the land filter's spellings
+			bp.Description = "Borough as the meeting's records give it (a community board's id names its borough); " + meeting.BoroughNone + " for the Council, agencies and bodies no record places (never guessed)."
 			tp := prop(s, "time")
 			tp.Enum = []any{meeting.TimeEvening, meeting.TimeWeekend, meeting.TimeEveningOrWeekend}
 			tp.Description = "Resident time: evening (start ≥ 17:00 New York), weekend, or evening_or_weekend."
@@ -64,7 +69,7 @@ func browseMeetings(d *Deps) Tool {
 				return meeting.Page{}, err
 			}
 			p, err := svc.Browse(ctx, meeting.Filter{From: in.From, To: in.To, Month: in.Month, Time: in.Time, Attendance: in.Attendance,
-				Sources: in.Sources, Body: in.Body, BodyKind: in.BodyKind},
+				Sources: in.Sources, Body: in.Body, BodyKind: in.BodyKind, Borough: in.Borough},
 				in.Cursor, limitOr(in.Limit, meeting.DefaultLimit))
 			if err != nil {
 				return meeting.Page{}, err

@@ -24,12 +24,13 @@ type Timeline struct {
 
 // TimelineStep is one step of a matter: its day (YYYY-MM-DD), its record
 // kind (notice, contract, payment), its step name in words, and its
-// amount when valid.
+// amount when valid; URL is the record's page.
 type TimelineStep struct {
 	Date, Record, Step, Name string
 	Value                    float64
 	Valid                    bool
 	Display                  string
+	URL                      string
 }
 
 // TimelineRecords are the tracks, in order.

@@ -411,6 +411,15 @@ var (
 	bblRE    = regexp.MustCompile(BBLPattern)
 )
 
+// BoroughKey is the one key of the borough s names (any spelling a
+// filter reads: names, one-letter, two-letter and digit codes, case
+// folded: "manhattan" … "staten_island", "citywide"), and whether s names
+// one.
+func BoroughKey(s string) (string, bool) {
+	b, ok := boroughNames[Token(s)]
+	return b, ok
+}
+
 // BoroughSpellings are the borough values a filter documents: each
 // borough's name (Staten Island, Citywide) and its one-letter and digit
 // codes (M, X, K, Q, R, Y, 1-5), in that order. The filter folds case and

@@ -7,9 +7,11 @@
 package meeting
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
@@ -215,12 +217,39 @@ const (
 	KeyWeekend    = "weekend"
 	KeyDay        = "day"
 	KeyRequestID  = "request_id"
+	KeyBorough    = "borough"
 )
+
+// BoroughNone is the borough key of a meeting whose records name no
+// borough: a citywide body (the Council, an agency) or a body the source
+// does not place. Never guessed from a place or a title.
+const BoroughNone = "citywide_or_unknown"
+
+// boardIDRE is a community board's id as the boards' sources write it at
+// the head of a source id: its borough's two-letter code and its number
+// ("qn06-…", "mn11-…").
+var boardIDRE = regexp.MustCompile(`^(bx|bk|mn|qn|si)\d{2}-`)
+
+// BoroughOf is the borough of a meeting as its source gives it, a land
+// borough key (land.BoroughKey: "manhattan" … "staten_island"): a
+// community board's meeting carries its board's id, whose code names the
+// borough; any other meeting is BoroughNone.
+func BoroughOf(m Meeting) string {
+	if m.BodyKind == BodyCommunityBoard {
+		if c := boardIDRE.FindStringSubmatch(m.SourceID); c != nil {
+			if b, ok := land.BoroughKey(c[1]); ok {
+				return b
+			}
+		}
+	}
+	return BoroughNone
+}
 
 // Kind is the typed record kind of meetings. Version 1: meetings carry
 // the land-use applications their agenda names (keys KeyULURP,
-// KeyLandProject), which the link stage joins land projects by.
-var Kind = search.Kind[Meeting]{Name: "meeting", Index: index, Version: 1}
+// KeyLandProject), which the link stage joins land projects by. Version 2:
+// the borough key (BoroughOf).
+var Kind = search.Kind[Meeting]{Name: "meeting", Index: index, Version: 2}
 
 // index is the envelope of a meeting: keys for every browse filter, the
 // start (or, when the start is unknown, the New York day) as Date.
@@ -251,6 +280,7 @@ func index(m Meeting) search.Record {
 	}
 	set(KeyStartKnown, boolKey(m.When.StartKnown))
 	set(KeyDay, m.When.Date)
+	set(KeyBorough, BoroughOf(m))
 	for _, a := range m.Applications {
 		set(KeyULURP, a.Key)
 		set(KeyLandProject, a.ProjectID)

@@ -7,9 +7,29 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/joins"
+	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
+
+// Boroughs are the borough keys a meeting filter names, in order: the
+// five boroughs, then BoroughNone.
+var Boroughs = []string{"manhattan", "bronx", "brooklyn", "queens", "staten_island", BoroughNone}
+
+// BoroughKey is the key of the borough a filter value names (any land
+// spelling: land.BoroughKey; "citywide", "unknown" and BoroughNone are
+// BoroughNone), and whether it names one.
+func BoroughKey(s string) (string, bool) {
+	k, ok := land.BoroughKey(s)
+	if k == "citywide" || land.Token(s) == "unknown" || land.Token(s) == BoroughNone {
+		return BoroughNone, true
+	}
+	return k, ok
+}
+
+// BoroughRule says how a meeting's borough is known, as a filter on it
+// reports.
+const BoroughRule = "as the community board's id gives it; the Council, agencies and bodies no record places are " + BoroughNone
 
 // Browse bounds.
 const (
@@ -133,6 +153,11 @@ type Filter struct {
 	Sources    []string // Sources values
 	Body       string   // a body name, matched by BodyKey
 	BodyKind   string   // a BodyKinds value: council, community_board, agency
+	// Borough keeps the meetings of one borough as their records give it
+	// (BoroughOf: a community board's id): a borough in any spelling the
+	// land filter reads, or BoroughNone ("citywide" and "unknown" read as
+	// it) for the meetings of bodies no record places.
+	Borough string
 	// Month (YYYY-MM) is the window of one calendar month, first to last
 	// day; it cannot be combined with From or To.
 	Month string
@@ -269,6 +294,15 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 		}
 		q.Keys[KeyBodyKind] = []string{k}
 		applied["body_kind"] = k
+	}
+	if b := strings.TrimSpace(f.Borough); b != "" {
+		k, ok := BoroughKey(b)
+		if !ok {
+			return q, nil, record.Invalid("borough", "unknown borough %q; one of %s, or %s (citywide bodies and bodies no record places)",
+				b, strings.Join(land.BoroughSpellings(), ", "), BoroughNone)
+		}
+		q.Keys[KeyBorough] = []string{k}
+		applied["borough"] = k + " (" + BoroughRule + ")"
 	}
 	if len(f.AgencyIDs) > 0 {
 		q.Keys[search.KeyAgencyID] = slices.Clone(f.AgencyIDs)

@@ -304,3 +304,52 @@ func TestBrowseAttendanceSourceAndBody(t *testing.T) {
 		t.Error("an unknown source is accepted")
 	}
 }
+
+// The borough filter keeps the meetings whose records place them: a
+// community board's meetings by its board id's borough code, every other
+// body's (the Council, agencies) under citywide_or_unknown, never guessed
+// from a title or a place; the boroughs and the unplaced together are
+// every meeting of the window, once each; any land spelling of a borough
+// is read, an unknown one is refused.
+func TestBrowseBoroughFromTheBoardID(t *testing.T) {
+	svc, _ := loadSample(t)
+	ctx := context.Background()
+	window := meeting.Filter{From: "2026-01-01", To: "2026-12-31"}
+	all, err := svc.Browse(ctx, window, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, boards := 0, 0
+	for _, b := range []string{"Manhattan", "bx", "brooklyn", "Q", "staten island", "unknown"} {
+		f := window
+		f.Borough = b
+		p, err := svc.Browse(ctx, f, "", meeting.MaxLimit)
+		if err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		sum += p.Total
+		if !strings.Contains(p.Applied["borough"], "community board's id") {
+			t.Errorf("%s: applied %q does not say how the borough is known", b, p.Applied["borough"])
+		}
+		for _, m := range p.Meetings {
+			got := meeting.BoroughOf(m)
+			if b == "unknown" {
+				if got != meeting.BoroughNone || (m.BodyKind == meeting.BodyCommunityBoard && strings.Contains(m.SourceID, "-") && len(m.SourceID) > 4 && strings.Contains("bxbkmnqnsi", m.SourceID[:2])) {
+					t.Errorf("unknown: %s (%s, %s) placed %s", m.ID, m.Body, m.BodyKind, got)
+				}
+				continue
+			}
+			boards++
+			want := map[string]string{"Manhattan": "Manhattan", "bx": "Bronx", "brooklyn": "Brooklyn", "Q": "Queens", "staten island": "Staten Island"}[b]
+			if m.BodyKind != meeting.BodyCommunityBoard || !strings.HasPrefix(m.Body, want+" Community Board") {
+				t.Errorf("%s: %s (%s, %s) is not a %s board's meeting", b, m.ID, m.Body, m.BodyKind, want)
+			}
+		}
+	}
+	if sum != all.Total || boards == 0 {
+		t.Errorf("the boroughs and the unplaced hold %d meetings (%d of boards), the window %d", sum, boards, all.Total)
+	}
+	if _, err := svc.Browse(ctx, meeting.Filter{Borough: "Atlantis"}, "", 10); err == nil || !strings.Contains(err.Error(), "citywide_or_unknown") {
+		t.Errorf("an unknown borough: %v", err)
+	}
+}

@@ -41,6 +41,11 @@ var widenings = []record.WideningStep[widenQ]{
 		q.f.BodyKind = ""
 		return q, had
 	}},
+	{Without: "borough", Words: "without the borough", Drop: func(q widenQ) (widenQ, bool) {
+		had := q.f.Borough != ""
+		q.f.Borough = ""
+		return q, had
+	}},
 	{Without: "source", Words: "without the source", Drop: func(q widenQ) (widenQ, bool) {
 		had := len(q.f.Sources) > 0
 		q.f.Sources = nil

@@ -416,7 +416,10 @@ async function searchView(lens, p) {
           facetList(lens, p, "agency", t("js.facets.agency"), facets.agency, "agency", agencyNames),
           facetList(lens, p, "notice_type", t("js.facets.type"), facets.notice_type, "type"),
           facetList(lens, p, "year", t("js.facets.year"), facets.year, "year"))),
-      h("section", { "aria-label": t("js.results") },
+      // the results' own heading (read, not shown): each result is an h3
+      // under it whether the filters beside it are open or folded
+      h("section", { "aria-labelledby": "results-h" },
+        h("h2", { class: "vh", id: "results-h" }, t("js.results")),
         h("p", { role: "status", "data-total": String(res.total) }, t(res.total === 1 && res.total_relation !== "gte" ? "js.results.one" : "js.results.many", countText(res.total, res.total_relation))),
         twinLinks([["js.twin.json", api], feeds ? ["js.twin.atom", feeds.atom] : null, feeds ? ["js.twin.jsonfeed", feeds.json] : null,
           feeds ? ["js.twin.ical", feeds.ics] : null]),
@@ -968,5 +971,15 @@ document.querySelector("[data-skip]").addEventListener("click", ev => {
   ev.preventDefault();
   document.getElementById("main-content").focus();
 });
-window.addEventListener("hashchange", () => { navigated = true; route(); });
+// the language switch keeps the view shown: its link carries the view's
+// hash (the server renders it for the page's path and query only)
+function switchKeepsView() {
+  for (const a of document.querySelectorAll(".langs a[hreflang]")) {
+    const u = new URL(a.href, location.href);
+    u.hash = location.hash;
+    a.href = u.pathname + u.search + u.hash;
+  }
+}
+window.addEventListener("hashchange", () => { navigated = true; route(); switchKeepsView(); });
 route();
+switchKeepsView();
