@@ -19,7 +19,7 @@ type markLink struct {
 }
 
 var (
-	markLinkRE = regexp.MustCompile(`<a href="([^"]*)" aria-label="([^"]*)"><g ([^>]*)>`)
+	markLinkRE = regexp.MustCompile(`<a href="([^"]*)"[^>]*? aria-label="([^"]*)"><g ([^>]*)>`)
 	dataAttrRE = regexp.MustCompile(`data-([a-z]+)="([^"]*)"`)
 )
 

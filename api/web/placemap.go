@@ -38,6 +38,12 @@ type placeOutline struct {
 	Shaded bool
 }
 
+// Word is the outline's name as a site word key: a borough's
+// ("meet.borough.staten_island"), said in the page's language.
+func (o placeOutline) Word() string {
+	return "meet.borough." + strings.ReplaceAll(strings.ToLower(o.Name), " ", "_")
+}
+
 func (m PlaceMap) placed(name string) bool {
 	for _, a := range m.Placed {
 		if a.Name == name {
