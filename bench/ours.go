@@ -153,10 +153,8 @@ func childOursIndex(args []string) error {
 	ix := &indexer.Indexer{Backend: be, Now: time.Now}
 	// a first load takes the engine's bulk path when it has one, as
 	// EnsureSample's does (search.BulkLoader)
-	if bl, ok := be.(search.BulkLoader); ok {
-		if st.Bulk, err = bl.BeginBulk(ctx); err != nil {
-			return err
-		}
+	if st.Bulk, err = be.BeginBulk(ctx); err != nil {
+		return err
 	}
 	err = readCorpus(*corpus, indexer.DefaultBatch, func(ns []record.Notice) error {
 		t := time.Now()
@@ -183,7 +181,7 @@ func childOursIndex(args []string) error {
 	}
 	t = time.Now()
 	if err == nil && st.Bulk {
-		err = be.(search.BulkLoader).EndBulk(ctx)
+		err = be.EndBulk(ctx)
 	}
 	if err == nil {
 		err = be.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: "synthetic City Record notices (internal/synth)",

@@ -17,6 +17,8 @@ import (
 // indexes batch by batch.
 type noBulk struct{ search.Engine }
 
+func (noBulk) BeginBulk(context.Context) (bool, error) { return false, nil }
+
 // A first load of the bundled sample takes the bulk path (the engine's
 // BulkLoader) and answers exactly as the same load written batch by batch:
 // every notice search (each order, facets, every page), notice read,
