@@ -369,7 +369,7 @@ func run(ctx context.Context, cfg Config, logger *slog.Logger, now func() time.T
 	if err != nil {
 		return err
 	}
-	ix := &indexer.Indexer{Backend: backend, Bulk: cache, Crosswalk: cw, Logger: logger, Now: now, Integrity: integrity}
+	ix := &indexer.Indexer{Backend: backend, Crosswalk: cw, Logger: logger, Now: now, Integrity: integrity}
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		ix.Progress = os.Stderr // a progress bar only for people watching
 	}

@@ -80,9 +80,6 @@ type engineFlags struct {
 	// warming, once open, says whether the engine's warm-up runs (the
 	// embedded engine's; nil for OpenSearch, which has none)
 	warming func() bool
-	// bulk, once open, is the engine's bulk load path (the embedded
-	// engine's; nil for OpenSearch)
-	bulk search.BulkLoader
 }
 
 func (e *engineFlags) register(fl *flag.FlagSet) {
@@ -100,7 +97,7 @@ func (e *engineFlags) open(ctx context.Context, data string) (search.Engine, err
 		if err != nil {
 			return nil, err
 		}
-		e.warming, e.bulk = b.Warming, b
+		e.warming = b.Warming
 		return b, nil
 	case "opensearch":
 		if e.url == "" || e.prefix == "" {
@@ -156,10 +153,8 @@ func childOursIndex(args []string) error {
 	ix := &indexer.Indexer{Backend: be, Now: time.Now}
 	// a first load takes the engine's bulk path when it has one, as
 	// EnsureSample's does (search.BulkLoader)
-	if bl := ef.bulk; bl != nil {
-		if st.Bulk, err = bl.BeginBulk(ctx); err != nil {
-			return err
-		}
+	if st.Bulk, err = be.BeginBulk(ctx); err != nil {
+		return err
 	}
 	err = readCorpus(*corpus, indexer.DefaultBatch, func(ns []record.Notice) error {
 		t := time.Now()
@@ -186,7 +181,7 @@ func childOursIndex(args []string) error {
 	}
 	t = time.Now()
 	if err == nil && st.Bulk {
-		err = ef.bulk.EndBulk(ctx)
+		err = be.EndBulk(ctx)
 	}
 	if err == nil {
 		err = be.Observe(ctx, search.Observation{Source: record.SourceCROL, Label: "synthetic City Record notices (internal/synth)",

@@ -57,6 +57,7 @@ var constants = map[string]float64{
 	"embedded.WordCacheBytes":         float64(embedded.WordCacheBytes) / mib,
 	"embedded.MemoryLimitPercent":     float64(embedded.MemoryLimitPercent),
 	"embedded.BulkSegmentDocs":        float64(embedded.BulkSegmentDocs),
+	"embedded.BulkMergeWidth":         float64(embedded.BulkMergeWidth),
 	"embedded.ColumnCacheBytes":       float64(embedded.ColumnCacheBytes) / mib,
 	"indexer.VectorBatch":             float64(indexer.VectorBatch),
 	"federated.MaxLimit":              float64(federated.MaxLimit),

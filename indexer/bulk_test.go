@@ -1,9 +1,12 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +19,8 @@ import (
 // noBulk hides the engine's bulk path: the indexer writes through the live
 // indexes batch by batch.
 type noBulk struct{ search.Engine }
+
+func (noBulk) BeginBulk(context.Context) (bool, error) { return false, nil }
 
 // A first load of the bundled sample takes the bulk path (the engine's
 // BulkLoader) and answers exactly as the same load written batch by batch:
@@ -62,10 +67,14 @@ func TestBulkLoadAnswersAsTheIncrementalLoad(t *testing.T) {
 		if errA != nil || errB != nil {
 			t.Fatalf("%s: %v / %v", what, errA, errB)
 		}
-		ja, _ := json.Marshal(a)
-		jb, _ := json.Marshal(b)
+		ja, jb := roundedJSON(t, a), roundedJSON(t, b)
 		if string(ja) != string(jb) {
-			t.Errorf("%s differs:\n bulk %.600s\n incr %.600s", what, ja, jb)
+			at := 0
+			for at < len(ja) && at < len(jb) && ja[at] == jb[at] {
+				at++
+			}
+			from := max(0, at-300)
+			t.Errorf("%s differs at byte %d:\n bulk …%.600s\n incr …%.600s", what, at, ja[from:], jb[from:])
 		}
 	}
 	cb, errB := bulk.Coverage(ctx)
@@ -147,4 +156,48 @@ func TestBulkLoadAnswersAsTheIncrementalLoad(t *testing.T) {
 			t.Errorf("no nearest notices for %q", q)
 		}
 	}
+}
+
+// roundedJSON is v as JSON with every fractional number rounded to 12
+// significant digits: a score is a sum of floating-point word shares, and
+// in one run in four the last binary digit of one passage's phrase score
+// differed between the two loads (8.17655333484864 and 8.176553334848641),
+// the order and every other field the same. Where that digit comes from
+// (the order of the additions) is not pinned down; the comparison
+// tolerates it and nothing more.
+func roundedJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&tree); err != nil {
+		t.Fatal(err)
+	}
+	var round func(any) any
+	round = func(x any) any {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, v := range x {
+				x[k] = round(v)
+			}
+		case []any:
+			for i, v := range x {
+				x[i] = round(v)
+			}
+		case json.Number:
+			if f, err := strconv.ParseFloat(string(x), 64); err == nil && strings.ContainsAny(string(x), ".eE") {
+				return strconv.FormatFloat(f, 'g', 12, 64)
+			}
+		}
+		return x
+	}
+	out, err := json.Marshal(round(tree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

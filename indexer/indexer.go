@@ -66,10 +66,6 @@ type Indexer struct {
 	// (the embedded engine's; nil: none kept). EnsureSample loads the
 	// bundled sample again while it reports damage, then says so.
 	Integrity search.Integrity
-	// Bulk is the engine's bulk load path (nil: the Backend's, when it
-	// has one), which a first load of the sample's notices takes
-	// (loadSampleNotices).
-	Bulk search.BulkLoader
 
 	vmu            sync.Mutex
 	pendingVectors []semantic.NoticeVector
@@ -340,9 +336,6 @@ func (ix *Indexer) RunLive(ctx context.Context, src LiveSource, cfg LiveConfig) 
 	if cfg.Now == nil {
 		cfg.Now = ix.now
 	}
-	if cfg.Held == nil {
-		cfg.Held = ix.Backend
-	}
 	if cfg.Progress == nil {
 		cfg.Progress = func(part string, rows int) {
 			ix.log().Info("live fetch", "source", src.Name(), "part", part, "rows", rows)
@@ -540,18 +533,13 @@ func (ix *Indexer) SampleLoaded(ctx context.Context) (bool, error) {
 // notice source is loaded. A load that fails ends the bulk load too, as
 // far as it went (what the next start finds and loads again).
 func (ix *Indexer) loadSampleNotices(ctx context.Context, sample fs.FS) error {
-	bl := ix.Bulk
-	bulk := false
-	if bl != nil {
-		var err error
-		if bulk, err = bl.BeginBulk(ctx); err != nil {
-			return err
-		}
+	bulk, err := ix.Backend.BeginBulk(ctx)
+	if err != nil {
+		return err
 	}
 	if bulk {
 		ix.log().Info("the notices load through the engine's bulk load path: visible once every notice source is loaded")
 	}
-	var err error
 	for _, src := range Sources {
 		if src.Holds() != HoldsNotices {
 			continue
@@ -561,7 +549,7 @@ func (ix *Indexer) loadSampleNotices(ctx context.Context, sample fs.FS) error {
 		}
 	}
 	if bulk {
-		err = errors.Join(err, bl.EndBulk(ctx))
+		err = errors.Join(err, ix.Backend.EndBulk(ctx))
 	}
 	return err
 }

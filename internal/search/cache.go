@@ -24,6 +24,7 @@ type Engine interface {
 	Backend
 	Records
 	NoticeAggregates
+	BulkLoader
 	// Generation counts the writes through this value: a response built
 	// at one generation is current until it changes (the feed cache keys
 	// on it). Writes by other processes do not change it.
@@ -457,23 +458,9 @@ func passageResultSize(r PassageResult) int64 {
 	return n
 }
 
-// BeginBulk passes a bulk load to the engine when it has one (BulkLoader;
-// false: none started).
-func (c *Cache) BeginBulk(ctx context.Context) (bool, error) {
-	bl, ok := c.Engine.(BulkLoader)
-	if !ok {
-		return false, nil
-	}
-	return bl.BeginBulk(ctx)
-}
-
-// EndBulk ends the engine's bulk load and bumps the generation: its
-// indexes replace those read before.
+// EndBulk ends the engine's bulk load (BulkLoader) and bumps the
+// generation: its indexes replace those read before.
 func (c *Cache) EndBulk(ctx context.Context) error {
-	bl, ok := c.Engine.(BulkLoader)
-	if !ok {
-		return nil
-	}
 	defer c.written()
-	return bl.EndBulk(ctx)
+	return c.Engine.EndBulk(ctx)
 }

@@ -33,12 +33,12 @@ type Integrity interface {
 	Repaired(ctx context.Context) error
 }
 
-// BulkLoader is an engine with a faster path for a first load (the
-// embedded engine's, internal/search/embedded/bulk.go): BeginBulk starts
-// one when the notice indexes are empty and reports whether it did; the
-// notices written and sources observed until EndBulk become visible to
-// reads together when it returns. The indexer takes it for the bundled
-// sample's first load (indexer.EnsureSample).
+// BulkLoader is an engine's faster path for a first load (the embedded
+// engine's, internal/search/embedded/bulk.go; OpenSearch has none and
+// starts none): BeginBulk starts one when the notice indexes are empty and
+// reports whether it did; the notices written and sources observed until
+// EndBulk become visible to reads together when it returns. The indexer
+// takes it for the bundled sample's first load (indexer.EnsureSample).
 type BulkLoader interface {
 	BeginBulk(ctx context.Context) (bool, error)
 	EndBulk(ctx context.Context) error

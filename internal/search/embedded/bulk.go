@@ -32,7 +32,8 @@ import (
 // warm-up read the new segments. They go through Bleve's offline builder
 // (scorch.Builder): documents are analysed in parallel, on as many
 // goroutines as GOMAXPROCS, into segments of BulkSegmentDocs written once
-// each, merged ten at a time into one segment when the load ends; no
+// each, merged BulkMergeWidth at a time into one segment when the load
+// ends; no
 // coverage, warm-up or word read runs meanwhile. The records' vectors
 // written during a bulk load go to the records index as always but not
 // into the nearest-neighbour graphs: those are built once after the text,
@@ -50,6 +51,12 @@ import (
 // before it merges them (bigger segments, fewer merges; each holds its
 // analysed documents in memory until written).
 var BulkSegmentDocs = 1000
+
+// BulkMergeWidth is how many of its segments the builder merges into one
+// at a time when the load ends (Bleve's default is 10): a wider merge
+// writes each document fewer times (at 1,000 documents a segment, one
+// level of merges up to 100,000 documents, two up to ten million).
+var BulkMergeWidth = 100
 
 // bulkDir is where a bulk load builds its indexes, under the data
 // directory.
@@ -98,6 +105,7 @@ func newBulkIndex(path string, m *mapping.IndexMappingImpl) (*bulkIndex, error) 
 		"path":            store,
 		"buildPathPrefix": path,
 		"batchSize":       BulkSegmentDocs,
+		"mergeMax":        BulkMergeWidth,
 		"internal":        internal, // the builder keeps this map: keys set before Close are written
 	})
 	if err != nil {

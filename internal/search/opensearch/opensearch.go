@@ -175,6 +175,13 @@ func (cfg Config) client() osclient.Config {
 // Name identifies the engine.
 func (b *Backend) Name() string { return "opensearch" }
 
+// BeginBulk starts no bulk load (search.BulkLoader): a first load goes
+// through the same _bulk writes as every other.
+func (b *Backend) BeginBulk(context.Context) (bool, error) { return false, nil }
+
+// EndBulk has no bulk load to end.
+func (b *Backend) EndBulk(context.Context) error { return nil }
+
 // Close releases the client.
 func (b *Backend) Close() error { return b.client.Close() }
 
