@@ -43,9 +43,6 @@ func TestBulkLoadAnswersAsTheIncrementalLoad(t *testing.T) {
 			e = noBulk{b}
 		}
 		ix := &Indexer{Backend: e, Crosswalk: entity.DefaultCrosswalk(), Now: now}
-		if bulk {
-			ix.Bulk = b // main.go gives the engine's bulk path (search.Cache)
-		}
 		if loaded, err := ix.EnsureSample(ctx, sample); err != nil || !loaded {
 			t.Fatalf("bulk %v: loaded %v, %v", bulk, loaded, err)
 		}
