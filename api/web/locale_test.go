@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // localeWith is the embedded message files plus extra files (name →
@@ -15,9 +17,9 @@ import (
 func localeWith(t *testing.T, extra map[string][]byte) fstest.MapFS {
 	t.Helper()
 	out := fstest.MapFS{}
-	files, _ := fs.Glob(localeFS, "locale/*.json")
+	files, _ := fs.Glob(record.LocaleFS, "locale/*.json")
 	for _, f := range files {
-		b, _ := fs.ReadFile(localeFS, f)
+		b, _ := fs.ReadFile(record.LocaleFS, f)
 		out[f] = &fstest.MapFile{Data: b}
 	}
 	for name, b := range extra {
@@ -30,7 +32,7 @@ func localeWith(t *testing.T, extra map[string][]byte) fstest.MapFS {
 // word and label marked "⟦xx⟧", optionally without one word.
 func testLanguage(t *testing.T, drop string) []byte {
 	t.Helper()
-	b, _ := fs.ReadFile(localeFS, "locale/words-en.json")
+	b, _ := fs.ReadFile(record.LocaleFS, "locale/words-en.json")
 	var m messages
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
@@ -51,24 +53,24 @@ func testLanguage(t *testing.T, drop string) []byte {
 // The message files hold the same keys in every language, and a file
 // that lacks one is refused by name.
 func TestMessageFilesAgree(t *testing.T) {
-	if miss := missingMessages(msgs); len(miss) > 0 {
+	if miss := record.MissingMessages(msgs); len(miss) > 0 {
 		t.Fatalf("the message files disagree: %v", miss)
 	}
 	if len(Langs) < 2 || Langs[0] != "en" || !HasLang("es") {
 		t.Fatalf("languages %v", Langs)
 	}
 	// Spanish without one word: the loader names it
-	b, _ := fs.ReadFile(localeFS, "locale/words-es.json")
+	b, _ := fs.ReadFile(record.LocaleFS, "locale/words-es.json")
 	var es messages
 	_ = json.Unmarshal(b, &es)
 	delete(es.Words, "nav.search")
 	es.Labels["stage_state"]["happened"] = ""
 	broken, _ := json.Marshal(es)
-	_, err := loadLocales(localeWith(t, map[string][]byte{"words-es.json": broken}), "locale")
+	_, err := record.LoadLocales(localeWith(t, map[string][]byte{"words-es.json": broken}), "locale")
 	if err == nil || !strings.Contains(err.Error(), "es: word nav.search is missing") || !strings.Contains(err.Error(), "es: label stage_state/happened is missing") {
 		t.Errorf("a Spanish file without a word loads: %v", err)
 	}
-	if _, err := loadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "nav.about")}), "locale"); err == nil || !strings.Contains(err.Error(), "xx: word nav.about is missing") {
+	if _, err := record.LoadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "nav.about")}), "locale"); err == nil || !strings.Contains(err.Error(), "xx: word nav.about is missing") {
 		t.Errorf("a third language without a word loads: %v", err)
 	}
 }
@@ -77,7 +79,7 @@ func TestMessageFilesAgree(t *testing.T) {
 // others, the loader speaks xx, and a page renders in it — its own words
 // and labels from the file, record text as published.
 func TestThirdLanguageIsOneFile(t *testing.T) {
-	all, err := loadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "")}), "locale")
+	all, err := record.LoadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "")}), "locale")
 	if err != nil {
 		t.Fatal(err)
 	}

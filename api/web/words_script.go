@@ -91,7 +91,7 @@ func buildScript(lang string) []byte {
 		panic(err)
 	}
 	var buf bytes.Buffer
-	buf.WriteString("// The site's own words for its scripts, generated from the message files (api/web/locale) and the services' sentences.\n\"use strict\";\nwindow.RW = ")
+	buf.WriteString("// The site's own words for its scripts, generated from the message files (internal/record/locale) and the services' sentences.\n\"use strict\";\nwindow.RW = ")
 	buf.Write(b)
 	buf.WriteString(";\n")
 	return buf.Bytes()
