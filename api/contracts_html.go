@@ -33,7 +33,7 @@ type contractPage struct {
 	Heading, Verbatim string
 	Contract          *ContractView
 	Analysis          *ContractAnalysisView
-	Rules             []string
+	Rules             record.Notes
 	// Chart draws the ranking (a bar per group, groups with excluded rows
 	// marked); Trend the registered value by fiscal year of the same
 	// population (contracts_html.go analysisCharts).
@@ -107,7 +107,7 @@ func (p contractPage) Kept(name string) [][2]string {
 }
 
 func (s *Server) writeContractPage(c *gin.Context, status int, p contractPage, observed time.Time) {
-	p.Base, p.Rules, p.srv, p.lang = s.cfg.BaseURL, record.AbsenceRules, s, c.GetString(langKey)
+	p.Base, p.Rules, p.srv, p.lang = s.cfg.BaseURL, record.AbsenceRuleNotes, s, c.GetString(langKey)
 	writeHTML(c, status, web.Page{Kind: web.Contract, Title: p.Title, TitleVerbatim: p.Verbatim, Home: p.Base + "/", Canonical: p.Permalink, JSON: p.JSON, Data: p}, observed)
 }
 

@@ -44,6 +44,9 @@ func langFuncs(lang string) template.FuncMap {
 		// recordNote is plain, with the record text the note quotes
 		// marked as such (words_es_meet.go)
 		"recordNote": func(note string) any { return recordNote(lang, note) },
+		// note is a service's note (record.Note, record.Notes or a list
+		// of notes) in lang, from its key and arguments (notes.go)
+		"note": func(n any) template.HTML { return noteHTML(lang, n) },
 		// t is one of the site's own words (words); a missing key shows
 		// as [[key]], which the word-list test and the plain-words test
 		// catch.

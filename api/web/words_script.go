@@ -55,6 +55,21 @@ func init() {
 // scripts are the served word scripts, one per language.
 var scripts = map[string][]byte{}
 
+// scriptNotePrefixes are the areas of the services' notes the scripts
+// render (static/app.js note): only they are served to the scripts, so
+// that the word scripts stay small.
+var scriptNotePrefixes = []string{"absence.", "procure.", "dossier.", "watch.", "cycle.", "semantic.", "notices.", "sum.", "people."}
+
+// ScriptNote reports whether the note key is served to the scripts.
+func ScriptNote(key string) bool {
+	for _, p := range scriptNotePrefixes {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // ScriptName is the static file that carries lang's words to the
 // scripts.
 func ScriptName(lang string) string { return "words-" + lang + ".js" }
@@ -68,9 +83,10 @@ func buildScript(lang string) []byte {
 		Lang      string                       `json:"lang"`
 		Words     map[string]string            `json:"words"`
 		Labels    map[string]map[string]string `json:"labels"`
+		Notes     map[string]string            `json:"notes"`
 		Sentences map[string]string            `json:"sentences"`
 	}
-	o := out{Lang: lang, Words: map[string]string{}, Labels: map[string]map[string]string{}, Sentences: map[string]string{}}
+	o := out{Lang: lang, Words: map[string]string{}, Labels: map[string]map[string]string{}, Notes: map[string]string{}, Sentences: map[string]string{}}
 	for k := range msgs["en"].Words {
 		if strings.HasPrefix(k, "js.") {
 			o.Words[k] = Word(lang, k)
@@ -82,6 +98,11 @@ func buildScript(lang string) []byte {
 			m[v] = Label(lang, kind, v)
 		}
 		o.Labels[kind] = m
+	}
+	for k := range msgs["en"].Notes {
+		if ScriptNote(k) {
+			o.Notes[k] = messagesOf(lang).Notes[k]
+		}
 	}
 	if lang == "es" {
 		o.Sentences = sentences

@@ -26,7 +26,7 @@ const view = document.getElementById("view");
 // with its %s filled in order; label is a machine value's label (the value
 // itself when no table holds it); say is a service's fixed sentence in the
 // page's language. A missing word shows as [[key]]: the tests catch it.
-const RW = window.RW || { lang: "en", words: {}, labels: {}, sentences: {} };
+const RW = window.RW || { lang: "en", words: {}, labels: {}, notes: {}, sentences: {} };
 const ES = RW.lang === "es";
 
 function t(key, ...args) {
@@ -88,6 +88,18 @@ function say(sentence) {
   const clauses = sentence.split("; ");
   if (clauses.length > 1) return clauses.map(c => { const x = sayWhole(c); return x === null ? c : x; }).join("; ");
   return sentence;
+}
+
+// note is a service's note (its key and arguments) in the page's language,
+// from the message files' notes (RW.notes, as web's note template function
+// says it); text, the service's English, is shown only for a note without
+// a key.
+function note(n, text) {
+  const form = n && n.key && RW.notes && RW.notes[n.key];
+  if (!form) return text || "";
+  const args = n.args || [];
+  let next = 0;
+  return form.replace(/%(?:\[(\d+)\])?s/g, (m, k) => { const i = k ? +k - 1 : next; next = i + 1; return i < args.length ? args[i] : ""; });
 }
 
 function lensName(lens) { return RW.words["js.lens." + lens] ? t("js.lens." + lens) : label("lens", lens); }
@@ -278,7 +290,7 @@ function absence(scope, widening, lens, p) {
     empty ? h("p", { "data-absence-type": empty.type }, h("strong", {}, t("js.absence.why")), " ", say(empty.note)) : null,
     wider,
     h("strong", {}, t("js.absence.title")),
-    h("ul", {}, (scope && scope.absence_rules || []).map(r => h("li", {}, say(r)))));
+    h("ul", {}, scope && scope.absence_rule_keys ? scope.absence_rule_keys.map(n => h("li", {}, note(n))) : (scope && scope.absence_rules || []).map(r => h("li", {}, say(r)))));
 }
 
 // ---- search views: #<lens>?q=…&agency=…&m=…
