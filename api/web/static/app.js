@@ -720,7 +720,7 @@ async function matterView(pin) {
   const picture = h("figure", { class: "chart", "data-chart": "matter-timeline" });
   render(
     h("h1", {}, t("js.matter.title", v.pin)),
-    h("p", { class: "summary" }, say(v.kind_note || "")),
+    h("p", { class: "summary" }, note(v.kind_note_key, v.kind_note)),
     twinLinks([["js.twin.json", api]]),
     followForm("matter", v.pin),
     h("dl", { class: "facts" },
@@ -730,11 +730,11 @@ async function matterView(pin) {
       h("dt", {}, t("js.matter.awarded")), h("dd", {}, money2(tot.awarded)),
       h("dt", {}, t("js.matter.registered")), h("dd", {}, money2(tot.registered)),
       h("dt", {}, t("js.matter.paid")), h("dd", {}, money2(tot.paid))),
-    tot.note ? h("p", { class: "meta" }, say(tot.note)) : null,
+    tot.note ? h("p", { class: "meta" }, note(tot.note_key, tot.note)) : null,
     h("h2", {}, t("js.matter.timeline")),
     steps.length ? [picture, h("ol", { class: "results", "data-timeline": "" }, steps)] : h("p", {}, t("js.matter.nosteps")),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
-    absence({ absence_rules: v.absence_notes || [] }));
+    absence({ absence_rule_keys: v.absence_note_keys, absence_rules: v.absence_notes || [] }));
   if (steps.length) drawPicture(picture, "/pictures/matter-timeline?pin=" + enc(v.pin) + (ES ? "&lang=es" : ""));
 }
 
@@ -859,7 +859,7 @@ async function vendorView(name) {
     h("h2", {}, t("js.notices")), noticeList(aw.notices),
     paymentsBlock(v.payments),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
-    absence({ absence_rules: v.absence_notes || [] }));
+    absence({ absence_rule_keys: v.absence_note_keys, absence_rules: v.absence_notes || [] }));
 }
 
 async function agencyView(name) {
@@ -885,7 +885,7 @@ async function agencyView(name) {
     (aw.top_vendors || []).length ? smallTable([[t("js.vendor"), r => link(FORM === 2 ? HOME + "vendor/" + enc(r.stem) : r.profile, r.stem)], [t("js.notices"), r => r.count, true], [t("js.valid.amounts"), r => amt(r.amount), true]], aw.top_vendors) : null,
     paymentsBlock(v.payments),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
-    absence({ absence_rules: v.absence_notes || [] }));
+    absence({ absence_rule_keys: v.absence_note_keys, absence_rules: v.absence_notes || [] }));
 }
 
 // ---- router
