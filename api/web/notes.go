@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"strings"
 
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -56,3 +57,17 @@ func noteHTML(lang string, n any) template.HTML {
 // NoteIn is n in lang as plain text (for the handlers that compose a
 // page's text).
 func NoteIn(lang string, n record.Note) string { return record.SayNote(msgs, lang, n, nil) }
+
+// moneyHTML is a sum as read in lang: what is absent said from its key,
+// else its amount as the service writes it.
+func moneyHTML(lang string, m procure.Money) template.HTML {
+	return template.HTML(html.EscapeString(moneyText(lang, m)))
+}
+
+// moneyText is moneyHTML as text.
+func moneyText(lang string, m procure.Money) string {
+	if m.DisplayKey != nil {
+		return record.SayNote(msgs, lang, *m.DisplayKey, nil)
+	}
+	return m.Display
+}

@@ -11,8 +11,6 @@ func init() {
 
 	// the sums' absences the script views show too (procure.Sum.Display)
 	addSentences(true, map[string]string{
-		"no valid amounts held": "no hay importes válidos guardados",
-		"none held":             "nada guardado",
 		// the semantic search's note, clause by clause, and its fusion
 		// (internal/semantic service.go describe): the search view shows them
 		"notices ranked by the cosine similarity of their vector (title and opening words) to the query's": "avisos ordenados por la similitud coseno de su vector (título y primeras palabras) con el de la consulta",

@@ -25,16 +25,24 @@ var moneyEnglish = regexp.MustCompile(`\b(the|held|rows from|registered|observed
 // lists following fails here (the bundled sample shows only some).
 func TestMoneySentencesInSpanish(t *testing.T) {
 	upper := func(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
-	fixed := append([]string{
+	fixed := []string{
 		procure.ContractMeasure, procure.ContractMeasureNote, procure.ExcludedNote,
 		procure.UngroupedFiscalYear, procure.UngroupedVendor, procure.UngroupedAgency, procure.UngroupedOld,
 		procure.CoverageNone, procure.CoverageOnly, procure.UnknownLabelNone, procure.AgencyLabelsSource,
-		procure.NoValidAmounts, procure.NoneHeld, procure.PaymentsNote,
+		procure.PaymentsNote,
 		procure.JoinedByContractID, procure.JoinedByPayee, procure.JoinedByAgency,
 		procure.NoPaymentsForThese, upper(procure.PaymentsNoneAtAll),
 		procure.UnknownLabelNone + " " + procure.ContractMeasureNote,
 		procure.CoverageNone + " " + procure.ContractMeasureNote,
-	}, dossier.Absences...)
+	}
+	// the notes (keys with arguments) the profiles and sums publish: said
+	// from the message files, their English the services' own
+	for _, n := range append(record.Notes{procure.NoValidAmountsKey, procure.NoneHeldKey, procure.NoContractsKey, procure.NoPaymentsKey,
+		procure.NoPayrollKey, procure.NoAwardsKey}, dossier.Absences...) {
+		if es := NoteIn("es", n); es == n.String() || moneyEnglish.MatchString(es) || NoteIn("en", n) != n.String() || strings.Contains(es, "[[") {
+			t.Errorf("a note not said in Spanish: %s %q → %q", n.Key, n.String(), es)
+		}
+	}
 	for _, b := range record.ContractAmountBands {
 		fixed = append(fixed, b.Label)
 	}

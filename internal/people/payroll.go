@@ -141,7 +141,7 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 		return out, nil
 	}
 	out.State = Published
-	out.Display = procure.Sum{Records: all.Count, ValidAmounts: all.ValidAmounts, Amount: all.Amount, Absent: procure.NoPayroll}.Display()
+	out.Display = procure.Sum{Records: all.Count, ValidAmounts: all.ValidAmounts, Amount: all.Amount, Absent: procure.NoPayrollKey}.Display()
 	for _, b := range all.Groups[search.KeyFiscalYear] {
 		if y, err := strconv.Atoi(b.Value); err == nil {
 			out.FiscalYearsHeld = append(out.FiscalYearsHeld, y)
@@ -157,7 +157,7 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 			return out, err
 		}
 		y := PositionYear{FiscalYear: fy, Rows: t.Count, ValidAmounts: t.ValidAmounts, Excluded: t.Count - t.ValidAmounts,
-			GrossPaid: procure.Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: procure.NoPayroll}.Money(),
+			GrossPaid: procure.Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: procure.NoPayrollKey}.Money(),
 			Titles:    []PositionTitle{}, Browse: browsePayroll(agencyID, fy, "")}
 		titles := t.Groups[procure.KeyPayrollTitle]
 		y.TitlesHeld = len(titles)
@@ -170,7 +170,7 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 				continue
 			}
 			y.Titles = append(y.Titles, PositionTitle{Title: b.Value, Rows: b.Count, ValidAmounts: b.ValidAmounts, Excluded: b.Count - b.ValidAmounts,
-				GrossPaid: procure.Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: procure.NoPayroll}.Money(),
+				GrossPaid: procure.Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: procure.NoPayrollKey}.Money(),
 				Browse:    browsePayroll(agencyID, fy, b.Value)})
 		}
 		y.RowsNoTitle = max(0, t.Count-inTitles-t.Other[procure.KeyPayrollTitle])

@@ -256,7 +256,7 @@ func (a Awards) Summary() AwardSummary {
 
 // rowAmount is a row's amount in words, as a sum of that one row.
 func rowAmount(r Row) string {
-	s := Sum{Records: 1, Absent: "no valid amount"}
+	s := Sum{Records: 1, Absent: record.N("sum.no_valid_amount")}
 	if r.AmountValid {
 		s.ValidAmounts, s.Amount = 1, r.Amount
 	}

@@ -229,14 +229,14 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	out.Payees = []Payee{}
 	rest := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount}
 	for _, b := range t.Groups[search.KeyVendorStem] {
-		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoPayments}
+		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoPaymentsKey}
 		out.Payees = append(out.Payees, Payee{Name: named[b.Value], Stem: b.Value, Payments: b.Count, Paid: sum.Money()})
 		rest.Records -= b.Count
 		rest.ValidAmounts -= b.ValidAmounts
 		rest.Amount = search.RoundCents(rest.Amount - b.Amount)
 	}
 	if rest.Records > 0 { // payees redacted for privacy: no name, no stem
-		rest.Absent = NoPayments
+		rest.Absent = NoPaymentsKey
 		out.Payees = append(out.Payees, Payee{Name: PayeeNotNamed, Payments: rest.Records, Paid: rest.Money()})
 	}
 	if len(out.Payments.Payments) > 0 {
@@ -351,7 +351,7 @@ func (s *Service) BrowseContracts(ctx context.Context, f ContractFilter, cursor 
 	}
 	out := ContractPage{Contracts: p.Items, Total: p.Total, NextCursor: p.NextCursor, Scope: p.Scope}
 	out.Scope.Searched.Kind = "contracts"
-	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
+	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContractsKey}
 	out.Totals = ContractTotals{Count: t.Count, ValidAmounts: t.ValidAmounts, Registered: sum.Value(), Display: sum.Display(), Measure: ContractMeasure}
 	out.TotalsExtent = totalsExtent(ctx, rs, record.ExtentContracts)
 	return out, nil

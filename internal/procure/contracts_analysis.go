@@ -469,7 +469,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	if err != nil {
 		return ContractAnalysis{}, err
 	}
-	pop := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
+	pop := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContractsKey}
 	out.Population = &AnalysisPopulation{Rows: t.Count, IncludedRows: t.ValidAmounts, RegisteredValue: pop.Money(),
 		ExcludedRows: t.Count - t.ValidAmounts, Excluded: []AnalysisExcluded{}, FirstRegistered: day(t.First), LastRegistered: day(t.Last),
 		ExcludedNote: ExcludedNote}
@@ -510,7 +510,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 		buckets = buckets[:req.Limit]
 	}
 	for i, b := range buckets {
-		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoContracts}
+		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoContractsKey}
 		g := ContractGroup{Rank: i + 1, Key: b.Value, Rows: b.Count, IncludedRows: b.ValidAmounts, ExcludedRows: b.Count - b.ValidAmounts,
 			RegisteredValue: sum.Money(), ShareOfRows: percent(float64(b.Count), float64(t.Count))}
 		if b.ValidAmounts > 0 && t.Amount > 0 {

@@ -229,8 +229,8 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 
 	m := &Matter{Status: record.Found, PIN: asked, BasePIN: base, Prefix: prefix, Kind: KindProcurement, Steps: []Step{},
 		Counts: map[string]int{},
-		Totals: MatterTotals{Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments},
-			Apart: Apart{Method: entity.PINPrefix, Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments}}},
+		Totals: MatterTotals{Awarded: Sum{Absent: NoAwardsKey}, Registered: Sum{Absent: NoContractsKey}, Paid: Sum{Absent: NoPaymentsKey},
+			Apart: Apart{Method: entity.PINPrefix, Awarded: Sum{Absent: NoAwardsKey}, Registered: Sum{Absent: NoContractsKey}, Paid: Sum{Absent: NoPaymentsKey}}},
 		LinksComplete: complete && payComplete}
 	switch {
 	case !complete:

@@ -79,7 +79,7 @@ const (
 func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 	byYear := map[int]*struct{ reg, paid Sum }{}
 	var reg, paid Sum
-	reg.Absent, paid.Absent = NoContracts, NoPayments
+	reg.Absent, paid.Absent = NoContractsKey, NoPaymentsKey
 	unregistered := 0
 	for _, y := range years {
 		if y.Kind != RowContract && y.Kind != RowPayment {
@@ -91,7 +91,7 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 		}
 		e := byYear[y.FiscalYear]
 		if e == nil {
-			e = &struct{ reg, paid Sum }{Sum{Absent: NoContracts}, Sum{Absent: NoPayments}}
+			e = &struct{ reg, paid Sum }{Sum{Absent: NoContractsKey}, Sum{Absent: NoPaymentsKey}}
 			byYear[y.FiscalYear] = e
 		}
 		s, tot := &e.reg, &reg

@@ -132,7 +132,7 @@ func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor str
 	}
 	out.Scope.Searched.Kind = "payroll"
 	out.Scope.Searched.Filters = filters
-	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoPayroll}
+	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoPayrollKey}
 	out.Totals = PayrollTotals{Count: t.Count, ValidAmounts: t.ValidAmounts, Excluded: t.Count - t.ValidAmounts,
 		GrossPaid: sum.Value(), Display: sum.Display(), Measure: PayrollMeasure, Flagged: map[string]int{}}
 	for _, b := range t.Groups[KeyPayrollFlag] {

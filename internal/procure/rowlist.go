@@ -136,7 +136,7 @@ func (s *Service) rowListTotals(ctx context.Context, q RowQuery, out *RowList) e
 	if err != nil {
 		return err
 	}
-	contracts, payments, payroll := Sum{Absent: NoContracts}, Sum{Absent: NoPayments}, Sum{Absent: NoPayroll}
+	contracts, payments, payroll := Sum{Absent: NoContractsKey}, Sum{Absent: NoPaymentsKey}, Sum{Absent: NoPayrollKey}
 	out.ByFiscalYear = []YearTotal{}
 	for _, y := range years {
 		k := map[string]*Sum{RowContract: &contracts, RowPayment: &payments, RowPayroll: &payroll}[y.Kind]
@@ -157,7 +157,7 @@ func (s *Service) rowListTotals(ctx context.Context, q RowQuery, out *RowList) e
 			return err
 		}
 		if t.Count > 0 {
-			un := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
+			un := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContractsKey}
 			contracts.Records -= un.Records
 			contracts.ValidAmounts -= un.ValidAmounts
 			contracts.Amount = search.RoundCents(contracts.Amount - un.Amount)

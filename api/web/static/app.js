@@ -670,7 +670,7 @@ function priorCycleBlock(pc) {
 // names and how it was linked (method, confidence, same procurement).
 function noticePayments(p) {
   if (!p || !p.totals) return null;
-  const money = a => a && a.display ? say(a.display) : "";
+  const money = a => a && a.display ? note(a.display_key, a.display) : "";
   const tot = p.totals;
   const rows = (p.linked || []).map(l => {
     const e = l.entry || {};
@@ -707,7 +707,7 @@ async function matterView(pin) {
       err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || [] }) : null,
       twinLinks([["js.twin.json", api]]));
   }
-  const money2 = a => a && a.display ? say(a.display) : "";
+  const money2 = a => a && a.display ? note(a.display_key, a.display) : "";
   const steps = (v.timeline || []).map(st => h("li", { "data-step": st.step },
     h("h3", {}, (st.date ? fmtDate(st.date) + " — " : "") + stepName(st.step || st.record || "")),
     st.notice ? h("p", {}, link(HOME + "notice/" + enc(st.notice.request_id), st.notice.title || st.notice.request_id), " · ", hitSummary(st.notice)) :
