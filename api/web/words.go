@@ -77,23 +77,14 @@ func Word(lang, key string) string { return messagesOf(lang).Words[key] }
 // sentences are the services' fixed sentences the pages show (the absence
 // rules of record.AbsenceRules, the land page's own), in Spanish.
 var sentences = map[string]string{
-	// the watch service's answers shown on the watch link pages (internal/watch service.go)
-	"The watch is active. Digests start now; a welcome email with manage and unsubscribe links is on its way.": "El seguimiento está activo. Los resúmenes empiezan ahora; un correo de bienvenida con enlaces para gestionarlo y darse de baja va de camino.",
-	"A confirmation email stating how the request was understood will be sent to the address (an address gets at most one such email a day: requests made meanwhile are listed together in the next one). No watch is stored and no digest is sent until its link is followed.": "Un correo de confirmación que indica cómo se entendió la solicitud se enviará a la dirección (una dirección recibe como mucho un correo así al día: las solicitudes hechas entretanto se enumeran juntas en el siguiente). No se guarda ningún seguimiento ni se envía ningún resumen hasta que se siga su enlace.",
-	"A confirmation email stating what will be followed will be sent to the address (an address gets at most one such email a day: requests made meanwhile are listed together in the next one). No watch is stored and nothing is sent until its link is followed.":            "Un correo de confirmación que indica lo que se seguirá se enviará a la dirección (una dirección recibe como mucho un correo así al día: las solicitudes hechas entretanto se enumeran juntas en el siguiente). No se guarda ningún seguimiento ni se envía nada hasta que se siga su enlace.",
-	"The watch is active. A welcome email stating its scope, with manage and unsubscribe links, will be sent to the address (an address gets at most one such email a day: watches made meanwhile are listed together in the next one).":                                        "El seguimiento está activo. Un correo de bienvenida que indica su alcance, con enlaces para gestionarlo y darse de baja, se enviará a la dirección (una dirección recibe como mucho un correo así al día: los seguimientos creados entretanto se enumeran juntos en el siguiente).",
-	"The watch is active. It mails when a followed field changes (old → new); nothing is sent for what the record holds now. A welcome email with manage and unsubscribe links will be sent (an address gets at most one such email a day).":                                    "El seguimiento está activo. Escribe cuando cambia un campo seguido (antes → ahora); no se envía nada por lo que el registro contiene ahora. Un correo de bienvenida con enlaces para gestionarlo y darse de baja se enviará (una dirección recibe como mucho un correo así al día).",
-	// the procurement matter's notes and absences (internal/procure matter.go)
 	// the agency page's positions when no payroll row names it (internal/people payroll.go)
 	"No Citywide Payroll row held here names this agency: no payroll held (not proof that the agency has no positions). Positions held by title as the Citywide Payroll dataset prints them: each payroll row is one position in one agency, title and fiscal year. A row is not a person row and no person is inferred from it; names are printed only in the payroll rows themselves, as the dataset prints them.": "Ninguna fila de la nómina municipal guardada aquí nombra esta agencia: no hay nóminas guardadas (no prueba que la agencia no tenga puestos). Puestos por título tal como los imprime la nómina municipal: cada fila es un puesto en una agencia, un título y un año fiscal. Una fila no es una persona y no se deduce ninguna persona de ella; los nombres solo aparecen en las propias filas de la nómina, tal como las imprime el conjunto de datos.",
 	// the contract analysis's measure (procure.ContractMeasure)
 	"registered value and count of registered contract rows; not payments or spending": "valor registrado y número de filas de contratos registrados; no pagos ni gasto",
-	// the vendor and agency pages' absences (internal/dossier dossier.go)
 	// a contract's source links (indexer/source/contracts)
 	"City Record notice joined by the source": "Aviso del City Record vinculado por la fuente",
 	// a hearing's notice document (indexer/source/meetings hearings.go)
 	"City Record notice %s": "Aviso del City Record %s",
-	// absent sums (internal/procure procure.go)
 }
 
 // pageSentences are the services' sentences only the server-rendered

@@ -518,7 +518,7 @@ function watchForm(lens, p) {
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const out = await res.json().catch(() => ({}));
-      status.textContent = res.ok ? (out.message || t("js.done")) : t("js.watch.failed", (out.error && out.error.message) || t("js.status", res.status));
+      status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.watch.failed", (out.error && out.error.message) || t("js.status", res.status));
       if (res.ok && out.understood && out.understood.scope) status.textContent += t("js.watch.understood") + out.understood.scope;
       if (res.ok && out.schedule) status.textContent += t("js.watch.digests", out.schedule);
     } catch (e) { status.textContent = t("js.watch.failed", e.message); }
@@ -594,7 +594,7 @@ function followForm(kind, id) {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ email: email.value, follow: { kind, id }, manage: OWNER }) });
       const out = await res.json().catch(() => ({}));
-      status.textContent = res.ok ? (out.message || t("js.done")) : t("js.follow.failed", (out.error && out.error.message) || t("js.status", res.status));
+      status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.follow.failed", (out.error && out.error.message) || t("js.status", res.status));
     } catch (e) { status.textContent = t("js.follow.failed", e.message); }
   });
   return form;
