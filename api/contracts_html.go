@@ -196,7 +196,7 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 		}
 		b := web.Bar{Label: label, Value: float64(g.Rows), Display: itoaComma(g.Rows), Marked: g.ExcludedRows > 0}
 		if byValue {
-			b.Display = g.RegisteredValue.Display
+			b.Display = web.SumText(lang, g.RegisteredValue)
 			b.Value = 0
 			if g.RegisteredValue.Value != nil {
 				b.Value = *g.RegisteredValue.Value
@@ -227,7 +227,7 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 		if g.RegisteredValue.Value != nil {
 			v = *g.RegisteredValue.Value
 		}
-		tr.Points = append(tr.Points, web.Bar{Label: web.Say(lang, g.Label), Value: v, Display: g.RegisteredValue.Display, URL: g.Follow.URL})
+		tr.Points = append(tr.Points, web.Bar{Label: web.Say(lang, g.Label), Value: v, Display: web.SumText(lang, g.RegisteredValue), URL: g.Follow.URL})
 	}
 	if len(tr.Points) > 0 {
 		p.Trend = &tr

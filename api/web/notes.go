@@ -71,3 +71,7 @@ func moneyText(lang string, m procure.Money) string {
 	}
 	return m.Display
 }
+
+// SumText is a sum as read in lang (for the handlers that build a
+// picture's text).
+func SumText(lang string, m procure.Money) string { return moneyText(lang, m) }

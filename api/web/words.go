@@ -48,10 +48,10 @@ func langFuncs(lang string) template.FuncMap {
 		// note is a service's note (record.Note, record.Notes or a list
 		// of notes) in lang, from its key and arguments (notes.go)
 		"note": func(n any) template.HTML { return noteHTML(lang, n) },
-		// money is a sum as read in lang: its amount, or what is absent
-		// (its display_key); moneyText is the same as text
-		"money":     func(m procure.Money) template.HTML { return moneyHTML(lang, m) },
-		"moneyText": func(m procure.Money) string { return moneyText(lang, m) },
+		// sum is a sum as read in lang: its amount, or what is absent
+		// (its display_key); sumText is the same as text
+		"sum":     func(m procure.Money) template.HTML { return moneyHTML(lang, m) },
+		"sumText": func(m procure.Money) string { return moneyText(lang, m) },
 		// t is one of the site's own words (words); a missing key shows
 		// as [[key]], which the word-list test and the plain-words test
 		// catch.
@@ -78,7 +78,6 @@ func Word(lang, key string) string { return messagesOf(lang).Words[key] }
 // rules of record.AbsenceRules, the land page's own), in Spanish.
 var sentences = map[string]string{
 	// the agency page's positions when no payroll row names it (internal/people payroll.go)
-	"No Citywide Payroll row held here names this agency: no payroll held (not proof that the agency has no positions). Positions held by title as the Citywide Payroll dataset prints them: each payroll row is one position in one agency, title and fiscal year. A row is not a person row and no person is inferred from it; names are printed only in the payroll rows themselves, as the dataset prints them.": "Ninguna fila de la nómina municipal guardada aquí nombra esta agencia: no hay nóminas guardadas (no prueba que la agencia no tenga puestos). Puestos por título tal como los imprime la nómina municipal: cada fila es un puesto en una agencia, un título y un año fiscal. Una fila no es una persona y no se deduce ninguna persona de ella; los nombres solo aparecen en las propias filas de la nómina, tal como las imprime el conjunto de datos.",
 	// the contract analysis's measure (procure.ContractMeasure)
 	"registered value and count of registered contract rows; not payments or spending": "valor registrado y número de filas de contratos registrados; no pagos ni gasto",
 	// a contract's source links (indexer/source/contracts)
