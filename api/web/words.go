@@ -74,41 +74,29 @@ var monthsES = [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio",
 // message file's (locale.go).
 func Word(lang, key string) string { return messagesOf(lang).Words[key] }
 
-// sentences are the services' fixed sentences the pages show (the absence
-// rules of record.AbsenceRules, the land page's own), in Spanish.
-var sentences = map[string]string{
-	// the agency page's positions when no payroll row names it (internal/people payroll.go)
-	// the contract analysis's measure (procure.ContractMeasure)
-	"registered value and count of registered contract rows; not payments or spending": "valor registrado y número de filas de contratos registrados; no pagos ni gasto",
+// pageSentences are the services' sentences that are not yet notes
+// (record.Note): the server-rendered pages still say them in Spanish by
+// matching their English (Say) — the land procedures' texts and the land
+// decision path, the meetings' and the people lens's evidence and notes,
+// the sources page, the money pages' composed sentences (scope lines,
+// the contract analysis, ledgers, errors) and the links the indexer
+// writes. Each area adds its own (addSentences in words_es_*.go); the
+// scripts carry none (they say only notes, from their keys).
+var pageSentences = map[string]string{
 	// a contract's source links (indexer/source/contracts)
 	"City Record notice joined by the source": "Aviso del City Record vinculado por la fuente",
 	// a hearing's notice document (indexer/source/meetings hearings.go)
 	"City Record notice %s": "Aviso del City Record %s",
 }
 
-// pageSentences are the services' sentences only the server-rendered
-// pages show (the land procedure's, the meetings' evidence, the people
-// lens's notes…), in Spanish; they are not shipped to the scripts, which
-// carry only sentences (words-es.js stays small). Each area adds its own
-// (addSentences in words_es_*.go).
-var pageSentences = map[string]string{}
-
-// addSentences adds Spanish sentences: to the scripts' list too when
-// scripts, else to the pages' only. A sentence defined twice is a panic at
-// start.
-func addSentences(scripts bool, m map[string]string) {
+// addSentences adds Spanish sentences to the pages' list. A sentence
+// defined twice is a panic at start.
+func addSentences(m map[string]string) {
 	for en, es := range m {
-		if _, dup := sentences[en]; dup {
-			panic("web: sentence defined twice: " + en)
-		}
 		if _, dup := pageSentences[en]; dup {
 			panic("web: sentence defined twice: " + en)
 		}
-		if scripts {
-			sentences[en] = es
-		} else {
-			pageSentences[en] = es
-		}
+		pageSentences[en] = es
 	}
 }
 
@@ -160,9 +148,6 @@ func say(lang, sentence string, mark func(string) string) string {
 // sayWhole is the Spanish of one sentence of the lists, or of one that
 // matches a pattern.
 func sayWhole(sentence string, mark func(string) string) (string, bool) {
-	if es, ok := sentences[sentence]; ok {
-		return es, true
-	}
 	if es, ok := pageSentences[sentence]; ok {
 		return es, true
 	}
@@ -216,9 +201,8 @@ func splitSentences(s string) []string {
 }
 
 type sentencePattern struct {
-	re      *regexp.Regexp
-	es      string
-	scripts bool // from sentences, the list shipped to the scripts
+	re *regexp.Regexp
+	es string
 }
 
 var (
@@ -233,12 +217,10 @@ func patterns() []sentencePattern {
 	patternsOnce.Do(func() {
 		var ens []string
 		all := map[string]string{}
-		for _, m := range []map[string]string{sentences, pageSentences} {
-			for en, es := range m {
-				if strings.Contains(en, "%d") || strings.Contains(en, "%s") {
-					ens = append(ens, en)
-					all[en] = es
-				}
+		for en, es := range pageSentences {
+			if strings.Contains(en, "%d") || strings.Contains(en, "%s") {
+				ens = append(ens, en)
+				all[en] = es
 			}
 		}
 		sort.Slice(ens, func(i, j int) bool {
@@ -251,8 +233,7 @@ func patterns() []sentencePattern {
 			expr := regexp.QuoteMeta(en)
 			expr = strings.ReplaceAll(expr, "%d", `(\d[\d,]*)`)
 			expr = strings.ReplaceAll(expr, "%s", `(.+?)`)
-			_, scripts := sentences[en]
-			patternList = append(patternList, sentencePattern{regexp.MustCompile("^" + expr + "$"), all[en], scripts})
+			patternList = append(patternList, sentencePattern{regexp.MustCompile("^" + expr + "$"), all[en]})
 		}
 	})
 	return patternList
@@ -261,11 +242,9 @@ func patterns() []sentencePattern {
 // Sentences lists the English sentences the list says in Spanish (for
 // tests: one left in English on a Spanish page is a miss).
 func Sentences() []string {
-	out := make([]string, 0, len(sentences)+len(pageSentences))
-	for _, m := range []map[string]string{sentences, pageSentences} {
-		for en := range m {
-			out = append(out, en)
-		}
+	out := make([]string, 0, len(pageSentences))
+	for en := range pageSentences {
+		out = append(out, en)
 	}
 	return out
 }

@@ -16,9 +16,9 @@ import (
 // a note quotes.
 
 func init() {
-	addSentences(false, meetingSentences)
-	addSentences(false, peopleSentences)
-	addSentences(false, sourcesSentences)
+	addSentences(meetingSentences)
+	addSentences(peopleSentences)
+	addSentences(sourcesSentences)
 
 }
 

@@ -8,32 +8,7 @@ package web
 // as printed) is not here: the templates mark it data-verbatim.
 
 func init() {
-
-	// the sums' absences the script views show too (procure.Sum.Display)
-	addSentences(true, map[string]string{
-		// the semantic search's note, clause by clause, and its fusion
-		// (internal/semantic service.go describe): the search view shows them
-		"notices ranked by the cosine similarity of their vector (title and opening words) to the query's": "avisos ordenados por la similitud coseno de su vector (título y primeras palabras) con el de la consulta",
-		"the query's filters apply as in keyword search":                                                   "los filtros de la consulta se aplican como en la búsqueda por palabras",
-		"at most %d results": "como máximo %d resultados",
-		"vectors are held for %d of the %d notices (%d have no word the model knows, the rest are being embedded): those are found by keyword search only": "hay vectores guardados para %d de los %d avisos (%d no tienen ninguna palabra que el modelo conozca, el resto se está vectorizando): esos solo se encuentran con la búsqueda por palabras",
-		"reciprocal rank fusion (k=%d) of the keyword ranking and the semantic ranking, %d deep each":                                                      "fusión por rango recíproco (k=%d) de la clasificación por palabras y la clasificación semántica, %d resultados de cada una",
-		// a notice's earlier cycles (internal/cycle cycle.go Find): the
-		// notice view shows the summary, the next cycle's basis and what
-		// was searched
-		"earlier cycles are sought for solicitations and intents to award only":                                          "los ciclos anteriores solo se buscan para licitaciones e intenciones de adjudicar",
-		"no earlier cycle found in the records held":                                                                     "no se encontró ningún ciclo anterior en los registros guardados",
-		"last awarded to %s in %d (%s), strict match":                                                                    "adjudicado por última vez a %s en %d (%s), coincidencia estricta",
-		"last awarded to %s in %d (%s), corroborated match":                                                              "adjudicado por última vez a %s en %d (%s), coincidencia corroborada",
-		"last awarded to %s in %d, strict match":                                                                         "adjudicado por última vez a %s en %d, coincidencia estricta",
-		"last awarded to %s in %d, corroborated match":                                                                   "adjudicado por última vez a %s en %d, coincidencia corroborada",
-		"earlier cycle: %s %s, strict match (no award of it held)":                                                       "ciclo anterior: %s %s, coincidencia estricta (no se guarda ninguna adjudicación suya)",
-		"earlier cycle: %s %s, corroborated match (no award of it held)":                                                 "ciclo anterior: %s %s, coincidencia corroborada (no se guarda ninguna adjudicación suya)",
-		"estimate: this notice came %d months after the last earlier cycle (%s); the next one may come as long after it": "estimación: este aviso llegó %d meses después del último ciclo anterior (%s); el próximo puede llegar tanto tiempo después",
-		"City Record notices held from %s published before %s":                                                           "avisos del City Record guardados de %s publicados antes del %s",
-	})
-
-	addSentences(false, map[string]string{
+	addSentences(map[string]string{
 		// the scope box's line (api entities_html.go scopeLine)
 		"Searched %d records held here, source dates %s to %s, observed %s.": "Se buscó en %d registros guardados aquí, con fechas de la fuente del %s al %s, observados el %s.",
 		"Searched %d records held here, source dates %s to %s.":              "Se buscó en %d registros guardados aquí, con fechas de la fuente del %s al %s.",
@@ -49,12 +24,6 @@ func init() {
 
 		// a by-id page that holds no such record (record.RecordAbsence),
 		// said under the layout's absence type
-		"No record with this id is held: the sources that would hold it are fresh and cover its dates. That does not prove none exists.":                           "No se guarda ningún registro con este id: las fuentes que lo tendrían están al día y cubren sus fechas. Eso no prueba que no exista.",
-		"No record with this id is held: the date the id states is outside what the sources hold (each source says what it holds).":                                "No se guarda ningún registro con este id: la fecha que indica el id queda fuera de lo que guardan las fuentes (cada fuente dice lo que guarda).",
-		"No record with this id is held: this service does not load the source that would hold it.":                                                                "No se guarda ningún registro con este id: este servicio no carga la fuente que lo tendría.",
-		"No record with this id is held, but a source that would hold it is past its maximum age: it may have appeared since the last fetch.":                      "No se guarda ningún registro con este id, pero una fuente que lo tendría ha superado su antigüedad máxima: puede haber aparecido desde la última descarga.",
-		"No record with this id is held, but a source that would hold it is failing upstream: it may have appeared since the last good fetch.":                     "No se guarda ningún registro con este id, pero una fuente que lo tendría está fallando en origen: puede haber aparecido desde la última descarga correcta.",
-		"No record with this id is held; the sources that would hold it cover its dates, and their freshness is not stated here. That does not prove none exists.": "No se guarda ningún registro con este id; las fuentes que lo tendrían cubren sus fechas, y aquí no se indica si están al día. Eso no prueba que no exista.",
 
 		// the money pages' errors (internal/dossier, internal/procure)
 		"no award or intent notice and no payments-dataset record held here names a vendor with the name stem \"%s\".": "ningún aviso de adjudicación o intención ni ningún registro del conjunto de pagos guardado aquí nombra a un proveedor con la raíz de nombre \"%s\".",

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -26,7 +28,7 @@ var moneyEnglish = regexp.MustCompile(`\b(the|held|rows from|registered|observed
 func TestMoneySentencesInSpanish(t *testing.T) {
 	upper := func(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 	fixed := []string{
-		procure.ContractMeasure, procure.ContractMeasureNote, procure.ExcludedNote,
+		procure.ContractMeasureNote, procure.ExcludedNote,
 		procure.UngroupedFiscalYear, procure.UngroupedVendor, procure.UngroupedAgency, procure.UngroupedOld,
 		procure.CoverageNone, procure.CoverageOnly, procure.UnknownLabelNone, procure.AgencyLabelsSource,
 		procure.PaymentsNote,
@@ -37,7 +39,7 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 	}
 	// the notes (keys with arguments) the profiles and sums publish: said
 	// from the message files, their English the services' own
-	for _, n := range append(record.Notes{procure.NoValidAmountsKey, procure.NoneHeldKey, procure.NoContractsKey, procure.NoPaymentsKey,
+	for _, n := range append(record.Notes{procure.ContractMeasureKey, procure.NoValidAmountsKey, procure.NoneHeldKey, procure.NoContractsKey, procure.NoPaymentsKey,
 		procure.NoPayrollKey, procure.NoAwardsKey}, dossier.Absences...) {
 		if es := NoteIn("es", n); es == n.String() || moneyEnglish.MatchString(es) || NoteIn("en", n) != n.String() || strings.Contains(es, "[[") {
 			t.Errorf("a note not said in Spanish: %s %q → %q", n.Key, n.String(), es)
@@ -119,56 +121,46 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 }
 
 // The notes the script views show (the semantic search's note and fusion,
-// a notice's earlier-cycle summary, basis and search) are in the scripts'
-// list (words-es.js), so that app.js say reads them in Spanish as Say
-// does: each clause of a composed note, each pattern with its numbers,
-// names and dates kept.
+// a notice's earlier-cycle summary, basis and search) are served to the
+// scripts (words-es.js notes) and said there from their keys as the pages
+// say them: each argument (a number, a name, a date) kept.
 func TestScriptNotesInSpanish(t *testing.T) {
-	semantic := "notices ranked by the cosine similarity of their vector (title and opening words) to the query's; the query's filters apply as in keyword search; at most 50 results"
-	for _, c := range []struct{ en, keep string }{
-		{semantic, "50"},
-		{semantic + "; vectors are held for 900 of the 1,002 notices (2 have no word the model knows, the rest are being embedded): those are found by keyword search only", "1,002"},
-		{"reciprocal rank fusion (k=60) of the keyword ranking and the semantic ranking, 50 deep each", "k=60"},
-		{cycle.NoneFound, ""},
-		{"earlier cycles are sought for solicitations and intents to award only", ""},
-		{"last awarded to ACME INC in 2023 ($1,200.00), strict match", "ACME INC"},
-		{"last awarded to ACME INC in 2023, corroborated match", "2023"},
-		{"earlier cycle: Solicitation 2023-01, corroborated match (no award of it held)", "2023-01"},
-		{"estimate: this notice came 14 months after the last earlier cycle (2023-01); the next one may come as long after it", "14 meses"},
-		{"City Record notices held from Parks and Recreation published before 2013-10-15", "Parks and Recreation"},
+	b := Script("es")
+	start, end := bytes.IndexByte(b, '{'), bytes.LastIndexByte(b, '}')
+	var rw struct {
+		Notes map[string]string `json:"notes"`
+	}
+	if start < 0 || json.Unmarshal(b[start:end+1], &rw) != nil {
+		t.Fatalf("the word script is not window.RW = {…}: %.80s", b)
+	}
+	for _, c := range []struct {
+		n    record.Note
+		keep string
+	}{
+		{record.N("semantic.ranked"), ""},
+		{record.N("semantic.filters"), ""},
+		{record.N("semantic.at_most", 50), "50"},
+		{record.N("semantic.vectors_partial", 900, "1,002", 2), "1,002"},
+		{record.N("semantic.fusion", 60, 50), "k=60"},
+		{cycle.NoneFoundKey, ""},
+		{record.N("cycle.not_sought"), ""},
+		{record.N("cycle.last_award_amount.strict", "ACME INC", 2023, "$1,200.00"), "ACME INC"},
+		{record.N("cycle.last_award.corroborated", "ACME INC", 2023), "2023"},
+		{record.N("cycle.earlier.corroborated", "Solicitation", "2023-01"), "2023-01"},
+		{record.N("cycle.next_due_basis", 14, "2023-01"), "14 meses"},
+		{record.N("cycle.searched", "Parks and Recreation", "2013-10-15"), "Parks and Recreation"},
+		{procure.TotalsKey, ""},
+		{record.AbsenceRuleNotes[0], ""},
 	} {
-		es := Say("es", c.en)
-		if es == c.en || !strings.Contains(es, c.keep) || regexp.MustCompile(`\b(the|held|match|notices|cosine|keyword)\b`).MatchString(strings.ReplaceAll(es, c.keep, "")) {
-			t.Errorf("%q → %q", c.en, es)
+		es := NoteIn("es", c.n)
+		if es == c.n.String() || !strings.Contains(es, c.keep) || strings.Contains(es, "[[") ||
+			regexp.MustCompile(`\b(the|held|match|notices|cosine|keyword)\b`).MatchString(strings.ReplaceAll(es, c.keep, "")) {
+			t.Errorf("%s %q → %q", c.n.Key, c.n.String(), es)
 		}
-		if _, ok := scriptSaid(c.en); ok {
-			continue
-		}
-		for _, part := range strings.Split(c.en, "; ") {
-			if _, ok := scriptSaid(part); !ok {
-				t.Errorf("%q is not in the scripts' list (words-es.js)", part)
-			}
+		if rw.Notes[c.n.Key] != msgs["es"].Notes[c.n.Key] {
+			t.Errorf("%s is not served to the scripts (words-es.js)", c.n.Key)
 		}
 	}
-	for _, tier := range []string{cycle.TierStrict, cycle.TierCorroborated} {
-		if _, ok := scriptSaid("last awarded to X in 2020, " + tier + " match"); !ok {
-			t.Errorf("the earlier-cycle summary of tier %s is not in the scripts' list", tier)
-		}
-	}
-}
-
-// scriptSaid is the Spanish of s from the scripts' list alone (sentences,
-// whole or through a pattern), as app.js sayWhole finds it.
-func scriptSaid(s string) (string, bool) {
-	if es, ok := sentences[s]; ok {
-		return es, true
-	}
-	for _, p := range patterns() {
-		if p.scripts && p.re.MatchString(s) {
-			return p.es, true
-		}
-	}
-	return "", false
 }
 
 // A by-id page that holds no such record says why under the layout's
@@ -195,7 +187,7 @@ func TestRecordAbsenceNotesInSpanish(t *testing.T) {
 			t.Fatalf("%+v: no absence note", tc)
 		}
 		seen[e.Type] = true
-		if es := Say("es", e.Note); es == e.Note || moneyEnglish.MatchString(es) {
+		if es := NoteIn("es", e.NoteKey); es == e.Note || moneyEnglish.MatchString(es) || NoteIn("en", e.NoteKey) != e.Note {
 			t.Errorf("%s: %q → %q", e.Type, e.Note, es)
 		}
 	}

@@ -8,7 +8,7 @@ import "github.com/recordwatch/recordwatch/internal/procure"
 // message files'.
 
 func init() {
-	addSentences(false, map[string]string{
+	addSentences(map[string]string{
 		procure.RegistrationNotHeldNote: "registro no guardado; %d pagos de Checkbook NYC nombran este contrato. La fila del contrato registrado no está entre los registros guardados aquí (los contratos guardados son un extracto); los pagos de abajo nombran su ID de contrato.",
 		procure.RegistrationNotHeldOne:  "registro no guardado; 1 pago de Checkbook NYC nombra este contrato. La fila del contrato registrado no está entre los registros guardados aquí (los contratos guardados son un extracto); los pagos de abajo nombran su ID de contrato.",
 		procure.LedgerBothNote:          "Solo los años marcados como con valor registrado y pagos a la vez comparan lo pagado con lo registrado; en los demás años un lado no está guardado aquí, lo que no significa que sea cero.",

@@ -24,7 +24,10 @@ const (
 )
 
 // ContractMeasure is what contract totals measure (SPEC §2.6).
-const ContractMeasure = "registered value and count of registered contract rows; not payments or spending"
+var (
+	ContractMeasureKey = record.N("procure.contract.measure")
+	ContractMeasure    = ContractMeasureKey.String()
+)
 
 // ContractRead is one contract by exact ID: the row asked for (or, asked
 // by contract ID, the first of its rows by id) and every row held under

@@ -155,6 +155,8 @@ type ContractAnalysis struct {
 	RankBy  string            `json:"rank_by"`
 	Filters map[string]string `json:"filters"`
 	Measure string            `json:"measure"`
+	// MeasureKey is measure as a note (key and arguments).
+	MeasureKey record.Note `json:"measure_key"`
 
 	Error       *record.Error `json:"error,omitempty"`
 	Suggestions []string      `json:"suggested_labels,omitempty"`
@@ -432,7 +434,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 		return ContractAnalysis{}, record.Invalid("limit", "limit must be between 1 and %d groups", MaxAnalysisGroups)
 	}
 	out := ContractAnalysis{Status: AnalysisRanked, GroupBy: req.GroupBy, RankBy: req.RankBy, Filters: map[string]string{},
-		Measure: ContractMeasure, AmountBands: record.ContractAmountBands, Groups: []ContractGroup{}}
+		Measure: ContractMeasure, MeasureKey: ContractMeasureKey, AmountBands: record.ContractAmountBands, Groups: []ContractGroup{}}
 	f := ContractFilter{FiscalYear: req.FiscalYear, AmountBand: req.AmountBand}
 	if req.AgencyLabel != "" {
 		out.Filters["agency"] = req.AgencyLabel

@@ -243,6 +243,16 @@ func (ns Notes) In(lang string) string {
 	return strings.Join(parts, " ")
 }
 
+// Clauses is the notes in lang as clauses of one sentence, joined by
+// "; " (each note a clause).
+func (ns Notes) Clauses(lang string) string {
+	parts := make([]string, 0, len(ns))
+	for _, n := range ns {
+		parts = append(parts, n.In(lang))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // NoteKeys lists the keys of the notes (for tests).
 func NoteKeys() []string {
 	out := make([]string, 0, len(locales["en"].Notes))

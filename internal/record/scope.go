@@ -82,6 +82,10 @@ type SemanticSearched struct {
 	MinSimilarity float64 `json:"min_similarity"`
 	Fusion        string  `json:"fusion,omitempty"`
 	Note          string  `json:"note"`
+	// FusionKey and NoteKeys are fusion and note as notes (key and
+	// arguments; the note's clauses each a note, joined by "; ").
+	FusionKey *Note `json:"fusion_key,omitempty"`
+	NoteKeys  Notes `json:"note_keys"`
 }
 
 // Scope travels with every search result, including one with no hits.
