@@ -75,3 +75,13 @@ func moneyText(lang string, m procure.Money) string {
 // SumText is a sum as read in lang (for the handlers that build a
 // picture's text).
 func SumText(lang string, m procure.Money) string { return moneyText(lang, m) }
+
+// clausesHTML is notes in lang as the clauses of one sentence, joined by
+// "; " (record.Notes.Clauses).
+func clausesHTML(lang string, ns record.Notes) template.HTML {
+	parts := make([]string, 0, len(ns))
+	for _, n := range ns {
+		parts = append(parts, string(noteHTML(lang, n)))
+	}
+	return template.HTML(strings.Join(parts, "; "))
+}

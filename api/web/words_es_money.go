@@ -70,18 +70,7 @@ func init() {
 		"no valid amount (placeholder, negative, entry error or none): counted, not summed": "sin importe válido (de relleno, negativo, error de captura o ninguno): se cuenta, no se suma",
 
 		// the ledgers and the payments held (internal/procure payments.go)
-		"No payments held for these records.":               "No hay pagos guardados para estos registros.",
-		"%d Checkbook NYC payments held for these records.": "%d pagos de Checkbook NYC guardados para estos registros.",
-		"1 Checkbook NYC payment held for these records.":   "1 pago de Checkbook NYC guardado para estos registros.",
-		"The payments held are an extract: %d Checkbook NYC payments issued %s to %s, not every payment of the city; a payment missing here may exist at the source.": "Los pagos guardados son un extracto: %d pagos de Checkbook NYC emitidos del %s al %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
-		"The payments held are an extract: %d Checkbook NYC payments issued on %s, not every payment of the city; a payment missing here may exist at the source.":    "Los pagos guardados son un extracto: %d pagos de Checkbook NYC emitidos el %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
-		"The payments held are an extract: 1 Checkbook NYC payment issued on %s, not every payment of the city; a payment missing here may exist at the source.":      "Los pagos guardados son un extracto: 1 pago de Checkbook NYC emitido el %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
-		"This deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them.":                                       "Este servicio no guarda ningún pago de Checkbook NYC, así que no se puede decir nada sobre los pagos; Checkbook NYC los tiene.",
 		// how a ledger's payments are found (procure.JoinedBy…)
-		"exact contract id: payments naming the contract id of a registration held (link records joined by exact contract id, high confidence); payees redacted for privacy are never joined by name": "id exacto del contrato: los pagos que nombran el id de contrato de un registro guardado (registros de vínculo unidos por id exacto del contrato, confianza alta); los beneficiarios ocultados por privacidad nunca se vinculan por nombre",
-		"payee name stem: payments to this vendor as the payee is named (payments whose payee is redacted for privacy carry no name and are never counted here)":                                      "raíz del nombre del beneficiario: los pagos a este proveedor según cómo se nombra al beneficiario (los pagos cuyo beneficiario está oculto por privacidad no llevan nombre y nunca se cuentan aquí)",
-		"the paying agency (the crosswalk's agency id of each payment)": "la agencia pagadora (el id de agencia del cruce de cada pago)",
 		// the profiles' payments note (procure.PaymentsNote)
-		"Contract totals measure registered (or pending) contract value, not spending; payment totals sum checks issued. Amounts that are placeholders (0) or entry errors are excluded from totals. These are the records held here from Checkbook NYC and joined sources; the official datasets may hold more.": "Los totales de contratos miden el valor registrado (o pendiente) de los contratos, no el gasto; los totales de pagos suman los cheques emitidos. Los importes de relleno (0) o con errores de captura se excluyen de los totales. Son los registros guardados aquí de Checkbook NYC y de las fuentes vinculadas; los conjuntos de datos oficiales pueden tener más.",
 	})
 }

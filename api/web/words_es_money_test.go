@@ -26,14 +26,10 @@ var moneyEnglish = regexp.MustCompile(`\b(the|held|rows from|registered|observed
 // in English: a sentence the services add or change without the word
 // lists following fails here (the bundled sample shows only some).
 func TestMoneySentencesInSpanish(t *testing.T) {
-	upper := func(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 	fixed := []string{
 		procure.ContractMeasureNote, procure.ExcludedNote,
 		procure.UngroupedFiscalYear, procure.UngroupedVendor, procure.UngroupedAgency, procure.UngroupedOld,
 		procure.CoverageNone, procure.CoverageOnly, procure.UnknownLabelNone, procure.AgencyLabelsSource,
-		procure.PaymentsNote,
-		procure.JoinedByContractID, procure.JoinedByPayee, procure.JoinedByAgency,
-		procure.NoPaymentsForThese, upper(procure.PaymentsNoneAtAll),
 		procure.UnknownLabelNone + " " + procure.ContractMeasureNote,
 		procure.CoverageNone + " " + procure.ContractMeasureNote,
 	}
@@ -72,20 +68,20 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 		}
 	}
 
-	// the ledgers' notes, as the service composes them (payments.go)
-	for _, paid := range []int{0, 1, 8} {
-		for _, cov := range []string{
-			procure.PaymentsNoneAtAll,
-			fmt.Sprintf(procure.PaymentsExtract, procure.PaymentsWord(1001), "2017-07-17", "2018-05-02"),
-			fmt.Sprintf(procure.PaymentsExtractDay, procure.PaymentsWord(1), "2018-05-02"),
-			fmt.Sprintf(procure.PaymentsExtractDay, procure.PaymentsWord(3), "2018-05-02"),
-		} {
-			note := procure.NoPaymentsForThese + " " + upper(cov)
-			if paid > 0 {
-				note = fmt.Sprintf(procure.PaymentsForThese, procure.PaymentsWord(paid), upper(cov))
-			}
-			if es := Say("es", note); moneyEnglish.MatchString(es) || !strings.Contains(es, "2018-05-02") && cov != procure.PaymentsNoneAtAll {
-				t.Errorf("a ledger's note: %q → %q", note, es)
+	// the ledgers' notes and ways, as the service makes them (payments.go)
+	for _, n := range []record.Note{procure.PaymentsKey, procure.LedgerBothKey, procure.JoinedByContractIDKey, procure.JoinedByPayeeKey,
+		procure.JoinedByAgencyKey, record.N("procure.joined.pin_itself"), record.N("procure.ledger.none"), record.N("procure.ledger.one"),
+		record.N("procure.ledger.many", 8), record.N("procure.payments.none_at_all"), record.N("procure.payments.none_at_all.sentence"),
+		record.N("procure.payments.extract", 1001, "2017-07-17", "2018-05-02"), record.N("procure.payments.extract.sentence", 1001, "2017-07-17", "2018-05-02"),
+		record.N("procure.payments.extract_day.one", "2018-05-02"), record.N("procure.payments.extract_day.one.sentence", "2018-05-02"),
+		record.N("procure.payments.extract_day.many", 3, "2018-05-02"), record.N("procure.payments.extract_day.many.sentence", 3, "2018-05-02")} {
+		es := NoteIn("es", n)
+		if es == n.String() || moneyEnglish.MatchString(es) || strings.Contains(es, "[[") || strings.Contains(es, "%!") {
+			t.Errorf("a ledger's note %s: %q → %q", n.Key, n.String(), es)
+		}
+		for _, a := range n.Args {
+			if !strings.Contains(es, a) {
+				t.Errorf("a ledger's note %s drops %q: %q", n.Key, a, es)
 			}
 		}
 	}
@@ -200,8 +196,8 @@ func TestRecordAbsenceNotesInSpanish(t *testing.T) {
 // one opens with a quotation mark of more than one byte (app.js
 // splitSentences cuts at the same places).
 func TestSentencesCutWhole(t *testing.T) {
-	got := Say("es", procure.NoPaymentsForThese+" “Quoted” text no list holds.")
-	if want := "No hay pagos guardados para estos registros. “Quoted” text no list holds."; got != want {
+	got := Say("es", "Only the records held here were searched. “Quoted” text no list holds.")
+	if want := "Solo se buscó en los registros guardados aquí. “Quoted” text no list holds."; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 }

@@ -194,7 +194,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 	}
 	v.Payments = procure.Totals(pay, VendorEntries)
 	v.Payments.Extent = p.RowsExtent(ctx, procure.RowQuery{VendorStems: []string{stem}, Kinds: []string{procure.RowContract, procure.RowPayment}})
-	if v.Ledger, err = p.Ledger(ctx, v.Payments, procure.JoinedByPayee); err != nil {
+	if v.Ledger, err = p.Ledger(ctx, v.Payments, procure.JoinedByPayeeKey); err != nil {
 		return nil, err
 	}
 	v.First, v.Last = v.Awards.First, v.Awards.Last
@@ -453,7 +453,7 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 	a.Awards = p.AwardTotals(awards)
 	a.Payments = procure.Totals(pay, AgencyEntries)
 	a.Payments.Extent = p.RowsExtent(ctx, procure.RowQuery{AgencyIDs: []string{id}, Kinds: procure.RowKinds})
-	if a.Ledger, err = p.Ledger(ctx, a.Payments, procure.JoinedByAgency); err != nil {
+	if a.Ledger, err = p.Ledger(ctx, a.Payments, procure.JoinedByAgencyKey); err != nil {
 		return nil, err
 	}
 	a.AbsenceKeys = record.Notes{AgencyCountsKey}

@@ -292,7 +292,7 @@ func (s *Service) paymentsNaming(ctx context.Context, id string) (ContractPaymen
 	if err != nil {
 		return out, err
 	}
-	out.Ledger = ledgerOf(years, JoinedByContractID, cov)
+	out.Ledger = ledgerOf(years, record.Notes{JoinedByContractIDKey}, cov)
 	out.LedgerAlias = out.Ledger
 	return out, nil
 }

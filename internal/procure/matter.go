@@ -353,7 +353,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Ledger = rowsLedger(same, JoinedByContractID+"; or payments stating the PIN itself", cov)
+	m.Ledger = rowsLedger(same, record.Notes{JoinedByContractIDKey, joinedByPINItself}, cov)
 	m.Scope, err = s.Scope(ctx, "procurement_matter", map[string]string{"pin": asked, "base_pin": base, "pin_prefix": prefix}, m.Records())
 	if err != nil {
 		return nil, err

@@ -177,16 +177,6 @@ var (
 	NoneHeld          = NoneHeldKey.String()
 )
 
-// A ledger's and the payments coverage's sentences (payments.go): %s is
-// PaymentsWord's count of payments, the dates are 2006-01-02.
-const (
-	NoPaymentsForThese = "No payments held for these records."
-	PaymentsForThese   = "%s held for these records. %s"
-	PaymentsNoneAtAll  = "this deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them."
-	PaymentsExtractDay = "the payments held are an extract: %s issued on %s, not every payment of the city; a payment missing here may exist at the source."
-	PaymentsExtract    = "the payments held are an extract: %s issued %s to %s, not every payment of the city; a payment missing here may exist at the source."
-)
-
 func day(t time.Time) string {
 	if t.IsZero() {
 		return ""
