@@ -2,7 +2,6 @@ package procure
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +55,8 @@ type ContractRead struct {
 	// name this contract").
 	Registration     string `json:"registration"`
 	RegistrationNote string `json:"registration_note,omitempty"`
+	// RegistrationKey is registration_note as a note (key and arguments).
+	RegistrationKey *record.Note `json:"registration_note_key,omitempty"`
 	// Payees are the vendors the payments naming the contract pay, by name
 	// stem (the vendor of a contract whose registration is not held).
 	Payees []Payee `json:"payees"`
@@ -70,10 +71,13 @@ const (
 // Payee is one vendor the payments of a contract pay: its name as the
 // payments print it, its stem, and their count and valid-amount sum.
 type Payee struct {
-	Name     string `json:"name"`
-	Stem     string `json:"stem,omitempty"`
-	Payments int    `json:"payments"`
-	Paid     Money  `json:"paid"`
+	Name string `json:"name"`
+	// NameKey is name as a note when the service names the payee (one
+	// redacted for privacy); absent for a payee as the payments name it.
+	NameKey  *record.Note `json:"name_key,omitempty"`
+	Stem     string       `json:"stem,omitempty"`
+	Payments int          `json:"payments"`
+	Paid     Money        `json:"paid"`
 }
 
 // ContractFilter narrows a browse: every set field must match. Agency is a
@@ -210,10 +214,11 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	if out.Payments.Total == 0 {
 		return out, record.Errorf(record.ENOTFOUND, "no contract with ID %q is held, and no payment held names it", id)
 	}
-	out.RegistrationNote = fmt.Sprintf(RegistrationNotHeldNote, out.Payments.Total)
+	reg := record.N("procure.registration_not_held.many", out.Payments.Total)
 	if out.Payments.Total == 1 {
-		out.RegistrationNote = RegistrationNotHeldOne
+		reg = record.N("procure.registration_not_held.one")
 	}
+	out.RegistrationNote, out.RegistrationKey = reg.String(), &reg
 	rs, err := s.RecordReader()
 	if err != nil {
 		return out, err
@@ -240,7 +245,7 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	}
 	if rest.Records > 0 { // payees redacted for privacy: no name, no stem
 		rest.Absent = NoPaymentsKey
-		out.Payees = append(out.Payees, Payee{Name: PayeeNotNamed, Payments: rest.Records, Paid: rest.Money()})
+		out.Payees = append(out.Payees, Payee{Name: PayeeNotNamed, NameKey: &PayeeNotNamedKey, Payments: rest.Records, Paid: rest.Money()})
 	}
 	if len(out.Payments.Payments) > 0 {
 		p := out.Payments.Payments[0].Payment
@@ -253,13 +258,11 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	return out, err
 }
 
-// What a contract read says when its registration is not held (%d is the
-// count of payments naming it; RegistrationNotHeldOne for one), and the
-// payee of payments whose payee is redacted.
-const (
-	RegistrationNotHeldNote = "registration not held; %d Checkbook NYC payments name this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
-	RegistrationNotHeldOne  = "registration not held; 1 Checkbook NYC payment names this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
-	PayeeNotNamed           = "payee not named (redacted for privacy)"
+// The payee of payments whose payee is redacted, as a note and in
+// English.
+var (
+	PayeeNotNamedKey = record.N("procure.payee_not_named")
+	PayeeNotNamed    = PayeeNotNamedKey.String()
 )
 
 // paymentsNaming reads the payments whose own contract id is id (at most

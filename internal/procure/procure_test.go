@@ -221,7 +221,7 @@ func TestLedgerMarksTheYearsHoldingBoth(t *testing.T) {
 		{Kind: procure.RowPayment, FiscalYear: 2019, Count: 1, ValidAmounts: 1, Amount: 5},
 		{Kind: procure.RowContract, FiscalYear: 0, Count: 2, ValidAmounts: 2, Amount: 1e6},
 	}
-	l, err := svc.Ledger(context.Background(), procure.RowTotals{ByFiscalYear: years}, procure.JoinedByPayee)
+	l, err := svc.Ledger(context.Background(), procure.RowTotals{ByFiscalYear: years}, procure.JoinedByPayeeKey)
 	if err != nil {
 		t.Fatal(err)
 	}
