@@ -225,6 +225,12 @@ func SayNote(all map[string]*Messages, lang string, n Note, mark func(string) st
 	})
 }
 
+// Clone is n with its own arguments (a cached answer's copy shares none).
+func (n Note) Clone() Note {
+	n.Args = append([]string(nil), n.Args...)
+	return n
+}
+
 // Notes are several notes said as one paragraph: each in turn, separated
 // by a space (each note ends its own sentence).
 type Notes []Note
@@ -241,6 +247,18 @@ func (ns Notes) In(lang string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// Clone is ns with its own notes and arguments.
+func (ns Notes) Clone() Notes {
+	if ns == nil {
+		return nil
+	}
+	out := make(Notes, len(ns))
+	for i, n := range ns {
+		out[i] = n.Clone()
+	}
+	return out
 }
 
 // Clauses is the notes in lang as clauses of one sentence, joined by

@@ -413,6 +413,9 @@ func TestCacheClonesEveryField(t *testing.T) {
 		"PassageResult.Scope.Searched.Synonyms", "PassageResult.Scope.Searched.Synonyms[]", "PassageResult.Scope.Searched.Terms",
 		"PassageResult.Scope.Searched.Semantic",
 		"PassageResult.Scope.Empty", "PassageResult.Scope.Empty[].Sources", "PassageResult.Scope.NotFresh",
+		// the notes (record.Note: key and arguments)
+		"Result.Scope.AbsenceKeys", "Result.Scope.AbsenceKeys[].Args", "Result.Scope.Empty[].NoteKey.Args", "Result.Scope.Searched.Semantic[].FusionKey", "Result.Scope.Searched.Semantic[].FusionKey[].Args", "Result.Scope.Searched.Semantic[].NoteKeys", "Result.Scope.Searched.Semantic[].NoteKeys[].Args",
+		"PassageResult.Scope.AbsenceKeys", "PassageResult.Scope.AbsenceKeys[].Args", "PassageResult.Scope.Empty[].NoteKey.Args", "PassageResult.Scope.Searched.Semantic[].FusionKey", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Args", "PassageResult.Scope.Searched.Semantic[].NoteKeys", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Args",
 	}
 	var got []string
 	var walk func(path string, t reflect.Type)
