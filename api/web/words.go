@@ -39,8 +39,9 @@ func langFuncs(lang string) template.FuncMap {
 		"extentWords": func(es []record.Extent) string { return extentWords(lang, es) },
 		// plain says the machine words a service note names in words
 		"plain": func(note string) string { return Plain(lang, Say(lang, note)) },
-		// say is a service's fixed sentence (an absence rule) in lang:
-		// the Spanish of sentences (words.go), else as written
+		// say is a service's sentence that is not yet a note, in lang:
+		// the Spanish of pageSentences (words.go), else as written; a
+		// note (record.Note) is said by note, from its key
 		"say": func(sentence string) string { return Say(lang, sentence) },
 		// recordNote is plain, with the record text the note quotes
 		// marked as such (words_es_meet.go)
@@ -107,7 +108,7 @@ func addSentences(m map[string]string) {
 //
 // A sentence of the list with %d or %s in it is a pattern: a service
 // sentence with a number or a name in its place reads in Spanish with the
-// same number or name (static/app.js say does the same for the scripts).
+// same number or name.
 //
 // A service's note is often several sentences, or clauses joined by "; "
 // (a stage's evidence and its condition): when the whole is not in the

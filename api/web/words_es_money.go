@@ -44,30 +44,7 @@ func init() {
 		"Call without an agency label for the accepted list.":                                                    "Llame sin etiqueta de agencia para obtener la lista aceptada.",
 
 		// the contract analysis (internal/procure contracts_analysis.go)
-		"Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum.": "Las filas sin importe válido (de relleno, negativos, errores de captura, sin importe) se cuentan en todos los recuentos y se excluyen de todas las sumas de valor registrado.",
-		"FY%d (registered %d-07-01 to %d-06-30)":                                  "FY%d (registrado del %d-07-01 al %d-06-30)",
-		"no registration date (pending or not yet registered), so no fiscal year": "sin fecha de registro (pendiente o aún no registrado), así que sin año fiscal",
-		"no vendor name stated":                                                   "sin nombre de proveedor indicado",
-		"no agency stated":                                                        "sin agencia indicada",
-		"some rows were written before amount bands and registration states were kept: load the contract sources again to group and follow them": "algunas filas se escribieron antes de que se guardaran los rangos de importe y los estados de registro: cargue de nuevo las fuentes de contratos para agruparlas y seguirlas",
-		"No registered contracts are held on this deployment, so nothing was analysed.":                                                          "Este servicio no guarda contratos registrados, así que no se analizó nada.",
-		"Analysed %d of the registered contract rows held (%s).":                                                                                 "Se analizaron %d de las filas de contratos registrados guardadas (%s).",
-		"Only these rows were read: contracts registered elsewhere or later are not counted.":                                                    "Solo se leyeron estas filas: los contratos registrados en otro lugar o más tarde no se cuentan.",
-		"%d rows from %s":                                         "%d filas de %s",
-		"%d rows from %s, registered %s to %s":                    "%d filas de %s, registradas del %s al %s",
-		"%d rows from %s, observed %s":                            "%d filas de %s, observadas el %s",
-		"%d rows from %s, registered %s to %s, observed %s":       "%d filas de %s, registradas del %s al %s, observadas el %s",
-		"Nothing was analysed: the agency label is not accepted.": "No se analizó nada: la etiqueta de agencia no es aceptada.",
-		"Totals measure the registered value or the count of registered contract rows, never payments or spending; rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists.":                                                                                                                                                               "Los totales miden el valor registrado o el número de filas de contratos registrados, nunca pagos ni gasto; las filas sin importe válido se cuentan pero nunca se suman; que aquí falte un grupo o una etiqueta no prueba que no exista ningún contrato.",
-		"every canonical agency name of the reviewed agency crosswalk (served by GET /agencies as canonical_name), active and inactive, except the City Record sections the DCAS agency list carries as agencies (not_an_agency); the list changes only when the reviewed mapping does, never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels.": "todos los nombres canónicos de agencia del cruce revisado de agencias (servido por GET /agencies como canonical_name), activos e inactivos, salvo las secciones del City Record que la lista de agencias de DCAS incluye como agencias (not_an_agency); la lista solo cambia cuando cambia la correspondencia revisada, nunca con los contratos guardados. Una etiqueta nombra un único id canónico; las grafías tal como se imprimen en las fuentes no son etiquetas.",
 		// the amount bands (record.ContractAmountBands)
-		"under $10,000":                     "menos de $10,000",
-		"$10,000 to under $100,000":         "de $10,000 a menos de $100,000",
-		"$100,000 to under $1 million":      "de $100,000 a menos de $1 millón",
-		"$1 million to under $10 million":   "de $1 millón a menos de $10 millones",
-		"$10 million to under $100 million": "de $10 millones a menos de $100 millones",
-		"$100 million and over":             "$100 millones o más",
-		"no valid amount (placeholder, negative, entry error or none): counted, not summed": "sin importe válido (de relleno, negativo, error de captura o ninguno): se cuenta, no se suma",
 
 		// the ledgers and the payments held (internal/procure payments.go)
 		// how a ledger's payments are found (procure.JoinedBy…)

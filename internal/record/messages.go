@@ -175,6 +175,10 @@ func MissingMessages(all map[string]*Messages) []string {
 type Note struct {
 	Key  string   `json:"key"`
 	Args []string `json:"args,omitempty"`
+	// Inner, when set, is the note's last argument: notes said as the
+	// clauses of one sentence ("; "), each in the same language (a list
+	// of parts inside a sentence).
+	Inner Notes `json:"inner,omitempty"`
 }
 
 // N is the note key with args, each written as fmt's %v writes it.
@@ -205,8 +209,17 @@ func SayNote(all map[string]*Messages, lang string, n Note, mark func(string) st
 		m = all["en"]
 	}
 	text, ok := m.Notes[n.Key]
+	args, inner := n.Args, -1
+	if len(n.Inner) > 0 {
+		parts := make([]string, len(n.Inner))
+		for i, in := range n.Inner {
+			parts[i] = SayNote(all, lang, in, mark)
+		}
+		args = append(append([]string(nil), args...), strings.Join(parts, "; "))
+		inner = len(args) - 1
+	}
 	if !ok {
-		return "[[" + n.Key + "]] " + strings.Join(n.Args, ", ")
+		return "[[" + n.Key + "]] " + strings.Join(args, ", ")
 	}
 	next := 0
 	return verbRe.ReplaceAllStringFunc(text, func(v string) string {
@@ -215,19 +228,20 @@ func SayNote(all map[string]*Messages, lang string, n Note, mark func(string) st
 			fmt.Sscan(sm[1], &i)
 		}
 		next = i
-		if i < 1 || i > len(n.Args) {
+		if i < 1 || i > len(args) {
 			return "%!s(MISSING)"
 		}
-		if mark != nil {
-			return mark(n.Args[i-1])
+		if mark != nil && i-1 != inner { // the inner notes are said (and marked) already
+			return mark(args[i-1])
 		}
-		return n.Args[i-1]
+		return args[i-1]
 	})
 }
 
 // Clone is n with its own arguments (a cached answer's copy shares none).
 func (n Note) Clone() Note {
 	n.Args = append([]string(nil), n.Args...)
+	n.Inner = n.Inner.Clone()
 	return n
 }
 
