@@ -626,7 +626,9 @@ func ContractCoverageStatement(sources []record.SourceCoverage, matched int) rec
 		return record.Notes{record.N("analysis.coverage.none"), ContractMeasureNoteKey}
 	}
 	analysed := record.N("analysis.coverage.analysed", matched)
-	analysed.Inner = parts
+	for _, p := range parts {
+		analysed.Inner = append(analysed.Inner, record.PartOf(p))
+	}
 	return record.Notes{analysed, record.N("analysis.coverage.only"), ContractMeasureNoteKey}
 }
 

@@ -175,11 +175,21 @@ func MissingMessages(all map[string]*Messages) []string {
 type Note struct {
 	Key  string   `json:"key"`
 	Args []string `json:"args,omitempty"`
-	// Inner, when set, is the note's last argument: notes said as the
+	// Inner, when set, is the note's last argument: parts said as the
 	// clauses of one sentence ("; "), each in the same language (a list
 	// of parts inside a sentence).
-	Inner Notes `json:"inner,omitempty"`
+	Inner []Part `json:"inner,omitempty"`
 }
+
+// A Part is a note inside a note (Note.Inner): a key and its arguments,
+// with no parts of its own.
+type Part struct {
+	Key  string   `json:"key"`
+	Args []string `json:"args,omitempty"`
+}
+
+// PartOf is n as a part of another note (its own inner parts dropped).
+func PartOf(n Note) Part { return Part{Key: n.Key, Args: n.Args} }
 
 // N is the note key with args, each written as fmt's %v writes it.
 func N(key string, args ...any) Note {
@@ -213,7 +223,7 @@ func SayNote(all map[string]*Messages, lang string, n Note, mark func(string) st
 	if len(n.Inner) > 0 {
 		parts := make([]string, len(n.Inner))
 		for i, in := range n.Inner {
-			parts[i] = SayNote(all, lang, in, mark)
+			parts[i] = SayNote(all, lang, Note{Key: in.Key, Args: in.Args}, mark)
 		}
 		args = append(append([]string(nil), args...), strings.Join(parts, "; "))
 		inner = len(args) - 1
@@ -241,7 +251,13 @@ func SayNote(all map[string]*Messages, lang string, n Note, mark func(string) st
 // Clone is n with its own arguments (a cached answer's copy shares none).
 func (n Note) Clone() Note {
 	n.Args = append([]string(nil), n.Args...)
-	n.Inner = n.Inner.Clone()
+	if n.Inner != nil {
+		inner := make([]Part, len(n.Inner))
+		for i, p := range n.Inner {
+			inner[i] = Part{Key: p.Key, Args: append([]string(nil), p.Args...)}
+		}
+		n.Inner = inner
+	}
 	return n
 }
 
