@@ -49,6 +49,8 @@ func langFuncs(lang string) template.FuncMap {
 		// note is a service's note (record.Note, record.Notes or a list
 		// of notes) in lang, from its key and arguments (notes.go)
 		"note": func(n any) template.HTML { return noteHTML(lang, n) },
+		// noteText is a note in lang as text (for plain)
+		"noteText": func(n record.Note) string { return NoteIn(lang, n) },
 		// clauses is notes said as the clauses of one sentence ("; ")
 		"clauses": func(ns record.Notes) template.HTML { return clausesHTML(lang, ns) },
 		// sum is a sum as read in lang: its amount, or what is absent

@@ -1,11 +1,11 @@
 package web
 
-// The money pages' Spanish (vendors, agencies, contracts and their
-// analysis), the shared layout's and the scope box's: the site's words of
-// those templates, the procurement and dossier services' fixed sentences
-// and patterns (internal/procure, internal/dossier), and the reasons an
-// amount is excluded. Record text (names, titles, purposes, agency labels
-// as printed) is not here: the templates mark it data-verbatim.
+// The money pages' sentences that are not yet notes, in Spanish: the scope
+// box's line (composed by the API), a digest link's answer and the money
+// services' error messages. The services' notes of these pages (profiles,
+// sums, ledgers, the contract analysis) are keys in the message files.
+// Record text (names, titles, purposes, agency labels as printed) is not
+// here: the templates mark it data-verbatim.
 
 func init() {
 	addSentences(map[string]string{
@@ -21,9 +21,6 @@ func init() {
 		"No notice with this id is held here.":                                                                             "Aquí no se guarda ningún aviso con este id.",
 		"The link could not be checked right now; this does not mean the notice is missing. Please try again in a minute.": "No se pudo comprobar el enlace ahora; eso no significa que falte el aviso. Vuelva a intentarlo en un minuto.",
 		"The link could not be checked.":                                                                                   "No se pudo comprobar el enlace.",
-
-		// a by-id page that holds no such record (record.RecordAbsence),
-		// said under the layout's absence type
 
 		// the money pages' errors (internal/dossier, internal/procure)
 		"no award or intent notice and no payments-dataset record held here names a vendor with the name stem \"%s\".": "ningún aviso de adjudicación o intención ni ningún registro del conjunto de pagos guardado aquí nombra a un proveedor con la raíz de nombre \"%s\".",
