@@ -31,6 +31,8 @@ type ContractView struct {
 	Status record.Availability `json:"status"`
 	procure.ContractRead
 	Measure string `json:"measure"`
+	// MeasureKey is measure as a note (key and arguments).
+	MeasureKey record.Note `json:"measure_key"`
 	// Matter is the JSON address of the procurement matter of the
 	// contract's PIN (its timeline: notices, registrations, payments).
 	Matter string `json:"matter,omitempty"`
@@ -42,7 +44,7 @@ type ContractView struct {
 
 // contractView is the view of a contract read, the API's and the page's.
 func (s *Server) contractView(r procure.ContractRead) ContractView {
-	v := ContractView{Status: record.Found, ContractRead: r, Measure: procure.ContractMeasure}
+	v := ContractView{Status: record.Found, ContractRead: r, Measure: procure.ContractMeasure, MeasureKey: procure.ContractMeasureKey}
 	if id := r.Contract.ContractID; id != "" {
 		q := url.Values{"contract_id": {id}, "kind": {procure.RowPayment}}
 		v.PaymentRows, v.PaymentsCSV = s.RowsLink(q, "", false), s.RowsLink(q, "", true)

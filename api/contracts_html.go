@@ -33,7 +33,7 @@ type contractPage struct {
 	Heading, Verbatim string
 	Contract          *ContractView
 	Analysis          *ContractAnalysisView
-	Rules             []string
+	Rules             record.Notes
 	// Chart draws the ranking (a bar per group, groups with excluded rows
 	// marked); Trend the registered value by fiscal year of the same
 	// population (contracts_html.go analysisCharts).
@@ -61,16 +61,12 @@ func (p contractPage) VerbatimGroups() bool {
 }
 
 // CoverageStatement is the analysis's coverage statement in the page's
-// language (the service composes it; each sentence and part said).
-func (p contractPage) CoverageStatement() string {
-	a := p.Analysis
-	if p.lang == "en" || a == nil {
-		return a.Coverage.Statement
+// language: the service's notes, said from their keys.
+func (p contractPage) CoverageStatement() record.Notes {
+	if p.Analysis == nil {
+		return nil
 	}
-	if a.Population == nil {
-		return web.Say(p.lang, a.Coverage.Statement)
-	}
-	return procure.ContractCoverageStatement(a.Coverage.Sources, a.Population.Rows, func(s string) string { return web.Say(p.lang, s) })
+	return p.Analysis.Coverage.StatementKeys
 }
 
 // Groupings and Rankings are the analysis choices the page links.
@@ -107,7 +103,7 @@ func (p contractPage) Kept(name string) [][2]string {
 }
 
 func (s *Server) writeContractPage(c *gin.Context, status int, p contractPage, observed time.Time) {
-	p.Base, p.Rules, p.srv, p.lang = s.cfg.BaseURL, record.AbsenceRules, s, c.GetString(langKey)
+	p.Base, p.Rules, p.srv, p.lang = s.cfg.BaseURL, record.AbsenceRuleNotes, s, c.GetString(langKey)
 	writeHTML(c, status, web.Page{Kind: web.Contract, Title: p.Title, TitleVerbatim: p.Verbatim, Home: p.Base + "/", Canonical: p.Permalink, JSON: p.JSON, Data: p}, observed)
 }
 
@@ -191,12 +187,12 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 	ch := web.BarChart{ID: "analysis-groups", Title: web.Word(lang, "chart.groups.title"), Desc: web.Word(lang, "chart.groups.desc"), Verbatim: p.VerbatimGroups()}
 	for _, g := range a.Groups {
 		label := g.Label
-		if !ch.Verbatim {
-			label = web.Say(lang, label)
+		if g.LabelKey != nil {
+			label = web.NoteIn(lang, *g.LabelKey)
 		}
 		b := web.Bar{Label: label, Value: float64(g.Rows), Display: itoaComma(g.Rows), Marked: g.ExcludedRows > 0, URL: g.Follow.URL}
 		if byValue {
-			b.Display = g.RegisteredValue.Display
+			b.Display = web.SumText(lang, g.RegisteredValue)
 			b.Value = 0
 			if g.RegisteredValue.Value != nil {
 				b.Value = *g.RegisteredValue.Value
@@ -228,7 +224,7 @@ func (s *Server) analysisCharts(c *gin.Context, p *contractPage) error {
 		if g.RegisteredValue.Value != nil {
 			v = *g.RegisteredValue.Value
 		}
-		tr.Points = append(tr.Points, web.Bar{Label: web.Say(lang, g.Label), Value: v, Display: g.RegisteredValue.Display, URL: g.Follow.URL})
+		tr.Points = append(tr.Points, web.Bar{Label: groupLabel(lang, g), Value: v, Display: web.SumText(lang, g.RegisteredValue), URL: g.Follow.URL})
 	}
 	if len(tr.Points) > 0 {
 		p.Trend = &tr
@@ -261,4 +257,13 @@ func contractTimeline(lang, base string, rows []record.Contract) *web.Trend {
 		tr.Points = append(tr.Points, b)
 	}
 	return tr
+}
+
+// groupLabel is an analysis group's label in lang: the service's words
+// from their key, or the name as the records print it.
+func groupLabel(lang string, g procure.ContractGroup) string {
+	if g.LabelKey != nil {
+		return web.NoteIn(lang, *g.LabelKey)
+	}
+	return g.Label
 }

@@ -124,6 +124,8 @@ type AgencyProfile struct {
 	Links     map[string]string  `json:"links"`
 	Scope     record.Scope       `json:"scope"`
 	Absence   []string           `json:"absence_notes"`
+	// AbsenceKeys are absence_notes as notes (key and arguments).
+	AbsenceKeys record.Notes `json:"absence_note_keys"`
 }
 
 // AgencyNotices are the dossier's notice counts with the recent notices
@@ -206,7 +208,7 @@ func (s *Server) AgencyDossier(ctx context.Context, pathArg string) (*AgencyProf
 }
 
 func (s *Server) agencyProfileOf(a *dossier.Agency) *AgencyProfile {
-	prof := &AgencyProfile{Status: record.Found, AgencyIdentity: a.AgencyIdentity, Scope: a.Scope, Absence: a.Absence,
+	prof := &AgencyProfile{Status: record.Found, AgencyIdentity: a.AgencyIdentity, Scope: a.Scope, Absence: a.Absence, AbsenceKeys: a.AbsenceKeys,
 		Links: map[string]string{
 			"self":      s.cfg.BaseURL + "/api/agencies/" + url.PathEscape(a.ID),
 			"permalink": s.agencyLink(a.ID, a.Name),

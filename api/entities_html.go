@@ -26,7 +26,7 @@ type entityPage struct {
 	Title, JSON, Base, Error, ScopeLine string
 	Vendor                              *VendorProfile
 	Agency                              *AgencyProfile
-	Rules                               []string
+	Rules                               record.Notes
 	// Contracts are the registered contracts of the vendor or agency
 	// (the first page of GET /api/contracts?vendor_stem= or agency_id=),
 	// each linking its contract page; ContractsTotal counts them all.
@@ -66,7 +66,7 @@ func itoaComma(n int) string {
 
 func (s *Server) writePage(c *gin.Context, status int, p entityPage) {
 	p.Base = s.cfg.BaseURL
-	p.Rules = record.AbsenceRules
+	p.Rules = record.AbsenceRuleNotes
 	verbatim := ""
 	if p.Error == "" {
 		verbatim = p.Title // a vendor's or an agency's name as held

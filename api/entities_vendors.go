@@ -32,6 +32,8 @@ type VendorProfile struct {
 	Links     map[string]string  `json:"links"`
 	Scope     record.Scope       `json:"scope"`
 	Absence   []string           `json:"absence_notes"`
+	// AbsenceKeys are absence_notes as notes (key and arguments).
+	AbsenceKeys record.Notes `json:"absence_note_keys"`
 }
 
 // vendorProfile is GET /api/vendors/<stem>: parse, read the dossier, render.
@@ -71,7 +73,7 @@ func (s *Server) VendorDossier(ctx context.Context, pathArg string) (*VendorProf
 func (s *Server) vendorProfileOf(v *dossier.Vendor) *VendorProfile {
 	awardsQ := url.Values{"vendor": {v.Stem}, "type": {strings.Join(procure.AwardTypes, ",")}, "sort": {"newest"}}
 	prof := &VendorProfile{Status: record.Found, VendorIdentity: v.VendorIdentity, Scope: v.Scope,
-		First: v.First, Last: v.Last, Absence: v.Absence,
+		First: v.First, Last: v.Last, Absence: v.Absence, AbsenceKeys: v.AbsenceKeys,
 		Links: map[string]string{
 			"self":      s.cfg.BaseURL + "/api/vendors/" + v.Slug,
 			"permalink": s.vendorLink(v.Stem, ""),

@@ -31,7 +31,7 @@ type landListData struct {
 	Filter             land.Filter
 	Page               *land.Page
 	Procedures, Stages []string
-	Rules              []string
+	Rules              record.Notes
 	// Map places the page's projects at their lots (landListMap): how
 	// many lots are placed, of how many projects, and how many are not.
 	Map                                 *web.NYCMap
@@ -42,7 +42,7 @@ type landListData struct {
 // the URL (the same parameters as its JSON twin /api/land-projects).
 func (s *Server) landProjectsPage(c *gin.Context) {
 	q := c.Request.URL.Query()
-	d := landListData{JSON: s.cfg.BaseURL + "/api/land-projects?" + q.Encode(), CSV: s.csvLink("/api/land-projects", q), Base: s.cfg.BaseURL, Rules: record.AbsenceRules,
+	d := landListData{JSON: s.cfg.BaseURL + "/api/land-projects?" + q.Encode(), CSV: s.csvLink("/api/land-projects", q), Base: s.cfg.BaseURL, Rules: record.AbsenceRuleNotes,
 		Procedures: append(land.ProcedureIDs(), "unknown"), Stages: append(land.StageIDs(), "unknown")}
 	p := newParams(q, "procedure", "action", "stage", "effect", "borough", "community_district", "bbl", "status", "ulurp", "ceqr", "word", "limit", "cursor")
 	d.Filter = land.Filter{Procedure: p.str("procedure"), Action: p.str("action"), Stage: p.str("stage"), Effect: p.str("effect"), Borough: p.str("borough"),
@@ -124,7 +124,7 @@ type landPageData struct {
 	// HearingsICS the project's calendar.
 	Hearings                  []land.Hearing
 	HearingsNote, HearingsICS string
-	Rules                     []string
+	Rules                     record.Notes
 	// Diagram draws Path's stages on two tracks (landDiagram).
 	Diagram *web.StageDiagram
 	// Map draws the project's located lots and shades its community
@@ -137,7 +137,7 @@ type landPageData struct {
 func (s *Server) landProjectPage(c *gin.Context) {
 	id := c.Param("id")
 	d := landPageData{Title: fmt.Sprintf(web.Word(c.GetString(langKey), "page.land"), id), JSON: s.cfg.BaseURL + "/api/land-projects/" + id,
-		PathJSON: s.cfg.BaseURL + "/api/land-projects/" + id + "/decision-path", Base: s.cfg.BaseURL, Rules: record.AbsenceRules}
+		PathJSON: s.cfg.BaseURL + "/api/land-projects/" + id + "/decision-path", Base: s.cfg.BaseURL, Rules: record.AbsenceRuleNotes}
 	status := http.StatusOK
 	r, err := s.land().Project(c.Request.Context(), id)
 	if err != nil {

@@ -349,7 +349,7 @@ type meetingPageData struct {
 	Meeting *meeting.Meeting
 	Page    *meeting.Page
 	Days    []calendarDay
-	Rules   []string
+	Rules   record.Notes
 	// Months are the calendar's month links; Filter is the browse the
 	// page shows (its form), with the sources and attendance values it may
 	// name.
@@ -370,7 +370,7 @@ type meetingPageData struct {
 // the header).
 func (s *Server) writeMeetingPage(c *gin.Context, status int, p meetingPageData) {
 	p.Base = s.cfg.BaseURL
-	p.Rules = record.AbsenceRules
+	p.Rules = record.AbsenceRuleNotes
 	writeHTML(c, status, web.Page{Kind: web.Meetings, Title: p.Title, Home: p.Base + "/", Section: &web.Link{Label: web.Word(c.GetString(langKey), "nav.meetings"), URL: p.Base + "/meetings" + langQuery(c)},
 		JSON: p.JSON, ICS: p.ICS, Data: p}, time.Time{})
 }

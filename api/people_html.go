@@ -34,7 +34,7 @@ type peoplePage struct {
 	Fields                   []field
 	Follow                   *people.Follow
 	Positions                *people.Positions
-	Rules                    []string
+	Rules                    record.Notes
 }
 
 // orgPagePath is the page of an organization row.
@@ -44,7 +44,7 @@ func orgPagePath(id string) string {
 
 func (s *Server) writePeoplePage(c *gin.Context, status int, p peoplePage) {
 	p.Base = s.cfg.BaseURL
-	p.Rules = record.AbsenceRules
+	p.Rules = record.AbsenceRuleNotes
 	verbatim := ""
 	if p.Error == "" {
 		verbatim = p.Title // a row's name as printed

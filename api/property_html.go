@@ -31,7 +31,7 @@ type propertyPageData struct {
 	Unlocated      []propertyLot
 	UnlocatedCount int
 	None           []propertyNone
-	Rules          []string
+	Rules          record.Notes
 }
 
 type propertyArea struct {
@@ -64,7 +64,7 @@ const (
 func (s *Server) propertyPage(c *gin.Context, out PropertyLocations) {
 	lang := c.GetString(langKey)
 	d := propertyPageData{JSON: s.cfg.BaseURL + "/property-locations?format=json", GeoJSON: s.cfg.BaseURL + "/property-locations?format=geojson",
-		Notices: len(out.Records), Rules: record.AbsenceRules}
+		Notices: len(out.Records), Rules: record.AbsenceRuleNotes}
 	d.Map = web.PlaceMap{ID: "property-map", Title: web.Word(lang, "prop.map.title"), Desc: web.Word(lang, "prop.map.desc")}
 	areas := map[string]*propertyArea{}
 	none := map[string]*propertyNone{}

@@ -19,7 +19,7 @@ import (
 type rowsPage struct {
 	List        *RowListView
 	Error       string
-	Rules       []string
+	Rules       record.Notes
 	Sorts       []string
 	Permalink   string
 	JSON        string
@@ -68,7 +68,7 @@ func (s *Server) RowsPage(apiLink string) string {
 // download, served by the JSON route).
 func (s *Server) rowsHTML(c *gin.Context) {
 	q := c.Request.URL.Query()
-	p := rowsPage{srv: s, query: q, Rules: record.AbsenceRules, Sorts: procure.RowListSortNames,
+	p := rowsPage{srv: s, query: q, Rules: record.AbsenceRuleNotes, Sorts: procure.RowListSortNames,
 		Permalink: s.cfg.BaseURL + "/rows?" + q.Encode(), JSON: s.cfg.BaseURL + "/api/rows?" + q.Encode()}
 	lang := c.GetString(langKey)
 	title := web.Word(lang, "page.rows")

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // The site as a reader clicks through it: a crawl of every link and form
@@ -24,11 +26,21 @@ func TestSiteCrawlNoDeadLinks(t *testing.T) {
 		e := newEntityEnv(t, Config{Form: form})
 		for _, lang := range []string{"en", "es"} {
 			t.Run(fmt.Sprintf("form%d-%s", form, lang), func(t *testing.T) {
-				c := siteCrawl{t: t, e: e, lang: lang, seen: map[string]bool{}, shapes: map[string]int{}}
+				c := siteCrawl{t: t, e: e, lang: lang, seen: map[string]bool{}, shapes: map[string]int{}, notes: map[string]bool{}}
 				c.run()
 				if c.pages < 6 {
 					t.Errorf("only %d pages crawled", c.pages)
 				}
+				// the services' notes were met, said in the page's
+				// language from their keys: the absence rules on every
+				// page with a scope box, a profile's absences, the
+				// contract measure (Form 1 serves those pages)
+				for _, key := range []string{"absence.rule.no_hits", "absence.rule.retained", "dossier.agency.counts", "dossier.vendor.matched", "procure.contract.measure"} {
+					if form == 1 && !c.notes[key] {
+						t.Errorf("%s: no page crawled shows the note %s in its language", lang, key)
+					}
+				}
+				t.Logf("%s: %d notes met in the page's language", lang, len(c.notes))
 				t.Logf("form %d %s: %d pages, %d links checked; shapes %v", form, lang, c.pages, c.links, c.shapes)
 			})
 		}
@@ -66,6 +78,7 @@ type siteCrawl struct {
 	from    map[string]string
 	dropped map[string]bool
 	slugs   []string
+	notes   map[string]bool // the note keys met, in the crawl's language
 }
 
 // crawlPerShape bounds the pages of one shape (a path with its ids
@@ -177,6 +190,7 @@ func (c *siteCrawl) visit(ref string) {
 		return
 	}
 	c.pages++
+	c.checkNotes(ref, string(body))
 	if c.lang == "es" {
 		for _, w := range englishChrome(string(body)) {
 			fu, _ := url.Parse(ref)
@@ -281,4 +295,57 @@ func (c *siteCrawl) follow(link, from string, form bool) {
 	}
 	c.shapes[sh]++
 	c.push(ref, from)
+}
+
+// checkNotes records the services' notes a page shows in the crawl's
+// language (each note's fixed text between its arguments, whole) and, on
+// a page in another language than English, fails on any note shown in
+// English: a note is said from its key, never left as the service's
+// English.
+func (c *siteCrawl) checkNotes(ref, page string) {
+	text := html.UnescapeString(tagRe.ReplaceAllString(devHiddenRe.ReplaceAllString(page, " "), " "))
+	text = strings.Join(strings.Fields(text), " ")
+	all := record.Locales()
+	for key, form := range all[c.lang].Notes {
+		if noteShown(text, form) {
+			c.notes[key] = true
+		}
+		if c.lang == "en" {
+			continue
+		}
+		if en := all["en"].Notes[key]; en != form && noteShown(text, en) {
+			fu, _ := url.Parse(ref)
+			if k := "note " + shape(fu) + " " + key; !c.dropped[k] {
+				c.dropped[k] = true
+				c.t.Errorf("%s: the note %s is in English on a %s page: %q", ref, key, c.lang, en)
+			}
+		}
+	}
+}
+
+// noteArgRe is an argument's place in a note's text.
+var noteArgRe = regexp.MustCompile(`%(?:\[\d+\])?s`)
+
+// noteShown reports whether text shows the note form: each of its fixed
+// parts of 12 bytes or more, in order (a note of short parts only is not
+// told apart from other words, and is not looked for).
+func noteShown(text, form string) bool {
+	var parts []string
+	for _, p := range noteArgRe.Split(form, -1) {
+		if p = strings.Join(strings.Fields(p), " "); len(p) >= 12 {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return false
+	}
+	at := 0
+	for _, p := range parts {
+		i := strings.Index(text[at:], p)
+		if i < 0 {
+			return false
+		}
+		at += i + len(p)
+	}
+	return true
 }

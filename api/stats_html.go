@@ -36,7 +36,7 @@ type statsPageData struct {
 	Coverage *CoverageStats
 	Usage    *UsageStats
 	Chart    web.BarChart
-	Rules    []string
+	Rules    record.Notes
 	// DigestRuns is the scheduled digest runs' misses (stats_digestruns.go).
 	DigestRuns *DigestRunStats
 }
@@ -44,7 +44,7 @@ type statsPageData struct {
 // statsPage renders /stats as a page.
 func (s *Server) statsPage(c *gin.Context) {
 	lang := c.GetString(langKey)
-	d := statsPageData{JSON: s.cfg.BaseURL + "/stats", Rules: record.AbsenceRules}
+	d := statsPageData{JSON: s.cfg.BaseURL + "/stats", Rules: record.AbsenceRuleNotes}
 	now := s.deps.Now()
 	if s.cfg.Form == 2 {
 		u, err := s.usageStats(c.Request.Context(), now)

@@ -99,7 +99,7 @@ func (s *Server) followForm(c *gin.Context) {
 	if out.Status != watch.StatusActive {
 		title = web.Word(lang, "watch.check.email")
 	}
-	respond(c, http.StatusOK, page{Title: title, Message: web.Say(lang, out.Message), Scope: out.Scope},
+	respond(c, http.StatusOK, page{Title: title, Message: web.NoteIn(lang, out.MessageKey), Scope: out.Scope},
 		out.Created(nil))
 }
 
@@ -546,7 +546,7 @@ func (s *Server) confirmWatch(c *gin.Context) {
 		s.confirmLinkError(c, m, err)
 		return
 	}
-	respond(c, http.StatusOK, page{Title: web.Word(c.GetString(langKey), "watch.active.title"), Message: web.Say(c.GetString(langKey), out.Message), Scope: out.Scope},
+	respond(c, http.StatusOK, page{Title: web.Word(c.GetString(langKey), "watch.active.title"), Message: web.NoteIn(c.GetString(langKey), out.MessageKey), Scope: out.Scope},
 		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "message": out.Message})
 }
 

@@ -170,14 +170,14 @@ func (s *Server) aboutPage(c *gin.Context) {
 		writeError(c, err)
 		return
 	}
-	d := aboutData{Form: s.cfg.Form, Rules: record.AbsenceRules}
+	d := aboutData{Form: s.cfg.Form, Rules: record.AbsenceRuleNotes}
 	writeHTML(c, http.StatusOK, web.Page{Kind: web.About, Title: web.Word(c.GetString(langKey), "nav.about"), Home: s.cfg.BaseURL + "/",
 		Crumbs: crumbs(c, web.Link{Label: web.Word(c.GetString(langKey), "nav.about")}), Data: d}, time.Time{})
 }
 
 type aboutData struct {
 	Form  int
-	Rules []string
+	Rules record.Notes
 }
 
 // crumbs are an entity page's breadcrumbs: home, then the trail given (the

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // localeWith is the embedded message files plus extra files (name →
@@ -15,9 +18,9 @@ import (
 func localeWith(t *testing.T, extra map[string][]byte) fstest.MapFS {
 	t.Helper()
 	out := fstest.MapFS{}
-	files, _ := fs.Glob(localeFS, "locale/*.json")
+	files, _ := fs.Glob(record.LocaleFS, "locale/*.json")
 	for _, f := range files {
-		b, _ := fs.ReadFile(localeFS, f)
+		b, _ := fs.ReadFile(record.LocaleFS, f)
 		out[f] = &fstest.MapFile{Data: b}
 	}
 	for name, b := range extra {
@@ -30,7 +33,7 @@ func localeWith(t *testing.T, extra map[string][]byte) fstest.MapFS {
 // word and label marked "⟦xx⟧", optionally without one word.
 func testLanguage(t *testing.T, drop string) []byte {
 	t.Helper()
-	b, _ := fs.ReadFile(localeFS, "locale/words-en.json")
+	b, _ := fs.ReadFile(record.LocaleFS, "locale/words-en.json")
 	var m messages
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
@@ -43,7 +46,11 @@ func testLanguage(t *testing.T, drop string) []byte {
 			set[v] = "⟦xx⟧" + w
 		}
 	}
+	for k, w := range m.Notes {
+		m.Notes[k] = "⟦xx⟧" + w
+	}
 	delete(m.Words, drop)
+	delete(m.Notes, drop)
 	out, _ := json.Marshal(m)
 	return out
 }
@@ -51,33 +58,39 @@ func testLanguage(t *testing.T, drop string) []byte {
 // The message files hold the same keys in every language, and a file
 // that lacks one is refused by name.
 func TestMessageFilesAgree(t *testing.T) {
-	if miss := missingMessages(msgs); len(miss) > 0 {
+	if miss := record.MissingMessages(msgs); len(miss) > 0 {
 		t.Fatalf("the message files disagree: %v", miss)
 	}
 	if len(Langs) < 2 || Langs[0] != "en" || !HasLang("es") {
 		t.Fatalf("languages %v", Langs)
 	}
 	// Spanish without one word: the loader names it
-	b, _ := fs.ReadFile(localeFS, "locale/words-es.json")
+	b, _ := fs.ReadFile(record.LocaleFS, "locale/words-es.json")
 	var es messages
 	_ = json.Unmarshal(b, &es)
 	delete(es.Words, "nav.search")
 	es.Labels["stage_state"]["happened"] = ""
+	delete(es.Notes, "dossier.vendor.matched")
 	broken, _ := json.Marshal(es)
-	_, err := loadLocales(localeWith(t, map[string][]byte{"words-es.json": broken}), "locale")
-	if err == nil || !strings.Contains(err.Error(), "es: word nav.search is missing") || !strings.Contains(err.Error(), "es: label stage_state/happened is missing") {
-		t.Errorf("a Spanish file without a word loads: %v", err)
+	_, err := record.LoadLocales(localeWith(t, map[string][]byte{"words-es.json": broken}), "locale")
+	if err == nil || !strings.Contains(err.Error(), "es: word nav.search is missing") || !strings.Contains(err.Error(), "es: label stage_state/happened is missing") ||
+		!strings.Contains(err.Error(), "es: note dossier.vendor.matched is missing") {
+		t.Errorf("a Spanish file without a word, a label or a note loads: %v", err)
 	}
-	if _, err := loadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "nav.about")}), "locale"); err == nil || !strings.Contains(err.Error(), "xx: word nav.about is missing") {
+	if _, err := record.LoadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "nav.about")}), "locale"); err == nil || !strings.Contains(err.Error(), "xx: word nav.about is missing") {
 		t.Errorf("a third language without a word loads: %v", err)
+	}
+	if _, err := record.LoadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "absence.rule.no_hits")}), "locale"); err == nil || !strings.Contains(err.Error(), "xx: note absence.rule.no_hits is missing") {
+		t.Errorf("a third language without a note loads: %v", err)
 	}
 }
 
 // Adding a language is adding one file: with words-xx.json beside the
-// others, the loader speaks xx, and a page renders in it — its own words
-// and labels from the file, record text as published.
+// others, the loader speaks xx, and a page renders in it — its own words,
+// labels and the services' notes (the absence rules, a dossier's absence,
+// a sum's) from the file, record text (a note's arguments) as published.
 func TestThirdLanguageIsOneFile(t *testing.T) {
-	all, err := loadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "")}), "locale")
+	all, err := record.LoadLocales(localeWith(t, map[string][]byte{"words-xx.json": testLanguage(t, "")}), "locale")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,15 +109,27 @@ func TestThirdLanguageIsOneFile(t *testing.T) {
 	var buf bytes.Buffer
 	if err := tm.ExecuteTemplate(&buf, "layout", Page{Kind: About, Lang: "xx", Title: "About", Path: "/about", Data: struct {
 		Form  int
-		Rules []string
-	}{1, nil}}); err != nil {
+		Rules record.Notes
+	}{1, record.AbsenceRuleNotes}}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{`<html lang="xx">`, "⟦xx⟧" + saved["en"].Words["about.title"], "⟦xx⟧" + saved["en"].Words["nav.search"]} {
+	for _, want := range []string{`<html lang="xx">`, "⟦xx⟧" + saved["en"].Words["about.title"], "⟦xx⟧" + saved["en"].Words["nav.search"],
+		"⟦xx⟧" + record.AbsenceRules[0], "⟦xx⟧" + record.AbsenceRules[3]} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the xx page lacks %q", want)
 		}
+	}
+	// a service's note with arguments: its text from the xx file, its
+	// arguments as the service gives them, marked as record text
+	n := record.N("procure.matter.apart", 3, "12522P0001")
+	if got := string(noteHTML("xx", n)); !strings.HasPrefix(got, "⟦xx⟧<span data-verbatim>3</span> records share only the 10-character base PIN <span data-verbatim>12522P0001</span>") {
+		t.Errorf("a note in xx: %q", got)
+	}
+	var sum bytes.Buffer
+	st := template.Must(template.New("s").Funcs(funcs).Funcs(langFuncs("xx")).Parse(`{{sum .}}`))
+	if err := st.Execute(&sum, procure.Sum{Absent: procure.NoPaymentsKey}.Money()); err != nil || sum.String() != "⟦xx⟧no payments held" {
+		t.Errorf("a sum's absence in xx: %q %v", sum.String(), err)
 	}
 	if Label("xx", "stage_state", "happened") != "⟦xx⟧"+saved["en"].Labels["stage_state"]["happened"] {
 		t.Errorf("label in xx: %q", Label("xx", "stage_state", "happened"))

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -38,12 +39,24 @@ func langFuncs(lang string) template.FuncMap {
 		"extentWords": func(es []record.Extent) string { return extentWords(lang, es) },
 		// plain says the machine words a service note names in words
 		"plain": func(note string) string { return Plain(lang, Say(lang, note)) },
-		// say is a service's fixed sentence (an absence rule) in lang:
-		// the Spanish of sentences (words.go), else as written
+		// say is a service's sentence that is not yet a note, in lang:
+		// the Spanish of pageSentences (words.go), else as written; a
+		// note (record.Note) is said by note, from its key
 		"say": func(sentence string) string { return Say(lang, sentence) },
 		// recordNote is plain, with the record text the note quotes
 		// marked as such (words_es_meet.go)
 		"recordNote": func(note string) any { return recordNote(lang, note) },
+		// note is a service's note (record.Note, record.Notes or a list
+		// of notes) in lang, from its key and arguments (notes.go)
+		"note": func(n any) template.HTML { return noteHTML(lang, n) },
+		// noteText is a note in lang as text (for plain)
+		"noteText": func(n record.Note) string { return NoteIn(lang, n) },
+		// clauses is notes said as the clauses of one sentence ("; ")
+		"clauses": func(ns record.Notes) template.HTML { return clausesHTML(lang, ns) },
+		// sum is a sum as read in lang: its amount, or what is absent
+		// (its display_key); sumText is the same as text
+		"sum":     func(m procure.Money) template.HTML { return moneyHTML(lang, m) },
+		"sumText": func(m procure.Money) string { return moneyText(lang, m) },
 		// t is one of the site's own words (words); a missing key shows
 		// as [[key]], which the word-list test and the plain-words test
 		// catch.
@@ -66,74 +79,29 @@ var monthsES = [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio",
 // message file's (locale.go).
 func Word(lang, key string) string { return messagesOf(lang).Words[key] }
 
-// sentences are the services' fixed sentences the pages show (the absence
-// rules of record.AbsenceRules, the land page's own), in Spanish.
-var sentences = map[string]string{
-	"No search hits does not mean no record exists.":        "Que una búsqueda no encuentre nada no significa que no exista el registro.",
-	"A record may lack a detail page or a source document.": "Un registro puede no tener página de detalle ni documento de origen.",
-	"Each state of a record is checked on its own.":         "Cada estado de un registro se comprueba por separado.",
-	// the watch service's answers shown on the watch link pages (internal/watch service.go)
-	"The watch is active. Digests start now; a welcome email with manage and unsubscribe links is on its way.": "El seguimiento está activo. Los resúmenes empiezan ahora; un correo de bienvenida con enlaces para gestionarlo y darse de baja va de camino.",
-	"A confirmation email stating how the request was understood will be sent to the address (an address gets at most one such email a day: requests made meanwhile are listed together in the next one). No watch is stored and no digest is sent until its link is followed.": "Un correo de confirmación que indica cómo se entendió la solicitud se enviará a la dirección (una dirección recibe como mucho un correo así al día: las solicitudes hechas entretanto se enumeran juntas en el siguiente). No se guarda ningún seguimiento ni se envía ningún resumen hasta que se siga su enlace.",
-	"A confirmation email stating what will be followed will be sent to the address (an address gets at most one such email a day: requests made meanwhile are listed together in the next one). No watch is stored and nothing is sent until its link is followed.":            "Un correo de confirmación que indica lo que se seguirá se enviará a la dirección (una dirección recibe como mucho un correo así al día: las solicitudes hechas entretanto se enumeran juntas en el siguiente). No se guarda ningún seguimiento ni se envía nada hasta que se siga su enlace.",
-	"The watch is active. A welcome email stating its scope, with manage and unsubscribe links, will be sent to the address (an address gets at most one such email a day: watches made meanwhile are listed together in the next one).":                                        "El seguimiento está activo. Un correo de bienvenida que indica su alcance, con enlaces para gestionarlo y darse de baja, se enviará a la dirección (una dirección recibe como mucho un correo así al día: los seguimientos creados entretanto se enumeran juntos en el siguiente).",
-	"The watch is active. It mails when a followed field changes (old → new); nothing is sent for what the record holds now. A welcome email with manage and unsubscribe links will be sent (an address gets at most one such email a day).":                                    "El seguimiento está activo. Escribe cuando cambia un campo seguido (antes → ahora); no se envía nada por lo que el registro contiene ahora. Un correo de bienvenida con enlaces para gestionarlo y darse de baja se enviará (una dirección recibe como mucho un correo así al día).",
-	// the procurement matter's notes and absences (internal/procure matter.go)
-	"One procurement: the notices, registrations and payments that share this PIN or its base.": "Una sola contratación: los avisos, registros y pagos que comparten este PIN o su base.",
-	"This PIN is carried by %d award notices and no solicitation or intent to award: it is a blanket PIN shared by many awards (a pre-qualified list, a renewal chain or an umbrella contract), shown as a chain of awards, not as one procurement.": "Este PIN lo llevan %d avisos de adjudicación y ninguna licitación ni intención de adjudicar: es un PIN general compartido por muchas adjudicaciones (una lista precalificada, una cadena de renovaciones o un contrato marco), mostrado como una cadena de adjudicaciones, no como una sola contratación.",
-	"The timeline holds the records held here that carry the PIN or its base; a step that is missing (no solicitation, no registration, no payment) may exist at the source.":                                                                        "La cronología contiene los registros guardados aquí que llevan el PIN o su base; un paso que falte (sin licitación, sin registro, sin pago) puede existir en la fuente.",
-	"No registration held here carries this PIN; Checkbook NYC and PASSPort may still have one.":                                                                                                                                                     "Ningún registro de contrato guardado aquí lleva este PIN; Checkbook NYC y PASSPort pueden tener uno.",
-	"No payments held: no payment held here names a contract registered under this PIN, or states the PIN itself.":                                                                                                                                   "No hay pagos guardados: ningún pago guardado aquí nombra un contrato registrado con este PIN ni indica el propio PIN.",
-	"%d records share only the 10-character base PIN %s: they are shown with link method prefix (confidence low) and summed apart, not added to this procurement's totals.":                                                                          "%d registros comparten solo el PIN base de 10 caracteres %s: se muestran con el método de vínculo por prefijo (confianza baja) y se suman aparte, sin añadirse a los totales de esta contratación.",
-	"Awarded sums valid award and intent amounts; registered sums registered contract amounts (value, not spending); paid sums payments held here. Only records of the same procurement are added: the same PIN or a renewal of it, and payments naming those contracts. Records that share only the 10-character base PIN (link method prefix, confidence low) may be other vendors' contracts: they are summed apart, never added. Placeholder and erroneous amounts are excluded; a sum with nothing held reads as absent, not $0.": "Adjudicado suma los importes válidos de adjudicaciones e intenciones; registrado suma los importes de los contratos registrados (valor, no gasto); pagado suma los pagos guardados aquí. Solo se suman los registros de la misma contratación: el mismo PIN o una renovación suya, y los pagos que nombran esos contratos. Los registros que comparten solo el PIN base de 10 caracteres (método de vínculo por prefijo, confianza baja) pueden ser contratos de otros proveedores: se suman aparte, nunca se añaden. Los importes de relleno y erróneos se excluyen; una suma sin nada guardado se lee como ausente, no como 0 $.",
-	// the agency page's positions when no payroll row names it (internal/people payroll.go)
-	"No Citywide Payroll row held here names this agency: no payroll held (not proof that the agency has no positions). Positions held by title as the Citywide Payroll dataset prints them: each payroll row is one position in one agency, title and fiscal year. A row is not a person row and no person is inferred from it; names are printed only in the payroll rows themselves, as the dataset prints them.": "Ninguna fila de la nómina municipal guardada aquí nombra esta agencia: no hay nóminas guardadas (no prueba que la agencia no tenga puestos). Puestos por título tal como los imprime la nómina municipal: cada fila es un puesto en una agencia, un título y un año fiscal. Una fila no es una persona y no se deduce ninguna persona de ella; los nombres solo aparecen en las propias filas de la nómina, tal como las imprime el conjunto de datos.",
-	// the contract analysis's measure (procure.ContractMeasure)
-	"registered value and count of registered contract rows; not payments or spending": "valor registrado y número de filas de contratos registrados; no pagos ni gasto",
-	// the vendor and agency pages' absences (internal/dossier dossier.go)
-	"A vendor is matched by name stem: legal suffixes and case do not matter, but a different spelling of the name does. Notices that mention the vendor without naming it as the awardee are not counted here; a full-text search finds them.": "Un proveedor se identifica por la raíz de su nombre: no importan los sufijos legales ni la capitalización, pero una grafía distinta del nombre sí. Los avisos que mencionan al proveedor sin nombrarlo como adjudicatario no se cuentan aquí; una búsqueda en el texto completo los encuentra.",
-	"No award or intent notice held here names this vendor; the official City Record may still have some.":                                                                                                                                      "Ningún aviso de adjudicación o intención guardado aquí nombra a este proveedor; puede que el City Record oficial tenga alguno.",
-	"No payments-dataset record held here names this vendor; Checkbook NYC may still have some.":                                                                                                                                                "Ningún registro del conjunto de pagos guardado aquí nombra a este proveedor; puede que Checkbook NYC tenga alguno.",
-	"Some notices carry placeholder or erroneous amounts; they are listed but excluded from the totals.":                                                                                                                                        "Algunos avisos llevan importes de relleno o erróneos; se listan pero se excluyen de los totales.",
-	"Counts cover the City Record notices and payments-dataset records held here (see scope); no count proves that the agency has no other records.":                                                                                            "Los recuentos cubren los avisos del City Record y los registros del conjunto de pagos guardados aquí (véase el alcance); ningún recuento prueba que la agencia no tenga otros registros.",
-	"No City Record notice held here names this agency; the official City Record may still have some.":                                                                                                                                          "Ningún aviso del City Record guardado aquí nombra esta agencia; puede que el City Record oficial tenga alguno.",
-	"No payments-dataset record held here names this agency; Checkbook NYC may still have some.":                                                                                                                                                "Ningún registro del conjunto de pagos guardado aquí nombra esta agencia; puede que Checkbook NYC tenga alguno.",
-	"No source spelling of this agency is held yet; the id comes from the reviewed mapping.":                                                                                                                                                    "Todavía no se guarda ninguna grafía de esta agencia en las fuentes; el identificador viene de la correspondencia revisada.",
+// pageSentences are the services' sentences that are not yet notes
+// (record.Note): the server-rendered pages still say them in Spanish by
+// matching their English (Say) — the land procedures' texts and the land
+// decision path, the meetings' and the people lens's evidence and notes,
+// the sources page, the money pages' composed sentences (scope lines,
+// the contract analysis, ledgers, errors) and the links the indexer
+// writes. Each area adds its own (addSentences in words_es_*.go); the
+// scripts carry none (they say only notes, from their keys).
+var pageSentences = map[string]string{
 	// a contract's source links (indexer/source/contracts)
 	"City Record notice joined by the source": "Aviso del City Record vinculado por la fuente",
 	// a hearing's notice document (indexer/source/meetings hearings.go)
 	"City Record notice %s": "Aviso del City Record %s",
-	// absent sums (internal/procure procure.go)
-	"no contracts held": "no hay contratos guardados",
-	"no payments held":  "no hay pagos guardados",
-	"no payroll held":   "no hay nóminas guardadas",
-	"no awards held":    "no hay adjudicaciones guardadas",
-	"A search covers only the retained set of records. Missing hits do not prove that the service or an upstream source has no such record.": "Una búsqueda solo cubre los registros conservados. Que falten resultados no prueba que el servicio o una fuente de origen no tengan ese registro.",
 }
 
-// pageSentences are the services' sentences only the server-rendered
-// pages show (the land procedure's, the meetings' evidence, the people
-// lens's notes…), in Spanish; they are not shipped to the scripts, which
-// carry only sentences (words-es.js stays small). Each area adds its own
-// (addSentences in words_es_*.go).
-var pageSentences = map[string]string{}
-
-// addSentences adds Spanish sentences: to the scripts' list too when
-// scripts, else to the pages' only. A sentence defined twice is a panic at
-// start.
-func addSentences(scripts bool, m map[string]string) {
+// addSentences adds Spanish sentences to the pages' list. A sentence
+// defined twice is a panic at start.
+func addSentences(m map[string]string) {
 	for en, es := range m {
-		if _, dup := sentences[en]; dup {
-			panic("web: sentence defined twice: " + en)
-		}
 		if _, dup := pageSentences[en]; dup {
 			panic("web: sentence defined twice: " + en)
 		}
-		if scripts {
-			sentences[en] = es
-		} else {
-			pageSentences[en] = es
-		}
+		pageSentences[en] = es
 	}
 }
 
@@ -142,7 +110,7 @@ func addSentences(scripts bool, m map[string]string) {
 //
 // A sentence of the list with %d or %s in it is a pattern: a service
 // sentence with a number or a name in its place reads in Spanish with the
-// same number or name (static/app.js say does the same for the scripts).
+// same number or name.
 //
 // A service's note is often several sentences, or clauses joined by "; "
 // (a stage's evidence and its condition): when the whole is not in the
@@ -185,9 +153,6 @@ func say(lang, sentence string, mark func(string) string) string {
 // sayWhole is the Spanish of one sentence of the lists, or of one that
 // matches a pattern.
 func sayWhole(sentence string, mark func(string) string) (string, bool) {
-	if es, ok := sentences[sentence]; ok {
-		return es, true
-	}
 	if es, ok := pageSentences[sentence]; ok {
 		return es, true
 	}
@@ -241,9 +206,8 @@ func splitSentences(s string) []string {
 }
 
 type sentencePattern struct {
-	re      *regexp.Regexp
-	es      string
-	scripts bool // from sentences, the list shipped to the scripts
+	re *regexp.Regexp
+	es string
 }
 
 var (
@@ -258,12 +222,10 @@ func patterns() []sentencePattern {
 	patternsOnce.Do(func() {
 		var ens []string
 		all := map[string]string{}
-		for _, m := range []map[string]string{sentences, pageSentences} {
-			for en, es := range m {
-				if strings.Contains(en, "%d") || strings.Contains(en, "%s") {
-					ens = append(ens, en)
-					all[en] = es
-				}
+		for en, es := range pageSentences {
+			if strings.Contains(en, "%d") || strings.Contains(en, "%s") {
+				ens = append(ens, en)
+				all[en] = es
 			}
 		}
 		sort.Slice(ens, func(i, j int) bool {
@@ -276,8 +238,7 @@ func patterns() []sentencePattern {
 			expr := regexp.QuoteMeta(en)
 			expr = strings.ReplaceAll(expr, "%d", `(\d[\d,]*)`)
 			expr = strings.ReplaceAll(expr, "%s", `(.+?)`)
-			_, scripts := sentences[en]
-			patternList = append(patternList, sentencePattern{regexp.MustCompile("^" + expr + "$"), all[en], scripts})
+			patternList = append(patternList, sentencePattern{regexp.MustCompile("^" + expr + "$"), all[en]})
 		}
 	})
 	return patternList
@@ -286,11 +247,9 @@ func patterns() []sentencePattern {
 // Sentences lists the English sentences the list says in Spanish (for
 // tests: one left in English on a Spanish page is a miss).
 func Sentences() []string {
-	out := make([]string, 0, len(sentences)+len(pageSentences))
-	for _, m := range []map[string]string{sentences, pageSentences} {
-		for en := range m {
-			out = append(out, en)
-		}
+	out := make([]string, 0, len(pageSentences))
+	for en := range pageSentences {
+		out = append(out, en)
 	}
 	return out
 }

@@ -67,7 +67,7 @@ func init() {
 	} {
 		m[landBoundPattern(what)] = "Incompleto: se guardan más " + es[0] + " de " + es[1] + " %d que lee una respuesta (el límite de una lectura de vínculos); se listan " + es[1] + " " + es[2] + " %d."
 	}
-	addSentences(false, m)
+	addSentences(m)
 	addWords(nil, landLabels())
 }
 

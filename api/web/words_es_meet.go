@@ -16,9 +16,9 @@ import (
 // a note quotes.
 
 func init() {
-	addSentences(false, meetingSentences)
-	addSentences(false, peopleSentences)
-	addSentences(false, sourcesSentences)
+	addSentences(meetingSentences)
+	addSentences(peopleSentences)
+	addSentences(sourcesSentences)
 
 }
 
@@ -338,11 +338,5 @@ var peopleSentences = map[string]string{
 	// internal/people civil.go
 	"Exam-level and list-level rows of DCAS datasets, each with its own date and source; no per-candidate civil-service list is held, and a list's use counts are the annual report's as printed.": "Filas por examen y por lista de los conjuntos de datos de DCAS, cada una con su fecha y su fuente; no se guarda ninguna lista de servicio civil por candidato, y los recuentos de uso de una lista son los del informe anual tal como se imprimieron.",
 	// internal/procure payroll.go PayrollMeasure
-	"the sum of Regular Gross Paid as the dataset prints it, over the rows matched whose value is a number of zero or more; overtime and other pay are not included; rows with a negative or unreadable value are counted as excluded, never added": "la suma de Regular Gross Paid tal como la imprime el conjunto de datos, sobre las filas encontradas cuyo valor es un número igual o mayor que cero; no se incluyen horas extra ni otros pagos; las filas con un valor negativo o ilegible se cuentan como excluidas, nunca se suman",
 	// internal/people payroll.go PositionsNote and its prefixes
-	"Positions held by title as the Citywide Payroll dataset prints them: each payroll row is one position in one agency, title and fiscal year.":                             "Puestos por título tal como los imprime la nómina municipal: cada fila es un puesto en una agencia, un título y un año fiscal.",
-	"A row is not a person row and no person is inferred from it; names are printed only in the payroll rows themselves, as the dataset prints them.":                         "Una fila no es una persona y no se deduce ninguna persona de ella; los nombres solo aparecen en las propias filas de la nómina, tal como las imprime el conjunto de datos.",
-	"This roster record is tied to no crosswalk agency, so no payroll is read for it: unknown, not none.":                                                                     "Este registro del padrón no está ligado a ninguna agencia de la correspondencia, así que no se lee nómina para él: desconocido, no ninguno.",
-	"No Citywide Payroll row held here names this agency: no payroll held (not proof that the agency has no positions).":                                                      "Ninguna fila de la nómina municipal guardada aquí nombra esta agencia: no hay nóminas guardadas (no prueba que la agencia no tenga puestos).",
-	"at most %d fiscal years (newest first) and %d titles per year (by regular gross paid, then rows); the counts of titles held and of rows not listed say what is left out": "como mucho %d años fiscales (los más recientes primero) y %d cargos por año (por pago bruto regular, luego por filas); los recuentos de cargos guardados y de filas no listadas dicen lo que queda fuera",
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/people"
-	"github.com/recordwatch/recordwatch/internal/procure"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -161,12 +160,6 @@ func meetingNotes() []string {
 func peopleNotes() []string {
 	notes := append([]string{
 		people.CivilNote,
-		procure.PayrollMeasure,
-		people.PositionsNote,
-		// internal/people payroll.go
-		"This roster record is tied to no crosswalk agency, so no payroll is read for it: unknown, not none. " + people.PositionsNote,
-		"No Citywide Payroll row held here names this agency: no payroll held (not proof that the agency has no positions). " + people.PositionsNote,
-		"at most 5 fiscal years (newest first) and 25 titles per year (by regular gross paid, then rows); the counts of titles held and of rows not listed say what is left out",
 		// internal/people people.go (Release.AsOf, the lens's note)
 		people.Release{Date: "2026-06-12", DateKind: people.DatePublished}.AsOf(),
 		people.Release{Date: "2026-06-12", DateKind: people.DateFetched}.AsOf(),

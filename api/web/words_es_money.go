@@ -1,41 +1,14 @@
 package web
 
-// The money pages' Spanish (vendors, agencies, contracts and their
-// analysis), the shared layout's and the scope box's: the site's words of
-// those templates, the procurement and dossier services' fixed sentences
-// and patterns (internal/procure, internal/dossier), and the reasons an
-// amount is excluded. Record text (names, titles, purposes, agency labels
-// as printed) is not here: the templates mark it data-verbatim.
+// The money pages' sentences that are not yet notes, in Spanish: the scope
+// box's line (composed by the API), a digest link's answer and the money
+// services' error messages. The services' notes of these pages (profiles,
+// sums, ledgers, the contract analysis) are keys in the message files.
+// Record text (names, titles, purposes, agency labels as printed) is not
+// here: the templates mark it data-verbatim.
 
 func init() {
-
-	// the sums' absences the script views show too (procure.Sum.Display)
-	addSentences(true, map[string]string{
-		"no valid amounts held": "no hay importes válidos guardados",
-		"none held":             "nada guardado",
-		// the semantic search's note, clause by clause, and its fusion
-		// (internal/semantic service.go describe): the search view shows them
-		"notices ranked by the cosine similarity of their vector (title and opening words) to the query's": "avisos ordenados por la similitud coseno de su vector (título y primeras palabras) con el de la consulta",
-		"the query's filters apply as in keyword search":                                                   "los filtros de la consulta se aplican como en la búsqueda por palabras",
-		"at most %d results": "como máximo %d resultados",
-		"vectors are held for %d of the %d notices (%d have no word the model knows, the rest are being embedded): those are found by keyword search only": "hay vectores guardados para %d de los %d avisos (%d no tienen ninguna palabra que el modelo conozca, el resto se está vectorizando): esos solo se encuentran con la búsqueda por palabras",
-		"reciprocal rank fusion (k=%d) of the keyword ranking and the semantic ranking, %d deep each":                                                      "fusión por rango recíproco (k=%d) de la clasificación por palabras y la clasificación semántica, %d resultados de cada una",
-		// a notice's earlier cycles (internal/cycle cycle.go Find): the
-		// notice view shows the summary, the next cycle's basis and what
-		// was searched
-		"earlier cycles are sought for solicitations and intents to award only":                                          "los ciclos anteriores solo se buscan para licitaciones e intenciones de adjudicar",
-		"no earlier cycle found in the records held":                                                                     "no se encontró ningún ciclo anterior en los registros guardados",
-		"last awarded to %s in %d (%s), strict match":                                                                    "adjudicado por última vez a %s en %d (%s), coincidencia estricta",
-		"last awarded to %s in %d (%s), corroborated match":                                                              "adjudicado por última vez a %s en %d (%s), coincidencia corroborada",
-		"last awarded to %s in %d, strict match":                                                                         "adjudicado por última vez a %s en %d, coincidencia estricta",
-		"last awarded to %s in %d, corroborated match":                                                                   "adjudicado por última vez a %s en %d, coincidencia corroborada",
-		"earlier cycle: %s %s, strict match (no award of it held)":                                                       "ciclo anterior: %s %s, coincidencia estricta (no se guarda ninguna adjudicación suya)",
-		"earlier cycle: %s %s, corroborated match (no award of it held)":                                                 "ciclo anterior: %s %s, coincidencia corroborada (no se guarda ninguna adjudicación suya)",
-		"estimate: this notice came %d months after the last earlier cycle (%s); the next one may come as long after it": "estimación: este aviso llegó %d meses después del último ciclo anterior (%s); el próximo puede llegar tanto tiempo después",
-		"City Record notices held from %s published before %s":                                                           "avisos del City Record guardados de %s publicados antes del %s",
-	})
-
-	addSentences(false, map[string]string{
+	addSentences(map[string]string{
 		// the scope box's line (api entities_html.go scopeLine)
 		"Searched %d records held here, source dates %s to %s, observed %s.": "Se buscó en %d registros guardados aquí, con fechas de la fuente del %s al %s, observados el %s.",
 		"Searched %d records held here, source dates %s to %s.":              "Se buscó en %d registros guardados aquí, con fechas de la fuente del %s al %s.",
@@ -48,15 +21,6 @@ func init() {
 		"No notice with this id is held here.":                                                                             "Aquí no se guarda ningún aviso con este id.",
 		"The link could not be checked right now; this does not mean the notice is missing. Please try again in a minute.": "No se pudo comprobar el enlace ahora; eso no significa que falte el aviso. Vuelva a intentarlo en un minuto.",
 		"The link could not be checked.":                                                                                   "No se pudo comprobar el enlace.",
-
-		// a by-id page that holds no such record (record.RecordAbsence),
-		// said under the layout's absence type
-		"No record with this id is held: the sources that would hold it are fresh and cover its dates. That does not prove none exists.":                           "No se guarda ningún registro con este id: las fuentes que lo tendrían están al día y cubren sus fechas. Eso no prueba que no exista.",
-		"No record with this id is held: the date the id states is outside what the sources hold (each source says what it holds).":                                "No se guarda ningún registro con este id: la fecha que indica el id queda fuera de lo que guardan las fuentes (cada fuente dice lo que guarda).",
-		"No record with this id is held: this service does not load the source that would hold it.":                                                                "No se guarda ningún registro con este id: este servicio no carga la fuente que lo tendría.",
-		"No record with this id is held, but a source that would hold it is past its maximum age: it may have appeared since the last fetch.":                      "No se guarda ningún registro con este id, pero una fuente que lo tendría ha superado su antigüedad máxima: puede haber aparecido desde la última descarga.",
-		"No record with this id is held, but a source that would hold it is failing upstream: it may have appeared since the last good fetch.":                     "No se guarda ningún registro con este id, pero una fuente que lo tendría está fallando en origen: puede haber aparecido desde la última descarga correcta.",
-		"No record with this id is held; the sources that would hold it cover its dates, and their freshness is not stated here. That does not prove none exists.": "No se guarda ningún registro con este id; las fuentes que lo tendrían cubren sus fechas, y aquí no se indica si están al día. Eso no prueba que no exista.",
 
 		// the money pages' errors (internal/dossier, internal/procure)
 		"no award or intent notice and no payments-dataset record held here names a vendor with the name stem \"%s\".": "ningún aviso de adjudicación o intención ni ningún registro del conjunto de pagos guardado aquí nombra a un proveedor con la raíz de nombre \"%s\".",
@@ -77,44 +41,10 @@ func init() {
 		"Call without an agency label for the accepted list.":                                                    "Llame sin etiqueta de agencia para obtener la lista aceptada.",
 
 		// the contract analysis (internal/procure contracts_analysis.go)
-		"Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum.": "Las filas sin importe válido (de relleno, negativos, errores de captura, sin importe) se cuentan en todos los recuentos y se excluyen de todas las sumas de valor registrado.",
-		"FY%d (registered %d-07-01 to %d-06-30)":                                  "FY%d (registrado del %d-07-01 al %d-06-30)",
-		"no registration date (pending or not yet registered), so no fiscal year": "sin fecha de registro (pendiente o aún no registrado), así que sin año fiscal",
-		"no vendor name stated":                                                   "sin nombre de proveedor indicado",
-		"no agency stated":                                                        "sin agencia indicada",
-		"some rows were written before amount bands and registration states were kept: load the contract sources again to group and follow them": "algunas filas se escribieron antes de que se guardaran los rangos de importe y los estados de registro: cargue de nuevo las fuentes de contratos para agruparlas y seguirlas",
-		"No registered contracts are held on this deployment, so nothing was analysed.":                                                          "Este servicio no guarda contratos registrados, así que no se analizó nada.",
-		"Analysed %d of the registered contract rows held (%s).":                                                                                 "Se analizaron %d de las filas de contratos registrados guardadas (%s).",
-		"Only these rows were read: contracts registered elsewhere or later are not counted.":                                                    "Solo se leyeron estas filas: los contratos registrados en otro lugar o más tarde no se cuentan.",
-		"%d rows from %s":                                         "%d filas de %s",
-		"%d rows from %s, registered %s to %s":                    "%d filas de %s, registradas del %s al %s",
-		"%d rows from %s, observed %s":                            "%d filas de %s, observadas el %s",
-		"%d rows from %s, registered %s to %s, observed %s":       "%d filas de %s, registradas del %s al %s, observadas el %s",
-		"Nothing was analysed: the agency label is not accepted.": "No se analizó nada: la etiqueta de agencia no es aceptada.",
-		"Totals measure the registered value or the count of registered contract rows, never payments or spending; rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists.":                                                                                                                                                               "Los totales miden el valor registrado o el número de filas de contratos registrados, nunca pagos ni gasto; las filas sin importe válido se cuentan pero nunca se suman; que aquí falte un grupo o una etiqueta no prueba que no exista ningún contrato.",
-		"every canonical agency name of the reviewed agency crosswalk (served by GET /agencies as canonical_name), active and inactive, except the City Record sections the DCAS agency list carries as agencies (not_an_agency); the list changes only when the reviewed mapping does, never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels.": "todos los nombres canónicos de agencia del cruce revisado de agencias (servido por GET /agencies como canonical_name), activos e inactivos, salvo las secciones del City Record que la lista de agencias de DCAS incluye como agencias (not_an_agency); la lista solo cambia cuando cambia la correspondencia revisada, nunca con los contratos guardados. Una etiqueta nombra un único id canónico; las grafías tal como se imprimen en las fuentes no son etiquetas.",
 		// the amount bands (record.ContractAmountBands)
-		"under $10,000":                     "menos de $10,000",
-		"$10,000 to under $100,000":         "de $10,000 a menos de $100,000",
-		"$100,000 to under $1 million":      "de $100,000 a menos de $1 millón",
-		"$1 million to under $10 million":   "de $1 millón a menos de $10 millones",
-		"$10 million to under $100 million": "de $10 millones a menos de $100 millones",
-		"$100 million and over":             "$100 millones o más",
-		"no valid amount (placeholder, negative, entry error or none): counted, not summed": "sin importe válido (de relleno, negativo, error de captura o ninguno): se cuenta, no se suma",
 
 		// the ledgers and the payments held (internal/procure payments.go)
-		"No payments held for these records.":               "No hay pagos guardados para estos registros.",
-		"%d Checkbook NYC payments held for these records.": "%d pagos de Checkbook NYC guardados para estos registros.",
-		"1 Checkbook NYC payment held for these records.":   "1 pago de Checkbook NYC guardado para estos registros.",
-		"The payments held are an extract: %d Checkbook NYC payments issued %s to %s, not every payment of the city; a payment missing here may exist at the source.": "Los pagos guardados son un extracto: %d pagos de Checkbook NYC emitidos del %s al %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
-		"The payments held are an extract: %d Checkbook NYC payments issued on %s, not every payment of the city; a payment missing here may exist at the source.":    "Los pagos guardados son un extracto: %d pagos de Checkbook NYC emitidos el %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
-		"The payments held are an extract: 1 Checkbook NYC payment issued on %s, not every payment of the city; a payment missing here may exist at the source.":      "Los pagos guardados son un extracto: 1 pago de Checkbook NYC emitido el %s, no todos los pagos de la ciudad; un pago que falte aquí puede existir en la fuente.",
-		"This deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them.":                                       "Este servicio no guarda ningún pago de Checkbook NYC, así que no se puede decir nada sobre los pagos; Checkbook NYC los tiene.",
 		// how a ledger's payments are found (procure.JoinedBy…)
-		"exact contract id: payments naming the contract id of a registration held (link records joined by exact contract id, high confidence); payees redacted for privacy are never joined by name": "id exacto del contrato: los pagos que nombran el id de contrato de un registro guardado (registros de vínculo unidos por id exacto del contrato, confianza alta); los beneficiarios ocultados por privacidad nunca se vinculan por nombre",
-		"payee name stem: payments to this vendor as the payee is named (payments whose payee is redacted for privacy carry no name and are never counted here)":                                      "raíz del nombre del beneficiario: los pagos a este proveedor según cómo se nombra al beneficiario (los pagos cuyo beneficiario está oculto por privacidad no llevan nombre y nunca se cuentan aquí)",
-		"the paying agency (the crosswalk's agency id of each payment)": "la agencia pagadora (el id de agencia del cruce de cada pago)",
 		// the profiles' payments note (procure.PaymentsNote)
-		"Contract totals measure registered (or pending) contract value, not spending; payment totals sum checks issued. Amounts that are placeholders (0) or entry errors are excluded from totals. These are the records held here from Checkbook NYC and joined sources; the official datasets may hold more.": "Los totales de contratos miden el valor registrado (o pendiente) de los contratos, no el gasto; los totales de pagos suman los cheques emitidos. Los importes de relleno (0) o con errores de captura se excluyen de los totales. Son los registros guardados aquí de Checkbook NYC y de las fuentes vinculadas; los conjuntos de datos oficiales pueden tener más.",
 	})
 }

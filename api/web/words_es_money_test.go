@@ -1,7 +1,8 @@
 package web
 
 import (
-	"fmt"
+	"bytes"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,29 +25,28 @@ var moneyEnglish = regexp.MustCompile(`\b(the|held|rows from|registered|observed
 // in English: a sentence the services add or change without the word
 // lists following fails here (the bundled sample shows only some).
 func TestMoneySentencesInSpanish(t *testing.T) {
-	upper := func(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
-	fixed := append([]string{
-		procure.ContractMeasure, procure.ContractMeasureNote, procure.ExcludedNote,
-		procure.UngroupedFiscalYear, procure.UngroupedVendor, procure.UngroupedAgency, procure.UngroupedOld,
-		procure.CoverageNone, procure.CoverageOnly, procure.UnknownLabelNone, procure.AgencyLabelsSource,
-		procure.NoValidAmounts, procure.NoneHeld, procure.PaymentsNote,
-		procure.JoinedByContractID, procure.JoinedByPayee, procure.JoinedByAgency,
-		procure.NoPaymentsForThese, upper(procure.PaymentsNoneAtAll),
-		procure.UnknownLabelNone + " " + procure.ContractMeasureNote,
-		procure.CoverageNone + " " + procure.ContractMeasureNote,
-	}, dossier.Absences...)
+	// the notes (keys with arguments) the profiles and sums publish: said
+	// from the message files, their English the services' own
+	notes := record.Notes{procure.ContractMeasureNoteKey, procure.ExcludedNoteKey, procure.AgencyLabelsSourceKey,
+		record.N("analysis.ungrouped.fiscal_year"), record.N("analysis.ungrouped.vendor"), record.N("analysis.ungrouped.agency"),
+		record.N("analysis.ungrouped.old"), record.N("analysis.coverage.none"), record.N("analysis.coverage.only"),
+		record.N("analysis.coverage.unknown_label")}
 	for _, b := range record.ContractAmountBands {
-		fixed = append(fixed, b.Label)
+		notes = append(notes, b.LabelKey)
 	}
-	for _, en := range fixed {
-		if es := Say("es", en); es == en || moneyEnglish.MatchString(es) || Say("en", en) != en {
-			t.Errorf("not said in Spanish: %q → %q", en, es)
+	for _, n := range append(append(notes, procure.ContractMeasureKey, procure.NoValidAmountsKey, procure.NoneHeldKey, procure.NoContractsKey, procure.NoPaymentsKey,
+		procure.NoPayrollKey, procure.NoAwardsKey), dossier.Absences...) {
+		if es := NoteIn("es", n); es == n.String() || moneyEnglish.MatchString(es) || NoteIn("en", n) != n.String() || strings.Contains(es, "[[") {
+			t.Errorf("a note not said in Spanish: %s %q → %q", n.Key, n.String(), es)
 		}
+	}
+
+	if got := NoteIn("es", record.N("analysis.fiscal_year", 2026, 2025, 2026)); got != "FY2026 (registrado del 2025-07-01 al 2026-06-30)" {
+		t.Errorf("a fiscal year group: %q", got)
 	}
 
 	// sentences with numbers, dates and names: each said, its arguments kept
 	for _, c := range []struct{ en, want string }{
-		{fmt.Sprintf(procure.FiscalYearGroup, 2026, 2025, 2026), "FY2026 (registrado del 2025-07-01 al 2026-06-30)"},
 		{"Searched 4,226 records held here, source dates 2011-01-31 to 2026-08-14, observed 2026-08-14.", "4,226"},
 		{"Searched 12 records held here, source dates 2011-01-31 to 2026-08-14.", "2026-08-14"},
 		{"Searched 12 records held here, observed 2026-08-14.", "2026-08-14"},
@@ -62,20 +62,20 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 		}
 	}
 
-	// the ledgers' notes, as the service composes them (payments.go)
-	for _, paid := range []int{0, 1, 8} {
-		for _, cov := range []string{
-			procure.PaymentsNoneAtAll,
-			fmt.Sprintf(procure.PaymentsExtract, procure.PaymentsWord(1001), "2017-07-17", "2018-05-02"),
-			fmt.Sprintf(procure.PaymentsExtractDay, procure.PaymentsWord(1), "2018-05-02"),
-			fmt.Sprintf(procure.PaymentsExtractDay, procure.PaymentsWord(3), "2018-05-02"),
-		} {
-			note := procure.NoPaymentsForThese + " " + upper(cov)
-			if paid > 0 {
-				note = fmt.Sprintf(procure.PaymentsForThese, procure.PaymentsWord(paid), upper(cov))
-			}
-			if es := Say("es", note); moneyEnglish.MatchString(es) || !strings.Contains(es, "2018-05-02") && cov != procure.PaymentsNoneAtAll {
-				t.Errorf("a ledger's note: %q → %q", note, es)
+	// the ledgers' notes and ways, as the service makes them (payments.go)
+	for _, n := range []record.Note{procure.PaymentsKey, procure.LedgerBothKey, procure.JoinedByContractIDKey, procure.JoinedByPayeeKey,
+		procure.JoinedByAgencyKey, record.N("procure.joined.pin_itself"), record.N("procure.ledger.none"), record.N("procure.ledger.one"),
+		record.N("procure.ledger.many", 8), record.N("procure.payments.none_at_all"), record.N("procure.payments.none_at_all.sentence"),
+		record.N("procure.payments.extract", 1001, "2017-07-17", "2018-05-02"), record.N("procure.payments.extract.sentence", 1001, "2017-07-17", "2018-05-02"),
+		record.N("procure.payments.extract_day.one", "2018-05-02"), record.N("procure.payments.extract_day.one.sentence", "2018-05-02"),
+		record.N("procure.payments.extract_day.many", 3, "2018-05-02"), record.N("procure.payments.extract_day.many.sentence", 3, "2018-05-02")} {
+		es := NoteIn("es", n)
+		if es == n.String() || moneyEnglish.MatchString(es) || strings.Contains(es, "[[") || strings.Contains(es, "%!") {
+			t.Errorf("a ledger's note %s: %q → %q", n.Key, n.String(), es)
+		}
+		for _, a := range n.Args {
+			if !strings.Contains(es, a) {
+				t.Errorf("a ledger's note %s drops %q: %q", n.Key, a, es)
 			}
 		}
 	}
@@ -89,9 +89,12 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 			{Label: "Registered contracts (Checkbook NYC and PASSPort rows; third party)", Records: 552, FirstSourceDate: "2026-06-03", LastSourceDate: "2026-06-30"},
 			{Label: "A", Records: 1, ObservedAt: obs}, {Label: "B", Records: 2}},
 	} {
-		en := procure.ContractCoverageStatement(srcs, 13, func(s string) string { return s })
-		es := procure.ContractCoverageStatement(srcs, 13, func(s string) string { return Say("es", s) })
-		if en == es || moneyEnglish.MatchString(es) {
+		ns := procure.ContractCoverageStatement(srcs, 13)
+		en, es := ns.String(), ns.In("es")
+		if got := string(noteHTML("es", ns)); srcs != nil && !strings.Contains(got, "<span data-verbatim>13</span>") {
+			t.Errorf("the coverage statement's numbers are not marked as record values: %q", got)
+		}
+		if en == es || moneyEnglish.MatchString(es) || strings.Contains(es, "[[") {
 			t.Errorf("the coverage statement: %q", es)
 		}
 		for _, s := range srcs {
@@ -111,56 +114,46 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 }
 
 // The notes the script views show (the semantic search's note and fusion,
-// a notice's earlier-cycle summary, basis and search) are in the scripts'
-// list (words-es.js), so that app.js say reads them in Spanish as Say
-// does: each clause of a composed note, each pattern with its numbers,
-// names and dates kept.
+// a notice's earlier-cycle summary, basis and search) are served to the
+// scripts (words-es.js notes) and said there from their keys as the pages
+// say them: each argument (a number, a name, a date) kept.
 func TestScriptNotesInSpanish(t *testing.T) {
-	semantic := "notices ranked by the cosine similarity of their vector (title and opening words) to the query's; the query's filters apply as in keyword search; at most 50 results"
-	for _, c := range []struct{ en, keep string }{
-		{semantic, "50"},
-		{semantic + "; vectors are held for 900 of the 1,002 notices (2 have no word the model knows, the rest are being embedded): those are found by keyword search only", "1,002"},
-		{"reciprocal rank fusion (k=60) of the keyword ranking and the semantic ranking, 50 deep each", "k=60"},
-		{cycle.NoneFound, ""},
-		{"earlier cycles are sought for solicitations and intents to award only", ""},
-		{"last awarded to ACME INC in 2023 ($1,200.00), strict match", "ACME INC"},
-		{"last awarded to ACME INC in 2023, corroborated match", "2023"},
-		{"earlier cycle: Solicitation 2023-01, corroborated match (no award of it held)", "2023-01"},
-		{"estimate: this notice came 14 months after the last earlier cycle (2023-01); the next one may come as long after it", "14 meses"},
-		{"City Record notices held from Parks and Recreation published before 2013-10-15", "Parks and Recreation"},
+	b := Script("es")
+	start, end := bytes.IndexByte(b, '{'), bytes.LastIndexByte(b, '}')
+	var rw struct {
+		Notes map[string]string `json:"notes"`
+	}
+	if start < 0 || json.Unmarshal(b[start:end+1], &rw) != nil {
+		t.Fatalf("the word script is not window.RW = {…}: %.80s", b)
+	}
+	for _, c := range []struct {
+		n    record.Note
+		keep string
+	}{
+		{record.N("semantic.ranked"), ""},
+		{record.N("semantic.filters"), ""},
+		{record.N("semantic.at_most", 50), "50"},
+		{record.N("semantic.vectors_partial", 900, "1,002", 2), "1,002"},
+		{record.N("semantic.fusion", 60, 50), "k=60"},
+		{cycle.NoneFoundKey, ""},
+		{record.N("cycle.not_sought"), ""},
+		{record.N("cycle.last_award_amount.strict", "ACME INC", 2023, "$1,200.00"), "ACME INC"},
+		{record.N("cycle.last_award.corroborated", "ACME INC", 2023), "2023"},
+		{record.N("cycle.earlier.corroborated", "Solicitation", "2023-01"), "2023-01"},
+		{record.N("cycle.next_due_basis", 14, "2023-01"), "14 meses"},
+		{record.N("cycle.searched", "Parks and Recreation", "2013-10-15"), "Parks and Recreation"},
+		{procure.TotalsKey, ""},
+		{record.AbsenceRuleNotes[0], ""},
 	} {
-		es := Say("es", c.en)
-		if es == c.en || !strings.Contains(es, c.keep) || regexp.MustCompile(`\b(the|held|match|notices|cosine|keyword)\b`).MatchString(strings.ReplaceAll(es, c.keep, "")) {
-			t.Errorf("%q → %q", c.en, es)
+		es := NoteIn("es", c.n)
+		if es == c.n.String() || !strings.Contains(es, c.keep) || strings.Contains(es, "[[") ||
+			regexp.MustCompile(`\b(the|held|match|notices|cosine|keyword)\b`).MatchString(strings.ReplaceAll(es, c.keep, "")) {
+			t.Errorf("%s %q → %q", c.n.Key, c.n.String(), es)
 		}
-		if _, ok := scriptSaid(c.en); ok {
-			continue
-		}
-		for _, part := range strings.Split(c.en, "; ") {
-			if _, ok := scriptSaid(part); !ok {
-				t.Errorf("%q is not in the scripts' list (words-es.js)", part)
-			}
+		if rw.Notes[c.n.Key] != msgs["es"].Notes[c.n.Key] {
+			t.Errorf("%s is not served to the scripts (words-es.js)", c.n.Key)
 		}
 	}
-	for _, tier := range []string{cycle.TierStrict, cycle.TierCorroborated} {
-		if _, ok := scriptSaid("last awarded to X in 2020, " + tier + " match"); !ok {
-			t.Errorf("the earlier-cycle summary of tier %s is not in the scripts' list", tier)
-		}
-	}
-}
-
-// scriptSaid is the Spanish of s from the scripts' list alone (sentences,
-// whole or through a pattern), as app.js sayWhole finds it.
-func scriptSaid(s string) (string, bool) {
-	if es, ok := sentences[s]; ok {
-		return es, true
-	}
-	for _, p := range patterns() {
-		if p.scripts && p.re.MatchString(s) {
-			return p.es, true
-		}
-	}
-	return "", false
 }
 
 // A by-id page that holds no such record says why under the layout's
@@ -187,7 +180,7 @@ func TestRecordAbsenceNotesInSpanish(t *testing.T) {
 			t.Fatalf("%+v: no absence note", tc)
 		}
 		seen[e.Type] = true
-		if es := Say("es", e.Note); es == e.Note || moneyEnglish.MatchString(es) {
+		if es := NoteIn("es", e.NoteKey); es == e.Note || moneyEnglish.MatchString(es) || NoteIn("en", e.NoteKey) != e.Note {
 			t.Errorf("%s: %q → %q", e.Type, e.Note, es)
 		}
 	}
@@ -200,8 +193,8 @@ func TestRecordAbsenceNotesInSpanish(t *testing.T) {
 // one opens with a quotation mark of more than one byte (app.js
 // splitSentences cuts at the same places).
 func TestSentencesCutWhole(t *testing.T) {
-	got := Say("es", procure.NoPaymentsForThese+" “Quoted” text no list holds.")
-	if want := "No hay pagos guardados para estos registros. “Quoted” text no list holds."; got != want {
+	got := Say("es", "Only the records held here were searched. “Quoted” text no list holds.")
+	if want := "Solo se buscó en los registros guardados aquí. “Quoted” text no list holds."; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 }

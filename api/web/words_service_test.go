@@ -9,28 +9,35 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
-// The services' sentences the site shows are said in Spanish: a fixed
-// sentence through the list, one with a number or a name through its
-// pattern (the number and the name kept), a join method's meaning through
-// its label; a sentence the service changes without the list following
-// fails here.
-func TestServiceSentencesInSpanish(t *testing.T) {
+// The services' notes the site shows are said from their keys in the
+// reader's language: a fixed note from the message files, one with a
+// number or a name with its arguments in place (marked as record text on
+// a Spanish page); a join method's meaning through its label. The English
+// the site says is the very text the service publishes.
+func TestServiceNotesInSpanish(t *testing.T) {
 	for method, en := range entity.JoinMethods {
 		if Label("en", "method_note", method) != en || !HasLabel("method_note", method) {
 			t.Errorf("join method %q: the label %q is not the service's meaning %q", method, Label("en", "method_note", method), en)
 		}
 	}
-	for _, en := range []string{procure.TotalsNote, procure.NoPayments, procure.NoContracts, procure.NoAwards, procure.NoPayroll} {
-		if Say("es", en) == en || Say("en", en) != en {
-			t.Errorf("%q is not said in Spanish", en)
+	for en, n := range map[string]record.Note{procure.TotalsNote: procure.TotalsKey, procure.NoPayments: procure.NoPaymentsKey,
+		procure.NoContracts: procure.NoContractsKey, procure.NoAwards: procure.NoAwardsKey, procure.NoPayroll: procure.NoPayrollKey} {
+		if NoteIn("es", n) == en || NoteIn("en", n) != en || strings.Contains(NoteIn("es", n), "[[") {
+			t.Errorf("%s: %q is said %q in Spanish", n.Key, en, NoteIn("es", n))
 		}
 	}
-	got := Say("es", "3 records share only the 10-character base PIN 12522P0001: they are shown with link method prefix (confidence low) and summed apart, not added to this procurement's totals.")
-	if !strings.HasPrefix(got, "3 registros comparten solo el PIN base de 10 caracteres 12522P0001:") {
-		t.Errorf("a pattern sentence: %q", got)
+	n := record.N("procure.matter.apart", 3, "12522P0001")
+	if got := NoteIn("es", n); !strings.HasPrefix(got, "3 registros comparten solo el PIN base de 10 caracteres 12522P0001:") {
+		t.Errorf("a note with arguments: %q", got)
 	}
-	if got := Say("es", "A sentence no list holds."); got != "A sentence no list holds." {
-		t.Errorf("an unknown sentence is not shown as written: %q", got)
+	if got := n.String(); !strings.HasPrefix(got, "3 records share only the 10-character base PIN 12522P0001:") {
+		t.Errorf("its English: %q", got)
+	}
+	if got := string(noteHTML("es", n)); !strings.Contains(got, "<span data-verbatim>12522P0001</span>") {
+		t.Errorf("the arguments are not marked as record text: %q", got)
+	}
+	if got := string(noteHTML("en", record.N("no.such.note"))); !strings.Contains(got, "[[no.such.note]]") {
+		t.Errorf("a key no file holds shows %q", got)
 	}
 }
 

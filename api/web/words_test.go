@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Every site word a template or a page handler names exists in English
@@ -39,7 +41,7 @@ func TestEveryWordInBothLanguages(t *testing.T) {
 		t.Fatalf("found only %d words in use: the scan is broken", len(used))
 	}
 	wordsExist(t, used)
-	if miss := missingMessages(msgs); len(miss) > 0 {
+	if miss := record.MissingMessages(msgs); len(miss) > 0 {
 		t.Errorf("the message files disagree: %v", miss)
 	}
 }

@@ -59,7 +59,23 @@ const (
 )
 
 // NoneFound is what a notice with no earlier cycle says.
-const NoneFound = "no earlier cycle found in the records held"
+var (
+	NoneFoundKey = record.N("cycle.none_found")
+	NoneFound    = NoneFoundKey.String()
+)
+
+// notApplies is the summary of a notice whose earlier cycles are not
+// sought.
+var notApplies = record.N("cycle.not_sought")
+
+// The summaries of a last award and of an earlier cycle with no award, by
+// match tier (the keys of each tier's words): the vendor, the year and
+// the amount of the award; the notice type and month of the cycle.
+var (
+	lastAwardKeys       = map[string]string{TierStrict: "cycle.last_award.strict", TierCorroborated: "cycle.last_award.corroborated"}
+	lastAwardAmountKeys = map[string]string{TierStrict: "cycle.last_award_amount.strict", TierCorroborated: "cycle.last_award_amount.corroborated"}
+	earlierKeys         = map[string]string{TierStrict: "cycle.earlier.strict", TierCorroborated: "cycle.earlier.corroborated"}
+)
 
 // Match is one earlier notice of the same work.
 type Match struct {
@@ -111,6 +127,11 @@ type Result struct {
 	Summary string `json:"summary"`
 	// Searched states what was searched.
 	Searched string `json:"searched"`
+	// SummaryKey, SearchedKey and NextDueBasisKey are summary, searched
+	// and next_due_basis as notes (key and arguments).
+	SummaryKey      record.Note  `json:"summary_key"`
+	SearchedKey     *record.Note `json:"searched_key,omitempty"`
+	NextDueBasisKey *record.Note `json:"next_due_basis_key,omitempty"`
 }
 
 // Applies reports whether a notice is one whose earlier cycles are sought.
@@ -296,16 +317,27 @@ func Score(n, earlier record.Notice) (Match, bool) {
 // notice that is not a solicitation or intent gets Applies false and no
 // search.
 func Find(ctx context.Context, r search.NoticesAndRecords, n record.Notice) (Result, error) {
+	res, err := find(ctx, r, n)
+	if err != nil {
+		return Result{}, err
+	}
+	res.said()
+	return res, nil
+}
+
+// find is Find with the result's notes as keys only.
+func find(ctx context.Context, r search.NoticesAndRecords, n record.Notice) (Result, error) {
 	res := Result{Matches: []Match{}}
 	if !Applies(n) || n.StartDate.IsZero() {
-		res.Summary = "earlier cycles are sought for solicitations and intents to award only"
+		res.SummaryKey = notApplies
 		return res, nil
 	}
 	res.Applies = true
 	words := Words(n.Title, n.AgencyName)
-	res.Searched = fmt.Sprintf("City Record notices held from %s published before %s", n.AgencyName, n.StartDate.In(record.NewYork).Format("2006-01-02"))
+	searched := record.N("cycle.searched", n.AgencyName, n.StartDate.In(record.NewYork).Format("2006-01-02"))
+	res.SearchedKey = &searched
 	if len(words) == 0 {
-		res.Summary = NoneFound
+		res.SummaryKey = NoneFoundKey
 		return res, nil
 	}
 	var terms []string
@@ -336,7 +368,7 @@ func Find(ctx context.Context, r search.NoticesAndRecords, n record.Notice) (Res
 		return a.RequestID > b.RequestID
 	})
 	if len(res.Matches) == 0 {
-		res.Summary = NoneFound
+		res.SummaryKey = NoneFoundKey
 		return res, nil
 	}
 	for i, m := range res.Matches {
@@ -352,19 +384,30 @@ func Find(ctx context.Context, r search.NoticesAndRecords, n record.Notice) (Res
 	gap := n.StartDate.Sub(last.Published)
 	next := n.StartDate.Add(gap)
 	res.NextDue = &next
-	res.NextDueBasis = fmt.Sprintf("estimate: this notice came %.0f months after the last earlier cycle (%s); the next one may come as long after it",
-		math.Round(gap.Hours()/24/30.44), last.Published.In(record.NewYork).Format("2006-01"))
+	basis := record.N("cycle.next_due_basis", fmt.Sprintf("%.0f", math.Round(gap.Hours()/24/30.44)), last.Published.In(record.NewYork).Format("2006-01"))
+	res.NextDueBasisKey = &basis
 	if a := res.LastAward; a != nil {
-		res.Summary = "last awarded to " + a.VendorName + " in " + a.Published.In(record.NewYork).Format("2006")
+		year := a.Published.In(record.NewYork).Format("2006")
 		if a.Amount != nil {
-			res.Summary += " (" + view.Money(*a.Amount) + ")"
+			res.SummaryKey = record.Note{Key: lastAwardAmountKeys[a.Tier], Args: []string{a.VendorName, year, view.Money(*a.Amount)}}
+		} else {
+			res.SummaryKey = record.Note{Key: lastAwardKeys[a.Tier], Args: []string{a.VendorName, year}}
 		}
-		res.Summary += ", " + a.Tier + " match"
-	} else {
-		res.Summary = fmt.Sprintf("earlier cycle: %s %s, %s match (no award of it held)", last.NoticeType, // the notice type as the City Record prints it (record text)
-			last.Published.In(record.NewYork).Format("2006-01"), last.Tier)
+	} else { // the notice type as the City Record prints it (record text)
+		res.SummaryKey = record.Note{Key: earlierKeys[last.Tier], Args: []string{last.NoticeType, last.Published.In(record.NewYork).Format("2006-01")}}
 	}
 	return res, nil
+}
+
+// said writes the result's notes in English, as it publishes them.
+func (res *Result) said() {
+	res.Summary = res.SummaryKey.String()
+	if res.SearchedKey != nil {
+		res.Searched = res.SearchedKey.String()
+	}
+	if res.NextDueBasisKey != nil {
+		res.NextDueBasis = res.NextDueBasisKey.String()
+	}
 }
 
 // contractsOf reads the registered contracts with exactly this PIN when the

@@ -30,21 +30,30 @@ type Service struct {
 }
 
 // The vendor and agency profiles' absences (Absence), each a fixed
-// sentence.
-const (
-	VendorMatched    = "A vendor is matched by name stem: legal suffixes and case do not matter, but a different spelling of the name does. Notices that mention the vendor without naming it as the awardee are not counted here; a full-text search finds them."
-	VendorNoAwards   = "No award or intent notice held here names this vendor; the official City Record may still have some."
-	VendorNoPayments = "No payments-dataset record held here names this vendor; Checkbook NYC may still have some."
-	VendorExcluded   = "Some notices carry placeholder or erroneous amounts; they are listed but excluded from the totals."
-	AgencyCounts     = "Counts cover the City Record notices and payments-dataset records held here (see scope); no count proves that the agency has no other records."
-	AgencyNoNotices  = "No City Record notice held here names this agency; the official City Record may still have some."
-	AgencyNoPayments = "No payments-dataset record held here names this agency; Checkbook NYC may still have some."
-	AgencyNoSpelling = "No source spelling of this agency is held yet; the id comes from the reviewed mapping."
+// note (its words are the message files'); the strings are their
+// English, as the profiles publish them.
+var (
+	VendorMatchedKey    = record.N("dossier.vendor.matched")
+	VendorNoAwardsKey   = record.N("dossier.vendor.no_awards")
+	VendorNoPaymentsKey = record.N("dossier.vendor.no_payments")
+	VendorExcludedKey   = record.N("dossier.vendor.excluded")
+	AgencyCountsKey     = record.N("dossier.agency.counts")
+	AgencyNoNoticesKey  = record.N("dossier.agency.no_notices")
+	AgencyNoPaymentsKey = record.N("dossier.agency.no_payments")
+	AgencyNoSpellingKey = record.N("dossier.agency.no_spelling")
+
+	VendorMatched    = VendorMatchedKey.String()
+	VendorNoAwards   = VendorNoAwardsKey.String()
+	VendorNoPayments = VendorNoPaymentsKey.String()
+	VendorExcluded   = VendorExcludedKey.String()
+	AgencyCounts     = AgencyCountsKey.String()
+	AgencyNoNotices  = AgencyNoNoticesKey.String()
+	AgencyNoPayments = AgencyNoPaymentsKey.String()
+	AgencyNoSpelling = AgencyNoSpellingKey.String()
 )
 
-// Absences lists every sentence a profile's Absence may hold (the site's
-// word lists say each in Spanish; a test fails on one they miss).
-var Absences = []string{VendorMatched, VendorNoAwards, VendorNoPayments, VendorExcluded, AgencyCounts, AgencyNoNotices, AgencyNoPayments, AgencyNoSpelling}
+// Absences lists every note a profile's Absence may hold.
+var Absences = record.Notes{VendorMatchedKey, VendorNoAwardsKey, VendorNoPaymentsKey, VendorExcludedKey, AgencyCountsKey, AgencyNoNoticesKey, AgencyNoPaymentsKey, AgencyNoSpellingKey}
 
 // New builds a dossier service over the procurement and people services.
 func New(p *procure.Service, ppl *people.Service) *Service { return &Service{Procure: p, People: ppl} }
@@ -95,6 +104,7 @@ type Vendor struct {
 	First, Last string // New York days
 	Scope       record.Scope
 	Absence     []string
+	AbsenceKeys record.Notes // Absence as notes
 }
 
 // Mentions is the full-text query that finds mentions of a vendor stem
@@ -184,7 +194,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 	}
 	v.Payments = procure.Totals(pay, VendorEntries)
 	v.Payments.Extent = p.RowsExtent(ctx, procure.RowQuery{VendorStems: []string{stem}, Kinds: []string{procure.RowContract, procure.RowPayment}})
-	if v.Ledger, err = p.Ledger(ctx, v.Payments, procure.JoinedByPayee); err != nil {
+	if v.Ledger, err = p.Ledger(ctx, v.Payments, procure.JoinedByPayeeKey); err != nil {
 		return nil, err
 	}
 	v.First, v.Last = v.Awards.First, v.Awards.Last
@@ -198,17 +208,18 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 			}
 		}
 	}
-	v.Absence = []string{
-		VendorMatched,
-	}
+	v.AbsenceKeys = record.Notes{VendorMatchedKey}
 	if res.Total == 0 {
-		v.Absence = append(v.Absence, VendorNoAwards)
+		v.AbsenceKeys = append(v.AbsenceKeys, VendorNoAwardsKey)
 	}
 	if pay.Total == 0 {
-		v.Absence = append(v.Absence, VendorNoPayments)
+		v.AbsenceKeys = append(v.AbsenceKeys, VendorNoPaymentsKey)
 	}
 	if v.Awards.Total > v.Awards.ValidAmounts {
-		v.Absence = append(v.Absence, VendorExcluded)
+		v.AbsenceKeys = append(v.AbsenceKeys, VendorExcludedKey)
+	}
+	for _, n := range v.AbsenceKeys {
+		v.Absence = append(v.Absence, n.String())
 	}
 	return v, nil
 }
@@ -371,9 +382,10 @@ type Agency struct {
 	Payments procure.RowTotals
 	// Ledger is registered vs paid by fiscal year for the agency, with the
 	// coverage of the payments held.
-	Ledger  procure.Ledger
-	Scope   record.Scope
-	Absence []string
+	Ledger      procure.Ledger
+	Scope       record.Scope
+	Absence     []string
+	AbsenceKeys record.Notes // Absence as notes
 }
 
 // Agency reads the dossier of an agency by canonical id or any spelling.
@@ -441,20 +453,21 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 	a.Awards = p.AwardTotals(awards)
 	a.Payments = procure.Totals(pay, AgencyEntries)
 	a.Payments.Extent = p.RowsExtent(ctx, procure.RowQuery{AgencyIDs: []string{id}, Kinds: procure.RowKinds})
-	if a.Ledger, err = p.Ledger(ctx, a.Payments, procure.JoinedByAgency); err != nil {
+	if a.Ledger, err = p.Ledger(ctx, a.Payments, procure.JoinedByAgencyKey); err != nil {
 		return nil, err
 	}
-	a.Absence = []string{
-		AgencyCounts,
-	}
+	a.AbsenceKeys = record.Notes{AgencyCountsKey}
 	if res.Total == 0 {
-		a.Absence = append(a.Absence, AgencyNoNotices)
+		a.AbsenceKeys = append(a.AbsenceKeys, AgencyNoNoticesKey)
 	}
 	if pay.Total == 0 {
-		a.Absence = append(a.Absence, AgencyNoPayments)
+		a.AbsenceKeys = append(a.AbsenceKeys, AgencyNoPaymentsKey)
 	}
 	if len(a.Variants) == 0 {
-		a.Absence = append(a.Absence, AgencyNoSpelling)
+		a.AbsenceKeys = append(a.AbsenceKeys, AgencyNoSpellingKey)
+	}
+	for _, n := range a.AbsenceKeys {
+		a.Absence = append(a.Absence, n.String())
 	}
 	return a, nil
 }

@@ -27,10 +27,12 @@ const (
 	MaxPositionTitles = 25
 )
 
-// PositionsNote says what a position summary is and is not.
-const PositionsNote = "Positions held by title as the Citywide Payroll dataset prints them: each payroll row is one position in one " +
-	"agency, title and fiscal year. A row is not a person row and no person is inferred from it; names are printed only " +
-	"in the payroll rows themselves, as the dataset prints them."
+// PositionsNote says what a position summary is and is not (PositionsKey
+// in English).
+var (
+	PositionsKey  = record.N("people.positions.note")
+	PositionsNote = PositionsKey.String()
+)
 
 // PositionTitle is one title in one fiscal year: how many payroll rows
 // hold it and their regular gross paid.
@@ -71,6 +73,13 @@ type Positions struct {
 	Display  string `json:"display"`
 	Measure  string `json:"measure"`
 	Note     string `json:"note"`
+	// DisplayKey is display as a note when it says what is absent;
+	// MeasureKey, NoteKeys and BoundsKey are measure, note and bounds as
+	// notes (key and arguments).
+	DisplayKey *record.Note `json:"display_key,omitempty"`
+	MeasureKey record.Note  `json:"measure_key"`
+	NoteKeys   record.Notes `json:"note_keys"`
+	BoundsKey  record.Note  `json:"bounds_key"`
 	// FiscalYearsHeld lists every fiscal year held (newest first); Years
 	// summarizes the newest MaxPositionYears of them.
 	FiscalYearsHeld []int          `json:"fiscal_years_held"`
@@ -93,8 +102,7 @@ func (p *Positions) withExtent(es []record.Extent, words string) {
 }
 
 // positionsBounds states the summary's bounds.
-var positionsBounds = "at most " + strconv.Itoa(MaxPositionYears) + " fiscal years (newest first) and " +
-	strconv.Itoa(MaxPositionTitles) + " titles per year (by regular gross paid, then rows); the counts of titles held and of rows not listed say what is left out"
+var positionsBounds = record.N("people.positions.bounds", MaxPositionYears, MaxPositionTitles)
 
 // browsePayroll is the payroll JSON read of an agency, year and title.
 func browsePayroll(agencyID string, fy int, title string) string {
@@ -113,11 +121,16 @@ func browsePayroll(agencyID string, fy int, title string) string {
 // (search.TotalsOf grouped by the title key). An empty agency id reads
 // unknown. Errors: EUNAVAILABLE when the engine cannot answer.
 func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, error) {
-	out := Positions{AgencyID: agencyID, Measure: procure.PayrollMeasure, Note: PositionsNote, Bounds: positionsBounds,
+	out := Positions{AgencyID: agencyID, Measure: procure.PayrollMeasure, Note: PositionsNote, Bounds: positionsBounds.String(),
+		MeasureKey: procure.PayrollMeasureKey, NoteKeys: record.Notes{PositionsKey}, BoundsKey: positionsBounds,
 		FiscalYearsHeld: []int{}, Years: []PositionYear{}}
+	absent := func(display, why record.Note) {
+		out.State, out.Display, out.DisplayKey = Unknown, display.String(), &display
+		out.NoteKeys = record.Notes{why, PositionsKey}
+		out.Note = out.NoteKeys.String()
+	}
 	if agencyID == "" {
-		out.State, out.Display = Unknown, "unknown"
-		out.Note = "This roster record is tied to no crosswalk agency, so no payroll is read for it: unknown, not none. " + PositionsNote
+		absent(record.N("people.positions.unknown"), record.N("people.positions.no_agency"))
 		return out, nil
 	}
 	rs, err := s.records()
@@ -136,12 +149,12 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 		return out, err
 	}
 	if all.Count == 0 {
-		out.State, out.Display = Unknown, procure.NoPayroll
-		out.Note = "No Citywide Payroll row held here names this agency: no payroll held (not proof that the agency has no positions). " + PositionsNote
+		absent(procure.NoPayrollKey, record.N("people.positions.none"))
 		return out, nil
 	}
 	out.State = Published
-	out.Display = procure.Sum{Records: all.Count, ValidAmounts: all.ValidAmounts, Amount: all.Amount, Absent: procure.NoPayroll}.Display()
+	m := procure.Sum{Records: all.Count, ValidAmounts: all.ValidAmounts, Amount: all.Amount, Absent: procure.NoPayrollKey}.Money()
+	out.Display, out.DisplayKey = m.Display, m.DisplayKey
 	for _, b := range all.Groups[search.KeyFiscalYear] {
 		if y, err := strconv.Atoi(b.Value); err == nil {
 			out.FiscalYearsHeld = append(out.FiscalYearsHeld, y)
@@ -157,7 +170,7 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 			return out, err
 		}
 		y := PositionYear{FiscalYear: fy, Rows: t.Count, ValidAmounts: t.ValidAmounts, Excluded: t.Count - t.ValidAmounts,
-			GrossPaid: procure.Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: procure.NoPayroll}.Money(),
+			GrossPaid: procure.Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: procure.NoPayrollKey}.Money(),
 			Titles:    []PositionTitle{}, Browse: browsePayroll(agencyID, fy, "")}
 		titles := t.Groups[procure.KeyPayrollTitle]
 		y.TitlesHeld = len(titles)
@@ -170,7 +183,7 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 				continue
 			}
 			y.Titles = append(y.Titles, PositionTitle{Title: b.Value, Rows: b.Count, ValidAmounts: b.ValidAmounts, Excluded: b.Count - b.ValidAmounts,
-				GrossPaid: procure.Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: procure.NoPayroll}.Money(),
+				GrossPaid: procure.Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: procure.NoPayrollKey}.Money(),
 				Browse:    browsePayroll(agencyID, fy, b.Value)})
 		}
 		y.RowsNoTitle = max(0, t.Count-inTitles-t.Other[procure.KeyPayrollTitle])
@@ -178,4 +191,10 @@ func (s *Service) Positions(ctx context.Context, agencyID string) (Positions, er
 	}
 	out.withExtent(search.Extents(ctx, rs, record.ExtentPayroll))
 	return out, nil
+}
+
+// Money is the summary's display as a sum reads (its amount, or what is
+// absent).
+func (p Positions) Money() procure.Money {
+	return procure.Money{Display: p.Display, DisplayKey: p.DisplayKey}
 }

@@ -93,7 +93,10 @@ func (r Row) View() RowView {
 }
 
 // PaymentsNote says what the payments totals measure.
-const PaymentsNote = "Contract totals measure registered (or pending) contract value, not spending; payment totals sum checks issued. Amounts that are placeholders (0) or entry errors are excluded from totals. These are the records held here from Checkbook NYC and joined sources; the official datasets may hold more."
+var (
+	PaymentsKey  = record.N("procure.payments.note")
+	PaymentsNote = PaymentsKey.String()
+)
 
 // PaymentsView sums the payments-dataset rows of an answer (a vendor, an
 // agency, a PIN) by kind and fiscal year. Contract totals are registered
@@ -118,6 +121,8 @@ type PaymentsView struct {
 	Next       string `json:"next,omitempty"`
 	CSV        string `json:"csv,omitempty"`
 	Note       string `json:"note"`
+	// NoteKey is note as a note (key and arguments).
+	NoteKey record.Note `json:"note_key"`
 	// Ledger is registered vs paid by fiscal year with the coverage of the
 	// payments held ("no_payments_held" when none), where the answer has
 	// one.
@@ -132,7 +137,7 @@ type PaymentsView struct {
 // View is the totals as shown, with their extent.
 func (t RowTotals) View() PaymentsView {
 	p := PaymentsView{Records: t.Records, Contracts: t.Contracts.Total(), Payments: t.Payments.Total(),
-		ByFiscalYear: t.ByFiscalYear, Entries: make([]RowView, 0, len(t.Rows)), More: t.More, NextCursor: t.NextCursor, Note: PaymentsNote,
+		ByFiscalYear: t.ByFiscalYear, Entries: make([]RowView, 0, len(t.Rows)), More: t.More, NextCursor: t.NextCursor, Note: PaymentsNote, NoteKey: PaymentsKey,
 		Extent: t.Extent.Extent, ExtentWords: t.Extent.ExtentWords}
 	if p.Extent == nil {
 		p.Extent = []record.Extent{}
@@ -256,7 +261,7 @@ func (a Awards) Summary() AwardSummary {
 
 // rowAmount is a row's amount in words, as a sum of that one row.
 func rowAmount(r Row) string {
-	s := Sum{Records: 1, Absent: "no valid amount"}
+	s := Sum{Records: 1, Absent: record.N("sum.no_valid_amount")}
 	if r.AmountValid {
 		s.ValidAmounts, s.Amount = 1, r.Amount
 	}

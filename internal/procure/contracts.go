@@ -2,7 +2,6 @@ package procure
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +23,10 @@ const (
 )
 
 // ContractMeasure is what contract totals measure (SPEC §2.6).
-const ContractMeasure = "registered value and count of registered contract rows; not payments or spending"
+var (
+	ContractMeasureKey = record.N("procure.contract.measure")
+	ContractMeasure    = ContractMeasureKey.String()
+)
 
 // ContractRead is one contract by exact ID: the row asked for (or, asked
 // by contract ID, the first of its rows by id) and every row held under
@@ -53,6 +55,8 @@ type ContractRead struct {
 	// name this contract").
 	Registration     string `json:"registration"`
 	RegistrationNote string `json:"registration_note,omitempty"`
+	// RegistrationKey is registration_note as a note (key and arguments).
+	RegistrationKey *record.Note `json:"registration_note_key,omitempty"`
 	// Payees are the vendors the payments naming the contract pay, by name
 	// stem (the vendor of a contract whose registration is not held).
 	Payees []Payee `json:"payees"`
@@ -67,10 +71,13 @@ const (
 // Payee is one vendor the payments of a contract pay: its name as the
 // payments print it, its stem, and their count and valid-amount sum.
 type Payee struct {
-	Name     string `json:"name"`
-	Stem     string `json:"stem,omitempty"`
-	Payments int    `json:"payments"`
-	Paid     Money  `json:"paid"`
+	Name string `json:"name"`
+	// NameKey is name as a note when the service names the payee (one
+	// redacted for privacy); absent for a payee as the payments name it.
+	NameKey  *record.Note `json:"name_key,omitempty"`
+	Stem     string       `json:"stem,omitempty"`
+	Payments int          `json:"payments"`
+	Paid     Money        `json:"paid"`
 }
 
 // ContractFilter narrows a browse: every set field must match. Agency is a
@@ -207,10 +214,11 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	if out.Payments.Total == 0 {
 		return out, record.Errorf(record.ENOTFOUND, "no contract with ID %q is held, and no payment held names it", id)
 	}
-	out.RegistrationNote = fmt.Sprintf(RegistrationNotHeldNote, out.Payments.Total)
+	reg := record.N("procure.registration_not_held.many", out.Payments.Total)
 	if out.Payments.Total == 1 {
-		out.RegistrationNote = RegistrationNotHeldOne
+		reg = record.N("procure.registration_not_held.one")
 	}
+	out.RegistrationNote, out.RegistrationKey = reg.String(), &reg
 	rs, err := s.RecordReader()
 	if err != nil {
 		return out, err
@@ -229,15 +237,15 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	out.Payees = []Payee{}
 	rest := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount}
 	for _, b := range t.Groups[search.KeyVendorStem] {
-		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoPayments}
+		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoPaymentsKey}
 		out.Payees = append(out.Payees, Payee{Name: named[b.Value], Stem: b.Value, Payments: b.Count, Paid: sum.Money()})
 		rest.Records -= b.Count
 		rest.ValidAmounts -= b.ValidAmounts
 		rest.Amount = search.RoundCents(rest.Amount - b.Amount)
 	}
 	if rest.Records > 0 { // payees redacted for privacy: no name, no stem
-		rest.Absent = NoPayments
-		out.Payees = append(out.Payees, Payee{Name: PayeeNotNamed, Payments: rest.Records, Paid: rest.Money()})
+		rest.Absent = NoPaymentsKey
+		out.Payees = append(out.Payees, Payee{Name: PayeeNotNamed, NameKey: &PayeeNotNamedKey, Payments: rest.Records, Paid: rest.Money()})
 	}
 	if len(out.Payments.Payments) > 0 {
 		p := out.Payments.Payments[0].Payment
@@ -250,13 +258,11 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 	return out, err
 }
 
-// What a contract read says when its registration is not held (%d is the
-// count of payments naming it; RegistrationNotHeldOne for one), and the
-// payee of payments whose payee is redacted.
-const (
-	RegistrationNotHeldNote = "registration not held; %d Checkbook NYC payments name this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
-	RegistrationNotHeldOne  = "registration not held; 1 Checkbook NYC payment names this contract. The registered contract row is not among the records held here (the contracts held are an extract); the payments below name its contract ID."
-	PayeeNotNamed           = "payee not named (redacted for privacy)"
+// The payee of payments whose payee is redacted, as a note and in
+// English.
+var (
+	PayeeNotNamedKey = record.N("procure.payee_not_named")
+	PayeeNotNamed    = PayeeNotNamedKey.String()
 )
 
 // paymentsNaming reads the payments whose own contract id is id (at most
@@ -289,7 +295,7 @@ func (s *Service) paymentsNaming(ctx context.Context, id string) (ContractPaymen
 	if err != nil {
 		return out, err
 	}
-	out.Ledger = ledgerOf(years, JoinedByContractID, cov)
+	out.Ledger = ledgerOf(years, record.Notes{JoinedByContractIDKey}, cov)
 	out.LedgerAlias = out.Ledger
 	return out, nil
 }
@@ -351,7 +357,7 @@ func (s *Service) BrowseContracts(ctx context.Context, f ContractFilter, cursor 
 	}
 	out := ContractPage{Contracts: p.Items, Total: p.Total, NextCursor: p.NextCursor, Scope: p.Scope}
 	out.Scope.Searched.Kind = "contracts"
-	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
+	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContractsKey}
 	out.Totals = ContractTotals{Count: t.Count, ValidAmounts: t.ValidAmounts, Registered: sum.Value(), Display: sum.Display(), Measure: ContractMeasure}
 	out.TotalsExtent = totalsExtent(ctx, rs, record.ExtentContracts)
 	return out, nil

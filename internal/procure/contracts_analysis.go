@@ -53,9 +53,10 @@ const (
 )
 
 // AgencyLabelsSource says where the accepted agency labels come from.
-const AgencyLabelsSource = "every canonical agency name of the reviewed agency crosswalk (" +
-	"served by GET /agencies as canonical_name), active and inactive, except the City Record sections the DCAS agency list carries as agencies (not_an_agency); the list changes only when the reviewed mapping does, " +
-	"never with the contracts held. A label names one canonical id; spellings as printed in the sources are not labels."
+var (
+	AgencyLabelsSourceKey = record.N("analysis.labels_source")
+	AgencyLabelsSource    = AgencyLabelsSourceKey.String()
+)
 
 // AnalysisRequest asks for an analysis. AgencyLabel, when set, must be an
 // accepted label with the same letter case (AgencyLabels).
@@ -70,9 +71,11 @@ type AnalysisRequest struct {
 
 // AgencyLabelList is the fixed list of accepted agency labels.
 type AgencyLabelList struct {
-	Source string   `json:"source"`
-	Count  int      `json:"count"`
-	Labels []string `json:"labels"`
+	Source string `json:"source"`
+	// SourceKey is source as a note (key and arguments).
+	SourceKey record.Note `json:"source_key"`
+	Count     int         `json:"count"`
+	Labels    []string    `json:"labels"`
 }
 
 // AnalysisPopulation is the denominator of an analysis: every registered
@@ -88,6 +91,8 @@ type AnalysisPopulation struct {
 	ExcludedRows int                `json:"excluded_rows"`
 	Excluded     []AnalysisExcluded `json:"excluded_by_reason"`
 	ExcludedNote string             `json:"excluded_note"`
+	// ExcludedNoteKey is excluded_note as a note (key and arguments).
+	ExcludedNoteKey record.Note `json:"excluded_note_key"`
 	// FirstRegistered and LastRegistered bound the registration dates.
 	FirstRegistered string `json:"first_registered,omitempty"`
 	LastRegistered  string `json:"last_registered,omitempty"`
@@ -116,6 +121,9 @@ type ContractGroup struct {
 	// stem, fiscal year, amount band key); Label how it reads.
 	Key   string `json:"key"`
 	Label string `json:"label"`
+	// LabelKey is label as a note when the service words it (a fiscal
+	// year, an amount band); absent for a name as the records print it.
+	LabelKey *record.Note `json:"label_key,omitempty"`
 	// AcceptedLabel is set for an agency group whose agency is in the
 	// accepted list (its label); empty for a spelling the reviewed mapping
 	// does not know yet.
@@ -136,6 +144,8 @@ type AnalysisUngrouped struct {
 	Rows   int             `json:"rows"`
 	Reason string          `json:"reason"`
 	Follow *ContractFollow `json:"follow,omitempty"`
+	// ReasonKeys are reason as notes (its clauses, joined by "; ").
+	ReasonKeys record.Notes `json:"reason_keys"`
 }
 
 // AnalysisCoverage is what the analysis read: the registered-contract
@@ -143,6 +153,8 @@ type AnalysisUngrouped struct {
 type AnalysisCoverage struct {
 	Statement string                  `json:"statement"`
 	Sources   []record.SourceCoverage `json:"sources"`
+	// StatementKeys are statement as notes (its sentences).
+	StatementKeys record.Notes `json:"statement_keys"`
 }
 
 // ContractAnalysis is the answer of AnalyzeContracts. Status "ranked"
@@ -155,6 +167,8 @@ type ContractAnalysis struct {
 	RankBy  string            `json:"rank_by"`
 	Filters map[string]string `json:"filters"`
 	Measure string            `json:"measure"`
+	// MeasureKey is measure as a note (key and arguments).
+	MeasureKey record.Note `json:"measure_key"`
 
 	Error       *record.Error `json:"error,omitempty"`
 	Suggestions []string      `json:"suggested_labels,omitempty"`
@@ -209,7 +223,7 @@ func AmountBandKeys() []string {
 
 // AgencyLabels is the fixed list of accepted agency labels, sorted.
 func (s *Service) AgencyLabels() AgencyLabelList {
-	out := AgencyLabelList{Source: AgencyLabelsSource, Labels: []string{}}
+	out := AgencyLabelList{Source: AgencyLabelsSource, SourceKey: AgencyLabelsSourceKey, Labels: []string{}}
 	for _, a := range s.Crosswalk.Agencies() {
 		if a.NotAnAgency == "" { // a City Record section is no agency label
 			out.Labels = append(out.Labels, a.Name)
@@ -432,7 +446,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 		return ContractAnalysis{}, record.Invalid("limit", "limit must be between 1 and %d groups", MaxAnalysisGroups)
 	}
 	out := ContractAnalysis{Status: AnalysisRanked, GroupBy: req.GroupBy, RankBy: req.RankBy, Filters: map[string]string{},
-		Measure: ContractMeasure, AmountBands: record.ContractAmountBands, Groups: []ContractGroup{}}
+		Measure: ContractMeasure, MeasureKey: ContractMeasureKey, AmountBands: record.ContractAmountBands, Groups: []ContractGroup{}}
 	f := ContractFilter{FiscalYear: req.FiscalYear, AmountBand: req.AmountBand}
 	if req.AgencyLabel != "" {
 		out.Filters["agency"] = req.AgencyLabel
@@ -440,7 +454,8 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 			e := s.unknownLabel(req.AgencyLabel)
 			out.Status, out.Error, out.Suggestions, out.Groups = AnalysisUnknownLabel, e, s.SuggestLabels(req.AgencyLabel), nil
 			out.Message = e.Message
-			out.Coverage.Statement = UnknownLabelNone + " " + ContractMeasureNote
+			out.Coverage.StatementKeys = record.Notes{record.N("analysis.coverage.unknown_label"), ContractMeasureNoteKey}
+			out.Coverage.Statement = out.Coverage.StatementKeys.String()
 			out.Coverage.Sources = []record.SourceCoverage{}
 			out.Scope = record.NewScope(record.Searched{Kind: "contracts", Filters: out.Filters}, nil, 0)
 			return out, nil
@@ -469,10 +484,10 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	if err != nil {
 		return ContractAnalysis{}, err
 	}
-	pop := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
+	pop := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContractsKey}
 	out.Population = &AnalysisPopulation{Rows: t.Count, IncludedRows: t.ValidAmounts, RegisteredValue: pop.Money(),
 		ExcludedRows: t.Count - t.ValidAmounts, Excluded: []AnalysisExcluded{}, FirstRegistered: day(t.First), LastRegistered: day(t.Last),
-		ExcludedNote: ExcludedNote}
+		ExcludedNote: ExcludedNote, ExcludedNoteKey: ExcludedNoteKey}
 	for _, b := range t.Groups[KeyAmountExcluded] {
 		out.Population.Excluded = append(out.Population.Excluded, AnalysisExcluded{Reason: b.Value, Description: record.ExcludedReasons[b.Value], Rows: b.Count})
 	}
@@ -488,7 +503,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	}
 	out.GroupsTotal = len(buckets)
 	if rest := t.Count - grouped; rest > 0 {
-		out.Ungrouped = &AnalysisUngrouped{Rows: rest, Reason: ungroupedReason(req.GroupBy)}
+		out.Ungrouped = &AnalysisUngrouped{Rows: rest, ReasonKeys: record.Notes{ungroupedReason(req.GroupBy)}}
 		undated := 0
 		for _, b := range t.Groups[KeyRegistration] {
 			if b.Value == RegistrationUndated {
@@ -498,7 +513,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 		if req.GroupBy == GroupFiscalYear && undated != rest {
 			// rows written before the registration key existed: the
 			// undated browse would not find them all
-			out.Ungrouped.Reason += "; " + ungroupedReason("")
+			out.Ungrouped.ReasonKeys = append(out.Ungrouped.ReasonKeys, ungroupedReason(""))
 		} else if req.GroupBy == GroupFiscalYear {
 			uf := f
 			uf.Undated = true
@@ -506,11 +521,14 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 			out.Ungrouped.Follow = &fl
 		}
 	}
+	if out.Ungrouped != nil {
+		out.Ungrouped.Reason = out.Ungrouped.ReasonKeys.Clauses("en")
+	}
 	if len(buckets) > req.Limit {
 		buckets = buckets[:req.Limit]
 	}
 	for i, b := range buckets {
-		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoContracts}
+		sum := Sum{Records: b.Count, ValidAmounts: b.ValidAmounts, Amount: b.Amount, Absent: NoContractsKey}
 		g := ContractGroup{Rank: i + 1, Key: b.Value, Rows: b.Count, IncludedRows: b.ValidAmounts, ExcludedRows: b.Count - b.ValidAmounts,
 			RegisteredValue: sum.Money(), ShareOfRows: percent(float64(b.Count), float64(t.Count))}
 		if b.ValidAmounts > 0 && t.Amount > 0 {
@@ -532,11 +550,13 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 			gf.VendorStem = b.Value
 		case GroupFiscalYear:
 			fy, _ := strconv.Atoi(b.Value)
-			g.Label = fmt.Sprintf(FiscalYearGroup, fy, fy-1, fy)
+			l := record.N("analysis.fiscal_year", fy, fy-1, fy)
+			g.Label, g.LabelKey = l.String(), &l
 			gf.FiscalYear = fy
 		case GroupAmountBand:
 			if band, ok := record.AmountBand(b.Value); ok {
-				g.Label = band.Label
+				l := band.LabelKey
+				g.Label, g.LabelKey = band.Label, &l
 			}
 			gf.AmountBand = b.Value
 		}
@@ -565,8 +585,10 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 }
 
 // ContractMeasureNote is the sentence every analysis states.
-const ContractMeasureNote = "Totals measure the registered value or the count of registered contract rows, never payments or spending; " +
-	"rows without a valid amount are counted but never summed; a group or label absent here does not prove no contract exists."
+var (
+	ContractMeasureNoteKey = record.N("analysis.measure_note")
+	ContractMeasureNote    = ContractMeasureNoteKey.String()
+)
 
 // contractCoverage is the coverage of the registered-contract records
 // (ContractKind) and its statement.
@@ -577,71 +599,58 @@ func contractCoverage(cov []record.SourceCoverage, matched int) AnalysisCoverage
 			out.Sources = append(out.Sources, c)
 		}
 	}
-	out.Statement = ContractCoverageStatement(out.Sources, matched, func(s string) string { return s })
+	out.StatementKeys = ContractCoverageStatement(out.Sources, matched)
+	out.Statement = out.StatementKeys.String()
 	return out
 }
 
-// The coverage statement's fixed sentences (ContractCoverageStatement).
-const (
-	CoverageNone     = "No registered contracts are held on this deployment, so nothing was analysed."
-	CoverageAnalysed = "Analysed %d of the registered contract rows held (%s)."
-	CoverageOnly     = "Only these rows were read: contracts registered elsewhere or later are not counted."
-	CoveragePart     = "%d rows from %s"
-	CoveragePartReg  = "%d rows from %s, registered %s to %s"
-	CoveragePartObs  = "%d rows from %s, observed %s"
-	CoveragePartBoth = "%d rows from %s, registered %s to %s, observed %s"
-	UnknownLabelNone = "Nothing was analysed: the agency label is not accepted."
-)
-
-// ContractCoverageStatement is the statement of an analysis's coverage:
-// the rows analysed (matched) out of the registered contract rows held,
-// one part per source (its rows, registration dates and observation), and
-// the measure. Each fixed sentence and each part goes through say (the
-// identity for the JSON; a page says them in its language), so the
-// statement is composed here only.
-func ContractCoverageStatement(sources []record.SourceCoverage, matched int, say func(string) string) string {
-	var parts []string
+// ContractCoverageStatement is the statement of an analysis's coverage,
+// as notes: the rows analysed (matched) out of the registered contract
+// rows held, one part per source (its rows, registration dates and
+// observation), and the measure.
+func ContractCoverageStatement(sources []record.SourceCoverage, matched int) record.Notes {
+	var parts record.Notes
 	for _, c := range sources {
-		var p string
 		switch reg, obs := c.FirstSourceDate != "", !c.ObservedAt.IsZero(); {
 		case reg && obs:
-			p = fmt.Sprintf(CoveragePartBoth, c.Records, c.Label, c.FirstSourceDate, c.LastSourceDate, day(c.ObservedAt))
+			parts = append(parts, record.N("analysis.coverage.part_both", c.Records, c.Label, c.FirstSourceDate, c.LastSourceDate, day(c.ObservedAt)))
 		case reg:
-			p = fmt.Sprintf(CoveragePartReg, c.Records, c.Label, c.FirstSourceDate, c.LastSourceDate)
+			parts = append(parts, record.N("analysis.coverage.part_registered", c.Records, c.Label, c.FirstSourceDate, c.LastSourceDate))
 		case obs:
-			p = fmt.Sprintf(CoveragePartObs, c.Records, c.Label, day(c.ObservedAt))
+			parts = append(parts, record.N("analysis.coverage.part_observed", c.Records, c.Label, day(c.ObservedAt)))
 		default:
-			p = fmt.Sprintf(CoveragePart, c.Records, c.Label)
+			parts = append(parts, record.N("analysis.coverage.part", c.Records, c.Label))
 		}
-		parts = append(parts, say(p))
 	}
 	if len(parts) == 0 {
-		return say(CoverageNone) + " " + say(ContractMeasureNote)
+		return record.Notes{record.N("analysis.coverage.none"), ContractMeasureNoteKey}
 	}
-	return say(fmt.Sprintf(CoverageAnalysed, matched, strings.Join(parts, "; "))) + " " + say(CoverageOnly) + " " + say(ContractMeasureNote)
+	analysed := record.N("analysis.coverage.analysed", matched)
+	for _, p := range parts {
+		analysed.Inner = append(analysed.Inner, record.PartOf(p))
+	}
+	return record.Notes{analysed, record.N("analysis.coverage.only"), ContractMeasureNoteKey}
 }
 
-// An analysis's fixed words: the measure of its exclusions, a fiscal
-// year group's label, and why rows are in no group.
-const (
-	ExcludedNote        = "Rows without a valid amount (placeholders, negatives, data-entry errors, no amount) are counted in every count and excluded from every registered-value sum."
-	FiscalYearGroup     = "FY%d (registered %d-07-01 to %d-06-30)"
-	UngroupedFiscalYear = "no registration date (pending or not yet registered), so no fiscal year"
-	UngroupedVendor     = "no vendor name stated"
-	UngroupedAgency     = "no agency stated"
-	UngroupedOld        = "some rows were written before amount bands and registration states were kept: load the contract sources again to group and follow them"
+// An analysis's fixed words: the measure of its exclusions.
+var (
+	ExcludedNoteKey = record.N("analysis.excluded_note")
+	ExcludedNote    = ExcludedNoteKey.String()
 )
 
-func ungroupedReason(g string) string {
+// ungroupedReason is why rows are in no group of the grouping g (a
+// grouping with no reason of its own: rows written before the keys it
+// reads were kept).
+func ungroupedReason(g string) record.Note {
 	switch g {
 	case GroupFiscalYear:
-		return UngroupedFiscalYear
+		return record.N("analysis.ungrouped.fiscal_year")
 	case GroupVendor:
-		return UngroupedVendor
+		return record.N("analysis.ungrouped.vendor")
 	case GroupAgency:
-		return UngroupedAgency
+		return record.N("analysis.ungrouped.agency")
 	}
-	return UngroupedOld
+	return record.N("analysis.ungrouped.old")
 }
 
 // sortAnalysisBuckets ranks buckets: by registered value (then count) or

@@ -80,6 +80,7 @@ type Matter struct {
 	Prefix   string              // the 10-character base ("" for a non-standard PIN)
 	Kind     string              // KindProcurement or KindBlanket
 	KindNote string
+	KindKey  record.Note // KindNote as a note (key and arguments)
 	Steps    []Step
 	Counts   map[string]int // notices, contracts, payments
 	Totals   MatterTotals
@@ -89,6 +90,8 @@ type Matter struct {
 	Ledger  Ledger
 	Scope   record.Scope
 	Absence []string
+	// AbsenceKeys are the absence notes as notes (key and arguments).
+	AbsenceKeys record.Notes
 	// LinksComplete is false when the PIN group held more link records
 	// than one answer reads (maxMatterPages pages of joins.MaxRead): the
 	// steps joined through the group are then the first ones only, and
@@ -116,8 +119,11 @@ type Apart struct {
 	Awarded, Registered, Paid Sum
 }
 
-// TotalsNote says what a matter's totals add.
-const TotalsNote = "Awarded sums valid award and intent amounts; registered sums registered contract amounts (value, not spending); paid sums payments held here. Only records of the same procurement are added: the same PIN or a renewal of it, and payments naming those contracts. Records that share only the 10-character base PIN (link method prefix, confidence low) may be other vendors' contracts: they are summed apart, never added. Placeholder and erroneous amounts are excluded; a sum with nothing held reads as absent, not $0."
+// TotalsKey says what a matter's totals add; TotalsNote is its English.
+var (
+	TotalsKey  = record.N("procure.matter.totals")
+	TotalsNote = TotalsKey.String()
+)
 
 // stepOf names a notice's step and its order within a day.
 func stepOf(n record.Notice) (string, int) {
@@ -223,8 +229,8 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 
 	m := &Matter{Status: record.Found, PIN: asked, BasePIN: base, Prefix: prefix, Kind: KindProcurement, Steps: []Step{},
 		Counts: map[string]int{},
-		Totals: MatterTotals{Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments},
-			Apart: Apart{Method: entity.PINPrefix, Awarded: Sum{Absent: NoAwards}, Registered: Sum{Absent: NoContracts}, Paid: Sum{Absent: NoPayments}}},
+		Totals: MatterTotals{Awarded: Sum{Absent: NoAwardsKey}, Registered: Sum{Absent: NoContractsKey}, Paid: Sum{Absent: NoPaymentsKey},
+			Apart: Apart{Method: entity.PINPrefix, Awarded: Sum{Absent: NoAwardsKey}, Registered: Sum{Absent: NoContractsKey}, Paid: Sum{Absent: NoPaymentsKey}}},
 		LinksComplete: complete && payComplete}
 	switch {
 	case !complete:
@@ -347,7 +353,7 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Ledger = rowsLedger(same, JoinedByContractID+"; or payments stating the PIN itself", cov)
+	m.Ledger = rowsLedger(same, record.Notes{JoinedByContractIDKey, joinedByPINItself}, cov)
 	m.Scope, err = s.Scope(ctx, "procurement_matter", map[string]string{"pin": asked, "base_pin": base, "pin_prefix": prefix}, m.Records())
 	if err != nil {
 		return nil, err
@@ -358,20 +364,23 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 	}
 	if blanket, n := blanketChain(asked, matched); blanket {
 		m.Kind = KindBlanket
-		m.KindNote = "This PIN is carried by " + strconv.Itoa(n) + " award notices and no solicitation or intent to award: it is a blanket PIN shared by many awards (a pre-qualified list, a renewal chain or an umbrella contract), shown as a chain of awards, not as one procurement."
+		m.KindKey = record.N("procure.matter.blanket", n)
 	} else {
-		m.KindNote = "One procurement: the notices, registrations and payments that share this PIN or its base."
+		m.KindKey = record.N("procure.matter.one")
 	}
-	m.Absence = []string{"The timeline holds the records held here that carry the PIN or its base; a step that is missing (no solicitation, no registration, no payment) may exist at the source."}
+	m.KindNote = m.KindKey.String()
+	m.AbsenceKeys = record.Notes{record.N("procure.matter.timeline")}
 	if m.Counts["contracts"] == 0 {
-		m.Absence = append(m.Absence, "No registration held here carries this PIN; Checkbook NYC and PASSPort may still have one.")
+		m.AbsenceKeys = append(m.AbsenceKeys, record.N("procure.matter.no_registration"))
 	}
 	if m.Counts["payments"] == 0 {
-		m.Absence = append(m.Absence, "No payments held: no payment held here names a contract registered under this PIN, or states the PIN itself.")
+		m.AbsenceKeys = append(m.AbsenceKeys, record.N("procure.matter.no_payments"))
 	}
 	if m.Totals.Apart.Records > 0 {
-		m.Absence = append(m.Absence, strconv.Itoa(m.Totals.Apart.Records)+" records share only the 10-character base PIN "+prefix+
-			": they are shown with link method prefix (confidence low) and summed apart, not added to this procurement's totals.")
+		m.AbsenceKeys = append(m.AbsenceKeys, record.N("procure.matter.apart", m.Totals.Apart.Records, prefix))
+	}
+	for _, n := range m.AbsenceKeys {
+		m.Absence = append(m.Absence, n.String())
 	}
 	return m, nil
 }

@@ -22,8 +22,10 @@ type MatterView struct {
 	Prefix   string              `json:"prefix_pin,omitempty"`
 	Kind     string              `json:"kind"`
 	KindNote string              `json:"kind_note"`
-	Records  int                 `json:"records"`
-	Timeline []MatterStepView    `json:"timeline"`
+	// KindKey is kind_note as a note (key and arguments).
+	KindKey  record.Note      `json:"kind_note_key"`
+	Records  int              `json:"records"`
+	Timeline []MatterStepView `json:"timeline"`
 	// More is true when a brief answer left steps out (MatterOptions).
 	More   bool             `json:"timeline_truncated,omitempty"`
 	Counts map[string]int   `json:"counts"`
@@ -34,6 +36,8 @@ type MatterView struct {
 	Methods map[string]string `json:"link_methods"`
 	Scope   record.Scope      `json:"scope"`
 	Absence []string          `json:"absence_notes"`
+	// AbsenceKeys are absence_notes as notes (key and arguments).
+	AbsenceKeys record.Notes `json:"absence_note_keys"`
 	// LinksComplete is false when more joins are held than one answer
 	// reads (the steps joined are then the first ones), and LinksNote
 	// names the bound.
@@ -57,6 +61,8 @@ type MatterTotalsView struct {
 	Paid       Money      `json:"paid"`
 	Apart      *ApartView `json:"related_by_prefix,omitempty"`
 	Note       string     `json:"note"`
+	// NoteKey is note as a note (key and arguments).
+	NoteKey record.Note `json:"note_key"`
 }
 
 // ApartView sums the steps joined by base PIN alone: never added.
@@ -127,11 +133,11 @@ func (s *Service) now() time.Time {
 // matterView is a matter as shown.
 func (s *Service) matterView(m *Matter, links view.Links, o MatterOptions) *MatterView {
 	now := s.now()
-	v := &MatterView{Status: m.Status, PIN: m.PIN, BasePIN: m.BasePIN, Prefix: m.Prefix, Kind: m.Kind, KindNote: m.KindNote,
+	v := &MatterView{Status: m.Status, PIN: m.PIN, BasePIN: m.BasePIN, Prefix: m.Prefix, Kind: m.Kind, KindNote: m.KindNote, KindKey: m.KindKey,
 		Records: m.Records(), Timeline: []MatterStepView{}, Counts: m.Counts, Ledger: m.Ledger, Methods: entity.JoinMethods, Scope: m.Scope,
-		Absence: m.Absence, LinksComplete: m.LinksComplete, LinksNote: m.LinksNote,
+		Absence: m.Absence, AbsenceKeys: m.AbsenceKeys, LinksComplete: m.LinksComplete, LinksNote: m.LinksNote,
 		Totals: MatterTotalsView{Awarded: m.Totals.Awarded.Money(), Registered: m.Totals.Registered.Money(), Paid: m.Totals.Paid.Money(),
-			Note: TotalsNote}}
+			Note: TotalsNote, NoteKey: TotalsKey}}
 	v.AwardedDeprecated, v.RegisteredDeprecated, v.PaidDeprecated = v.Totals.Awarded, v.Totals.Registered, v.Totals.Paid
 	if a := m.Totals.Apart; a.Records > 0 {
 		v.Totals.Apart = &ApartView{Method: a.Method, Confidence: entity.ConfidenceLow, Records: a.Records,

@@ -95,7 +95,7 @@ func (s *Service) NoticePayments(ctx context.Context, n record.Notice) (*NoticeJ
 	if err != nil {
 		return nil, err
 	}
-	j.Ledger = rowsLedger(sameRows, JoinedByContractID, cov)
+	j.Ledger = rowsLedger(sameRows, record.Notes{JoinedByContractIDKey}, cov)
 	j.Totals.Extent = s.PaymentsExtent(ctx)
 	j.Apart.Extent = j.Totals.Extent
 	sort.SliceStable(j.Links, func(a, b int) bool {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -44,6 +43,11 @@ type PaymentCoverage struct {
 	First    string   `json:"first_issue_date,omitempty"`
 	Last     string   `json:"last_issue_date,omitempty"`
 	Note     string   `json:"note"`
+	// NoteKey is note as a note (key and arguments).
+	NoteKey record.Note `json:"note_key"`
+	// sentence is the note as a sentence of its own (capitalized), as a
+	// ledger's note ends with it.
+	sentence record.Note
 }
 
 // Ledger is registered vs paid by fiscal year, with the state
@@ -57,6 +61,11 @@ type Ledger struct {
 	Paid       Money           `json:"paid"`
 	JoinedBy   string          `json:"joined_by"`
 	Coverage   PaymentCoverage `json:"coverage"`
+	// NoteKeys, JoinedByKeys and BothNoteKey are note (its sentences),
+	// joined_by (its clauses) and both_note as notes (key and arguments).
+	NoteKeys     record.Notes `json:"note_keys"`
+	JoinedByKeys record.Notes `json:"joined_by_keys"`
+	BothNoteKey  record.Note  `json:"both_note_key"`
 	// ContractsNotRegistered counts the contract rows without a
 	// registration date: never in registered value, so in no year.
 	ContractsNotRegistered int `json:"contracts_not_registered,omitempty"`
@@ -65,21 +74,30 @@ type Ledger struct {
 }
 
 // LedgerBothNote says which years of a ledger compare paid with registered.
-const LedgerBothNote = "Only the years marked as holding both registered value and payments compare paid with registered; in the other years one side is not held here, which does not mean it is zero."
+var (
+	LedgerBothKey  = record.N("procure.ledger.both")
+	LedgerBothNote = LedgerBothKey.String()
+)
 
-// Ways a ledger's payments are found.
-const (
-	JoinedByContractID = "exact contract id: payments naming the contract id of a registration held (link records joined by exact contract id, high confidence); payees redacted for privacy are never joined by name"
-	JoinedByPayee      = "payee name stem: payments to this vendor as the payee is named (payments whose payee is redacted for privacy carry no name and are never counted here)"
-	JoinedByAgency     = "the paying agency (the crosswalk's agency id of each payment)"
+// Ways a ledger's payments are found, as notes and in English.
+var (
+	JoinedByContractIDKey = record.N("procure.joined.contract_id")
+	JoinedByPayeeKey      = record.N("procure.joined.payee")
+	JoinedByAgencyKey     = record.N("procure.joined.agency")
+	// joinedByPINItself is a matter's second way: payments stating its PIN.
+	joinedByPINItself = record.N("procure.joined.pin_itself")
+
+	JoinedByContractID = JoinedByContractIDKey.String()
+	JoinedByPayee      = JoinedByPayeeKey.String()
+	JoinedByAgency     = JoinedByAgencyKey.String()
 )
 
 // ledgerOf builds a ledger from year totals (RowTotals.ByFiscalYear: rows of
 // kinds contract and payment).
-func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
+func ledgerOf(years []YearTotal, joinedBy record.Notes, cov PaymentCoverage) Ledger {
 	byYear := map[int]*struct{ reg, paid Sum }{}
 	var reg, paid Sum
-	reg.Absent, paid.Absent = NoContracts, NoPayments
+	reg.Absent, paid.Absent = NoContractsKey, NoPaymentsKey
 	unregistered := 0
 	for _, y := range years {
 		if y.Kind != RowContract && y.Kind != RowPayment {
@@ -91,7 +109,7 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 		}
 		e := byYear[y.FiscalYear]
 		if e == nil {
-			e = &struct{ reg, paid Sum }{Sum{Absent: NoContracts}, Sum{Absent: NoPayments}}
+			e = &struct{ reg, paid Sum }{Sum{Absent: NoContractsKey}, Sum{Absent: NoPaymentsKey}}
 			byYear[y.FiscalYear] = e
 		}
 		s, tot := &e.reg, &reg
@@ -104,8 +122,8 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 			x.Amount = search.RoundCents(x.Amount + y.Amount)
 		}
 	}
-	l := Ledger{ByYear: []YearLedger{}, Registered: reg.Money(), Paid: paid.Money(), JoinedBy: joinedBy, Coverage: cov,
-		ContractsNotRegistered: unregistered, BothNote: LedgerBothNote}
+	l := Ledger{ByYear: []YearLedger{}, Registered: reg.Money(), Paid: paid.Money(), JoinedBy: joinedBy.Clauses("en"), Coverage: cov,
+		ContractsNotRegistered: unregistered, BothNote: LedgerBothNote, JoinedByKeys: joinedBy, BothNoteKey: LedgerBothKey}
 	for fy, e := range byYear {
 		l.ByYear = append(l.ByYear, YearLedger{FiscalYear: fy, Registered: e.reg.Money(), Paid: e.paid.Money(),
 			Contracts: e.reg.Records, Payments: e.paid.Records, Both: fy != 0 && e.reg.Held() && e.paid.Held()})
@@ -117,19 +135,27 @@ func ledgerOf(years []YearTotal, joinedBy string, cov PaymentCoverage) Ledger {
 		}
 		return a < b
 	})
-	if paid.Records == 0 {
+	switch {
+	case paid.Records == 0:
 		l.State = NoPaymentsHeld
-		l.Note = NoPaymentsForThese + " " + upperFirst(cov.Note)
-	} else {
+		l.NoteKeys = record.Notes{record.N("procure.ledger.none")}
+	case paid.Records == 1:
 		l.State = PaymentsHeld
-		l.Note = fmt.Sprintf(PaymentsForThese, PaymentsWord(paid.Records), upperFirst(cov.Note))
+		l.NoteKeys = record.Notes{record.N("procure.ledger.one")}
+	default:
+		l.State = PaymentsHeld
+		l.NoteKeys = record.Notes{record.N("procure.ledger.many", paid.Records)}
 	}
+	if !cov.sentence.IsZero() {
+		l.NoteKeys = append(l.NoteKeys, cov.sentence)
+	}
+	l.Note = l.NoteKeys.String()
 	return l
 }
 
 // rowsLedger builds a ledger from rows (a contract's registrations and its
 // joined payments, a matter's steps).
-func rowsLedger(rows []Row, joinedBy string, cov PaymentCoverage) Ledger {
+func rowsLedger(rows []Row, joinedBy record.Notes, cov PaymentCoverage) Ledger {
 	type key struct {
 		kind string
 		fy   int
@@ -181,12 +207,15 @@ func (s *Service) PaymentsCoverage(ctx context.Context) (PaymentCoverage, error)
 	}
 	switch {
 	case out.Payments == 0:
-		out.Note = PaymentsNoneAtAll
+		out.NoteKey, out.sentence = record.N("procure.payments.none_at_all"), record.N("procure.payments.none_at_all.sentence")
+	case out.First == out.Last && out.Payments == 1:
+		out.NoteKey, out.sentence = record.N("procure.payments.extract_day.one", out.First), record.N("procure.payments.extract_day.one.sentence", out.First)
 	case out.First == out.Last:
-		out.Note = fmt.Sprintf(PaymentsExtractDay, PaymentsWord(out.Payments), out.First)
+		out.NoteKey, out.sentence = record.N("procure.payments.extract_day.many", out.Payments, out.First), record.N("procure.payments.extract_day.many.sentence", out.Payments, out.First)
 	default:
-		out.Note = fmt.Sprintf(PaymentsExtract, PaymentsWord(out.Payments), out.First, out.Last)
+		out.NoteKey, out.sentence = record.N("procure.payments.extract", out.Payments, out.First, out.Last), record.N("procure.payments.extract.sentence", out.Payments, out.First, out.Last)
 	}
+	out.Note = out.NoteKey.String()
 	return out, nil
 }
 
@@ -272,19 +301,19 @@ func (s *Service) contractPayments(ctx context.Context, rows []record.Contract) 
 	if err != nil {
 		return out, err
 	}
-	out.Ledger = rowsLedger(all, JoinedByContractID, cov)
+	out.Ledger = rowsLedger(all, record.Notes{JoinedByContractIDKey}, cov)
 	out.LedgerAlias = out.Ledger
 	return out, nil
 }
 
 // Ledger is registered vs paid by fiscal year of row totals (a vendor's, an
 // agency's), with the coverage of the payments held. Errors: EUNAVAILABLE.
-func (s *Service) Ledger(ctx context.Context, t RowTotals, joinedBy string) (Ledger, error) {
+func (s *Service) Ledger(ctx context.Context, t RowTotals, joinedBy record.Note) (Ledger, error) {
 	cov, err := s.PaymentsCoverage(ctx)
 	if err != nil {
 		return Ledger{}, err
 	}
-	return ledgerOf(t.ByFiscalYear, joinedBy, cov), nil
+	return ledgerOf(t.ByFiscalYear, record.Notes{joinedBy}, cov), nil
 }
 
 // PaymentsWord is "1 Checkbook NYC payment", "3 Checkbook NYC payments".
@@ -293,11 +322,4 @@ func PaymentsWord(n int) string {
 		return "1 Checkbook NYC payment"
 	}
 	return fmt.Sprintf("%d Checkbook NYC payments", n)
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -20,8 +20,10 @@ const (
 )
 
 // PayrollMeasure is what payroll totals measure.
-const PayrollMeasure = "the sum of Regular Gross Paid as the dataset prints it, over the rows matched whose value is a number of zero or more; " +
-	"overtime and other pay are not included; rows with a negative or unreadable value are counted as excluded, never added"
+var (
+	PayrollMeasureKey = record.N("procure.payroll.measure")
+	PayrollMeasure    = PayrollMeasureKey.String()
+)
 
 // PayrollFlagsNote says how odd rows are treated.
 const PayrollFlagsNote = "Rows with a blank name (redacted at the source), a negative value or an agency start date after their fiscal year are kept and flagged, not dropped; names are shown only as the dataset prints them."
@@ -132,7 +134,7 @@ func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor str
 	}
 	out.Scope.Searched.Kind = "payroll"
 	out.Scope.Searched.Filters = filters
-	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoPayroll}
+	sum := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoPayrollKey}
 	out.Totals = PayrollTotals{Count: t.Count, ValidAmounts: t.ValidAmounts, Excluded: t.Count - t.ValidAmounts,
 		GrossPaid: sum.Value(), Display: sum.Display(), Measure: PayrollMeasure, Flagged: map[string]int{}}
 	for _, b := range t.Groups[KeyPayrollFlag] {

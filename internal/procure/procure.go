@@ -91,7 +91,7 @@ type Sum struct {
 	ValidAmounts int     // of which carry a valid amount
 	Amount       float64 // sum of the valid amounts, to the cent
 	// Absent is what to read when no record is held ("no payments held").
-	Absent string
+	Absent record.Note
 }
 
 // Held reports whether the sum has a value: at least one valid amount.
@@ -112,22 +112,40 @@ func (s Sum) Value() *float64 {
 type Money struct {
 	Value   *float64 `json:"value"`
 	Display string   `json:"display"`
+	// DisplayKey is display as a note (key and arguments) when it says
+	// what is absent; absent when display is an amount.
+	DisplayKey *record.Note `json:"display_key,omitempty"`
 }
 
 // Money is the sum as shown.
-func (s Sum) Money() Money { return Money{Value: s.Value(), Display: s.Display()} }
+func (s Sum) Money() Money {
+	m := Money{Value: s.Value(), Display: s.Display()}
+	if n, ok := s.absentNote(); ok {
+		m.DisplayKey = &n
+	}
+	return m
+}
 
 // Display is the sum as read: a dollar amount, or what is absent.
 func (s Sum) Display() string {
+	if n, ok := s.absentNote(); ok {
+		return n.String()
+	}
+	return view.Money(search.RoundCents(s.Amount))
+}
+
+// absentNote is what the sum says is absent, when it holds no valid
+// amount.
+func (s Sum) absentNote() (record.Note, bool) {
 	switch {
 	case s.Held():
-		return view.Money(search.RoundCents(s.Amount))
+		return record.Note{}, false
 	case s.Records > 0:
-		return NoValidAmounts
-	case s.Absent != "":
-		return s.Absent
+		return NoValidAmountsKey, true
+	case !s.Absent.IsZero():
+		return s.Absent, true
 	}
-	return NoneHeld
+	return NoneHeldKey, true
 }
 
 func (s *Sum) add(valid bool, amount float64) {
@@ -138,29 +156,25 @@ func (s *Sum) add(valid bool, amount float64) {
 	}
 }
 
-// Absence labels of sums.
-const (
-	NoContracts = "no contracts held"
-	NoPayments  = "no payments held"
-	NoPayroll   = "no payroll held"
-	NoAwards    = "no awards held"
+// Absence labels of sums, as notes and in English.
+var (
+	NoContractsKey = record.N("sum.no_contracts")
+	NoPaymentsKey  = record.N("sum.no_payments")
+	NoPayrollKey   = record.N("sum.no_payroll")
+	NoAwardsKey    = record.N("sum.no_awards")
+	NoContracts    = NoContractsKey.String()
+	NoPayments     = NoPaymentsKey.String()
+	NoPayroll      = NoPayrollKey.String()
+	NoAwards       = NoAwardsKey.String()
 )
 
 // What a sum reads when it has records but no valid amount, and when
 // nothing at all is held and no absence is named.
-const (
-	NoValidAmounts = "no valid amounts held"
-	NoneHeld       = "none held"
-)
-
-// A ledger's and the payments coverage's sentences (payments.go): %s is
-// PaymentsWord's count of payments, the dates are 2006-01-02.
-const (
-	NoPaymentsForThese = "No payments held for these records."
-	PaymentsForThese   = "%s held for these records. %s"
-	PaymentsNoneAtAll  = "this deployment holds no Checkbook NYC payment at all, so nothing can be said about payments; Checkbook NYC has them."
-	PaymentsExtractDay = "the payments held are an extract: %s issued on %s, not every payment of the city; a payment missing here may exist at the source."
-	PaymentsExtract    = "the payments held are an extract: %s issued %s to %s, not every payment of the city; a payment missing here may exist at the source."
+var (
+	NoValidAmountsKey = record.N("sum.no_valid_amounts")
+	NoneHeldKey       = record.N("sum.none_held")
+	NoValidAmounts    = NoValidAmountsKey.String()
+	NoneHeld          = NoneHeldKey.String()
 )
 
 func day(t time.Time) string {

@@ -153,8 +153,8 @@ func TestSumReadsAbsentAsAbsent(t *testing.T) {
 		s    procure.Sum
 		want string
 	}{
-		{procure.Sum{Absent: procure.NoPayments}, "no payments held"},
-		{procure.Sum{Records: 2, Absent: procure.NoContracts}, "no valid amounts held"},
+		{procure.Sum{Absent: procure.NoPaymentsKey}, "no payments held"},
+		{procure.Sum{Records: 2, Absent: procure.NoContractsKey}, "no valid amounts held"},
 		{procure.Sum{Records: 2, ValidAmounts: 1, Amount: 1234.5}, "$1,234.50"},
 		{procure.Sum{Records: 1, ValidAmounts: 1, Amount: 0.004}, "$0.00"},
 	} {
@@ -221,7 +221,7 @@ func TestLedgerMarksTheYearsHoldingBoth(t *testing.T) {
 		{Kind: procure.RowPayment, FiscalYear: 2019, Count: 1, ValidAmounts: 1, Amount: 5},
 		{Kind: procure.RowContract, FiscalYear: 0, Count: 2, ValidAmounts: 2, Amount: 1e6},
 	}
-	l, err := svc.Ledger(context.Background(), procure.RowTotals{ByFiscalYear: years}, procure.JoinedByPayee)
+	l, err := svc.Ledger(context.Background(), procure.RowTotals{ByFiscalYear: years}, procure.JoinedByPayeeKey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,12 +74,17 @@ type RowList struct {
 	Payroll      *KindTotal  `json:"payroll,omitempty"`
 	ByFiscalYear []YearTotal `json:"by_fiscal_year"`
 	Note         string      `json:"note"`
+	// NoteKey is note as a note (key and arguments).
+	NoteKey record.Note `json:"note_key"`
 	TotalsExtent
 	Scope record.Scope `json:"scope"`
 }
 
 // RowListNote says what a row list's totals add.
-const RowListNote = "Totals are of every row matched, not only this page. Contract totals are registered value of registered rows (rows without a registration date are counted apart); payment totals sum checks issued; amounts that are placeholders or entry errors are listed but never summed. The rows held are an extract of their sources: a row missing here may exist at the source."
+var (
+	RowListKey  = record.N("procure.row_list.note")
+	RowListNote = RowListKey.String()
+)
 
 // ListRows reads a page of rows. Errors: EINVALID for no filter, a bad
 // kind, sort, limit, PIN, vendor or cursor; EUNAVAILABLE when the engine
@@ -101,7 +106,7 @@ func (s *Service) ListRows(ctx context.Context, req RowListRequest) (RowList, er
 		return RowList{}, err
 	}
 	out := RowList{Filters: filters, Sort: req.Sort, Rows: make([]RowView, 0, len(page.Rows)), Total: page.Total,
-		NextCursor: page.NextCursor, Note: RowListNote}
+		NextCursor: page.NextCursor, Note: RowListNote, NoteKey: RowListKey}
 	if out.Sort == "" {
 		out.Sort = "date"
 	}
@@ -136,7 +141,7 @@ func (s *Service) rowListTotals(ctx context.Context, q RowQuery, out *RowList) e
 	if err != nil {
 		return err
 	}
-	contracts, payments, payroll := Sum{Absent: NoContracts}, Sum{Absent: NoPayments}, Sum{Absent: NoPayroll}
+	contracts, payments, payroll := Sum{Absent: NoContractsKey}, Sum{Absent: NoPaymentsKey}, Sum{Absent: NoPayrollKey}
 	out.ByFiscalYear = []YearTotal{}
 	for _, y := range years {
 		k := map[string]*Sum{RowContract: &contracts, RowPayment: &payments, RowPayroll: &payroll}[y.Kind]
@@ -157,7 +162,7 @@ func (s *Service) rowListTotals(ctx context.Context, q RowQuery, out *RowList) e
 			return err
 		}
 		if t.Count > 0 {
-			un := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContracts}
+			un := Sum{Records: t.Count, ValidAmounts: t.ValidAmounts, Amount: t.Amount, Absent: NoContractsKey}
 			contracts.Records -= un.Records
 			contracts.ValidAmounts -= un.ValidAmounts
 			contracts.Amount = search.RoundCents(contracts.Amount - un.Amount)

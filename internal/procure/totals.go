@@ -33,8 +33,8 @@ type RowTotals struct {
 // most limit of its rows.
 func Totals(res RowPage, limit int) RowTotals {
 	t := RowTotals{Records: res.Total, ByFiscalYear: []YearTotal{}, Rows: []Row{},
-		Contracts: Sum{Absent: NoContracts}, Unregistered: Sum{Absent: NoContracts}, Payments: Sum{Absent: NoPayments}}
-	payroll := Sum{Absent: NoPayroll}
+		Contracts: Sum{Absent: NoContractsKey}, Unregistered: Sum{Absent: NoContractsKey}, Payments: Sum{Absent: NoPaymentsKey}}
+	payroll := Sum{Absent: NoPayrollKey}
 	for _, x := range res.Totals {
 		var k *Sum
 		switch x.Kind {
@@ -108,7 +108,7 @@ type AgencyGroup struct {
 // amounts held" when every award held has a placeholder or entry-error
 // amount, "no awards held" when none is held — never $0.00 for absent data.
 func AwardSum(count, valid int, amount float64) Sum {
-	return Sum{Records: count, ValidAmounts: valid, Amount: amount, Absent: "no awards held"}
+	return Sum{Records: count, ValidAmounts: valid, Amount: amount, Absent: NoAwardsKey}
 }
 
 // AwardTotals reads notice totals (grouped by fiscal year, vendor stem or

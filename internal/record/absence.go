@@ -33,6 +33,8 @@ type EmptyAnswer struct {
 	Type    string          `json:"type"`
 	Note    string          `json:"note"`
 	Sources []SourceAbsence `json:"sources"`
+	// NoteKey is note as a note (key and arguments).
+	NoteKey Note `json:"note_key"`
 }
 
 // SourceAbsence is one source's reason.
@@ -146,10 +148,11 @@ func (s *Scope) TypeAbsence() {
 			break
 		}
 	}
-	e.Note = absenceNotes[e.Type]
+	e.NoteKey = absenceNotes[e.Type]
 	if e.Type == NoneFound && slices.ContainsFunc(e.Sources, func(a SourceAbsence) bool { return a.Note != "" }) {
-		e.Note = "Nothing matched in the sources held, which cover the dates asked; their freshness is not stated here."
+		e.NoteKey = N("absence.empty.unstated")
 	}
+	e.Note = e.NoteKey.String()
 	s.Empty = e
 }
 
@@ -219,12 +222,12 @@ func failingNote(c SourceCoverage) string {
 	return n
 }
 
-var absenceNotes = map[string]string{
-	NoneFound:       "Nothing matched: the sources behind this answer are fresh and cover the dates asked.",
-	OutsideCoverage: "Nothing matched: the dates asked are outside what the sources hold (each source says what it holds).",
-	NotIngested:     "Nothing matched: this service does not hold that source or kind of record.",
-	AbsentStale:     "Nothing matched, but a source behind this answer is past its maximum age: the empty answer may be out of date.",
-	UpstreamFailing: "Nothing matched, but a source behind this answer is failing upstream: the answer is from the last good data.",
+var absenceNotes = map[string]Note{
+	NoneFound:       N("absence.empty.none_found"),
+	OutsideCoverage: N("absence.empty.outside_coverage"),
+	NotIngested:     N("absence.empty.not_ingested"),
+	AbsentStale:     N("absence.empty.stale"),
+	UpstreamFailing: N("absence.empty.upstream_failing"),
 }
 
 // day10 is the YYYY-MM-DD day of a filter value (a day or an RFC 3339
@@ -251,19 +254,20 @@ func RecordAbsence(cov []SourceCoverage, kinds []string, day string) *EmptyAnswe
 	if e == nil { // NewScope types every empty scope; never reached
 		e = &EmptyAnswer{Type: NotIngested, Sources: []SourceAbsence{}}
 	}
-	e.Note = recordAbsenceNotes[e.Type]
+	e.NoteKey = recordAbsenceNotes[e.Type]
 	if e.Type == NoneFound && slices.ContainsFunc(e.Sources, func(a SourceAbsence) bool { return a.Note != "" }) {
-		e.Note = "No record with this id is held; the sources that would hold it cover its dates, and their freshness is not stated here. That does not prove none exists."
+		e.NoteKey = N("absence.record.unstated")
 	}
+	e.Note = e.NoteKey.String()
 	return e
 }
 
-var recordAbsenceNotes = map[string]string{
-	NoneFound:       "No record with this id is held: the sources that would hold it are fresh and cover its dates. That does not prove none exists.",
-	OutsideCoverage: "No record with this id is held: the date the id states is outside what the sources hold (each source says what it holds).",
-	NotIngested:     "No record with this id is held: this service does not load the source that would hold it.",
-	AbsentStale:     "No record with this id is held, but a source that would hold it is past its maximum age: it may have appeared since the last fetch.",
-	UpstreamFailing: "No record with this id is held, but a source that would hold it is failing upstream: it may have appeared since the last good fetch.",
+var recordAbsenceNotes = map[string]Note{
+	NoneFound:       N("absence.record.none_found"),
+	OutsideCoverage: N("absence.record.outside_coverage"),
+	NotIngested:     N("absence.record.not_ingested"),
+	AbsentStale:     N("absence.record.stale"),
+	UpstreamFailing: N("absence.record.upstream_failing"),
 }
 
 // IDDay is the day an id states, YYYY-MM-DD, "" when it states none: a

@@ -95,6 +95,8 @@ type ContractAmountBand struct {
 	Label string  `json:"label"`
 	Min   float64 `json:"min,omitempty"`
 	Max   float64 `json:"max,omitempty"`
+	// LabelKey is label as a note (key and arguments).
+	LabelKey Note `json:"label_key"`
 }
 
 // BandInvalid is the amount band of rows without a valid amount
@@ -105,15 +107,21 @@ const BandInvalid = "invalid"
 // order: decades of dollars from under $10,000 to $100 million and over
 // (valid amounts are above $0 and below MaxValidAmount), then the rows with
 // no valid amount. The list does not change with the data held.
-var ContractAmountBands = []ContractAmountBand{
-	{Key: "under_10k", Label: "under $10,000", Max: 10_000},
-	{Key: "10k_to_100k", Label: "$10,000 to under $100,000", Min: 10_000, Max: 100_000},
-	{Key: "100k_to_1m", Label: "$100,000 to under $1 million", Min: 100_000, Max: 1_000_000},
-	{Key: "1m_to_10m", Label: "$1 million to under $10 million", Min: 1_000_000, Max: 10_000_000},
-	{Key: "10m_to_100m", Label: "$10 million to under $100 million", Min: 10_000_000, Max: 100_000_000},
-	{Key: "100m_and_over", Label: "$100 million and over", Min: 100_000_000},
-	{Key: BandInvalid, Label: "no valid amount (placeholder, negative, entry error or none): counted, not summed"},
-}
+var ContractAmountBands = func() []ContractAmountBand {
+	bands := []ContractAmountBand{
+		{Key: "under_10k", LabelKey: N("band.under_10k"), Max: 10_000},
+		{Key: "10k_to_100k", LabelKey: N("band.10k_to_100k"), Min: 10_000, Max: 100_000},
+		{Key: "100k_to_1m", LabelKey: N("band.100k_to_1m"), Min: 100_000, Max: 1_000_000},
+		{Key: "1m_to_10m", LabelKey: N("band.1m_to_10m"), Min: 1_000_000, Max: 10_000_000},
+		{Key: "10m_to_100m", LabelKey: N("band.10m_to_100m"), Min: 10_000_000, Max: 100_000_000},
+		{Key: "100m_and_over", LabelKey: N("band.100m_and_over"), Min: 100_000_000},
+		{Key: BandInvalid, LabelKey: N("band.invalid")},
+	}
+	for i := range bands {
+		bands[i].Label = bands[i].LabelKey.String()
+	}
+	return bands
+}()
 
 // AmountBandOf is the key of the amount band of a registered amount.
 func AmountBandOf(amount float64, valid bool) string {

@@ -2,14 +2,20 @@ package record
 
 import "time"
 
-// AbsenceRules are SPEC §1's rules that every consumer must respect. Every
-// search result carries them, whether or not it has hits.
-var AbsenceRules = []string{
-	"No search hits does not mean no record exists.",
-	"A record may lack a detail page or a source document.",
-	"Each state of a record is checked on its own.",
-	"A search covers only the retained set of records. Missing hits do not prove that the service or an upstream source has no such record.",
-}
+// AbsenceRuleNotes are SPEC §1's rules that every consumer must respect,
+// as notes (their words are the message files'). Every search result
+// carries them, whether or not it has hits.
+var AbsenceRuleNotes = Notes{N("absence.rule.no_hits"), N("absence.rule.no_detail"), N("absence.rule.each_state"), N("absence.rule.retained")}
+
+// AbsenceRules are the absence rules in English, as every answer
+// publishes them (absence_rules).
+var AbsenceRules = func() []string {
+	out := make([]string, len(AbsenceRuleNotes))
+	for i, n := range AbsenceRuleNotes {
+		out[i] = n.String()
+	}
+	return out
+}()
 
 // DateBoundsNote explains what first and last source dates promise.
 const DateBoundsNote = "First and last source dates bound what is held; they do not promise that every date between them is covered. Each source has its own dates, which differ from the date the corpus was observed."
@@ -76,6 +82,10 @@ type SemanticSearched struct {
 	MinSimilarity float64 `json:"min_similarity"`
 	Fusion        string  `json:"fusion,omitempty"`
 	Note          string  `json:"note"`
+	// FusionKey and NoteKeys are fusion and note as notes (key and
+	// arguments; the note's clauses each a note, joined by "; ").
+	FusionKey *Note `json:"fusion_key,omitempty"`
+	NoteKeys  Notes `json:"note_keys"`
 }
 
 // Scope travels with every search result, including one with no hits.
@@ -96,6 +106,9 @@ type Scope struct {
 	MatchedRelation string   `json:"matched_relation,omitempty"`
 	DateBoundsNote  string   `json:"date_bounds_note"`
 	Absence         []string `json:"absence_rules"`
+	// AbsenceKeys are the absence rules as notes (key and arguments),
+	// for a reader in another language.
+	AbsenceKeys Notes `json:"absence_rule_keys"`
 	// Empty says why nothing matched (TypeAbsence, the one rule): set on
 	// every empty answer, absent when something matched.
 	Empty *EmptyAnswer `json:"empty,omitempty"`
@@ -138,6 +151,7 @@ func NewScope(searched Searched, cov []SourceCoverage, matched int) Scope {
 		Matched:        matched,
 		DateBoundsNote: DateBoundsNote,
 		Absence:        AbsenceRules,
+		AbsenceKeys:    AbsenceRuleNotes,
 	}
 	if s.Sources == nil {
 		s.Sources = []SourceCoverage{}

@@ -415,6 +415,11 @@ func cloneScope(s record.Scope) record.Scope {
 	}
 	if s.Searched.Semantic != nil {
 		sem := *s.Searched.Semantic
+		sem.NoteKeys = sem.NoteKeys.Clone()
+		if sem.FusionKey != nil {
+			f := sem.FusionKey.Clone()
+			sem.FusionKey = &f
+		}
 		s.Searched.Semantic = &sem
 	}
 	s.SourceTypes = slices.Clone(s.SourceTypes)
@@ -423,10 +428,12 @@ func cloneScope(s record.Scope) record.Scope {
 		s.Sources[i].Unread = slices.Clone(s.Sources[i].Unread)
 	}
 	s.Absence = slices.Clone(s.Absence)
+	s.AbsenceKeys = s.AbsenceKeys.Clone()
 	s.NotFresh = slices.Clone(s.NotFresh)
 	if s.Empty != nil {
 		e := *s.Empty
 		e.Sources = slices.Clone(e.Sources)
+		e.NoteKey = e.NoteKey.Clone()
 		s.Empty = &e
 	}
 	return s

@@ -413,6 +413,10 @@ func TestCacheClonesEveryField(t *testing.T) {
 		"PassageResult.Scope.Searched.Synonyms", "PassageResult.Scope.Searched.Synonyms[]", "PassageResult.Scope.Searched.Terms",
 		"PassageResult.Scope.Searched.Semantic",
 		"PassageResult.Scope.Empty", "PassageResult.Scope.Empty[].Sources", "PassageResult.Scope.NotFresh",
+		// the notes (record.Note: key, arguments and inner notes)
+		"Result.Scope.AbsenceKeys[].Inner", "Result.Scope.AbsenceKeys[].Inner[].Args", "Result.Scope.Empty[].NoteKey.Inner", "Result.Scope.Empty[].NoteKey.Inner[].Args", "Result.Scope.Searched.Semantic[].FusionKey[].Inner", "Result.Scope.Searched.Semantic[].FusionKey[].Inner[].Args", "Result.Scope.Searched.Semantic[].NoteKeys[].Inner", "Result.Scope.Searched.Semantic[].NoteKeys[].Inner[].Args", "PassageResult.Scope.AbsenceKeys[].Inner", "PassageResult.Scope.AbsenceKeys[].Inner[].Args", "PassageResult.Scope.Empty[].NoteKey.Inner", "PassageResult.Scope.Empty[].NoteKey.Inner[].Args", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Inner", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Inner[].Args", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Inner", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Inner[].Args",
+		"Result.Scope.AbsenceKeys", "Result.Scope.AbsenceKeys[].Args", "Result.Scope.Empty[].NoteKey.Args", "Result.Scope.Searched.Semantic[].FusionKey", "Result.Scope.Searched.Semantic[].FusionKey[].Args", "Result.Scope.Searched.Semantic[].NoteKeys", "Result.Scope.Searched.Semantic[].NoteKeys[].Args",
+		"PassageResult.Scope.AbsenceKeys", "PassageResult.Scope.AbsenceKeys[].Args", "PassageResult.Scope.Empty[].NoteKey.Args", "PassageResult.Scope.Searched.Semantic[].FusionKey", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Args", "PassageResult.Scope.Searched.Semantic[].NoteKeys", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Args",
 	}
 	var got []string
 	var walk func(path string, t reflect.Type)

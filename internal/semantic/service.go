@@ -191,8 +191,8 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	searched := q.Searched(k)
 	searched.Semantic = s.describe(mode, held)
 	if held := searched.Semantic.VectorsHeld; held < out.Scope.RecordsInCorpus {
-		searched.Semantic.Note += fmt.Sprintf("; vectors are held for %d of the %d notices (%d have no word the model knows, the rest are being embedded): "+
-			"those are found by keyword search only", held, out.Scope.RecordsInCorpus, wordless)
+		searched.Semantic.NoteKeys = append(searched.Semantic.NoteKeys, record.N("semantic.vectors_partial", held, out.Scope.RecordsInCorpus, wordless))
+		searched.Semantic.Note = searched.Semantic.NoteKeys.Clauses("en")
 	}
 	out.Scope.Searched = searched
 	out.Scope.Matched, out.Scope.MatchedRelation = out.Total, "" // at most Ranked: always exact
@@ -362,11 +362,12 @@ func exclusionsOnly(k search.Keywords) string {
 func (s *Service) describe(mode string, held int) *record.SemanticSearched {
 	d := &record.SemanticSearched{
 		Mode: mode, Model: ModelName, VectorsHeld: held, Candidates: Candidates, MinSimilarity: MinSimilarity,
-		Note: "notices ranked by the cosine similarity of their vector (title and opening words) to the query's; " +
-			"the query's filters apply as in keyword search; at most " + strconv.Itoa(Ranked) + " results",
+		NoteKeys: record.Notes{record.N("semantic.ranked"), record.N("semantic.filters"), record.N("semantic.at_most", Ranked)},
 	}
+	d.Note = d.NoteKeys.Clauses("en")
 	if mode == ModeHybrid {
-		d.Fusion = fmt.Sprintf("reciprocal rank fusion (k=%d) of the keyword ranking and the semantic ranking, %d deep each", FusionK, Ranked)
+		f := record.N("semantic.fusion", FusionK, Ranked)
+		d.Fusion, d.FusionKey = f.String(), &f
 	}
 	return d
 }

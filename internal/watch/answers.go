@@ -1,5 +1,7 @@
 package watch
 
+import "github.com/recordwatch/recordwatch/internal/record"
+
 // Created answers a create request on every surface. It is the same
 // whatever is known about the address.
 type Created struct {
@@ -11,6 +13,8 @@ type Created struct {
 	Cadence  string `json:"cadence"`
 	Schedule string `json:"schedule"`
 	Message  string `json:"message"`
+	// MessageKey is message as a note (key and arguments).
+	MessageKey record.Note `json:"message_key"`
 	// Filter is understood.filter again, where the API's answers before
 	// 2026-11-27 had it.
 	//
@@ -25,5 +29,5 @@ func (o Outcome) Created(notes []string) Created {
 		notes = o.Notes
 	}
 	return Created{Status: o.Status, Understood: Understanding{Filter: o.Filter, Scope: o.Scope, Notes: notes, Cadence: o.Cadence},
-		Cadence: o.Cadence, Schedule: o.Schedule, Message: o.Message, Filter: o.Filter}
+		Cadence: o.Cadence, Schedule: o.Schedule, Message: o.Message, MessageKey: o.MessageKey, Filter: o.Filter}
 }

@@ -215,6 +215,8 @@ type Outcome struct {
 	Schedule string   `json:"schedule"`
 	Notes    []string `json:"notes,omitempty"`
 	Message  string   `json:"message"`
+	// MessageKey is message as a note (key and arguments).
+	MessageKey record.Note `json:"message_key"`
 }
 
 // Managed is what a manage link shows.
@@ -318,19 +320,22 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
-		Message: confirmationMessage}, nil
+		Message: confirmMessage.String(), MessageKey: confirmMessage}, nil
 }
 
-// confirmationMessage is a Form 2 request's answer: the same for every
-// address, whether its mail goes now or waits for the address's budget.
-const confirmationMessage = "A confirmation email stating how the request was understood will be sent to the address " +
-	"(an address gets at most one such email a day: requests made meanwhile are listed together in the next one). " +
-	"No watch is stored and no digest is sent until its link is followed."
-
-// followConfirmationMessage is a Form 2 follow request's answer.
-const followConfirmationMessage = "A confirmation email stating what will be followed will be sent to the address " +
-	"(an address gets at most one such email a day: requests made meanwhile are listed together in the next one). " +
-	"No watch is stored and nothing is sent until its link is followed."
+// The watch service's answers, as notes (their words are the message
+// files'): confirmMessage is a Form 2 request's answer, the same for every
+// address whether its mail goes now or waits for the address's budget;
+// followConfirmMessage a Form 2 follow request's; activeMessage a Form 1
+// watch's, activeFollowMessage a Form 1 follow's, confirmedMessage a
+// confirmation link's.
+var (
+	confirmMessage       = record.N("watch.confirm")
+	followConfirmMessage = record.N("watch.follow_confirm")
+	activeMessage        = record.N("watch.active")
+	activeFollowMessage  = record.N("watch.active_follow")
+	confirmedMessage     = record.N("watch.confirmed")
+)
 
 // check refuses control characters in any value of a request (they can
 // reach a mail): one-line values get no CR or LF either.
@@ -373,8 +378,7 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 		return Outcome{}, err
 	}
 	return Outcome{Status: StatusActive, Filter: f, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
-		Message: "The watch is active. A welcome email stating its scope, with manage and unsubscribe links, will be sent to the address " +
-			"(an address gets at most one such email a day: watches made meanwhile are listed together in the next one)."}, nil
+		Message: activeMessage.String(), MessageKey: activeMessage}, nil
 }
 
 // subscribeFollow handles a follow request: the object must be held now
@@ -400,7 +404,7 @@ func (s *Service) subscribeFollow(ctx context.Context, email string, req Request
 			return Outcome{}, err
 		}
 		return Outcome{Status: StatusAwaiting, Filter: filter, Scope: scope, Notes: u.Notes, Cadence: cadence, Schedule: s.Schedule(cadence),
-			Message: followConfirmationMessage}, nil
+			Message: followConfirmMessage.String(), MessageKey: followConfirmMessage}, nil
 	}
 	if !asked {
 		if err := s.room(ctx, email); err != nil {
@@ -414,8 +418,7 @@ func (s *Service) subscribeFollow(ctx context.Context, email string, req Request
 		return Outcome{}, err
 	}
 	return Outcome{Status: StatusActive, Filter: filter, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
-		Message: "The watch is active. It mails when a followed field changes (old → new); nothing is sent for what the record holds now. " +
-			"A welcome email with manage and unsubscribe links will be sent (an address gets at most one such email a day)."}, nil
+		Message: activeFollowMessage.String(), MessageKey: activeFollowMessage}, nil
 }
 
 // PreviewFollow is what a follow watch would observe now (a preview
@@ -526,7 +529,7 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope, Cadence: cadence, Schedule: s.Schedule(cadence),
-		Message: "The watch is active. Digests start now; a welcome email with manage and unsubscribe links is on its way."}, nil
+		Message: confirmedMessage.String(), MessageKey: confirmedMessage}, nil
 }
 
 // Manage reads the watch a manage link names. A valid link whose watch has

@@ -21,12 +21,13 @@ const OWNER = (() => {
 const LENSES = ["money", "land", "property", "rules", "meetings", "people"];
 const view = document.getElementById("view");
 
-// ---- the site's own words: one table on the server (api/web/words*.go,
-// labels.go), served as /static/words-<lang>.js (window.RW). t is a word
-// with its %s filled in order; label is a machine value's label (the value
-// itself when no table holds it); say is a service's fixed sentence in the
-// page's language. A missing word shows as [[key]]: the tests catch it.
-const RW = window.RW || { lang: "en", words: {}, labels: {}, sentences: {} };
+// ---- the site's own words: the message files on the server
+// (internal/record/locale, api/web/words_script.go), served as
+// /static/words-<lang>.js (window.RW). t is a word with its %s filled in
+// order; label is a machine value's label (the value itself when no table
+// holds it); note is a service's note (key and arguments) in the page's
+// language. A missing word shows as [[key]]: the tests catch it.
+const RW = window.RW || { lang: "en", words: {}, labels: {}, notes: {} };
 const ES = RW.lang === "es";
 
 function t(key, ...args) {
@@ -41,54 +42,21 @@ function label(kind, value) {
   return set && set[value] ? set[value] : value;
 }
 
-// say is a service's sentence in the page's language, as web.Say says it
-// on the server: the whole sentence when the list holds it (a listed
-// sentence with %d or %s is a pattern whose numbers and names are kept,
-// the longest pattern first); else, for a note of several sentences, each
-// sentence; else each "; " clause. A part no list holds stays as written.
-let PATTERNS = null;
-function patterns() {
-  if (PATTERNS) return PATTERNS;
-  const all = RW.sentences || {};
-  PATTERNS = Object.keys(all).filter(en => /%[ds]/.test(en))
-    .sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
-    .map(en => ({ re: new RegExp("^" + en.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%d/g, "(\\d[\\d,]*)").replace(/%s/g, "(.+?)") + "$"), es: all[en] }));
-  return PATTERNS;
+// note is a service's note (its key and arguments) in the page's language,
+// from the message files' notes (RW.notes, as web's note template function
+// says it); text, the service's English, is shown only for a note without
+// a key.
+function note(n, text) {
+  const form = n && n.key && RW.notes && RW.notes[n.key];
+  if (!form) return text || "";
+  const args = n.args || [];
+  let next = 0;
+  return form.replace(/%(?:\[(\d+)\])?s/g, (m, k) => { const i = k ? +k - 1 : next; next = i + 1; return i < args.length ? args[i] : ""; });
 }
 
-function sayWhole(s) {
-  const all = RW.sentences || {};
-  if (Object.prototype.hasOwnProperty.call(all, s)) return all[s];
-  for (const p of patterns()) {
-    const m = p.re.exec(s);
-    if (m) { let i = 1; return p.es.replace(/%[ds]/g, () => m[i++]); }
-  }
-  return null;
-}
-
-// splitSentences cuts a note where a full stop and spaces come before a
-// capital letter or a digit (web.splitSentences).
-function splitSentences(s) {
-  const out = [], re = /[.!?] +[A-Z0-9(“"]/;
-  let m;
-  while ((m = re.exec(s))) {
-    out.push(s.slice(0, m.index + 1).trim());
-    s = s.slice(m.index + m[0].length - 1);
-  }
-  out.push(s);
-  return out;
-}
-
-function say(sentence) {
-  if (!ES || !sentence) return sentence;
-  const whole = sayWhole(sentence);
-  if (whole !== null) return whole;
-  const parts = splitSentences(sentence);
-  if (parts.length > 1) return parts.map(say).join(" ");
-  const clauses = sentence.split("; ");
-  if (clauses.length > 1) return clauses.map(c => { const x = sayWhole(c); return x === null ? c : x; }).join("; ");
-  return sentence;
-}
+// clauses is a list of notes said as the clauses of one sentence ("; ");
+// text, the service's English, only when there is no list.
+function clauses(ns, text) { return ns && ns.length ? ns.map(n => note(n)).join("; ") : (text || ""); }
 
 function lensName(lens) { return RW.words["js.lens." + lens] ? t("js.lens." + lens) : label("lens", lens); }
 
@@ -244,7 +212,7 @@ function scopeBox(scope, total) {
       h("dt", {}, t("js.scope.searched")), h("dd", {}, t("js.scope.in", what.length ? what.join("; ") : t("js.scope.everything"), lenses)),
       filters.length ? [h("dt", {}, t("js.scope.filters")), h("dd", {}, filters.join("; "))] : null,
       s.semantic ? [h("dt", {}, t("js.scope.matchedby")), h("dd", { "data-semantic": s.semantic.mode },
-        (s.semantic.mode === "hybrid" ? t("js.scope.hybrid") + say(s.semantic.fusion) + "; " : t("js.scope.meaning")) + say(s.semantic.note) +
+        (s.semantic.mode === "hybrid" ? t("js.scope.hybrid") + note(s.semantic.fusion_key, s.semantic.fusion) + "; " : t("js.scope.meaning")) + clauses(s.semantic.note_keys, s.semantic.note) +
         t("js.scope.model", s.semantic.model, count.format(s.semantic.vectors_held)))] : null,
       h("dt", {}, t("js.scope.sources")), h("dd", {}, sources.join(" · ") || t("js.scope.nosources")),
       h("dt", {}, t("js.scope.corpus")), h("dd", {}, scope.corpus_observed_at ? fmtDate(scope.corpus_observed_at) : t("js.scope.notobserved")),
@@ -272,13 +240,13 @@ function absence(scope, widening, lens, p) {
     // open is solicitations due today or later: without its window, the solicitations
     if (widening.without === "due") q.set("type", "Solicitation");
     q.delete("cursor");
-    wider = h("p", { "data-widening": widening.without }, say(widening.note), " ", link(HOME + lens + "?" + q.toString(), t("js.widen.show")));
+    wider = h("p", { "data-widening": widening.without }, widening.note, " ", link(HOME + lens + "?" + q.toString(), t("js.widen.show")));
   }
   return h("div", { class: "absence", role: "note", "data-absence": "" },
-    empty ? h("p", { "data-absence-type": empty.type }, h("strong", {}, t("js.absence.why")), " ", say(empty.note)) : null,
+    empty ? h("p", { "data-absence-type": empty.type }, h("strong", {}, t("js.absence.why")), " ", note(empty.note_key, empty.note)) : null,
     wider,
     h("strong", {}, t("js.absence.title")),
-    h("ul", {}, (scope && scope.absence_rules || []).map(r => h("li", {}, say(r)))));
+    h("ul", {}, scope && scope.absence_rule_keys ? scope.absence_rule_keys.map(n => h("li", {}, note(n))) : (scope && scope.absence_rules || []).map(r => h("li", {}, r))));
 }
 
 // ---- search views: #<lens>?q=…&agency=…&m=…
@@ -495,7 +463,7 @@ function watchForm(lens, p) {
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const out = await res.json().catch(() => ({}));
-      status.textContent = res.ok ? (out.message || t("js.done")) : t("js.watch.failed", (out.error && out.error.message) || t("js.status", res.status));
+      status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.watch.failed", (out.error && out.error.message) || t("js.status", res.status));
       if (res.ok && out.understood && out.understood.scope) status.textContent += t("js.watch.understood") + out.understood.scope;
       if (res.ok && out.schedule) status.textContent += t("js.watch.digests", out.schedule);
     } catch (e) { status.textContent = t("js.watch.failed", e.message); }
@@ -518,7 +486,7 @@ async function showPreview(box, body) {
     box.setAttribute("data-total", String(out.total));
     box.replaceChildren(
       h("p", { "data-preview-total": String(out.total) }, t("js.watch.previewtotal", String(out.total))),
-      out.understood && out.understood.scope ? h("p", { class: "meta" }, t("js.watch.understood").trim() + " " + say(out.understood.scope)) : null,
+      out.understood && out.understood.scope ? h("p", { class: "meta" }, t("js.watch.understood").trim() + " " + out.understood.scope) : null,
       out.hits && out.hits.length ? h("ol", { class: "results" }, out.hits.slice(0, 5).map(hitItem)) : absence(out.scope || {}));
     return out;
   } catch (e) { box.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", e.message))); return null; }
@@ -619,7 +587,7 @@ function watchFields(lens, p) {
     if (!Object.keys(kept).length) { kept = null; keptBox.hidden = true; return; }
     const clear = h("button", { type: "button", "data-watch-kept-clear": "" }, t("js.watch.keptclear"));
     clear.addEventListener("click", () => { kept = null; keptBox.hidden = true; el.querySelectorAll("input, select").forEach(e => { e.disabled = false; }); });
-    keptBox.replaceChildren(t(other ? "js.watch.keptother" : "js.watch.kept", say(scope || "")), " ", clear);
+    keptBox.replaceChildren(t(other ? "js.watch.keptother" : "js.watch.kept", scope || ""), " ", clear);
     keptBox.hidden = false;
   };
   const read = () => {
@@ -650,7 +618,7 @@ function followForm(kind, id) {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ email: email.value, follow: { kind, id }, manage: OWNER }) });
       const out = await res.json().catch(() => ({}));
-      status.textContent = res.ok ? (out.message || t("js.done")) : t("js.follow.failed", (out.error && out.error.message) || t("js.status", res.status));
+      status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.follow.failed", (out.error && out.error.message) || t("js.status", res.status));
     } catch (e) { status.textContent = t("js.follow.failed", e.message); }
   });
   return form;
@@ -714,10 +682,10 @@ function priorCycleBlock(pc) {
         (c.registered_on ? t("js.cycle.registered", fmtDate(c.registered_on)) : "") + " (" + label("method", c.method) + ")")])));
   return h("section", { class: "prior-cycle", "aria-label": t("js.cycle.aria") },
     h("h2", {}, t("js.cycle.title")),
-    h("p", { "data-cycle-summary": "" }, say(pc.summary)),
+    h("p", { "data-cycle-summary": "" }, note(pc.summary_key, pc.summary)),
     items.length ? h("ul", {}, items) : null,
-    pc.next_due ? h("p", {}, t("js.cycle.next", fmtDate(pc.next_due), say(pc.next_due_basis))) : null,
-    h("p", { class: "meta" }, t("js.cycle.searched", say(pc.searched))));
+    pc.next_due ? h("p", {}, t("js.cycle.next", fmtDate(pc.next_due), note(pc.next_due_basis_key, pc.next_due_basis))) : null,
+    h("p", { class: "meta" }, t("js.cycle.searched", note(pc.searched_key, pc.searched))));
 }
 
 // The registrations and payments a notice's PIN joins (payments in the
@@ -726,7 +694,7 @@ function priorCycleBlock(pc) {
 // names and how it was linked (method, confidence, same procurement).
 function noticePayments(p) {
   if (!p || !p.totals) return null;
-  const money = a => a && a.display ? say(a.display) : "";
+  const money = a => a && a.display ? note(a.display_key, a.display) : "";
   const tot = p.totals;
   const rows = (p.linked || []).map(l => {
     const e = l.entry || {};
@@ -748,7 +716,7 @@ function noticePayments(p) {
       h("tbody", {}, rows))) : null,
     p.complete === false ? h("p", { class: "meta" }, t("js.pay.incomplete")) : null,
     p.matter ? h("p", {}, link(HOME + "matter/" + enc(p.pin), t("js.pay.matter", p.pin))) : null,
-    h("p", { class: "meta" }, say(p.absence_note || "")));
+    h("p", { class: "meta" }, p.absence_note || ""));
 }
 
 // ---- procurement matter: #matter/<pin>
@@ -763,20 +731,20 @@ async function matterView(pin) {
       err.status === 404 ? absence({ absence_rules: (err.body && (err.body.absence_rules || err.body.absence_notes)) || [] }) : null,
       twinLinks([["js.twin.json", api]]));
   }
-  const money2 = a => a && a.display ? say(a.display) : "";
+  const money2 = a => a && a.display ? note(a.display_key, a.display) : "";
   const steps = (v.timeline || []).map(st => h("li", { "data-step": st.step },
     h("h3", {}, (st.date ? fmtDate(st.date) + " — " : "") + stepName(st.step || st.record || "")),
     st.notice ? h("p", {}, link(HOME + "notice/" + enc(st.notice.request_id), st.notice.title || st.notice.request_id), " · ", hitSummary(st.notice)) :
       h("p", {}, [st.title, st.agency, st.vendor, money2(st.amount)].filter(Boolean).join(" · "),
         st.entry && st.entry.kind === "contract" && st.entry.contract_id ? [" · ", link("/contracts/" + enc(st.entry.contract_id), t("js.matter.contract", st.entry.contract_id))] : (st.contract_id ? " · " + st.contract_id : "")),
-    st.link ? h("p", { class: "meta", "data-link-method": st.link.method }, t("js.matter.linked", label("method", st.link.method), label("confidence", st.link.confidence)) + (RW.labels.method_note && RW.labels.method_note[st.link.method] ? label("method_note", st.link.method) : say(st.link.note))) : null));
+    st.link ? h("p", { class: "meta", "data-link-method": st.link.method }, t("js.matter.linked", label("method", st.link.method), label("confidence", st.link.confidence)) + (RW.labels.method_note && RW.labels.method_note[st.link.method] ? label("method_note", st.link.method) : st.link.note)) : null));
   const tot = v.totals || {};
   // the timeline drawn on the server (api/pictures.go): SVG with its text
   // alternative, parsed as SVG (never as HTML) and placed before the list
   const picture = h("figure", { class: "chart", "data-chart": "matter-timeline" });
   render(
     h("h1", {}, t("js.matter.title", v.pin)),
-    h("p", { class: "summary" }, say(v.kind_note || "")),
+    h("p", { class: "summary" }, note(v.kind_note_key, v.kind_note)),
     twinLinks([["js.twin.json", api]]),
     followForm("matter", v.pin),
     h("dl", { class: "facts" },
@@ -786,11 +754,11 @@ async function matterView(pin) {
       h("dt", {}, t("js.matter.awarded")), h("dd", {}, money2(tot.awarded)),
       h("dt", {}, t("js.matter.registered")), h("dd", {}, money2(tot.registered)),
       h("dt", {}, t("js.matter.paid")), h("dd", {}, money2(tot.paid))),
-    tot.note ? h("p", { class: "meta" }, say(tot.note)) : null,
+    tot.note ? h("p", { class: "meta" }, note(tot.note_key, tot.note)) : null,
     h("h2", {}, t("js.matter.timeline")),
     steps.length ? [picture, h("ol", { class: "results", "data-timeline": "" }, steps)] : h("p", {}, t("js.matter.nosteps")),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
-    absence({ absence_rules: v.absence_notes || [] }));
+    absence({ absence_rule_keys: v.absence_note_keys, absence_rules: v.absence_notes || [] }));
   if (steps.length) drawPicture(picture, "/pictures/matter-timeline?pin=" + enc(v.pin) + (ES ? "&lang=es" : ""));
 }
 
@@ -915,7 +883,7 @@ async function vendorView(name) {
     h("h2", {}, t("js.notices")), noticeList(aw.notices),
     paymentsBlock(v.payments),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
-    absence({ absence_rules: v.absence_notes || [] }));
+    absence({ absence_rule_keys: v.absence_note_keys, absence_rules: v.absence_notes || [] }));
 }
 
 async function agencyView(name) {
@@ -941,7 +909,7 @@ async function agencyView(name) {
     (aw.top_vendors || []).length ? smallTable([[t("js.vendor"), r => link(FORM === 2 ? HOME + "vendor/" + enc(r.stem) : r.profile, r.stem)], [t("js.notices"), r => r.count, true], [t("js.valid.amounts"), r => amt(r.amount), true]], aw.top_vendors) : null,
     paymentsBlock(v.payments),
     v.scope ? scopeBox(v.scope, v.scope.matched) : null,
-    absence({ absence_rules: v.absence_notes || [] }));
+    absence({ absence_rule_keys: v.absence_note_keys, absence_rules: v.absence_notes || [] }));
 }
 
 // ---- router

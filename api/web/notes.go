@@ -1,0 +1,87 @@
+package web
+
+import (
+	"html"
+	"html/template"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/procure"
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// A service's note (record.Note) is said from its key and arguments in the
+// page's language: its text is the message files' (record.SayNote, the one
+// renderer), never found by matching the English. In a language other
+// than English, the arguments (names, ids, dates, numbers: record values)
+// are marked data-verbatim: they stay as published.
+
+// noteHTML is n (a record.Note, record.Notes or []record.Note) in lang, as
+// HTML; anything else is shown as written.
+func noteHTML(lang string, n any) template.HTML {
+	switch v := n.(type) {
+	case record.Note:
+		if v.IsZero() {
+			return ""
+		}
+		if lang == "en" {
+			return template.HTML(html.EscapeString(record.SayNote(msgs, lang, v, nil)))
+		}
+		const open, close = "\uE000", "\uE001"
+		s := record.SayNote(msgs, lang, v, func(a string) string { return open + a + close })
+		s = html.EscapeString(s)
+		s = strings.NewReplacer(open, `<span data-verbatim>`, close, `</span>`).Replace(s)
+		return template.HTML(s)
+	case *record.Note:
+		if v == nil {
+			return ""
+		}
+		return noteHTML(lang, *v)
+	case record.Notes:
+		return noteHTML(lang, []record.Note(v))
+	case []record.Note:
+		parts := make([]string, 0, len(v))
+		for _, x := range v {
+			if s := noteHTML(lang, x); s != "" {
+				parts = append(parts, string(s))
+			}
+		}
+		return template.HTML(strings.Join(parts, " "))
+	case nil:
+		return ""
+	case string:
+		return template.HTML(html.EscapeString(v))
+	}
+	return ""
+}
+
+// NoteIn is n in lang as plain text (for the handlers that compose a
+// page's text).
+func NoteIn(lang string, n record.Note) string { return record.SayNote(msgs, lang, n, nil) }
+
+// moneyHTML is a sum as read in lang: what is absent said from its key,
+// else its amount as the service writes it.
+func moneyHTML(lang string, m procure.Money) template.HTML {
+	return template.HTML(html.EscapeString(moneyText(lang, m)))
+}
+
+// moneyText is moneyHTML as text.
+func moneyText(lang string, m procure.Money) string {
+	if m.DisplayKey != nil {
+		return record.SayNote(msgs, lang, *m.DisplayKey, nil)
+	}
+	return m.Display
+}
+
+// SumText is a sum as read in lang (for the handlers that build a
+// picture's text).
+func SumText(lang string, m procure.Money) string { return moneyText(lang, m) }
+
+// clausesHTML is notes in lang as the clauses of one sentence, joined by
+// "; " (record.Notes.Clauses).
+func clausesHTML(lang string, ns record.Notes) template.HTML {
+	parts := make([]string, 0, len(ns))
+	for _, n := range ns {
+		parts = append(parts, string(noteHTML(lang, n)))
+	}
+	return template.HTML(strings.Join(parts, "; "))
+}

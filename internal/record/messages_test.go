@@ -1,0 +1,130 @@
+package record
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// withFiles is the embedded message files with some replaced or added
+// (name → content), as a file system LoadLocales reads.
+func withFiles(t *testing.T, extra map[string][]byte) fstest.MapFS {
+	t.Helper()
+	out := fstest.MapFS{}
+	files, _ := fs.Glob(localeFS, "locale/*.json")
+	for _, f := range files {
+		b, _ := fs.ReadFile(localeFS, f)
+		out[f] = &fstest.MapFile{Data: b}
+	}
+	for name, b := range extra {
+		out["locale/"+name] = &fstest.MapFile{Data: b}
+	}
+	return out
+}
+
+// A note missing in any language, or taking other arguments than its
+// English, stops the files from loading, by name.
+func TestNoteMissingInALanguageFails(t *testing.T) {
+	if miss := MissingMessages(locales); len(miss) > 0 {
+		t.Fatalf("the message files disagree: %v", miss)
+	}
+	b, _ := fs.ReadFile(localeFS, "locale/words-es.json")
+	var es Messages
+	if err := json.Unmarshal(b, &es); err != nil {
+		t.Fatal(err)
+	}
+	delete(es.Notes, "procure.matter.one")
+	es.Notes["procure.matter.apart"] = "%s registros" // one argument of two
+	broken, _ := json.Marshal(es)
+	_, err := LoadLocales(withFiles(t, map[string][]byte{"words-es.json": broken}), "locale")
+	if err == nil || !strings.Contains(err.Error(), "es: note procure.matter.one is missing") ||
+		!strings.Contains(err.Error(), "es: note procure.matter.apart takes 1 arguments, English 2") {
+		t.Errorf("a Spanish file without a note loads: %v", err)
+	}
+}
+
+// A note is said with its arguments in place, in order or by index; its
+// English is what the services publish.
+func TestNoteSaysItsArguments(t *testing.T) {
+	all := map[string]*Messages{
+		"en": {Notes: map[string]string{"k": "%s of %s rows"}},
+		"xx": {Notes: map[string]string{"k": "filas: %[2]s, de ellas %[1]s"}},
+	}
+	n := N("k", 3, "10")
+	if got := SayNote(all, "en", n, nil); got != "3 of 10 rows" {
+		t.Errorf("en: %q", got)
+	}
+	if got := SayNote(all, "xx", n, func(a string) string { return "<" + a + ">" }); got != "filas: <10>, de ellas <3>" {
+		t.Errorf("xx: %q", got)
+	}
+	if got := SayNote(all, "fr", n, nil); got != "3 of 10 rows" {
+		t.Errorf("a language no file holds reads English: %q", got)
+	}
+	if got := SayNote(all, "en", N("nope", "a"), nil); got != "[[nope]] a" {
+		t.Errorf("a key no file holds: %q", got)
+	}
+	if got := AbsenceRuleNotes[0].String(); got != AbsenceRules[0] || got != "No search hits does not mean no record exists." {
+		t.Errorf("the absence rules' English: %q", got)
+	}
+}
+
+// noteCall is a note made in the code with a literal key; keyLiteral any
+// string literal that may be a key (a table of keys by case).
+var (
+	noteCall   = regexp.MustCompile(`\brecord\.N\("([a-z0-9_.]+)"|\bN\("([a-z0-9_.]+)"`)
+	keyLiteral = regexp.MustCompile(`"([a-z0-9_]+\.[a-z0-9_.]+)"`)
+)
+
+// Every note key the code makes (record.N with a literal key, anywhere
+// outside tests) is in the English file — hence, by the loader's rule, in
+// every language — and every note of the files is made somewhere (a
+// note no code makes is dead text).
+func TestEveryNoteKeyIsInTheFiles(t *testing.T) {
+	used, written := map[string]string{}, map[string]string{}
+	root := "../.."
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != root || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return fs.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range noteCall.FindAllStringSubmatch(string(b), -1) {
+			used[m[1]+m[2]] = p
+		}
+		for _, m := range keyLiteral.FindAllStringSubmatch(string(b), -1) {
+			if _, ok := locales["en"].Notes[m[1]]; ok {
+				written[m[1]] = p
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(used) < 30 {
+		t.Fatalf("found only %d note keys in the code: the scan is broken", len(used))
+	}
+	for k, where := range used {
+		if _, ok := locales["en"].Notes[k]; !ok {
+			t.Errorf("%s makes note %q, which the English message file lacks", where, k)
+		}
+	}
+	for k := range locales["en"].Notes {
+		if _, ok := written[k]; !ok {
+			t.Errorf("note %q is in the message files but no code makes it", k)
+		}
+	}
+}
