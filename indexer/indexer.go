@@ -336,6 +336,9 @@ func (ix *Indexer) RunLive(ctx context.Context, src LiveSource, cfg LiveConfig) 
 	if cfg.Now == nil {
 		cfg.Now = ix.now
 	}
+	if cfg.Held == nil {
+		cfg.Held = ix.Backend
+	}
 	if cfg.Progress == nil {
 		cfg.Progress = func(part string, rows int) {
 			ix.log().Info("live fetch", "source", src.Name(), "part", part, "rows", rows)
