@@ -227,37 +227,33 @@ func (s *Service) hearings(ctx context.Context, notices map[string]record.Notice
 			out = append(out, h)
 		}
 	}
+	// add lists a hearing read from another record, or names that record
+	// in the hearing already listed with its id; a record that says the
+	// hearing was held or cancelled says it for the hearing
+	add := func(m Hearing) {
+		i, ok := at[m.ID]
+		if !ok {
+			at[m.ID] = len(out)
+			out = append(out, m)
+			return
+		}
+		h := &out[i]
+		h.AlsoIn = append(h.AlsoIn, m.SourceKind+":"+m.SourceID)
+		if (h.Status == HearingScheduled || h.Status == HearingPast) && m.Status != HearingScheduled {
+			h.Status = m.Status
+		}
+	}
 	if s.Meetings != nil && len(meetings) > 0 {
 		ms, err := s.Meetings.MeetingHearings(ctx, meetings)
 		if err != nil {
 			return out, err
 		}
 		for _, m := range ms {
-			i, ok := at[m.ID]
-			if !ok {
-				at[m.ID] = len(out)
-				out = append(out, m)
-				continue
-			}
-			h := &out[i]
-			h.AlsoIn = append(h.AlsoIn, "meeting:"+m.SourceID)
-			if h.Status == HearingScheduled && m.Status != HearingScheduled {
-				h.Status = m.Status
-			}
+			add(m)
 		}
 	}
 	for _, e := range events {
-		i, ok := at[e.ID]
-		if !ok {
-			at[e.ID] = len(out)
-			out = append(out, e)
-			continue
-		}
-		h := &out[i]
-		h.AlsoIn = append(h.AlsoIn, e.SourceKind+":"+e.SourceID)
-		if h.Status == HearingScheduled || h.Status == HearingPast {
-			h.Status = e.Status // the item's history records it held (or not)
-		}
+		add(e)
 	}
 	return orderHearings(out, now), nil
 }

@@ -16,12 +16,7 @@ import (
 
 // drop is a widening step that leaves out one filter field.
 func drop(without, words string, field func(*Filter) *string) record.WideningStep[Filter] {
-	return record.WideningStep[Filter]{Without: without, Words: words, Drop: func(f Filter) (Filter, bool) {
-		v := field(&f)
-		had := *v != ""
-		*v = ""
-		return f, had
-	}}
+	return record.Drop(without, words, field, record.Set)
 }
 
 var widenings = []record.WideningStep[Filter]{

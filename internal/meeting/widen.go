@@ -21,41 +21,13 @@ type widenQ struct {
 }
 
 var widenings = []record.WideningStep[widenQ]{
-	{Without: "time", Words: "without the time of day", Drop: func(q widenQ) (widenQ, bool) {
-		had := q.f.Time != ""
-		q.f.Time = ""
-		return q, had
-	}},
-	{Without: "attendance", Words: "without the way of attending", Drop: func(q widenQ) (widenQ, bool) {
-		had := q.f.Attendance != ""
-		q.f.Attendance = ""
-		return q, had
-	}},
-	{Without: "body", Words: "without the body", Drop: func(q widenQ) (widenQ, bool) {
-		had := q.f.Body != ""
-		q.f.Body = ""
-		return q, had
-	}},
-	{Without: "body_kind", Words: "without the kind of body", Drop: func(q widenQ) (widenQ, bool) {
-		had := q.f.BodyKind != ""
-		q.f.BodyKind = ""
-		return q, had
-	}},
-	{Without: "borough", Words: "without the borough", Drop: func(q widenQ) (widenQ, bool) {
-		had := q.f.Borough != ""
-		q.f.Borough = ""
-		return q, had
-	}},
-	{Without: "source", Words: "without the source", Drop: func(q widenQ) (widenQ, bool) {
-		had := len(q.f.Sources) > 0
-		q.f.Sources = nil
-		return q, had
-	}},
-	{Without: "agency", Words: "without the agency", Drop: func(q widenQ) (widenQ, bool) {
-		had := len(q.f.AgencyIDs) > 0
-		q.f.AgencyIDs = nil
-		return q, had
-	}},
+	record.Drop("time", "without the time of day", func(q *widenQ) *string { return &q.f.Time }, record.Set),
+	record.Drop("attendance", "without the way of attending", func(q *widenQ) *string { return &q.f.Attendance }, record.Set),
+	record.Drop("body", "without the body", func(q *widenQ) *string { return &q.f.Body }, record.Set),
+	record.Drop("body_kind", "without the kind of body", func(q *widenQ) *string { return &q.f.BodyKind }, record.Set),
+	record.Drop("borough", "without the borough", func(q *widenQ) *string { return &q.f.Borough }, record.Set),
+	record.Drop("source", "without the source", func(q *widenQ) *[]string { return &q.f.Sources }, record.Listed),
+	record.Drop("agency", "without the agency", func(q *widenQ) *[]string { return &q.f.AgencyIDs }, record.Listed),
 	{Without: "window", Words: "outside these dates", Drop: func(q widenQ) (widenQ, bool) {
 		q.outside = true
 		return q, true

@@ -37,6 +37,22 @@ type WideningStep[Q any] struct {
 	Drop    func(Q) (Q, bool)
 }
 
+// Drop is the widening step that leaves out one field of a question (had
+// says whether the question has it: a value set, a list not empty).
+func Drop[Q, V any](without, words string, field func(*Q) *V, had func(V) bool) WideningStep[Q] {
+	return WideningStep[Q]{Without: without, Words: words, Drop: func(q Q) (Q, bool) {
+		v := field(&q)
+		has := had(*v)
+		var zero V
+		*v = zero
+		return q, has
+	}}
+}
+
+// Set and Listed say whether a string or a list field is set (Drop).
+func Set(s string) bool       { return s != "" }
+func Listed(vs []string) bool { return len(vs) > 0 }
+
 // WideningCount is what one try of a widening finds: how many records
 // match (a lower bound when AtLeast), the newest day among them and, for
 // a window, the nearest day.
