@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,39 +72,28 @@ func TestBrowser(t *testing.T) {
 	cmd.Env = append(os.Environ(), "BASE="+base, "BASE2="+base2, "SHOTS="+shots)
 	out, err := cmd.CombinedOutput()
 	t.Logf("browser suite:\n%s", out)
-	// the reporter's path through the money (web-tests/doors.mjs), Form 1
-	doors := exec.Command(node, "web-tests/doors.mjs")
-	doors.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
-	dout, derr := doors.CombinedOutput()
-	t.Logf("the reporter's path:\n%s", dout)
-	// the contractor's watch on the site (web-tests/watch.mjs), Form 1
-	watchCmd := exec.Command(node, "web-tests/watch.mjs")
-	watchCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
-	wout, werr := watchCmd.CombinedOutput()
-	t.Logf("the contractor's watch:\n%s", wout)
-	// the same watch said in plain English (web-tests/watch-words.mjs), Form 1
-	wordsCmd := exec.Command(node, "web-tests/watch-words.mjs")
-	wordsCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
-	wwout, wwerr := wordsCmd.CombinedOutput()
-	t.Logf("the watch in plain words:\n%s", wwout)
-	residentCmd := exec.Command(node, "web-tests/resident.mjs")
-	residentCmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
-	rout, rerr := residentCmd.CombinedOutput()
-	t.Logf("the resident's journey:\n%s", rout)
+	var failed []string
 	if err != nil {
-		t.Fatalf("browser suite failed: %v", err)
+		failed = append(failed, fmt.Sprintf("the browser suite (web-tests/run.mjs): %v", err))
 	}
-	if derr != nil {
-		t.Fatalf("the reporter's path failed: %v", derr)
+	// the journeys, each a script of its own against the Form 1 server:
+	// every one runs, then whatever failed fails the test
+	for _, j := range []struct{ script, what string }{
+		{"web-tests/doors.mjs", "the reporter's path through the money"},
+		{"web-tests/watch.mjs", "the contractor's watch on the site"},
+		{"web-tests/watch-words.mjs", "the same watch said in plain English"},
+		{"web-tests/resident.mjs", "the resident's journey"},
+	} {
+		cmd := exec.Command(node, j.script)
+		cmd.Env = append(os.Environ(), "BASE="+base, "SHOTS="+shots)
+		out, err := cmd.CombinedOutput()
+		t.Logf("%s:\n%s", j.what, out)
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("%s (%s): %v", j.what, j.script, err))
+		}
 	}
-	if werr != nil {
-		t.Fatalf("the contractor's watch failed: %v", werr)
-	}
-	if wwerr != nil {
-		t.Fatalf("the watch in plain words failed: %v", wwerr)
-	}
-	if rerr != nil {
-		t.Fatalf("the resident's journey failed: %v", rerr)
+	if len(failed) > 0 {
+		t.Fatalf("failed: %s", strings.Join(failed, "; "))
 	}
 }
 

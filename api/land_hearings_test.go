@@ -53,15 +53,21 @@ func TestResidentFollowsAProjectsHearing(t *testing.T) {
 }
 
 // hearingEngine is an engine holding the bundled notices and land
-// projects: a private copy of the embedded sample, or an OpenSearch index
-// set of its own loaded with the same corpus.
+// projects (sampleEngine).
 func hearingEngine(t *testing.T, kind string) search.Engine {
+	return sampleEngine(t, kind, sampletest.NoticesAndLand, "rwhearing")
+}
+
+// sampleEngine is an engine holding corpus c of the bundled sample: a
+// private copy of the embedded one, or an OpenSearch index set of its own
+// (under prefix, removed after) loaded with the same corpus.
+func sampleEngine(t *testing.T, kind string, c sampletest.Corpus, prefix string) search.Engine {
 	t.Helper()
 	if kind == "embedded" {
-		return sampletest.Copy(t, sampletest.NoticesAndLand, fixedNow)
+		return sampletest.Copy(t, c, fixedNow)
 	}
 	cfg := opensearch.Config{URL: os.Getenv("OPENSEARCH_URL"), Username: os.Getenv("OPENSEARCH_USERNAME"),
-		Password: os.Getenv("OPENSEARCH_PASSWORD"), IndexPrefix: fmt.Sprintf("rwhearing-%d", time.Now().UnixNano())}
+		Password: os.Getenv("OPENSEARCH_PASSWORD"), IndexPrefix: fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())}
 	be, err := opensearch.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +83,7 @@ func hearingEngine(t *testing.T, kind string) search.Engine {
 			}
 		}
 	})
-	if err := sampletest.Load(context.Background(), be, sampletest.NoticesAndLand, fixedNow); err != nil {
+	if err := sampletest.Load(context.Background(), be, c, fixedNow); err != nil {
 		t.Fatal(err)
 	}
 	return be

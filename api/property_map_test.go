@@ -19,7 +19,6 @@ import (
 	"github.com/recordwatch/recordwatch/internal/fetch"
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/search"
-	"github.com/recordwatch/recordwatch/internal/search/opensearch"
 	"github.com/recordwatch/recordwatch/internal/store"
 )
 
@@ -33,35 +32,9 @@ func mapEngines(t *testing.T) []string {
 	return []string{"embedded"}
 }
 
-// mapEngine holds the full bundled sample: a private copy of the embedded
-// one, or an OpenSearch index set of its own (removed after) loaded with
-// it.
+// mapEngine holds the full bundled sample (sampleEngine).
 func mapEngine(t *testing.T, kind string) search.Engine {
-	t.Helper()
-	if kind == "embedded" {
-		return sampletest.Copy(t, sampletest.Full, fixedNow)
-	}
-	cfg := opensearch.Config{URL: os.Getenv("OPENSEARCH_URL"), Username: os.Getenv("OPENSEARCH_USERNAME"),
-		Password: os.Getenv("OPENSEARCH_PASSWORD"), IndexPrefix: fmt.Sprintf("rwmap-%d", time.Now().UnixNano())}
-	be, err := opensearch.Open(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		be.Close()
-		for _, u := range strings.Split(cfg.URL, ",") {
-			req, _ := http.NewRequest(http.MethodDelete, strings.TrimRight(strings.TrimSpace(u), "/")+"/"+cfg.IndexPrefix+"*", nil)
-			req.SetBasicAuth(cfg.Username, cfg.Password)
-			if res, err := http.DefaultClient.Do(req); err == nil {
-				res.Body.Close()
-				return
-			}
-		}
-	})
-	if err := sampletest.Load(context.Background(), be, sampletest.Full, fixedNow); err != nil {
-		t.Fatal(err)
-	}
-	return be
+	return sampleEngine(t, kind, sampletest.Full, "rwmap")
 }
 
 // mapServer is a server over an engine holding the full sample; with
