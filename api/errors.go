@@ -112,7 +112,7 @@ func errorOf(c *gin.Context, err error) (int, errorBody) {
 	status := httpStatus(err)
 	d := errorDetail{Error: record.Error{Code: record.ErrorCode(err), Message: record.ErrorMessage(err)}}
 	if re := (*record.Error)(nil); errors.As(err, &re) {
-		d.Param = re.Param
+		d.Param, d.MessageKey = re.Param, re.MessageKey
 	}
 	if status < http.StatusInternalServerError {
 		if d.Code == record.ENOTFOUND {
@@ -135,7 +135,7 @@ func errorOf(c *gin.Context, err error) (int, errorBody) {
 	// a record.Error's message is this service's own words (an engine's
 	// or a store's are its Cause, logged above); anything else is internal
 	if d.Code == record.EINTERNAL {
-		d.Message = internalMessage
+		d.Message, d.MessageKey = internalMessage, record.Note{}
 	}
 	return status, errorBody{Error: d}
 }

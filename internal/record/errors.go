@@ -26,6 +26,10 @@ type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Param   string `json:"param,omitempty"`
+	// MessageKey is Message as a note (key and arguments), when the
+	// service wrote one: a page says it in the reader's language from the
+	// message files; Message stays its English.
+	MessageKey Note `json:"message_key,omitzero"`
 	// Cause is what an engine or store said (hosts, index names, its own
 	// words): kept for the log, never in an answer.
 	Cause error `json:"-"`
@@ -84,6 +88,13 @@ func fileSystemFault(err error) *Error {
 // Errorf returns an *Error with the given code.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// NoteError returns an *Error whose message is the note n (its English in
+// Message, the note in MessageKey); param names the parameter at fault,
+// if any.
+func NoteError(code, param string, n Note) *Error {
+	return &Error{Code: code, Param: param, Message: n.String(), MessageKey: n}
 }
 
 // Invalid returns an EINVALID error naming the parameter at fault.
