@@ -20,7 +20,6 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/sourcegraph/conc/iter"
 
-	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -402,12 +401,15 @@ func (b *Backend) bulkUpsert(docs []search.Doc) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	var ps []record.Passage
+	var ps []cutPassage
 	for _, d := range kept {
-		ps = append(ps, d.Passages...)
+		cut := passageCut(d)
+		for _, p := range d.Passages {
+			ps = append(ps, cutPassage{p, cut})
+		}
 	}
-	pd, err := analyseAll(bl.passages.m, ps, func(p record.Passage) (string, map[string]interface{}, error) {
-		f, err := passageFields(p)
+	pd, err := analyseAll(bl.passages.m, ps, func(p cutPassage) (string, map[string]interface{}, error) {
+		f, err := passageFields(p.Passage, p.cut)
 		return p.ID, f, err
 	})
 	if err != nil {

@@ -52,7 +52,10 @@ import (
 //	   carry no locations
 //	12: "raw" holds the Raw values that Body holds verbatim as their place
 //	   in Body, not a second copy (rawstore.go); a rebuild reads either
-const formatVersion = 12
+//	13: a passage that record.SplitPassages cuts again from its notice's
+//	   body is stored without its text, which is cut again when read
+//	   (passagestore.go); a rebuild reads either
+const formatVersion = 13
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
 const legacyEntries = "entries.bleve"
@@ -146,10 +149,7 @@ func rebuild(dir string, b *Backend, from int) error {
 	notices, passages, records := nb[0], nb[1], nb[2]
 	counts, err := copyNotices(b.notices, notices)
 	if err == nil {
-		err = copyJSON(b.passages, passages, func(p record.Passage) (string, map[string]interface{}, error) {
-			f, err := passageFields(p)
-			return p.ID, f, err
-		})
+		err = copyPassages(b.notices, b.passages, passages)
 	}
 	if err == nil {
 		err = copyDocs(b.records, records, func(raw []byte, stored map[string]index.Field) (string, map[string]interface{}, error) {
@@ -296,21 +296,6 @@ func copyDocs(src bleve.Index, dst *bulkIndex, decode func(raw []byte, stored ma
 		return err
 	}
 	return flush()
-}
-
-// copyJSON re-indexes every stored document of src, decoded as a T, through
-// fields.
-func copyJSON[T any](src bleve.Index, dst *bulkIndex, fields func(T) (string, map[string]interface{}, error)) error {
-	return copyDocs(src, dst, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
-		if raw == nil {
-			return "", nil, errNoStored
-		}
-		var v T
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return "", nil, err
-		}
-		return fields(v)
-	})
 }
 
 // copyNotices re-indexes every notice with its passage count: the stored

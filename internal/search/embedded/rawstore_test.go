@@ -18,7 +18,7 @@ import (
 // holds the values Body holds as places in it: every notice reads back
 // the same (Get, Raw included), every search and passage answer is the
 // same as before the rebuild, and the stored Raw is smaller.
-func TestOpenRebuildsFormat11StoringRawTextOnce(t *testing.T) {
+func TestOpenRebuildsFormat11StoringTextOnce(t *testing.T) {
 	ctx := context.Background()
 	docs := searchtest.Fixtures()
 	dir := t.TempDir()
@@ -42,7 +42,7 @@ func TestOpenRebuildsFormat11StoringRawTextOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range d.Passages {
-			pf, _ := passageFields(p)
+			pf, _ := passageFields(p, nil) // a whole passage, as formats before 13 stored it
 			if err := add(pb, old.passages.Mapping(), p.ID, pf); err != nil {
 				t.Fatal(err)
 			}
@@ -143,6 +143,19 @@ func TestOpenRebuildsFormat11StoringRawTextOnce(t *testing.T) {
 		t.Errorf("stored raw: %d bytes after the rebuild, %d before", newRaw, oldRaw)
 	}
 	t.Logf("stored raw: %d bytes in format 11, %d in format 12", oldRaw, newRaw)
+	// and each passage's text once, in its notice's body (format 13)
+	whole := 0
+	if err := eachStored(b.passages, func(id string, fields map[string]index.Field) error {
+		if fields["doc"].Value()[0] != passageForm {
+			whole++
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if whole > 0 {
+		t.Errorf("%d passages stored whole after the rebuild; want each without its text", whole)
+	}
 }
 
 // decodeRaw refuses a place outside Body, and reads both forms.

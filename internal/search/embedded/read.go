@@ -65,12 +65,16 @@ func (b *Backend) Passages(ctx context.Context, q search.PassageQuery) (search.P
 func (b *Backend) passageResult(ctx context.Context, q search.PassageQuery, k search.Keywords, total int, hits []topHit) (search.PassageResult, error) {
 	out := search.PassageResult{Passages: []search.PassageHit{}}
 	out.Total, out.TotalRelation = record.CapCount(total, false, q.ExactCount)
-	for _, h := range hits {
-		var p record.Passage
-		if err := json.Unmarshal([]byte(h.doc), &p); err != nil {
-			return search.PassageResult{}, &record.Error{Code: record.EUNAVAILABLE, Message: "stored passage is unreadable"}
-		}
-		out.Passages = append(out.Passages, search.PassageHit{Passage: p, Score: h.score})
+	docs := make([]string, len(hits))
+	for i, h := range hits {
+		docs[i] = h.doc
+	}
+	ps, err := passageTexts(ctx, b.notices, docs)
+	if err != nil {
+		return search.PassageResult{}, err
+	}
+	for i, p := range ps {
+		out.Passages = append(out.Passages, search.PassageHit{Passage: p, Score: hits[i].score})
 	}
 	if len(hits) == q.Limit && len(hits) > 0 {
 		last := hits[len(hits)-1]

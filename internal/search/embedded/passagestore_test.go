@@ -1,0 +1,139 @@
+package embedded
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"testing"
+
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/recordwatch/recordwatch/indexer"
+	"github.com/recordwatch/recordwatch/indexer/source/crol"
+	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+	"github.com/recordwatch/recordwatch/internal/search/searchtest"
+)
+
+// passageCuts pins record.SplitPassages, as it cuts the bundled sample's
+// notices, to the index format that stores passages without their text:
+// an index of format 13 reads a passage's text by cutting its notice's
+// body again, so a change to the cut needs a new format (a rebuild, which
+// stores every passage again).
+var passageCuts = map[int]string{
+	13: "58da5a735a1c32b1da26bb3a2cf18bcf0ff337945e02afddadb4468db0efd926",
+}
+
+func sampleNotices(t *testing.T) []record.Notice {
+	t.Helper()
+	c, errs := crol.Scan(os.DirFS("../../../testdata/sample"), "crol", entity.DefaultCrosswalk())
+	if len(errs) > 0 || len(c.Notices) < 1000 {
+		t.Fatalf("sample: %d notices, %v", len(c.Notices), errs)
+	}
+	return c.Notices
+}
+
+// The cut of the sample's notices into passages is the one this index
+// format was written with (passageCuts), and every passage the indexer
+// cuts is stored without its text.
+func TestPassageCutIsPartOfTheFormat(t *testing.T) {
+	h := sha256.New()
+	textless, whole := 0, 0
+	for _, d := range indexer.Docs(sampleNotices(t)) {
+		cut := passageCut(d)
+		for _, p := range cut {
+			js, _ := json.Marshal([]any{p.ID, p.Seq, p.Start, p.End, p.Text})
+			h.Write(js)
+		}
+		for _, p := range d.Passages {
+			b, err := encodePassage(p, cut)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b[0] == passageForm {
+				textless++
+			} else {
+				whole++
+			}
+		}
+	}
+	got := hex.EncodeToString(h.Sum(nil))
+	if want, ok := passageCuts[formatVersion]; !ok || got != want {
+		t.Errorf("the passage cut of the sample is %s; format %d was written with %q: a changed cut needs a new formatVersion (migrate.go), pinned here", got, formatVersion, want)
+	}
+	if whole > 0 || textless == 0 {
+		t.Errorf("the indexer's passages: %d stored without their text, %d whole; want all without", textless, whole)
+	}
+}
+
+// A passage is stored without its text when its notice's body cuts it
+// again, whole when it does not, and reads back as written either way.
+func TestPassagesStoreTheirTextOnce(t *testing.T) {
+	ctx := context.Background()
+	docs := searchtest.Fixtures()
+	// a passage no cut of its body gives (another cutter's): kept whole
+	odd := &docs[1].Passages[0]
+	odd.Text += " (as another cutter wrote it)"
+	b, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Upsert(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	textless, whole := 0, 0
+	if err := eachStored(b.passages, func(id string, fields map[string]index.Field) error {
+		v := fields["doc"].Value()
+		switch {
+		case v[0] == passageForm && id != odd.ID:
+			textless++
+			var p record.Passage
+			if err := json.Unmarshal(v[1:], &p); err != nil || p.Text != "" {
+				t.Errorf("%s: stored without its text, but holds %q (%v)", id, p.Text, err)
+			}
+		case v[0] == '{' && id == odd.ID:
+			whole++
+		default:
+			t.Errorf("%s stored as %.40s", id, v)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]record.Passage{}
+	for _, d := range docs {
+		for _, p := range d.Passages {
+			want[p.ID] = p
+		}
+	}
+	if whole != 1 || textless != len(want)-1 {
+		t.Errorf("%d stored without their text, %d whole; want %d and 1", textless, whole, len(want)-1)
+	}
+	res, err := b.Passages(ctx, search.PassageQuery{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Passages) != len(want) {
+		t.Fatalf("%d passages read, want %d", len(res.Passages), len(want))
+	}
+	for _, h := range res.Passages {
+		w := want[h.Passage.ID]
+		got, _ := json.Marshal(h.Passage)
+		exp, _ := json.Marshal(w)
+		if string(got) != string(exp) {
+			t.Errorf("%s read as\n%+v\nwant\n%+v", h.Passage.ID, h.Passage, w)
+		}
+	}
+	// and a search by the words of a passage stored without its text
+	res, err = b.Passages(ctx, search.PassageQuery{Text: "Spector Hall", Limit: 10})
+	if err != nil || len(res.Passages) == 0 || res.Passages[0].Passage.Text == "" {
+		t.Fatalf("a passage search: %+v %v", res.Passages, err)
+	}
+}
