@@ -18,8 +18,9 @@ import (
 //     without its Body, Text and Raw, with what a list shows of them, in
 //     a compact binary form (storedHit): all a search page decodes;
 //   - "body": its Body, as is (absent when empty);
-//   - "text": its Text, as is, absent when empty or equal to Body
-//     (storedHit.TextIsBody);
+//   - "text": its Text, as is, absent when empty, equal to Body
+//     (storedHit.TextIsBody) or to Body's plain text (format 13:
+//     storedHit.TextIsPlainBody, cut again when read);
 //   - "raw": its Raw source fields, those Body holds as their place in it
 //     (format 12, rawstore.go; Get only).
 //
@@ -36,6 +37,11 @@ type storedHit struct {
 	SourceHTML bool
 	// TextIsBody: Text equals a non-empty Body, stored once in "body"
 	TextIsBody bool
+	// TextIsPlainBody: Text is record.PlainText of a non-empty Body (as
+	// the City Record loader makes it), made again from "body" when read
+	// (format 13; record.PlainText is part of the format:
+	// TestPassageCutIsPartOfTheFormat)
+	TextIsPlainBody bool
 }
 
 // noticeStored are the stored fields of n but "raw" ("" values are left
@@ -44,8 +50,9 @@ func noticeStored(n record.Notice) (hit, body, text string, err error) {
 	b := search.BriefNotice(n)
 	sh := storedHit{Notice: b, HasBody: b.Brief.HasBody, SourceHTML: b.Brief.SourceHTML,
 		TextIsBody: n.Text != "" && n.Text == n.Body}
+	sh.TextIsPlainBody = !sh.TextIsBody && n.Text != "" && n.Text == record.PlainText(n.Body)
 	body, text = n.Body, n.Text
-	if sh.TextIsBody {
+	if sh.TextIsBody || sh.TextIsPlainBody {
 		text = ""
 	}
 	enc, err := sh.encode()
@@ -62,6 +69,7 @@ const (
 	flagHasBody
 	flagSourceHTML
 	flagTextIsBody
+	flagTextIsPlainBody
 )
 
 // strings are the stored hit's string fields, in their stored order
@@ -91,7 +99,8 @@ func (sh *storedHit) encode() ([]byte, error) {
 		on  bool
 		bit byte
 	}{{sh.DueRolling, flagDueRolling}, {sh.AmountValid, flagAmountValid}, {sh.HasBody, flagHasBody},
-		{sh.SourceHTML, flagSourceHTML}, {sh.TextIsBody, flagTextIsBody}} {
+		{sh.SourceHTML, flagSourceHTML}, {sh.TextIsBody, flagTextIsBody},
+		{sh.TextIsPlainBody, flagTextIsPlainBody}} {
 		if f.on {
 			flags |= f.bit
 		}
@@ -140,6 +149,7 @@ func decodeHit(b []byte) (storedHit, error) {
 	flags := b[1]
 	sh.DueRolling, sh.AmountValid = flags&flagDueRolling != 0, flags&flagAmountValid != 0
 	sh.HasBody, sh.SourceHTML, sh.TextIsBody = flags&flagHasBody != 0, flags&flagSourceHTML != 0, flags&flagTextIsBody != 0
+	sh.TextIsPlainBody = flags&flagTextIsPlainBody != 0
 	sh.Amount = math.Float64frombits(binary.LittleEndian.Uint64(b[2:]))
 	at := 10
 	uvarint := func() (int, bool) {
@@ -200,8 +210,11 @@ func decodeHit(b []byte) (storedHit, error) {
 // text is needed only when it keeps it), else the whole notice but Raw.
 func (sh storedHit) notice(body, text string, brief bool) record.Notice {
 	n := sh.Notice
-	if sh.TextIsBody {
+	switch {
+	case sh.TextIsBody:
 		text = body
+	case sh.TextIsPlainBody && body != "":
+		text = record.PlainText(body)
 	}
 	if brief {
 		n.Brief = record.Brief{TextLeftOut: true, HasBody: sh.HasBody, SourceHTML: sh.SourceHTML}

@@ -30,17 +30,19 @@ func fixtureNotices(docs []search.Doc) map[string]record.Notice {
 }
 
 // A notice is stored once per text ("hit", "body", "text" only when it
-// differs from the body, "raw"; no "doc"), and read back whole by Get,
+// is neither the body nor the body's plain text, "raw"; no "doc"), and read back whole by Get,
 // whole but Raw by a search, and as search.BriefNotice by a brief search,
 // which reads "body" or "text" only for a notice whose vendor a list
 // reads from its text.
 func TestStoredNoticeTextOnce(t *testing.T) {
 	ctx := context.Background()
 	docs := searchtest.Fixtures()
+	// a text other than the body's plain text (another loader's): stored
+	docs[3].Notice.Text = "As another loader wrote it: " + docs[3].Notice.Text
 	want := fixtureNotices(docs)
 	b := openWith(t, docs)
 
-	var sameText, otherText, keeps, html, noBody int
+	var sameText, plainText, otherText, keeps, html, noBody int
 	err := eachStored(b.notices, func(id string, fields map[string]index.Field) error {
 		n := want[id]
 		if _, ok := fields["doc"]; ok {
@@ -52,6 +54,11 @@ func TestStoredNoticeTextOnce(t *testing.T) {
 			sameText++
 			if hasText {
 				t.Errorf("%s: text equal to its body is stored twice", id)
+			}
+		case n.Text != "" && n.Text == record.PlainText(n.Body):
+			plainText++
+			if hasText {
+				t.Errorf("%s: text that is its body's plain text is stored apart", id)
 			}
 		case n.Text != "":
 			otherText++
@@ -79,9 +86,9 @@ func TestStoredNoticeTextOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sameText == 0 || otherText == 0 || keeps == 0 || html == 0 {
-		t.Fatalf("the fixtures no longer cover each case: text = body %d, text ≠ body %d, brief keeps text %d, HTML %d, no body %d",
-			sameText, otherText, keeps, html, noBody)
+	if sameText == 0 || plainText == 0 || otherText == 0 || keeps == 0 || html == 0 {
+		t.Fatalf("the fixtures no longer cover each case: text = body %d, text = the body's plain text %d, another text %d, brief keeps text %d, HTML %d, no body %d",
+			sameText, plainText, otherText, keeps, html, noBody)
 	}
 
 	for id, n := range want {

@@ -54,7 +54,9 @@ import (
 //	   in Body, not a second copy (rawstore.go); a rebuild reads either
 //	13: a passage that record.SplitPassages cuts again from its notice's
 //	   body is stored without its text, which is cut again when read
-//	   (passagestore.go); a rebuild reads either
+//	   (passagestore.go), and a notice's text that is its body's plain
+//	   text (record.PlainText) is not stored apart (hit.go
+//	   TextIsPlainBody); a rebuild reads either
 const formatVersion = 13
 
 // legacyEntries is the entries index of formats 1-4; a rebuild removes it.
