@@ -138,4 +138,3 @@ func TestPassagesStoreTheirTextOnce(t *testing.T) {
 		t.Fatalf("a passage search: %+v %v", res.Passages, err)
 	}
 }
-
