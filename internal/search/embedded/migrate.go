@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -183,7 +184,18 @@ func rebuild(dir string, b *Backend, from int) error {
 	}
 	notices.internal[string(formatKey)] = []byte(strconv.Itoa(formatVersion))
 	if err == nil {
-		err = errors.Join(notices.close(), passages.close(), records.close())
+		// each index's last segment and final merge, side by side
+		errs := make([]error, len(nb))
+		var wg sync.WaitGroup
+		for i, bi := range nb {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = bi.close()
+			}()
+		}
+		wg.Wait()
+		err = errors.Join(errs...)
 	} else {
 		for _, bi := range nb {
 			bi.abandon()
