@@ -256,6 +256,37 @@ func SplitPassages(requestID, body string) []Passage {
 	return out
 }
 
+// PassageAt is the text of body's runes [start, end) as SplitPassages
+// renders a passage: flattened, trimmed, paragraphs apart by a blank line.
+// It reads that range alone, so it equals the passage SplitPassages cut
+// there when the range's flattening does not depend on what lies around
+// it (nearly always; not for a paragraph SplitPassages cut at a space):
+// a caller that stores a passage's place instead of its text checks the
+// two are equal first. "" for a range outside body.
+func PassageAt(body string, start, end int) string {
+	if start < 0 || start >= end {
+		return ""
+	}
+	i, from, to := 0, -1, -1
+	for b := range body {
+		if i == start {
+			from = b
+		}
+		if i == end {
+			to = b
+			break
+		}
+		i++
+	}
+	if from < 0 || (to < 0 && i != end) {
+		return ""
+	}
+	if to < 0 {
+		to = len(body)
+	}
+	return glyphString(trimGlyphs(flatten(body[from:to])))
+}
+
 func cutPoint(p []glyph) int {
 	lo := PassageMin
 	for i := PassageMax - 1; i > lo; i-- {

@@ -401,15 +401,14 @@ func (b *Backend) bulkUpsert(docs []search.Doc) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	var ps []cutPassage
+	var ps []bodyPassage
 	for _, d := range kept {
-		cut := passageCut(d)
 		for _, p := range d.Passages {
-			ps = append(ps, cutPassage{p, cut})
+			ps = append(ps, bodyPassage{p, d.Notice.Body})
 		}
 	}
-	pd, err := analyseAll(bl.passages.m, ps, func(p cutPassage) (string, map[string]interface{}, error) {
-		f, err := passageFields(p.Passage, p.cut)
+	pd, err := analyseAll(bl.passages.m, ps, func(p bodyPassage) (string, map[string]interface{}, error) {
+		f, err := passageFields(p.Passage, p.body)
 		return p.ID, f, err
 	})
 	if err != nil {

@@ -376,10 +376,10 @@ func noticeFields(n record.Notice, passages int) (map[string]interface{}, error)
 	return d, nil
 }
 
-// passageFields are the fields of p; cut is record.SplitPassages of its
-// notice's body, from which its text is read again (passagestore.go).
-func passageFields(p record.Passage, cut []record.Passage) (map[string]interface{}, error) {
-	raw, err := encodePassage(p, cut)
+// passageFields are the fields of p; body is its notice's body, from
+// which its text is read again (passagestore.go).
+func passageFields(p record.Passage, body string) (map[string]interface{}, error) {
+	raw, err := encodePassage(p, body)
 	if err != nil {
 		return nil, err
 	}
@@ -534,9 +534,8 @@ func (b *Backend) batches(docs []search.Doc, counts map[string]int) (nb, pb *ble
 		for ; old > len(d.Passages); old-- {
 			pb.Delete(id + "#p" + strconv.Itoa(old))
 		}
-		cut := passageCut(d)
 		for _, p := range d.Passages {
-			pf, err := passageFields(p, cut)
+			pf, err := passageFields(p, d.Notice.Body)
 			if err != nil {
 				return nil, nil, err
 			}

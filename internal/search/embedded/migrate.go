@@ -53,9 +53,9 @@ import (
 //	   carry no locations
 //	12: "raw" holds the Raw values that Body holds verbatim as their place
 //	   in Body, not a second copy (rawstore.go); a rebuild reads either
-//	13: a passage that record.SplitPassages cuts again from its notice's
-//	   body is stored without its text, which is cut again when read
-//	   (passagestore.go), and a notice's text that is its body's plain
+//	13: a passage whose text record.PassageAt renders again from its
+//	   place in its notice's body is stored without it, rendered again
+//	   when read (passagestore.go), and a notice's text that is its body's plain
 //	   text (record.PlainText) is not stored apart (hit.go
 //	   TextIsPlainBody); a rebuild reads either
 const formatVersion = 13

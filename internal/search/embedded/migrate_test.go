@@ -70,7 +70,7 @@ func writeFormat1(t *testing.T, dir string, docs []search.Doc, entries []map[str
 			t.Fatal(err)
 		}
 		for _, p := range d.Passages {
-			pf, _ := passageFields(p, nil) // a whole passage, as formats before 13 stored it
+			pf, _ := passageFields(p, "") // a whole passage, as formats before 13 stored it
 			if err := passages.Index(p.ID, pf); err != nil {
 				t.Fatal(err)
 			}

@@ -8,18 +8,17 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/recordwatch/recordwatch/internal/record"
-	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // A passage's text is stored once (format 13): in its notice's "body".
-// A passage that record.SplitPassages cuts again from its notice's body
-// (the same sequence number, place and text: every passage the indexer
-// cuts) is stored in "doc" without its text, as passageForm and its JSON;
-// when read, its text is cut again from the notice's stored body
-// (passageTexts). A passage the cut does not give again keeps its text:
-// the older form, its JSON whole, which decodePassage still reads.
+// A passage whose text record.PassageAt renders again from its place in
+// its notice's body (nearly every passage the indexer cuts) is stored in
+// "doc" without its text, as passageForm and its JSON; when read, its text
+// is rendered again from the notice's stored body (passageTexts), reading
+// only the passage's place. A passage that does not render again keeps its
+// text: the older form, its JSON whole, which decodePassage still reads.
 //
-// The cut itself is therefore part of the index format:
+// record.PassageAt is therefore part of the index format:
 // TestPassageCutIsPartOfTheFormat fails when it changes while the format
 // does not.
 
@@ -27,29 +26,17 @@ import (
 // whole passage, the older form, starts with '{').
 const passageForm = 'P'
 
-// encodePassage is the stored "doc" of p; cut is record.SplitPassages of
-// its notice's body.
-func encodePassage(p record.Passage, cut []record.Passage) ([]byte, error) {
-	if p.Seq >= 1 && p.Seq <= len(cut) {
-		if c := cut[p.Seq-1]; c.Text == p.Text && c.Start == p.Start && c.End == p.End && c.ID == p.ID {
-			p.Text = ""
-			js, err := json.Marshal(p)
-			if err != nil {
-				return nil, err
-			}
-			return append([]byte{passageForm}, js...), nil
+// encodePassage is the stored "doc" of p; body is its notice's body.
+func encodePassage(p record.Passage, body string) ([]byte, error) {
+	if p.Text != "" && record.PassageAt(body, p.Start, p.End) == p.Text {
+		p.Text = ""
+		js, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
 		}
+		return append([]byte{passageForm}, js...), nil
 	}
 	return json.Marshal(p)
-}
-
-// passageCut is record.SplitPassages of d's notice body (nil for a
-// notice without passages).
-func passageCut(d search.Doc) []record.Passage {
-	if len(d.Passages) == 0 {
-		return nil
-	}
-	return record.SplitPassages(d.Notice.RequestID, d.Notice.Body)
 }
 
 // errPassageUnreadable is a stored passage that cannot be read back.
@@ -73,36 +60,52 @@ func decodePassage(b []byte) (p record.Passage, textless bool, err error) {
 	return p, textless, nil
 }
 
-// fillText gives p its text from cut (its notice body's passages), if
-// the cut still holds p at the same place.
-func fillText(p *record.Passage, cut []record.Passage) error {
-	if p.Seq < 1 || p.Seq > len(cut) {
+// fillText gives p its text from its place in body, its notice's body.
+func fillText(p *record.Passage, body string) error {
+	if p.Text = record.PassageAt(body, p.Start, p.End); p.Text == "" {
 		return errPassageUnreadable
 	}
-	c := cut[p.Seq-1]
-	if c.Start != p.Start || c.End != p.End || c.ID != p.ID {
-		return errPassageUnreadable
-	}
-	p.Text = c.Text
 	return nil
 }
 
-// noticeBodies reads the stored bodies of the notices ids from idx (one
-// search; a notice without a body, or not held, is absent).
+// noticeBodies reads the stored bodies of the notices ids from idx, from
+// its segments directly (a search per page cost more than the passages
+// it reads); a notice without a body, or not held, is absent.
 func noticeBodies(ctx context.Context, idx bleve.Index, ids []string) (map[string]string, error) {
 	out := make(map[string]string, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
-	req.Fields = []string{"body"}
-	res, err := idx.SearchInContext(ctx, req)
+	snap, err := indexSnapshot(idx)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	for _, h := range res.Hits {
-		if s, ok := h.Fields["body"].(string); ok {
-			out[h.ID] = s
+	defer snap.Close()
+	for _, s := range snap.Segments() {
+		if err := ctx.Err(); err != nil {
+			return nil, unavailable(err)
+		}
+		docs, err := s.DocNumbers(ids)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		for it := docs.Iterator(); it.HasNext(); {
+			var id, body string
+			err := s.VisitDocument(uint64(it.Next()), func(field string, _ byte, v []byte, _ []uint64) bool {
+				switch field {
+				case "_id":
+					id = string(v)
+				case "body":
+					body = string(v)
+				}
+				return id == "" || body == ""
+			})
+			if err != nil {
+				return nil, unavailable(err)
+			}
+			if body != "" {
+				out[id] = body
+			}
 		}
 	}
 	return out, nil
@@ -132,48 +135,37 @@ func passageTexts(ctx context.Context, notices bleve.Index, docs []string) ([]re
 	if err != nil {
 		return nil, err
 	}
-	cuts := map[string][]record.Passage{}
 	for i := range textless {
-		id := out[i].RequestID
-		cut, ok := cuts[id]
-		if !ok {
-			cut = record.SplitPassages(id, bodies[id])
-			cuts[id] = cut
-		}
-		if err := fillText(&out[i], cut); err != nil {
+		if err := fillText(&out[i], bodies[out[i].RequestID]); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// cutPassage is a passage with its notice body's cut.
-type cutPassage struct {
+// bodyPassage is a passage with its notice's body.
+type bodyPassage struct {
 	record.Passage
-	cut []record.Passage
+	body string
 }
 
 // copyPassages re-indexes every stored passage of src into dst, each
 // stored without its text when its notice's body (read from notices,
-// once for the passages of one notice in a row) cuts it again; a notice
-// whose body is not stored apart (formats 1 to 9) keeps its passages
-// whole.
+// once for the passages of one notice in a row) renders it again; a
+// notice whose body is not stored apart (formats 1 to 9) keeps its
+// passages whole.
 func copyPassages(notices, src bleve.Index, dst *bulkIndex) error {
-	var lastID string
-	var lastCut []record.Passage
-	cutOf := func(id string) ([]record.Passage, error) {
+	var lastID, lastBody string
+	bodyOf := func(id string) (string, error) {
 		if id == lastID {
-			return lastCut, nil
+			return lastBody, nil
 		}
 		bodies, err := noticeBodies(context.Background(), notices, []string{id})
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		lastID, lastCut = id, nil
-		if body, ok := bodies[id]; ok {
-			lastCut = record.SplitPassages(id, body)
-		}
-		return lastCut, nil
+		lastID, lastBody = id, bodies[id]
+		return lastBody, nil
 	}
 	return copyDocs(src, dst, func(raw []byte, _ map[string]index.Field) (string, map[string]interface{}, error) {
 		if raw == nil {
@@ -183,16 +175,16 @@ func copyPassages(notices, src bleve.Index, dst *bulkIndex) error {
 		if err != nil {
 			return "", nil, err
 		}
-		cut, err := cutOf(p.RequestID)
+		body, err := bodyOf(p.RequestID)
 		if err != nil {
 			return "", nil, err
 		}
 		if textless {
-			if err := fillText(&p, cut); err != nil {
+			if err := fillText(&p, body); err != nil {
 				return "", nil, err
 			}
 		}
-		f, err := passageFields(p, cut)
+		f, err := passageFields(p, body)
 		return p.ID, f, err
 	})
 }

@@ -42,7 +42,7 @@ func TestOpenRebuildsFormat11StoringTextOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range d.Passages {
-			pf, _ := passageFields(p, nil) // a whole passage, as formats before 13 stored it
+			pf, _ := passageFields(p, "") // a whole passage, as formats before 13 stored it
 			if err := add(pb, old.passages.Mapping(), p.ID, pf); err != nil {
 				t.Fatal(err)
 			}
