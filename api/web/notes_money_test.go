@@ -14,17 +14,19 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
-// moneyEnglish are English words none of the money sentences' Spanish
-// uses: one left in a said sentence is a part no list holds.
+// moneyEnglish are English words none of the money notes' Spanish uses:
+// one left in a note said in Spanish is English in its text.
 var moneyEnglish = regexp.MustCompile(`\b(the|held|rows from|registered|observed|payments? issued|Analysed|Only|for these records|not)\b`)
 
-// Every fixed sentence the procurement and dossier services put on the
-// money pages (the profiles' absences, the analysis's measure, exclusions,
-// ungrouped reasons and coverage, the ledgers' notes and join methods, the
-// amount bands and exclusion reasons) is said in Spanish, and as written
-// in English: a sentence the services add or change without the word
-// lists following fails here (the bundled sample shows only some).
-func TestMoneySentencesInSpanish(t *testing.T) {
+// Every note the procurement and dossier services put on the money pages
+// (the profiles' absences, the analysis's measure, exclusions, ungrouped
+// reasons and coverage, the ledgers' notes and join methods, the amount
+// bands and exclusion reasons, the services' errors, the scope box's line,
+// a digest link's answers, a contract's source link) is said in Spanish
+// from its key, and in English as the services write it: a note the
+// services add without its Spanish fails here (the bundled sample shows
+// only some).
+func TestMoneyNotesInSpanish(t *testing.T) {
 	// the notes (keys with arguments) the profiles and sums publish: said
 	// from the message files, their English the services' own
 	notes := record.Notes{procure.ContractMeasureNoteKey, procure.ExcludedNoteKey, procure.AgencyLabelsSourceKey,
@@ -221,5 +223,30 @@ func TestRecordAbsenceNotesInSpanish(t *testing.T) {
 	}
 	if len(seen) < 5 {
 		t.Errorf("the cases reach only the absence types %v", seen)
+	}
+}
+
+// An error page says a service's error from its note (ErrorData.MessageKey)
+// in the page's language, its arguments marked as record text; an error
+// with no note shows its message.
+func TestErrorPageSaysTheNote(t *testing.T) {
+	n := record.Note{Key: "error.agency_label.suggest", Args: []string{`"aging"`}, Inner: []record.Part{procure.OrList([]string{"Aging"})}}
+	for _, c := range []struct {
+		lang string
+		d    ErrorData
+		want string
+	}{
+		{"es", ErrorData{Status: 400, Message: n.String(), MessageKey: n}, "<span data-verbatim>&#34;aging&#34;</span> no es una etiqueta de agencia aceptada"},
+		{"en", ErrorData{Status: 400, Message: n.String(), MessageKey: n}, "&#34;aging&#34; is not an accepted agency label"},
+		{"es", ErrorData{Status: 403, Message: n.String(), MessageKey: n}, "¿quiso decir <span data-verbatim>&#34;Aging&#34;</span>?"},
+		{"es", ErrorData{Status: 400, Message: "an error without a note"}, "an error without a note"},
+	} {
+		var buf bytes.Buffer
+		if err := Render(&buf, Page{Kind: Error, Lang: c.lang, Title: "x", Data: c.d}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), c.want) {
+			t.Errorf("%s %d: no %q in %s", c.lang, c.d.Status, c.want, buf.String())
+		}
 	}
 }
