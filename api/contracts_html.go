@@ -27,6 +27,9 @@ import (
 // contractPage is the data of a contract page.
 type contractPage struct {
 	Title, Permalink, JSON, Base, Error string
+	// ErrorKey is Error as a note, when the service wrote one (the page
+	// says it in the reader's language).
+	ErrorKey record.Note
 	// Heading and Verbatim are the heading when it ends in record text
 	// (a contract's purpose, an agency label as given): the site's words,
 	// then the record text as published; else the heading is Title.
@@ -113,16 +116,21 @@ func (s *Server) contractPage(c *gin.Context) {
 	p := contractPage{Title: fmt.Sprintf(web.Word(c.GetString(langKey), "page.contract"), id), Permalink: s.cfg.BaseURL + "/contracts/" + url.PathEscape(id),
 		JSON: s.cfg.BaseURL + "/api/contracts/" + url.PathEscape(id)}
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
-		p.Error = record.ErrorMessage(err)
+		p.Error, p.ErrorKey = record.ErrorMessage(err), errorNote(err)
 		s.writeContractPage(c, http.StatusBadRequest, p, time.Time{})
 		return
 	}
 	r, err := s.procure().Contract(c.Request.Context(), id)
 	if err != nil {
 		status := httpStatus(err)
-		p.Error = record.ErrorMessage(err)
+		p.Error, p.ErrorKey = record.ErrorMessage(err), errorNote(err)
 		if record.ErrorCode(err) == record.ENOTFOUND {
 			p.Error += ". This service holds no such contract; that does not mean none was registered."
+			if !p.ErrorKey.IsZero() && len(p.ErrorKey.Inner) == 0 {
+				p.ErrorKey = record.Note{Key: "error.contract_unknown.page", Inner: []record.Part{record.PartOf(p.ErrorKey)}}
+			} else {
+				p.ErrorKey = record.Note{}
+			}
 		}
 		s.writeContractPage(c, status, p, time.Time{})
 		return
@@ -152,19 +160,19 @@ func (s *Server) contractAnalysisPage(c *gin.Context) {
 	v, status, err := s.analysis(c)
 	if err != nil {
 		status := httpStatus(err)
-		p.Error = record.ErrorMessage(err)
+		p.Error, p.ErrorKey = record.ErrorMessage(err), errorNote(err)
 		s.writeContractPage(c, status, p, time.Time{})
 		return
 	}
 	p.Analysis = &v
 	if v.Status != procure.AnalysisUnknownLabel {
 		if err := s.analysisCharts(c, &p); err != nil {
-			p.Error = record.ErrorMessage(err)
+			p.Error, p.ErrorKey = record.ErrorMessage(err), errorNote(err)
 		}
 	}
 	if v.Status == procure.AnalysisUnknownLabel {
 		p.Title = web.Word(c.GetString(langKey), "page.analysis.unknown")
-		p.Error = v.Message
+		p.Error, p.ErrorKey = v.Message, v.MessageKey
 	} else {
 		p.Title = fmt.Sprintf(web.Word(c.GetString(langKey), "page.analysis.by"), web.Label(c.GetString(langKey), "grouping", v.GroupBy))
 		if a := v.Filters["agency"]; a != "" {

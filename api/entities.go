@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"time"
@@ -84,12 +85,27 @@ func (s *Server) searchURL(v url.Values) string {
 }
 
 // withLink appends an address to an error's message (a search that may
-// still find what a service did not).
+// still find what a service did not); a message that is a note stays one
+// (error.with_link: the message, then the address).
 func withLink(err error, link string) error {
 	if e, ok := err.(*record.Error); ok {
-		return &record.Error{Code: e.Code, Param: e.Param, Message: e.Message + ": " + link}
+		out := &record.Error{Code: e.Code, Param: e.Param, Message: e.Message + ": " + link}
+		if !e.MessageKey.IsZero() && len(e.MessageKey.Inner) == 0 {
+			out.MessageKey = record.Note{Key: "error.with_link", Args: []string{link}, Inner: []record.Part{record.PartOf(e.MessageKey)}}
+		}
+		return out
 	}
 	return err
+}
+
+// errorNote is an error's message as a note (record.Error.MessageKey), or
+// no note when its service wrote none (the page then shows the message).
+func errorNote(err error) record.Note {
+	var e *record.Error
+	if errors.As(err, &e) {
+		return e.MessageKey
+	}
+	return record.Note{}
 }
 
 // entryView is a row as the API shows it: the row's view with the link to

@@ -23,10 +23,15 @@ import (
 // profile and link its JSON twin. The full site renders the same JSON.
 
 type entityPage struct {
-	Title, JSON, Base, Error, ScopeLine string
-	Vendor                              *VendorProfile
-	Agency                              *AgencyProfile
-	Rules                               record.Notes
+	Title, JSON, Base, Error string
+	// ErrorKey is Error as a note, when the service wrote one (the page
+	// says it in the reader's language).
+	ErrorKey record.Note
+	// ScopeLine says what the profile searched (scopeLine).
+	ScopeLine record.Note
+	Vendor    *VendorProfile
+	Agency    *AgencyProfile
+	Rules     record.Notes
 	// Contracts are the registered contracts of the vendor or agency
 	// (the first page of GET /api/contracts?vendor_stem= or agency_id=),
 	// each linking its contract page; ContractsTotal counts them all.
@@ -45,18 +50,23 @@ func (s *Server) withContracts(c *gin.Context, p *entityPage, f procure.Contract
 	p.Contracts, p.ContractsTotal, p.ContractsJSON = page.Contracts, page.Total, s.cfg.BaseURL+"/api/contracts?"+q
 }
 
-func scopeLine(s record.Scope) string {
-	if s.RecordsInCorpus == 0 {
-		return "Only the records held here were searched."
+// scopeLine is the profile's scope box line, from its scope's fields: how
+// many records it searched, their source dates and when they were observed
+// (a note of the shape the fields have).
+func scopeLine(s record.Scope) record.Note {
+	n := itoaComma(s.RecordsInCorpus)
+	dates, observed := s.FirstSourceDate != "", !s.CorpusObservedAt.IsZero()
+	switch {
+	case s.RecordsInCorpus == 0:
+		return record.N("scope.searched.none")
+	case dates && observed:
+		return record.N("scope.searched.dates_observed", n, s.FirstSourceDate, s.LastSourceDate, entityDay(s.CorpusObservedAt))
+	case dates:
+		return record.N("scope.searched.dates", n, s.FirstSourceDate, s.LastSourceDate)
+	case observed:
+		return record.N("scope.searched.observed", n, entityDay(s.CorpusObservedAt))
 	}
-	line := "Searched " + itoaComma(s.RecordsInCorpus) + " records held here"
-	if s.FirstSourceDate != "" {
-		line += ", source dates " + s.FirstSourceDate + " to " + s.LastSourceDate
-	}
-	if !s.CorpusObservedAt.IsZero() {
-		line += ", observed " + entityDay(s.CorpusObservedAt)
-	}
-	return line + "."
+	return record.N("scope.searched", n)
 }
 
 func itoaComma(n int) string {
@@ -86,7 +96,7 @@ func (p entityPage) scopeTime() (t time.Time) {
 
 func (s *Server) pageError(c *gin.Context, title, json string, err error) {
 	status := httpStatus(err)
-	s.writePage(c, status, entityPage{Title: title, JSON: json, Error: record.ErrorMessage(err)})
+	s.writePage(c, status, entityPage{Title: title, JSON: json, Error: record.ErrorMessage(err), ErrorKey: errorNote(err)})
 }
 
 // vendorPage is the Form 1 permalink /vendors/<stem>/; a slug that is not

@@ -583,7 +583,7 @@ func contains(list []string, s string) bool {
 // Text from the records is escaped on the human pages.
 func TestEntityPageEscapes(t *testing.T) {
 	var buf bytes.Buffer
-	p := entityPage{Title: `<b>"Acme"</b>`, JSON: "http://rw.test/api/vendors/acme", Base: "http://rw.test", ScopeLine: "x",
+	p := entityPage{Title: `<b>"Acme"</b>`, JSON: "http://rw.test/api/vendors/acme", Base: "http://rw.test", ScopeLine: record.N("scope.searched", "<x>"),
 		Vendor: &VendorProfile{VendorIdentity: dossier.VendorIdentity{Name: `<script>alert(1)</script> & Sons`, Stem: "ACME",
 			Variants: []dossier.Variant{{Name: `<img src=x onerror=alert(1)>`, Source: "crol", Records: 1}}},
 			Awards:   AwardsView{Notices: []view.LinkedHit{{NoticeHit: view.NoticeHit{Title: `"><script>x</script>`}, Links: view.NoticeLinks{Permalink: "javascript:alert(1)"}}}},

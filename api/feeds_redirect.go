@@ -25,23 +25,23 @@ var RedirectKinds = append([]string{"notice"}, watch.Lenses...)
 func (s *Server) digestRedirect(c *gin.Context) {
 	kind, id, _ := strings.Cut(strings.TrimPrefix(c.Param("link"), "/"), "/")
 	if !slices.Contains(RedirectKinds, kind) || !record.ValidRequestID(id) {
-		s.redirectRefused(c, http.StatusNotFound, id, "This link does not point to a notice Recordwatch knows.")
+		s.redirectRefused(c, http.StatusNotFound, id, record.N("watch.redirect.unknown"))
 		return
 	}
 	n, err := s.deps.Search.Get(c.Request.Context(), id)
 	switch {
 	case err == nil && n.RequestID == id:
 	case err == nil, record.ErrorCode(err) == record.ENOTFOUND:
-		s.redirectRefused(c, http.StatusNotFound, id, "No notice with this id is held here.")
+		s.redirectRefused(c, http.StatusNotFound, id, record.N("watch.redirect.not_held"))
 		return
 	case record.ErrorCode(err) == record.EUNAVAILABLE:
 		c.Header("Retry-After", "30")
 		s.redirectRefused(c, http.StatusServiceUnavailable, id,
-			"The link could not be checked right now; this does not mean the notice is missing. Please try again in a minute.")
+			record.N("watch.redirect.unavailable"))
 		return
 	default:
 		s.deps.Logger.Error("digest link check", "id", id, "err", err)
-		s.redirectRefused(c, http.StatusInternalServerError, id, "The link could not be checked.")
+		s.redirectRefused(c, http.StatusInternalServerError, id, record.N("watch.redirect.failed"))
 		return
 	}
 	s.countEvent(c.Request.Context(), store.CounterDigestLinkFollowed, 1)
@@ -52,10 +52,11 @@ func (s *Server) digestRedirect(c *gin.Context) {
 
 // redirectRefused writes the page of a digest link that does not redirect
 // (web/templates/digest_link.html in the one layout), never cached.
-func (s *Server) redirectRefused(c *gin.Context, status int, id, message string) {
+func (s *Server) redirectRefused(c *gin.Context, status int, id string, message record.Note) {
 	lang := c.GetString(langKey)
 	data := struct {
-		Heading, Message, ID, Official, Search, SearchJSON string
+		Heading, ID, Official, Search, SearchJSON string
+		Message                                   record.Note
 	}{
 		Heading: web.Word(lang, "redirect.notfound"), Message: message,
 		Search: s.cfg.BaseURL + "/#search", SearchJSON: s.cfg.BaseURL + "/api/search",

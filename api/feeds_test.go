@@ -394,7 +394,7 @@ func TestFeedMinExcludesInvalid(t *testing.T) {
 		if doc.Extension.Matched > watch.FeedLimit {
 			t.Fatalf("min=%s: %d matches; the test needs them all in one feed", minParam, doc.Extension.Matched)
 		}
-		minV, _ := parseDollars(minParam)
+		minV, _ := watch.ParseDollars(minParam)
 		for _, it := range doc.Items {
 			a := it.Extension.Amount
 			if a == nil || !a.Valid || a.Value == nil || *a.Value < minV {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/watch"
 )
 
 // params reads query parameters strictly: unknown names and repeated
@@ -105,31 +106,12 @@ func (p *params) amount(name string) *float64 {
 	if s == "" {
 		return nil
 	}
-	v, err := parseDollars(s)
+	v, err := watch.ParseDollars(s)
 	if err != nil {
 		p.fail(record.Invalid(name, "%s must be an amount in dollars, such as 500000 or 1.5m", name))
 		return nil
 	}
 	return &v
-}
-
-// parseDollars reads 500000, $500,000, 500k, 1.5m, 2b.
-func parseDollars(s string) (float64, error) {
-	s = strings.ToLower(strings.NewReplacer("$", "", ",", "", " ", "").Replace(s))
-	mult := 1.0
-	switch {
-	case strings.HasSuffix(s, "k"):
-		mult, s = 1e3, strings.TrimSuffix(s, "k")
-	case strings.HasSuffix(s, "m"):
-		mult, s = 1e6, strings.TrimSuffix(s, "m")
-	case strings.HasSuffix(s, "b"):
-		mult, s = 1e9, strings.TrimSuffix(s, "b")
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 || v != v || v > 1e15 {
-		return 0, strconv.ErrSyntax
-	}
-	return v * mult, nil
 }
 
 func (p *params) date(name string) time.Time {

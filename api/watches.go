@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -125,35 +124,21 @@ func linkPageHeaders() gin.HandlerFunc {
 // The structured fields are the filters plain English can name, read by
 // the same rules (watch.Build), so both make the same watch.
 type WatchInput struct {
-	Email   string          `json:"email,omitempty"`
-	Text    string          `json:"text,omitempty"`
-	Lens    string          `json:"lens,omitempty"`
-	Q       string          `json:"q,omitempty"`
-	Agency  []string        `json:"agency,omitempty"`
-	Vendor  []string        `json:"vendor,omitempty"`
-	Min     json.RawMessage `json:"min,omitempty"`
-	Max     json.RawMessage `json:"max,omitempty"`
-	Borough []string        `json:"borough,omitempty"`
-	Awards  bool            `json:"awards,omitempty"`
-	// Bids keeps a money watch with an amount on open solicitations.
-	Bids bool `json:"bids,omitempty"`
-	// Category: construction, goods, services, professional services,
-	// human services. Requirement: mwbe, small_business.
-	Category    []string `json:"category,omitempty"`
-	Requirement []string `json:"requirement,omitempty"`
-	// Within is a moving window ahead ("3 months") over due dates of open
-	// solicitations and dates of hearings; From and Until (YYYY-MM-DD)
-	// bound the due, hearing or publication date.
-	Within string `json:"within,omitempty"`
-	From   string `json:"from,omitempty"`
-	Until  string `json:"until,omitempty"`
-	// Land lens: the land projects' community district (M11), review
-	// procedure, stage and action code, with at most one borough.
-	CommunityDistrict string `json:"community_district,omitempty"`
-	Procedure         string `json:"procedure,omitempty"`
-	Stage             string `json:"stage,omitempty"`
-	Action            string `json:"action,omitempty"`
-	Description       string `json:"description,omitempty"`
+	Email string `json:"email,omitempty"`
+	Text  string `json:"text,omitempty"`
+	// FieldRequest is the structured filter, the one type of a watch's
+	// fields (watch.FieldRequest: lens, q, agency, vendor, min and max —
+	// a number or a string such as "100k", watch.Amount —, borough,
+	// awards, bids — which keeps a money watch with an amount on open
+	// solicitations —, category — construction, goods, services,
+	// professional services, human services —, requirement — mwbe,
+	// small_business —, within — a moving window ahead ("3 months") over
+	// due dates of open solicitations and dates of hearings —, from and
+	// until — YYYY-MM-DD bounds of the due, hearing or publication date —
+	// and, for the land lens, community_district, procedure, stage and
+	// action, with at most one borough).
+	watch.FieldRequest
+	Description string `json:"description,omitempty"`
 	// Cadence is "daily" (the default) or "weekly" (digests on Mondays).
 	Cadence string `json:"cadence,omitempty"`
 	// Follow names one object to follow instead of a search (kind notice,
@@ -178,7 +163,7 @@ func (in WatchInput) manageToken() string {
 
 func (in WatchInput) structured() bool {
 	return in.Lens != "" || in.Q != "" || len(in.Agency)+len(in.Vendor)+len(in.Borough)+len(in.Category)+len(in.Requirement) > 0 ||
-		len(in.Min) > 0 || len(in.Max) > 0 || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != "" ||
+		in.Min != nil || in.Max != nil || in.Awards || in.Bids || in.Within != "" || in.From != "" || in.Until != "" ||
 		in.CommunityDistrict != "" || in.Procedure != "" || in.Stage != "" || in.Action != ""
 }
 
@@ -188,18 +173,14 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 	if c.Request.Method == http.MethodGet {
 		p := newParams(c.Request.URL.Query(), "text", "lens", "q", "agency", "vendor", "min", "max", "borough", "awards",
 			"bids", "category", "requirement", "within", "from", "until")
-		in = WatchInput{Text: p.str("text"), Lens: p.str("lens"), Q: p.str("q"), Agency: p.list("agency"),
+		in = WatchInput{Text: p.str("text"), FieldRequest: watch.FieldRequest{Lens: p.str("lens"), Q: p.str("q"), Agency: p.list("agency"),
 			Vendor: p.names("vendor"), Borough: p.list("borough"), Awards: p.boolean("awards"), Bids: p.boolean("bids"),
-			Category: p.list("category"), Requirement: p.list("requirement"), Within: p.str("within"), From: p.str("from"), Until: p.str("until")}
-		for _, k := range []string{"min", "max"} {
-			if v := p.str(k); v != "" {
-				b, _ := json.Marshal(v)
-				if k == "min" {
-					in.Min = b
-				} else {
-					in.Max = b
-				}
-			}
+			Category: p.list("category"), Requirement: p.list("requirement"), Within: p.str("within"), From: p.str("from"), Until: p.str("until")}}
+		if v := p.str("min"); v != "" {
+			in.Min = watch.ParseAmount(v)
+		}
+		if v := p.str("max"); v != "" {
+			in.Max = watch.ParseAmount(v)
 		}
 		if p.err != nil {
 			return in, p.err
@@ -228,10 +209,10 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 // are one line. The error names the field.
 func (in WatchInput) check() error {
 	one := map[string][]string{"email": {in.Email}, "lens": {in.Lens}, "q": {in.Q}, "agency": in.Agency, "vendor": in.Vendor,
-		"borough": in.Borough, "min": {string(in.Min)}, "max": {string(in.Max)}, "cadence": {in.Cadence},
+		"borough": in.Borough, "cadence": {in.Cadence},
 		"category": in.Category, "requirement": in.Requirement, "within": {in.Within}, "from": {in.From}, "until": {in.Until},
 		"manage": {in.Manage}}
-	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "min", "max", "cadence",
+	for _, name := range []string{"email", "lens", "q", "agency", "vendor", "borough", "cadence",
 		"category", "requirement", "within", "from", "until", "manage"} {
 		for _, v := range one[name] {
 			if err := watch.CheckText(name, v, false); err != nil {
@@ -257,23 +238,6 @@ func (in WatchInput) check() error {
 	return nil
 }
 
-func rawDollars(name string, raw json.RawMessage) (*float64, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var v float64
-	if err := json.Unmarshal(raw, &v); err != nil {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return nil, record.Invalid(name, "%s must be an amount in dollars, such as 500000 or \"1.5m\"", name)
-		}
-		if v, err = parseDollars(s); err != nil {
-			return nil, record.Invalid(name, "%s must be an amount in dollars, such as 500000 or \"1.5m\"", name)
-		}
-	}
-	return &v, nil
-}
-
 // understanding turns the input into a filter: the parser for text, the
 // structured fields otherwise.
 func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
@@ -286,18 +250,12 @@ func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 	if s.cfg.Form == 2 {
 		return watch.Understanding{}, record.Invalid("text", "say in plain English what to watch, such as \"construction awards over $500k from Parks, not Queens\"")
 	}
-	min, err := rawDollars("min", in.Min)
+	st, err := in.FieldRequest.Structured()
 	if err != nil {
 		return watch.Understanding{}, err
 	}
-	max, err := rawDollars("max", in.Max)
-	if err != nil {
-		return watch.Understanding{}, err
-	}
-	return watch.Build(watch.Structured{Lens: in.Lens, Q: in.Q, Agencies: in.Agency, Vendors: in.Vendor,
-		Boroughs: in.Borough, Min: min, Max: max, Awards: in.Awards, Bids: in.Bids, Categories: in.Category,
-		Requirements: in.Requirement, Within: in.Within, From: in.From, Until: in.Until, CommunityDistrict: in.CommunityDistrict,
-		Procedure: in.Procedure, Stage: in.Stage, Action: in.Action, Now: s.deps.Now()}, s.deps.Crosswalk, s.cfg.Form)
+	st.Now = s.deps.Now()
+	return watch.Build(st, s.deps.Crosswalk, s.cfg.Form)
 }
 
 // PreviewResponse is what a watch would deliver now, without subscribing:

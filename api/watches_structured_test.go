@@ -132,3 +132,58 @@ func TestWatchStructuredEqualsPlainEnglish(t *testing.T) {
 		t.Errorf("created %+v %q, plain %+v", v.Understood.Filter, v.Understood.Scope, plain.Understood.Filter)
 	}
 }
+
+// A watch request's amounts are one type (watch.Amount, in the one
+// structured request watch.FieldRequest the API input embeds): a number or
+// a string of dollars ("100k", "$100,000", "0.1m") through POST and GET
+// alike, null for none; anything else is a 400 naming min or max.
+func TestWatchAmountInputs(t *testing.T) {
+	e := newWatchEnv(t, 1, nil)
+	for _, c := range []struct {
+		body string
+		get  string
+		min  any // the understood filter's min_amount (nil: none)
+	}{
+		{`{"lens":"money","min":100000}`, "", 100000.0},
+		{`{"lens":"money","min":"100k"}`, "lens=money&min=100k", 100000.0},
+		{`{"lens":"money","min":"$100,000"}`, "lens=money&min=%24100%2C000", 100000.0},
+		{`{"lens":"money","min":"0.1m","max":"2B"}`, "lens=money&min=0.1m&max=2B", 100000.0},
+		{`{"lens":"money","min":null}`, "lens=money&min=", nil},
+	} {
+		for _, r := range []struct{ method, url, body string }{
+			{"POST", "/api/watches/preview", c.body}, {"GET", "/api/watches/preview?" + c.get, ""},
+		} {
+			if r.method == "GET" && c.get == "" {
+				continue
+			}
+			res, out := httpDo(t, r.method, e.ts.URL+r.url, "application/json", r.body)
+			var p struct {
+				Understood struct {
+					Filter map[string]any `json:"filter"`
+				} `json:"understood"`
+				Request map[string]any `json:"request"`
+			}
+			if res.StatusCode != 200 || json.Unmarshal([]byte(out), &p) != nil {
+				t.Errorf("%s %s %s: %d %.300s", r.method, r.url, r.body, res.StatusCode, out)
+				continue
+			}
+			if got := p.Understood.Filter["min_amount"]; got != c.min || p.Request["min"] != c.min {
+				t.Errorf("%s %s: min %v, request min %v, want %v", r.method, r.body+r.url, got, p.Request["min"], c.min)
+			}
+		}
+	}
+	for _, c := range []struct{ method, path, body, param string }{
+		{"POST", "/api/watches/preview", `{"lens":"money","min":true}`, "min"},
+		{"POST", "/api/watches/preview", `{"lens":"money","min":"lots"}`, "min"},
+		{"POST", "/api/watches/preview", `{"lens":"money","min":[1]}`, "min"},
+		{"POST", "/api/watches/preview", `{"lens":"money","min":"100k","max":{}}`, "max"},
+		{"POST", "/api/watches/preview", `{"lens":"money","min":"-5"}`, "min"},
+		{"GET", "/api/watches/preview?lens=money&max=lots", "", "max"},
+	} {
+		res, out := httpDo(t, c.method, e.ts.URL+c.path, "application/json", c.body)
+		eb := decode[errorBody](t, []byte(out))
+		if want := c.param + ` must be an amount in dollars, such as 500000 or "1.5m"`; res.StatusCode != 400 || eb.Error.Param != c.param || eb.Error.Message != want {
+			t.Errorf("%s %s %s: %d %s", c.method, c.path, c.body, res.StatusCode, out)
+		}
+	}
+}

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // An empty answer helps (issue 49, item 4): the open solicitations of an
@@ -68,5 +71,50 @@ func TestEmptyAnswerOffersTheNearestWidening(t *testing.T) {
 	}
 	if _, xb := get(t, shared, "/feed.xml?"+q); !strings.Contains(string(xb), "without the due-date window") {
 		t.Errorf("the Atom feed does not say what the search holds without its window: %.400s", xb)
+	}
+}
+
+// The notice search's widening is the shared rule's (record.Widening) and
+// is published as a note beside its English (note_key): the search page
+// says it from the key in the reader's language (the word script serves
+// its keys), the API, MCP and the feeds keep the English note as before.
+func TestNoticeWideningIsANote(t *testing.T) {
+	var open struct {
+		Widening *struct {
+			Without string      `json:"without"`
+			Matched int         `json:"matched"`
+			Newest  string      `json:"newest"`
+			Note    string      `json:"note"`
+			NoteKey record.Note `json:"note_key"`
+		} `json:"widening"`
+	}
+	_, b := get(t, shared, "/api/search?open=true&lens=money&agency=design-and-construction")
+	if err := json.Unmarshal(b, &open); err != nil || open.Widening == nil {
+		t.Fatalf("no widening: %v %.300s", err, b)
+	}
+	w := open.Widening
+	want := "Nothing matches this search in what is held; without the due-date window (closed solicitations included) it matches " +
+		record.Thousands(w.Matched) + " notice(s)"
+	if w.Newest != "" {
+		want += ", the newest published " + w.Newest
+	}
+	if want += "."; w.Note != want || w.NoteKey.String() != w.Note {
+		t.Errorf("the widening's note %q (its key says %q), want %q", w.Note, w.NoteKey.String(), want)
+	}
+	es := web.NoteIn("es", w.NoteKey)
+	if !strings.Contains(es, "sin el plazo de vencimiento") || !strings.Contains(es, record.Thousands(w.Matched)+" aviso(s)") ||
+		strings.Contains(es, "without") || strings.Contains(es, "matches") {
+		t.Errorf("the widening in Spanish: %q", es)
+	}
+	// the Spanish word script holds every key the note is said with
+	script := string(web.Script("es"))
+	keys := []string{w.NoteKey.Key}
+	for _, p := range w.NoteKey.Inner {
+		keys = append(keys, p.Key)
+	}
+	for _, k := range keys {
+		if !strings.Contains(script, `"`+k+`"`) {
+			t.Errorf("the word script lacks %s: the search page cannot say the widening in Spanish", k)
+		}
 	}
 }

@@ -70,6 +70,9 @@ const (
 type ErrorData struct {
 	Status  int
 	Message string
+	// MessageKey is Message as a note, when the service wrote one: the
+	// page says it in the reader's language.
+	MessageKey record.Note
 }
 
 // Page is one HTML page: what the layout shows around the page kind's

@@ -83,13 +83,10 @@ func Word(lang, key string) string { return messagesOf(lang).Words[key] }
 // (record.Note): the server-rendered pages still say them in Spanish by
 // matching their English (Say) — the land procedures' texts and the land
 // decision path, the meetings' and the people lens's evidence and notes,
-// the sources page, the money pages' composed sentences (scope lines,
-// the contract analysis, ledgers, errors) and the links the indexer
-// writes. Each area adds its own (addSentences in words_es_*.go); the
+// the sources page and the links the indexer writes (the money pages say
+// only notes). Each area adds its own (addSentences in words_es_*.go); the
 // scripts carry none (they say only notes, from their keys).
 var pageSentences = map[string]string{
-	// a contract's source links (indexer/source/contracts)
-	"City Record notice joined by the source": "Aviso del City Record vinculado por la fuente",
 	// a hearing's notice document (indexer/source/meetings hearings.go)
 	"City Record notice %s": "Aviso del City Record %s",
 }

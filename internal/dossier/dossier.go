@@ -153,9 +153,7 @@ func (s *Service) Vendor(ctx context.Context, name string) (*Vendor, error) {
 		return nil, err
 	}
 	if res.Total == 0 && pay.Total == 0 {
-		return nil, &record.Error{Code: record.ENOTFOUND, Param: "stem",
-			Message: "no award or intent notice and no payments-dataset record held here names a vendor with the name stem " +
-				strconv.Quote(stem) + ". This does not mean there is no such vendor: a full-text search may still find mentions"}
+		return nil, record.NoteError(record.ENOTFOUND, "stem", record.N("error.vendor_unknown", strconv.Quote(stem)))
 	}
 	scope, err := p.Scope(ctx, "vendor_profile", map[string]string{"vendor_stem": stem}, res.Total+pay.Total)
 	if err != nil {
@@ -422,8 +420,7 @@ func (s *Service) Agency(ctx context.Context, name string) (*Agency, error) {
 		return nil, err
 	}
 	if res.Total == 0 && pay.Total == 0 && !inMapping {
-		return nil, &record.Error{Code: record.ENOTFOUND, Param: "id",
-			Message: "no agency with id " + strconv.Quote(id) + " is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions"}
+		return nil, record.NoteError(record.ENOTFOUND, "id", record.N("error.agency_unknown", strconv.Quote(id)))
 	}
 	rows, _ := s.AgencyRows(names)
 	a := &Agency{AgencyIdentity: AgencyIdentity{ID: id, Name: canon, InMapping: inMapping, Variants: []AgencyRow{}}}

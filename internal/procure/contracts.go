@@ -212,7 +212,7 @@ func (s *Service) contractByPayments(ctx context.Context, id string) (ContractRe
 		return out, err
 	}
 	if out.Payments.Total == 0 {
-		return out, record.Errorf(record.ENOTFOUND, "no contract with ID %q is held, and no payment held names it", id)
+		return out, record.NoteError(record.ENOTFOUND, "", record.N("error.contract_unknown", strconv.Quote(id)))
 	}
 	reg := record.N("procure.registration_not_held.many", out.Payments.Total)
 	if out.Payments.Total == 1 {

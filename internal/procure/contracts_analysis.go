@@ -2,7 +2,6 @@ package procure
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"net/url"
 	"sort"
@@ -173,6 +172,8 @@ type ContractAnalysis struct {
 	Error       *record.Error `json:"error,omitempty"`
 	Suggestions []string      `json:"suggested_labels,omitempty"`
 	Message     string        `json:"message,omitempty"`
+	// MessageKey is message as a note (key and arguments).
+	MessageKey record.Note `json:"message_key,omitzero"`
 
 	Population  *AnalysisPopulation `json:"population,omitempty"`
 	Groups      []ContractGroup     `json:"groups,omitempty"`
@@ -245,22 +246,30 @@ func (s *Service) agencyLabelID(label string) (string, error) {
 	return "", s.unknownLabel(label)
 }
 
-// unknownLabel is the error of a label not accepted.
+// unknownLabel is the error of a label not accepted: a note, with the
+// suggestions (SuggestLabels) as a list said in the reader's language.
 func (s *Service) unknownLabel(label string) *record.Error {
-	msg := fmt.Sprintf("%q is not an accepted agency label (labels are the crosswalk's canonical agency names, matched with the same letter case)", label)
+	n := record.N("error.agency_label", strconv.Quote(label))
 	if sg := s.SuggestLabels(label); len(sg) > 0 {
-		msg += "; did you mean " + quoteList(sg) + "?"
+		n = record.N("error.agency_label.suggest", strconv.Quote(label))
+		n.Inner = []record.Part{OrList(sg)}
 	}
-	msg += " Nothing was analysed for it: this says nothing about its contracts and never means it has zero awards. Call without an agency label for the accepted list."
-	return record.Invalid("agency", "%s", msg)
+	return record.NoteError(record.EINVALID, "agency", n)
 }
 
-func quoteList(l []string) string {
-	q := make([]string, len(l))
-	for i, s := range l {
+// orKeys are the notes of a list of one to five quoted names joined by
+// "or" (English "a" or "b" or "c"; each language its own way).
+var orKeys = [...]string{"money.or.1", "money.or.2", "money.or.3", "money.or.4", "money.or.5"}
+
+// OrList is names, each quoted, as a list joined by "or" in the reader's
+// language (a note's part); at most len(orKeys) names (the rest dropped).
+func OrList(names []string) record.Part {
+	names = names[:min(len(names), len(orKeys))]
+	q := make([]string, len(names))
+	for i, s := range names {
 		q[i] = strconv.Quote(s)
 	}
-	return strings.Join(q, " or ")
+	return record.Part{Key: orKeys[len(q)-1], Args: q}
 }
 
 // SuggestLabels names up to five accepted labels for a label that is not
@@ -453,7 +462,7 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 		if _, err := s.agencyLabelID(req.AgencyLabel); err != nil {
 			e := s.unknownLabel(req.AgencyLabel)
 			out.Status, out.Error, out.Suggestions, out.Groups = AnalysisUnknownLabel, e, s.SuggestLabels(req.AgencyLabel), nil
-			out.Message = e.Message
+			out.Message, out.MessageKey = e.Message, e.MessageKey
 			out.Coverage.StatementKeys = record.Notes{record.N("analysis.coverage.unknown_label"), ContractMeasureNoteKey}
 			out.Coverage.Statement = out.Coverage.StatementKeys.String()
 			out.Coverage.Sources = []record.SourceCoverage{}

@@ -74,7 +74,11 @@ type Contract struct {
 // ContractURL is a link to a source page of a contract.
 type ContractURL struct {
 	Label string `json:"label"`
-	URL   string `json:"url"`
+	// LabelKey is label as a note (key and arguments), stored with the
+	// record; a record stored by an older index has none (its label is
+	// then shown as the record says it).
+	LabelKey Note   `json:"label_key,omitzero"`
+	URL      string `json:"url"`
 }
 
 // ContractFiscalYear is the fiscal year of a registration date: July 1 to

@@ -26,6 +26,10 @@ type Widening struct {
 	// the day of the matching record nearest the window.
 	Nearest string `json:"nearest,omitempty"`
 	Note    string `json:"note"`
+	// NoteKey is note as a note (key and arguments), when the list says
+	// its widening as one (WidenSaid): a page says it in the reader's
+	// language.
+	NoteKey Note `json:"note_key,omitzero"`
 }
 
 // WideningStep is one constraint a widening may leave out: its name, how
@@ -73,6 +77,26 @@ const MaxWidenings = 4
 // meeting(s), the newest on …"). nil when none does. noun names the
 // records ("meeting(s)", "land project(s)").
 func Widen[Q any](ctx context.Context, q Q, steps []WideningStep[Q], noun string, count func(context.Context, Q) (WideningCount, error)) (*Widening, error) {
+	return WidenSaid(ctx, q, steps, count, func(st WideningStep[Q], w *Widening) {
+		at := ""
+		if w.MatchedRelation == CountAtLeast {
+			at = "at least "
+		}
+		w.Note = fmt.Sprintf("Nothing matches this question in what is held; %s it matches %s%s %s", st.Words, at, Thousands(w.Matched), noun)
+		switch {
+		case w.Nearest != "":
+			w.Note += ", the nearest on " + w.Nearest
+		case w.Newest != "":
+			w.Note += ", the newest on " + w.Newest
+		}
+		w.Note += "."
+	})
+}
+
+// WidenSaid is Widen with the widening's note said by say (which sets
+// Note, and NoteKey when the list says it as a note) from the step that
+// matched and what it found.
+func WidenSaid[Q any](ctx context.Context, q Q, steps []WideningStep[Q], count func(context.Context, Q) (WideningCount, error), say func(WideningStep[Q], *Widening)) (*Widening, error) {
 	tries := 0
 	for _, st := range steps {
 		wq, ok := st.Drop(q)
@@ -90,18 +114,10 @@ func Widen[Q any](ctx context.Context, q Q, steps []WideningStep[Q], noun string
 			continue
 		}
 		out := &Widening{Without: st.Without, Matched: c.Matched, Newest: c.Newest, Nearest: c.Nearest}
-		at := ""
 		if c.AtLeast {
-			out.MatchedRelation, at = CountAtLeast, "at least "
+			out.MatchedRelation = CountAtLeast
 		}
-		out.Note = fmt.Sprintf("Nothing matches this question in what is held; %s it matches %s%s %s", st.Words, at, Thousands(c.Matched), noun)
-		switch {
-		case c.Nearest != "":
-			out.Note += ", the nearest on " + c.Nearest
-		case c.Newest != "":
-			out.Note += ", the newest on " + c.Newest
-		}
-		out.Note += "."
+		say(st, out)
 		return out, nil
 	}
 	return nil, nil

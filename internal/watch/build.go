@@ -161,8 +161,8 @@ type FieldRequest struct {
 	Q                 string   `json:"q,omitempty"`
 	Agency            []string `json:"agency,omitempty"`
 	Vendor            []string `json:"vendor,omitempty"`
-	Min               *float64 `json:"min,omitempty"`
-	Max               *float64 `json:"max,omitempty"`
+	Min               *Amount  `json:"min,omitempty"`
+	Max               *Amount  `json:"max,omitempty"`
 	Borough           []string `json:"borough,omitempty"`
 	Awards            bool     `json:"awards,omitempty"`
 	Bids              bool     `json:"bids,omitempty"`
@@ -181,15 +181,24 @@ type FieldRequest struct {
 // Structured is f): the keywords as a search string, agencies by id,
 // vendors by their name stems.
 func (f Filter) Request() FieldRequest {
-	return FieldRequest{Lens: f.Lens, Q: f.Text(), Agency: f.AgencyIDs, Vendor: f.Vendors, Min: f.MinAmount, Max: f.MaxAmount,
+	return FieldRequest{Lens: f.Lens, Q: f.Text(), Agency: f.AgencyIDs, Vendor: f.Vendors, Min: AmountOf(f.MinAmount), Max: AmountOf(f.MaxAmount),
 		Borough: f.Boroughs, Awards: f.Awards, Bids: f.Bids, Category: f.Categories, Requirement: f.Requirements,
 		Within: f.Within, From: f.From, Until: f.Until, CommunityDistrict: f.CommunityDistrict, Procedure: f.Procedure,
 		Stage: f.Stage, Action: f.Action}
 }
 
-// Structured is r as Build reads it.
-func (r FieldRequest) Structured() Structured {
-	return Structured{Lens: r.Lens, Q: r.Q, Agencies: r.Agency, Vendors: r.Vendor, Boroughs: r.Borough, Min: r.Min, Max: r.Max,
+// Structured is r as Build reads it; EINVALID naming min or max when one
+// is not an amount.
+func (r FieldRequest) Structured() (Structured, error) {
+	min, err := r.Min.Dollars("min")
+	if err != nil {
+		return Structured{}, err
+	}
+	max, err := r.Max.Dollars("max")
+	if err != nil {
+		return Structured{}, err
+	}
+	return Structured{Lens: r.Lens, Q: r.Q, Agencies: r.Agency, Vendors: r.Vendor, Boroughs: r.Borough, Min: min, Max: max,
 		Awards: r.Awards, Bids: r.Bids, Categories: r.Category, Requirements: r.Requirement, Within: r.Within, From: r.From,
-		Until: r.Until, CommunityDistrict: r.CommunityDistrict, Procedure: r.Procedure, Stage: r.Stage, Action: r.Action}
+		Until: r.Until, CommunityDistrict: r.CommunityDistrict, Procedure: r.Procedure, Stage: r.Stage, Action: r.Action}, nil
 }

@@ -30,7 +30,11 @@ func TestPlainEnglishHasItsStructuredRequest(t *testing.T) {
 			t.Errorf("%q: %v", text, err)
 			continue
 		}
-		s := u.Filter.Request().Structured()
+		s, err := u.Filter.Request().Structured()
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
 		s.Now = now
 		again, err := Build(s, cw, 1)
 		if err != nil {

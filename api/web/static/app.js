@@ -45,11 +45,12 @@ function label(kind, value) {
 // note is a service's note (its key and arguments) in the page's language,
 // from the message files' notes (RW.notes, as web's note template function
 // says it); text, the service's English, is shown only for a note without
-// a key.
+// a key. A note's inner parts (inner) are its last argument, said as the
+// clauses of one sentence.
 function note(n, text) {
   const form = n && n.key && RW.notes && RW.notes[n.key];
   if (!form) return text || "";
-  const args = n.args || [];
+  const args = (n.args || []).concat(n.inner && n.inner.length ? [n.inner.map(p => note(p)).join("; ")] : []);
   let next = 0;
   return form.replace(/%(?:\[(\d+)\])?s/g, (m, k) => { const i = k ? +k - 1 : next; next = i + 1; return i < args.length ? args[i] : ""; });
 }
@@ -240,7 +241,7 @@ function absence(scope, widening, lens, p) {
     // open is solicitations due today or later: without its window, the solicitations
     if (widening.without === "due") q.set("type", "Solicitation");
     q.delete("cursor");
-    wider = h("p", { "data-widening": widening.without }, widening.note, " ", link(HOME + lens + "?" + q.toString(), t("js.widen.show")));
+    wider = h("p", { "data-widening": widening.without }, note(widening.note_key, widening.note), " ", link(HOME + lens + "?" + q.toString(), t("js.widen.show")));
   }
   return h("div", { class: "absence", role: "note", "data-absence": "" },
     empty ? h("p", { "data-absence-type": empty.type }, h("strong", {}, t("js.absence.why")), " ", note(empty.note_key, empty.note)) : null,

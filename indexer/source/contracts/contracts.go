@@ -106,7 +106,8 @@ func ReadRows(data []byte, file string, observed time.Time) ([]record.Contract, 
 			e.Method = m
 		}
 		if e.RequestID != "" {
-			e.Links = append(e.Links, record.ContractURL{Label: "City Record notice joined by the source", URL: record.OfficialURL(e.RequestID)})
+			label := record.N("money.contract.link.notice_joined")
+			e.Links = append(e.Links, record.ContractURL{Label: label.String(), LabelKey: label, URL: record.OfficialURL(e.RequestID)})
 		}
 		out = append(out, e)
 	}

@@ -14,17 +14,19 @@ import (
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
-// moneyEnglish are English words none of the money sentences' Spanish
-// uses: one left in a said sentence is a part no list holds.
+// moneyEnglish are English words none of the money notes' Spanish uses:
+// one left in a note said in Spanish is English in its text.
 var moneyEnglish = regexp.MustCompile(`\b(the|held|rows from|registered|observed|payments? issued|Analysed|Only|for these records|not)\b`)
 
-// Every fixed sentence the procurement and dossier services put on the
-// money pages (the profiles' absences, the analysis's measure, exclusions,
-// ungrouped reasons and coverage, the ledgers' notes and join methods, the
-// amount bands and exclusion reasons) is said in Spanish, and as written
-// in English: a sentence the services add or change without the word
-// lists following fails here (the bundled sample shows only some).
-func TestMoneySentencesInSpanish(t *testing.T) {
+// Every note the procurement and dossier services put on the money pages
+// (the profiles' absences, the analysis's measure, exclusions, ungrouped
+// reasons and coverage, the ledgers' notes and join methods, the amount
+// bands and exclusion reasons, the services' errors, the scope box's line,
+// a digest link's answers, a contract's source link) is said in Spanish
+// from its key, and in English as the services write it: a note the
+// services add without its Spanish fails here (the bundled sample shows
+// only some).
+func TestMoneyNotesInSpanish(t *testing.T) {
 	// the notes (keys with arguments) the profiles and sums publish: said
 	// from the message files, their English the services' own
 	notes := record.Notes{procure.ContractMeasureNoteKey, procure.ExcludedNoteKey, procure.AgencyLabelsSourceKey,
@@ -45,20 +47,55 @@ func TestMoneySentencesInSpanish(t *testing.T) {
 		t.Errorf("a fiscal year group: %q", got)
 	}
 
-	// sentences with numbers, dates and names: each said, its arguments kept
-	for _, c := range []struct{ en, want string }{
-		{"Searched 4,226 records held here, source dates 2011-01-31 to 2026-08-14, observed 2026-08-14.", "4,226"},
-		{"Searched 12 records held here, source dates 2011-01-31 to 2026-08-14.", "2026-08-14"},
-		{"Searched 12 records held here, observed 2026-08-14.", "2026-08-14"},
-		{"Searched 12 records held here.", "12"},
-		{"Only the records held here were searched.", "Solo"},
-		{`no contract with ID "NOPE1" is held. This service holds no such contract; that does not mean none was registered.`, `"NOPE1"`},
-		{`"Parks" is not an accepted agency label (labels are the crosswalk's canonical agency names, matched with the same letter case); did you mean "Parks and Recreation" or "Aging"? Nothing was analysed for it: this says nothing about its contracts and never means it has zero awards. Call without an agency label for the accepted list.`, `"Parks and Recreation" o "Aging"`},
-		{`no agency with id "zz" is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions: http://x.test/api/search?q=zz`, "q=zz"},
-		{`no award or intent notice and no payments-dataset record held here names a vendor with the name stem "ZZ". This does not mean there is no such vendor: a full-text search may still find mentions: http://x.test/api/search?q=zz`, `"ZZ"`},
+	// the money pages' errors, the scope box's line and a digest link's
+	// answers: notes, said from the files with their arguments (record
+	// values) kept and marked; their English the services' own
+	for _, c := range []struct {
+		n    record.Note
+		en   string
+		keep []string
+	}{
+		{record.N("scope.searched.dates_observed", "4,226", "2011-01-31", "2026-08-14", "2026-08-15"),
+			"Searched 4,226 records held here, source dates 2011-01-31 to 2026-08-14, observed 2026-08-15.", []string{"4,226", "2011-01-31", "2026-08-15"}},
+		{record.N("scope.searched.dates", "12", "2011-01-31", "2026-08-14"), "Searched 12 records held here, source dates 2011-01-31 to 2026-08-14.", []string{"12", "2026-08-14"}},
+		{record.N("scope.searched.observed", "12", "2026-08-14"), "Searched 12 records held here, observed 2026-08-14.", []string{"12", "2026-08-14"}},
+		{record.N("scope.searched", "12"), "Searched 12 records held here.", []string{"12"}},
+		{record.N("scope.searched.none"), "Only the records held here were searched.", nil},
+		{record.N("watch.redirect.unknown"), "This link does not point to a notice Recordwatch knows.", nil},
+		{record.N("watch.redirect.not_held"), "No notice with this id is held here.", nil},
+		{record.N("watch.redirect.unavailable"), "The link could not be checked right now; this does not mean the notice is missing. Please try again in a minute.", nil},
+		{record.N("watch.redirect.failed"), "The link could not be checked.", nil},
+		{record.N("money.contract.link.notice_joined"), "City Record notice joined by the source", nil},
+		{record.Note{Key: "error.contract_unknown.page", Inner: []record.Part{{Key: "error.contract_unknown", Args: []string{`"NOPE1"`}}}},
+			`no contract with ID "NOPE1" is held, and no payment held names it. This service holds no such contract; that does not mean none was registered.`, []string{`"NOPE1"`}},
+		{record.Note{Key: "error.agency_label.suggest", Args: []string{`"Parks"`}, Inner: []record.Part{procure.OrList([]string{"Parks and Recreation", "Aging", "Buildings"})}},
+			`"Parks" is not an accepted agency label (labels are the crosswalk's canonical agency names, matched with the same letter case); did you mean "Parks and Recreation" or "Aging" or "Buildings"? Nothing was analysed for it: this says nothing about its contracts and never means it has zero awards. Call without an agency label for the accepted list.`,
+			[]string{`"Parks and Recreation", "Aging" o "Buildings"`}},
+		{record.N("error.agency_label", `"Parks"`), `"Parks" is not an accepted agency label (labels are the crosswalk's canonical agency names, matched with the same letter case) Nothing was analysed for it: this says nothing about its contracts and never means it has zero awards. Call without an agency label for the accepted list.`, []string{`"Parks"`}},
+		{record.Note{Key: "error.with_link", Args: []string{"http://x.test/api/search?q=zz"}, Inner: []record.Part{{Key: "error.agency_unknown", Args: []string{`"zz"`}}}},
+			`no agency with id "zz" is in the crosswalk or the records held here; GET /agencies lists the ids. A search may still find mentions: http://x.test/api/search?q=zz`, []string{`"zz"`, "q=zz"}},
+		{record.Note{Key: "error.with_link", Args: []string{"http://x.test/api/search?q=zz"}, Inner: []record.Part{{Key: "error.vendor_unknown", Args: []string{`"ZZ"`}}}},
+			`no award or intent notice and no payments-dataset record held here names a vendor with the name stem "ZZ". This does not mean there is no such vendor: a full-text search may still find mentions: http://x.test/api/search?q=zz`, []string{`"ZZ"`, "q=zz"}},
 	} {
-		if es := Say("es", c.en); es == c.en || !strings.Contains(es, c.want) || moneyEnglish.MatchString(es) {
-			t.Errorf("%q → %q (wants %q)", c.en, es, c.want)
+		if en := NoteIn("en", c.n); en != c.en {
+			t.Errorf("%s in English: %q, the service says %q", c.n.Key, en, c.en)
+		}
+		es := NoteIn("es", c.n)
+		if es == c.en || moneyEnglish.MatchString(es) || strings.Contains(es, "[[") || strings.Contains(es, "%!") {
+			t.Errorf("%s is not said in Spanish: %q", c.n.Key, es)
+		}
+		for _, k := range c.keep {
+			if !strings.Contains(es, k) {
+				t.Errorf("%s drops %q: %q", c.n.Key, k, es)
+			}
+		}
+	}
+	// a list of one to five names, in each language's way
+	for n, want := range []string{`"a"`, `"a" o "b"`, `"a", "b" o "c"`, `"a", "b", "c" o "d"`, `"a", "b", "c", "d" o "e"`} {
+		names := []string{"a", "b", "c", "d", "e"}[:n+1]
+		p := procure.OrList(names)
+		if es, en := NoteIn("es", record.Note{Key: p.Key, Args: p.Args}), NoteIn("en", record.Note{Key: p.Key, Args: p.Args}); es != want || en != `"`+strings.Join(names, `" or "`)+`"` {
+			t.Errorf("a list of %d: %q / %q", n+1, es, en)
 		}
 	}
 
@@ -189,12 +226,27 @@ func TestRecordAbsenceNotesInSpanish(t *testing.T) {
 	}
 }
 
-// A note cut into sentences keeps each sentence whole, also when the next
-// one opens with a quotation mark of more than one byte (app.js
-// splitSentences cuts at the same places).
-func TestSentencesCutWhole(t *testing.T) {
-	got := Say("es", "Only the records held here were searched. “Quoted” text no list holds.")
-	if want := "Solo se buscó en los registros guardados aquí. “Quoted” text no list holds."; got != want {
-		t.Errorf("%q, want %q", got, want)
+// An error page says a service's error from its note (ErrorData.MessageKey)
+// in the page's language, its arguments marked as record text; an error
+// with no note shows its message.
+func TestErrorPageSaysTheNote(t *testing.T) {
+	n := record.Note{Key: "error.agency_label.suggest", Args: []string{`"aging"`}, Inner: []record.Part{procure.OrList([]string{"Aging"})}}
+	for _, c := range []struct {
+		lang string
+		d    ErrorData
+		want string
+	}{
+		{"es", ErrorData{Status: 400, Message: n.String(), MessageKey: n}, "<span data-verbatim>&#34;aging&#34;</span> no es una etiqueta de agencia aceptada"},
+		{"en", ErrorData{Status: 400, Message: n.String(), MessageKey: n}, "&#34;aging&#34; is not an accepted agency label"},
+		{"es", ErrorData{Status: 403, Message: n.String(), MessageKey: n}, "¿quiso decir <span data-verbatim>&#34;Aging&#34;</span>?"},
+		{"es", ErrorData{Status: 400, Message: "an error without a note"}, "an error without a note"},
+	} {
+		var buf bytes.Buffer
+		if err := Render(&buf, Page{Kind: Error, Lang: c.lang, Title: "x", Data: c.d}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), c.want) {
+			t.Errorf("%s %d: no %q in %s", c.lang, c.d.Status, c.want, buf.String())
+		}
 	}
 }
