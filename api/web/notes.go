@@ -85,3 +85,65 @@ func clausesHTML(lang string, ns record.Notes) template.HTML {
 	}
 	return template.HTML(strings.Join(parts, "; "))
 }
+
+// A record stored before its notes carries only its English text (a
+// meeting's evidence, a link's): a page shows that text as the record
+// says it, marked as English record text on a page in another language
+// (never matched to a translation). Text the service published as a note
+// is said from its key.
+
+// recordedHTML is a record's own English text s in lang: as written in
+// English (its machine words said plainly), else marked as record text in
+// English.
+func recordedHTML(lang, s string) template.HTML {
+	if s == "" {
+		return ""
+	}
+	if lang == "en" {
+		return template.HTML(html.EscapeString(Plain(lang, s)))
+	}
+	return template.HTML(`<span data-verbatim lang="en">` + html.EscapeString(s) + `</span>`)
+}
+
+// keyedHTML is the stored note n in lang, its machine words said plainly
+// (Plain), or the record's English text s when the record has no note.
+func keyedHTML(lang string, n *record.Note, s string) template.HTML {
+	if n == nil || n.IsZero() {
+		return recordedHTML(lang, s)
+	}
+	if lang == "en" {
+		return template.HTML(html.EscapeString(Plain(lang, record.SayNote(msgs, lang, *n, nil))))
+	}
+	const open, close = "\uE000", "\uE001"
+	t := Plain(lang, record.SayNote(msgs, lang, *n, func(a string) string { return open + a + close }))
+	t = html.EscapeString(t)
+	return template.HTML(strings.NewReplacer(open, `<span data-verbatim>`, close, `</span>`).Replace(t))
+}
+
+// keyedClausesHTML is the stored notes ns in lang as the clauses of one
+// sentence, or the record's English text s when the record has none.
+func keyedClausesHTML(lang string, ns record.Notes, s string) template.HTML {
+	if len(ns) == 0 {
+		return recordedHTML(lang, s)
+	}
+	return clausesHTML(lang, ns)
+}
+
+// SourceTitle is a source's own label (a record's source_label) in lang:
+// the "source_title" label of its source and record type, or the label
+// as the record gives it (in English, always as given).
+func SourceTitle(lang, source, recordType, label string) string {
+	if v := source + "/" + recordType; lang != "en" && HasLabel("source_title", v) {
+		return Label(lang, "source_title", v)
+	}
+	return label
+}
+
+// sourceTitleHTML is SourceTitle as HTML: a label no table holds is the
+// record's English text (recordedHTML).
+func sourceTitleHTML(lang, source, recordType, label string) template.HTML {
+	if lang != "en" && !HasLabel("source_title", source+"/"+recordType) {
+		return recordedHTML(lang, label)
+	}
+	return template.HTML(html.EscapeString(SourceTitle(lang, source, recordType, label)))
+}
