@@ -39,7 +39,7 @@ var SourceLimitKeys = record.Notes{
 	record.N("people.limits.dated"),
 	record.N("people.limits.names"),
 	record.N("people.limits.identity"),
-	record.N("people.limits.titles"),
+	record.N("people.limits.titles", `"President and CEO", "President & CEO"`), // record text as printed
 }
 
 // PersonLink links a leader node to the person row of the same release

@@ -838,7 +838,7 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 		{"board meeting schedule", "Board meeting", record.N("meet.calendar.how.schedule_heading")},
 		{"meeting dates", "Board meeting", record.N("meet.calendar.how.dates_heading")},
 		{"meetings will be held", "Board meeting", record.N("meet.calendar.how.memo")},
-		{"public hearings and", "Combined Public Hearing and Board Meeting", record.N("meet.calendar.how.combined")},
+		{"public hearings and", "Combined Public Hearing and Board Meeting", record.N("meet.calendar.how.combined", `"Combined Public Hearings and Board Meetings"`)},
 	} {
 		if i := lineOf(lines, k.phrase); i > 0 {
 			name, nameHow, nameLine = k.name, k.how, i
