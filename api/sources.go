@@ -216,7 +216,7 @@ func bannerOf(sc record.Scope, details string) *web.Banner {
 			b.More++
 			continue
 		}
-		s := web.BannerSource{Source: c.Source, Name: cmp.Or(c.Label, c.Source), State: c.State}
+		s := web.BannerSource{Source: c.Source, Name: cmp.Or(c.Label, c.Source), State: c.State, RecordType: c.RecordType}
 		if !c.StateSince.IsZero() {
 			s.Since = c.StateSince.UTC().Format("2006-01-02 15:04") + " UTC"
 		}

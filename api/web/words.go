@@ -102,8 +102,6 @@ func Word(lang, key string) string { return messagesOf(lang).Words[key] }
 var pageSentences = map[string]string{
 	// a contract's source links (indexer/source/contracts)
 	"City Record notice joined by the source": "Aviso del City Record vinculado por la fuente",
-	// a hearing's notice document (indexer/source/meetings hearings.go)
-	"City Record notice %s": "Aviso del City Record %s",
 }
 
 // addSentences adds Spanish sentences to the pages' list. A sentence
