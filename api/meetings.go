@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -227,13 +228,13 @@ func (s *Server) meetingPage(c *gin.Context) {
 	id := c.Param("id")
 	json := s.cfg.BaseURL + "/api/meetings/" + url.PathEscape(id)
 	if err := newParams(c.Request.URL.Query()).err; err != nil {
-		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: web.Word(c.GetString(langKey), "page.meeting"), JSON: json, Error: record.ErrorMessage(err)})
+		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: web.Word(c.GetString(langKey), "page.meeting"), JSON: json, Error: record.ErrorMessage(err), ErrorKey: errorNote(err)})
 		return
 	}
 	r, err := s.meetings().Read(c.Request.Context(), id)
 	if err != nil {
 		status := httpStatus(err)
-		s.writeMeetingPage(c, status, meetingPageData{Title: web.Word(c.GetString(langKey), "page.meeting"), JSON: json, Error: record.ErrorMessage(err)})
+		s.writeMeetingPage(c, status, meetingPageData{Title: web.Word(c.GetString(langKey), "page.meeting"), JSON: json, Error: record.ErrorMessage(err), ErrorKey: errorNote(err)})
 		return
 	}
 	s.answerBanner(c, r.Sources)
@@ -255,13 +256,13 @@ func (s *Server) meetingsPage(c *gin.Context) {
 		data.Source = f.Sources[0]
 	}
 	if p.err != nil {
-		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(p.err)})
+		s.writeMeetingPage(c, http.StatusBadRequest, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(p.err), ErrorKey: errorNote(p.err)})
 		return
 	}
 	pg, err := s.meetings().Browse(c.Request.Context(), f, cursor, limit)
 	if err != nil {
 		status := httpStatus(err)
-		s.writeMeetingPage(c, status, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(err)})
+		s.writeMeetingPage(c, status, meetingPageData{Title: data.Title, JSON: data.JSON, Error: record.ErrorMessage(err), ErrorKey: errorNote(err)})
 		return
 	}
 	data.Page = &pg
@@ -342,6 +343,9 @@ type calendarDay struct {
 
 type meetingPageData struct {
 	Title, JSON, ICS, Base, Error, Next string
+	// ErrorKey is Error as a note, when the service said it as one
+	// (record.Error's MessageKey).
+	ErrorKey record.Note
 	// Widen is the page of an empty calendar's widening (widenedURL).
 	Widen string
 	// CSV is the CSV twin of the calendar's list (empty on a meeting page).
@@ -406,4 +410,14 @@ func (s *Server) searchMeetings(m *notices.Meetings) *SearchMeetings {
 		out.Browse += "?" + v.Encode()
 	}
 	return out
+}
+
+// errorNote is the note of err's message (record.Error's MessageKey; none
+// for an error that is not said as a note).
+func errorNote(err error) record.Note {
+	var e *record.Error
+	if errors.As(err, &e) {
+		return e.MessageKey
+	}
+	return record.Note{}
 }

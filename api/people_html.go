@@ -24,13 +24,14 @@ type field struct{ Name, Value string }
 
 type peoplePage struct {
 	Title, JSON, Base, Error string
+	ErrorKey                 record.Note // Error as a note, when said as one
 	Row                      *people.Row
 	OrgPage, AgencyPage      string
 	Leaders                  []people.Leader
-	Limits                   []string
+	Limits                   record.Notes
 	Variants                 []people.NameVariant
 	Civil                    []people.CivilRecord
-	CivilNote                string
+	CivilNote                record.Note
 	Fields                   []field
 	Follow                   *people.Follow
 	Positions                *people.Positions
@@ -53,7 +54,7 @@ func (s *Server) writePeoplePage(c *gin.Context, status int, p peoplePage) {
 }
 
 func (s *Server) peoplePageError(c *gin.Context, json string, err error) {
-	s.writePeoplePage(c, httpStatus(err), peoplePage{Title: web.Word(c.GetString(langKey), "page.people.notfound"), JSON: json, Error: record.ErrorMessage(err)})
+	s.writePeoplePage(c, httpStatus(err), peoplePage{Title: web.Word(c.GetString(langKey), "page.people.notfound"), JSON: json, Error: record.ErrorMessage(err), ErrorKey: errorNote(err)})
 }
 
 func fieldsOf(m map[string]string) []field {
@@ -85,7 +86,7 @@ func (s *Server) organizationPage(c *gin.Context) {
 	}
 	s.answerBanner(c, r.Sources)
 	row := r.Row
-	p := peoplePage{Title: row.Name, JSON: json, Row: &row, Limits: people.SourceLimits, Variants: row.Variants, Fields: fieldsOf(row.Fields),
+	p := peoplePage{Title: row.Name, JSON: json, Row: &row, Limits: people.SourceLimitKeys, Variants: row.Variants, Fields: fieldsOf(row.Fields),
 		Follow: people.FollowOf(row)}
 	for _, rel := range r.Releases {
 		p.Leaders = append(p.Leaders, people.LeaderOf(rel))
@@ -105,7 +106,7 @@ func (s *Server) organizationPage(c *gin.Context) {
 	if row.AgencyID != "" {
 		p.AgencyPage = "/agencies/" + row.AgencyID + "/"
 		if civ, err := svc.Civil(c.Request.Context(), people.CivilFilter{Agency: row.AgencyID}, "", 10); err == nil && len(civ.Records) > 0 {
-			p.Civil, p.CivilNote = civ.Records, civ.Note
+			p.Civil, p.CivilNote = civ.Records, civ.NoteKey
 		}
 	}
 	s.writePeoplePage(c, http.StatusOK, p)

@@ -43,19 +43,30 @@ type SourcesReport struct {
 	// listed up to UnavailableIDsListed per segment).
 	Unavailable []search.Damage `json:"unavailable"`
 	Rules       []string        `json:"rules"`
+	// RuleKeys are Rules as notes.
+	RuleKeys record.Notes `json:"rule_keys"`
 }
 
 // UnavailableIDsListed is how many ids of a refused segment the report
 // lists (its records count says how many it held).
 const UnavailableIDsListed = 100
 
-var sourcesRules = []string{
-	"A source is fresh only when its own fetch succeeded within its maximum age (for a source a job fetches live, its own live fetch: files loaded into it do not count; for a file-only source, its files' observation); stale past it; failing while its own live fetch fails, whatever its age (the records held are the last good ones); never loaded when nothing of it is held (every source the service loads is listed, held or not). schedule says \"live\" or \"file only\".",
-	"A job marks only the sources it fetched, each by its own part of the run (a receipt's parts): one upstream failing marks that source failing with its error even when the job's other parts succeeded. An upstream answering no rows for the window asked has nothing new: a good fetch.",
-	"A segment of the search index that fails its checksum or cannot be read is refused, never served: its records are listed under unavailable (answered as unavailable, never as not found) until they are loaded again from their source.",
-	"A job is late when no run started within two of its intervals; a job that never ran says so and is not late (live fetching may be off).",
-	"Receipts list each run's window, the rows read, written and rejected (with the first reasons), its start, finish and outcome.",
+// sourcesRuleKeys are the report's rules (Rules: their English).
+var sourcesRuleKeys = record.Notes{
+	record.N("sources.rule.fresh"),
+	record.N("sources.rule.parts"),
+	record.N("sources.rule.segments"),
+	record.N("sources.rule.late"),
+	record.N("sources.rule.receipts"),
 }
+
+var sourcesRules = func() []string {
+	out := make([]string, len(sourcesRuleKeys))
+	for i, n := range sourcesRuleKeys {
+		out[i] = n.String()
+	}
+	return out
+}()
 
 func (s *Server) sourceRoutes(r *gin.Engine, api *gin.RouterGroup) {
 	api.GET("/sources", s.sourcesJSON)
@@ -64,7 +75,7 @@ func (s *Server) sourceRoutes(r *gin.Engine, api *gin.RouterGroup) {
 
 // sourcesReport builds the report at now.
 func (s *Server) sourcesReport(ctx context.Context, now time.Time) (SourcesReport, error) {
-	out := SourcesReport{Kind: "sources", GeneratedAt: now, Jobs: []record.JobStatus{}, Late: []string{}, NotFresh: []string{}, Rules: sourcesRules,
+	out := SourcesReport{Kind: "sources", GeneratedAt: now, Jobs: []record.JobStatus{}, Late: []string{}, NotFresh: []string{}, Rules: sourcesRules, RuleKeys: sourcesRuleKeys.Clone(),
 		Unavailable: []search.Damage{}, Description: "Every scheduled live fetch with its receipts, and every source held with its freshness."}
 	if s.deps.Integrity != nil {
 		for _, d := range s.deps.Integrity.Damaged() {
@@ -205,7 +216,7 @@ func bannerOf(sc record.Scope, details string) *web.Banner {
 			b.More++
 			continue
 		}
-		s := web.BannerSource{Source: c.Source, Name: cmp.Or(c.Label, c.Source), State: c.State}
+		s := web.BannerSource{Source: c.Source, Name: cmp.Or(c.Label, c.Source), State: c.State, RecordType: c.RecordType}
 		if !c.StateSince.IsZero() {
 			s.Since = c.StateSince.UTC().Format("2006-01-02 15:04") + " UTC"
 		}

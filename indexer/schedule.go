@@ -3,7 +3,6 @@ package indexer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -44,6 +43,13 @@ type Job struct {
 type Window struct {
 	What     string
 	From, To time.Time
+	// Key is What as a note (key and arguments).
+	Key record.Note
+}
+
+// windowOf is the window n says, with its bounds (zero: none).
+func windowOf(n record.Note, from, to time.Time) Window {
+	return Window{What: n.String(), Key: n, From: from, To: to}
 }
 
 // checkbookWindow asks Checkbook NYC for the days since the last good
@@ -57,7 +63,7 @@ func checkbookWindow(typ string) func(*LiveConfig, *record.Receipt, time.Time) W
 			from = lastOK.WindowTo.AddDate(0, 0, -1)
 		}
 		cfg.CheckbookType, cfg.CheckbookFrom, cfg.CheckbookTo = typ, from, now
-		return Window{What: fmt.Sprintf("%s by day, %s to %s", typ, record.NewYorkDay(from), record.NewYorkDay(now)), From: from, To: now}
+		return windowOf(record.N("sources.window.by_day", typ, record.NewYorkDay(from), record.NewYorkDay(now)), from, now)
 	}
 }
 
@@ -65,10 +71,10 @@ func checkbookWindow(typ string) func(*LiveConfig, *record.Receipt, time.Time) W
 // checkpoint RunLive reads), less LiveOverlap; everything on a first run.
 func crolWindow(cfg *LiveConfig, lastOK *record.Receipt, now time.Time) Window {
 	if lastOK == nil || cfg.Full {
-		return Window{What: "every row (no checkpoint yet)", To: now}
+		return windowOf(record.N("sources.window.every_row"), time.Time{}, now)
 	}
 	from := lastOK.Started.Add(-LiveOverlap)
-	return Window{What: fmt.Sprintf("rows updated since %s (the checkpoint less a %s overlap)", from.UTC().Format(time.RFC3339), LiveOverlap), From: from, To: now}
+	return windowOf(record.N("sources.window.since", from.UTC().Format(time.RFC3339), LiveOverlap), from, now)
 }
 
 // DefaultJobs is the default schedule: every live source (LiveSource in
@@ -84,24 +90,24 @@ func DefaultJobs() []Job {
 		{Name: "land", Source: landSource{}, Every: time.Hour, MaxAge: 6 * time.Hour,
 			Feeds: []string{land.Source}, // the projects read from the ZAP project and project-BBL tables; the other publishers' events are file only
 			Window: func(*LiveConfig, *record.Receipt, time.Time) Window {
-				return Window{What: "the ZAP project and project-BBL tables, whole"}
+				return windowOf(record.N("sources.window.zap"), time.Time{}, time.Time{})
 			}},
 		{Name: "mappluto", Source: plutoSource{}, Every: 24 * time.Hour, MaxAge: 7 * 24 * time.Hour, Feeds: []string{zap.CentroidSource},
 			Window: func(*LiveConfig, *record.Receipt, time.Time) Window {
-				return Window{What: fmt.Sprintf("the BBLs held that no lot location places yet, at most %d", zap.DefaultPLUTOMax)}
+				return windowOf(record.N("sources.window.pluto", zap.DefaultPLUTOMax), time.Time{}, time.Time{})
 			}},
 		{Name: "payroll", Source: payrollSource{}, Every: 7 * 24 * time.Hour, MaxAge: 30 * 24 * time.Hour, Feeds: []string{payroll.Source},
 			Window: func(*LiveConfig, *record.Receipt, time.Time) Window {
-				return Window{What: "every Citywide Payroll row"}
+				return windowOf(record.N("sources.window.payroll"), time.Time{}, time.Time{})
 			}},
 		{Name: "leaders", Source: leadersSource{}, Every: 7 * 24 * time.Hour, MaxAge: 30 * 24 * time.Hour, Feeds: []string{leaders.Source},
 			Window: func(*LiveConfig, *record.Receipt, time.Time) Window {
-				return Window{What: "the whole governance roster"}
+				return windowOf(record.N("sources.window.roster"), time.Time{}, time.Time{})
 			}},
 		{Name: "meetings", Source: meetingsSource{}, Every: time.Hour, MaxAge: 6 * time.Hour, Feeds: meeting.Sources,
 			Window: func(_ *LiveConfig, _ *record.Receipt, now time.Time) Window {
-				return Window{What: fmt.Sprintf("meetings from %d days ago to %d days ahead", meetingsLiveBack, meetingsLiveAhead),
-					From: now.AddDate(0, 0, -meetingsLiveBack), To: now.AddDate(0, 0, meetingsLiveAhead)}
+				return windowOf(record.N("sources.window.meetings", meetingsLiveBack, meetingsLiveAhead),
+					now.AddDate(0, 0, -meetingsLiveBack), now.AddDate(0, 0, meetingsLiveAhead))
 			}},
 	}
 }
@@ -329,7 +335,7 @@ func (s *Scheduler) RunJob(ctx context.Context, j Job) record.Receipt {
 		w = j.Window(&cfg, lastOK, started)
 	}
 	rep, err := s.Indexer.RunLive(ctx, j.Source, cfg)
-	rc := record.Receipt{Job: j.Name, Source: j.Source.Name(), Window: w.What, WindowFrom: w.From, WindowTo: w.To,
+	rc := record.Receipt{Job: j.Name, Source: j.Source.Name(), Window: w.What, WindowKey: w.keyed(), WindowFrom: w.From, WindowTo: w.To,
 		RowsRead: rep.Rows, Written: rep.Indexed, Rejected: len(rep.Errors), Started: started, Finished: s.now(), Outcome: record.ReceiptOK}
 	for _, e := range rep.Errors[:min(len(rep.Errors), record.ReceiptReasons)] {
 		rc.Reasons = append(rc.Reasons, e.Error())
@@ -386,4 +392,13 @@ func JobStatuses(ctx context.Context, jobs []Job, rs store.Receipts, n int, now 
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// keyed is the window's note, nil when it has none.
+func (w Window) keyed() *record.Note {
+	if w.Key.IsZero() {
+		return nil
+	}
+	n := w.Key
+	return &n
 }

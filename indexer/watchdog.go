@@ -37,7 +37,10 @@ func JobOf(ctx context.Context, rs store.Receipts, name, source string, every, m
 			break
 		}
 	}
-	st.Late, st.LateNote = record.Late(last, every, now)
+	st.Late, st.LateNoteKey = record.LateKey(last, every, now)
+	if st.LateNoteKey != nil {
+		st.LateNote = st.LateNoteKey.String()
+	}
 	st.Lag = record.LagOf(recent, every)
 	st.Receipts = append(st.Receipts, recent[:min(n, len(recent))]...)
 	return st, nil

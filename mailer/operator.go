@@ -24,7 +24,8 @@ func (m *Digests) digestReceipt(ctx context.Context, started time.Time, rep Dige
 	if m.deps.Receipts == nil {
 		return
 	}
-	rc := record.Receipt{Job: DigestJob, Source: "mailer", Window: "digest window " + rep.Window, Started: started, Finished: m.now(),
+	window := record.N("sources.window.digest", rep.Window)
+	rc := record.Receipt{Job: DigestJob, Source: "mailer", Window: window.String(), WindowKey: &window, Started: started, Finished: m.now(),
 		RowsRead: rep.Planned + rep.CheckIns + rep.Heartbeats, Written: rep.Sent, Rejected: rep.Failed + rep.Dropped, Outcome: record.ReceiptOK}
 	if err != nil {
 		rc.Outcome, rc.Error = record.ReceiptFailed, err.Error()
@@ -54,7 +55,8 @@ func (m *Digests) OperatorStatuses(statuses func(context.Context) ([]record.JobS
 			}
 			if late, _ := record.Late(m.started, m.cfg.PollEvery, m.now()); !late {
 				sts[i].Late = false
-				sts[i].LateNote = "the scheduler's first run since the start at " + m.started.UTC().Format(time.RFC3339) + " has not finished yet"
+				first := record.N("sources.late.first_run", m.started.UTC().Format(time.RFC3339))
+				sts[i].LateNote, sts[i].LateNoteKey = first.String(), &first
 			}
 		}
 		return sts, err

@@ -19,7 +19,7 @@ func extentWords(lang string, es []record.Extent) string {
 		MoreDays: Word(lang, "extent.moredays"), Gap: Word(lang, "extent.gap"), Undated: Word(lang, "extent.undated"), Comma: lang == "es"}
 	out := make([]string, 0, len(es))
 	for _, e := range es {
-		e.Label = Say(lang, e.Label) // a source's own label, in lang when the sentences hold it
+		e.Label = SourceTitle(lang, e.Source, e.RecordType, e.Label) // a source's own label, in lang (its source_title label)
 		out = append(out, e.Say(p, Label(lang, "extent_noun", cmp.Or(e.Noun(), e.RecordType))))
 	}
 	return strings.Join(out, " ")

@@ -161,6 +161,9 @@ func (b Banner) Count() int { return len(b.Sources) + b.More }
 // said through the "freshness_state" labels) and since when ("" unknown).
 type BannerSource struct {
 	Source, Name, State, Since string
+	// RecordType is the type of the records Name labels (the page says
+	// Name from the source_title labels, SourceTitle).
+	RecordType string
 }
 
 // Link is a labelled address; Verbatim, when set, is record text shown

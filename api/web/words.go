@@ -51,6 +51,18 @@ func langFuncs(lang string) template.FuncMap {
 		"note": func(n any) template.HTML { return noteHTML(lang, n) },
 		// noteText is a note in lang as text (for plain)
 		"noteText": func(n record.Note) string { return NoteIn(lang, n) },
+		// keyed is a stored note (nil on a record stored before its
+		// notes) in lang, else the record's English text; keyedClauses
+		// the same for notes said as clauses; recorded a record's
+		// English text that has no note (notes.go)
+		"keyed":        func(n *record.Note, s string) template.HTML { return keyedHTML(lang, n, s) },
+		"keyedClauses": func(ns record.Notes, s string) template.HTML { return keyedClausesHTML(lang, ns, s) },
+		"recorded":     func(s string) template.HTML { return recordedHTML(lang, s) },
+		// sourceTitle is a source's own label (source, record type,
+		// label as recorded) in lang (notes.go)
+		"sourceTitle": func(source, recordType, label string) template.HTML {
+			return sourceTitleHTML(lang, source, recordType, label)
+		},
 		// clauses is notes said as the clauses of one sentence ("; ")
 		"clauses": func(ns record.Notes) template.HTML { return clausesHTML(lang, ns) },
 		// sum is a sum as read in lang: its amount, or what is absent
@@ -87,8 +99,6 @@ func Word(lang, key string) string { return messagesOf(lang).Words[key] }
 // only notes). Each area adds its own (addSentences in words_es_*.go); the
 // scripts carry none (they say only notes, from their keys).
 var pageSentences = map[string]string{
-	// a hearing's notice document (indexer/source/meetings hearings.go)
-	"City Record notice %s": "Aviso del City Record %s",
 }
 
 // addSentences adds Spanish sentences to the pages' list. A sentence

@@ -124,7 +124,7 @@ func Meetings(ctx context.Context, env Env, ms []meeting.Meeting, others ...meet
 			continue
 		}
 		if m.When.Date == "" {
-			m.Notice = meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: "the meeting has no date to compare with notice event dates"}
+			m.Notice = meeting.NewNotice(meeting.NoticeUnknown, record.N("meet.notice.no_date"))
 			continue
 		}
 		held, ok := cache[m.When.Date]
@@ -133,7 +133,7 @@ func Meetings(ctx context.Context, env Env, ms []meeting.Meeting, others ...meet
 			held, err = dayNotices(ctx, env.Notices, m.When.Date)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("meeting %s: reading notices of %s: %w", m.ID, m.When.Date, err))
-				m.Notice = meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: "the notices could not be read: " + err.Error()}
+				m.Notice = meeting.NewNotice(meeting.NoticeUnknown, record.N("meet.notice.unreadable", err.Error()))
 				continue
 			}
 			cache[m.When.Date] = held
@@ -147,9 +147,9 @@ func Meetings(ctx context.Context, env Env, ms []meeting.Meeting, others ...meet
 			}
 			if !pub {
 				m.Notice.State = meeting.NoticeUnknown
-				m.Notice.Evidence += "; but no City Record notice of this body's agency is held on any day, so the retained set cannot show whether it notices its meetings"
+				m.Notice.AddClause(record.N("meet.notice.agency_none"))
 			} else {
-				m.Notice.Evidence += "; notices of this body's agency are held on other days"
+				m.Notice.AddClause(record.N("meet.notice.agency_other_days"))
 			}
 		}
 	}
@@ -208,11 +208,11 @@ func decideNotice(m meeting.Meeting, cands []candidate, heldRead bool) meeting.N
 		ids = append(ids, c.RequestID)
 	}
 	if len(cands) == 0 {
-		why := "no City Record hearing notice with an event on " + m.When.Date + " is held"
+		why := record.N("meet.notice.none_held", m.When.Date)
 		if !heldRead {
-			why = "no City Record notices were readable when the meeting was linked"
+			why = record.N("meet.notice.none_readable")
 		}
-		return meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: why + "; evidence too thin to say it was not noticed (a notice may exist outside the retained set)"}
+		return meeting.NewNotice(meeting.NoticeUnknown, why, record.N("meet.notice.too_thin"))
 	}
 	var best *meeting.NoticeLink
 	bodyOnly := []string{}
@@ -242,7 +242,7 @@ func decideNotice(m meeting.Meeting, cands []candidate, heldRead bool) meeting.N
 		if len(matched) == 4 {
 			l.Confidence = meeting.High
 		}
-		l.Evidence = fmt.Sprintf("City Record notice %s: same %s", c.RequestID, strings.Join(matched, ", "))
+		l.Say(record.N(sameKeys[strings.Join(matched, ", ")], c.RequestID))
 		if best == nil || len(l.Matched) > len(best.Matched) {
 			best = &l
 		}
@@ -251,11 +251,22 @@ func decideNotice(m meeting.Meeting, cands []candidate, heldRead bool) meeting.N
 		return *best
 	}
 	if len(bodyOnly) > 0 {
-		return meeting.NoticeLink{State: meeting.NoticeUnknown, Candidates: ids, NoticesSeen: len(cands),
-			Evidence: "notice(s) " + strings.Join(bodyOnly, ", ") + " name this body on the same day, but neither the time nor the place agrees; too thin to link or to rule out"}
+		l := meeting.NoticeLink{State: meeting.NoticeUnknown, Candidates: ids, NoticesSeen: len(cands)}
+		l.Say(record.N("meet.notice.body_only", strings.Join(bodyOnly, ", ")))
+		return l
 	}
-	return meeting.NoticeLink{State: meeting.NoticeNotLinked, Candidates: ids, NoticesSeen: len(cands),
-		Evidence: fmt.Sprintf("%d City Record hearing notice(s) with an event on %s are held; none names this body", len(cands), m.When.Date)}
+	l := meeting.NoticeLink{State: meeting.NoticeNotLinked, Candidates: ids, NoticesSeen: len(cands)}
+	l.Say(record.N("meet.notice.none_names", len(cands), m.When.Date))
+	return l
+}
+
+// sameKeys are the notes of a link by the fields it matched, in order
+// (body and date always; then time, place or both).
+var sameKeys = map[string]string{
+	"body, date":              "meet.notice.same.body_date",
+	"body, date, time":        "meet.notice.same.body_date_time",
+	"body, date, place":       "meet.notice.same.body_date_place",
+	"body, date, time, place": "meet.notice.same.body_date_time_place",
 }
 
 // bodyMatches: the same agency (crosswalk id), or the body's name in the

@@ -2,8 +2,8 @@ package link
 
 import (
 	"context"
-	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/recordwatch/recordwatch/internal/land"
 	"github.com/recordwatch/recordwatch/internal/meeting"
@@ -60,17 +60,20 @@ func JoinMeetingsLand(ms []meeting.Meeting, ps []land.Project) []record.Link {
 			}
 			for _, i := range hits {
 				p := ps[i]
-				named := "application " + a.Number + ", an action of land project " + p.ID
-				if method == MethodMeetingProjectID {
-					named = "land project " + p.ID
+				var ev record.Note
+				switch {
+				case a.Where == meeting.WhereAgendaItem && method == MethodMeetingProjectID:
+					ev = record.N("meet.land.agenda.project", m.Body, m.When.Date, strconv.Quote(a.Text), p.ID, p.Name)
+				case a.Where == meeting.WhereAgendaItem:
+					ev = record.N("meet.land.agenda.application", m.Body, m.When.Date, strconv.Quote(a.Text), a.Number, p.ID, p.Name)
+				case method == MethodMeetingProjectID:
+					ev = record.N("meet.land.text.project", m.Body, m.When.Date, strconv.Quote(a.Text), p.ID, p.Name)
+				default:
+					ev = record.N("meet.land.text.application", m.Body, m.When.Date, strconv.Quote(a.Text), a.Number, p.ID, p.Name)
 				}
-				where := "its text"
-				if a.Where == meeting.WhereAgendaItem {
-					where = "an agenda item"
-				}
-				ev := fmt.Sprintf("%s on %s: %s (%q) names %s (%s)", m.Body, m.When.Date, where, a.Text, named, p.Name)
 				l := record.NewLink(record.Ref{Kind: record.RefMeeting, ID: m.ID}, record.Ref{Kind: record.RefLandProject, ID: p.ID},
-					key, method, conf, false, ev)
+					key, method, conf, false, ev.String())
+				l.EvidenceKey = &ev
 				if old, ok := best[l.ID]; ok && (old.Confidence == meeting.High || conf != meeting.High) {
 					continue
 				}

@@ -124,8 +124,10 @@ type When struct {
 	End        *time.Time `json:"end,omitempty"`
 	StartKnown bool       `json:"start_known"`
 	TimeZone   string     `json:"time_zone"`
-	// Note says why the start is unknown, or how it was read.
-	Note string `json:"note,omitempty"`
+	// Note says why the start is unknown, or how it was read; NoteKey is
+	// the same as a note (nil on a meeting stored before the notes).
+	Note    string       `json:"note,omitempty"`
+	NoteKey *record.Note `json:"note_key,omitempty"`
 }
 
 // Place is where the meeting is held and how to attend.
@@ -134,12 +136,16 @@ type Place struct {
 	Attendance  string `json:"attendance"`     // in_person, remote, hybrid, unknown
 	RemoteLinks []Link `json:"remote_links,omitempty"`
 	Note        string `json:"note,omitempty"`
+	// NoteKey is Note as a note (nil on a meeting stored before the
+	// notes).
+	NoteKey *record.Note `json:"note_key,omitempty"`
 }
 
 // Link is a labelled URL.
 type Link struct {
-	Label string `json:"label"`
-	URL   string `json:"url"`
+	Label    string       `json:"label"`
+	LabelKey *record.Note `json:"label_key,omitempty"` // Label as a note
+	URL      string       `json:"url"`
 }
 
 // Document kinds.
@@ -159,12 +165,18 @@ type Document struct {
 	URL         string `json:"url"`
 	Status      string `json:"status,omitempty"` // as the source states it (Final, Draft …)
 	PublishedAt string `json:"published_at,omitempty"`
+	// LabelKey is Label as a note (nil on a meeting stored before the
+	// notes).
+	LabelKey *record.Note `json:"label_key,omitempty"`
 }
 
 // Fact is one of the independent facts, with its evidence.
 type Fact struct {
 	State    string `json:"state"`
 	Evidence string `json:"evidence"`
+	// EvidenceKey is Evidence as a note (nil on a meeting stored before
+	// the notes).
+	EvidenceKey *record.Note `json:"evidence_key,omitempty"`
 }
 
 // Observation is when the meeting was observed and on what evidence.
@@ -172,6 +184,9 @@ type Observation struct {
 	At       time.Time `json:"at,omitzero"`
 	Date     string    `json:"date,omitempty"`
 	Evidence string    `json:"evidence"`
+	// EvidenceKey is Evidence as a note (nil on a meeting stored before
+	// the notes).
+	EvidenceKey *record.Note `json:"evidence_key,omitempty"`
 }
 
 // NoticeLink is the City Record notice link with its evidence: the
@@ -186,6 +201,9 @@ type NoticeLink struct {
 	Matched     []string `json:"matched,omitempty"`     // body, date, time, place
 	Candidates  []string `json:"candidates,omitempty"`  // request ids considered, same day
 	NoticesSeen int      `json:"notices_seen,omitzero"` // hearing notices held for the day
+	// EvidenceKeys is Evidence as notes, said as the clauses of one
+	// sentence (empty on a meeting stored before the notes).
+	EvidenceKeys record.Notes `json:"evidence_keys,omitempty"`
 }
 
 // ParsedField is the confidence of one field read from free text, with
@@ -198,6 +216,9 @@ type ParsedField struct {
 	How        string `json:"how"`
 	Line       int    `json:"line,omitempty"`
 	SourceText string `json:"source_text,omitempty"`
+	// HowKey is How as a note (nil on a meeting stored before the
+	// notes).
+	HowKey *record.Note `json:"how_key,omitempty"`
 }
 
 // TimeNotStated is the start field's value when the text states no time
@@ -344,19 +365,19 @@ func Day(t time.Time) string { return t.In(record.NewYork).Format("2006-01-02") 
 func MinutesFact(docs []Document, sourceState string) Fact {
 	for _, d := range docs {
 		if d.Kind == DocMinutes && d.URL != "" {
-			ev := "the source links a minutes document"
-			if d.Status != "" {
-				ev += " (status " + d.Status + ")"
+			switch {
+			case d.Status != "" && d.PublishedAt != "":
+				return NewFact(MinutesPublished, record.N("meet.minutes.linked.status_published", d.Status, d.PublishedAt))
+			case d.Status != "":
+				return NewFact(MinutesPublished, record.N("meet.minutes.linked.status", d.Status))
+			case d.PublishedAt != "":
+				return NewFact(MinutesPublished, record.N("meet.minutes.linked.published", d.PublishedAt))
 			}
-			if d.PublishedAt != "" {
-				ev += ", published " + d.PublishedAt
-			}
-			return Fact{State: MinutesPublished, Evidence: ev}
+			return NewFact(MinutesPublished, record.N("meet.minutes.linked"))
 		}
 	}
-	ev := "no minutes document is linked by the source"
 	if sourceState != "" {
-		ev += " (minutes status " + sourceState + ")"
+		return NewFact(MinutesNotPublished, record.N("meet.minutes.none.status", sourceState))
 	}
-	return Fact{State: MinutesNotPublished, Evidence: ev}
+	return NewFact(MinutesNotPublished, record.N("meet.minutes.none"))
 }

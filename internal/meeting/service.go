@@ -3,6 +3,7 @@ package meeting
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,7 +89,7 @@ func (s *Service) now() time.Time {
 
 func (s *Service) records() (search.Records, error) {
 	if s == nil || s.Records == nil {
-		return nil, record.Errorf(record.EUNAVAILABLE, "meetings are not available on this deployment")
+		return nil, record.NoteError(record.EUNAVAILABLE, "", record.N("meet.error.unavailable"))
 	}
 	return s.Records, nil
 }
@@ -99,7 +100,7 @@ func (s *Service) records() (search.Records, error) {
 func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return Meeting{}, record.Invalid("id", "a meeting id is required (source:source id, e.g. legistar:22525)")
+		return Meeting{}, record.NoteError(record.EINVALID, "id", record.N("meet.error.id_required"))
 	}
 	rs, err := s.records()
 	if err != nil {
@@ -107,7 +108,7 @@ func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
 	}
 	m, err := search.Get(ctx, rs, Kind, id)
 	if record.ErrorCode(err) == record.ENOTFOUND {
-		return m, record.Errorf(record.ENOTFOUND, "no meeting with id %q is held", id)
+		return m, record.NoteError(record.ENOTFOUND, "", record.N("meet.error.not_found", strconv.Quote(id)))
 	}
 	if err != nil {
 		return m, err
@@ -174,6 +175,9 @@ type Brief struct {
 	Title  string `json:"title"`
 	Date   string `json:"date"`
 	Reason string `json:"reason"`
+	// ReasonKey is Reason as a note (nil when the meeting was stored
+	// before its notes).
+	ReasonKey *record.Note `json:"reason_key,omitempty"`
 }
 
 // Excluded are the meetings a resident-time filter could not judge
@@ -183,7 +187,12 @@ type Excluded struct {
 	Count    int     `json:"count"`
 	Meetings []Brief `json:"meetings"`
 	Note     string  `json:"note"`
+	// NoteKey is Note as a note.
+	NoteKey record.Note `json:"note_key"`
 }
+
+// say sets the note of ex to n.
+func (ex *Excluded) say(n record.Note) { ex.Note, ex.NoteKey = n.String(), n }
 
 // Coverage is one meeting source's share: records, dates, freshness.
 type Coverage struct {
@@ -216,10 +225,10 @@ func (f Filter) Window(now time.Time) (from, to time.Time, err error) {
 	}
 	if m := strings.TrimSpace(f.Month); m != "" {
 		if strings.TrimSpace(f.From) != "" || strings.TrimSpace(f.To) != "" {
-			return from, to, record.Invalid("month", "month cannot be combined with from or to")
+			return from, to, record.NoteError(record.EINVALID, "month", record.N("meet.error.month_with_dates"))
 		}
 		if _, perr := time.Parse("2006-01", m); perr != nil {
-			return from, to, record.Invalid("month", "month %q is not a month written YYYY-MM", m)
+			return from, to, record.NoteError(record.EINVALID, "month", record.N("meet.error.month", strconv.Quote(m)))
 		}
 		if from, err = day("month", m+"-01"); err != nil {
 			return
@@ -238,10 +247,10 @@ func (f Filter) Window(now time.Time) (from, to time.Time, err error) {
 		return
 	}
 	if to.Before(from) {
-		return from, to, record.Invalid("to", "to (%s) is before from (%s)", to.Format("2006-01-02"), from.Format("2006-01-02"))
+		return from, to, record.NoteError(record.EINVALID, "to", record.N("meet.error.to_before_from", to.Format("2006-01-02"), from.Format("2006-01-02")))
 	}
 	if to.Sub(from) > time.Duration(MaxWindowDays-1)*24*time.Hour+time.Hour {
-		return from, to, record.Invalid("to", "the date window is at most %d days", MaxWindowDays)
+		return from, to, record.NoteError(record.EINVALID, "to", record.N("meet.error.window", MaxWindowDays))
 	}
 	return from, to, nil
 }
@@ -259,11 +268,11 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 	}
 	q := search.RecordQuery{From: from, To: to.Add(24*time.Hour - time.Second), Keys: map[string][]string{}}
 	if f.Time != "" && !slices.Contains(TimeFilters, f.Time) {
-		return q, nil, record.Invalid("time", "unknown time filter %q; one of %s", f.Time, strings.Join(TimeFilters, ", "))
+		return q, nil, record.NoteError(record.EINVALID, "time", record.N("meet.error.time", strconv.Quote(f.Time), strings.Join(TimeFilters, ", ")))
 	}
 	if a := f.Attendance; a != "" {
 		if !slices.Contains(AttendanceFilters, a) {
-			return q, nil, record.Invalid("attendance", "unknown attendance %q; one of %s", a, strings.Join(AttendanceFilters, ", "))
+			return q, nil, record.NoteError(record.EINVALID, "attendance", record.N("meet.error.attendance", strconv.Quote(a), strings.Join(AttendanceFilters, ", ")))
 		}
 		q.Keys[KeyAttendance] = []string{a}
 		applied["attendance"] = a
@@ -273,7 +282,7 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 	}
 	for _, src := range f.Sources {
 		if !slices.Contains(Sources, src) {
-			return q, nil, record.Invalid("source", "unknown meeting source %q; one of %s", src, strings.Join(Sources, ", "))
+			return q, nil, record.NoteError(record.EINVALID, "source", record.N("meet.error.source", strconv.Quote(src), strings.Join(Sources, ", ")))
 		}
 	}
 	if len(f.Sources) > 0 {
@@ -283,14 +292,14 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 	if b := strings.TrimSpace(f.Body); b != "" {
 		k := BodyKey(b)
 		if k == "" {
-			return q, nil, record.Invalid("body", "body %q has no letters or digits", b)
+			return q, nil, record.NoteError(record.EINVALID, "body", record.N("meet.error.body", strconv.Quote(b)))
 		}
 		q.Keys[KeyBody] = []string{k}
 		applied["body"] = b
 	}
 	if k := f.BodyKind; k != "" {
 		if !slices.Contains(BodyKinds, k) {
-			return q, nil, record.Invalid("body_kind", "unknown kind of body %q; one of %s", k, strings.Join(BodyKinds, ", "))
+			return q, nil, record.NoteError(record.EINVALID, "body_kind", record.N("meet.error.body_kind", strconv.Quote(k), strings.Join(BodyKinds, ", ")))
 		}
 		q.Keys[KeyBodyKind] = []string{k}
 		applied["body_kind"] = k
@@ -298,8 +307,8 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 	if b := strings.TrimSpace(f.Borough); b != "" {
 		k, ok := BoroughKey(b)
 		if !ok {
-			return q, nil, record.Invalid("borough", "unknown borough %q; one of %s, or %s (citywide bodies and bodies no record places)",
-				b, strings.Join(land.BoroughSpellings(), ", "), BoroughNone)
+			return q, nil, record.NoteError(record.EINVALID, "borough", record.N("meet.error.borough",
+				strconv.Quote(b), strings.Join(land.BoroughSpellings(), ", "), BoroughNone))
 		}
 		q.Keys[KeyBorough] = []string{k}
 		applied["borough"] = k + " (" + BoroughRule + ")"
@@ -320,7 +329,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+		return Page{}, record.NoteError(record.EINVALID, "limit", record.N("meet.error.limit", MaxLimit))
 	}
 	q, applied, err := s.query(f)
 	if err != nil {
@@ -348,14 +357,20 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 			}
 			ex.Count = p.Total
 			for _, m := range p.Items {
-				ex.Meetings = append(ex.Meetings, Brief{ID: m.ID, Source: m.Source, Title: m.Title, Date: m.When.Date, Reason: "start unknown: " + m.When.Note})
+				b := Brief{ID: m.ID, Source: m.Source, Title: m.Title, Date: m.When.Date, Reason: "start unknown: " + m.When.Note}
+				if m.When.NoteKey != nil {
+					why := record.N("meet.excluded.reason")
+					why.Inner = []record.Part{record.PartOf(*m.When.NoteKey)}
+					b.ReasonKey = &why
+				}
+				ex.Meetings = append(ex.Meetings, b)
 			}
-			ex.Note = "meetings in the window that match every other filter but whose start time the source does not give, so they cannot be judged evening or not"
+			ex.say(record.N("meet.excluded.unknown_start"))
 		} else {
-			ex.Note = "none: a weekend is known from the date alone"
+			ex.say(record.N("meet.excluded.weekend"))
 		}
 	} else {
-		ex.Note = "no time filter applied: meetings whose start is unknown are included in the rows with when.start_known false"
+		ex.say(record.N("meet.excluded.no_filter"))
 	}
 	q.Sort, q.Limit, q.Cursor = search.RecordSortDate, limit, cursor
 	p, err := search.Find(ctx, search.WithScope(rs, s.Notices), Kind, q)

@@ -99,10 +99,15 @@ type CivilPage struct {
 	NextCursor string        `json:"next_cursor,omitempty"`
 	Scope      record.Scope  `json:"scope"`
 	Note       string        `json:"note"`
+	NoteKey    record.Note   `json:"note_key"` // Note as a note
 }
 
-// CivilNote says what civil records are and are not.
-const CivilNote = "Exam-level and list-level rows of DCAS datasets, each with its own date and source; no per-candidate civil-service list is held, and a list's use counts are the annual report's as printed."
+// CivilNote says what civil records are and are not (CivilNoteKey in
+// English).
+var CivilNote = CivilNoteKey.String()
+
+// CivilNoteKey is CivilNote as a note.
+var CivilNoteKey = record.N("people.civil.note")
 
 // Civil reads a bounded page of civil-service records. Errors: EINVALID
 // for a bad filter, limit or cursor; EUNAVAILABLE when the engine cannot
@@ -150,7 +155,7 @@ func (s *Service) Civil(ctx context.Context, f CivilFilter, cursor string, limit
 	if err != nil {
 		return CivilPage{}, err
 	}
-	out := CivilPage{Records: p.Items, Total: p.Total, NextCursor: p.NextCursor, Scope: p.Scope, Note: CivilNote}
+	out := CivilPage{Records: p.Items, Total: p.Total, NextCursor: p.NextCursor, Scope: p.Scope, Note: CivilNote, NoteKey: CivilNoteKey}
 	if out.Records == nil {
 		out.Records = []CivilRecord{}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -23,12 +24,22 @@ const (
 	ConfidenceNone = "none"
 )
 
-// SourceLimits are the limits of the roster every leader node states.
-var SourceLimits = []string{
-	"A dated roster: a node says who the release printed as of its date, not who holds the role now.",
-	"Names are printed by the roster's publisher (OTI/MODA); first and last names are derived from the full name and drop middle initials and suffixes.",
-	"A name identifies nobody: the same name printed for two organizations is two person rows until a source says they are one.",
-	"Titles are free text as printed (\"President and CEO\", \"President & CEO\").",
+// SourceLimits are the limits of the roster every leader node states
+// (SourceLimitKeys in English).
+var SourceLimits = func() []string {
+	out := make([]string, len(SourceLimitKeys))
+	for i, n := range SourceLimitKeys {
+		out[i] = n.String()
+	}
+	return out
+}()
+
+// SourceLimitKeys are SourceLimits as notes.
+var SourceLimitKeys = record.Notes{
+	record.N("people.limits.dated"),
+	record.N("people.limits.names"),
+	record.N("people.limits.identity"),
+	record.N("people.limits.titles", `"President and CEO", "President & CEO"`), // record text as printed
 }
 
 // PersonLink links a leader node to the person row of the same release
@@ -72,6 +83,8 @@ type Leader struct {
 	Release    Release `json:"release"`
 	SourceDate string  `json:"source_date,omitempty"`
 	AsOf       string  `json:"as_of"`
+	// AsOfKey is AsOf as a note.
+	AsOfKey record.Note `json:"as_of_key"`
 	// Name and Title are as printed, with their states.
 	Name       string      `json:"name,omitempty"`
 	NameState  string      `json:"name_state"`
@@ -83,6 +96,10 @@ type Leader struct {
 	Source     string      `json:"source"`
 	Note       string      `json:"note,omitempty"`
 	Person     *PersonLink `json:"person,omitempty"`
+	// LimitKeys are Limits as notes; NoteKey is Note as a note (nil when
+	// the row was stored before its notes).
+	LimitKeys record.Notes `json:"limit_keys"`
+	NoteKey   *record.Note `json:"note_key,omitempty"`
 }
 
 // Leadership is what is known of an agency's leaders: the state
@@ -155,9 +172,10 @@ func (s *Service) orgRows(ctx context.Context, recordID string) ([]Row, error) {
 // LeaderOf is the leader node of one organization row (one release).
 func LeaderOf(r Row) Leader {
 	po, title := r.Relation(RelPrincipalOfficer), r.Relation(RelPrincipalTitle)
-	l := Leader{ID: r.ID, OrgName: r.Name, Release: r.Release, SourceDate: r.Release.Date, AsOf: r.Release.AsOf(),
+	l := Leader{ID: r.ID, OrgName: r.Name, Release: r.Release, SourceDate: r.Release.Date, AsOf: r.Release.AsOf(), AsOfKey: r.Release.AsOfKey(),
 		Name: po.Value, NameState: po.State, Title: title.Value, TitleState: title.State,
-		Method: MethodRecordID, Confidence: ConfidenceNone, Limits: SourceLimits, Source: r.SourceLabel, Note: po.Note}
+		Method: MethodRecordID, Confidence: ConfidenceNone, Limits: SourceLimits, Source: r.SourceLabel, Note: po.Note,
+		LimitKeys: SourceLimitKeys.Clone(), NoteKey: po.NoteKey}
 	if po.State == Published {
 		l.Confidence = ConfidenceHigh
 		if po.Note != "" { // only derived first and last names

@@ -74,14 +74,17 @@ type Release struct {
 
 // AsOf is how a release dates what it says: "as of 2026-06-12", never
 // "current".
-func (r Release) AsOf() string {
+func (r Release) AsOf() string { return r.AsOfKey().String() }
+
+// AsOfKey is AsOf as a note.
+func (r Release) AsOfKey() record.Note {
 	if r.Date == "" {
-		return "as of an unknown date"
+		return record.N("people.as_of.unknown")
 	}
 	if r.DateKind == DateFetched {
-		return "as fetched on " + r.Date
+		return record.N("people.as_of.fetched", r.Date)
 	}
-	return "as of " + r.Date
+	return record.N("people.as_of", r.Date)
 }
 
 // Key is the release's key value.
@@ -102,7 +105,12 @@ type Relation struct {
 	Values   []string `json:"values,omitempty"`
 	TargetID string   `json:"target_id,omitempty"`
 	Note     string   `json:"note,omitempty"`
+	// NoteKey is Note as a note (nil on a row stored before the notes).
+	NoteKey *record.Note `json:"note_key,omitempty"`
 }
+
+// Say sets the relation's note to n.
+func (r *Relation) Say(n record.Note) { r.Note, r.NoteKey = n.String(), &n }
 
 // NameVariant is a spelling of an organization in the roster's official
 // name crosswalk (Ops, CPO, Greenbook lists).
@@ -300,7 +308,12 @@ type Follow struct {
 	Feed   string `json:"feed"`
 	JSON   string `json:"json_feed"`
 	Note   string `json:"note"`
+	// NoteKeys is Note as notes.
+	NoteKeys record.Notes `json:"note_keys"`
 }
+
+// followNotes are the notes of every follow.
+var followNotes = record.Notes{record.N("people.follow.lens"), record.N("people.follow.names")}
 
 // FollowOf is the follow of a row; nil when the row is no crosswalk
 // agency's (there is no agency to follow).
@@ -310,6 +323,5 @@ func FollowOf(r Row) *Follow {
 	}
 	q := "?lens=people&agency=" + url.QueryEscape(r.AgencyID)
 	return &Follow{Lens: "people", Agency: r.AgencyID, Feed: "/feed.xml" + q, JSON: "/feed.json" + q,
-		Note: "The feed follows the agency's Changes in Personnel notices (the people lens); a watch with the same lens and agency also follows the roster releases that change its leader, and a people search for the agency lists them (roster). " +
-			"A person is not matched by name: notices print names as the payroll system writes them."}
+		Note: followNotes.String(), NoteKeys: followNotes.Clone()}
 }

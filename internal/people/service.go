@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,7 +55,7 @@ const (
 
 func (s *Service) records() (search.RecordReader, error) {
 	if s == nil || s.Records == nil {
-		return nil, record.Errorf(record.EUNAVAILABLE, "this deployment's search engine holds no people or organization rows")
+		return nil, record.NoteError(record.EUNAVAILABLE, "", record.N("people.error.unavailable"))
 	}
 	return s.Records, nil
 }
@@ -78,10 +79,10 @@ type RowRead struct {
 // no row has it, EUNAVAILABLE when the engine cannot answer.
 func (s *Service) Get(ctx context.Context, id string) (RowRead, error) {
 	if strings.TrimSpace(id) == "" {
-		return RowRead{}, record.Invalid("id", "a person or organization id is required")
+		return RowRead{}, record.NoteError(record.EINVALID, "id", record.N("people.error.id_required"))
 	}
 	if len(id) > maxIDLen {
-		return RowRead{}, record.Invalid("id", "an id has at most %d characters", maxIDLen)
+		return RowRead{}, record.NoteError(record.EINVALID, "id", record.N("people.error.id_length", maxIDLen))
 	}
 	rs, err := s.records()
 	if err != nil {
@@ -92,7 +93,7 @@ func (s *Service) Get(ctx context.Context, id string) (RowRead, error) {
 		return RowRead{}, err
 	}
 	if len(p.Items) == 0 {
-		return RowRead{}, record.Errorf(record.ENOTFOUND, "no person or organization row with id %q is held", id)
+		return RowRead{}, record.NoteError(record.ENOTFOUND, "", record.N("people.error.not_found", strconv.Quote(id)))
 	}
 	out := RowRead{Row: p.Items[0], Releases: p.Items, ReleasesTotal: p.Total}
 	var behind []search.Behind

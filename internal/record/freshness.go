@@ -39,9 +39,12 @@ const ReceiptReasons = 20
 // ReceiptReasons reasons), when it started and finished, and its outcome
 // (ReceiptOK, or ReceiptFailed with Error).
 type Receipt struct {
-	Job        string    `json:"job"`
-	Source     string    `json:"source"`
-	Window     string    `json:"window"`
+	Job    string `json:"job"`
+	Source string `json:"source"`
+	Window string `json:"window"`
+	// WindowKey is Window as a note (nil on a receipt written before the
+	// notes).
+	WindowKey  *Note     `json:"window_key,omitempty"`
 	WindowFrom time.Time `json:"window_from,omitzero"`
 	WindowTo   time.Time `json:"window_to,omitzero"`
 	RowsRead   int       `json:"rows_read"`
@@ -242,47 +245,49 @@ func Freshen(c SourceCoverage, run SourceRun, now time.Time) SourceCoverage {
 	}
 	c.LastError = run.LastError
 	c.Unread = run.Unread
-	c.StateSince, c.FreshnessNote = time.Time{}, ""
+	c.StateSince, c.FreshnessNote, c.FreshnessNoteKey = time.Time{}, "", nil
+	say := func(n Note) { c.FreshnessNote, c.FreshnessNoteKey = n.String(), &n }
 	within := func(t time.Time) bool { return !t.IsZero() && (run.MaxAge <= 0 || now.Sub(t) <= run.MaxAge) }
 	switch {
 	case !run.FailingSince.IsZero():
 		c.State, c.StateSince = Failing, run.FailingSince
-		c.FreshnessNote = fmt.Sprintf("its live fetch fails since %s; the records held are the last good ones (observed %s)",
-			run.FailingSince.UTC().Format(time.RFC3339), dateOrUnknown(c.ObservedAt))
+		say(observedOn(N("sources.fresh.failing", run.FailingSince.UTC().Format(time.RFC3339)), c.ObservedAt))
 		if c.Records == 0 && c.Passages == 0 {
-			c.FreshnessNote = fmt.Sprintf("its live fetch fails since %s; nothing of this source is held", run.FailingSince.UTC().Format(time.RFC3339))
+			say(N("sources.fresh.failing.none", run.FailingSince.UTC().Format(time.RFC3339)))
 		}
 	case c.Records == 0 && c.Passages == 0:
 		c.State = NeverLoaded
-		c.FreshnessNote = "nothing of this source is held"
+		say(N("sources.fresh.none"))
 	case run.Job != "" && run.LastOK.IsZero():
 		c.State = Stale
-		c.FreshnessNote = fmt.Sprintf("loaded from files (the bundled sample unless -source-dir was given) observed %s; never fetched live here: run live to fetch current rows",
-			dateOrUnknown(c.ObservedAt))
+		say(observedOn(N("sources.fresh.files_not_live"), c.ObservedAt))
 	case run.Job != "" && !within(run.LastOK):
 		c.State, c.StateSince = Stale, run.LastOK.Add(run.MaxAge)
-		c.FreshnessNote = fmt.Sprintf("last fetched live %s, past its maximum age of %s", run.LastOK.UTC().Format(time.DateOnly), run.MaxAge)
+		say(N("sources.fresh.live_stale", run.LastOK.UTC().Format(time.DateOnly), run.MaxAge))
 	case run.Job != "":
 		c.State = Fresh
 	case c.ObservedAt.IsZero():
 		c.State = Stale
-		c.FreshnessNote = "loaded from files (the bundled sample unless -source-dir was given) with no observation time: it may be out of date"
+		say(N("sources.fresh.files_unobserved"))
 	case !within(c.ObservedAt):
 		c.State, c.StateSince = Stale, c.ObservedAt.Add(run.MaxAge)
-		c.FreshnessNote = fmt.Sprintf("loaded from files (the bundled sample unless -source-dir was given) observed %s, past its maximum age of %s; no live fetch",
-			c.ObservedAt.UTC().Format(time.DateOnly), run.MaxAge)
+		say(N("sources.fresh.files_stale", c.ObservedAt.UTC().Format(time.DateOnly), run.MaxAge))
 	default:
 		c.State = Fresh
-		c.FreshnessNote = fmt.Sprintf("loaded from files observed %s; no live fetch", c.ObservedAt.UTC().Format(time.DateOnly))
+		say(N("sources.fresh.files", c.ObservedAt.UTC().Format(time.DateOnly)))
 	}
 	return c
 }
 
-func dateOrUnknown(t time.Time) string {
+// observedOn is n with its last argument the day t (a note inside it when
+// t is unknown: "at an unknown date").
+func observedOn(n Note, t time.Time) Note {
 	if t.IsZero() {
-		return "at an unknown date"
+		n.Inner = []Part{{Key: "sources.fresh.unknown_date"}}
+		return n
 	}
-	return t.UTC().Format(time.DateOnly)
+	n.Args = append(n.Args, t.UTC().Format(time.DateOnly))
+	return n
 }
 
 // StaleSources lists the sources of a scope that are not fresh (stale or
@@ -326,7 +331,9 @@ type JobStatus struct {
 	NextDue  time.Time `json:"next_due,omitzero"`
 	Late     bool      `json:"late"`
 	LateNote string    `json:"late_note,omitempty"`
-	Receipts []Receipt `json:"receipts"`
+	// LateNoteKey is LateNote as a note (LateKey).
+	LateNoteKey *Note     `json:"late_note_key,omitempty"`
+	Receipts    []Receipt `json:"receipts"`
 	// Lag is the freshness lag from the receipts (LagOf).
 	Lag *Lag `json:"lag,omitempty"`
 	// DigestLag is, on the digest job, the lag from a City Record row's
@@ -341,13 +348,24 @@ const LateAfter = 2
 // last run started more than LateAfter intervals before now. A job that
 // never ran is not late (live fetching may be off); it says so instead.
 func Late(lastStarted time.Time, every time.Duration, now time.Time) (bool, string) {
+	late, n := LateKey(lastStarted, every, now)
+	if n == nil {
+		return late, ""
+	}
+	return late, n.String()
+}
+
+// LateKey is Late with its note as a note (nil: nothing to say).
+func LateKey(lastStarted time.Time, every time.Duration, now time.Time) (bool, *Note) {
 	switch {
 	case lastStarted.IsZero():
-		return false, "never run in this deployment (live fetching off, or not started yet)"
+		n := N("sources.late.never_run")
+		return false, &n
 	case every > 0 && now.Sub(lastStarted) > LateAfter*every:
-		return true, fmt.Sprintf("no run since %s: more than %d intervals of %s", lastStarted.UTC().Format(time.RFC3339), LateAfter, every)
+		n := N("sources.late.no_run", lastStarted.UTC().Format(time.RFC3339), LateAfter, every)
+		return true, &n
 	}
-	return false, ""
+	return false, nil
 }
 
 // Lag is a job's freshness lag from its receipts: the pipeline's own

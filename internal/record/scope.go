@@ -50,6 +50,8 @@ type SourceCoverage struct {
 	// Unread are the documents its last live fetch could not read, each
 	// with the body and month it is of and why (Freshen).
 	Unread []UnreadDocument `json:"unread,omitempty"`
+	// FreshnessNoteKey is FreshnessNote as a note (Freshen).
+	FreshnessNoteKey *Note `json:"freshness_note_key,omitempty"`
 }
 
 // Searched is what a query asked for, as the backend applied it.

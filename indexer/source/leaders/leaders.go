@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/people"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Source names the roster in records and coverage.
@@ -315,17 +316,20 @@ func (x raw) state(col string) (string, string) {
 	return people.Published, v
 }
 
+// freeText is the note of a relation the roster prints as free text.
+var freeText = record.N("people.relation.free_text")
+
 func rowsOf(x raw, rel people.Release, variants []people.NameVariant) (people.Row, *people.Row) {
 	f := x.fields
 	org := people.Row{Type: people.TypeOrganization, ID: f["record_id"], Name: strings.TrimSpace(f["name"]), Release: rel,
 		Source: Source, SourceLabel: Label, OrgID: f["record_id"], OrgName: strings.TrimSpace(f["name"]),
 		OrgType: strings.TrimSpace(f["organization_type"]), Status: strings.TrimSpace(f["operational_status"]),
 		Acronym: strings.TrimSpace(f["acronym"]), Variants: variants, Fields: x.asRead}
-	rel2 := func(name, col, note string) people.Relation {
+	rel2 := func(name, col string, note *record.Note) people.Relation {
 		st, v := x.state(col)
 		r := people.Relation{Name: name, State: st, Value: v}
-		if st == people.Published {
-			r.Note = note
+		if st == people.Published && note != nil {
+			r.Say(*note)
 		}
 		return r
 	}
@@ -340,16 +344,20 @@ func rowsOf(x raw, rel people.Release, variants []people.NameVariant) (people.Ro
 		po.State, po.Value = people.Published, full
 	case first != "" || last != "":
 		po.State, po.Value = people.Published, strings.TrimSpace(first+" "+last)
-		po.Note = "only the derived first and last names are printed (middle initials and suffixes dropped)"
+		po.Say(record.N("people.relation.derived_names"))
 	default:
 		po.State = st
 		if st == people.Empty && title != "" {
-			po.Note = "the roster prints the title " + strconv.Quote(title) + " but no name (vacant or unpublished)"
+			po.Say(record.N("people.relation.title_no_name", strconv.Quote(title)))
 		}
 	}
 	var person *people.Row
 	if po.State == people.Published {
 		po.TargetID = people.PersonID(org.ID, people.RolePrincipalOfficer, rel)
+		leads := people.Relation{Name: people.RelLeads, State: people.Published, Value: org.Name, TargetID: org.ID}
+		printedAs := record.N("people.relation.leads")
+		printedAs.Inner = []record.Part{record.PartOf(rel.AsOfKey())}
+		leads.Say(printedAs)
 		p := people.Row{Type: people.TypePerson, ID: po.TargetID, Name: po.Value, Release: rel, Source: Source, SourceLabel: Label,
 			OrgID: org.ID, OrgName: org.Name, Role: title, Fields: map[string]string{}}
 		for k, v := range x.asRead {
@@ -358,13 +366,12 @@ func rowsOf(x raw, rel people.Release, variants []people.NameVariant) (people.Ro
 			}
 		}
 		p.Relations = []people.Relation{
-			{Name: people.RelLeads, State: people.Published, Value: org.Name, TargetID: org.ID,
-				Note: "printed as the principal officer of this record " + rel.AsOf() + "; not proof of who holds the role now"},
-			rel2(people.RelPrincipalTitle, "principal_officer_title", ""),
+			leads,
+			rel2(people.RelPrincipalTitle, "principal_officer_title", nil),
 		}
 		person = &p
 	}
-	alt := rel2(people.RelAlternateNames, "alternate_or_former_names", "")
+	alt := rel2(people.RelAlternateNames, "alternate_or_former_names", nil)
 	if alt.State == people.Published {
 		for _, v := range strings.Split(alt.Value, ";") {
 			if v = strings.TrimSpace(v); v != "" {
@@ -375,10 +382,10 @@ func rowsOf(x raw, rel people.Release, variants []people.NameVariant) (people.Ro
 	}
 	org.Relations = []people.Relation{
 		po,
-		rel2(people.RelPrincipalTitle, "principal_officer_title", ""),
-		rel2(people.RelReportsTo, "reports_to", "free text as printed, not a record id"),
+		rel2(people.RelPrincipalTitle, "principal_officer_title", nil),
+		rel2(people.RelReportsTo, "reports_to", &freeText),
 		alt,
-		rel2(people.RelURL, "url", ""),
+		rel2(people.RelURL, "url", nil),
 	}
 	sort.SliceStable(org.Variants, func(i, j int) bool { return org.Variants[i].System < org.Variants[j].System })
 	return org, person

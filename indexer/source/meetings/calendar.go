@@ -99,7 +99,7 @@ func calendarBoard(name string, lines []string) (code, body string, f meeting.Pa
 			n, _ := strconv.Atoi(m[2])
 			body = fmt.Sprintf("%s Community Board %d", boroughs[b], n)
 			ln, src := sourceLine(lines, i)
-			return fmt.Sprintf("%s%02d", b, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.High, How: "the board's e-mail address " + m[0], Line: ln, SourceText: src}, true
+			return fmt.Sprintf("%s%02d", b, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.High, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.email", m[0])), true
 		}
 	}
 	base := name[strings.LastIndex(name, "/")+1:]
@@ -108,7 +108,7 @@ func calendarBoard(name string, lines []string) (code, body string, f meeting.Pa
 		short := boroughCode(b)
 		n, _ := strconv.Atoi(m[2])
 		body = fmt.Sprintf("%s Community Board %d", boroughs[short], n)
-		return fmt.Sprintf("%s%02d", short, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.Low, How: "the file name " + strconv.Quote(base) + " only; the text names no board address"}, true
+		return fmt.Sprintf("%s%02d", short, n), body, meeting.ParsedField{Field: "body", Value: body, Confidence: meeting.Low}.ReadBy(record.N("meet.calendar.how.file_name", strconv.Quote(base))), true
 	}
 	return "", "", meeting.ParsedField{}, false
 }
@@ -376,7 +376,7 @@ func gridMonth(lines []string, frs [][]fragment) (time.Month, int, meeting.Parse
 			y, _ := strconv.Atoi(m[2])
 			mo := monthIndex(m[1])
 			ln, src := sourceLine(lines, i)
-			return mo, y, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", y, mo), Confidence: meeting.High, How: "the printed heading " + strconv.Quote(m[0]), Line: ln, SourceText: src}, true
+			return mo, y, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", y, mo), Confidence: meeting.High, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.printed_heading", strconv.Quote(m[0]))), true
 		}
 	}
 	for i, l := range lines {
@@ -384,7 +384,7 @@ func gridMonth(lines []string, frs [][]fragment) (time.Month, int, meeting.Parse
 			y, _ := strconv.Atoi(m[2])
 			mo := monthIndex(m[1])
 			ln, src := sourceLine(lines, i)
-			return mo, y, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", y, mo), Confidence: meeting.High, How: "the printed heading " + strconv.Quote(m[0]), Line: ln, SourceText: src}, true
+			return mo, y, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", y, mo), Confidence: meeting.High, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.printed_heading", strconv.Quote(m[0]))), true
 		}
 	}
 	var label strings.Builder
@@ -403,7 +403,7 @@ func gridMonth(lines []string, frs [][]fragment) (time.Month, int, meeting.Parse
 	if mo := monthIndex(label.String()); mo != 0 && year != 0 {
 		ln, src := sourceLine(lines, yearLine)
 		return mo, year, meeting.ParsedField{Field: "month", Value: fmt.Sprintf("%d-%02d", year, mo), Confidence: meeting.Medium,
-			How: "the vertical letters " + strconv.Quote(label.String()) + " down the margin and the year " + strconv.Itoa(year) + " printed alone", Line: ln, SourceText: src}, true
+			Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.vertical", strconv.Quote(label.String()), year)), true
 	}
 	return 0, 0, meeting.ParsedField{}, false
 }
@@ -675,8 +675,12 @@ func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative,
 		}
 		p := parsedMeeting{Date: c.day, Tentative: tentative}
 		ln, src := sourceLine(lines, c.line)
+		gridDay := record.N("meet.calendar.how.grid_day")
+		if monthField.HowKey != nil {
+			gridDay.Inner = []record.Part{record.PartOf(*monthField.HowKey)}
+		}
 		p.Fields = append(p.Fields, meeting.ParsedField{Field: "date", Value: day, Confidence: monthField.Confidence,
-			How: "the day number's column in the grid, on the weekday of its header; month from " + monthField.How, Line: ln, SourceText: src})
+			Line: ln, SourceText: src}.ReadBy(gridDay))
 		nameFrs, placeFrs := c.frs[:ti], slices.Clone(c.frs[ti+1:])
 		tm := timeRE.FindStringSubmatch(texts[ti])
 		st, ok := clock(c.day, tm)
@@ -685,7 +689,7 @@ func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative,
 		}
 		p.Start = &st
 		ln, src = sourceLine(lines, c.frs[ti].Line)
-		p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: meeting.High, How: "the time printed in the day's cell: " + strconv.Quote(tm[0]), Line: ln, SourceText: src})
+		p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: meeting.High, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.cell_time", strconv.Quote(tm[0]))))
 		if rest := strings.TrimSpace(timeRE.ReplaceAllString(texts[ti], "")); rest != "" {
 			placeFrs = append([]fragment{{Line: c.frs[ti].Line, Col: c.frs[ti].Col, Text: rest}}, placeFrs...)
 		}
@@ -705,7 +709,7 @@ func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative,
 			return nil, notes, fmt.Sprintf("the cell of %s has a time but %q names no meeting", day, p.Name)
 		}
 		ln, src = sourceLine(lines, nameFrs[0].Line)
-		p.Fields = append(p.Fields, meeting.ParsedField{Field: "name", Value: p.Name, Confidence: meeting.Medium, How: "the cell's lines above its time, joined", Line: ln, SourceText: src})
+		p.Fields = append(p.Fields, meeting.ParsedField{Field: "name", Value: p.Name, Confidence: meeting.Medium, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.cell_name")))
 		switch {
 		case len(placeFrs) > 0:
 			var pl []string
@@ -714,10 +718,10 @@ func parseGrid(lines []string, frs [][]fragment, candidates []dayRow, tentative,
 			}
 			p.Place = joinPlace(pl)
 			ln, src = sourceLine(lines, placeFrs[0].Line)
-			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, How: "the cell's address lines (below its time, or above it from a street number on), joined", Line: ln, SourceText: src})
+			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.cell_place")))
 		case committeePlace != "" && !strings.Contains(strings.ToLower(p.Name), "board"): // a committee, not the full or executive board
 			p.Place = committeePlace
-			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Low, How: "the calendar's note on where committee meetings are held", Line: lineOf(lines, "held at"), SourceText: "Committee meetings are held at " + committeePlace})
+			p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Low, Line: lineOf(lines, "held at"), SourceText: "Committee meetings are held at " + committeePlace}.ReadBy(record.N("meet.calendar.how.committee_place")))
 		}
 		out = append(out, p)
 	}
@@ -770,7 +774,7 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 	type yh struct{ line, col, year int }
 	var heads []yh
 	docYear := 0
-	docYearHow := ""
+	var docYearHow record.Note
 	for _, fs := range frs {
 		for _, f := range fs {
 			if yearOnlyRE.MatchString(f.Text) {
@@ -779,7 +783,7 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 			}
 			if m := headYearRE.FindStringSubmatch(f.Text); m != nil {
 				docYear, _ = strconv.Atoi(m[1])
-				docYearHow = "the heading " + strconv.Quote(f.Text)
+				docYearHow = record.N("meet.calendar.how.heading", strconv.Quote(f.Text))
 			}
 		}
 	}
@@ -790,7 +794,7 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 			if strings.Contains(ll, "memo") || strings.Contains(ll, "date:") {
 				if m := memoDateRE.FindStringSubmatch(l); m != nil {
 					docYear, _ = strconv.Atoi(m[3])
-					docYearHow = "the document's own date " + strconv.Quote(m[0])
+					docYearHow = record.N("meet.calendar.how.doc_date", strconv.Quote(m[0]))
 				}
 			}
 		}
@@ -820,18 +824,21 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 	if len(docTimes) != 1 {
 		docTime, docTimeLine = nil, -1
 	}
-	docPlace, docPlaceHow, docPlaceLine := "", "", 0
+	docPlace, docPlaceHow, docPlaceLine := "", record.Note{}, 0
 	if m := heldAtRE.FindStringSubmatch(strings.Join(strings.Fields(text), " ")); m != nil {
-		docPlace, docPlaceHow = strings.TrimSpace(m[1]), "the sentence "+strconv.Quote(m[0])
+		docPlace, docPlaceHow = strings.TrimSpace(m[1]), record.N("meet.calendar.how.sentence", strconv.Quote(m[0]))
 		docPlaceLine = lineOf(lines, "held at")
 	}
-	name, nameHow, nameLine := "Board meeting", "the document lists board meeting dates", 0
-	for _, k := range []struct{ phrase, name, how string }{
-		{"monthly board meeting", "Monthly Board Meeting", "the agenda's heading"},
-		{"board meeting schedule", "Board meeting", "the schedule's heading"},
-		{"meeting dates", "Board meeting", "the heading naming the meeting dates"},
-		{"meetings will be held", "Board meeting", "the memo's note on its meetings"},
-		{"public hearings and", "Combined Public Hearing and Board Meeting", "the text: \"Combined Public Hearings and Board Meetings\""},
+	name, nameHow, nameLine := "Board meeting", record.N("meet.calendar.how.lists_dates"), 0
+	for _, k := range []struct {
+		phrase, name string
+		how          record.Note
+	}{
+		{"monthly board meeting", "Monthly Board Meeting", record.N("meet.calendar.how.agenda_heading")},
+		{"board meeting schedule", "Board meeting", record.N("meet.calendar.how.schedule_heading")},
+		{"meeting dates", "Board meeting", record.N("meet.calendar.how.dates_heading")},
+		{"meetings will be held", "Board meeting", record.N("meet.calendar.how.memo")},
+		{"public hearings and", "Combined Public Hearing and Board Meeting", record.N("meet.calendar.how.combined", `"Combined Public Hearings and Board Meetings"`)},
 	} {
 		if i := lineOf(lines, k.phrase); i > 0 {
 			name, nameHow, nameLine = k.name, k.how, i
@@ -862,13 +869,13 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 			}
 			var mo time.Month
 			var day, year int
-			yearHow := ""
+			var yearHow record.Note
 			if m[2] != "" {
 				mo = monthIndex(m[2])
 				day, _ = strconv.Atoi(m[3])
 				if m[4] != "" {
 					year, _ = strconv.Atoi(m[4])
-					yearHow = "printed with the date"
+					yearHow = record.N("meet.calendar.how.year_printed")
 				}
 			} else {
 				mi, _ := strconv.Atoi(m[5])
@@ -894,7 +901,7 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 					}
 				}
 				if best >= 0 {
-					year, yearHow = heads[best].year, "the year heading above the date in the same column"
+					year, yearHow = heads[best].year, record.N("meet.calendar.how.year_heading")
 				} else if docYear != 0 {
 					year, yearHow = docYear, docYearHow
 				}
@@ -912,7 +919,8 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 			}
 			seen[key] = true
 			conf := meeting.Medium
-			how := "a listed date; year from " + yearHow
+			how := record.N("meet.calendar.how.listed")
+			how.Inner = []record.Part{record.PartOf(yearHow)}
 			if m[4] != "" {
 				conf = meeting.High
 			}
@@ -921,7 +929,8 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 					return nil, notes, fmt.Sprintf("line %d: %q says %s but %s is a %s", li+1, f.Text, wd, key, d.Weekday())
 				}
 				conf = meeting.High
-				how += "; its weekday (" + wd + ") agrees"
+				how = record.N("meet.calendar.how.listed.weekday", wd)
+				how.Inner = []record.Part{record.PartOf(yearHow)}
 			}
 			low := strings.ToLower(rest)
 			remote := strings.Contains(low, "zoom")
@@ -932,23 +941,23 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 			p := parsedMeeting{Date: d, Name: name, Tentative: strings.Contains(f.Text, "*") && ifNecessary}
 			ln, src := sourceLine(lines, li)
 			nl, ns := sourceLine(lines, nameLine-1)
-			p.Fields = append(p.Fields, meeting.ParsedField{Field: "date", Value: key, Confidence: conf, How: how, Line: ln, SourceText: src},
-				meeting.ParsedField{Field: "name", Value: name, Confidence: meeting.Medium, How: nameHow, Line: nl, SourceText: ns})
+			p.Fields = append(p.Fields, meeting.ParsedField{Field: "date", Value: key, Confidence: conf, Line: ln, SourceText: src}.ReadBy(how),
+				meeting.ParsedField{Field: "name", Value: name, Confidence: meeting.Medium, Line: nl, SourceText: ns}.ReadBy(nameHow))
 			// the time: on the line, the line below (an agenda), or the text's general statement
 			tm := timeRE.FindStringSubmatch(rest)
-			tHow, tLine := "the time on the date's line", li
+			tHow, tLine := record.N("meet.calendar.how.time_line"), li
 			tConf := meeting.High
 			if tm == nil && li+1 < len(frs) {
 				for _, g := range frs[li+1] {
 					// a line of its own holding only a time or a range
 					if x := timeRE.FindStringSubmatch(g.Text); x != nil && strings.Trim(timeRE.ReplaceAllString(g.Text, ""), " -–—to") == "" {
-						tm, tHow, tLine = x, "the time on the line below the date", li+1
+						tm, tHow, tLine = x, record.N("meet.calendar.how.time_below"), li+1
 						break
 					}
 				}
 			}
 			if tm == nil && docTime != nil {
-				tm, tHow, tConf, tLine = docTime, "the time the text states for its meetings ("+strings.TrimSpace(docTime[0])+"), applied to every listed date", meeting.Medium, docTimeLine
+				tm, tHow, tConf, tLine = docTime, record.N("meet.calendar.how.time_doc", strings.TrimSpace(docTime[0])), meeting.Medium, docTimeLine
 			}
 			if tm != nil {
 				st, ok := clock(d, tm)
@@ -958,7 +967,7 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 				used[tLine] = true
 				p.Start = &st
 				ln, src := sourceLine(lines, tLine)
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: tConf, How: tHow, Line: ln, SourceText: src})
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: tConf, Line: ln, SourceText: src}.ReadBy(tHow))
 				if tLine == li+1 {
 					for _, g := range frs[li+1] {
 						if all := timeRE.FindAllStringSubmatch(g.Text, -1); len(all) == 2 {
@@ -969,33 +978,33 @@ func parseList(text string, lines []string, frs [][]fragment) ([]parsedMeeting, 
 					}
 				}
 			} else {
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: meeting.TimeNotStated, Confidence: meeting.High, How: "the text states no time for this date (none on its line, none for the meetings in general)", Line: ln, SourceText: src})
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "start", Value: meeting.TimeNotStated, Confidence: meeting.High, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.no_time")))
 			}
 			switch {
 			case remote:
 				p.Remote = true
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "attendance", Value: meeting.Remote, Confidence: meeting.Medium, How: "\"Zoom Meeting\" beside the date (no link given)", Line: ln, SourceText: src})
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "attendance", Value: meeting.Remote, Confidence: meeting.Medium, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.zoom")))
 			case tbd:
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: "", Confidence: meeting.High, How: "the text says the location is to be determined", Line: ln, SourceText: src})
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: "", Confidence: meeting.High, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.tbd")))
 			case rest != "" && !timeRE.MatchString(rest) && addressLike(rest):
 				p.Place = rest
 				if blk := addressBlock(frs, li); blk != "" {
 					p.Place = blk
 				}
-				p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, How: "the address beside the date", Line: ln, SourceText: src})
+				p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: p.Place, Confidence: meeting.Medium, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.address")))
 			}
 			if p.Place == "" && !p.Remote && !tbd {
 				if blk := addressBlock(frs, li); blk != "" {
 					p.Place = blk
-					p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: blk, Confidence: meeting.Medium, How: "the address block beside the date", Line: ln, SourceText: src})
+					p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: blk, Confidence: meeting.Medium, Line: ln, SourceText: src}.ReadBy(record.N("meet.calendar.how.address_block")))
 				} else if docPlace != "" {
 					p.Place = docPlace
 					pl, ps := sourceLine(lines, docPlaceLine-1)
-					p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: docPlace, Confidence: meeting.Medium, How: docPlaceHow, Line: pl, SourceText: ps})
+					p.Fields = append(p.Fields, meeting.ParsedField{Field: "place", Value: docPlace, Confidence: meeting.Medium, Line: pl, SourceText: ps}.ReadBy(docPlaceHow))
 				}
 			}
 			for _, l := range remoteDoc {
-				p.Links = append(p.Links, meeting.Link{Label: "live stream", URL: l})
+				p.Links = append(p.Links, meeting.NewLink(record.N("meet.link.live_stream"), l))
 			}
 			out = append(out, p)
 		}
@@ -1098,29 +1107,32 @@ func calendarMeeting(file, code, body string, bodyField meeting.ParsedField, p p
 	m.When = meeting.When{Date: day, TimeZone: meeting.TimeZone}
 	if p.Start != nil {
 		m.When.Start, m.When.StartKnown, m.When.End = p.Start, true, p.End
-		m.When.Note = "read from the calendar text (see parsed_fields)"
+		m.When.Say(record.N("meet.calendar.when.read"))
 	} else {
-		m.When.Note = "the calendar gives the date but no start time"
+		m.When.Say(record.N("meet.calendar.when.no_time"))
 	}
 	m.Place = meeting.Place{Text: p.Place, RemoteLinks: p.Links}
 	switch {
 	case p.Remote:
-		m.Place.Attendance, m.Place.Note = meeting.Remote, "listed as a Zoom meeting"
+		m.Place.Attendance = meeting.Remote
+		m.Place.Say(record.N("meet.calendar.place.zoom"))
 	case p.Place != "" && len(p.Links) > 0:
-		m.Place.Attendance, m.Place.Note = meeting.Hybrid, "a venue and a live stream (watching only; the stream may not allow testimony)"
+		m.Place.Attendance = meeting.Hybrid
+		m.Place.Say(record.N("meet.calendar.place.stream"))
 	case p.Place != "":
-		m.Place.Attendance, m.Place.Note = meeting.InPerson, "a venue is given and no remote link"
+		m.Place.Attendance = meeting.InPerson
+		m.Place.Say(record.N("meet.calendar.place.venue"))
 	default:
-		m.Place.Attendance, m.Place.Note = meeting.AttendanceUnknown, "the calendar gives no place"
+		m.Place.Attendance = meeting.AttendanceUnknown
+		m.Place.Say(record.N("meet.calendar.place.none"))
 	}
-	m.Minutes = meeting.MinutesFact(nil, "")
-	m.Minutes.Evidence = "a community-board calendar links no minutes, and no minutes are held for this meeting"
+	m.Minutes = meeting.NewFact(meeting.MinutesFact(nil, "").State, record.N("meet.calendar.minutes.none"))
 	switch {
 	case p.Tentative:
-		m.Held = meeting.Fact{State: meeting.HeldUnknown, Evidence: "the calendar marks it tentative or \"if necessary\"; calendars do not record whether meetings were held"}
+		m.Held = meeting.NewFact(meeting.HeldUnknown, record.N("meet.calendar.held.tentative"))
 	default:
-		m.Held = meeting.Fact{State: meeting.HeldUnknown, Evidence: "a calendar lists planned meetings and does not record whether they were held"}
+		m.Held = meeting.NewFact(meeting.HeldUnknown, record.N("meet.calendar.held.unknown"))
 	}
-	m.Notice = meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: "the link stage has not run"}
+	m.Notice = meeting.NewNotice(meeting.NoticeUnknown, meeting.NotLinkedYet)
 	return m
 }

@@ -109,7 +109,7 @@ var asOfRE = regexp.MustCompile(`asof_(\d{4}-\d{2}-\d{2})`)
 func hearingObservation(name string, rows []hearingRow) meeting.Observation {
 	if m := asOfRE.FindStringSubmatch(name); m != nil {
 		if t, err := time.ParseInLocation("2006-01-02", m[1], record.NewYork); err == nil {
-			return meeting.Observation{At: t.UTC(), Date: m[1], Evidence: "the cached snapshot's as-of date (" + m[1] + ", from its file name)"}
+			return meeting.NewObservation(t.UTC(), m[1], record.N("meet.hearings.observed.asof", m[1]))
 		}
 	}
 	var latest time.Time
@@ -119,9 +119,9 @@ func hearingObservation(name string, rows []hearingRow) meeting.Observation {
 		}
 	}
 	if latest.IsZero() {
-		return meeting.Observation{Evidence: "the file records no observation date"}
+		return meeting.NewObservation(time.Time{}, "", record.N("meet.hearings.observed.none"))
 	}
-	return meeting.Observation{At: latest.UTC(), Date: meeting.Day(latest), Evidence: "no snapshot date; observed no earlier than the latest publication it holds"}
+	return meeting.NewObservation(latest.UTC(), meeting.Day(latest), record.N("meet.hearings.observed.latest"))
 }
 
 // hearingMeeting builds the meeting a hearing notice announces. Its
@@ -158,10 +158,10 @@ func hearingMeeting(r hearingRow, obs meeting.Observation) (meeting.Meeting, err
 	m.AddApplications(meeting.ApplicationsIn(meeting.WhereText, text)...)
 	m.When = meeting.When{Date: meeting.Day(st), TimeZone: meeting.TimeZone}
 	if st.Hour() == 0 && st.Minute() == 0 {
-		m.When.Note = "City Record event_date gives the day only (midnight)"
+		m.When.Say(record.N("meet.hearings.when.day_only"))
 	} else {
 		m.When.Start, m.When.StartKnown = &st, true
-		m.When.Note = "City Record event_date (floating time, read as New York time)"
+		m.When.Say(record.N("meet.hearings.when.known"))
 	}
 	// place: the address fields, when the row has them
 	var parts []string
@@ -189,7 +189,7 @@ func hearingMeeting(r hearingRow, obs meeting.Observation) (meeting.Meeting, err
 		}
 		if !seen[l] {
 			seen[l] = true
-			m.Place.RemoteLinks = append(m.Place.RemoteLinks, meeting.Link{Label: "remote attendance", URL: l})
+			m.Place.RemoteLinks = append(m.Place.RemoteLinks, meeting.NewLink(record.N("meet.link.remote"), l))
 		}
 	}
 	low := strings.ToLower(text)
@@ -197,29 +197,33 @@ func hearingMeeting(r hearingRow, obs meeting.Observation) (meeting.Meeting, err
 	inPerson := m.Place.Text != "" || strings.Contains(low, "in-person") || strings.Contains(low, "in person")
 	switch {
 	case remote && (strings.Contains(low, "in-person or remotely") || (inPerson && !strings.Contains(low, "held remotely"))):
-		m.Place.Attendance, m.Place.Note = meeting.Hybrid, "the notice offers in-person and remote attendance"
+		m.Place.Attendance = meeting.Hybrid
+		m.Place.Say(record.N("meet.hearings.place.hybrid"))
 	case remote:
-		m.Place.Attendance, m.Place.Note = meeting.Remote, "the notice says the hearing is held remotely"
+		m.Place.Attendance = meeting.Remote
+		m.Place.Say(record.N("meet.hearings.place.remote"))
 	case inPerson:
-		m.Place.Attendance, m.Place.Note = meeting.InPerson, "the notice gives a physical place and no remote link"
+		m.Place.Attendance = meeting.InPerson
+		m.Place.Say(record.N("meet.hearings.place.in_person"))
 	default:
-		m.Place.Attendance, m.Place.Note = meeting.AttendanceUnknown, "the notice states no place in its fields; read the notice text"
+		m.Place.Attendance = meeting.AttendanceUnknown
+		m.Place.Say(record.N("meet.hearings.place.unknown"))
 	}
 	if m.Place.Text == "" && strings.Contains(low, "city hall") && strings.Contains(low, "3rd floor") {
 		m.Place.Text = "City Hall, 3rd floor (from the notice text)"
 	}
 	for _, l := range r.list("document_links") {
-		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAttachment, Label: "Notice attachment (City Record)", URL: l})
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAttachment, URL: l}.Labelled(record.N("meet.doc.notice_attachment")))
 	}
-	m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocNotice, Label: "City Record notice " + id, URL: record.OfficialURL(id)})
-	m.Minutes = meeting.MinutesFact(m.Docs, "")
-	m.Minutes.Evidence = "a City Record hearing notice links no minutes, and no minutes are held for this hearing"
+	m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocNotice, URL: record.OfficialURL(id)}.Labelled(record.N("meet.doc.notice", id)))
+	m.Minutes = meeting.NewFact(meeting.MinutesFact(m.Docs, "").State, record.N("meet.hearings.minutes.none"))
 	if !obs.At.IsZero() && st.After(obs.At) {
-		m.Held = meeting.Fact{State: meeting.HeldUnknown, Evidence: "scheduled: the hearing is after the notice was observed (" + obs.Date + "); City Record announces hearings and does not record whether they were held"}
+		m.Held = meeting.NewFact(meeting.HeldUnknown, record.N("meet.hearings.held.scheduled", obs.Date))
 	} else {
-		m.Held = meeting.Fact{State: meeting.HeldUnknown, Evidence: "City Record announces hearings and does not record whether they were held"}
+		m.Held = meeting.NewFact(meeting.HeldUnknown, record.N("meet.hearings.held.unknown"))
 	}
 	m.Notice = meeting.NoticeLink{State: meeting.NoticeLinked, RequestID: id, URL: record.OfficialURL(id), Method: "source", Confidence: meeting.High,
-		Matched: []string{"request_id"}, Evidence: "the meeting is read from City Record notice " + id + " itself"}
+		Matched: []string{"request_id"}}
+	m.Notice.Say(record.N("meet.hearings.notice.itself", id))
 	return m, nil
 }

@@ -102,17 +102,19 @@ func legistarMeeting(ev legistarEvent, obs meeting.Observation) meeting.Meeting 
 		m.When.Date = meeting.Day(st)
 		if ev.timeKnown {
 			m.When.Start, m.When.StartKnown = &st, true
-			m.When.Note = "Legistar event date and time (New York)"
+			m.When.Say(record.N("meet.legistar.when.known"))
 		} else {
-			m.When.Note = "Legistar gives the date but no time"
+			m.When.Say(record.N("meet.legistar.when.no_time"))
 		}
 	} else {
-		m.When.Note = "Legistar gives no date"
+		m.When.Say(record.N("meet.legistar.when.no_date"))
 	}
 	if loc := strings.TrimSpace(ev.Location); loc != "" {
-		m.Place = meeting.Place{Text: loc, Attendance: meeting.InPerson, Note: "a physical location is the only place Legistar gives; no remote link is published"}
+		m.Place = meeting.Place{Text: loc, Attendance: meeting.InPerson}
+		m.Place.Say(record.N("meet.legistar.place.physical"))
 	} else {
-		m.Place = meeting.Place{Attendance: meeting.AttendanceUnknown, Note: "Legistar gives no location"}
+		m.Place = meeting.Place{Attendance: meeting.AttendanceUnknown}
+		m.Place.Say(record.N("meet.legistar.place.none"))
 	}
 	pub := func(t time.Time) string {
 		if zeroTime(t) {
@@ -121,19 +123,19 @@ func legistarMeeting(ev legistarEvent, obs meeting.Observation) meeting.Meeting 
 		return t.UTC().Format(time.RFC3339)
 	}
 	if ev.AgendaFile != "" {
-		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAgenda, Label: "Agenda", URL: ev.AgendaFile, Status: ev.AgendaStatusName, PublishedAt: pub(ev.AgendaLastPublished)})
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAgenda, URL: ev.AgendaFile, Status: ev.AgendaStatusName, PublishedAt: pub(ev.AgendaLastPublished)}.Labelled(record.N("meet.doc.agenda")))
 	}
 	if ev.MinutesFile != "" {
-		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocMinutes, Label: "Minutes", URL: ev.MinutesFile, Status: ev.MinutesStatusName, PublishedAt: pub(ev.MinutesLastPublished)})
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocMinutes, URL: ev.MinutesFile, Status: ev.MinutesStatusName, PublishedAt: pub(ev.MinutesLastPublished)}.Labelled(record.N("meet.doc.minutes")))
 	}
 	if ev.VideoPath != "" {
-		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocVideo, Label: "Video", URL: ev.VideoPath, Status: ev.VideoStatus})
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocVideo, URL: ev.VideoPath, Status: ev.VideoStatus}.Labelled(record.N("meet.doc.video")))
 	}
 	if ev.Media != "" && ev.Media != ev.VideoPath {
-		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocVideo, Label: "Media", URL: ev.Media})
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocVideo, URL: ev.Media}.Labelled(record.N("meet.doc.media")))
 	}
 	if ev.InSiteURL != "" {
-		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAttachment, Label: "Meeting detail (Legistar)", URL: ev.InSiteURL})
+		m.Docs = append(m.Docs, meeting.Document{Kind: meeting.DocAttachment, URL: ev.InSiteURL}.Labelled(record.N("meet.doc.legistar_detail")))
 	}
 	// the land-use applications the agenda names (the link stage joins
 	// the meeting to their land projects)
@@ -147,7 +149,7 @@ func legistarMeeting(ev legistarEvent, obs meeting.Observation) meeting.Meeting 
 	}
 	m.Minutes = meeting.MinutesFact(m.Docs, ev.MinutesStatusName)
 	m.Held = legistarHeld(ev, m, obs)
-	m.Notice = meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: "the link stage has not run"}
+	m.Notice = meeting.NewNotice(meeting.NoticeUnknown, meeting.NotLinkedYet)
 	return m
 }
 
@@ -160,10 +162,9 @@ func legistarHeld(ev legistarEvent, m meeting.Meeting, obs meeting.Observation) 
 	comment := strings.ToLower(ev.Comment)
 	switch {
 	case strings.Contains(agenda, "defer"):
-		return meeting.Fact{State: meeting.NotHeld, Evidence: "deferred: Legistar agenda status " + ev.AgendaStatusName +
-			" (minutes status " + ev.MinutesStatusName + " does not make it held)"}
+		return meeting.NewFact(meeting.NotHeld, record.N("meet.legistar.held.deferred", ev.AgendaStatusName, ev.MinutesStatusName))
 	case strings.Contains(agenda, "cancel") || strings.Contains(comment, "cancel") || strings.Contains(comment, "postpone"):
-		return meeting.Fact{State: meeting.NotHeld, Evidence: "cancelled: Legistar agenda status " + ev.AgendaStatusName + ", comment " + strconv.Quote(ev.Comment)}
+		return meeting.NewFact(meeting.NotHeld, record.N("meet.legistar.held.cancelled", ev.AgendaStatusName, strconv.Quote(ev.Comment)))
 	}
 	rolls := 0
 	for _, it := range ev.Items {
@@ -172,20 +173,19 @@ func legistarHeld(ev legistarEvent, m meeting.Meeting, obs meeting.Observation) 
 		}
 	}
 	if ev.MinutesFile != "" || rolls > 0 {
-		var ev2 []string
+		held := record.N("meet.legistar.held")
 		if ev.MinutesFile != "" {
-			ev2 = append(ev2, "minutes "+ev.MinutesStatusName+" are linked")
+			held.Inner = append(held.Inner, record.PartOf(record.N("meet.legistar.held.minutes", ev.MinutesStatusName)))
 		}
 		if rolls > 0 {
-			ev2 = append(ev2, fmt.Sprintf("a roll call is recorded on %d item(s)", rolls))
+			held.Inner = append(held.Inner, record.PartOf(record.N("meet.legistar.held.roll_calls", rolls)))
 		}
-		return meeting.Fact{State: meeting.Held, Evidence: "held as recorded in Legistar: " + strings.Join(ev2, "; ")}
+		return meeting.NewFact(meeting.Held, held)
 	}
 	if m.When.Start != nil && !obs.At.IsZero() && m.When.Start.After(obs.At) {
-		return meeting.Fact{State: meeting.HeldUnknown, Evidence: "scheduled: the event starts after the source was observed (" + obs.Date + "); agenda status " + ev.AgendaStatusName}
+		return meeting.NewFact(meeting.HeldUnknown, record.N("meet.legistar.held.scheduled", obs.Date, ev.AgendaStatusName))
 	}
-	return meeting.Fact{State: meeting.HeldUnknown, Evidence: "the date has passed but Legistar records neither minutes nor a roll call (agenda status " +
-		ev.AgendaStatusName + ", minutes status " + ev.MinutesStatusName + ")"}
+	return meeting.NewFact(meeting.HeldUnknown, record.N("meet.legistar.held.passed", ev.AgendaStatusName, ev.MinutesStatusName))
 }
 
 // legistarObservation is the observation of event files, which carry no
@@ -200,13 +200,12 @@ func legistarObservation(evs []legistarEvent) meeting.Observation {
 		}
 	}
 	if latest.IsZero() {
-		return meeting.Observation{Evidence: "the event files carry no fetch time and no modification time"}
+		return meeting.NewObservation(time.Time{}, "", record.N("meet.legistar.observed.none"))
 	}
-	return meeting.Observation{At: latest.UTC(), Date: meeting.Day(latest),
-		Evidence: "the event files carry no fetch time; observed no earlier than the latest change they hold (LastModified " + latest.UTC().Format(time.RFC3339) + ")"}
+	return meeting.NewObservation(latest.UTC(), meeting.Day(latest), record.N("meet.legistar.observed.latest", latest.UTC().Format(time.RFC3339)))
 }
 
 // liveObservation is the observation of a live fetch.
 func liveObservation(at time.Time) meeting.Observation {
-	return meeting.Observation{At: at.UTC(), Date: meeting.Day(at), Evidence: "fetched live from the source at " + at.UTC().Format(time.RFC3339)}
+	return meeting.NewObservation(at.UTC(), meeting.Day(at), record.N("meet.legistar.observed.live", at.UTC().Format(time.RFC3339)))
 }

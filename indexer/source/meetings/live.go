@@ -146,7 +146,11 @@ func (f *LegistarFetcher) Fetch(ctx context.Context, from, to time.Time) ([]meet
 			}
 			m := legistarMeeting(ev, obs)
 			if m.Held.State == meeting.HeldUnknown {
-				m.Held.Evidence += " (live read: roll calls of the event items are not fetched)"
+				live := record.N("meet.legistar.held.live")
+				if m.Held.EvidenceKey != nil {
+					live.Inner = []record.Part{record.PartOf(*m.Held.EvidenceKey)}
+				}
+				m.Held = meeting.NewFact(m.Held.State, live)
 			}
 			out = append(out, m)
 		}

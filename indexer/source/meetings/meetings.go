@@ -79,11 +79,11 @@ func ReadDir(fsys fs.FS, dir string) (Result, []error) {
 	if b, err := fs.ReadFile(fsys, path.Join(dir, "calendars", "OBSERVED")); err == nil {
 		s := strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
 		if t, err := time.ParseInLocation("2006-01-02", s, record.NewYork); err == nil {
-			cbObs = meeting.Observation{At: t.UTC(), Date: s, Evidence: "the date the calendar texts were copied (calendars/OBSERVED); the PDFs carry no fetch date"}
+			cbObs = meeting.NewObservation(t.UTC(), s, record.N("meet.calendar.observed"))
 		}
 	}
 	if cbObs.Evidence == "" {
-		cbObs.Evidence = "the calendar texts carry no observation date"
+		cbObs = meeting.NewObservation(cbObs.At, cbObs.Date, record.N("meet.calendar.observed.none"))
 	}
 	for _, p := range files {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")

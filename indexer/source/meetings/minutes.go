@@ -145,25 +145,30 @@ func minutesRow(code, body string, boardNum int, linkText, url, content string) 
 		ID: MinutesSource + ":" + sid, Source: MinutesSource, SourceLabel: MinutesLabel, SourceID: sid, SourceURL: url,
 		Body: body, BodyKind: meeting.BodyCommunityBoard, Agency: &meeting.AgencyRef{Raw: body},
 		Title: body + ": Full Board meeting", Raw: map[string]string{"link_text": linkText},
-		Fields: []meeting.ParsedField{{Field: "date", Value: date, Confidence: meeting.High, How: how}},
+		Fields: []meeting.ParsedField{meeting.ParsedField{Field: "date", Value: date, Confidence: meeting.High}.ReadBy(how)},
 	}
-	mt.When = meeting.When{Date: date, TimeZone: meeting.TimeZone, Note: "the minutes state no start time in their heading"}
+	mt.When = meeting.When{Date: date, TimeZone: meeting.TimeZone}
+	mt.When.Say(record.N("meet.minutes.when.none"))
 	if m := minutesTimeRE.FindStringSubmatch(head); m != nil {
 		if st, ok := clock(day, []string{m[0], m[1], m[2], m[3]}); ok {
-			mt.When.Start, mt.When.StartKnown, mt.When.Note = &st, true, "the start time the minutes state: "+strconv.Quote(m[0])
-			mt.Fields = append(mt.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: meeting.High, How: "the minutes' heading: " + strconv.Quote(m[0])})
+			mt.When.Start, mt.When.StartKnown = &st, true
+			mt.When.Say(record.N("meet.minutes.when.stated", strconv.Quote(m[0])))
+			mt.Fields = append(mt.Fields, meeting.ParsedField{Field: "start", Value: st.Format("15:04"), Confidence: meeting.High}.ReadBy(record.N("meet.minutes.how.heading", strconv.Quote(m[0]))))
 		}
 	}
 	status := ""
 	if regexp.MustCompile(`\bDRAFT\b`).MatchString(firstRunes(text, 1500)) {
 		status = "Draft"
 	}
-	mt.Docs = []meeting.Document{{Kind: meeting.DocMinutes, Label: "Minutes: " + linkText, URL: url, Status: status}}
-	mt.Minutes = meeting.Fact{State: meeting.MinutesPublished, Evidence: "minutes of " + body + " dated " + date + " are held: " + url + " (the date read from " + how + ")"}
-	mt.Held = meeting.Fact{State: meeting.Held, Evidence: "the board's minutes record the meeting"}
-	mt.Place = meeting.Place{Attendance: meeting.AttendanceUnknown, Note: "the place is not read from minutes"}
-	mt.Notice = meeting.NoticeLink{State: meeting.NoticeUnknown, Evidence: "the link stage has not run"}
-	mt.Observed = meeting.Observation{Evidence: "the minutes text carries no fetch date; the document is dated " + date}
+	mt.Docs = []meeting.Document{meeting.Document{Kind: meeting.DocMinutes, URL: url, Status: status}.Labelled(record.N("meet.doc.minutes_of", linkText))}
+	held := record.N("meet.minutes.held", body, date, url)
+	held.Inner = []record.Part{record.PartOf(how)}
+	mt.Minutes = meeting.NewFact(meeting.MinutesPublished, held)
+	mt.Held = meeting.NewFact(meeting.Held, record.N("meet.minutes.record"))
+	mt.Place = meeting.Place{Attendance: meeting.AttendanceUnknown}
+	mt.Place.Say(record.N("meet.minutes.place.none"))
+	mt.Notice = meeting.NewNotice(meeting.NoticeUnknown, meeting.NotLinkedYet)
+	mt.Observed = meeting.NewObservation(time.Time{}, "", record.N("meet.minutes.observed", date))
 	d.Meeting = mt
 	d.Events = minutesEvents(code, body, day, url, text)
 	return d, nil
@@ -180,10 +185,11 @@ func firstRunes(s string, n int) string {
 // its heading labelled as the meeting's (DATE:, Meeting Date, HELD, "met
 // at … on", "Minutes"); else a date standing at the very top. Its month
 // and year must be the link text's when the link text states them.
-func minutesDate(head, linkText string) (time.Time, string, error) {
+func minutesDate(head, linkText string) (time.Time, record.Note, error) {
 	// (an unlabelled date must be confirmed by the link text's month and year)
 	var day time.Time
-	how, weekday := "", ""
+	var how record.Note
+	weekday := ""
 	labelledDay := false
 	for i, m := range minutesDateRE.FindAllStringSubmatchIndex(head, -1) {
 		before := head[max(0, m[0]-60):m[0]]
@@ -202,9 +208,9 @@ func minutesDate(head, linkText string) (time.Time, string, error) {
 		if w := weekdayBeforeRE.FindStringSubmatch(head[max(0, m[0]-12):m[0]]); w != nil {
 			weekday = w[1]
 		}
-		how = "the date the minutes give for the meeting: " + strconv.Quote(head[m[0]:m[1]])
+		how = record.N("meet.minutes.how.given", strconv.Quote(head[m[0]:m[1]]))
 		if !labelled {
-			how = "the date at the top of the minutes: " + strconv.Quote(head[m[0]:m[1]])
+			how = record.N("meet.minutes.how.top", strconv.Quote(head[m[0]:m[1]]))
 		}
 		if labelled {
 			labelledDay = true
@@ -212,14 +218,14 @@ func minutesDate(head, linkText string) (time.Time, string, error) {
 		}
 	}
 	if day.IsZero() {
-		return day, "", fmt.Errorf("no meeting date is read from the minutes' heading")
+		return day, how, fmt.Errorf("no meeting date is read from the minutes' heading")
 	}
 	if weekday != "" && !strings.EqualFold(weekday, day.Weekday().String()) {
-		return day, "", fmt.Errorf("the heading says %s but %s is a %s", weekday, day.Format("2006-01-02"), day.Weekday())
+		return day, how, fmt.Errorf("the heading says %s but %s is a %s", weekday, day.Format("2006-01-02"), day.Weekday())
 	}
 	m := linkDateRE.FindStringSubmatch(linkText)
 	if m == nil && !labelledDay {
-		return day, "", fmt.Errorf("the only date (%s) stands unlabelled at the top of the text and the link text %q does not confirm it", day.Format("2006-01-02"), linkText)
+		return day, how, fmt.Errorf("the only date (%s) stands unlabelled at the top of the text and the link text %q does not confirm it", day.Format("2006-01-02"), linkText)
 	}
 	if m != nil {
 		mo, yy := m[1], m[3]
@@ -227,9 +233,10 @@ func minutesDate(head, linkText string) (time.Time, string, error) {
 			mo, yy = m[5], m[4]
 		}
 		if y, _ := strconv.Atoi(yy); monthIndex(mo) != day.Month() || y != day.Year() {
-			return day, "", fmt.Errorf("the minutes date %s disagrees with the link text %q", day.Format("2006-01-02"), linkText)
+			return day, how, fmt.Errorf("the minutes date %s disagrees with the link text %q", day.Format("2006-01-02"), linkText)
 		}
-		how += "; month and year agree with the link text " + strconv.Quote(linkText)
+		agrees := map[string]string{"meet.minutes.how.given": "meet.minutes.how.given.agrees", "meet.minutes.how.top": "meet.minutes.how.top.agrees"}
+		how = record.N(agrees[how.Key], how.Args[0], strconv.Quote(linkText))
 	}
 	return day, how, nil
 }
@@ -301,8 +308,14 @@ func attachMinutes(held []meeting.Meeting, minutes []meeting.Meeting, notes *[]s
 		}
 		m := &held[at[0]]
 		m.Docs = append(m.Docs, mm.Docs...)
-		m.Minutes = meeting.Fact{State: meeting.MinutesPublished, Evidence: mm.Minutes.Evidence + "; attached to this calendar entry of the same board and day"}
-		m.Held = meeting.Fact{State: meeting.Held, Evidence: "the board's minutes of that day record the meeting (" + mm.SourceURL + ")"}
+		if mm.Minutes.EvidenceKey != nil {
+			attached := mm.Minutes.EvidenceKey.Clone()
+			attached.Key = "meet.minutes.held.attached"
+			m.Minutes = meeting.NewFact(meeting.MinutesPublished, attached)
+		} else { // a meeting read before the notes
+			m.Minutes = meeting.Fact{State: meeting.MinutesPublished, Evidence: mm.Minutes.Evidence + "; attached to this calendar entry of the same board and day"}
+		}
+		m.Held = meeting.NewFact(meeting.Held, record.N("meet.minutes.record.day", mm.SourceURL))
 		*notes = append(*notes, fmt.Sprintf("%s: minutes attached to %s", mm.ID, m.ID))
 	}
 	return keep
