@@ -117,8 +117,8 @@ type landPageData struct {
 	// Meetings are the meetings joined to the project (link records).
 	Meetings []record.Link
 	// LinksNote names the bounds of the joins read that were hit
-	// (land.ProjectRead.LinksNote; empty when the read was complete).
-	LinksNote string
+	// (land.ProjectRead.LinksNoteKeys; empty when the read was complete).
+	LinksNote record.Notes
 	// Hearings are the project's hearings, next first
 	// (land.ProjectRead.Hearings), HearingsNote how they are found and
 	// HearingsICS the project's calendar.
@@ -147,7 +147,7 @@ func (s *Server) landProjectPage(c *gin.Context) {
 		s.answerBanner(c, r.Sources)
 		path := r.Path()
 		d.Project, d.Path, d.Title, d.Meetings = &r.Project, &path, r.Project.Name, r.Meetings
-		d.LinksNote = r.LinksNote
+		d.LinksNote = r.LinksNoteKeys
 		d.Hearings, d.HearingsNote, d.HearingsICS = r.Hearings, r.HearingsNote, s.cfg.BaseURL+"/land-projects/"+r.Project.ID+"/hearings.ics"
 		d.Diagram = landDiagram(c.GetString(langKey), path)
 		d.Map = landMap(c.GetString(langKey), s.cfg.BaseURL, r.Project)

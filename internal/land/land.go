@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Sources and labels of land records.
@@ -90,8 +92,11 @@ type Lot struct {
 	Validated string `json:"validated,omitempty"` // as the BBL file writes it ("true", or "" when blank)
 	Centroid  *Point `json:"centroid,omitempty"`
 	// NoCentroid says why a lot has no centroid.
-	NoCentroid string   `json:"no_centroid,omitempty"`
-	Sources    []string `json:"sources"`
+	NoCentroid string `json:"no_centroid,omitempty"`
+	// NoCentroidKey is NoCentroid as a note (NoCentroidNote), stored
+	// with the lot (none in a lot an older index stored).
+	NoCentroidKey *record.Note `json:"no_centroid_key,omitempty"`
+	Sources       []string     `json:"sources"`
 }
 
 // Point is a latitude and longitude.
@@ -221,6 +226,10 @@ type NoticeLink struct {
 	Method     string   `json:"method"`     // ulurp_number, ceqr_number
 	Confidence string   `json:"confidence"` // high, medium
 	Evidence   []string `json:"evidence"`
+	// EvidenceKeys are Evidence as notes, one by one, stored with the
+	// link (none in a link an older index stored: Evidence is then its
+	// words).
+	EvidenceKeys record.Notes `json:"evidence_keys,omitempty"`
 }
 
 // Event is a land-use event another publisher records about one or more
@@ -230,18 +239,21 @@ type NoticeLink struct {
 // records land_event → land_project, indexer/link.JoinEventsLand); a
 // project read lists the events so joined (Service.Project).
 type Event struct {
-	ID           string      `json:"id"`
-	Type         string      `json:"type"`  // bp_recommendation, council_item, cb_minutes
-	Actor        string      `json:"actor"` // borough_president, council, community_board
-	Body         string      `json:"body"`
-	Name         string      `json:"name"`
-	ULURPNumbers []string    `json:"ulurp_numbers"`
-	ULURPKeys    []string    `json:"ulurp_keys"`
-	Outcome      string      `json:"outcome,omitempty"`
-	Date         time.Time   `json:"date,omitzero"`
-	DateNote     string      `json:"date_note,omitempty"`
-	URL          string      `json:"url,omitempty"`
-	Steps        []EventStep `json:"steps,omitempty"`
+	ID           string    `json:"id"`
+	Type         string    `json:"type"`  // bp_recommendation, council_item, cb_minutes
+	Actor        string    `json:"actor"` // borough_president, council, community_board
+	Body         string    `json:"body"`
+	Name         string    `json:"name"`
+	ULURPNumbers []string  `json:"ulurp_numbers"`
+	ULURPKeys    []string  `json:"ulurp_keys"`
+	Outcome      string    `json:"outcome,omitempty"`
+	Date         time.Time `json:"date,omitzero"`
+	DateNote     string    `json:"date_note,omitempty"`
+	// DateNoteKey is DateNote as a note, stored with the event (none in
+	// an event an older index stored).
+	DateNoteKey *record.Note `json:"date_note_key,omitempty"`
+	URL         string       `json:"url,omitempty"`
+	Steps       []EventStep  `json:"steps,omitempty"`
 	// Method, Confidence and Evidence say how an event read from free
 	// text (a community board's minutes naming an application number)
 	// was linked: method "text", the line that names the number.

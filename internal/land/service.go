@@ -75,6 +75,9 @@ type ProjectRead struct {
 	// silently.
 	LinksComplete bool   `json:"links_complete"`
 	LinksNote     string `json:"links_note,omitempty"`
+	// LinksNoteKeys are LinksNote as notes, one for each bound hit
+	// (BoundNote), for the reader's language.
+	LinksNoteKeys record.Notes `json:"links_note_keys,omitempty"`
 	// Hearings are the project's hearings (Hearing): the next one first,
 	// then later ones, then past ones newest first; NextHearing is the
 	// next one (null when none is scheduled from the read's day on).
@@ -97,12 +100,27 @@ var SourcesBehind = []search.Behind{{Kind: ProjectKind.Name, Source: Source}, {K
 	{Kind: record.RefMeeting}, {Kind: search.NoticeRecordType}}
 
 // cut notes a bounded read that hit its bound on the answer.
-func (r *ProjectRead) cut(note string) {
+func (r *ProjectRead) cut(note record.Note) {
 	r.LinksComplete = false
-	if r.LinksNote != "" {
-		r.LinksNote += " "
-	}
-	r.LinksNote += note
+	r.LinksNoteKeys = append(r.LinksNoteKeys, note)
+	r.LinksNote = r.LinksNoteKeys.String()
+}
+
+// The joins a project read lists, each of which may be cut by a bound
+// (BoundNote).
+const (
+	BoundMeetings = "meetings"
+	BoundEvents   = "events"
+	BoundNotices  = "notices"
+)
+
+// BoundNote is the note of a project read cut by a bound: the joins of
+// what (BoundMeetings, BoundEvents, BoundNotices) hold more than the
+// bound one answer reads. Its English is joins.BoundNote's of the joins
+// named ("meetings joined to the project" …).
+func BoundNote(what string, bound int) record.Note {
+	key := "land.links.bound." + what
+	return record.N(key, bound, bound)
 }
 
 // MeetingsNote says how a project's meetings are joined.
@@ -170,7 +188,7 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		return out, err
 	}
 	if !complete {
-		out.cut(joins.BoundNote("meetings joined to the project", joins.MaxRead))
+		out.cut(BoundNote(BoundMeetings, joins.MaxRead))
 	}
 	out.Meetings = append(out.Meetings, ls...)
 	var notices map[string]record.Notice
@@ -200,7 +218,7 @@ func (s *Service) events(ctx context.Context, ref []record.Ref, out *ProjectRead
 		byEvent[l.From.ID] = l
 	}
 	if !complete {
-		out.cut(joins.BoundNote("events of other publishers joined to the project", joins.MaxRead))
+		out.cut(BoundNote(BoundEvents, joins.MaxRead))
 	}
 	ids := make([]string, 0, len(ls))
 	for _, l := range ls {
@@ -211,7 +229,7 @@ func (s *Service) events(ctx context.Context, ref []record.Ref, out *ProjectRead
 		return []Event{}, nil, err
 	}
 	if page.Total > len(page.Items) {
-		out.cut(joins.BoundNote("events of other publishers joined to the project", MaxEvents))
+		out.cut(BoundNote(BoundEvents, MaxEvents))
 	}
 	return append([]Event{}, page.Items...), byEvent, nil
 }
@@ -228,7 +246,7 @@ func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectR
 		return nil, nil, err
 	}
 	if !complete {
-		r.cut(joins.BoundNote("City Record notices linked to the project", joins.MaxRead))
+		r.cut(BoundNote(BoundNotices, joins.MaxRead))
 	}
 	out := []NoticeLink{}
 	if len(ls) == 0 {
@@ -289,6 +307,7 @@ func (r ProjectRead) Path() DecisionPath {
 	if !r.LinksComplete {
 		d.LinksComplete = false
 		d.Notes = append(d.Notes, r.LinksNote)
+		d.NoteKeys = append(d.NoteKeys, r.LinksNoteKeys...)
 	}
 	return d
 }
