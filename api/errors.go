@@ -196,7 +196,7 @@ func writeErrorPage(c *gin.Context, status int, d errorDetail) {
 	case status >= http.StatusInternalServerError:
 		title = web.Word(lang, "error.failed")
 	}
-	writeHTML(c, status, web.Page{Kind: web.Error, Title: title, Robots: "noindex", Data: web.ErrorData{Status: status, Message: msg}}, time.Time{})
+	writeHTML(c, status, web.Page{Kind: web.Error, Title: title, Robots: "noindex", Data: web.ErrorData{Status: status, Message: msg, MessageKey: d.MessageKey}}, time.Time{})
 	c.Abort()
 }
 

@@ -68,8 +68,9 @@ const (
 // shows) and the service's message ("" for a not-found: the page says it
 // in words).
 type ErrorData struct {
-	Status  int
-	Message string
+	Status     int
+	Message    string
+	MessageKey record.Note
 }
 
 // Page is one HTML page: what the layout shows around the page kind's

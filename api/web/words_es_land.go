@@ -27,9 +27,6 @@ func init() {
 	for en, es := range landJoinsES {
 		m[en] = es
 	}
-	for en, es := range landErrorsES {
-		m[en] = es
-	}
 	// a read cut by a join bound (land.ProjectRead.LinksNote)
 	for what, es := range map[string][3]string{
 		"meetings joined to the project":                   {"reuniones vinculadas al proyecto", "las", "primeras"},
@@ -82,21 +79,6 @@ var landNotesES = map[string]string{
 	land.LotNoAnswer:       "MapPLUTO no respondió: %s",
 }
 
-// landErrorsES are the land service's answers to bad input
-// (internal/land service.go, name.go), which the land pages show.
-var landErrorsES = map[string]string{
-	"a ZAP project id is required (e.g. 2022M0258)": "se necesita un id de proyecto ZAP (p. ej., 2022M0258)",
-	"%s is not a ZAP project id: four digits of year, a borough letter (M, X, K, Q, R, or Y for citywide) and four digits, with an optional legacy P prefix (2022M0258, P2018X0210)": "%s no es un id de proyecto ZAP: cuatro dígitos del año, una letra del distrito (M, X, K, Q, R, o Y para toda la ciudad) y cuatro dígitos, con un prefijo P antiguo opcional (2022M0258, P2018X0210)",
-	"no land project with id %s is held":                                                     "no se guarda ningún proyecto de uso del suelo con el id %s",
-	"land projects are not available on this deployment":                                     "los proyectos de uso del suelo no están disponibles en esta instalación",
-	"unknown review procedure %s; procedures: ulurp, non_ulurp, elurp, unknown (not stated)": "procedimiento de revisión desconocido %s; procedimientos: ulurp, non_ulurp, elurp, unknown (no indicado)",
-	"unknown stage %s; stages: %s, unknown":                                                  "etapa desconocida %s; etapas: %s, unknown",
-	"unknown borough %s; boroughs: %s":                                                       "distrito desconocido %s; distritos: %s",
-	"limit must be between 1 and %d":                                                         "el límite debe estar entre 1 y %d",
-	"%s is not a BBL: 10 digits, borough (1-5), block (5) and lot (4)":                       "%s no es un BBL: 10 dígitos, distrito (1-5), manzana (5) y lote (4)",
-	"each of the words %s is in more than %d projects held: add a rarer word or another filter (borough, status, stage …)": "cada una de las palabras %s está en más de %d proyectos guardados: añada una palabra menos común u otro filtro (distrito, estado, etapa…)",
-	"more than %d projects held hold every word of %s: add a word or another filter (borough, status, stage …)":            "más de %d proyectos guardados contienen todas las palabras de %s: añada una palabra u otro filtro (distrito, estado, etapa…)",
-}
 
 // landJoinsES are the evidence sentences of a land project's joins: its
 // City Record notices (indexer/link land.go) and its meetings
