@@ -177,9 +177,9 @@ func pageAsked(r *http.Request) bool {
 // in the site's words (web.Error), never cached; a not-found says it in
 // words, not with the path refused.
 func writeErrorPage(c *gin.Context, status int, d errorDetail) {
-	msg := d.Message
+	msg, key := d.Message, d.MessageKey
 	if status == http.StatusNotFound || status >= http.StatusInternalServerError {
-		msg = ""
+		msg, key = "", record.Note{}
 	}
 	if status >= http.StatusInternalServerError && d.TraceID != "" {
 		c.Header("X-Request-Id", d.TraceID)
@@ -196,7 +196,7 @@ func writeErrorPage(c *gin.Context, status int, d errorDetail) {
 	case status >= http.StatusInternalServerError:
 		title = web.Word(lang, "error.failed")
 	}
-	writeHTML(c, status, web.Page{Kind: web.Error, Title: title, Robots: "noindex", Data: web.ErrorData{Status: status, Message: msg, MessageKey: d.MessageKey}}, time.Time{})
+	writeHTML(c, status, web.Page{Kind: web.Error, Title: title, Robots: "noindex", Data: web.ErrorData{Status: status, Message: msg, MessageKey: key}}, time.Time{})
 	c.Abort()
 }
 

@@ -68,8 +68,10 @@ const (
 // shows) and the service's message ("" for a not-found: the page says it
 // in words).
 type ErrorData struct {
-	Status     int
-	Message    string
+	Status  int
+	Message string
+	// MessageKey is Message as a note, when the service wrote one: the
+	// page says it in the reader's language.
 	MessageKey record.Note
 }
 

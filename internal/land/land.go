@@ -394,16 +394,19 @@ func BoroughOfBBL(bbl string) string {
 	return map[byte]string{'1': "Manhattan", '2': "Bronx", '3': "Brooklyn", '4': "Queens", '5': "Staten Island"}[bbl[0]]
 }
 
-// NoCentroidReason says why the held MapPLUTO centroids do not locate a
+// NoCentroidNote says why the held MapPLUTO centroids do not locate a
 // BBL (held: whether any centroid file is held at all).
-func NoCentroidReason(bbl string, held bool) string {
+func NoCentroidNote(bbl string, held bool) record.Note {
 	switch {
 	case !held:
-		return "no MapPLUTO centroid file is held"
+		return record.N("land.lot.no_centroid.not_held")
 	case strings.HasPrefix(bbl, "4"):
-		return "Queens lot: the held MapPLUTO centroid file covers Manhattan, the Bronx, Brooklyn and Staten Island only"
+		return record.N("land.lot.no_centroid.queens")
 	case len(bbl) == 10 && bbl[6:8] == "75":
-		return "condominium billing lot (75xx): the held centroid file has no row for it"
+		return record.N("land.lot.no_centroid.condo")
 	}
-	return "not in the held MapPLUTO centroid file, which holds only the lots of ZAP projects (those that matched PLUTO)"
+	return record.N("land.lot.no_centroid.not_in_file")
 }
+
+// NoCentroidReason is NoCentroidNote's English.
+func NoCentroidReason(bbl string, held bool) string { return NoCentroidNote(bbl, held).String() }

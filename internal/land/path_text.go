@@ -111,3 +111,66 @@ func ReasonNotes(reason record.Note, condition *record.Note, later bool) record.
 
 // quote is a value as %q writes it, for an error's note.
 func quote(s string) string { return strconv.Quote(s) }
+
+// The notes of an event's date (Event.DateNoteKey), written when the
+// event is read from its source.
+var (
+	NEventNoDate      = record.N("land.event.date.none")
+	NEventPassedDate  = record.N("land.event.date.passed")
+	NEventMinutesDate = record.N("land.event.date.minutes")
+)
+
+// EventEpochDate is the note of a row whose date is an epoch placeholder
+// (the date as written).
+func EventEpochDate(written string) record.Note { return record.N("land.event.date.epoch", written) }
+
+// SetDateNote sets the note of e's date and its English.
+func (e *Event) SetDateNote(n record.Note) { e.DateNote, e.DateNoteKey = n.String(), &n }
+
+// The evidence of a notice's link to a project (indexer/link), as notes:
+// stored with the link (record.Link.EvidenceKey: JoinEvidence) and read
+// back with each notice link (NoticeLink.EvidenceKeys).
+
+// JoinEventDate is the evidence that a notice's event day is the day of
+// a hearing the project records (hearing: what is its body) or of one of
+// its milestones (what).
+func JoinEventDate(day, what string, hearing bool) record.Note {
+	if hearing {
+		return record.N("land.join.event_date.hearing", day, what)
+	}
+	return record.N("land.join.event_date.milestone", day, what)
+}
+
+// JoinNamed is the evidence that a notice names the project and its event
+// day is the day of a hearing or milestone the project records
+// (JoinEventDate).
+func JoinNamed(name, day, what string, hearing bool) record.Note {
+	if hearing {
+		return record.N("land.join.named.hearing", name, day, what)
+	}
+	return record.N("land.join.named.milestone", name, day, what)
+}
+
+// JoinEvidence is the evidence of a link as one note: its pieces as
+// clauses (their English joined by EvidenceSep, the link record's
+// Evidence).
+func JoinEvidence(pieces record.Notes) record.Note {
+	n := record.N("land.join.evidence")
+	for _, p := range pieces {
+		n.Inner = append(n.Inner, record.PartOf(p))
+	}
+	return n
+}
+
+// JoinPieces are the pieces of a link's evidence note (JoinEvidence);
+// none for a note of another kind or none (a link an older index stored).
+func JoinPieces(n *record.Note) record.Notes {
+	if n == nil || n.Key != "land.join.evidence" {
+		return nil
+	}
+	out := make(record.Notes, 0, len(n.Inner))
+	for _, p := range n.Inner {
+		out = append(out, record.Note{Key: p.Key, Args: append([]string(nil), p.Args...)})
+	}
+	return out
+}

@@ -267,7 +267,8 @@ func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectR
 		}
 	}
 	for _, l := range ls {
-		nl := NoticeLink{RequestID: l.From.ID, Method: l.Method, Confidence: l.Confidence, Evidence: strings.Split(l.Evidence, EvidenceSep)}
+		nl := NoticeLink{RequestID: l.From.ID, Method: l.Method, Confidence: l.Confidence, Evidence: strings.Split(l.Evidence, EvidenceSep),
+			EvidenceKeys: JoinPieces(l.EvidenceKey)}
 		if n, ok := notices[l.From.ID]; ok {
 			nl.Title = n.Title
 			if !n.StartDate.IsZero() {

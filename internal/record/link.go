@@ -15,7 +15,9 @@ import "time"
 // share (a PIN, a base PIN, a contract id, a request id, a vendor stem);
 // Method names the rule that made the join and Confidence how sure it is;
 // SameProcurement says whether amounts of the two records may be added
-// together; Evidence says in words what was compared.
+// together; Evidence says in words what was compared, and EvidenceKey the
+// same as a note (its key and arguments, for the site to say in the
+// reader's language; nil on a link stored before the notes).
 type Link struct {
 	ID              string    `json:"id"`
 	From            Ref       `json:"from"`
@@ -25,6 +27,7 @@ type Link struct {
 	Confidence      string    `json:"confidence"`
 	SameProcurement bool      `json:"same_procurement"`
 	Evidence        string    `json:"evidence,omitempty"`
+	EvidenceKey     *Note     `json:"evidence_key,omitempty"`
 	ObservedAt      time.Time `json:"observed_at,omitzero"`
 }
 
