@@ -149,3 +149,33 @@ func TestBoundNoteIsTheJoinsNote(t *testing.T) {
 		}
 	}
 }
+
+// A lot placed or not says how, or why not, as a note whose English is
+// the text it publishes: a centroid, a project's outline, a lot
+// MapPLUTO does not hold, one never asked.
+func TestLotPlacesSayTheirNotes(t *testing.T) {
+	point := []byte(`{"type":"Point","coordinates":[-73.99,40.72]}`)
+	held := []LotLocation{
+		{BBL: "1000010001", Source: "mappluto", Geometry: point, Method: LotMethodCentroid, Confidence: "high"},
+		{BBL: "1000010002", Source: "zap", Geometry: point, Raw: map[string]string{"geometry_scope": "project"}},
+		{BBL: "1000010003", Source: "mappluto", Unresolved: LotNotInPLUTO, UnresolvedKey: &NLotNotInPLUTO},
+	}
+	for _, c := range []struct {
+		bbl     string
+		fetched bool
+		key     string
+	}{{"1000010001", true, "land.lot.method.centroid"}, {"1000010002", true, "land.lot.method.project"}, {"1000010003", true, "land.lot.not_in_pluto"},
+		{"1000010004", true, "land.lot.not_asked"}, {"1000010004", false, "land.lot.not_fetched"}} {
+		p := PlaceLot(c.bbl, held, false, c.fetched)
+		n, text := p.MethodKey, p.Method
+		if p.Kind == LocationNone {
+			n, text = p.ReasonKey, p.Reason
+		}
+		if n == nil || n.Key != c.key || n.String() != text || n.In("es") == text {
+			t.Errorf("%s: %q, note %v", c.bbl, text, n)
+		}
+	}
+	if n := LotNoAnswerNote("HTTP 503"); n.String() != "MapPLUTO did not answer: HTTP 503" || !strings.Contains(n.In("es"), "HTTP 503") {
+		t.Errorf("no answer: %q / %q", n.String(), n.In("es"))
+	}
+}
