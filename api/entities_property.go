@@ -73,6 +73,9 @@ type PropertyLocation struct {
 type UnlocatedLot struct {
 	BBL    string `json:"bbl"`
 	Reason string `json:"reason"`
+	// ReasonKeys are Reason as notes, said as the clauses of one
+	// sentence (none for a reason an older index stored without one).
+	ReasonKeys record.Notes `json:"reason_keys,omitempty"`
 	// AskedAt is when MapPLUTO was asked for the lot (absent: never).
 	AskedAt time.Time `json:"asked_at,omitzero"`
 }
@@ -187,12 +190,16 @@ func (s *Server) propertyLocations(c *gin.Context) {
 				ev.LotOK, ev.LotGeometry, ev.LotSource, ev.LotNote = true, g.Geometry, g.Source, g.Note
 				ev.LotMethod, ev.LotConfidence, ev.LotPoint = lp.Method, lp.Confidence, lp.Point
 			} else {
-				why := lp.Reason
+				why, keys := lp.Reason, record.Notes(nil)
+				if lp.ReasonKey != nil {
+					keys = record.Notes{*lp.ReasonKey}
+				}
 				if !fetched { // the live loader never ran here: why the bundled files do not place it
-					why = land.LotNotFetched + "; " + land.NoCentroidReason(bbl, centroidsHeld)
+					keys = record.Notes{land.NLotNotFetched, land.NoCentroidNote(bbl, centroidsHeld)}
+					why = keys.Clauses("en")
 				}
 				rec.Unlocated = append(rec.Unlocated, bbl)
-				rec.UnlocatedWhy = append(rec.UnlocatedWhy, UnlocatedLot{BBL: bbl, Reason: why, AskedAt: lp.AskedAt})
+				rec.UnlocatedWhy = append(rec.UnlocatedWhy, UnlocatedLot{BBL: bbl, Reason: why, ReasonKeys: keys, AskedAt: lp.AskedAt})
 				ev.WhyNoLot = "no lot geometry: " + why
 			}
 			rec.LandProjects = append(rec.LandProjects, projects[bbl]...)

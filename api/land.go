@@ -40,8 +40,9 @@ type LandProjectView struct {
 	// LinksComplete and LinksNote: false, with the bound named, when a
 	// bounded read of the project's joins hit its bound
 	// (land.ProjectRead).
-	LinksComplete bool   `json:"links_complete"`
-	LinksNote     string `json:"links_note,omitempty"`
+	LinksComplete bool         `json:"links_complete"`
+	LinksNote     string       `json:"links_note,omitempty"`
+	LinksNoteKeys record.Notes `json:"links_note_keys,omitempty"`
 	// Hearings, NextHearing and HearingsNote: the project's hearings,
 	// next first (land.ProjectRead); HearingsICS its calendar.
 	Hearings         []land.Hearing `json:"hearings"`
@@ -68,7 +69,7 @@ func (s *Server) landProject(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
-		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote,
+		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote, LinksNoteKeys: r.LinksNoteKeys,
 		Hearings: r.Hearings, NextHearing: r.NextHearing, HearingsNote: r.HearingsNote, HearingsICS: "/land-projects/" + r.Project.ID + "/hearings.ics", DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID, Sources: r.Sources}, cacheShort, time.Time{})
 }
 

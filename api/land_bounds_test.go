@@ -72,7 +72,7 @@ func TestLandProjectSaysWhenJoinsWereCut(t *testing.T) {
 	}
 	// and the Spanish page says so in Spanish, in the note and the path's notes
 	res, es := get(t, e, "/land-projects/"+p.ID+"?lang=es")
-	if res.StatusCode != http.StatusOK || strings.Count(string(es), "Incompleto: se guardan más reuniones vinculadas al proyecto de las 1 que lee") != 2 ||
+	if res.StatusCode != http.StatusOK || strings.Count(string(es), "Incompleto: se guardan más reuniones vinculadas al proyecto de las <span data-verbatim>1</span> que lee") != 2 ||
 		strings.Contains(string(es), "Incomplete:") {
 		t.Errorf("the Spanish page does not say in Spanish that the joins were cut: %d", res.StatusCode)
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -24,6 +25,8 @@ import (
 
 type landListData struct {
 	JSON, Base, Error, Next string
+	// ErrorKey is Error as a note, when the service wrote one.
+	ErrorKey record.Note
 	// Widen is the page of an empty list's widening (widenedURL).
 	Widen string
 	// CSV is the CSV twin of the list shown.
@@ -68,7 +71,7 @@ func (s *Server) landProjectsPage(c *gin.Context) {
 	}
 	if err != nil {
 		status = httpStatus(err)
-		d.Error = record.ErrorMessage(err)
+		d.Error, d.ErrorKey = record.ErrorMessage(err), messageKey(err)
 	}
 	writeHTML(c, status, web.Page{Kind: web.LandList, Title: web.Word(c.GetString(langKey), "w.land.use.projects"), Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
 }
@@ -112,13 +115,15 @@ func (d *landListData) landListMap(lang string, page land.Page) {
 
 type landPageData struct {
 	Title, JSON, PathJSON, Base, Error string
-	Project                            *land.Project
-	Path                               *land.DecisionPath
+	// ErrorKey is Error as a note, when the service wrote one.
+	ErrorKey record.Note
+	Project  *land.Project
+	Path     *land.DecisionPath
 	// Meetings are the meetings joined to the project (link records).
 	Meetings []record.Link
 	// LinksNote names the bounds of the joins read that were hit
-	// (land.ProjectRead.LinksNote; empty when the read was complete).
-	LinksNote string
+	// (land.ProjectRead.LinksNoteKeys; empty when the read was complete).
+	LinksNote record.Notes
 	// Hearings are the project's hearings, next first
 	// (land.ProjectRead.Hearings), HearingsNote how they are found and
 	// HearingsICS the project's calendar.
@@ -142,12 +147,12 @@ func (s *Server) landProjectPage(c *gin.Context) {
 	r, err := s.land().Project(c.Request.Context(), id)
 	if err != nil {
 		status = httpStatus(err)
-		d.Error = record.ErrorMessage(err)
+		d.Error, d.ErrorKey = record.ErrorMessage(err), messageKey(err)
 	} else {
 		s.answerBanner(c, r.Sources)
 		path := r.Path()
 		d.Project, d.Path, d.Title, d.Meetings = &r.Project, &path, r.Project.Name, r.Meetings
-		d.LinksNote = r.LinksNote
+		d.LinksNote = r.LinksNoteKeys
 		d.Hearings, d.HearingsNote, d.HearingsICS = r.Hearings, r.HearingsNote, s.cfg.BaseURL+"/land-projects/"+r.Project.ID+"/hearings.ics"
 		d.Diagram = landDiagram(c.GetString(langKey), path)
 		d.Map = landMap(c.GetString(langKey), s.cfg.BaseURL, r.Project)
@@ -202,4 +207,13 @@ func landMap(lang, base string, p land.Project) *web.NYCMap {
 		return nil
 	}
 	return m
+}
+
+// messageKey is the note of err's message (record.Error.MessageKey), none
+// when the service wrote none.
+func messageKey(err error) record.Note {
+	if re := (*record.Error)(nil); errors.As(err, &re) {
+		return re.MessageKey
+	}
+	return record.Note{}
 }

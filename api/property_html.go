@@ -45,6 +45,10 @@ type propertyLot struct {
 	// Method and Confidence say how a lot is placed; Reason why a lot is
 	// not placed at its lot.
 	Method, Confidence, Reason string
+	// MethodKey and ReasonKeys are Method and Reason as notes (the
+	// services'); a reason without keys is an older index's words.
+	MethodKey  *record.Note
+	ReasonKeys record.Notes
 }
 
 // propertyNone is one reason notices are placed nowhere, with the
@@ -75,7 +79,7 @@ func (s *Server) propertyPage(c *gin.Context, out PropertyLocations) {
 			d.UnlocatedCount++
 			if len(d.Unlocated) < propertyUnlocatedShown {
 				lot := link
-				lot.BBL, lot.Reason = u.BBL, u.Reason
+				lot.BBL, lot.Reason, lot.ReasonKeys = u.BBL, u.Reason, u.ReasonKeys
 				d.Unlocated = append(d.Unlocated, lot)
 			}
 		}
@@ -85,7 +89,7 @@ func (s *Server) propertyPage(c *gin.Context, out PropertyLocations) {
 				placed = true
 				lot := link
 				lot.BBL = l.BBL
-				lot.Method, lot.Confidence = l.Method, l.Confidence
+				lot.Method, lot.Confidence, lot.MethodKey = l.Method, l.Confidence, l.MethodKey
 				if p := l.Point; p != nil {
 					d.Map.Points = append(d.Map.Points, web.MapPoint{Label: l.BBL, Note: r.Title, Lat: p.Lat, Lon: p.Lon, URL: r.Links.Permalink})
 					lot.Map = web.NYCMap{Points: []web.MapPoint{{Lat: p.Lat, Lon: p.Lon}}}.Marks()[0].Out

@@ -38,9 +38,10 @@ type LandProjectOut struct {
 	// LinksComplete is false on a found project when a bounded read of
 	// its joins hit its bound; LinksNote then names the bound
 	// (land.ProjectRead). Absent unless found.
-	LinksComplete *bool    `json:"links_complete,omitempty"`
-	LinksNote     string   `json:"links_note,omitempty"`
-	Absence       []string `json:"absence_rules"`
+	LinksComplete *bool        `json:"links_complete,omitempty"`
+	LinksNote     string       `json:"links_note,omitempty"`
+	LinksNoteKeys record.Notes `json:"links_note_keys,omitempty"`
+	Absence       []string     `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 	// Sources are, on a found answer, the sources it is built from, each
@@ -101,7 +102,7 @@ func getLandProject(d *Deps) Tool {
 				out.Status, out.Project, out.Events, out.EventsNote = record.Found, &r.Project, r.Events, r.EventsNote
 				out.Meetings, out.MeetingsNote = r.Meetings, r.MeetingsNote
 				out.Hearings, out.NextHearing, out.HearingsNote = r.Hearings, r.NextHearing, r.HearingsNote
-				out.LinksComplete, out.LinksNote = &r.LinksComplete, r.LinksNote
+				out.LinksComplete, out.LinksNote, out.LinksNoteKeys = &r.LinksComplete, r.LinksNote, r.LinksNoteKeys
 				out.Sources = r.Sources
 				return out, nil
 			}

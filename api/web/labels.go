@@ -80,3 +80,8 @@ func Plain(lang, note string) string {
 	}
 	return note
 }
+
+// LandStageKey is the key of a procedure's stage in the land_stage and
+// land_actor label tables of the message files (land_project.html builds
+// the same with printf).
+func LandStageKey(procedure, stage string) string { return procedure + "/" + stage }

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // The map of New York City: borough and community-district outlines
@@ -22,7 +25,15 @@ var outlinesJSON []byte
 type outline struct {
 	Name string       `json:"name"`
 	D    template.URL `json:"d"` // path data, numbers only
+	// Note is the name as a note when the outlines' file writes it in
+	// words of its own ("Queens — joint interest area": jointInterest),
+	// for the map's tooltip in the reader's language.
+	Note record.Note `json:"-"`
 }
+
+// jointInterest ends the name of a joint interest area in the outlines'
+// file (its borough before).
+const jointInterest = " — joint interest area"
 
 var outlines = func() (o struct {
 	Source string `json:"source"`
@@ -34,6 +45,11 @@ var outlines = func() (o struct {
 }) {
 	if err := json.Unmarshal(outlinesJSON, &o); err != nil {
 		panic(err)
+	}
+	for i, d := range o.Districts {
+		if b, ok := strings.CutSuffix(d.Name, jointInterest); ok {
+			o.Districts[i].Note = record.N("land.map.joint_interest", b)
+		}
 	}
 	return o
 }()
@@ -66,6 +82,7 @@ type mapArea struct {
 	Name   string
 	D      template.URL
 	Shaded bool
+	Note   record.Note // the name as a note (outline.Note)
 }
 
 // Width and Height are the map box's size.
@@ -78,7 +95,7 @@ func (m NYCMap) Boroughs() []outline { return outlines.Boroughs }
 func (m NYCMap) Areas() []mapArea {
 	out := make([]mapArea, 0, len(outlines.Districts))
 	for _, d := range outlines.Districts {
-		a := mapArea{Name: d.Name, D: d.D}
+		a := mapArea{Name: d.Name, D: d.D, Note: d.Note}
 		for _, s := range m.Districts {
 			a.Shaded = a.Shaded || s == d.Name
 		}

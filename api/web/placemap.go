@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // PlaceMap is the map of the property dispositions (/property-locations
@@ -36,6 +38,7 @@ type placeOutline struct {
 	Name   string
 	D      template.URL
 	Shaded bool
+	Note   record.Note // the name as a note (outline.Note)
 }
 
 // Word is the outline's name as a site word key: a borough's
@@ -66,7 +69,7 @@ func (m PlaceMap) Districts() []placeOutline {
 func (m PlaceMap) shade(os []outline) []placeOutline {
 	out := make([]placeOutline, 0, len(os))
 	for _, o := range os {
-		out = append(out, placeOutline{Name: o.Name, D: o.D, Shaded: m.placed(o.Name)})
+		out = append(out, placeOutline{Name: o.Name, D: o.D, Shaded: m.placed(o.Name), Note: o.Note})
 	}
 	return out
 }

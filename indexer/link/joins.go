@@ -431,7 +431,12 @@ func landLinkRecords(env Env, project string, links []land.NoticeLink) {
 		if n.RequestID == "" {
 			continue
 		}
-		env.Links.Add(record.NewLink(record.Ref{Kind: record.RefNotice, ID: n.RequestID}, record.Ref{Kind: record.RefLandProject, ID: project},
-			n.RequestID, n.Method, n.Confidence, false, strings.Join(n.Evidence, land.EvidenceSep)))
+		l := record.NewLink(record.Ref{Kind: record.RefNotice, ID: n.RequestID}, record.Ref{Kind: record.RefLandProject, ID: project},
+			n.RequestID, n.Method, n.Confidence, false, strings.Join(n.Evidence, land.EvidenceSep))
+		if len(n.EvidenceKeys) > 0 {
+			ev := land.JoinEvidence(n.EvidenceKeys)
+			l.EvidenceKey = &ev
+		}
+		env.Links.Add(l)
 	}
 }

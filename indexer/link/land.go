@@ -94,7 +94,7 @@ func noticesUndecided(ctx context.Context, r search.Reader) string {
 type landCandidate struct {
 	n        record.Notice
 	method   string
-	evidence []string
+	evidence record.Notes
 }
 
 // landRule is the one rule a notice is linked to a project by, whichever
@@ -107,11 +107,24 @@ type landRule struct {
 	actions  []land.Action
 	ceqr     string
 	lots     map[string]bool
-	hearings map[string]string // New York day → what the project records on it
+	hearings map[string]landHearing // New York day → what the project records on it
+}
+
+// landHearing is what a project records on a day: a recommending body's
+// hearing (body set) or a milestone's review meeting.
+type landHearing struct{ body, milestone string }
+
+// what is the body (a hearing) or the milestone, and whether it is a
+// hearing.
+func (h landHearing) what() (string, bool) {
+	if h.body != "" {
+		return h.body, true
+	}
+	return h.milestone, false
 }
 
 func newLandRule(p land.Project) landRule {
-	r := landRule{p: p, lots: map[string]bool{}, hearings: map[string]string{},
+	r := landRule{p: p, lots: map[string]bool{}, hearings: map[string]landHearing{},
 		ceqr: strings.ToUpper(strings.TrimSpace(p.Environmental.CEQRNumber))}
 	for _, a := range p.Actions {
 		if a.ULURPKey == "" || len(a.ULURPKey) < 9 {
@@ -127,12 +140,12 @@ func newLandRule(p land.Project) landRule {
 	}
 	for _, rec := range p.Recommendations {
 		if !rec.HearingDate.IsZero() {
-			r.hearings[rec.HearingDate.In(record.NewYork).Format("2006-01-02")] = rec.Body + " hearing"
+			r.hearings[rec.HearingDate.In(record.NewYork).Format("2006-01-02")] = landHearing{body: rec.Body}
 		}
 	}
 	for _, m := range p.Milestones {
 		if !m.ReviewMeeting.IsZero() {
-			r.hearings[m.ReviewMeeting.In(record.NewYork).Format("2006-01-02")] = m.Milestone
+			r.hearings[m.ReviewMeeting.In(record.NewYork).Format("2006-01-02")] = landHearing{milestone: m.Milestone}
 		}
 	}
 	return r
@@ -144,30 +157,30 @@ func newLandRule(p land.Project) landRule {
 // hearing day and name.
 func (r landRule) judge(n record.Notice) *landCandidate {
 	var c *landCandidate
-	add := func(method, evidence string) {
+	add := func(method string, evidence record.Note) {
 		if c == nil {
 			c = &landCandidate{n: n, method: method}
 		}
 		if rankLand(method) < rankLand(c.method) {
 			c.method = method
 		}
-		if !slices.Contains(c.evidence, evidence) {
+		if !slices.ContainsFunc(c.evidence, func(e record.Note) bool { return e.String() == evidence.String() }) {
 			c.evidence = append(c.evidence, evidence)
 		}
 	}
 	text := n.Title + "\n" + n.Text
 	for i, re := range r.ulurp {
 		if m := re.FindString(text); m != "" {
-			add(LandByULURP, fmt.Sprintf("the notice names application number %s (project action %s)", strings.Trim(m, " .,;:()\n"), r.actions[i].ULURPNumber))
+			add(LandByULURP, record.N("land.join.ulurp", strings.Trim(m, " .,;:()\n"), r.actions[i].ULURPNumber))
 		}
 	}
 	if r.ceqr != "" && strings.Contains(strings.ToUpper(n.Text), r.ceqr) {
-		add(LandByCEQR, "the notice names CEQR number "+r.ceqr)
+		add(LandByCEQR, record.N("land.join.ceqr", r.ceqr))
 	}
 	if len(r.lots) > 0 {
 		for _, bbl := range entity.ExtractPlaces(n.Text).BBLs {
 			if r.lots[bbl] {
-				add(LandByBBL, "the notice's block and lot resolve to BBL "+bbl+", a lot of the project")
+				add(LandByBBL, record.N("land.join.bbl", bbl))
 			}
 		}
 	}
@@ -175,13 +188,15 @@ func (r landRule) judge(n record.Notice) *landCandidate {
 	if !n.EventDate.IsZero() {
 		d = n.EventDate.In(record.NewYork).Format("2006-01-02")
 	}
-	if name := strings.TrimSpace(r.p.Name); d != "" && len(name) >= minLandName && r.hearings[d] != "" &&
+	if name, h := strings.TrimSpace(r.p.Name), r.hearings[d]; d != "" && len(name) >= minLandName && (h.body != "" || h.milestone != "") &&
 		strings.Contains(strings.ToLower(n.Text), strings.ToLower(name)) {
-		add(LandByHearing, "the notice names the project ("+name+") and its event date "+d+" is the date of the recorded "+r.hearings[d])
+		what, hearing := h.what()
+		add(LandByHearing, land.JoinNamed(name, d, what, hearing))
 	}
 	if c != nil && d != "" && c.method != LandByHearing {
-		if what, ok := r.hearings[d]; ok {
-			c.evidence = append(c.evidence, "the notice's event date "+d+" is the date of the recorded "+what)
+		if h, ok := r.hearings[d]; ok {
+			what, hearing := h.what()
+			c.evidence = append(c.evidence, land.JoinEventDate(d, what, hearing))
 		}
 	}
 	return c
@@ -193,7 +208,11 @@ func (c *landCandidate) link() land.NoticeLink {
 	if c.method == LandByBBL || c.method == LandByHearing {
 		conf = "medium"
 	}
-	return land.NoticeLink{RequestID: c.n.RequestID, Method: c.method, Confidence: conf, Evidence: c.evidence}
+	l := land.NoticeLink{RequestID: c.n.RequestID, Method: c.method, Confidence: conf, Evidence: []string{}, EvidenceKeys: c.evidence}
+	for _, e := range c.evidence {
+		l.Evidence = append(l.Evidence, e.String())
+	}
+	return l
 }
 
 // landLinks finds the notices held that may name the project (searches by

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Sources and labels of land records.
@@ -90,8 +92,11 @@ type Lot struct {
 	Validated string `json:"validated,omitempty"` // as the BBL file writes it ("true", or "" when blank)
 	Centroid  *Point `json:"centroid,omitempty"`
 	// NoCentroid says why a lot has no centroid.
-	NoCentroid string   `json:"no_centroid,omitempty"`
-	Sources    []string `json:"sources"`
+	NoCentroid string `json:"no_centroid,omitempty"`
+	// NoCentroidKey is NoCentroid as a note (NoCentroidNote), stored
+	// with the lot (none in a lot an older index stored).
+	NoCentroidKey *record.Note `json:"no_centroid_key,omitempty"`
+	Sources       []string     `json:"sources"`
 }
 
 // Point is a latitude and longitude.
@@ -221,6 +226,10 @@ type NoticeLink struct {
 	Method     string   `json:"method"`     // ulurp_number, ceqr_number
 	Confidence string   `json:"confidence"` // high, medium
 	Evidence   []string `json:"evidence"`
+	// EvidenceKeys are Evidence as notes, one by one, stored with the
+	// link (none in a link an older index stored: Evidence is then its
+	// words).
+	EvidenceKeys record.Notes `json:"evidence_keys,omitempty"`
 }
 
 // Event is a land-use event another publisher records about one or more
@@ -230,18 +239,21 @@ type NoticeLink struct {
 // records land_event → land_project, indexer/link.JoinEventsLand); a
 // project read lists the events so joined (Service.Project).
 type Event struct {
-	ID           string      `json:"id"`
-	Type         string      `json:"type"`  // bp_recommendation, council_item, cb_minutes
-	Actor        string      `json:"actor"` // borough_president, council, community_board
-	Body         string      `json:"body"`
-	Name         string      `json:"name"`
-	ULURPNumbers []string    `json:"ulurp_numbers"`
-	ULURPKeys    []string    `json:"ulurp_keys"`
-	Outcome      string      `json:"outcome,omitempty"`
-	Date         time.Time   `json:"date,omitzero"`
-	DateNote     string      `json:"date_note,omitempty"`
-	URL          string      `json:"url,omitempty"`
-	Steps        []EventStep `json:"steps,omitempty"`
+	ID           string    `json:"id"`
+	Type         string    `json:"type"`  // bp_recommendation, council_item, cb_minutes
+	Actor        string    `json:"actor"` // borough_president, council, community_board
+	Body         string    `json:"body"`
+	Name         string    `json:"name"`
+	ULURPNumbers []string  `json:"ulurp_numbers"`
+	ULURPKeys    []string  `json:"ulurp_keys"`
+	Outcome      string    `json:"outcome,omitempty"`
+	Date         time.Time `json:"date,omitzero"`
+	DateNote     string    `json:"date_note,omitempty"`
+	// DateNoteKey is DateNote as a note, stored with the event (none in
+	// an event an older index stored).
+	DateNoteKey *record.Note `json:"date_note_key,omitempty"`
+	URL         string       `json:"url,omitempty"`
+	Steps       []EventStep  `json:"steps,omitempty"`
 	// Method, Confidence and Evidence say how an event read from free
 	// text (a community board's minutes naming an application number)
 	// was linked: method "text", the line that names the number.
@@ -382,16 +394,19 @@ func BoroughOfBBL(bbl string) string {
 	return map[byte]string{'1': "Manhattan", '2': "Bronx", '3': "Brooklyn", '4': "Queens", '5': "Staten Island"}[bbl[0]]
 }
 
-// NoCentroidReason says why the held MapPLUTO centroids do not locate a
+// NoCentroidNote says why the held MapPLUTO centroids do not locate a
 // BBL (held: whether any centroid file is held at all).
-func NoCentroidReason(bbl string, held bool) string {
+func NoCentroidNote(bbl string, held bool) record.Note {
 	switch {
 	case !held:
-		return "no MapPLUTO centroid file is held"
+		return record.N("land.lot.no_centroid.not_held")
 	case strings.HasPrefix(bbl, "4"):
-		return "Queens lot: the held MapPLUTO centroid file covers Manhattan, the Bronx, Brooklyn and Staten Island only"
+		return record.N("land.lot.no_centroid.queens")
 	case len(bbl) == 10 && bbl[6:8] == "75":
-		return "condominium billing lot (75xx): the held centroid file has no row for it"
+		return record.N("land.lot.no_centroid.condo")
 	}
-	return "not in the held MapPLUTO centroid file, which holds only the lots of ZAP projects (those that matched PLUTO)"
+	return record.N("land.lot.no_centroid.not_in_file")
 }
+
+// NoCentroidReason is NoCentroidNote's English.
+func NoCentroidReason(bbl string, held bool) string { return NoCentroidNote(bbl, held).String() }

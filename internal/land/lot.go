@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -40,22 +41,50 @@ type LotLocation struct {
 	// when it was asked.
 	Unresolved string    `json:"unresolved,omitempty"`
 	AskedAt    time.Time `json:"asked_at,omitzero"`
+	// UnresolvedKey is Unresolved as a note (NLotNotInPLUTO,
+	// LotNoAnswerNote), stored with the lot (none in a lot an older
+	// index stored).
+	UnresolvedKey *record.Note `json:"unresolved_key,omitempty"`
 }
 
-// How a lot's geometry is found, and why a lot asked of MapPLUTO has none.
-const (
-	LotMethodCentroid = "MapPLUTO lot centroid"
-	LotMethodProject  = "ZAP portal outline of the project's lots together"
-	LotNotInPLUTO     = "not in MapPLUTO"
-	// LotNotFetched is why a lot has no geometry when the live MapPLUTO
+// How a lot's geometry is found, and why a lot asked of MapPLUTO has none,
+// as notes (their English below: the method is stored as it).
+var (
+	NLotMethodCentroid = record.N("land.lot.method.centroid")
+	NLotMethodProject  = record.N("land.lot.method.project")
+	NLotNotInPLUTO     = record.N("land.lot.not_in_pluto")
+	// NLotNotFetched is why a lot has no geometry when the live MapPLUTO
 	// loader has never run here (the bundled sample): its lot was never
 	// asked for.
-	LotNotFetched = "MapPLUTO not fetched"
-	// LotNotAsked: the live loader has run here, but not yet for this
-	// lot; LotNoAnswer (a format: the status) when its request failed.
-	LotNotAsked = "not yet asked of MapPLUTO (its next run asks for it)"
-	LotNoAnswer = "MapPLUTO did not answer: %s"
+	NLotNotFetched = record.N("land.lot.not_fetched")
+	// NLotNotAsked: the live loader has run here, but not yet for this
+	// lot; LotNoAnswerNote when its request failed.
+	NLotNotAsked = record.N("land.lot.not_asked")
 )
+
+// The notes' English.
+var (
+	LotMethodCentroid = NLotMethodCentroid.String()
+	LotMethodProject  = NLotMethodProject.String()
+	LotNotInPLUTO     = NLotNotInPLUTO.String()
+	LotNotFetched     = NLotNotFetched.String()
+	LotNotAsked       = NLotNotAsked.String()
+)
+
+// LotNoAnswerNote is why a lot has no geometry when MapPLUTO's answer
+// to the request for it failed (the failure: a status).
+func LotNoAnswerNote(failure string) record.Note { return record.N("land.lot.no_answer", failure) }
+
+// LotMethodNote is a lot's placement method (LotLocation.Method, stored
+// as its English) as a note; none for a method no note says.
+func LotMethodNote(method string) *record.Note {
+	for _, n := range []record.Note{NLotMethodCentroid, NLotMethodProject} {
+		if n.String() == method {
+			return &n
+		}
+	}
+	return nil
+}
 
 // LotPlacement is the method and confidence of a lot's geometry: a
 // MapPLUTO centroid is the lot's own point, matched by its exact BBL
@@ -126,6 +155,10 @@ type LotPlace struct {
 	Confidence string    `json:"confidence,omitempty"`
 	Reason     string    `json:"reason,omitempty"`
 	AskedAt    time.Time `json:"asked_at,omitzero"`
+	// MethodKey and ReasonKey are Method and Reason as notes (none for a
+	// reason an older index stored without one).
+	MethodKey *record.Note `json:"method_key,omitempty"`
+	ReasonKey *record.Note `json:"reason_key,omitempty"`
 	// Geometry is the GeoJSON drawn (served in GeoJSON answers only).
 	Geometry json.RawMessage `json:"-"`
 }
@@ -158,11 +191,11 @@ func PlaceLot(bbl string, held []LotLocation, outline, fetched bool) LotPlace {
 		p := LotPlace{BBL: bbl, Kind: LocationNone}
 		switch {
 		case asked != nil:
-			p.Reason, p.AskedAt, p.Source = asked.Unresolved, asked.AskedAt, asked.Source
+			p.Reason, p.AskedAt, p.Source, p.ReasonKey = asked.Unresolved, asked.AskedAt, asked.Source, asked.UnresolvedKey
 		case !fetched:
-			p.Reason = LotNotFetched
+			p.Reason, p.ReasonKey = LotNotFetched, ptr(NLotNotFetched)
 		default:
-			p.Reason = LotNotAsked
+			p.Reason, p.ReasonKey = LotNotAsked, ptr(NLotNotAsked)
 		}
 		return p
 	}
@@ -171,6 +204,7 @@ func PlaceLot(bbl string, held []LotLocation, outline, fetched bool) LotPlace {
 		p.Shape = ShapeOutline
 	}
 	p.Method, p.Confidence = LotPlacement(*best)
+	p.MethodKey = LotMethodNote(p.Method)
 	if lat, lon, ok := GeometryMiddle(best.Geometry); ok {
 		p.Point = &Point{Lat: lat, Lon: lon}
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Borough and community-district outlines, bundled (outlines/*.json):
@@ -141,6 +143,8 @@ type Location struct {
 	Method     string `json:"method,omitempty"`
 	Confidence string `json:"confidence,omitempty"`
 	Point      *Point `json:"point,omitempty"`
+	// MethodKey is Method as a note (LotMethodNote).
+	MethodKey *record.Note `json:"method_key,omitempty"`
 	// Geometry is GeoJSON (longitude first); outlines are served only in
 	// the GeoJSON answer.
 	Geometry json.RawMessage `json:"-"`
@@ -174,6 +178,7 @@ func (e PlaceEvidence) Place() Location {
 	if e.LotOK {
 		loc.Kind, loc.Geometry, loc.Source, loc.Evidence = LocationLot, e.LotGeometry, e.LotSource, e.LotNote
 		loc.Method, loc.Confidence, loc.Point = e.LotMethod, e.LotConfidence, e.LotPoint
+		loc.MethodKey = LotMethodNote(e.LotMethod)
 		loc.Borough = BoroughOfBBL(e.BBL)
 		return loc
 	}

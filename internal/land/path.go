@@ -22,14 +22,21 @@ type DecisionPath struct {
 	// held for the project's procedure (ProcedureNote says why).
 	Procedure     *ProcedureRef `json:"procedure"`
 	ProcedureNote string        `json:"procedure_note,omitempty"`
-	Observed      []Observation `json:"observed"`
-	Normative     []StageState  `json:"normative"`
-	Groups        []Group       `json:"parallel_groups"`
+	// ProcedureNoteKey is ProcedureNote as a note (ProcedureNote), for
+	// the reader's language.
+	ProcedureNoteKey *record.Note  `json:"procedure_note_key,omitempty"`
+	Observed         []Observation `json:"observed"`
+	Normative        []StageState  `json:"normative"`
+	Groups           []Group       `json:"parallel_groups"`
 	// CurrentStage is the latest stage the records place the project at
 	// ("unknown" when none).
 	CurrentStage  string            `json:"current_stage"`
 	StateMeanings map[string]string `json:"state_meanings"`
 	Notes         []string          `json:"notes"`
+	// NoteKeys are Notes as notes, for the reader's language (in the
+	// same order; the note of a read cut by several bounds, one of Notes,
+	// is one note for each bound).
+	NoteKeys record.Notes `json:"note_keys"`
 	// LinksComplete is false when the events the path is read from were
 	// cut by a bounded read (ProjectRead.LinksComplete); Notes then says
 	// which bound was hit.
@@ -66,8 +73,11 @@ type Observation struct {
 	Planned *Planned  `json:"planned,omitempty"`
 	Outcome string    `json:"outcome,omitempty"`
 	Note    string    `json:"note,omitempty"`
-	Source  string    `json:"source"`
-	URL     string    `json:"url,omitempty"`
+	// NoteKey is Note as a note, for the reader's language (none for an
+	// event an older index stored without one: Note is then its words).
+	NoteKey *record.Note `json:"note_key,omitempty"`
+	Source  string       `json:"source"`
+	URL     string       `json:"url,omitempty"`
 }
 
 // Planned are the planned dates of a milestone: plans, not observations.
@@ -82,11 +92,14 @@ type StageState struct {
 	Stage
 	// State: happened, in_progress, current, not_started, absent, unknown
 	// (StateMeanings).
-	State    string    `json:"state"`
-	Reason   string    `json:"reason"`
-	Evidence []string  `json:"evidence"` // observation ids
-	Outcome  string    `json:"outcome,omitempty"`
-	Date     time.Time `json:"date,omitzero"` // the latest evidence date
+	State  string `json:"state"`
+	Reason string `json:"reason"`
+	// ReasonKeys are Reason as notes, said as the clauses of one
+	// sentence (ReasonNotes).
+	ReasonKeys record.Notes `json:"reason_keys"`
+	Evidence   []string     `json:"evidence"` // observation ids
+	Outcome    string       `json:"outcome,omitempty"`
+	Date       time.Time    `json:"date,omitzero"` // the latest evidence date
 	// PlannedEnd is the planned end of a stage not started (a plan).
 	PlannedEnd time.Time `json:"planned_end,omitzero"`
 	// PlannedPassed: that planned day is past (as of the read) and no
@@ -142,17 +155,14 @@ var stateRank = map[string]int{StateHappened: 4, StateInProgress: 3, StateCurren
 // applications.
 func Path(p Project, events []Event) DecisionPath {
 	d := DecisionPath{ProjectID: p.ID, ProjectURL: p.URL, Name: p.Name, Observed: []Observation{}, Normative: []StageState{},
-		Groups: []Group{}, StateMeanings: StateMeanings, CurrentStage: StateUnknown, Notes: []string{}, LinksComplete: true, Hearings: []Hearing{}}
+		Groups: []Group{}, StateMeanings: StateMeanings, CurrentStage: StateUnknown, Notes: []string{}, NoteKeys: record.Notes{}, LinksComplete: true, Hearings: []Hearing{}}
 	proc, ok := ProcedureByID(p.ProcedureID)
 	if ok {
 		d.Procedure = &ProcedureRef{ID: proc.ID, Name: proc.Name, Source: proc.Source}
 		d.Groups = proc.Groups
 	} else {
-		written := p.Procedure
-		if written == "" {
-			written = ProcedureNotStated
-		}
-		d.ProcedureNote = fmt.Sprintf(ProcedureNoteFormat, written)
+		n := ProcedureNote(p.Procedure)
+		d.ProcedureNote, d.ProcedureNoteKey = n.String(), &n
 	}
 	// evidence[stage] are observation ids with the state they support
 	type ev struct {
@@ -173,31 +183,32 @@ func Path(p Project, events []Event) DecisionPath {
 			evidence[stage] = append(evidence[stage], e)
 		}
 	}
-	stageOfMilestone := func(prefix, milestone string) (string, string) {
+	stageOfMilestone := func(prefix, milestone string) (string, *record.Note) {
 		if !ok {
 			if prefix == "Ad-hoc" {
-				return "", NoteAdHoc
+				return "", ptr(NNoteAdHoc)
 			}
-			return "", ""
+			return "", nil
 		}
 		s := proc.stageOf(milestone)
 		if prefix == "Ad-hoc" {
 			// an ad-hoc milestone is evidence only of a stage that
 			// happens on request (the appeals board)
 			if st, found := proc.stageByID(s); found && st.OnRequest {
-				return s, NoteAdHocOnRequest
+				return s, ptr(NNoteAdHocOnRequest)
 			}
-			return "", NoteAdHoc
+			return "", ptr(NNoteAdHoc)
 		}
 		if s == "" {
 			for _, o := range proc.Outside {
 				if strings.EqualFold(o.Milestone, milestone) {
-					return "", NoteOutside + o.Note
+					n := NoteOutside(o)
+					return "", &n
 				}
 			}
-			return "", NoteUnmapped
+			return "", ptr(NNoteUnmapped)
 		}
-		return s, ""
+		return s, nil
 	}
 	for _, m := range p.Milestones {
 		o := Observation{Kind: "milestone", Name: m.Milestone, Action: m.Action, Status: m.Status, Started: m.ActualStart, Date: m.ActualEnd,
@@ -206,7 +217,7 @@ func Path(p Project, events []Event) DecisionPath {
 			o.Planned = &Planned{Start: m.PlannedStart, End: m.PlannedEnd, ReviewMeeting: m.ReviewMeeting}
 		}
 		stage, note := stageOfMilestone(m.Action, m.Milestone)
-		o.Note = note
+		o.setNote(note)
 		state := ""
 		switch strings.ToLower(m.Status) {
 		case "completed":
@@ -226,10 +237,8 @@ func Path(p Project, events []Event) DecisionPath {
 			o.Date = r.Received
 		}
 		if !r.HearingDate.IsZero() {
-			o.Note = fmt.Sprintf(HearingNoteFormat, r.HearingDate.In(record.NewYork).Format("2006-01-02 15:04"))
-			if r.HearingLocation != "" {
-				o.Note += fmt.Sprintf(HearingAtFormat, r.HearingLocation)
-			}
+			n := HearingNote(r.HearingDate.In(record.NewYork).Format("2006-01-02 15:04"), r.HearingLocation)
+			o.setNote(&n)
 		}
 		state := StateInProgress
 		if r.Recommendation != "" {
@@ -239,40 +248,46 @@ func Path(p Project, events []Event) DecisionPath {
 	}
 	for _, f := range p.Dates {
 		stage := ""
-		note := ""
+		var note *record.Note
 		switch f.Name {
 		case "certified_referred":
 			stage = "certification"
 		case "approval_date":
-			note = NoteApprovalDate
+			note = ptr(NNoteApprovalDate)
 		case "completed_date", "project_completed":
-			note = NoteClosing
+			note = ptr(NNoteClosing)
 		}
-		observe(Observation{Kind: "dated_fact", Name: f.Name, Date: f.Date, Source: f.Source, Note: note}, stage, StateHappened)
+		o := Observation{Kind: "dated_fact", Name: f.Name, Date: f.Date, Source: f.Source}
+		o.setNote(note)
+		observe(o, stage, StateHappened)
 	}
 	if c := p.CurrentMilestone; c != nil {
 		prefix, m := SplitMilestone(c.Name)
 		stage, note := stageOfMilestone(prefix, m)
-		observe(Observation{Kind: "current_milestone", Name: m, Action: prefix, Started: c.Date, Source: c.Source, Note: note}, stage, StateCurrent)
+		o := Observation{Kind: "current_milestone", Name: m, Action: prefix, Started: c.Date, Source: c.Source}
+		o.setNote(note)
+		observe(o, stage, StateCurrent)
 	}
 	for _, e := range events {
 		switch e.Type {
 		case "bp_recommendation":
-			o := Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Outcome: e.Outcome, Date: e.Date, Source: e.Source, URL: e.URL, Note: e.DateNote}
+			o := Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Outcome: e.Outcome, Date: e.Date, Source: e.Source, URL: e.URL, Note: e.DateNote, NoteKey: e.DateNoteKey}
 			observe(o, "borough_president", StateHappened)
 		case "council_item":
 			state := StateInProgress
 			if !e.Date.IsZero() {
 				state = StateHappened
 			}
-			observe(Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Outcome: e.Outcome, Date: e.Date, Source: e.Source, URL: e.URL, Note: e.DateNote}, "council", state)
+			observe(Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Outcome: e.Outcome, Date: e.Date, Source: e.Source, URL: e.URL, Note: e.DateNote, NoteKey: e.DateNoteKey}, "council", state)
 			for _, s := range e.Steps {
 				observe(Observation{Kind: "council_action", Name: s.Action, Body: s.Body, Date: s.Date, Source: e.Source}, "", "")
 			}
 		case "cb_minutes":
 			// a mention, not a recommendation: tied to no stage
-			observe(Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Date: e.Date, Source: e.Source, URL: e.URL,
-				Note: fmt.Sprintf(MinutesNoteFormat, e.Method, e.Evidence)}, "", "")
+			o := Observation{Kind: e.Type, Name: e.Name, Body: e.Body, Date: e.Date, Source: e.Source, URL: e.URL}
+			n := MinutesNote(e.Method, e.Evidence)
+			o.setNote(&n)
+			observe(o, "", "")
 		}
 	}
 	if !ok {
@@ -282,6 +297,7 @@ func Path(p Project, events []Event) DecisionPath {
 	latest := -1
 	for i, s := range proc.Stages {
 		st := StageState{Stage: s, Evidence: []string{}}
+		var reason record.Note
 		best := 0
 		for _, e := range evidence[s.ID] {
 			st.Evidence = append(st.Evidence, e.id)
@@ -300,24 +316,27 @@ func Path(p Project, events []Event) DecisionPath {
 		}
 		switch st.State {
 		case StateHappened:
-			st.Reason = ReasonHappened
+			reason = NReasonHappened
 		case StateInProgress:
-			st.Reason = ReasonInProgress
+			reason = NReasonInProgress
 		case StateCurrent:
-			st.Reason = ReasonCurrent
+			reason = NReasonCurrent
 		case StateNotStarted:
-			st.Reason = ReasonNotStarted
+			reason = NReasonNotStarted
 			st.Date = time.Time{}
 		case "":
 			if held {
-				st.State, st.Reason = StateAbsent, ReasonAbsent
+				st.State, reason = StateAbsent, NReasonAbsent
 			} else {
-				st.State, st.Reason = StateUnknown, ReasonUnknown
-			}
-			if s.Applies == "conditional" {
-				st.Reason = ConditionalReason(st.Reason, s.Condition)
+				st.State, reason = StateUnknown, NReasonUnknown
 			}
 		}
+		var condition *record.Note
+		if (st.State == StateAbsent || st.State == StateUnknown) && s.Applies == "conditional" {
+			condition = s.ConditionKey
+		}
+		st.ReasonKeys = ReasonNotes(reason, condition, false)
+		st.Reason = st.ReasonKeys.Clauses("en")
 		if st.State == StateHappened || st.State == StateInProgress || st.State == StateCurrent {
 			latest = i
 		}
@@ -327,14 +346,19 @@ func Path(p Project, events []Event) DecisionPath {
 		d.CurrentStage = proc.Stages[latest].ID
 		for i := 0; i < latest; i++ {
 			if s := d.Normative[i]; s.State == StateAbsent || s.State == StateUnknown {
-				d.Normative[i].Reason = LaterReason(d.Normative[i].Reason)
+				st := &d.Normative[i]
+				st.ReasonKeys = append(st.ReasonKeys, NLater)
+				st.Reason = st.ReasonKeys.Clauses("en")
 			}
 		}
 	}
 	if strings.EqualFold(p.PublicStatus, "Completed") {
-		d.Notes = append(d.Notes, NoteCompleted)
+		d.NoteKeys = append(d.NoteKeys, NNoteCompleted)
 	}
-	d.Notes = append(d.Notes, NoteLayers)
+	d.NoteKeys = append(d.NoteKeys, NNoteLayers)
+	for _, n := range d.NoteKeys {
+		d.Notes = append(d.Notes, n.String())
+	}
 	return d
 }
 
@@ -343,3 +367,14 @@ func Path(p Project, events []Event) DecisionPath {
 func CurrentStage(p Project) string {
 	return Path(p, nil).CurrentStage
 }
+
+// setNote sets o's note and its English (none when n is nil).
+func (o *Observation) setNote(n *record.Note) {
+	if n == nil {
+		return
+	}
+	o.Note, o.NoteKey = n.String(), n
+}
+
+// ptr is a copy of n, by pointer.
+func ptr(n record.Note) *record.Note { return &n }

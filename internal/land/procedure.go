@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Procedure is a review procedure as data (procedures/*.json): its stages
@@ -32,6 +34,8 @@ type Procedure struct {
 type OutsideMilestone struct {
 	Milestone string `json:"milestone"`
 	Note      string `json:"note"`
+	// NoteKey is Note as a note (ProcKey), for the reader's language.
+	NoteKey record.Note `json:"note_key"`
 }
 
 // ProcedureSource is where a procedure definition comes from:
@@ -45,6 +49,10 @@ type ProcedureSource struct {
 	SectionsReviewed []string `json:"sections_reviewed"`
 	ReviewNote       string   `json:"review_note"`
 	Unverified       []string `json:"unverified"`
+	// TitleKey and ReviewNoteKey are Title and ReviewNote as notes
+	// (ProcKey), for the reader's language.
+	TitleKey      record.Note `json:"title_key"`
+	ReviewNoteKey record.Note `json:"review_note_key"`
 }
 
 // Group is a parallel review group: stages that run side by side.
@@ -77,6 +85,46 @@ type Stage struct {
 	OnRequest  bool     `json:"on_request,omitempty"`
 	Condition  string   `json:"condition,omitempty"`
 	Milestones []string `json:"milestones"`
+	// EffectKey and ConditionKey are Effect and Condition as notes
+	// (ProcKey), for the reader's language.
+	EffectKey    record.Note  `json:"effect_key"`
+	ConditionKey *record.Note `json:"condition_key,omitempty"`
+}
+
+// ProcKey is the key of a procedure's own text in the message files
+// (record/locale): "land.proc.<procedure>." followed by the parts joined
+// by dots ("source.title", "stage.<stage>.effect", "outside.<milestone
+// slug>"). The English there is the definition's text, byte for byte (a
+// test of every procedure checks it), beside its Spanish.
+func ProcKey(procedure string, parts ...string) string {
+	return "land.proc." + procedure + "." + strings.Join(parts, ".")
+}
+
+// slugRe are the characters a key leaves out of a milestone's name.
+var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
+
+// MilestoneSlug is a milestone's name as part of a key ("Review Session -
+// Certified / Referred" → "review_session_certified_referred").
+func MilestoneSlug(name string) string {
+	return strings.Trim(slugRe.ReplaceAllString(strings.ToLower(name), "_"), "_")
+}
+
+// keyed is p with the keys of its texts set (ProcKey).
+func (p Procedure) keyed() Procedure {
+	p.Source.TitleKey = record.N(ProcKey(p.ID, "source", "title"))
+	p.Source.ReviewNoteKey = record.N(ProcKey(p.ID, "source", "review_note"))
+	for i := range p.Stages {
+		s := &p.Stages[i]
+		s.EffectKey = record.N(ProcKey(p.ID, "stage", s.ID, "effect"))
+		if s.Condition != "" {
+			c := record.N(ProcKey(p.ID, "stage", s.ID, "condition"))
+			s.ConditionKey = &c
+		}
+	}
+	for i := range p.Outside {
+		p.Outside[i].NoteKey = record.N(ProcKey(p.ID, "outside", MilestoneSlug(p.Outside[i].Milestone)))
+	}
+	return p
 }
 
 //go:embed procedures/*.json
@@ -102,7 +150,7 @@ func mustProcedures() map[string]Procedure {
 		if err := p.check(); err != nil {
 			panic(fmt.Sprintf("land: procedure %s: %v", e.Name(), err))
 		}
-		out[p.ID] = p
+		out[p.ID] = p.keyed()
 	}
 	return out
 }

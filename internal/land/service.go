@@ -51,7 +51,7 @@ func (s *Service) now() time.Time {
 
 func (s *Service) records() (search.Records, search.CoverageReader, error) {
 	if s == nil || s.Engine == nil {
-		return nil, nil, record.Errorf(record.EUNAVAILABLE, "land projects are not available on this deployment")
+		return nil, nil, record.NoteError(record.EUNAVAILABLE, "", record.N("land.error.unavailable"))
 	}
 	return s.Engine, s.Engine, nil
 }
@@ -75,6 +75,9 @@ type ProjectRead struct {
 	// silently.
 	LinksComplete bool   `json:"links_complete"`
 	LinksNote     string `json:"links_note,omitempty"`
+	// LinksNoteKeys are LinksNote as notes, one for each bound hit
+	// (BoundNote), for the reader's language.
+	LinksNoteKeys record.Notes `json:"links_note_keys,omitempty"`
 	// Hearings are the project's hearings (Hearing): the next one first,
 	// then later ones, then past ones newest first; NextHearing is the
 	// next one (null when none is scheduled from the read's day on).
@@ -97,12 +100,27 @@ var SourcesBehind = []search.Behind{{Kind: ProjectKind.Name, Source: Source}, {K
 	{Kind: record.RefMeeting}, {Kind: search.NoticeRecordType}}
 
 // cut notes a bounded read that hit its bound on the answer.
-func (r *ProjectRead) cut(note string) {
+func (r *ProjectRead) cut(note record.Note) {
 	r.LinksComplete = false
-	if r.LinksNote != "" {
-		r.LinksNote += " "
-	}
-	r.LinksNote += note
+	r.LinksNoteKeys = append(r.LinksNoteKeys, note)
+	r.LinksNote = r.LinksNoteKeys.String()
+}
+
+// The joins a project read lists, each of which may be cut by a bound
+// (BoundNote).
+const (
+	BoundMeetings = "meetings"
+	BoundEvents   = "events"
+	BoundNotices  = "notices"
+)
+
+// BoundNote is the note of a project read cut by a bound: the joins of
+// what (BoundMeetings, BoundEvents, BoundNotices) hold more than the
+// bound one answer reads. Its English is joins.BoundNote's of the joins
+// named ("meetings joined to the project" …).
+func BoundNote(what string, bound int) record.Note {
+	key := "land.links.bound." + what
+	return record.N(key, bound, bound)
 }
 
 // MeetingsNote says how a project's meetings are joined.
@@ -126,10 +144,10 @@ var projectIDRE = regexp.MustCompile(ProjectIDPattern)
 func CheckID(id string) (string, error) {
 	id = strings.ToUpper(strings.TrimSpace(id))
 	if id == "" {
-		return "", record.Invalid("id", "a ZAP project id is required (e.g. 2022M0258)")
+		return "", record.NoteError(record.EINVALID, "id", record.N("land.error.id_required"))
 	}
 	if !projectIDRE.MatchString(id) {
-		return "", record.Invalid("id", "%q is not a ZAP project id: four digits of year, a borough letter (M, X, K, Q, R, or Y for citywide) and four digits, with an optional legacy P prefix (2022M0258, P2018X0210)", id)
+		return "", record.NoteError(record.EINVALID, "id", record.N("land.error.id_shape", quote(id)))
 	}
 	return id, nil
 }
@@ -149,7 +167,7 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 	p, err := search.Get(ctx, rs, ProjectKind, id)
 	if err != nil {
 		if record.ErrorCode(err) == record.ENOTFOUND {
-			return ProjectRead{}, record.Errorf(record.ENOTFOUND, "no land project with id %q is held", id)
+			return ProjectRead{}, record.NoteError(record.ENOTFOUND, "", record.N("land.error.not_found", quote(id)))
 		}
 		return ProjectRead{}, err
 	}
@@ -170,7 +188,7 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		return out, err
 	}
 	if !complete {
-		out.cut(joins.BoundNote("meetings joined to the project", joins.MaxRead))
+		out.cut(BoundNote(BoundMeetings, joins.MaxRead))
 	}
 	out.Meetings = append(out.Meetings, ls...)
 	var notices map[string]record.Notice
@@ -200,7 +218,7 @@ func (s *Service) events(ctx context.Context, ref []record.Ref, out *ProjectRead
 		byEvent[l.From.ID] = l
 	}
 	if !complete {
-		out.cut(joins.BoundNote("events of other publishers joined to the project", joins.MaxRead))
+		out.cut(BoundNote(BoundEvents, joins.MaxRead))
 	}
 	ids := make([]string, 0, len(ls))
 	for _, l := range ls {
@@ -211,7 +229,7 @@ func (s *Service) events(ctx context.Context, ref []record.Ref, out *ProjectRead
 		return []Event{}, nil, err
 	}
 	if page.Total > len(page.Items) {
-		out.cut(joins.BoundNote("events of other publishers joined to the project", MaxEvents))
+		out.cut(BoundNote(BoundEvents, MaxEvents))
 	}
 	return append([]Event{}, page.Items...), byEvent, nil
 }
@@ -228,7 +246,7 @@ func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectR
 		return nil, nil, err
 	}
 	if !complete {
-		r.cut(joins.BoundNote("City Record notices linked to the project", joins.MaxRead))
+		r.cut(BoundNote(BoundNotices, joins.MaxRead))
 	}
 	out := []NoticeLink{}
 	if len(ls) == 0 {
@@ -249,7 +267,8 @@ func (s *Service) noticeLinks(ctx context.Context, ref []record.Ref, r *ProjectR
 		}
 	}
 	for _, l := range ls {
-		nl := NoticeLink{RequestID: l.From.ID, Method: l.Method, Confidence: l.Confidence, Evidence: strings.Split(l.Evidence, EvidenceSep)}
+		nl := NoticeLink{RequestID: l.From.ID, Method: l.Method, Confidence: l.Confidence, Evidence: strings.Split(l.Evidence, EvidenceSep),
+			EvidenceKeys: JoinPieces(l.EvidenceKey)}
 		if n, ok := notices[l.From.ID]; ok {
 			nl.Title = n.Title
 			if !n.StartDate.IsZero() {
@@ -289,6 +308,7 @@ func (r ProjectRead) Path() DecisionPath {
 	if !r.LinksComplete {
 		d.LinksComplete = false
 		d.Notes = append(d.Notes, r.LinksNote)
+		d.NoteKeys = append(d.NoteKeys, r.LinksNoteKeys...)
 	}
 	return d
 }
@@ -453,19 +473,19 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 			id = t
 		}
 		if id == "unknown" && Token(v) != "unknown" {
-			return search.RecordQuery{}, n, record.Invalid("procedure", "unknown review procedure %q; procedures: ulurp, non_ulurp, elurp, unknown (not stated)", v)
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "procedure", record.N("land.error.procedure", quote(v)))
 		}
 		keys[KeyProcedure], n.Procedure = []string{id}, id
 	}
 	if v := strings.ToUpper(strings.TrimSpace(f.Action)); v != "" {
 		if !actionRE.MatchString(v) {
-			return search.RecordQuery{}, n, record.Invalid("action", "%q is not an action code: two letters such as ZM (zoning map), ZR (zoning text), ZS (special permit), HA (urban development action area), PQ (acquisition)", f.Action)
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "action", record.N("land.error.action", quote(f.Action)))
 		}
 		keys[KeyAction], n.Action = []string{v}, v
 	}
 	if v := Token(f.Stage); v != "" {
 		if !slices.Contains(StageIDs(), v) && v != "unknown" {
-			return search.RecordQuery{}, n, record.Invalid("stage", "unknown stage %q; stages: %s, unknown", f.Stage, strings.Join(StageIDs(), ", "))
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "stage", record.N("land.error.stage", quote(f.Stage), strings.Join(StageIDs(), ", ")))
 		}
 		keys[KeyStage], n.Stage = []string{v}, v
 	}
@@ -475,20 +495,20 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 	if v := Token(f.Borough); v != "" {
 		b, ok := boroughNames[v]
 		if !ok {
-			return search.RecordQuery{}, n, record.Invalid("borough", "unknown borough %q; boroughs: %s", f.Borough, strings.Join(BoroughSpellings(), ", "))
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "borough", record.N("land.error.borough", quote(f.Borough), strings.Join(BoroughSpellings(), ", ")))
 		}
 		keys[KeyBorough], n.Borough = []string{b}, b
 	}
 	if v := strings.TrimSpace(f.CommunityDistrict); v != "" {
 		cd := CommunityDistrict(v)
 		if cd == "" {
-			return search.RecordQuery{}, n, record.Invalid("community_district", "%q is not a community district: a borough letter (M, X, K, Q, R) and a number, as M11 or K03", v)
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "community_district", record.N("land.error.community_district", quote(v)))
 		}
 		keys[KeyCD], n.CommunityDistrict = []string{cd}, cd
 	}
 	if v := strings.TrimSpace(f.BBL); v != "" {
 		if !bblRE.MatchString(v) {
-			return search.RecordQuery{}, n, record.Invalid("bbl", "%q is not a BBL: 10 digits, borough (1-5), block (5) and lot (4)", v)
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "bbl", record.N("land.error.bbl", quote(v)))
 		}
 		keys[KeyBBL], n.BBL = []string{v}, v
 	}
@@ -498,20 +518,20 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 	if v := strings.TrimSpace(f.ULURP); v != "" {
 		k := ULURPKey(v)
 		if k == "" {
-			return search.RecordQuery{}, n, record.Invalid("ulurp", "%q is not an application (ULURP) number such as C 240046 HAM", v)
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "ulurp", record.N("land.error.ulurp", quote(v)))
 		}
 		keys[KeyULURP], n.ULURP = []string{k}, k
 	}
 	if v := strings.ToUpper(strings.TrimSpace(f.CEQR)); v != "" {
 		if !ceqrRE.MatchString(v) {
-			return search.RecordQuery{}, n, record.Invalid("ceqr", "%q is not a CEQR number such as 24DCP123M", f.CEQR)
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "ceqr", record.N("land.error.ceqr", quote(f.CEQR)))
 		}
 		keys[KeyCEQR], n.CEQR = []string{v}, v
 	}
 	if v := strings.TrimSpace(f.Word); v != "" {
 		ws := NameWords(v)
 		if len(ws) == 0 || len(ws) > MaxNameWords {
-			return search.RecordQuery{}, n, record.Invalid("word", "%q: give 1 to %d words of the project's name, applicant or brief (its address)", v, MaxNameWords)
+			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "word", record.N("land.error.word_count", quote(v), MaxNameWords))
 		}
 		n.Word = strings.Join(ws, " ")
 		if len(ws) == 1 { // several words are read by Browse (namedIDs)
@@ -534,7 +554,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+		return Page{}, record.NoteError(record.EINVALID, "limit", record.N("land.error.limit", MaxLimit))
 	}
 	if _, _, err := f.Query(); err != nil { // a bad filter is refused before the engine is asked
 		return Page{}, err

@@ -275,7 +275,7 @@ func minutesEvents(code, body string, day time.Time, url, text string) []land.Ev
 		out = append(out, land.Event{
 			ID: MinutesSource + ":" + code + "-" + day.Format("2006-01-02") + ":" + k, Type: "cb_minutes", Actor: "community_board", Body: body,
 			Name: body + " minutes of " + day.Format("January 2, 2006") + " name " + num, ULURPNumbers: []string{num}, ULURPKeys: []string{k},
-			Date: day, DateNote: "the date of the meeting whose minutes name the application", URL: url,
+			Date: day, DateNote: land.NEventMinutesDate.String(), DateNoteKey: new(land.NEventMinutesDate), URL: url,
 			Method: "text", Confidence: meeting.High, Evidence: strconv.Quote("…" + ev + "…"),
 			Source: MinutesSource, SourceLabel: MinutesLabel,
 		})

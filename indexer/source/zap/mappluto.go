@@ -15,6 +15,7 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/fetch"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // MapPLUTO live: NYC Open Data's MapPLUTO (64uk-42ks), one row per tax
@@ -130,7 +131,7 @@ func (f *PLUTOFetcher) Fetch(ctx context.Context, bbls []string) (PLUTOFetch, []
 				return out, errs, ctx.Err()
 			}
 			failed++
-			why := fmt.Sprintf(land.LotNoAnswer, failure(err))
+			why := land.LotNoAnswerNote(failure(err))
 			errs = append(errs, fmt.Errorf("mappluto: BBLs %s to %s: %w", part[0], part[len(part)-1], err))
 			for _, b := range part {
 				out.Unresolved = append(out.Unresolved, unresolvedLot(b, why, out.ObservedAt))
@@ -141,7 +142,7 @@ func (f *PLUTOFetcher) Fetch(ctx context.Context, bbls []string) (PLUTOFetch, []
 			if l, ok := found[b]; ok {
 				out.Lots = append(out.Lots, l)
 			} else {
-				out.Unresolved = append(out.Unresolved, unresolvedLot(b, land.LotNotInPLUTO, out.ObservedAt))
+				out.Unresolved = append(out.Unresolved, unresolvedLot(b, land.NLotNotInPLUTO, out.ObservedAt))
 			}
 		}
 		if f.Progress != nil {
@@ -164,9 +165,9 @@ func failure(err error) string {
 	return "the request failed"
 }
 
-func unresolvedLot(bbl, why string, at time.Time) land.LotLocation {
+func unresolvedLot(bbl string, why record.Note, at time.Time) land.LotLocation {
 	return land.LotLocation{ID: CentroidSource + ":lot:" + bbl, Source: CentroidSource, SourceLabel: PLUTOLabel, BBL: bbl,
-		Title: "lot not located", Unresolved: why, AskedAt: at, ObservedAt: at}
+		Title: "lot not located", Unresolved: why.String(), UnresolvedKey: &why, AskedAt: at, ObservedAt: at}
 }
 
 // ReadPLUTORows reads one MapPLUTO answer (a JSON array of rows): each

@@ -523,9 +523,10 @@ func bpRow(r map[string]any, file string, i int) (land.Event, error) {
 		e.Name, e.URL = strings.TrimSpace(strings.ReplaceAll(str(r["project"]), "\u00a0", " ")), str(r["pdf_download"])
 		e.Date = zapTime(str(r["date"]))
 		if !e.Date.IsZero() && e.Date.Year() == 1970 {
-			e.Date, e.DateNote = time.Time{}, "the row's date "+str(r["date"])+" is an epoch placeholder, not a date"
+			e.Date = time.Time{}
+			e.SetDateNote(land.EventEpochDate(str(r["date"])))
 		} else if e.Date.IsZero() {
-			e.DateNote = "the row has no date"
+			e.SetDateNote(land.NEventNoDate)
 		}
 	}
 	e.SourceLabel = sourceLabels[e.Source]
@@ -606,7 +607,8 @@ func councilItem(data []byte, file string) (land.Event, error) {
 	// Council dates are New York clock times written with "Z".
 	local := func(s string) time.Time { return record.ParseDate(strings.TrimSuffix(s, "Z")) }
 	if t := local(m.PassedDate); !t.IsZero() {
-		e.Date, e.DateNote = t, "passed date"
+		e.Date = t
+		e.SetDateNote(land.NEventPassedDate)
 	}
 	for _, h := range m.History {
 		st := land.EventStep{Date: local(h.Date), Action: h.Action, Body: h.BodyName}
@@ -793,7 +795,8 @@ func merge(id string, os []obs, lots *projectLots, centroids map[string]land.Poi
 		if c, ok := centroids[l.BBL]; ok {
 			l.Centroid = &c
 		} else {
-			l.NoCentroid = land.NoCentroidReason(l.BBL, len(centroids) > 0)
+			n := land.NoCentroidNote(l.BBL, len(centroids) > 0)
+			l.NoCentroid, l.NoCentroidKey = n.String(), &n
 		}
 	}
 	if len(p.Boroughs) == 0 {
