@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -156,11 +155,11 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 		return search.Result{}, err
 	}
 	held := read - wordless
-	sem, filtered, err := s.semantic(ctx, q, k)
+	sem, filtered, vec, err := s.semantic(ctx, q, k)
 	if err != nil {
 		return search.Result{}, err
 	}
-	ranked := sem
+	ranked, lexical := sem, false
 	if mode == ModeHybrid {
 		kq := q
 		kq.Cursor, kq.Limit, kq.IDsOnly = "", search.MaxLimit, true
@@ -176,7 +175,9 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 			}
 			kq.Cursor = res.NextCursor
 		}
-		ranked = fuse(kw, sem)
+		if ranked, lexical, err = s.hybrid(ctx, q, k, vec, kw, sem); err != nil {
+			return search.Result{}, err
+		}
 	}
 	out := search.Result{Total: len(ranked), Scope: filtered.Scope, Hits: []search.Hit{}}
 	if offset < len(ranked) {
@@ -189,7 +190,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 		}
 	}
 	searched := q.Searched(k)
-	searched.Semantic = s.describe(mode, held)
+	searched.Semantic = s.describe(mode, held, lexical)
 	if held := searched.Semantic.VectorsHeld; held < out.Scope.RecordsInCorpus {
 		searched.Semantic.NoteKeys = append(searched.Semantic.NoteKeys, record.N("semantic.vectors_partial", held, out.Scope.RecordsInCorpus, wordless))
 		searched.Semantic.Note = searched.Semantic.NoteKeys.Clauses("en")
@@ -201,13 +202,24 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 }
 
 // semantic is the nearest notices to q's words that pass q's filters, best
-// first (at most Ranked), and the last filter result (for its scope).
-func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keywords) ([]search.Hit, search.Result, error) {
-	words := append(slices.Clone(k.Terms), k.Phrases...)
+// first (at most Ranked), the last filter result (for its scope) and the
+// query's vector (nil when no word of it is known).
+func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keywords) ([]search.Hit, search.Result, []float32, error) {
+	vec, ok := s.Model.Embed(strings.Join(append(slices.Clone(k.Terms), k.Phrases...), " "))
+	if !ok {
+		vec = nil
+	}
+	hits, filtered, err := s.nearest(ctx, q, k, vec)
+	return hits, filtered, vec, err
+}
+
+// nearest is the nearest notices to vec that pass q's filters, best first
+// (at most Ranked), and the last filter result (for its scope); with no
+// vector, none (the filters still asked, for the scope).
+func (s *Service) nearest(ctx context.Context, q search.Query, k search.Keywords, vec []float32) ([]search.Hit, search.Result, error) {
 	var filtered search.Result
-	vec, ok := s.Model.Embed(strings.Join(words, " "))
 	var near []search.Near
-	if ok {
+	if vec != nil {
 		var err error
 		nq := search.NearQuery{Kind: NoticeVectorKind.Name, Vector: vec, K: Candidates, MinScore: MinSimilarity, Filter: nearFilter(q)}
 		if near, err = s.Records.NearestRecords(ctx, nq); err != nil {
@@ -247,12 +259,7 @@ func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keyword
 			break
 		}
 	}
-	slices.SortFunc(hits, func(a, b search.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Notice.RequestID, b.Notice.RequestID)
-	})
+	slices.SortFunc(hits, byScore)
 	if len(hits) > Ranked {
 		hits = hits[:Ranked]
 	}
@@ -314,15 +321,17 @@ func nearFilter(q search.Query) search.RecordQuery {
 	return f
 }
 
-// fuse is reciprocal rank fusion of a keyword and a semantic ranking: each
-// notice scores the sum of 1/(FusionK+rank) over the rankings it is in.
-func fuse(keyword, semantic []search.Hit) []search.Hit {
+// fuse is weighted reciprocal rank fusion of a keyword and a semantic
+// ranking: each notice scores the sum of weight/(FusionK+rank) over the
+// rankings it is in (hybrid.go chooses the weights).
+func fuse(keyword, semantic []search.Hit, wKeyword, wSemantic float64) []search.Hit {
 	score := map[string]float64{}
 	first := map[string]search.Hit{}
-	for _, list := range [][]search.Hit{keyword, semantic} {
+	for l, list := range [][]search.Hit{keyword, semantic} {
+		w := []float64{wKeyword, wSemantic}[l]
 		for i, h := range list {
 			id := h.Notice.RequestID
-			score[id] += 1 / float64(FusionK+i+1)
+			score[id] += w / float64(FusionK+i+1)
 			if _, ok := first[id]; !ok {
 				first[id] = h
 			}
@@ -333,12 +342,7 @@ func fuse(keyword, semantic []search.Hit) []search.Hit {
 		h.Score = score[id]
 		out = append(out, h)
 	}
-	slices.SortFunc(out, func(a, b search.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Notice.RequestID, b.Notice.RequestID)
-	})
+	slices.SortFunc(out, byScore)
 	if len(out) > Ranked {
 		out = out[:Ranked]
 	}
@@ -359,7 +363,7 @@ func exclusionsOnly(k search.Keywords) string {
 }
 
 // describe is what a semantic or hybrid scope states of its method.
-func (s *Service) describe(mode string, held int) *record.SemanticSearched {
+func (s *Service) describe(mode string, held int, lexical bool) *record.SemanticSearched {
 	d := &record.SemanticSearched{
 		Mode: mode, Model: ModelName, VectorsHeld: held, Candidates: Candidates, MinSimilarity: MinSimilarity,
 		NoteKeys: record.Notes{record.N("semantic.ranked"), record.N("semantic.filters"), record.N("semantic.at_most", Ranked)},
@@ -368,6 +372,12 @@ func (s *Service) describe(mode string, held int) *record.SemanticSearched {
 	if mode == ModeHybrid {
 		f := record.N("semantic.fusion", FusionK, Ranked)
 		d.Fusion, d.FusionKey = f.String(), &f
+		if lexical {
+			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_title_words", MinorWeight, TitleHead))
+		} else {
+			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_other_words", MinorWeight, FeedbackTop))
+		}
+		d.Note = d.NoteKeys.Clauses("en")
 	}
 	return d
 }
