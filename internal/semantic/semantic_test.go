@@ -270,12 +270,18 @@ func TestSemanticPagesAndRejectsWhatItCannotDo(t *testing.T) {
 	}
 }
 
+// JudgedHybridFloor is the hybrid nDCG@10 the shipped ranking reaches on
+// the judged set (0.612, go -C bench run . -relevance-only).
+const JudgedHybridFloor = 0.612
+
 // The judged set (testdata/relevance) scores hybrid above keyword search,
 // overall and on each phrasing half (issue 36: hybrid never below keyword
 // on the keyword-phrased half); the bench prints the same table (go -C
 // bench run . -relevance-only). The set itself holds at least 120 queries
 // in keyword/paraphrase pairs, and every query added after the first set
-// has at least 2 relevant notices and says why its rule is right.
+// has at least 2 relevant notices and says why its rule is right. Hybrid
+// stays at or above the figure the shipped ranking reaches
+// (JudgedHybridFloor).
 func TestJudgedSetHybridBeatsKeyword(t *testing.T) {
 	s, _ := service(t)
 	j, err := semantic.LoadJudged(filepath.Join(root, semantic.JudgedFile))
@@ -329,10 +335,15 @@ func TestJudgedSetHybridBeatsKeyword(t *testing.T) {
 			t.Errorf("%s-phrased half: hybrid nDCG@10 %.3f is below keyword's %.3f", p, h, k)
 		}
 	}
-	// on the held-out queries too (q61-q132, no constant was chosen on
-	// them): hybrid above keyword overall. Their keyword-phrased half is
-	// issue 36's unmet target (hybrid 0.895, keyword 0.910,
-	// docs/benchmarks.md "Search quality"): logged, not yet asserted.
+	// the shipped ranking's figure (issue 50 item 6, docs/benchmarks.md
+	// "Search quality"): a change that lowers it fails here
+	if hy.NDCG < JudgedHybridFloor {
+		t.Errorf("hybrid nDCG@10 %.3f fell below %.3f, the shipped ranking's", hy.NDCG, JudgedHybridFloor)
+	}
+	// on the added queries too (q61-q132): hybrid above keyword overall
+	// and not below it on either half (issue 36's target, met since the
+	// hybrid ranking of issue 50: 0.918 against 0.910 on their
+	// keyword-phrased half)
 	held := semantic.Where(scores, func(q semantic.JudgedQuery) bool { return !semantic.InFirstSet(q) })
 	hby := map[string]semantic.ModeScore{}
 	for _, sc := range held {
@@ -344,7 +355,7 @@ func TestJudgedSetHybridBeatsKeyword(t *testing.T) {
 	}
 	for _, p := range semantic.Phrasings {
 		if h, k := hhy.ByPhrasing[p][1], hkw.ByPhrasing[p][1]; h < k {
-			t.Logf("held-out %s-phrased half: hybrid nDCG@10 %.3f is below keyword's %.3f (issue 36's target, not met)", p, h, k)
+			t.Errorf("added queries' %s-phrased half: hybrid nDCG@10 %.3f is below keyword's %.3f", p, h, k)
 		}
 	}
 }
@@ -439,4 +450,49 @@ func ownSample(t *testing.T) *embedded.Backend {
 		t.Fatal(err)
 	}
 	return be
+}
+
+// Hybrid search reads how a query is worded from the titles of its best
+// keyword matches and says so in its scope: "traffic signal maintenance"
+// is in those titles' words (keyword ranking first, the title counting),
+// "repairing stoplights at intersections" is not (semantic ranking first,
+// read again towards its best matches' titles). The first finds a traffic
+// signal notice first, the second within its first 10; a semantic
+// search's scope states no weighting.
+func TestHybridReadsHowTheQueryIsWorded(t *testing.T) {
+	s, _ := service(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		q, note string
+		within  int // a traffic signal notice at this index or before
+	}{
+		{"traffic signal maintenance", "semantic.fusion_title_words", 0},
+		{"repairing stoplights at intersections", "semantic.fusion_other_words", 9},
+	} {
+		res, err := s.Search(ctx, search.Query{Text: c.q, Limit: 10}, semantic.ModeHybrid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sem := res.Scope.Searched.Semantic
+		var keys []string
+		for _, n := range sem.NoteKeys {
+			keys = append(keys, n.Key)
+		}
+		if !slices.Contains(keys, c.note) || !strings.Contains(sem.Note, "titles of its best") {
+			t.Errorf("%q: notes %v (%q), want %s", c.q, keys, sem.Note, c.note)
+		}
+		found := slices.IndexFunc(res.Hits, func(h search.Hit) bool {
+			return strings.Contains(strings.ToLower(h.Notice.Title), "traffic signal")
+		})
+		if found < 0 || found > c.within {
+			t.Errorf("%q: no traffic signal notice in the first %d: %v", c.q, c.within+1, titles(res))
+		}
+		res, err = s.Search(ctx, search.Query{Text: c.q, Limit: 10}, semantic.ModeSemantic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Scope.Searched.Semantic.Note, "titles of its best") {
+			t.Errorf("%q: a semantic search states a fusion weighting: %q", c.q, res.Scope.Searched.Semantic.Note)
+		}
+	}
 }
