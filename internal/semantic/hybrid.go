@@ -28,24 +28,18 @@ import (
 //     TitleBonus times the share of the query's words its title holds (the
 //     title's weight: a title is what a notice is about);
 //
-// otherwise the query is "in other words", and
-//   - the semantic ranking counts fully and the keyword one MinorWeight;
-//   - the semantic ranking is read again with the query's vector moved
-//     towards the titles of its own best FeedbackTop notices (weight
-//     FeedbackWeight: pseudo-relevance feedback), which finds the notices
-//     worded like the best matches, not only like the query.
+// otherwise the query is "in other words", and the semantic ranking
+// counts fully and the keyword one MinorWeight.
 //
-// All of it is done here, on the rankings and titles both engines return,
-// so the two engines answer alike. Chosen on the judged set
+// All of it is done here, in the one service, on the rankings and titles
+// either engine returns: both engines go through the same steps. Chosen on the judged set
 // (docs/benchmarks.md "Search quality"), every step measured apart.
 const (
-	LexicalTop     = 5
-	LexicalShare   = 0.5
-	MinorWeight    = 0.3
-	TitleHead      = 20
-	TitleBonus     = 0.005
-	FeedbackTop    = 3
-	FeedbackWeight = 0.5
+	LexicalTop   = 5
+	LexicalShare = 0.5
+	MinorWeight  = 0.3
+	TitleHead    = 20
+	TitleBonus   = 0.005
 )
 
 // titleAnalyzer cuts text as the engines index it (Bleve's English
@@ -126,41 +120,10 @@ func (s *Service) lexical(ctx context.Context, words []string, kw []search.Hit) 
 	return sum/float64(len(top)) >= LexicalShare, nil
 }
 
-// feedbackVector is vec moved towards the titles of the first FeedbackTop
-// notices of sem: vec + FeedbackWeight × their titles' mean vector, of
-// unit length; ok is false when no title has a vector.
-func (s *Service) feedbackVector(ctx context.Context, vec []float32, sem []search.Hit) ([]float32, bool, error) {
-	top := sem[:min(len(sem), FeedbackTop)]
-	titles, err := s.titles(ctx, top)
-	if err != nil {
-		return nil, false, err
-	}
-	mean := make([]float32, len(vec))
-	n := 0
-	for _, h := range top {
-		tv, ok := s.Model.Embed(titles[h.Notice.RequestID])
-		if !ok {
-			continue
-		}
-		for i, x := range tv {
-			mean[i] += x
-		}
-		n++
-	}
-	if n == 0 {
-		return nil, false, nil
-	}
-	out := make([]float32, len(vec))
-	for i := range out {
-		out[i] = vec[i] + FeedbackWeight*mean[i]/float32(n)
-	}
-	return out, normalize(out), nil
-}
-
-// hybrid is the fused ranking of q (the keyword ranking kw, the semantic
-// ranking sem made with the query's vector vec), as the comment above
-// says, and whether the query was read as in the titles' words.
-func (s *Service) hybrid(ctx context.Context, q search.Query, k search.Keywords, vec []float32, kw, sem []search.Hit) ([]search.Hit, bool, error) {
+// hybrid is the fused ranking of the keyword ranking kw and the semantic
+// ranking sem of a query of keywords k, as the comment above says, and
+// whether the query was read as in the titles' words.
+func (s *Service) hybrid(ctx context.Context, k search.Keywords, kw, sem []search.Hit) ([]search.Hit, bool, error) {
 	words := queryStems(k)
 	lex, err := s.lexical(ctx, words, kw)
 	if err != nil {
@@ -178,17 +141,6 @@ func (s *Service) hybrid(ctx context.Context, q search.Query, k search.Keywords,
 		}
 		slices.SortStableFunc(head, byScore)
 		return ranked, true, nil
-	}
-	if len(sem) > 0 && vec != nil {
-		fv, ok, err := s.feedbackVector(ctx, vec, sem)
-		if err != nil {
-			return nil, false, err
-		}
-		if ok {
-			if sem, _, err = s.nearest(ctx, q, k, fv); err != nil {
-				return nil, false, err
-			}
-		}
 	}
 	return fuse(kw, sem, MinorWeight, 1), false, nil
 }

@@ -155,7 +155,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 		return search.Result{}, err
 	}
 	held := read - wordless
-	sem, filtered, vec, err := s.semantic(ctx, q, k)
+	sem, filtered, err := s.semantic(ctx, q, k)
 	if err != nil {
 		return search.Result{}, err
 	}
@@ -175,7 +175,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 			}
 			kq.Cursor = res.NextCursor
 		}
-		if ranked, lexical, err = s.hybrid(ctx, q, k, vec, kw, sem); err != nil {
+		if ranked, lexical, err = s.hybrid(ctx, k, kw, sem); err != nil {
 			return search.Result{}, err
 		}
 	}
@@ -202,24 +202,13 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 }
 
 // semantic is the nearest notices to q's words that pass q's filters, best
-// first (at most Ranked), the last filter result (for its scope) and the
-// query's vector (nil when no word of it is known).
-func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keywords) ([]search.Hit, search.Result, []float32, error) {
-	vec, ok := s.Model.Embed(strings.Join(append(slices.Clone(k.Terms), k.Phrases...), " "))
-	if !ok {
-		vec = nil
-	}
-	hits, filtered, err := s.nearest(ctx, q, k, vec)
-	return hits, filtered, vec, err
-}
-
-// nearest is the nearest notices to vec that pass q's filters, best first
-// (at most Ranked), and the last filter result (for its scope); with no
-// vector, none (the filters still asked, for the scope).
-func (s *Service) nearest(ctx context.Context, q search.Query, k search.Keywords, vec []float32) ([]search.Hit, search.Result, error) {
+// first (at most Ranked), and the last filter result (for its scope).
+func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keywords) ([]search.Hit, search.Result, error) {
+	words := append(slices.Clone(k.Terms), k.Phrases...)
 	var filtered search.Result
+	vec, ok := s.Model.Embed(strings.Join(words, " "))
 	var near []search.Near
-	if vec != nil {
+	if ok {
 		var err error
 		nq := search.NearQuery{Kind: NoticeVectorKind.Name, Vector: vec, K: Candidates, MinScore: MinSimilarity, Filter: nearFilter(q)}
 		if near, err = s.Records.NearestRecords(ctx, nq); err != nil {
@@ -375,7 +364,7 @@ func (s *Service) describe(mode string, held int, lexical bool) *record.Semantic
 		if lexical {
 			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_title_words", MinorWeight, TitleHead))
 		} else {
-			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_other_words", MinorWeight, FeedbackTop))
+			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_other_words", MinorWeight))
 		}
 		d.Note = d.NoteKeys.Clauses("en")
 	}
