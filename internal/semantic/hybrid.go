@@ -28,8 +28,13 @@ import (
 //     TitleBonus times the share of the query's words its title holds (the
 //     title's weight: a title is what a notice is about);
 //
-// otherwise the query is "in other words", and the semantic ranking
-// counts fully and the keyword one MinorWeight.
+// otherwise the query is "in other words", and
+//   - the semantic ranking counts fully and the keyword one MinorWeight;
+//   - a second keyword ranking counts MinorWeight too: the query's words
+//     and those that at least ExpansionShared of the titles of the
+//     semantic ranking's best ExpansionTop hold (at most ExpansionWords,
+//     the first found first): a paraphrase finds the notices worded as
+//     its best semantic matches are (pseudo-relevance feedback).
 //
 // All of it is done here, in the one service, on the rankings and titles
 // either engine returns: both engines go through the same steps. Chosen on the judged set
@@ -40,6 +45,10 @@ const (
 	MinorWeight  = 0.3
 	TitleHead    = 20
 	TitleBonus   = 0.005
+
+	ExpansionTop    = 5
+	ExpansionShared = 2
+	ExpansionWords  = 12
 )
 
 // titleAnalyzer cuts text as the engines index it (Bleve's English
@@ -121,16 +130,16 @@ func (s *Service) lexical(ctx context.Context, words []string, kw []search.Hit) 
 }
 
 // hybrid is the fused ranking of the keyword ranking kw and the semantic
-// ranking sem of a query of keywords k, as the comment above says, and
+// ranking sem of q (its keywords k), as the comment above says, and
 // whether the query was read as in the titles' words.
-func (s *Service) hybrid(ctx context.Context, k search.Keywords, kw, sem []search.Hit) ([]search.Hit, bool, error) {
+func (s *Service) hybrid(ctx context.Context, q search.Query, k search.Keywords, kw, sem []search.Hit) ([]search.Hit, bool, error) {
 	words := queryStems(k)
 	lex, err := s.lexical(ctx, words, kw)
 	if err != nil {
 		return nil, false, err
 	}
 	if lex {
-		ranked := fuse(kw, sem, 1, MinorWeight)
+		ranked := fuse([]ranking{{kw, 1}, {sem, MinorWeight}})
 		head := ranked[:min(len(ranked), TitleHead)]
 		titles, err := s.titles(ctx, head)
 		if err != nil {
@@ -142,7 +151,72 @@ func (s *Service) hybrid(ctx context.Context, k search.Keywords, kw, sem []searc
 		slices.SortStableFunc(head, byScore)
 		return ranked, true, nil
 	}
-	return fuse(kw, sem, MinorWeight, 1), false, nil
+	expanded, err := s.expanded(ctx, q, k, sem)
+	if err != nil {
+		return nil, false, err
+	}
+	return fuse([]ranking{{kw, MinorWeight}, {sem, 1}, {expanded, MinorWeight}}), false, nil
+}
+
+// expansion is the words that at least ExpansionShared of titles hold
+// (words the engines index: no stop word), the first found first, at
+// most n.
+func expansion(titles []string, n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	count := map[string]int{}
+	var order []string
+	for _, t := range titles {
+		var seen []string
+		for _, w := range search.Words(t) {
+			if slices.Contains(seen, w) {
+				continue
+			}
+			seen = append(seen, w)
+			if count[w] == 0 {
+				order = append(order, w)
+			}
+			count[w]++
+		}
+	}
+	var out []string
+	for _, w := range order {
+		if len(out) == n {
+			break
+		}
+		if count[w] >= ExpansionShared && len(stems(w)) > 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// expanded is the keyword ranking (one page, search.MaxLimit) of q's
+// words and the expansion of the titles of sem's best ExpansionTop hits;
+// none when they give no word.
+func (s *Service) expanded(ctx context.Context, q search.Query, k search.Keywords, sem []search.Hit) ([]search.Hit, error) {
+	top := sem[:min(len(sem), ExpansionTop)]
+	titles, err := s.titles(ctx, top)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]string, 0, len(top))
+	for _, h := range top {
+		ts = append(ts, titles[h.Notice.RequestID])
+	}
+	more := expansion(ts, min(ExpansionWords, search.MaxClauses-k.Count()))
+	if len(more) == 0 {
+		return nil, nil
+	}
+	eq := q
+	eq.Text = q.Text + " " + strings.Join(more, " ")
+	eq.Cursor, eq.Limit, eq.IDsOnly = "", search.MaxLimit, true
+	res, err := s.Reader.Search(ctx, eq)
+	if err != nil {
+		return nil, err
+	}
+	return res.Hits, nil
 }
 
 // byScore orders hits by score, best first, ties by request id.

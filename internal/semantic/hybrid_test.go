@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -61,9 +62,27 @@ func TestFuseWeighsEachRanking(t *testing.T) {
 		{1, MinorWeight, []string{"both", "k1", "s1"}},
 		{MinorWeight, 1, []string{"both", "s1", "k1"}},
 	} {
-		got := ids(fuse(kw, sem, c.wk, c.ws))
+		got := ids(fuse([]ranking{{kw, c.wk}, {sem, c.ws}}))
 		if len(got) != 3 || got[0] != c.want[0] || got[1] != c.want[1] || got[2] != c.want[2] {
 			t.Errorf("weights %.1f/%.1f: %v, want %v", c.wk, c.ws, got, c.want)
 		}
+	}
+}
+
+// A paraphrase's keyword search is widened by the words its best semantic
+// matches' titles share: a word counted once per title, in at least
+// ExpansionShared of them, no stop word, the first found first, at most n.
+func TestExpansionTakesSharedTitleWords(t *testing.T) {
+	titles := []string{"TRAFFIC SIGNAL MAINTENANCE", "Maintenance of the traffic signals, traffic lights", "The elevator repair"}
+	for n, want := range map[int][]string{12: {"traffic", "maintenance"}, 1: {"traffic"}, 0: nil, -3: nil} {
+		if got := expansion(titles, n); !slices.Equal(got, want) {
+			t.Errorf("at most %d: %v, want %v", n, got, want)
+		}
+	}
+	if got := expansion([]string{"the park", "the pool"}, 12); len(got) != 0 {
+		t.Errorf("a stop word widened the search: %v", got)
+	}
+	if got := expansion([]string{"traffic traffic"}, 12); len(got) != 0 {
+		t.Errorf("a word twice in one title counted as shared: %v", got)
 	}
 }

@@ -175,7 +175,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 			}
 			kq.Cursor = res.NextCursor
 		}
-		if ranked, lexical, err = s.hybrid(ctx, k, kw, sem); err != nil {
+		if ranked, lexical, err = s.hybrid(ctx, q, k, kw, sem); err != nil {
 			return search.Result{}, err
 		}
 	}
@@ -310,17 +310,22 @@ func nearFilter(q search.Query) search.RecordQuery {
 	return f
 }
 
-// fuse is weighted reciprocal rank fusion of a keyword and a semantic
-// ranking: each notice scores the sum of weight/(FusionK+rank) over the
-// rankings it is in (hybrid.go chooses the weights).
-func fuse(keyword, semantic []search.Hit, wKeyword, wSemantic float64) []search.Hit {
+// ranking is one ranking to fuse and its weight.
+type ranking struct {
+	hits   []search.Hit
+	weight float64
+}
+
+// fuse is weighted reciprocal rank fusion: each notice scores the sum of
+// weight/(FusionK+rank) over the rankings it is in (hybrid.go chooses the
+// rankings and weights).
+func fuse(rankings []ranking) []search.Hit {
 	score := map[string]float64{}
 	first := map[string]search.Hit{}
-	for l, list := range [][]search.Hit{keyword, semantic} {
-		w := []float64{wKeyword, wSemantic}[l]
-		for i, h := range list {
+	for _, r := range rankings {
+		for i, h := range r.hits {
 			id := h.Notice.RequestID
-			score[id] += w / float64(FusionK+i+1)
+			score[id] += r.weight / float64(FusionK+i+1)
 			if _, ok := first[id]; !ok {
 				first[id] = h
 			}
@@ -364,7 +369,7 @@ func (s *Service) describe(mode string, held int, lexical bool) *record.Semantic
 		if lexical {
 			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_title_words", MinorWeight, TitleHead))
 		} else {
-			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_other_words", MinorWeight))
+			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_other_words", MinorWeight, ExpansionTop))
 		}
 		d.Note = d.NoteKeys.Clauses("en")
 	}
