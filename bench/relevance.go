@@ -52,9 +52,9 @@ func renderRelevance(e relevanceEval) string {
 	first := semantic.Where(e.Scores, semantic.InFirstSet)
 	added := semantic.Where(e.Scores, func(q semantic.JudgedQuery) bool { return !semantic.InFirstSet(q) })
 	if len(first) > 0 && len(added) > 0 {
-		fmt.Fprintf(&b, "The first %d queries (q01-q%02d), on which the ranking's constants were chosen:\n\n", semantic.FirstSet, semantic.FirstSet)
+		fmt.Fprintf(&b, "The first %d queries (q01-q%02d), on which the ranking's first constants were chosen:\n\n", semantic.FirstSet, semantic.FirstSet)
 		b.WriteString(semantic.Table(first))
-		b.WriteString("\nThe queries added later (held out from those choices):\n\n")
+		b.WriteString("\nThe queries added later (held out from those choices; the hybrid fusion's weighting was chosen on all the queries):\n\n")
 		b.WriteString(semantic.Table(added))
 		b.WriteString("\n")
 	}

@@ -172,6 +172,8 @@ func TestScriptNotesInSpanish(t *testing.T) {
 		{record.N("semantic.at_most", 50), "50"},
 		{record.N("semantic.vectors_partial", 900, "1,002", 2), "1,002"},
 		{record.N("semantic.fusion", 60, 50), "k=60"},
+		{record.N("semantic.fusion_title_words", 0.3, 20), "20"},
+		{record.N("semantic.fusion_other_words", 0.3, 5), "5"},
 		{cycle.NoneFoundKey, ""},
 		{record.N("cycle.not_sought"), ""},
 		{record.N("cycle.last_award_amount.strict", "ACME INC", 2023, "$1,200.00"), "ACME INC"},

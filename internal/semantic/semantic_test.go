@@ -270,12 +270,18 @@ func TestSemanticPagesAndRejectsWhatItCannotDo(t *testing.T) {
 	}
 }
 
+// JudgedHybridFloor is the hybrid nDCG@10 the shipped ranking reaches on
+// the judged set (0.614, go -C bench run . -relevance-only).
+const JudgedHybridFloor = 0.614
+
 // The judged set (testdata/relevance) scores hybrid above keyword search,
 // overall and on each phrasing half (issue 36: hybrid never below keyword
 // on the keyword-phrased half); the bench prints the same table (go -C
 // bench run . -relevance-only). The set itself holds at least 120 queries
 // in keyword/paraphrase pairs, and every query added after the first set
-// has at least 2 relevant notices and says why its rule is right.
+// has at least 2 relevant notices and says why its rule is right. Hybrid
+// stays at or above the figure the shipped ranking reaches
+// (JudgedHybridFloor).
 func TestJudgedSetHybridBeatsKeyword(t *testing.T) {
 	s, _ := service(t)
 	j, err := semantic.LoadJudged(filepath.Join(root, semantic.JudgedFile))
@@ -329,10 +335,15 @@ func TestJudgedSetHybridBeatsKeyword(t *testing.T) {
 			t.Errorf("%s-phrased half: hybrid nDCG@10 %.3f is below keyword's %.3f", p, h, k)
 		}
 	}
-	// on the held-out queries too (q61-q132, no constant was chosen on
-	// them): hybrid above keyword overall. Their keyword-phrased half is
-	// issue 36's unmet target (hybrid 0.895, keyword 0.910,
-	// docs/benchmarks.md "Search quality"): logged, not yet asserted.
+	// the shipped ranking's figure (issue 50 item 6, docs/benchmarks.md
+	// "Search quality"): a change that lowers it fails here
+	if hy.NDCG < JudgedHybridFloor {
+		t.Errorf("hybrid nDCG@10 %.5f fell below %.3f, the shipped ranking's", hy.NDCG, JudgedHybridFloor)
+	}
+	// on the added queries too (q61-q132): hybrid above keyword overall
+	// and not below it on either half (issue 36's target, met since the
+	// hybrid ranking of issue 50: 0.920 against 0.910 on their
+	// keyword-phrased half)
 	held := semantic.Where(scores, func(q semantic.JudgedQuery) bool { return !semantic.InFirstSet(q) })
 	hby := map[string]semantic.ModeScore{}
 	for _, sc := range held {
@@ -344,7 +355,7 @@ func TestJudgedSetHybridBeatsKeyword(t *testing.T) {
 	}
 	for _, p := range semantic.Phrasings {
 		if h, k := hhy.ByPhrasing[p][1], hkw.ByPhrasing[p][1]; h < k {
-			t.Logf("held-out %s-phrased half: hybrid nDCG@10 %.3f is below keyword's %.3f (issue 36's target, not met)", p, h, k)
+			t.Errorf("added queries' %s-phrased half: hybrid nDCG@10 %.3f is below keyword's %.3f", p, h, k)
 		}
 	}
 }
@@ -439,4 +450,59 @@ func ownSample(t *testing.T) *embedded.Backend {
 		t.Fatal(err)
 	}
 	return be
+}
+
+// Hybrid search reads how a query is worded from the titles of its best
+// keyword matches and says so in its scope: "traffic signal maintenance"
+// is in those titles' words (keyword ranking first, the title counting),
+// "police burning confiscated vapes" is not (semantic ranking first, with
+// a keyword search widened by its best matches' titles). Each finds a
+// notice of its need first (the second where keyword search finds none in
+// its first 10); a semantic search's scope states no weighting.
+func TestHybridReadsHowTheQueryIsWorded(t *testing.T) {
+	s, _ := service(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		q, note, title string
+		within         int  // a notice whose title holds title at this index or before
+		keywordMisses  bool // keyword search has none in its first 10
+	}{
+		{"traffic signal maintenance", "semantic.fusion_title_words", "traffic signal", 0, false},
+		{"police burning confiscated vapes", "semantic.fusion_other_words", "cigarette", 0, true},
+	} {
+		res, err := s.Search(ctx, search.Query{Text: c.q, Limit: 10}, semantic.ModeHybrid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sem := res.Scope.Searched.Semantic
+		var keys []string
+		for _, n := range sem.NoteKeys {
+			keys = append(keys, n.Key)
+		}
+		if !slices.Contains(keys, c.note) || !strings.Contains(sem.Note, "titles of") {
+			t.Errorf("%q: notes %v (%q), want %s", c.q, keys, sem.Note, c.note)
+		}
+		found := slices.IndexFunc(res.Hits, func(h search.Hit) bool {
+			return strings.Contains(strings.ToLower(h.Notice.Title), c.title)
+		})
+		if found < 0 || found > c.within {
+			t.Errorf("%q: no %s notice in the first %d: %v", c.q, c.title, c.within+1, titles(res))
+		}
+		if c.keywordMisses {
+			res, err := s.Search(ctx, search.Query{Text: c.q, Limit: 10}, semantic.ModeKeyword)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.ContainsFunc(res.Hits, func(h search.Hit) bool { return strings.Contains(strings.ToLower(h.Notice.Title), c.title) }) {
+				t.Errorf("%q: keyword search finds a %s notice too; the case no longer shows hybrid's gain", c.q, c.title)
+			}
+		}
+		res, err = s.Search(ctx, search.Query{Text: c.q, Limit: 10}, semantic.ModeSemantic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Scope.Searched.Semantic.Note, "titles of") {
+			t.Errorf("%q: a semantic search states a fusion weighting: %q", c.q, res.Scope.Searched.Semantic.Note)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -160,7 +159,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	if err != nil {
 		return search.Result{}, err
 	}
-	ranked := sem
+	ranked, lexical := sem, false
 	if mode == ModeHybrid {
 		kq := q
 		kq.Cursor, kq.Limit, kq.IDsOnly = "", search.MaxLimit, true
@@ -176,7 +175,9 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 			}
 			kq.Cursor = res.NextCursor
 		}
-		ranked = fuse(kw, sem)
+		if ranked, lexical, err = s.hybrid(ctx, q, k, kw, sem); err != nil {
+			return search.Result{}, err
+		}
 	}
 	out := search.Result{Total: len(ranked), Scope: filtered.Scope, Hits: []search.Hit{}}
 	if offset < len(ranked) {
@@ -189,7 +190,7 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 		}
 	}
 	searched := q.Searched(k)
-	searched.Semantic = s.describe(mode, held)
+	searched.Semantic = s.describe(mode, held, lexical)
 	if held := searched.Semantic.VectorsHeld; held < out.Scope.RecordsInCorpus {
 		searched.Semantic.NoteKeys = append(searched.Semantic.NoteKeys, record.N("semantic.vectors_partial", held, out.Scope.RecordsInCorpus, wordless))
 		searched.Semantic.Note = searched.Semantic.NoteKeys.Clauses("en")
@@ -247,12 +248,7 @@ func (s *Service) semantic(ctx context.Context, q search.Query, k search.Keyword
 			break
 		}
 	}
-	slices.SortFunc(hits, func(a, b search.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Notice.RequestID, b.Notice.RequestID)
-	})
+	slices.SortFunc(hits, byScore)
 	if len(hits) > Ranked {
 		hits = hits[:Ranked]
 	}
@@ -314,15 +310,22 @@ func nearFilter(q search.Query) search.RecordQuery {
 	return f
 }
 
-// fuse is reciprocal rank fusion of a keyword and a semantic ranking: each
-// notice scores the sum of 1/(FusionK+rank) over the rankings it is in.
-func fuse(keyword, semantic []search.Hit) []search.Hit {
+// ranking is one ranking to fuse and its weight.
+type ranking struct {
+	hits   []search.Hit
+	weight float64
+}
+
+// fuse is weighted reciprocal rank fusion: each notice scores the sum of
+// weight/(FusionK+rank) over the rankings it is in (hybrid.go chooses the
+// rankings and weights).
+func fuse(rankings []ranking) []search.Hit {
 	score := map[string]float64{}
 	first := map[string]search.Hit{}
-	for _, list := range [][]search.Hit{keyword, semantic} {
-		for i, h := range list {
+	for _, r := range rankings {
+		for i, h := range r.hits {
 			id := h.Notice.RequestID
-			score[id] += 1 / float64(FusionK+i+1)
+			score[id] += r.weight / float64(FusionK+i+1)
 			if _, ok := first[id]; !ok {
 				first[id] = h
 			}
@@ -333,12 +336,7 @@ func fuse(keyword, semantic []search.Hit) []search.Hit {
 		h.Score = score[id]
 		out = append(out, h)
 	}
-	slices.SortFunc(out, func(a, b search.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Notice.RequestID, b.Notice.RequestID)
-	})
+	slices.SortFunc(out, byScore)
 	if len(out) > Ranked {
 		out = out[:Ranked]
 	}
@@ -359,7 +357,7 @@ func exclusionsOnly(k search.Keywords) string {
 }
 
 // describe is what a semantic or hybrid scope states of its method.
-func (s *Service) describe(mode string, held int) *record.SemanticSearched {
+func (s *Service) describe(mode string, held int, lexical bool) *record.SemanticSearched {
 	d := &record.SemanticSearched{
 		Mode: mode, Model: ModelName, VectorsHeld: held, Candidates: Candidates, MinSimilarity: MinSimilarity,
 		NoteKeys: record.Notes{record.N("semantic.ranked"), record.N("semantic.filters"), record.N("semantic.at_most", Ranked)},
@@ -368,6 +366,12 @@ func (s *Service) describe(mode string, held int) *record.SemanticSearched {
 	if mode == ModeHybrid {
 		f := record.N("semantic.fusion", FusionK, Ranked)
 		d.Fusion, d.FusionKey = f.String(), &f
+		if lexical {
+			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_title_words", MinorWeight, TitleHead))
+		} else {
+			d.NoteKeys = append(d.NoteKeys, record.N("semantic.fusion_other_words", MinorWeight, ExpansionTop))
+		}
+		d.Note = d.NoteKeys.Clauses("en")
 	}
 	return d
 }
