@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -412,12 +411,3 @@ func (s *Server) searchMeetings(m *notices.Meetings) *SearchMeetings {
 	return out
 }
 
-// errorNote is the note of err's message (record.Error's MessageKey; none
-// for an error that is not said as a note).
-func errorNote(err error) record.Note {
-	var e *record.Error
-	if errors.As(err, &e) {
-		return e.MessageKey
-	}
-	return record.Note{}
-}
