@@ -44,7 +44,7 @@ func langFuncs(lang string) template.FuncMap {
 		// note (record.Note) is said by note, from its key
 		"say": func(sentence string) string { return Say(lang, sentence) },
 		// recordNote is plain, with the record text the note quotes
-		// marked as such (words_es_meet.go)
+		// marked as such (notes.go)
 		"recordNote": func(note string) any { return recordNote(lang, note) },
 		// note is a service's note (record.Note, record.Notes or a list
 		// of notes) in lang, from its key and arguments (notes.go)
@@ -132,7 +132,7 @@ func Say(lang, sentence string) string { return say(lang, sentence, nil) }
 // say is Say; mark, when not nil, is applied to each argument of a
 // pattern that no list says (a name, a date, a quoted text: a record's
 // value), so that a page can mark it as record text
-// (words_es_meet.go recordNote).
+// (notes.go recordNote).
 func say(lang, sentence string, mark func(string) string) string {
 	if lang != "es" || sentence == "" {
 		return sentence

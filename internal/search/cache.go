@@ -426,6 +426,10 @@ func cloneScope(s record.Scope) record.Scope {
 	s.Sources = slices.Clone(s.Sources)
 	for i := range s.Sources {
 		s.Sources[i].Unread = slices.Clone(s.Sources[i].Unread)
+		if n := s.Sources[i].FreshnessNoteKey; n != nil {
+			c := n.Clone()
+			s.Sources[i].FreshnessNoteKey = &c
+		}
 	}
 	s.Absence = slices.Clone(s.Absence)
 	s.AbsenceKeys = s.AbsenceKeys.Clone()
