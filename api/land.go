@@ -43,6 +43,9 @@ type LandProjectView struct {
 	LinksComplete bool         `json:"links_complete"`
 	LinksNote     string       `json:"links_note,omitempty"`
 	LinksNoteKeys record.Notes `json:"links_note_keys,omitempty"`
+	// LotPlaces place the project's lots as its page's map does
+	// (land.ProjectRead.LotPlaces).
+	LotPlaces []land.LotPlace `json:"lot_places"`
 	// Hearings, NextHearing and HearingsNote: the project's hearings,
 	// next first (land.ProjectRead); HearingsICS its calendar.
 	Hearings         []land.Hearing `json:"hearings"`
@@ -69,7 +72,7 @@ func (s *Server) landProject(c *gin.Context) {
 		return
 	}
 	renderJSON(c, http.StatusOK, LandProjectView{Status: record.Found, Project: r.Project, Events: r.Events, EventsNote: r.EventsNote,
-		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote, LinksNoteKeys: r.LinksNoteKeys,
+		Meetings: r.Meetings, MeetingsNote: r.MeetingsNote, LinksComplete: r.LinksComplete, LinksNote: r.LinksNote, LinksNoteKeys: r.LinksNoteKeys, LotPlaces: r.LotPlaces,
 		Hearings: r.Hearings, NextHearing: r.NextHearing, HearingsNote: r.HearingsNote, HearingsICS: "/land-projects/" + r.Project.ID + "/hearings.ics", DecisionPathJSON: "/api/land-projects/" + r.Project.ID + "/decision-path", Page: "/land-projects/" + r.Project.ID, Sources: r.Sources}, cacheShort, time.Time{})
 }
 

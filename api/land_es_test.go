@@ -29,7 +29,7 @@ func TestLandPagesInSpanish(t *testing.T) {
 		want []string
 	}{
 		{"/land-projects/2024Q0292", []string{"Revisión de la junta comunitaria", "completada según las pruebas", "audiencia pública el <span data-verbatim>2026-06-02 18:30</span> en <span data-verbatim>67-29 108TH STREET, FOREST HILLS</span>",
-			"el portal la lista como no iniciada", "hito ad hoc", "lote de Queens:"}},
+			"el portal la lista como no iniciada", "hito ad hoc", "contorno de los lotes del proyecto en el portal ZAP, todos juntos: "}},
 		{"/land-projects/2022M0258", []string{"El proyecto figura como terminado", "no es una etapa del procedimiento: el cierre del proyecto", "; una etapa condicional (solo cuando la solicitud"}},
 		{"/land-projects/2024Q0113", []string{"un punto del orden del día (<span data-verbatim>", "nombra la solicitud <span data-verbatim>C 250253 ZMQ</span>"}},
 		{"/land-projects/2023R0413", []string{"Remitida para revisión", "(véase lo no verificado)"}},

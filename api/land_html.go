@@ -133,8 +133,10 @@ type landPageData struct {
 	// Diagram draws Path's stages on two tracks (landDiagram).
 	Diagram *web.StageDiagram
 	// Map draws the project's located lots and shades its community
-	// districts (landMap).
-	Map *web.NYCMap
+	// districts (landMap); Places are the lots' places by BBL
+	// (land.ProjectRead.LotPlaces), for the list of lots beside it.
+	Map    *web.NYCMap
+	Places map[string]land.LotPlace
 }
 
 // landProjectPage is /land-projects/<id>: the project and its decision
@@ -155,7 +157,11 @@ func (s *Server) landProjectPage(c *gin.Context) {
 		d.LinksNote = r.LinksNoteKeys
 		d.Hearings, d.HearingsNote, d.HearingsICS = r.Hearings, r.HearingsNote, s.cfg.BaseURL+"/land-projects/"+r.Project.ID+"/hearings.ics"
 		d.Diagram = landDiagram(c.GetString(langKey), path)
-		d.Map = landMap(c.GetString(langKey), s.cfg.BaseURL, r.Project)
+		d.Map = landMap(c.GetString(langKey), s.cfg.BaseURL, r.Project, r.LotPlaces)
+		d.Places = map[string]land.LotPlace{}
+		for _, l := range r.LotPlaces {
+			d.Places[l.BBL] = l
+		}
 	}
 	writeHTML(c, status, web.Page{Kind: web.LandProject, Title: d.Title, Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
 }
@@ -188,7 +194,7 @@ func landDiagram(lang string, p land.DecisionPath) *web.StageDiagram {
 // landMap is the map of a project: its lots that a bundled lot file
 // locates (centroids), and its community districts shaded (Q06 is
 // "Queens CB 6").
-func landMap(lang, base string, p land.Project) *web.NYCMap {
+func landMap(lang, base string, p land.Project, places []land.LotPlace) *web.NYCMap {
 	m := &web.NYCMap{ID: "project-map", Title: web.Word(lang, "map.title"), Desc: web.Word(lang, "map.desc")}
 	boro := map[byte]string{'M': "Manhattan", 'X': "Bronx", 'K': "Brooklyn", 'Q': "Queens", 'R': "Staten Island"}
 	for _, cd := range p.CommunityDistricts {
@@ -196,12 +202,28 @@ func landMap(lang, base string, p land.Project) *web.NYCMap {
 			m.Districts = append(m.Districts, fmt.Sprintf("%s CB %d", boro[cd[0]], n))
 		}
 	}
+	// each lot placed (land.ProjectRead.LotPlaces: its MapPLUTO centroid,
+	// or the middle of the ZAP outline of the project's lots, drawn too)
+	// leads to the land projects held on it
+	borough, outlined, seen := map[string]string{}, false, map[string]bool{}
 	for _, l := range p.Lots {
-		if l.Centroid != nil {
-			// each lot leads to the land projects held on it
-			m.Points = append(m.Points, web.MapPoint{Label: l.BBL, Note: l.Borough, Lat: l.Centroid.Lat, Lon: l.Centroid.Lon,
-				URL: base + "/land-projects?bbl=" + url.QueryEscape(l.BBL)})
+		borough[l.BBL] = l.Borough
+	}
+	for _, l := range places {
+		if l.Kind != land.LocationLot || l.Point == nil {
+			continue
 		}
+		if at := fmt.Sprintf("%.5f,%.5f", l.Point.Lat, l.Point.Lon); seen[at] {
+			continue // the lots of one outline share its middle
+		} else {
+			seen[at] = true
+		}
+		if l.Shape == land.ShapeOutline && !outlined {
+			outlined = true
+			m.Shapes = append(m.Shapes, web.MapShape{Label: p.ID, Geometry: l.Geometry})
+		}
+		m.Points = append(m.Points, web.MapPoint{Label: l.BBL, Note: borough[l.BBL], Lat: l.Point.Lat, Lon: l.Point.Lon,
+			URL: base + "/land-projects?bbl=" + url.QueryEscape(l.BBL)})
 	}
 	if len(m.Points) == 0 && len(m.Districts) == 0 {
 		return nil

@@ -235,6 +235,41 @@ func checkLandListMap(t *testing.T, ts *httptest.Server) {
 	if !strings.Contains(html, `class="lotshape"`) {
 		t.Error("the land list's map draws no lot outline")
 	}
+	// a project's own page and its JSON twin place its lots by the same
+	// rule: the lots the list places are drawn on the project's map, and
+	// one placed at its project's outline (no centroid of its own) is
+	// listed with how it is placed
+	lists := map[string][]land.LotPlace{}
+	for _, p := range page.Projects {
+		for _, l := range p.LotPlaces {
+			if l.Kind == land.LocationLot {
+				lists[p.ID] = append(lists[p.ID], l)
+			}
+		}
+	}
+	for id, list := range lists {
+		var v LandProjectView
+		if err := json.Unmarshal([]byte(getOK(t, ts.URL+"/api/land-projects/"+id)), &v); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]land.LotPlace{}
+		for _, l := range v.LotPlaces {
+			got[l.BBL] = l
+		}
+		for _, l := range list {
+			if g := got[l.BBL]; g.Kind != l.Kind || (g.Point == nil) != (l.Point == nil) || g.Method != l.Method {
+				t.Errorf("%s lot %s: the project places it %+v, the list %+v", id, l.BBL, g, l)
+			}
+		}
+		page := getOK(t, ts.URL+"/land-projects/"+id, "Accept", "text/html")
+		if !strings.Contains(page, `data-chart="project-map"`) || !strings.Contains(page, `href="`+ts.URL+`/land-projects?bbl=`) {
+			t.Errorf("%s: the project's map draws none of its placed lots", id)
+		}
+	}
+	p := getOK(t, ts.URL+"/land-projects/2024Q0292", "Accept", "text/html")
+	if !strings.Contains(p, `class="lotshape"`) || !strings.Contains(p, strings.ReplaceAll(land.LotMethodProject, "'", "&#39;")+": ") {
+		t.Error("2024Q0292's page does not draw its lots' outline or list a lot placed by it")
+	}
 }
 
 // geoFC is a FeatureCollection as validateGeoJSON reads it.

@@ -66,9 +66,14 @@ func browseLandProjects(d *Deps) Tool {
 			cursorProp(s)
 		},
 		func(ctx context.Context, d *Deps, in browseLandIn) (land.Page, error) {
-			return d.land().Browse(ctx, land.Filter{Procedure: in.Procedure, Action: in.Action, Stage: in.Stage, Effect: in.Effect,
+			page, err := d.land().Browse(ctx, land.Filter{Procedure: in.Procedure, Action: in.Action, Stage: in.Stage, Effect: in.Effect,
 				Borough: in.Borough, CommunityDistrict: in.CommunityDistrict, BBL: in.BBL, Status: in.Status, ULURP: in.ULURP, CEQR: in.CEQR, Word: in.Word},
 				in.Cursor, limitOr(in.Limit, land.DefaultLimit))
+			if err != nil {
+				return page, err
+			}
+			// the lots placed as the list page and its JSON twin place them
+			return page, d.land().PlaceLots(ctx, &page)
 		})
 	t.Limits = []string{"limit: at most 100 projects per page (default 20); follow next_cursor for the rest"}
 	t.Examples = []Example{

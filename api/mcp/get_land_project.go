@@ -41,7 +41,11 @@ type LandProjectOut struct {
 	LinksComplete *bool        `json:"links_complete,omitempty"`
 	LinksNote     string       `json:"links_note,omitempty"`
 	LinksNoteKeys record.Notes `json:"links_note_keys,omitempty"`
-	Absence       []string     `json:"absence_rules"`
+	// LotPlaces place the project's lots (the first 50): at the ZAP
+	// outline of its lots, at a lot's MapPLUTO centroid, or nowhere with
+	// the reason (land.ProjectRead). Absent unless found.
+	LotPlaces []land.LotPlace `json:"lot_places,omitempty"`
+	Absence   []string        `json:"absence_rules"`
 	// Empty says why nothing is held on not_found (record.RecordAbsence).
 	Empty *record.EmptyAnswer `json:"empty,omitempty"`
 	// Sources are, on a found answer, the sources it is built from, each
@@ -103,6 +107,7 @@ func getLandProject(d *Deps) Tool {
 				out.Meetings, out.MeetingsNote = r.Meetings, r.MeetingsNote
 				out.Hearings, out.NextHearing, out.HearingsNote = r.Hearings, r.NextHearing, r.HearingsNote
 				out.LinksComplete, out.LinksNote, out.LinksNoteKeys = &r.LinksComplete, r.LinksNote, r.LinksNoteKeys
+				out.LotPlaces = r.LotPlaces
 				out.Sources = r.Sources
 				return out, nil
 			}

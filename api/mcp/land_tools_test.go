@@ -94,3 +94,31 @@ func TestBrowseLandProjectsByName(t *testing.T) {
 		t.Errorf("nine words: %s", text(res))
 	}
 }
+
+// browse_land_projects places each project's lots as the list page and
+// its JSON twin do (lot_places): every lot of a project (the first 50)
+// placed at its lot, or not with the reason (on this sample, which holds
+// no lot location, "MapPLUTO not fetched").
+func TestBrowseLandProjectsPlacesLots(t *testing.T) {
+	s := connect(t, 1)
+	page := structured[land.Page](t, call(t, s, "browse_land_projects", map[string]any{"borough": "Queens", "limit": 100}))
+	placed, lots := 0, 0
+	for _, p := range page.Projects {
+		lots += p.Lots
+		if len(p.LotPlaces) != min(p.Lots, land.MaxLotPlaces) {
+			t.Errorf("%s: %d lots, %d placed or said why", p.ID, p.Lots, len(p.LotPlaces))
+		}
+		for _, l := range p.LotPlaces {
+			switch {
+			case l.Kind == land.LocationLot && l.Point != nil && l.Method != "":
+				placed++
+			case l.Kind == land.LocationNone && l.Reason != "" && l.ReasonKey != nil && l.ReasonKey.String() == l.Reason:
+			default:
+				t.Errorf("%s lot %+v", p.ID, l)
+			}
+		}
+	}
+	if lots == 0 {
+		t.Errorf("no lots on %d projects (%d placed)", len(page.Projects), placed)
+	}
+}

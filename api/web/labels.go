@@ -10,9 +10,8 @@ import "strings"
 // plain-words test (api/plainwords_test.go) fails when such a value is an
 // enum word.
 
-// word is one word in English, then Spanish: the tables still built in Go
-// (plainWords, the land procedures' labels) before they join the message
-// files' (addWords).
+// word is one word in English, then Spanish: the table still built in Go
+// (plainWords).
 type word [2]string
 
 // The label tables are the message files' "labels" (locale.go): kind →

@@ -17,8 +17,9 @@ import (
 // (record.MissingMessages; a test fails on a key missing in any language,
 // and the program does not start with one). Adding a language is adding a
 // file: Langs lists every file found, the pages, the word scripts and
-// ?lang= follow. The label tables built from reviewed data at start (the
-// land procedures' names, labels.go addWords) are added to them in Go.
+// ?lang= follow. The land procedures' names are label tables of the files
+// too (land_procedure, land_stage, land_actor; internal/land's test of
+// every procedure checks them).
 
 // messages are one language's words, label tables and notes.
 type messages = record.Messages

@@ -15,38 +15,6 @@ import (
 // test (words_test.go) and the browser suite's plain-words walk catch.
 // %s and %d are filled in order, as in the templates' t.
 
-// addWords adds label tables built in Go from reviewed data (ls: English,
-// Spanish) to the message files' tables: a kind a file already holds is a
-// panic at start. Words (ws) are only ever the message files' own: any
-// given here must not be there yet.
-func addWords(ws map[string]word, ls map[string]map[string]word) {
-	for k, w := range ws {
-		if _, dup := msgs["en"].Words[k]; dup {
-			panic("web: word " + k + " is defined twice")
-		}
-		msgs["en"].Words[k] = w[0]
-		if msgs["es"] != nil {
-			msgs["es"].Words[k] = w[1]
-		}
-	}
-	for kind, set := range ls {
-		if _, dup := msgs["en"].Labels[kind]; dup {
-			panic("web: label kind " + kind + " is defined twice")
-		}
-		for i, lang := range []string{"en", "es"} {
-			m := msgs[lang]
-			if m == nil {
-				continue
-			}
-			t := map[string]string{}
-			for v, w := range set {
-				t[v] = w[i]
-			}
-			m.Labels[kind] = t
-		}
-	}
-}
-
 func init() {
 	for _, lang := range Langs {
 		scripts[lang] = buildScript(lang)

@@ -78,6 +78,12 @@ type ProjectRead struct {
 	// LinksNoteKeys are LinksNote as notes, one for each bound hit
 	// (BoundNote), for the reader's language.
 	LinksNoteKeys record.Notes `json:"links_note_keys,omitempty"`
+	// LotPlaces place the project's lots (the first MaxLotPlaces) as a
+	// list page places them (PlaceLots): at the ZAP outline of the
+	// project's lots, at the lot's MapPLUTO centroid (the live MapPLUTO
+	// fetch or the land source's centroid file), or nowhere with the
+	// reason.
+	LotPlaces []LotPlace `json:"lot_places"`
 	// Hearings are the project's hearings (Hearing): the next one first,
 	// then later ones, then past ones newest first; NextHearing is the
 	// next one (null when none is scheduled from the read's day on).
@@ -200,6 +206,11 @@ func (s *Service) Project(ctx context.Context, id string) (ProjectRead, error) {
 		return out, err
 	}
 	out.NextHearing = out.nextHearing()
+	places, err := s.placeLots(ctx, [][]Lot{out.Project.Lots})
+	if err != nil {
+		return out, err
+	}
+	out.LotPlaces = places[0]
 	out.Sources, err = search.SourcesBehind(ctx, rs, s.Engine, SourcesBehind...)
 	return out, err
 }
@@ -359,7 +370,8 @@ type Summary struct {
 	// LotPlaces place the project's lots (the first MaxLotPlaces) on a
 	// map, each at the ZAP outline of the project's lots or its MapPLUTO
 	// centroid, or nowhere with the reason (Service.PlaceLots fills it:
-	// the list page and its JSON twin; absent elsewhere).
+	// the list page, its JSON twin and browse_land_projects; absent in a
+	// CSV or a feed).
 	LotPlaces []LotPlace `json:"lot_places,omitempty"`
 	lots      []Lot
 }
@@ -373,13 +385,31 @@ const MaxLotPlaces = 50
 // project record carries its centroid (the land source's centroid file)
 // is placed there.
 func (s *Service) PlaceLots(ctx context.Context, p *Page) error {
-	rs, _, err := s.records()
+	lots := make([][]Lot, len(p.Projects))
+	for i, sm := range p.Projects {
+		lots[i] = sm.lots
+	}
+	places, err := s.placeLots(ctx, lots)
 	if err != nil {
 		return err
 	}
+	for i := range p.Projects {
+		p.Projects[i].LotPlaces = places[i]
+	}
+	return nil
+}
+
+// placeLots places each project's lots (the first MaxLotPlaces of each)
+// in one bounded read of the lot locations held: the one rule of the list
+// map (PlaceLots) and of a project read (ProjectRead.LotPlaces).
+func (s *Service) placeLots(ctx context.Context, projects [][]Lot) ([][]LotPlace, error) {
+	rs, _, err := s.records()
+	if err != nil {
+		return nil, err
+	}
 	var bbls []string
-	for _, sm := range p.Projects {
-		for _, l := range sm.lots[:min(len(sm.lots), MaxLotPlaces)] {
+	for _, lots := range projects {
+		for _, l := range lots[:min(len(lots), MaxLotPlaces)] {
 			if !slices.Contains(bbls, l.BBL) {
 				bbls = append(bbls, l.BBL)
 			}
@@ -387,21 +417,22 @@ func (s *Service) PlaceLots(ctx context.Context, p *Page) error {
 	}
 	held, fetched, err := LotsHeld(ctx, rs, bbls)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for i := range p.Projects {
-		sm := &p.Projects[i]
-		sm.LotPlaces = []LotPlace{}
-		for _, l := range sm.lots[:min(len(sm.lots), MaxLotPlaces)] {
+	out := make([][]LotPlace, len(projects))
+	for i, lots := range projects {
+		out[i] = []LotPlace{}
+		for _, l := range lots[:min(len(lots), MaxLotPlaces)] {
 			lp := PlaceLot(l.BBL, held[l.BBL], true, fetched)
 			if lp.Kind != LocationLot && l.Centroid != nil {
 				c := *l.Centroid
-				lp = LotPlace{BBL: l.BBL, Kind: LocationLot, Shape: ShapePoint, Point: &c, Source: "mappluto", Method: LotMethodCentroid, Confidence: "high"}
+				lp = LotPlace{BBL: l.BBL, Kind: LocationLot, Shape: ShapePoint, Point: &c, Source: "mappluto", Method: LotMethodCentroid, Confidence: "high",
+					MethodKey: LotMethodNote(LotMethodCentroid)}
 			}
-			sm.LotPlaces = append(sm.LotPlaces, lp)
+			out[i] = append(out[i], lp)
 		}
 	}
-	return nil
+	return out, nil
 }
 
 // Page is a bounded page of projects, newest last milestone first (then
