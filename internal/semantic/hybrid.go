@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -37,8 +39,9 @@ import (
 //     its best semantic matches are (pseudo-relevance feedback).
 //
 // All of it is done here, in the one service, on the rankings and titles
-// either engine returns: both engines go through the same steps. Chosen on the judged set
-// (docs/benchmarks.md "Search quality"), every step measured apart.
+// either engine returns: both engines go through the same steps. Chosen on
+// the judged set (docs/benchmarks.md "Search quality"), every step
+// measured apart.
 const (
 	LexicalTop   = 5
 	LexicalShare = 0.5
@@ -205,18 +208,35 @@ func (s *Service) expanded(ctx context.Context, q search.Query, k search.Keyword
 	for _, h := range top {
 		ts = append(ts, titles[h.Notice.RequestID])
 	}
-	more := expansion(ts, min(ExpansionWords, search.MaxClauses-k.Count()))
-	if len(more) == 0 {
+	eq := q
+	eq.Text = widened(q.Text, expansion(ts, min(ExpansionWords, search.MaxClauses-k.Count())))
+	if eq.Text == q.Text {
 		return nil, nil
 	}
-	eq := q
-	eq.Text = q.Text + " " + strings.Join(more, " ")
 	eq.Cursor, eq.Limit, eq.IDsOnly = "", search.MaxLimit, true
 	res, err := s.Reader.Search(ctx, eq)
+	if record.ErrorCode(err) == record.EINVALID {
+		// the query asked is valid; a widening that is not only loses
+		// the widened ranking, never the answer
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	return res.Hits, nil
+}
+
+// widened is text with the words of more added, each while the text stays
+// within search.MaxTextLen characters.
+func widened(text string, more []string) string {
+	n := utf8.RuneCountInString(text)
+	for _, w := range more {
+		if l := 1 + utf8.RuneCountInString(w); n+l <= search.MaxTextLen {
+			text += " " + w
+			n += l
+		}
+	}
+	return text
 }
 
 // byScore orders hits by score, best first, ties by request id.

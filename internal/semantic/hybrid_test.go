@@ -2,7 +2,9 @@ package semantic
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -84,5 +86,21 @@ func TestExpansionTakesSharedTitleWords(t *testing.T) {
 	}
 	if got := expansion([]string{"traffic traffic"}, 12); len(got) != 0 {
 		t.Errorf("a word twice in one title counted as shared: %v", got)
+	}
+}
+
+// A widened keyword search stays a valid one: words are added only while
+// the text stays within search.MaxTextLen characters.
+func TestWidenedStaysWithinTheTextBound(t *testing.T) {
+	if got := widened("vapes", []string{"tobacco", "destruction"}); got != "vapes tobacco destruction" {
+		t.Errorf("widened: %q", got)
+	}
+	long := strings.Repeat("é", search.MaxTextLen-8)
+	got := widened(long, []string{"tobacco", "destruction", "nypd"})
+	if n := utf8.RuneCountInString(got); n > search.MaxTextLen || got != long+" tobacco" {
+		t.Errorf("widened to %d characters: %q", n, got[len(long):])
+	}
+	if _, err := search.ParseKeywords(got); err != nil {
+		t.Errorf("the widened text is refused: %v", err)
 	}
 }
