@@ -101,7 +101,7 @@ func searchNotices(d *Deps) Tool {
 				modeEnum[i] = v
 			}
 			prop(s, "mode").Enum = modeEnum
-			prop(s, "mode").Description = "keyword (default: the words as typed), semantic (by meaning: nearest notices to the query's vector) or hybrid (both rankings fused); semantic and hybrid sort by relevance only."
+			prop(s, "mode").Description = "keyword (default: the words as typed), semantic (by meaning: nearest notices to the query's vector) or hybrid (both rankings fused, weighted by how the query is worded: its scope says which reading it made); semantic and hybrid sort by relevance only."
 		},
 		func(ctx context.Context, d *Deps, in searchNoticesIn) (SearchOut, error) {
 			from, err := record.ParseDay("from", in.From)
