@@ -89,7 +89,7 @@ func recordSetLabel(lang string, r RecordSet) string {
 	if r.Section != "" {
 		return r.Section + " notices"
 	}
-	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.SourceTitle(lang, r.Source, r.RecordType, r.SourceLabel)
+	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.SourceTitle(lang, r.Source, r.RecordKind, r.SourceLabel)
 }
 
 // recordSetPage is the page listing the records a set counts: a section's
