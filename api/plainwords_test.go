@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"github.com/recordwatch/recordwatch/internal/record"
 	"html"
 	"net/http"
 	"net/url"
@@ -134,10 +135,10 @@ var otherDateRe = regexp.MustCompile(`\b(January|February|March|April|May|June|J
 var serviceEnglishRe = regexp.MustCompile(`\b(published|registered value|contract records|no \w+ held|payments \(|since \d{4})\b`)
 
 // serviceEnglish lists what a Spanish page's visible text still says in
-// English: a phrase of the site's word table (englishLeft), a service
-// sentence the list says in Spanish, one of the services' English words
-// (serviceEnglishRe), or any English function word (englishWordRe) with
-// the words around it.
+// English: a phrase of the site's word table (englishLeft), a note's
+// English (one without arguments) whose Spanish differs, one of the
+// services' English words (serviceEnglishRe), or any English function word
+// (englishWordRe) with the words around it.
 //
 // Record text is not the site's words: it is shown as published, marked
 // data-verbatim (visibleText leaves it out). A source's name (a dataset's
@@ -151,8 +152,9 @@ func serviceEnglish(text string, names []string) []string {
 		}
 	}
 	left := englishLeft(text)
-	for _, en := range web.Sentences() {
-		if len(en) > 12 && !strings.Contains(en, "%") && web.Say("es", en) != en && strings.Contains(text, en) {
+	es := record.Locales()["es"]
+	for k, en := range record.Locales()["en"].Notes {
+		if len(en) > 12 && !strings.Contains(en, "%") && es.Notes[k] != en && strings.Contains(text, en) {
 			left = append(left, en)
 		}
 	}

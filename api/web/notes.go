@@ -3,7 +3,6 @@ package web
 import (
 	"html"
 	"html/template"
-	"regexp"
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/procure"
@@ -149,79 +148,12 @@ func sourceTitleHTML(lang, source, recordType, label string) template.HTML {
 	return template.HTML(html.EscapeString(SourceTitle(lang, source, recordType, label)))
 }
 
-// recordNote (the template function) is a sentence that is not yet a
-// note, said by plain and Say (words.go); in Spanish the record values it
-// carries (the arguments of its pattern that no list says, and quoted
-// text) are marked data-verbatim. The pages of the meetings, people and
-// sources no longer use it: their sentences are notes (keyed, note).
-
-// verbatimOpen and verbatimClose bracket a record's value inside a note
-// said in Spanish (private-use runes no source text holds).
-const verbatimOpen, verbatimClose = "\uE000", "\uE001"
-
-// phraseRe is an argument that reads as a phrase of the site's (a
-// lowercase word, then more words): it is never marked as record text,
-// so that one no list says stays visible to the plain-words test.
-var phraseRe = regexp.MustCompile(`^[a-z]+ `)
-
-// markRecord brackets a pattern's argument that no list says: a name, a
-// date, a status, a quoted text, as the record gives it.
-func markRecord(s string) string {
-	if strings.TrimSpace(s) == "" || phraseRe.MatchString(s) {
-		return s
+// englishHTML is a service's English text that has no note, in a page
+// in lang: as written, inside <span lang="en"> when lang is not English
+// (the page's other words are in lang; the Spanish crawl still sees it).
+func englishHTML(lang, s string) template.HTML {
+	if lang == "en" {
+		return template.HTML(html.EscapeString(s))
 	}
-	return verbatimOpen + s + verbatimClose
-}
-
-// quotedRe is a quoted text in a note (strconv.Quote's, or typographic):
-// the words of a record as printed.
-var quotedRe = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|“[^”]*”`)
-
-// recordNote is a service's note in lang, as plain says it; in Spanish the
-// record values the note carries (the arguments of its pattern that no
-// list says, and quoted text) are marked data-verbatim: they stay as
-// published. English is plain's, unchanged.
-func recordNote(lang, note string) any {
-	if lang != "es" {
-		return Plain(lang, Say(lang, note))
-	}
-	s := Plain(lang, say(lang, note, markRecord))
-	var b strings.Builder
-	outside := func(t string) {
-		last := 0
-		for _, loc := range quotedRe.FindAllStringIndex(t, -1) {
-			b.WriteString(html.EscapeString(t[last:loc[0]]))
-			b.WriteString(`<span data-verbatim>` + html.EscapeString(t[loc[0]:loc[1]]) + `</span>`)
-			last = loc[1]
-		}
-		b.WriteString(html.EscapeString(t[last:]))
-	}
-	depth, from := 0, 0
-	for i := 0; i < len(s); {
-		switch {
-		case strings.HasPrefix(s[i:], verbatimOpen):
-			if depth == 0 {
-				outside(s[from:i])
-				from = i + len(verbatimOpen)
-			}
-			depth++
-			i += len(verbatimOpen)
-		case strings.HasPrefix(s[i:], verbatimClose) && depth > 0:
-			depth--
-			if depth == 0 {
-				inner := strings.NewReplacer(verbatimOpen, "", verbatimClose, "").Replace(s[from:i])
-				b.WriteString(`<span data-verbatim>` + html.EscapeString(inner) + `</span>`)
-				from = i + len(verbatimClose)
-			}
-			i += len(verbatimClose)
-		default:
-			i++
-		}
-	}
-	if depth > 0 {
-		outside(strings.NewReplacer(verbatimOpen, "", verbatimClose, "").Replace(s[from:]))
-	} else {
-		outside(s[from:])
-	}
-	return template.HTML(b.String())
+	return template.HTML(`<span lang="en">` + html.EscapeString(s) + `</span>`)
 }

@@ -16,8 +16,7 @@ import (
 // text it holds and its arguments, is a part left in English.
 var englishLeftRe = regexp.MustCompile(`(?i)\b(the|is|are|and|this|with|which|from|not|was|its|their|only|by|of|on|at|or|held|none|when|may|does|it|than|every|names|linked|published|recorded|printed|read|gives|carry|agree|agrees)\b`)
 
-// verbatimSpanRe is a record value a page marks (words_es_land_test.go
-// reads it while its sentences are still matched).
+// verbatimSpanRe is a record value a page marks.
 var verbatimSpanRe = regexp.MustCompile(`<span data-verbatim>([^<]*)</span>`)
 
 // fieldNameRe is a JSON field a note names (when.start_known).
