@@ -410,4 +410,3 @@ func (s *Server) searchMeetings(m *notices.Meetings) *SearchMeetings {
 	}
 	return out
 }
-
