@@ -89,7 +89,11 @@ func recordSetLabel(lang string, r RecordSet) string {
 	if r.Section != "" {
 		return r.Section + " notices"
 	}
-	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.SourceTitle(lang, r.Source, r.RecordKind, r.SourceLabel)
+	kind := r.RecordType // the source's title is labelled by the type its sources page names, else by the record kind
+	if !web.HasLabel("source_title", r.Source+"/"+kind) {
+		kind = r.RecordKind
+	}
+	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.SourceTitle(lang, r.Source, kind, r.SourceLabel)
 }
 
 // recordSetPage is the page listing the records a set counts: a section's
