@@ -50,7 +50,10 @@ function label(kind, value) {
 function note(n, text) {
   const form = n && n.key && RW.notes && RW.notes[n.key];
   if (!form) return text || "";
-  const args = (n.args || []).concat(n.inner && n.inner.length ? [n.inner.map(p => note(p)).join("; ")] : []);
+  // inner parts: one argument of clauses ("; "), one run on (join "run"),
+  // or each its own argument (join "args"), as record.Note says them
+  const parts = (n.inner || []).map(p => note(p));
+  const args = (n.args || []).concat(!parts.length ? [] : n.join === "args" ? parts : [parts.join(n.join === "run" ? "" : "; ")]);
   let next = 0;
   return form.replace(/%(?:\[(\d+)\])?s/g, (m, k) => { const i = k ? +k - 1 : next; next = i + 1; return i < args.length ? args[i] : ""; });
 }
