@@ -233,7 +233,7 @@ func (f Filter) windowText() string {
 func (f Filter) windowPart() (record.Part, bool) {
 	var parts []record.Part
 	if f.Within != "" {
-		parts = append(parts, record.P("watch.scope.within", f.Within))
+		parts = append(parts, record.Part{Key: "watch.scope.within", Inner: []record.Part{spanPart(f.Within)}, Join: record.JoinArgs})
 	}
 	if f.From != "" || f.Until != "" {
 		if len(parts) > 0 {
@@ -416,7 +416,7 @@ func (p *parser) addRequirement(req string, i, n int) {
 	ph, _ := p.phrase(i, n)
 	if !slices.Contains(p.f.Requirements, req) {
 		p.f.Requirements = append(p.f.Requirements, req)
-		p.note("%q → special requirement %s: notices whose text mentions %s (the City Record has no field for it).", PlainValue(ph), RequirementLabel(req), RequirementLabel(req))
+		p.note("watch.read.requirement", []any{q(PlainValue(ph))}, RequirementPart(req), RequirementPart(req))
 	}
 }
 
@@ -427,6 +427,6 @@ func (p *parser) addCategories(cats []string, i, n int) {
 			continue
 		}
 		p.f.Categories = append(p.f.Categories, c)
-		p.note("%q → category %s: notices the City Record files under %s, or under no category when their words say %s.", PlainValue(ph), c, categoryRules[c].label, c)
+		p.note("watch.read.category", []any{q(PlainValue(ph)), categoryRules[c].label}, categoryPart(c), categoryPart(c))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -203,4 +204,43 @@ func AgencyNames(cw *entity.Crosswalk, spellings []string) (ids []string, names 
 		}
 	}
 	return ids, names, nil
+}
+
+// weekdayPart names a weekday ("Monday") in the reader's language.
+func weekdayPart(d time.Weekday) record.Part { return record.P("watch.weekday." + d.String()) }
+
+// weekdaysPart names a weekday in the plural ("Mondays": every one of
+// them) in the reader's language; name is the weekday's English name.
+func weekdaysPart(name string) record.Part {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if d.String() == name {
+			return record.P("watch.weekdays." + name)
+		}
+	}
+	return valuePart(name + "s")
+}
+
+// fieldPart names the date a window bounds (Filter.dateField: due, held,
+// published) in the reader's language.
+func fieldPart(field string) record.Part { return record.P("watch.field." + field) }
+
+// spanPart is a moving window's length as withinValue writes it ("3
+// months", "1 week") in the reader's language; another shape is said as
+// it is.
+func spanPart(within string) record.Part {
+	n, unit, ok := strings.Cut(within, " ")
+	if !ok {
+		return valuePart(within)
+	}
+	unit = strings.TrimSuffix(unit, "s")
+	switch unit {
+	case "day", "week", "month", "year", "fiscal year":
+	default:
+		return valuePart(within)
+	}
+	key := "watch.span." + strings.ReplaceAll(unit, " ", "_")
+	if n == "1" {
+		return record.P(key + ".1")
+	}
+	return record.P(key, n)
 }

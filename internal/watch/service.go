@@ -214,7 +214,11 @@ type Outcome struct {
 	// Schedule states when digests go out ("weekly, on Mondays …").
 	Schedule string   `json:"schedule"`
 	Notes    []string `json:"notes,omitempty"`
-	Message  string   `json:"message"`
+	// ScopeKey and NoteKeys are scope and notes as notes (key and
+	// arguments), said in the reader's language.
+	ScopeKey record.Note  `json:"scope_key,omitzero"`
+	NoteKeys record.Notes `json:"note_keys,omitempty"`
+	Message  string       `json:"message"`
 	// MessageKey is message as a note (key and arguments).
 	MessageKey record.Note `json:"message_key"`
 }
@@ -314,12 +318,13 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 		// the cadence chosen (a form's, a tool's) wins over the words; it
 		// replaces Parse's cadence note, which is always the last
 		u.Cadence = req.Cadence
-		u.Notes = append(u.Notes[:len(u.Notes)-1:len(u.Notes)-1], "Cadence: "+s.Schedule(u.Cadence)+" (as chosen).")
+		u.Notes, u.NoteKeys = u.Notes[:len(u.Notes)-1:len(u.Notes)-1], u.NoteKeys[:len(u.NoteKeys)-1:len(u.NoteKeys)-1]
+		u.AddNote(withParts(record.N("watch.read.cadence_chosen"), SchedulePart(s.cfg.DigestHour, u.Cadence)))
 	}
 	if err := s.QueueConfirmation(ctx, email, u, req.Text, req.InReplyTo, asked); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
+	return Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, ScopeKey: u.ScopeKey, Notes: u.Notes, NoteKeys: u.NoteKeys, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
 		Message: confirmMessage.String(), MessageKey: confirmMessage}, nil
 }
 
@@ -398,12 +403,12 @@ func (s *Service) subscribeFollow(ctx context.Context, email string, req Request
 	scope := FollowScope(f, snap.Title)
 	filter := Filter{Lens: f.Lens()}
 	if s.cfg.Form == 2 {
-		u := Understanding{Filter: filter, Follow: &f, Scope: scope, Cadence: cadence,
-			Notes: []string{"A mail is sent when a followed field of " + f.Noun() + " changes, saying old → new; nothing is sent for what it holds now."}}
+		u := Understanding{Filter: filter, Follow: &f, Scope: scope, Cadence: cadence}
+		u.AddNote(withParts(record.N("watch.read.follow_mail"), f.NounPart()))
 		if err := s.QueueConfirmation(ctx, email, u, text, req.InReplyTo, asked); err != nil {
 			return Outcome{}, err
 		}
-		return Outcome{Status: StatusAwaiting, Filter: filter, Scope: scope, Notes: u.Notes, Cadence: cadence, Schedule: s.Schedule(cadence),
+		return Outcome{Status: StatusAwaiting, Filter: filter, Scope: scope, Notes: u.Notes, NoteKeys: u.NoteKeys, Cadence: cadence, Schedule: s.Schedule(cadence),
 			Message: followConfirmMessage.String(), MessageKey: followConfirmMessage}, nil
 	}
 	if !asked {
