@@ -99,7 +99,7 @@ func (s *Server) followForm(c *gin.Context) {
 		title = web.Word(lang, "watch.check.email")
 	}
 	respond(c, http.StatusOK, page{Title: title, Message: web.NoteIn(lang, out.MessageKey), Scope: out.Scope},
-		out.Created(nil))
+		out.Created(nil, nil))
 }
 
 // linkPageHeaders gives the token pages the security headers every HTML
@@ -420,7 +420,7 @@ func (s *Server) createWatch(c *gin.Context) {
 	if out.Status == watch.StatusActive {
 		status = http.StatusCreated
 	}
-	renderJSON(c, status, out.Created(u.Notes), noStore, time.Time{})
+	renderJSON(c, status, out.Created(u.Notes, u.NoteKeys), noStore, time.Time{})
 }
 
 // Link pages.

@@ -374,7 +374,8 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 			return Outcome{}, err
 		}
 	}
-	scope := Describe(f, req.Agencies)
+	scopeKey := DescribeNote(f, req.Agencies)
+	scope := scopeKey.String()
 	now := s.now()
 	cadence, _ := CheckCadence(req.Cadence)
 	w := Watch{ID: NewID(), Email: email, Filter: f, Description: strings.TrimSpace(req.Description),
@@ -382,7 +383,7 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 	if err := s.activate(ctx, &w, "", time.Time{}, asked); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusActive, Filter: f, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
+	return Outcome{Status: StatusActive, Filter: f, Scope: scope, ScopeKey: scopeKey, Cadence: cadence, Schedule: s.Schedule(cadence),
 		Message: activeMessage.String(), MessageKey: activeMessage}, nil
 }
 
