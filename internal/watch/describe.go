@@ -140,7 +140,11 @@ func DescribeNote(f Filter, agencies map[string]string) record.Note {
 		list("watch.scope.exclude", record.OrList(ex))
 	}
 	if bs := plainValues(f.Boroughs); len(bs) > 0 {
-		list("watch.scope.borough", record.OrList(bs))
+		var ps []record.Part
+		for _, b := range bs {
+			ps = append(ps, boroughPart(b))
+		}
+		list("watch.scope.borough", record.OrParts(ps))
 	}
 	return record.Note{Key: "watch.scope", Inner: cl, Join: record.JoinRun}
 }
@@ -155,6 +159,15 @@ func categoryPart(c string) record.Part {
 		return record.P("watch.category." + strings.ReplaceAll(c, " ", "_"))
 	}
 	return valuePart(c)
+}
+
+// boroughPart names a borough (Boroughs) in the reader's language;
+// another value is said as it is.
+func boroughPart(b string) record.Part {
+	if slices.Contains(Boroughs, b) {
+		return record.P("watch.borough." + strings.ReplaceAll(strings.ToLower(b), " ", "_"))
+	}
+	return valuePart(b)
 }
 
 // RequirementPart names a special requirement (RequirementLabel) in the

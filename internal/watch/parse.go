@@ -886,7 +886,7 @@ func (p *parser) run() {
 				p.addExclude(borough, valuePart(q(ph)))
 			} else if !slices.Contains(p.f.Boroughs, borough) {
 				p.f.Boroughs = append(p.f.Boroughs, borough)
-				p.note("watch.read.borough", []any{q(ph), borough})
+				p.note("watch.read.borough", []any{q(ph)}, boroughPart(borough))
 			}
 		case na == best:
 			if excluding {
