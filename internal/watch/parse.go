@@ -969,7 +969,7 @@ func (p *parser) finish(today time.Time) (Understanding, error) {
 		p.notes = append(record.Notes{withParts(record.N("watch.read.lens", quoteList(uniq(p.lensHits[named[0]]))), lensPart(named[0]))}, p.notes...)
 	default:
 		p.f.Lens = named[0]
-		p.notes = append(record.Notes{withParts(record.N("watch.read.lenses", strings.Join(named, ", "), precedenceText(p.opt.Form)), lensPart(named[0]))}, p.notes...)
+		p.notes = append(record.Notes{withParts(record.N("watch.read.lenses"), lensIDs(named), lensIDs(precedence(p.opt.Form)), lensPart(named[0]))}, p.notes...)
 	}
 	amount := p.f.MinAmount != nil || p.f.MaxAmount != nil
 	if p.f.Lens == record.LensMoney {
@@ -1053,7 +1053,9 @@ func peopleHint(form int) string {
 	return ", personnel (people)"
 }
 
-func precedenceText(form int) string {
+// precedence is the lenses a form offers, in the order a request naming
+// several is read by.
+func precedence(form int) []string {
 	var out []string
 	for _, l := range LensPrecedence {
 		if l == record.LensPeople && form == 2 {
@@ -1061,7 +1063,24 @@ func precedenceText(form int) string {
 		}
 		out = append(out, l)
 	}
-	return strings.Join(out, ", ")
+	return out
+}
+
+// lensIDs are lenses by their short names ("money, land"), each in the
+// reader's language, run on with commas.
+func lensIDs(lenses []string) record.Part {
+	var ps []record.Part
+	for i, l := range lenses {
+		if i > 0 {
+			ps = append(ps, record.P("watch.scope.comma"))
+		}
+		if slices.Contains(LensPrecedence, l) {
+			ps = append(ps, record.P("watch.lens_id."+l))
+		} else {
+			ps = append(ps, valuePart(l))
+		}
+	}
+	return record.Part{Key: "watch.value", Inner: ps, Join: record.JoinRun}
 }
 
 func appendNew(list []string, s string) []string {
