@@ -97,6 +97,23 @@ func TestWatchPreviewInSpanish(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("create", c.Understood, form == 2) // a structured watch (Form 1's) has no words read
+		if form == 1 {
+			continue // a structured watch from the site is active at once
+		}
+		// the mail keeps the English; the confirmation pages opened in
+		// Spanish say the scope in Spanish, its record values verbatim
+		mail := readMail(t, e.outboxFiles("confirm.")[0]).Text
+		if !strings.Contains(flat(mail), c.Understood.Scope) {
+			t.Errorf("form %d: the confirmation mail does not state the English scope %q:\n%s", form, c.Understood.Scope, mail)
+		}
+		link := linkWith(t, mail, "/confirm/") + "?lang=es"
+		for _, method := range []string{"GET", "POST"} {
+			res, page := httpDo(t, method, link, "", "")
+			if res.StatusCode != 200 || !strings.Contains(page, "Adjudicaciones de contratos e intenciones de adjudicar de <span data-verbatim>") ||
+				strings.Contains(page, c.Understood.Scope) {
+				t.Errorf("form %d: %s confirm in Spanish: %d\n%s", form, method, res.StatusCode, page)
+			}
+		}
 		if es := c.Understood.ScopeKey.In("es"); !strings.HasPrefix(es, "Adjudicaciones de contratos e intenciones de adjudicar de ") ||
 			!strings.Contains(es, " o ") || !strings.Contains(es, ", de al menos $100,000") {
 			t.Errorf("form %d: the scope in Spanish: %q", form, es)

@@ -494,11 +494,12 @@ func (s *Service) Pending(token string) (Outcome, error) {
 		return Outcome{}, ErrBadLink
 	}
 	cadence, _ := CheckCadence(p.Cadence)
-	scope := Describe(p.Filter, p.Agencies)
+	scopeKey := DescribeNote(p.Filter, p.Agencies)
+	scope := scopeKey.String()
 	if p.Follow != nil {
-		scope = p.Scope // stated by FollowScope when the request was signed
+		scope, scopeKey = p.Scope, record.Note{} // stated by FollowScope when the request was signed
 	}
-	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence)}, nil
+	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: scope, ScopeKey: scopeKey, Cadence: cadence, Schedule: s.Schedule(cadence)}, nil
 }
 
 // Confirm follows a confirmation link: the watch becomes active now, and
@@ -520,7 +521,8 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 		return Outcome{}, ErrBadLink
 	}
 	// the scope is stated afresh from the filter (never taken as text)
-	w := Watch{ID: NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: Describe(p.Filter, p.Agencies),
+	scopeKey := DescribeNote(p.Filter, p.Agencies)
+	w := Watch{ID: NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: scopeKey.String(),
 		Form: p.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
 	if p.Follow != nil {
 		f, err := p.Follow.Check(p.Form)
@@ -534,7 +536,10 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 	if err := s.activate(ctx, &w, "confirm:"+nonce, now.Add(s.cfg.ConfirmTTL+24*time.Hour), true); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope, Cadence: cadence, Schedule: s.Schedule(cadence),
+	if p.Follow != nil {
+		scopeKey = record.Note{}
+	}
+	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope, ScopeKey: scopeKey, Cadence: cadence, Schedule: s.Schedule(cadence),
 		Message: confirmedMessage.String(), MessageKey: confirmedMessage}, nil
 }
 
