@@ -99,7 +99,7 @@ func (s *Server) followForm(c *gin.Context) {
 		title = web.Word(lang, "watch.check.email")
 	}
 	respond(c, http.StatusOK, page{Title: title, Message: web.NoteIn(lang, out.MessageKey), Scope: out.Scope},
-		out.Created(nil))
+		out.Created(nil, nil))
 }
 
 // linkPageHeaders gives the token pages the security headers every HTML
@@ -420,16 +420,19 @@ func (s *Server) createWatch(c *gin.Context) {
 	if out.Status == watch.StatusActive {
 		status = http.StatusCreated
 	}
-	renderJSON(c, status, out.Created(u.Notes), noStore, time.Time{})
+	renderJSON(c, status, out.Created(u.Notes, u.NoteKeys), noStore, time.Time{})
 }
 
 // Link pages.
 
 type page struct {
 	Title, Message, Scope string
-	Notes                 []string
-	Action, Button        string
-	OneClick              bool
+	// ScopeKey is Scope as a note, when the page has one (a watch being
+	// confirmed): said in the page's language; Scope otherwise, as stored.
+	ScopeKey       record.Note
+	Notes          []string
+	Action, Button string
+	OneClick       bool
 	// CadenceAction and CadenceTo: the manage page's switch between daily
 	// and weekly digests.
 	CadenceAction, CadenceTo string
@@ -489,7 +492,7 @@ func (s *Server) confirmPage(c *gin.Context) {
 	ttl := int(m.ConfirmTTL().Hours())
 	lang := c.GetString(langKey)
 	respond(c, http.StatusOK, page{Title: web.Word(lang, "watch.confirm.title"), Message: web.Word(lang, "watch.confirm.message"),
-		Scope: out.Scope, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))) + langQuery(c), Button: web.Word(lang, "watch.confirm.button"),
+		Scope: out.Scope, ScopeKey: out.ScopeKey, Action: view.Links{}.Confirm(url.PathEscape(c.Param("token"))) + langQuery(c), Button: web.Word(lang, "watch.confirm.button"),
 		Notes: []string{fmt.Sprintf(web.Word(lang, "watch.confirm.note"), ttl)}},
 		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "confirm": "POST this URL to confirm", "expires_after_hours": ttl})
 }
@@ -504,8 +507,8 @@ func (s *Server) confirmWatch(c *gin.Context) {
 		s.confirmLinkError(c, m, err)
 		return
 	}
-	respond(c, http.StatusOK, page{Title: web.Word(c.GetString(langKey), "watch.active.title"), Message: web.NoteIn(c.GetString(langKey), out.MessageKey), Scope: out.Scope},
-		gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "message": out.Message})
+	respond(c, http.StatusOK, page{Title: web.Word(c.GetString(langKey), "watch.active.title"), Message: web.NoteIn(c.GetString(langKey), out.MessageKey), Scope: out.Scope,
+		ScopeKey: out.ScopeKey}, gin.H{"status": out.Status, "scope": out.Scope, "filter": out.Filter, "message": out.Message})
 }
 
 func (s *Server) managePage(c *gin.Context) {

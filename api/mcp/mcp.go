@@ -130,6 +130,20 @@ func (t Tool) InForm(form int) bool { return slices.Contains(t.Forms, form) }
 
 func ptr[T any](v T) *T { return &v }
 
+// partSchema is a note's part (record.Part), which may hold parts of its
+// own (inner): the inference cannot state a type inside itself, so the
+// nested parts are stated as objects of the same fields.
+func partSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"key":  {Type: "string"},
+		"args": {Types: []string{"null", "array"}, Items: &jsonschema.Schema{Type: "string"}},
+		"inner": {Types: []string{"null", "array"}, Items: &jsonschema.Schema{Type: "object",
+			Description: "a part of this part, of the same fields (key, args, inner, join)"}},
+		"join": {Type: "string",
+			Description: `how the inner parts fill the part: "" one argument of clauses joined by "; ", "run" one argument run on, "args" one argument each`},
+	}, Required: []string{"key"}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
+}
+
 // newTool builds a tool from a typed handler: schemas are inferred from In
 // and Out, then shaped by the shape function (bounds, enums, descriptions);
 // annotations carry the class.
@@ -139,7 +153,7 @@ func newTool[In, Out any](d *Deps, name, title, class, description string, forms
 	if err != nil {
 		panic(fmt.Sprintf("mcp: input schema of %s: %v", name, err))
 	}
-	out, err := jsonschema.For[Out](nil)
+	out, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[record.Part](): partSchema()}})
 	if err != nil {
 		panic(fmt.Sprintf("mcp: output schema of %s: %v", name, err))
 	}

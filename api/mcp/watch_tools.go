@@ -239,7 +239,7 @@ func (d *Deps) create(ctx context.Context, req watch.Request) (watch.Created, er
 	if err != nil {
 		return watch.Created{}, err
 	}
-	return o.Created(nil), nil
+	return o.Created(nil, nil), nil
 }
 
 const previewDesc = "Show what a standing email watch would deliver now, without subscribing: the filter as understood " +

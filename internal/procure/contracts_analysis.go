@@ -257,19 +257,16 @@ func (s *Service) unknownLabel(label string) *record.Error {
 	return record.NoteError(record.EINVALID, "agency", n)
 }
 
-// orKeys are the notes of a list of one to five quoted names joined by
-// "or" (English "a" or "b" or "c"; each language its own way).
-var orKeys = [...]string{"money.or.1", "money.or.2", "money.or.3", "money.or.4", "money.or.5"}
-
 // OrList is names, each quoted, as a list joined by "or" in the reader's
-// language (a note's part); at most len(orKeys) names (the rest dropped).
+// language (record.OrList, a note's part); at most five names (the rest
+// dropped).
 func OrList(names []string) record.Part {
-	names = names[:min(len(names), len(orKeys))]
+	names = names[:min(len(names), 5)]
 	q := make([]string, len(names))
 	for i, s := range names {
 		q[i] = strconv.Quote(s)
 	}
-	return record.Part{Key: orKeys[len(q)-1], Args: q}
+	return record.OrList(q)
 }
 
 // SuggestLabels names up to five accepted labels for a label that is not

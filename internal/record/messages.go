@@ -177,19 +177,69 @@ type Note struct {
 	Args []string `json:"args,omitempty"`
 	// Inner, when set, is the note's last argument: parts said as the
 	// clauses of one sentence ("; "), each in the same language (a list
-	// of parts inside a sentence).
+	// of parts inside a sentence) — or as Join says.
 	Inner []Part `json:"inner,omitempty"`
+	// Join says how Inner fills the note: "" (the clauses of one
+	// argument, "; "), JoinRun (one argument of the parts run on with no
+	// separator, each part's text carrying its own leading words: a
+	// sentence of optional clauses, each with its own joiner) or JoinArgs
+	// (each part its own argument, after Args: a list said by a key of
+	// as many arguments, such as OrParts).
+	Join string `json:"join,omitempty"`
 }
+
+// The ways a note's inner parts fill it (Note.Join).
+const (
+	JoinRun  = "run"
+	JoinArgs = "args"
+)
 
 // A Part is a note inside a note (Note.Inner): a key and its arguments,
-// with no parts of its own.
+// and parts of its own (a list inside a clause).
 type Part struct {
-	Key  string   `json:"key"`
-	Args []string `json:"args,omitempty"`
+	Key   string   `json:"key"`
+	Args  []string `json:"args,omitempty"`
+	Inner []Part   `json:"inner,omitempty"`
+	Join  string   `json:"join,omitempty"`
 }
 
-// PartOf is n as a part of another note (its own inner parts dropped).
-func PartOf(n Note) Part { return Part{Key: n.Key, Args: n.Args} }
+// PartOf is n as a part of another note.
+func PartOf(n Note) Part { return Part{Key: n.Key, Args: n.Args, Inner: n.Inner, Join: n.Join} }
+
+// Note is p as a note of its own.
+func (p Part) Note() Note { return Note{Key: p.Key, Args: p.Args, Inner: p.Inner, Join: p.Join} }
+
+// P is the part key with args, each written as fmt's %v writes it.
+func P(key string, args ...any) Part { return PartOf(N(key, args...)) }
+
+// orKeys are the notes of a list of one to five items joined by "or"
+// (English a or b or c; each language its own way).
+var orKeys = [...]string{"money.or.1", "money.or.2", "money.or.3", "money.or.4", "money.or.5"}
+
+// OrList is items (record values, said as given) as a list joined by
+// "or" in the reader's language: a note's part.
+func OrList(items []string) Part {
+	if len(items) <= len(orKeys) {
+		return Part{Key: orKeys[len(items)-1], Args: items}
+	}
+	ps := make([]Part, len(items))
+	for i, s := range items {
+		ps[i] = Part{Key: "money.or.1", Args: []string{s}}
+	}
+	return OrParts(ps)
+}
+
+// OrParts is parts as a list joined by "or" in the reader's language; a
+// list longer than the longest key is said as that list or the rest.
+func OrParts(parts []Part) Part {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	if len(parts) > len(orKeys) {
+		return Part{Key: orKeys[1], Inner: []Part{OrParts(parts[:len(parts)-1]), parts[len(parts)-1]}, Join: JoinArgs}
+	}
+	return Part{Key: orKeys[len(parts)-1], Inner: parts, Join: JoinArgs}
+}
 
 // N is the note key with args, each written as fmt's %v writes it.
 func N(key string, args ...any) Note {
@@ -219,14 +269,20 @@ func SayNote(all map[string]*Messages, lang string, n Note, mark func(string) st
 		m = all["en"]
 	}
 	text, ok := m.Notes[n.Key]
-	args, inner := n.Args, -1
+	args, inner := n.Args, len(n.Args)
 	if len(n.Inner) > 0 {
 		parts := make([]string, len(n.Inner))
 		for i, in := range n.Inner {
-			parts[i] = SayNote(all, lang, Note{Key: in.Key, Args: in.Args}, mark)
+			parts[i] = SayNote(all, lang, in.Note(), mark)
 		}
-		args = append(append([]string(nil), args...), strings.Join(parts, "; "))
-		inner = len(args) - 1
+		switch n.Join {
+		case JoinRun:
+			parts = []string{strings.Join(parts, "")}
+		case JoinArgs:
+		default:
+			parts = []string{strings.Join(parts, "; ")}
+		}
+		args = append(append([]string(nil), args...), parts...)
 	}
 	if !ok {
 		return "[[" + n.Key + "]] " + strings.Join(args, ", ")
@@ -241,7 +297,7 @@ func SayNote(all map[string]*Messages, lang string, n Note, mark func(string) st
 		if i < 1 || i > len(args) {
 			return "%!s(MISSING)"
 		}
-		if mark != nil && i-1 != inner { // the inner notes are said (and marked) already
+		if mark != nil && i-1 < inner { // the inner notes are said (and marked) already
 			return mark(args[i-1])
 		}
 		return args[i-1]
@@ -254,7 +310,7 @@ func (n Note) Clone() Note {
 	if n.Inner != nil {
 		inner := make([]Part, len(n.Inner))
 		for i, p := range n.Inner {
-			inner[i] = Part{Key: p.Key, Args: append([]string(nil), p.Args...)}
+			inner[i] = PartOf(p.Note().Clone())
 		}
 		n.Inner = inner
 	}

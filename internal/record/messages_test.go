@@ -141,3 +141,63 @@ func TestEveryNoteKeyIsInTheFiles(t *testing.T) {
 		}
 	}
 }
+
+// A note's inner parts fill it as its Join says: one argument of clauses
+// ("; "), one argument run on (each part carrying its own leading words:
+// a sentence of optional clauses), or one argument each (a list said by a
+// key of as many arguments); parts nest, and every part is said in the
+// same language, its arguments marked and its own words not.
+func TestNoteInnerPartsJoin(t *testing.T) {
+	all := map[string]*Messages{
+		"en": {Notes: map[string]string{"s": "%s.", "c": "Awards", "from": " from %s", "min": ", of at least %s", "or.2": "%s or %s",
+			"x": "%s", "lens": "money", "k": "Read: %s", "used": "%[2]s is not used for %[1]s"}},
+		"xx": {Notes: map[string]string{"s": "%s.", "c": "Adjudicaciones", "from": " de %s", "min": ", de al menos %s", "or.2": "%s o %s",
+			"x": "%s", "lens": "dinero", "k": "Leído: %s", "used": "%[2]s no se usa para %[1]s"}},
+	}
+	mark := func(a string) string { return "<" + a + ">" }
+	run := Note{Key: "s", Join: JoinRun, Inner: []Part{
+		{Key: "c"},
+		{Key: "from", Inner: []Part{{Key: "or.2", Args: []string{"Parks", "DOT"}}}, Join: JoinArgs},
+		P("min", "$1"),
+	}}
+	if got := SayNote(all, "en", run, nil); got != "Awards from Parks or DOT, of at least $1." {
+		t.Errorf("run on, en: %q", got)
+	}
+	if got := SayNote(all, "xx", run, mark); got != "Adjudicaciones de <Parks> o <DOT>, de al menos <$1>." {
+		t.Errorf("run on, xx: %q", got)
+	}
+	args := Note{Key: "used", Args: []string{"an amount"}, Inner: []Part{{Key: "lens"}}, Join: JoinArgs}
+	if got := SayNote(all, "xx", args, mark); got != "dinero no se usa para <an amount>" {
+		t.Errorf("one argument each, xx: %q", got)
+	}
+	clauses := Note{Key: "k", Inner: []Part{{Key: "x", Args: []string{"a"}}, {Key: "x", Args: []string{"b"}}}}
+	if got := SayNote(all, "en", clauses, nil); got != "Read: a; b" {
+		t.Errorf("clauses: %q", got)
+	}
+	// a copy shares no part, however deep
+	c := run.Clone()
+	c.Inner[1].Inner[0].Args[0] = "changed"
+	if run.Inner[1].Inner[0].Args[0] != "Parks" {
+		t.Error("Clone shares a nested part's arguments")
+	}
+}
+
+// OrList says a list of record values joined by "or" in each language
+// (the money.or.N keys, one rule for every list): up to five by one key,
+// more as a list of the first ones "or" the last.
+func TestOrList(t *testing.T) {
+	for _, c := range []struct {
+		items  []string
+		en, es string
+	}{
+		{[]string{"A"}, "A", "A"},
+		{[]string{"A", "B"}, "A or B", "A o B"},
+		{[]string{"A", "B", "C"}, "A or B or C", "A, B o C"},
+		{[]string{"A", "B", "C", "D", "E", "F", "G"}, "A or B or C or D or E or F or G", "A, B, C, D o E o F o G"},
+	} {
+		n := OrList(c.items).Note()
+		if en, es := n.String(), n.In("es"); en != c.en || es != c.es {
+			t.Errorf("%v: %q, %q", c.items, en, es)
+		}
+	}
+}

@@ -24,10 +24,10 @@ type Created struct {
 
 // Created is the outcome as a create request's answer; notes stand in
 // for the outcome's when it has none (how the request was read).
-func (o Outcome) Created(notes []string) Created {
+func (o Outcome) Created(notes []string, keys record.Notes) Created {
 	if len(o.Notes) > 0 {
-		notes = o.Notes
+		notes, keys = o.Notes, o.NoteKeys
 	}
-	return Created{Status: o.Status, Understood: Understanding{Filter: o.Filter, Scope: o.Scope, Notes: notes, Cadence: o.Cadence},
+	return Created{Status: o.Status, Understood: Understanding{Filter: o.Filter, Scope: o.Scope, ScopeKey: o.ScopeKey, Notes: notes, NoteKeys: keys, Cadence: o.Cadence},
 		Cadence: o.Cadence, Schedule: o.Schedule, Message: o.Message, MessageKey: o.MessageKey, Filter: o.Filter}
 }

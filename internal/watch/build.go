@@ -126,7 +126,8 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 	if len(names) == 0 {
 		names = nil
 	}
-	return Understanding{Filter: f, Agencies: names, Scope: Describe(f, names)}, nil
+	scope := DescribeNote(f, names)
+	return Understanding{Filter: f, Agencies: names, Scope: scope.String(), ScopeKey: scope}, nil
 }
 
 // check refuses control characters in any field (CheckText): each is one

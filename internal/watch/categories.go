@@ -221,22 +221,39 @@ func (f Filter) awardsFollowed() bool {
 // windowText states a filter's window ("due within 3 months of each
 // digest day", "published from January 1, 2026 to December 31, 2026").
 func (f Filter) windowText() string {
-	var parts []string
-	if f.Within != "" {
-		parts = append(parts, "within "+f.Within+" from the day each digest runs")
-	}
-	switch {
-	case f.From != "" && f.Until != "":
-		parts = append(parts, "from "+dayWords(f.From)+" to "+dayWords(f.Until))
-	case f.From != "":
-		parts = append(parts, "from "+dayWords(f.From))
-	case f.Until != "":
-		parts = append(parts, "by "+dayWords(f.Until))
-	}
-	if len(parts) == 0 {
+	w, ok := f.windowPart()
+	if !ok {
 		return ""
 	}
-	return f.dateField() + " " + strings.Join(parts, ", ")
+	return strings.TrimPrefix(w.Note().String(), ", ")
+}
+
+// windowPart is the window as a clause of the scope (", due …"): the
+// date field's key and its bounds run on.
+func (f Filter) windowPart() (record.Part, bool) {
+	var parts []record.Part
+	if f.Within != "" {
+		parts = append(parts, record.Part{Key: "watch.scope.within", Inner: []record.Part{spanPart(f.Within)}, Join: record.JoinArgs})
+	}
+	if f.From != "" || f.Until != "" {
+		if len(parts) > 0 {
+			parts = append(parts, record.P("watch.scope.comma"))
+		}
+		var p record.Part
+		switch {
+		case f.From != "" && f.Until != "":
+			p = record.Part{Key: "watch.scope.from_to", Inner: []record.Part{dayPart(f.From), dayPart(f.Until)}, Join: record.JoinArgs}
+		case f.From != "":
+			p = record.Part{Key: "watch.scope.from_day", Inner: []record.Part{dayPart(f.From)}, Join: record.JoinArgs}
+		default:
+			p = record.Part{Key: "watch.scope.by_day", Inner: []record.Part{dayPart(f.Until)}, Join: record.JoinArgs}
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return record.Part{}, false
+	}
+	return record.Part{Key: "watch.scope.window." + f.dateField(), Inner: parts, Join: record.JoinRun}, true
 }
 
 // FilterLines states a filter one filter at a time, as the confirmation
@@ -399,7 +416,7 @@ func (p *parser) addRequirement(req string, i, n int) {
 	ph, _ := p.phrase(i, n)
 	if !slices.Contains(p.f.Requirements, req) {
 		p.f.Requirements = append(p.f.Requirements, req)
-		p.note("%q → special requirement %s: notices whose text mentions %s (the City Record has no field for it).", PlainValue(ph), RequirementLabel(req), RequirementLabel(req))
+		p.note("watch.read.requirement", []any{q(PlainValue(ph))}, RequirementPart(req), RequirementPart(req))
 	}
 }
 
@@ -410,6 +427,6 @@ func (p *parser) addCategories(cats []string, i, n int) {
 			continue
 		}
 		p.f.Categories = append(p.f.Categories, c)
-		p.note("%q → category %s: notices the City Record files under %s, or under no category when their words say %s.", PlainValue(ph), c, categoryRules[c].label, c)
+		p.note("watch.read.category", []any{q(PlainValue(ph)), categoryRules[c].label}, categoryPart(c), categoryPart(c))
 	}
 }

@@ -1,8 +1,10 @@
 package watch
 
 import (
-	"fmt"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -41,38 +43,42 @@ func Dollars(v float64) string {
 // Values the requester chose (keywords, phrases, exclusions, vendors) are
 // stated as PlainValue gives them: the sentence goes into emails sent to
 // the address named in a request, so it never carries a link or markup.
+// It is DescribeNote's English.
 func Describe(f Filter, agencies map[string]string) string {
-	var b strings.Builder
+	return DescribeNote(f, agencies).String()
+}
+
+// DescribeNote is Describe as a note: one sentence (watch.scope) of
+// clauses run on (record.JoinRun), each with its own leading words, so
+// every language says it its own way.
+func DescribeNote(f Filter, agencies map[string]string) record.Note {
+	var cl []record.Part
+	add := func(key string, args ...any) { cl = append(cl, record.P(key, args...)) }
+	list := func(key string, items record.Part) {
+		cl = append(cl, record.Part{Key: key, Inner: []record.Part{items}, Join: record.JoinArgs})
+	}
 	switch f.Lens {
 	case record.LensMoney:
 		if f.awardsFollowed() {
-			b.WriteString("Contract awards and intents to award")
+			add("watch.scope.money.awards")
 		} else {
-			b.WriteString("Open procurement solicitations (due today or later, rolling deadlines included)")
+			add("watch.scope.money.bids")
 		}
 	case record.LensLand:
-		b.WriteString("Land-use notices (rezonings, ULURP and other land-use hearings)")
+		add("watch.scope.land")
 		if f.Stage+f.Procedure+f.Action+f.CommunityDistrict != "" {
-			b.WriteString(" and land projects")
+			add("watch.scope.land.projects")
 		}
-		for _, part := range []struct{ name, v string }{{"stage", f.Stage}, {"review procedure", f.Procedure}, {"action", f.Action},
-			{"community district", f.CommunityDistrict}} {
+		for _, part := range []struct{ key, v string }{{"stage", f.Stage}, {"procedure", f.Procedure}, {"action", f.Action},
+			{"community_district", f.CommunityDistrict}} {
 			if part.v != "" {
-				b.WriteString(", " + part.name + " " + part.v)
+				add("watch.scope.land."+part.key, part.v)
 			}
 		}
-	case record.LensProperty:
-		b.WriteString("Property disposition notices")
-	case record.LensRules:
-		b.WriteString("Agency rules")
-	case record.LensMeetings:
-		b.WriteString("Public hearings and meetings (from today on)")
-	case record.LensPeople:
-		b.WriteString("Changes in personnel")
-	case LensEntity:
-		b.WriteString("Every notice")
+	case record.LensProperty, record.LensRules, record.LensMeetings, record.LensPeople, LensEntity:
+		add("watch.scope." + f.Lens)
 	default:
-		b.WriteString("Notices in " + f.Lens)
+		add("watch.scope.other", f.Lens)
 	}
 	if len(f.AgencyIDs) > 0 {
 		var names []string
@@ -87,34 +93,38 @@ func Describe(f Filter, agencies map[string]string) string {
 				names = append(names, n)
 			}
 		}
-		b.WriteString(" from " + strings.Join(names, " or "))
+		list("watch.scope.from", record.OrList(names))
 		if f.FollowsRoster() {
-			b.WriteString(", and roster releases that change their leader")
+			add("watch.scope.roster")
 		}
 	}
 	if vs := plainValues(f.Vendors); len(vs) > 0 {
-		b.WriteString(" naming vendor " + strings.Join(vs, " or "))
+		list("watch.scope.vendor", record.OrList(vs))
 	}
 	switch {
 	case f.MinAmount != nil && f.MaxAmount != nil:
-		fmt.Fprintf(&b, ", of %s to %s", Dollars(*f.MinAmount), Dollars(*f.MaxAmount))
+		add("watch.scope.amount.between", Dollars(*f.MinAmount), Dollars(*f.MaxAmount))
 	case f.MinAmount != nil:
-		fmt.Fprintf(&b, ", of at least %s", Dollars(*f.MinAmount))
+		add("watch.scope.amount.min", Dollars(*f.MinAmount))
 	case f.MaxAmount != nil:
-		fmt.Fprintf(&b, ", of at most %s", Dollars(*f.MaxAmount))
+		add("watch.scope.amount.max", Dollars(*f.MaxAmount))
 	}
 	if len(f.Categories) > 0 {
-		b.WriteString(", in category " + strings.Join(f.Categories, " or "))
+		var cs []record.Part
+		for _, c := range f.Categories {
+			cs = append(cs, categoryPart(c))
+		}
+		list("watch.scope.category", record.OrParts(cs))
 	}
 	if len(f.Requirements) > 0 {
-		var rs []string
+		var rs []record.Part
 		for _, r := range f.Requirements {
-			rs = append(rs, RequirementLabel(r))
+			rs = append(rs, RequirementPart(r))
 		}
-		b.WriteString(", mentioning " + strings.Join(rs, " or ") + " participation")
+		list("watch.scope.requirement", record.OrParts(rs))
 	}
-	if w := f.windowText(); w != "" {
-		b.WriteString(", " + w)
+	if w, ok := f.windowPart(); ok {
+		cl = append(cl, w)
 	}
 	var pos []string
 	pos = append(pos, plainValues(f.AnyOf)...)
@@ -122,18 +132,70 @@ func Describe(f Filter, agencies map[string]string) string {
 		pos = append(pos, `"`+p+`"`)
 	}
 	if len(pos) == 1 {
-		b.WriteString(", mentioning " + pos[0])
+		add("watch.scope.mentioning", pos[0])
 	} else if len(pos) > 1 {
-		b.WriteString(", mentioning any of " + strings.Join(pos, ", "))
+		add("watch.scope.mentioning_any", strings.Join(pos, ", "))
 	}
 	if ex := plainValues(f.Exclude); len(ex) > 0 {
-		b.WriteString(", leaving out any that mention " + strings.Join(ex, " or "))
+		list("watch.scope.exclude", record.OrList(ex))
 	}
 	if bs := plainValues(f.Boroughs); len(bs) > 0 {
-		b.WriteString(", naming " + strings.Join(bs, " or "))
+		var ps []record.Part
+		for _, b := range bs {
+			ps = append(ps, boroughPart(b))
+		}
+		list("watch.scope.borough", record.OrParts(ps))
 	}
-	b.WriteString(".")
-	return b.String()
+	return record.Note{Key: "watch.scope", Inner: cl, Join: record.JoinRun}
+}
+
+// valuePart is a value said as it is (a part with no words of its own).
+func valuePart(s string) record.Part { return record.P("watch.value", s) }
+
+// categoryPart names a category a filter may name (CategoryNames) in the
+// reader's language; another value is said as it is.
+func categoryPart(c string) record.Part {
+	if slices.Contains(CategoryNames, c) {
+		return record.P("watch.category." + strings.ReplaceAll(c, " ", "_"))
+	}
+	return valuePart(c)
+}
+
+// boroughPart names a borough (Boroughs) in the reader's language;
+// another value is said as it is.
+func boroughPart(b string) record.Part {
+	if slices.Contains(Boroughs, b) {
+		return record.P("watch.borough." + strings.ReplaceAll(strings.ToLower(b), " ", "_"))
+	}
+	return valuePart(b)
+}
+
+// RequirementPart names a special requirement (RequirementLabel) in the
+// reader's language; another value is said as it is.
+func RequirementPart(r string) record.Part {
+	if slices.Contains(RequirementNames, r) {
+		return record.P("watch.requirement." + r)
+	}
+	return valuePart(r)
+}
+
+// lensPart names a lens (LensLabel) in the reader's language.
+func lensPart(lens string) record.Part {
+	switch lens {
+	case record.LensMoney, record.LensLand, record.LensProperty, record.LensRules, record.LensMeetings, record.LensPeople, LensEntity:
+		return record.P("watch.lens." + lens)
+	}
+	return valuePart(lens)
+}
+
+// dayPart is a day as dayWords writes it ("January 2, 2006"), its month
+// named in the reader's language.
+func dayPart(s string) record.Part {
+	if d, ok := parseDay(s); ok {
+		return record.Part{Key: "watch.day", Args: []string{strconv.Itoa(d.Day()), strconv.Itoa(d.Year())},
+			Inner: []record.Part{record.P("watch.month." + strconv.Itoa(int(d.Month())))}, Join: record.JoinArgs}
+	}
+	return valuePart(s)
 }
 
 // AgencyNames resolves the agencies a request names (entity.ResolveName,
@@ -155,4 +217,43 @@ func AgencyNames(cw *entity.Crosswalk, spellings []string) (ids []string, names 
 		}
 	}
 	return ids, names, nil
+}
+
+// weekdayPart names a weekday ("Monday") in the reader's language.
+func weekdayPart(d time.Weekday) record.Part { return record.P("watch.weekday." + d.String()) }
+
+// weekdaysPart names a weekday in the plural ("Mondays": every one of
+// them) in the reader's language; name is the weekday's English name.
+func weekdaysPart(name string) record.Part {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if d.String() == name {
+			return record.P("watch.weekdays." + name)
+		}
+	}
+	return valuePart(name + "s")
+}
+
+// fieldPart names the date a window bounds (Filter.dateField: due, held,
+// published) in the reader's language.
+func fieldPart(field string) record.Part { return record.P("watch.field." + field) }
+
+// spanPart is a moving window's length as withinValue writes it ("3
+// months", "1 week") in the reader's language; another shape is said as
+// it is.
+func spanPart(within string) record.Part {
+	n, unit, ok := strings.Cut(within, " ")
+	if !ok {
+		return valuePart(within)
+	}
+	unit = strings.TrimSuffix(unit, "s")
+	switch unit {
+	case "day", "week", "month", "year", "fiscal year":
+	default:
+		return valuePart(within)
+	}
+	key := "watch.span." + strings.ReplaceAll(unit, " ", "_")
+	if n == "1" {
+		return record.P(key + ".1")
+	}
+	return record.P(key, n)
 }

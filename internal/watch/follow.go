@@ -97,6 +97,15 @@ func (f Follow) Noun() string {
 	return "meeting " + f.ID
 }
 
+// NounPart is Noun in the reader's language (its id a record value).
+func (f Follow) NounPart() record.Part {
+	switch f.Kind {
+	case FollowNotice, FollowMatter, FollowContract, FollowLandProject:
+		return record.P("watch.noun."+f.Kind, f.ID)
+	}
+	return record.P("watch.noun.meeting", f.ID)
+}
+
 // Link is the object's page.
 func (f Follow) Link(links view.Links) string {
 	switch f.Kind {
@@ -501,18 +510,18 @@ func oneLineTitle(s string) string {
 
 // understandFollow is how a plain-English follow request was read: the
 // object, no search; its cadence note last (as Parse's).
-func understandFollow(f Follow, form int, cadence, cadNote string) (Understanding, error) {
+func understandFollow(f Follow, form int, cadence string, cadNote record.Note) (Understanding, error) {
 	f, err := f.Check(form)
 	if err != nil {
 		return Understanding{}, err
 	}
-	u := Understanding{Filter: Filter{Lens: f.Lens()}, Follow: &f, Scope: FollowScope(f, ""), Cadence: CadenceDaily,
-		Notes: []string{"Read as a follow of " + f.Noun() + ": a mail when one of its followed fields changes (old → new); nothing is sent for what it holds now."}}
+	u := Understanding{Filter: Filter{Lens: f.Lens()}, Follow: &f, Scope: FollowScope(f, ""), Cadence: CadenceDaily}
+	u.AddNote(withParts(record.N("watch.read.follow"), f.NounPart()))
 	if cadence != "" {
 		u.Cadence = cadence
-		u.Notes = append(u.Notes, cadNote)
+		u.AddNote(cadNote)
 	} else {
-		u.Notes = append(u.Notes, "Changes are checked daily (say \"weekly\" to have them gathered each "+WeeklyDay.String()+").")
+		u.AddNote(withParts(record.N("watch.read.follow_daily"), weekdayPart(WeeklyDay)))
 	}
 	return u, nil
 }

@@ -1,7 +1,6 @@
 package watch
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -44,8 +43,13 @@ type Understanding struct {
 	Agencies map[string]string `json:"agencies,omitempty"`
 	// Scope is the filter in one plain sentence, as the emails state it.
 	Scope string `json:"scope"`
+	// ScopeKey is scope as a note (DescribeNote), said in the reader's
+	// language; absent when the scope is not one (a follow watch's).
+	ScopeKey record.Note `json:"scope_key,omitzero"`
 	// Notes say how each part of the request was read.
 	Notes []string `json:"notes"`
+	// NoteKeys are notes as notes (key and arguments), one for each.
+	NoteKeys record.Notes `json:"note_keys,omitempty"`
 	// Cadence is the digest cadence the request asked for ("weekly",
 	// "every Monday", "daily"); daily when it named none.
 	Cadence string `json:"cadence"`
@@ -65,8 +69,8 @@ var weekdayRE = regexp.MustCompile(`(?i)(monday|tuesday|wednesday|thursday|frida
 
 // cadenceIn takes the cadence words out of a request: the text left, the
 // cadence ("" when none was named) and a note saying how it was read.
-func cadenceIn(text string) (string, string, string) {
-	cad, note := "", ""
+func cadenceIn(text string) (string, string, record.Note) {
+	cad, note := "", record.Note{}
 	if !mayMatch(text, []string{"week", "day", "daily"}) {
 		return text, cad, note
 	}
@@ -76,13 +80,13 @@ func cadenceIn(text string) (string, string, string) {
 		switch {
 		case isDaily && cad == "":
 			cad = CadenceDaily
-			note = fmt.Sprintf("%q → a daily digest.", strings.TrimSpace(m))
+			note = record.N("watch.read.daily", q(strings.TrimSpace(m)))
 		case !isDaily:
 			cad = CadenceWeekly
-			note = fmt.Sprintf("%q → a weekly digest, sent on %ss.", strings.TrimSpace(m), WeeklyDay)
+			note = withParts(record.N("watch.read.weekly", q(strings.TrimSpace(m))), weekdaysPart(WeeklyDay.String()))
 			if d := weekdayRE.FindString(lm); d != "" && !strings.EqualFold(d, WeeklyDay.String()) {
-				note = fmt.Sprintf("%q → a weekly digest; every weekly digest goes out on %ss (one fixed weekday), not on %ss.",
-					strings.TrimSpace(m), WeeklyDay, strings.ToUpper(d[:1])+strings.ToLower(d[1:]))
+				note = withParts(record.N("watch.read.weekly_day", q(strings.TrimSpace(m))),
+					weekdaysPart(WeeklyDay.String()), weekdaysPart(strings.ToUpper(d[:1])+strings.ToLower(d[1:])))
 			}
 		}
 		return " "
@@ -354,7 +358,7 @@ type parser struct {
 	sp       spans
 	f        Filter
 	agencies map[string]string
-	notes    []string
+	notes    record.Notes
 	lensHits map[string][]string
 	awards   bool
 	noAwards bool
@@ -403,9 +407,9 @@ func Parse(text string, opt ParseOptions) (Understanding, error) {
 	u.Cadence = CadenceDaily
 	if cadence != "" {
 		u.Cadence = cadence
-		u.Notes = append(u.Notes, cadNote)
+		u.AddNote(cadNote)
 	} else {
-		u.Notes = append(u.Notes, fmt.Sprintf("No cadence was named, so digests are daily (say \"weekly\" for one digest each %s).", WeeklyDay))
+		u.AddNote(record.Note{Key: "watch.read.no_cadence", Inner: []record.Part{weekdayPart(WeeklyDay)}, Join: record.JoinArgs})
 	}
 	return u, nil
 }
@@ -603,30 +607,50 @@ func (p *parser) suffixVendorAt(i int) int {
 	return 0
 }
 
-func (p *parser) note(format string, args ...any) {
-	p.notes = append(p.notes, fmt.Sprintf(format, args...))
+// note adds the note key with args (each as %v writes it) and, after
+// them, the parts (one argument each).
+func (p *parser) note(key string, args []any, parts ...record.Part) {
+	p.notes = append(p.notes, withParts(record.N(key, args...), parts...))
 }
+
+// withParts is n with parts after its arguments, one argument each.
+func withParts(n record.Note, parts ...record.Part) record.Note {
+	if len(parts) > 0 {
+		n.Inner, n.Join = parts, record.JoinArgs
+	}
+	return n
+}
+
+// AddNote adds a note saying how the request was read: its English to
+// Notes, itself to NoteKeys.
+func (u *Understanding) AddNote(n record.Note) {
+	u.Notes = append(u.Notes, n.String())
+	u.NoteKeys = append(u.NoteKeys, n)
+}
+
+// q is s quoted as fmt's %q quotes a string.
+func q(s string) string { return strconv.Quote(s) }
 
 func (p *parser) addVendor(name string) {
 	stem := entity.VendorStem(name)
 	if !entity.StemLongEnough(stem) {
-		p.note("%q is too short to follow as a vendor; ignored.", PlainValue(name))
+		p.note("watch.read.vendor_short", []any{q(PlainValue(name))})
 		return
 	}
 	if !slices.Contains(p.f.Vendors, stem) {
 		p.f.Vendors = append(p.f.Vendors, stem)
 		// notes quote the requester's words as plain values (see PlainValue)
-		p.note("%q → vendor (matched by name stem %q, so suffix and case variants count).", PlainValue(name), PlainValue(stem))
+		p.note("watch.read.vendor", []any{q(PlainValue(name)), q(PlainValue(stem))})
 	}
 }
 
-func (p *parser) addExclude(s, why string) {
+func (p *parser) addExclude(s string, why record.Part) {
 	s = strings.Join(splitWords(s), " ")
 	if s == "" || slices.Contains(p.f.Exclude, s) {
 		return
 	}
 	p.f.Exclude = append(p.f.Exclude, s)
-	p.note("%s → excluded: records mentioning %q are left out.", why, s)
+	p.note("watch.read.exclude", []any{q(s)}, why)
 }
 
 // amountAt reads an amount at i with its comparators and trailers, and
@@ -703,7 +727,7 @@ func (p *parser) setAmount(kind string, v, v2 float64, raw string) {
 	p.amounts++
 	valid := func(x float64) bool { return x > 0 && x < record.MaxValidAmount }
 	if !valid(v) || (kind == "between" && !valid(v2)) {
-		p.note("%q is not an amount the service can filter on (valid amounts are above $0 and below $10 billion); ignored.", raw)
+		p.note("watch.read.amount.invalid", []any{q(raw)})
 		return
 	}
 	switch kind {
@@ -711,18 +735,18 @@ func (p *parser) setAmount(kind string, v, v2 float64, raw string) {
 		x := v
 		p.f.MinAmount = &x
 		if kind == "plain" {
-			p.note("%q → amount of at least %s (an amount without \"over\" or \"under\" is read as a minimum).", raw, Dollars(v))
+			p.note("watch.read.amount.plain", []any{q(raw), Dollars(v)})
 		} else {
-			p.note("%q → amount of at least %s.", raw, Dollars(v))
+			p.note("watch.read.amount.min", []any{q(raw), Dollars(v)})
 		}
 	case "max":
 		x := v
 		p.f.MaxAmount = &x
-		p.note("%q → amount of at most %s.", raw, Dollars(v))
+		p.note("watch.read.amount.max", []any{q(raw), Dollars(v)})
 	case "between":
 		lo, hi := v, v2
 		p.f.MinAmount, p.f.MaxAmount = &lo, &hi
-		p.note("%q → amount from %s to %s.", raw, Dollars(v), Dollars(v2))
+		p.note("watch.read.amount.between", []any{q(raw), Dollars(v), Dollars(v2)})
 	}
 }
 
@@ -743,14 +767,14 @@ func (p *parser) run() {
 			switch {
 			case len(words) == 0:
 			case excluding || t.neg:
-				p.addExclude(strings.Join(words, " "), fmt.Sprintf("%q", PlainValue(t.text)))
+				p.addExclude(strings.Join(words, " "), valuePart(q(PlainValue(t.text))))
 			case len(words) == 1:
 				p.addKeyword(words[0])
 			default:
 				ph := strings.Join(words, " ")
 				if !slices.Contains(p.f.Phrases, ph) {
 					p.f.Phrases = append(p.f.Phrases, ph)
-					p.note("%q → exact phrase.", ph)
+					p.note("watch.read.phrase", []any{q(ph)})
 				}
 			}
 			i++
@@ -766,7 +790,7 @@ func (p *parser) run() {
 		}
 		// a word
 		if t.neg {
-			p.addExclude(t.text, fmt.Sprintf("%q", "-"+t.text))
+			p.addExclude(t.text, valuePart(q("-"+t.text)))
 			i++
 			continue
 		}
@@ -845,7 +869,7 @@ func (p *parser) run() {
 					words = append(words, p.toks[j].text)
 					j++
 				}
-				p.addExclude(strings.Join(words, " "), fmt.Sprintf("%q", strings.Join(words, " ")))
+				p.addExclude(strings.Join(words, " "), valuePart(q(strings.Join(words, " "))))
 				i = max(j, i+1)
 				continue
 			}
@@ -859,14 +883,14 @@ func (p *parser) run() {
 		switch {
 		case nb == best:
 			if excluding {
-				p.addExclude(borough, fmt.Sprintf("%q", ph))
+				p.addExclude(borough, valuePart(q(ph)))
 			} else if !slices.Contains(p.f.Boroughs, borough) {
 				p.f.Boroughs = append(p.f.Boroughs, borough)
-				p.note("%q → borough %s (records whose text names it).", ph, borough)
+				p.note("watch.read.borough", []any{q(ph)}, boroughPart(borough))
 			}
 		case na == best:
 			if excluding {
-				p.addExclude(ph, fmt.Sprintf("%q (an agency cannot be excluded by id, so its name is excluded as words)", ph))
+				p.addExclude(ph, record.P("watch.read.exclude.agency", q(ph)))
 				break
 			}
 			added := false
@@ -878,11 +902,11 @@ func (p *parser) run() {
 				p.agencies[id] = aname
 			}
 			if added {
-				p.note("%q → agency %s (crosswalk id %s).", ph, aname, strings.Join(ids, ", "))
+				p.note("watch.read.agency", []any{q(ph), aname, strings.Join(ids, ", ")})
 			}
 		case nv == best:
 			if excluding {
-				p.addExclude(ph, fmt.Sprintf("%q", ph))
+				p.addExclude(ph, valuePart(q(ph)))
 			} else {
 				p.addVendor(ph)
 			}
@@ -891,9 +915,9 @@ func (p *parser) run() {
 				excluding = false
 				if awardWords[lw] {
 					p.noAwards = true
-					p.note("%q → awards left out: open solicitations are followed.", "not "+ph)
+					p.note("watch.read.no_awards", []any{q("not " + ph)})
 				} else {
-					p.note("%q: a kind of record cannot be excluded; a watch follows one kind at a time.", "not "+ph)
+					p.note("watch.read.no_lens_exclusion", []any{q("not " + ph)})
 				}
 				break
 			}
@@ -935,15 +959,17 @@ func (p *parser) finish(today time.Time) (Understanding, error) {
 	switch {
 	case len(named) == 0:
 		p.f.Lens = record.LensMoney
-		p.notes = append([]string{"No kind of record was named, so this watch follows procurement (money), the default. " +
-			"Name one to choose: contracts or awards (money), rezonings (land), hearings (meetings), rules, property" + peopleHint(p.opt.Form) + "."}, p.notes...)
+		key := "watch.read.no_lens"
+		if p.opt.Form == 2 {
+			key = "watch.read.no_lens.form2"
+		}
+		p.notes = append(record.Notes{record.N(key)}, p.notes...)
 	case len(named) == 1:
 		p.f.Lens = named[0]
-		p.notes = append([]string{fmt.Sprintf("Kind of record: %s — you said %s.", LensLabel(named[0]), quoteList(uniq(p.lensHits[named[0]])))}, p.notes...)
+		p.notes = append(record.Notes{withParts(record.N("watch.read.lens", quoteList(uniq(p.lensHits[named[0]]))), lensPart(named[0]))}, p.notes...)
 	default:
 		p.f.Lens = named[0]
-		p.notes = append([]string{fmt.Sprintf("You named several kinds of record (%s); a watch follows one, chosen in the fixed order %s: %s.",
-			strings.Join(named, ", "), precedenceText(p.opt.Form), LensLabel(named[0]))}, p.notes...)
+		p.notes = append(record.Notes{withParts(record.N("watch.read.lenses"), lensIDs(named), lensIDs(precedence(p.opt.Form)), lensPart(named[0]))}, p.notes...)
 	}
 	amount := p.f.MinAmount != nil || p.f.MaxAmount != nil
 	if p.f.Lens == record.LensMoney {
@@ -952,29 +978,29 @@ func (p *parser) finish(today time.Time) (Understanding, error) {
 		switch {
 		case p.awards && !p.noAwards:
 			p.f.Awards = true
-			p.note("Procurement notices followed: contract awards and intents to award (newest first).")
+			p.note("watch.read.money.awards", nil)
 		case amount && (p.bids || p.noAwards):
 			p.f.Bids = true
-			p.note("Procurement notices followed: open solicitations, due today or later, that state an amount within the bounds (you asked for bids; say \"awarded\" to follow awards instead).")
+			p.note("watch.read.money.bids_amount", nil)
 		case amount:
 			p.f.Awards = true
-			p.note("Procurement notices followed: contract awards and intents to award (newest first): an amount is printed on awards, and you named no bids (say \"bids\" to follow open solicitations of that amount).")
+			p.note("watch.read.money.awards_amount", nil)
 		default:
-			p.note("Procurement notices followed: open solicitations, due today or later (say \"awards\" to follow awards instead).")
+			p.note("watch.read.money.bids", nil)
 		}
 	} else if amount {
 		p.f.MinAmount, p.f.MaxAmount = nil, nil
-		p.note("Amounts apply to procurement notices only, so the amount was not used for %s.", LensLabel(p.f.Lens))
+		p.note("watch.read.amount_unused", nil, lensPart(p.f.Lens))
 	}
 	if (len(p.f.Categories) > 0 || len(p.f.Requirements) > 0) && p.f.Lens != record.LensMoney {
-		p.note("Categories and special requirements apply to procurement notices only, so they were not used for %s.", LensLabel(p.f.Lens))
+		p.note("watch.read.categories_unused", nil, lensPart(p.f.Lens))
 		p.f.Categories, p.f.Requirements = nil, nil
 	}
 	p.applyWindow(today)
 	// keywords, with related words
 	kw := p.keywords
 	if len(kw) > maxKeywords {
-		p.note("Only the first %d keywords are kept; %s left out.", maxKeywords, quoteList(kw[maxKeywords:]))
+		p.note("watch.read.keywords_kept", []any{maxKeywords, quoteList(kw[maxKeywords:])})
 		kw = kw[:maxKeywords]
 	}
 	for _, w := range kw {
@@ -992,12 +1018,12 @@ func (p *parser) finish(today time.Time) (Understanding, error) {
 		for _, r := range relatedWords[w] {
 			if !slices.Contains(p.f.AnyOf, r) {
 				p.f.AnyOf = append(p.f.AnyOf, r)
-				p.note("%q also matches %q.", w, r)
+				p.note("watch.read.related", []any{q(w), q(r)})
 			}
 		}
 	}
 	if len(kw) > 0 {
-		p.note("Keywords: records mentioning any of %s (put words in \"quotes\" to require them as a phrase).", quoteList(kw))
+		p.note("watch.read.keywords", []any{quoteList(kw)})
 	}
 	if len(p.f.AnyOf)+len(p.f.Phrases) == 0 && len(p.f.AgencyIDs)+len(p.f.Vendors)+len(p.f.Boroughs)+len(p.f.Categories)+len(p.f.Requirements) == 0 &&
 		p.f.Within == "" && p.f.From == "" && p.f.Until == "" &&
@@ -1008,11 +1034,15 @@ func (p *parser) finish(today time.Time) (Understanding, error) {
 	if err := p.f.Validate(); err != nil {
 		return Understanding{}, err
 	}
-	u := Understanding{Filter: p.f, Notes: p.notes}
+	u := Understanding{Filter: p.f}
+	for _, n := range p.notes {
+		u.AddNote(n)
+	}
 	if len(p.agencies) > 0 {
 		u.Agencies = p.agencies
 	}
-	u.Scope = Describe(p.f, u.Agencies)
+	u.ScopeKey = DescribeNote(p.f, u.Agencies)
+	u.Scope = u.ScopeKey.String()
 	return u, nil
 }
 
@@ -1023,7 +1053,9 @@ func peopleHint(form int) string {
 	return ", personnel (people)"
 }
 
-func precedenceText(form int) string {
+// precedence is the lenses a form offers, in the order a request naming
+// several is read by.
+func precedence(form int) []string {
 	var out []string
 	for _, l := range LensPrecedence {
 		if l == record.LensPeople && form == 2 {
@@ -1031,7 +1063,24 @@ func precedenceText(form int) string {
 		}
 		out = append(out, l)
 	}
-	return strings.Join(out, ", ")
+	return out
+}
+
+// lensIDs are lenses by their short names ("money, land"), each in the
+// reader's language, run on with commas.
+func lensIDs(lenses []string) record.Part {
+	var ps []record.Part
+	for i, l := range lenses {
+		if i > 0 {
+			ps = append(ps, record.P("watch.scope.comma"))
+		}
+		if slices.Contains(LensPrecedence, l) {
+			ps = append(ps, record.P("watch.lens_id."+l))
+		} else {
+			ps = append(ps, valuePart(l))
+		}
+	}
+	return record.Part{Key: "watch.value", Inner: ps, Join: record.JoinRun}
 }
 
 func appendNew(list []string, s string) []string {

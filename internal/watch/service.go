@@ -214,7 +214,11 @@ type Outcome struct {
 	// Schedule states when digests go out ("weekly, on Mondays …").
 	Schedule string   `json:"schedule"`
 	Notes    []string `json:"notes,omitempty"`
-	Message  string   `json:"message"`
+	// ScopeKey and NoteKeys are scope and notes as notes (key and
+	// arguments), said in the reader's language.
+	ScopeKey record.Note  `json:"scope_key,omitzero"`
+	NoteKeys record.Notes `json:"note_keys,omitempty"`
+	Message  string       `json:"message"`
 	// MessageKey is message as a note (key and arguments).
 	MessageKey record.Note `json:"message_key"`
 }
@@ -314,12 +318,13 @@ func (s *Service) Subscribe(ctx context.Context, req Request) (Outcome, error) {
 		// the cadence chosen (a form's, a tool's) wins over the words; it
 		// replaces Parse's cadence note, which is always the last
 		u.Cadence = req.Cadence
-		u.Notes = append(u.Notes[:len(u.Notes)-1:len(u.Notes)-1], "Cadence: "+s.Schedule(u.Cadence)+" (as chosen).")
+		u.Notes, u.NoteKeys = u.Notes[:len(u.Notes)-1:len(u.Notes)-1], u.NoteKeys[:len(u.NoteKeys)-1:len(u.NoteKeys)-1]
+		u.AddNote(withParts(record.N("watch.read.cadence_chosen"), SchedulePart(s.cfg.DigestHour, u.Cadence)))
 	}
 	if err := s.QueueConfirmation(ctx, email, u, req.Text, req.InReplyTo, asked); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, Notes: u.Notes, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
+	return Outcome{Status: StatusAwaiting, Filter: u.Filter, Scope: u.Scope, ScopeKey: u.ScopeKey, Notes: u.Notes, NoteKeys: u.NoteKeys, Cadence: u.Cadence, Schedule: s.Schedule(u.Cadence),
 		Message: confirmMessage.String(), MessageKey: confirmMessage}, nil
 }
 
@@ -369,7 +374,8 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 			return Outcome{}, err
 		}
 	}
-	scope := Describe(f, req.Agencies)
+	scopeKey := DescribeNote(f, req.Agencies)
+	scope := scopeKey.String()
 	now := s.now()
 	cadence, _ := CheckCadence(req.Cadence)
 	w := Watch{ID: NewID(), Email: email, Filter: f, Description: strings.TrimSpace(req.Description),
@@ -377,7 +383,7 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 	if err := s.activate(ctx, &w, "", time.Time{}, asked); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusActive, Filter: f, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence),
+	return Outcome{Status: StatusActive, Filter: f, Scope: scope, ScopeKey: scopeKey, Cadence: cadence, Schedule: s.Schedule(cadence),
 		Message: activeMessage.String(), MessageKey: activeMessage}, nil
 }
 
@@ -398,12 +404,12 @@ func (s *Service) subscribeFollow(ctx context.Context, email string, req Request
 	scope := FollowScope(f, snap.Title)
 	filter := Filter{Lens: f.Lens()}
 	if s.cfg.Form == 2 {
-		u := Understanding{Filter: filter, Follow: &f, Scope: scope, Cadence: cadence,
-			Notes: []string{"A mail is sent when a followed field of " + f.Noun() + " changes, saying old → new; nothing is sent for what it holds now."}}
+		u := Understanding{Filter: filter, Follow: &f, Scope: scope, Cadence: cadence}
+		u.AddNote(withParts(record.N("watch.read.follow_mail"), f.NounPart()))
 		if err := s.QueueConfirmation(ctx, email, u, text, req.InReplyTo, asked); err != nil {
 			return Outcome{}, err
 		}
-		return Outcome{Status: StatusAwaiting, Filter: filter, Scope: scope, Notes: u.Notes, Cadence: cadence, Schedule: s.Schedule(cadence),
+		return Outcome{Status: StatusAwaiting, Filter: filter, Scope: scope, Notes: u.Notes, NoteKeys: u.NoteKeys, Cadence: cadence, Schedule: s.Schedule(cadence),
 			Message: followConfirmMessage.String(), MessageKey: followConfirmMessage}, nil
 	}
 	if !asked {
@@ -488,11 +494,12 @@ func (s *Service) Pending(token string) (Outcome, error) {
 		return Outcome{}, ErrBadLink
 	}
 	cadence, _ := CheckCadence(p.Cadence)
-	scope := Describe(p.Filter, p.Agencies)
+	scopeKey := DescribeNote(p.Filter, p.Agencies)
+	scope := scopeKey.String()
 	if p.Follow != nil {
-		scope = p.Scope // stated by FollowScope when the request was signed
+		scope, scopeKey = p.Scope, record.Note{} // stated by FollowScope when the request was signed
 	}
-	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: scope, Cadence: cadence, Schedule: s.Schedule(cadence)}, nil
+	return Outcome{Status: StatusAwaiting, Filter: p.Filter, Scope: scope, ScopeKey: scopeKey, Cadence: cadence, Schedule: s.Schedule(cadence)}, nil
 }
 
 // Confirm follows a confirmation link: the watch becomes active now, and
@@ -514,7 +521,8 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 		return Outcome{}, ErrBadLink
 	}
 	// the scope is stated afresh from the filter (never taken as text)
-	w := Watch{ID: NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: Describe(p.Filter, p.Agencies),
+	scopeKey := DescribeNote(p.Filter, p.Agencies)
+	w := Watch{ID: NewID(), Email: email, Filter: p.Filter, Description: p.Description, Scope: scopeKey.String(),
 		Form: p.Form, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence}
 	if p.Follow != nil {
 		f, err := p.Follow.Check(p.Form)
@@ -528,7 +536,10 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 	if err := s.activate(ctx, &w, "confirm:"+nonce, now.Add(s.cfg.ConfirmTTL+24*time.Hour), true); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope, Cadence: cadence, Schedule: s.Schedule(cadence),
+	if p.Follow != nil {
+		scopeKey = record.Note{}
+	}
+	return Outcome{Status: StatusActive, Filter: w.Filter, Scope: w.Scope, ScopeKey: scopeKey, Cadence: cadence, Schedule: s.Schedule(cadence),
 		Message: confirmedMessage.String(), MessageKey: confirmedMessage}, nil
 }
 

@@ -2,9 +2,10 @@ package watch
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
 
@@ -69,10 +70,16 @@ func (t *Tokens) RemoveAllLink(email string) (string, error) {
 // Schedule states when a cadence's digests go out at a New York hour, as
 // the welcome and confirmation mails and the manage page say it.
 func Schedule(hour int, cadence string) string {
+	return SchedulePart(hour, cadence).Note().String()
+}
+
+// SchedulePart is Schedule in the reader's language (a note's part).
+func SchedulePart(hour int, cadence string) record.Part {
 	if cadence == CadenceWeekly {
-		return fmt.Sprintf("weekly, on %ss around %d:00 New York time", WeeklyDay, hour)
+		return record.Part{Key: "watch.schedule.weekly", Args: []string{strconv.Itoa(hour)},
+			Inner: []record.Part{weekdaysPart(WeeklyDay.String())}, Join: record.JoinArgs}
 	}
-	return fmt.Sprintf("daily, around %d:00 New York time", hour)
+	return record.P("watch.schedule.daily", hour)
 }
 
 // ManageLinks are a watch's manage and unsubscribe links (Tokens).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -125,10 +126,10 @@ const dayFormat = "2006-01-02"
 // windowIn takes the first time window out of a request: the text left
 // and the window (nil when none was named). Later windows are taken out
 // too, and noted as set aside.
-func windowIn(text string, now time.Time) (string, *window, []string) {
+func windowIn(text string, now time.Time) (string, *window, record.Notes) {
 	today := search.DayStart(now)
 	var w *window
-	var extra []string
+	var extra record.Notes
 	take := func(re *regexp.Regexp, read func(m []string) *window) {
 		if !mayMatch(text, windowCues[re]) {
 			return
@@ -142,7 +143,7 @@ func windowIn(text string, now time.Time) (string, *window, []string) {
 			if w == nil {
 				w = got
 			} else {
-				extra = append(extra, fmt.Sprintf("%q: only one time window is used (%q); this one was set aside.", got.raw, w.raw))
+				extra = append(extra, record.N("watch.read.window_aside", q(got.raw), q(w.raw)))
 			}
 			return " . "
 		})
@@ -219,14 +220,14 @@ func (p *parser) applyWindow(today time.Time) {
 	field := f.dateField()
 	switch {
 	case w.past:
-		p.note("%q: a watch delivers new notices as they are published, so a window in the past adds nothing; it was not used.", w.raw)
+		p.note("watch.read.window_past", []any{q(w.raw)})
 	case w.within != "":
 		if !f.windowAhead() {
-			p.note("%q: a window ahead applies to the due dates of open solicitations and the dates of hearings; %s notices are delivered as they are published, so it was not used.", w.raw, LensLabel(f.Lens))
+			p.note("watch.read.window_ahead_unused", []any{q(w.raw)}, lensPart(f.Lens))
 			return
 		}
 		f.Within = w.within
-		p.note("%q → %s within %s of each digest day (the window moves with the day the watch runs).", w.raw, field, w.within)
+		p.note("watch.read.within", []any{q(w.raw)}, fieldPart(field), spanPart(w.within))
 	default:
 		from, until := w.from, w.until
 		if w.untilOnly {
@@ -234,17 +235,17 @@ func (p *parser) applyWindow(today time.Time) {
 		}
 		from = forwardFrom(field, from, today)
 		if field == "published" && until < today.Format(dayFormat) && !w.untilOnly {
-			p.note("%q → %s from %s to %s: that period is over, so notices published from now on will not match it (a preview still shows what it holds).", w.raw, field, dayWords(w.from), dayWords(w.until))
+			p.note("watch.read.window_over", []any{q(w.raw)}, fieldPart(field), dayPart(w.from), dayPart(w.until))
 		}
 		f.From, f.Until = from, until
 		switch {
 		case from != "":
-			p.note("%q → %s from %s to %s.", w.raw, field, dayWords(from), dayWords(until))
+			p.note("watch.read.window", []any{q(w.raw)}, fieldPart(field), dayPart(from), dayPart(until))
 		default:
-			p.note("%q → %s by %s.", w.raw, field, dayWords(until))
+			p.note("watch.read.window_by", []any{q(w.raw)}, fieldPart(field), dayPart(until))
 		}
 		if w.fiscal {
-			p.note("A city fiscal year runs from July 1 to June 30 and is named for the year in which it ends.")
+			p.note("watch.read.fiscal_year", nil)
 		}
 	}
 }

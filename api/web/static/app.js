@@ -45,12 +45,14 @@ function label(kind, value) {
 // note is a service's note (its key and arguments) in the page's language,
 // from the message files' notes (RW.notes, as web's note template function
 // says it); text, the service's English, is shown only for a note without
-// a key. A note's inner parts (inner) are its last argument, said as the
-// clauses of one sentence.
+// a key. A note's inner parts (inner, parts of their own inside) are its
+// last argument, said as the clauses of one sentence, or run on (join
+// "run"), or each its own argument (join "args"), as record.Note says them.
 function note(n, text) {
   const form = n && n.key && RW.notes && RW.notes[n.key];
   if (!form) return text || "";
-  const args = (n.args || []).concat(n.inner && n.inner.length ? [n.inner.map(p => note(p)).join("; ")] : []);
+  const parts = (n.inner || []).map(p => note(p));
+  const args = (n.args || []).concat(!parts.length ? [] : n.join === "args" ? parts : [parts.join(n.join === "run" ? "" : "; ")]);
   let next = 0;
   return form.replace(/%(?:\[(\d+)\])?s/g, (m, k) => { const i = k ? +k - 1 : next; next = i + 1; return i < args.length ? args[i] : ""; });
 }
@@ -465,12 +467,16 @@ function watchForm(lens, p) {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const out = await res.json().catch(() => ({}));
       status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.watch.failed", (out.error && out.error.message) || t("js.status", res.status));
-      if (res.ok && out.understood && out.understood.scope) status.textContent += t("js.watch.understood") + out.understood.scope;
+      if (res.ok && out.understood && out.understood.scope) status.textContent += t("js.watch.understood") + scopeOf(out.understood);
       if (res.ok && out.schedule) status.textContent += t("js.watch.digests", out.schedule);
     } catch (e) { status.textContent = t("js.watch.failed", e.message); }
   });
   return form;
 }
+
+// scopeOf is a watch's scope as understood (understood.scope_key) in the
+// page's language; its English (scope) when the answer has no key.
+function scopeOf(u) { return note(u.scope_key, u.scope); }
 
 // showPreview asks the watch API what body would deliver now and shows it
 // in box (the count, how it was understood, the first matches or why
@@ -487,7 +493,7 @@ async function showPreview(box, body) {
     box.setAttribute("data-total", String(out.total));
     box.replaceChildren(
       h("p", { "data-preview-total": String(out.total) }, t("js.watch.previewtotal", String(out.total))),
-      out.understood && out.understood.scope ? h("p", { class: "meta" }, t("js.watch.understood").trim() + " " + out.understood.scope) : null,
+      out.understood && out.understood.scope ? h("p", { class: "meta", "data-watch-scope": "" }, t("js.watch.understood").trim() + " " + scopeOf(out.understood)) : null,
       out.hits && out.hits.length ? h("ol", { class: "results" }, out.hits.slice(0, 5).map(hitItem)) : absence(out.scope || {}));
     return out;
   } catch (e) { box.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", e.message))); return null; }
@@ -506,7 +512,7 @@ function watchWords(fields) {
     (read.addEventListener("click", async () => {
       if (!text.value.trim()) return;
       const out = await showPreview(fields.previewTo, { text: text.value });
-      if (out && out.request) fields.fill(out.request, out.understood && out.understood.scope);
+      if (out && out.request) fields.fill(out.request, out.understood && scopeOf(out.understood));
     }), null));
 }
 
