@@ -119,8 +119,8 @@ func (s *Service) Relationships(ctx context.Context, kind, name string) (*Relati
 			if record.ErrorCode(err) != record.EUNAVAILABLE {
 				return nil, err
 			}
-			l = people.Leadership{AgencyID: a.ID, State: people.Unknown, Nodes: []people.Leader{},
-				Note: "The leader roster could not be read right now; the agency's leaders are unknown, not empty."}
+			l = people.Leadership{AgencyID: a.ID, State: people.Unknown, Nodes: []people.Leader{}}
+			l.Say(people.LeadersUnavailable)
 		}
 		out.Leaders = &l
 	}
