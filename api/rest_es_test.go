@@ -1,0 +1,68 @@
+package api
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/record"
+)
+
+// A parameter a page cannot read and the /stats page's sources, in
+// Spanish on the bundled sample: the error is said from its note (the
+// message file's Spanish, the parameter and values marked as given), the
+// sources by their Spanish titles; no English sentence of these is left
+// on the page, not even shown as English (lang="en").
+func TestParamErrorsAndStatsInSpanish(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	names := sourceNames(t, e)
+	for _, c := range []struct {
+		path, twin string
+		want       []string
+		english    []string
+	}{
+		{"/rows?limit=abc", "/api/rows?limit=abc", []string{"<span data-verbatim>limit</span> debe ser un número entero de <span data-verbatim>1</span> a <span data-verbatim>500</span>"}, []string{"must be a whole number"}},
+		{"/rows?agency_id=parks-and-recreation&format=csv", "", []string{"la descarga en CSV está en <span data-verbatim>"}, []string{"the CSV download is at"}},
+		{"/meetings?from=2026-99-01", "/api/meetings?from=2026-99-01", []string{"<span data-verbatim>from</span> debe ser una fecha con el formato AAAA-MM-DD"}, []string{"must be a date as"}},
+		{"/contracts/analysis?limit=x", "/api/contracts/analysis?limit=x", []string{"debe ser un número entero de"}, []string{"must be a whole number"}},
+		{"/rows?bogus=1", "/api/rows?bogus=1", []string{"parámetros desconocidos: <span data-verbatim>bogus</span>; se aceptan: <span data-verbatim>kind, "}, []string{"unknown parameter"}},
+		{"/property-locations?format=kml", "", []string{"<p>format debe ser json o geojson</p>"}, []string{"must be json or geojson"}},
+		{"/stats", "", []string{"Padrón de agencias y organizaciones de gobierno de NYC", "Asuntos de uso del suelo del Concejo de NYC (Legistar, según la copia pública de un tercero en GitHub)"},
+			[]string{"NYC Agencies and Governance Organizations roster", "as mirrored by", "nyc_legislation"}},
+	} {
+		res, b := getPage(t, e, withLang(c.path))
+		page := string(b)
+		if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("%s: %d is not a page", c.path, res.StatusCode)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s?lang=es does not say %q", c.path, w)
+			}
+		}
+		for _, en := range c.english {
+			if strings.Contains(page, en) {
+				t.Errorf("%s?lang=es still says %q", c.path, en)
+			}
+		}
+		if strings.Contains(page, `<span lang="en">`) {
+			t.Errorf("%s?lang=es shows a service's English", c.path)
+		}
+		if left := serviceEnglish(visibleText(page), names); len(left) > 0 {
+			t.Errorf("%s: English left on the Spanish page: %q", c.path, left)
+		}
+		if c.twin == "" {
+			continue
+		}
+		// the JSON twin publishes the note beside its English message
+		_, tw := get(t, e, c.twin)
+		var v struct {
+			Error record.Error `json:"error"`
+		}
+		if err := json.Unmarshal(tw, &v); err != nil || v.Error.MessageKey.IsZero() || v.Error.MessageKey.String() != v.Error.Message ||
+			!strings.HasPrefix(v.Error.MessageKey.Key, "param.") {
+			t.Errorf("%s: error %+v (%v), want its message with a param note", c.twin, v.Error, err)
+		}
+	}
+}
