@@ -1,11 +1,14 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
 )
 
 // A parameter a page cannot read and the /stats page's sources, in
@@ -64,5 +67,38 @@ func TestParamErrorsAndStatsInSpanish(t *testing.T) {
 			!strings.HasPrefix(v.Error.MessageKey.Key, "param.") {
 			t.Errorf("%s: error %+v (%v), want its message with a param note", c.twin, v.Error, err)
 		}
+	}
+}
+
+// A meeting whose land project joins were cut by the bound of a join read
+// says so on its JSON twin (land_projects_note and its note) and on its
+// page, in Spanish from the message file.
+func TestMeetingSaysWhenLandJoinsWereCut(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	from := record.Ref{Kind: record.RefMeeting, ID: "legistar:22525"}
+	var ls []record.Link
+	for _, id := range []string{"2025K9991", "2025K9992"} {
+		ls = append(ls, record.NewLink(from, record.Ref{Kind: record.RefLandProject, ID: id}, id, "project_id", "medium", false, "fixture"))
+	}
+	if err := search.Put(context.Background(), e.be, joins.Kind, ls); err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { joins.MaxRead = n }(joins.MaxRead)
+	joins.MaxRead = 1
+	_, body := get(t, e, "/api/meetings/"+from.ID)
+	var m struct {
+		Meeting struct {
+			Note string       `json:"land_projects_note"`
+			Key  *record.Note `json:"land_projects_note_key"`
+		} `json:"meeting"`
+	}
+	if err := json.Unmarshal(body, &m); err != nil || m.Meeting.Key == nil || m.Meeting.Key.String() != m.Meeting.Note ||
+		m.Meeting.Note != joins.BoundNote("land project joins of this meeting", 1) {
+		t.Fatalf("twin: %+v %v", m, err)
+	}
+	_, es := getPage(t, e, "/meetings/"+from.ID+"?lang=es")
+	if page := string(es); !strings.Contains(page, `data-links-complete="false">Incompleto: se guardan más vínculos de esta reunión con proyectos de uso del suelo de los <span data-verbatim>1</span>`) ||
+		strings.Contains(page, "Incomplete:") {
+		t.Errorf("the Spanish meeting page does not say in Spanish that its land joins were cut")
 	}
 }
