@@ -30,6 +30,11 @@ func TestParamErrorsAndStatsInSpanish(t *testing.T) {
 		{"/contracts/analysis?limit=x", "/api/contracts/analysis?limit=x", []string{"debe ser un número entero de"}, []string{"must be a whole number"}},
 		{"/rows?bogus=1", "/api/rows?bogus=1", []string{"parámetros desconocidos: <span data-verbatim>bogus</span>; se aceptan: <span data-verbatim>kind, "}, []string{"unknown parameter"}},
 		{"/property-locations?format=kml", "", []string{"<p>format debe ser json o geojson</p>"}, []string{"must be json or geojson"}},
+		{"/rows?vendor=ab", "/api/rows?vendor=ab", []string{"el proveedor <span data-verbatim>&#34;ab&#34;</span> es demasiado corto para buscarlo por la raíz de su nombre"}, []string{"is too short to match"}},
+		{"/rows?agency_id=parks-and-recreation&sort=zzz", "/api/rows?agency_id=parks-and-recreation&sort=zzz", []string{"orden desconocido <span data-verbatim>&#34;zzz&#34;</span>; órdenes: "}, []string{"unknown sort"}},
+		{"/rows?vendor=acme&vendor_stem=foo", "/api/rows?vendor=acme&vendor_stem=foo", []string{"nombran dos proveedores: pida uno solo"}, []string{"name two vendors"}},
+		{"/rows?pin=!!", "/api/rows?pin=!!", []string{"<span data-verbatim>&#34;!!&#34;</span> no es un PIN"}, []string{"is not a PIN"}},
+		{"/contracts/analysis?group_by=zz", "/api/contracts/analysis?group_by=zz", []string{"agrupación desconocida <span data-verbatim>&#34;zz&#34;</span>; agrupaciones: "}, []string{"unknown grouping"}},
 		{"/stats", "", []string{"Padrón de agencias y organizaciones de gobierno de NYC", "Asuntos de uso del suelo del Concejo de NYC (Legistar, según la copia pública de un tercero en GitHub)"},
 			[]string{"NYC Agencies and Governance Organizations roster", "as mirrored by", "nyc_legislation"}},
 	} {
