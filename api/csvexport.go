@@ -34,7 +34,7 @@ func csvFormat(p *params) bool {
 	case "csv":
 		return true
 	}
-	p.fail(record.Invalid("format", "format must be json or csv"))
+	p.fail(record.NoteError(record.EINVALID, "format", record.N("param.format.csv")))
 	return false
 }
 

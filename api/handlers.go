@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -151,7 +152,7 @@ func cloneValues(v url.Values) url.Values {
 func (s *Server) notice(c *gin.Context) {
 	id := c.Param("id")
 	if !record.ValidRequestID(id) {
-		writeError(c, record.Invalid("request_id", "request id %q is not a City Record RequestID", id))
+		writeError(c, record.NoteError(record.EINVALID, "request_id", record.N("param.request_id", strconv.Quote(id))))
 		return
 	}
 	if err := newParams(c.Request.URL.Query()).err; err != nil {

@@ -34,8 +34,7 @@ func newParams(v url.Values, allowed ...string) *params {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		p.err = record.Invalid(unknown[0], "unknown parameter(s): %s; accepted: %s",
-			strings.Join(unknown, ", "), strings.Join(allowed, ", "))
+		p.err = record.NoteError(record.EINVALID, unknown[0], record.N("param.unknown", strings.Join(unknown, ", "), strings.Join(allowed, ", ")))
 	}
 	return p
 }
@@ -62,7 +61,7 @@ func (p *params) fail(err error) {
 func (p *params) str(name string) string {
 	vs := p.v[name]
 	if len(vs) > 1 {
-		p.fail(record.Invalid(name, "%s may be given once", name))
+		p.fail(record.NoteError(record.EINVALID, name, record.N("param.once", name)))
 	}
 	if len(vs) == 0 {
 		return ""
@@ -108,7 +107,7 @@ func (p *params) amount(name string) *float64 {
 	}
 	v, err := watch.ParseDollars(s)
 	if err != nil {
-		p.fail(record.Invalid(name, "%s must be an amount in dollars, such as 500000 or 1.5m", name))
+		p.fail(record.NoteError(record.EINVALID, name, record.N("param.amount", name)))
 		return nil
 	}
 	return &v
@@ -129,7 +128,7 @@ func (p *params) integer(name string, def, min, max int) int {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < min || n > max {
-		p.fail(record.Invalid(name, "%s must be a whole number from %d to %d", name, min, max))
+		p.fail(record.NoteError(record.EINVALID, name, record.N("param.integer", name, min, max)))
 		return def
 	}
 	return n
@@ -142,7 +141,7 @@ func (p *params) boolean(name string) bool {
 	case "1", "true", "yes":
 		return true
 	}
-	p.fail(record.Invalid(name, "%s must be true or false", name))
+	p.fail(record.NoteError(record.EINVALID, name, record.N("param.boolean", name)))
 	return false
 }
 

@@ -19,6 +19,7 @@ import (
 type rowsPage struct {
 	List        *RowListView
 	Error       string
+	ErrorKey    record.Note // Error as a note, when the service wrote one
 	Rules       record.Notes
 	Sorts       []string
 	Permalink   string
@@ -74,14 +75,14 @@ func (s *Server) rowsHTML(c *gin.Context) {
 	title := web.Word(lang, "page.rows")
 	req, format, err := rowListRequest(c)
 	if err == nil && format == "csv" {
-		err = record.Invalid("format", "the CSV download is at /api/rows?…&format=csv")
+		err = record.NoteError(record.EINVALID, "format", record.N("param.csv", "/api/rows?…&format=csv"))
 	}
 	var l procure.RowList
 	if err == nil {
 		l, err = s.procure().ListRows(c.Request.Context(), req)
 	}
 	if err != nil {
-		p.Error = record.ErrorMessage(err)
+		p.Error, p.ErrorKey = record.ErrorMessage(err), errorNote(err)
 		writeHTML(c, httpStatus(err), web.Page{Kind: web.Rows, Title: title, Home: s.cfg.BaseURL + "/", Canonical: p.Permalink, JSON: p.JSON, Data: p}, time.Time{})
 		return
 	}

@@ -89,11 +89,18 @@ func recordSetLabel(lang string, r RecordSet) string {
 	if r.Section != "" {
 		return r.Section + " notices"
 	}
-	kind := r.RecordType // the source's title is labelled by the type its sources page names, else by the record kind
-	if !web.HasLabel("source_title", r.Source+"/"+kind) {
-		kind = r.RecordKind
+	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.SourceTitle(lang, r.Source, r.TitleType(), r.SourceLabel)
+}
+
+// TitleType is the record type a set's source is titled by (the
+// source_title labels, "<source>/<record type>" as the sources list
+// names them): the last part of its record kind ("people.organization" →
+// organization), notice for the notices.
+func (r RecordSet) TitleType() string {
+	if r.RecordKind == "" {
+		return "notice"
 	}
-	return web.Label(lang, "stats_record_type", r.RecordType) + " · " + web.SourceTitle(lang, r.Source, kind, r.SourceLabel)
+	return r.RecordKind[strings.LastIndex(r.RecordKind, ".")+1:]
 }
 
 // recordSetPage is the page listing the records a set counts: a section's

@@ -44,19 +44,13 @@ func JoinEventsLand(es []land.Event, ps []land.Project) []record.Link {
 			for _, i := range byKey[k] {
 				p := ps[i]
 				conf := "high"
-				how := "states"
-				if e.Method != "" {
-					how = "names in its " + e.Method
-					if e.Confidence != "" {
-						conf = e.Confidence
-					}
+				if e.Method != "" && e.Confidence != "" {
+					conf = e.Confidence
 				}
-				ev := fmt.Sprintf("%s (%s) %s application number %s, an action of land project %s (%s)", e.Name, e.SourceLabel, how, num, p.ID, p.Name)
-				if e.Evidence != "" {
-					ev += ": " + e.Evidence
-				}
+				ev := EventLinkNote(e, num, p)
 				l := record.NewLink(record.Ref{Kind: record.RefLandEvent, ID: e.ID}, record.Ref{Kind: record.RefLandProject, ID: p.ID},
-					k, MethodEventULURP, conf, false, ev)
+					k, MethodEventULURP, conf, false, ev.String())
+				l.EvidenceKey = &ev
 				if _, ok := best[l.ID]; ok {
 					continue // the first number that joins them says it
 				}
@@ -65,6 +59,27 @@ func JoinEventsLand(es []land.Event, ps []land.Project) []record.Link {
 		}
 	}
 	return sortedLinks(best)
+}
+
+// EventLinkNote is the evidence of the join of event e to project p by
+// application number num: the event states the number in a field of its
+// own, or names it in its text (e.Method), quoting the line (e.Evidence)
+// when it keeps one.
+func EventLinkNote(e land.Event, num string, p land.Project) record.Note {
+	args := []any{e.Name, e.SourceLabel, num, p.ID, p.Name}
+	keys := [2]string{"land.event.link.states", "land.event.link.states.quoted"}
+	switch e.Method {
+	case "":
+	case "text":
+		keys = [2]string{"land.event.link.text", "land.event.link.text.quoted"}
+	default:
+		keys = [2]string{"land.event.link.method", "land.event.link.method.quoted"}
+		args = []any{e.Name, e.SourceLabel, e.Method, num, p.ID, p.Name}
+	}
+	if e.Evidence != "" {
+		return record.N(keys[1], append(args, e.Evidence)...)
+	}
+	return record.N(keys[0], args...)
 }
 
 // LandEvents is the link function of the pipeline's sets of land events:

@@ -48,3 +48,39 @@ func TestJoinEventsLand(t *testing.T) {
 		}
 	}
 }
+
+// The evidence of an event's join is a note stored with the link: its
+// English is the evidence sentence as it was written before the notes,
+// and its Spanish the message file's, the record values left as printed.
+func TestEventLinkEvidenceIsANote(t *testing.T) {
+	p := land.Project{ID: "2025K9999", Name: "Prospect Farm"}
+	for _, e := range []land.Event{
+		{Name: "LU 0001-2026", SourceLabel: "NYC Council"},
+		{Name: "Brooklyn CB 6 minutes", SourceLabel: "minutes", Method: "text", Evidence: `"…the application C 250304 PQK…"`},
+		{Name: "Brooklyn CB 6 minutes", SourceLabel: "minutes", Method: "text"},
+		{Name: "BP row", SourceLabel: "BP", Method: "table", Evidence: "row 3"},
+	} {
+		how := "states"
+		if e.Method != "" {
+			how = "names in its " + e.Method
+		}
+		want := e.Name + " (" + e.SourceLabel + ") " + how + " application number C 250304 PQK, an action of land project 2025K9999 (Prospect Farm)"
+		if e.Evidence != "" {
+			want += ": " + e.Evidence
+		}
+		n := link.EventLinkNote(e, "C 250304 PQK", p)
+		if n.String() != want {
+			t.Errorf("English %q, want %q", n.String(), want)
+		}
+		es := n.In("es")
+		if !strings.Contains(es, "el número de solicitud C 250304 PQK, una acción del proyecto de uso del suelo 2025K9999 (Prospect Farm)") ||
+			strings.Contains(strings.TrimSuffix(es, e.Evidence), "application") || !strings.HasSuffix(es, e.Evidence) {
+			t.Errorf("Spanish %q", es)
+		}
+	}
+	ls := link.JoinEventsLand([]land.Event{{ID: "council:LU1", Name: "LU 0001-2026", ULURPNumbers: []string{"C 250304 PQK"}, ULURPKeys: []string{"250304PQK"}, SourceLabel: "NYC Council"}},
+		[]land.Project{{ID: "2025K9999", Name: "Prospect Farm", Actions: []land.Action{{ULURPNumber: "C 250304 PQK", ULURPKey: "250304PQK"}}}})
+	if len(ls) != 1 || ls[0].EvidenceKey == nil || ls[0].EvidenceKey.String() != ls[0].Evidence {
+		t.Fatalf("link %+v", ls)
+	}
+}

@@ -119,8 +119,8 @@ func (s *Service) Relationships(ctx context.Context, kind, name string) (*Relati
 			if record.ErrorCode(err) != record.EUNAVAILABLE {
 				return nil, err
 			}
-			l = people.Leadership{AgencyID: a.ID, State: people.Unknown, Nodes: []people.Leader{},
-				Note: "The leader roster could not be read right now; the agency's leaders are unknown, not empty."}
+			l = people.Leadership{AgencyID: a.ID, State: people.Unknown, Nodes: []people.Leader{}}
+			l.Say(people.LeadersUnavailable)
 		}
 		out.Leaders = &l
 	}
@@ -130,10 +130,10 @@ func (s *Service) Relationships(ctx context.Context, kind, name string) (*Relati
 // CheckKind validates a dossier request. Errors: EINVALID.
 func CheckKind(kind, name string) error {
 	if kind != KindVendor && kind != KindAgency {
-		return record.Invalid("kind", "kind must be vendor or agency")
+		return record.NoteError(record.EINVALID, "kind", record.N("param.dossier_kind"))
 	}
 	if strings.TrimSpace(name) == "" {
-		return record.Invalid("name", "name is required")
+		return record.NoteError(record.EINVALID, "name", record.N("param.required", "name"))
 	}
 	return nil
 }

@@ -117,6 +117,21 @@ func BoundNote(what string, bound int) string {
 	return fmt.Sprintf("Incomplete: more %s are held than the %d one answer reads (the bound of a join read); the first %d are listed.", what, bound, bound)
 }
 
+// The bound notes of the join reads cut by a bound (Bound): the joins
+// named, each a note whose English is BoundNote's of them.
+const (
+	// BoundMeetingLand: "land project joins of this meeting".
+	BoundMeetingLand = "joins.bound.meeting_land_projects"
+	// BoundMatterLinks: "links of this PIN group".
+	BoundMatterLinks = "joins.bound.matter_links"
+	// BoundMatterPayments: "payment links of these registrations".
+	BoundMatterPayments = "joins.bound.matter_payment_links"
+)
+
+// Bound is the note of a read cut by bound: key (BoundMeetingLand …) with
+// the bound, for the reader's language; its English is BoundNote's.
+func Bound(key string, bound int) record.Note { return record.N(key, bound, bound) }
+
 // Read reads the links held that have one of refs at either end and, when
 // pair is set (Pair), join that pair of kinds. At most MaxRead links are
 // read per search.MaxKeyValues refs; complete is false when more are held.

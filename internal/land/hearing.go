@@ -61,6 +61,9 @@ type Hearing struct {
 	LinkMethod     string   `json:"link_method"`
 	LinkConfidence string   `json:"link_confidence"`
 	Evidence       []string `json:"evidence"`
+	// EvidenceKeys are Evidence as notes, one by one (none when the join
+	// was stored before its notes: Evidence is then the record's text).
+	EvidenceKeys record.Notes `json:"evidence_keys,omitempty"`
 	// AlsoIn are other records of the same hearing (the meeting record
 	// of a City Record notice).
 	AlsoIn []string `json:"also_in,omitempty"`
@@ -110,6 +113,12 @@ func HowToTestify(text string) string {
 	return s
 }
 
+// HistoryNote is the evidence of a hearing read from a Council item's
+// history: the action, its body and its instant, as printed.
+func HistoryNote(action, body string, at time.Time) record.Note {
+	return record.N("land.hearing.history", action, body, at.In(record.NewYork).Format("2006-01-02 3:04 PM"))
+}
+
 // NoticeHearing is the hearing a City Record notice linked to the project
 // records: its event date, time and place; ok is false when the notice
 // states no event date (it is then listed as a notice, not a hearing).
@@ -120,7 +129,7 @@ func NoticeHearing(n record.Notice, l NoticeLink) (Hearing, bool) {
 	h := Hearing{ID: "notice:" + n.RequestID, Notice: n.RequestID, Body: n.AgencyName, Title: n.Title, Place: n.EventPlace,
 		HowToTestify: HowToTestify(n.Text), Status: HearingScheduled, Source: CityRecordSource,
 		SourceKind: record.RefNotice, SourceID: n.RequestID, URL: n.OfficialURL,
-		LinkMethod: l.Method, LinkConfidence: l.Confidence, Evidence: l.Evidence}
+		LinkMethod: l.Method, LinkConfidence: l.Confidence, Evidence: l.Evidence, EvidenceKeys: l.EvidenceKeys.Clone()}
 	if h.Body == "" {
 		h.Body = n.AgencyRaw
 	}
@@ -301,7 +310,12 @@ func eventHearings(es []Event, links map[string]record.Link) []Hearing {
 			h := Hearing{ID: id, Body: body, Title: e.Name, Status: HearingHeld, Source: e.SourceLabel,
 				SourceKind: record.RefLandEvent, SourceID: e.ID, URL: e.URL,
 				LinkMethod: l.Method, LinkConfidence: l.Confidence,
-				Evidence: []string{l.Evidence, "its history records: " + st.Action + " (" + body + ", " + st.Date.In(record.NewYork).Format("2006-01-02 3:04 PM") + ")"}}
+				Evidence: []string{l.Evidence}}
+			history := HistoryNote(st.Action, body, st.Date)
+			h.Evidence = append(h.Evidence, history.String())
+			if l.EvidenceKey != nil {
+				h.EvidenceKeys = record.Notes{l.EvidenceKey.Clone(), history}
+			}
 			if notHeldActionRE.MatchString(st.Action) {
 				h.Status = HearingCancelled
 			}

@@ -107,6 +107,14 @@ type StageState struct {
 	// ("planned for D; not observed since"), never "planned".
 	PlannedPassed bool   `json:"planned_passed,omitempty"`
 	PlannedNote   string `json:"planned_note,omitempty"`
+	// PlannedNoteKey is PlannedNote as a note (PlannedPassedNote).
+	PlannedNoteKey *record.Note `json:"planned_note_key,omitempty"`
+}
+
+// PlannedPassedNote says that a stage planned for day was not observed
+// since, as of today (both New York days).
+func PlannedPassedNote(day, today string) record.Note {
+	return record.N("land.event.planned_passed", day, today)
 }
 
 // plannedPassed marks the stages not started whose planned end is before
@@ -124,7 +132,8 @@ func (d *DecisionPath) plannedPassed(asOf time.Time) {
 		}
 		if day := record.NewYorkDay(st.PlannedEnd); day < today {
 			st.PlannedPassed = true
-			st.PlannedNote = "planned for " + day + "; not observed since (as of " + today + ")"
+			n := PlannedPassedNote(day, today)
+			st.PlannedNote, st.PlannedNoteKey = n.String(), &n
 		}
 	}
 }

@@ -124,6 +124,9 @@ func (s *Service) MeetingHearings(ctx context.Context, links []record.Link) ([]l
 		h := land.Hearing{ID: "meeting:" + m.ID, Body: m.Body, Title: m.Title, Place: m.Place.Text, Status: land.HearingScheduled,
 			Source: m.SourceLabel, SourceKind: record.RefMeeting, SourceID: m.ID, URL: m.SourceURL,
 			LinkMethod: l.Method, LinkConfidence: l.Confidence, Evidence: []string{l.Evidence}}
+		if l.EvidenceKey != nil {
+			h.EvidenceKeys = record.Notes{l.EvidenceKey.Clone()}
+		}
 		switch { // the day is the source's (When.Date); a start only when the source states one
 		case m.When.Start != nil && m.When.StartKnown:
 			h.SetStart(*m.When.Start, true)

@@ -105,6 +105,8 @@ type Meeting struct {
 	// LandProjectsNote says when more joins are held than one read takes
 	// (joins.BoundNote): the land projects listed are then the first ones.
 	LandProjectsNote string `json:"land_projects_note,omitempty"`
+	// LandProjectsNoteKey is LandProjectsNote as a note.
+	LandProjectsNoteKey *record.Note `json:"land_projects_note_key,omitempty"`
 }
 
 // AgencyRef is the crosswalk resolution of a body.

@@ -117,7 +117,8 @@ func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
 	var complete bool
 	m.LandProjects, complete, err = joins.Read(ctx, rs, []record.Ref{{Kind: record.RefMeeting, ID: m.ID}}, joins.Pair(record.RefMeeting, record.RefLandProject))
 	if err == nil && !complete {
-		m.LandProjectsNote = joins.BoundNote("land project joins of this meeting", joins.MaxRead)
+		n := joins.Bound(joins.BoundMeetingLand, joins.MaxRead)
+		m.LandProjectsNote, m.LandProjectsNoteKey = n.String(), &n
 	}
 	return m, err
 }

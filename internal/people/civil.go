@@ -2,6 +2,7 @@ package people
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -117,7 +118,7 @@ func (s *Service) Civil(ctx context.Context, f CivilFilter, cursor string, limit
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return CivilPage{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+		return CivilPage{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit", "limit", MaxLimit))
 	}
 	q := search.RecordQuery{Keys: map[string][]string{}, Sort: search.RecordSortDateDesc, Limit: limit, Cursor: cursor}
 	switch k := strings.TrimSpace(f.Kind); k {
@@ -125,7 +126,7 @@ func (s *Service) Civil(ctx context.Context, f CivilFilter, cursor string, limit
 	case "exam", "list":
 		q.Kinds = []string{CivilFamily + "." + k}
 	default:
-		return CivilPage{}, record.Invalid("kind", "kind must be exam or list, not %q", f.Kind)
+		return CivilPage{}, record.NoteError(record.EINVALID, "kind", record.N("param.civil_kind", strconv.Quote(f.Kind)))
 	}
 	if v := strings.TrimSpace(f.ExamNumber); v != "" {
 		q.Keys[KeyExamNumber] = []string{v}

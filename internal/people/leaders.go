@@ -51,6 +51,8 @@ type PersonLink struct {
 	// only).
 	SeparateDossier bool   `json:"separate_dossier"`
 	Note            string `json:"note"`
+	// NoteKey is Note as a note.
+	NoteKey record.Note `json:"note_key"`
 	// Route is the address of the person row; the surfaces fill it.
 	Route string `json:"route,omitempty"`
 }
@@ -112,10 +114,18 @@ type Leadership struct {
 	State    string   `json:"state"`
 	Note     string   `json:"note"`
 	Nodes    []Leader `json:"nodes"`
+	// NoteKey is Note as a note.
+	NoteKey record.Note `json:"note_key"`
 }
 
+// Say sets the leadership's note (its English in Note).
+func (l *Leadership) Say(n record.Note) { l.Note, l.NoteKey = n.String(), n }
+
+// LeadersUnavailable is the note of a leadership that could not be read.
+var LeadersUnavailable = record.N("people.leaders.unavailable")
+
 // noDossier is what a person link says of dossiers.
-const noDossier = "No separate dossier exists for a person: this service keeps dossiers of vendors and agencies only. The person row is the record."
+var noDossier = record.N("people.no_dossier")
 
 // Leaders reads the leader nodes of a crosswalk agency (canonical id). An
 // agency the roster does not name (no record id in the crosswalk, or no
@@ -125,7 +135,7 @@ func (s *Service) Leaders(ctx context.Context, agencyID string) (Leadership, err
 	out := Leadership{AgencyID: agencyID, State: Unknown, Nodes: []Leader{}}
 	ag, ok := s.Crosswalk.Agency(agencyID)
 	if !ok || ag.NYCGOID == "" {
-		out.Note = "The crosswalk ties this agency to no record of the NYC Governance Organizations roster, so no roster names its leaders here: unknown, not empty."
+		out.Say(record.N("people.leaders.no_crosswalk"))
 		return out, nil
 	}
 	out.RecordID = ag.NYCGOID
@@ -134,7 +144,7 @@ func (s *Service) Leaders(ctx context.Context, agencyID string) (Leadership, err
 		return out, err
 	}
 	if len(rows) == 0 {
-		out.Note = "No roster release held here has record " + ag.NYCGOID + ": its leaders are unknown, not empty."
+		out.Say(record.N("people.leaders.no_release", ag.NYCGOID))
 		return out, nil
 	}
 	for _, r := range rows {
@@ -144,13 +154,14 @@ func (s *Service) Leaders(ctx context.Context, agencyID string) (Leadership, err
 	switch newest.NameState {
 	case Published:
 		out.State = Published
-		out.Note = "The roster release " + newest.AsOf + " prints a principal officer; a dated roster does not prove who holds the role now."
+		out.Say(record.Note{Key: "people.leaders.published", Inner: []record.Part{record.PartOf(newest.AsOfKey)}})
 	default:
 		out.State = Empty
-		out.Note = "The roster release " + newest.AsOf + " has this agency and prints no principal officer name."
+		n := record.Note{Key: "people.leaders.empty", Inner: []record.Part{record.PartOf(newest.AsOfKey)}}
 		if newest.Title != "" {
-			out.Note += " It prints the title " + newest.Title + " (vacant or unpublished)."
+			n = record.Note{Key: "people.leaders.empty.title", Args: []string{newest.Title}, Inner: n.Inner}
 		}
+		out.Say(n)
 	}
 	return out, nil
 }
@@ -182,7 +193,7 @@ func LeaderOf(r Row) Leader {
 			l.Confidence = ConfidenceMedium
 		}
 		if po.TargetID != "" {
-			l.Person = &PersonLink{ID: po.TargetID, Note: noDossier}
+			l.Person = &PersonLink{ID: po.TargetID, Note: noDossier.String(), NoteKey: noDossier}
 		}
 	}
 	return l
@@ -194,6 +205,8 @@ type Attributed struct {
 	Source     string `json:"source"`
 	SourceDate string `json:"source_date,omitempty"`
 	Note       string `json:"note,omitempty"`
+	// NoteKey is Note as a note.
+	NoteKey *record.Note `json:"note_key,omitempty"`
 }
 
 // Disagreement is a field two sources give different values for: every
@@ -202,6 +215,13 @@ type Disagreement struct {
 	Field  string       `json:"field"`
 	Values []Attributed `json:"values"`
 	Note   string       `json:"note"`
+	// NoteKey is Note as a note.
+	NoteKey record.Note `json:"note_key"`
+}
+
+// disagreement is a disagreement on field, said by the note n.
+func disagreement(field string, n record.Note) Disagreement {
+	return Disagreement{Field: field, Note: n.String(), NoteKey: n}
 }
 
 // CrosswalkSource attributes values of the reviewed agency crosswalk.
@@ -225,9 +245,9 @@ func (s *Service) Disagreements(ctx context.Context, agencyID string) ([]Disagre
 		return Attributed{Value: v, Source: strings.TrimSpace("NYC Governance Organizations roster " + r.Release.Dataset + " " + r.Release.Version), SourceDate: r.Release.Date}
 	}
 	// name: the crosswalk's canonical name against each release
-	name := Disagreement{Field: "name", Values: []Attributed{{Value: ag.Name, Source: CrosswalkSource,
-		Note: "the name this service uses for the agency"}},
-		Note: "The sources name the agency differently; both are shown, neither is chosen."}
+	ours := record.N("people.disagree.name.ours")
+	name := disagreement("name", record.N("people.disagree.name"))
+	name.Values = []Attributed{{Value: ag.Name, Source: CrosswalkSource, Note: ours.String(), NoteKey: &ours}}
 	for _, r := range rows {
 		name.Values = appendDistinct(name.Values, roster(r, r.Name))
 	}
@@ -235,7 +255,7 @@ func (s *Service) Disagreements(ctx context.Context, agencyID string) ([]Disagre
 		out = append(out, name)
 	}
 	// acronym: a release's acronym the crosswalk does not list
-	acr := Disagreement{Field: "acronym", Note: "The roster prints an acronym the crosswalk does not list for this agency; both are shown."}
+	acr := disagreement("acronym", record.N("people.disagree.acronym"))
 	if len(ag.Acronyms) > 0 {
 		acr.Values = append(acr.Values, Attributed{Value: strings.Join(ag.Acronyms, ", "), Source: CrosswalkSource})
 	}
@@ -253,7 +273,7 @@ func (s *Service) Disagreements(ctx context.Context, agencyID string) ([]Disagre
 		out = append(out, acr)
 	}
 	// principal officer: releases that print different names
-	po := Disagreement{Field: "principal_officer", Note: "Roster releases of different dates print different principal officers; each is attributed to its release (a change over time, or a correction)."}
+	po := disagreement("principal_officer", record.N("people.disagree.principal_officer"))
 	for _, r := range rows {
 		if x := r.Relation(RelPrincipalOfficer); x.State == Published {
 			po.Values = appendDistinct(po.Values, roster(r, x.Value))

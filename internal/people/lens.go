@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -40,6 +41,8 @@ type LeaderChange struct {
 	Leader   Leader  `json:"leader"`
 	Previous Leader  `json:"previous"`
 	Summary  string  `json:"summary"`
+	// SummaryKey is Summary as a note (ChangeNote).
+	SummaryKey record.Note `json:"summary_key"`
 	// Page is the organization page's path.
 	Page string `json:"page"`
 }
@@ -58,6 +61,8 @@ type RosterAppearance struct {
 	Changes  []LeaderChange `json:"leader_changes"`
 	Page     string         `json:"page,omitempty"`
 	Note     string         `json:"note"`
+	// NoteKey is Note as a note.
+	NoteKey record.Note `json:"note_key"`
 }
 
 // officerKey is what a leader change compares: whether a name is printed
@@ -103,7 +108,8 @@ func (s *Service) Roster(ctx context.Context, agencyIDs []string) ([]RosterAppea
 func rosterOf(agencyID string, rows []Row) RosterAppearance {
 	a := RosterAppearance{AgencyID: agencyID, State: Unknown, Releases: []string{}, Changes: []LeaderChange{}}
 	if len(rows) == 0 {
-		a.Note = "No roster release held here prints a record of this agency: its roster appearances are unknown, not empty. Its notices are still followed."
+		a.NoteKey = record.N("people.roster.unknown")
+		a.Note = a.NoteKey.String()
 		return a
 	}
 	a.State, a.RecordID, a.OrgName, a.Page = Published, rows[0].ID, rows[0].Name, orgPage(rows[0].ID)
@@ -130,31 +136,50 @@ func rosterOf(agencyID string, rows []Row) RosterAppearance {
 		if officerKey(cur) == officerKey(prev) {
 			continue
 		}
+		sum := ChangeNote(r.Name, cur, prev)
 		a.Changes = append(a.Changes, LeaderChange{ID: ChangePrefix + r.ID + "@" + r.Release.Key(), AgencyID: agencyID, RecordID: r.ID,
 			OrgName: r.Name, Release: r.Release, AsOf: r.Release.AsOf(), Leader: cur, Previous: prev, Page: orgPage(r.ID),
-			Summary: changeSummary(r.Name, cur, prev)})
+			Summary: sum.String(), SummaryKey: sum})
 	}
-	a.Note = "Roster releases held: " + strings.Join(a.Releases, ", ") + ". A leader change is a release printing another principal officer than the release before it; each is dated, and none says who holds the role now."
+	a.NoteKey = record.N("people.roster.releases", strings.Join(a.Releases, ", "))
+	a.Note = a.NoteKey.String()
 	return a
 }
 
-func printed(l Leader) string {
-	if l.NameState != Published {
-		s := "no principal officer name (" + l.NameState + ")"
-		if l.Title != "" {
-			s += ", title " + l.Title
-		}
-		return s
-	}
-	if l.Title != "" {
-		return l.Name + " (" + l.Title + ")"
-	}
-	return l.Name
+// ChangeNote says a leader change: what the release of cur prints as
+// principal officer of org, and what the release before it (prev)
+// printed, each dated as its release dates it (Release.AsOfKey). Each half
+// is a part whose key names how the release is dated and what it prints
+// ("people.change.now.as_of.name_title" …: every combination is in the
+// message files, a test checks it).
+func ChangeNote(org string, cur, prev Leader) record.Note {
+	return record.Note{Key: "people.change", Inner: []record.Part{changePart("now", cur, org), changePart("before", prev, "")}}
 }
 
-func changeSummary(org string, cur, prev Leader) string {
-	return "The roster release " + cur.AsOf + " prints " + printed(cur) + " as principal officer of " + org +
-		"; the release " + prev.AsOf + " printed " + printed(prev) + "."
+// changePart is one half of a change note: side "now" (with org) or
+// "before".
+func changePart(side string, l Leader, org string) record.Part {
+	date := l.AsOfKey
+	args := []string{}
+	if len(date.Args) > 0 {
+		args = append(args, date.Args[0])
+	}
+	form := Unknown // a name's state: no name printed (empty) or none held (unknown)
+	switch l.NameState {
+	case Published:
+		form = "name"
+		args = append(args, l.Name)
+	case Empty:
+		form = Empty
+	}
+	if l.Title != "" {
+		form += "_title"
+		args = append(args, l.Title)
+	}
+	if org != "" {
+		args = append(args, org)
+	}
+	return record.Part{Key: "people.change." + side + "." + strings.TrimPrefix(date.Key, "people.") + "." + form, Args: args}
 }
 
 // Changes flattens the leader changes of appearances, in order.

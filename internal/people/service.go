@@ -158,7 +158,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+		return Page{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit", "limit", MaxLimit))
 	}
 	keys := map[string][]string{}
 	var applied Applied
@@ -167,15 +167,15 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 	case TypePerson, TypeOrganization:
 		keys[KeyRowType], applied.Type = []string{t}, t
 	default:
-		return Page{}, record.Invalid("row_type", "row_type must be person or organization, not %q", f.Type)
+		return Page{}, record.NoteError(record.EINVALID, "row_type", record.N("param.row_type", "row_type", strconv.Quote(f.Type)))
 	}
 	if v := strings.TrimSpace(f.Token); v != "" {
 		if strings.ContainsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' }) {
-			return Page{}, record.Invalid("token", "token is one word (matched exactly, case and punctuation ignored), not %q", v)
+			return Page{}, record.NoteError(record.EINVALID, "token", record.N("param.token.word", strconv.Quote(v)))
 		}
 		t := Token(v)
 		if t == "" {
-			return Page{}, record.Invalid("token", "token %q has no letters or digits", v)
+			return Page{}, record.NoteError(record.EINVALID, "token", record.N("param.token.empty", strconv.Quote(v)))
 		}
 		keys[KeyToken], applied.Token = []string{t}, t
 	}
@@ -188,7 +188,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		applied.AgencyID = strings.Join(ids, ",")
 	}
 	if r := strings.TrimSpace(f.Release); r != "" && r != DateUnknown && !dayRE.MatchString(r) {
-		return Page{}, record.Invalid("release", "release is a release date YYYY-MM-DD, not %q", r)
+		return Page{}, record.NoteError(record.EINVALID, "release", record.N("param.release", strconv.Quote(r)))
 	}
 	rs, err := s.records()
 	if err != nil {

@@ -98,6 +98,8 @@ type Matter struct {
 	// LinksNote says so.
 	LinksComplete bool
 	LinksNote     string
+	// LinksNoteKey is LinksNote as a note (joins.Bound).
+	LinksNoteKey *record.Note
 }
 
 // Records is how many records the matter holds: the one count of a matter,
@@ -232,11 +234,15 @@ func (s *Service) Matter(ctx context.Context, pin string) (*Matter, error) {
 		Totals: MatterTotals{Awarded: Sum{Absent: NoAwardsKey}, Registered: Sum{Absent: NoContractsKey}, Paid: Sum{Absent: NoPaymentsKey},
 			Apart: Apart{Method: entity.PINPrefix, Awarded: Sum{Absent: NoAwardsKey}, Registered: Sum{Absent: NoContractsKey}, Paid: Sum{Absent: NoPaymentsKey}}},
 		LinksComplete: complete && payComplete}
+	var cut record.Note
 	switch {
 	case !complete:
-		m.LinksNote = joins.BoundNote("links of this PIN group", maxMatterPages*joins.MaxRead)
+		cut = joins.Bound(joins.BoundMatterLinks, maxMatterPages*joins.MaxRead)
 	case !payComplete:
-		m.LinksNote = joins.BoundNote("payment links of these registrations", joins.MaxRead)
+		cut = joins.Bound(joins.BoundMatterPayments, joins.MaxRead)
+	}
+	if !cut.IsZero() {
+		m.LinksNote, m.LinksNoteKey = cut.String(), &cut
 	}
 	// sums picks the totals a link adds to
 	sums := func(l Link) (awarded, registered, paid *Sum) {

@@ -43,6 +43,8 @@ type MatterView struct {
 	// names the bound.
 	LinksComplete bool   `json:"links_complete"`
 	LinksNote     string `json:"links_note,omitempty"`
+	// LinksNoteKey is LinksNote as a note.
+	LinksNoteKey *record.Note `json:"links_note_key,omitempty"`
 
 	// The totals where MCP get_notice and get_contract gave them before
 	// 2026-11-27, kept for older readers (SPEC §9): the same values as
@@ -135,7 +137,7 @@ func (s *Service) matterView(m *Matter, links view.Links, o MatterOptions) *Matt
 	now := s.now()
 	v := &MatterView{Status: m.Status, PIN: m.PIN, BasePIN: m.BasePIN, Prefix: m.Prefix, Kind: m.Kind, KindNote: m.KindNote, KindKey: m.KindKey,
 		Records: m.Records(), Timeline: []MatterStepView{}, Counts: m.Counts, Ledger: m.Ledger, Methods: entity.JoinMethods, Scope: m.Scope,
-		Absence: m.Absence, AbsenceKeys: m.AbsenceKeys, LinksComplete: m.LinksComplete, LinksNote: m.LinksNote,
+		Absence: m.Absence, AbsenceKeys: m.AbsenceKeys, LinksComplete: m.LinksComplete, LinksNote: m.LinksNote, LinksNoteKey: m.LinksNoteKey,
 		Totals: MatterTotalsView{Awarded: m.Totals.Awarded.Money(), Registered: m.Totals.Registered.Money(), Paid: m.Totals.Paid.Money(),
 			Note: TotalsNote, NoteKey: TotalsKey}}
 	v.AwardedDeprecated, v.RegisteredDeprecated, v.PaidDeprecated = v.Totals.Awarded, v.Totals.Registered, v.Totals.Paid

@@ -3,6 +3,7 @@ package procure
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/recordwatch/recordwatch/internal/entity"
@@ -98,7 +99,7 @@ func (s *Service) ListRows(ctx context.Context, req RowListRequest) (RowList, er
 		req.Limit = DefaultRowListLimit
 	}
 	if req.Limit < 1 || req.Limit > MaxRowListLimit {
-		return RowList{}, record.Invalid("limit", "limit must be between 1 and %d", MaxRowListLimit)
+		return RowList{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit", "limit", MaxRowListLimit))
 	}
 	q.Limit, q.Cursor = req.Limit, req.Cursor
 	page, err := s.Rows(ctx, q)
@@ -194,14 +195,14 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 	filters := map[string]string{}
 	if k := req.Kind; k != "" {
 		if !slices.Contains(RowKinds, k) {
-			return q, nil, record.Invalid("kind", "unknown row kind %q; kinds: %s", k, strings.Join(RowKinds, ", "))
+			return q, nil, record.NoteError(record.EINVALID, "kind", record.N("param.unknown.row_kind", strconv.Quote(k), strings.Join(RowKinds, ", ")))
 		}
 		q.Kinds, filters["kind"] = []string{k}, k
 	}
 	if req.Sort != "" {
 		sort, ok := RowListSorts[req.Sort]
 		if !ok {
-			return q, nil, record.Invalid("sort", "unknown sort %q; sorts: %s", req.Sort, strings.Join(RowListSortNames, ", "))
+			return q, nil, record.NoteError(record.EINVALID, "sort", record.N("param.unknown.sort", strconv.Quote(req.Sort), strings.Join(RowListSortNames, ", ")))
 		}
 		q.Sort = sort
 	}
@@ -209,10 +210,10 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 	if v := strings.TrimSpace(req.Vendor); v != "" {
 		vs := entity.VendorStem(v)
 		if !entity.StemLongEnough(vs) {
-			return q, nil, record.Invalid("vendor", "vendor %q is too short to match by name stem (%d characters at least)", v, entity.MinStemChars)
+			return q, nil, record.NoteError(record.EINVALID, "vendor", record.N("param.vendor.short", strconv.Quote(v), entity.MinStemChars))
 		}
 		if stem != "" && stem != vs {
-			return q, nil, record.Invalid("vendor", "vendor and vendor_stem name two vendors: ask for one")
+			return q, nil, record.NoteError(record.EINVALID, "vendor", record.N("param.vendor.two", "vendor", "vendor_stem"))
 		}
 		stem = vs
 	}
@@ -226,7 +227,7 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 			return q, nil, err
 		}
 		if len(ids) != 1 {
-			return q, nil, record.Invalid("agency", "agency %q names %d agencies: ask for one by its id", a, len(ids))
+			return q, nil, record.NoteError(record.EINVALID, "agency", record.N("param.agency.many", strconv.Quote(a), len(ids)))
 		}
 		agency = ids[0]
 	}
@@ -235,7 +236,7 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 	}
 	if p := entity.NormalizePIN(req.PIN); p != "" {
 		if entity.JunkPIN(p) || len(p) > MaxPIN {
-			return q, nil, record.Invalid("pin", "%q is not a PIN", req.PIN)
+			return q, nil, record.NoteError(record.EINVALID, "pin", record.N("param.pin", strconv.Quote(req.PIN)))
 		}
 		if len(p) == 10 && entity.PINBase(p+"001") == p {
 			q.PINBases, filters["pin_base"] = []string{p}, p
@@ -250,7 +251,7 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 		q.Kinds = []string{RowContract, RowPayment}
 	}
 	if len(filters) == 0 || (len(filters) == 1 && filters["kind"] != "") {
-		return q, nil, record.Invalid("vendor", "name a vendor, an agency, a PIN or a contract ID: a list of every row held is not offered")
+		return q, nil, record.NoteError(record.EINVALID, "vendor", record.N("param.rows.unbounded"))
 	}
 	return q, filters, nil
 }

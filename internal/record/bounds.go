@@ -70,7 +70,7 @@ func InputBound(name string) Bound {
 func CheckInput(name string, values ...string) error {
 	b := InputBound(name)
 	if len(values) > b.MaxValues {
-		return Invalid(name, "%s takes at most %d values; %d were given", name, b.MaxValues, len(values))
+		return NoteError(EINVALID, name, N("param.values", name, b.MaxValues, len(values)))
 	}
 	for _, v := range values {
 		if err := CheckLen(name, v, b.MaxLen); err != nil {
@@ -87,7 +87,7 @@ func CheckLen(name, v string, max int) error {
 		return nil
 	}
 	if len(v) > max*utf8.UTFMax || utf8.RuneCountInString(v) > max {
-		return Invalid(name, "%s is longer than %d characters", name, max)
+		return NoteError(EINVALID, name, N("param.length", name, max))
 	}
 	return nil
 }

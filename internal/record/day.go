@@ -38,11 +38,11 @@ func ParseDay(param, s string) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	if !dayRE.MatchString(s) {
-		return time.Time{}, Invalid(param, "%s must be a date as YYYY-MM-DD", param)
+		return time.Time{}, NoteError(EINVALID, param, N("param.date", param))
 	}
 	t, err := time.ParseInLocation("2006-01-02", s, NewYork)
 	if err != nil {
-		return time.Time{}, Invalid(param, "%s must be a date as YYYY-MM-DD", param)
+		return time.Time{}, NoteError(EINVALID, param, N("param.date", param))
 	}
 	if err := CheckDay(param, t); err != nil {
 		return time.Time{}, err
@@ -57,7 +57,7 @@ func CheckDay(param string, t time.Time) error {
 	if t.IsZero() || (!t.Before(firstDay) && !t.After(lastDay)) {
 		return nil
 	}
-	return Invalid(param, "%s must be a date from %s to %s", param, FirstDay, LastDay)
+	return NoteError(EINVALID, param, N("param.date.range", param, FirstDay, LastDay))
 }
 
 // NewYorkDay is t's New York calendar day as YYYY-MM-DD: the day counters

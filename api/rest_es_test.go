@@ -1,0 +1,109 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/recordwatch/recordwatch/internal/joins"
+	"github.com/recordwatch/recordwatch/internal/record"
+	"github.com/recordwatch/recordwatch/internal/search"
+)
+
+// A parameter a page cannot read and the /stats page's sources, in
+// Spanish on the bundled sample: the error is said from its note (the
+// message file's Spanish, the parameter and values marked as given), the
+// sources by their Spanish titles; no English sentence of these is left
+// on the page, not even shown as English (lang="en").
+func TestParamErrorsAndStatsInSpanish(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	names := sourceNames(t, e)
+	for _, c := range []struct {
+		path, twin string
+		want       []string
+		english    []string
+	}{
+		{"/rows?limit=abc", "/api/rows?limit=abc", []string{"<span data-verbatim>limit</span> debe ser un número entero de <span data-verbatim>1</span> a <span data-verbatim>500</span>"}, []string{"must be a whole number"}},
+		{"/rows?agency_id=parks-and-recreation&format=csv", "", []string{"la descarga en CSV está en <span data-verbatim>"}, []string{"the CSV download is at"}},
+		{"/meetings?from=2026-99-01", "/api/meetings?from=2026-99-01", []string{"<span data-verbatim>from</span> debe ser una fecha con el formato AAAA-MM-DD"}, []string{"must be a date as"}},
+		{"/contracts/analysis?limit=x", "/api/contracts/analysis?limit=x", []string{"debe ser un número entero de"}, []string{"must be a whole number"}},
+		{"/rows?bogus=1", "/api/rows?bogus=1", []string{"parámetros desconocidos: <span data-verbatim>bogus</span>; se aceptan: <span data-verbatim>kind, "}, []string{"unknown parameter"}},
+		{"/property-locations?format=kml", "", []string{"<p>format debe ser json o geojson</p>"}, []string{"must be json or geojson"}},
+		{"/rows?vendor=ab", "/api/rows?vendor=ab", []string{"el proveedor <span data-verbatim>&#34;ab&#34;</span> es demasiado corto para buscarlo por la raíz de su nombre"}, []string{"is too short to match"}},
+		{"/rows?agency_id=parks-and-recreation&sort=zzz", "/api/rows?agency_id=parks-and-recreation&sort=zzz", []string{"orden desconocido <span data-verbatim>&#34;zzz&#34;</span>; órdenes: "}, []string{"unknown sort"}},
+		{"/rows?vendor=acme&vendor_stem=foo", "/api/rows?vendor=acme&vendor_stem=foo", []string{"nombran dos proveedores: pida uno solo"}, []string{"name two vendors"}},
+		{"/rows?pin=!!", "/api/rows?pin=!!", []string{"<span data-verbatim>&#34;!!&#34;</span> no es un PIN"}, []string{"is not a PIN"}},
+		{"/contracts/analysis?group_by=zz", "/api/contracts/analysis?group_by=zz", []string{"agrupación desconocida <span data-verbatim>&#34;zz&#34;</span>; agrupaciones: "}, []string{"unknown grouping"}},
+		{"/stats", "", []string{"Padrón de agencias y organizaciones de gobierno de NYC", "Asuntos de uso del suelo del Concejo de NYC (Legistar, según la copia pública de un tercero en GitHub)"},
+			[]string{"NYC Agencies and Governance Organizations roster", "as mirrored by", "nyc_legislation"}},
+	} {
+		res, b := getPage(t, e, withLang(c.path))
+		page := string(b)
+		if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("%s: %d is not a page", c.path, res.StatusCode)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s?lang=es does not say %q", c.path, w)
+			}
+		}
+		for _, en := range c.english {
+			if strings.Contains(page, en) {
+				t.Errorf("%s?lang=es still says %q", c.path, en)
+			}
+		}
+		if strings.Contains(page, `<span lang="en">`) {
+			t.Errorf("%s?lang=es shows a service's English", c.path)
+		}
+		if left := serviceEnglish(visibleText(page), names); len(left) > 0 {
+			t.Errorf("%s: English left on the Spanish page: %q", c.path, left)
+		}
+		if c.twin == "" {
+			continue
+		}
+		// the JSON twin publishes the note beside its English message
+		_, tw := get(t, e, c.twin)
+		var v struct {
+			Error record.Error `json:"error"`
+		}
+		if err := json.Unmarshal(tw, &v); err != nil || v.Error.MessageKey.IsZero() || v.Error.MessageKey.String() != v.Error.Message ||
+			!strings.HasPrefix(v.Error.MessageKey.Key, "param.") {
+			t.Errorf("%s: error %+v (%v), want its message with a param note", c.twin, v.Error, err)
+		}
+	}
+}
+
+// A meeting whose land project joins were cut by the bound of a join read
+// says so on its JSON twin (land_projects_note and its note) and on its
+// page, in Spanish from the message file.
+func TestMeetingSaysWhenLandJoinsWereCut(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	from := record.Ref{Kind: record.RefMeeting, ID: "legistar:22525"}
+	var ls []record.Link
+	for _, id := range []string{"2025K9991", "2025K9992"} {
+		ls = append(ls, record.NewLink(from, record.Ref{Kind: record.RefLandProject, ID: id}, id, "project_id", "medium", false, "fixture"))
+	}
+	if err := search.Put(context.Background(), e.be, joins.Kind, ls); err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { joins.MaxRead = n }(joins.MaxRead)
+	joins.MaxRead = 1
+	_, body := get(t, e, "/api/meetings/"+from.ID)
+	var m struct {
+		Meeting struct {
+			Note string       `json:"land_projects_note"`
+			Key  *record.Note `json:"land_projects_note_key"`
+		} `json:"meeting"`
+	}
+	if err := json.Unmarshal(body, &m); err != nil || m.Meeting.Key == nil || m.Meeting.Key.String() != m.Meeting.Note ||
+		m.Meeting.Note != joins.BoundNote("land project joins of this meeting", 1) {
+		t.Fatalf("twin: %+v %v", m, err)
+	}
+	_, es := getPage(t, e, "/meetings/"+from.ID+"?lang=es")
+	if page := string(es); !strings.Contains(page, `data-links-complete="false">Incompleto: se guardan más vínculos de esta reunión con proyectos de uso del suelo de los <span data-verbatim>1</span>`) ||
+		strings.Contains(page, "Incomplete:") {
+		t.Errorf("the Spanish meeting page does not say in Spanish that its land joins were cut")
+	}
+}
