@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -71,7 +70,7 @@ func (s *Server) landProjectsPage(c *gin.Context) {
 	}
 	if err != nil {
 		status = httpStatus(err)
-		d.Error, d.ErrorKey = record.ErrorMessage(err), messageKey(err)
+		d.Error, d.ErrorKey = record.ErrorMessage(err), errorNote(err)
 	}
 	writeHTML(c, status, web.Page{Kind: web.LandList, Title: web.Word(c.GetString(langKey), "w.land.use.projects"), Home: d.Base + "/", JSON: d.JSON, Data: d}, time.Time{})
 }
@@ -149,7 +148,7 @@ func (s *Server) landProjectPage(c *gin.Context) {
 	r, err := s.land().Project(c.Request.Context(), id)
 	if err != nil {
 		status = httpStatus(err)
-		d.Error, d.ErrorKey = record.ErrorMessage(err), messageKey(err)
+		d.Error, d.ErrorKey = record.ErrorMessage(err), errorNote(err)
 	} else {
 		s.answerBanner(c, r.Sources)
 		path := r.Path()
@@ -229,13 +228,4 @@ func landMap(lang, base string, p land.Project, places []land.LotPlace) *web.NYC
 		return nil
 	}
 	return m
-}
-
-// messageKey is the note of err's message (record.Error.MessageKey), none
-// when the service wrote none.
-func messageKey(err error) record.Note {
-	if re := (*record.Error)(nil); errors.As(err, &re) {
-		return re.MessageKey
-	}
-	return record.Note{}
 }
