@@ -22,9 +22,9 @@ import (
 // the better ranking for the first, the semantic ranking for the second,
 // and reciprocal rank fusion with equal weights gave each the other's
 // noise. So the titles of keyword search's best LexicalTop hits are read
-// first: when on average at least LexicalShare of the query's words (as the
-// engines index them: stop words left out, stemmed) are in them, the query
-// is "in the titles' words", and
+// first: when at least LexicalShare (all) of the query's words (as the
+// engines index them: stop words left out, stemmed) are among their words
+// taken together, the query is "in the titles' words", and
 //   - the keyword ranking counts fully and the semantic one MinorWeight;
 //   - among the first TitleHead of the fused ranking, a notice gains
 //     TitleBonus times the share of the query's words its title holds (the
@@ -43,8 +43,8 @@ import (
 // the judged set (docs/benchmarks.md "Search quality"), every step
 // measured apart.
 const (
-	LexicalTop   = 5
-	LexicalShare = 0.5
+	LexicalTop   = 10
+	LexicalShare = 1.0
 	MinorWeight  = 0.3
 	TitleHead    = 20
 	TitleBonus   = 0.005
@@ -114,8 +114,12 @@ func (s *Service) titles(ctx context.Context, hits []search.Hit) (map[string]str
 }
 
 // lexical reports whether a query is in its best keyword hits' titles'
-// words: the mean share of its words in the titles of the first
-// LexicalTop of kw is at least LexicalShare.
+// words: the share of its words found in the titles of the first
+// LexicalTop of kw, taken together, is at least LexicalShare. Taken
+// together, not title by title: the engines order keyword ties apart, and
+// a mean over each title's share read one query (park maintenance, Parks)
+// one way on one engine and the other way on the other; the words of ten
+// titles together are the same on both.
 func (s *Service) lexical(ctx context.Context, words []string, kw []search.Hit) (bool, error) {
 	top := kw[:min(len(kw), LexicalTop)]
 	if len(top) == 0 || len(words) == 0 {
@@ -125,11 +129,11 @@ func (s *Service) lexical(ctx context.Context, words []string, kw []search.Hit) 
 	if err != nil {
 		return false, err
 	}
-	var sum float64
+	var all []string
 	for _, h := range top {
-		sum += titleShare(words, titles[h.Notice.RequestID])
+		all = append(all, titles[h.Notice.RequestID])
 	}
-	return sum/float64(len(top)) >= LexicalShare, nil
+	return titleShare(words, strings.Join(all, " ")) >= LexicalShare, nil
 }
 
 // hybrid is the fused ranking of the keyword ranking kw and the semantic
