@@ -155,14 +155,7 @@ func TestMoneyNotesInSpanish(t *testing.T) {
 // scripts (words-es.js notes) and said there from their keys as the pages
 // say them: each argument (a number, a name, a date) kept.
 func TestScriptNotesInSpanish(t *testing.T) {
-	b := Script("es")
-	start, end := bytes.IndexByte(b, '{'), bytes.LastIndexByte(b, '}')
-	var rw struct {
-		Notes map[string]string `json:"notes"`
-	}
-	if start < 0 || json.Unmarshal(b[start:end+1], &rw) != nil {
-		t.Fatalf("the word script is not window.RW = {…}: %.80s", b)
-	}
+	rw := struct{ Notes map[string]string }{scriptNotes(t, "es")}
 	for _, c := range []struct {
 		n    record.Note
 		keep string
@@ -251,4 +244,19 @@ func TestErrorPageSaysTheNote(t *testing.T) {
 			t.Errorf("%s %d: no %q in %s", c.lang, c.d.Status, c.want, buf.String())
 		}
 	}
+}
+
+// scriptNotes are the notes the word script of lang serves (window.RW's
+// notes).
+func scriptNotes(t *testing.T, lang string) map[string]string {
+	t.Helper()
+	b := Script(lang)
+	start, end := bytes.IndexByte(b, '{'), bytes.LastIndexByte(b, '}')
+	var rw struct {
+		Notes map[string]string `json:"notes"`
+	}
+	if start < 0 || json.Unmarshal(b[start:end+1], &rw) != nil {
+		t.Fatalf("the word script is not window.RW = {…}: %.80s", b)
+	}
+	return rw.Notes
 }

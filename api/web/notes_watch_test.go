@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -17,14 +15,7 @@ import (
 // every key they use, the "or" lists' included, is served to the scripts
 // in Spanish, and said there the script's way has no English left.
 func TestScriptWatchNotesInSpanish(t *testing.T) {
-	b := Script("es")
-	start, end := bytes.IndexByte(b, '{'), bytes.LastIndexByte(b, '}')
-	var rw struct {
-		Notes map[string]string `json:"notes"`
-	}
-	if start < 0 || json.Unmarshal(b[start:end+1], &rw) != nil {
-		t.Fatalf("the word script is not window.RW = {…}: %.80s", b)
-	}
+	rw := struct{ Notes map[string]string }{scriptNotes(t, "es")}
 	used := map[string]bool{}
 	var walk func(n record.Note)
 	walk = func(n record.Note) {
