@@ -413,15 +413,16 @@ func TestCacheClonesEveryField(t *testing.T) {
 		"PassageResult.Scope.Searched.Synonyms", "PassageResult.Scope.Searched.Synonyms[]", "PassageResult.Scope.Searched.Terms",
 		"PassageResult.Scope.Searched.Semantic",
 		"PassageResult.Scope.Empty", "PassageResult.Scope.Empty[].Sources", "PassageResult.Scope.NotFresh",
-		// the notes (record.Note: key, arguments and inner notes)
-		"Result.Scope.AbsenceKeys[].Inner", "Result.Scope.AbsenceKeys[].Inner[].Args", "Result.Scope.Empty[].NoteKey.Inner", "Result.Scope.Empty[].NoteKey.Inner[].Args", "Result.Scope.Searched.Semantic[].FusionKey[].Inner", "Result.Scope.Searched.Semantic[].FusionKey[].Inner[].Args", "Result.Scope.Searched.Semantic[].NoteKeys[].Inner", "Result.Scope.Searched.Semantic[].NoteKeys[].Inner[].Args", "PassageResult.Scope.AbsenceKeys[].Inner", "PassageResult.Scope.AbsenceKeys[].Inner[].Args", "PassageResult.Scope.Empty[].NoteKey.Inner", "PassageResult.Scope.Empty[].NoteKey.Inner[].Args", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Inner", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Inner[].Args", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Inner", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Inner[].Args",
+		// the notes (record.Note: key, arguments and inner notes, which hold notes)
+		"Result.Scope.AbsenceKeys[].Inner", "Result.Scope.AbsenceKeys[].Inner[].Args", "Result.Scope.AbsenceKeys[].Inner[].Inner", "Result.Scope.Empty[].NoteKey.Inner", "Result.Scope.Empty[].NoteKey.Inner[].Args", "Result.Scope.Empty[].NoteKey.Inner[].Inner", "Result.Scope.Searched.Semantic[].FusionKey[].Inner", "Result.Scope.Searched.Semantic[].FusionKey[].Inner[].Args", "Result.Scope.Searched.Semantic[].FusionKey[].Inner[].Inner", "Result.Scope.Searched.Semantic[].NoteKeys[].Inner", "Result.Scope.Searched.Semantic[].NoteKeys[].Inner[].Args", "Result.Scope.Searched.Semantic[].NoteKeys[].Inner[].Inner", "PassageResult.Scope.AbsenceKeys[].Inner", "PassageResult.Scope.AbsenceKeys[].Inner[].Args", "PassageResult.Scope.AbsenceKeys[].Inner[].Inner", "PassageResult.Scope.Empty[].NoteKey.Inner", "PassageResult.Scope.Empty[].NoteKey.Inner[].Args", "PassageResult.Scope.Empty[].NoteKey.Inner[].Inner", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Inner", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Inner[].Args", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Inner[].Inner", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Inner", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Inner[].Args", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Inner[].Inner",
 		"Result.Scope.AbsenceKeys", "Result.Scope.AbsenceKeys[].Args", "Result.Scope.Empty[].NoteKey.Args", "Result.Scope.Searched.Semantic[].FusionKey", "Result.Scope.Searched.Semantic[].FusionKey[].Args", "Result.Scope.Searched.Semantic[].NoteKeys", "Result.Scope.Searched.Semantic[].NoteKeys[].Args",
 		"PassageResult.Scope.AbsenceKeys", "PassageResult.Scope.AbsenceKeys[].Args", "PassageResult.Scope.Empty[].NoteKey.Args", "PassageResult.Scope.Searched.Semantic[].FusionKey", "PassageResult.Scope.Searched.Semantic[].FusionKey[].Args", "PassageResult.Scope.Searched.Semantic[].NoteKeys", "PassageResult.Scope.Searched.Semantic[].NoteKeys[].Args",
 		// a source's freshness note
-		"Result.Scope.Sources[].FreshnessNoteKey", "Result.Scope.Sources[].FreshnessNoteKey[].Args", "Result.Scope.Sources[].FreshnessNoteKey[].Inner", "Result.Scope.Sources[].FreshnessNoteKey[].Inner[].Args",
-		"PassageResult.Scope.Sources[].FreshnessNoteKey", "PassageResult.Scope.Sources[].FreshnessNoteKey[].Args", "PassageResult.Scope.Sources[].FreshnessNoteKey[].Inner", "PassageResult.Scope.Sources[].FreshnessNoteKey[].Inner[].Args",
+		"Result.Scope.Sources[].FreshnessNoteKey", "Result.Scope.Sources[].FreshnessNoteKey[].Args", "Result.Scope.Sources[].FreshnessNoteKey[].Inner", "Result.Scope.Sources[].FreshnessNoteKey[].Inner[].Args", "Result.Scope.Sources[].FreshnessNoteKey[].Inner[].Inner",
+		"PassageResult.Scope.Sources[].FreshnessNoteKey", "PassageResult.Scope.Sources[].FreshnessNoteKey[].Args", "PassageResult.Scope.Sources[].FreshnessNoteKey[].Inner", "PassageResult.Scope.Sources[].FreshnessNoteKey[].Inner[].Args", "PassageResult.Scope.Sources[].FreshnessNoteKey[].Inner[].Inner",
 	}
 	var got []string
+	onPath := map[reflect.Type]bool{} // a type that holds itself (record.Part) is walked once
 	var walk func(path string, t reflect.Type)
 	walk = func(path string, ty reflect.Type) {
 		switch ty.Kind() {
@@ -431,9 +432,11 @@ func TestCacheClonesEveryField(t *testing.T) {
 				walk(path+"[]", ty.Elem())
 			}
 		case reflect.Struct:
-			if ty == reflect.TypeOf(time.Time{}) {
+			if ty == reflect.TypeOf(time.Time{}) || onPath[ty] {
 				return
 			}
+			onPath[ty] = true
+			defer delete(onPath, ty)
 			for i := range ty.NumField() {
 				if f := ty.Field(i); f.IsExported() {
 					walk(path+"."+f.Name, f.Type)

@@ -245,7 +245,7 @@ func TestNoticeTotalsRequestAndParse(t *testing.T) {
 // A PIN-prefix filter is a prefix query on the keyword field, any of the
 // values.
 func TestSearchPINPrefixes(t *testing.T) {
-	b, f := openFake(t, Config{})
+	b, f := openFake(t, Config{Now: goldenNow}) // the request holds the future cutoff of its day
 	if _, err := b.Search(context.Background(), search.Query{PINPrefixes: []string{"12522P0001", "81626W0043"}, Sort: search.SortOldest}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,9 @@ package opensearch
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 )
 
@@ -20,8 +22,13 @@ const sectionsAnswer = `{"took":3,"timed_out":false,"_shards":{"total":1,"succes
   {"key":"Contracts","doc_count":1,"first":{"value":1704085200000.0,"value_as_string":"2024-01-01T05:00:00.000Z"},"dated":{"last":{"value":1704085200000.0,"value_as_string":"2024-01-01T05:00:00.000Z"}}}]}}
 ]}}}`
 
+// goldenNow is the day the request goldens were written: a request holds
+// its day's future cutoff (record.FutureCutoff), so a golden taken on
+// another day would differ.
+func goldenNow() time.Time { return time.Date(2026, 12, 6, 12, 0, 0, 0, record.NewYork) }
+
 func TestSectionsRequestAndParse(t *testing.T) {
-	b, f := openFake(t, Config{})
+	b, f := openFake(t, Config{Now: goldenNow})
 	f.search = func(index string, body map[string]any) (int, string) { return 200, sectionsAnswer }
 	got, err := b.Sections(context.Background())
 	if err != nil {
