@@ -221,28 +221,15 @@ func plutoBBL(s string) string {
 // were asked, so it records none unresolved).
 func ReadPLUTODir(fsys fs.FS, dir string, observed time.Time) ([]land.LotLocation, int, []error) {
 	var out []land.LotLocation
-	var errs []error
 	rows := 0
-	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(p), ".json") {
-			return err
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			errs = append(errs, err)
-			return nil
-		}
+	errs := eachJSON(fsys, dir, func(p string, data []byte) []error {
 		lots, n, rerrs := ReadPLUTORows(data, p, observed)
-		errs = append(errs, rerrs...)
 		if n > 0 {
 			rows += n
 		}
 		out = append(out, lots...)
-		return nil
+		return rerrs
 	})
-	if err != nil {
-		errs = append(errs, err)
-	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, rows, errs
 }

@@ -131,16 +131,7 @@ func ReadZAPProject(data []byte, file string) ([]land.LotLocation, []error) {
 // portal project (a JSON:API document) under dir.
 func LoadDir(fsys fs.FS, dir string) ([]land.LotLocation, []error) {
 	var out []land.LotLocation
-	var errs []error
-	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(p), ".json") {
-			return err
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			errs = append(errs, err)
-			return nil
-		}
+	errs := eachJSON(fsys, dir, func(p string, data []byte) []error {
 		var probe map[string]json.RawMessage
 		if json.Unmarshal(data, &probe) != nil {
 			return nil // not an object: not a lot file
@@ -156,11 +147,30 @@ func LoadDir(fsys fs.FS, dir string) ([]land.LotLocation, []error) {
 			es, ferrs = ReadCentroids(data, p)
 		}
 		out = append(out, es...)
-		errs = append(errs, ferrs...)
+		return ferrs
+	})
+	return out, errs
+}
+
+// eachJSON gives read each .json file under dir with its path and bytes,
+// and gathers the errors it returns, a file's that cannot be read and
+// the walk's own.
+func eachJSON(fsys fs.FS, dir string, read func(p string, data []byte) []error) []error {
+	var errs []error
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(p), ".json") {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		errs = append(errs, read(p, data)...)
 		return nil
 	})
 	if err != nil {
 		errs = append(errs, err)
 	}
-	return out, errs
+	return errs
 }
