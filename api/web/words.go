@@ -38,6 +38,14 @@ func langFuncs(lang string) template.FuncMap {
 		// ledger's reason): as written, marked as English on a page in
 		// another language (notes.go englishHTML)
 		"english": func(s string) template.HTML { return englishHTML(lang, s) },
+		// said is a service's text by its note when it has one (note),
+		// else as written (english): an error's message_key or message
+		"said": func(n record.Note, s string) template.HTML {
+			if n.Key != "" {
+				return noteHTML(lang, n)
+			}
+			return englishHTML(lang, s)
+		},
 		// note is a service's note (record.Note, record.Notes or a list
 		// of notes) in lang, from its key and arguments (notes.go)
 		"note": func(n any) template.HTML { return noteHTML(lang, n) },
