@@ -66,6 +66,11 @@ type config struct {
 	OpenSearchWarmup time.Duration
 
 	Varied bool // run the varied query log and the cold reads (varied.go)
+	// VariedTogether and VariedAlone: the varied log with every system
+	// serving at once (interleaved), and with each system served alone,
+	// the others stopped (varied_phase.go); either or both.
+	VariedTogether bool
+	VariedAlone    bool
 }
 
 func main() {
@@ -93,13 +98,15 @@ func main() {
 	fl.StringVar(&conc, "conc", "1,32", "concurrencies")
 	fl.BoolVar(&cfg.Pprof, "pprof", true, "CPU-profile our indexing (and write a heap profile near its peak) and our server under the mixed load at the highest concurrency")
 	fl.IntVar(&cfg.PGPort, "pg-port", 15432, "loopback port of the private PostgreSQL cluster (below the ephemeral range 32768–60999, where a client connection of the load may already hold it)")
-	fl.BoolVar(&cfg.OpenSearch, "opensearch", true, "also run OpenSearch (a single node of the benchmark's own, served through Recordwatch's API); -peers=false skips it too")
+	fl.BoolVar(&cfg.OpenSearch, "opensearch", true, "also run OpenSearch (a single node of the benchmark's own, served through Recordwatch's API); -peers=false skips it unless this flag is given")
 	fl.StringVar(&cfg.OpenSearchHeap, "opensearch-heap", "1g", "OpenSearch JVM heap (-Xms = -Xmx)")
 	fl.StringVar(&cfg.OpenSearchHome, "opensearch-home", defaultOSHome(), "RECORDWATCH_OPENSEARCH_HOME of the benchmark's node (distribution, data, pids); keep it apart from a development node's")
 	fl.IntVar(&cfg.OpenSearchPort, "opensearch-port", 9290, "HTTP port of the benchmark's node on 127.0.0.1 (transport: this + 100)")
 	fl.StringVar(&cfg.OpenSearchScript, "opensearch-script", "docker/opensearch-local.sh", "the script that starts and stops the node")
 	fl.DurationVar(&cfg.OpenSearchWarmup, "opensearch-warmup", 15*time.Second, "unmeasured search mix sent to the fresh JVM before its measurements (JIT compilation)")
-	fl.BoolVar(&cfg.Varied, "varied", true, "after the fixed mix, serve every system at once and send each a varied log of 1,000+ distinct queries once (interleaved), then cold reads after a restart")
+	fl.BoolVar(&cfg.Varied, "varied", true, "after the fixed mix, send each system a varied log of 1,000+ distinct queries once, then cold reads after a restart (-varied-together, -varied-alone)")
+	fl.BoolVar(&cfg.VariedTogether, "varied-together", true, "varied log: every system serving at once, each query sent to each in turn (interleaved)")
+	fl.BoolVar(&cfg.VariedAlone, "varied-alone", true, "varied log: each system served alone, the others stopped (its index warm), the same queries")
 	cycleOnly := fl.Bool("cycle-only", false, "only score prior-cycle matching on the judged set and print it (seconds; no corpus, no peers)")
 	soak := fl.Duration("soak", 0, "instead of the benchmark: a soak of this length (e.g. 10m) — mixed reads and writes against the built binary, SIGKILLed and restarted every -soak-kill-every; fails if an acknowledged write is lost")
 	soakClients := fl.Int("soak-clients", 32, "soak: concurrent clients")
@@ -110,6 +117,13 @@ func main() {
 	freshRows := fl.Int("freshness-rows", 40, "freshness: rows the replay publisher shows")
 	freshEvery := fl.Duration("freshness-every", 2*time.Second, "freshness: the City Record job's interval while measuring")
 	fl.Parse(os.Args[1:])
+	// -peers=false skips OpenSearch too unless -opensearch is given: the
+	// engine alone is `-peers=false`, the two engines `-peers=false -opensearch`
+	set := map[string]bool{}
+	fl.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !cfg.Peers && !set["opensearch"] {
+		cfg.OpenSearch = false
+	}
 	if *freshness {
 		err := os.MkdirAll(cfg.Work, 0o755)
 		if err == nil {
@@ -251,7 +265,9 @@ type report struct {
 	Command  string
 	Cycle    cycleEval
 	Quality  relevanceEval
-	Varied   variedResult // the varied query log (varied.go)
+	Varied   variedResult // the varied query log, every system at once (varied.go)
+	// VariedAlone is the same log with each system served alone
+	VariedAlone variedResult
 }
 
 type profile struct {
@@ -414,19 +430,25 @@ func run(cfg config) (string, error) {
 			return "", err
 		}
 		pg.Note = "settings: " + strings.Join(pgSettings, ", ")
+	}
 
-		// ---- OpenSearch
-		if cfg.OpenSearch {
-			if err := runOpenSearch(ctx, cfg, rep, meta); err != nil {
-				return "", err
-			}
+	// ---- OpenSearch
+	if cfg.OpenSearch {
+		if err := runOpenSearch(ctx, cfg, rep, meta); err != nil {
+			return "", err
 		}
 	}
 
-	if cfg.Varied {
-		rep.Varied = runVariedPhase(ctx, cfg, rep, meta)
+	if cfg.Varied && cfg.VariedTogether && len(rep.Systems) > 1 {
+		rep.Varied = runVariedPhase(ctx, cfg, rep, meta, false)
 		if rep.Varied.Err != "" {
 			logf("varied log: %s", rep.Varied.Err)
+		}
+	}
+	if cfg.Varied && (cfg.VariedAlone || len(rep.Systems) == 1) {
+		rep.VariedAlone = runVariedPhase(ctx, cfg, rep, meta, true)
+		if rep.VariedAlone.Err != "" {
+			logf("varied log, each system alone: %s", rep.VariedAlone.Err)
 		}
 	}
 	rep.Fairness = fairness(rep)
@@ -447,6 +469,7 @@ func run(cfg config) (string, error) {
 		}
 	}
 	bad = append(bad, rep.Varied.disagreements()...)
+	bad = append(bad, rep.VariedAlone.disagreements()...)
 	return strings.Join(bad, ", "), nil
 }
 

@@ -271,7 +271,12 @@ func renderReport(rep *report) string {
 
 	w("%s", renderNearest(rep.Systems))
 	if cfg.Varied {
-		w("%s", renderVaried(rep.Varied))
+		if rep.Varied.Systems != nil || rep.Varied.Err != "" {
+			w("%s", renderVaried(rep.Varied))
+		}
+		if rep.VariedAlone.Systems != nil || rep.VariedAlone.Err != "" {
+			w("%s", renderVaried(rep.VariedAlone))
+		}
 	}
 	for _, conc := range cfg.Conc {
 		w("## Hot cache: the fixed mix at concurrency %d\n\n", conc)

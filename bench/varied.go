@@ -315,15 +315,49 @@ type variedRun struct {
 	// band's answers (always exact, on every system).
 	Facets map[string]map[string]map[string][]search.FacetCount
 	Wall   time.Duration
+	// Walls by system key: a pass made of systems measured alone (merge)
+	Walls map[string]time.Duration
+}
+
+func emptyRun(conc int) variedRun {
+	return variedRun{Conc: conc, Took: map[string]map[string][]time.Duration{}, Errors: map[string]int{}, Totals: map[string]map[string]int{},
+		Shed: map[string]map[string]int{}, Facets: map[string]map[string]map[string][]search.FacetCount{}, Walls: map[string]time.Duration{}}
+}
+
+// merge adds system key's figures of r, a pass that served it alone.
+func (run *variedRun) merge(key string, r variedRun) {
+	run.Took[key] = r.Took[key]
+	run.Shed[key] = r.Shed[key]
+	if n := r.Errors[key]; n > 0 {
+		run.Errors[key] = n
+	}
+	for q, m := range r.Totals {
+		if _, ok := m[key]; !ok {
+			continue
+		}
+		if run.Totals[q] == nil {
+			run.Totals[q] = map[string]int{}
+		}
+		run.Totals[q][key] = m[key]
+	}
+	for q, m := range r.Facets {
+		if _, ok := m[key]; !ok {
+			continue
+		}
+		if run.Facets[q] == nil {
+			run.Facets[q] = map[string]map[string][]search.FacetCount{}
+		}
+		run.Facets[q][key] = m[key]
+	}
+	run.Walls[key] = r.Wall
+	run.Wall += r.Wall
 }
 
 // runVaried sends every query of log once to every system of sys, conc
 // queries at a time; each query goes to the systems in an order rotated by
 // its position.
 func runVaried(ctx context.Context, sys []liveSystem, log []logQuery, conc int) variedRun {
-	run := variedRun{Conc: conc, Took: map[string]map[string][]time.Duration{}, Errors: map[string]int{}, Totals: map[string]map[string]int{},
-		Shed:   map[string]map[string]int{},
-		Facets: map[string]map[string]map[string][]search.FacetCount{}}
+	run := emptyRun(conc)
 	for _, s := range sys {
 		run.Took[s.S.Key] = map[string][]time.Duration{}
 		run.Shed[s.S.Key] = map[string]int{}
@@ -519,6 +553,8 @@ type variedResult struct {
 	Systems  []*system
 	Log      []logQuery
 	Err      string
+	// Alone: each system was served by itself, the others stopped
+	Alone bool
 	// Throughput is each system alone on distinct queries (throughput.go).
 	Throughput []throughputRun
 }
@@ -532,24 +568,37 @@ func pcts(d []time.Duration) (p50, p95, p99 time.Duration) {
 // renderVaried writes the varied log's tables.
 func renderVaried(v variedResult) string {
 	var b strings.Builder
-	b.WriteString("## Varied query log (each query once)\n\n")
+	how := "every system running, each query sent to each system in turn (the order rotated per query)"
+	if v.Alone {
+		b.WriteString("## Varied query log, each system alone (each query once)\n\n")
+		how = "each system served alone, the others stopped (PostgreSQL's cluster and OpenSearch's node too), its index warm from its earlier phases, the same queries in the same order"
+	} else {
+		b.WriteString("## Varied query log, every system at once (each query once)\n\n")
+	}
 	if v.Err != "" {
 		fmt.Fprintf(&b, "Not measured: %s\n\n", v.Err)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%d distinct queries built from the corpus (%s), none repeated; every system running, each query sent to each system in turn "+
-		"(the order rotated per query), once Recordwatch's start-up warm-up is over; the timed responses are the fairness check (totals compared capped at %d, where Recordwatch stops counting; the peers count exactly). "+
+	fmt.Fprintf(&b, "%d distinct queries built from the corpus (%s), none repeated; %s, "+
+		"once Recordwatch's start-up warm-up is over; the timed responses are the fairness check (totals compared capped at %d, where Recordwatch stops counting; the peers count exactly). "+
 		"Semantic and hybrid go to Recordwatch and OpenSearch only. "+
 		"Recordwatch's API (so OpenSearch too, served through it) has admission control: an expensive request (facets, passages, semantic, hybrid) that finds no free slot within %s is answered 503 with Retry-After; "+
 		"the load generator does what a well-behaved client does, waits the delay asked for and sends the same query again (within %s), and that query's latency runs from its first send to its answer, waits included. "+
 		"How many queries were shed at least once is given per band under each table; the database peers have no admission control and shed none.\n\n",
-		v.Queries, bandList(v.Bands), record.CountLimit, api.AdmissionWait, requestTimeout)
+		v.Queries, bandList(v.Bands), how, record.CountLimit, api.AdmissionWait, requestTimeout)
 	runs := append(slices.Clone(v.Runs), v.Cold)
 	for _, r := range runs {
 		if r.Took == nil {
 			continue
 		}
 		title := fmt.Sprintf("### c=%d (wall %.1fs)", r.Conc, r.Wall.Seconds())
+		if v.Alone {
+			var walls []string
+			for _, s := range v.Systems {
+				walls = append(walls, fmt.Sprintf("%s %.1fs", s.Name, r.Walls[s.Key].Seconds()))
+			}
+			title = fmt.Sprintf("### c=%d (wall: %s)", r.Conc, strings.Join(walls, ", "))
+		}
 		if r.Conc == 0 {
 			title = fmt.Sprintf("### Cold reads: the first %d distinct queries after a restart, c=1", v.ColdN)
 			if v.ColdNote != "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/recordwatch/recordwatch/internal/record"
@@ -109,14 +110,16 @@ func corpusLogs(path string, seed uint64) ([]logQuery, []logQuery, []logQuery, e
 	return log, cold, pool, nil
 }
 
-// runVariedPhase serves every system of rep at once and measures the log.
-func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMeta) (v variedResult) {
+// runVariedPhase measures the log on every system of rep: served at once,
+// each query sent to each in turn; or, alone, each system served by itself
+// (the others stopped) through the same log, throughput and cold reads.
+func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMeta, alone bool) (v variedResult) {
 	log, cold, pool, err := corpusLogs(meta.Path, uint64(cfg.Seed))
 	if err != nil {
 		v.Err = err.Error()
 		return v
 	}
-	v.Queries, v.Bands, v.ColdN, v.Log = len(log), map[string]int{}, len(cold), log
+	v.Queries, v.Bands, v.ColdN, v.Log, v.Alone = len(log), map[string]int{}, len(cold), log, alone
 	for _, q := range log {
 		v.Bands[q.Band]++
 	}
@@ -167,6 +170,45 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 			}})
 		}
 	}
+	for _, sv := range servers {
+		v.Systems = append(v.Systems, sv.s)
+	}
+	v.ColdNote = "Every serving process started again on its existing index (PostgreSQL's cluster and OpenSearch's node too; the OS page cache is not dropped), " +
+		"then these queries, none of them in the log, sent once each at c=1 as soon as it listens (Recordwatch's start-up warm-up may still be running; the log above waited for it to end)."
+	if !alone {
+		if err := measureVaried(ctx, cfg, &v, servers, log, cold, pool, maxConc); err != nil {
+			v.Err = err.Error()
+		}
+		return v
+	}
+	// each system alone: its own pass through the same log, the others
+	// stopped; the passes are merged, so the tables and the fairness check
+	// read as for systems served at once
+	for _, sv := range servers {
+		one := variedResult{Bands: v.Bands}
+		if err := measureVaried(ctx, cfg, &one, []*server{sv}, log, cold, pool, maxConc); err != nil {
+			v.Err = err.Error()
+			return v
+		}
+		for i, r := range one.Runs {
+			if i == len(v.Runs) {
+				v.Runs = append(v.Runs, emptyRun(r.Conc))
+			}
+			v.Runs[i].merge(sv.s.Key, r)
+		}
+		if v.Cold.Took == nil {
+			v.Cold = emptyRun(0)
+		}
+		v.Cold.merge(sv.s.Key, one.Cold)
+		v.Throughput = append(v.Throughput, one.Throughput...)
+	}
+	return v
+}
+
+// measureVaried serves servers at once (warm), sends them the log at each
+// concurrency, the throughput pool, then starts them again and sends the
+// cold reads; it stops them all.
+func measureVaried(ctx context.Context, cfg config, v *variedResult, servers []*server, log, cold, pool []logQuery, maxConc int) error {
 	defer func() {
 		for _, sv := range servers {
 			if err := sv.down(); err != nil {
@@ -181,14 +223,14 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 		}
 		return out
 	}
+	var names []string
 	for _, sv := range servers {
-		v.Systems = append(v.Systems, sv.s)
+		names = append(names, sv.s.Name)
 		if err := sv.up(true); err != nil { // the log is timed on servers past their start-up warm-up
-			v.Err = err.Error()
-			return v
+			return err
 		}
 	}
-	logf("varied log: %d distinct queries (%s) to %d systems, interleaved", len(log), bandList(v.Bands), len(servers))
+	logf("varied log: %d distinct queries (%s) to %s", len(log), bandList(v.Bands), strings.Join(names, ", "))
 	// the log is cut in as many slices as concurrencies: no query is sent
 	// twice to a system
 	for i, c := range cfg.Conc {
@@ -203,20 +245,16 @@ func runVariedPhase(ctx context.Context, cfg config, rep *report, meta corpusMet
 	}
 	for _, sv := range servers {
 		if err := sv.down(); err != nil {
-			v.Err = err.Error()
-			return v
+			return err
 		}
 	}
 	for _, sv := range servers {
 		if err := sv.up(false); err != nil { // cold: the first queries after a start
-			v.Err = err.Error()
-			return v
+			return err
 		}
 	}
 	v.Cold = runVaried(ctx, live(), cold, 1)
 	v.Cold.Conc = 0
-	v.ColdNote = "Every serving process started again on its existing index (PostgreSQL's cluster and OpenSearch's node too; the OS page cache is not dropped), " +
-		"then these queries, none of them in the log, sent once each at c=1 as soon as it listens (Recordwatch's start-up warm-up may still be running; the log above waited for it to end)."
 	logf("cold reads: %d queries in %.1fs; errors %v", len(cold), v.Cold.Wall.Seconds(), v.Cold.Errors)
-	return v
+	return nil
 }
