@@ -107,7 +107,7 @@ func (s *Server) vendorPage(c *gin.Context) {
 	// the permalink is the stem's own slug with a trailing slash
 	canonical := strings.HasSuffix(c.Param("stem"), "/")
 	if slug := entity.StemSlug(stem); (slug != raw || !canonical) && entity.StemLongEnough(stem) {
-		c.Redirect(http.StatusMovedPermanently, view.Links{Form: 1}.Vendor(stem, "")) // the one permalink rule, site-relative
+		c.Redirect(http.StatusMovedPermanently, view.Links{Form: 1}.Vendor(stem, "")+langQuery(c)) // the one permalink rule, site-relative; the language kept
 		return
 	}
 	jsonURL := s.cfg.BaseURL + "/api/vendors/" + raw
@@ -127,7 +127,7 @@ func (s *Server) agencyPage(c *gin.Context) {
 	raw := pathValue(c, "id")
 	id, _, _ := s.agencyFromPath(raw)
 	if id != raw {
-		c.Redirect(http.StatusMovedPermanently, view.Links{Form: 1}.Agency(id, ""))
+		c.Redirect(http.StatusMovedPermanently, view.Links{Form: 1}.Agency(id, "")+langQuery(c))
 		return
 	}
 	jsonURL := s.cfg.BaseURL + "/api/agencies/" + id

@@ -34,7 +34,11 @@ func newParams(v url.Values, allowed ...string) *params {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		p.err = record.NoteError(record.EINVALID, unknown[0], record.N("param.unknown", strings.Join(unknown, ", "), strings.Join(allowed, ", ")))
+		note := record.N("param.unknown", strings.Join(unknown, ", "), strings.Join(allowed, ", "))
+		if len(allowed) == 0 {
+			note = record.N("param.none", strings.Join(unknown, ", ")) // never "accepted: " and nothing
+		}
+		p.err = record.NoteError(record.EINVALID, unknown[0], note)
 	}
 	return p
 }

@@ -130,7 +130,7 @@ func (s *Server) personPage(c *gin.Context) {
 	row := r.Row
 	p := peoplePage{Title: row.Name, JSON: json, Row: &row, OrgPage: orgPagePath(row.OrgID), Fields: fieldsOf(row.Fields), Follow: people.FollowOf(row)}
 	if row.Type == people.TypeOrganization {
-		c.Redirect(http.StatusMovedPermanently, orgPagePath(row.ID))
+		c.Redirect(http.StatusMovedPermanently, orgPagePath(row.ID)+langQuery(c))
 		return
 	}
 	s.writePeoplePage(c, http.StatusOK, p)

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -105,5 +106,53 @@ func TestMeetingSaysWhenLandJoinsWereCut(t *testing.T) {
 	if page := string(es); !strings.Contains(page, `data-links-complete="false">Incompleto: se guardan más vínculos de esta reunión con proyectos de uso del suelo de los <span data-verbatim>1</span>`) ||
 		strings.Contains(page, "Incomplete:") {
 		t.Errorf("the Spanish meeting page does not say in Spanish that its land joins were cut")
+	}
+}
+
+// The language a link asked for holds where the page is not one of the
+// site's own: an unknown address's error page speaks it, and a permalink's
+// redirect (a vendor's or an agency's name to its canonical slug) keeps it
+// for a client without the cookie.
+func TestLanguageKeptByErrorPagesAndRedirects(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	for _, path := range []string{"/no-such-page?lang=es", "/static/no-such-file.js?lang=es"} {
+		res, b := getPage(t, e, path)
+		page := string(b)
+		if res.StatusCode != 404 || !strings.Contains(page, `<html lang="es">`) || !strings.Contains(page, "Página no encontrada") {
+			t.Errorf("%s: %d, want the Spanish 404 page; got %.300s", path, res.StatusCode, page)
+		}
+	}
+	// without ?lang= the page stays in English
+	if res, b := getPage(t, e, "/no-such-page"); res.StatusCode != 404 || !strings.Contains(string(b), `<html lang="en">`) {
+		t.Errorf("/no-such-page: %d, want the English 404 page", res.StatusCode)
+	}
+	// an address that takes no parameters says so, never "accepted:" and
+	// an empty list, on the page and in its JSON twin
+	if res, b := getPage(t, e, "/agencies/parks-and-recreation/?format=xml&lang=es"); res.StatusCode != 400 ||
+		!strings.Contains(string(b), "parámetros desconocidos: <span data-verbatim>format</span>; esta dirección no admite parámetros") || strings.Contains(string(b), "se aceptan") {
+		t.Errorf("agency page with ?format=xml: %d, want the Spanish no-parameters error", res.StatusCode)
+	}
+	_, tw := get(t, e, "/api/agencies/parks-and-recreation?format=xml")
+	var v struct {
+		Error record.Error `json:"error"`
+	}
+	if err := json.Unmarshal(tw, &v); err != nil || v.Error.MessageKey.Key != "param.none" || v.Error.Message != "unknown parameter(s): format; this address takes no parameters" {
+		t.Errorf("agency twin with ?format=xml: %s", tw)
+	}
+	once := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct{ path, to string }{
+		{"/vendors/dell%20marketing%20lp?lang=es", "/vendors/dell-marketing/?lang=es"},
+		{"/agencies/DPR/?lang=es", "/agencies/parks-and-recreation/?lang=es"},
+	} {
+		req, _ := http.NewRequest("GET", e.ts.URL+c.path, nil)
+		req.Header.Set("Accept", "text/html")
+		res, err := once.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if loc := res.Header.Get("Location"); res.StatusCode != http.StatusMovedPermanently || loc != c.to {
+			t.Errorf("%s: %d to %q, want a redirect to %s", c.path, res.StatusCode, loc, c.to)
+		}
 	}
 }

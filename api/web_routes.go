@@ -84,7 +84,12 @@ func (s *Server) siteLang(c *gin.Context) {
 	path := c.Request.URL.Path
 	if !htmlPage(path) {
 		if !strings.HasPrefix(path, "/api/") && path != "/mcp" {
-			if v, err := c.Cookie(langCookie); err == nil && web.HasLang(v) {
+			// an error page here (an unknown address) speaks the language
+			// its link asked for, else the cookie's; the query is left as
+			// it is for the route's own check
+			if v := c.Request.URL.Query()["lang"]; len(v) == 1 && web.HasLang(v[0]) {
+				c.Set(langKey, v[0])
+			} else if v, err := c.Cookie(langCookie); err == nil && web.HasLang(v) {
 				c.Set(langKey, v)
 			}
 		}
