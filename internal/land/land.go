@@ -301,16 +301,37 @@ var ulurpInText = regexp.MustCompile(`[A-Z]?\s?[0-9]{6}[A-Z]?\s?[A-Z]{3}(\s?\(A\
 // ULURPKeys are the keys of a list of application numbers, whatever
 // separates them (commas, semicolons, spaces), in order, without repeats.
 func ULURPKeys(list string) (numbers, keys []string) {
-	list = strings.ToUpper(strings.ReplaceAll(list, "\u00a0", " "))
-	for _, tok := range ulurpInText.FindAllString(list, -1) {
-		tok = strings.TrimSpace(tok)
+	for _, n := range ULURPNumbersIn(strings.ReplaceAll(list, "\u00a0", " ")) {
+		numbers, keys = append(numbers, n.Number), append(keys, n.Key)
+	}
+	return numbers, keys
+}
+
+// NumberAt is an application number found in a text: as written (upper
+// case), its key (ULURPKey) and its byte offset in the text.
+type NumberAt struct {
+	Number, Key string
+	At          int
+}
+
+// ULURPNumbersIn are the application numbers text names, in order,
+// each key once, with where each is first named. Offsets are text's own
+// (a text whose upper case has another length is read in upper case).
+func ULURPNumbersIn(text string) []NumberAt {
+	up := strings.ToUpper(text)
+	var out []NumberAt
+	var keys []string
+	for _, m := range ulurpInText.FindAllStringIndex(up, -1) {
+		raw := up[m[0]:m[1]]
+		tok := strings.TrimSpace(raw)
 		k := ULURPKey(strings.ReplaceAll(tok, " (A)", "(A)"))
 		if k == "" || contains(keys, k) {
 			continue
 		}
-		numbers, keys = append(numbers, tok), append(keys, k)
+		keys = append(keys, k)
+		out = append(out, NumberAt{Number: tok, Key: k, At: m[0] + len(raw) - len(strings.TrimLeft(raw, " \t\n"))})
 	}
-	return numbers, keys
+	return out
 }
 
 // ULURPKeys are the ULURP keys of the project's actions.

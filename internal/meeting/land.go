@@ -23,7 +23,8 @@ type Application struct {
 	Key       string `json:"ulurp_key,omitempty"`
 	ProjectID string `json:"project_id,omitempty"`
 	// Where says what names it (WhereAgendaItem, WhereText) and Text the
-	// words that do, at most MaxApplicationText bytes.
+	// words that do, at most MaxApplicationText bytes (those around it in
+	// a longer text, "…" marking what is left out).
 	Where string `json:"where"`
 	Text  string `json:"text"`
 }
@@ -51,24 +52,61 @@ const (
 
 var projectIDInText = regexp.MustCompile(`\bP?[0-9]{4}[MXKQRY][0-9]{4}\b`)
 
-// ApplicationsIn are the application numbers (land.ULURPKeys) and ZAP
-// project ids (land.CheckID) that text names, each once, with where.
+// ApplicationsIn are the application numbers (land.ULURPNumbersIn) and
+// ZAP project ids (land.CheckID) that text names, each once, with where.
+// The whole text is read, however long (a City Planning hearing notice
+// names dozens of applications, far from its start); each application
+// keeps as its Text the words around where it is first named, at most
+// MaxApplicationText bytes.
 func ApplicationsIn(where, text string) []Application {
 	text = strings.Join(strings.Fields(text), " ")
-	if len(text) > MaxApplicationText {
-		text = strings.ToValidUTF8(text[:MaxApplicationText], "") + "…"
-	}
 	var out []Application
-	numbers, keys := land.ULURPKeys(text)
-	for i := range keys {
-		out = append(out, Application{Number: numbers[i], Key: keys[i], Where: where, Text: text})
+	for _, n := range land.ULURPNumbersIn(text) {
+		out = append(out, Application{Number: n.Number, Key: n.Key, Where: where, Text: around(text, n.At)})
 	}
-	for _, id := range projectIDInText.FindAllString(strings.ToUpper(text), -1) {
-		if id, err := land.CheckID(id); err == nil {
-			out = append(out, Application{ProjectID: id, Where: where, Text: text})
+	up := strings.ToUpper(text)
+	seen := map[string]bool{}
+	for _, m := range projectIDInText.FindAllStringIndex(up, -1) {
+		if id, err := land.CheckID(up[m[0]:m[1]]); err == nil && !seen[id] {
+			seen[id] = true
+			out = append(out, Application{ProjectID: id, Where: where, Text: around(text, m[0])})
 		}
 	}
 	return out
+}
+
+// around is the words of text around byte offset at: the whole text when
+// it is at most MaxApplicationText bytes, else a window of that many bytes
+// that starts up to a third of it before at, cut at spaces where it can,
+// with "…" where text goes on.
+func around(text string, at int) string {
+	if len(text) <= MaxApplicationText {
+		return text
+	}
+	if len(text) != len(strings.ToUpper(text)) { // offsets of the upper-case text
+		text = strings.ToUpper(text)
+	}
+	start := max(0, at-MaxApplicationText/3)
+	end := min(len(text), start+MaxApplicationText)
+	start = max(0, end-MaxApplicationText)
+	if start > 0 {
+		if i := strings.IndexByte(text[start:at], ' '); i >= 0 {
+			start += i + 1
+		}
+	}
+	if end < len(text) {
+		if i := strings.LastIndexByte(text[at:end], ' '); i > 20 { // past the number itself
+			end = at + i
+		}
+	}
+	s := strings.ToValidUTF8(text[start:end], "")
+	if start > 0 {
+		s = "…" + s
+	}
+	if end < len(text) {
+		s += "…"
+	}
+	return s
 }
 
 // AddApplications adds to m the applications not yet named, up to

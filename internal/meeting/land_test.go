@@ -115,3 +115,48 @@ func TestMeetingsJoinLandProjectsOnTheBundledSample(t *testing.T) {
 		t.Errorf("meeting %s read with joins.MaxRead 1: %d land projects, note %q", cut.ID, len(cut.LandProjects), cut.LandProjectsNote)
 	}
 }
+
+// A City Planning hearing notice names its applications far from its
+// start: every one is read, however long the text, and each keeps the
+// words around where it is named (within MaxApplicationText bytes), not
+// the notice's first words.
+func TestApplicationsInReadTheWholeText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("NOTICE IS HEREBY GIVEN that resolutions have been adopted by the City Planning Commission, scheduling public hearings on the following matters to be held at 120 Broadway, Lower Concourse, New York, NY, on Wednesday, September 10, 2026, at 10:00 A.M. ")
+	for i := range 6 {
+		b.WriteString("BOROUGH OF THE BRONX No. " + string(rune('1'+i)) + " CD 4 IN THE MATTER OF an application submitted by the Department of Housing Preservation and Development pursuant to Section 197-c of the New York City Charter for the disposition of city-owned property. ")
+	}
+	b.WriteString("No. 7 CD 1 C 250253 ZMQ IN THE MATTER OF an application submitted by 50-20 108th Street LLC for an amendment of the Zoning Map, Section No. 14b. ")
+	for range 4 {
+		b.WriteString("A public hearing on the same matters will also be held by the Commission, and written comments are accepted until the close of the hearing. ")
+	}
+	b.WriteString("Project 2024Q0113, 108th Street, and N 250254 ZRQ (A) close the calendar.")
+	text := b.String()
+	as := meeting.ApplicationsIn(meeting.WhereText, text)
+	want := map[string]string{"250253ZMQ": "C 250253 ZMQ", "250254ZRQ(A)": "N 250254 ZRQ (A)", "2024Q0113": "2024Q0113"}
+	if len(as) != len(want) {
+		t.Fatalf("read %d applications, want %d: %+v", len(as), len(want), as)
+	}
+	for _, a := range as {
+		key := a.Key + a.ProjectID
+		named, ok := want[key]
+		if !ok {
+			t.Errorf("unexpected application %+v", a)
+			continue
+		}
+		if strings.Index(text, named) < meeting.MaxApplicationText {
+			t.Fatalf("%s is named within the first %d bytes: the test reads nothing new", named, meeting.MaxApplicationText)
+		}
+		if !strings.Contains(a.Text, named) || len(a.Text) > meeting.MaxApplicationText+2*len("…") || !strings.HasPrefix(a.Text, "…") {
+			t.Errorf("%s: text %q (%d bytes), want the words around it, within %d bytes", key, a.Text, len(a.Text), meeting.MaxApplicationText)
+		}
+		if strings.Contains(a.Text, "NOTICE IS HEREBY") {
+			t.Errorf("%s: text %q is the notice's start, not where it is named", key, a.Text)
+		}
+	}
+	// a short text is kept whole
+	short := "LU 105 - Zoning, 50-20 108th Street Rezoning, Queens (C 250253 ZMQ)"
+	if as := meeting.ApplicationsIn(meeting.WhereAgendaItem, short); len(as) != 1 || as[0].Text != short || as[0].Number != "C 250253 ZMQ" {
+		t.Errorf("short text: %+v", as)
+	}
+}
