@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -117,6 +118,47 @@ func TestWatchPreviewInSpanish(t *testing.T) {
 		if es := c.Understood.ScopeKey.In("es"); !strings.HasPrefix(es, "Adjudicaciones de contratos e intenciones de adjudicar de ") ||
 			!strings.Contains(es, " o ") || !strings.Contains(es, ", de al menos $100,000") {
 			t.Errorf("form %d: the scope in Spanish: %q", form, es)
+		}
+	}
+}
+
+// A watch refused for its input says why in the reader's language: each
+// error carries its note (message_key), whose English is the message and
+// which both message files hold; the word script serves it to the watch
+// form (ScriptNote), which says it from the key.
+func TestWatchErrorsInSpanish(t *testing.T) {
+	all := record.Locales()
+	e := newWatchEnv(t, 1, nil)
+	for _, c := range []struct{ path, body, key string }{
+		{"/api/watches/preview", `{"text": "   "}`, "watch.error.needs_lens"},
+		{"/api/watches/preview", `{"text": "awards", "lens": "money"}`, "watch.error.text_or_filter"},
+		{"/api/watches/preview", `{"lens": "money", "min": 500, "max": 100}`, "watch.error.max_below_min"},
+		{"/api/watches/preview", `{"lens": "money", "borough": ["Atlantis"]}`, "watch.error.borough"},
+		{"/api/watches/preview", `{"lens": "meetings", "category": ["goods"]}`, "watch.error.category_money"},
+		{"/api/watches/preview", `{"text": "weekly"}`, "watch.error.nothing"},
+		{"/api/watches/preview", `{"email": "a@example.org", "text": "construction awards"}`, "watch.error.preview_email"},
+		{"/api/watches", `{"email": "not an address", "lens": "money"}`, "watch.error.email"},
+		{"/api/watches", `{"email": "a@example.org", "lens": "money", "cadence": "hourly"}`, "watch.error.cadence"},
+	} {
+		res, out := httpDo(t, "POST", e.ts.URL+c.path, "application/json", c.body)
+		var v struct {
+			Error record.Error `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || res.StatusCode != 400 {
+			t.Errorf("%s %s: %d %s", c.path, c.body, res.StatusCode, out)
+			continue
+		}
+		n := v.Error.MessageKey
+		if n.Key != c.key || n.String() != v.Error.Message {
+			t.Errorf("%s %s: message_key %+v (%q), message %q, want %s saying the message", c.path, c.body, n, n.String(), v.Error.Message, c.key)
+			continue
+		}
+		es := record.SayNote(all, "es", n, func(string) string { return "·" })
+		if all["es"].Notes[n.Key] == "" || strings.Contains(es, "[[") || es == n.String() {
+			t.Errorf("%s: no Spanish for %s: %q", c.path, n.Key, es)
+		}
+		if !web.ScriptNote(n.Key) {
+			t.Errorf("%s is not served to the watch form's script", n.Key)
 		}
 	}
 }

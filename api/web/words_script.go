@@ -27,7 +27,7 @@ var scripts = map[string][]byte{}
 // scriptNotePrefixes are the areas of the services' notes the scripts
 // render (static/app.js note): only they are served to the scripts, so
 // that the word scripts stay small.
-var scriptNotePrefixes = []string{"absence.", "procure.", "dossier.", "watch.", "cycle.", "semantic.", "notices.", "sum.", "people.", "widen.notices.", "money.or."}
+var scriptNotePrefixes = []string{"absence.", "procure.", "dossier.", "watch.", "cycle.", "semantic.", "notices.", "sum.", "people.", "widen.notices.", "money.or.", "param."}
 
 // ScriptNote reports whether the note key is served to the scripts.
 func ScriptNote(key string) bool {

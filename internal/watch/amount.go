@@ -5,8 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // ParseDollars reads an amount in dollars as people write it: 500000,
@@ -81,7 +79,7 @@ func (a *Amount) Dollars(name string) (*float64, error) {
 	}
 	v := float64(*a)
 	if math.IsNaN(v) {
-		return nil, record.Invalid(name, "%s must be an amount in dollars, such as 500000 or \"1.5m\"", name)
+		return nil, invalid(name, "watch.error.amount", name)
 	}
 	return &v, nil
 }

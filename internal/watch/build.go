@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,12 +56,12 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 		return Understanding{}, err
 	}
 	if in.Lens == "" {
-		return Understanding{}, record.Invalid("lens", "a watch needs a lens (%s), or text in plain English", strings.Join(Lenses, ", "))
+		return Understanding{}, invalid("lens", "watch.error.needs_lens", strings.Join(Lenses, ", "))
 	}
 	for name, l := range map[string][]string{"agency": in.Agencies, "vendor": in.Vendors, "borough": in.Boroughs,
 		"category": in.Categories, "requirement": in.Requirements} {
 		if len(l) > MaxValues {
-			return Understanding{}, record.Invalid(name, "at most %d values", MaxValues)
+			return Understanding{}, invalid(name, "watch.error.max_values", MaxValues)
 		}
 	}
 	k, err := search.ParseKeywords(in.Q)
@@ -100,14 +101,14 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 	for _, v := range in.Vendors {
 		stem := entity.VendorStem(v)
 		if !entity.StemLongEnough(stem) {
-			return Understanding{}, record.Invalid("vendor", "vendor %q is too short to match by name stem (3 characters at least)", v)
+			return Understanding{}, invalid("vendor", "watch.error.vendor_short", strconv.Quote(v), entity.MinStemChars)
 		}
 		f.Vendors = append(f.Vendors, stem)
 	}
 	for _, b := range in.Boroughs {
 		name := BoroughName(b)
 		if name == "" {
-			return Understanding{}, record.Invalid("borough", "borough %q is not one of Manhattan, Brooklyn, Queens, Bronx, Staten Island", b)
+			return Understanding{}, invalid("borough", "watch.error.borough", strconv.Quote(b))
 		}
 		f.Boroughs = append(f.Boroughs, name)
 	}
@@ -118,7 +119,7 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 		}
 	}
 	if f.Lens == record.LensPeople && form == 2 {
-		return Understanding{}, record.Invalid("lens", "the people lens is not offered here")
+		return Understanding{}, invalid("lens", "watch.error.no_people")
 	}
 	if err := f.Validate(); err != nil {
 		return Understanding{}, err

@@ -7,6 +7,7 @@ package watch
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,67 +91,65 @@ func (f Filter) Text() string {
 // Validate checks the filter's shape; errors name the field at fault.
 func (f Filter) Validate() error {
 	if !slices.Contains(Lenses, f.Lens) {
-		return record.Invalid("lens", "lens must be one of %s", strings.Join(Lenses, ", "))
+		return invalid("lens", "watch.error.lens", strings.Join(Lenses, ", "))
 	}
 	if f.Lens == LensEntity && len(f.AgencyIDs)+len(f.Vendors) != 1 {
-		return record.Invalid("name", "the entity lens follows exactly one vendor or one agency")
+		return invalid("name", "watch.error.entity_one")
 	}
 	for _, v := range f.Vendors {
 		if !entity.StemLongEnough(v) {
-			return record.Invalid("name", "vendor %q is too short to match by name stem (%d characters at least)", v, entity.MinStemChars)
+			return invalid("name", "watch.error.vendor_short", strconv.Quote(v), entity.MinStemChars)
 		}
 	}
 	if f.MinAmount != nil && (*f.MinAmount < 0 || *f.MinAmount >= record.MaxValidAmount) {
-		return record.Invalid("min", "min must be a dollar amount from 0 to 10 billion")
+		return invalid("min", "watch.error.min")
 	}
 	if f.MaxAmount != nil && (*f.MaxAmount <= 0 || *f.MaxAmount >= record.MaxValidAmount) {
-		return record.Invalid("max", "max must be a dollar amount above 0 and below 10 billion")
+		return invalid("max", "watch.error.max")
 	}
 	if f.MinAmount != nil && f.MaxAmount != nil && *f.MaxAmount < *f.MinAmount {
-		return record.Invalid("max", "max is below min")
+		return invalid("max", "watch.error.max_below_min")
 	}
 	for _, b := range f.Boroughs {
 		if BoroughName(b) == "" {
-			return record.Invalid("borough", "borough %q is not one of Manhattan, Brooklyn, Queens, Bronx, Staten Island", b)
+			return invalid("borough", "watch.error.borough", strconv.Quote(b))
 		}
 	}
 	for _, c := range f.Categories {
 		if !slices.Contains(CategoryNames, c) {
-			return record.Invalid("category", "category %q is not one of %s", c, strings.Join(CategoryNames, ", "))
+			return invalid("category", "watch.error.category", strconv.Quote(c), strings.Join(CategoryNames, ", "))
 		}
 	}
 	for _, r := range f.Requirements {
 		if !slices.Contains(RequirementNames, r) {
-			return record.Invalid("requirement", "requirement %q is not one of %s", r, strings.Join(RequirementNames, ", "))
+			return invalid("requirement", "watch.error.requirement", strconv.Quote(r), strings.Join(RequirementNames, ", "))
 		}
 	}
 	if f.Bids && f.Lens != record.LensMoney {
-		return record.Invalid("bids", "bids applies to the money lens only (open solicitations)")
+		return invalid("bids", "watch.error.bids_money")
 	}
 	if f.Bids && f.Awards {
-		return record.Invalid("bids", "bids and awards exclude each other: bids keeps a money watch on open solicitations, awards follows awards")
+		return invalid("bids", "watch.error.bids_awards")
 	}
 	if len(f.Categories) > 0 && f.Lens != record.LensMoney {
-		return record.Invalid("category", "categories apply to procurement notices only (lens money)")
+		return invalid("category", "watch.error.category_money")
 	}
 	if len(f.Requirements) > 0 && f.Lens != record.LensMoney {
-		return record.Invalid("requirement", "special requirements apply to procurement notices only (lens money)")
+		return invalid("requirement", "watch.error.requirement_money")
 	}
 	if f.Within != "" && !f.windowAhead() {
-		return record.Invalid("within", "within is a window ahead: it bounds the due dates of open solicitations (money lens, not awards) "+
-			"and the dates of hearings (meetings lens); awards and the other lenses' notices are delivered as they are published, so bound their "+
-			"publication dates with from and until")
+		return invalid("within", "watch.error.within_ahead")
 	}
 	if f.Within != "" {
 		end, ok := windowEnd(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), f.Within)
 		if !ok || end.Sub(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) > maxWindowDays*24*time.Hour {
-			return record.Invalid("within", "within must be a number of days, weeks, months or years (\"3 months\"), at most 3 years")
+			return invalid("within", "watch.error.within")
 		}
 	}
 	from, okFrom := parseDay(f.From)
 	until, okUntil := parseDay(f.Until)
 	if f.From != "" && !okFrom || f.Until != "" && !okUntil {
-		return record.Invalid("from", "from and until must be days written YYYY-MM-DD")
+		return invalid("from", "watch.error.days")
 	}
 	for _, d := range []struct {
 		p string
@@ -161,18 +160,18 @@ func (f Filter) Validate() error {
 		}
 	}
 	if okFrom && okUntil && until.Before(from) {
-		return record.Invalid("until", "until is before from")
+		return invalid("until", "watch.error.until_before")
 	}
 	if err := f.checkLand(); err != nil {
 		return err
 	}
 	if n := len(f.AnyOf) + len(f.Phrases) + len(f.Exclude); n > search.MaxClauses {
-		return record.Invalid("q", "at most %d keywords, phrases and exclusions", search.MaxClauses)
+		return invalid("q", "watch.error.clauses", search.MaxClauses)
 	}
 	for _, l := range [][]string{f.AnyOf, f.Phrases, f.Exclude} {
 		for _, w := range l {
 			if strings.TrimSpace(w) == "" || len(w) > 100 {
-				return record.Invalid("q", "keywords and phrases must be 1 to 100 characters")
+				return invalid("q", "watch.error.keyword_len")
 			}
 		}
 	}

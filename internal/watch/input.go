@@ -1,10 +1,9 @@
 package watch
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
-
-	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // CheckText refuses a request value that carries control characters: NUL
@@ -15,7 +14,7 @@ import (
 func CheckText(field, s string, multiline bool) error {
 	for _, r := range s {
 		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\r' || r == '\t')) {
-			return record.Invalid(field, "%s must not contain control characters (found U+%04X)", field, r)
+			return invalid(field, "watch.error.control", field, fmt.Sprintf("U+%04X", r))
 		}
 	}
 	return nil

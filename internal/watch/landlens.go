@@ -55,10 +55,10 @@ func (f Filter) checkLand() error {
 		return nil
 	}
 	if f.Lens != record.LensLand {
-		return record.Invalid("stage", "community_district, procedure, stage and action apply to the land lens only")
+		return invalid("stage", "watch.error.land_only")
 	}
 	if len(f.Boroughs) > 1 {
-		return record.Invalid("borough", "with land-project filters, name one borough")
+		return invalid("borough", "watch.error.land_borough")
 	}
 	_, _, err := f.LandFilter().Query()
 	return err

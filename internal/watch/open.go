@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
 )
@@ -19,10 +18,10 @@ import (
 // other notice types only.
 func Open(param string, q *search.Query, now time.Time) error {
 	if !q.DueFrom.IsZero() {
-		return record.Invalid(param, "open and due_from cannot be combined")
+		return invalid(param, "watch.error.open_due")
 	}
 	if len(q.NoticeTypes) > 0 && !slices.ContainsFunc(q.NoticeTypes, func(t string) bool { return strings.EqualFold(t, view.OpenNoticeType) }) {
-		return record.Invalid(param, "open means solicitations (due today or later, or rolling); it cannot be combined with type %s", strings.Join(q.NoticeTypes, ", "))
+		return invalid(param, "watch.error.open_type", strings.Join(q.NoticeTypes, ", "))
 	}
 	q.NoticeTypes = []string{view.OpenNoticeType}
 	q.DueFrom = view.OpenFrom(now)

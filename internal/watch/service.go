@@ -31,8 +31,8 @@ const CounterActive = "subscription_active"
 
 // Link errors. Forged and expired links are refused alike.
 var (
-	ErrBadLink  = record.Errorf(record.EINVALID, "this link is not valid or has expired")
-	ErrUsedLink = record.Errorf(record.EINVALID, "this confirmation link was already used")
+	ErrBadLink  = invalid("", "watch.error.bad_link")
+	ErrUsedLink = invalid("", "watch.error.used_link")
 )
 
 // ErrTokenUsed is what a Store's CreateWatch returns when its one-time key
@@ -367,7 +367,7 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 		return Outcome{}, err
 	}
 	if len(req.Description) > record.MaxRequestTextLen {
-		return Outcome{}, record.Invalid("description", "a description is limited to %d characters", record.MaxRequestTextLen)
+		return Outcome{}, invalid("description", "watch.error.description_len", record.MaxRequestTextLen)
 	}
 	if !asked {
 		if err := s.room(ctx, email); err != nil {
@@ -654,17 +654,17 @@ func (s *Service) owner(ctx context.Context, token, email string) (bool, error) 
 	}
 	var c manageClaim
 	if _, err := s.signer.Verify(TokenManage, token, s.now(), &c); err != nil {
-		return false, record.Invalid("manage", "this manage link is not valid")
+		return false, invalid("manage", "watch.error.manage_bad")
 	}
 	w, err := s.store.GetWatch(ctx, c.WatchID)
 	if err != nil {
 		if record.ErrorCode(err) == record.ENOTFOUND {
-			return false, record.Invalid("manage", "the watch this manage link names has ended; use the manage link of another of the address's watches")
+			return false, invalid("manage", "watch.error.manage_ended")
 		}
 		return false, errStoreDown
 	}
 	if AddressKey(w.Email) != AddressKey(email) {
-		return false, record.Invalid("manage", "this manage link belongs to another address")
+		return false, invalid("manage", "watch.error.manage_other")
 	}
 	return true, nil
 }

@@ -98,7 +98,7 @@ func CheckCadence(s string) (string, error) {
 	case CadenceWeekly:
 		return CadenceWeekly, nil
 	}
-	return "", record.Invalid("cadence", "cadence must be daily or weekly (weekly digests go out on %ss)", WeeklyDay)
+	return "", record.NoteError(record.EINVALID, "cadence", record.Note{Key: "watch.error.cadence", Inner: []record.Part{record.P("watch.weekdays." + WeeklyDay.String())}})
 }
 
 // NewID returns a random 128-bit id in hex.
@@ -116,16 +116,23 @@ func NewID() string {
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > record.MaxEmailLen || strings.ContainsAny(s, "\r\n,;<>\"") {
-		return "", record.Invalid("email", "email must be one plain address such as name@example.org")
+		return "", invalid("email", "watch.error.email")
 	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Name != "" || a.Address != s {
-		return "", record.Invalid("email", "email must be one plain address such as name@example.org")
+		return "", invalid("email", "watch.error.email")
 	}
 	local, domain, ok := strings.Cut(a.Address, "@")
 	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") ||
 		strings.HasSuffix(domain, ".") || strings.Contains(domain, "..") {
-		return "", record.Invalid("email", "email must be one plain address such as name@example.org")
+		return "", invalid("email", "watch.error.email")
 	}
 	return local + "@" + strings.ToLower(domain), nil
+}
+
+// invalid is an EINVALID error on param said from the note key with args
+// (the message files': the page says it in the reader's language, the API
+// publishes it as message_key beside its English).
+func invalid(param, key string, args ...any) *record.Error {
+	return record.NoteError(record.EINVALID, param, record.N(key, args...))
 }

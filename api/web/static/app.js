@@ -57,6 +57,14 @@ function note(n, text) {
   return form.replace(/%(?:\[(\d+)\])?s/g, (m, k) => { const i = k ? +k - 1 : next; next = i + 1; return i < args.length ? args[i] : ""; });
 }
 
+// failure is an error answer's message in the page's language (its
+// message_key), its English when the words hold no such note, else the
+// HTTP status.
+function failure(body, res) {
+  const e = body && body.error;
+  return (e && note(e.message_key, e.message)) || t("js.status", res.status);
+}
+
 // clauses is a list of notes said as the clauses of one sentence ("; ");
 // text, the service's English, only when there is no list.
 function clauses(ns, text) { return ns && ns.length ? ns.map(n => note(n)).join("; ") : (text || ""); }
@@ -122,7 +130,7 @@ async function getJSON(url) {
   let body = null;
   try { body = await res.json(); } catch (e) { body = null; }
   if (!res.ok) {
-    const msg = (body && (body.error && body.error.message)) || t("js.status", res.status);
+    const msg = failure(body, res);
     const err = new Error(msg);
     err.status = res.status;
     err.body = body;
@@ -466,7 +474,7 @@ function watchForm(lens, p) {
     try {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const out = await res.json().catch(() => ({}));
-      status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.watch.failed", (out.error && out.error.message) || t("js.status", res.status));
+      status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.watch.failed", failure(out, res));
       if (res.ok && out.understood && out.understood.scope) status.textContent += t("js.watch.understood") + scopeOf(out.understood);
       if (res.ok && out.schedule) status.textContent += t("js.watch.digests", out.schedule);
     } catch (e) { status.textContent = t("js.watch.failed", e.message); }
@@ -487,7 +495,7 @@ async function showPreview(box, body) {
     const res = await fetch("/api/watches/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const out = await res.json().catch(() => ({}));
     if (!res.ok) {
-      box.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", (out.error && out.error.message) || t("js.status", res.status))));
+      box.replaceChildren(h("p", { role: "alert" }, t("js.watch.previewfailed", failure(out, res))));
       return null;
     }
     box.setAttribute("data-total", String(out.total));
@@ -625,7 +633,7 @@ function followForm(kind, id) {
       const res = await fetch("/api/watches", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ email: email.value, follow: { kind, id }, manage: OWNER }) });
       const out = await res.json().catch(() => ({}));
-      status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.follow.failed", (out.error && out.error.message) || t("js.status", res.status));
+      status.textContent = res.ok ? (note(out.message_key, out.message) || t("js.done")) : t("js.follow.failed", failure(out, res));
     } catch (e) { status.textContent = t("js.follow.failed", e.message); }
   });
   return form;
