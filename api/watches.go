@@ -428,7 +428,8 @@ func (s *Server) createWatch(c *gin.Context) {
 type page struct {
 	Title, Message, Scope string
 	// ScopeKey is Scope as a note, when the page has one (a watch being
-	// confirmed): said in the page's language; Scope otherwise, as stored.
+	// confirmed, or managed: Watch.ScopeNote): said in the page's
+	// language; Scope otherwise, as stored.
 	ScopeKey       record.Note
 	Notes          []string
 	Action, Button string
@@ -546,7 +547,7 @@ func schedule(lang string, m *watch.Service, cadence string) string {
 func (s *Server) managedPage(c *gin.Context, m *watch.Service, w watch.Managed) page {
 	lang, token := c.GetString(langKey), c.Param("token")
 	p := page{Title: web.Word(lang, "watch.manage.title"), Message: fmt.Sprintf(web.Word(lang, "watch.manage.since"), w.ActiveSince.In(record.NewYork).Format("2006-01-02")),
-		Scope: w.Scope, Action: view.Links{}.Unsubscribe(url.PathEscape(token)) + langQuery(c), Button: web.Word(lang, "watch.unsub.button"), OneClick: true,
+		Scope: w.Scope, ScopeKey: w.ScopeKey, Action: view.Links{}.Unsubscribe(url.PathEscape(token)) + langQuery(c), Button: web.Word(lang, "watch.unsub.button"), OneClick: true,
 		CadenceAction: view.Links{}.Manage(url.PathEscape(token)) + langQuery(c), CadenceTo: watch.CadenceWeekly}
 	if w.Cadence == watch.CadenceWeekly {
 		p.CadenceTo = watch.CadenceDaily
@@ -637,7 +638,7 @@ func (s *Server) unsubscribePage(c *gin.Context) {
 		return
 	}
 	lang := c.GetString(langKey)
-	respond(c, http.StatusOK, page{Title: web.Word(lang, "watch.unsub.title"), Message: web.Word(lang, "watch.unsub.message"), Scope: w.Scope,
+	respond(c, http.StatusOK, page{Title: web.Word(lang, "watch.unsub.title"), Message: web.Word(lang, "watch.unsub.message"), Scope: w.Scope, ScopeKey: w.ScopeKey,
 		Action: view.Links{}.Unsubscribe(url.PathEscape(c.Param("token"))) + langQuery(c), Button: web.Word(lang, "watch.unsub.button"), OneClick: true},
 		gin.H{"status": w.Status, "scope": w.Scope, "unsubscribe": "POST this URL with List-Unsubscribe=One-Click"})
 }

@@ -2,12 +2,14 @@ package api
 
 import (
 	"encoding/json"
+	"html"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/recordwatch/recordwatch/api/web"
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // englishLeft lists the site's own English words (the word table's
@@ -127,4 +129,35 @@ func TestWatchLinkPagesInSpanish(t *testing.T) {
 	check("unsubscribed", page, "<h1>Se ha dado de baja</h1>", "ya no se envían más resúmenes")
 	_, page = httpDo(t, "GET", es(manage), "", "")
 	check("ended", page, "<h1>Este seguimiento ha terminado</h1>")
+}
+
+// A search watch's manage and unsubscribe pages say its scope in the
+// reader's language, from the note kept with the watch (scope_key), the
+// same note the manage page's JSON twin publishes beside the English.
+func TestManagedWatchScopeInSpanish(t *testing.T) {
+	e := newWatchEnv(t, 1, nil)
+	res, out := httpDo(t, "POST", e.ts.URL+"/api/watches", "application/json", `{"email": "f@example.org", "lens": "money", "awards": true, "min": 100000}`)
+	if res.StatusCode/100 != 2 {
+		t.Fatalf("create: %d %s", res.StatusCode, out)
+	}
+	welcomes := e.outboxFiles("welcome.")
+	if len(welcomes) != 1 {
+		t.Fatalf("welcomes %v", welcomes)
+	}
+	manage := linkWith(t, readMail(t, welcomes[0]).Text, "/manage/")
+	var m struct {
+		Scope    string      `json:"scope"`
+		ScopeKey record.Note `json:"scope_key"`
+	}
+	if _, js := httpDo(t, "GET", manage, "", "", "Accept", "application/json"); json.Unmarshal([]byte(js), &m) != nil || m.ScopeKey.IsZero() || m.ScopeKey.String() != m.Scope {
+		t.Fatalf("manage JSON: scope_key %+v does not say the scope %q", m.ScopeKey, m.Scope)
+	}
+	spanish := web.NoteIn("es", m.ScopeKey)
+	for _, u := range []string{manage, strings.Replace(manage, "/manage/", "/u/", 1)} {
+		_, page := httpDo(t, "GET", u+"?lang=es", "", "")
+		p := regexp.MustCompile(`<p class="scope">(.*?)</p>`).FindStringSubmatch(page)
+		if p == nil || html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(p[1], "")) != spanish || strings.Contains(p[1], `lang="en"`) {
+			t.Errorf("%s?lang=es: the scope is not said in Spanish (%q): %q", u, spanish, p)
+		}
+	}
 }

@@ -225,12 +225,14 @@ type Outcome struct {
 
 // Managed is what a manage link shows.
 type Managed struct {
-	Status      string `json:"status"`
-	Scope       string `json:"scope"`
-	Filter      Filter `json:"filter"`
-	Description string `json:"description,omitempty"`
-	Cadence     string `json:"cadence,omitempty"`
-	Schedule    string `json:"schedule,omitempty"`
+	Status string `json:"status"`
+	Scope  string `json:"scope"`
+	// ScopeKey is Scope as a note (Watch.ScopeNote), when it has one
+	ScopeKey    record.Note `json:"scope_key,omitzero"`
+	Filter      Filter      `json:"filter"`
+	Description string      `json:"description,omitempty"`
+	Cadence     string      `json:"cadence,omitempty"`
+	Schedule    string      `json:"schedule,omitempty"`
 	// Follow is the object a follow watch follows, with its fields as
 	// last observed.
 	Follow   *Follow `json:"follow,omitempty"`
@@ -379,7 +381,7 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 	now := s.now()
 	cadence, _ := CheckCadence(req.Cadence)
 	w := Watch{ID: NewID(), Email: email, Filter: f, Description: strings.TrimSpace(req.Description),
-		Scope: scope, Form: 1, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence, Untouched: !asked}
+		Scope: scope, ScopeKey: scopeKey, Form: 1, Status: StatusActive, CreatedAt: now, ActivatedAt: now, Cadence: cadence, Untouched: !asked}
 	if err := s.activate(ctx, &w, "", time.Time{}, asked); err != nil {
 		return Outcome{}, err
 	}
@@ -530,6 +532,8 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 			return Outcome{}, ErrBadLink
 		}
 		w.Follow = &f
+	} else {
+		w.ScopeKey = scopeKey
 	}
 	// a confirmation link followed is the owner's act: the watch is
 	// touched, and its welcome mail goes at once
@@ -572,7 +576,7 @@ func (s *Service) Manage(ctx context.Context, token string) (Managed, error) {
 	if e, ok := MissedRun(w, s.due, s.grace(), s.now()); ok {
 		ledger = append([]LedgerEntry{e}, ledger...) // newest first
 	}
-	return Managed{Status: w.Status, Scope: w.Scope, Filter: w.Filter, Description: w.Description, Follow: w.Follow, Followed: w.Snapshot,
+	return Managed{Status: w.Status, Scope: w.Scope, ScopeKey: w.ScopeNote(), Filter: w.Filter, Description: w.Description, Follow: w.Follow, Followed: w.Snapshot,
 		WatchID: w.ID, Cadence: w.CadenceOf(), Schedule: s.Schedule(w.CadenceOf()), ActiveSince: w.ActivatedAt, LastDigest: w.LastWindow,
 		Ledger: ledger}, nil
 }

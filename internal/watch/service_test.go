@@ -471,3 +471,26 @@ func TestServiceRefusesControlCharacters(t *testing.T) {
 		t.Errorf("%d mails stored", len(e.st.mail))
 	}
 }
+
+// A watch's scope note: the one kept with it; for a watch stored before
+// notes were kept, its filter's note when that says exactly the stored
+// scope; none when it would say anything else, or for a follow.
+func TestWatchScopeNote(t *testing.T) {
+	f := Filter{Lens: "money", AgencyIDs: []string{"parks-and-recreation"}}
+	kept := DescribeNote(f, map[string]string{"parks-and-recreation": "Parks and Recreation"})
+	for _, c := range []struct {
+		name string
+		w    Watch
+		want record.Note
+	}{
+		{"kept", Watch{Filter: f, Scope: kept.String(), ScopeKey: kept}, kept},
+		{"stored before, agencies by id", Watch{Filter: f, Scope: DescribeNote(f, nil).String()}, DescribeNote(f, nil)},
+		{"stored before, agencies by name", Watch{Filter: f, Scope: kept.String()}, record.Note{}},
+		{"a kept note that says another scope", Watch{Filter: f, Scope: "something else", ScopeKey: kept}, record.Note{}},
+		{"a follow", Watch{Filter: Filter{Lens: "money"}, Follow: &Follow{Kind: "notice", ID: "1"}, Scope: DescribeNote(Filter{Lens: "money"}, nil).String()}, record.Note{}},
+	} {
+		if got := c.w.ScopeNote(); got.String() != c.want.String() || got.Key != c.want.Key {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

@@ -32,11 +32,15 @@ type Watch struct {
 	// the request itself in Form 2).
 	Description string `json:"description,omitempty"`
 	// Scope is the filter in plain words, as the emails state it.
-	Scope       string    `json:"scope"`
-	Form        int       `json:"form"`
-	Status      string    `json:"status"`
-	CreatedAt   time.Time `json:"created_at"`
-	ActivatedAt time.Time `json:"activated_at"`
+	Scope string `json:"scope"`
+	// ScopeKey is Scope as a note (DescribeNote), kept with the watch so
+	// its pages say it in the reader's language; watches stored before it
+	// have none (ScopeNote).
+	ScopeKey    record.Note `json:"scope_key,omitzero"`
+	Form        int         `json:"form"`
+	Status      string      `json:"status"`
+	CreatedAt   time.Time   `json:"created_at"`
+	ActivatedAt time.Time   `json:"activated_at"`
 	// Cadence is daily or weekly (empty reads as daily: watches stored
 	// before cadences existed).
 	Cadence string `json:"cadence,omitempty"`
@@ -135,4 +139,21 @@ func NormalizeEmail(s string) (string, error) {
 // publishes it as message_key beside its English).
 func invalid(param, key string, args ...any) *record.Error {
 	return record.NoteError(record.EINVALID, param, record.N(key, args...))
+}
+
+// ScopeNote is the watch's scope as a note: the one kept with it, else the
+// note of its filter when that says exactly the scope stored (a watch
+// stored before notes were kept, whose agencies are named by id); none
+// for a follow, or when the note would say anything else than the scope
+// its owner confirmed.
+func (w Watch) ScopeNote() record.Note {
+	if !w.ScopeKey.IsZero() && w.ScopeKey.String() == w.Scope {
+		return w.ScopeKey
+	}
+	if w.Follow == nil {
+		if n := DescribeNote(w.Filter, nil); n.String() == w.Scope {
+			return n
+		}
+	}
+	return record.Note{}
 }
