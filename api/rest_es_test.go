@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/joins"
 	"github.com/recordwatch/recordwatch/internal/record"
 	"github.com/recordwatch/recordwatch/internal/search"
@@ -153,6 +154,41 @@ func TestLanguageKeptByErrorPagesAndRedirects(t *testing.T) {
 		res.Body.Close()
 		if loc := res.Header.Get("Location"); res.StatusCode != http.StatusMovedPermanently || loc != c.to {
 			t.Errorf("%s: %d to %q, want a redirect to %s", c.path, res.StatusCode, loc, c.to)
+		}
+	}
+}
+
+// A search the API cannot run says why in a note (message_key) whose
+// English is its message, which the Spanish message file holds and the
+// search view's script is served (its errors said in the reader's
+// language).
+func TestSearchErrorsInSpanish(t *testing.T) {
+	e := newEntityEnv(t, Config{})
+	all := record.Locales()
+	for _, c := range []struct{ path, key string }{
+		{"/api/search?q=x&sort=zzz", "param.search.sort"},
+		{"/api/search?q=x&mode=zzz", "param.search.mode"},
+		{"/api/search?q=x&mode=semantic&facets=true", "param.search.mode_facets"},
+		{"/api/search?q=x&from=2026-02-01&to=2026-01-01", "param.search.to_before_from"},
+		{"/api/search?q=x&cursor=zzz", "param.search.cursor"},
+		{"/api/search/federated?q=x&collections=nope", "param.federated.collection"},
+		{"/api/search/federated?q=%20", "param.federated.q"},
+	} {
+		res, b := get(t, e, c.path)
+		var v struct {
+			Error record.Error `json:"error"`
+		}
+		if err := json.Unmarshal(b, &v); err != nil || res.StatusCode != 400 {
+			t.Errorf("%s: %d %s", c.path, res.StatusCode, b)
+			continue
+		}
+		n := v.Error.MessageKey
+		if n.Key != c.key || n.String() != v.Error.Message {
+			t.Errorf("%s: message_key %+v says %q, message %q; want %s", c.path, n, n.String(), v.Error.Message, c.key)
+			continue
+		}
+		if es := record.SayNote(all, "es", n, nil); all["es"].Notes[n.Key] == "" || es == n.String() || !web.ScriptNote(n.Key) {
+			t.Errorf("%s: %s in Spanish %q (served to the scripts: %v)", c.path, n.Key, es, web.ScriptNote(n.Key))
 		}
 	}
 }

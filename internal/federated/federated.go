@@ -281,7 +281,7 @@ func CheckCollections(scope []string) ([]string, error) {
 	for _, l := range scope {
 		l = strings.TrimSpace(l)
 		if !slices.Contains(Collections, l) {
-			return nil, record.Invalid("collections", "%q is not a registered collection; collections: %s", l, strings.Join(Collections, ", "))
+			return nil, record.InvalidNote("collections", "param.federated.collection", strconv.Quote(l), strings.Join(Collections, ", "))
 		}
 	}
 	for _, l := range Collections {
@@ -327,14 +327,14 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return Page{}, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+		return Page{}, record.InvalidNote("limit", "param.limit", "limit", MaxLimit)
 	}
 	k, err := search.ParseKeywords(req.Q)
 	if err != nil {
 		return Page{}, err
 	}
 	if k.Empty() {
-		return Page{}, record.Invalid("q", "q needs at least one keyword or phrase")
+		return Page{}, record.InvalidNote("q", "param.federated.q")
 	}
 	offset, err := decodeCursor(req.Cursor, req.Q, collections)
 	if err != nil {
@@ -342,7 +342,7 @@ func (s *Service) Search(ctx context.Context, req Request) (Page, error) {
 	}
 	depth := min(offset+limit, MaxDepth)
 	if offset >= MaxDepth {
-		return Page{}, record.Invalid("cursor", "a federated search reads at most %d ranked objects; follow a collection's browse route for more", MaxDepth)
+		return Page{}, record.InvalidNote("cursor", "param.federated.depth", MaxDepth)
 	}
 	u := s.understand(req.Q, k)
 	r := &run{s: s, u: u, k: k, q: req.Q, depth: depth}
@@ -534,11 +534,11 @@ func decodeCursor(c, q string, collections []string) (int, error) {
 	}
 	vs, err := search.DecodeCursor(cursorSort(q, collections), c)
 	if err != nil || len(vs) != 1 {
-		return 0, record.Invalid("cursor", "this cursor is not one of this federated search (same q and collections)")
+		return 0, record.InvalidNote("cursor", "param.federated.cursor_other")
 	}
 	n, err := strconv.Atoi(vs[0])
 	if err != nil || n < 0 {
-		return 0, record.Invalid("cursor", "malformed cursor")
+		return 0, record.InvalidNote("cursor", "param.federated.cursor_bad")
 	}
 	return n, nil
 }

@@ -97,6 +97,13 @@ func NoteError(code, param string, n Note) *Error {
 	return &Error{Code: code, Param: param, Message: n.String(), MessageKey: n}
 }
 
+// InvalidNote is an EINVALID error on param said from the note key with
+// args (N): the API publishes it as message_key beside its English, the
+// site says it in the reader's language.
+func InvalidNote(param, key string, args ...any) *Error {
+	return NoteError(EINVALID, param, N(key, args...))
+}
+
 // Invalid returns an EINVALID error naming the parameter at fault.
 func Invalid(param, format string, args ...any) *Error {
 	return &Error{Code: EINVALID, Param: param, Message: fmt.Sprintf(format, args...)}

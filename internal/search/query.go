@@ -41,7 +41,7 @@ func (k Keywords) Count() int { return len(k.Terms) + len(k.Phrases) + len(k.Exc
 func ParseKeywords(s string) (Keywords, error) {
 	var k Keywords
 	if len([]rune(s)) > MaxTextLen {
-		return k, record.Invalid("q", "keywords are limited to %d characters", MaxTextLen)
+		return k, record.InvalidNote("q", "param.search.q_len", MaxTextLen)
 	}
 	rs := []rune(s)
 	for i := 0; i < len(rs); {
@@ -96,7 +96,7 @@ func ParseKeywords(s string) (Keywords, error) {
 		}
 	}
 	if k.Count() > MaxClauses {
-		return k, record.Invalid("q", "at most %d keywords and phrases", MaxClauses)
+		return k, record.InvalidNote("q", "param.search.clauses", MaxClauses)
 	}
 	expandSynonyms(&k)
 	return k, nil
@@ -120,19 +120,19 @@ func (q *Query) Normalize() (Keywords, error) {
 		q.Limit = DefaultLimit
 	}
 	if q.Limit < 1 || q.Limit > MaxLimit {
-		return k, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+		return k, record.InvalidNote("limit", "param.limit", "limit", MaxLimit)
 	}
 	if q.Sort == "" {
 		q.Sort = SortRelevance
 	}
 	if !slices.Contains(Sorts, q.Sort) {
-		return k, record.Invalid("sort", "sort must be one of %s", strings.Join(Sorts, ", "))
+		return k, record.InvalidNote("sort", "param.search.sort", strings.Join(Sorts, ", "))
 	}
 	if q.Sort == SortRelevance && k.Empty() {
 		q.Sort = SortNewest
 	}
 	if q.MinAmount != nil && q.MaxAmount != nil && *q.MinAmount > *q.MaxAmount {
-		return k, record.Invalid("max_amount", "max_amount is below min_amount")
+		return k, record.InvalidNote("max_amount", "param.search.max_below_min")
 	}
 	if q.MinAmount != nil || q.MaxAmount != nil || q.Sort == SortAmount {
 		q.ValidAmountOnly = true
@@ -146,15 +146,15 @@ func (q *Query) Normalize() (Keywords, error) {
 		}
 	}
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
-		return k, record.Invalid("to", "to is before from")
+		return k, record.InvalidNote("to", "param.search.to_before_from")
 	}
 	for _, l := range [][]string{q.Lenses, q.Sections, q.NoticeTypes, q.AgencyIDs, q.VendorStems, q.PINs, q.PINPrefixes, q.Sources} {
 		if len(l) > 50 {
-			return k, record.Invalid("filter", "at most 50 values per filter")
+			return k, record.InvalidNote("filter", "param.search.filter_values", 50)
 		}
 	}
 	if len(q.RequestIDs) > MaxRequestIDs {
-		return k, record.Invalid("request_id", "at most %d request ids", MaxRequestIDs)
+		return k, record.InvalidNote("request_id", "param.search.request_ids", MaxRequestIDs)
 	}
 	return k, nil
 }
@@ -181,7 +181,7 @@ func (q *PassageQuery) Normalize() (Keywords, error) {
 		q.Limit = DefaultLimit
 	}
 	if q.Limit < 1 || q.Limit > MaxLimit {
-		return k, record.Invalid("limit", "limit must be between 1 and %d", MaxLimit)
+		return k, record.InvalidNote("limit", "param.limit", "limit", MaxLimit)
 	}
 	if err := record.CheckDay("from", q.From); err != nil {
 		return k, err
@@ -289,7 +289,7 @@ func EncodeCursor(sortName string, values []string) string {
 
 // ErrCursorNotNumber refuses a cursor whose sort value is not a finite
 // number (NaN anywhere; ±Inf where a score is read).
-var ErrCursorNotNumber = record.Invalid("cursor", "cursor is not valid: its sort value is not a number; start again without it")
+var ErrCursorNotNumber = record.InvalidNote("cursor", "param.search.cursor_number")
 
 // DecodeCursor reads a cursor made by EncodeCursor for the same sort: the
 // one parser of every paging cursor (engines, browses, federated search).
@@ -303,10 +303,10 @@ func DecodeCursor(sortName, s string) ([]string, error) {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil || len(c.Values) == 0 || len(c.Values) > 4 {
-		return nil, record.Invalid("cursor", "cursor is not valid; start again without it")
+		return nil, record.InvalidNote("cursor", "param.search.cursor")
 	}
 	if c.Sort != sortName {
-		return nil, record.Invalid("cursor", "cursor belongs to sort %q, not %q; start again without it", c.Sort, sortName)
+		return nil, record.InvalidNote("cursor", "param.search.cursor_sort", strconv.Quote(c.Sort), strconv.Quote(sortName))
 	}
 	// NaN is never a sort value of any engine, and would compare false
 	// against every hit (page 1 again)

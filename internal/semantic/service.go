@@ -113,7 +113,7 @@ func CheckMode(mode string) (string, error) {
 		return ModeKeyword, nil
 	}
 	if !slices.Contains(Modes, mode) {
-		return "", record.Invalid("mode", "mode must be one of %s", strings.Join(Modes, ", "))
+		return "", record.InvalidNote("mode", "param.search.mode", strings.Join(Modes, ", "))
 	}
 	return mode, nil
 }
@@ -135,13 +135,13 @@ func (s *Service) Search(ctx context.Context, q search.Query, mode string) (sear
 	}
 	switch {
 	case k.Empty():
-		return search.Result{}, record.Invalid("q", "%s search needs words to compare (q)", mode)
+		return search.Result{}, record.InvalidNote("q", "param.search.mode_words", mode)
 	case q.Sort != search.SortRelevance:
-		return search.Result{}, record.Invalid("sort", "%s search ranks by relevance only", mode)
+		return search.Result{}, record.InvalidNote("sort", "param.search.mode_sort", mode)
 	case q.Facets:
-		return search.Result{}, record.Invalid("facets", "facets are counted for keyword search only")
+		return search.Result{}, record.InvalidNote("facets", "param.search.mode_facets")
 	case len(q.RequestIDs) > 0:
-		return search.Result{}, record.Invalid("request_id", "%s search does not take request ids", mode)
+		return search.Result{}, record.InvalidNote("request_id", "param.search.mode_request_id", mode)
 	}
 	if s.Records == nil || s.Model == nil {
 		return search.Result{}, &record.Error{Code: record.EUNAVAILABLE, Message: "semantic search is not available on this engine"}
@@ -386,7 +386,7 @@ func decodeOffset(c string) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(c, offsetPrefix))
 	if err != nil || !strings.HasPrefix(c, offsetPrefix) || n < 0 || n > Ranked {
-		return 0, record.Invalid("cursor", "cursor is not one this search returned")
+		return 0, record.InvalidNote("cursor", "param.search.cursor_other")
 	}
 	return n, nil
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // ParseDollars reads an amount in dollars as people write it: 500000,
@@ -79,7 +81,7 @@ func (a *Amount) Dollars(name string) (*float64, error) {
 	}
 	v := float64(*a)
 	if math.IsNaN(v) {
-		return nil, invalid(name, "watch.error.amount", name)
+		return nil, record.InvalidNote(name, "watch.error.amount", name)
 	}
 	return &v, nil
 }

@@ -56,12 +56,12 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 		return Understanding{}, err
 	}
 	if in.Lens == "" {
-		return Understanding{}, invalid("lens", "watch.error.needs_lens", strings.Join(Lenses, ", "))
+		return Understanding{}, record.InvalidNote("lens", "watch.error.needs_lens", strings.Join(Lenses, ", "))
 	}
 	for name, l := range map[string][]string{"agency": in.Agencies, "vendor": in.Vendors, "borough": in.Boroughs,
 		"category": in.Categories, "requirement": in.Requirements} {
 		if len(l) > MaxValues {
-			return Understanding{}, invalid(name, "watch.error.max_values", MaxValues)
+			return Understanding{}, record.InvalidNote(name, "watch.error.max_values", MaxValues)
 		}
 	}
 	k, err := search.ParseKeywords(in.Q)
@@ -101,14 +101,14 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 	for _, v := range in.Vendors {
 		stem := entity.VendorStem(v)
 		if !entity.StemLongEnough(stem) {
-			return Understanding{}, invalid("vendor", "watch.error.vendor_short", strconv.Quote(v), entity.MinStemChars)
+			return Understanding{}, record.InvalidNote("vendor", "watch.error.vendor_short", strconv.Quote(v), entity.MinStemChars)
 		}
 		f.Vendors = append(f.Vendors, stem)
 	}
 	for _, b := range in.Boroughs {
 		name := BoroughName(b)
 		if name == "" {
-			return Understanding{}, invalid("borough", "watch.error.borough", strconv.Quote(b))
+			return Understanding{}, record.InvalidNote("borough", "watch.error.borough", strconv.Quote(b))
 		}
 		f.Boroughs = append(f.Boroughs, name)
 	}
@@ -119,7 +119,7 @@ func Build(in Structured, cw *entity.Crosswalk, form int) (Understanding, error)
 		}
 	}
 	if f.Lens == record.LensPeople && form == 2 {
-		return Understanding{}, invalid("lens", "watch.error.no_people")
+		return Understanding{}, record.InvalidNote("lens", "watch.error.no_people")
 	}
 	if err := f.Validate(); err != nil {
 		return Understanding{}, err

@@ -91,65 +91,65 @@ func (f Filter) Text() string {
 // Validate checks the filter's shape; errors name the field at fault.
 func (f Filter) Validate() error {
 	if !slices.Contains(Lenses, f.Lens) {
-		return invalid("lens", "watch.error.lens", strings.Join(Lenses, ", "))
+		return record.InvalidNote("lens", "watch.error.lens", strings.Join(Lenses, ", "))
 	}
 	if f.Lens == LensEntity && len(f.AgencyIDs)+len(f.Vendors) != 1 {
-		return invalid("name", "watch.error.entity_one")
+		return record.InvalidNote("name", "watch.error.entity_one")
 	}
 	for _, v := range f.Vendors {
 		if !entity.StemLongEnough(v) {
-			return invalid("name", "watch.error.vendor_short", strconv.Quote(v), entity.MinStemChars)
+			return record.InvalidNote("name", "watch.error.vendor_short", strconv.Quote(v), entity.MinStemChars)
 		}
 	}
 	if f.MinAmount != nil && (*f.MinAmount < 0 || *f.MinAmount >= record.MaxValidAmount) {
-		return invalid("min", "watch.error.min")
+		return record.InvalidNote("min", "watch.error.min")
 	}
 	if f.MaxAmount != nil && (*f.MaxAmount <= 0 || *f.MaxAmount >= record.MaxValidAmount) {
-		return invalid("max", "watch.error.max")
+		return record.InvalidNote("max", "watch.error.max")
 	}
 	if f.MinAmount != nil && f.MaxAmount != nil && *f.MaxAmount < *f.MinAmount {
-		return invalid("max", "watch.error.max_below_min")
+		return record.InvalidNote("max", "watch.error.max_below_min")
 	}
 	for _, b := range f.Boroughs {
 		if BoroughName(b) == "" {
-			return invalid("borough", "watch.error.borough", strconv.Quote(b))
+			return record.InvalidNote("borough", "watch.error.borough", strconv.Quote(b))
 		}
 	}
 	for _, c := range f.Categories {
 		if !slices.Contains(CategoryNames, c) {
-			return invalid("category", "watch.error.category", strconv.Quote(c), strings.Join(CategoryNames, ", "))
+			return record.InvalidNote("category", "watch.error.category", strconv.Quote(c), strings.Join(CategoryNames, ", "))
 		}
 	}
 	for _, r := range f.Requirements {
 		if !slices.Contains(RequirementNames, r) {
-			return invalid("requirement", "watch.error.requirement", strconv.Quote(r), strings.Join(RequirementNames, ", "))
+			return record.InvalidNote("requirement", "watch.error.requirement", strconv.Quote(r), strings.Join(RequirementNames, ", "))
 		}
 	}
 	if f.Bids && f.Lens != record.LensMoney {
-		return invalid("bids", "watch.error.bids_money")
+		return record.InvalidNote("bids", "watch.error.bids_money")
 	}
 	if f.Bids && f.Awards {
-		return invalid("bids", "watch.error.bids_awards")
+		return record.InvalidNote("bids", "watch.error.bids_awards")
 	}
 	if len(f.Categories) > 0 && f.Lens != record.LensMoney {
-		return invalid("category", "watch.error.category_money")
+		return record.InvalidNote("category", "watch.error.category_money")
 	}
 	if len(f.Requirements) > 0 && f.Lens != record.LensMoney {
-		return invalid("requirement", "watch.error.requirement_money")
+		return record.InvalidNote("requirement", "watch.error.requirement_money")
 	}
 	if f.Within != "" && !f.windowAhead() {
-		return invalid("within", "watch.error.within_ahead")
+		return record.InvalidNote("within", "watch.error.within_ahead")
 	}
 	if f.Within != "" {
 		end, ok := windowEnd(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), f.Within)
 		if !ok || end.Sub(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) > maxWindowDays*24*time.Hour {
-			return invalid("within", "watch.error.within")
+			return record.InvalidNote("within", "watch.error.within")
 		}
 	}
 	from, okFrom := parseDay(f.From)
 	until, okUntil := parseDay(f.Until)
 	if f.From != "" && !okFrom || f.Until != "" && !okUntil {
-		return invalid("from", "watch.error.days")
+		return record.InvalidNote("from", "watch.error.days")
 	}
 	for _, d := range []struct {
 		p string
@@ -160,18 +160,18 @@ func (f Filter) Validate() error {
 		}
 	}
 	if okFrom && okUntil && until.Before(from) {
-		return invalid("until", "watch.error.until_before")
+		return record.InvalidNote("until", "watch.error.until_before")
 	}
 	if err := f.checkLand(); err != nil {
 		return err
 	}
 	if n := len(f.AnyOf) + len(f.Phrases) + len(f.Exclude); n > search.MaxClauses {
-		return invalid("q", "watch.error.clauses", search.MaxClauses)
+		return record.InvalidNote("q", "watch.error.clauses", search.MaxClauses)
 	}
 	for _, l := range [][]string{f.AnyOf, f.Phrases, f.Exclude} {
 		for _, w := range l {
 			if strings.TrimSpace(w) == "" || len(w) > 100 {
-				return invalid("q", "watch.error.keyword_len")
+				return record.InvalidNote("q", "watch.error.keyword_len")
 			}
 		}
 	}

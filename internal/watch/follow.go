@@ -53,10 +53,10 @@ func (f Follow) Check(form int) (Follow, error) {
 		kinds = FollowKindsForm2
 	}
 	if !slices.Contains(kinds, f.Kind) {
-		return f, invalid("follow.kind", "watch.error.follow_kind", strings.Join(kinds, ", "))
+		return f, record.InvalidNote("follow.kind", "watch.error.follow_kind", strings.Join(kinds, ", "))
 	}
 	if f.ID == "" {
-		return f, invalid("follow.id", "watch.error.follow_id", f.Kind)
+		return f, record.InvalidNote("follow.id", "watch.error.follow_id", f.Kind)
 	}
 	if err := CheckText("follow.id", f.ID, false); err != nil {
 		return f, err
@@ -201,7 +201,7 @@ func (rd Readers) Observe(ctx context.Context, f Follow, links view.Links) (Snap
 	case FollowMeeting:
 		return rd.observeMeeting(ctx, f.ID, links)
 	}
-	return Snapshot{}, invalid("follow.kind", "watch.error.follow_kind", strings.Join(FollowKinds, ", "))
+	return Snapshot{}, record.InvalidNote("follow.kind", "watch.error.follow_kind", strings.Join(FollowKinds, ", "))
 }
 
 // Observed is Observe for a watch already following: an object no longer

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // CheckText refuses a request value that carries control characters: NUL
@@ -14,7 +16,7 @@ import (
 func CheckText(field, s string, multiline bool) error {
 	for _, r := range s {
 		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\r' || r == '\t')) {
-			return invalid(field, "watch.error.control", field, fmt.Sprintf("U+%04X", r))
+			return record.InvalidNote(field, "watch.error.control", field, fmt.Sprintf("U+%04X", r))
 		}
 	}
 	return nil

@@ -55,10 +55,10 @@ func (f Filter) checkLand() error {
 		return nil
 	}
 	if f.Lens != record.LensLand {
-		return invalid("stage", "watch.error.land_only")
+		return record.InvalidNote("stage", "watch.error.land_only")
 	}
 	if len(f.Boroughs) > 1 {
-		return invalid("borough", "watch.error.land_borough")
+		return record.InvalidNote("borough", "watch.error.land_borough")
 	}
 	_, _, err := f.LandFilter().Query()
 	return err

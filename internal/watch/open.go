@@ -7,6 +7,8 @@ import (
 
 	"github.com/recordwatch/recordwatch/internal/search"
 	"github.com/recordwatch/recordwatch/internal/view"
+
+	"github.com/recordwatch/recordwatch/internal/record"
 )
 
 // Open is the one meaning of "open" (README, "What open means"): a
@@ -18,10 +20,10 @@ import (
 // other notice types only.
 func Open(param string, q *search.Query, now time.Time) error {
 	if !q.DueFrom.IsZero() {
-		return invalid(param, "watch.error.open_due")
+		return record.InvalidNote(param, "watch.error.open_due")
 	}
 	if len(q.NoticeTypes) > 0 && !slices.ContainsFunc(q.NoticeTypes, func(t string) bool { return strings.EqualFold(t, view.OpenNoticeType) }) {
-		return invalid(param, "watch.error.open_type", strings.Join(q.NoticeTypes, ", "))
+		return record.InvalidNote(param, "watch.error.open_type", strings.Join(q.NoticeTypes, ", "))
 	}
 	q.NoticeTypes = []string{view.OpenNoticeType}
 	q.DueFrom = view.OpenFrom(now)

@@ -376,7 +376,7 @@ type parser struct {
 // finds nothing to watch.
 func Parse(text string, opt ParseOptions) (Understanding, error) {
 	if n := len([]rune(text)); n > record.MaxRequestTextLen {
-		return Understanding{}, invalid("text", "watch.error.text_len", record.MaxRequestTextLen, n)
+		return Understanding{}, record.InvalidNote("text", "watch.error.text_len", record.MaxRequestTextLen, n)
 	}
 	text = strings.TrimSpace(strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' {
@@ -385,7 +385,7 @@ func Parse(text string, opt ParseOptions) (Understanding, error) {
 		return r
 	}, text))
 	if text == "" {
-		return Understanding{}, invalid("text", "watch.error.say")
+		return Understanding{}, record.InvalidNote("text", "watch.error.say")
 	}
 	text, cadence, cadNote := cadenceIn(text)
 	if f, ok := ParseFollow(text); ok {
@@ -1028,7 +1028,7 @@ func (p *parser) finish(today time.Time) (Understanding, error) {
 	if len(p.f.AnyOf)+len(p.f.Phrases) == 0 && len(p.f.AgencyIDs)+len(p.f.Vendors)+len(p.f.Boroughs)+len(p.f.Categories)+len(p.f.Requirements) == 0 &&
 		p.f.Within == "" && p.f.From == "" && p.f.Until == "" &&
 		p.f.MinAmount == nil && p.f.MaxAmount == nil && len(p.lensHits) == 0 {
-		return Understanding{}, invalid("text", "watch.error.nothing")
+		return Understanding{}, record.InvalidNote("text", "watch.error.nothing")
 	}
 	if err := p.f.Validate(); err != nil {
 		return Understanding{}, err

@@ -31,8 +31,8 @@ const CounterActive = "subscription_active"
 
 // Link errors. Forged and expired links are refused alike.
 var (
-	ErrBadLink  = invalid("", "watch.error.bad_link")
-	ErrUsedLink = invalid("", "watch.error.used_link")
+	ErrBadLink  = record.InvalidNote("", "watch.error.bad_link")
+	ErrUsedLink = record.InvalidNote("", "watch.error.used_link")
 )
 
 // ErrTokenUsed is what a Store's CreateWatch returns when its one-time key
@@ -369,7 +369,7 @@ func (s *Service) subscribeStructured(ctx context.Context, email string, req Req
 		return Outcome{}, err
 	}
 	if len(req.Description) > record.MaxRequestTextLen {
-		return Outcome{}, invalid("description", "watch.error.description_len", record.MaxRequestTextLen)
+		return Outcome{}, record.InvalidNote("description", "watch.error.description_len", record.MaxRequestTextLen)
 	}
 	if !asked {
 		if err := s.room(ctx, email); err != nil {
@@ -658,17 +658,17 @@ func (s *Service) owner(ctx context.Context, token, email string) (bool, error) 
 	}
 	var c manageClaim
 	if _, err := s.signer.Verify(TokenManage, token, s.now(), &c); err != nil {
-		return false, invalid("manage", "watch.error.manage_bad")
+		return false, record.InvalidNote("manage", "watch.error.manage_bad")
 	}
 	w, err := s.store.GetWatch(ctx, c.WatchID)
 	if err != nil {
 		if record.ErrorCode(err) == record.ENOTFOUND {
-			return false, invalid("manage", "watch.error.manage_ended")
+			return false, record.InvalidNote("manage", "watch.error.manage_ended")
 		}
 		return false, errStoreDown
 	}
 	if AddressKey(w.Email) != AddressKey(email) {
-		return false, invalid("manage", "watch.error.manage_other")
+		return false, record.InvalidNote("manage", "watch.error.manage_other")
 	}
 	return true, nil
 }

@@ -120,25 +120,18 @@ func NewID() string {
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > record.MaxEmailLen || strings.ContainsAny(s, "\r\n,;<>\"") {
-		return "", invalid("email", "watch.error.email")
+		return "", record.InvalidNote("email", "watch.error.email")
 	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Name != "" || a.Address != s {
-		return "", invalid("email", "watch.error.email")
+		return "", record.InvalidNote("email", "watch.error.email")
 	}
 	local, domain, ok := strings.Cut(a.Address, "@")
 	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") ||
 		strings.HasSuffix(domain, ".") || strings.Contains(domain, "..") {
-		return "", invalid("email", "watch.error.email")
+		return "", record.InvalidNote("email", "watch.error.email")
 	}
 	return local + "@" + strings.ToLower(domain), nil
-}
-
-// invalid is an EINVALID error on param said from the note key with args
-// (the message files': the page says it in the reader's language, the API
-// publishes it as message_key beside its English).
-func invalid(param, key string, args ...any) *record.Error {
-	return record.NoteError(record.EINVALID, param, record.N(key, args...))
 }
 
 // ScopeNote is the watch's scope as a note: the one kept with it, else the
