@@ -106,7 +106,7 @@ func readBatch(c *gin.Context) ([]string, error) {
 		if errors.As(err, &mbe) {
 			return nil, record.Errorf(record.ETOOLARGE, "request body is larger than %d bytes", BatchMaxBody)
 		}
-		return nil, record.Invalid("body", "the request body could not be read")
+		return nil, record.InvalidNote("body", "param.body")
 	}
 	var req BatchRequest
 	if err := decodeStrict(body, &req); err != nil {
@@ -117,10 +117,10 @@ func readBatch(c *gin.Context) ([]string, error) {
 			BatchMaxNames, record.ErrorMessage(err))
 	}
 	if req.Names == nil {
-		return nil, record.Invalid("names", `the body must carry "names", a list of 1 to %d names`, BatchMaxNames)
+		return nil, record.InvalidNote("names", "param.batch.names", BatchMaxNames)
 	}
 	if len(req.Names) == 0 || len(req.Names) > BatchMaxNames {
-		return nil, record.Invalid("names", "names must list 1 to %d names; this request has %d", BatchMaxNames, len(req.Names))
+		return nil, record.InvalidNote("names", "param.batch.count", BatchMaxNames, len(req.Names))
 	}
 	names := make([]string, len(req.Names))
 	for i, n := range req.Names {
@@ -128,11 +128,11 @@ func readBatch(c *gin.Context) ([]string, error) {
 		param := "names[" + strconv.Itoa(i) + "]"
 		switch {
 		case n == "":
-			return nil, record.Invalid(param, "name %d is empty", i+1)
+			return nil, record.InvalidNote(param, "param.batch.empty", i+1)
 		case len([]rune(n)) > MaxBatchName:
-			return nil, record.Invalid(param, "name %d is longer than %d characters", i+1, MaxBatchName)
+			return nil, record.InvalidNote(param, "param.batch.long", i+1, MaxBatchName)
 		case !entity.StemLongEnough(entity.VendorStem(n)):
-			return nil, record.Invalid(param, "name %d (%q) is too short to match by name stem (%d characters at least)", i+1, n, entity.MinStemChars)
+			return nil, record.InvalidNote(param, "param.batch.short", i+1, strconv.Quote(n), entity.MinStemChars)
 		}
 		names[i] = n
 	}

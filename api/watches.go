@@ -193,13 +193,13 @@ func readWatchInput(c *gin.Context, withEmail bool) (WatchInput, error) {
 		if errors.As(err, &mbe) {
 			return in, record.Errorf(record.ETOOLARGE, "request body is larger than %d bytes", mbe.Limit)
 		}
-		return in, record.NoteError(record.EINVALID, "body", record.N("watch.error.body"))
+		return in, record.InvalidNote("body", "param.body")
 	}
 	if err := decodeStrict(body, &in); err != nil { // exact field names: "Text" is not "text"
 		return in, err
 	}
 	if !withEmail && in.Email != "" {
-		return in, record.NoteError(record.EINVALID, "email", record.N("watch.error.preview_email"))
+		return in, record.InvalidNote("email", "watch.error.preview_email")
 	}
 	return in, in.check()
 }
@@ -222,7 +222,7 @@ func (in WatchInput) check() error {
 	}
 	if in.Follow != nil {
 		if in.structured() || strings.TrimSpace(in.Text) != "" {
-			return record.NoteError(record.EINVALID, "follow", record.N("watch.error.follow_alone"))
+			return record.InvalidNote("follow", "watch.error.follow_alone")
 		}
 		for name, v := range map[string]string{"follow.kind": in.Follow.Kind, "follow.id": in.Follow.ID} {
 			if err := watch.CheckText(name, v, false); err != nil {
@@ -243,12 +243,12 @@ func (in WatchInput) check() error {
 func (s *Server) understanding(in WatchInput) (watch.Understanding, error) {
 	if strings.TrimSpace(in.Text) != "" {
 		if in.structured() {
-			return watch.Understanding{}, record.NoteError(record.EINVALID, "text", record.N("watch.error.text_or_filter"))
+			return watch.Understanding{}, record.InvalidNote("text", "watch.error.text_or_filter")
 		}
 		return watch.Parse(in.Text, watch.ParseOptions{Crosswalk: s.deps.Crosswalk, Form: s.cfg.Form, Now: s.deps.Now()})
 	}
 	if s.cfg.Form == 2 {
-		return watch.Understanding{}, record.NoteError(record.EINVALID, "text", record.N("watch.error.say_english"))
+		return watch.Understanding{}, record.InvalidNote("text", "watch.error.say_english")
 	}
 	st, err := in.FieldRequest.Structured()
 	if err != nil {
@@ -388,7 +388,7 @@ func (s *Server) createWatch(c *gin.Context) {
 		req.Follow, req.Description = &f, in.Description
 	} else if s.cfg.Form == 1 {
 		if strings.TrimSpace(in.Text) != "" {
-			writeError(c, record.NoteError(record.EINVALID, "text", record.N("watch.error.create_structured")))
+			writeError(c, record.InvalidNote("text", "watch.error.create_structured"))
 			return
 		}
 		if u, err = s.understanding(in); err != nil {
@@ -398,7 +398,7 @@ func (s *Server) createWatch(c *gin.Context) {
 		req.Filter, req.Agencies, req.Description = &u.Filter, u.Agencies, in.Description
 	} else {
 		if in.structured() || in.Description != "" {
-			writeError(c, record.NoteError(record.EINVALID, "text", record.N("watch.error.text_only")))
+			writeError(c, record.InvalidNote("text", "watch.error.text_only"))
 			return
 		}
 		if u, err = s.understanding(in); err != nil {
@@ -593,7 +593,7 @@ func (s *Server) manageCadence(c *gin.Context) {
 			err = decodeStrict(body, &in)
 		}
 		if err != nil {
-			writeError(c, record.NoteError(record.EINVALID, "cadence", record.N("watch.error.cadence_body")))
+			writeError(c, record.InvalidNote("cadence", "watch.error.cadence_body"))
 			return
 		}
 		cadence = in.Cadence
@@ -601,7 +601,7 @@ func (s *Server) manageCadence(c *gin.Context) {
 		cadence = c.PostForm("cadence")
 	}
 	if cadence == "" {
-		writeError(c, record.NoteError(record.EINVALID, "cadence", record.N("watch.error.cadence_plain")))
+		writeError(c, record.InvalidNote("cadence", "watch.error.cadence_plain"))
 		return
 	}
 	w, err := m.SetCadence(c.Request.Context(), c.Param("token"), cadence)

@@ -153,7 +153,7 @@ func CheckRecord(r Record) error {
 	}
 	for k, vs := range r.Keys {
 		if !keyRE.MatchString(k) {
-			return record.Invalid("keys", "key name %q must be a lower-case identifier", k)
+			return record.InvalidNote("keys", "param.records.key_name", strconv.Quote(k))
 		}
 		if len(vs) > MaxKeyValues {
 			return record.Invalid("keys", "key %s has more than %d values", k, MaxKeyValues)
@@ -233,35 +233,35 @@ func (q *RecordQuery) Normalize() error {
 		q.Limit = DefaultRecordLimit
 	}
 	if q.Limit < 0 || q.Limit > MaxRecordLimit {
-		return record.Invalid("limit", "limit must be between 1 and %d", MaxRecordLimit)
+		return record.InvalidNote("limit", "param.limit", "limit", MaxRecordLimit)
 	}
 	if q.Sort == "" {
 		q.Sort = RecordSortDate
 	}
 	if !slices.Contains(RecordSorts, q.Sort) {
-		return record.Invalid("sort", "unknown sort %q; sorts: %s", q.Sort, strings.Join(RecordSorts, ", "))
+		return record.InvalidNote("sort", "param.unknown.sort", strconv.Quote(q.Sort), strings.Join(RecordSorts, ", "))
 	}
 	for _, l := range [][]string{q.Kinds, q.Sources, q.IDs} {
 		if len(l) > MaxKeyValues {
-			return record.Invalid("filter", "at most %d values per filter", MaxKeyValues)
+			return record.InvalidNote("filter", "param.search.filter_values", MaxKeyValues)
 		}
 	}
 	if len(q.Keys) > MaxRecordKeys {
-		return record.Invalid("keys", "at most %d key filters", MaxRecordKeys)
+		return record.InvalidNote("keys", "param.records.key_filters", MaxRecordKeys)
 	}
 	for k, vs := range q.Keys {
 		if !keyRE.MatchString(k) {
 			return record.Invalid("keys", "key name %q must be a lower-case identifier", k)
 		}
 		if len(vs) > MaxKeyValues {
-			return record.Invalid("keys", "at most %d values per filter", MaxKeyValues)
+			return record.InvalidNote("keys", "param.search.filter_values", MaxKeyValues)
 		}
 	}
 	if q.MinAmount != nil || q.MaxAmount != nil {
 		q.ValidAmountOnly = true
 	}
 	if !q.From.IsZero() && !q.To.IsZero() && q.To.Before(q.From) {
-		return record.Invalid("to", "the end of the date range is before its start")
+		return record.InvalidNote("to", "param.records.range")
 	}
 	return nil
 }
@@ -274,7 +274,7 @@ func (q RecordQuery) CursorSort() string { return "records:" + q.Sort }
 func CheckGroupBy(groupBy []string) error {
 	for _, g := range groupBy {
 		if g != GroupByKind && g != GroupBySource && g != GroupByFiscalYear && g != GroupByDay && !keyRE.MatchString(g) {
-			return record.Invalid("group", "unknown grouping %q: a key name, %s, %s, %s or %s", g, GroupByKind, GroupBySource, GroupByFiscalYear, GroupByDay)
+			return record.InvalidNote("group", "param.records.group", strconv.Quote(g), GroupByKind, GroupBySource, GroupByFiscalYear, GroupByDay)
 		}
 	}
 	return nil
