@@ -129,7 +129,7 @@ func TestPictureMarksLeadToTheirRecords(t *testing.T) {
 
 	t.Run("stats: notices per section", func(t *testing.T) {
 		marks := markLinks(t, page(t, "/stats"), "stats-sets", false)
-		n := 0
+		n, meetings := 0, 0
 		for _, m := range marks {
 			u, err := url.Parse(site(t, m.href))
 			if err != nil {
@@ -142,7 +142,10 @@ func TestPictureMarksLeadToTheirRecords(t *testing.T) {
 			case u.Path == "/" && strings.HasPrefix(u.Fragment, "search?"):
 				getJSON(t, e, "/api/"+u.Fragment+"&exact_count=true", &s)
 				n++
-			case u.Path == "/land-projects":
+			case u.Path == "/land-projects" || u.Path == "/meetings": // a source's meetings over the set's dates
+				if u.Path == "/meetings" {
+					meetings++
+				}
 				if res, _ := getPage(t, e, u.Path+"?"+u.RawQuery); res.StatusCode != 200 {
 					t.Errorf("%s: %d", m.href, res.StatusCode)
 				}
@@ -157,6 +160,9 @@ func TestPictureMarksLeadToTheirRecords(t *testing.T) {
 		}
 		if n < 5 || len(marks) < n+1 {
 			t.Errorf("%d sets lead to their notices, %d in all", n, len(marks))
+		}
+		if meetings == 0 {
+			t.Errorf("no set of meetings leads to its source's calendar")
 		}
 	})
 

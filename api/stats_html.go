@@ -2,12 +2,15 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/land"
+	"github.com/recordwatch/recordwatch/internal/meeting"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -68,9 +71,7 @@ func (s *Server) statsPage(c *gin.Context) {
 		}
 		for _, r := range v.RecordSets {
 			b := web.Bar{Label: recordSetLabel(lang, r), Value: float64(r.Records), Display: itoaComma(r.Records)}
-			if r.RecordKind == "" || kinds[r.RecordKind] == 1 {
-				b.URL = s.recordSetPage(r)
-			}
+			b.URL = s.recordSetPage(r, r.RecordKind == "" || kinds[r.RecordKind] == 1)
 			if lang == "es" && r.Section != "" { // the section's name alone, as published
 				b.Label, b.Verbatim = r.Section, true
 			}
@@ -105,16 +106,27 @@ func (r RecordSet) TitleType() string {
 
 // recordSetPage is the page listing the records a set counts: a section's
 // notices are the search of that section (its JSON twin is the set's
-// "search" link); a record kind's list page (land projects) when
-// the set is the kind's only one; "" for a set no page lists alone
-// (notices naming no section, a kind with no page of its own).
-func (s *Server) recordSetPage(r RecordSet) string {
+// "search" link); a record kind's list page (land projects) when the set
+// is the kind's only one (alone); a source's meetings, the calendar of
+// that source over the set's dates, when those fit one calendar window;
+// "" for a set no page lists alone (notices naming no section, a kind with
+// no page of its own, meetings over more than a window).
+// TestPictureMarksLeadToTheirRecords holds every link to its count.
+func (s *Server) recordSetPage(r RecordSet, alone bool) string {
 	if api := r.Links["search"]; api != "" {
 		return strings.Replace(api, s.cfg.BaseURL+"/api/search?", s.cfg.BaseURL+"/#search?", 1)
 	}
 	switch r.RecordKind {
 	case land.ProjectKind.Name:
-		return s.cfg.BaseURL + "/land-projects"
+		if alone {
+			return s.cfg.BaseURL + "/land-projects"
+		}
+	case meeting.Kind.Name:
+		from, err1 := time.Parse(time.DateOnly, r.FirstSourceDate)
+		to, err2 := time.Parse(time.DateOnly, r.EvidenceDate)
+		if err1 == nil && err2 == nil && !to.Before(from) && to.Sub(from) < time.Duration(meeting.MaxWindowDays-1)*24*time.Hour {
+			return s.cfg.BaseURL + "/meetings?" + url.Values{"source": {r.Source}, "from": {r.FirstSourceDate}, "to": {r.EvidenceDate}}.Encode()
+		}
 	}
 	return ""
 }
