@@ -34,7 +34,7 @@ func csvFormat(p *params) bool {
 	case "csv":
 		return true
 	}
-	p.fail(record.NoteError(record.EINVALID, "format", record.N("param.format.csv")))
+	p.fail(record.InvalidNote("format", "param.format.csv"))
 	return false
 }
 

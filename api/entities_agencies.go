@@ -63,7 +63,7 @@ func (s *Server) agencies(c *gin.Context) {
 	p := newParams(c.Request.URL.Query(), "format")
 	format := strings.ToLower(p.str("format"))
 	if p.err == nil && format != "" && format != "json" && format != "csv" {
-		p.fail(record.NoteError(record.EINVALID, "format", record.N("param.format.csv")))
+		p.fail(record.InvalidNote("format", "param.format.csv"))
 	}
 	if p.err != nil {
 		writeError(c, p.err)

@@ -106,7 +106,7 @@ func (s *Server) propertyLocations(c *gin.Context) {
 	p := newParams(c.Request.URL.Query(), "format")
 	format := strings.ToLower(p.str("format"))
 	if format != "" && format != "json" && format != "geojson" {
-		p.fail(record.NoteError(record.EINVALID, "format", record.N("param.format.geojson")))
+		p.fail(record.InvalidNote("format", "param.format.geojson"))
 	}
 	if err := p.err; err != nil {
 		writeError(c, err)

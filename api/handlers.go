@@ -152,7 +152,7 @@ func cloneValues(v url.Values) url.Values {
 func (s *Server) notice(c *gin.Context) {
 	id := c.Param("id")
 	if !record.ValidRequestID(id) {
-		writeError(c, record.NoteError(record.EINVALID, "request_id", record.N("param.request_id", strconv.Quote(id))))
+		writeError(c, record.InvalidNote("request_id", "param.request_id", strconv.Quote(id)))
 		return
 	}
 	if err := newParams(c.Request.URL.Query()).err; err != nil {

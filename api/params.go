@@ -65,7 +65,7 @@ func (p *params) fail(err error) {
 func (p *params) str(name string) string {
 	vs := p.v[name]
 	if len(vs) > 1 {
-		p.fail(record.NoteError(record.EINVALID, name, record.N("param.once", name)))
+		p.fail(record.InvalidNote(name, "param.once", name))
 	}
 	if len(vs) == 0 {
 		return ""
@@ -111,7 +111,7 @@ func (p *params) amount(name string) *float64 {
 	}
 	v, err := watch.ParseDollars(s)
 	if err != nil {
-		p.fail(record.NoteError(record.EINVALID, name, record.N("param.amount", name)))
+		p.fail(record.InvalidNote(name, "param.amount", name))
 		return nil
 	}
 	return &v
@@ -132,7 +132,7 @@ func (p *params) integer(name string, def, min, max int) int {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < min || n > max {
-		p.fail(record.NoteError(record.EINVALID, name, record.N("param.integer", name, min, max)))
+		p.fail(record.InvalidNote(name, "param.integer", name, min, max))
 		return def
 	}
 	return n
@@ -145,7 +145,7 @@ func (p *params) boolean(name string) bool {
 	case "1", "true", "yes":
 		return true
 	}
-	p.fail(record.NoteError(record.EINVALID, name, record.N("param.boolean", name)))
+	p.fail(record.InvalidNote(name, "param.boolean", name))
 	return false
 }
 

@@ -75,7 +75,7 @@ func (s *Server) rowsHTML(c *gin.Context) {
 	title := web.Word(lang, "page.rows")
 	req, format, err := rowListRequest(c)
 	if err == nil && format == "csv" {
-		err = record.NoteError(record.EINVALID, "format", record.N("param.csv", "/api/rows?…&format=csv"))
+		err = record.InvalidNote("format", "param.csv", "/api/rows?…&format=csv")
 	}
 	var l procure.RowList
 	if err == nil {

@@ -100,7 +100,7 @@ func (s *Server) siteLang(c *gin.Context) {
 	q := c.Request.URL.Query()
 	if v, ok := q["lang"]; ok {
 		if len(v) != 1 || !web.HasLang(v[0]) {
-			writeError(c, record.NoteError(record.EINVALID, "lang", record.N("param.lang", strings.Join(web.Langs, ", "))))
+			writeError(c, record.InvalidNote("lang", "param.lang", strings.Join(web.Langs, ", ")))
 			c.Abort()
 			return
 		}

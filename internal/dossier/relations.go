@@ -130,10 +130,10 @@ func (s *Service) Relationships(ctx context.Context, kind, name string) (*Relati
 // CheckKind validates a dossier request. Errors: EINVALID.
 func CheckKind(kind, name string) error {
 	if kind != KindVendor && kind != KindAgency {
-		return record.NoteError(record.EINVALID, "kind", record.N("param.dossier_kind"))
+		return record.InvalidNote("kind", "param.dossier_kind")
 	}
 	if strings.TrimSpace(name) == "" {
-		return record.NoteError(record.EINVALID, "name", record.N("param.required", "name"))
+		return record.InvalidNote("name", "param.required", "name")
 	}
 	return nil
 }

@@ -76,7 +76,7 @@ func namedIDs(ctx context.Context, rs search.RecordReader, words []string, keys 
 		return nil, err
 	}
 	if n > MaxNameScan {
-		return nil, record.NoteError(record.EINVALID, "word", record.N("land.error.word_common", quote(strings.Join(words, " ")), MaxNameScan))
+		return nil, record.InvalidNote("word", "land.error.word_common", quote(strings.Join(words, " ")), MaxNameScan)
 	}
 	var ids []string
 	q := search.RecordQuery{Kinds: ProjectKind.Kinds(), Keys: withKey(keys, KeyToken, rare), Sort: search.RecordSortID, Limit: search.MaxRecordLimit}
@@ -91,7 +91,7 @@ func namedIDs(ctx context.Context, rs search.RecordReader, words []string, keys 
 			}
 		}
 		if len(ids) > MaxNameMatches {
-			return nil, record.NoteError(record.EINVALID, "word", record.N("land.error.word_matches", MaxNameMatches, quote(strings.Join(words, " "))))
+			return nil, record.InvalidNote("word", "land.error.word_matches", MaxNameMatches, quote(strings.Join(words, " ")))
 		}
 		if p.NextCursor == "" || len(p.Records) == 0 {
 			return ids, nil

@@ -150,10 +150,10 @@ var projectIDRE = regexp.MustCompile(ProjectIDPattern)
 func CheckID(id string) (string, error) {
 	id = strings.ToUpper(strings.TrimSpace(id))
 	if id == "" {
-		return "", record.NoteError(record.EINVALID, "id", record.N("land.error.id_required"))
+		return "", record.InvalidNote("id", "land.error.id_required")
 	}
 	if !projectIDRE.MatchString(id) {
-		return "", record.NoteError(record.EINVALID, "id", record.N("land.error.id_shape", quote(id)))
+		return "", record.InvalidNote("id", "land.error.id_shape", quote(id))
 	}
 	return id, nil
 }
@@ -504,19 +504,19 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 			id = t
 		}
 		if id == "unknown" && Token(v) != "unknown" {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "procedure", record.N("land.error.procedure", quote(v)))
+			return search.RecordQuery{}, n, record.InvalidNote("procedure", "land.error.procedure", quote(v))
 		}
 		keys[KeyProcedure], n.Procedure = []string{id}, id
 	}
 	if v := strings.ToUpper(strings.TrimSpace(f.Action)); v != "" {
 		if !actionRE.MatchString(v) {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "action", record.N("land.error.action", quote(f.Action)))
+			return search.RecordQuery{}, n, record.InvalidNote("action", "land.error.action", quote(f.Action))
 		}
 		keys[KeyAction], n.Action = []string{v}, v
 	}
 	if v := Token(f.Stage); v != "" {
 		if !slices.Contains(StageIDs(), v) && v != "unknown" {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "stage", record.N("land.error.stage", quote(f.Stage), strings.Join(StageIDs(), ", ")))
+			return search.RecordQuery{}, n, record.InvalidNote("stage", "land.error.stage", quote(f.Stage), strings.Join(StageIDs(), ", "))
 		}
 		keys[KeyStage], n.Stage = []string{v}, v
 	}
@@ -526,20 +526,20 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 	if v := Token(f.Borough); v != "" {
 		b, ok := boroughNames[v]
 		if !ok {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "borough", record.N("land.error.borough", quote(f.Borough), strings.Join(BoroughSpellings(), ", ")))
+			return search.RecordQuery{}, n, record.InvalidNote("borough", "land.error.borough", quote(f.Borough), strings.Join(BoroughSpellings(), ", "))
 		}
 		keys[KeyBorough], n.Borough = []string{b}, b
 	}
 	if v := strings.TrimSpace(f.CommunityDistrict); v != "" {
 		cd := CommunityDistrict(v)
 		if cd == "" {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "community_district", record.N("land.error.community_district", quote(v)))
+			return search.RecordQuery{}, n, record.InvalidNote("community_district", "land.error.community_district", quote(v))
 		}
 		keys[KeyCD], n.CommunityDistrict = []string{cd}, cd
 	}
 	if v := strings.TrimSpace(f.BBL); v != "" {
 		if !bblRE.MatchString(v) {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "bbl", record.N("land.error.bbl", quote(v)))
+			return search.RecordQuery{}, n, record.InvalidNote("bbl", "land.error.bbl", quote(v))
 		}
 		keys[KeyBBL], n.BBL = []string{v}, v
 	}
@@ -549,20 +549,20 @@ func (f Filter) Query() (search.RecordQuery, Filter, error) {
 	if v := strings.TrimSpace(f.ULURP); v != "" {
 		k := ULURPKey(v)
 		if k == "" {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "ulurp", record.N("land.error.ulurp", quote(v)))
+			return search.RecordQuery{}, n, record.InvalidNote("ulurp", "land.error.ulurp", quote(v))
 		}
 		keys[KeyULURP], n.ULURP = []string{k}, k
 	}
 	if v := strings.ToUpper(strings.TrimSpace(f.CEQR)); v != "" {
 		if !ceqrRE.MatchString(v) {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "ceqr", record.N("land.error.ceqr", quote(f.CEQR)))
+			return search.RecordQuery{}, n, record.InvalidNote("ceqr", "land.error.ceqr", quote(f.CEQR))
 		}
 		keys[KeyCEQR], n.CEQR = []string{v}, v
 	}
 	if v := strings.TrimSpace(f.Word); v != "" {
 		ws := NameWords(v)
 		if len(ws) == 0 || len(ws) > MaxNameWords {
-			return search.RecordQuery{}, n, record.NoteError(record.EINVALID, "word", record.N("land.error.word_count", quote(v), MaxNameWords))
+			return search.RecordQuery{}, n, record.InvalidNote("word", "land.error.word_count", quote(v), MaxNameWords)
 		}
 		n.Word = strings.Join(ws, " ")
 		if len(ws) == 1 { // several words are read by Browse (namedIDs)
@@ -585,7 +585,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return Page{}, record.NoteError(record.EINVALID, "limit", record.N("land.error.limit", MaxLimit))
+		return Page{}, record.InvalidNote("limit", "land.error.limit", MaxLimit)
 	}
 	if _, _, err := f.Query(); err != nil { // a bad filter is refused before the engine is asked
 		return Page{}, err

@@ -100,7 +100,7 @@ func (s *Service) records() (search.Records, error) {
 func (s *Service) Get(ctx context.Context, id string) (Meeting, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return Meeting{}, record.NoteError(record.EINVALID, "id", record.N("meet.error.id_required"))
+		return Meeting{}, record.InvalidNote("id", "meet.error.id_required")
 	}
 	rs, err := s.records()
 	if err != nil {
@@ -226,10 +226,10 @@ func (f Filter) Window(now time.Time) (from, to time.Time, err error) {
 	}
 	if m := strings.TrimSpace(f.Month); m != "" {
 		if strings.TrimSpace(f.From) != "" || strings.TrimSpace(f.To) != "" {
-			return from, to, record.NoteError(record.EINVALID, "month", record.N("meet.error.month_with_dates"))
+			return from, to, record.InvalidNote("month", "meet.error.month_with_dates")
 		}
 		if _, perr := time.Parse("2006-01", m); perr != nil {
-			return from, to, record.NoteError(record.EINVALID, "month", record.N("meet.error.month", strconv.Quote(m)))
+			return from, to, record.InvalidNote("month", "meet.error.month", strconv.Quote(m))
 		}
 		if from, err = day("month", m+"-01"); err != nil {
 			return
@@ -248,10 +248,10 @@ func (f Filter) Window(now time.Time) (from, to time.Time, err error) {
 		return
 	}
 	if to.Before(from) {
-		return from, to, record.NoteError(record.EINVALID, "to", record.N("meet.error.to_before_from", to.Format("2006-01-02"), from.Format("2006-01-02")))
+		return from, to, record.InvalidNote("to", "meet.error.to_before_from", to.Format("2006-01-02"), from.Format("2006-01-02"))
 	}
 	if to.Sub(from) > time.Duration(MaxWindowDays-1)*24*time.Hour+time.Hour {
-		return from, to, record.NoteError(record.EINVALID, "to", record.N("meet.error.window", MaxWindowDays))
+		return from, to, record.InvalidNote("to", "meet.error.window", MaxWindowDays)
 	}
 	return from, to, nil
 }
@@ -269,11 +269,11 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 	}
 	q := search.RecordQuery{From: from, To: to.Add(24*time.Hour - time.Second), Keys: map[string][]string{}}
 	if f.Time != "" && !slices.Contains(TimeFilters, f.Time) {
-		return q, nil, record.NoteError(record.EINVALID, "time", record.N("meet.error.time", strconv.Quote(f.Time), strings.Join(TimeFilters, ", ")))
+		return q, nil, record.InvalidNote("time", "meet.error.time", strconv.Quote(f.Time), strings.Join(TimeFilters, ", "))
 	}
 	if a := f.Attendance; a != "" {
 		if !slices.Contains(AttendanceFilters, a) {
-			return q, nil, record.NoteError(record.EINVALID, "attendance", record.N("meet.error.attendance", strconv.Quote(a), strings.Join(AttendanceFilters, ", ")))
+			return q, nil, record.InvalidNote("attendance", "meet.error.attendance", strconv.Quote(a), strings.Join(AttendanceFilters, ", "))
 		}
 		q.Keys[KeyAttendance] = []string{a}
 		applied["attendance"] = a
@@ -283,7 +283,7 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 	}
 	for _, src := range f.Sources {
 		if !slices.Contains(Sources, src) {
-			return q, nil, record.NoteError(record.EINVALID, "source", record.N("meet.error.source", strconv.Quote(src), strings.Join(Sources, ", ")))
+			return q, nil, record.InvalidNote("source", "meet.error.source", strconv.Quote(src), strings.Join(Sources, ", "))
 		}
 	}
 	if len(f.Sources) > 0 {
@@ -293,14 +293,14 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 	if b := strings.TrimSpace(f.Body); b != "" {
 		k := BodyKey(b)
 		if k == "" {
-			return q, nil, record.NoteError(record.EINVALID, "body", record.N("meet.error.body", strconv.Quote(b)))
+			return q, nil, record.InvalidNote("body", "meet.error.body", strconv.Quote(b))
 		}
 		q.Keys[KeyBody] = []string{k}
 		applied["body"] = b
 	}
 	if k := f.BodyKind; k != "" {
 		if !slices.Contains(BodyKinds, k) {
-			return q, nil, record.NoteError(record.EINVALID, "body_kind", record.N("meet.error.body_kind", strconv.Quote(k), strings.Join(BodyKinds, ", ")))
+			return q, nil, record.InvalidNote("body_kind", "meet.error.body_kind", strconv.Quote(k), strings.Join(BodyKinds, ", "))
 		}
 		q.Keys[KeyBodyKind] = []string{k}
 		applied["body_kind"] = k
@@ -308,8 +308,8 @@ func (s *Service) query(f Filter) (search.RecordQuery, map[string]string, error)
 	if b := strings.TrimSpace(f.Borough); b != "" {
 		k, ok := BoroughKey(b)
 		if !ok {
-			return q, nil, record.NoteError(record.EINVALID, "borough", record.N("meet.error.borough",
-				strconv.Quote(b), strings.Join(land.BoroughSpellings(), ", "), BoroughNone))
+			return q, nil, record.InvalidNote("borough", "meet.error.borough",
+				strconv.Quote(b), strings.Join(land.BoroughSpellings(), ", "), BoroughNone)
 		}
 		q.Keys[KeyBorough] = []string{k}
 		applied["borough"] = k + " (" + BoroughRule + ")"
@@ -330,7 +330,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return Page{}, record.NoteError(record.EINVALID, "limit", record.N("meet.error.limit", MaxLimit))
+		return Page{}, record.InvalidNote("limit", "meet.error.limit", MaxLimit)
 	}
 	q, applied, err := s.query(f)
 	if err != nil {

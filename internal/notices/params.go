@@ -77,19 +77,19 @@ func (p Params) Query(cw *entity.Crosswalk, now time.Time) (search.Query, string
 		a, b     time.Time
 	}{{"due_from", "due_to", q.DueFrom, q.DueTo}, {"event_from", "event_to", q.EventFrom, q.EventTo}} {
 		if !w.a.IsZero() && !w.b.IsZero() && w.b.Before(w.a) {
-			return search.Query{}, "", record.NoteError(record.EINVALID, w.to, record.N("param.before", w.to, w.from))
+			return search.Query{}, "", record.InvalidNote(w.to, "param.before", w.to, w.from)
 		}
 	}
 	for _, name := range p.Vendors {
 		stem := entity.VendorStem(name)
 		if !entity.StemLongEnough(stem) {
-			return search.Query{}, "", record.NoteError(record.EINVALID, "vendor", record.N("param.vendor.short", strconv.Quote(name), entity.MinStemChars))
+			return search.Query{}, "", record.InvalidNote("vendor", "param.vendor.short", strconv.Quote(name), entity.MinStemChars)
 		}
 		q.VendorStems = append(q.VendorStems, stem)
 	}
 	for _, l := range q.Lenses {
 		if !slices.Contains(record.KnownLenses, l) && record.Slug(l) != l {
-			return search.Query{}, "", record.NoteError(record.EINVALID, "lens", record.N("param.unknown.lens", strconv.Quote(l), strings.Join(record.KnownLenses, ", ")))
+			return search.Query{}, "", record.InvalidNote("lens", "param.unknown.lens", strconv.Quote(l), strings.Join(record.KnownLenses, ", "))
 		}
 	}
 	if p.Open {

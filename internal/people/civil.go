@@ -118,7 +118,7 @@ func (s *Service) Civil(ctx context.Context, f CivilFilter, cursor string, limit
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return CivilPage{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit", "limit", MaxLimit))
+		return CivilPage{}, record.InvalidNote("limit", "param.limit", "limit", MaxLimit)
 	}
 	q := search.RecordQuery{Keys: map[string][]string{}, Sort: search.RecordSortDateDesc, Limit: limit, Cursor: cursor}
 	switch k := strings.TrimSpace(f.Kind); k {
@@ -126,7 +126,7 @@ func (s *Service) Civil(ctx context.Context, f CivilFilter, cursor string, limit
 	case "exam", "list":
 		q.Kinds = []string{CivilFamily + "." + k}
 	default:
-		return CivilPage{}, record.NoteError(record.EINVALID, "kind", record.N("param.civil_kind", strconv.Quote(f.Kind)))
+		return CivilPage{}, record.InvalidNote("kind", "param.civil_kind", strconv.Quote(f.Kind))
 	}
 	if v := strings.TrimSpace(f.ExamNumber); v != "" {
 		q.Keys[KeyExamNumber] = []string{v}

@@ -79,10 +79,10 @@ type RowRead struct {
 // no row has it, EUNAVAILABLE when the engine cannot answer.
 func (s *Service) Get(ctx context.Context, id string) (RowRead, error) {
 	if strings.TrimSpace(id) == "" {
-		return RowRead{}, record.NoteError(record.EINVALID, "id", record.N("people.error.id_required"))
+		return RowRead{}, record.InvalidNote("id", "people.error.id_required")
 	}
 	if len(id) > maxIDLen {
-		return RowRead{}, record.NoteError(record.EINVALID, "id", record.N("people.error.id_length", maxIDLen))
+		return RowRead{}, record.InvalidNote("id", "people.error.id_length", maxIDLen)
 	}
 	rs, err := s.records()
 	if err != nil {
@@ -158,7 +158,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		limit = DefaultLimit
 	}
 	if limit < 1 || limit > MaxLimit {
-		return Page{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit", "limit", MaxLimit))
+		return Page{}, record.InvalidNote("limit", "param.limit", "limit", MaxLimit)
 	}
 	keys := map[string][]string{}
 	var applied Applied
@@ -167,15 +167,15 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 	case TypePerson, TypeOrganization:
 		keys[KeyRowType], applied.Type = []string{t}, t
 	default:
-		return Page{}, record.NoteError(record.EINVALID, "row_type", record.N("param.row_type", "row_type", strconv.Quote(f.Type)))
+		return Page{}, record.InvalidNote("row_type", "param.row_type", "row_type", strconv.Quote(f.Type))
 	}
 	if v := strings.TrimSpace(f.Token); v != "" {
 		if strings.ContainsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' }) {
-			return Page{}, record.NoteError(record.EINVALID, "token", record.N("param.token.word", strconv.Quote(v)))
+			return Page{}, record.InvalidNote("token", "param.token.word", strconv.Quote(v))
 		}
 		t := Token(v)
 		if t == "" {
-			return Page{}, record.NoteError(record.EINVALID, "token", record.N("param.token.empty", strconv.Quote(v)))
+			return Page{}, record.InvalidNote("token", "param.token.empty", strconv.Quote(v))
 		}
 		keys[KeyToken], applied.Token = []string{t}, t
 	}
@@ -188,7 +188,7 @@ func (s *Service) Browse(ctx context.Context, f Filter, cursor string, limit int
 		applied.AgencyID = strings.Join(ids, ",")
 	}
 	if r := strings.TrimSpace(f.Release); r != "" && r != DateUnknown && !dayRE.MatchString(r) {
-		return Page{}, record.NoteError(record.EINVALID, "release", record.N("param.release", strconv.Quote(r)))
+		return Page{}, record.InvalidNote("release", "param.release", strconv.Quote(r))
 	}
 	rs, err := s.records()
 	if err != nil {

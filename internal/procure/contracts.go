@@ -164,7 +164,7 @@ func (s *Service) extentOf(ctx context.Context, unit string) TotalsExtent {
 func (s *Service) Contract(ctx context.Context, id string) (ContractRead, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return ContractRead{}, record.NoteError(record.EINVALID, "id", record.N("param.id.contract"))
+		return ContractRead{}, record.InvalidNote("id", "param.id.contract")
 	}
 	rs, err := s.RecordReader()
 	if err != nil {
@@ -332,7 +332,7 @@ func (s *Service) BrowseContracts(ctx context.Context, f ContractFilter, cursor 
 		limit = DefaultContractLimit
 	}
 	if limit < 1 || limit > MaxContractLimit {
-		return ContractPage{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit", "limit", MaxContractLimit))
+		return ContractPage{}, record.InvalidNote("limit", "param.limit", "limit", MaxContractLimit)
 	}
 	q, err := s.contractQuery(f)
 	if err != nil {
@@ -390,26 +390,26 @@ func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
 	}
 	if b := strings.TrimSpace(f.AmountBand); b != "" {
 		if _, ok := record.AmountBand(b); !ok {
-			return search.RecordQuery{}, record.NoteError(record.EINVALID, "amount_band", record.N("param.unknown.amount_band", strconv.Quote(b), strings.Join(AmountBandKeys(), ", ")))
+			return search.RecordQuery{}, record.InvalidNote("amount_band", "param.unknown.amount_band", strconv.Quote(b), strings.Join(AmountBandKeys(), ", "))
 		}
 		keys[KeyAmountBand] = []string{b}
 	}
 	if f.Undated {
 		if f.FiscalYear != 0 {
-			return search.RecordQuery{}, record.NoteError(record.EINVALID, "undated", record.N("param.undated"))
+			return search.RecordQuery{}, record.InvalidNote("undated", "param.undated")
 		}
 		keys[KeyRegistration] = []string{RegistrationUndated}
 	}
 	if v := strings.TrimSpace(f.Vendor); v != "" {
 		stem := entity.VendorStem(v)
 		if !entity.StemLongEnough(stem) {
-			return search.RecordQuery{}, record.NoteError(record.EINVALID, "vendor", record.N("param.vendor.short", strconv.Quote(v), entity.MinStemChars))
+			return search.RecordQuery{}, record.InvalidNote("vendor", "param.vendor.short", strconv.Quote(v), entity.MinStemChars)
 		}
 		keys[search.KeyVendorStem] = intersect(keys[search.KeyVendorStem], stem)
 	}
 	if p := entity.NormalizePIN(f.PIN); p != "" {
 		if entity.JunkPIN(p) {
-			return search.RecordQuery{}, record.NoteError(record.EINVALID, "pin", record.N("param.pin", strconv.Quote(f.PIN)))
+			return search.RecordQuery{}, record.InvalidNote("pin", "param.pin", strconv.Quote(f.PIN))
 		}
 		if len(p) == 10 && entity.PINBase(p+"001") == p {
 			keys[search.KeyPINBase] = []string{p}
@@ -419,7 +419,7 @@ func (s *Service) contractQuery(f ContractFilter) (search.RecordQuery, error) {
 	}
 	if f.FiscalYear != 0 {
 		if f.FiscalYear < 1990 || f.FiscalYear > 2100 {
-			return search.RecordQuery{}, record.NoteError(record.EINVALID, "fiscal_year", record.N("param.fiscal_year", f.FiscalYear))
+			return search.RecordQuery{}, record.InvalidNote("fiscal_year", "param.fiscal_year", f.FiscalYear)
 		}
 		keys[search.KeyFiscalYear] = []string{strconv.Itoa(f.FiscalYear)}
 	}

@@ -445,11 +445,11 @@ func (s *Service) analyzeContracts(ctx context.Context, req AnalysisRequest) (Co
 	}
 	switch {
 	case !containsString(AnalysisGroupings, req.GroupBy):
-		return ContractAnalysis{}, record.NoteError(record.EINVALID, "group_by", record.N("param.unknown.grouping", strconv.Quote(req.GroupBy), strings.Join(AnalysisGroupings, ", ")))
+		return ContractAnalysis{}, record.InvalidNote("group_by", "param.unknown.grouping", strconv.Quote(req.GroupBy), strings.Join(AnalysisGroupings, ", "))
 	case !containsString(AnalysisRankings, req.RankBy):
-		return ContractAnalysis{}, record.NoteError(record.EINVALID, "rank_by", record.N("param.unknown.ranking", strconv.Quote(req.RankBy), strings.Join(AnalysisRankings, ", ")))
+		return ContractAnalysis{}, record.InvalidNote("rank_by", "param.unknown.ranking", strconv.Quote(req.RankBy), strings.Join(AnalysisRankings, ", "))
 	case req.Limit < 1 || req.Limit > MaxAnalysisGroups:
-		return ContractAnalysis{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit.groups", "limit", MaxAnalysisGroups))
+		return ContractAnalysis{}, record.InvalidNote("limit", "param.limit.groups", "limit", MaxAnalysisGroups)
 	}
 	out := ContractAnalysis{Status: AnalysisRanked, GroupBy: req.GroupBy, RankBy: req.RankBy, Filters: map[string]string{},
 		Measure: ContractMeasure, MeasureKey: ContractMeasureKey, AmountBands: record.ContractAmountBands, Groups: []ContractGroup{}}

@@ -77,7 +77,7 @@ type PayrollRead struct {
 func (s *Service) PayrollRow(ctx context.Context, id string) (PayrollRead, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return PayrollRead{}, record.NoteError(record.EINVALID, "id", record.N("param.id.payroll"))
+		return PayrollRead{}, record.InvalidNote("id", "param.id.payroll")
 	}
 	rs, err := s.RecordReader()
 	if err != nil {
@@ -105,7 +105,7 @@ func (s *Service) BrowsePayroll(ctx context.Context, f PayrollFilter, cursor str
 		limit = DefaultPayrollLimit
 	}
 	if limit < 1 || limit > MaxPayrollLimit {
-		return PayrollPage{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit", "limit", MaxPayrollLimit))
+		return PayrollPage{}, record.InvalidNote("limit", "param.limit", "limit", MaxPayrollLimit)
 	}
 	q, filters, err := s.payrollQuery(f)
 	if err != nil {
@@ -152,7 +152,7 @@ func (s *Service) payrollQuery(f PayrollFilter) (search.RecordQuery, map[string]
 	if n := strings.TrimSpace(f.Name); n != "" {
 		k := record.PayrollNameKey(n)
 		if k == "" {
-			return search.RecordQuery{}, nil, record.NoteError(record.EINVALID, "name", record.N("param.name.empty", strconv.Quote(n)))
+			return search.RecordQuery{}, nil, record.InvalidNote("name", "param.name.empty", strconv.Quote(n))
 		}
 		keys[KeyPayrollName] = []string{k}
 		filters["name"] = k
@@ -171,7 +171,7 @@ func (s *Service) payrollQuery(f PayrollFilter) (search.RecordQuery, map[string]
 	}
 	if f.FiscalYear != 0 {
 		if f.FiscalYear < 1990 || f.FiscalYear > 2100 {
-			return search.RecordQuery{}, nil, record.NoteError(record.EINVALID, "fiscal_year", record.N("param.fiscal_year", f.FiscalYear))
+			return search.RecordQuery{}, nil, record.InvalidNote("fiscal_year", "param.fiscal_year", f.FiscalYear)
 		}
 		keys[search.KeyFiscalYear] = []string{strconv.Itoa(f.FiscalYear)}
 		filters["fiscal_year"] = strconv.Itoa(f.FiscalYear)

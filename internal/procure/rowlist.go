@@ -99,7 +99,7 @@ func (s *Service) ListRows(ctx context.Context, req RowListRequest) (RowList, er
 		req.Limit = DefaultRowListLimit
 	}
 	if req.Limit < 1 || req.Limit > MaxRowListLimit {
-		return RowList{}, record.NoteError(record.EINVALID, "limit", record.N("param.limit", "limit", MaxRowListLimit))
+		return RowList{}, record.InvalidNote("limit", "param.limit", "limit", MaxRowListLimit)
 	}
 	q.Limit, q.Cursor = req.Limit, req.Cursor
 	page, err := s.Rows(ctx, q)
@@ -195,14 +195,14 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 	filters := map[string]string{}
 	if k := req.Kind; k != "" {
 		if !slices.Contains(RowKinds, k) {
-			return q, nil, record.NoteError(record.EINVALID, "kind", record.N("param.unknown.row_kind", strconv.Quote(k), strings.Join(RowKinds, ", ")))
+			return q, nil, record.InvalidNote("kind", "param.unknown.row_kind", strconv.Quote(k), strings.Join(RowKinds, ", "))
 		}
 		q.Kinds, filters["kind"] = []string{k}, k
 	}
 	if req.Sort != "" {
 		sort, ok := RowListSorts[req.Sort]
 		if !ok {
-			return q, nil, record.NoteError(record.EINVALID, "sort", record.N("param.unknown.sort", strconv.Quote(req.Sort), strings.Join(RowListSortNames, ", ")))
+			return q, nil, record.InvalidNote("sort", "param.unknown.sort", strconv.Quote(req.Sort), strings.Join(RowListSortNames, ", "))
 		}
 		q.Sort = sort
 	}
@@ -210,10 +210,10 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 	if v := strings.TrimSpace(req.Vendor); v != "" {
 		vs := entity.VendorStem(v)
 		if !entity.StemLongEnough(vs) {
-			return q, nil, record.NoteError(record.EINVALID, "vendor", record.N("param.vendor.short", strconv.Quote(v), entity.MinStemChars))
+			return q, nil, record.InvalidNote("vendor", "param.vendor.short", strconv.Quote(v), entity.MinStemChars)
 		}
 		if stem != "" && stem != vs {
-			return q, nil, record.NoteError(record.EINVALID, "vendor", record.N("param.vendor.two", "vendor", "vendor_stem"))
+			return q, nil, record.InvalidNote("vendor", "param.vendor.two", "vendor", "vendor_stem")
 		}
 		stem = vs
 	}
@@ -227,7 +227,7 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 			return q, nil, err
 		}
 		if len(ids) != 1 {
-			return q, nil, record.NoteError(record.EINVALID, "agency", record.N("param.agency.many", strconv.Quote(a), len(ids)))
+			return q, nil, record.InvalidNote("agency", "param.agency.many", strconv.Quote(a), len(ids))
 		}
 		agency = ids[0]
 	}
@@ -236,7 +236,7 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 	}
 	if p := entity.NormalizePIN(req.PIN); p != "" {
 		if entity.JunkPIN(p) || len(p) > MaxPIN {
-			return q, nil, record.NoteError(record.EINVALID, "pin", record.N("param.pin", strconv.Quote(req.PIN)))
+			return q, nil, record.InvalidNote("pin", "param.pin", strconv.Quote(req.PIN))
 		}
 		if len(p) == 10 && entity.PINBase(p+"001") == p {
 			q.PINBases, filters["pin_base"] = []string{p}, p
@@ -251,7 +251,7 @@ func (s *Service) rowListQuery(req RowListRequest) (RowQuery, map[string]string,
 		q.Kinds = []string{RowContract, RowPayment}
 	}
 	if len(filters) == 0 || (len(filters) == 1 && filters["kind"] != "") {
-		return q, nil, record.NoteError(record.EINVALID, "vendor", record.N("param.rows.unbounded"))
+		return q, nil, record.InvalidNote("vendor", "param.rows.unbounded")
 	}
 	return q, filters, nil
 }

@@ -70,7 +70,7 @@ func InputBound(name string) Bound {
 func CheckInput(name string, values ...string) error {
 	b := InputBound(name)
 	if len(values) > b.MaxValues {
-		return NoteError(EINVALID, name, N("param.values", name, b.MaxValues, len(values)))
+		return InvalidNote(name, "param.values", name, b.MaxValues, len(values))
 	}
 	for _, v := range values {
 		if err := CheckLen(name, v, b.MaxLen); err != nil {
@@ -87,7 +87,7 @@ func CheckLen(name, v string, max int) error {
 		return nil
 	}
 	if len(v) > max*utf8.UTFMax || utf8.RuneCountInString(v) > max {
-		return NoteError(EINVALID, name, N("param.length", name, max))
+		return InvalidNote(name, "param.length", name, max)
 	}
 	return nil
 }

@@ -38,11 +38,11 @@ func ParseDay(param, s string) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	if !dayRE.MatchString(s) {
-		return time.Time{}, NoteError(EINVALID, param, N("param.date", param))
+		return time.Time{}, InvalidNote(param, "param.date", param)
 	}
 	t, err := time.ParseInLocation("2006-01-02", s, NewYork)
 	if err != nil {
-		return time.Time{}, NoteError(EINVALID, param, N("param.date", param))
+		return time.Time{}, InvalidNote(param, "param.date", param)
 	}
 	if err := CheckDay(param, t); err != nil {
 		return time.Time{}, err
@@ -57,7 +57,7 @@ func CheckDay(param string, t time.Time) error {
 	if t.IsZero() || (!t.Before(firstDay) && !t.After(lastDay)) {
 		return nil
 	}
-	return NoteError(EINVALID, param, N("param.date.range", param, FirstDay, LastDay))
+	return InvalidNote(param, "param.date.range", param, FirstDay, LastDay)
 }
 
 // NewYorkDay is t's New York calendar day as YYYY-MM-DD: the day counters
