@@ -133,12 +133,9 @@ func TestLanguageKeptByErrorPagesAndRedirects(t *testing.T) {
 		!strings.Contains(string(b), "parámetros desconocidos: <span data-verbatim>format</span>; esta dirección no admite parámetros") || strings.Contains(string(b), "se aceptan") {
 		t.Errorf("agency page with ?format=xml: %d, want the Spanish no-parameters error", res.StatusCode)
 	}
-	_, tw := get(t, e, "/api/agencies/parks-and-recreation?format=xml")
-	var v struct {
-		Error record.Error `json:"error"`
-	}
-	if err := json.Unmarshal(tw, &v); err != nil || v.Error.MessageKey.Key != "param.none" || v.Error.Message != "unknown parameter(s): format; this address takes no parameters" {
-		t.Errorf("agency twin with ?format=xml: %s", tw)
+	res, tw := get(t, e, "/api/agencies/parks-and-recreation?format=xml")
+	if err := keyedError(t, "agency twin with ?format=xml", res, tw, "param.none"); err.Message != "unknown parameter(s): format; this address takes no parameters" {
+		t.Errorf("agency twin with ?format=xml: %q", err.Message)
 	}
 	once := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, c := range []struct{ path, to string }{
@@ -164,7 +161,6 @@ func TestLanguageKeptByErrorPagesAndRedirects(t *testing.T) {
 // language).
 func TestSearchErrorsInSpanish(t *testing.T) {
 	e := newEntityEnv(t, Config{})
-	all := record.Locales()
 	for _, c := range []struct{ path, key string }{
 		{"/api/search?q=x&sort=zzz", "param.search.sort"},
 		{"/api/search?q=x&mode=zzz", "param.search.mode"},
@@ -175,20 +171,36 @@ func TestSearchErrorsInSpanish(t *testing.T) {
 		{"/api/search/federated?q=%20", "param.federated.q"},
 	} {
 		res, b := get(t, e, c.path)
-		var v struct {
-			Error record.Error `json:"error"`
-		}
-		if err := json.Unmarshal(b, &v); err != nil || res.StatusCode != 400 {
-			t.Errorf("%s: %d %s", c.path, res.StatusCode, b)
-			continue
-		}
-		n := v.Error.MessageKey
-		if n.Key != c.key || n.String() != v.Error.Message {
-			t.Errorf("%s: message_key %+v says %q, message %q; want %s", c.path, n, n.String(), v.Error.Message, c.key)
-			continue
-		}
-		if es := record.SayNote(all, "es", n, nil); all["es"].Notes[n.Key] == "" || es == n.String() || !web.ScriptNote(n.Key) {
-			t.Errorf("%s: %s in Spanish %q (served to the scripts: %v)", c.path, n.Key, es, web.ScriptNote(n.Key))
-		}
+		keyedError(t, c.path, res, b, c.key)
 	}
+}
+
+// keyedError checks an error answer (400) of the API: its message_key is
+// key and says exactly its English message, the Spanish message file
+// holds the key and says it otherwise, and the word script serves it to
+// the site's views (web.ScriptNote), which say it in the reader's
+// language. It returns the error.
+func keyedError(t *testing.T, where string, res *http.Response, body []byte, key string) record.Error {
+	t.Helper()
+	var v struct {
+		Error record.Error `json:"error"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil || res.StatusCode != 400 {
+		t.Errorf("%s: %d %s", where, res.StatusCode, body)
+		return v.Error
+	}
+	n := v.Error.MessageKey
+	if n.Key != key || n.String() != v.Error.Message {
+		t.Errorf("%s: message_key %+v says %q, message %q; want %s saying the message", where, n, n.String(), v.Error.Message, key)
+		return v.Error
+	}
+	all := record.Locales()
+	es := record.SayNote(all, "es", n, func(string) string { return "·" })
+	if all["es"].Notes[n.Key] == "" || strings.Contains(es, "[[") || es == n.String() {
+		t.Errorf("%s: no Spanish for %s: %q", where, n.Key, es)
+	}
+	if !web.ScriptNote(n.Key) {
+		t.Errorf("%s: %s is not served to the site's scripts", where, n.Key)
+	}
+	return v.Error
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recordwatch/recordwatch/api/web"
 	"github.com/recordwatch/recordwatch/internal/record"
 )
 
@@ -127,7 +126,6 @@ func TestWatchPreviewInSpanish(t *testing.T) {
 // which both message files hold; the word script serves it to the watch
 // form (ScriptNote), which says it from the key.
 func TestWatchErrorsInSpanish(t *testing.T) {
-	all := record.Locales()
 	e := newWatchEnv(t, 1, nil)
 	for _, c := range []struct{ path, body, key string }{
 		{"/api/watches/preview", `{"text": "   "}`, "watch.error.needs_lens"},
@@ -141,24 +139,6 @@ func TestWatchErrorsInSpanish(t *testing.T) {
 		{"/api/watches", `{"email": "a@example.org", "lens": "money", "cadence": "hourly"}`, "watch.error.cadence"},
 	} {
 		res, out := httpDo(t, "POST", e.ts.URL+c.path, "application/json", c.body)
-		var v struct {
-			Error record.Error `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(out), &v); err != nil || res.StatusCode != 400 {
-			t.Errorf("%s %s: %d %s", c.path, c.body, res.StatusCode, out)
-			continue
-		}
-		n := v.Error.MessageKey
-		if n.Key != c.key || n.String() != v.Error.Message {
-			t.Errorf("%s %s: message_key %+v (%q), message %q, want %s saying the message", c.path, c.body, n, n.String(), v.Error.Message, c.key)
-			continue
-		}
-		es := record.SayNote(all, "es", n, func(string) string { return "·" })
-		if all["es"].Notes[n.Key] == "" || strings.Contains(es, "[[") || es == n.String() {
-			t.Errorf("%s: no Spanish for %s: %q", c.path, n.Key, es)
-		}
-		if !web.ScriptNote(n.Key) {
-			t.Errorf("%s is not served to the watch form's script", n.Key)
-		}
+		keyedError(t, c.path+" "+c.body, res, []byte(out), c.key)
 	}
 }
