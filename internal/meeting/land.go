@@ -60,16 +60,20 @@ var projectIDInText = regexp.MustCompile(`\bP?[0-9]{4}[MXKQRY][0-9]{4}\b`)
 // MaxApplicationText bytes.
 func ApplicationsIn(where, text string) []Application {
 	text = strings.Join(strings.Fields(text), " ")
+	up := strings.ToUpper(text)
+	words := text // the words kept, at the offsets found
+	if len(up) != len(text) {
+		words = up // offsets are the upper-case text's (land.ULURPNumbersIn)
+	}
 	var out []Application
 	for _, n := range land.ULURPNumbersIn(text) {
-		out = append(out, Application{Number: n.Number, Key: n.Key, Where: where, Text: around(text, n.At)})
+		out = append(out, Application{Number: n.Number, Key: n.Key, Where: where, Text: around(words, n.At)})
 	}
-	up := strings.ToUpper(text)
 	seen := map[string]bool{}
 	for _, m := range projectIDInText.FindAllStringIndex(up, -1) {
 		if id, err := land.CheckID(up[m[0]:m[1]]); err == nil && !seen[id] {
 			seen[id] = true
-			out = append(out, Application{ProjectID: id, Where: where, Text: around(text, m[0])})
+			out = append(out, Application{ProjectID: id, Where: where, Text: around(words, m[0])})
 		}
 	}
 	return out
@@ -82,9 +86,6 @@ func ApplicationsIn(where, text string) []Application {
 func around(text string, at int) string {
 	if len(text) <= MaxApplicationText {
 		return text
-	}
-	if len(text) != len(strings.ToUpper(text)) { // offsets of the upper-case text
-		text = strings.ToUpper(text)
 	}
 	start := max(0, at-MaxApplicationText/3)
 	end := min(len(text), start+MaxApplicationText)
