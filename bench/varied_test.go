@@ -236,3 +236,30 @@ func TestLoadHonoursRetryAfter(t *testing.T) {
 		t.Fatalf("errors %d, requests %d, shed %d: every request shed once, then answered", r.Errors, r.Requests, r.Shed)
 	}
 }
+
+// Passes of systems measured alone merge into one run as if served at
+// once: each system's latencies, shed counts and wall time kept under its
+// key, the totals side by side, so the fairness check still finds a query
+// the systems answer differently.
+func TestVariedAloneRunsMerge(t *testing.T) {
+	ours, peer := emptyRun(1), emptyRun(1)
+	ours.Took["ours"] = map[string][]time.Duration{"": {1, 2}}
+	ours.Totals = map[string]map[string]int{"a": {"ours": 3}, "b": {"ours": 3}}
+	ours.Wall = 2
+	peer.Took["sqlite"] = map[string][]time.Duration{"": {5}}
+	peer.Shed["sqlite"] = map[string]int{bandRare: 1}
+	peer.Errors["sqlite"] = 2
+	peer.Totals = map[string]map[string]int{"a": {"sqlite": 3}, "b": {"sqlite": 4}}
+	peer.Wall = 5
+	m := emptyRun(1)
+	m.merge("ours", ours)
+	m.merge("sqlite", peer)
+	if len(m.Took["ours"][""]) != 2 || len(m.Took["sqlite"][""]) != 1 || m.Shed["sqlite"][bandRare] != 1 || m.Errors["sqlite"] != 2 ||
+		m.Walls["ours"] != 2 || m.Walls["sqlite"] != 5 || m.Wall != 7 {
+		t.Fatalf("merged %+v", m)
+	}
+	log := []logQuery{{mixQuery: mixQuery{Name: "a"}, Band: bandRare}, {mixQuery: mixQuery{Name: "b"}, Band: bandRare}}
+	if bad := m.disagreements(log); len(bad) != 1 || !strings.Contains(bad[0], "ours:3 sqlite:4") {
+		t.Fatalf("disagreements %v, want b only", bad)
+	}
+}
