@@ -124,7 +124,7 @@ func (s *Server) recordSetPage(r RecordSet, alone bool) string {
 	case meeting.Kind.Name:
 		from, err1 := time.Parse(time.DateOnly, r.FirstSourceDate)
 		to, err2 := time.Parse(time.DateOnly, r.EvidenceDate)
-		if err1 == nil && err2 == nil && !to.Before(from) && to.Sub(from) < time.Duration(meeting.MaxWindowDays-1)*24*time.Hour {
+		if err1 == nil && err2 == nil && !to.Before(from) && meeting.WindowFits(from, to) {
 			return s.cfg.BaseURL + "/meetings?" + url.Values{"source": {r.Source}, "from": {r.FirstSourceDate}, "to": {r.EvidenceDate}}.Encode()
 		}
 	}

@@ -250,10 +250,17 @@ func (f Filter) Window(now time.Time) (from, to time.Time, err error) {
 	if to.Before(from) {
 		return from, to, record.InvalidNote("to", "meet.error.to_before_from", to.Format("2006-01-02"), from.Format("2006-01-02"))
 	}
-	if to.Sub(from) > time.Duration(MaxWindowDays-1)*24*time.Hour+time.Hour {
+	if !WindowFits(from, to) {
 		return from, to, record.InvalidNote("to", "meet.error.window", MaxWindowDays)
 	}
 	return from, to, nil
+}
+
+// WindowFits reports whether the days from and to (to not before from)
+// fit one window of the calendar: at most MaxWindowDays days, an hour
+// spared for a change of clocks.
+func WindowFits(from, to time.Time) bool {
+	return to.Sub(from) <= time.Duration(MaxWindowDays-1)*24*time.Hour+time.Hour
 }
 
 // query is the record query of a filter (without the time filter) and
